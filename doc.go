@@ -1,0 +1,15 @@
+// Airlock puts a safety gate between LLM-driven automation and a Mac.
+//
+// Where things live:
+//
+//	app/                 the airlock program; main.go only wires packages and subcommands
+//	app/internal/level   the one risk scale (safe … destructive, blocked)
+//	app/internal/action  the Action DSL: command registry, parser, printer, previews
+//	app/internal/sanitize argument rules: control characters, traversal, system and
+//	                     credential paths, persistence locations, sandbox roots, sizes
+//	app/internal/risk    the analyzers: DSL plans, AppleScript, JXA, shell
+//	bridge/              platform code (darwin, linux); no policy
+//	bridge/darwincheck   type-checks the darwin build on any OS
+//
+// The layers point one way: app/main.go → app/internal/* → bridge.
+package airlock

@@ -1,0 +1,220 @@
+package sanitize
+
+// The zone tables. Every entry is a path and what lies there, in words that
+// read after "is" or "is inside" ("a LaunchAgent folder"); Classify reports
+// them as Zone.Detail. An entry covers itself and everything under it.
+//
+// Paths start with "/" (absolute), "~/" (in the user's home, and in every
+// other home: /Users/*, /home/*, the home's siblings, /var/root, /root) or
+// "**/" (at any depth, in any folder). An element "*" is any one element;
+// "*.git" is any element ending in ".git" (".git" itself, or a bare
+// repository such as "proj.git").
+//
+// Names are compared as APFS compares them (case- and
+// normalisation-insensitively; see fold.go), so each entry is written once,
+// in its usual spelling. An absolute entry under /var, /tmp or /etc also
+// covers its /private twin and the other way round (macOS's /etc is a link
+// to /private/etc).
+
+type entry struct {
+	path string
+	what string
+}
+
+// systemZone is refused for every operation: macOS itself, and the
+// prefixes that reach any file by another name.
+var systemZone = []entry{
+	{"/System", "macOS itself"},
+	{"/Library", "the system-wide Library (daemons, preferences, extensions)"},
+	{"/usr", "system programs and libraries"},
+	{"/bin", "system programs"},
+	{"/sbin", "system programs"},
+	{"/private", "the system's private folder (/etc, /var and /tmp live there)"},
+	{"/etc", "system configuration"},
+	{"/var", "system state (logs, databases, spools)"},
+	{"/dev", "devices"},
+	{"/cores", "crash dumps"},
+	// What a reviewer adds: prefixes that name any file another way.
+	{"/.vol", "the volfs tree (files by inode number)"},
+	{"/.nofollow", "a path-resolution prefix (/.nofollow/… is any path)"},
+	{"/.resolve", "a path-resolution prefix (/.resolve/…/… is any path)"},
+}
+
+// tempZone is excepted from systemZone: the per-user and shared temporary
+// folders.
+var tempZone = []entry{
+	{"/var/folders", "the per-user temporary folders"},
+	{"/tmp", "the shared temporary folder"},
+}
+
+// credentialZone is refused for every operation: secrets, and the private
+// data a leak of which would hurt as much.
+var credentialZone = []entry{
+	// The seed list.
+	{"~/.ssh", "SSH keys and configuration"},
+	{"~/.gnupg", "GnuPG keys"},
+	{"~/.aws", "AWS credentials"},
+	{"~/.azure", "Azure credentials"},
+	{"~/.config/gcloud", "Google Cloud credentials"},
+	{"~/.kube", "Kubernetes credentials"},
+	{"~/.docker", "Docker registry credentials"},
+	{"~/.netrc", "machine passwords (netrc)"},
+	{"~/.git-credentials", "stored git credentials"},
+	{"~/.config/git/credentials", "stored git credentials"},
+	{"~/.config/gh", "GitHub CLI tokens"},
+	{"~/.config/hub", "hub's GitHub tokens"},
+	{"~/.npmrc", "npm registry tokens"},
+	{"~/.pypirc", "PyPI tokens"},
+	{"~/.cargo/credentials", "Cargo registry tokens"},
+	{"~/.cargo/credentials.toml", "Cargo registry tokens"},
+	{"~/.gem/credentials", "RubyGems API keys"},
+	{"~/.vault-token", "a HashiCorp Vault token"},
+	{"~/.terraform.d", "Terraform Cloud tokens"},
+	{"~/.password-store", "a pass password store"},
+	{"~/.local/share/keyrings", "GNOME keyrings"},
+	{"~/.config/op", "1Password CLI configuration"},
+	{"~/Library/Keychains", "macOS keychains"},
+	{"~/Library/Cookies", "cookies"},
+	{"~/Library/Safari", "Safari history, cookies and data"},
+	{"~/Library/Containers/com.apple.Safari", "Safari's data"},
+	{"~/Library/Application Support/Google/Chrome", "a Chrome profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Chromium", "a Chromium profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/BraveSoftware", "a Brave profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Microsoft Edge", "an Edge profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Firefox", "a Firefox profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Arc", "an Arc profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Vivaldi", "a Vivaldi profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/com.operasoftware.Opera", "an Opera profile (cookies, saved passwords)"},
+	{"~/.mozilla", "a Firefox profile (cookies, saved passwords)"},
+	{"~/.config/google-chrome", "a Chrome profile (cookies, saved passwords)"},
+	{"~/.config/chromium", "a Chromium profile (cookies, saved passwords)"},
+	{"~/.config/BraveSoftware", "a Brave profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/1Password", "1Password's data"},
+	{"~/Library/Group Containers/2BUA8C4S2C.com.1password", "1Password's data"},
+	{"~/Library/Messages", "Messages history"},
+	{"~/Library/Mail", "mail"},
+	{"~/Library/Application Support/AddressBook", "contacts"},
+
+	// What a reviewer adds: more browsers and channels, more tokens, more
+	// private data, and the privacy-permission database.
+	{"~/Library/Application Support/Google/Chrome Beta", "a Chrome profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Google/Chrome Dev", "a Chrome profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Google/Chrome Canary", "a Chrome profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Microsoft Edge Beta", "an Edge profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Microsoft Edge Dev", "an Edge profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Microsoft Edge Canary", "an Edge profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/com.operasoftware.OperaGX", "an Opera profile (cookies, saved passwords)"},
+	{"~/Library/Application Support/Bitwarden", "Bitwarden's data"},
+	{"~/Library/Containers/com.bitwarden.desktop", "Bitwarden's data"},
+	{"~/Library/Application Support/Slack", "Slack session tokens and cookies"},
+	{"~/Library/Application Support/discord", "Discord session tokens"},
+	{"~/Library/HTTPStorages", "apps' cookies and HTTP storage"},
+	{"~/Library/Application Support/com.apple.TCC", "the privacy-permission database (TCC)"},
+	{"~/Library/Accounts", "Internet Accounts"},
+	{"~/Library/IdentityServices", "iMessage and FaceTime identities"},
+	{"~/Library/Containers/com.apple.mail", "mail"},
+	{"~/Library/Containers/com.apple.Notes", "notes"},
+	{"~/Library/Group Containers/group.com.apple.notes", "notes"},
+	{"~/Library/Calendars", "calendars"},
+	{"~/Library/Application Support/CallHistoryDB", "call history"},
+	{"~/Library/Application Support/Bitcoin", "a cryptocurrency wallet"},
+	{"~/Library/Application Support/Electrum", "a cryptocurrency wallet"},
+	{"~/Library/Application Support/Exodus", "a cryptocurrency wallet"},
+	{"~/Library/Ethereum", "a cryptocurrency wallet"},
+	{"~/.bitcoin", "a cryptocurrency wallet"},
+	{"~/.electrum", "a cryptocurrency wallet"},
+	{"~/.ethereum", "a cryptocurrency wallet"},
+	{"~/.config/sops", "SOPS and age keys"},
+	{"~/.config/rclone", "rclone remotes and their keys"},
+	{"~/.config/doctl", "DigitalOcean tokens"},
+	{"~/.config/hcloud", "Hetzner Cloud tokens"},
+	{"~/.config/configstore", "tokens cached by Node.js tools"},
+	{"~/.config/github-copilot", "GitHub Copilot tokens"},
+	{"~/.oci", "Oracle Cloud keys"},
+	{"~/.minikube", "minikube certificates"},
+	{"~/.m2/settings.xml", "Maven repository passwords"},
+	{"~/.gradle/gradle.properties", "Gradle credentials"},
+	{"~/.pgpass", "PostgreSQL passwords"},
+	{"~/.my.cnf", "MySQL passwords"},
+	{"~/.s3cfg", "S3 keys"},
+	{"~/.boto", "Google Cloud Storage and S3 keys"},
+	{"~/.cache/huggingface/token", "a Hugging Face token"},
+	{"~/.huggingface", "a Hugging Face token"},
+	{"~/.zsh_history", "shell history (which often holds pasted secrets)"},
+	{"~/.zsh_sessions", "shell history (which often holds pasted secrets)"},
+	{"~/.bash_history", "shell history (which often holds pasted secrets)"},
+	{"~/.local/share/fish/fish_history", "shell history (which often holds pasted secrets)"},
+}
+
+// persistenceZone is not refused by itself (a path in it that is also
+// inside the sandbox roots passes), but Path flags it and Classify reports
+// it, so that the risk package rates writing, moving or deleting there at
+// least destructive: code placed there runs later, unasked.
+var persistenceZone = []entry{
+	// launchd and start-up items.
+	{"~/Library/LaunchAgents", "a LaunchAgent folder"},
+	{"~/Library/LaunchDaemons", "a LaunchDaemon folder"},
+	{"/Library/LaunchAgents", "a LaunchAgent folder"},
+	{"/Library/LaunchDaemons", "a LaunchDaemon folder"},
+	{"~/Library/StartupItems", "a StartupItems folder"},
+	{"/Library/StartupItems", "a StartupItems folder"},
+	// Shell start-up files.
+	{"~/.zshrc", "a shell start-up file"},
+	{"~/.zshenv", "a shell start-up file"},
+	{"~/.zprofile", "a shell start-up file"},
+	{"~/.zlogin", "a shell start-up file"},
+	{"~/.zlogout", "a shell start-up file"},
+	{"~/.bashrc", "a shell start-up file"},
+	{"~/.bash_profile", "a shell start-up file"},
+	{"~/.bash_login", "a shell start-up file"},
+	{"~/.bash_logout", "a shell start-up file"},
+	{"~/.profile", "a shell start-up file"},
+	{"~/.kshrc", "a shell start-up file"},
+	{"~/.cshrc", "a shell start-up file"},
+	{"~/.tcshrc", "a shell start-up file"},
+	{"~/.login", "a shell start-up file"},
+	{"~/.config/fish/config.fish", "a shell start-up file"},
+	{"~/.config/fish/conf.d", "a shell start-up folder"},
+	// Login items.
+	{"~/Library/Application Support/com.apple.backgroundtaskmanagementagent", "the login-items database"},
+	{"~/Library/Preferences/com.apple.loginitems.plist", "the login-items list"},
+	{"~/Library/Preferences/com.apple.loginwindow.plist", "the login-window settings (login hooks)"},
+	// cron and at.
+	{"/usr/lib/cron", "the cron and at spool"},
+	{"/var/at", "the cron and at spool"},
+	{"/etc/crontab", "the system crontab"},
+	// Folder Actions.
+	{"~/Library/Scripts/Folder Action Scripts", "a Folder Actions folder"},
+	{"~/Library/Workflows/Applications/Folder Actions", "a Folder Actions folder"},
+	// Other start-up hooks.
+	{"~/.ssh/rc", "an SSH login script"},
+	{"~/.config/autostart", "an autostart folder"},
+	{"~/.config/systemd/user", "a systemd user-unit folder"},
+	{"**/*.git/hooks", "a git hooks folder"},
+	{"~/.gitconfig", "the git configuration, whose aliases, hooks and fsmonitor run code"},
+	{"~/.vimrc", "an editor start-up file"},
+	{"~/.emacs", "an editor start-up file"},
+	{"~/.emacs.d/init.el", "an editor start-up file"},
+
+	// What a reviewer adds: the same hooks by other names.
+	{"**/*.git/config", "a repository's git configuration, whose hooksPath and fsmonitor run code"},
+	{"**/.git", "a repository's .git folder, where hooks and configuration run code"},
+	{"~/.config/git/config", "the git configuration, whose aliases, hooks and fsmonitor run code"},
+	{"~/.config/fish/functions", "fish functions (which can shadow any command)"},
+	{"~/.oh-my-zsh", "oh-my-zsh (sourced by every zsh)"},
+	{"~/.gvimrc", "an editor start-up file"},
+	{"~/.emacs.el", "an editor start-up file"},
+	{"~/.config/nvim/init.vim", "an editor start-up file"},
+	{"~/.config/nvim/init.lua", "an editor start-up file"},
+	{"~/Library/Application Support/com.apple.sharedfilelist", "the login-items list (older macOS)"},
+	{"/etc/periodic", "the periodic jobs folder"},
+	{"/Library/Preferences/com.apple.loginwindow.plist", "the login-window settings (login hooks)"},
+}
+
+// otherHomes are the homes besides the configured one whose credential
+// stores Classify recognises ("*" is any one element). The home's own
+// siblings are added by NewConfig.
+var otherHomes = []string{"/Users/*", "/home/*", "/var/root", "/root"}
+
+// defaultRoots are the sandbox roots when NewConfig is given none.
+var defaultRoots = []string{"~/Documents", "~/Downloads", "~/Desktop"}

@@ -1,0 +1,534 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// AppleScript rates an AppleScript. Seed 000's pattern table is the floor;
+// it is matched on the normalised token stream, so comments, string
+// contents, case, continuations and raw «event» codes neither hide nor fake
+// a verb. On top: shell commands in `do shell script` are parsed and rated,
+// scripts run from strings are analysed recursively, and commands the
+// analyzer does not know are Dangerous.
+func AppleScript(src string, env *Env) Verdict {
+	v := appleScriptAt(src, env, 0)
+	v.sortReasons()
+	return v
+}
+
+func appleScriptAt(src string, env *Env, depth int) Verdict {
+	var v Verdict
+	if depth > maxDepth {
+		v.add(level.Destructive, "as.too-deep", Span{}, "scripts nested more than %d deep: not analysed", maxDepth)
+		return v
+	}
+	lx := lexAppleScript(src)
+	an := &asAn{lx: lx, v: &v, env: env, depth: depth}
+	if lx.badUTF8 {
+		an.add(level.Dangerous, "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
+	}
+	if lx.unterminated != "" {
+		an.add(level.Dangerous, "as.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
+	}
+	an.collect()
+	an.run()
+	return v
+}
+
+type asFrame struct {
+	kind string // "tell", "block", "handler", "terms"
+	app  *asApp // for tell frames: the target (nil: not an application)
+	bulk bool   // a repeat over a collection
+}
+
+type asApp struct {
+	name    string // lower-case name as written, or bundle id
+	known   *appInfo
+	dynamic bool // tell application someVariable
+}
+
+type asAn struct {
+	lx    *asLex
+	v     *Verdict
+	env   *Env
+	depth int
+	stack []asFrame
+	vars  map[string]bool        // names the script assigns or declares
+	defs  map[string][][]asToken // set X to <expr>: every expression assigned to X
+	subs  map[string]bool        // handler names
+	// terminal: the script drives Terminal or iTerm, so typed text runs.
+	terminal bool
+}
+
+func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
+	an.v.add(l, rule, sp, format, args...)
+}
+
+func tokSpan(t asToken) Span { return Span{int(t.start), int(t.end)} }
+
+func stmtSpan(st []asToken) Span {
+	if len(st) == 0 {
+		return Span{}
+	}
+	return Span{int(st[0].start), int(st[len(st)-1].end)}
+}
+
+// statements splits the token stream at line ends.
+func (an *asAn) statements(f func(st []asToken)) {
+	toks := an.lx.toks
+	start := 0
+	for i, t := range toks {
+		if t.kind == asEOL {
+			if i > start {
+				f(toks[start:i])
+			}
+			start = i + 1
+		}
+	}
+}
+
+// collect records variables, handlers and the expressions assigned to
+// variables, so `do shell script cmd` can see what cmd holds.
+func (an *asAn) collect() {
+	an.vars = map[string]bool{}
+	an.defs = map[string][][]asToken{}
+	an.subs = map[string]bool{}
+	an.statements(func(st []asToken) {
+		for i := 0; i < len(st); i++ {
+			t := st[i]
+			if t.kind != asWord && t.kind != asVar {
+				continue
+			}
+			switch t.text {
+			case "set":
+				if i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) && st[i+2].text == "to" {
+					name := st[i+1].text
+					an.vars[name] = true
+					an.defs[name] = append(an.defs[name], exprTokens(st[i+3:]))
+				} else if i+1 < len(st) && st[i+1].text == "{" {
+					for j := i + 2; j < len(st) && st[j].text != "}"; j++ {
+						if st[j].kind == asWord || st[j].kind == asVar {
+							an.vars[st[j].text] = true
+							an.defs[st[j].text] = append(an.defs[st[j].text], nil)
+						}
+					}
+				}
+			case "copy":
+				for j := i + 1; j < len(st); j++ {
+					if st[j].text == "to" && j+1 < len(st) {
+						an.vars[st[j+1].text] = true
+						an.defs[st[j+1].text] = append(an.defs[st[j+1].text], nil)
+						break
+					}
+				}
+			case "repeat":
+				if i+2 < len(st) && st[i+1].text == "with" {
+					an.vars[st[i+2].text] = true
+					for j := i + 3; j < len(st); j++ {
+						if st[j].text == "in" {
+							an.defs[st[i+2].text] = append(an.defs[st[i+2].text], st[j+1:])
+							break
+						}
+					}
+				}
+			case "application", "app":
+				if i+1 < len(st) && st[i+1].kind == asString {
+					if a := newApp(st[i+1].val, false); a.known != nil && (a.known.title == "Terminal" || a.known.title == "iTerm") {
+						an.terminal = true
+					}
+				}
+			case "property", "local", "global":
+				if i == 0 {
+					for j := i + 1; j < len(st); j++ {
+						if st[j].kind == asWord || st[j].kind == asVar {
+							an.vars[st[j].text] = true
+							if t.text == "property" {
+								if j+2 < len(st) && st[j+1].text == ":" {
+									an.defs[st[j].text] = append(an.defs[st[j].text], exprTokens(st[j+2:]))
+								}
+								break
+							}
+						}
+					}
+				}
+			case "on", "to":
+				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].text != "error" {
+					an.subs[st[1].text] = true
+					// Parameters: on run argv, on foo(a, b), on run {a, b}.
+					for j := 2; j < len(st); j++ {
+						if st[j].kind == asWord || st[j].kind == asVar {
+							an.vars[st[j].text] = true
+						}
+					}
+				}
+			case "script":
+				if i == 0 && len(st) > 1 {
+					an.vars[st[1].text] = true
+				}
+			}
+		}
+	})
+}
+
+// exprTokens returns an expression's tokens, stopping at a trailing
+// statement keyword.
+func exprTokens(st []asToken) []asToken {
+	return st
+}
+
+// run walks the statements, keeping the tell/block stack.
+func (an *asAn) run() {
+	an.statements(func(st []asToken) {
+		an.statement(st)
+	})
+	// Unclosed blocks are a compile error; nothing more to rate.
+}
+
+func (an *asAn) currentApp() *asApp {
+	for i := len(an.stack) - 1; i >= 0; i-- {
+		if an.stack[i].kind == "tell" && an.stack[i].app != nil {
+			return an.stack[i].app
+		}
+	}
+	return nil
+}
+
+var blockOpeners = map[string]bool{"repeat": true, "try": true, "considering": true, "ignoring": true, "script": true}
+
+func (an *asAn) statement(st []asToken) {
+	first := st[0]
+	if first.kind == asWord {
+		switch first.text {
+		case "end":
+			if len(an.stack) > 0 {
+				an.stack = an.stack[:len(an.stack)-1]
+			}
+			return
+		case "tell":
+			app, rest, ok := an.tellTarget(st[1:])
+			if ok && rest != nil {
+				// tell X to <statement>: one line, its own target. Whatever
+				// the inner statement opens or closes ends with the line.
+				n := len(an.stack)
+				an.stack = append(an.stack, asFrame{kind: "tell", app: app})
+				an.statement(rest)
+				if len(an.stack) > n {
+					an.stack = an.stack[:n]
+				}
+				return
+			}
+			an.stack = append(an.stack, asFrame{kind: "tell", app: app})
+			an.scan(st, false)
+			return
+		case "using":
+			if len(st) > 2 && st[1].text == "terms" && st[2].text == "from" {
+				an.stack = append(an.stack, asFrame{kind: "terms"})
+				return
+			}
+		case "if":
+			last := st[len(st)-1]
+			an.scan(st, false)
+			if last.kind == asWord && last.text == "then" {
+				an.stack = append(an.stack, asFrame{kind: "block"})
+			}
+			return
+		case "with":
+			if len(st) > 1 && (st[1].text == "timeout" || st[1].text == "transaction") {
+				an.stack = append(an.stack, asFrame{kind: "block"})
+				return
+			}
+		case "on", "to":
+			if len(st) > 1 && st[1].text == "error" {
+				return
+			}
+			if len(st) > 1 {
+				an.stack = append(an.stack, asFrame{kind: "handler"})
+				return
+			}
+		case "property", "global", "local":
+			an.scan(st, false)
+			return
+		}
+		if blockOpeners[first.text] && !(first.text == "try" && len(st) > 1) {
+			fr := asFrame{kind: "block"}
+			if first.text == "repeat" {
+				an.scan(st, false)
+				for j := 1; j < len(st); j++ {
+					if st[j].text == "in" {
+						fr.bulk, _ = an.bulkObject(st, j+1)
+						break
+					}
+				}
+			}
+			an.stack = append(an.stack, fr)
+			return
+		}
+		if first.text == "try" {
+			// try <statement> on one line is not AppleScript; treat the rest as a statement.
+			an.stack = append(an.stack, asFrame{kind: "block"})
+			an.statement(st[1:])
+			return
+		}
+	}
+	an.scan(st, true)
+}
+
+// tellTarget parses what follows `tell`. It returns the application (nil
+// when the target is an object of the current one), and for a one-line
+// `tell X to …` the statement after `to`.
+func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
+	depth := 0
+	var app *asApp
+	cur := an.currentApp()
+	for i := 0; i < len(st); i++ {
+		t := st[i]
+		switch {
+		case t.kind == asOp && (t.text == "(" || t.text == "{"):
+			depth++
+		case t.kind == asOp && (t.text == ")" || t.text == "}"):
+			depth--
+		case t.kind == asWord && (t.text == "application" || t.text == "app") && app == nil:
+			j := i + 1
+			if j < len(st) && st[j].text == "(" {
+				j++
+			}
+			byID := false
+			if j < len(st) && st[j].kind == asWord && st[j].text == "id" {
+				byID = true
+				j++
+			}
+			if j < len(st) && st[j].kind == asString {
+				app = newApp(st[j].val, byID)
+				if err := sanitize.Strict("app", st[j].val); err != nil {
+					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
+				}
+				i = j
+			} else {
+				app = &asApp{name: "(computed)", dynamic: true}
+			}
+		case t.kind == asWord && t.text == "to" && depth <= 0:
+			if i+1 < len(st) {
+				return an.pick(app, cur), st[i+1:], true
+			}
+			return an.pick(app, cur), nil, true
+		}
+	}
+	return an.pick(app, cur), nil, true
+}
+
+func (an *asAn) pick(app, cur *asApp) *asApp {
+	if app != nil {
+		return app
+	}
+	return cur
+}
+
+func newApp(name string, byID bool) *asApp {
+	key := strings.ToLower(strings.TrimSpace(name))
+	key = strings.TrimSuffix(key, ".app")
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		key = key[i+1:]
+	}
+	info := apps[key]
+	if info == nil {
+		if alias, ok := appIDs[key]; ok {
+			info = apps[alias]
+		}
+	}
+	return &asApp{name: key, known: info}
+}
+
+// scan applies the verb rules to one statement; with head set it also
+// checks that the statement's command is one the analyzer knows.
+func (an *asAn) scan(st []asToken, head bool) {
+	app := an.currentApp()
+	for i := 0; i < len(st); i++ {
+		t := st[i]
+		switch t.kind {
+		case asEvent:
+			an.event(st, i, app)
+		case asWord:
+			if rules, ok := asRules[t.text]; ok {
+				for _, r := range rules {
+					if n := r.match(st, i); n > 0 {
+						r.apply(an, st, i, n, app)
+					}
+				}
+			}
+		}
+	}
+	if head {
+		an.checkHead(st, app)
+	}
+	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].text == "set" {
+		an.propertySet(st, app)
+	}
+}
+
+// propertySet rates `set <property> of … to …` inside an application: a
+// change to the application's state (Caution), unlike `set x to …`, which
+// only assigns a script variable.
+func (an *asAn) propertySet(st []asToken, app *asApp) {
+	to := -1
+	for j := 1; j < len(st); j++ {
+		if st[j].kind == asWord && st[j].text == "to" {
+			to = j
+			break
+		}
+	}
+	if to < 2 {
+		return
+	}
+	target := st[1:to]
+	if len(target) == 1 && (target[0].kind == asVar || an.vars[target[0].text] && !asNouns[target[0].text]) {
+		return
+	}
+	if target[0].text == "applescript" || target[0].text == "{" {
+		return // AppleScript's text item delimiters, set {a, b} to …
+	}
+	an.add(level.Caution, "as.set-property", stmtSpan(target), "SET: changes %s of %s", display(an.lx.src[target[0].start:target[len(target)-1].end]), appTitle(app))
+}
+
+// event rates a raw «event» code: known codes are rated as their terms,
+// unknown ones are Dangerous.
+func (an *asAn) event(st []asToken, i int, app *asApp) {
+	t := st[i]
+	if t.text == "" {
+		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", t.val)
+		return
+	}
+	// Re-run the rules on the term as if it had been written out.
+	words := strings.Fields(t.text)
+	synth := make([]asToken, 0, len(words)+len(st)-i-1)
+	for _, w := range words {
+		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, text: w})
+	}
+	synth = append(synth, st[i+1:]...)
+	before := len(an.v.Reasons)
+	if rules, ok := asRules[words[0]]; ok {
+		for _, r := range rules {
+			if n := r.match(synth, 0); n > 0 {
+				r.apply(an, synth, 0, n, app)
+			}
+		}
+	}
+	if len(an.v.Reasons) == before && !quietEvents[t.text] {
+		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", t.val, t.text)
+	}
+	if powerEvents[strings.ToLower(t.val)] {
+		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", t.val, t.text)
+	}
+}
+
+var quietEvents = map[string]bool{"get": true, "count": true, "exists": true, "activate": true, "launch": true,
+	"display dialog": true, "display notification": true, "display alert": true, "beep": true, "delay": true,
+	"log": true, "path to": true, "the clipboard": true, "info for": true, "system info": true, "random number": true}
+
+var powerEvents = map[string]bool{"aevtrlgo": true, "aevtrsdn": true, "aevtrest": true}
+
+// statement-level words that are not commands.
+var asKeywords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`set get copy return if then else end repeat exit try on error tell to using
+		terms from considering ignoring with without timeout transaction local global property script my me it its
+		of in the a an and or not is are contains does as continue given returning run open quit reopen idle
+		while until times from by the its true false missing value null log delay beep say display choose
+		activate launch count exists make duplicate select reveal close save print ( { "`) {
+		asKeywords[w] = true
+	}
+}
+
+// asNouns start expression statements (a property or element reference
+// whose value is the statement's result), not commands.
+var asNouns = set(`input output alert name text contents every first last front back middle some current
+	selected number length item items character characters word words paragraph paragraphs properties
+	class id index value title url path posix quoted result window windows document documents folder
+	folders file files process processes application button buttons menu date time string integer real
+	list record reference selection desktop home startup`)
+
+// checkHead finds the command a statement starts with and rates commands
+// the analyzer does not know. Expressions (set x to …, return …) are not
+// checked here: commands inside them are found by the verb rules.
+func (an *asAn) checkHead(st []asToken, app *asApp) {
+	i := 0
+	for i < len(st) {
+		t := st[i]
+		if t.kind != asWord {
+			return
+		}
+		switch t.text {
+		case "if", "else":
+			// if … then <statement>
+			j := i + 1
+			for j < len(st) && !(st[j].kind == asWord && st[j].text == "then") {
+				j++
+			}
+			if t.text == "else" && (j >= len(st)) {
+				i++
+				continue
+			}
+			i = j + 1
+			continue
+		case "tell":
+			return // handled by statement()
+		case "try", "ignoring", "considering":
+			i++
+			continue
+		case "my":
+			return
+		}
+		break
+	}
+	if i >= len(st) {
+		return
+	}
+	t := st[i]
+	if t.kind != asWord {
+		return
+	}
+	w := t.text
+	if asKeywords[w] || an.vars[w] || an.subs[w] || strings.HasPrefix(w, "__airlock_") {
+		return
+	}
+	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
+		return // a handler call: foo(x), or a labelled handler
+	}
+	if asNouns[w] || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
+		return // an expression statement: input volume of (get volume settings)
+	}
+	if _, ok := asRules[w]; ok {
+		return // rated by its rule
+	}
+	if standardAdditions[w] {
+		return
+	}
+	if app == nil {
+		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", display(an.lx.src[t.start:t.end]))
+		return
+	}
+	if app.dynamic {
+		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", display(an.lx.src[t.start:t.end]))
+		return
+	}
+	if app.known == nil {
+		if genericVerbs[w] {
+			return
+		}
+		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", display(an.lx.src[t.start:t.end]), app.name)
+		return
+	}
+	if l, ok := app.known.verbs[w]; ok {
+		if l > level.Safe {
+			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.title, display(an.lx.src[t.start:t.end]))
+		}
+		return
+	}
+	if genericVerbs[w] || appVerbs[w] {
+		return
+	}
+	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", display(an.lx.src[t.start:t.end]), app.known.title)
+}

@@ -1,0 +1,365 @@
+package risk
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The AppleScript normaliser: a lexer that reduces a script to the tokens
+// the rules match on. Comments (--, #, nested (* *)) and ¬ continuations
+// vanish, every kind of blank separates words, case is folded, string
+// literals become single tokens whose content never matches a verb, and raw
+// «event …» / «class …» codes become the terms they stand for.
+
+type asKind uint8
+
+const (
+	asWord   asKind = iota // an identifier or keyword, lower-cased
+	asString               // "…" (content in val)
+	asNumber               // 12, 3.5
+	asVar                  // |pipe quoted| identifier: never a keyword
+	asOp                   // & ( ) { } , : = and friends
+	asEvent                // «event XXXXYYYY» (code in val, term in text)
+	asEOL                  // end of a statement
+)
+
+type asToken struct {
+	kind  asKind
+	start int32 // byte offsets into the source
+	end   int32
+	text  string // words: lower-cased; ops: the operator; events/classes: the mapped term
+	val   string // strings: decoded content; events: the raw 8-letter code
+}
+
+// asLex is the normaliser's result.
+type asLex struct {
+	toks  []asToken
+	src   string
+	lower string
+	// problems found while lexing: unterminated strings or comments.
+	unterminated string
+	badUTF8      bool
+}
+
+// lexAppleScript tokenises src. It never fails: problems are recorded in
+// the result for the analyzer to rate.
+func lexAppleScript(src string) *asLex {
+	lx := &asLex{src: src, toks: make([]asToken, 0, len(src)/5+8)}
+	lx.lower = asciiLower(src)
+	lower := lx.lower
+	n := len(src)
+	i := 0
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			i++
+		case c == '\n' || c == '\r':
+			lx.eol(i)
+			i++
+		case c == '-' && i+1 < n && src[i+1] == '-':
+			i = skipLine(src, i)
+		case c == '#':
+			i = skipLine(src, i)
+		case c == '(' && i+1 < n && src[i+1] == '*':
+			j, ok := skipBlockComment(src, i)
+			if !ok {
+				lx.unterminated = "comment"
+			}
+			i = j
+		case c == '"':
+			i = lx.str(i, 1, '"')
+		case c == '|':
+			j := strings.IndexByte(src[i+1:], '|')
+			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
+				lx.unterminated = "|identifier|"
+				lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(n), text: lower[i:n]})
+				i = n
+				break
+			}
+			lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j]})
+			i += j + 2
+		case isWordByte(c):
+			j := i + 1
+			for j < n && isWordByte(src[j]) {
+				j++
+			}
+			// Non-ASCII letters continue an identifier (AppleScript allows
+			// them; a homoglyph makes a different word, never a keyword).
+			for j < n && src[j] >= 0x80 {
+				r, size := utf8.DecodeRuneInString(src[j:])
+				if !isUnicodeLetter(r) {
+					break
+				}
+				j += size
+				for j < n && isWordByte(src[j]) {
+					j++
+				}
+			}
+			kind := asWord
+			if c >= '0' && c <= '9' {
+				kind = asNumber
+				for j < n && (src[j] == '.' || isWordByte(src[j])) {
+					j++
+				}
+			}
+			lx.toks = append(lx.toks, asToken{kind: kind, start: int32(i), end: int32(j), text: lower[i:j]})
+			i = j
+		case c == '\'' && i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])):
+			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
+			i += 2
+		case c == '<' && i+1 < n && src[i+1] == '<':
+			i = lx.chevron(i, 2, ">>")
+		case c < 0x80:
+			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(src[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				lx.badUTF8 = true
+				i++
+			case r == '¬':
+				// A continuation: the statement goes on past the line end.
+				i += size
+				for i < n && (src[i] == ' ' || src[i] == '\t') {
+					i++
+				}
+				if i < n && src[i] == '\r' {
+					i++
+				}
+				if i < n && src[i] == '\n' {
+					i++
+				}
+			case r == '«':
+				i = lx.chevron(i, size, "»")
+			case r == '“':
+				i = lx.str(i, size, '”')
+			case r == 0x2028 || r == 0x2029:
+				lx.eol(i)
+				i += size
+			case isUnicodeSpace(r):
+				i += size
+			case isUnicodeLetter(r):
+				j := i + size
+				for j < n {
+					if isWordByte(src[j]) {
+						j++
+						continue
+					}
+					r2, s2 := utf8.DecodeRuneInString(src[j:])
+					if src[j] < 0x80 || !isUnicodeLetter(r2) {
+						break
+					}
+					j += s2
+				}
+				lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j]})
+				i = j
+			default:
+				lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), text: src[i : i+size]})
+				i += size
+			}
+		}
+	}
+	lx.eol(n)
+	return lx
+}
+
+func (lx *asLex) eol(at int) {
+	if k := len(lx.toks); k > 0 && lx.toks[k-1].kind == asEOL {
+		return
+	}
+	lx.toks = append(lx.toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
+}
+
+// str lexes a string literal starting at i (the quote is open bytes long).
+func (lx *asLex) str(i, open int, closeRune rune) int {
+	src := lx.src
+	n := len(src)
+	j := i + open
+	var b strings.Builder
+	plain := true
+	for j < n {
+		c := src[j]
+		if c == '\\' && j+1 < n {
+			if plain {
+				b.WriteString(src[i+open : j])
+				plain = false
+			}
+			switch src[j+1] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			default:
+				b.WriteByte(src[j+1])
+			}
+			j += 2
+			continue
+		}
+		if closeRune == '"' && c == '"' || closeRune != '"' && strings.HasPrefix(src[j:], string(closeRune)) {
+			val := ""
+			if plain {
+				val = src[i+open : j]
+			} else {
+				val = b.String()
+			}
+			end := j + 1
+			if closeRune != '"' {
+				end = j + utf8.RuneLen(closeRune)
+			}
+			lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(end), val: val})
+			return end
+		}
+		if !plain {
+			b.WriteByte(c)
+		}
+		j++
+	}
+	lx.unterminated = "string"
+	val := src[i+open:]
+	if !plain {
+		val = b.String()
+	}
+	lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(n), val: val})
+	return n
+}
+
+// chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
+func (lx *asLex) chevron(i, open int, closer string) int {
+	src := lx.src
+	j := strings.Index(src[i+open:], closer)
+	if j < 0 {
+		lx.unterminated = "«…» code"
+		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: "", val: "?"})
+		return len(src)
+	}
+	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
+	end := i + open + j + len(closer)
+	kind, code, _ := strings.Cut(body, " ")
+	kind = strings.ToLower(kind)
+	switch kind {
+	case "event":
+		term := eventTerms[strings.ToLower(code)]
+		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term, val: code})
+	case "class", "property", "constant", "enum", "type", "keyword":
+		term, ok := classTerms[strings.ToLower(code)]
+		if !ok {
+			term = "«" + strings.ToLower(code) + "»"
+		}
+		for _, w := range strings.Fields(term) {
+			lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(end), text: w})
+		}
+	default: // «data …» and the like: a value
+		lx.toks = append(lx.toks, asToken{kind: asNumber, start: int32(i), end: int32(end), text: "«data»"})
+	}
+	return end
+}
+
+func skipLine(src string, i int) int {
+	for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+		if src[i] == 0xe2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xa8 || src[i+2] == 0xa9) {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// skipBlockComment skips a (* … *) comment, which nests.
+func skipBlockComment(src string, i int) (int, bool) {
+	depth := 0
+	n := len(src)
+	for i < n {
+		j := strings.IndexAny(src[i:], "(*")
+		if j < 0 {
+			return n, false
+		}
+		i += j
+		if src[i] == '(' && i+1 < n && src[i+1] == '*' {
+			depth++
+			i += 2
+			continue
+		}
+		if src[i] == '*' && i+1 < n && src[i+1] == ')' {
+			depth--
+			i += 2
+			if depth == 0 {
+				return i, true
+			}
+			continue
+		}
+		i++
+	}
+	return n, false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func isUnicodeSpace(r rune) bool {
+	switch r {
+	case 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+		0x202f, 0x205f, 0x3000, 0xfeff, 0x200b, 0x2060, 0x85:
+		return true
+	}
+	return false
+}
+
+func isUnicodeLetter(r rune) bool {
+	return r >= 0xc0 && r != 0xd7 && r != 0xf7 && r != '¬' && r != '«' && r != '»' && !isUnicodeSpace(r) &&
+		(r < 0x2000 || r > 0x2bff) && r != '“' && r != '”' && r != '≠' && r != '≤' && r != '≥' && r != '÷'
+}
+
+// asciiLower folds ASCII letters only, so byte offsets stay put.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// eventTerms maps raw Apple event codes (class+id) to the terms they stand
+// for. A code that is not here is rated as unknown.
+var eventTerms = map[string]string{
+	"aevtquit": "quit", "aevtoapp": "run", "aevtodoc": "open", "aevtpdoc": "print", "aevtrapp": "reopen",
+	"aevtrlgo": "log out", "aevtlogo": "log out", "aevtshut": "shut down", "aevtrsdn": "shut down",
+	"aevtrrst": "restart", "aevtrest": "restart", "aevtslep": "sleep", "aevtpref": "preferences",
+	"coredelo": "delete", "coremove": "move", "coreclon": "duplicate", "coresetd": "set", "coregetd": "get",
+	"corecnte": "count", "coredoex": "exists", "corecrel": "make", "coresave": "save", "coreclos": "close",
+	"coreprnt": "print", "coredosc": "do script", "coreslct": "select", "coreopen": "open",
+	"fndrempt": "empty trash", "fndrshut": "shut down", "fndrrest": "restart", "fndrslep": "sleep",
+	"fndrfera": "erase", "fndrejct": "eject", "fndrmvis": "reveal", "fndrsort": "sort", "fndrfupd": "update",
+	"sysoexec": "do shell script", "sysodsct": "run script", "sysoload": "load script", "sysostor": "store script",
+	"sysodlog": "display dialog", "sysodisa": "display alert", "sysonotf": "display notification", "sysobeep": "beep",
+	"sysodela": "delay", "sysottos": "say", "sysorand": "random number", "sysolist": "list folder", "sysonfo4": "info for",
+	"sysoppth": "path to", "sysosinf": "system info", "sysogtsv": "get volume settings", "aevtstvl": "set volume",
+	"jonsgclp": "the clipboard", "jonspclp": "set the clipboard to", "sysochfl": "choose file", "sysostfl": "choose file",
+	"gtqpchlt": "choose from list", "miscactv": "activate", "ascrnoop": "launch", "ascrcmnt": "log",
+	"prcskprs": "keystroke", "prcskcod": "key code", "prcsclic": "click", "prcsperf": "perform",
+	"gurlgurl": "open location", "www!ourl": "openurl", "emsgsend": "send", "ichtsend": "send",
+	"rdwropen": "open for access", "rdwrclos": "close access", "rdwrread": "read", "rdwrwrit": "write",
+	"rdwrseof": "set eof", "rdwrgeof": "get eof", "sysoabrt": "error", "ascrerr ": "error",
+}
+
+// classTerms maps raw class, property and constant codes to terms.
+var classTerms = map[string]string{
+	"cfol": "folder", "file": "file", "cobj": "item", "docf": "document", "ctrs": "trash", "trsh": "trash",
+	"prcs": "process", "pcap": "process", "capp": "application", "cdis": "disk", "alis": "alias",
+	"furl": "file", "utf8": "text", "ctxt": "text", "utxt": "text", "list": "list", "reco": "record",
+	"cwin": "window", "brow": "window", "cdsk": "desktop", "sdsk": "startup disk", "cmnu": "menu",
+	"mbar": "menu bar", "mbri": "menu bar item", "menu": "menu item", "butT": "button", "pnam": "name",
+	"ppth": "posix path", "psxp": "posix path", "msg ": "message", "bcke": "outgoing message",
+	"ceve": "event", "remi": "reminder", "note": "note", "azf4": "person", "wres": "calendar",
+}

@@ -1,0 +1,539 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// asRule is one verb rule: a pattern over normalised words, and what a
+// match means.
+type asRule struct {
+	pat   [][]string // each element: the words it accepts; "" marks an optional element
+	apply func(an *asAn, st []asToken, i, n int, app *asApp)
+}
+
+// match returns how many tokens the pattern covers at st[i:], or 0.
+func (r asRule) match(st []asToken, i int) int {
+	j := i
+	for _, alts := range r.pat {
+		optional := alts[0] == ""
+		if j < len(st) && (st[j].kind == asWord || st[j].kind == asEvent) && contains(alts, st[j].text) {
+			j++
+			continue
+		}
+		if !optional {
+			return 0
+		}
+	}
+	return j - i
+}
+
+func contains(list []string, w string) bool {
+	for _, x := range list {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// pattern compiles "delete (every|all) [the] (file|folder)".
+func pattern(s string) [][]string {
+	var out [][]string
+	for _, el := range strings.Fields(s) {
+		opt := strings.HasPrefix(el, "[")
+		el = strings.Trim(el, "[]()")
+		alts := strings.Split(el, "|")
+		if opt {
+			alts = append([]string{""}, alts...)
+		}
+		out = append(out, alts)
+	}
+	return out
+}
+
+var asRules = map[string][]asRule{}
+
+func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
+	pat := pattern(p)
+	first := pat[0]
+	for _, w := range first {
+		asRules[w] = append(asRules[w], asRule{pat: pat, apply: apply})
+	}
+}
+
+// flat rates a match at a fixed level with a fixed warning.
+func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
+	return func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.add(l, "as."+name, Span{int(st[i].start), int(st[i+n-1].end)}, "%s", text)
+	}
+}
+
+// headOnly applies f only where a command can start: a statement's first
+// word, or after `tell … to`, `then`, `else`, `try`.
+func headOnly(f func(an *asAn, st []asToken, i, n int, app *asApp)) func(an *asAn, st []asToken, i, n int, app *asApp) {
+	return func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if isHead(st, i) {
+			f(an, st, i, n, app)
+		}
+	}
+}
+
+func isHead(st []asToken, i int) bool {
+	if i == 0 {
+		return true
+	}
+	p := st[i-1]
+	if p.kind == asOp && p.text == "(" {
+		return true
+	}
+	if p.kind != asWord {
+		return false
+	}
+	switch p.text {
+	case "to", "then", "else", "try", "ignoring", "responses":
+		return true
+	}
+	return false
+}
+
+const bulkNouns = "file|files|folder|folders|item|items|document|documents|disk|disks|alias|aliases|application|applications|app|apps|process|processes|window|windows|container|containers|note|notes|contact|contacts|person|people|event|events|reminder|reminders|calendar|calendars|message|messages|mailbox|mailboxes|account|accounts|track|tracks|playlist|playlists|photo|photos|album|albums|media|login|record|records|row|rows|sheet|sheets|slide|slides|list|lists|tab|tabs|bookmark|bookmarks|group|groups|entire|contents|selection"
+
+// bulkObject reports whether the object after a verb names many things:
+// every/all/plural nouns, contents of, a variable set to such a thing, or
+// anything at all inside a loop over such a thing.
+func (an *asAn) bulkObject(st []asToken, from int) (bool, string) {
+	if an.loopBulk() {
+		return true, "inside a loop over many items"
+	}
+	seen := 0
+	for j := from; j < len(st) && seen < 4; j++ {
+		t := st[j]
+		if t.kind == asOp && t.text == "(" {
+			continue
+		}
+		if t.kind != asWord && t.kind != asVar {
+			break
+		}
+		seen++
+		if bulkWords[t.text] {
+			return true, t.text
+		}
+		switch t.text {
+		case "the", "of", "a", "get":
+			continue
+		}
+		if an.bulkVar(t.text, 0) {
+			return true, t.text
+		}
+		break
+	}
+	return false, ""
+}
+
+var bulkWords = set(`every all entire contents items files folders documents notes events reminders
+	messages contacts people calendars photos tracks mailboxes aliases disks whose where`)
+
+// bulkVar reports a variable assigned (or looped over) a collection.
+func (an *asAn) bulkVar(name string, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, d := range an.defs[name] {
+		for _, x := range d {
+			if x.kind != asWord && x.kind != asVar {
+				continue
+			}
+			if bulkWords[x.text] || x.text == "selection" || x.text != name && an.bulkVar(x.text, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopBulk reports being inside a repeat over a collection.
+func (an *asAn) loopBulk() bool {
+	for _, f := range an.stack {
+		if f.bulk {
+			return true
+		}
+	}
+	return false
+}
+
+func span2(st []asToken, i, n int) Span { return Span{int(st[i].start), int(st[i+n-1].end)} }
+
+func init() {
+	rule("delete", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, 1)
+		if bulk, what := an.bulkObject(st, i+1); bulk {
+			noun := "files/folders"
+			for _, t := range st[i+1 : min(len(st), i+5)] {
+				switch t.text {
+				case "event", "events", "reminder", "reminders", "calendar", "calendars":
+					an.add(level.Destructive, "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
+					return
+				case "note", "notes", "contact", "contacts", "person", "people":
+					an.add(level.Destructive, "as.bulk-delete-notes", sp, "BULK DELETE: Deletes multiple notes or contacts (%s)", what)
+					return
+				case "message", "messages", "mailbox", "mailboxes":
+					noun = "messages"
+				}
+			}
+			an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
+			return
+		}
+		for _, t := range st[i+1 : min(len(st), i+4)] {
+			if t.text == "login" {
+				an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
+				return
+			}
+		}
+		an.add(level.Dangerous, "as.delete", sp, "DELETE: Will delete a file or folder (goes to Trash)")
+	})
+	rule("move", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, 1)
+		bulk, what := an.bulkObject(st, i+1)
+		trash := false
+		for j := i + 1; j < len(st); j++ {
+			if st[j].kind == asWord && st[j].text == "to" {
+				for k := j + 1; k < len(st) && k < j+4; k++ {
+					if st[k].text == "trash" {
+						trash = true
+					}
+				}
+			}
+		}
+		switch {
+		case bulk && trash:
+			an.add(level.Destructive, "as.bulk-trash", sp, "BULK DELETE: moves multiple items (%s) to the Trash", what)
+		case trash:
+			an.add(level.Dangerous, "as.trash", sp, "DELETE: moves items to the Trash")
+		case bulk:
+			an.add(level.Dangerous, "as.bulk-move", sp, "BULK MOVE: Will move multiple files/folders (%s)", what)
+		default:
+			an.add(level.Caution, "as.move", sp, "MOVE: moves files or objects")
+		}
+	})
+	rule("duplicate (every|all)", flat(level.Caution, "bulk-duplicate", "BULK DUPLICATE: May use significant disk space"))
+	rule("duplicate", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if bulk, _ := an.bulkObject(st, i+1); bulk {
+			an.add(level.Caution, "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
+			return
+		}
+		an.add(level.Caution, "as.duplicate", span2(st, i, 1), "DUPLICATE: makes a copy")
+	})
+	rule("empty [the] trash", flat(level.Destructive, "empty-trash", "EMPTY TRASH: Permanently deletes all items in Trash"))
+	rule("empty", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Finder" {
+			an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
+		}
+	})
+	rule("erase", headOnly(flat(level.Destructive, "erase", "ERASE: erases a disk")))
+	rule("send (every|all) (message|messages|mail|mails|email|emails|outgoing)", flat(level.Destructive, "bulk-email", "BULK EMAIL: Will send multiple emails"))
+	rule("send", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if n == 1 {
+			if bulk, _ := an.bulkObject(st, i+1); bulk {
+				an.add(level.Destructive, "as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
+				return
+			}
+			an.add(level.Dangerous, "as.send", span2(st, i, 1), "SEND: sends an email or message as you")
+		}
+	})
+	power := headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.add(level.Dangerous, "as.power", span2(st, i, n), "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
+	})
+	rule("shut down", power)
+	rule("shutdown", power)
+	rule("restart", power)
+	rule("sleep", power)
+	rule("log out", power)
+	rule("logout", power)
+	rule("quit (every|all) (application|applications|app|apps|process|processes)", flat(level.Dangerous, "quit-all", "QUIT ALL APPS: Will quit multiple applications"))
+	rule("quit", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if n == 1 && an.loopBulk() {
+			an.add(level.Dangerous, "as.quit-all", span2(st, i, 1), "QUIT ALL APPS: quits applications in a loop")
+			return
+		}
+		if n == 1 && isHead(st, i) {
+			an.add(level.Caution, "as.quit", span2(st, i, 1), "QUIT: quits an application")
+		}
+	})
+	rule("keystroke", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, 1)
+		an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+		// Text typed while a terminal is in use runs as a command; a key
+		// combination (keystroke "t" using command down) types nothing.
+		if an.terminal && i+1 < len(st) && !hasWord(st[i+1:], "using") {
+			typedIntoTerminal(an.v, an.env, st, i+1, an.depth, sp)
+		}
+	})
+	rule("key (code|down|up)", flat(level.Caution, "keycode", "KEY CODE: Simulates key presses"))
+	rule("click", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, 1)
+		an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
+		for _, t := range st[i+1:] {
+			if t.kind == asString {
+				if l, what := menuItemRisk(t.val); l > level.Caution {
+					an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(t.val), what)
+				}
+			}
+		}
+	}))
+	rule("perform [action]", headOnly(flat(level.Caution, "perform", "PERFORM: Triggers an interface action")))
+	rule("do shell script", doShellScript)
+	rule("do script", terminalText("do script", "Terminal"))
+	rule("write text", terminalText("write text", "iTerm"))
+	rule("do javascript", flat(level.Dangerous, "javascript", "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session"))
+	rule("execute", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		for _, t := range st[i:] {
+			if t.text == "javascript" {
+				an.add(level.Dangerous, "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
+				return
+			}
+		}
+		if isHead(st, i) {
+			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
+		}
+	})
+	rule("run script", runScript)
+	rule("load script", flat(level.Dangerous, "load-script", "LOAD SCRIPT: loads a compiled script that is not analysed"))
+	rule("store script", flat(level.Dangerous, "store-script", "STORE SCRIPT: writes a compiled script to disk"))
+	rule("with administrator privileges", flat(level.Dangerous, "admin", "ADMIN: runs with administrator privileges (as root)"))
+	rule("administrator privileges", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if i == 0 || st[i-1].text != "with" {
+			an.add(level.Dangerous, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root)")
+		}
+	})
+	rule("display dialog", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		for j := i + 2; j+1 < len(st); j++ {
+			if st[j].text == "hidden" && st[j+1].text == "answer" && (j == 0 || st[j-1].text != "without") {
+				an.add(level.Dangerous, "as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
+				return
+			}
+		}
+	})
+	rule("set eof", flat(level.Dangerous, "set-eof", "TRUNCATE: set eof cuts a file's contents"))
+	rule("set [the] clipboard", flat(level.Caution, "clipboard", "CLIPBOARD: replaces the clipboard"))
+	rule("set volume", flat(level.Caution, "volume", "VOLUME: changes the sound volume"))
+	rule("open location", openLocation)
+	rule("openurl", openLocation)
+	rule("geturl", openLocation)
+	rule("make [new] login item", flat(level.Destructive, "login-item", "PERSISTENCE: adds a login item that starts at every login"))
+	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if n == 1 && !(i+2 < len(st) && st[i+2].text == "login" || i+1 < len(st) && st[i+1].text == "login") {
+			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", nextNoun(st, i+1))
+		}
+	})
+	rule("write", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if i+1 < len(st) && st[i+1].text == "text" {
+			return
+		}
+		an.add(level.Caution, "as.write", span2(st, i, 1), "WRITE: writes to a file")
+		an.pathArgs(st[i+1:], true)
+	})
+	rule("open for access", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.pathArgs(st[i+n:], false)
+	})
+	rule("read", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.pathArgs(st[i+1:], false)
+	})
+	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
+	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
+	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if n == 1 && isHead(st, i) && i+1 < len(st) && st[i+1].text == "shortcut" {
+			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+		}
+	})
+}
+
+func nextNoun(st []asToken, j int) string {
+	for ; j < len(st); j++ {
+		if st[j].kind == asWord && st[j].text != "new" && st[j].text != "a" && st[j].text != "the" {
+			return st[j].text
+		}
+	}
+	return "object"
+}
+
+func appTitle(app *asApp) string {
+	switch {
+	case app == nil:
+		return "the script"
+	case app.known != nil:
+		return app.known.title
+	}
+	return app.name
+}
+
+// pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
+func (an *asAn) pathArgs(st []asToken, write bool) {
+	for _, t := range st {
+		if t.kind != asString {
+			continue
+		}
+		p := t.val
+		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
+			p = hfsToPOSIX(p)
+		}
+		z := classifyPath(an.env, p)
+		switch {
+		case write && z.kind == zonePersistence:
+			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.val), z.detail)
+		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
+			an.add(level.Destructive, "as.protected-write", tokSpan(t), "writes %s, inside %s", display(t.val), z.detail)
+		case !write && z.kind == zoneCredential && !z.pub:
+			an.add(level.Dangerous, "as.secret-read", tokSpan(t), "reads %s, inside %s", display(t.val), z.detail)
+		}
+	}
+}
+
+// hfsToPOSIX turns "Macintosh HD:Users:me:.ssh:id_rsa" into a POSIX path.
+func hfsToPOSIX(p string) string {
+	parts := strings.Split(p, ":")
+	if len(parts) < 2 {
+		return p
+	}
+	return "/" + strings.Join(parts[1:], "/")
+}
+
+func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, n)
+	for _, t := range st[i+n:] {
+		if t.kind == asString {
+			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.val))); ok {
+				l, why := schemeRisk(scheme)
+				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
+				return
+			}
+			break
+		}
+	}
+	an.add(level.Caution, "as.open-url", sp, "OPEN URL: opens a web page")
+}
+
+// doShellScript rates `do shell script <expr>`: Dangerous at least, then
+// the command itself, parsed. A command computed at run time is
+// Destructive: nothing can be known of it.
+func doShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := stmtSpan(st[i:])
+	an.add(level.Dangerous, "as.shell", span2(st, i, n), "SHELL COMMAND: Review carefully for dangerous operations")
+	variants, whole := an.template(st[i+n:], 0)
+	if whole {
+		an.add(level.Destructive, "as.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
+		return
+	}
+	for _, cmd := range variants {
+		shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+	}
+}
+
+// terminalText rates text typed into a live shell (Terminal's do script,
+// iTerm's write text). The text is visible in the terminal as it runs, so a
+// computed command is Dangerous rather than Destructive; literal commands
+// are rated as shell.
+func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, app *asApp) {
+	return func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := stmtSpan(st[i:])
+		an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
+		variants, whole := an.template(st[i+n:], 0)
+		if whole {
+			// Nothing of the command is in the script: there is nothing to parse.
+			an.add(level.Dangerous, "as.terminal-computed", sp, "TERMINAL: runs a command computed at run time in %s", appName)
+			return
+		}
+		for _, cmd := range variants {
+			shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+		}
+	}
+}
+
+// runScript rates `run script`: a literal is analysed as AppleScript (or
+// JavaScript with `in "JavaScript"`), anything else is not visible.
+func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := stmtSpan(st[i:])
+	rest := st[i+n:]
+	jsLang := false
+	for j := 0; j+1 < len(rest); j++ {
+		if rest[j].text == "in" && rest[j+1].kind == asString && strings.EqualFold(rest[j+1].val, "javascript") {
+			jsLang = true
+		}
+	}
+	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].text != "&") {
+		if an.depth+1 > maxDepth {
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested too deeply: not analysed")
+			return
+		}
+		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
+		var inner Verdict
+		if jsLang {
+			inner = jxaAt(rest[0].val, an.env, an.depth+1)
+		} else {
+			inner = appleScriptAt(rest[0].val, an.env, an.depth+1)
+		}
+		an.v.merge(inner, &sp)
+		return
+	}
+	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].text == "file" || rest[0].text == "alias" || rest[0].text == "posix") {
+		an.add(level.Dangerous, "as.run-script-file", sp, "RUN SCRIPT: runs a script file that is not analysed")
+		return
+	}
+	an.add(level.Destructive, "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
+}
+
+// typedIntoTerminal rates text typed with keystroke while a terminal is in
+// use: it is a shell command by other means.
+func typedIntoTerminal(v *Verdict, env *Env, st []asToken, from, depth int, sp Span) {
+	variants, whole := (&asAn{}).templateQuick(st[from:])
+	v.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
+	if whole {
+		return
+	}
+	for _, c := range variants {
+		shellInto(v, c, env, &sp, depth+1)
+	}
+}
+
+// templateQuick takes the literal strings of an argument as typed text.
+func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
+	var b strings.Builder
+	lit := false
+	for _, t := range st[:exprEnd(st)] {
+		switch {
+		case t.kind == asString:
+			b.WriteString(t.val)
+			lit = true
+		case t.kind == asOp && t.text == "&":
+		default:
+			b.WriteString(holeUnquoted)
+		}
+	}
+	return []string{b.String()}, !lit
+}
+
+// menuItemRisk rates a menu item or button chosen by UI scripting by what
+// it is called.
+func menuItemRisk(label string) (level.Level, string) {
+	l := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
+	switch {
+	case strings.Contains(l, "empty trash") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
+		return level.Destructive, "permanently deletes"
+	case strings.Contains(l, "delete") || strings.Contains(l, "move to trash") || strings.Contains(l, "move to bin") ||
+		strings.Contains(l, "shut down") || strings.Contains(l, "restart") || strings.Contains(l, "log out") ||
+		strings.Contains(l, "force quit") || strings.Contains(l, "reset") || strings.Contains(l, "clear history") ||
+		strings.Contains(l, "remove all") || strings.Contains(l, "clear all"):
+		return level.Dangerous, "deletes, resets or powers off"
+	}
+	return level.Safe, ""
+}
+
+func hasWord(st []asToken, w string) bool {
+	for _, t := range st {
+		if t.kind == asWord && t.text == w {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,147 @@
+package risk_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden verdict files in testdata/")
+
+type corpusCase struct {
+	ID    string      `json:"id"`
+	Kind  string      `json:"kind"`
+	Input string      `json:"input"`
+	Min   level.Level `json:"min"`
+	Max   level.Level `json:"max"`
+	Why   string      `json:"why"`
+}
+
+func loadCases(t testing.TB, name string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c corpusCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s:%d: %v", name, n, err)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// fixtureEnv builds the home the corpora's dsl and path cases refer to
+// (testdata/README.md).
+func fixtureEnv(t testing.TB) *risk.Env {
+	t.Helper()
+	home := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"Documents/Projects", "Desktop", "Downloads", ".ssh", ".aws", "Library/LaunchAgents"} {
+		must(os.MkdirAll(filepath.Join(home, d), 0o755))
+	}
+	for _, f := range []string{"Documents/report.txt", "Documents/Projects/readme.md", "Desktop/todo.txt",
+		".ssh/id_ed25519", ".ssh/id_ed25519.pub", ".aws/credentials", ".zshrc"} {
+		must(os.WriteFile(filepath.Join(home, f), []byte("fixture\n"), 0o600))
+	}
+	must(os.Symlink("../.ssh", filepath.Join(home, "Documents/keys")))
+	must(os.Symlink("/etc", filepath.Join(home, "Documents/etc-link")))
+	must(os.Symlink("../Library/LaunchAgents", filepath.Join(home, "Documents/agents")))
+	cfg, err := sanitize.NewConfig(home, nil)
+	must(err)
+	return &risk.Env{Paths: cfg}
+}
+
+// TestCorpora runs every case of the evasion and benign sets and checks
+// the verdict lies within the case's [min, max]. The verdicts themselves
+// are kept in golden files, so a change of any verdict shows in review.
+func TestCorpora(t *testing.T) {
+	env := fixtureEnv(t)
+	for _, file := range []string{"evasions.jsonl", "benign.jsonl"} {
+		cases := loadCases(t, file)
+		got := map[string]string{}
+		var failures []string
+		for _, c := range cases {
+			kind, err := risk.ParseKind(c.Kind)
+			if err != nil {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
+			v := risk.Assess(kind, c.Input, env)
+			got[c.ID] = v.Level.String()
+			if v.Level < c.Min || v.Level > c.Max {
+				failures = append(failures, fmt.Sprintf("%s: got %v, want %v..%v (%s)\n    input: %.200q\n    reasons: %s",
+					c.ID, v.Level, c.Min, c.Max, c.Why, c.Input, strings.Join(v.Texts(), " | ")))
+			}
+		}
+		for _, f := range failures {
+			t.Error(f)
+		}
+		t.Logf("%s: %d cases, %d outside their range", file, len(cases), len(failures))
+		golden(t, strings.TrimSuffix(file, ".jsonl")+".golden", got)
+	}
+}
+
+// golden compares id → verdict with testdata/NAME, or rewrites it with -update.
+func golden(t *testing.T, name string, got map[string]string) {
+	t.Helper()
+	ids := make([]string, 0, len(got))
+	for id := range got {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%s %s\n", id, got[id])
+	}
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != b.String() {
+		wl := strings.Split(string(want), "\n")
+		gl := strings.Split(b.String(), "\n")
+		wm := map[string]bool{}
+		for _, l := range wl {
+			wm[l] = true
+		}
+		for _, l := range gl {
+			if !wm[l] {
+				t.Errorf("%s: verdict changed: %s (run go test -update if intended)", name, l)
+			}
+		}
+	}
+}

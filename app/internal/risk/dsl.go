@@ -1,0 +1,232 @@
+package risk
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// maxRecipients is where an email stops being a message and becomes a
+// mailing: more recipients than this, in one action or across a plan, are
+// Destructive (seed 000's BULK EMAIL).
+const maxRecipients = 10
+
+// DSL parses and rates an Action DSL plan. A plan that does not parse is
+// Blocked, with the parser's line-numbered errors as reasons: nothing of it
+// may run.
+func DSL(src string, env *Env) Verdict {
+	p, err := action.Parse(src)
+	if err != nil {
+		var v Verdict
+		var errs action.Errors
+		if errors.As(err, &errs) {
+			lines := lineStarts(src)
+			for _, e := range errs {
+				v.add(level.Blocked, "dsl.parse", lineSpan(src, lines, e.Line), "blocked: %s", e.Error())
+			}
+		} else {
+			v.add(level.Blocked, "dsl.parse", Span{}, "blocked: %s", err.Error())
+		}
+		return v
+	}
+	v, _ := Plan(p, src, env)
+	return v
+}
+
+// Plan rates each action of a parsed plan and the plan as a whole (its
+// highest action, plus what only the whole shows: recipients across
+// actions). src, when given, anchors the reasons' spans to its lines.
+func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
+	var total Verdict
+	per := make([]Verdict, len(p.Actions))
+	lines := lineStarts(src)
+	recipients := 0
+	for i, a := range p.Actions {
+		sp := lineSpan(src, lines, a.Line)
+		per[i] = Action(a, env)
+		for j := range per[i].Reasons {
+			per[i].Reasons[j].Span = sp
+		}
+		for _, r := range per[i].Reasons {
+			total.add(r.Level, r.Rule, sp, "line %d: %s", a.Line, r.Text)
+		}
+		if a.Cmd.Name == "SEND_EMAIL" {
+			if to, ok := a.Arg("to"); ok {
+				recipients += len(strings.Split(to, ","))
+			}
+		}
+	}
+	if recipients > maxRecipients && len(p.Actions) > 1 {
+		total.add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
+	}
+	if len(p.Actions) == 0 {
+		total.add(level.Safe, "dsl.empty", Span{}, "no action needed")
+	}
+	total.sortReasons()
+	return total, per
+}
+
+// Action rates one action: the registry's class, the sanitiser's refusals
+// (Blocked) and the escalations its arguments call for.
+func Action(a action.Action, env *Env) Verdict {
+	var v Verdict
+	c := a.Cmd
+	v.add(c.Class, "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
+	if c.Name == "RUN_SHORTCUT" {
+		v.add(level.Dangerous, "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
+	}
+	for i, spec := range c.Args {
+		if i >= len(a.Args) {
+			break
+		}
+		val := a.Args[i]
+		switch spec.Kind {
+		case action.KindPath:
+			dslPath(&v, env, c.Name, spec.Name, val)
+		case action.KindURL:
+			u, err := sanitize.URL(val)
+			if err != nil {
+				blocked(&v, err)
+				continue
+			}
+			if l, why := schemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
+				v.add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
+			}
+			if u.User != nil {
+				if _, hasPass := u.User.Password(); hasPass {
+					v.add(level.Dangerous, "dsl.url-password", Span{}, "URL carries a password")
+				}
+			}
+		case action.KindApp:
+			if err := sanitize.Strict("app", val); err != nil {
+				blocked(&v, err)
+			}
+		case action.KindText:
+			if _, err := sanitize.Text(val); err != nil && !spec.Heredoc {
+				blocked(&v, err)
+			}
+			if spec.Heredoc {
+				if err := sanitize.WriteSize(int64(len(val))); err != nil {
+					blocked(&v, err)
+				}
+			}
+		case action.KindEmails:
+			n := len(strings.Split(val, ","))
+			if n > maxRecipients {
+				v.add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
+			}
+		}
+	}
+	return v
+}
+
+func blocked(v *Verdict, err error) {
+	v.add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
+}
+
+// pathOps says what each command does to each of its path arguments.
+var pathOps = map[string]sanitize.Op{
+	"MOVE_FILE.from": sanitize.OpMoveFrom, "MOVE_FILE.to": sanitize.OpMoveTo,
+	"COPY_FILE.from": sanitize.OpRead, "COPY_FILE.to": sanitize.OpWrite,
+	"DELETE_FILE.path": sanitize.OpDelete, "CREATE_FOLDER.path": sanitize.OpCreateDir,
+	"OPEN_FILE.path": sanitize.OpOpen, "REVEAL_IN_FINDER.path": sanitize.OpOpen,
+	"WRITE_FILE.path": sanitize.OpWrite, "APPEND_FILE.path": sanitize.OpWrite, "WRITE_DOC.path": sanitize.OpWrite,
+}
+
+// executableExts are files that run code when opened.
+var executableExts = []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow",
+	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg"}
+
+func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
+	op, ok := pathOps[cmd+"."+arg]
+	if !ok {
+		op = sanitize.OpWrite
+	}
+	if env == nil || env.Paths == nil {
+		v.add(level.Blocked, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
+		return
+	}
+	p, err := env.Paths.Path(raw, op)
+	if err != nil {
+		blocked(v, err)
+		return
+	}
+	short := env.Paths.ShortPath(p.Resolved)
+	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
+		v.add(level.Destructive, "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+	}
+	switch {
+	case p.Exists && (op == sanitize.OpWrite || op == sanitize.OpMoveTo) && cmd != "APPEND_FILE":
+		v.add(level.Dangerous, "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
+	case op == sanitize.OpDelete && p.IsDir:
+		v.add(level.Dangerous, "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
+	case op == sanitize.OpMoveFrom && p.IsDir:
+		v.add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
+	case op == sanitize.OpOpen && cmd == "OPEN_FILE":
+		low := strings.ToLower(strings.TrimSuffix(p.Resolved, "/"))
+		for _, ext := range executableExts {
+			if strings.HasSuffix(low, ext) {
+				v.add(level.Dangerous, "dsl.open-executable", Span{}, "OPEN: %s runs code when opened (%s)", short, ext)
+				break
+			}
+		}
+	}
+}
+
+// PathTarget rates a path as the target of a write, move or delete: Blocked
+// where the sanitiser refuses it, Destructive in a persistence location,
+// Dangerous where something exists that would be replaced or trashed,
+// Caution otherwise.
+func PathTarget(raw string, env *Env) Verdict {
+	var v Verdict
+	if env == nil || env.Paths == nil {
+		v.add(level.Blocked, "path.no-config", Span{}, "blocked: no sandbox configured")
+		return v
+	}
+	p, err := env.Paths.Path(raw, sanitize.OpWrite)
+	if err != nil {
+		blocked(&v, err)
+		return v
+	}
+	short := env.Paths.ShortPath(p.Resolved)
+	switch {
+	case p.Persistence != "":
+		v.add(level.Destructive, "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+	case p.Exists && p.IsDir:
+		v.add(level.Dangerous, "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
+	case p.Exists:
+		v.add(level.Dangerous, "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
+	default:
+		v.add(level.Caution, "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
+	}
+	return v
+}
+
+func lineStarts(src string) []int {
+	if src == "" {
+		return nil
+	}
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func lineSpan(src string, starts []int, line int) Span {
+	if line < 1 || line > len(starts) {
+		return Span{}
+	}
+	s := starts[line-1]
+	e := len(src)
+	if line < len(starts) {
+		e = starts[line] - 1
+	}
+	return Span{s, e}
+}

@@ -1,0 +1,147 @@
+// Package risk rates what an action would do, on the one scale of package
+// level. It owns the analyzers for Action DSL plans, AppleScript, JXA and
+// shell, and the rules they share.
+//
+// Its contract: it never returns Safe for input it cannot parse or cannot
+// fully understand. Text computed at run time, unknown application commands,
+// raw «event» codes it does not know and shell it cannot parse are at least
+// Dangerous. Every verdict carries its reasons, and each reason the span of
+// the input that triggered it.
+//
+// The analyzers are pure functions of their input and an Env; the only I/O
+// anywhere below is the sanitiser's symlink resolution for DSL paths.
+package risk
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// Span is a byte range [Start, End) of the analysed input. The zero Span
+// stands for the input as a whole.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Reason is one finding: the level it implies, a stable rule name, the
+// warning shown to the person, and where it was found.
+type Reason struct {
+	Level level.Level `json:"level"`
+	Rule  string      `json:"rule"`
+	Text  string      `json:"text"`
+	Span  Span        `json:"span"`
+}
+
+// Verdict is an analyzer's answer: the highest level among its reasons.
+type Verdict struct {
+	Level   level.Level `json:"risk"`
+	Reasons []Reason    `json:"reasons"`
+}
+
+// maxReasons bounds a verdict's reasons: a 1 MB script with a million
+// keystrokes must not produce a million warnings.
+const maxReasons = 64
+
+func (v *Verdict) add(l level.Level, rule string, span Span, format string, args ...any) {
+	if l > v.Level {
+		v.Level = l
+	}
+	text := format
+	if len(args) > 0 {
+		text = fmt.Sprintf(format, args...)
+	}
+	text = safeText(text)
+	for i := range v.Reasons {
+		r := &v.Reasons[i]
+		if r.Rule == rule && r.Text == text {
+			if l > r.Level {
+				r.Level = l
+			}
+			return
+		}
+	}
+	if len(v.Reasons) >= maxReasons {
+		// Keep the most severe findings: replace the mildest one.
+		low := 0
+		for i, r := range v.Reasons {
+			if r.Level < v.Reasons[low].Level {
+				low = i
+			}
+		}
+		if v.Reasons[low].Level >= l {
+			return
+		}
+		v.Reasons[low] = Reason{l, rule, text, span}
+		return
+	}
+	v.Reasons = append(v.Reasons, Reason{l, rule, text, span})
+}
+
+// merge adds every reason of w to v. With at non-zero, the reasons are
+// re-anchored to that span of v's input (used for nested analysis: the shell
+// command inside an AppleScript string literal).
+func (v *Verdict) merge(w Verdict, at *Span) {
+	for _, r := range w.Reasons {
+		if at != nil {
+			r.Span = *at
+		}
+		v.add(r.Level, r.Rule, r.Span, "%s", r.Text)
+	}
+	if w.Level > v.Level {
+		v.Level = w.Level
+	}
+}
+
+// sortReasons orders reasons most severe first, then by position.
+func (v *Verdict) sortReasons() {
+	sort.SliceStable(v.Reasons, func(i, j int) bool {
+		a, b := v.Reasons[i], v.Reasons[j]
+		if a.Level != b.Level {
+			return a.Level > b.Level
+		}
+		return a.Span.Start < b.Span.Start
+	})
+}
+
+// Texts returns the reasons' warnings, most severe first.
+func (v Verdict) Texts() []string {
+	out := make([]string, len(v.Reasons))
+	for i, r := range v.Reasons {
+		out[i] = r.Text
+	}
+	return out
+}
+
+func (v Verdict) String() string {
+	if len(v.Reasons) == 0 {
+		return v.Level.String()
+	}
+	return v.Level.String() + ": " + strings.Join(v.Texts(), "; ")
+}
+
+// safeText makes a warning safe to show on one line in a popup or a
+// terminal: valid UTF-8, no control or bidi characters from the input.
+func safeText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 {
+			return '·'
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/airlockhq/airlock"
+
+// TestLayers checks the import graph: bridge imports nothing from app,
+// app/internal packages never import the program, and the pure packages
+// (level, action, sanitize, risk) import no platform code.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(p.ImportPath, module+"/bridge") && strings.HasPrefix(imp, module+"/app"):
+				t.Errorf("%s imports %s: bridge must not import app", p.ImportPath, imp)
+			case strings.HasPrefix(p.ImportPath, module+"/app/internal") && imp == module+"/app":
+				t.Errorf("%s imports the program", p.ImportPath)
+			case isPure(p.ImportPath) && strings.HasPrefix(imp, module+"/bridge"):
+				t.Errorf("%s imports %s: the judgement packages are platform-neutral", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+func isPure(pkg string) bool {
+	for _, p := range []string{"level", "action", "sanitize", "risk"} {
+		if pkg == module+"/app/internal/"+p {
+			return true
+		}
+	}
+	return false
+}

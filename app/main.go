@@ -1,0 +1,109 @@
+// Command airlock is Airlock: a safety gate between LLM-driven automation
+// and the Mac. This file only wires subcommands; the work is in
+// app/internal.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// usageError is bad command-line input: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+type command struct {
+	name  string
+	usage string
+	help  string
+	run   func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+var commands = []command{
+	{"parse", "airlock parse FILE|-", "check an Action DSL plan and show what each action would do", cmdParse},
+	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
+	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
+	{"version", "airlock version", "print the version", cmdVersion},
+}
+
+var version = "dev"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			fmt.Fprintln(stdout, "\nThe menu-bar app and the gate arrive with later issues; today airlock runs the offline commands.")
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(ctx, args[1:], stdin, stdout, stderr)
+			if err == nil {
+				return 0
+			}
+			var ue usageError
+			var pe planError
+			switch {
+			case errors.As(err, &pe):
+				fmt.Fprintln(stderr, err)
+				return 2
+			case errors.As(err, &ue):
+				fmt.Fprintf(stderr, "airlock %s: %s\nusage: %s\n", c.name, err, c.usage)
+				return 2
+			}
+			fmt.Fprintf(stderr, "airlock %s: %s\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "airlock: unknown command %q\n\n", args[0])
+	printUsage(stderr)
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: airlock COMMAND [arguments]")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n            %s\n", c.name, c.help, c.usage)
+	}
+}
+
+func cmdVersion(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return usagef("takes no arguments")
+	}
+	fmt.Fprintln(stdout, "airlock", version)
+	return nil
+}
+
+// readInput reads FILE or - (stdin), refusing more than limit bytes.
+func readInput(name string, stdin io.Reader, limit int64) (string, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	if int64(len(b)) > limit {
+		return "", fmt.Errorf("%s is larger than %d bytes", name, limit)
+	}
+	return string(b), nil
+}

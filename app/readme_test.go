@@ -1,0 +1,40 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/action"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's generated command table")
+
+// TestReadmeCommandTable keeps the README's command table equal to the
+// registry's rendering: the registry is the one source.
+func TestReadmeCommandTable(t *testing.T) {
+	const begin, end = "<!-- commands:begin", "<!-- commands:end -->"
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, begin)
+	j := strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md lacks the commands:begin/commands:end markers")
+	}
+	i += strings.Index(readme[i:], "\n") + 1
+	want := action.Markdown()
+	if readme[i:j] == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("../README.md", []byte(readme[:i]+want+readme[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Error("README.md's command table differs from the registry; run go test ./app -update")
+}

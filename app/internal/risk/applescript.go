@@ -2,6 +2,7 @@ package risk
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -35,6 +36,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	}
 	an.collect()
 	an.run()
+	lx.release()
 	return v
 }
 
@@ -51,16 +53,17 @@ type asApp struct {
 }
 
 type asAn struct {
-	lx    *asLex
-	v     *Verdict
-	env   *Env
-	depth int
-	stack []asFrame
-	vars  map[string]bool        // names the script assigns or declares
-	defs  map[string][][]asToken // set X to <expr>: every expression assigned to X
-	subs  map[string]bool        // handler names
+	lx      *asLex
+	v       *Verdict
+	env     *Env
+	depth   int
+	stack   []asFrame
+	syms    map[string]int32 // variables and handlers the script declares: index into symList
+	symList []asSym
+	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal bool
+	apps     map[string]*asApp // resolved application names
 }
 
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
@@ -93,9 +96,7 @@ func (an *asAn) statements(f func(st []asToken)) {
 // collect records variables, handlers and the expressions assigned to
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
-	an.vars = map[string]bool{}
-	an.defs = map[string][][]asToken{}
-	an.subs = map[string]bool{}
+	an.syms = make(map[string]int32, 32)
 	an.statements(func(st []asToken) {
 		for i := 0; i < len(st); i++ {
 			t := st[i]
@@ -106,37 +107,34 @@ func (an *asAn) collect() {
 			case "set":
 				if i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) && st[i+2].text == "to" {
 					name := st[i+1].text
-					an.vars[name] = true
-					an.defs[name] = append(an.defs[name], exprTokens(st[i+3:]))
+					an.def(name, st[i+3:])
 				} else if i+1 < len(st) && st[i+1].text == "{" {
 					for j := i + 2; j < len(st) && st[j].text != "}"; j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.vars[st[j].text] = true
-							an.defs[st[j].text] = append(an.defs[st[j].text], nil)
+							an.def(st[j].text, nil)
 						}
 					}
 				}
 			case "copy":
 				for j := i + 1; j < len(st); j++ {
 					if st[j].text == "to" && j+1 < len(st) {
-						an.vars[st[j+1].text] = true
-						an.defs[st[j+1].text] = append(an.defs[st[j+1].text], nil)
+						an.def(st[j+1].text, nil)
 						break
 					}
 				}
 			case "repeat":
 				if i+2 < len(st) && st[i+1].text == "with" {
-					an.vars[st[i+2].text] = true
+					an.sym(st[i+2].text).isVar = true
 					for j := i + 3; j < len(st); j++ {
 						if st[j].text == "in" {
-							an.defs[st[i+2].text] = append(an.defs[st[i+2].text], st[j+1:])
+							an.def(st[i+2].text, st[j+1:])
 							break
 						}
 					}
 				}
 			case "application", "app":
 				if i+1 < len(st) && st[i+1].kind == asString {
-					if a := newApp(st[i+1].val, false); a.known != nil && (a.known.title == "Terminal" || a.known.title == "iTerm") {
+					if a := an.app(st[i+1].str()); a.known != nil && (a.known.title == "Terminal" || a.known.title == "iTerm") {
 						an.terminal = true
 					}
 				}
@@ -144,10 +142,10 @@ func (an *asAn) collect() {
 				if i == 0 {
 					for j := i + 1; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.vars[st[j].text] = true
+							an.sym(st[j].text).isVar = true
 							if t.text == "property" {
 								if j+2 < len(st) && st[j+1].text == ":" {
-									an.defs[st[j].text] = append(an.defs[st[j].text], exprTokens(st[j+2:]))
+									an.def(st[j].text, st[j+2:])
 								}
 								break
 							}
@@ -156,27 +154,78 @@ func (an *asAn) collect() {
 				}
 			case "on", "to":
 				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].text != "error" {
-					an.subs[st[1].text] = true
+					an.sym(st[1].text).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.vars[st[j].text] = true
+							an.sym(st[j].text).isVar = true
 						}
 					}
 				}
 			case "script":
 				if i == 0 && len(st) > 1 {
-					an.vars[st[1].text] = true
+					an.sym(st[1].text).isVar = true
 				}
 			}
 		}
 	})
 }
 
-// exprTokens returns an expression's tokens, stopping at a trailing
-// statement keyword.
-func exprTokens(st []asToken) []asToken {
-	return st
+// asSym is what the script declares under one name. Symbols and their
+// definitions live in two flat slices, so collecting a large script costs a
+// few allocations, not a few per name.
+type asSym struct {
+	isVar, isSub bool
+	first, last  int32 // definitions: indices into asAn.defList, -1 when none
+}
+
+type asDef struct {
+	expr []asToken // nil: assigned, but how is not visible
+	next int32
+}
+
+func (an *asAn) sym(name string) *asSym {
+	i, ok := an.syms[name]
+	if !ok {
+		i = int32(len(an.symList))
+		an.symList = append(an.symList, asSym{first: -1, last: -1})
+		an.syms[name] = i
+	}
+	return &an.symList[i]
+}
+
+// def records name := expr.
+func (an *asAn) def(name string, expr []asToken) {
+	s := an.sym(name)
+	s.isVar = true
+	d := int32(len(an.defList))
+	an.defList = append(an.defList, asDef{expr: expr, next: -1})
+	if s.last >= 0 {
+		an.defList[s.last].next = d
+	} else {
+		s.first = d
+	}
+	s.last = d
+}
+
+func (an *asAn) known(name string) bool {
+	_, ok := an.syms[name]
+	return ok
+}
+
+func (an *asAn) isVar(name string) bool {
+	i, ok := an.syms[name]
+	return ok && an.symList[i].isVar
+}
+
+// firstDef returns the index of name's first definition in defList, or
+// -1; iterate with defList[d].next.
+func (an *asAn) firstDef(name string) int32 {
+	i, ok := an.syms[name]
+	if !ok {
+		return -1
+	}
+	return an.symList[i].first
 }
 
 // run walks the statements, keeping the tell/block stack.
@@ -295,14 +344,12 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			if j < len(st) && st[j].text == "(" {
 				j++
 			}
-			byID := false
 			if j < len(st) && st[j].kind == asWord && st[j].text == "id" {
-				byID = true
-				j++
+				j++ // application id "com.apple.finder": appIDs maps it
 			}
 			if j < len(st) && st[j].kind == asString {
-				app = newApp(st[j].val, byID)
-				if err := sanitize.Strict("app", st[j].val); err != nil {
+				app = an.app(st[j].str())
+				if err := sanitize.Strict("app", st[j].str()); err != nil {
 					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
 				}
 				i = j
@@ -324,6 +371,19 @@ func (an *asAn) pick(app, cur *asApp) *asApp {
 		return app
 	}
 	return cur
+}
+
+// app resolves an application name once per script.
+func (an *asAn) app(name string) *asApp {
+	if a, ok := an.apps[name]; ok {
+		return a
+	}
+	if an.apps == nil {
+		an.apps = map[string]*asApp{}
+	}
+	a := newApp(name, false)
+	an.apps[name] = a
+	return a
 }
 
 func newApp(name string, byID bool) *asApp {
@@ -351,7 +411,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asEvent:
 			an.event(st, i, app)
 		case asWord:
-			if rules, ok := asRules[t.text]; ok {
+			if rules := rulesFor(t.text); rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {
 						r.apply(an, st, i, n, app)
@@ -383,7 +443,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		return
 	}
 	target := st[1:to]
-	if len(target) == 1 && (target[0].kind == asVar || an.vars[target[0].text] && !asNouns[target[0].text]) {
+	if len(target) == 1 && (target[0].kind == asVar || an.isVar(target[0].text) && !asNouns[target[0].text]) {
 		return
 	}
 	if target[0].text == "applescript" || target[0].text == "{" {
@@ -397,7 +457,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 func (an *asAn) event(st []asToken, i int, app *asApp) {
 	t := st[i]
 	if t.text == "" {
-		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", t.val)
+		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
 		return
 	}
 	// Re-run the rules on the term as if it had been written out.
@@ -408,7 +468,7 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 	}
 	synth = append(synth, st[i+1:]...)
 	before := len(an.v.Reasons)
-	if rules, ok := asRules[words[0]]; ok {
+	if rules := rulesFor(words[0]); rules != nil {
 		for _, r := range rules {
 			if n := r.match(synth, 0); n > 0 {
 				r.apply(an, synth, 0, n, app)
@@ -416,10 +476,10 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 		}
 	}
 	if len(an.v.Reasons) == before && !quietEvents[t.text] {
-		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", t.val, t.text)
+		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), t.text)
 	}
-	if powerEvents[strings.ToLower(t.val)] {
-		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", t.val, t.text)
+	if powerEvents[strings.ToLower(an.eventCode(t))] {
+		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), t.text)
 	}
 }
 
@@ -441,6 +501,32 @@ func init() {
 		asKeywords[w] = true
 	}
 }
+
+// headClass folds the word sets checkHead consults into one lookup. It is
+// built on first use, after every file's init has registered its rules.
+var headClasses = sync.OnceValue(func() map[string]uint8 {
+	m := map[string]uint8{}
+	for w := range asKeywords {
+		m[w] |= headKeyword
+	}
+	for w := range asNouns {
+		m[w] |= headNoun
+	}
+	for w := range asRules {
+		m[w] |= headRule
+	}
+	for w := range standardAdditions {
+		m[w] |= headAddition
+	}
+	return m
+})
+
+const (
+	headKeyword uint8 = 1 << iota
+	headNoun
+	headRule
+	headAddition
+)
 
 // asNouns start expression statements (a property or element reference
 // whose value is the statement's result), not commands.
@@ -491,20 +577,18 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return
 	}
 	w := t.text
-	if asKeywords[w] || an.vars[w] || an.subs[w] || strings.HasPrefix(w, "__airlock_") {
+	class := headClasses()[w]
+	if class&headKeyword != 0 || an.known(w) || strings.HasPrefix(w, "__airlock_") {
 		return
 	}
 	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
 		return // a handler call: foo(x), or a labelled handler
 	}
-	if asNouns[w] || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
+	if class&headNoun != 0 || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
 		return // an expression statement: input volume of (get volume settings)
 	}
-	if _, ok := asRules[w]; ok {
-		return // rated by its rule
-	}
-	if standardAdditions[w] {
-		return
+	if class&(headRule|headAddition) != 0 {
+		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {
 		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", display(an.lx.src[t.start:t.end]))

@@ -2,7 +2,9 @@ package risk
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The AppleScript normaliser: a lexer that reduces a script to the tokens
@@ -24,11 +26,33 @@ const (
 )
 
 type asToken struct {
-	kind  asKind
+	// text: words lower-cased; ops the operator; events and «class» codes
+	// the term they map to; strings their decoded content after a leading
+	// '"' (so no string ever equals a word: use str for the content).
+	text  string
 	start int32 // byte offsets into the source
 	end   int32
-	text  string // words: lower-cased; ops: the operator; events/classes: the mapped term
-	val   string // strings: decoded content; events: the raw 8-letter code
+	kind  asKind
+}
+
+// str returns a string literal's content.
+func (t asToken) str() string {
+	if t.kind != asString || t.text == "" {
+		return ""
+	}
+	return t.text[1:]
+}
+
+// eventCode returns the raw code of an «event …» token, from the source.
+func (an *asAn) eventCode(t asToken) string {
+	body := an.lx.src[t.start:t.end]
+	body = strings.TrimPrefix(strings.TrimPrefix(body, "«"), "<<")
+	body = strings.TrimSuffix(strings.TrimSuffix(body, "»"), ">>")
+	f := strings.Fields(body)
+	if len(f) < 2 {
+		return "?"
+	}
+	return f[1]
 }
 
 // asLex is the normaliser's result.
@@ -43,10 +67,31 @@ type asLex struct {
 
 // lexAppleScript tokenises src. It never fails: problems are recorded in
 // the result for the analyzer to rate.
+// tokenPool reuses token buffers: a 1 MB script has some 200,000 tokens.
+var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
+
+// release returns the token buffer to the pool; lx must not be used after.
+func (lx *asLex) release() {
+	buf := lx.toks[:0]
+	lx.toks = nil
+	tokenPool.Put(&buf)
+}
+
 func lexAppleScript(src string) *asLex {
-	lx := &asLex{src: src, toks: make([]asToken, 0, len(src)/5+8)}
-	lx.lower = asciiLower(src)
-	lower := lx.lower
+	buf := tokenPool.Get().(*[]asToken)
+	toks := (*buf)[:0]
+	if cap(toks) < len(src)/4+8 {
+		toks = make([]asToken, 0, len(src)/4+8)
+	}
+	lx := &asLex{src: src, toks: toks}
+	// The lower-case copy: only words need folding, and the word scan below
+	// does it as it goes; everything else matches byte for byte.
+	lb := []byte(src)
+	lower := ""
+	if len(lb) > 0 {
+		lower = unsafe.String(&lb[0], len(lb))
+	}
+	lx.lower = lower
 	n := len(src)
 	i := 0
 	for i < n {
@@ -54,6 +99,9 @@ func lexAppleScript(src string) *asLex {
 		switch {
 		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 			i++
+			for i < n && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
 		case c == '\n' || c == '\r':
 			lx.eol(i)
 			i++
@@ -77,11 +125,15 @@ func lexAppleScript(src string) *asLex {
 				i = n
 				break
 			}
+			for k := i + 1; k < i+1+j; k++ {
+				lb[k] = lowerTable[src[k]]
+			}
 			lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j]})
 			i += j + 2
 		case isWordByte(c):
-			j := i + 1
+			j := i
 			for j < n && isWordByte(src[j]) {
+				lb[j] = lowerTable[src[j]]
 				j++
 			}
 			// Non-ASCII letters continue an identifier (AppleScript allows
@@ -93,6 +145,7 @@ func lexAppleScript(src string) *asLex {
 				}
 				j += size
 				for j < n && isWordByte(src[j]) {
+					lb[j] = lowerTable[src[j]]
 					j++
 				}
 			}
@@ -144,6 +197,7 @@ func lexAppleScript(src string) *asLex {
 				j := i + size
 				for j < n {
 					if isWordByte(src[j]) {
+						lb[j] = lowerTable[src[j]]
 						j++
 						continue
 					}
@@ -178,11 +232,15 @@ func (lx *asLex) str(i, open int, closeRune rune) int {
 	n := len(src)
 	j := i + open
 	var b strings.Builder
-	plain := true
+	plain := open == 1 // a "…" literal without escapes is a slice of the source
+	if !plain {
+		b.WriteByte('"')
+	}
 	for j < n {
 		c := src[j]
 		if c == '\\' && j+1 < n {
 			if plain {
+				b.WriteByte('"')
 				b.WriteString(src[i+open : j])
 				plain = false
 			}
@@ -200,17 +258,17 @@ func (lx *asLex) str(i, open int, closeRune rune) int {
 			continue
 		}
 		if closeRune == '"' && c == '"' || closeRune != '"' && strings.HasPrefix(src[j:], string(closeRune)) {
-			val := ""
+			text := ""
 			if plain {
-				val = src[i+open : j]
+				text = src[i:j] // the opening quote and the content
 			} else {
-				val = b.String()
+				text = b.String()
 			}
 			end := j + 1
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
-			lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(end), val: val})
+			lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(end), text: text})
 			return end
 		}
 		if !plain {
@@ -219,11 +277,11 @@ func (lx *asLex) str(i, open int, closeRune rune) int {
 		j++
 	}
 	lx.unterminated = "string"
-	val := src[i+open:]
+	text := `"` + src[i+open:]
 	if !plain {
-		val = b.String()
+		text = b.String()
 	}
-	lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(n), val: val})
+	lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(n), text: text})
 	return n
 }
 
@@ -233,7 +291,7 @@ func (lx *asLex) chevron(i, open int, closer string) int {
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: "", val: "?"})
+		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: ""})
 		return len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
@@ -243,7 +301,7 @@ func (lx *asLex) chevron(i, open int, closer string) int {
 	switch kind {
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term, val: code})
+		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term})
 	case "class", "property", "constant", "enum", "type", "keyword":
 		term, ok := classTerms[strings.ToLower(code)]
 		if !ok {
@@ -258,14 +316,26 @@ func (lx *asLex) chevron(i, open int, closer string) int {
 	return end
 }
 
+// skipLine returns the end of the line starting at i: the next \n, \r,
+// U+2028 or U+2029.
 func skipLine(src string, i int) int {
-	for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-		if src[i] == 0xe2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xa8 || src[i+2] == 0xa9) {
-			return i
-		}
-		i++
+	end := len(src)
+	if j := strings.IndexAny(src[i:], "\r\n"); j >= 0 {
+		end = i + j
 	}
-	return i
+	// U+2028 and U+2029 are E2 80 A8/A9.
+	for k := i; k < end; {
+		j := strings.IndexByte(src[k:end], 0xe2)
+		if j < 0 {
+			break
+		}
+		k += j
+		if k+2 < len(src) && src[k+1] == 0x80 && (src[k+2] == 0xa8 || src[k+2] == 0xa9) {
+			return k
+		}
+		k++
+	}
+	return end
 }
 
 // skipBlockComment skips a (* … *) comment, which nests.
@@ -296,9 +366,14 @@ func skipBlockComment(src string, i int) (int, bool) {
 	return n, false
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
+var wordBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	return t
+}()
+
+func isWordByte(c byte) bool { return wordBytes[c] }
 
 func isUnicodeSpace(r rune) bool {
 	switch r {
@@ -314,20 +389,28 @@ func isUnicodeLetter(r rune) bool {
 		(r < 0x2000 || r > 0x2bff) && r != '“' && r != '”' && r != '≠' && r != '≤' && r != '≥' && r != '÷'
 }
 
-// asciiLower folds ASCII letters only, so byte offsets stay put.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
+var lowerTable = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] = byte(c + 'a' - 'A')
 		}
 	}
-	return s
+	return t
+}()
+
+// asciiLower folds ASCII letters only, so byte offsets stay put. The copy
+// is made once and never written again, so it is handed out as a string
+// without a second copy.
+func asciiLower(s string) string {
+	if s == "" {
+		return s
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		b[i] = lowerTable[s[i]]
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // eventTerms maps raw Apple event codes (class+id) to the terms they stand

@@ -55,11 +55,24 @@ func pattern(s string) [][]string {
 
 var asRules = map[string][]asRule{}
 
+// ruleStart is a cheap prefilter for asRules: whether any rule's first word
+// starts with this byte and has this length. Most words (variables,
+// properties) are rejected without hashing.
+var ruleStart [256]uint32 // bit n: a first word of length n (n < 32)
+
+func rulesFor(w string) []asRule {
+	if len(w) == 0 || len(w) >= 32 || ruleStart[w[0]]&(1<<len(w)) == 0 {
+		return nil
+	}
+	return asRules[w]
+}
+
 func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 	pat := pattern(p)
 	first := pat[0]
 	for _, w := range first {
 		asRules[w] = append(asRules[w], asRule{pat: pat, apply: apply})
+		ruleStart[w[0]] |= 1 << len(w)
 	}
 }
 
@@ -140,8 +153,8 @@ func (an *asAn) bulkVar(name string, depth int) bool {
 	if depth > 3 {
 		return false
 	}
-	for _, d := range an.defs[name] {
-		for _, x := range d {
+	for d := an.firstDef(name); d >= 0; d = an.defList[d].next {
+		for _, x := range an.defList[d].expr {
 			if x.kind != asWord && x.kind != asVar {
 				continue
 			}
@@ -276,8 +289,8 @@ func init() {
 		an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
-				if l, what := menuItemRisk(t.val); l > level.Caution {
-					an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(t.val), what)
+				if l, what := menuItemRisk(t.str()); l > level.Caution {
+					an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(t.str()), what)
 				}
 			}
 		}
@@ -374,18 +387,18 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		if t.kind != asString {
 			continue
 		}
-		p := t.val
+		p := t.str()
 		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
 			p = hfsToPOSIX(p)
 		}
 		z := classifyPath(an.env, p)
 		switch {
 		case write && z.kind == zonePersistence:
-			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.val), z.detail)
+			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.str()), z.detail)
 		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
-			an.add(level.Destructive, "as.protected-write", tokSpan(t), "writes %s, inside %s", display(t.val), z.detail)
+			an.add(level.Destructive, "as.protected-write", tokSpan(t), "writes %s, inside %s", display(t.str()), z.detail)
 		case !write && z.kind == zoneCredential && !z.pub:
-			an.add(level.Dangerous, "as.secret-read", tokSpan(t), "reads %s, inside %s", display(t.val), z.detail)
+			an.add(level.Dangerous, "as.secret-read", tokSpan(t), "reads %s, inside %s", display(t.str()), z.detail)
 		}
 	}
 }
@@ -403,7 +416,7 @@ func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	for _, t := range st[i+n:] {
 		if t.kind == asString {
-			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.val))); ok {
+			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.str()))); ok {
 				l, why := schemeRisk(scheme)
 				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
 				return
@@ -457,7 +470,7 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	rest := st[i+n:]
 	jsLang := false
 	for j := 0; j+1 < len(rest); j++ {
-		if rest[j].text == "in" && rest[j+1].kind == asString && strings.EqualFold(rest[j+1].val, "javascript") {
+		if rest[j].text == "in" && rest[j+1].kind == asString && strings.EqualFold(rest[j+1].str(), "javascript") {
 			jsLang = true
 		}
 	}
@@ -469,9 +482,9 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
 		var inner Verdict
 		if jsLang {
-			inner = jxaAt(rest[0].val, an.env, an.depth+1)
+			inner = jxaAt(rest[0].str(), an.env, an.depth+1)
 		} else {
-			inner = appleScriptAt(rest[0].val, an.env, an.depth+1)
+			inner = appleScriptAt(rest[0].str(), an.env, an.depth+1)
 		}
 		an.v.merge(inner, &sp)
 		return
@@ -503,7 +516,7 @@ func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
 	for _, t := range st[:exprEnd(st)] {
 		switch {
 		case t.kind == asString:
-			b.WriteString(t.val)
+			b.WriteString(t.str())
 			lit = true
 		case t.kind == asOp && t.text == "&":
 		default:

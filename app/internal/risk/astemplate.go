@@ -101,26 +101,27 @@ func (an *asAn) term(t []asToken, depth int) (parts []string, literal bool) {
 	case len(t) == 0:
 		return []string{""}, false
 	case len(t) == 1 && t[0].kind == asString:
-		return []string{t[0].val}, true
+		return []string{t[0].str()}, true
 	case len(t) == 1 && t[0].kind == asNumber:
 		return []string{t[0].text}, true
 	case len(t) >= 3 && t[0].text == "quoted" && t[1].text == "form" && t[2].text == "of":
 		rest := t[3:]
 		if len(rest) == 1 && rest[0].kind == asString {
-			return []string{shellQuote(rest[0].val)}, true
+			return []string{shellQuote(rest[0].str())}, true
 		}
 		return []string{holeQuoted}, false
 	case len(t) > 1 && t[0].kind == asOp && t[0].text == "(":
 		vs, whole := an.template(t[1:], depth+1)
 		return vs, !whole
 	case len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar):
-		defs, ok := an.defs[t[0].text]
-		if !ok || depth >= 4 {
+		first := an.firstDef(t[0].text)
+		if first < 0 || depth >= 4 {
 			return []string{holeUnquoted}, false
 		}
 		var out []string
 		lit := false
-		for _, d := range defs {
+		for k := first; k >= 0; k = an.defList[k].next {
+			d := an.defList[k].expr
 			if d == nil {
 				out = append(out, holeUnquoted)
 				continue

@@ -79,7 +79,12 @@ func shellInto(v *Verdict, src string, env *Env, anchor *Span, depth int) {
 		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", oneLine(err.Error()))
 		return
 	}
-	a.collect(f)
+	// Only assignments (=), functions ( ( or "function"), for and read
+	// loops and aliases give collect anything to record.
+	if strings.ContainsAny(src, "=(") || strings.Contains(src, "function") || strings.Contains(src, "for") ||
+		strings.Contains(src, "read") || strings.Contains(src, "alias") {
+		a.collect(f)
+	}
 	a.stmts(f.Stmts, pipeCtx{})
 	a.finish()
 }
@@ -105,8 +110,7 @@ const (
 )
 
 func newShellAn(v *Verdict, env *Env, anchor *Span, depth int, src string) *shellAn {
-	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src,
-		vars: map[string]string{}, dyn: map[string]bool{}, funcs: map[string]bool{}, files: map[string]string{}}
+	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src}
 }
 
 func (a *shellAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
@@ -134,7 +138,8 @@ func (a *shellAn) finish() {
 // collect records functions, aliases and literal variable values before the
 // walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
-	count := map[string]int{}
+	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
+	var count map[string]int
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
@@ -144,6 +149,9 @@ func (a *shellAn) collect(f *syntax.File) {
 				return true
 			}
 			name := n.Name.Value
+			if count == nil {
+				count = map[string]int{}
+			}
 			count[name]++
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
 				a.dyn[name] = true
@@ -225,9 +233,16 @@ func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
 	}
 }
 
-func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) {
+// output is what a statement writes to stdout, for the pipeline stage
+// after it: "download", "decoded", "text" (literal, in text) or "pipe".
+type output struct {
+	kind string
+	text string
+}
+
+func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if s == nil {
-		return
+		return output{kind: "pipe"}
 	}
 	if s.Background {
 		pc.inPipe = true
@@ -236,11 +251,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) {
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
+			pc.stdin, pc.text = "text", ""
 			if r.Hdoc != nil {
-				text, known := a.docText(r.Hdoc)
-				pc.stdin, pc.text = stdinFrom(text, known)
-			} else {
-				pc.stdin, pc.text = "text", ""
+				pc.text = a.docText(r.Hdoc)
 			}
 		case syntax.WordHdoc:
 			ws := a.evalWord(r.Word, true)
@@ -249,87 +262,62 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) {
 			} else {
 				pc.stdin = "computed"
 			}
+		case syntax.RdrIn:
+			if r.Word != nil && r.Word.Lit() == "/dev/null" {
+				pc.stdin = "devnull"
+			}
 		}
 	}
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if !isCall || len(ce.Args) == 0 {
+		a.redirects(s.Redirs, s.Cmd == nil, false)
+		a.recordWrites(s.Redirs, "", false)
+		if isCall {
+			for _, as := range ce.Assigns {
+				a.assign(as)
+			}
+			return output{kind: "pipe"}
+		}
+		a.command(s.Cmd, pc)
+		return output{kind: "pipe"}
+	}
+	// A simple command: its words are evaluated once, here.
+	for _, as := range ce.Assigns {
+		a.assign(as)
+	}
+	var words []word
+	for _, w := range ce.Args {
+		words = append(words, a.evalWord(w, false)...)
+	}
+	name, args := a.unwrap(words)
+	ops := operands(args)
 	truncating := false
-	shellCmd := false
 	content, known := "", false
-	switch c := s.Cmd.(type) {
-	case nil:
-		truncating = true
-	case *syntax.CallExpr:
-		if len(c.Args) > 0 {
-			var words []word
-			for _, w := range c.Args {
-				words = append(words, a.evalWord(w, false)...)
-			}
-			name, args := a.unwrap(words)
-			ops := operands(args)
-			switch name {
-			case ":", "true", "wrapper-alone":
-				truncating = len(ops) == 0
-			case "cat":
-				truncating = len(ops) == 1 && ops[0].s == "/dev/null"
-				if len(ops) == 0 && pc.stdin == "text" {
-					content, known = pc.text, true
-				}
-			case "echo", "printf":
-				truncating = len(ops) == 0 || len(ops) == 1 && ops[0].s == ""
-				if allKnown(ops) {
-					content, known = joinWords(ops)+"\n", true
-				}
-			case "tee":
-				truncating = pc.stdin == "devnull"
-			}
-			shellCmd = shells[name]
+	switch name {
+	case ":", "true", "wrapper-alone":
+		truncating = len(ops) == 0
+	case "cat":
+		truncating = len(ops) == 1 && ops[0].s == "/dev/null"
+		if len(ops) == 0 && pc.stdin == "text" {
+			content, known = pc.text, true
+		}
+	case "echo", "printf":
+		truncating = len(ops) == 0 || len(ops) == 1 && ops[0].s == ""
+		if allKnown(ops) {
+			content, known = joinWords(ops)+"\n", true
 		}
 	}
-	for _, r := range s.Redirs {
-		if r.Op == syntax.RdrIn && r.Word != nil && r.Word.Lit() == "/dev/null" {
-			pc.stdin = "devnull"
-			if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "tee" {
-				truncating = true
-			}
-		}
-	}
-	a.redirects(s.Redirs, truncating, shellCmd)
+	a.redirects(s.Redirs, truncating, shells[name])
 	a.recordWrites(s.Redirs, content, known)
-	a.command(s.Cmd, pc)
-}
-
-// recordWrites remembers what this input writes into files, so running the
-// file later (sh /tmp/x.sh) is judged by what was written.
-func (a *shellAn) recordWrites(rs []*syntax.Redirect, content string, known bool) {
-	for _, r := range rs {
-		if r.Word == nil || (r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut) {
-			continue
-		}
-		ws := a.evalWord(r.Word, true)
-		if len(ws) != 1 || ws[0].hole {
-			continue
-		}
-		if !known {
-			content = fileComputed
-		}
-		if r.Op == syntax.AppOut {
-			if prev, ok := a.files[ws[0].s]; ok && prev != fileComputed && prev != fileDownloaded && known {
-				content = prev + content
-			}
-		}
-		a.files[ws[0].s] = content
+	if len(words) > 0 {
+		a.call(words, a.span(ce), pc)
 	}
-}
-
-func stdinFrom(text string, known bool) (string, string) {
-	if known {
-		return "text", text
-	}
-	return "computed", ""
+	return produces(name, args, ops, pc)
 }
 
 // docText returns a here-document's body, with a placeholder for each
 // expansion in it (which the next analyzer treats as computed text).
-func (a *shellAn) docText(w *syntax.Word) (string, bool) {
+func (a *shellAn) docText(w *syntax.Word) string {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
@@ -342,27 +330,13 @@ func (a *shellAn) docText(w *syntax.Word) (string, bool) {
 			b.WriteString(holeUnquoted)
 		}
 	}
-	return b.String(), true
+	return b.String()
 }
 
 func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	switch c := cmd.(type) {
-	case nil:
-	case *syntax.CallExpr:
-		for _, as := range c.Assigns {
-			a.assign(as)
-		}
-		if len(c.Args) == 0 {
-			return
-		}
-		var words []word
-		for _, w := range c.Args {
-			words = append(words, a.evalWord(w, false)...)
-		}
-		if len(words) == 0 {
-			return
-		}
-		a.call(words, a.span(c), pc)
+	case nil, *syntax.CallExpr:
+		// Simple commands are handled in stmt.
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			a.pipeline(c, pc)
@@ -387,6 +361,8 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 			for _, w := range it.Items {
 				a.evalWord(w, false)
 			}
+		} else {
+			syntax.Walk(c.Loop, a.walkSubst)
 		}
 		a.stmts(c.Do, pipeCtx{})
 	case *syntax.CaseClause:
@@ -478,61 +454,39 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	feed := pc
 	feed.inPipe = true
 	for _, s := range stages {
-		a.stmt(s, feed)
-		feed = pipeCtx{inPipe: true, stdin: a.produces(s, feed)}
-		if feed.stdin == "text" {
-			feed.text = a.echoText(s)
-		}
+		out := a.stmt(s, feed)
+		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text}
 	}
 }
 
-// produces classifies what a pipeline stage writes to stdout, for the stage
-// after it: downloads and decoders matter when the next stage is a shell.
-func (a *shellAn) produces(s *syntax.Stmt, in pipeCtx) string {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 {
-		return "pipe"
-	}
-	var words []word
-	for _, w := range ce.Args {
-		words = append(words, a.evalWord(w, false)...)
-	}
-	name, args := a.unwrap(words)
+// produces classifies what a command writes to stdout, for the stage after
+// it: downloads and decoders matter when the next stage is a shell.
+func produces(name string, args, ops []word, in pipeCtx) output {
 	switch {
 	case name == "":
-		return "pipe"
+		return output{kind: "pipe"}
 	case downloaders[name]:
-		return "download"
-	case name == "base64" || name == "xxd" || name == "uudecode" || name == "openssl" || name == "rev" || name == "gunzip" || name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz":
-		return "decoded"
+		return output{kind: "download"}
+	case name == "base64" || name == "xxd" || name == "uudecode" || name == "openssl" || name == "rev" || name == "gunzip" ||
+		name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz":
+		return output{kind: "decoded"}
 	case name == "tr" && in.stdin != "":
-		return "decoded"
+		return output{kind: "decoded"}
 	case (name == "echo" || name == "printf") && allKnown(args):
 		if name == "echo" && hasShort(args, 'e') || name == "printf" && strings.Contains(joinWords(args), `\x`) {
-			return "decoded"
+			return output{kind: "decoded"}
 		}
-		return "text"
+		if name == "printf" && len(ops) > 1 {
+			return output{kind: "text", text: joinWords(ops[1:])}
+		}
+		return output{kind: "text", text: joinWords(ops)}
 	case name == "cat" && in.stdin == "download":
-		return "download"
+		return output{kind: "download"}
 	}
 	if in.stdin == "download" {
-		return "download"
+		return output{kind: "download"}
 	}
-	return "pipe"
-}
-
-func (a *shellAn) echoText(s *syntax.Stmt) string {
-	ce := s.Cmd.(*syntax.CallExpr)
-	var words []word
-	for _, w := range ce.Args {
-		words = append(words, a.evalWord(w, false)...)
-	}
-	name, args := a.unwrap(words)
-	ops := operands(args)
-	if name == "printf" && len(ops) > 1 {
-		return joinWords(ops[1:])
-	}
-	return joinWords(ops)
+	return output{kind: "pipe"}
 }
 
 // redirects rates output redirections: writing into persistence or system
@@ -596,6 +550,12 @@ type word struct {
 // quoted set the result is one field (assignment values, redirect targets).
 func (a *shellAn) evalWord(w *syntax.Word, quoted bool) []word {
 	sp := a.span(w)
+	// The common case: one plain literal (ls, -la, /tmp/x).
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[_") {
+			return []word{{s: l.Value, span: sp}}
+		}
+	}
 	cur := word{span: sp}
 	var out []word
 	flush := func() {
@@ -898,4 +858,35 @@ func display(s string) string {
 		s = string(r[:80]) + "…"
 	}
 	return s
+}
+
+// recordWrites remembers what this input writes into files, so running the
+// file later (sh /tmp/x.sh) is judged by what was written.
+func (a *shellAn) recordWrites(rs []*syntax.Redirect, content string, known bool) {
+	for _, r := range rs {
+		if r.Word == nil || (r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut) {
+			continue
+		}
+		ws := a.evalWord(r.Word, true)
+		if len(ws) != 1 || ws[0].hole {
+			continue
+		}
+		c := content
+		if !known {
+			c = fileComputed
+		}
+		if r.Op == syntax.AppOut {
+			if prev, ok := a.files[ws[0].s]; ok && prev != fileComputed && prev != fileDownloaded && known {
+				c = prev + c
+			}
+		}
+		a.setFile(ws[0].s, c)
+	}
+}
+
+func (a *shellAn) setFile(name, content string) {
+	if a.files == nil {
+		a.files = map[string]string{}
+	}
+	a.files[name] = content
 }

@@ -992,7 +992,7 @@ func curlCommand(c *call) {
 			if v, ok := next(); ok {
 				c.a.writeTarget(v, c.span, "downloads into")
 				if !v.hole {
-					c.a.files[v.s] = fileDownloaded
+					c.a.setFile(v.s, fileDownloaded)
 				}
 			}
 		}
@@ -1022,7 +1022,7 @@ func wgetCommand(c *call) {
 		case (w.s == "-O" || w.s == "--output-document") && i+1 < len(c.args):
 			c.a.writeTarget(c.args[i+1], c.span, "downloads into")
 			if !c.args[i+1].hole {
-				c.a.files[c.args[i+1].s] = fileDownloaded
+				c.a.setFile(c.args[i+1].s, fileDownloaded)
 			}
 		}
 	}

@@ -97,6 +97,8 @@ func (an *asAn) statements(f func(st []asToken)) {
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
 	an.syms = make(map[string]int32, 32)
+	an.symList = make([]asSym, 0, 32)
+	an.defList = make([]asDef, 0, 32)
 	an.statements(func(st []asToken) {
 		for i := 0; i < len(st); i++ {
 			t := st[i]

@@ -96,6 +96,24 @@ func lexAppleScript(src string) *asLex {
 	i := 0
 	for i < n {
 		c := src[i]
+		// Words are most bytes of a script: take them first, by table.
+		if wordBytes[c] {
+			j := i
+			for j < n && wordBytes[src[j]] {
+				lb[j] = lowerTable[src[j]]
+				j++
+			}
+			if j < n && src[j] >= 0x80 || c >= '0' && c <= '9' {
+				j = lx.wordTail(src, lb, i, j)
+			}
+			kind := asWord
+			if c >= '0' && c <= '9' {
+				kind = asNumber
+			}
+			lx.toks = append(lx.toks, asToken{kind: kind, start: int32(i), end: int32(j), text: lower[i:j]})
+			i = j
+			continue
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 			i++
@@ -130,34 +148,6 @@ func lexAppleScript(src string) *asLex {
 			}
 			lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j]})
 			i += j + 2
-		case isWordByte(c):
-			j := i
-			for j < n && isWordByte(src[j]) {
-				lb[j] = lowerTable[src[j]]
-				j++
-			}
-			// Non-ASCII letters continue an identifier (AppleScript allows
-			// them; a homoglyph makes a different word, never a keyword).
-			for j < n && src[j] >= 0x80 {
-				r, size := utf8.DecodeRuneInString(src[j:])
-				if !isUnicodeLetter(r) {
-					break
-				}
-				j += size
-				for j < n && isWordByte(src[j]) {
-					lb[j] = lowerTable[src[j]]
-					j++
-				}
-			}
-			kind := asWord
-			if c >= '0' && c <= '9' {
-				kind = asNumber
-				for j < n && (src[j] == '.' || isWordByte(src[j])) {
-					j++
-				}
-			}
-			lx.toks = append(lx.toks, asToken{kind: kind, start: int32(i), end: int32(j), text: lower[i:j]})
-			i = j
 		case c == '\'' && i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])):
 			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
 			i += 2
@@ -217,6 +207,31 @@ func lexAppleScript(src string) *asLex {
 	}
 	lx.eol(n)
 	return lx
+}
+
+// wordTail continues a word past j: non-ASCII letters (AppleScript allows
+// them; a homoglyph makes a different word, never a keyword), and the rest
+// of a number (3.5, 1e3).
+func (lx *asLex) wordTail(src string, lb []byte, i, j int) int {
+	n := len(src)
+	if src[i] >= '0' && src[i] <= '9' {
+		for j < n && (src[j] == '.' || wordBytes[src[j]]) {
+			j++
+		}
+		return j
+	}
+	for j < n && src[j] >= 0x80 {
+		r, size := utf8.DecodeRuneInString(src[j:])
+		if !isUnicodeLetter(r) {
+			break
+		}
+		j += size
+		for j < n && wordBytes[src[j]] {
+			lb[j] = lowerTable[src[j]]
+			j++
+		}
+	}
+	return j
 }
 
 func (lx *asLex) eol(at int) {

@@ -17,20 +17,44 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 	if len(st) == 0 {
 		return nil, true
 	}
-	variants = []string{""}
+	// The common case: one string literal.
+	if len(st) == 1 && st[0].kind == asString {
+		return []string{st[0].str()}, false
+	}
+	// One spelling, built in place, until a variable with several
+	// definitions forks it.
+	var b strings.Builder
 	literal := false
-	for _, term := range splitConcat(st) {
-		parts, lit := an.term(term, depth)
+	for rest := st; rest != nil; {
+		var term []asToken
+		term, rest = nextConcat(rest)
+		one, many, lit := an.term(term, depth)
 		literal = literal || lit
+		if many == nil {
+			if variants == nil {
+				b.WriteString(one)
+			} else {
+				for k := range variants {
+					variants[k] += one
+				}
+			}
+			continue
+		}
+		if variants == nil {
+			variants = []string{b.String()}
+		}
 		var next []string
 		for _, v := range variants {
-			for _, p := range parts {
+			for _, p := range many {
 				if len(next) < maxVariants {
 					next = append(next, v+p)
 				}
 			}
 		}
 		variants = next
+	}
+	if variants == nil {
+		variants = []string{b.String()}
 	}
 	return variants, !literal
 }
@@ -65,10 +89,10 @@ func exprEnd(st []asToken) int {
 	return len(st)
 }
 
-// splitConcat splits an expression at its top-level & operators.
-func splitConcat(st []asToken) [][]asToken {
-	var out [][]asToken
-	depth, start := 0, 0
+// nextConcat returns the first operand of a top-level & chain and the
+// rest after its &, or nil rest at the end.
+func nextConcat(st []asToken) (term, rest []asToken) {
+	depth := 0
 	for i, t := range st {
 		if t.kind != asOp {
 			continue
@@ -80,16 +104,16 @@ func splitConcat(st []asToken) [][]asToken {
 			depth--
 		case "&":
 			if depth == 0 {
-				out = append(out, st[start:i])
-				start = i + 1
+				return st[:i], st[i+1:]
 			}
 		}
 	}
-	return append(out, st[start:])
+	return st, nil
 }
 
-// term evaluates one operand of &.
-func (an *asAn) term(t []asToken, depth int) (parts []string, literal bool) {
+// term evaluates one operand of &: one spelling, or several (many) when
+// it names a variable assigned in several places.
+func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
 	for len(t) > 1 && t[0].kind == asOp && t[0].text == "(" && t[len(t)-1].kind == asOp && t[len(t)-1].text == ")" {
 		t = t[1 : len(t)-1]
 	}
@@ -99,24 +123,27 @@ func (an *asAn) term(t []asToken, depth int) (parts []string, literal bool) {
 	}
 	switch {
 	case len(t) == 0:
-		return []string{""}, false
+		return "", nil, false
 	case len(t) == 1 && t[0].kind == asString:
-		return []string{t[0].str()}, true
+		return t[0].str(), nil, true
 	case len(t) == 1 && t[0].kind == asNumber:
-		return []string{t[0].text}, true
+		return t[0].text, nil, true
 	case len(t) >= 3 && t[0].text == "quoted" && t[1].text == "form" && t[2].text == "of":
 		rest := t[3:]
 		if len(rest) == 1 && rest[0].kind == asString {
-			return []string{shellQuote(rest[0].str())}, true
+			return shellQuote(rest[0].str()), nil, true
 		}
-		return []string{holeQuoted}, false
+		return holeQuoted, nil, false
 	case len(t) > 1 && t[0].kind == asOp && t[0].text == "(":
 		vs, whole := an.template(t[1:], depth+1)
-		return vs, !whole
+		if len(vs) == 1 {
+			return vs[0], nil, !whole
+		}
+		return "", vs, !whole
 	case len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar):
 		first := an.firstDef(t[0].text)
 		if first < 0 || depth >= 4 {
-			return []string{holeUnquoted}, false
+			return holeUnquoted, nil, false
 		}
 		var out []string
 		lit := false
@@ -133,11 +160,14 @@ func (an *asAn) term(t []asToken, depth int) (parts []string, literal bool) {
 		if len(out) > maxVariants {
 			out = out[:maxVariants]
 		}
-		return out, lit
+		if len(out) == 1 {
+			return out[0], nil, lit
+		}
+		return "", out, lit
 	}
 	// Anything else (POSIX path of x, item 1 of argv, a handler call …) is
 	// computed text.
-	return []string{holeUnquoted}, false
+	return holeUnquoted, nil, false
 }
 
 // shellQuote quotes s the way AppleScript's quoted form does.

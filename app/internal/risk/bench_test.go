@@ -48,6 +48,18 @@ on summarize(items_)
 	return s
 end summarize
 
+on todaysReminders()
+	set out to {}
+	tell application "Reminders"
+		set todayStart to current date
+		set time of todayStart to 0
+		repeat with r in (reminders whose completed is false and due date ≥ todayStart)
+			set end of out to name of r
+		end repeat
+	end tell
+	return out
+end todaysReminders
+
 tell application "Music"
 	if player state is playing then
 		set currentName to name of current track

@@ -84,7 +84,12 @@ func fixtureEnv(t testing.TB) *risk.Env {
 // are kept in golden files, so a change of any verdict shows in review.
 func TestCorpora(t *testing.T) {
 	env := fixtureEnv(t)
-	for _, file := range []string{"evasions.jsonl", "benign.jsonl"} {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpora in testdata: %v", err)
+	}
+	for _, path := range files {
+		file := filepath.Base(path)
 		cases := loadCases(t, file)
 		got := map[string]string{}
 		var failures []string

@@ -285,9 +285,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	for _, as := range ce.Assigns {
 		a.assign(as)
 	}
-	var words []word
+	words := make([]word, 0, len(ce.Args)+2)
 	for _, w := range ce.Args {
-		words = append(words, a.evalWord(w, false)...)
+		words = a.appendWord(words, w, false)
 	}
 	name, args := a.unwrap(words)
 	ops := operands(args)
@@ -310,7 +310,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	a.redirects(s.Redirs, truncating, shells[name])
 	a.recordWrites(s.Redirs, content, known)
 	if len(words) > 0 {
-		a.call(words, a.span(ce), pc)
+		a.callOps(words, a.span(ce), pc, name, args, ops)
 	}
 	return produces(name, args, ops, pc)
 }
@@ -549,15 +549,19 @@ type word struct {
 // evalWord expands a word as far as the script itself determines it. With
 // quoted set the result is one field (assignment values, redirect targets).
 func (a *shellAn) evalWord(w *syntax.Word, quoted bool) []word {
+	return a.appendWord(nil, w, quoted)
+}
+
+// appendWord appends the fields of w to out.
+func (a *shellAn) appendWord(out []word, w *syntax.Word, quoted bool) []word {
 	sp := a.span(w)
 	// The common case: one plain literal (ls, -la, /tmp/x).
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[_") {
-			return []word{{s: l.Value, span: sp}}
+			return append(out, word{s: l.Value, span: sp})
 		}
 	}
 	cur := word{span: sp}
-	var out []word
 	flush := func() {
 		if cur.s != "" || cur.hole {
 			out = append(out, cur)

@@ -11,8 +11,17 @@ type call struct {
 	a    *shellAn
 	name string // lower-case base name: "rm"
 	args []word // the words after the name
+	ops  []word // the operands among args, once worked out
 	span Span
 	pc   pipeCtx
+}
+
+// operands returns the operands among c.args, working them out once.
+func (c *call) operands() []word {
+	if c.ops == nil {
+		c.ops = operands(c.args)
+	}
+	return c.ops
 }
 
 func (c *call) add(l level.Level, rule, format string, args ...any) {
@@ -148,6 +157,12 @@ func (a *shellAn) unwrap(words []word) (string, []word) {
 
 // call rates one simple command.
 func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
+	a.callOps(words, sp, pc, "", nil, nil)
+}
+
+// callOps is call with the command's name, arguments and operands when the
+// caller has them already (ops nil: work them out).
+func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word, knownOps []word) {
 	for _, w := range words {
 		if w.splice {
 			a.add(level.Dangerous, "shell.splice", sp, "text computed at run time is spliced into the command unquoted: it can change the command")
@@ -181,6 +196,9 @@ func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
 		args = append(args, word{s: holeMark, hole: true, glob: true})
 	}
 	c := &call{a: a, name: name, args: args, span: sp, pc: pc}
+	if knownOps != nil && !bulk {
+		c.ops = knownOps
+	}
 	if a.funcs[name] {
 		return // the script's own function or alias: its body is analysed where it is defined
 	}
@@ -265,6 +283,16 @@ func hasArg(args []word, vals ...string) bool {
 
 // operands are the words that are not options.
 func operands(args []word) []word {
+	options := false
+	for _, w := range args {
+		if strings.HasPrefix(w.s, "-") {
+			options = true
+			break
+		}
+	}
+	if !options {
+		return args
+	}
 	var out []word
 	end := false
 	for _, w := range args {
@@ -574,7 +602,7 @@ func init() {
 	}
 	for _, n := range []string{"source", "."} {
 		shellCommands[n] = func(c *call) {
-			ops := operands(c.args)
+			ops := c.operands()
 			if len(ops) > 0 && (ops[0].proc || ops[0].hole) {
 				c.add(level.Destructive, "source", "%s: runs commands computed at run time", c.name)
 				return
@@ -602,7 +630,7 @@ func init() {
 		}
 	}
 	shellCommands["xcrun"] = func(c *call) {
-		ops := operands(c.args)
+		ops := c.operands()
 		if len(ops) >= 2 && strings.EqualFold(ops[0].s, "simctl") {
 			switch strings.ToLower(ops[1].s) {
 			case "list", "help", "getenv", "listapps", "appinfo", "get_app_container":
@@ -624,13 +652,13 @@ func init() {
 		}
 	}
 	shellCommands["trap"] = func(c *call) {
-		ops := operands(c.args)
+		ops := c.operands()
 		if len(ops) > 1 {
 			c.nested(ops[:1], "trap")
 		}
 	}
 	shellCommands["cp"] = func(c *call) {
-		ops := operands(c.args)
+		ops := c.operands()
 		if len(ops) == 2 && ops[0].s == "/dev/null" {
 			c.add(level.Destructive, "truncate", "cp /dev/null %s: empties the file", display(ops[1].s))
 			return
@@ -641,7 +669,7 @@ func init() {
 	shellCommands["tee"] = func(c *call) {
 		c.add(level.Caution, "tee", "tee: writes files")
 		if c.pc.stdin == "devnull" && !hasShort(c.args, 'a') && !hasLong(c.args, "--append") {
-			for _, w := range operands(c.args) {
+			for _, w := range c.operands() {
 				c.add(level.Destructive, "truncate", "tee %s with empty input: empties the file", display(w.s))
 			}
 		}
@@ -676,7 +704,7 @@ func getterSetter(read ...string) func(*call) {
 func rmCommand(c *call) {
 	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
 	force := hasShort(c.args, 'f') || hasLong(c.args, "--force")
-	ops := operands(c.args)
+	ops := c.operands()
 	switch {
 	case recursive && force:
 		c.add(level.Destructive, "rm-recursive", "rm -rf: permanently deletes folders and everything in them, without asking")
@@ -700,7 +728,7 @@ func rmCommand(c *call) {
 }
 
 func diskutilCommand(c *call) {
-	ops := operands(c.args)
+	ops := c.operands()
 	if len(ops) == 0 {
 		return
 	}
@@ -727,7 +755,7 @@ func diskutilCommand(c *call) {
 
 func permCommand(c *call) {
 	recursive := hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
-	ops := operands(c.args)
+	ops := c.operands()
 	if len(ops) > 0 {
 		ops = ops[1:] // the mode or owner
 	}
@@ -785,8 +813,9 @@ func gitCommand(c *call) {
 		if (opt == "-C" || opt == "-c" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path") && len(c.args) > 0 {
 			c.args = c.args[1:]
 		}
+		c.ops = nil // the operands change with the arguments
 	}
-	ops := operands(c.args)
+	ops := c.operands()
 	s := sub(c.args)
 	rest := c.args
 	for i, w := range c.args {
@@ -848,7 +877,7 @@ func gitCommand(c *call) {
 }
 
 func dockerCommand(c *call) {
-	ops := operands(c.args)
+	ops := c.operands()
 	if len(ops) == 0 {
 		return
 	}
@@ -881,7 +910,7 @@ func defaultsCommand(c *call) {
 	switch s {
 	case "read", "read-type", "domains", "find", "export", "help", "":
 	case "write", "delete", "import", "rename":
-		ops := operands(c.args)
+		ops := c.operands()
 		domain := ""
 		if len(ops) > 1 {
 			domain = strings.ToLower(ops[1].s)
@@ -946,7 +975,7 @@ func killCommand(c *call) {
 			forced = true
 		}
 	}
-	for _, w := range operands(c.args) {
+	for _, w := range c.operands() {
 		switch strings.ToLower(w.s) {
 		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1", "systemuiserver":
 			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on", c.name, w.s)
@@ -1032,7 +1061,7 @@ func wgetCommand(c *call) {
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
 // files over the network; rsync --delete deletes at the destination.
 func copyRemote(c *call) {
-	ops := operands(c.args)
+	ops := c.operands()
 	remote := false
 	for _, w := range ops {
 		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
@@ -1065,7 +1094,7 @@ func openCommand(c *call) {
 			}
 		}
 	}
-	for _, w := range operands(c.args) {
+	for _, w := range c.operands() {
 		s := strings.ToLower(w.s)
 		if scheme, ok := urlScheme(s); ok {
 			if l, why := schemeRisk(scheme); l > level.Caution {
@@ -1313,7 +1342,7 @@ func scanCode(c *call, code string) {
 }
 
 func awkCommand(c *call) {
-	ops := operands(c.args)
+	ops := c.operands()
 	if len(ops) > 0 {
 		prog := strings.ToLower(ops[0].s)
 		if strings.Contains(prog, "system(") || strings.Contains(prog, "| \"sh") || strings.Contains(prog, "|\"sh") || strings.Contains(prog, "| \"bash") || ops[0].hole {
@@ -1327,7 +1356,7 @@ func awkCommand(c *call) {
 
 // writeDest checks the destination of cp, mv, ln, tee, touch, mkdir, install.
 func (c *call) writeDest() {
-	ops := operands(c.args)
+	ops := c.operands()
 	if len(ops) == 0 {
 		return
 	}
@@ -1356,7 +1385,7 @@ func (c *call) writeDest() {
 }
 
 func (c *call) writeOperands(verb string) {
-	for _, w := range operands(c.args) {
+	for _, w := range c.operands() {
 		c.a.writeTarget(w, c.span, verb)
 	}
 }

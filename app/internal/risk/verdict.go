@@ -127,6 +127,16 @@ func (v Verdict) String() string {
 // safeText makes a warning safe to show on one line in a popup or a
 // terminal: valid UTF-8, no control or bidi characters from the input.
 func safeText(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
 	clean := true
 	for _, r := range s {
 		if r == utf8.RuneError || r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 {

@@ -150,6 +150,14 @@ func assessLine(line string, n int, tooLong bool, env *risk.Env) any {
 	if err := json.Unmarshal([]byte(line), &in); err != nil {
 		return jsonlErr{ID: null, Error: fmt.Sprintf("line %d: not a JSON object: %s", n, err)}
 	}
+	if key := duplicateKey(line); key != "" {
+		// Two "input" keys would be read differently by different parsers.
+		id := in.ID
+		if id == nil {
+			id = null
+		}
+		return jsonlErr{ID: id, Error: fmt.Sprintf("line %d: key %q appears twice", n, key)}
+	}
 	id := in.ID
 	if id == nil {
 		id = null
@@ -195,4 +203,30 @@ func readLine(br *bufio.Reader, limit int) (string, error) {
 			return strings.TrimRight(b.String(), "\r\n"), err
 		}
 	}
+}
+
+// duplicateKey returns a top-level key that occurs more than once in the
+// JSON object line, or "".
+func duplicateKey(line string) string {
+	dec := json.NewDecoder(strings.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return key
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
 }

@@ -106,6 +106,7 @@ func TestAssessJSONL(t *testing.T) {
 		``,
 		`{"id":7,"input":"x"}`,
 		`{"id":"e","kind":"jxa","input":"Application('Finder').empty()"}`,
+		`{"id":"f","kind":"shell","input":"rm -rf ~","input":"ls"}`,
 	}, "\n")
 	code, out, _ := runCLI(t, in, "assess", "--jsonl")
 	if code != 0 {
@@ -115,6 +116,7 @@ func TestAssessJSONL(t *testing.T) {
 	want := []struct{ id, risk, err string }{
 		{`"a"`, "safe", ""}, {"null", "", "not a JSON object"}, {`"b"`, "destructive", ""},
 		{`"c"`, "", "unknown kind"}, {`"d"`, "blocked", ""}, {"7", "", `missing "kind"`}, {`"e"`, "destructive", ""},
+		{`"f"`, "", `key "input" appears twice`},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines out, want %d:\n%s", len(lines), len(want), out)

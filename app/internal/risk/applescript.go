@@ -62,8 +62,13 @@ type asAn struct {
 	symList []asSym
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
-	terminal bool
-	apps     map[string]*asApp // resolved application names
+	terminal  bool
+	selectAll bool   // a Select All was typed: what follows acts on everything
+	clipboard string // literal text the script put on the clipboard
+	// Folding state: variables being resolved, and work spent.
+	resolving map[string]bool
+	foldWork  int
+	apps      map[string]*asApp // resolved application names
 }
 
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
@@ -99,17 +104,46 @@ func (an *asAn) collect() {
 	an.syms = make(map[string]int32, 32)
 	an.symList = make([]asSym, 0, 32)
 	an.defList = make([]asDef, 0, 32)
+	handler := ""
 	an.statements(func(st []asToken) {
+		if len(st) > 1 && (st[0].text == "on" || st[0].text == "to") && st[1].text != "error" {
+			handler = st[1].text
+		} else if len(st) > 1 && st[0].text == "end" && st[1].text == handler {
+			handler = ""
+		}
+		if handler != "" {
+			// A handler that returns a collection: my targets() is many things.
+			for k := 0; k+1 < len(st); k++ {
+				if st[k].kind == asWord && st[k].text == "return" {
+					for _, x := range st[k+1:] {
+						if x.kind == asWord && bulkWords[x.text] {
+							an.def(handler, st[k+1:])
+							break
+						}
+					}
+				}
+			}
+		}
 		for i := 0; i < len(st); i++ {
 			t := st[i]
+			if t.kind == asString && !an.terminal && mentionsTerminal(t.str()) {
+				an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
+			}
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
 			switch t.text {
 			case "set":
-				if i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) && st[i+2].text == "to" {
-					name := st[i+1].text
-					an.def(name, st[i+3:])
+				// set my X to …, set X of me to …: the same variable.
+				k := i + 1
+				if k < len(st) && (st[k].text == "my" || st[k].text == "its") {
+					k++
+				}
+				if k+3 < len(st) && st[k+1].text == "of" && (st[k+2].text == "me" || st[k+2].text == "it") && st[k+3].text == "to" {
+					an.def(st[k].text, st[k+4:])
+				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].text == "to" {
+					name := st[k].text
+					an.def(name, st[k+2:])
 				} else if i+1 < len(st) && st[i+1].text == "{" {
 					for j := i + 2; j < len(st) && st[j].text != "}"; j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
@@ -120,7 +154,11 @@ func (an *asAn) collect() {
 			case "copy":
 				for j := i + 1; j < len(st); j++ {
 					if st[j].text == "to" && j+1 < len(st) {
-						an.def(st[j+1].text, nil)
+						k := j + 1
+						if st[k].text == "my" && k+1 < len(st) {
+							k++
+						}
+						an.def(st[k].text, nil)
 						break
 					}
 				}
@@ -134,11 +172,13 @@ func (an *asAn) collect() {
 						}
 					}
 				}
-			case "application", "app":
-				if i+1 < len(st) && st[i+1].kind == asString {
-					if a := an.app(st[i+1].str()); a.known != nil && (a.known.title == "Terminal" || a.known.title == "iTerm") {
-						an.terminal = true
-					}
+			case "application", "app", "process":
+				j := i + 1
+				if j < len(st) && st[j].text == "id" {
+					j++
+				}
+				if j < len(st) && st[j].kind == asString && isTerminalApp(st[j].str()) {
+					an.terminal = true
 				}
 			case "property", "local", "global":
 				if i == 0 {
@@ -158,9 +198,11 @@ func (an *asAn) collect() {
 				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].text != "error" {
 					an.sym(st[1].text).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
+					// Their values come from the caller: computed, even where
+					// a property of the same name has a literal value.
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(st[j].text).isVar = true
+							an.def(st[j].text, nil)
 						}
 					}
 				}
@@ -240,8 +282,18 @@ func (an *asAn) run() {
 
 func (an *asAn) currentApp() *asApp {
 	for i := len(an.stack) - 1; i >= 0; i-- {
-		if an.stack[i].kind == "tell" && an.stack[i].app != nil {
-			return an.stack[i].app
+		f := an.stack[i]
+		if f.kind == "tell" && f.app != nil {
+			if f.app.dynamic && f.app.known == nil {
+				// tell application (computed) inside using terms from
+				// application "Finder": Finder's commands, to an unknown target.
+				for k := i - 1; k >= 0; k-- {
+					if t := an.stack[k]; t.kind == "terms" && t.app != nil && t.app.known != nil {
+						return &asApp{name: f.app.name, dynamic: true, known: t.app.known}
+					}
+				}
+			}
+			return f.app
 		}
 	}
 	return nil
@@ -260,30 +312,64 @@ func (an *asAn) statement(st []asToken) {
 			return
 		case "tell":
 			app, rest, ok := an.tellTarget(st[1:])
+			// tell (every file of desktop) to delete: the target is many things.
+			bulk, _ := an.bulkObject(st, 1)
 			if ok && rest != nil {
 				// tell X to <statement>: one line, its own target. Whatever
 				// the inner statement opens or closes ends with the line.
 				n := len(an.stack)
-				an.stack = append(an.stack, asFrame{kind: "tell", app: app})
+				an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
 				an.statement(rest)
 				if len(an.stack) > n {
 					an.stack = an.stack[:n]
 				}
 				return
 			}
-			an.stack = append(an.stack, asFrame{kind: "tell", app: app})
+			an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
 			an.scan(st, false)
 			return
 		case "using":
 			if len(st) > 2 && st[1].text == "terms" && st[2].text == "from" {
-				an.stack = append(an.stack, asFrame{kind: "terms"})
+				// The dictionary in use: commands to a computed target are
+				// read with these terms.
+				app, _, _ := an.tellTarget(st[3:])
+				an.stack = append(an.stack, asFrame{kind: "terms", app: app})
 				return
 			}
-		case "if":
-			last := st[len(st)-1]
-			an.scan(st, false)
-			if last.kind == asWord && last.text == "then" {
-				an.stack = append(an.stack, asFrame{kind: "block"})
+		case "if", "else":
+			// if … then <statement> on one line is a statement of its own;
+			// if … then at the end of a line opens a block; else <statement>
+			// likewise.
+			then := -1
+			for j := 1; j < len(st); j++ {
+				if st[j].kind == asWord && st[j].text == "then" {
+					then = j
+					break
+				}
+			}
+			switch {
+			case first.text == "else" && (len(st) == 1 || st[1].text != "if"):
+				if len(st) > 1 {
+					an.statement(st[1:])
+				}
+				return
+			case then < 0:
+				an.scan(st, false)
+				return
+			}
+			an.scan(st[:then+1], false)
+			if then == len(st)-1 {
+				if first.text == "if" {
+					an.stack = append(an.stack, asFrame{kind: "block"})
+				}
+				return
+			}
+			// One line: the statement after then, without opening a block.
+			n := len(an.stack)
+			an.stack = append(an.stack, asFrame{kind: "block"})
+			an.statement(st[then+1:])
+			if len(an.stack) > n {
+				an.stack = an.stack[:n]
 			}
 			return
 		case "with":
@@ -307,12 +393,8 @@ func (an *asAn) statement(st []asToken) {
 			fr := asFrame{kind: "block"}
 			if first.text == "repeat" {
 				an.scan(st, false)
-				for j := 1; j < len(st); j++ {
-					if st[j].text == "in" {
-						fr.bulk, _ = an.bulkObject(st, j+1)
-						break
-					}
-				}
+				// Whatever a loop deletes or sends, it does many times.
+				fr.bulk = true
 			}
 			an.stack = append(an.stack, fr)
 			return
@@ -349,23 +431,108 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			if j < len(st) && st[j].kind == asWord && st[j].text == "id" {
 				j++ // application id "com.apple.finder": appIDs maps it
 			}
-			if j < len(st) && st[j].kind == asString {
-				app = an.app(st[j].str())
-				if err := sanitize.Strict("app", st[j].str()); err != nil {
+			name, end, ok := foldStrings(st[j:])
+			if ok {
+				app = an.app(name)
+				if err := sanitize.Strict("app", name); err != nil {
 					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
 				}
-				i = j
+				i = j + end - 1
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
 			}
 		case t.kind == asWord && t.text == "to" && depth <= 0:
+			if app == nil && i == 1 {
+				app = an.appVar(st[0])
+			}
 			if i+1 < len(st) {
 				return an.pick(app, cur), st[i+1:], true
 			}
 			return an.pick(app, cur), nil, true
 		}
 	}
+	if app == nil && len(st) == 1 {
+		app = an.appVar(st[0])
+	}
 	return an.pick(app, cur), nil, true
+}
+
+// appVar resolves tell f where f was set to application "X".
+func (an *asAn) appVar(t asToken) *asApp {
+	if t.kind != asWord && t.kind != asVar {
+		return nil
+	}
+	for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+		e := an.defList[d].expr
+		for k := 0; k+1 < len(e); k++ {
+			if e[k].text == "application" || e[k].text == "app" {
+				if name, _, ok := foldStrings(e[k+1:]); ok {
+					return an.app(name)
+				}
+				return &asApp{name: "(computed)", dynamic: true}
+			}
+		}
+	}
+	return nil
+}
+
+// terminalApps are applications whose windows run what is typed into them.
+var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezterm hyper tabby
+	com.apple.terminal com.googlecode.iterm2 dev.warp.warp-stable com.mitchellh.ghostty net.kovidgoyal.kitty
+	org.alacritty com.github.wez.wezterm co.zeit.hyper`)
+
+func isTerminalApp(name string) bool {
+	key := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), ".app")
+	if i := strings.LastIndexAny(key, "/:"); i >= 0 {
+		key = key[i+1:]
+	}
+	return terminalApps[key]
+}
+
+// mentionsTerminal spots a terminal named inside a string: open -a Terminal.
+func mentionsTerminal(s string) bool {
+	if len(s) > 200 {
+		return false
+	}
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == ' ' || r == '"' || r == '\'' || r == '/' || r == '-'
+	}) {
+		if terminalApps[strings.TrimSuffix(f, ".app")] {
+			return true
+		}
+	}
+	return false
+}
+
+// foldStrings reads a string constant: "Finder", ("Fin" & "der"). It
+// returns the value, how many tokens it spans, and whether it was one.
+func foldStrings(st []asToken) (string, int, bool) {
+	if len(st) == 0 {
+		return "", 0, false
+	}
+	if st[0].kind == asString {
+		if len(st) > 1 && st[1].kind == asOp && st[1].text == "&" {
+			return "", 0, false // "Fin" & x: computed
+		}
+		return st[0].str(), 1, true
+	}
+	if st[0].kind != asOp || st[0].text != "(" {
+		return "", 0, false
+	}
+	var b strings.Builder
+	for k := 1; k < len(st); k++ {
+		t := st[k]
+		switch {
+		case t.kind == asString:
+			b.WriteString(t.str())
+		case t.kind == asOp && t.text == "&":
+		case t.kind == asOp && t.text == ")":
+			return b.String(), k + 1, true
+		default:
+			return "", 0, false
+		}
+	}
+	return "", 0, false
 }
 
 func (an *asAn) pick(app, cur *asApp) *asApp {
@@ -391,6 +558,9 @@ func (an *asAn) app(name string) *asApp {
 func newApp(name string, byID bool) *asApp {
 	key := strings.ToLower(strings.TrimSpace(name))
 	key = strings.TrimSuffix(key, ".app")
+	if i := strings.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
+		key = strings.TrimSuffix(key[i+1:], ".app") // "Macintosh HD:System:…:Finder.app"
+	}
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {
 		key = key[i+1:]
 	}
@@ -504,6 +674,34 @@ func init() {
 	}
 }
 
+// connectors are words that continue an expression after a variable.
+var connectors = set(`of is are contains does as and or not in to from by thru through div mod then else
+	begins ends starts equals equal greater less than comes after before`)
+
+// checkExprHead checks the command an expression starts with, in set X to
+// <expr>, inside a tell to an application Airlock does not know: every word
+// there could be one of its commands.
+func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
+	for j := i + 1; j+1 < len(st); j++ {
+		if st[j].kind == asWord && st[j].text == "to" {
+			k := j + 1
+			for k < len(st) && (st[k].text == "(" || st[k].text == "my" || st[k].text == "the") {
+				k++
+			}
+			if k >= len(st) || st[k].kind != asWord {
+				return
+			}
+			w := st[k].text
+			c := headClasses()[w]
+			if c&(headKeyword|headNoun) != 0 || an.known(w) || genericVerbs[w] || k+1 < len(st) && (st[k+1].text == "of" || st[k+1].text == "'s" || st[k+1].text == "(") {
+				return
+			}
+			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
+			return
+		}
+	}
+}
+
 // headClass folds the word sets checkHead consults into one lookup. It is
 // built on first use, after every file's init has registered its rules.
 var headClasses = sync.OnceValue(func() map[string]uint8 {
@@ -580,7 +778,16 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	}
 	w := t.text
 	class := headClasses()[w]
-	if class&headKeyword != 0 || an.known(w) || strings.HasPrefix(w, "__airlock_") {
+	unknownApp := app != nil && (app.dynamic || app.known == nil)
+	if w == "set" && unknownApp {
+		an.checkExprHead(st, i, app)
+	}
+	if strings.HasPrefix(w, "__airlock_") || class&headKeyword != 0 && !(unknownApp && w == "run" && i+1 < len(st)) {
+		return
+	}
+	if an.known(w) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !connectors[st[i+1].text]) {
+		// A variable or handler name, unless a plain word follows it inside
+		// a tell block (attach action to …): then it is the app's command.
 		return
 	}
 	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
@@ -589,7 +796,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if class&headNoun != 0 || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
 		return // an expression statement: input volume of (get volume settings)
 	}
-	if class&(headRule|headAddition) != 0 {
+	if class&(headRule|headAddition) != 0 && !unknownApp {
 		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {

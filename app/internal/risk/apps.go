@@ -139,6 +139,9 @@ var appIDs = map[string]string{
 	"company.thebrowser.browser": "arc", "com.apple.dock": "dock", "us.zoom.xos": "zoom.us", "com.tinyspeck.slackmacgap": "slack",
 	"com.apple.tv": "tv", "com.apple.podcasts": "podcasts", "org.videolan.vlc": "vlc", "com.apple.automator": "automator",
 	"com.apple.systemuiserver": "systemuiserver",
+	// Classic four-letter creator codes: application id "MACS" is the Finder.
+	"macs": "finder", "sevs": "system events", "trmx": "terminal", "sfri": "safari", "emal": "mail",
+	"ttxt": "textedit", "hook": "music", "prvw": "preview", "wrbt": "brave browser", "rimz": "google chrome",
 }
 
 func init() {

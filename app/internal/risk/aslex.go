@@ -460,4 +460,5 @@ var classTerms = map[string]string{
 	"mbar": "menu bar", "mbri": "menu bar item", "menu": "menu item", "butT": "button", "pnam": "name",
 	"ppth": "posix path", "psxp": "posix path", "msg ": "message", "bcke": "outgoing message",
 	"ceve": "event", "remi": "reminder", "note": "note", "azf4": "person", "wres": "calendar",
+	"logi": "login item", "htxt": "hidden answer", "dtxt": "default answer", "foac": "folder action",
 }

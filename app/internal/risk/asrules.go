@@ -121,9 +121,9 @@ func (an *asAn) bulkObject(st []asToken, from int) (bool, string) {
 		return true, "inside a loop over many items"
 	}
 	seen := 0
-	for j := from; j < len(st) && seen < 4; j++ {
+	for j := from; j < len(st) && seen < 5; j++ {
 		t := st[j]
-		if t.kind == asOp && t.text == "(" {
+		if t.kind == asOp && (t.text == "(" || t.text == "-" || t.text == "'s") || t.kind == asNumber {
 			continue
 		}
 		if t.kind != asWord && t.kind != asVar {
@@ -134,19 +134,21 @@ func (an *asAn) bulkObject(st []asToken, from int) (bool, string) {
 			return true, t.text
 		}
 		switch t.text {
-		case "the", "of", "a", "get":
+		case "the", "of", "a", "get", "its", "my", "some":
 			continue
+		case "to", "from", "with", "in", "at", "into":
+			return false, ""
 		}
 		if an.bulkVar(t.text, 0) {
 			return true, t.text
 		}
-		break
 	}
 	return false, ""
 }
 
 var bulkWords = set(`every all entire contents items files folders documents notes events reminders
-	messages contacts people calendars photos tracks mailboxes aliases disks whose where`)
+	messages contacts people calendars photos tracks mailboxes aliases disks whose where thru through
+	windows processes applications accounts albums playlists records rows slides tabs bookmarks`)
 
 // bulkVar reports a variable assigned (or looped over) a collection.
 func (an *asAn) bulkVar(name string, depth int) bool {
@@ -277,25 +279,39 @@ func init() {
 	rule("keystroke", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		sp := span2(st, i, 1)
 		an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+		an.keyCombo(st, i, app)
 		// Text typed while a terminal is in use runs as a command; a key
 		// combination (keystroke "t" using command down) types nothing.
-		if an.terminal && i+1 < len(st) && !hasWord(st[i+1:], "using") {
-			typedIntoTerminal(an.v, an.env, st, i+1, an.depth, sp)
-		}
-	})
-	rule("key (code|down|up)", flat(level.Caution, "keycode", "KEY CODE: Simulates key presses"))
-	rule("click", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, 1)
-		an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
-		for _, t := range st[i+1:] {
-			if t.kind == asString {
-				if l, what := menuItemRisk(t.str()); l > level.Caution {
-					an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(t.str()), what)
+		if i+1 < len(st) && !hasWord(st[i+1:], "using") {
+			if an.terminal {
+				typedIntoTerminal(an.v, an.env, st, i+1, an.depth, sp)
+			} else if variants, whole := an.templateQuick(st[i+1:]); !whole {
+				// Typed where no terminal is seen: only what reads as a
+				// destructive command counts (prose is not shell).
+				for _, c := range variants {
+					var w Verdict
+					shellInto(&w, c, an.env, &sp, an.depth+1)
+					if w.Level >= level.Destructive {
+						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", display(c))
+					}
 				}
 			}
 		}
+	})
+	rule("key (code|down|up)", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.add(level.Caution, "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
+		an.keyCombo(st, i, app)
+	})
+	rule("click", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, 1)
+		an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
+		an.menuLabels(st[i+1:], sp)
 	}))
-	rule("perform [action]", headOnly(flat(level.Caution, "perform", "PERFORM: Triggers an interface action")))
+	rule("perform [action]", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
+		sp := span2(st, i, n)
+		an.add(level.Caution, "as.perform", sp, "PERFORM: Triggers an interface action")
+		an.menuLabels(st[i+n:], sp)
+	}))
 	rule("do shell script", doShellScript)
 	rule("do script", terminalText("do script", "Terminal"))
 	rule("write text", terminalText("write text", "iTerm"))
@@ -309,8 +325,14 @@ func init() {
 		}
 		if isHead(st, i) {
 			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
+			for _, t := range st[i+1:] {
+				if t.kind == asString && codeDeletes(t.str()) {
+					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", display(t.str()))
+				}
+			}
 		}
 	})
+	rule("with replacing", flat(level.Dangerous, "replacing", "REPLACE: overwrites existing items of the same name"))
 	rule("run script", runScript)
 	rule("load script", flat(level.Dangerous, "load-script", "LOAD SCRIPT: loads a compiled script that is not analysed"))
 	rule("store script", flat(level.Dangerous, "store-script", "STORE SCRIPT: writes a compiled script to disk"))
@@ -328,8 +350,13 @@ func init() {
 			}
 		}
 	})
-	rule("set eof", flat(level.Dangerous, "set-eof", "TRUNCATE: set eof cuts a file's contents"))
-	rule("set [the] clipboard", flat(level.Caution, "clipboard", "CLIPBOARD: replaces the clipboard"))
+	rule("set eof", flat(level.Destructive, "set-eof", "TRUNCATE: set eof cuts a file's contents, irreversibly"))
+	rule("set [the] clipboard", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.add(level.Caution, "as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
+		if k := i + n; k+1 < len(st) && st[k].text == "to" && st[k+1].kind == asString {
+			an.clipboard = st[k+1].str()
+		}
+	})
 	rule("set volume", flat(level.Caution, "volume", "VOLUME: changes the sound volume"))
 	rule("open location", openLocation)
 	rule("openurl", openLocation)
@@ -348,7 +375,7 @@ func init() {
 		an.pathArgs(st[i+1:], true)
 	})
 	rule("open for access", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.pathArgs(st[i+n:], false)
+		an.pathArgs(st[i+n:], hasWordSeq(st[i+n:], "write", "permission"))
 	})
 	rule("read", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.pathArgs(st[i+1:], false)
@@ -356,8 +383,56 @@ func init() {
 	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
 	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
 	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && i+1 < len(st) && st[i+1].text == "shortcut" {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Shortcuts" && (i+1 >= len(st) || st[i+1].text != "script") {
 			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+			return
+		}
+		if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].text == "script" {
+			return
+		}
+		sp := span2(st, i, 1)
+		switch {
+		case hasWord(st[i+1:min(len(st), i+4)], "shortcut") || app != nil && app.known != nil && app.known.title == "Shortcuts":
+			an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+		case app != nil && (app.dynamic || app.known == nil):
+			an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
+		}
+	})
+	rule("open", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if i+1 < len(st) && st[i+1].text == "location" || i+2 < len(st) && st[i+1].text == "for" && st[i+2].text == "access" {
+			return
+		}
+		for _, t := range st[i+1:] {
+			if t.kind == asString {
+				if ext := executableExt(t.str()); ext != "" {
+					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", display(t.str()), ext)
+				}
+			}
+		}
+	})
+	rule("attach [action]", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if isHead(st, i) && hasWord(st[i:], "folder") {
+			an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
+		}
+	})
+	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		if hasWordSeq(st[i:min(len(st), i+5)], "folder", "action") {
+			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
+		}
+		if app != nil && app.known != nil && app.known.title == "Script Editor" {
+			// make new document with properties {contents:"…"}: code to run.
+			for k := i + 1; k+2 < len(st); k++ {
+				if st[k].text == "contents" && st[k+1].text == ":" && st[k+2].kind == asString {
+					sp := span2(st, k+2, 1)
+					an.v.merge(appleScriptAt(st[k+2].str(), an.env, an.depth+1), &sp)
+				}
+			}
+		}
+		for j := i + 1; j+1 < len(st) && j < i+5; j++ {
+			if st[j].text == "file" && st[j+1].text == "alarm" || st[j].text == "open" && st[j+1].text == "file" {
+				an.add(level.Dangerous, "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
+				return
+			}
 		}
 	})
 }
@@ -383,15 +458,46 @@ func appTitle(app *asApp) string {
 
 // pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
 func (an *asAn) pathArgs(st []asToken, write bool) {
+	var strs []asToken
 	for _, t := range st {
-		if t.kind != asString {
-			continue
+		switch t.kind {
+		case asString:
+			strs = append(strs, t)
+		case asWord, asVar:
+			// open for access f / write x to f: follow the variable one step.
+			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+				for _, x := range an.defList[d].expr {
+					if x.kind == asString {
+						strs = append(strs, x)
+					}
+				}
+			}
 		}
+	}
+	// Paths built from path to … anchors: (path to home folder as text) & ".zshrc".
+	for _, t := range st {
+		if (t.kind == asWord || t.kind == asVar) && an.isVar(t.text) {
+			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+				if p := an.foldPath(an.defList[d].expr, 0); p != "" {
+					strs = append(strs, asToken{kind: asString, start: t.start, end: t.end, text: `"` + p})
+				}
+			}
+		}
+	}
+	if p := an.foldPath(st, 0); p != "" && len(st) > 0 {
+		strs = append(strs, asToken{kind: asString, start: st[0].start, end: st[0].end, text: `"` + p})
+	}
+	for _, t := range strs {
 		p := t.str()
-		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
+		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			p = hfsToPOSIX(p)
 		}
 		z := classifyPath(an.env, p)
+		if z.kind == zoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
+			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
+			// a fragment under the home.
+			z = classifyPath(an.env, "~/"+strings.TrimPrefix(p, "/"))
+		}
 		switch {
 		case write && z.kind == zonePersistence:
 			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.str()), z.detail)
@@ -451,6 +557,9 @@ func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, a
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
 		sp := stmtSpan(st[i:])
 		an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
+		if hasWordSeq(st[i+n:], "do", "shell", "script") {
+			an.add(level.Destructive, "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
+		}
 		variants, whole := an.template(st[i+n:], 0)
 		if whole {
 			// Nothing of the command is in the script: there is nothing to parse.
@@ -530,6 +639,13 @@ func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
 // it is called.
 func menuItemRisk(label string) (level.Level, string) {
 	l := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
+	// A prefix of a dangerous label finds it too (whose name starts with "Empty").
+	for _, full := range []string{"empty trash", "erase", "secure empty trash", "move to trash", "shut down", "restart", "log out"} {
+		if len(l) >= 4 && strings.HasPrefix(full, l) {
+			l = full
+			break
+		}
+	}
 	switch {
 	case strings.Contains(l, "empty trash") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
 		return level.Destructive, "permanently deletes"
@@ -549,4 +665,216 @@ func hasWord(st []asToken, w string) bool {
 		}
 	}
 	return false
+}
+
+func hasWordSeq(st []asToken, words ...string) bool {
+	for i := 0; i+len(words) <= len(st); i++ {
+		ok := true
+		for k, w := range words {
+			if st[i+k].kind != asWord || st[i+k].text != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// menuLabels rates the menu items and buttons a UI-scripting statement
+// names: each literal, their concatenations, and prefixes ("Empty").
+func (an *asAn) menuLabels(st []asToken, sp Span) {
+	var joined strings.Builder
+	check := func(label string) {
+		if l, what := menuItemRisk(label); l > level.Caution {
+			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
+		}
+	}
+	if len(st) > 2 && st[0].text == "menu" && st[1].text == "item" && st[2].kind == asNumber {
+		an.add(level.Dangerous, "as.click-menu-index", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
+	}
+	for k, t := range st {
+		switch {
+		case (t.kind == asWord || t.kind == asVar) && an.isVar(t.text):
+			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+				for _, x := range an.defList[d].expr {
+					if x.kind == asString {
+						check(x.str())
+					}
+				}
+			}
+		case t.kind == asString:
+			check(t.str())
+			joined.WriteString(t.str())
+		case t.kind == asOp && t.text == "&":
+			continue
+		default:
+			if joined.Len() > 0 && (k == 0 || st[k-1].kind == asString) {
+				check(joined.String())
+				joined.Reset()
+			}
+		}
+	}
+	if joined.Len() > 0 {
+		check(joined.String())
+	}
+}
+
+// keyCombo rates keyboard shortcuts with a fixed meaning: Command-Shift-
+// Delete empties the Trash in the Finder, Command-Delete moves to the
+// Trash, Command-Shift-Q (with Option: at once) logs out.
+func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
+	var key string
+	j := i + 1
+	switch {
+	case st[i].text == "key" && j+1 < len(st) && st[j].text == "code" && st[j+1].kind == asNumber:
+		key = "code:" + st[j+1].text
+	case st[i].text == "keystroke" && j < len(st) && st[j].kind == asString:
+		key = strings.ToLower(st[j].str())
+	case st[i].text == "keystroke" && j < len(st) && st[j].kind == asWord:
+		key = st[j].text // keystroke delete, keystroke return
+		if key == "(" || key == "ascii" {
+			key = ""
+		}
+	}
+	for k := i; k+2 < len(st); k++ {
+		if st[k].text == "ascii" && st[k+1].text == "character" && (st[k+2].text == "8" || st[k+2].text == "127") {
+			key = "delete"
+		}
+	}
+	if key == "" {
+		return
+	}
+	mods := map[string]bool{}
+	for k := i; k+1 < len(st); k++ {
+		if st[k+1].text == "down" {
+			mods[st[k].text] = true
+		}
+	}
+	sp := span2(st, i, 1)
+	del := key == "code:51" || key == "delete" || key == "code:117"
+	quit := key == "q" || key == "code:12"
+	switch {
+	case del && mods["command"] && mods["shift"]:
+		l := level.Dangerous
+		if an.mentions("finder") {
+			l = level.Destructive
+		}
+		an.add(l, "as.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
+	case del && mods["command"] && an.selectAll && an.mentions("finder"):
+		an.add(level.Destructive, "as.shortcut-trash-all", sp, "KEYSTROKE: Select All, then Command-Delete in the Finder: moves everything in the window to the Trash")
+	case del && mods["command"] && an.mentions("finder"):
+		// In a text editor Command-Delete deletes to the line start; in the
+		// Finder it moves the selection to the Trash.
+		an.add(level.Dangerous, "as.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+	case key == "a" && mods["command"]:
+		an.selectAll = true
+	case key == "v" && mods["command"] && an.terminal && an.clipboard != "":
+		// Paste into a terminal: the clipboard's text runs.
+		var w Verdict
+		shellInto(&w, an.clipboard, an.env, &sp, an.depth+1)
+		an.v.merge(w, &sp)
+		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", display(an.clipboard))
+	case quit && mods["command"] && mods["shift"]:
+		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
+	case quit && mods["command"] && mods["option"]:
+		an.add(level.Dangerous, "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
+	case (key == "code:53" || key == "escape") && mods["command"] && mods["option"]:
+		an.add(level.Dangerous, "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
+	}
+}
+
+// mentions reports whether the script names w as a word or a string.
+func (an *asAn) mentions(w string) bool {
+	for _, t := range an.lx.toks {
+		if t.kind == asWord && t.text == w || t.kind == asString && strings.EqualFold(t.str(), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// executableExt returns the extension of a file that runs code when opened.
+func executableExt(p string) string {
+	low := strings.ToLower(strings.TrimRight(strings.TrimSpace(p), "/"))
+	for _, ext := range executableExts {
+		if strings.HasSuffix(low, ext) {
+			return ext
+		}
+	}
+	return ""
+}
+
+// codeDeletes spots deletion in code of a language Airlock does not parse
+// (Lua, Python, Ruby handed to an application or interpreter).
+func codeDeletes(code string) bool {
+	low := strings.ToLower(code)
+	for _, k := range []string{"rm -rf", "rm -r", "rmtree", "os.remove", "unlink(", "rimraf", "fileutils.rm", "removeitematpath", "rmdir", "os.execute"} {
+		if strings.Contains(low, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathAnchors are the folders path to … names, as ~ paths.
+var pathAnchors = map[string]string{
+	"home": "~/", "library": "~/Library/", "desktop": "~/Desktop/", "documents": "~/Documents/",
+	"downloads": "~/Downloads/", "preferences": "~/Library/Preferences/", "application": "~/Library/Application Support/",
+	"scripts": "~/Library/Scripts/", "startup": "/", "system": "/System/", "temporary": "/tmp/", "launch": "~/Library/LaunchAgents/",
+}
+
+// foldPath folds a path expression whose start is a path to … anchor:
+// (path to home folder as text) & ".zshrc" is ~/.zshrc. It returns "" when
+// the expression has no anchor.
+func (an *asAn) foldPath(st []asToken, depth int) string {
+	if depth > 3 {
+		return ""
+	}
+	var b strings.Builder
+	anchored := false
+	for rest := st[:exprEnd(st)]; rest != nil; {
+		var term []asToken
+		term, rest = nextConcat(rest)
+		for len(term) > 0 && (term[0].text == "(" || term[0].text == "posix" || term[0].text == "path" && len(term) > 1 && term[1].text == "of" || term[0].text == "of" || term[0].text == "file") {
+			term = term[1:]
+		}
+		switch {
+		case len(term) == 0:
+		case term[0].kind == asString:
+			frag := term[0].str()
+			if strings.Contains(frag, ":") && !strings.Contains(frag, "/") {
+				frag = strings.ReplaceAll(frag, ":", "/")
+			}
+			b.WriteString(strings.TrimPrefix(frag, "/"))
+		case term[0].text == "path" && len(term) > 2 && term[1].text == "to":
+			anchor, ok := pathAnchors[term[2].text]
+			if !ok {
+				return ""
+			}
+			if hasWord(term, "local") || hasWord(term, "system") && term[2].text != "system" {
+				anchor = "/" + strings.TrimPrefix(anchor, "~/") // from local domain: /Library/…
+			}
+			b.WriteString(anchor)
+			anchored = true
+		case term[0].kind == asWord || term[0].kind == asVar:
+			inner := ""
+			for d := an.firstDef(term[0].text); d >= 0 && inner == ""; d = an.defList[d].next {
+				inner = an.foldPath(an.defList[d].expr, depth+1)
+			}
+			if inner == "" {
+				return ""
+			}
+			b.WriteString(inner)
+			anchored = true
+		default:
+			return ""
+		}
+	}
+	if !anchored {
+		return ""
+	}
+	return b.String()
 }

@@ -2,6 +2,10 @@ package risk
 
 import "strings"
 
+// maxFoldWork bounds the variable look-ups one analysis spends on folding
+// commands; past it every further variable is computed text (fail closed).
+const maxFoldWork = 20_000
+
 // maxVariants bounds how many spellings of one computed command are
 // analysed (a variable set in several places has several).
 const maxVariants = 8
@@ -141,10 +145,19 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		}
 		return "", vs, !whole
 	case len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar):
-		first := an.firstDef(t[0].text)
-		if first < 0 || depth >= 4 {
+		name := t[0].text
+		first := an.firstDef(name)
+		// A variable being resolved refers to itself (set a to a & a), or
+		// the work budget is spent: what it holds is computed.
+		an.foldWork++
+		if first < 0 || depth >= 4 || an.resolving[name] || an.foldWork > maxFoldWork {
 			return holeUnquoted, nil, false
 		}
+		if an.resolving == nil {
+			an.resolving = map[string]bool{}
+		}
+		an.resolving[name] = true
+		defer delete(an.resolving, name)
 		var out []string
 		lit := false
 		for k := first; k >= 0; k = an.defList[k].next {

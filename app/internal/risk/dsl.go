@@ -104,6 +104,10 @@ func Action(a action.Action, env *Env) Verdict {
 		case action.KindApp:
 			if err := sanitize.Strict("app", val); err != nil {
 				blocked(&v, err)
+				continue
+			}
+			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || scriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
+				v.add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
 			}
 		case action.KindText:
 			if _, err := sanitize.Text(val); err != nil && !spec.Heredoc {
@@ -128,6 +132,10 @@ func blocked(v *Verdict, err error) {
 	v.add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
 }
 
+// scriptRunners run the files they open.
+var scriptRunners = map[string]bool{"script editor": true, "automator": true, "python launcher": true,
+	"archive utility": false, "installer": true, "shortcuts": true, "xcode": false}
+
 // pathOps says what each command does to each of its path arguments.
 var pathOps = map[string]sanitize.Op{
 	"MOVE_FILE.from": sanitize.OpMoveFrom, "MOVE_FILE.to": sanitize.OpMoveTo,
@@ -139,7 +147,8 @@ var pathOps = map[string]sanitize.Op{
 
 // executableExts are files that run code when opened.
 var executableExts = []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow",
-	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg"}
+	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg",
+	".mobileconfig", ".configprofile", ".shortcut", ".kext", ".plugin", ".bundle", ".qlgenerator", ".mdimporter", ".osax", ".zsh", ".bash", ".pl", ".rb"}
 
 func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	op, ok := pathOps[cmd+"."+arg]

@@ -2,11 +2,18 @@ package sanitize
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+)
+
+// macOS limits: PATH_MAX and NAME_MAX.
+const (
+	maxPathBytes = 1024
+	maxNameBytes = 255
 )
 
 // Op is what an action does with a path; some rules depend on it.
@@ -98,6 +105,16 @@ func (c *Config) Path(raw string, op Op) (Path, error) {
 		return refuse(RuleNotAbsolute, "is a relative path; paths must be absolute (start with / or ~/)")
 	}
 	out := Path{Raw: raw, Lexical: filepath.Clean(p)}
+	// macOS refuses longer names (NAME_MAX) and paths (PATH_MAX); a path no
+	// file can have is refused here rather than judged.
+	if len(out.Lexical) > maxPathBytes {
+		return refuse(RuleTooLong, fmt.Sprintf("is %d bytes long; macOS paths are at most %d", len(out.Lexical), maxPathBytes))
+	}
+	for _, el := range strings.Split(out.Lexical, "/") {
+		if len(el) > maxNameBytes {
+			return refuse(RuleTooLong, fmt.Sprintf("has a name of %d bytes; macOS names are at most %d", len(el), maxNameBytes))
+		}
+	}
 
 	// The spellings of the path that must all pass, each with how a message
 	// introduces it. The deny rules (system, credential) go first for every

@@ -176,8 +176,27 @@ func TestNameTooLong(t *testing.T) {
 	h, _ := home(t)
 	c := config(t, h, nil)
 	long := "~/Documents/" + strings.Repeat("n", 300) + "/x"
-	if _, err := c.Path(long, write); ruleOf(err) != sanitize.RuleUnresolvable {
-		t.Errorf("a name too long to look up: %v; want unresolvable", err)
+	if _, err := c.Path(long, write); ruleOf(err) != sanitize.RuleTooLong || !strings.Contains(err.Error(), "at most 255") {
+		t.Errorf("a name longer than macOS allows: %v; want too-long naming the 255-byte limit", err)
+	}
+	deep := "~/Documents" + strings.Repeat("/"+strings.Repeat("d", 200), 6)
+	if _, err := c.Path(deep, write); ruleOf(err) != sanitize.RuleTooLong || !strings.Contains(err.Error(), "at most 1024") {
+		t.Errorf("a path longer than macOS allows: %v; want too-long naming the 1024-byte limit", err)
+	}
+}
+
+// TestLookalikeSpaces: a no-break space or a trailing blank makes a name
+// that looks like another one.
+func TestLookalikeSpaces(t *testing.T) {
+	h, _ := home(t)
+	c := config(t, h, nil)
+	for _, p := range []string{"~/Documents/report.txt\u00a0", "~/Documents/a\u2009b.txt", "~/Documents/x.txt ", " ~/Documents/x.txt", "~/Documents/\u3000x"} {
+		if _, err := c.Path(p, write); ruleOf(err) != sanitize.RuleInvisible {
+			t.Errorf("%q: %v; want invisible-character", p, err)
+		}
+	}
+	if _, err := c.Path("~/Documents/two words.txt", write); err != nil {
+		t.Errorf("an ordinary space inside a name was refused: %v", err)
 	}
 }
 

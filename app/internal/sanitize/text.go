@@ -186,9 +186,22 @@ func strict(what, s string) *Refusal {
 		case isInvisible(r):
 			return &Refusal{Rule: RuleInvisible, Arg: s, Detail: fmt.Sprintf(
 				"contains an invisible character (%U); not allowed in %s", r, noun(what))}
+		case what == "path" && isLookalikeSpace(r):
+			// "report.txt\u00a0" looks like "report.txt" and is another file.
+			return &Refusal{Rule: RuleInvisible, Arg: s, Detail: fmt.Sprintf(
+				"contains a space that looks like an ordinary one (%U); not allowed in %s", r, noun(what))}
 		}
 	}
+	if what == "path" && s != strings.TrimSpace(s) {
+		return &Refusal{Rule: RuleInvisible, Arg: s, Detail: "begins or ends with white space; not allowed in " + noun(what)}
+	}
 	return nil
+}
+
+// isLookalikeSpace reports the non-ASCII spaces (no-break, en/em, thin,
+// ideographic …) that render like U+0020.
+func isLookalikeSpace(r rune) bool {
+	return r == 0xa0 || r == 0x1680 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f || r == 0x3000
 }
 
 // List refuses a list argument (recipients, paths, argv) of more than

@@ -36,7 +36,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzAppleScriptLexer \
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk:FuzzShell \
-	  ./app/internal/risk:FuzzJXA ; do \
+	  ./app/internal/risk:FuzzJXA \
+	  ./app/internal/risk:FuzzDSL ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

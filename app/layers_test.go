@@ -21,10 +21,16 @@ func TestLayers(t *testing.T) {
 	for dec.More() {
 		var p struct {
 			ImportPath string
+			Name       string
+			Doc        string
 			Imports    []string
 		}
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
+		}
+		// Each package says what it owns (STYLE.md).
+		if p.Doc == "" {
+			t.Errorf("%s has no package doc comment", p.ImportPath)
 		}
 		for _, imp := range p.Imports {
 			if !strings.HasPrefix(imp, module) {

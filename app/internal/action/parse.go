@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"github.com/airlockhq/airlock/app/internal/ascii"
 	"sort"
 	"strings"
 	"time"
@@ -426,7 +427,7 @@ func suggest(name string) string {
 	if len(name) > maxNameLen+2 {
 		return ""
 	}
-	name = upperASCII(name)
+	name = ascii.Upper(name)
 	best, bestD := "", 3
 	for _, c := range registry {
 		if d := editDistance(name, c.Name); d < bestD {

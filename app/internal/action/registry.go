@@ -278,20 +278,3 @@ func (c *Command) argIndex(name string) int {
 	}
 	return -1
 }
-
-// upperASCII upper-cases ASCII letters only, so that no Unicode case
-// folding (ſ → S, K → K) can turn a strange name into a command.
-func upperASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'a' <= c && c <= 'z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'a' <= b[j] && b[j] <= 'z' {
-					b[j] -= 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}

@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"github.com/airlockhq/airlock/app/internal/ascii"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func canonical(spec ArgSpec, v string, heredoc bool) (string, time.Time, string)
 		return canonicalNumber(spec, v)
 	case KindEnum:
 		for _, e := range spec.Enum {
-			if upperASCII(v) == e {
+			if ascii.Upper(v) == e {
 				return e, time.Time{}, ""
 			}
 		}

@@ -414,20 +414,6 @@ var lowerTable = func() (t [256]byte) {
 	return t
 }()
 
-// asciiLower folds ASCII letters only, so byte offsets stay put. The copy
-// is made once and never written again, so it is handed out as a string
-// without a second copy.
-func asciiLower(s string) string {
-	if s == "" {
-		return s
-	}
-	b := make([]byte, len(s))
-	for i := 0; i < len(s); i++ {
-		b[i] = lowerTable[s[i]]
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
 // eventTerms maps raw Apple event codes (class+id) to the terms they stand
 // for. A code that is not here is rated as unknown.
 var eventTerms = map[string]string{

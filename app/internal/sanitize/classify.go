@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/airlockhq/airlock/app/internal/ascii"
 )
 
 // ZoneKind is the kind of place a path lies in.
@@ -237,7 +239,7 @@ func compileAbs(es []entry, key func(string) string) []compiled {
 // /etc/x ↔ /private/etc/x. The comparison folds ASCII case only (which
 // keeps byte offsets), which is all the tables, a home and a root need.
 func twin(p string) (string, bool) {
-	lower := asciiLower(p)
+	lower := ascii.Lower(p)
 	for _, d := range []string{"/etc", "/tmp", "/var"} {
 		if lower == d || strings.HasPrefix(lower, d+"/") {
 			return "/private" + p, true

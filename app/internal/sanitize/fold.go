@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/airlockhq/airlock/app/internal/ascii"
 )
 
 // Two foldings of a path element, for two kinds of comparison.
@@ -28,7 +30,7 @@ import (
 
 func denyKey(s string) string {
 	if isASCII(s) {
-		return asciiLower(s)
+		return ascii.Lower(s)
 	}
 	s = norm.NFKC.String(s)
 	s = cases.Fold().String(s)
@@ -43,7 +45,7 @@ func denyKey(s string) string {
 
 func allowKey(s string) string {
 	if isASCII(s) {
-		return asciiUpper(s)
+		return ascii.Upper(s)
 	}
 	s = norm.NFC.String(s)
 	return strings.Map(simpleFoldMin, s)
@@ -72,36 +74,6 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
-
-func asciiUpper(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'a' <= s[i] && s[i] <= 'z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'a' <= b[j] && b[j] <= 'z' {
-					b[j] -= 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // elems splits a clean absolute path into its elements; "/" has none.

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/airlockhq/airlock/app/internal/ascii"
 )
 
 // decodeRounds is how many rounds of percent-decoding traversal looks
@@ -68,13 +70,13 @@ func percentDecode(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' {
-			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			if i+2 < len(s) && ascii.IsHex(s[i+1]) && ascii.IsHex(s[i+2]) {
 				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
 				i += 2
 				continue
 			}
 			if i+5 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') &&
-				isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+				ascii.IsHex(s[i+2]) && ascii.IsHex(s[i+3]) && ascii.IsHex(s[i+4]) && ascii.IsHex(s[i+5]) {
 				r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
 				b.WriteRune(r)
 				i += 5
@@ -84,10 +86,6 @@ func percentDecode(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 func unhex(c byte) byte {

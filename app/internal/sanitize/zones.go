@@ -209,6 +209,26 @@ var persistenceZone = []entry{
 	{"~/Library/Application Support/com.apple.sharedfilelist", "the login-items list (older macOS)"},
 	{"/etc/periodic", "the periodic jobs folder"},
 	{"/Library/Preferences/com.apple.loginwindow.plist", "the login-window settings (login hooks)"},
+
+	// Start-up files of other programs, and the system-wide ones (these
+	// lie in a system folder too, which Classify reports first).
+	{"~/.tmux.conf", "tmux's start-up file (it can run commands)"},
+	{"~/.config/tmux/tmux.conf", "tmux's start-up file (it can run commands)"},
+	{"**/site-packages/*.pth", "a Python path file (its import lines run at every Python start)"},
+	{"**/dist-packages/*.pth", "a Python path file (its import lines run at every Python start)"},
+	{"~/Library/Application Support/iTerm2/Scripts/AutoLaunch", "iTerm2's auto-launch scripts folder"},
+	{"~/.hammerspoon", "Hammerspoon's configuration (Lua run at login)"},
+	{"~/.lldbinit", "a debugger start-up file"},
+	{"~/.gdbinit", "a debugger start-up file"},
+	{"/etc/zshrc", "a system-wide shell start-up file"},
+	{"/etc/zprofile", "a system-wide shell start-up file"},
+	{"/etc/zshenv", "a system-wide shell start-up file"},
+	{"/etc/zlogin", "a system-wide shell start-up file"},
+	{"/etc/profile", "a system-wide shell start-up file"},
+	{"/etc/bashrc", "a system-wide shell start-up file"},
+	{"/etc/sudoers", "the sudo rules"},
+	{"/etc/sudoers.d", "the sudo rules"},
+	{"/etc/pam.d", "the login authentication modules (PAM)"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

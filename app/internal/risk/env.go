@@ -42,8 +42,9 @@ const (
 type zoneInfo struct {
 	kind     zoneKind
 	detail   string
-	homeRoot bool // the home folder itself, or one of its top-level folders
-	pub      bool // a public key: not a secret though it sits in ~/.ssh
+	persist  string // a persistence location, even where another zone wins
+	homeRoot bool   // the home folder itself, or one of its top-level folders
+	pub      bool   // a public key: not a secret though it sits in ~/.ssh
 }
 
 // critical: deleting there is never a small thing.
@@ -68,6 +69,11 @@ func classifyPath(env *Env, p string) zoneInfo {
 		return zoneInfo{kind: zoneSystem, detail: "the whole disk", homeRoot: true}
 	}
 	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		// A relative path: only the "anywhere" persistence entries apply
+		// (.git/hooks/pre-commit, lib/site-packages/x.pth).
+		if z, ok := env.Paths.Persistence(p); ok {
+			return zoneInfo{kind: zonePersistence, detail: z.Detail, persist: z.Detail}
+		}
 		return zoneInfo{}
 	}
 	home := env.Paths.Home
@@ -79,6 +85,9 @@ func classifyPath(env *Env, p string) zoneInfo {
 	abs = otherHome(abs, home)
 	z := env.Paths.Classify(abs)
 	info := zoneInfo{detail: z.Detail}
+	if pz, ok := env.Paths.Persistence(abs); ok {
+		info.persist = pz.Detail
+	}
 	switch z.Kind {
 	case sanitize.ZoneTemp:
 		info.kind = zoneTemp
@@ -133,6 +142,11 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 		return
 	}
 	z := a.zone(w)
+	switch {
+	case z.persist != "":
+		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(w.s), z.persist)
+		return
+	}
 	switch z.kind {
 	case zonePersistence:
 		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(w.s), z.detail)

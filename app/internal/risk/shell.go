@@ -12,7 +12,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/airlockhq/airlock/app/internal/level"
-	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // Placeholders stand for values computed at run time when another analyzer
@@ -1954,8 +1953,7 @@ func (a *shellAn) zoneOf(w word) zoneInfo { return a.zone(a.resolved(w)) }
 func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
 
 // write rates writing a file: writeTarget, plus what it does not see —
-// raw disks, persistence locations inside system folders (/etc/zshrc,
-// /Library/LaunchDaemons), and relative paths into a .git folder.
+// raw disks and targets under a computed folder that may be the home.
 func (a *shellAn) write(w word, sp Span, verb string) {
 	r := a.resolved(w)
 	if r.hole && strings.HasPrefix(r.s, holeMark) && a.env != nil && a.env.Paths != nil {
@@ -1972,14 +1970,9 @@ func (a *shellAn) write(w word, sp Span, verb string) {
 			a.add(level.Destructive, "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, display(r.s))
 			return
 		}
-		if what, ok := systemPersistence(r.s); ok {
-			a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(r.s), what)
-		} else if r.s != "" && !strings.HasPrefix(r.s, "/") && !strings.HasPrefix(r.s, "~") && a.env != nil && a.env.Paths != nil {
-			if z := a.env.Paths.Classify(r.s); z.Kind == sanitize.ZonePersistence {
-				a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(r.s), z.Detail)
-			}
-		}
 	}
+	// writeTarget rates persistence first, also inside system folders
+	// (/etc/zshrc, /Library/LaunchDaemons) and in relative paths (.git/hooks).
 	a.writeTarget(r, sp, verb)
 }
 
@@ -1995,56 +1988,4 @@ func isRawDisk(s string) bool {
 		}
 	}
 	return false
-}
-
-// systemPersistence lists the persistence locations that lie inside system
-// folders. The zone tables have them too, but a system folder wins there,
-// and writing into a system folder is only dangerous; writing these is
-// persistence. (Kept in step with sanitize's persistence table.)
-var systemPersistenceDirs = []struct{ path, what string }{
-	{"/library/launchagents", "a LaunchAgent folder"},
-	{"/library/launchdaemons", "a LaunchDaemon folder"},
-	{"/library/startupitems", "a StartupItems folder"},
-	{"/library/preferences/com.apple.loginwindow.plist", "the login-window settings (login hooks)"},
-	{"/library/scripts/folder action scripts", "a Folder Actions folder"},
-	{"/usr/lib/cron", "the cron and at spool"},
-	{"/var/at", "the cron and at spool"},
-	{"/etc/crontab", "the system crontab"},
-	{"/etc/periodic", "the periodic jobs folder"},
-	{"/etc/zshrc", "a system-wide shell start-up file"},
-	{"/etc/zprofile", "a system-wide shell start-up file"},
-	{"/etc/zshenv", "a system-wide shell start-up file"},
-	{"/etc/zlogin", "a system-wide shell start-up file"},
-	{"/etc/zlogout", "a system-wide shell start-up file"},
-	{"/etc/profile", "a system-wide shell start-up file"},
-	{"/etc/bashrc", "a system-wide shell start-up file"},
-	{"/etc/zshrc_apple_terminal", "a system-wide shell start-up file"},
-	{"/etc/bashrc_apple_terminal", "a system-wide shell start-up file"},
-	{"/etc/sudoers", "the sudo rules"},
-	{"/etc/sudoers.d", "the sudo rules"},
-	{"/etc/pam.d", "the login authentication modules (PAM)"},
-	{"/etc/launchd.conf", "launchd's start-up commands"},
-	{"/etc/rc.common", "a start-up script"},
-	{"/etc/ssh/sshrc", "an SSH login script"},
-	{"/etc/paths", "the system command search path"},
-	{"/etc/paths.d", "the system command search path"},
-	{"/etc/emond.d", "the event monitor's rules"},
-}
-
-func systemPersistence(p string) (string, bool) {
-	if len(p) < 4 || p[0] != '/' {
-		return "", false
-	}
-	switch p[1] | 0x20 {
-	case 'l', 'e', 'u', 'v', 'p':
-	default:
-		return "", false
-	}
-	l := strings.TrimPrefix(strings.ToLower(path.Clean(p)), "/private")
-	for _, e := range systemPersistenceDirs {
-		if strings.HasPrefix(l, e.path) && (len(l) == len(e.path) || l[len(e.path)] == '/') {
-			return e.what, true
-		}
-	}
-	return "", false
 }

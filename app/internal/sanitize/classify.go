@@ -58,6 +58,26 @@ func (c *Config) Classify(abs string) Zone {
 	return m.zone(k).zone()
 }
 
+// Persistence reports whether abs lies in a persistence location, whatever
+// zone Classify reports for it: /Library/LaunchDaemons is a system folder
+// first, but writing there is still persistence. Like Classify it does no
+// I/O, and it matches relative paths against the "**/" entries
+// (.git/hooks/x).
+func (c *Config) Persistence(abs string) (Zone, bool) {
+	m := c.model()
+	k, ok := m.classifyInput(abs)
+	var h hit
+	if ok {
+		h, ok = m.persistence(k)
+	} else {
+		h, ok = m.anywhere(k, persistenceAny(), true)
+	}
+	if !ok {
+		return Zone{}, false
+	}
+	return h.zone(), true
+}
+
 // Encloses tells the most sensitive zone that lies strictly inside abs
 // (credential, then system, then persistence), for an analyzer that sees
 // "rm -rf ~/Library": ~/Library is no credential store, but it holds

@@ -229,6 +229,16 @@ var persistenceZone = []entry{
 	{"/etc/sudoers", "the sudo rules"},
 	{"/etc/sudoers.d", "the sudo rules"},
 	{"/etc/pam.d", "the login authentication modules (PAM)"},
+	{"/etc/zlogout", "a system-wide shell start-up file"},
+	{"/etc/zshrc_Apple_Terminal", "a system-wide shell start-up file"},
+	{"/etc/bashrc_Apple_Terminal", "a system-wide shell start-up file"},
+	{"/etc/launchd.conf", "launchd's start-up commands"},
+	{"/etc/rc.common", "a start-up script"},
+	{"/etc/ssh/sshrc", "an SSH login script"},
+	{"/etc/paths", "the system command search path"},
+	{"/etc/paths.d", "the system command search path"},
+	{"/etc/emond.d", "the event monitor's rules"},
+	{"/Library/Scripts/Folder Action Scripts", "a Folder Actions folder"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

@@ -499,8 +499,8 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 			z = classifyPath(an.env, "~/"+strings.TrimPrefix(p, "/"))
 		}
 		switch {
-		case write && z.kind == zonePersistence:
-			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.str()), z.detail)
+		case write && z.persist != "":
+			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.str()), z.persist)
 		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
 			an.add(level.Destructive, "as.protected-write", tokSpan(t), "writes %s, inside %s", display(t.str()), z.detail)
 		case !write && z.kind == zoneCredential && !z.pub:

@@ -479,14 +479,24 @@ func (an *asAn) appVar(t asToken) *asApp {
 // terminalApps are applications whose windows run what is typed into them.
 var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezterm hyper tabby
 	com.apple.terminal com.googlecode.iterm2 dev.warp.warp-stable com.mitchellh.ghostty net.kovidgoyal.kitty
-	org.alacritty com.github.wez.wezterm co.zeit.hyper`)
+	org.alacritty io.alacritty com.github.wez.wezterm co.zeit.hyper org.tabby`)
 
+// isTerminalApp reports a terminal by name, bundle id, creator code or path
+// ("/Applications/iTerm.app/", "Macintosh HD:Applications:Warp.app:").
 func isTerminalApp(name string) bool {
-	key := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), ".app")
+	key := strings.ToLower(strings.TrimSpace(name))
+	key = strings.TrimRight(key, "/:")
 	if i := strings.LastIndexAny(key, "/:"); i >= 0 {
 		key = key[i+1:]
 	}
-	return terminalApps[key]
+	key = strings.TrimSuffix(key, ".app")
+	if terminalApps[key] {
+		return true
+	}
+	if a := newApp(name, false); a.known != nil {
+		return a.known.title == "Terminal" || a.known.title == "iTerm"
+	}
+	return false
 }
 
 // mentionsTerminal spots a terminal named inside a string: open -a Terminal.
@@ -557,6 +567,7 @@ func (an *asAn) app(name string) *asApp {
 
 func newApp(name string, byID bool) *asApp {
 	key := strings.ToLower(strings.TrimSpace(name))
+	key = strings.TrimRight(key, "/:") // "…:Finder.app:", "/System/…/Finder.app/"
 	key = strings.TrimSuffix(key, ".app")
 	if i := strings.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
 		key = strings.TrimSuffix(key[i+1:], ".app") // "Macintosh HD:System:…:Finder.app"

@@ -1,6 +1,7 @@
 package risk_test
 
 import (
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -9,8 +10,9 @@ import (
 )
 
 func seedCorpus(f *testing.F, kind string) {
-	for _, file := range []string{"evasions.jsonl", "benign.jsonl"} {
-		for _, c := range loadCases(f, file) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, path := range files {
+		for _, c := range loadCases(f, filepath.Base(path)) {
 			if c.Kind == kind {
 				f.Add(c.Input)
 			}

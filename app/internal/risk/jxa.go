@@ -3430,24 +3430,9 @@ func (an *jsAn) appNames(args []jsToken) []string {
 	return out
 }
 
-// jsTerminalApps are terminals, by name and bundle identifier.
-var jsTerminalApps = map[string]bool{"terminal": true, "iterm": true, "iterm2": true, "warp": true, "ghostty": true, "kitty": true,
-	"alacritty": true, "wezterm": true, "hyper": true, "tabby": true, "com.apple.terminal": true, "com.googlecode.iterm2": true,
-	"dev.warp.warp-stable": true, "com.mitchellh.ghostty": true, "net.kovidgoyal.kitty": true, "org.alacritty": true,
-	"io.alacritty": true, "com.github.wez.wezterm": true, "co.zeit.hyper": true, "org.tabby": true}
-
-func jsTerminal(name string) bool {
-	key := strings.ToLower(strings.TrimSpace(name))
-	key = strings.TrimSuffix(strings.TrimRight(key, "/"), ".app")
-	if i := strings.LastIndexByte(key, '/'); i >= 0 {
-		key = key[i+1:]
-	}
-	if jsTerminalApps[key] {
-		return true
-	}
-	a := newApp(name, false)
-	return a.known != nil && (a.known.title == "Terminal" || a.known.title == "iTerm")
-}
+// jsTerminal reports a terminal application, by name, bundle id or path:
+// the AppleScript analyzer's list, one table for both.
+func jsTerminal(name string) bool { return isTerminalApp(name) }
 
 // unknownApps rates commands to applications Airlock does not know,
 // anywhere in a chain rooted at one: Application('X').documents[0].upload(…),

@@ -36,9 +36,19 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	}
 	an.collect()
 	an.run()
+	if an.deletes > bulkCount {
+		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
+	}
+	if an.sends > bulkCount {
+		an.add(level.Destructive, "as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
+	}
 	lx.release()
 	return v
 }
+
+// bulkCount is how many single deletes or sends make a bulk one (as the
+// DSL's recipient limit).
+const bulkCount = 10
 
 type asFrame struct {
 	kind string // "tell", "block", "handler", "terms"
@@ -63,8 +73,13 @@ type asAn struct {
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
-	selectAll bool   // a Select All was typed: what follows acts on everything
-	clipboard string // literal text the script put on the clipboard
+	selectAll bool // a Select All was typed: what follows acts on everything
+	spotlight bool // Command-Space was typed: the next text launches an app
+	// deletes and sends seen, and recipients added in a loop: many single
+	// actions are one bulk action.
+	deletes, sends int
+	bulkRecipients bool
+	clipboard      string // literal text the script put on the clipboard
 	// Folding state: variables being resolved, and work spent.
 	resolving map[string]bool
 	foldWork  int
@@ -499,9 +514,10 @@ func isTerminalApp(name string) bool {
 	return false
 }
 
-// mentionsTerminal spots a terminal named inside a string: open -a Terminal.
+// mentionsTerminal spots a terminal opened by a string command: open -a
+// Terminal. A terminal's name in a list or a message is not that.
 func mentionsTerminal(s string) bool {
-	if len(s) > 200 {
+	if len(s) > 200 || !strings.Contains(s, "open ") {
 		return false
 	}
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
@@ -626,13 +642,20 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		return
 	}
 	target := st[1:to]
-	if len(target) == 1 && (target[0].kind == asVar || an.isVar(target[0].text) && !asNouns[target[0].text]) {
-		return
+	if len(target) == 1 && (target[0].kind == asVar || an.isVar(target[0].text)) {
+		return // set output to …: a script variable, whatever its name
 	}
 	if target[0].text == "applescript" || target[0].text == "{" {
 		return // AppleScript's text item delimiters, set {a, b} to …
 	}
+	switch target[0].text {
+	case "end", "beginning", "item", "rest", "middle":
+		if last := target[len(target)-1]; last.kind == asVar || an.isVar(last.text) {
+			return // set end of myList to …, set item 2 of theList to …: a script list
+		}
+	}
 	an.add(level.Caution, "as.set-property", stmtSpan(target), "SET: changes %s of %s", display(an.lx.src[target[0].start:target[len(target)-1].end]), appTitle(app))
+	an.urlProps(st, stmtSpan(st))
 }
 
 // event rates a raw «event» code: known codes are rated as their terms,

@@ -183,6 +183,11 @@ func span2(st []asToken, i, n int) Span { return Span{int(st[i].start), int(st[i
 func init() {
 	rule("delete", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		sp := span2(st, i, 1)
+		an.deletes++
+		if what := an.homeFolder(st[i+1:]); what != "" {
+			an.add(level.Destructive, "as.delete-home-folder", sp, "BULK DELETE: deletes %s and everything in it", what)
+			return
+		}
 		if bulk, what := an.bulkObject(st, i+1); bulk {
 			noun := "files/folders"
 			for _, t := range st[i+1 : min(len(st), i+5)] {
@@ -200,6 +205,24 @@ func init() {
 			an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
 			return
 		}
+		if app != nil && app.known != nil && app.known.title != "Finder" {
+			// Outside the Finder nothing goes to the Trash; deleting a
+			// container deletes all it holds.
+			for _, t := range st[i+1 : min(len(st), i+4)] {
+				switch t.text {
+				case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
+					if app.known.title != "System Events" || t.text == "folder" {
+						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), t.text)
+						return
+					}
+				}
+			}
+			if app.known.title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], "login") {
+				an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
+				return
+			}
+		}
+
 		for _, t := range st[i+1 : min(len(st), i+4)] {
 			if t.text == "login" {
 				an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
@@ -212,14 +235,29 @@ func init() {
 		sp := span2(st, i, 1)
 		bulk, what := an.bulkObject(st, i+1)
 		trash := false
+		isTrash := func(t asToken) bool {
+			return t.text == "trash" || t.kind == asString && strings.Contains(strings.ToLower(t.str()), ".trash")
+		}
 		for j := i + 1; j < len(st); j++ {
 			if st[j].kind == asWord && st[j].text == "to" {
-				for k := j + 1; k < len(st) && k < j+4; k++ {
-					if st[k].text == "trash" {
+				for k := j + 1; k < len(st) && k < j+5; k++ {
+					if isTrash(st[k]) {
 						trash = true
+					}
+					for d := an.firstDef(st[k].text); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
+						for _, x := range an.defList[d].expr {
+							trash = trash || isTrash(x)
+						}
 					}
 				}
 			}
+		}
+		if home := an.homeFolder(st[i+1:]); home != "" {
+			l := level.Dangerous
+			if trash {
+				l = level.Destructive
+			}
+			an.add(l, "as.move-home-folder", sp, "MOVE: moves %s, with everything in it", home)
 		}
 		switch {
 		case bulk && trash:
@@ -250,6 +288,11 @@ func init() {
 	rule("send (every|all) (message|messages|mail|mails|email|emails|outgoing)", flat(level.Destructive, "bulk-email", "BULK EMAIL: Will send multiple emails"))
 	rule("send", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		if n == 1 {
+			an.sends++
+			if an.bulkRecipients {
+				an.add(level.Destructive, "as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
+				return
+			}
 			if bulk, _ := an.bulkObject(st, i+1); bulk {
 				an.add(level.Destructive, "as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
 				return
@@ -280,6 +323,19 @@ func init() {
 		sp := span2(st, i, 1)
 		an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 		an.keyCombo(st, i, app)
+		// Typed after Command-Space: the start of a terminal's name launches it.
+		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], "using") {
+			if typed := strings.ToLower(strings.TrimSpace(st[i+1].str())); len(typed) >= 3 {
+				for name := range terminalApps {
+					if strings.HasPrefix(name, typed) {
+						an.terminal = true
+						an.spotlight = false
+						an.add(level.Dangerous, "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
+						return
+					}
+				}
+			}
+		}
 		// Text typed while a terminal is in use runs as a command; a key
 		// combination (keystroke "t" using command down) types nothing.
 		if i+1 < len(st) && !hasWord(st[i+1:], "using") {
@@ -315,6 +371,7 @@ func init() {
 	rule("do shell script", doShellScript)
 	rule("do script", terminalText("do script", "Terminal"))
 	rule("write text", terminalText("write text", "iTerm"))
+	rule("write contents of file", flat(level.Dangerous, "terminal-file", "TERMINAL: types a file's contents into a live iTerm shell, where they run unseen"))
 	rule("do javascript", flat(level.Dangerous, "javascript", "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session"))
 	rule("execute", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		for _, t := range st[i:] {
@@ -350,7 +407,15 @@ func init() {
 			}
 		}
 	})
-	rule("set eof", flat(level.Destructive, "set-eof", "TRUNCATE: set eof cuts a file's contents, irreversibly"))
+	rule("set eof", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		// set eof f to 0 then write: the usual way to overwrite a file. With
+		// nothing written, the file is emptied.
+		if an.writesFile() {
+			an.add(level.Dangerous, "as.set-eof", span2(st, i, n), "OVERWRITE: set eof cuts a file's contents before writing it anew")
+			return
+		}
+		an.add(level.Destructive, "as.set-eof", span2(st, i, n), "TRUNCATE: set eof empties a file and nothing is written back")
+	})
 	rule("set [the] clipboard", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.add(level.Caution, "as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
 		if k := i + n; k+1 < len(st) && st[k].text == "to" && st[k+1].kind == asString {
@@ -402,6 +467,10 @@ func init() {
 		if i+1 < len(st) && st[i+1].text == "location" || i+2 < len(st) && st[i+1].text == "for" && st[i+2].text == "access" {
 			return
 		}
+		if app != nil && app.known != nil && isTerminalApp(app.known.title) && i+1 < len(st) {
+			an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
+			return
+		}
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
 				if ext := executableExt(t.str()); ext != "" {
@@ -416,6 +485,18 @@ func init() {
 		}
 	})
 	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
+		an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
+		an.urlProps(st[i+1:], span2(st, i, 1))
+		if app != nil && app.known != nil && app.known.title == "Mail" && hasWord(st[i:min(len(st), i+4)], "rule") {
+			if hasWord(st, "forward") || hasWord(st, "redirect") {
+				an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
+			} else {
+				an.add(level.Dangerous, "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
+			}
+		}
+		if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], "recipient") {
+			an.bulkRecipients = true
+		}
 		if hasWordSeq(st[i:min(len(st), i+5)], "folder", "action") {
 			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
 		}
@@ -640,14 +721,20 @@ func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
 func menuItemRisk(label string) (level.Level, string) {
 	l := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
 	// A prefix of a dangerous label finds it too (whose name starts with "Empty").
-	for _, full := range []string{"empty trash", "erase", "secure empty trash", "move to trash", "shut down", "restart", "log out"} {
+	for _, full := range []string{"empty trash", "empty bin", "erase", "secure empty trash", "move to trash", "move to bin", "shut down", "restart", "log out"} {
 		if len(l) >= 4 && strings.HasPrefix(full, l) {
 			l = full
 			break
 		}
 	}
+	if l == "trash" || l == "bin" || strings.HasSuffix(l, " trash") || strings.HasSuffix(l, " bin") {
+		// whose name ends with "Trash": Empty Trash or Move to Trash.
+		if !strings.HasPrefix(l, "empty") && !strings.HasPrefix(l, "move") {
+			return level.Dangerous, "empties the Trash or moves items to it"
+		}
+	}
 	switch {
-	case strings.Contains(l, "empty trash") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
+	case strings.Contains(l, "empty trash") || strings.Contains(l, "empty bin") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
 		return level.Destructive, "permanently deletes"
 	case strings.Contains(l, "delete") || strings.Contains(l, "move to trash") || strings.Contains(l, "move to bin") ||
 		strings.Contains(l, "shut down") || strings.Contains(l, "restart") || strings.Contains(l, "log out") ||
@@ -748,10 +835,25 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		return
 	}
 	mods := map[string]bool{}
-	for k := i; k+1 < len(st); k++ {
-		if st[k+1].text == "down" {
-			mods[st[k].text] = true
+	addMods := func(ts []asToken) {
+		for k := 0; k+1 < len(ts); k++ {
+			if ts[k+1].text == "down" {
+				mods[ts[k].text] = true
+			}
 		}
+	}
+	addMods(st[i:])
+	// using mods, where set mods to {command down, shift down}
+	for k := i; k+1 < len(st); k++ {
+		if st[k].text == "using" {
+			for d := an.firstDef(st[k+1].text); d >= 0; d = an.defList[d].next {
+				addMods(an.defList[d].expr)
+			}
+		}
+	}
+	if (key == " " || key == "space" || key == "code:49") && mods["command"] {
+		an.spotlight = true // Command-Space: what is typed next launches an app
+		return
 	}
 	sp := span2(st, i, 1)
 	del := key == "code:51" || key == "delete" || key == "code:117"
@@ -786,10 +888,16 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	}
 }
 
-// mentions reports whether the script names w as a word or a string.
+// mentions reports whether the script names w as a word or a string, or
+// addresses that application by any spelling (application id …).
 func (an *asAn) mentions(w string) bool {
 	for _, t := range an.lx.toks {
 		if t.kind == asWord && t.text == w || t.kind == asString && strings.EqualFold(t.str(), w) {
+			return true
+		}
+	}
+	for _, a := range an.apps {
+		if a.known != nil && strings.EqualFold(a.known.title, w) {
 			return true
 		}
 	}
@@ -849,6 +957,11 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 				frag = strings.ReplaceAll(frag, ":", "/")
 			}
 			b.WriteString(strings.TrimPrefix(frag, "/"))
+		case term[0].text == "system" && len(term) > 2 && term[1].text == "attribute" && term[2].kind == asString && term[2].str() == "HOME":
+			b.WriteString("~/")
+			anchored = true
+		case hasWordSeq(term, "user", "name"):
+			b.WriteString("user") // /Users/<short user name>/…: the user's own home
 		case term[0].text == "path" && len(term) > 2 && term[1].text == "to":
 			anchor, ok := pathAnchors[term[2].text]
 			if !ok {
@@ -877,4 +990,83 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 		return ""
 	}
 	return b.String()
+}
+
+// urlProps rates URLs set as properties (set URL of front document to …,
+// make new tab with properties {URL:…}): javascript: and file: URLs run or
+// open things.
+func (an *asAn) urlProps(st []asToken, sp Span) {
+	if !hasWord(st, "url") {
+		return
+	}
+	for _, t := range st {
+		if t.kind != asString {
+			continue
+		}
+		if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.str()))); ok {
+			if l, why := schemeRisk(scheme); l > level.Caution {
+				an.add(l, "as.url-property", sp, "URL: %s", why)
+			}
+		}
+	}
+}
+
+// writesFile reports a write command anywhere in the script (not the
+// "with write permission" of open for access).
+func (an *asAn) writesFile() bool {
+	toks := an.lx.toks
+	for k, t := range toks {
+		if t.kind == asWord && t.text == "write" && (k+1 >= len(toks) || toks[k+1].text != "permission") {
+			return true
+		}
+	}
+	return false
+}
+
+// homeFolders are the top-level folders of a home: deleting or moving one
+// takes everything the person keeps there.
+var homeFolders = set(`documents desktop downloads library pictures music movies applications public`)
+
+// homeFolder reports an object that is itself a whole home folder: folder
+// "Documents" of home, (path to documents folder), "/Users/me/Documents",
+// home. Something inside one (file "a" of folder "Documents" of home) is not.
+func (an *asAn) homeFolder(st []asToken) string {
+	k := 0
+	for k < len(st) && (st[k].text == "the" || st[k].text == "(") {
+		k++
+	}
+	if k >= len(st) {
+		return ""
+	}
+	t := st[k]
+	switch {
+	case t.kind == asWord && t.text == "home" && (k+1 >= len(st) || st[k+1].text != "of"):
+		return "the home folder"
+	case t.kind == asWord && t.text == "folder" && k+3 < len(st) && st[k+1].kind == asString && st[k+2].text == "of" && st[k+3].text == "home":
+		if homeFolders[strings.ToLower(st[k+1].str())] {
+			return "the home folder " + display(st[k+1].str())
+		}
+	case t.kind == asWord && t.text == "path" && k+2 < len(st) && st[k+1].text == "to":
+		if st[k+2].text == "home" {
+			return "the home folder"
+		}
+		if a, ok := pathAnchors[st[k+2].text]; ok && homeFolders[strings.ToLower(strings.Trim(strings.TrimPrefix(a, "~/"), "/"))] {
+			return "the home folder " + strings.TrimSuffix(a, "/")
+		}
+	default:
+		// folder "/Users/me/Documents", POSIX file "~/Desktop", "…"
+		for k < len(st) && (st[k].text == "folder" || st[k].text == "posix" || st[k].text == "file" || st[k].text == "alias" || st[k].text == "disk" || st[k].text == "item") {
+			k++
+		}
+		if k < len(st) && st[k].kind == asString && (k+1 >= len(st) || st[k+1].text != "of") {
+			p := st[k].str()
+			if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
+				p = hfsToPOSIX(p)
+			}
+			if z := classifyPath(an.env, strings.TrimRight(p, "/")); z.homeRoot {
+				return display(st[k].str())
+			}
+		}
+	}
+	return ""
 }

@@ -44,7 +44,8 @@ func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
 	var total Verdict
 	per := make([]Verdict, len(p.Actions))
 	lines := lineStarts(src)
-	recipients := 0
+	recipients, deletes := 0, 0
+	written := map[string]string{} // path as given → text written to it in this plan
 	for i, a := range p.Actions {
 		sp := lineSpan(src, lines, a.Line)
 		per[i] = Action(a, env)
@@ -54,11 +55,30 @@ func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
 		for _, r := range per[i].Reasons {
 			total.add(r.Level, r.Rule, sp, "line %d: %s", a.Line, r.Text)
 		}
-		if a.Cmd.Name == "SEND_EMAIL" {
+		switch a.Cmd.Name {
+		case "SEND_EMAIL":
 			if to, ok := a.Arg("to"); ok {
 				recipients += len(strings.Split(to, ","))
 			}
+		case "DELETE_FILE":
+			deletes++
+		case "WRITE_FILE", "WRITE_DOC", "APPEND_FILE":
+			path, _ := a.Arg("path")
+			content, _ := a.Arg("content")
+			written[path] += content
+		case "OPEN_FILE":
+			// A file this plan wrote, opened to run: what was written runs.
+			path, _ := a.Arg("path")
+			if content, ok := written[path]; ok && executableExt(path) != "" {
+				w := Shell(content, env)
+				for _, r := range w.Reasons {
+					total.add(r.Level, r.Rule, sp, "line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text)
+				}
+			}
 		}
+	}
+	if deletes > bulkCount {
+		total.add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
 	}
 	if recipients > maxRecipients && len(p.Actions) > 1 {
 		total.add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
@@ -133,8 +153,9 @@ func blocked(v *Verdict, err error) {
 }
 
 // scriptRunners run the files they open.
-var scriptRunners = map[string]bool{"script editor": true, "automator": true, "python launcher": true,
-	"archive utility": false, "installer": true, "shortcuts": true, "xcode": false}
+var scriptRunners = map[string]bool{"script editor": true, "script debugger": true, "automator": true,
+	"python launcher": true, "python launcher 3": true, "jar launcher": true, "installer": true, "shortcuts": true,
+	"applet launcher": true, "osascript": true}
 
 // pathOps says what each command does to each of its path arguments.
 var pathOps = map[string]sanitize.Op{
@@ -148,7 +169,8 @@ var pathOps = map[string]sanitize.Op{
 // executableExts are files that run code when opened.
 var executableExts = []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow",
 	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg",
-	".mobileconfig", ".configprofile", ".shortcut", ".kext", ".plugin", ".bundle", ".qlgenerator", ".mdimporter", ".osax", ".zsh", ".bash", ".pl", ".rb"}
+	".mobileconfig", ".configprofile", ".shortcut", ".kext", ".plugin", ".bundle", ".qlgenerator", ".mdimporter", ".osax", ".zsh", ".bash", ".pl", ".rb",
+	".alfredworkflow", ".kmmacros", ".kmlibrary", ".jnlp", ".popclipext", ".safariextz", ".xpi", ".crx", ".vsix", ".appex"}
 
 func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	op, ok := pathOps[cmd+"."+arg]

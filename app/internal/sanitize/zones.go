@@ -239,6 +239,18 @@ var persistenceZone = []entry{
 	{"/etc/paths.d", "the system command search path"},
 	{"/etc/emond.d", "the event monitor's rules"},
 	{"/Library/Scripts/Folder Action Scripts", "a Folder Actions folder"},
+	// Project files that tools run by themselves (on cd, commit, import,
+	// folder open, install), wherever the project lives.
+	{"**/.envrc", "a direnv file (run on entering the folder)"},
+	{"**/.husky", "git hooks run by husky"},
+	{"**/.githooks", "a git hooks folder"},
+	{"**/sitecustomize.py", "a Python start-up module (run at every Python start)"},
+	{"**/usercustomize.py", "a Python start-up module (run at every Python start)"},
+	{"**/bin/activate", "a virtualenv activation script (sourced by the shell)"},
+	{"**/.vscode/tasks.json", "editor tasks, which can run on folder open"},
+	{"**/.npmrc", "npm settings (script-shell, registry)"},
+	{"**/.yarnrc.yml", "yarn settings"},
+	{"**/.pre-commit-config.yaml", "pre-commit hooks"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

@@ -73,8 +73,10 @@ type asAn struct {
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
-	selectAll bool // a Select All was typed: what follows acts on everything
-	spotlight bool // Command-Space was typed: the next text launches an app
+	selectAll bool                // a Select All was typed: what follows acts on everything
+	zones     map[string]zoneInfo // classifyPath results, by path
+	bulkMemo  map[string]bool     // bulkVar results, by variable
+	spotlight bool                // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int
@@ -235,6 +237,7 @@ func (an *asAn) collect() {
 // few allocations, not a few per name.
 type asSym struct {
 	isVar, isSub bool
+	ndefs        int
 	first, last  int32 // definitions: indices into asAn.defList, -1 when none
 }
 
@@ -253,10 +256,22 @@ func (an *asAn) sym(name string) *asSym {
 	return &an.symList[i]
 }
 
+// maxDefs bounds the definitions kept for one variable. A variable set in
+// more places than that also gets a computed definition (fail closed), and
+// every look-up through its definitions stays bounded.
+const maxDefs = 16
+
 // def records name := expr.
 func (an *asAn) def(name string, expr []asToken) {
 	s := an.sym(name)
 	s.isVar = true
+	if s.ndefs++; s.ndefs > maxDefs {
+		if s.ndefs == maxDefs+1 {
+			expr = nil // one computed definition stands for the rest
+		} else {
+			return
+		}
+	}
 	d := int32(len(an.defList))
 	an.defList = append(an.defList, asDef{expr: expr, next: -1})
 	if s.last >= 0 {

@@ -155,6 +155,19 @@ func (an *asAn) bulkVar(name string, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	if b, ok := an.bulkMemo[name]; ok {
+		return b
+	}
+	if an.bulkMemo == nil {
+		an.bulkMemo = map[string]bool{}
+	}
+	an.bulkMemo[name] = false // while resolving: a self-reference adds nothing
+	b := an.bulkVarDefs(name, depth)
+	an.bulkMemo[name] = b
+	return b
+}
+
+func (an *asAn) bulkVarDefs(name string, depth int) bool {
 	for d := an.firstDef(name); d >= 0; d = an.defList[d].next {
 		for _, x := range an.defList[d].expr {
 			if x.kind != asWord && x.kind != asVar {
@@ -573,11 +586,11 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			p = hfsToPOSIX(p)
 		}
-		z := classifyPath(an.env, p)
+		z := an.classify(p)
 		if z.kind == zoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
 			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
 			// a fragment under the home.
-			z = classifyPath(an.env, "~/"+strings.TrimPrefix(p, "/"))
+			z = an.classify("~/" + strings.TrimPrefix(p, "/"))
 		}
 		switch {
 		case write && z.persist != "":
@@ -1063,10 +1076,23 @@ func (an *asAn) homeFolder(st []asToken) string {
 			if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
 				p = hfsToPOSIX(p)
 			}
-			if z := classifyPath(an.env, strings.TrimRight(p, "/")); z.homeRoot {
+			if z := an.classify(strings.TrimRight(p, "/")); z.homeRoot {
 				return display(st[k].str())
 			}
 		}
 	}
 	return ""
+}
+
+// classify is classifyPath, remembered for the analysis.
+func (an *asAn) classify(p string) zoneInfo {
+	if z, ok := an.zones[p]; ok {
+		return z
+	}
+	if an.zones == nil {
+		an.zones = map[string]zoneInfo{}
+	}
+	z := classifyPath(an.env, p)
+	an.zones[p] = z
+	return z
 }

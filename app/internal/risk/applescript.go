@@ -76,6 +76,8 @@ type asAn struct {
 	selectAll bool                // a Select All was typed: what follows acts on everything
 	zones     map[string]zoneInfo // classifyPath results, by path
 	bulkMemo  map[string]bool     // bulkVar results, by variable
+	mentioned map[string]bool     // mentions results, by word
+	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
 	spotlight bool                // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.

@@ -904,6 +904,18 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 // mentions reports whether the script names w as a word or a string, or
 // addresses that application by any spelling (application id …).
 func (an *asAn) mentions(w string) bool {
+	if m, ok := an.mentioned[w]; ok {
+		return m
+	}
+	if an.mentioned == nil {
+		an.mentioned = map[string]bool{}
+	}
+	m := an.mentionsScan(w)
+	an.mentioned[w] = m
+	return m
+}
+
+func (an *asAn) mentionsScan(w string) bool {
 	for _, t := range an.lx.toks {
 		if t.kind == asWord && t.text == w || t.kind == asString && strings.EqualFold(t.str(), w) {
 			return true
@@ -1027,9 +1039,14 @@ func (an *asAn) urlProps(st []asToken, sp Span) {
 // writesFile reports a write command anywhere in the script (not the
 // "with write permission" of open for access).
 func (an *asAn) writesFile() bool {
+	if an.writes != 0 {
+		return an.writes > 0
+	}
+	an.writes = -1
 	toks := an.lx.toks
 	for k, t := range toks {
 		if t.kind == asWord && t.text == "write" && (k+1 >= len(toks) || toks[k+1].text != "permission") {
+			an.writes = 1
 			return true
 		}
 	}

@@ -50,10 +50,11 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 		var next []string
 		for _, v := range variants {
 			for _, p := range many {
-				if len(next) < maxVariants {
-					next = append(next, v+p)
-				}
+				next = append(next, v+p)
 			}
+		}
+		if len(next) > maxVariants {
+			next = append(next[:maxVariants-1], holeUnquoted) // the rest: computed
 		}
 		variants = next
 	}
@@ -171,7 +172,9 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 			out = append(out, vs...)
 		}
 		if len(out) > maxVariants {
-			out = out[:maxVariants]
+			// Not every spelling is analysed: the ones left out count as
+			// computed text (fail closed).
+			out = append(out[:maxVariants-1], holeUnquoted)
 		}
 		if len(out) == 1 {
 			return out[0], nil, lit

@@ -160,6 +160,9 @@ type shellAn struct {
 	upload  *Span                // where data left the machine, if anywhere
 	files   map[string]string    // files this input writes: path → content (or a marker)
 	cwd     string               // the working directory after a literal cd ("" unknown)
+	dlDirs  []string             // folders a download was extracted into ("": the unknown working directory)
+	bins    map[string]string    // command name → a file this input wrote into a folder on the command path
+	loops   int                  // loop bodies under way: a computed word there stands for many files
 	inAlias int                  // alias expansions under way
 	seen    map[syntax.Node]bool // command substitutions analysed already
 }
@@ -486,7 +489,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 				continue
 			}
 			// Reading a file this input wrote: sh < /tmp/x.sh
-			switch content, ok := a.files[a.fileKey(ws[0].s)]; {
+			switch content, ok := a.fileContent(ws[0].s); {
 			case !ok:
 			case content == fileDownloaded:
 				pc.stdin = "download"
@@ -646,7 +649,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		}
 	case *syntax.WhileClause:
 		a.stmts(c.Cond, pipeCtx{})
+		a.loops++
 		a.stmts(c.Do, pipeCtx{})
+		a.loops--
 	case *syntax.ForClause:
 		if it, ok := c.Loop.(*syntax.WordIter); ok {
 			for _, w := range it.Items {
@@ -655,7 +660,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		} else {
 			syntax.Walk(c.Loop, a.walkSubst)
 		}
+		a.loops++
 		a.stmts(c.Do, pipeCtx{})
+		a.loops--
 	case *syntax.CaseClause:
 		a.evalWord(c.Word, false)
 		for _, it := range c.Items {
@@ -766,7 +773,10 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
 			// does not name.
 			a.add(level.Caution, "shell.path-computed", sp, "PATH is set to folders computed at run time")
-		case !trustedBinDir(first):
+		case trustedBinDir(first):
+		case usualCodeDir(first):
+			a.add(level.Caution, "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", display(first))
+		default:
 			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", display(first))
 		}
 	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
@@ -775,8 +785,26 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
 		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
 		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
-		up == "PERL5OPT" && strings.ContainsAny(w.s, "Mm") || up == "RUBYOPT" && strings.Contains(low, "-r"):
+		up == "PERL5OPT" && (strings.ContainsAny(w.s, "Mm") || strings.Contains(w.s, "-I")) ||
+		up == "RUBYOPT" && (strings.Contains(low, "-r") || strings.Contains(w.s, "-I")):
 		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+	case codeDirVars[up]:
+		// Folders programs load code or configuration from.
+		for _, d := range strings.Split(w.s, ":") {
+			switch {
+			case d == "" || w.guess && strings.HasPrefix(d, "~"):
+			case strings.Contains(d, holeMark):
+				a.add(level.Caution, "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
+			case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
+				if up == "HOME" || up == "GIT_DIR" {
+					a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, display(d))
+				}
+			case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+				d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
+			default:
+				a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, display(d))
+			}
+		}
 	case commandVars[up]:
 		if w.hole {
 			a.add(level.Dangerous, "shell.env-command", sp, "%s is set to a command computed at run time", name)
@@ -790,7 +818,13 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 			return
 		}
 		a.add(level.Caution, "shell.env-command", sp, "%s names a command to run", name)
-		a.nestedText(w.s, sp, name)
+		text := w.s
+		if up == "LESSOPEN" || up == "LESSCLOSE" {
+			// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
+			// reads the output; %s is the file.
+			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", holeQuoted)
+		}
+		a.nestedText(text, sp, name)
 	}
 }
 
@@ -810,6 +844,71 @@ func trustedBinDir(d string) bool {
 		"/opt/homebrew/sbin", "/opt/local/bin", "/opt/local/sbin", "/Library/Apple/usr/bin", "/usr/libexec",
 		"/Applications/Xcode.app/Contents/Developer/usr/bin", "/Library/Developer/CommandLineTools/usr/bin":
 		return true
+	}
+	return false
+}
+
+// codeDirVars name folders from which programs load code or their
+// configuration.
+var codeDirVars = map[string]bool{
+	"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "PYTHONPATH": true, "PYTHONUSERBASE": true, "NODE_PATH": true,
+	"PERL5LIB": true, "PERLLIB": true, "RUBYLIB": true, "HOME": true, "GIT_DIR": true,
+}
+
+// usualCodeDirs are the folders of the home where installers put
+// commands: prepending them to PATH is the usual set-up ("*" is any one
+// element; a trailing "/…" any folder below).
+var usualCodeDirs = []string{"~/bin", "~/.local/bin", "~/.cargo/bin", "~/go/bin", "~/.npm-global/bin", "~/.rbenv/shims",
+	"~/.rbenv/bin", "~/.pyenv/shims", "~/.pyenv/bin", "~/.nvm/…", "~/.bun/bin", "~/.deno/bin", "~/.volta/bin", "~/.yarn/bin",
+	"~/.config/yarn/global/node_modules/.bin", "~/Library/Python/*/bin", "~/.gem/ruby/*/bin", "~/.poetry/bin",
+	"~/.pub-cache/bin", "~/.rd/bin", "~/.dotnet/tools", "~/.jenv/bin", "~/.jenv/shims", "~/.nodenv/shims", "~/.nodenv/bin",
+	"~/.goenv/shims", "~/.goenv/bin", "~/.local/share/mise/shims", "~/.asdf/shims", "~/.asdf/bin", "~/.krew/bin",
+	"~/flutter/bin", "~/Library/pnpm", "~/.local/share/pnpm", "~/.composer/vendor/bin", "~/.config/composer/vendor/bin",
+	"~/.fzf/bin", "~/.foundry/bin", "~/.cabal/bin", "~/.ghcup/bin", "~/.rvm/bin", "~/.sdkman/candidates/*/current/bin",
+	"~/Library/Android/sdk/platform-tools", "~/.pyenv/versions/…", "~/.rbenv/versions/…", "~/.docker/bin", "~/.orbstack/bin",
+	"~/.lmstudio/bin", "~/.opencode/bin", "~/.claude/local", "~/.emacs.d/bin", "~/.config/emacs/bin", "~/.tfenv/bin",
+	"/opt/homebrew/opt/…", "/usr/local/opt/…", "/opt/homebrew/Cellar/…", "/Applications/*.app/Contents/…",
+	"/Library/TeX/texbin", "/usr/local/go/bin", "/Library/Frameworks/Python.framework/Versions/…", "/opt/local/libexec/…"}
+
+// usualCodeDir reports a folder of usualCodeDirs. $HOME has been written
+// ~ by the time a value is looked at.
+func usualCodeDir(d string) bool {
+	d = strings.TrimSuffix(d, "/")
+	if strings.Contains(d, "/../") || strings.HasSuffix(d, "/..") {
+		return false
+	}
+	got := strings.Split(d, "/")
+	for _, u := range usualCodeDirs {
+		want := strings.Split(u, "/")
+		below := want[len(want)-1] == "…"
+		if below {
+			want = want[:len(want)-1]
+		}
+		if len(got) < len(want) || !below && len(got) != len(want) {
+			continue
+		}
+		match := true
+		for i, e := range want {
+			ok, _ := path.Match(e, got[i])
+			if !ok {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// tempLike reports a folder anyone or any download may write: /tmp,
+// /var/tmp, /Users/Shared, the Downloads folder.
+func tempLike(d string) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/Users/Shared", "/var/folders", "/private/var/folders", "~/Downloads", "/Volumes"} {
+		if d == t || strings.HasPrefix(d, t+"/") {
+			return true
+		}
 	}
 	return false
 }
@@ -1217,6 +1316,7 @@ type word struct {
 	glob   bool   // unquoted glob characters
 	proc   bool   // contains a process substitution <(…)
 	guess  bool   // a hole whose text starts with a guessed home: ${ZDOTDIR:-$HOME}/.zshrc is ~/.zshrc
+	gen    string // the whole word is the output of this local generator: "$(brew shellenv)"
 	span   Span
 }
 
@@ -1263,6 +1363,10 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 	}
 	cur := word{span: sp}
 	quotes := false // cur holds quotes: '' is an empty argument
+	gen := ""
+	if list := onlySubst(w); list != nil {
+		gen = a.generator(list)
+	}
 	flush := func() {
 		if cur.s != "" || cur.hole || quotes {
 			out = append(out, cur)
@@ -1387,6 +1491,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			hole(false)
 		}
 	}
+	cur.gen = gen
 	flush()
 	return out
 }
@@ -1858,11 +1963,22 @@ func (a *shellAn) recordWrites(rs []*syntax.Redirect, rws [][]word, content stri
 			c = fileComputed // too much to keep (and to analyse when run)
 		}
 		a.files = setMap(a.files, key, c)
+		a.noteBin(key)
 	}
 }
 
 func (a *shellAn) setFile(name, content string) {
-	a.files = setMap(a.files, a.fileKey(name), content)
+	key := a.fileKey(name)
+	a.files = setMap(a.files, key, content)
+	a.noteBin(key)
+}
+
+// noteBin remembers a file written into a folder on the usual command
+// path (~/bin, ~/.local/bin …): a later command of that name runs it.
+func (a *shellAn) noteBin(key string) {
+	if dir := path.Dir(key); usualCodeDir(dir) || trustedBinDir(dir) {
+		a.bins = setMap(a.bins, commandName(key), key)
+	}
 }
 
 func setMap(m map[string]string, k, v string) map[string]string {
@@ -1988,4 +2104,153 @@ func isRawDisk(s string) bool {
 		}
 	}
 	return false
+}
+
+// fileContent is what this input put into the file at p: the text it
+// wrote, or a marker (downloaded, computed). A file under a folder a
+// download was extracted into is downloaded. ok is false for a file the
+// input did not produce.
+func (a *shellAn) fileContent(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	key := a.fileKey(p)
+	if c, ok := a.files[key]; ok {
+		return c, true
+	}
+	for _, d := range a.dlDirs {
+		switch {
+		case d == "" && !strings.HasPrefix(key, "/") && !strings.HasPrefix(key, "~"),
+			d != "" && (key == d || strings.HasPrefix(key, strings.TrimSuffix(d, "/")+"/")):
+			return fileDownloaded, true
+		}
+	}
+	return "", false
+}
+
+// downloadedInto records that a download was unpacked into dir (a word
+// that names it; none: the working directory).
+func (a *shellAn) downloadedInto(dir word, has bool) {
+	d := ""
+	switch {
+	case has && dir.hole:
+		return
+	case has:
+		d = a.fileKey(dir.s)
+	case a.cwd != "":
+		d = a.cwd
+	}
+	if d == "." {
+		d = ""
+	}
+	if len(a.dlDirs) < 64 {
+		a.dlDirs = append(a.dlDirs, d)
+	}
+}
+
+// onlySubst returns the statements of a word that is one command or
+// process substitution and nothing else: $(…), "$(…)", <(…).
+func onlySubst(w *syntax.Word) []*syntax.Stmt {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	switch p := p.(type) {
+	case *syntax.CmdSubst:
+		return p.Stmts
+	case *syntax.ProcSubst:
+		return p.Stmts
+	}
+	return nil
+}
+
+// generatorTools print shell code to set up the shell (eval "$(brew
+// shellenv)"); true: whatever its arguments, false: with a generator
+// subcommand or option (generatorWords).
+var generatorTools = map[string]bool{
+	"brew": false, "starship": false, "zoxide": false, "pyenv": false, "rbenv": false, "nodenv": false, "goenv": false,
+	"jenv": false, "plenv": false, "phpenv": false, "direnv": false, "fnm": false, "mise": false, "rtx": false,
+	"atuin": false, "fzf": false, "gh": false, "kubectl": false, "helm": false, "keychain": false, "conda": false,
+	"mamba": false, "micromamba": false, "op": false, "npm": false, "pip": false, "pip3": false, "rustup": false,
+	"mcfly": false, "navi": false, "opam": false, "luarocks": false, "docker-machine": false, "minikube": false,
+	"oh-my-posh": false, "uv": false, "rye": false, "poetry": false, "pdm": false, "hub": false, "scmpuff": false,
+	"zellij": false, "sheldon": false, "antidote": false, "volta": false, "pnpm": false, "hcloud": false, "doctl": false,
+	"thefuck": true, "ssh-agent": true, "dircolors": true, "gdircolors": true, "path_helper": true,
+	"register-python-argcomplete": true,
+}
+
+var generatorWords = map[string]bool{
+	"init": true, "shellenv": true, "hook": true, "env": true, "activate": true, "completion": true, "completions": true,
+	"shell.zsh": true, "shell.bash": true, "shell.fish": true, "shell": true, "virtualenv-init": true, "docker-env": true,
+	"podman-env": true, "path": true, "alias": true, "widget": true, "generate-shell-completion": true,
+	"--zsh": true, "--bash": true, "--fish": true, "-s": true, "--alias": true, "--eval": true, "-b": true,
+}
+
+// generator names the program whose output a substitution is, when that
+// is a local program that prints shell set-up code: one simple command,
+// all literal, neither a downloader, decoder, interpreter nor anything
+// else whose output the script controls, and no file this input made.
+func (a *shellAn) generator(list []*syntax.Stmt) string {
+	if len(list) != 1 || list[0] == nil {
+		return ""
+	}
+	st := list[0]
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Background || st.Negated || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return ""
+	}
+	for _, r := range st.Redirs {
+		if r.Op == syntax.DplOut {
+			continue
+		}
+		if r.Word == nil {
+			return ""
+		}
+		if t, ok := literalWord(r.Word); !ok || t != "/dev/null" || r.Op != syntax.RdrOut && r.Op != syntax.RdrAll && r.Op != syntax.AppOut {
+			return ""
+		}
+	}
+	words := make([]string, len(ce.Args))
+	for i, w := range ce.Args {
+		s, ok := literalWord(w)
+		if !ok {
+			return ""
+		}
+		if _, made := a.fileContent(s); made && (i > 0 || strings.Contains(s, "/")) {
+			return ""
+		}
+		words[i] = s
+	}
+	name := commandName(words[0])
+	if _, ok := a.rebind[name]; ok || a.funcs[name] || name == "" || len(a.dlDirs) > 0 {
+		return "" // (after unpacking a download, the program may be the download)
+	}
+	if _, ok := a.bins[name]; ok {
+		return "" // the script wrote a program by that name
+	}
+	bare, listed := generatorTools[name]
+	if !listed {
+		if _, known := shellCommands[name]; known || prefixCommand(name) != nil {
+			return ""
+		}
+	}
+	if bare {
+		return name
+	}
+	first := ""
+	for _, s := range words[1:] {
+		if generatorWords[s] && strings.HasPrefix(s, "-") {
+			return name
+		}
+		if first == "" && !strings.HasPrefix(s, "-") {
+			first = s
+		}
+	}
+	if generatorWords[strings.ToLower(first)] {
+		return name
+	}
+	return ""
 }

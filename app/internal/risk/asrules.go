@@ -583,6 +583,9 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 	}
 	for _, t := range strs {
 		p := t.str()
+		if !strings.ContainsAny(p, "/:~") {
+			continue // a name ("Screenshots"), not a path
+		}
 		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			p = hfsToPOSIX(p)
 		}

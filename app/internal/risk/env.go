@@ -4,6 +4,8 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -65,6 +67,36 @@ func classifyPath(env *Env, p string) zoneInfo {
 	if env == nil || env.Paths == nil || p == "" {
 		return zoneInfo{}
 	}
+	key := zoneKey{env.Paths, p}
+	if z, ok := zoneMemo.Load(key); ok {
+		return z.(zoneInfo)
+	}
+	z := classifyPathUncached(env, p)
+	if zoneMemoSize.Add(1) > maxZoneMemo {
+		// Bounded: start again rather than grow without end.
+		zoneMemo.Clear()
+		zoneMemoSize.Store(0)
+	}
+	zoneMemo.Store(key, z)
+	return z
+}
+
+// zoneMemo remembers classifications: they are pure functions of the
+// configuration and the path, and a gate sees the same few paths again and
+// again (~/Desktop, ~/Library/LaunchAgents …).
+var (
+	zoneMemo     sync.Map // zoneKey → zoneInfo
+	zoneMemoSize atomic.Int64
+)
+
+const maxZoneMemo = 4096
+
+type zoneKey struct {
+	cfg  *sanitize.Config
+	path string
+}
+
+func classifyPathUncached(env *Env, p string) zoneInfo {
 	if p == "/" || p == "/*" {
 		return zoneInfo{kind: zoneSystem, detail: "the whole disk", homeRoot: true}
 	}

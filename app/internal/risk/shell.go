@@ -1779,31 +1779,20 @@ func unescapedGlob(v string) bool {
 }
 
 // unescapeUnquoted removes the backslashes of unquoted text: \r\m is rm.
-func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+func unescapeUnquoted(s string) string { return unescape(s, "") }
 
 // unescapeDouble removes the backslashes that mean something inside "…".
-func unescapeDouble(s string) string {
+func unescapeDouble(s string) string { return unescape(s, "$`\"\\\n") }
+
+// unescape drops each backslash that escapes a byte of escapable (any byte
+// when escapable is empty); a backslash-newline is a line continuation.
+func unescape(s, escapable string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+		if s[i] == '\\' && i+1 < len(s) && (escapable == "" || strings.IndexByte(escapable, s[i+1]) >= 0) {
 			i++
 			if s[i] == '\n' {
 				continue

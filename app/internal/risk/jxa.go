@@ -3783,9 +3783,14 @@ var jsLiteralNames = map[string]bool{"doShellScript": true, "doScript": true, "d
 var jsTextCalls = map[string]bool{"displayDialog": true, "displayAlert": true, "displayNotification": true, "chooseFromList": true,
 	"say": true, "log": true, "setTheClipboardTo": true}
 
-// literals rates strings that name a rated method.
+// literals rates strings that name a rated method, in a script that can
+// call a method by a computed name (x[expr](…), Reflect, call/apply of a
+// lookup): there the string may become the call. Elsewhere it is text.
 func (an *jsAn) literals() {
 	toks := an.lx.toks
+	if !jsCallsByName(toks) {
+		return
+	}
 	for i, t := range toks {
 		if t.kind != jsString || !jsLiteralNames[t.val] {
 			continue
@@ -3831,4 +3836,23 @@ func tokensText(ts []jsToken) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// jsCallsByName reports a computed member access (obj[expr] where expr is
+// not a single literal) or a reflective call (Reflect, Function.prototype
+// call/apply/bind on a looked-up name, ObjC.bindFunction).
+func jsCallsByName(toks []jsToken) bool {
+	for i, t := range toks {
+		switch {
+		case t.kind == jsIdent && (t.text == "Reflect" || t.text == "bindFunction" || t.text == "NSClassFromString" || t.text == "NSSelectorFromString"):
+			return true
+		case t.text == "[" && i > 0 && jsOperand(toks[i-1]):
+			// obj[ … ]: a literal or number index alone is not computed.
+			if i+2 < len(toks) && toks[i+2].text == "]" && (toks[i+1].kind == jsString || toks[i+1].kind == jsNumber) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }

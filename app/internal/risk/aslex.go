@@ -97,11 +97,22 @@ func lexAppleScript(src string) *asLex {
 	for i < n {
 		c := src[i]
 		// Words are most bytes of a script: take them first, by table.
-		if wordBytes[c] {
-			j := i
-			for j < n && wordBytes[src[j]] {
-				lb[j] = lowerTable[src[j]]
+		if cls := wordClass[c]; cls != 0 {
+			// Scan the word, noting whether it has upper-case letters; only
+			// then does it need folding (most words are lower-case).
+			j := i + 1
+			for j < n {
+				k := wordClass[src[j]]
+				if k == 0 {
+					break
+				}
+				cls |= k
 				j++
+			}
+			if cls&wordUpper != 0 {
+				for k := i; k < j; k++ {
+					lb[k] = lowerTable[lb[k]]
+				}
 			}
 			if j < n && src[j] >= 0x80 || c >= '0' && c <= '9' {
 				j = lx.wordTail(src, lb, i, j)
@@ -387,6 +398,25 @@ var wordBytes = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// wordClass is wordBytes with the upper-case letters marked: wordByte, or
+// wordByte|wordUpper for A-Z, or 0 for a byte that is not part of a word.
+var wordClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if wordBytes[c] {
+			t[c] = wordByte
+		}
+		if c >= 'A' && c <= 'Z' {
+			t[c] |= wordUpper
+		}
+	}
+	return t
+}()
+
+const (
+	wordByte  = 1
+	wordUpper = 2
+)
 
 func isWordByte(c byte) bool { return wordBytes[c] }
 

@@ -3978,6 +3978,17 @@ func toolCommands() {
 	for _, n := range []string{"lpstat", "networkquality", "afinfo", "lesspipe.sh", "lesspipe"} {
 		shellCommands[n] = safe
 	}
+	// dns-sd: browsing and lookups only read; registering or proxying
+	// advertises a service on the network.
+	shellCommands["dns-sd"] = func(c *call) {
+		for _, w := range c.args {
+			switch w.s {
+			case "-R", "-P", "-X":
+				c.add(level.Caution, "dns-sd", "dns-sd %s: advertises a service on the network", w.s)
+				return
+			}
+		}
+	}
 	shellCommands["log"] = bySub(level.Dangerous, "changes or erases the system log", map[string]level.Level{
 		"show": level.Safe, "stream": level.Safe, "stats": level.Safe, "help": level.Safe, "": level.Safe, "collect": level.Caution,
 	})

@@ -2650,6 +2650,19 @@ func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp Span) {
 	an.add(l, "jxa.method-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs or does", r.name)
 }
 
+// calledMember reports a member reference (.x, ['x']) that is called here;
+// a member reference that is not followed to a call is reported as such.
+func (an *jsAn) calledMember(toks []jsToken, i int, r jsRef, sp Span) bool {
+	if !r.member {
+		return false
+	}
+	if c := an.invocation(toks, i); !c.ok {
+		an.unfollowed(toks, r, sp)
+		return false
+	}
+	return true
+}
+
 func (an *jsAn) member(toks []jsToken, r jsRef) {
 	i, name := r.i, r.name
 	t := toks[i]
@@ -2850,20 +2863,12 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 			an.add(level.Caution, "jxa.move", sp, "MOVE: moves files or objects")
 		}
 	case "empty", "emptyTrash":
-		if !r.member {
-			return
-		}
-		if c := an.invocation(toks, i); !c.ok {
-			an.unfollowed(toks, r, sp)
+		if !an.calledMember(toks, i, r, sp) {
 			return
 		}
 		an.add(level.Destructive, "jxa.empty-trash", sp, "EMPTY TRASH: Permanently deletes all items in Trash")
 	case "shutDown", "restart", "sleep", "logOut", "shutdown":
-		if !r.member {
-			return
-		}
-		if c := an.invocation(toks, i); !c.ok {
-			an.unfollowed(toks, r, sp)
+		if !an.calledMember(toks, i, r, sp) {
 			return
 		}
 		an.add(level.Dangerous, "jxa.power", sp, "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
@@ -2900,11 +2905,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 			an.add(l, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
 		}
 	case "send":
-		if !r.member {
-			return
-		}
-		if c := an.invocation(toks, i); !c.ok {
-			an.unfollowed(toks, r, sp)
+		if !an.calledMember(toks, i, r, sp) {
 			return
 		}
 		if an.inLoop(t) {
@@ -2913,11 +2914,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 		}
 		an.add(level.Dangerous, "jxa.send", sp, "SEND: sends an email or message as you")
 	case "doJavaScript", "execute":
-		if !r.member {
-			return
-		}
-		if c := an.invocation(toks, i); !c.ok {
-			an.unfollowed(toks, r, sp)
+		if !an.calledMember(toks, i, r, sp) {
 			return
 		}
 		an.add(level.Dangerous, "jxa.javascript", sp, "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")

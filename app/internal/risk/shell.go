@@ -304,15 +304,11 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 		return ok
 	}
 	for i, p := range w.Parts {
+		if v, ok := staticPart(p); ok {
+			b.WriteString(v)
+			continue
+		}
 		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeUnquoted(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
 		case *syntax.DblQuoted:
 			for j, q := range p.Parts {
 				switch q := q.(type) {
@@ -348,19 +344,30 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 	return b.String(), true
 }
 
+// staticPart returns the value of a word part that needs no expansion: an
+// unquoted literal (backslashes removed) or a '…' / $'…' string.
+func staticPart(p syntax.WordPart) (string, bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return unescapeUnquoted(p.Value), true
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			return ansiC(p.Value), true
+		}
+		return p.Value, true
+	}
+	return "", false
+}
+
 // literalWord returns a word's value when it has no expansions at all.
 func literalWord(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	for _, p := range w.Parts {
+		if v, ok := staticPart(p); ok {
+			b.WriteString(v)
+			continue
+		}
 		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeUnquoted(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				l, ok := q.(*syntax.Lit)

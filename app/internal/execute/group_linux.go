@@ -1,0 +1,39 @@
+package execute
+
+import (
+	"context"
+	"os/exec"
+
+	"golang.org/x/sys/unix"
+)
+
+// waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
+// its group first when ctx is done (then calling stopped), and then kills
+// whatever is left in the group before reaping the leader.
+//
+// On Linux it sees the leader exit without reaping it (waitid with
+// WNOWAIT): while the leader is an unreaped zombie its pid, and so the
+// group id, cannot be reused, so the final SIGKILL can only reach this
+// group.
+func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func()) error {
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		var info unix.Siginfo
+		for {
+			err := unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			if err != unix.EINTR {
+				return
+			}
+		}
+	}()
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		killGroup(pgid)
+		stopped()
+		<-exited
+	}
+	killGroup(pgid)
+	return cmd.Wait()
+}

@@ -1,0 +1,31 @@
+//go:build !linux
+
+package execute
+
+import (
+	"context"
+	"os/exec"
+)
+
+// waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
+// its group first when ctx is done (then calling stopped), and then kills
+// whatever is left in the group.
+//
+// Without waitid's WNOWAIT the leader is reaped before the final SIGKILL, so
+// in theory the group id could be reused in between; that needs the pid
+// space to wrap within that moment. The kill on cancellation happens while
+// the leader still runs.
+func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func()) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		killGroup(pgid)
+		stopped()
+		err = <-done
+	}
+	killGroup(pgid)
+	return err
+}

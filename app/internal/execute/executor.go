@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -316,6 +317,8 @@ func (r *argReader) emails(name string) []string {
 		if s = strings.TrimSpace(s); s != "" {
 			if err := sanitize.Strict("email address", s); err != nil {
 				r.fail(err)
+			} else if a, err := mail.ParseAddress(s); err != nil || a.Name != "" || a.Address != s {
+				r.fail(fmt.Errorf("%s: %s is not a bare email address", r.a.Cmd.Name, sanitize.Display(s)))
 			}
 			to = append(to, s)
 		}

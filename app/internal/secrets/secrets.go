@@ -9,6 +9,7 @@ package secrets
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -86,5 +87,10 @@ type unavailableError struct{ why string }
 
 func (e *unavailableError) Error() string { return "key store unavailable: " + e.why }
 func (e *unavailableError) Unwrap() error { return ErrUnavailable }
+
+// unavailable is an error wrapping ErrUnavailable that says why.
+func unavailable(format string, a ...any) error {
+	return &unavailableError{fmt.Sprintf(format, a...)}
+}
 
 func lockedErr() error { return &unavailableError{"the memory store is locked"} }

@@ -1,0 +1,150 @@
+//go:build linux
+
+package secrets
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	dbus "github.com/keybase/dbus"
+	"github.com/keybase/go-keychain/secretservice"
+)
+
+// sessionTimeout bounds opening a session with the Secret Service.
+const sessionTimeout = 5 * time.Second
+
+// Open connects to the Secret Service (gnome-keyring, KeePassXC…) on the
+// D-Bus session bus and opens an encrypted session (DH + AES). Items live in
+// the default collection with the attributes service=Service and
+// account=NAME.
+//
+// There is no fallback: without DBUS_SESSION_BUS_ADDRESS (no dbus-launch is
+// started), without a Secret Service on the bus, or without a default
+// collection, Open returns an error wrapping ErrUnavailable. A locked
+// collection is unlocked only when that needs no prompt; otherwise each call
+// fails with ErrUnavailable, since Airlock must not hang on, or be the one
+// to show, a password dialog.
+func Open() (KeyStore, error) {
+	addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	if addr == "" || addr == "autolaunch:" {
+		return nil, unavailable("no Secret Service: DBUS_SESSION_BUS_ADDRESS is not set, so there is no D-Bus session bus to reach one on")
+	}
+	svc, err := secretservice.NewService()
+	if err != nil {
+		return nil, unavailable("no Secret Service: cannot connect to the D-Bus session bus: %v", err)
+	}
+	svc.SetSessionOpenTimeout(sessionTimeout)
+	session, err := svc.OpenSession(secretservice.AuthenticationDHAES)
+	if err != nil {
+		return nil, unavailable("no Secret Service on the D-Bus session bus: %v", err)
+	}
+	s := &secretService{svc: svc, session: session}
+	if err := s.unlock(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// secretService is a KeyStore in the default collection of the Secret
+// Service. mu serialises the calls: the library's prompt handling is not safe
+// for concurrent use.
+type secretService struct {
+	mu      sync.Mutex
+	svc     *secretservice.SecretService
+	session *secretservice.Session
+}
+
+const collection = secretservice.DefaultCollection
+
+func (s *secretService) attributes(name string) secretservice.Attributes {
+	return secretservice.Attributes{"service": Service, "account": name}
+}
+
+func (s *secretService) Get(name string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.unlock(); err != nil {
+		return nil, err
+	}
+	items, err := s.svc.SearchCollection(collection, s.attributes(name))
+	if err != nil {
+		return nil, unavailable("searching the keyring: %v", err)
+	}
+	if len(items) == 0 {
+		return nil, ErrNotFound
+	}
+	secret, err := s.svc.GetSecret(items[0], *s.session)
+	if err != nil {
+		return nil, unavailable("reading %q from the keyring: %v", name, err)
+	}
+	if secret == nil {
+		// The library reports a failure to decrypt as (nil, nil).
+		return nil, unavailable("reading %q from the keyring: the secret could not be decrypted", name)
+	}
+	return secret, nil
+}
+
+func (s *secretService) Set(name string, secret []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.unlock(); err != nil {
+		return err
+	}
+	value, err := s.session.NewSecret(append([]byte(nil), secret...))
+	if err != nil {
+		return fmt.Errorf("storing %q in the keyring: %w", name, err)
+	}
+	props := secretservice.NewSecretProperties("Airlock: "+name, s.attributes(name))
+	if _, err := s.svc.CreateItem(collection, props, value, secretservice.ReplaceBehaviorReplace); err != nil {
+		return unavailable("storing %q in the keyring: %v", name, err)
+	}
+	return nil
+}
+
+func (s *secretService) Delete(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.unlock(); err != nil {
+		return err
+	}
+	items, err := s.svc.SearchCollection(collection, s.attributes(name))
+	if err != nil {
+		return unavailable("searching the keyring: %v", err)
+	}
+	for _, item := range items {
+		if err := s.svc.DeleteItem(item); err != nil {
+			return unavailable("deleting %q from the keyring: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// unlock makes sure the default collection is unlocked, asking the service
+// to unlock it only when that needs no prompt. A prompt the service offers
+// is dismissed, never shown.
+func (s *secretService) unlock() error {
+	locked, err := s.svc.Obj(collection).GetProperty("org.freedesktop.Secret.Collection.Locked")
+	if err != nil {
+		return unavailable("the Secret Service has no default keyring: %v", err)
+	}
+	if l, ok := locked.Value().(bool); ok && !l {
+		return nil
+	}
+	var unlocked []dbus.ObjectPath
+	var prompt dbus.ObjectPath
+	err = s.svc.ServiceObj().
+		Call("org.freedesktop.Secret.Service.Unlock", 0, []dbus.ObjectPath{collection}).
+		Store(&unlocked, &prompt)
+	if err != nil {
+		return unavailable("unlocking the default keyring: %v", err)
+	}
+	if prompt != secretservice.NullPrompt && prompt != "" {
+		s.svc.Obj(prompt).Call("org.freedesktop.Secret.Prompt.Dismiss", 0)
+	}
+	if len(unlocked) == 0 {
+		return unavailable("the default keyring is locked and unlocking it needs a password; unlock it (log in to the desktop, or open Passwords and Keys) and try again")
+	}
+	return nil
+}

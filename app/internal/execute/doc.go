@@ -14,6 +14,10 @@
 //     process group of its own that is killed as a whole (SIGKILL) when the
 //     context is cancelled, which is how the kill switch stops them.
 //
+// The kill switch is a context: the gate derives the context of every Run
+// and RunArgv from one it cancels, and everything in flight stops — process
+// groups are killed, a copy stops between two reads, the Desktop returns.
+//
 // It never decides. It does not rate risk, consult the autonomy level or ask
 // anyone: only the gate calls it, after the decision. What it does check, at
 // the moment of execution and again after the gate did, is the sanitiser's

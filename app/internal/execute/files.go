@@ -398,7 +398,7 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 			}
 		}
 	case fi.Mode().IsRegular():
-		tmp, err = copyToTemp(from, filepath.Dir(to), fi.Mode().Perm())
+		tmp, err = copyToTemp(ctx, from, filepath.Dir(to), fi.Mode().Perm())
 	default:
 		err = errors.New("it is not a regular file or a folder")
 	}
@@ -418,13 +418,28 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 }
 
 // copyToTemp copies the regular file src into a new temporary file in dir.
-func copyToTemp(src, dir string, perm fs.FileMode) (string, error) {
+// It stops when ctx is done.
+func copyToTemp(ctx context.Context, src, dir string, perm fs.FileMode) (string, error) {
 	f, err := openRegular(src)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	return writeTemp(dir, perm, f)
+	return writeTemp(dir, perm, ctxReader{ctx, f})
+}
+
+// ctxReader fails its reads once ctx is done, so the kill switch stops a
+// long copy between two reads.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // openRegular opens src for reading, refusing a link or anything but a
@@ -473,7 +488,7 @@ func copyTree(ctx context.Context, src, dst string) error {
 				return err
 			}
 		case mode.IsRegular():
-			if err := copyOne(s, t, mode.Perm()); err != nil {
+			if err := copyOne(ctx, s, t, mode.Perm()); err != nil {
 				return err
 			}
 		case mode&fs.ModeSymlink != 0:
@@ -491,8 +506,9 @@ func copyTree(ctx context.Context, src, dst string) error {
 	return nil
 }
 
-// copyOne copies the regular file src to the new file dst.
-func copyOne(src, dst string, perm fs.FileMode) error {
+// copyOne copies the regular file src to the new file dst. It stops when
+// ctx is done.
+func copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
 	in, err := openRegular(src)
 	if err != nil {
 		return err
@@ -502,7 +518,7 @@ func copyOne(src, dst string, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
 		out.Close()
 		return err
 	}

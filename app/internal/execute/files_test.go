@@ -3,9 +3,11 @@ package execute_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -493,5 +495,60 @@ func parsed(src string) func(t *testing.T, s *sandbox) action.Action {
 			t.Fatal(err)
 		}
 		return p.Actions[0]
+	}
+}
+
+// stopAfter is a context that reports itself cancelled from its n-th
+// check on: a kill switch tripped in the middle of an action, without timing.
+type stopAfter struct {
+	context.Context
+	mu sync.Mutex
+	n  int
+}
+
+func (c *stopAfter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n <= 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A copy stopped at any point is whole or absent: never a half copy, never
+// a temporary file left.
+func TestCopyStoppedHalfWay(t *testing.T) {
+	for _, src := range []string{`COPY_FILE "~/Documents/dir" "~/Documents/copy"`, `COPY_FILE "~/Documents/dir/f5" "~/Documents/copy"`} {
+		stopped := 0
+		for n := 1; n <= 40; n += 3 {
+			t.Run(fmt.Sprintf("%s after %d checks", src, n), func(t *testing.T) {
+				s := newSandbox(t)
+				for i := range 10 {
+					s.write(t, fmt.Sprintf("Documents/dir/f%d", i), strings.Repeat("x", 100_000))
+				}
+				p, err := action.Parse(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = s.ex.Run(&stopAfter{Context: context.Background(), n: n}, p.Actions[0])
+				switch {
+				case err == nil:
+					if _, err := os.Stat(s.p("Documents/copy")); err != nil {
+						t.Fatalf("Run succeeded without a copy: %v", err)
+					}
+				case errors.Is(err, context.Canceled):
+					stopped++
+					gone(t, s.p("Documents/copy"))
+				default:
+					t.Fatal(err)
+				}
+				if m := leftovers(t, s.p("Documents")); len(m) != 0 {
+					t.Fatalf("temporary files left: %q", m)
+				}
+			})
+		}
+		if stopped < 2 {
+			t.Errorf("%s: stopped only %d times; the test does not reach the copy", src, stopped)
+		}
 	}
 }

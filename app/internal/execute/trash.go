@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,7 +35,9 @@ var ErrCrossDevice = errors.New("on another disk than the Trash")
 // ~/.local/share): a trashed item goes to dataHome/Trash/files, and beside it
 // dataHome/Trash/info holds NAME.trashinfo with its original Path
 // (percent-encoded) and DeletionDate. When the name is taken, the item is
-// stored as "NAME.2", "NAME.3"…, keeping the extension last ("a.2.txt").
+// stored as "NAME.2" up to "NAME.9", then under a random number
+// ("NAME.5f3a09c1"), keeping the extension last ("a.2.txt"), so trashing
+// a name for the thousandth time costs no more than for the tenth.
 //
 // Only the home trash is implemented. An item on another file system than
 // dataHome is refused with an error wrapping ErrCrossDevice rather than
@@ -49,8 +52,12 @@ type freedesktop struct {
 	now func() time.Time
 }
 
-// maxTrashNames bounds the search for a free name.
-const maxTrashNames = 10_000
+// Names tried: the item's own, then numbered up to seqTrashNames, then
+// random, up to maxTrashNames in all.
+const (
+	seqTrashNames = 9
+	maxTrashNames = 100
+)
 
 func (t *freedesktop) Trash(ctx context.Context, path string) (string, error) {
 	if err := ctx.Err(); err != nil {
@@ -110,17 +117,22 @@ func (t *freedesktop) Trash(ctx context.Context, path string) (string, error) {
 	return "", fmt.Errorf("moving %s to the Trash: no free name after %d tries", path, maxTrashNames)
 }
 
-// trashName is base for n 1 and otherwise base with ".n" before its
-// extension; a name that starts with its only dot (".profile") has none.
+// trashName is the n-th name to try for base: base itself, then base with
+// ".n" before its extension, then with a random number there. A name that
+// starts with its only dot (".profile") has no extension.
 func trashName(base string, n int) string {
 	if n == 1 {
 		return base
+	}
+	tag := strconv.Itoa(n)
+	if n > seqTrashNames {
+		tag = fmt.Sprintf("%08x", rand.Uint32())
 	}
 	ext := filepath.Ext(base)
 	if ext == base {
 		ext = ""
 	}
-	return strings.TrimSuffix(base, ext) + "." + strconv.Itoa(n) + ext
+	return strings.TrimSuffix(base, ext) + "." + tag + ext
 }
 
 // escapeTrashPath percent-encodes every byte of p but the unreserved

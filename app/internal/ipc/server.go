@@ -128,6 +128,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		nc, err := s.ln.AcceptUnix()
 		if err != nil {
 			if s.isClosed() {
+				s.Close() // returns once the Close under way has finished
 				return nil
 			}
 			if transient(err) {
@@ -146,6 +147,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		if s.closed { // Close is waiting for the connections it knows of
 			s.mu.Unlock()
 			nc.Close()
+			s.Close()
 			return nil
 		}
 		s.conns.Add(1)

@@ -1,0 +1,17 @@
+// Package ipc owns the gate's unix-socket protocol: the socket's place and
+// permissions, the single-instance lock, the peer check, line-delimited
+// JSON-RPC 2.0 framing with its limits, and the client the CLI and the MCP
+// server use to talk to a running gate.
+//
+// The protocol is a closed set of four methods (Methods): submit work, read
+// status, read history, trip the kill switch. It must never grow a method
+// that approves, denies, changes the autonomy level, re-arms after a kill or
+// changes settings: those happen only in the native UI, so an agent holding
+// the socket still cannot approve itself.
+//
+// The server never serves another user (directory 0700, socket 0600, peer uid
+// checked before any request is read), never buffers more than one frame of
+// MaxFrame bytes per connection, ends a connection on the first frame it
+// cannot accept, and never shows a client the text of an error unless the
+// error says it is safe to (UserError).
+package ipc

@@ -1,0 +1,128 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// SocketName is the gate's socket in the data directory.
+const SocketName = "gate.sock"
+
+// LockName is the file in the data directory a running gate holds an
+// exclusive lock on; it contains the gate's process id.
+const LockName = "gate.lock"
+
+// MaxFrame bounds one frame, newline included, in both directions.
+const MaxFrame = 1 << 20
+
+// MaxClientName bounds SubmitParams.Client, in bytes.
+const MaxClientName = 64
+
+// MaxHistoryLimit bounds HistoryParams.Limit.
+const MaxHistoryLimit = 1000
+
+// Methods is the exact, closed set of methods a client may call. Nothing
+// here approves, denies, changes the autonomy level, resumes after a kill or
+// changes settings, and nothing may be added that does.
+var Methods = []string{"submit", "status", "history", "kill"}
+
+// EventMethod is the method of the notifications a submit streams.
+const EventMethod = "event"
+
+// SubmitParams are the params of submit.
+type SubmitParams struct {
+	// Client names the program asking, as the approval popup shows it:
+	// 1 to MaxClientName bytes of printable text.
+	Client string `json:"client"`
+	// Plan is the DSL text to run; it must not be empty.
+	Plan string `json:"plan"`
+	// DryRun asks for the assessment without running anything.
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// HistoryParams are the params of history.
+type HistoryParams struct {
+	// Limit is how many records to return, newest first; 0 leaves it to the
+	// gate. At most MaxHistoryLimit.
+	Limit int `json:"limit"`
+}
+
+// Handler is the gate's side of the protocol. The server calls it with
+// requests that have already been decoded and checked: the method is one of
+// Methods and the params are well-formed and within their bounds.
+//
+// An implementation must return promptly once ctx is done: ctx is cancelled
+// when the client disconnects, when the connection breaks a rule, and when
+// the server closes, and Server.Close waits for every handler to return.
+// Calls on different connections run concurrently; calls on one connection
+// never overlap.
+//
+// Results are encoded with encoding/json and must fit in MaxFrame; a larger
+// one reaches the client as an internal error. An error reaches the client
+// with its text only if it is (or wraps) a UserError, and with the code of
+// the first error in its chain that has an RPCCode() int method; any other
+// error is shown as "internal error" and passed to Server.ErrorLog.
+type Handler interface {
+	// Submit runs a plan. notify streams a notification (method
+	// EventMethod, params v) to the client while the plan runs; it returns an
+	// error once the connection is gone or Submit has returned, and is safe
+	// to call from several goroutines.
+	Submit(ctx context.Context, p SubmitParams, notify func(v any) error) (any, error)
+	// Status reports the gate's state. It must not change it.
+	Status(ctx context.Context) (any, error)
+	// History returns recorded requests. It must not change them.
+	History(ctx context.Context, p HistoryParams) (any, error)
+	// Kill trips the kill switch. Nothing in this protocol can undo it.
+	Kill(ctx context.Context) (any, error)
+}
+
+// Request is one decoded client request.
+type Request struct {
+	// ID is the client's id, a JSON string or integer, echoed unchanged in
+	// the response.
+	ID json.RawMessage
+	// Method is one of Methods.
+	Method string
+	// Params is SubmitParams for submit, HistoryParams for history, nil
+	// for status and kill.
+	Params any
+}
+
+// The error codes. The standard JSON-RPC codes, then those the transport
+// itself uses (-32000 to -32009). A Handler's own codes should come from
+// -32010 to -32099.
+const (
+	CodeParseError     = -32700 // not JSON, or not UTF-8
+	CodeInvalidRequest = -32600 // not a valid request, an oversized or stalled frame
+	CodeMethodNotFound = -32601 // a method outside Methods
+	CodeInvalidParams  = -32602 // params of the wrong shape or out of bounds
+	CodeInternal       = -32603 // an error the client may not see
+
+	CodeServerError  = -32000 // a UserError that names no code of its own
+	CodeUnauthorized = -32001 // the peer is another user, or cannot be identified
+	CodeBusy         = -32002 // too many connections, or a request sent before the last one's response
+)
+
+// wire shapes of what the server writes.
+type (
+	resultFrame struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}
+	errorFrame struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"` // null when the request's id is unknown
+		Error   wireError       `json:"error"`
+	}
+	wireError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}
+	notification struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}
+)

@@ -25,8 +25,9 @@ test: ## gofmt check, go vet, go test -race, and the darwin type-check
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser)
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket)
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
+	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \
@@ -37,7 +38,9 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk:FuzzShell \
 	  ./app/internal/risk:FuzzJXA \
-	  ./app/internal/risk:FuzzDSL ; do \
+	  ./app/internal/risk:FuzzDSL \
+	  ./app/internal/ipc:FuzzDecode \
+	  ./app/internal/execute:FuzzTrashPath ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

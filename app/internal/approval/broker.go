@@ -28,6 +28,7 @@ type Options struct {
 	Max     int              // pending requests at most; DefaultMax when ≤ 0
 	Timeout time.Duration    // how long a request waits; DefaultTimeout when ≤ 0
 	Now     func() time.Time // the clock for Created, Deadline and event times; time.Now when nil
+	// The timeout itself always runs on the real clock.
 }
 
 // Broker holds the pending approval requests (seed 002's interceptor, without
@@ -85,7 +86,8 @@ func NewBroker(p Prompter, opts Options) *Broker {
 // Prompter fails), ErrTimeout or ErrKilled. An Approved answer may still
 // leave items out: run only those whose Items entry is true.
 //
-// Ask refuses, without registering, a request with no items or with a
+// The broker sets r's Created and Deadline, and its ID when empty; the
+// Prompter is shown that copy. Ask refuses, without registering, a request with no items or with a
 // blocked item, a request whose ID is already in use, and a request beyond
 // the pending limit (ErrFull).
 func (b *Broker) Ask(ctx context.Context, r Request) (Answer, error) {

@@ -1,0 +1,72 @@
+package approval
+
+import (
+	"context"
+	"sync"
+)
+
+// A Prompter shows a request to the person and returns their answer.
+//
+// An implementation must show, before it can be answered, which client
+// asked, and every item's exact text, risk level and reasons, and the time
+// left; it must make denying the default (Return, Escape, closing the window,
+// end of input) and ask for a separate confirmation of each destructive item
+// it approves. It must read the answer only from the person — never from
+// standard input or anything else an agent can write to.
+//
+// Prompt must return promptly once ctx is done (the request timed out, was
+// answered elsewhere, or the kill switch tripped); whatever it returns then
+// is ignored. Returning an error, or any outcome other than Approved, denies
+// the request. Prompt may be called from several goroutines at once; an
+// implementation that can show one request at a time must serialise them.
+type Prompter interface {
+	Prompt(ctx context.Context, r Request) (Answer, error)
+}
+
+// Script is a Prompter for tests: it answers from a list or a function and
+// records every request it was shown.
+type Script struct {
+	answer func(ctx context.Context, r Request) (Answer, error)
+
+	mu      sync.Mutex
+	shown   []Request // guarded by mu
+	answers []Answer  // guarded by mu
+}
+
+// Scripted returns a Prompter that gives answers in order, one per request.
+// Once they run out it waits until the request's context ends, as a person
+// who never answers.
+func Scripted(answers ...Answer) *Script { return &Script{answers: answers} }
+
+// ScriptedFunc returns a Prompter that answers each request with f.
+func ScriptedFunc(f func(ctx context.Context, r Request) (Answer, error)) *Script {
+	return &Script{answer: f}
+}
+
+func (s *Script) Prompt(ctx context.Context, r Request) (Answer, error) {
+	s.mu.Lock()
+	r.Items = append([]Item(nil), r.Items...)
+	s.shown = append(s.shown, r)
+	f := s.answer
+	var next *Answer
+	if f == nil && len(s.answers) > 0 {
+		next = &s.answers[0]
+		s.answers = s.answers[1:]
+	}
+	s.mu.Unlock()
+	switch {
+	case f != nil:
+		return f(ctx, r)
+	case next != nil:
+		return *next, nil
+	}
+	<-ctx.Done()
+	return Answer{}, ctx.Err()
+}
+
+// Shown returns the requests the prompter was shown, in order.
+func (s *Script) Shown() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.shown...)
+}

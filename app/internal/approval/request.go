@@ -1,0 +1,130 @@
+package approval
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// Outcome is how a request was resolved. The zero value is Denied.
+type Outcome int
+
+const (
+	Denied   Outcome = iota // the person said no, closed the prompt, or was not asked
+	Approved                // the person said yes (to some items at least; see Answer.Items)
+	Timeout                 // nobody answered in time; a denial recorded as "timeout"
+	Killed                  // the kill switch denied it
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Denied:
+		return "denied"
+	case Approved:
+		return "approved"
+	case Timeout:
+		return "timeout"
+	case Killed:
+		return "killed"
+	}
+	return fmt.Sprintf("outcome(%d)", int(o))
+}
+
+// The errors Ask returns for each way a request ends without approval, and
+// the broker's refusals. Callers branch on them with errors.Is.
+var (
+	ErrDenied          = errors.New("approval denied")
+	ErrTimeout         = errors.New("approval timed out")
+	ErrKilled          = errors.New("approval cancelled by the kill switch")
+	ErrFull            = errors.New("too many approvals pending")
+	ErrAlreadyResolved = errors.New("approval request already resolved")
+	ErrUnknownRequest  = errors.New("no such approval request")
+)
+
+// Item is one action offered for approval, as the person will see it.
+type Item struct {
+	Index   int         // the action's number in its plan, from 1
+	Preview string      // one line in words: "Move ~/a.pdf → ~/Documents/a.pdf"
+	Text    string      // the exact action text (a DSL line, a whole script)
+	Risk    level.Level // never Blocked: blocked actions are not offered
+	Reasons []string    // the assessment's warnings
+}
+
+// Request asks the person to approve one or more actions, usually a plan.
+type Request struct {
+	ID       string // the callId; the broker assigns one when empty
+	Client   string // who asked: "mcp: claude-desktop", "cli"
+	Tool     string // the tool or command that carries the actions
+	Items    []Item
+	Created  time.Time // set by the broker
+	Deadline time.Time // set by the broker: after it the request times out
+}
+
+// Answer is the resolution of a request.
+type Answer struct {
+	Outcome Outcome
+	// Items says, per item of the request, whether it may run. It is all
+	// false unless Outcome is Approved. A prompter may leave it nil to mean
+	// "every item that is not destructive"; a destructive item runs only with
+	// its own true.
+	Items []bool
+	// Remember asks the gate to remember the approval for the session. It
+	// holds only with Approved; the gate never remembers destructive items.
+	Remember bool
+}
+
+// checkRequest refuses what may never be offered.
+func checkRequest(r Request) error {
+	if len(r.Items) == 0 {
+		return errors.New("approval request offers no action")
+	}
+	for i, it := range r.Items {
+		if it.Risk < level.Safe || it.Risk >= level.Blocked {
+			return fmt.Errorf("approval request item %d is %s: blocked actions are never offered for approval", i+1, it.Risk)
+		}
+	}
+	return nil
+}
+
+// settle makes a prompter's or a UI's answer safe to act on: an outcome other
+// than Approved runs nothing, a malformed item list denies everything, a nil
+// list approves the items that are not destructive, and an approval that
+// leaves no item to run is a denial.
+func settle(items []Item, a Answer) Answer {
+	out := Answer{Outcome: a.Outcome, Items: make([]bool, len(items))}
+	switch {
+	case a.Outcome != Approved:
+		if a.Outcome != Timeout && a.Outcome != Killed {
+			out.Outcome = Denied
+		}
+		return out
+	case a.Items != nil && len(a.Items) != len(items):
+		out.Outcome = Denied
+		return out
+	}
+	some := false
+	for i, it := range items {
+		if a.Items == nil {
+			out.Items[i] = it.Risk < level.Destructive
+		} else {
+			out.Items[i] = a.Items[i]
+		}
+		some = some || out.Items[i]
+	}
+	if !some {
+		return Answer{Outcome: Denied, Items: out.Items}
+	}
+	out.Remember = a.Remember
+	return out
+}
+
+// maxRisk is the highest risk among the items.
+func maxRisk(items []Item) level.Level {
+	m := level.Safe
+	for _, it := range items {
+		m = level.Max(m, it.Risk)
+	}
+	return m
+}

@@ -1,0 +1,21 @@
+// Package policy decides what the gate may do without asking, and holds the
+// rules no setting can loosen. It owns:
+//
+//   - the autonomy matrix of seed 003 (Decide): Level 0 asks for everything,
+//     Level 1 (the default) asks for dangerous and destructive actions,
+//     Level 2 asks only for destructive ones; blocked actions are refused at
+//     every level and never offered for approval;
+//   - seed 001's invariant: an action that needs approval when no approver is
+//     available fails with ErrApprovalRequired;
+//   - the context lock (ContextLock): input-synthesising actions run only while
+//     the application that was frontmost when the plan started still is;
+//   - remembered grants (Grants): "allow again this session" for the exact
+//     action text the person saw, never for destructive actions;
+//   - the settings file (Settings): sandbox roots, allowed apps, approval
+//     timeout and autonomy level, validated on load.
+//
+// It must never approve anything itself, never widen a grant beyond the exact
+// text approved, never let a setting make destructive actions run unasked,
+// and never treat a state it cannot establish (no frontmost app, an
+// unreadable settings file, an unknown level) as permission.
+package policy

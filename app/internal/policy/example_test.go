@@ -1,0 +1,36 @@
+package policy_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
+)
+
+func ExampleDecide() {
+	for _, risk := range []level.Level{level.Safe, level.Dangerous, level.Destructive, level.Blocked} {
+		fmt.Printf("%-11s level 0: %-7s level 1: %-7s level 2: %s\n", risk,
+			policy.Decide(policy.AskAll, risk), policy.Decide(policy.SmartDefault, risk), policy.Decide(policy.FullAuto, risk))
+	}
+	// Output:
+	// safe        level 0: ask     level 1: auto    level 2: auto
+	// dangerous   level 0: ask     level 1: ask     level 2: auto
+	// destructive level 0: ask     level 1: ask     level 2: ask
+	// blocked     level 0: refused level 1: refused level 2: refused
+}
+
+func ExampleGrants() {
+	g := policy.NewGrants(nil)
+	_, err := g.Allow(`WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous, time.Hour)
+	fmt.Println(err)
+	fmt.Println(g.Allowed(`WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
+	fmt.Println(g.Allowed(`WRITE_FILE "~/Documents/todo.txt" "milk!"`, level.Dangerous))
+	_, err = g.Allow(`EMPTY_TRASH`, level.Destructive, 0)
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// true
+	// false
+	// cannot remember this approval: a destructive action needs its own approval every time
+}

@@ -1,0 +1,176 @@
+package policy_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
+)
+
+// clock is a fake time source the test moves by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+const moveText = `MOVE_FILE "~/Downloads/report.pdf" "~/Documents/report.pdf"`
+
+func TestGrantsExactText(t *testing.T) {
+	g := policy.NewGrants(newClock().Now)
+	if _, err := g.Allow(moveText, level.Dangerous, 0); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		text string
+		risk level.Level
+		want bool
+	}{
+		{"same text, same risk", moveText, level.Dangerous, true},
+		{"same text, lower risk", moveText, level.Caution, true},
+		{"risk escalated to destructive", moveText, level.Destructive, false},
+		{"blocked", moveText, level.Blocked, false},
+		{"one character changed", `MOVE_FILE "~/Downloads/report.pdf" "~/Documents/report.pdF"`, level.Dangerous, false},
+		{"trailing space", moveText + " ", level.Dangerous, false},
+		{"trailing newline", moveText + "\n", level.Dangerous, false},
+		{"prefix only", moveText[:len(moveText)-1], level.Dangerous, false},
+		{"empty", "", level.Safe, false},
+	}
+	for _, tt := range tests {
+		if got := g.Allowed(tt.text, tt.risk); got != tt.want {
+			t.Errorf("%s: Allowed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestGrantsRiskEscalation(t *testing.T) {
+	g := policy.NewGrants(nil)
+	if _, err := g.Allow("NOTIFY \"a\" \"b\"", level.Caution, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	// The same text assessed higher later (new analyzer rules, a changed
+	// file system) is not covered by what the person saw.
+	if g.Allowed("NOTIFY \"a\" \"b\"", level.Dangerous) {
+		t.Fatal("a caution grant covered a dangerous assessment")
+	}
+}
+
+func TestGrantsRefused(t *testing.T) {
+	g := policy.NewGrants(nil)
+	for _, tt := range []struct {
+		name string
+		text string
+		risk level.Level
+		ttl  time.Duration
+	}{
+		{"destructive", "EMPTY_TRASH", level.Destructive, 0},
+		{"blocked", `READ_FILE "~/.ssh/id_rsa"`, level.Blocked, 0},
+		{"out of scale", "x", level.Level(-1), 0},
+		{"empty text", "", level.Safe, 0},
+		{"negative ttl", "x", level.Safe, -time.Second},
+	} {
+		if _, err := g.Allow(tt.text, tt.risk, tt.ttl); !errors.Is(err, policy.ErrNotGrantable) {
+			t.Errorf("%s: Allow = %v, want ErrNotGrantable", tt.name, err)
+		}
+		if g.Allowed(tt.text, tt.risk) {
+			t.Errorf("%s: allowed after a refused grant", tt.name)
+		}
+	}
+	if n := len(g.List()); n != 0 {
+		t.Errorf("refused grants are listed: %d", n)
+	}
+}
+
+func TestGrantsExpiry(t *testing.T) {
+	c := newClock()
+	g := policy.NewGrants(c.Now)
+	timed, err := g.Allow("A", level.Caution, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Allow("B", level.Caution, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !timed.Expires.Equal(c.Now().Add(10 * time.Minute)) {
+		t.Errorf("Expires = %v", timed.Expires)
+	}
+	c.Advance(10*time.Minute - time.Nanosecond)
+	if !g.Allowed("A", level.Caution) {
+		t.Fatal("expired early")
+	}
+	c.Advance(time.Nanosecond)
+	if g.Allowed("A", level.Caution) {
+		t.Fatal("allowed at its expiry time")
+	}
+	c.Advance(1000 * time.Hour)
+	if !g.Allowed("B", level.Caution) {
+		t.Fatal("a session grant expired by time")
+	}
+	if l := g.List(); len(l) != 1 || l[0].Text != "B" || !l[0].Expires.IsZero() {
+		t.Fatalf("List = %+v, want only the session grant", l)
+	}
+	g.Clear()
+	if g.Allowed("B", level.Caution) || len(g.List()) != 0 {
+		t.Fatal("Clear left a grant")
+	}
+}
+
+func TestGrantsListAndRevoke(t *testing.T) {
+	c := newClock()
+	g := policy.NewGrants(c.Now)
+	var ids []string
+	for _, text := range []string{"first", "second", "third"} {
+		gr, err := g.Allow(text, level.Dangerous, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, gr.ID)
+		c.Advance(time.Second)
+	}
+	l := g.List()
+	if len(l) != 3 || l[0].Text != "first" || l[2].Text != "third" {
+		t.Fatalf("List = %+v", l)
+	}
+	if l[0].Hash != "a7937b64b8caa58f03721bb6bacf5c78cb235febe0e70b1b84cd99541461a08e" {
+		t.Errorf("Hash = %s, want the SHA-256 of %q", l[0].Hash, "first")
+	}
+	if !g.Revoke(ids[1]) {
+		t.Fatal("Revoke of a live grant returned false")
+	}
+	if g.Revoke(ids[1]) || g.Revoke("nope") {
+		t.Fatal("Revoke of a missing grant returned true")
+	}
+	if g.Allowed("second", level.Dangerous) {
+		t.Fatal("revoked grant still allows")
+	}
+	if !g.Allowed("first", level.Dangerous) || !g.Allowed("third", level.Dangerous) {
+		t.Fatal("Revoke removed another grant")
+	}
+	// Allowing the same text again replaces its grant rather than adding one.
+	if _, err := g.Allow("first", level.Caution, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(g.List()); n != 2 {
+		t.Fatalf("%d grants after re-allowing, want 2", n)
+	}
+	if g.Allowed("first", level.Dangerous) {
+		t.Fatal("the replaced grant's higher risk survived")
+	}
+}

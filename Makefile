@@ -40,6 +40,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/ipc:FuzzDecode \
+	  ./app/internal/approval:FuzzVisible \
+	  ./app/internal/policy:FuzzParseSettings \
 	  ./app/internal/execute:FuzzTrashPath ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \

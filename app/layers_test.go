@@ -10,8 +10,9 @@ import (
 const module = "github.com/airlockhq/airlock"
 
 // TestLayers checks the import graph: bridge imports nothing from app,
-// app/internal packages never import the program, and the pure packages
-// (level, action, sanitize, risk) import no platform code.
+// app/internal packages never import the program, the pure packages
+// (level, action, sanitize, risk) import no platform code, and only the gate
+// reaches the executor (it builds it, too, so main need not import it).
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	if err != nil {
@@ -43,6 +44,8 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s imports the program", p.ImportPath)
 			case isPure(p.ImportPath) && strings.HasPrefix(imp, module+"/bridge"):
 				t.Errorf("%s imports %s: the judgement packages are platform-neutral", p.ImportPath, imp)
+			case imp == module+"/app/internal/execute" && p.ImportPath != module+"/app/internal/gate":
+				t.Errorf("%s imports the executor: only app/internal/gate may", p.ImportPath)
 			}
 		}
 	}
@@ -56,3 +59,4 @@ func isPure(pkg string) bool {
 	}
 	return false
 }
+

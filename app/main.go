@@ -29,6 +29,12 @@ var commands = []command{
 	{"parse", "airlock parse FILE|-", "check an Action DSL plan and show what each action would do", cmdParse},
 	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
+	{"serve", "airlock serve --prompter=terminal|none", "run the gate without a menu bar, asking for approval on this terminal", cmdServe},
+	{"run", "airlock run [--dry-run] [--json] FILE|-", "submit a plan to the running gate and follow it", cmdRun},
+	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
+	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},
+	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
+	{"audit", "airlock audit verify", "check the history's audit chain for edited, deleted or reordered rows", cmdAudit},
 	{"version", "airlock version", "print the version", cmdVersion},
 }
 
@@ -54,7 +60,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			var ue usageError
 			var pe planError
+			var oe outcomeError
 			switch {
+			case errors.As(err, &oe):
+				return 1
 			case errors.As(err, &pe):
 				fmt.Fprintln(stderr, err)
 				return 2

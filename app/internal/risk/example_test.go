@@ -34,3 +34,13 @@ func ExampleAssess() {
 	// destructive — sh reads commands from a download: runs code from the network unseen
 	// blocked — line 1: blocked: ~/.ssh/authorized_keys is inside a credential store (~/.ssh)
 }
+
+func ExampleVerdict_SynthesisesInput() {
+	v := risk.AppleScript(`tell application "System Events" to keystroke "q" using command down`, nil)
+	fmt.Println(v.SynthesisesInput())
+	v = risk.AppleScript(`tell application "Finder" to get name of every window`, nil)
+	fmt.Println(v.SynthesisesInput())
+	// Output:
+	// true
+	// false
+}

@@ -117,6 +117,24 @@ func (v Verdict) Texts() []string {
 	return out
 }
 
+// SynthesisesInput reports whether the action types, presses keys or clicks
+// on the user's behalf: what the context lock must check before it runs,
+// because such input lands in whatever app is frontmost.
+func (v Verdict) SynthesisesInput() bool {
+	for _, r := range v.Reasons {
+		if inputRules[r.Rule] {
+			return true
+		}
+	}
+	return false
+}
+
+// inputRules are the rules that find synthesised keyboard and mouse input.
+var inputRules = map[string]bool{
+	"as.keystroke": true, "as.keycode": true, "as.click": true,
+	"jxa.keystroke": true, "jxa.keycode": true, "jxa.click": true,
+}
+
 func (v Verdict) String() string {
 	if len(v.Reasons) == 0 {
 		return v.Level.String()

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/datadir"
+	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/secrets"
+)
+
+// outcomeError is a submission that ended without every action succeeding:
+// exit status 1, with the report already printed.
+type outcomeError struct{ status string }
+
+func (e outcomeError) Error() string { return "the plan ended " + e.status }
+
+func dialGate() (*ipc.Client, error) {
+	dir, err := datadir.Data()
+	if err != nil {
+		return nil, err
+	}
+	return ipc.Dial(dir)
+}
+
+type runOptions struct {
+	dryRun bool
+	json   bool
+	client string
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var opts runOptions
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&opts.dryRun, "dry-run", false, "report every decision, execute nothing")
+	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
+	fs.StringVar(&opts.client, "client", "airlock run", "the name the gate records and shows for this client")
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s", err)
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one FILE or - for standard input")
+	}
+	plan, err := readInput(fs.Arg(0), stdin, action.MaxPlanBytes)
+	if err != nil {
+		return err
+	}
+	c, err := dialGate()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	onEvent := func(raw json.RawMessage) {
+		if opts.json {
+			fmt.Fprintf(stdout, "%s\n", raw)
+			return
+		}
+		var e gate.Event
+		if json.Unmarshal(raw, &e) == nil {
+			printEvent(stdout, e)
+		}
+	}
+	raw, err := c.Call(ctx, "submit", ipc.SubmitParams{Client: opts.client, Plan: plan, DryRun: opts.dryRun}, onEvent)
+	if err != nil {
+		return err
+	}
+	var rep gate.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		return fmt.Errorf("reading the gate's report: %w", err)
+	}
+	if opts.json {
+		fmt.Fprintf(stdout, "%s\n", raw)
+	} else {
+		printReport(stdout, rep)
+	}
+	if rep.Status != gate.StatusOK && rep.Status != gate.StatusDryRun {
+		return outcomeError{rep.Status}
+	}
+	return nil
+}
+
+func printEvent(w io.Writer, e gate.Event) {
+	switch e.Type {
+	case gate.EventAssessed:
+		fmt.Fprintf(w, "%d. %s  [%s, %s]\n", e.Index+1, e.Preview, e.Risk, e.Decision)
+		for _, r := range e.Reasons {
+			fmt.Fprintf(w, "     - %s\n", r)
+		}
+	case gate.EventAwaitingApproval:
+		fmt.Fprintln(w, "waiting for approval at the gate…")
+	case gate.EventApproval:
+		fmt.Fprintf(w, "approval: %s\n", e.Approval)
+	case gate.EventResult:
+		fmt.Fprintf(w, "%d. %s: %s", e.Index+1, e.Preview, e.Status)
+		if e.Error != "" {
+			fmt.Fprintf(w, " (%s)", e.Error)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func printReport(w io.Writer, rep gate.Report) {
+	for _, r := range rep.Reasons {
+		fmt.Fprintf(w, "plan: %s\n", r)
+	}
+	fmt.Fprintf(w, "%s: %s", rep.Request, rep.Status)
+	if rep.Error != "" {
+		fmt.Fprintf(w, ": %s", rep.Error)
+	}
+	fmt.Fprintln(w)
+}
+
+func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	asJSON, err := jsonFlag("status", args)
+	if err != nil {
+		return err
+	}
+	c, err := dialGate()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	raw, err := c.Call(ctx, "status", struct{}{}, nil)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		fmt.Fprintf(stdout, "%s\n", raw)
+		return nil
+	}
+	var st gate.Status
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return fmt.Errorf("reading the gate's status: %w", err)
+	}
+	state := "accepting work"
+	if st.Killed {
+		state = "KILLED: refusing work until reset from the menu (or the gate is restarted)"
+	}
+	fmt.Fprintf(stdout, "gate: %s\nautonomy: %s\nrunning: %d submissions, %d actions executing, %d approvals pending\n",
+		state, st.Level, st.Running, st.Executing, st.Pending)
+	return nil
+}
+
+func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print the records as JSON")
+	n := fs.Int("n", 20, "how many of the newest records (at most 1000)")
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("takes no arguments")
+	}
+	if *n < 1 || *n > 1000 {
+		return usagef("-n %d: want 1 to 1000", *n)
+	}
+	c, err := dialGate()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	raw, err := c.Call(ctx, "history", ipc.HistoryParams{Limit: *n}, nil)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		fmt.Fprintf(stdout, "%s\n", raw)
+		return nil
+	}
+	var entries []history.Entry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return fmt.Errorf("reading the history: %w", err)
+	}
+	for _, e := range entries {
+		fmt.Fprintln(stdout, formatEntry(e))
+	}
+	return nil
+}
+
+func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return usagef("takes no arguments")
+	}
+	c, err := dialGate()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	raw, err := c.Call(ctx, "kill", struct{}{}, nil)
+	if err != nil {
+		return err
+	}
+	var rep gate.KillReport
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		return fmt.Errorf("reading the kill report: %w", err)
+	}
+	fmt.Fprintf(stdout, "killed: %d submissions cancelled, %d approvals withdrawn, in %v\n",
+		rep.Cancelled, rep.Approvals, rep.Took.Round(time.Microsecond))
+	if rep.Stragglers > 0 {
+		fmt.Fprintf(stdout, "warning: %d operations had not stopped when the gate stopped waiting\n", rep.Stragglers)
+	}
+	return nil
+}
+
+func cmdAudit(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	if len(args) != 1 || args[0] != "verify" {
+		return usagef("the only audit command is: airlock audit verify")
+	}
+	dir, err := datadir.Data()
+	if err != nil {
+		return err
+	}
+	keys, err := secrets.Open()
+	if err != nil {
+		return fmt.Errorf("opening the key store: %w", err)
+	}
+	path := filepath.Join(dir, historyFile)
+	if err := history.VerifyFile(path, keys); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stdout, "%s: the audit chain is intact\n", path)
+	return nil
+}
+
+func jsonFlag(name string, args []string) (bool, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return false, usagef("%s", err)
+	}
+	if fs.NArg() > 0 {
+		return false, usagef("takes no arguments")
+	}
+	return *asJSON, nil
+}
+
+var _ = errors.New
+var _ = strings.TrimSpace

@@ -1,0 +1,256 @@
+// Package gate is Airlock's one pipeline: every action, whoever proposes it,
+// passes parse → sanitise → assess → decide → approve → execute → record
+// here, and nothing else in the program may reach the executor (a test checks
+// the import graph). It also owns the kill switch.
+//
+// Its contract: nothing executes that the policy did not allow or the person
+// did not approve; a blocked action is never offered for approval; when no
+// approver is available an action that needs one fails with an error saying
+// approval was required; and once Kill returns, nothing begins executing until
+// Resume, which only the native UI calls.
+package gate
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/execute"
+	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
+)
+
+// Errors callers branch on. Each is also safe to show to a user.
+var (
+	ErrKilled           = errors.New("the kill switch is on: nothing runs until it is reset from the menu")
+	ErrDenied           = errors.New("denied")
+	ErrBlocked          = errors.New("blocked")
+	ErrApprovalRequired = policy.ErrApprovalRequired
+)
+
+// Executor carries out one action. execute.Executor implements it; tests
+// give fakes. Run must return promptly once ctx is done, having stopped
+// whatever it started (child process groups are killed).
+type Executor interface {
+	Run(ctx context.Context, a action.Action) (execute.Result, error)
+}
+
+// Recorder keeps the history. history.Store implements it. A write that
+// returns nil is durable.
+type Recorder interface {
+	AddRequest(ctx context.Context, r history.Request) error
+	AddDecision(ctx context.Context, d history.Decision) error
+	AddOutcome(ctx context.Context, o history.Outcome) error
+}
+
+// Approver asks the person. approval.Broker implements it; nil means no
+// approver is available.
+type Approver interface {
+	Ask(ctx context.Context, r approval.Request) (approval.Answer, error)
+	KillAll() int
+}
+
+// Config is what a gate is built from. Env, Exec and History are required.
+type Config struct {
+	Env      *risk.Env
+	Exec     Executor
+	History  Recorder
+	Approver Approver            // nil: nothing that needs approval can run
+	Grants   *policy.Grants      // nil: no remembered grants
+	Lock     *policy.ContextLock // nil: no context lock (no frontmost app to watch)
+	Autonomy policy.Autonomy     // initial level; SetAutonomy changes it
+	Now      func() time.Time    // nil: time.Now
+	Events   func(e Event)       // nil: none; must not block (called with no lock held)
+	DrainMax time.Duration       // how long Kill waits for in-flight actions to stop; 0: 2 s
+	GrantTTL time.Duration       // lifetime of a remembered grant; 0: the session
+	NewID    func() string       // request ids; nil: random
+}
+
+// Gate is the pipeline and the kill switch. It is safe for concurrent use.
+type Gate struct {
+	cfg Config
+
+	mu       sync.Mutex
+	autonomy policy.Autonomy // guarded by mu
+	killed   bool            // guarded by mu
+	kills    int             // guarded by mu; trips since start
+	runs     map[uint64]*run // guarded by mu; every tracked operation in flight
+	nextRun  uint64          // guarded by mu
+	actions  int             // guarded by mu; actions executing now
+	pending  int             // guarded by mu; approvals waiting now
+}
+
+// run is one tracked operation: a submission, or a model request.
+type run struct {
+	cancel  context.CancelFunc
+	stopped chan struct{} // closed when the operation has ended
+}
+
+// New returns a gate. It starts un-killed at cfg.Autonomy.
+func New(cfg Config) *Gate {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.DrainMax == 0 {
+		cfg.DrainMax = 2 * time.Second
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = randomID
+	}
+	return &Gate{cfg: cfg, autonomy: cfg.Autonomy, runs: map[uint64]*run{}}
+}
+
+// Track registers a long-running operation (a submission, a model request)
+// so the kill switch can cancel it. It fails with ErrKilled while the switch
+// is on. The caller must call done when the operation ends.
+func (g *Gate) Track(ctx context.Context) (context.Context, func(), error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.killed {
+		return nil, nil, ErrKilled
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	id := g.nextRun
+	g.nextRun++
+	r := &run{cancel: cancel, stopped: make(chan struct{})}
+	g.runs[id] = r
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			cancel()
+			g.mu.Lock()
+			delete(g.runs, id)
+			g.mu.Unlock()
+			close(r.stopped)
+		})
+	}
+	return ctx, done, nil
+}
+
+// begin is the one door to execution: it admits an action only while the
+// switch is off and its submission is live, under the same lock Kill takes,
+// so nothing is admitted after Kill has returned.
+func (g *Gate) begin(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.killed {
+		return ErrKilled
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g.actions++
+	return nil
+}
+
+func (g *Gate) end() {
+	g.mu.Lock()
+	g.actions--
+	g.mu.Unlock()
+}
+
+// KillReport says what a trip of the kill switch stopped.
+type KillReport struct {
+	Cancelled  int           `json:"cancelled"`  // submissions and model requests cancelled
+	Approvals  int           `json:"approvals"`  // pending approvals resolved as killed
+	Stragglers int           `json:"stragglers"` // operations still running when Kill gave up waiting
+	Took       time.Duration `json:"took"`
+}
+
+// Kill trips the switch: from any state, at once, with no confirmation. It
+// cancels every tracked operation (which SIGKILLs their child process
+// groups), resolves every pending approval as killed, refuses new work with
+// ErrKilled and waits (up to Config.DrainMax) for what was running to stop.
+// Only Resume turns the switch off.
+func (g *Gate) Kill() KillReport {
+	start := g.cfg.Now()
+	g.mu.Lock()
+	g.killed = true
+	g.kills++
+	runs := make([]*run, 0, len(g.runs))
+	for _, r := range g.runs {
+		runs = append(runs, r)
+	}
+	g.mu.Unlock()
+
+	for _, r := range runs {
+		r.cancel()
+	}
+	rep := KillReport{Cancelled: len(runs)}
+	if g.cfg.Approver != nil {
+		rep.Approvals = g.cfg.Approver.KillAll()
+	}
+	rep.Stragglers = waitStopped(runs, g.cfg.DrainMax)
+	rep.Took = g.cfg.Now().Sub(start)
+	g.emit(Event{Type: EventKilled, Time: g.cfg.Now()})
+	return rep
+}
+
+// Resume turns the kill switch off. Only the native UI calls it: no client
+// method reaches it.
+func (g *Gate) Resume() {
+	g.mu.Lock()
+	g.killed = false
+	g.mu.Unlock()
+	g.emit(Event{Type: EventResumed, Time: g.cfg.Now()})
+}
+
+// SetAutonomy changes the autonomy level for work submitted from now on.
+// Only the native UI calls it.
+func (g *Gate) SetAutonomy(a policy.Autonomy) {
+	g.mu.Lock()
+	g.autonomy = a
+	g.mu.Unlock()
+}
+
+// Status is a snapshot of the gate.
+type Status struct {
+	Killed    bool   `json:"killed"`
+	Kills     int    `json:"kills"`
+	Autonomy  int    `json:"autonomy"`
+	Level     string `json:"level"`
+	Running   int    `json:"running"`   // tracked operations
+	Executing int    `json:"executing"` // actions executing now
+	Pending   int    `json:"pending"`   // approvals waiting
+}
+
+// Status reports the gate's state.
+func (g *Gate) Status() Status {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return Status{Killed: g.killed, Kills: g.kills, Autonomy: int(g.autonomy), Level: g.autonomy.String(),
+		Running: len(g.runs), Executing: g.actions, Pending: g.pending}
+}
+
+func (g *Gate) emit(e Event) {
+	if g.cfg.Events != nil {
+		g.cfg.Events(e)
+	}
+}
+
+// waitStopped waits up to max for every run to stop and returns how many
+// had not.
+func waitStopped(runs []*run, max time.Duration) int {
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
+	for i, r := range runs {
+		select {
+		case <-r.stopped:
+		case <-deadline.C:
+			left := 0
+			for _, r := range runs[i:] {
+				select {
+				case <-r.stopped:
+				default:
+					left++
+				}
+			}
+			return left
+		}
+	}
+	return 0
+}

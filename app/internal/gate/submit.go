@@ -1,0 +1,438 @@
+package gate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/redact"
+	"github.com/airlockhq/airlock/app/internal/risk"
+)
+
+// Submission is one piece of work from a client: a plan in the Action DSL.
+type Submission struct {
+	Client string // who asked: "airlock run", an MCP client's name …
+	Plan   string
+	DryRun bool // report every decision, execute nothing
+}
+
+// Status values of a report and of each of its actions.
+const (
+	StatusOK       = "ok"       // ran and succeeded
+	StatusFailed   = "failed"   // ran and failed
+	StatusSkipped  = "skipped"  // not run: an earlier action stopped the plan
+	StatusDenied   = "denied"   // the person said no
+	StatusTimeout  = "timeout"  // nobody answered in time
+	StatusRefused  = "refused"  // blocked, or approval required and no approver
+	StatusKilled   = "killed"   // the kill switch stopped it
+	StatusDryRun   = "dry-run"  // would have been decided as Decision; nothing ran
+	StatusRejected = "rejected" // the plan did not parse
+)
+
+// ActionReport is what happened to one action.
+type ActionReport struct {
+	Index    int      `json:"index"`
+	Line     int      `json:"line"`
+	Preview  string   `json:"preview"`
+	Risk     string   `json:"risk"`
+	Reasons  []string `json:"reasons"`
+	Decision string   `json:"decision"`           // auto, ask, granted, refused
+	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed
+	Status   string   `json:"status"`
+	Output   string   `json:"output,omitempty"`
+	Error    string   `json:"error,omitempty"`
+	Millis   float64  `json:"ms"`
+
+	recorded bool // its outcome is in the history
+}
+
+// Report is the answer to a submission.
+type Report struct {
+	Request string         `json:"request"`
+	Client  string         `json:"client"`
+	Status  string         `json:"status"`
+	Risk    string         `json:"risk,omitempty"`
+	Reasons []string       `json:"reasons,omitempty"` // what only the whole plan shows
+	Actions []ActionReport `json:"actions"`
+	Error   string         `json:"error,omitempty"`
+}
+
+// Submit takes a plan through the whole pipeline. notify, when not nil,
+// receives the submission's events as they happen. The returned error is
+// nil only when every action ran and succeeded (or, in a dry run, when the
+// plan was judged); it wraps ErrKilled, ErrDenied, ErrBlocked,
+// ErrApprovalRequired, approval.ErrTimeout or the first failure.
+func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
+	rep := Report{Client: s.Client}
+	ctx, done, err := g.Track(ctx)
+	if err != nil {
+		rep.Status, rep.Error = StatusKilled, err.Error()
+		return rep, err
+	}
+	defer done()
+	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
+	rep.Request = g.cfg.NewID()
+	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
+		Client: s.Client, Kind: "dsl", Text: s.Plan}); err != nil {
+		// Nothing runs unrecorded.
+		return sub.fail(StatusRefused, fmt.Errorf("recording the request: %w", err))
+	}
+	return sub.run(ctx)
+}
+
+func (g *Gate) level() policy.Autonomy {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.autonomy
+}
+
+// submission is the state of one Submit.
+type submission struct {
+	g        *Gate
+	s        Submission
+	rep      *Report
+	notify   func(Event)
+	autonomy policy.Autonomy
+	plan     *action.Plan
+	verdicts []risk.Verdict
+}
+
+func (sub *submission) run(ctx context.Context) (Report, error) {
+	g, rep := sub.g, sub.rep
+	p, err := action.Parse(sub.s.Plan)
+	if err != nil {
+		rep.Risk = level.Blocked.String()
+		return sub.fail(StatusRejected, fmt.Errorf("%w: the plan does not parse: %v", ErrBlocked, err))
+	}
+	sub.plan = p
+	total, per := risk.Plan(p, sub.s.Plan, g.cfg.Env)
+	sub.verdicts = per
+	rep.Risk = total.Level.String()
+	rep.Reasons = planOnly(total, per)
+
+	// Decide every action before anything runs: a plan with a blocked
+	// action is refused whole, and nothing of it runs.
+	ask, blocked := false, -1
+	rep.Actions = make([]ActionReport, len(p.Actions))
+	for i, a := range p.Actions {
+		v := per[i]
+		ar := &rep.Actions[i]
+		*ar = ActionReport{Index: i, Line: a.Line, Preview: redact.String(a.Preview()), Risk: v.Level.String(),
+			Reasons: redactAll(v.Texts()), Status: StatusSkipped}
+		d := policy.Decide(sub.autonomy, v.Level)
+		ar.Decision = d.String()
+		switch {
+		case d == policy.Refuse:
+			if blocked < 0 {
+				blocked = i
+			}
+		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(a.String(), v.Level):
+			ar.Decision = decisionGranted
+		case d == policy.Ask:
+			ask = true
+		}
+		sub.event(Event{Type: EventAssessed, Index: i, Preview: ar.Preview, Risk: ar.Risk, Reasons: ar.Reasons, Decision: ar.Decision})
+	}
+	// What only the whole plan shows (recipients across actions) can call
+	// for a question that no single action does.
+	planAsk := policy.Decide(sub.autonomy, total.Level) == policy.Ask && len(rep.Reasons) > 0
+	ask = ask || planAsk
+	if err := sub.recordDecisions(ctx); err != nil {
+		return sub.fail(StatusRefused, err)
+	}
+	if blocked >= 0 {
+		ar := &rep.Actions[blocked]
+		ar.Status = StatusRefused
+		ar.Error = firstBlocked(per[blocked])
+		return sub.finish(ctx, StatusRefused, fmt.Errorf("%w: action %d (line %d): %s", ErrBlocked, blocked+1, ar.Line, ar.Error))
+	}
+	if sub.s.DryRun {
+		for i := range rep.Actions {
+			rep.Actions[i].Status = StatusDryRun
+		}
+		return sub.finish(ctx, StatusDryRun, nil)
+	}
+	if ask {
+		if err := sub.approve(ctx, planAsk); err != nil {
+			return sub.finish(ctx, statusOf(err), err)
+		}
+	}
+	return sub.execute(ctx)
+}
+
+// decisionGranted marks an action that needed a question but matched a
+// remembered grant exactly.
+const decisionGranted = "granted"
+
+// approve asks the person about the plan: one request listing every action.
+// It returns nil when the plan may start; actions the person did not allow
+// are marked and stop the plan when reached.
+func (sub *submission) approve(ctx context.Context, planAsk bool) error {
+	g, rep := sub.g, sub.rep
+	if g.cfg.Approver == nil {
+		for i := range rep.Actions {
+			if rep.Actions[i].Decision == policy.Ask.String() {
+				rep.Actions[i].Status = StatusRefused
+				rep.Actions[i].Error = ErrApprovalRequired.Error()
+			}
+		}
+		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
+	}
+	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Tool: "plan",
+		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
+	for i, a := range sub.plan.Actions {
+		ar := rep.Actions[i]
+		req.Items[i] = approval.Item{Index: i, Preview: ar.Preview, Text: redact.String(a.String()),
+			Risk: sub.verdicts[i].Level, Reasons: ar.Reasons}
+	}
+	sub.event(Event{Type: EventAwaitingApproval})
+	g.mu.Lock()
+	g.pending++
+	g.mu.Unlock()
+	ans, err := g.cfg.Approver.Ask(ctx, req)
+	g.mu.Lock()
+	g.pending--
+	g.mu.Unlock()
+	outcome := ans.Outcome
+	switch {
+	case err == nil && outcome == approval.Approved:
+	case errors.Is(err, approval.ErrKilled) || outcome == approval.Killed || g.isKilled():
+		outcome, err = approval.Killed, ErrKilled
+	case errors.Is(err, approval.ErrTimeout) || outcome == approval.Timeout:
+		outcome, err = approval.Timeout, approval.ErrTimeout
+	default:
+		if err == nil || !errors.Is(err, ErrDenied) {
+			err = fmt.Errorf("%w by the person", ErrDenied)
+			if ctx.Err() != nil {
+				err = fmt.Errorf("%w: the request was withdrawn (%v)", ErrDenied, ctx.Err())
+			}
+		}
+		outcome = approval.Denied
+	}
+	sub.event(Event{Type: EventApproval, Approval: outcome.String()})
+	if outcome != approval.Approved {
+		for i := range rep.Actions {
+			if needsAnswer(rep.Actions[i].Decision, planAsk) {
+				rep.Actions[i].Approval = outcome.String()
+			}
+		}
+		return err
+	}
+	for i := range rep.Actions {
+		ar := &rep.Actions[i]
+		if !needsAnswer(ar.Decision, planAsk) {
+			continue
+		}
+		ok := i < len(ans.Items) && ans.Items[i]
+		if !ok {
+			ar.Approval = approval.Denied.String()
+			continue
+		}
+		ar.Approval = approval.Approved.String()
+		if ans.Remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
+			// A grant covers exactly this text, never destructive ones
+			// (Allow refuses those).
+			g.cfg.Grants.Allow(sub.plan.Actions[i].String(), sub.verdicts[i].Level, g.cfg.GrantTTL)
+		}
+	}
+	return nil
+}
+
+func needsAnswer(decision string, planAsk bool) bool {
+	return decision == policy.Ask.String() || (planAsk && decision != decisionGranted)
+}
+
+func (g *Gate) isKilled() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.killed
+}
+
+// execute runs the actions in order and stops at the first one that does
+// not succeed; the rest are reported as skipped.
+func (sub *submission) execute(ctx context.Context) (Report, error) {
+	g, rep := sub.g, sub.rep
+	var lockErr error
+	if g.cfg.Lock != nil {
+		lockErr = g.cfg.Lock.Lock(ctx)
+		defer g.cfg.Lock.Release()
+	}
+	for i, a := range sub.plan.Actions {
+		ar := &rep.Actions[i]
+		if ar.Approval == approval.Denied.String() {
+			ar.Status = StatusDenied
+			return sub.finish(ctx, StatusDenied, fmt.Errorf("%w: action %d (line %d) was not approved", ErrDenied, i+1, ar.Line))
+		}
+		if sub.verdicts[i].SynthesisesInput() {
+			if err := sub.checkLock(ctx, lockErr); err != nil {
+				ar.Status, ar.Error = StatusRefused, err.Error()
+				return sub.finish(ctx, StatusRefused, err)
+			}
+		}
+		if err := g.begin(ctx); err != nil {
+			ar.Status, ar.Error = StatusKilled, ErrKilled.Error()
+			return sub.finish(ctx, StatusKilled, ErrKilled)
+		}
+		sub.event(Event{Type: EventStarted, Index: i, Preview: ar.Preview})
+		start := time.Now()
+		res, err := g.cfg.Exec.Run(ctx, a)
+		g.end()
+		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
+		ar.Output = redact.String(res.Output)
+		switch {
+		case err == nil:
+			ar.Status = StatusOK
+		case g.isKilled() || errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			ar.Status, ar.Error = StatusKilled, ErrKilled.Error()
+		default:
+			ar.Status, ar.Error = StatusFailed, redact.String(err.Error())
+		}
+		if rerr := sub.recordOutcome(ctx, i); rerr != nil && err == nil {
+			err = rerr
+			ar.Status, ar.Error = StatusFailed, rerr.Error()
+		}
+		sub.event(Event{Type: EventResult, Index: i, Preview: ar.Preview, Status: ar.Status, Output: ar.Output, Error: ar.Error})
+		if ar.Status != StatusOK {
+			if ar.Status == StatusKilled {
+				return sub.finish(ctx, StatusKilled, ErrKilled)
+			}
+			return sub.finish(ctx, StatusFailed, fmt.Errorf("action %d (line %d) failed: %s", i+1, ar.Line, ar.Error))
+		}
+	}
+	return sub.finish(ctx, StatusOK, nil)
+}
+
+func (sub *submission) checkLock(ctx context.Context, lockErr error) error {
+	if sub.g.cfg.Lock == nil {
+		return nil
+	}
+	if lockErr != nil {
+		return fmt.Errorf("refused: this action types or clicks, and the frontmost app could not be locked: %w", lockErr)
+	}
+	return sub.g.cfg.Lock.Check(ctx)
+}
+
+// fail ends a submission before any action was decided.
+func (sub *submission) fail(status string, err error) (Report, error) {
+	sub.rep.Status, sub.rep.Error = status, redact.String(err.Error())
+	sub.event(Event{Type: EventDone, Status: status, Error: sub.rep.Error})
+	return *sub.rep, err
+}
+
+// finish records the outcome of every action that has not had one yet and
+// ends the submission.
+func (sub *submission) finish(ctx context.Context, status string, err error) (Report, error) {
+	rep := sub.rep
+	rep.Status = status
+	if err != nil {
+		rep.Error = redact.String(err.Error())
+	}
+	for i := range rep.Actions {
+		ar := &rep.Actions[i]
+		if ar.recorded {
+			continue
+		}
+		if rerr := sub.recordOutcome(ctx, i); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	sub.event(Event{Type: EventDone, Status: status, Error: rep.Error})
+	return *rep, err
+}
+
+func statusOf(err error) string {
+	switch {
+	case errors.Is(err, ErrKilled):
+		return StatusKilled
+	case errors.Is(err, approval.ErrTimeout):
+		return StatusTimeout
+	case errors.Is(err, ErrApprovalRequired):
+		return StatusRefused
+	default:
+		return StatusDenied
+	}
+}
+
+func (sub *submission) recordDecisions(ctx context.Context) error {
+	for i, a := range sub.plan.Actions {
+		ar := sub.rep.Actions[i]
+		err := sub.g.cfg.History.AddDecision(ctx, history.Decision{RequestID: sub.rep.Request, Index: i,
+			Time: sub.g.cfg.Now(), Action: a.String(), Preview: ar.Preview, Risk: sub.verdicts[i].Level,
+			Reasons: ar.Reasons, Autonomy: int(sub.autonomy), Decision: ar.Decision})
+		if err != nil {
+			return fmt.Errorf("recording the decision for action %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func (sub *submission) recordOutcome(ctx context.Context, i int) error {
+	ar := &sub.rep.Actions[i]
+	ar.recorded = true
+	err := sub.g.cfg.History.AddOutcome(context.WithoutCancel(ctx), history.Outcome{RequestID: sub.rep.Request, Index: i,
+		Time: sub.g.cfg.Now(), Approval: ar.Approval, Status: ar.Status,
+		Duration: time.Duration(ar.Millis * float64(time.Millisecond)), Output: ar.Output, Error: ar.Error})
+	if err != nil {
+		return fmt.Errorf("recording the result of action %d: %w", i+1, err)
+	}
+	return nil
+}
+
+func (sub *submission) event(e Event) {
+	e.Request = sub.rep.Request
+	e.Time = sub.g.cfg.Now()
+	if sub.notify != nil {
+		sub.notify(e)
+	}
+	sub.g.emit(e)
+}
+
+// planOnly returns the reasons of the plan's verdict that no single action
+// has: what only the whole plan shows.
+func planOnly(total risk.Verdict, per []risk.Verdict) []string {
+	seen := map[string]bool{}
+	for _, v := range per {
+		for _, r := range v.Reasons {
+			seen[r.Rule+"\x00"+r.Text] = true
+		}
+	}
+	var out []string
+	for _, r := range total.Reasons {
+		if !seen[r.Rule+"\x00"+r.Text] {
+			out = append(out, redact.String(r.Text))
+		}
+	}
+	return out
+}
+
+func firstBlocked(v risk.Verdict) string {
+	for _, r := range v.Reasons {
+		if r.Level == level.Blocked {
+			return redact.String(r.Text)
+		}
+	}
+	return "blocked"
+}
+
+func redactAll(ss []string) []string {
+	for i, s := range ss {
+		ss[i] = redact.String(s)
+	}
+	return ss
+}
+
+func randomID() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("gate: no randomness: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}

@@ -27,19 +27,16 @@ import (
 // "[redacted:KIND]". Text that holds no secret is returned unchanged.
 // String(String(s)) == String(s) for every s.
 func String(s string) string {
-	var lower string // computed once, only when a rule has hints
+	present := hintsIn(s)
 	for i := range rules {
 		r := &rules[i]
-		if len(r.hints) > 0 {
-			if lower == "" {
-				lower = strings.ToLower(s)
-			}
-			if !containsAny(lower, r.hints) {
-				continue
-			}
+		if !r.hints.empty() && !r.hints.meets(&present) {
+			continue
 		}
-		s = r.apply(s)
-		lower = "" // s may have changed
+		if out := r.apply(s); out != s {
+			s = out
+			present = hintsIn(s)
+		}
 	}
 	return s
 }
@@ -52,15 +49,6 @@ func Marker(kind string) string { return "[redacted:" + kind + "]" }
 // more text is not a marker: "[redacted:x]hunter2" is redacted whole.
 var isMarker = regexp.MustCompile(`^\[redacted:[a-z-]+\]$`).MatchString
 
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
-
 // A rule finds one kind of secret. The secret is the whole match, or the
 // submatch numbered group when the match also holds context to keep (a
 // name, a separator, a scheme).
@@ -68,9 +56,11 @@ type rule struct {
 	kind  string
 	re    *regexp.Regexp
 	group int
-	// hints are lower-case literals of which at least one occurs in any
-	// text the rule can match; the rule is skipped when none does.
-	hints []string
+	// words are lower-case literals of which at least one occurs in any
+	// text the rule can match (in any case); the rule is skipped when none
+	// does. hints is the same as a set, made at init.
+	words []string
+	hints hintSet
 	// check, when set, must accept the secret for it to be redacted.
 	check func(string) bool
 	// named, set at init for rules with submatches named s, holds the

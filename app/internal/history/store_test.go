@@ -348,3 +348,13 @@ func TestRotate(t *testing.T) {
 		t.Fatalf("VerifyFile without the old key: %v", err)
 	}
 }
+
+// TestNewerSchema: a file from a newer Airlock is refused, not rewritten.
+func TestNewerSchema(t *testing.T) {
+	s, path, ks := open(t)
+	must(t, s.Close())
+	edit(t, raw(t, path), "PRAGMA user_version = 99")
+	if _, err := history.Open(path, ks); err == nil || !strings.Contains(err.Error(), "schema version 99") {
+		t.Fatalf("Open of a newer schema: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/secrets"
 )
@@ -16,12 +17,15 @@ import (
 // ErrTampered.
 type TamperError struct {
 	Seq     int64  // the row's sequence number; for missing rows, the first one missing
-	Table   string // the row's table; "" when the row is missing
+	Table   string // the row's table; "" when the row is missing, "meta" for the chain head
 	Column  string // the sealed column that does not open, when that is the problem
 	Problem string
 }
 
 func (e *TamperError) Error() string {
+	if e.Table == "meta" {
+		return "audit chain head: " + e.Problem
+	}
 	s := fmt.Sprintf("audit row seq %d", e.Seq)
 	if e.Table != "" {
 		s += " (" + e.Table + ")"
@@ -33,6 +37,14 @@ func (e *TamperError) Error() string {
 }
 
 func (e *TamperError) Unwrap() error { return ErrTampered }
+
+// rows names a run of rows with its verb: "row seq 5 was", "rows seq 5 to 7 were".
+func rows(from, to int64) string {
+	if from == to {
+		return fmt.Sprintf("row seq %d was", from)
+	}
+	return fmt.Sprintf("rows seq %d to %d were", from, to)
+}
 
 // maxProblems bounds how many rows one Verify names.
 const maxProblems = 100
@@ -68,6 +80,13 @@ func VerifyFile(path string, ks secrets.KeyStore) error {
 		return fmt.Errorf("verifying history %s: %w", path, err)
 	}
 	defer db.Close()
+	var version int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("verifying history %s: %w", path, err)
+	}
+	if version == 0 {
+		return fmt.Errorf("verifying history %s: it was never initialised", path)
+	}
 	if err := verify(context.Background(), db, ks, newKeys(ks)); err != nil {
 		return fmt.Errorf("verifying history %s: %w", path, err)
 	}
@@ -185,7 +204,7 @@ func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error
 	if blob, err := meta(ctx, tx, "head"); err != nil {
 		return err
 	} else if recorded, err = checkedHead(dbID, blob, k); errors.Is(err, ErrTampered) {
-		report(&TamperError{Table: "meta", Problem: err.Error()})
+		report(&TamperError{Table: "meta", Problem: strings.TrimPrefix(err.Error(), ErrTampered.Error()+": ")})
 		headOK = false
 	} else if err != nil {
 		return err
@@ -227,8 +246,8 @@ func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error
 			continue
 		case r.seq > prev.seq+1:
 			report(&TamperError{Seq: prev.seq + 1, Problem: fmt.Sprintf(
-				"missing: rows seq %d to %d were deleted (between seq %d in %s and seq %d in %s)",
-				prev.seq+1, r.seq-1, prev.seq, prevTable, r.seq, name)})
+				"missing: %s deleted (between seq %d in %s and seq %d in %s)",
+				rows(prev.seq+1, r.seq-1), prev.seq, prevTable, r.seq, name)})
 			gap = true // this row's link cannot match; the gap is the news
 		}
 		prevLink := prev.link
@@ -265,15 +284,15 @@ func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error
 		switch {
 		case recorded.seq > prev.seq:
 			report(&TamperError{Seq: prev.seq + 1, Problem: fmt.Sprintf(
-				"missing: the chain head records seq %d, so rows seq %d to %d were cut from the end",
-				recorded.seq, prev.seq+1, recorded.seq)})
+				"missing: the chain head records seq %d, so %s cut from the end",
+				recorded.seq, rows(prev.seq+1, recorded.seq))})
 		case recorded.seq < prev.seq:
 			_, where, err := linkAt(ctx, tx, recorded.seq+1)
 			if err != nil {
 				return err
 			}
 			report(&TamperError{Seq: recorded.seq + 1, Table: where, Problem: fmt.Sprintf(
-				"rows seq %d to %d come after the chain head: they were added outside Airlock", recorded.seq+1, prev.seq)})
+				"%s written past the chain head, outside Airlock", rows(recorded.seq+1, prev.seq))})
 		case !hmac.Equal(recorded.link, prev.link):
 			report(&TamperError{Seq: prev.seq, Table: prevTable, Problem: "the last row is not the one the chain head records"})
 		}
@@ -285,8 +304,8 @@ func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error
 	if ok {
 		if a.seq > prev.seq {
 			report(&TamperError{Seq: prev.seq + 1, Problem: fmt.Sprintf(
-				"missing: the history was anchored at seq %d when last closed, so rows seq %d to %d were cut or rolled back",
-				a.seq, prev.seq+1, a.seq)})
+				"missing: the history was anchored at seq %d when last closed, so %s cut or rolled back",
+				a.seq, rows(prev.seq+1, a.seq))})
 		} else if link, where, err := linkAt(ctx, tx, a.seq); err != nil {
 			return err
 		} else if !hmac.Equal(link, a.link) {

@@ -1,0 +1,166 @@
+package history
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/redact"
+)
+
+// A Request is one piece of work a client submitted: a plan, or a request
+// in words that a model turned into a plan.
+type Request struct {
+	ID     string    // unique; given by the gate
+	Time   time.Time // zero means now
+	Client string    // which client asked (stored redacted, in clear)
+	Kind   string    // "plan", "ask", "mcp", … (stored redacted, in clear)
+	Text   string    // the plan text (redacted, then sealed)
+}
+
+// A Decision is the gate's verdict on one action of a request, recorded
+// before the action runs.
+type Decision struct {
+	RequestID string
+	Index     int       // the action's position in the plan, from 0
+	Time      time.Time // zero means now
+	Action    string    // the exact action text (redacted, then sealed)
+	Preview   string    // the one-line preview shown to the person (sealed)
+	Risk      level.Level
+	Reasons   []string // the assessment's reasons (sealed)
+	Autonomy  int      // the autonomy level in force: 0, 1 or 2
+	Decision  string   // "auto", "ask", "refused" or "dry-run"
+}
+
+// An Outcome is how one action ended: the approval, if one was asked for,
+// and the result.
+type Outcome struct {
+	RequestID string
+	Index     int
+	Time      time.Time // zero means now
+	Approval  string    // "", "approved", "denied", "timeout", "killed" or "granted"
+	Status    string    // "ok", "failed", "skipped", "refused" or "killed"
+	Duration  time.Duration
+	Output    string // a summary of the output (redacted, then sealed)
+	Error     string // the error, if any (redacted, then sealed)
+}
+
+// A ModelCall is one request to a language model.
+type ModelCall struct {
+	RequestID        string // the request it served; may be ""
+	Time             time.Time
+	Endpoint         string // stored redacted, in clear
+	Status           int    // HTTP status; 0 if there was no response
+	Duration         time.Duration
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// An Entry is one action as `airlock history` shows it: the request it
+// belongs to, the decision, and the outcome once there is one. Everything
+// in it is decrypted.
+type Entry struct {
+	Request  Request
+	Decision Decision
+	Outcome  *Outcome // nil until the outcome is recorded
+}
+
+// The values the enumerated fields may take. Values outside these sets are
+// refused with ErrInvalid, so these fields need no redaction.
+var (
+	decisionValues = []string{"auto", "ask", "refused", "dry-run"}
+	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "granted"}
+	statusValues   = []string{"ok", "failed", "skipped", "refused", "killed"}
+)
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return t.UnixNano()
+}
+
+func invalid(what string, format string, args ...any) error {
+	return fmt.Errorf("recording %s: %w: %s", what, ErrInvalid, redact.String(fmt.Sprintf(format, args...)))
+}
+
+func oneOf(what, field, v string, set []string) error {
+	if slices.Contains(set, v) {
+		return nil
+	}
+	return invalid(what, "%s %q is not one of %q", field, v, set)
+}
+
+// Each record's values, in its table's column order: text redacted, sealed
+// columns still plain (the writer seals them once it knows the row's seq).
+
+func (r Request) values() ([]any, error) {
+	if r.ID == "" {
+		return nil, invalid("a request", "the id is empty")
+	}
+	return []any{redact.String(r.ID), unixNano(r.Time), redact.String(r.Client),
+		redact.String(r.Kind), redact.String(r.Text)}, nil
+}
+
+func (d Decision) values() ([]any, error) {
+	const what = "a decision"
+	switch {
+	case d.RequestID == "":
+		return nil, invalid(what, "the request id is empty")
+	case d.Index < 0:
+		return nil, invalid(what, "index %d is negative", d.Index)
+	case d.Risk < level.Safe || d.Risk > level.Blocked:
+		return nil, invalid(what, "risk %d is not a level", int(d.Risk))
+	case d.Autonomy < 0 || d.Autonomy > 2:
+		return nil, invalid(what, "autonomy level %d is not 0, 1 or 2", d.Autonomy)
+	}
+	if err := oneOf(what, "decision", d.Decision, decisionValues); err != nil {
+		return nil, err
+	}
+	reasons := make([]string, len(d.Reasons))
+	for i, r := range d.Reasons {
+		reasons[i] = redact.String(r)
+	}
+	js, err := json.Marshal(reasons)
+	if err != nil {
+		return nil, invalid(what, "reasons: %v", err)
+	}
+	return []any{redact.String(d.RequestID), int64(d.Index), unixNano(d.Time), d.Risk.String(),
+		int64(d.Autonomy), d.Decision, redact.String(d.Action), redact.String(d.Preview), string(js)}, nil
+}
+
+func (o Outcome) values() ([]any, error) {
+	const what = "an outcome"
+	switch {
+	case o.RequestID == "":
+		return nil, invalid(what, "the request id is empty")
+	case o.Index < 0:
+		return nil, invalid(what, "index %d is negative", o.Index)
+	case o.Duration < 0:
+		return nil, invalid(what, "duration %v is negative", o.Duration)
+	}
+	if err := oneOf(what, "approval", o.Approval, approvalValues); err != nil {
+		return nil, err
+	}
+	if err := oneOf(what, "status", o.Status, statusValues); err != nil {
+		return nil, err
+	}
+	return []any{redact.String(o.RequestID), int64(o.Index), unixNano(o.Time), o.Approval, o.Status,
+		int64(o.Duration), redact.String(o.Output), redact.String(o.Error)}, nil
+}
+
+func (m ModelCall) values() ([]any, error) {
+	const what = "a model call"
+	switch {
+	case m.Status < 0 || m.Status > 999:
+		return nil, invalid(what, "status %d is not an HTTP status", m.Status)
+	case m.Duration < 0:
+		return nil, invalid(what, "duration %v is negative", m.Duration)
+	case m.PromptTokens < 0 || m.CompletionTokens < 0:
+		return nil, invalid(what, "token counts %d, %d are negative", m.PromptTokens, m.CompletionTokens)
+	}
+	return []any{redact.String(m.RequestID), unixNano(m.Time), redact.String(m.Endpoint),
+		int64(m.Status), int64(m.Duration), int64(m.PromptTokens), int64(m.CompletionTokens)}, nil
+}

@@ -1,0 +1,206 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// AddRequest records a request. Like every Add method it returns once the
+// record is durable (committed with synchronous=FULL), or with the error
+// that kept it out. If ctx ends first it returns ctx's error, and the
+// record may or may not have been written.
+func (s *Store) AddRequest(ctx context.Context, r Request) error {
+	return s.add(ctx, requestsTable, r.values)
+}
+
+// AddDecision records the gate's decision on one action. The gate calls it
+// before the action runs. The request must have been recorded.
+func (s *Store) AddDecision(ctx context.Context, d Decision) error {
+	return s.add(ctx, decisionsTable, d.values)
+}
+
+// AddOutcome records how an action ended. Its decision must have been
+// recorded, and an action has one outcome.
+func (s *Store) AddOutcome(ctx context.Context, o Outcome) error {
+	return s.add(ctx, outcomesTable, o.values)
+}
+
+// AddModelCall records one call to a language model.
+func (s *Store) AddModelCall(ctx context.Context, m ModelCall) error {
+	return s.add(ctx, modelCallsTable, m.values)
+}
+
+// Rotate makes a new key, stores it in the key store and seals every
+// later row with it. Earlier rows keep their key id and still open: old
+// keys stay in the key store. It returns the new key's id.
+func (s *Store) Rotate(ctx context.Context) (string, error) {
+	if err := s.live(); err != nil {
+		return "", err
+	}
+	kr, err := s.keys.create()
+	if err != nil {
+		return "", fmt.Errorf("rotating the history key: %w", err)
+	}
+	if err := s.submit(ctx, &job{rotate: kr}); err != nil {
+		return "", fmt.Errorf("rotating the history key: %w", err)
+	}
+	return kr.id, nil
+}
+
+func (s *Store) live() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// add redacts and checks the record in the caller's goroutine, so that
+// work runs in parallel, then hands it to the writer.
+func (s *Store) add(ctx context.Context, t *table, values func() ([]any, error)) error {
+	vals, err := values()
+	if err != nil {
+		return err
+	}
+	return s.submit(ctx, &job{t: t, vals: vals})
+}
+
+func (s *Store) submit(ctx context.Context, j *job) error {
+	j.res = make(chan error, 1)
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return ErrClosed
+	}
+	select {
+	case s.jobs <- j:
+		s.mu.RUnlock()
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	select {
+	case err := <-j.res:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run is the writer: it takes every pending job, commits them in one
+// transaction, answers each, and repeats until jobs is closed.
+func (s *Store) run() {
+	defer close(s.done)
+	batch := make([]*job, 0, maxBatch)
+	for j := range s.jobs {
+		batch = append(batch[:0], j)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case j, ok := <-s.jobs:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, j)
+			default:
+				break fill
+			}
+		}
+		s.write(batch)
+	}
+}
+
+// write commits a batch. If the batch fails, each job is retried alone, so
+// a bad record (say, an outcome for an unknown action) fails only its own
+// caller.
+func (s *Store) write(batch []*job) {
+	err := s.commit(batch)
+	if err == nil || len(batch) == 1 {
+		for _, j := range batch {
+			j.res <- err
+		}
+		return
+	}
+	for _, j := range batch {
+		j.res <- s.commit([]*job{j})
+	}
+}
+
+func (s *Store) commit(batch []*job) (err error) {
+	ctx := context.Background() // a batch is not cancelled for one caller
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	h, cur, err := s.sync(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	stmts := make(map[*table]*sql.Stmt, len(tables))
+	for _, j := range batch {
+		if j.rotate != nil {
+			if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = ? WHERE name = 'key_id'", []byte(j.rotate.id)); err != nil {
+				return fmt.Errorf("writing history: %w", err)
+			}
+			cur = j.rotate
+			continue
+		}
+		seq := h.seq + 1
+		args := make([]any, 3+len(j.t.cols))
+		vals := args[3:]
+		for i, c := range j.t.cols {
+			vals[i] = j.vals[i]
+			if c.kind == sealedCol {
+				vals[i] = cur.seal(j.t.name, seq, c.name, j.vals[i].(string))
+			}
+		}
+		link := cur.link(h.link, j.t, seq, vals)
+		args[0], args[1], args[2] = seq, cur.id, link
+		st := stmts[j.t]
+		if st == nil {
+			st = tx.StmtContext(ctx, s.ins[j.t])
+			stmts[j.t] = st
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("writing history: %s: %w", j.t.name, err)
+		}
+		h = head{seq: seq, link: link}
+	}
+	blob := cur.encodeHead(s.dbID, h)
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = ? WHERE name = 'head'", blob); err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	s.head, s.headBlob, s.cur = h, blob, cur
+	return nil
+}
+
+// sync returns the head and current key as the file has them now. They are
+// the writer's own unless another process wrote since: then they are
+// reread and checked, so two writers take turns instead of forking the
+// chain.
+func (s *Store) sync(ctx context.Context, tx *sql.Tx) (head, *keyring, error) {
+	blob, err := meta(ctx, tx, "head")
+	if err != nil {
+		return head{}, nil, err
+	}
+	if bytes.Equal(blob, s.headBlob) {
+		return s.head, s.cur, nil
+	}
+	st, err := readState(ctx, tx, s.keys)
+	if err != nil {
+		return head{}, nil, err
+	}
+	s.head, s.headBlob, s.cur = st.head, st.headBlob, st.cur
+	return st.head, st.cur, nil
+}

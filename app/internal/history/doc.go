@@ -52,12 +52,18 @@
 // or differs means the file was cut short or rolled back after its last
 // clean close.
 //
-// What the chain cannot detect: rolling the whole file back to an earlier
-// copy of itself made after the last anchor (after a crash, the anchor lags
-// behind the head), and anything done by someone who can read the key
-// store, who can re-seal and re-chain at will. It protects the record
-// against tampering with the file, not against the user's own account
-// once the Keychain is unlocked to an attacker.
+// Open runs the cheap part of this check (head, last row, anchor) and
+// refuses a history whose end does not match, with an error wrapping
+// ErrTampered: the gate then cannot record and so cannot run, until the
+// person looks at `airlock audit verify` and moves the file aside.
+//
+// What the chain cannot detect: deleting the whole file, or replacing it
+// with another history (the record starts over, visibly, but nothing here
+// flags it); rolling the file back to a copy made after the last anchor
+// (after a crash the anchor lags behind the head); and anything done by
+// someone who can read the key store, who can re-seal and re-chain at
+// will. It protects the record against tampering with the file, not
+// against the user's own account once its Keychain is open to an attacker.
 //
 // # Writing
 //

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -91,7 +90,7 @@ func oneOf(what, field, v string, set []string) error {
 	if slices.Contains(set, v) {
 		return nil
 	}
-	return invalid(what, "%s %q is not one of %s", field, v, strings.Join(set, ", "))
+	return invalid(what, "%s %q is not one of %q", field, v, set)
 }
 
 // Each record's values, in its table's column order: text redacted, sealed

@@ -40,7 +40,6 @@ const (
 
 // A Store is an open history. Its methods are safe for concurrent use.
 type Store struct {
-	path string
 	ks   secrets.KeyStore
 	keys *keys
 	dbID string
@@ -96,7 +95,7 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{path: abs, ks: ks, keys: newKeys(ks)}
+	s := &Store{ks: ks, keys: newKeys(ks)}
 
 	// A new history: make its key first, so a locked key store leaves no
 	// file behind.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -179,7 +178,7 @@ func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wr
 		fmt.Fprintf(stdout, "%s\n", raw)
 		return nil
 	}
-	var entries []history.Entry
+	var entries []historyRecord
 	if err := json.Unmarshal(raw, &entries); err != nil {
 		return fmt.Errorf("reading the history: %w", err)
 	}
@@ -247,5 +246,45 @@ func jsonFlag(name string, args []string) (bool, error) {
 	return *asJSON, nil
 }
 
-var _ = errors.New
-var _ = strings.TrimSpace
+// historyRecord is one action of the history as clients see it.
+type historyRecord struct {
+	Request  string    `json:"request"`
+	Time     time.Time `json:"time"`
+	Client   string    `json:"client"`
+	Index    int       `json:"index"`
+	Action   string    `json:"action"`
+	Preview  string    `json:"preview"`
+	Risk     string    `json:"risk"`
+	Reasons  []string  `json:"reasons"`
+	Autonomy int       `json:"autonomy"`
+	Decision string    `json:"decision"`
+	Approval string    `json:"approval,omitempty"`
+	Status   string    `json:"status"` // "pending" until the outcome is recorded
+	Millis   float64   `json:"ms,omitempty"`
+	Output   string    `json:"output,omitempty"`
+	Error    string    `json:"error,omitempty"`
+}
+
+func recordOf(e history.Entry) historyRecord {
+	r := historyRecord{Request: e.Request.ID, Time: e.Decision.Time, Client: e.Request.Client, Index: e.Decision.Index,
+		Action: e.Decision.Action, Preview: e.Decision.Preview, Risk: e.Decision.Risk.String(), Reasons: e.Decision.Reasons,
+		Autonomy: e.Decision.Autonomy, Decision: e.Decision.Decision, Status: "pending"}
+	if o := e.Outcome; o != nil {
+		r.Approval, r.Status, r.Output, r.Error = o.Approval, o.Status, o.Output, o.Error
+		r.Millis = float64(o.Duration.Microseconds()) / 1000
+	}
+	return r
+}
+
+func formatEntry(r historyRecord) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %-8s %-11s %-8s %s", r.Time.Local().Format("2006-01-02 15:04:05"), r.Status, r.Risk, r.Decision, r.Preview)
+	if r.Approval != "" {
+		fmt.Fprintf(&b, "  [%s]", r.Approval)
+	}
+	fmt.Fprintf(&b, "  (%s)", r.Client)
+	if r.Error != "" {
+		fmt.Fprintf(&b, "\n    error: %s", r.Error)
+	}
+	return b.String()
+}

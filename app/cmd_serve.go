@@ -150,7 +150,15 @@ func (h gateHandler) History(ctx context.Context, p ipc.HistoryParams) (any, err
 	if n <= 0 || n > 1000 {
 		n = 50
 	}
-	return h.store.Recent(ctx, n)
+	entries, err := h.store.Recent(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]historyRecord, len(entries))
+	for i, e := range entries {
+		out[i] = recordOf(e)
+	}
+	return out, nil
 }
 
 func (h gateHandler) Kill(context.Context) (any, error) { return h.g.Kill(), nil }

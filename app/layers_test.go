@@ -59,4 +59,3 @@ func isPure(pkg string) bool {
 	}
 	return false
 }
-

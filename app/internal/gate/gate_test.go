@@ -307,3 +307,23 @@ func TestEventsFollowTheSubmission(t *testing.T) {
 		t.Errorf("events %v, want %v", types, want)
 	}
 }
+
+// What only the whole plan shows is asked about even where no single action
+// would be: at level 2, a dozen deletes are a bulk delete.
+func TestPlanLevelRiskIsAsked(t *testing.T) {
+	var lines []string
+	for i := 0; i < 12; i++ {
+		lines = append(lines, `DELETE_FILE "~/Documents/f`+string(rune('a'+i))+`.txt"`)
+	}
+	r := newRig(t, 2, denyAll)
+	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "t", Plan: strings.Join(lines, "\n")}, nil)
+	if !errors.Is(err, gate.ErrDenied) || r.ask.count() != 1 {
+		t.Fatalf("err = %v, asked %d times; want one question, denied", err, r.ask.count())
+	}
+	if rep.Risk != "destructive" || len(rep.Reasons) == 0 || !strings.Contains(rep.Reasons[0], "BULK DELETE") {
+		t.Errorf("plan risk %s, reasons %v", rep.Risk, rep.Reasons)
+	}
+	if len(r.exec.names()) != 0 {
+		t.Errorf("ran %v", r.exec.names())
+	}
+}

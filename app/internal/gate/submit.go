@@ -116,7 +116,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	total, per := risk.Plan(p, sub.s.Plan, g.cfg.Env)
 	sub.verdicts = per
 	rep.Risk = total.Level.String()
-	rep.Reasons = planOnly(total, per)
+	rep.Reasons = planOnly(total, p, per)
 
 	// Decide every action before anything runs: a plan with a blocked
 	// action is refused whole, and nothing of it runs.
@@ -135,7 +135,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 				blocked = i
 			}
 		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(a.String(), v.Level):
-			ar.Decision = decisionGranted
+			ar.Approval = approvalGranted
 		case d == policy.Ask:
 			ask = true
 		}
@@ -168,9 +168,9 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	return sub.execute(ctx)
 }
 
-// decisionGranted marks an action that needed a question but matched a
-// remembered grant exactly.
-const decisionGranted = "granted"
+// approvalGranted marks an action that needed a question but matched a
+// remembered grant exactly, so nobody was asked.
+const approvalGranted = "granted"
 
 // approve asks the person about the plan: one request listing every action.
 // It returns nil when the plan may start; actions the person did not allow
@@ -179,7 +179,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	g, rep := sub.g, sub.rep
 	if g.cfg.Approver == nil {
 		for i := range rep.Actions {
-			if rep.Actions[i].Decision == policy.Ask.String() {
+			if needsAnswer(rep.Actions[i], false) {
 				rep.Actions[i].Status = StatusRefused
 				rep.Actions[i].Error = ErrApprovalRequired.Error()
 			}
@@ -190,7 +190,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
 	for i, a := range sub.plan.Actions {
 		ar := rep.Actions[i]
-		req.Items[i] = approval.Item{Index: i, Preview: ar.Preview, Text: redact.String(a.String()),
+		req.Items[i] = approval.Item{Index: i + 1, Preview: ar.Preview, Text: redact.String(a.String()),
 			Risk: sub.verdicts[i].Level, Reasons: ar.Reasons}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
@@ -208,6 +208,8 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		outcome, err = approval.Killed, ErrKilled
 	case errors.Is(err, approval.ErrTimeout) || outcome == approval.Timeout:
 		outcome, err = approval.Timeout, approval.ErrTimeout
+	case errors.Is(err, ErrApprovalRequired):
+		outcome = approval.Denied
 	default:
 		if err == nil || !errors.Is(err, ErrDenied) {
 			err = fmt.Errorf("%w by the person", ErrDenied)
@@ -220,15 +222,16 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	sub.event(Event{Type: EventApproval, Approval: outcome.String()})
 	if outcome != approval.Approved {
 		for i := range rep.Actions {
-			if needsAnswer(rep.Actions[i].Decision, planAsk) {
+			if needsAnswer(rep.Actions[i], planAsk) {
 				rep.Actions[i].Approval = outcome.String()
+				rep.Actions[i].Status = statusOf(err)
 			}
 		}
 		return err
 	}
 	for i := range rep.Actions {
 		ar := &rep.Actions[i]
-		if !needsAnswer(ar.Decision, planAsk) {
+		if !needsAnswer(*ar, planAsk) {
 			continue
 		}
 		ok := i < len(ans.Items) && ans.Items[i]
@@ -246,8 +249,14 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	return nil
 }
 
-func needsAnswer(decision string, planAsk bool) bool {
-	return decision == policy.Ask.String() || (planAsk && decision != decisionGranted)
+// needsAnswer says whether the person's answer decides whether the action
+// may run: it was asked about and no grant covers it, or the whole plan was
+// asked about.
+func needsAnswer(ar ActionReport, planAsk bool) bool {
+	if ar.Approval == approvalGranted {
+		return false
+	}
+	return ar.Decision == policy.Ask.String() || planAsk
 }
 
 func (g *Gate) isKilled() bool {
@@ -340,8 +349,11 @@ func (sub *submission) finish(ctx context.Context, status string, err error) (Re
 		if ar.recorded {
 			continue
 		}
-		if rerr := sub.recordOutcome(ctx, i); rerr != nil && err == nil {
-			err = rerr
+		if rerr := sub.recordOutcome(ctx, i); rerr != nil {
+			// Never silent: a record that could not be written is part
+			// of the answer.
+			err = errors.Join(err, rerr)
+			rep.Error = redact.String(err.Error())
 		}
 	}
 	sub.event(Event{Type: EventDone, Status: status, Error: rep.Error})
@@ -396,12 +408,13 @@ func (sub *submission) event(e Event) {
 }
 
 // planOnly returns the reasons of the plan's verdict that no single action
-// has: what only the whole plan shows.
-func planOnly(total risk.Verdict, per []risk.Verdict) []string {
+// has: what only the whole plan shows (risk.Plan repeats each action's
+// reasons in the total, prefixed with its line).
+func planOnly(total risk.Verdict, p *action.Plan, per []risk.Verdict) []string {
 	seen := map[string]bool{}
-	for _, v := range per {
+	for i, v := range per {
 		for _, r := range v.Reasons {
-			seen[r.Rule+"\x00"+r.Text] = true
+			seen[r.Rule+"\x00"+fmt.Sprintf("line %d: %s", p.Actions[i].Line, r.Text)] = true
 		}
 	}
 	var out []string

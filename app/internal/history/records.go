@@ -31,7 +31,7 @@ type Decision struct {
 	Risk      level.Level
 	Reasons   []string // the assessment's reasons (sealed)
 	Autonomy  int      // the autonomy level in force: 0, 1 or 2
-	Decision  string   // "auto", "ask", "refused" or "dry-run"
+	Decision  string   // "auto", "ask" or "refused" (what the policy decided; a dry run records it too)
 }
 
 // An Outcome is how one action ended: the approval, if one was asked for,
@@ -41,7 +41,7 @@ type Outcome struct {
 	Index     int
 	Time      time.Time // zero means now
 	Approval  string    // "", "approved", "denied", "timeout", "killed" or "granted"
-	Status    string    // "ok", "failed", "skipped", "refused" or "killed"
+	Status    string    // "ok", "failed", "skipped", "denied", "timeout", "refused", "killed" or "dry-run"
 	Duration  time.Duration
 	Output    string // a summary of the output (redacted, then sealed)
 	Error     string // the error, if any (redacted, then sealed)
@@ -70,9 +70,9 @@ type Entry struct {
 // The values the enumerated fields may take. Values outside these sets are
 // refused with ErrInvalid, so these fields need no redaction.
 var (
-	decisionValues = []string{"auto", "ask", "refused", "dry-run"}
+	decisionValues = []string{"auto", "ask", "refused"}
 	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "granted"}
-	statusValues   = []string{"ok", "failed", "skipped", "refused", "killed"}
+	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "dry-run"}
 )
 
 func unixNano(t time.Time) int64 {

@@ -12,7 +12,9 @@ help: ## list the targets
 build: ## build bin/airlock
 	$(GO) build -o $(BIN) ./app
 
-run: build ## build and start airlock (today: the offline commands; see README)
+ARGS ?= serve --prompter=terminal
+
+run: build ## build and start airlock (today: the gate, asking on this terminal; ARGS= to change)
 	./$(BIN) $(ARGS)
 
 test: ## gofmt check, go vet, go test -race, and the darwin type-check

@@ -3,16 +3,14 @@ module github.com/airlockhq/airlock
 go 1.25
 
 require (
+	github.com/creack/pty v1.1.24
+	github.com/keybase/dbus v0.0.0-20220506165403-5aa21ea2c23a
+	github.com/keybase/go-keychain v0.0.1
+	github.com/mattn/go-sqlite3 v1.14.32
 	github.com/progrium/darwinkit v0.5.0
+	golang.org/x/sys v0.37.0
 	golang.org/x/text v0.30.0
 	mvdan.cc/sh/v3 v3.12.0
 )
 
-require (
-	github.com/creack/pty v1.1.24 // indirect
-	github.com/keybase/dbus v0.0.0-20220506165403-5aa21ea2c23a // indirect
-	github.com/keybase/go-keychain v0.0.1 // indirect
-	github.com/mattn/go-sqlite3 v1.14.32 // indirect
-	golang.org/x/crypto v0.32.0 // indirect
-	golang.org/x/sys v0.37.0 // indirect
-)
+require golang.org/x/crypto v0.32.0 // indirect

@@ -48,7 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {
-			fmt.Fprintln(stdout, "\nThe menu-bar app and the gate arrive with later issues; today airlock runs the offline commands.")
+			fmt.Fprintln(stdout, "\nThe menu-bar app arrives with a later issue; today `airlock serve --prompter=terminal` runs the gate.")
 		}
 		return 0
 	}

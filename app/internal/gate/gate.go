@@ -177,12 +177,14 @@ func (g *Gate) Kill() KillReport {
 	}
 	g.mu.Unlock()
 
-	for _, r := range runs {
-		r.cancel()
-	}
 	rep := KillReport{Cancelled: len(runs)}
+	// Approvals first, so that each resolves as killed rather than as
+	// withdrawn by its cancelled submission.
 	if g.cfg.Approver != nil {
 		rep.Approvals = g.cfg.Approver.KillAll()
+	}
+	for _, r := range runs {
+		r.cancel()
 	}
 	rep.Stragglers = waitStopped(runs, g.cfg.DrainMax)
 	rep.Took = g.cfg.Now().Sub(start)

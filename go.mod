@@ -1,6 +1,6 @@
 module github.com/airlockhq/airlock
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/creack/pty v1.1.24
@@ -8,9 +8,16 @@ require (
 	github.com/keybase/go-keychain v0.0.1
 	github.com/mattn/go-sqlite3 v1.14.32
 	github.com/progrium/darwinkit v0.5.0
-	golang.org/x/sys v0.37.0
+	golang.org/x/sys v0.41.0
 	golang.org/x/text v0.30.0
 	mvdan.cc/sh/v3 v3.12.0
 )
 
-require golang.org/x/crypto v0.32.0 // indirect
+require (
+	fyne.io/systray v1.12.0 // indirect
+	github.com/godbus/dbus/v5 v5.1.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.7.0 // indirect
+	golang.design/x/hotkey v0.5.0 // indirect
+	golang.org/x/crypto v0.32.0 // indirect
+	howett.net/plist v1.0.1 // indirect
+)

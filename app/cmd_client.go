@@ -33,6 +33,7 @@ func dialGate() (*ipc.Client, error) {
 }
 
 type runOptions struct {
+	kind   string
 	dryRun bool
 	json   bool
 	client string
@@ -45,15 +46,32 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "report every decision, execute nothing")
 	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
 	fs.StringVar(&opts.client, "client", "airlock run", "the name the gate records and shows for this client")
+	fs.StringVar(&opts.kind, "kind", "dsl", "what FILE holds: dsl, applescript or jxa; or command, with the program and its arguments instead of FILE")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%s", err)
 	}
-	if fs.NArg() != 1 {
-		return usagef("want one FILE or - for standard input")
-	}
-	plan, err := readInput(fs.Arg(0), stdin, action.MaxPlanBytes)
-	if err != nil {
-		return err
+	var plan string
+	var argv []string
+	switch opts.kind {
+	case "command":
+		if fs.NArg() == 0 {
+			return usagef("--kind command wants the program and its arguments: airlock run --kind command -- ls -l")
+		}
+		argv = fs.Args()
+	case "dsl", "applescript", "jxa":
+		if fs.NArg() == 0 {
+			return usagef("want one FILE or - for standard input")
+		}
+		if opts.kind == "dsl" && fs.NArg() > 1 {
+			return usagef("a plan takes no arguments after FILE")
+		}
+		var err error
+		if plan, err = readInput(fs.Arg(0), stdin, action.MaxPlanBytes); err != nil {
+			return err
+		}
+		argv = fs.Args()[1:]
+	default:
+		return usagef("--kind %q: want dsl, applescript, jxa or command", opts.kind)
 	}
 	c, err := dialGate()
 	if err != nil {
@@ -70,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			printEvent(stdout, e)
 		}
 	}
-	raw, err := c.Call(ctx, "submit", ipc.SubmitParams{Client: opts.client, Plan: plan, DryRun: opts.dryRun}, onEvent)
+	raw, err := c.Call(ctx, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun}, onEvent)
 	if err != nil {
 		return err
 	}
@@ -106,6 +124,9 @@ func printEvent(w io.Writer, e gate.Event) {
 			fmt.Fprintf(w, " (%s)", e.Error)
 		}
 		fmt.Fprintln(w)
+		if out := strings.TrimRight(e.Output, "\n"); out != "" {
+			fmt.Fprintf(w, "   %s\n", strings.ReplaceAll(out, "\n", "\n   "))
+		}
 	}
 }
 

@@ -137,7 +137,7 @@ func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func
 	if client == "" {
 		client = "unnamed client"
 	}
-	rep, _ := h.g.Submit(ctx, gate.Submission{Client: client, Plan: p.Plan, DryRun: p.DryRun}, func(e gate.Event) {
+	rep, _ := h.g.Submit(ctx, gate.Submission{Client: client, Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
 		notify(e) // a client that went away cancels ctx; its events are dropped
 	})
 	return rep, nil

@@ -246,6 +246,11 @@ func TestEndToEndApproveDenyTimeoutKill(t *testing.T) {
 		t.Fatalf("approved.txt: %q, %v", b, err)
 	}
 
+	// A command runs without a shell: what looks like a substitution is text.
+	if out, code := w.client("", "run", "--kind", "command", "--", "printf", "%s", "$(id)"); code != 0 || !strings.Contains(out, "$(id)") {
+		t.Fatalf("command: exit %d\n%s", code, out)
+	}
+
 	// Deny: nothing is written.
 	run = w.clientAsync(`WRITE_FILE "~/Documents/denied.txt" "no"`, "run", "-")
 	w.expect(approvePrompt)
@@ -273,8 +278,8 @@ func TestEndToEndApproveDenyTimeoutKill(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &entries); err != nil {
 		t.Fatalf("history --json: %v\n%s", err, out)
 	}
-	if len(entries) != 3 {
-		t.Fatalf("history has %d entries, want 3:\n%s", len(entries), out)
+	if len(entries) != 4 {
+		t.Fatalf("history has %d entries, want 4:\n%s", len(entries), out)
 	}
 	for _, want := range []string{"approved.txt", "denied.txt", "late.txt", "timeout", "denied", "approved"} {
 		if !strings.Contains(out, want) {

@@ -45,6 +45,13 @@ type Desktop interface {
 	CreateReminder(ctx context.Context, title string, due *time.Time) error // due nil means none
 	SendEmail(ctx context.Context, to []string, subject, body string) error
 	Trash(ctx context.Context, path string) error // darwin: NSWorkspace recycle
+
+	// RunAppleScript and RunJXA run a script whose source was approved as
+	// it stands; argv reaches the script as the arguments of its run
+	// handler (`on run argv`, `function run(argv)`), never spliced into the
+	// source. They return the script's result as text.
+	RunAppleScript(ctx context.Context, src string, argv []string) (string, error)
+	RunJXA(ctx context.Context, src string, argv []string) (string, error)
 }
 
 // Unavailable returns a Desktop that does nothing: every method returns an
@@ -92,3 +99,9 @@ func (unavailable) SendEmail(context.Context, []string, string, string) error {
 	return no("send an email")
 }
 func (unavailable) Trash(context.Context, string) error { return no("move a file to the Trash") }
+func (unavailable) RunAppleScript(context.Context, string, []string) (string, error) {
+	return "", no("run AppleScript")
+}
+func (unavailable) RunJXA(context.Context, string, []string) (string, error) {
+	return "", no("run JavaScript for Automation")
+}

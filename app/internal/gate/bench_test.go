@@ -33,6 +33,10 @@ func benchGate(b *testing.B) *gate.Gate {
 
 type nopExec struct{}
 
+func (nopExec) RunScript(context.Context, string, string, []string) (execute.Result, error) {
+	return execute.Result{}, nil
+}
+
 func (nopExec) Run(context.Context, action.Action) (execute.Result, error) {
 	return execute.Result{}, nil
 }
@@ -132,6 +136,9 @@ func BenchmarkKill(b *testing.B) {
 type execFunc func(ctx context.Context, a action.Action) (execute.Result, error)
 
 func (f execFunc) Run(ctx context.Context, a action.Action) (execute.Result, error) { return f(ctx, a) }
+func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string) (execute.Result, error) {
+	return f(ctx, action.Action{})
+}
 
 func reportPercentiles(b *testing.B, took []time.Duration) {
 	if len(took) == 0 {

@@ -36,6 +36,13 @@ func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, er
 	return execute.Result{Output: "done " + a.Cmd.Name}, nil
 }
 
+func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string) (execute.Result, error) {
+	f.mu.Lock()
+	f.ran = append(f.ran, kind)
+	f.mu.Unlock()
+	return execute.Result{Output: "ran " + kind}, ctx.Err()
+}
+
 func (f *fakeExec) names() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()

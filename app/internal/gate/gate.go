@@ -32,11 +32,12 @@ var (
 	ErrApprovalRequired = policy.ErrApprovalRequired
 )
 
-// Executor carries out one action. execute.Executor implements it; tests
-// give fakes. Run must return promptly once ctx is done, having stopped
-// whatever it started (child process groups are killed).
+// Executor carries out one action or script. execute.Executor implements
+// it; tests give fakes. Both methods must return promptly once ctx is done,
+// having stopped whatever they started (child process groups are killed).
 type Executor interface {
 	Run(ctx context.Context, a action.Action) (execute.Result, error)
+	RunScript(ctx context.Context, kind, src string, argv []string) (execute.Result, error)
 }
 
 // Recorder keeps the history. history.Store implements it. A write that

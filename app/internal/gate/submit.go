@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -17,12 +19,23 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
-// Submission is one piece of work from a client: a plan in the Action DSL.
+// Submission is one piece of work from a client: a plan in the Action DSL,
+// or one script.
 type Submission struct {
 	Client string // who asked: "airlock run", an MCP client's name …
-	Plan   string
+	Kind   string // KindPlan (the default), KindAppleScript, KindJXA or KindCommand
+	Plan   string // the plan, or the script's source (empty for a command)
+	Argv   []string
 	DryRun bool // report every decision, execute nothing
 }
+
+// The kinds of work a submission carries.
+const (
+	KindPlan        = "dsl"                   // Plan is an Action DSL plan
+	KindAppleScript = execute.KindAppleScript // Plan is AppleScript; Argv reaches `on run argv`
+	KindJXA         = execute.KindJXA         // Plan is JXA; Argv reaches `function run(argv)`
+	KindCommand     = execute.KindCommand     // Argv is a program and its arguments, run without a shell
+)
 
 // Status values of a report and of each of its actions.
 const (
@@ -80,8 +93,15 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 	defer done()
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
 	rep.Request = g.cfg.NewID()
+	kind, text := s.Kind, s.Plan
+	if kind == "" {
+		kind = KindPlan
+	}
+	if len(s.Argv) > 0 {
+		text += "\n-- argv: " + shellQuote(s.Argv)
+	}
 	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
-		Client: s.Client, Kind: "dsl", Text: s.Plan}); err != nil {
+		Client: s.Client, Kind: kind, Text: text}); err != nil {
 		// Nothing runs unrecorded.
 		return sub.fail(StatusRefused, fmt.Errorf("recording the request: %w", err))
 	}
@@ -101,31 +121,85 @@ type submission struct {
 	rep      *Report
 	notify   func(Event)
 	autonomy policy.Autonomy
-	plan     *action.Plan
-	verdicts []risk.Verdict
+	steps    []step
+}
+
+// step is one thing the submission would do: an action of a plan, or the
+// script.
+type step struct {
+	line    int
+	text    string // the exact text the person approves (and a grant covers)
+	preview string
+	verdict risk.Verdict
+	run     func(ctx context.Context) (execute.Result, error)
+}
+
+// steps turns the submission into what it would do, with the verdict of
+// each and of the whole. A plan that does not parse is an error.
+func (sub *submission) prepare() (risk.Verdict, []string, error) {
+	g, s := sub.g, sub.s
+	switch s.Kind {
+	case "", KindPlan:
+		p, err := action.Parse(s.Plan)
+		if err != nil {
+			return risk.Verdict{}, nil, fmt.Errorf("%w: the plan does not parse: %v", ErrBlocked, err)
+		}
+		total, per := risk.Plan(p, s.Plan, g.cfg.Env)
+		for i, a := range p.Actions {
+			sub.steps = append(sub.steps, step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
+				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }})
+		}
+		return total, planOnly(total, p, per), nil
+	case KindAppleScript, KindJXA, KindCommand:
+		var v risk.Verdict
+		var preview string
+		text := s.Plan
+		switch s.Kind {
+		case KindAppleScript:
+			v, preview = risk.AppleScript(s.Plan, g.cfg.Env), "Run AppleScript"
+		case KindJXA:
+			v, preview = risk.JXA(s.Plan, g.cfg.Env), "Run JavaScript for Automation"
+		case KindCommand:
+			if s.Plan != "" {
+				return risk.Verdict{}, nil, fmt.Errorf("%w: a command is given as argv, not as text", ErrBlocked)
+			}
+			v = risk.ShellArgv(s.Argv, g.cfg.Env)
+			text = shellQuote(s.Argv)
+			preview = "Run " + text
+		}
+		if len(s.Argv) > 0 && s.Kind != KindCommand {
+			text += "\n-- arguments: " + shellQuote(s.Argv)
+		}
+		if n := strings.Count(s.Plan, "\n") + 1; s.Kind != KindCommand {
+			preview += fmt.Sprintf(" (%d lines)", n)
+		}
+		kind, src, argv := s.Kind, s.Plan, s.Argv
+		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v,
+			run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.RunScript(ctx, kind, src, argv) }}}
+		return v, nil, nil
+	default:
+		return risk.Verdict{}, nil, fmt.Errorf("%w: unknown kind %q: want dsl, applescript, jxa or command", ErrBlocked, s.Kind)
+	}
 }
 
 func (sub *submission) run(ctx context.Context) (Report, error) {
 	g, rep := sub.g, sub.rep
-	p, err := action.Parse(sub.s.Plan)
+	total, planReasons, err := sub.prepare()
 	if err != nil {
 		rep.Risk = level.Blocked.String()
-		return sub.fail(StatusRejected, fmt.Errorf("%w: the plan does not parse: %v", ErrBlocked, err))
+		return sub.fail(StatusRejected, err)
 	}
-	sub.plan = p
-	total, per := risk.Plan(p, sub.s.Plan, g.cfg.Env)
-	sub.verdicts = per
 	rep.Risk = total.Level.String()
-	rep.Reasons = planOnly(total, p, per)
+	rep.Reasons = planReasons
 
 	// Decide every action before anything runs: a plan with a blocked
 	// action is refused whole, and nothing of it runs.
 	ask, blocked := false, -1
-	rep.Actions = make([]ActionReport, len(p.Actions))
-	for i, a := range p.Actions {
-		v := per[i]
+	rep.Actions = make([]ActionReport, len(sub.steps))
+	for i, st := range sub.steps {
+		v := st.verdict
 		ar := &rep.Actions[i]
-		*ar = ActionReport{Index: i, Line: a.Line, Preview: redact.String(a.Preview()), Risk: v.Level.String(),
+		*ar = ActionReport{Index: i, Line: st.line, Preview: redact.String(st.preview), Risk: v.Level.String(),
 			Reasons: redactAll(v.Texts()), Status: StatusSkipped}
 		d := policy.Decide(sub.autonomy, v.Level)
 		ar.Decision = d.String()
@@ -134,7 +208,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 			if blocked < 0 {
 				blocked = i
 			}
-		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(a.String(), v.Level):
+		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(st.text, v.Level):
 			ar.Approval = approvalGranted
 		case d == policy.Ask:
 			ask = true
@@ -151,7 +225,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	if blocked >= 0 {
 		ar := &rep.Actions[blocked]
 		ar.Status = StatusRefused
-		ar.Error = firstBlocked(per[blocked])
+		ar.Error = firstBlocked(sub.steps[blocked].verdict)
 		return sub.finish(ctx, StatusRefused, fmt.Errorf("%w: action %d (line %d): %s", ErrBlocked, blocked+1, ar.Line, ar.Error))
 	}
 	if sub.s.DryRun {
@@ -188,10 +262,10 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	}
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Tool: "plan",
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
-	for i, a := range sub.plan.Actions {
+	for i, st := range sub.steps {
 		ar := rep.Actions[i]
-		req.Items[i] = approval.Item{Index: i + 1, Preview: ar.Preview, Text: redact.String(a.String()),
-			Risk: sub.verdicts[i].Level, Reasons: ar.Reasons}
+		req.Items[i] = approval.Item{Index: i + 1, Preview: ar.Preview, Text: redact.String(st.text),
+			Risk: st.verdict.Level, Reasons: ar.Reasons}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
 	g.mu.Lock()
@@ -243,7 +317,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		if ans.Remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
 			// A grant covers exactly this text, never destructive ones
 			// (Allow refuses those).
-			g.cfg.Grants.Allow(sub.plan.Actions[i].String(), sub.verdicts[i].Level, g.cfg.GrantTTL)
+			g.cfg.Grants.Allow(sub.steps[i].text, sub.steps[i].verdict.Level, g.cfg.GrantTTL)
 		}
 	}
 	return nil
@@ -274,13 +348,13 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		lockErr = g.cfg.Lock.Lock(ctx)
 		defer g.cfg.Lock.Release()
 	}
-	for i, a := range sub.plan.Actions {
+	for i, st := range sub.steps {
 		ar := &rep.Actions[i]
 		if ar.Approval == approval.Denied.String() {
 			ar.Status = StatusDenied
 			return sub.finish(ctx, StatusDenied, fmt.Errorf("%w: action %d (line %d) was not approved", ErrDenied, i+1, ar.Line))
 		}
-		if sub.verdicts[i].SynthesisesInput() {
+		if st.verdict.SynthesisesInput() {
 			if err := sub.checkLock(ctx, lockErr); err != nil {
 				ar.Status, ar.Error = StatusRefused, err.Error()
 				return sub.finish(ctx, StatusRefused, err)
@@ -292,7 +366,7 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 		sub.event(Event{Type: EventStarted, Index: i, Preview: ar.Preview})
 		start := time.Now()
-		res, err := g.cfg.Exec.Run(ctx, a)
+		res, err := st.run(ctx)
 		g.end()
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
 		ar.Output = redact.String(res.Output)
@@ -374,10 +448,10 @@ func statusOf(err error) string {
 }
 
 func (sub *submission) recordDecisions(ctx context.Context) error {
-	for i, a := range sub.plan.Actions {
+	for i, st := range sub.steps {
 		ar := sub.rep.Actions[i]
 		err := sub.g.cfg.History.AddDecision(ctx, history.Decision{RequestID: sub.rep.Request, Index: i,
-			Time: sub.g.cfg.Now(), Action: a.String(), Preview: ar.Preview, Risk: sub.verdicts[i].Level,
+			Time: sub.g.cfg.Now(), Action: st.text, Preview: ar.Preview, Risk: st.verdict.Level,
 			Reasons: ar.Reasons, Autonomy: int(sub.autonomy), Decision: ar.Decision})
 		if err != nil {
 			return fmt.Errorf("recording the decision for action %d: %w", i+1, err)
@@ -440,6 +514,23 @@ func redactAll(ss []string) []string {
 		ss[i] = redact.String(s)
 	}
 	return ss
+}
+
+// shellQuote writes argv as a shell would need it, for showing only: it is
+// never run through a shell.
+func shellQuote(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' || r == '@' ||
+				r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
 }
 
 func randomID() string {

@@ -137,6 +137,21 @@ func checkSubmit(p SubmitParams) error {
 	if !validClient(p.Client) {
 		return invalid(CodeInvalidParams, "client must be 1 to %d bytes of printable text without surrounding spaces", MaxClientName)
 	}
+	if p.Kind != "" && !slices.Contains(SubmitKinds, p.Kind) {
+		return invalid(CodeInvalidParams, "kind %s: want one of %s", quoteShort(p.Kind), strings.Join(SubmitKinds, ", "))
+	}
+	if len(p.Argv) > MaxArgv {
+		return invalid(CodeInvalidParams, "argv has %d items: at most %d", len(p.Argv), MaxArgv)
+	}
+	if p.Kind == "command" {
+		if p.Plan != "" {
+			return invalid(CodeInvalidParams, "a command is given as argv, and plan must be empty")
+		}
+		if len(p.Argv) == 0 || p.Argv[0] == "" {
+			return invalid(CodeInvalidParams, "argv is empty: a command needs a program")
+		}
+		return nil
+	}
 	if strings.TrimSpace(p.Plan) == "" {
 		return invalid(CodeInvalidParams, "plan is empty")
 	}

@@ -15,6 +15,12 @@ const LockName = "gate.lock"
 // MaxFrame bounds one frame, newline included, in both directions.
 const MaxFrame = 1 << 20
 
+// MaxArgv bounds SubmitParams.Argv, in items.
+const MaxArgv = 100
+
+// SubmitKinds are the values SubmitParams.Kind may take ("" means "dsl").
+var SubmitKinds = []string{"dsl", "applescript", "jxa", "command"}
+
 // MaxClientName bounds SubmitParams.Client, in bytes.
 const MaxClientName = 64
 
@@ -34,8 +40,16 @@ type SubmitParams struct {
 	// Client names the program asking, as the approval popup shows it:
 	// 1 to MaxClientName bytes of printable text.
 	Client string `json:"client"`
-	// Plan is the DSL text to run; it must not be empty.
-	Plan string `json:"plan"`
+	// Kind is what Plan holds: "dsl" (the default), "applescript" or
+	// "jxa"; or "command", where Argv is the program and its arguments and
+	// Plan is empty.
+	Kind string `json:"kind,omitempty"`
+	// Plan is the DSL text or script source to run; it must not be empty
+	// unless Kind is "command".
+	Plan string `json:"plan,omitempty"`
+	// Argv is a command's argv, or the arguments a script's run handler
+	// receives; at most MaxArgv items.
+	Argv []string `json:"argv,omitempty"`
 	// DryRun asks for the assessment without running anything.
 	DryRun bool `json:"dryRun,omitempty"`
 }

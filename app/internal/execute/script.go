@@ -1,0 +1,74 @@
+package execute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// The kinds of script RunScript carries out.
+const (
+	KindAppleScript = "applescript"
+	KindJXA         = "jxa"
+	KindCommand     = "command" // an argv, run without a shell
+)
+
+// RunScript carries out one approved script: AppleScript or JXA through the
+// Desktop with argv as the run handler's arguments, or a command given as
+// argv, run without a shell in its own process group from the home folder.
+// Every argument passes sanitize.Text again; one it would change (control
+// characters) is refused rather than altered.
+func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string) (Result, error) {
+	if err := context.Cause(ctx); err != nil {
+		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
+	}
+	if len(argv) > sanitize.MaxListItems {
+		return Result{}, fmt.Errorf("%s: %d arguments: at most %d", kind, len(argv), sanitize.MaxListItems)
+	}
+	for i, a := range argv {
+		clean, err := sanitize.Text(a)
+		if err != nil {
+			return Result{}, fmt.Errorf("%s: argument %d: %w", kind, i+1, err)
+		}
+		if clean != a {
+			return Result{}, fmt.Errorf("%s: argument %d holds control characters", kind, i+1)
+		}
+	}
+	d := e.Desktop
+	if d == nil {
+		d = Unavailable()
+	}
+	var out string
+	var err error
+	switch kind {
+	case KindAppleScript:
+		out, err = d.RunAppleScript(ctx, src, argv)
+	case KindJXA:
+		out, err = d.RunJXA(ctx, src, argv)
+	case KindCommand:
+		if src != "" {
+			return Result{}, errors.New("command: give the program and its arguments as argv, not as source")
+		}
+		if len(argv) == 0 || argv[0] == "" {
+			return Result{}, errors.New("command: no program given")
+		}
+		dir := ""
+		if e.Paths != nil {
+			dir = e.Paths.Home
+		}
+		var stderr string
+		out, stderr, err = RunArgv(ctx, Command{Argv: argv, Dir: dir})
+		if err == nil && strings.TrimSpace(out) == "" {
+			out = lastLine(stderr)
+		}
+	default:
+		return Result{}, fmt.Errorf("unknown kind of script %q", kind)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", kind, err)
+	}
+	return Result{Output: out}, nil
+}

@@ -1,0 +1,74 @@
+package execute_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/execute"
+)
+
+// scriptDesktop records the scripts it is asked to run.
+type scriptDesktop struct {
+	execute.Desktop
+	kind, src string
+	argv      []string
+}
+
+func (d *scriptDesktop) RunAppleScript(_ context.Context, src string, argv []string) (string, error) {
+	d.kind, d.src, d.argv = "applescript", src, argv
+	return "result", nil
+}
+
+func (d *scriptDesktop) RunJXA(_ context.Context, src string, argv []string) (string, error) {
+	d.kind, d.src, d.argv = "jxa", src, argv
+	return "result", nil
+}
+
+func TestRunScript(t *testing.T) {
+	d := &scriptDesktop{Desktop: execute.Unavailable()}
+	e := &execute.Executor{Desktop: d}
+	ctx := context.Background()
+
+	res, err := e.RunScript(ctx, execute.KindAppleScript, "on run argv\nreturn item 1 of argv\nend run", []string{`"; do shell script "id`})
+	if err != nil || res.Output != "result" || d.kind != "applescript" || d.argv[0] != `"; do shell script "id` {
+		t.Fatalf("applescript: %v %+v %+v", err, res, d)
+	}
+	if _, err := e.RunScript(ctx, execute.KindJXA, "function run(argv) { return argv[0] }", []string{"x"}); err != nil || d.kind != "jxa" {
+		t.Fatalf("jxa: %v %+v", err, d)
+	}
+	res, err = e.RunScript(ctx, execute.KindCommand, "", []string{"printf", "%s", "$(id); rm -rf ~"})
+	if err != nil || res.Output != "$(id); rm -rf ~" {
+		t.Fatalf("command: %v %q", err, res.Output)
+	}
+	for _, tc := range []struct {
+		name string
+		kind string
+		src  string
+		argv []string
+		want string
+	}{
+		{"control characters in an argument", execute.KindAppleScript, "x", []string{"a\x1b[2Jb"}, "control characters"},
+		{"source for a command", execute.KindCommand, "rm -rf ~", nil, "as argv"},
+		{"no program", execute.KindCommand, "", nil, "no program"},
+		{"unknown kind", "perl", "print 1", nil, "unknown kind"},
+		{"too many arguments", execute.KindJXA, "x", make([]string, 101), "at most 100"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.RunScript(ctx, tc.kind, tc.src, tc.argv)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	plain := &execute.Executor{}
+	if _, err := plain.RunScript(ctx, execute.KindAppleScript, "beep", nil); !errors.Is(err, execute.ErrUnavailable) {
+		t.Fatalf("no desktop: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}); err == nil {
+		t.Fatal("a cancelled script started")
+	}
+}

@@ -22,14 +22,19 @@ import (
 // Resume.
 func TestKillSchedules(t *testing.T) {
 	const schedules = 1000
+	var executed atomic.Int32 // actions that began at all, over every schedule
 	for seed := uint64(0); seed < schedules; seed++ {
-		if err := killSchedule(t, seed); err != nil {
+		if err := killSchedule(t, seed, &executed); err != nil {
 			t.Fatalf("schedule %d: %v", seed, err)
 		}
 	}
+	// The schedules must exercise execution, not only refusals.
+	if n := executed.Load(); n < schedules/2 {
+		t.Fatalf("only %d actions executed over %d schedules", n, schedules)
+	}
 }
 
-func killSchedule(t *testing.T, seed uint64) error {
+func killSchedule(t *testing.T, seed uint64, executed *atomic.Int32) error {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var mu sync.Mutex // guards rng: the fakes below draw from it concurrently
 	pick := func(n int) int { mu.Lock(); defer mu.Unlock(); return rng.IntN(n) }
@@ -42,10 +47,10 @@ func killSchedule(t *testing.T, seed uint64) error {
 		}
 	}
 
-	var tripped atomic.Bool   // set once Kill has returned
-	var late atomic.Int32     // actions that began after that
-	var executed atomic.Int32 // actions that began at all
-	r := newRig(t, 1, func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	var tripped atomic.Bool // set once Kill has returned
+	var late atomic.Int32   // actions that began after that
+	// The real broker, so that Kill's KillAll races real prompts.
+	broker := approval.NewBroker(approval.ScriptedFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
 		pause(ctx)
 		switch pick(4) {
 		case 0:
@@ -56,7 +61,10 @@ func killSchedule(t *testing.T, seed uint64) error {
 		default:
 			return approveAll(ctx, req)
 		}
-	})
+	}), approval.Options{})
+	r := newRig(t, 1, nil)
+	env, _ := sandbox(t)
+	r.g = gate.New(gate.Config{Env: env, Exec: r.exec, History: r.hist, Approver: broker, Autonomy: 1})
 	r.exec.run = func(ctx context.Context, a action.Action) (execute.Result, error) {
 		if tripped.Load() {
 			late.Add(1)
@@ -107,6 +115,9 @@ func killSchedule(t *testing.T, seed uint64) error {
 	}
 	if st := r.g.Status(); st.Running != 0 || st.Executing != 0 || st.Pending != 0 || !st.Killed {
 		return fmt.Errorf("status after the kill: %+v", st)
+	}
+	if n := len(broker.Pending()); n != 0 {
+		return fmt.Errorf("%d approvals still pending after the kill", n)
 	}
 	// Resuming (a UI action) lets work through again.
 	r.g.Resume()

@@ -45,7 +45,7 @@ type gateOpts struct {
 // built from the real packages (history in SQLite, approval broker with a
 // scripted person, the default executor) serving its socket.
 type world struct {
-	t       *testing.T
+	t       testing.TB
 	home    string
 	dir     string // the data directory the gate listens in
 	env     *risk.Env
@@ -61,7 +61,7 @@ type world struct {
 
 // shortTemp is a temporary directory with a short path: a unix socket's
 // path must fit in about 100 bytes, and t.TempDir's carries the test's name.
-func shortTemp(t *testing.T) string {
+func shortTemp(t testing.TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "amcp")
 	if err != nil {
@@ -76,7 +76,7 @@ func shortTemp(t *testing.T) string {
 }
 
 // newWorld makes the home and the data directory, without a gate.
-func newWorld(t *testing.T, opts gateOpts) *world {
+func newWorld(t testing.TB, opts gateOpts) *world {
 	t.Helper()
 	root := shortTemp(t)
 	home := filepath.Join(root, "h")
@@ -215,7 +215,7 @@ func neverAnswer(ctx context.Context, _ approval.Request) (approval.Answer, erro
 // test, or as the built `airlock mcp` on its standard input and output.
 type transport struct {
 	name    string
-	connect func(t *testing.T, w *world, copts *mcp.ClientOptions) *mcp.ClientSession
+	connect func(t testing.TB, w *world, copts *mcp.ClientOptions) *mcp.ClientSession
 }
 
 var transports = []transport{
@@ -223,7 +223,7 @@ var transports = []transport{
 	{"stdio", connectStdio},
 }
 
-func connectMemory(t *testing.T, w *world, copts *mcp.ClientOptions) *mcp.ClientSession {
+func connectMemory(t testing.TB, w *world, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -256,7 +256,7 @@ var buildAirlock = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-func connectStdio(t *testing.T, w *world, copts *mcp.ClientOptions) *mcp.ClientSession {
+func connectStdio(t testing.TB, w *world, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the program")
@@ -283,7 +283,7 @@ func connectStdio(t *testing.T, w *world, copts *mcp.ClientOptions) *mcp.ClientS
 	return cs
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (tw testWriter) Write(p []byte) (int, error) {
 	tw.t.Logf("stderr: %s", strings.TrimRight(string(p), "\n"))
@@ -291,7 +291,7 @@ func (tw testWriter) Write(p []byte) (int, error) {
 }
 
 // call calls a tool and fails the test on a protocol error.
-func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
@@ -314,7 +314,7 @@ func textOf(res *mcp.CallToolResult) string {
 }
 
 // decode reads the result's structured content into v.
-func decode(t *testing.T, res *mcp.CallToolResult, v any) {
+func decode(t testing.TB, res *mcp.CallToolResult, v any) {
 	t.Helper()
 	if res.StructuredContent == nil {
 		t.Fatalf("no structured content; text: %s", textOf(res))
@@ -329,7 +329,7 @@ func decode(t *testing.T, res *mcp.CallToolResult, v any) {
 }
 
 // run calls a run_* tool and returns its result, decoded.
-func run(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (airmcp.RunResult, *mcp.CallToolResult) {
+func run(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) (airmcp.RunResult, *mcp.CallToolResult) {
 	t.Helper()
 	res := call(t, cs, tool, args)
 	var rr airmcp.RunResult

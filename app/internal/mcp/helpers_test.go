@@ -39,6 +39,9 @@ type gateOpts struct {
 	answer func(ctx context.Context, r approval.Request) (approval.Answer, error)
 	// timeout is the broker's approval timeout; 0: the default.
 	timeout time.Duration
+	// noApprover builds the gate with nobody to ask, as `airlock serve
+	// --prompter=none`.
+	noApprover bool
 }
 
 // world is one user's machine: a home with the sandbox folders, and a gate
@@ -114,7 +117,11 @@ func (w *world) startGate() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := gate.New(gate.Config{Env: w.env, Exec: exec, History: store, Approver: broker,
+	var approver gate.Approver = broker
+	if w.opts.noApprover {
+		approver = nil
+	}
+	g := gate.New(gate.Config{Env: w.env, Exec: exec, History: store, Approver: approver,
 		Grants: policy.NewGrants(nil), Autonomy: w.opts.autonomy})
 	srv, err := ipc.Listen(w.dir, handler{g})
 	if err != nil {

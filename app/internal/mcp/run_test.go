@@ -325,3 +325,65 @@ func TestRedial(t *testing.T) {
 		t.Errorf("after the restart: %s", textOf(res))
 	}
 }
+
+// TestCallsDoNotWaitForEachOther checks that a call waiting for the person
+// holds up neither status nor other work: each call has its own connection
+// to the gate.
+func TestCallsDoNotWaitForEachOther(t *testing.T) {
+	release := make(chan struct{})
+	w := newWorld(t, gateOpts{autonomy: policy.SmartDefault, answer: func(ctx context.Context, r approval.Request) (approval.Answer, error) {
+		<-release
+		return approveAll(ctx, r)
+	}})
+	w.startGate()
+	cs := connectMemory(t, w, nil)
+
+	first := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: airmcp.ToolRunActions,
+			Arguments: map[string]any{"plan": "WRITE_FILE \"~/Documents/first.txt\" \"first\""}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		first <- res
+	}()
+	w.prompted()
+
+	var st airmcp.Status
+	decode(t, call(t, cs, airmcp.ToolStatus, nil), &st)
+	if st.Pending != 1 {
+		t.Errorf("status while the first call waits: %+v", st)
+	}
+	if rr, res := run(t, cs, airmcp.ToolRunCommand, map[string]any{"argv": []string{"true"}}); res.IsError || rr.Status != gate.StatusOK {
+		t.Errorf("the second call: %s", textOf(res))
+	}
+	close(release)
+	if res := <-first; res.IsError {
+		t.Errorf("the first call: %s", textOf(res))
+	}
+	if b, err := os.ReadFile(filepath.Join(w.home, "Documents", "first.txt")); err != nil || string(b) != "first" {
+		t.Errorf("first.txt: %q, %v", b, err)
+	}
+}
+
+// TestRefusedWithoutApprover checks seed 001's invariant through MCP: with
+// nobody to ask, what needs approval fails and says approval was required.
+func TestRefusedWithoutApprover(t *testing.T) {
+	w := newWorld(t, gateOpts{autonomy: policy.SmartDefault, noApprover: true})
+	w.startGate()
+	cs := connectMemory(t, w, nil)
+	keep := filepath.Join(w.home, "Documents", "keep.txt")
+	if err := os.WriteFile(keep, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rr, res := run(t, cs, airmcp.ToolRunActions, map[string]any{"plan": "DELETE_FILE \"~/Documents/keep.txt\""})
+	if !res.IsError || rr.Status != gate.StatusRefused || !strings.Contains(rr.Error, "approval required") {
+		t.Fatalf("IsError %v, status %q, error %q", res.IsError, rr.Status, rr.Error)
+	}
+	if !strings.HasPrefix(textOf(res), "Refused:") {
+		t.Errorf("text:\n%s", textOf(res))
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("keep.txt: %v", err)
+	}
+}

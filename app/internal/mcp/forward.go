@@ -19,6 +19,9 @@ import (
 const startHint = "ask the person to open Airlock (or to run `airlock serve --prompter=terminal` in a terminal), " +
 	"then call this tool again; assess and list_actions work without it"
 
+// errNotRunning is dial's error when no gate listens.
+var errNotRunning = errors.New("airlock's gate is not running")
+
 // forwarder sends work to the running gate. It keeps no connection between
 // calls: each call dials afresh, so a connection the gate closed while idle
 // is never reused, concurrent calls never share one (an ipc.Client runs one
@@ -36,7 +39,7 @@ func (f *forwarder) dial() (*ipc.Client, error) {
 	}
 	c, err := ipc.Dial(dir)
 	if errors.Is(err, ipc.ErrNotRunning) {
-		return nil, fmt.Errorf("airlock is not running, so nothing ran (%w): %s", ipc.ErrNotRunning, startHint)
+		return nil, fmt.Errorf("%w, so nothing ran: %s", errNotRunning, startHint)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reaching Airlock's gate: %w", err)
@@ -91,7 +94,7 @@ func sourceNoun(kind string) string {
 // status, not an error.
 func (f *forwarder) status(ctx context.Context) (*sdk.CallToolResult, Status, error) {
 	c, err := f.dial()
-	if errors.Is(err, ipc.ErrNotRunning) {
+	if errors.Is(err, errNotRunning) {
 		st := Status{Running: false, Message: "Airlock is not running: " + startHint + "."}
 		return textResult(st.Message), st, nil
 	}

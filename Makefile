@@ -27,9 +27,9 @@ test: ## gofmt check, go vet, go test -race, and the darwin type-check
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
-	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc
+	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \
@@ -42,6 +42,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/ipc:FuzzDecode \
+	  ./app/internal/mcp:FuzzClientName \
+	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/approval:FuzzVisible \
 	  ./app/internal/policy:FuzzParseSettings \
 	  ./app/internal/execute:FuzzTrashPath ; do \

@@ -1,0 +1,17 @@
+// Package mcp is `airlock mcp`: a Model Context Protocol server on stdio,
+// built on the official Go SDK, through which any agent on the Mac (Claude
+// Desktop, Claude Code, Goose, Cursor …) acts only through Airlock's gate.
+//
+// It owns the tools an agent sees and what they say: run_actions,
+// run_applescript, run_jxa and run_command forward their work to the running
+// gate over its socket (package ipc), named after the MCP client that asked,
+// and answer with the gate's assessment, decision, approval outcome and result
+// (outputs bounded and redacted); assess and list_actions answer offline,
+// without the gate; status reports the gate's state.
+//
+// It must never approve, deny or decide anything itself, never run anything
+// but through the gate (it holds no executor), and never offer a tool or an
+// argument that could approve: the approval is the person's, in the gate's own
+// popup. Denied, timed out, blocked, refused, killed and failed calls are tool
+// errors, so an agent cannot mistake them for success.
+package mcp

@@ -1,0 +1,4 @@
+package mcp
+
+// Bound exposes bound to the external tests.
+var Bound = bound

@@ -1,0 +1,246 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/redact"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// startHint says how to start the gate, for an agent to pass on.
+const startHint = "ask the person to open Airlock (or to run `airlock serve --prompter=terminal` in a terminal), " +
+	"then call this tool again; assess and list_actions work without it"
+
+// errNotRunning is dial's error when no gate listens.
+var errNotRunning = errors.New("airlock's gate is not running")
+
+// forwarder sends work to the running gate. It keeps no connection between
+// calls: each call dials afresh, so a connection the gate closed while idle
+// is never reused, concurrent calls never share one (an ipc.Client runs one
+// call at a time), and a gate started or restarted after `airlock mcp` is
+// found.
+type forwarder struct {
+	dir       func() (string, error)
+	maxOutput int
+}
+
+func (f *forwarder) dial() (*ipc.Client, error) {
+	dir, err := f.dir()
+	if err != nil {
+		return nil, fmt.Errorf("finding Airlock's data folder: %w", err)
+	}
+	c, err := ipc.Dial(dir)
+	if errors.Is(err, ipc.ErrNotRunning) {
+		return nil, fmt.Errorf("%w, so nothing ran: %s", errNotRunning, startHint)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reaching Airlock's gate: %w", err)
+	}
+	return c, nil
+}
+
+// submit sends one piece of work to the gate and turns its report into the
+// tool's result. A report whose status is not ok is an error result that
+// still carries the report.
+func (f *forwarder) submit(ctx context.Context, req *sdk.CallToolRequest, kind, src string, argv []string) (*sdk.CallToolResult, RunResult, error) {
+	size := len(src)
+	for _, a := range argv {
+		size += len(a)
+	}
+	if size > MaxSource {
+		return nil, RunResult{}, fmt.Errorf("the %s is %d bytes with its arguments: at most %d", sourceNoun(kind), size, MaxSource)
+	}
+	if kind == gate.KindCommand && (len(argv) == 0 || argv[0] == "") {
+		return nil, RunResult{}, errors.New(`argv must start with the program to run, e.g. ["ls", "-l"]`)
+	}
+	c, err := f.dial()
+	if err != nil {
+		return nil, RunResult{}, err
+	}
+	defer c.Close()
+	params := ipc.SubmitParams{Client: ClientName(clientName(req)), Kind: kind, Plan: src, Argv: argv}
+	p := newProgress(ctx, req)
+	raw, err := c.Call(ctx, "submit", params, p.event)
+	if err != nil {
+		return nil, RunResult{}, callError(ctx, err, true)
+	}
+	var rep gate.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		return nil, RunResult{}, fmt.Errorf("reading the gate's report: %w", err)
+	}
+	res := resultOf(rep, f.maxOutput)
+	return &sdk.CallToolResult{IsError: res.Status != gate.StatusOK, Content: []sdk.Content{&sdk.TextContent{Text: res.Text()}}}, res, nil
+}
+
+func sourceNoun(kind string) string {
+	switch kind {
+	case gate.KindPlan:
+		return "plan"
+	case gate.KindCommand:
+		return "command"
+	}
+	return "script"
+}
+
+// status asks the gate for its state. A gate that is not running is a
+// status, not an error.
+func (f *forwarder) status(ctx context.Context) (*sdk.CallToolResult, Status, error) {
+	c, err := f.dial()
+	if errors.Is(err, errNotRunning) {
+		st := Status{Running: false, Message: "Airlock is not running: " + startHint + "."}
+		return textResult(st.Message), st, nil
+	}
+	if err != nil {
+		return nil, Status{}, err
+	}
+	defer c.Close()
+	raw, err := c.Call(ctx, "status", nil, nil)
+	if err != nil {
+		return nil, Status{}, callError(ctx, err, false)
+	}
+	var gs gate.Status
+	if err := json.Unmarshal(raw, &gs); err != nil {
+		return nil, Status{}, fmt.Errorf("reading the gate's status: %w", err)
+	}
+	st := statusOf(gs)
+	return textResult(st.Message), st, nil
+}
+
+// callError explains a call that got no report. For a submit, a lost
+// connection leaves open whether the work ran, and the text says so rather
+// than retrying.
+func callError(ctx context.Context, err error, submit bool) error {
+	var rpc *ipc.RPCError
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("the call was cancelled, and with it the request at the gate: %w", ctx.Err())
+	case errors.As(err, &rpc):
+		return fmt.Errorf("the gate refused the request: %s", redact.String(rpc.Message))
+	case submit:
+		return fmt.Errorf("lost the connection to Airlock's gate before its answer (%v): whether the work ran is unknown; "+
+			"call status, and ask the person before trying again", err)
+	}
+	return fmt.Errorf("lost the connection to Airlock's gate: %w", err)
+}
+
+// clientName is the name the MCP client gave in its clientInfo.
+func clientName(req *sdk.CallToolRequest) string {
+	if req == nil {
+		return ""
+	}
+	info := req.ClientInfo()
+	if info == nil {
+		return ""
+	}
+	if info.Name != "" {
+		return info.Name
+	}
+	return info.Title
+}
+
+// ClientName is how the gate names an MCP client in its popup and history:
+// "mcp: " and the name the client gave, made fit for the gate's client-name
+// rule (1 to ipc.MaxClientName bytes of printable text, no surrounding
+// space). Control and format characters (bidi overrides, zero-width) are
+// dropped and other spaces become one ASCII space, so one client cannot pass
+// for another; the name is cut at a character boundary. An empty name is
+// "mcp: unnamed client".
+func ClientName(name string) string {
+	const prefix = "mcp: "
+	const max = ipc.MaxClientName - len(prefix)
+	var b strings.Builder
+	space := false
+	for _, r := range name {
+		if b.Len() > max {
+			break
+		}
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+		case unicode.IsPrint(r):
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		}
+	}
+	s := b.String()
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = strings.TrimRight(s[:cut], " ")
+	}
+	if s == "" {
+		s = "unnamed client"
+	}
+	return prefix + s
+}
+
+// progress turns the gate's events into MCP progress notifications, when the
+// client asked for them with a progress token.
+type progress struct {
+	ctx   context.Context
+	ss    *sdk.ServerSession
+	token any
+	n     float64
+}
+
+func newProgress(ctx context.Context, req *sdk.CallToolRequest) *progress {
+	p := &progress{ctx: ctx}
+	if req != nil && req.Params != nil {
+		p.ss, p.token = req.Session, req.Params.GetProgressToken()
+	}
+	return p
+}
+
+func (p *progress) event(raw json.RawMessage) {
+	if p.token == nil || p.ss == nil {
+		return
+	}
+	var e gate.Event
+	if json.Unmarshal(raw, &e) != nil {
+		return
+	}
+	msg := describeEvent(e)
+	if msg == "" {
+		return
+	}
+	p.n++
+	// A client that went away ends the call; a lost notification is no
+	// reason to stop the work.
+	_ = p.ss.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{ProgressToken: p.token, Progress: p.n, Message: msg})
+}
+
+// describeEvent says in one line what an event of the gate means.
+func describeEvent(e gate.Event) string {
+	var s string
+	switch e.Type {
+	case gate.EventAssessed:
+		s = fmt.Sprintf("%d. %s: risk %s, %s", e.Index+1, e.Preview, e.Risk, decisionWords(e.Decision))
+	case gate.EventAwaitingApproval:
+		s = "waiting for the person to answer Airlock's approval popup"
+	case gate.EventApproval:
+		s = "approval: " + e.Approval
+	case gate.EventStarted:
+		s = fmt.Sprintf("%d. %s: running", e.Index+1, e.Preview)
+	case gate.EventResult:
+		s = fmt.Sprintf("%d. %s: %s", e.Index+1, e.Preview, e.Status)
+	case gate.EventDone:
+		s = "done: " + e.Status
+	default:
+		return ""
+	}
+	s, _ = bound(s, 512)
+	return s
+}

@@ -172,18 +172,8 @@ func (w *world) answer(line string) {
 // status.
 func (w *world) client(stdin string, args ...string) (string, int) {
 	w.t.Helper()
-	cmd := exec.Command(w.bin, args...)
-	cmd.Env = w.env
-	cmd.Stdin = strings.NewReader(stdin)
-	out, err := cmd.CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		w.t.Fatal(err)
-	}
-	return string(out), code
+	r := wait(w.t, w.clientAsync(stdin, args...))
+	return r.out, r.code
 }
 
 // clientAsync starts a client and returns a channel with its result.
@@ -196,8 +186,11 @@ func (w *world) clientAsync(stdin string, args ...string) <-chan clientResult {
 		out, err := cmd.CombinedOutput()
 		code := 0
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
+		switch {
+		case errors.As(err, &ee):
 			code = ee.ExitCode()
+		case err != nil:
+			out, code = []byte(err.Error()), -1
 		}
 		ch <- clientResult{string(out), code}
 	}()

@@ -72,7 +72,8 @@ type Config struct {
 	// ReportDir is where the history report is written (the data
 	// directory, owner-only).
 	ReportDir string
-	// Hotkey is the kill switch's combination as the menu shows it.
+	// Hotkey is the kill switch's combination as the menu shows it, if
+	// known at the start; SetHotkey changes it.
 	Hotkey string
 	// Quit ends the app. Nil: the Quit item does nothing.
 	Quit func()
@@ -93,6 +94,7 @@ type App struct {
 
 	mu     sync.Mutex
 	notice string // guarded by mu
+	hotkey string // guarded by mu; starts as Config.Hotkey
 	last   *Menu  // guarded by mu; what the renderer shows
 }
 
@@ -104,7 +106,16 @@ func New(cfg Config) *App {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &App{cfg: cfg, dirty: make(chan struct{}, 1)}
+	return &App{cfg: cfg, dirty: make(chan struct{}, 1), hotkey: cfg.Hotkey}
+}
+
+// SetHotkey changes the kill switch's combination the menu shows, once it
+// is known to be registered ("" for none).
+func (a *App) SetHotkey(symbols string) {
+	a.mu.Lock()
+	a.hotkey = symbols
+	a.mu.Unlock()
+	a.refresh()
 }
 
 // Run renders the menu, calls ready (if not nil), and then re-renders each
@@ -155,7 +166,6 @@ func (a *App) State(ctx context.Context) State {
 		Killed:           st.Killed,
 		Pending:          a.cfg.Approvals.Pending(),
 		Grants:           a.cfg.Grants.List(),
-		Hotkey:           a.cfg.Hotkey,
 		CanShowApprovals: a.cfg.ShowApproval != nil,
 		Now:              a.cfg.Now(),
 	}
@@ -166,7 +176,7 @@ func (a *App) State(ctx context.Context) State {
 	}
 	s.Recent = recent
 	a.mu.Lock()
-	s.Notice = a.notice
+	s.Notice, s.Hotkey = a.notice, a.hotkey
 	a.mu.Unlock()
 	return s
 }

@@ -177,3 +177,13 @@ func (sl *slot) show(v bool) {
 	}
 	sl.visible = v
 }
+
+// Prime sets the menu-bar icon and tooltip before systray.Run, on Linux.
+// There systray exports the item's properties while onReady is already
+// running, and a tooltip set in between is lost; values set before Run are
+// exported with the item. Not for macOS, where the status item does not
+// exist before Run: there the first Render sets them.
+func Prime(m Menu) {
+	systray.SetTemplateIcon(Icons[m.Icon], Icons[m.Icon])
+	systray.SetTooltip(m.Tooltip)
+}

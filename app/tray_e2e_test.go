@@ -58,6 +58,14 @@ func newBus(t *testing.T, w *world, watch bool) *bus {
 			t.Skipf("%s is not installed (.ci/run installs it): %v", tool, err)
 		}
 	}
+	// A runtime directory of its own keeps this world's keyring apart from
+	// any other gnome-keyring-daemon still running.
+	runtimeDir, err := os.MkdirTemp("", "airlock-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtimeDir) })
+	w.env = append(w.env, "XDG_RUNTIME_DIR="+runtimeDir)
 	daemon := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
 	daemon.Env = w.env
 	out, err := daemon.StdoutPipe()
@@ -85,6 +93,16 @@ func newBus(t *testing.T, w *world, watch bool) *bus {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.conn.Close() })
+	// gnome-keyring creates the login collection after --unlock has
+	// returned; the app refuses to start without it.
+	login := b.conn.Object("org.freedesktop.secrets", "/org/freedesktop/secrets/collection/login")
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := login.GetProperty("org.freedesktop.Secret.Collection.Locked"); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the keyring's login collection never appeared: %v", err)
+		}
+	}
 	if watch {
 		if err := b.conn.Export(&watcher{b.items}, "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher"); err != nil {
 			t.Fatal(err)

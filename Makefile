@@ -4,18 +4,63 @@ BIN     := bin/airlock
 PKGS    := ./...
 FUZZTIME ?= 30s
 
-.PHONY: help build run test check-darwin bench fuzz fmt vet corpus
+.PHONY: help build run test check-darwin bench fuzz fmt vet corpus app sign notarize
+
+# The bundle (issue 5). VERSION goes into the binary; the plist takes X.Y.Z
+# from the newest tag and the commit count as its build number.
+VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMITS  := $(shell git rev-list --count HEAD 2>/dev/null || echo 0)
+LDFLAGS  := -X main.version=$(VERSION)
+BUNDLE   := bin/Airlock.app
+UNAME    := $(shell uname -s)
+IDENTITY ?=
+NOTARY_PROFILE ?=
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
 build: ## build bin/airlock
-	$(GO) build -o $(BIN) ./app
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./app
 
-ARGS ?= serve --prompter=terminal
+ARGS ?=
 
-run: build ## build and start airlock (today: the gate, asking on this terminal; ARGS= to change)
+run: $(if $(filter Darwin,$(UNAME)),app,build) ## build and start the menu-bar app (macOS: opens bin/Airlock.app; Linux: bin/airlock [ARGS])
+ifeq ($(UNAME),Darwin)
+	open $(BUNDLE)
+else
 	./$(BIN) $(ARGS)
+endif
+
+app: ## bin/Airlock.app: Info.plist rendered and validated; on macOS a universal binary (lipo) signed ad hoc
+	rm -rf $(BUNDLE)
+	mkdir -p $(BUNDLE)/Contents/MacOS $(BUNDLE)/Contents/Resources
+	$(GO) run ./app/internal/bundle/render -describe '$(VERSION)' -commits '$(COMMITS)' \
+	  -entitlements entitlements.plist -o $(BUNDLE)/Contents/Info.plist Info.plist.tmpl
+	cp assets/*.png $(BUNDLE)/Contents/Resources/
+ifeq ($(UNAME),Darwin)
+	CGO_ENABLED=1 GOOS=darwin GOARCH=arm64 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airlock-darwin-arm64 ./app
+	CGO_ENABLED=1 GOOS=darwin GOARCH=amd64 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airlock-darwin-amd64 ./app
+	lipo -create -output $(BUNDLE)/Contents/MacOS/airlock bin/airlock-darwin-arm64 bin/airlock-darwin-amd64
+	plutil -lint $(BUNDLE)/Contents/Info.plist entitlements.plist
+	codesign --force --options runtime --entitlements entitlements.plist --sign - $(BUNDLE)
+	codesign --verify --strict --verbose=2 $(BUNDLE)
+else
+	@echo "app: $(BUNDLE) laid out with a valid Info.plist; the binary is built and signed only on macOS"
+endif
+
+sign: app ## sign bin/Airlock.app with a Developer ID: make sign IDENTITY="Developer ID Application: NAME (TEAM)"
+	@test "$(UNAME)" = Darwin || { echo "sign: needs macOS (codesign)"; exit 1; }
+	@test -n "$(IDENTITY)" || { echo 'sign: set IDENTITY="Developer ID Application: NAME (TEAMID)"'; exit 1; }
+	codesign --force --timestamp --options runtime --entitlements entitlements.plist --sign "$(IDENTITY)" $(BUNDLE)
+	codesign --verify --strict --verbose=2 $(BUNDLE)
+
+notarize: ## notarise and staple a signed bundle: make notarize NOTARY_PROFILE=NAME (xcrun notarytool store-credentials)
+	@test "$(UNAME)" = Darwin || { echo "notarize: needs macOS (xcrun notarytool)"; exit 1; }
+	@test -n "$(NOTARY_PROFILE)" || { echo "notarize: set NOTARY_PROFILE (see README: Signing and notarising)"; exit 1; }
+	ditto -c -k --keepParent $(BUNDLE) bin/Airlock.zip
+	xcrun notarytool submit bin/Airlock.zip --keychain-profile "$(NOTARY_PROFILE)" --wait
+	xcrun stapler staple $(BUNDLE)
+	spctl --assess --type exec --verbose $(BUNDLE)
 
 test: ## gofmt check, go vet, go test -race, and the darwin type-check
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -27,9 +72,10 @@ test: ## gofmt check, go vet, go test -race, and the darwin type-check
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
-	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp
+	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
+	  ./app/internal/tray
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \
@@ -46,6 +92,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/approval:FuzzVisible \
 	  ./app/internal/policy:FuzzParseSettings \
+	  ./app/internal/policy:FuzzParseHotkey \
+	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \

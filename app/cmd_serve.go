@@ -8,30 +8,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
-	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
-	"github.com/airlockhq/airlock/app/internal/policy"
-	"github.com/airlockhq/airlock/app/internal/risk"
-	"github.com/airlockhq/airlock/app/internal/sanitize"
-	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
 type serveOptions struct {
 	prompter string
 	tty      string
 }
-
-// Files in the data directory.
-const (
-	settingsFile = "settings.json"
-	historyFile  = "history.db"
-)
 
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	opts := serveOptions{tty: "/dev/tty"}
@@ -59,64 +47,23 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // runServe builds the gate from the data directory and serves its socket
 // until ctx is done.
 func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
-	dir, err := datadir.Data()
-	if err != nil {
-		return err
-	}
-	if err := datadir.Ensure(dir); err != nil {
-		return err
-	}
-	settings, err := policy.LoadSettings(filepath.Join(dir, settingsFile))
-	if err != nil {
-		return err
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return fmt.Errorf("finding the home folder: %w", err)
-	}
-	paths, err := sanitize.NewConfig(home, settings.Roots)
-	if err != nil {
-		return fmt.Errorf("%s: sandbox roots: %w", filepath.Join(dir, settingsFile), err)
-	}
-	keys, err := secrets.Open()
-	if err != nil {
-		return fmt.Errorf("opening the key store (the history is encrypted with a key kept there): %w", err)
-	}
-	store, err := history.Open(filepath.Join(dir, historyFile), keys)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-
-	var approver gate.Approver
+	var gopts gateOptions
 	if opts.prompter == "terminal" {
 		term, err := approval.NewTerminal(opts.tty)
 		if err != nil {
 			return fmt.Errorf("the terminal prompter needs a terminal: %w", err)
 		}
 		defer term.Close()
-		approver = approval.NewBroker(term, approval.Options{Timeout: settings.ApprovalTimeout})
+		gopts.prompter = term
 	}
-	exec, err := gate.DefaultExecutor(paths)
+	b, err := buildGate(gopts)
 	if err != nil {
 		return err
 	}
-	g := gate.New(gate.Config{
-		Env:      &risk.Env{Paths: paths},
-		Exec:     exec,
-		History:  store,
-		Approver: approver,
-		Grants:   policy.NewGrants(nil),
-		Autonomy: settings.Autonomy,
-	})
-	srv, err := ipc.Listen(dir, gateHandler{g: g, store: store})
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	fmt.Fprintf(stdout, "airlock: gate serving on %s (autonomy %s, prompter %s)\n", filepath.Join(dir, ipc.SocketName), settings.Autonomy, opts.prompter)
+	defer b.Close()
+	fmt.Fprintf(stdout, "airlock: gate serving on %s (autonomy %s, prompter %s)\n", b.srv.Path(), b.settings.Autonomy, opts.prompter)
 	fmt.Fprintln(stdout, "airlock: `airlock kill` stops everything; after a kill, restart the gate here to accept work again.")
-	err = srv.Serve(ctx)
+	err = b.srv.Serve(ctx)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		fmt.Fprintln(stdout, "airlock: gate stopped")
 		return nil

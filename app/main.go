@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // usageError is bad command-line input: exit status 2.
@@ -26,6 +27,7 @@ type command struct {
 }
 
 var commands = []command{
+	{"", "airlock", "start the menu-bar app: the gate, its socket and the menu (approvals, autonomy level, kill switch)", cmdApp},
 	{"parse", "airlock parse FILE|-", "check an Action DSL plan and show what each action would do", cmdParse},
 	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
@@ -46,11 +48,11 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		args = []string{""} // the menu-bar app
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
-		if len(args) == 0 {
-			fmt.Fprintln(stdout, "\nThe menu-bar app arrives with a later issue; today `airlock serve --prompter=terminal` runs the gate.")
-		}
 		return 0
 	}
 	for _, c := range commands {
@@ -59,6 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if err == nil {
 				return 0
 			}
+			prog := strings.TrimSpace("airlock " + c.name)
 			var ue usageError
 			var pe planError
 			var oe outcomeError
@@ -69,10 +72,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				fmt.Fprintln(stderr, err)
 				return 2
 			case errors.As(err, &ue):
-				fmt.Fprintf(stderr, "airlock %s: %s\nusage: %s\n", c.name, err, c.usage)
+				fmt.Fprintf(stderr, "%s: %s\nusage: %s\n", prog, err, c.usage)
 				return 2
 			}
-			fmt.Fprintf(stderr, "airlock %s: %s\n", c.name, err)
+			fmt.Fprintf(stderr, "%s: %s\n", prog, err)
 			return 1
 		}
 	}
@@ -85,7 +88,11 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: airlock COMMAND [arguments]")
 	fmt.Fprintln(w)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n            %s\n", c.name, c.help, c.usage)
+		name := c.name
+		if name == "" {
+			name = "(none)"
+		}
+		fmt.Fprintf(w, "  %-9s %s\n            %s\n", name, c.help, c.usage)
 	}
 }
 

@@ -14,6 +14,7 @@ const (
 	EventDone             = "done"              // the submission ended
 	EventKilled           = "killed"            // the kill switch was tripped
 	EventResumed          = "resumed"           // the kill switch was reset
+	EventAutonomy         = "autonomy"          // the autonomy level was changed (Status has the new one)
 )
 
 // Event is one step of the pipeline. Text in it has been redacted.

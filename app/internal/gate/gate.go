@@ -208,6 +208,7 @@ func (g *Gate) SetAutonomy(a policy.Autonomy) {
 	g.mu.Lock()
 	g.autonomy = a
 	g.mu.Unlock()
+	g.emit(Event{Type: EventAutonomy, Time: g.cfg.Now()})
 }
 
 // Status is a snapshot of the gate.

@@ -12,7 +12,7 @@
 //   - remembered grants (Grants): "allow again this session" for the exact
 //     action text the person saw, never for destructive actions;
 //   - the settings file (Settings): sandbox roots, allowed apps, approval
-//     timeout and autonomy level, validated on load.
+//     timeout, autonomy level and kill hotkey, validated on load.
 //
 // It must never approve anything itself, never widen a grant beyond the exact
 // text approved, never let a setting make destructive actions run unasked,

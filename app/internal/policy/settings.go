@@ -41,6 +41,10 @@ type Settings struct {
 	ApprovalTimeout time.Duration
 	// Autonomy is the level the gate decides by.
 	Autonomy Autonomy
+	// KillHotkey trips the kill switch from anywhere (macOS; on Linux the
+	// desktop's shortcut settings run `airlock kill`). The zero value is
+	// none.
+	KillHotkey Hotkey
 }
 
 // DefaultSettings are seed 004's sandbox (~/Documents, ~/Downloads,
@@ -52,6 +56,7 @@ func DefaultSettings() Settings {
 		AllowedApps:     []string{"Calendar", "Finder", "Mail", "Music", "Notes", "Preview", "Reminders", "Safari", "TextEdit"},
 		ApprovalTimeout: DefaultApprovalTimeout,
 		Autonomy:        SmartDefault,
+		KillHotkey:      DefaultKillHotkey,
 	}
 }
 
@@ -121,6 +126,18 @@ var settingsFields = []settingsField{
 		s.Autonomy = Autonomy(n)
 		return nil
 	}, func(s Settings) any { return int(s.Autonomy) }},
+	{"killHotkey", func(s *Settings, raw json.RawMessage) error {
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return errors.New(`must be a key combination in quotes, like "ctrl+option+cmd+k", or "none"`)
+		}
+		h, err := ParseHotkey(v)
+		if err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), ErrBadHotkey.Error()+": "))
+		}
+		s.KillHotkey = h
+		return nil
+	}, func(s Settings) any { return s.KillHotkey.String() }},
 }
 
 func readStrings(raw json.RawMessage, dst *[]string) error {
@@ -193,6 +210,9 @@ func (s Settings) validate(home string) error {
 	}
 	if !s.Autonomy.Valid() {
 		return bad("autonomy", int(s.Autonomy), "must be 0 (ask all), 1 (smart default) or 2 (full auto)")
+	}
+	if !s.KillHotkey.Valid() {
+		return bad("killHotkey", s.KillHotkey.String(), "is not a combination of two or more modifiers (one of them ctrl, option or cmd) and a letter, digit or f1 to f20")
 	}
 	return nil
 }
@@ -329,7 +349,7 @@ func decodeSettings(data []byte, s *Settings, fields map[string]written) error {
 			}
 		}
 		if field == nil {
-			return &SettingsError{Line: line, Field: name, Value: value, Reason: "is not a setting (known: roots, allowedApps, approvalTimeout, autonomy)"}
+			return &SettingsError{Line: line, Field: name, Value: value, Reason: "is not a setting (known: roots, allowedApps, approvalTimeout, autonomy, killHotkey)"}
 		}
 		if err := field.read(s, raw); err != nil {
 			return &SettingsError{Line: line, Field: name, Value: value, Reason: err.Error()}

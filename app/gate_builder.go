@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/datadir"
+	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/airlockhq/airlock/app/internal/secrets"
+)
+
+// Files in the data directory.
+const (
+	settingsFile = policy.SettingsFile
+	historyFile  = "history.db"
+)
+
+// gateOptions say how to build the gate.
+type gateOptions struct {
+	// prompter asks the person. With broker false and no prompter, the gate
+	// has no approver at all (serve --prompter=none).
+	prompter approval.Prompter
+	// broker makes an approval broker even without a prompter, so that the
+	// menu can list pending requests; with a nil prompter the broker
+	// refuses every request as approval-required (fails closed).
+	broker bool
+}
+
+// builtGate is the gate and everything it was built from, ready to serve:
+// what `airlock serve` and the menu-bar app share.
+type builtGate struct {
+	dir          string // the data directory
+	settingsPath string
+	settings     policy.Settings
+	store        *history.Store
+	broker       *approval.Broker // nil when the gate has no approver
+	grants       *policy.Grants
+	events       *gate.Fanout
+	gate         *gate.Gate
+	srv          *ipc.Server
+}
+
+// buildGate reads the settings, opens the key store and the history, builds
+// the gate and binds its socket. On error nothing is left open. Close
+// releases it all.
+func buildGate(opts gateOptions) (*builtGate, error) {
+	dir, err := datadir.Data()
+	if err != nil {
+		return nil, err
+	}
+	if err := datadir.Ensure(dir); err != nil {
+		return nil, err
+	}
+	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{}}
+	b.settings, err = policy.LoadSettings(b.settingsPath)
+	if err != nil {
+		return nil, err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, fmt.Errorf("finding the home folder: %w", err)
+	}
+	paths, err := sanitize.NewConfig(home, b.settings.Roots)
+	if err != nil {
+		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
+	}
+	exec, err := gate.DefaultExecutor(paths)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := secrets.Open()
+	if err != nil {
+		return nil, fmt.Errorf("opening the key store (the history is encrypted with a key kept there): %w", err)
+	}
+	b.store, err = history.Open(filepath.Join(dir, historyFile), keys)
+	if err != nil {
+		return nil, err
+	}
+	var approver gate.Approver
+	if opts.prompter != nil || opts.broker {
+		b.broker = approval.NewBroker(opts.prompter, approval.Options{Timeout: b.settings.ApprovalTimeout})
+		approver = b.broker
+	}
+	b.gate = gate.New(gate.Config{
+		Env:      &risk.Env{Paths: paths},
+		Exec:     exec,
+		History:  b.store,
+		Approver: approver,
+		Grants:   b.grants,
+		Autonomy: b.settings.Autonomy,
+		Events:   b.events.Emit,
+	})
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store})
+	if err != nil {
+		b.store.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close closes the socket (cancelling what its clients asked for) and then
+// the history.
+func (b *builtGate) Close() error {
+	return errors.Join(b.srv.Close(), b.store.Close())
+}
+
+// saveAutonomy persists a level chosen in the menu: it rereads the settings
+// file, so that what the person wrote there is kept, and writes it back with
+// the new level. A file that no longer reads refuses the change.
+func (b *builtGate) saveAutonomy(a policy.Autonomy) error {
+	s, err := policy.LoadSettings(b.settingsPath)
+	if err != nil {
+		return err
+	}
+	s.Autonomy = a
+	return policy.SaveSettings(b.settingsPath, s)
+}

@@ -172,8 +172,11 @@ func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question 
 	var b strings.Builder
 	fmt.Fprintf(&b, "Action %d is %s and needs its own yes.\n\n", it.Number, shownLine(it.Level))
 	fmt.Fprintf(&b, "%s\n\n", shownLine(it.Preview))
-	b.WriteString(excerpt(shownBlock(it.Text), confirmLines, confirmBytes))
-	b.WriteString("\n(The approval popup showed its whole text.)")
+	text := shownBlock(it.Text)
+	if ex := excerpt(text, confirmLines, confirmBytes); ex != text {
+		text = ex + "\n(The approval popup showed all of it.)"
+	}
+	b.WriteString(text)
 	for _, r := range it.Reasons {
 		fmt.Fprintf(&b, "\n• %s", shownLine(r))
 	}

@@ -193,7 +193,7 @@ func TestConfirmItemQuestion(t *testing.T) {
 	if title != bridge.ConfirmTitle || yes != "Run action 2" || no != "Skip it" || arm != bridge.DefaultArmDelay {
 		t.Errorf("question = %q, %q / %q, arm %v", title, yes, no, arm)
 	}
-	for _, want := range []string{"Action 2 is destructive and needs its own yes.", "Run AppleScript ⟨U+202E⟩txt.exe", "do shell script \"rm -rf ~\"", "more bytes not shown here", "• empties the Trash", "Skip (the default: Return, Escape)"} {
+	for _, want := range []string{"Action 2 is destructive and needs its own yes.", "Run AppleScript ⟨U+202E⟩txt.exe", "do shell script \"rm -rf ~\"", "more bytes not shown here)\n(The approval popup showed all of it.)", "• empties the Trash", "Skip (the default: Return, Escape)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the question lacks %q:\n%s", want, text)
 		}

@@ -151,10 +151,16 @@ func (d *Display) Key(t testing.TB, id, key string) {
 	}
 }
 
+// ClickSettle is how long Click waits before it clicks: GTK drops a click
+// that arrives in the moment after its window is mapped, before the window
+// is drawn (a person cannot click that fast either).
+const ClickSettle = 250 * time.Millisecond
+
 // Click clicks the left button at dx, dy pixels from window id's bottom
-// right corner: where zenity puts its last button.
+// right corner (where zenity puts its last button), after ClickSettle.
 func (d *Display) Click(t testing.TB, id string, dx, dy int) {
 	t.Helper()
+	time.Sleep(ClickSettle)
 	out, err := d.run("xdotool", "getwindowgeometry", "--shell", id)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +172,7 @@ func (d *Display) Click(t testing.TB, id string, dx, dy int) {
 		}
 	}
 	x, y := g["X"]+g["WIDTH"]-dx, g["Y"]+g["HEIGHT"]-dy
-	if _, err := d.run("xdotool", "mousemove", "--sync", strconv.Itoa(x), strconv.Itoa(y), "click", "1"); err != nil {
+	if _, err := d.run("xdotool", "mousemove", strconv.Itoa(x), strconv.Itoa(y), "click", "1"); err != nil {
 		t.Fatal(err)
 	}
 }

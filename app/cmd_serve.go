@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
@@ -20,6 +21,8 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/airlockhq/airlock/app/internal/ui"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 type serveOptions struct {
@@ -37,7 +40,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	opts := serveOptions{tty: "/dev/tty"}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&opts.prompter, "prompter", "", "who approves: terminal (asks on /dev/tty) or none (nothing that needs approval runs)")
+	fs.StringVar(&opts.prompter, "prompter", "", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop) or none (nothing that needs approval runs)")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%s", err)
 	}
@@ -45,11 +48,11 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return usagef("takes no arguments")
 	}
 	switch opts.prompter {
-	case "terminal", "none":
+	case "terminal", "popup", "none":
 	case "":
-		return usagef("--prompter is required: terminal or none")
+		return usagef("--prompter is required: terminal, popup or none")
 	default:
-		return usagef("--prompter %q: want terminal or none", opts.prompter)
+		return usagef("--prompter %q: want terminal, popup or none", opts.prompter)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -89,13 +92,19 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	defer store.Close()
 
 	var approver gate.Approver
-	if opts.prompter == "terminal" {
+	switch opts.prompter {
+	case "terminal":
 		term, err := approval.NewTerminal(opts.tty)
 		if err != nil {
 			return fmt.Errorf("the terminal prompter needs a terminal: %w", err)
 		}
 		defer term.Close()
 		approver = approval.NewBroker(term, approval.Options{Timeout: settings.ApprovalTimeout})
+	case "popup":
+		if err := popupsUsable(); err != nil {
+			return err
+		}
+		approver = approval.NewBroker(ui.NewPopupPrompter(ui.PopupOptions{}), approval.Options{Timeout: settings.ApprovalTimeout})
 	}
 	exec, err := gate.DefaultExecutor(paths)
 	if err != nil {
@@ -122,6 +131,18 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return nil
 	}
 	return err
+}
+
+// popupsUsable says why `serve --prompter=popup` cannot ask here. On macOS
+// the popups need the AppKit main loop, which only the menu-bar app runs.
+func popupsUsable() error {
+	if runtime.GOOS == "darwin" {
+		return errors.New("--prompter=popup is for Linux desktops; on macOS the popups come with the menu-bar app")
+	}
+	if err := bridge.PopupsAvailable(); err != nil {
+		return fmt.Errorf("the popup prompter cannot ask here: %w", err)
+	}
+	return nil
 }
 
 // gateHandler answers the socket's methods from the gate and the history.

@@ -108,7 +108,9 @@ func runZenity(ctx context.Context, args []string, stdin string) (zenityRun, err
 		cmd.Stdin = strings.NewReader(stdin)
 	}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own group, so the kill reaches everything it started; and killed
+	// with the gate, so no popup outlives the process that would read it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return zenityRun{}, fmt.Errorf("starting zenity: %w", err)

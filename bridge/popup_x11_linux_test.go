@@ -16,13 +16,10 @@ import (
 // These tests run real zenity dialogs on a private Xvfb display and answer
 // them the way a person would: keys and clicks through xdotool.
 
-// Where zenity puts its buttons, measured from the window's bottom right
-// corner: the last button (Approve, or a question's yes) ends about 8 px
-// from the edge; "Approve, and allow again this session" sits left of it.
 const (
-	lastButtonDX     = 40
-	rememberButtonDX = 200
-	buttonDY         = 25
+	lastButtonDX     = xtest.LastButtonDX
+	rememberButtonDX = xtest.RememberButtonDX
+	buttonDY         = xtest.ButtonDY
 )
 
 // startX starts a display for zenity and points this process at it.

@@ -151,6 +151,15 @@ func (d *Display) Key(t testing.TB, id, key string) {
 	}
 }
 
+// Where zenity puts its buttons, for Click: offsets from the window's bottom
+// right corner. The last button (Approve, or a question's yes) ends about
+// 8 px from the edge; "Approve, and allow again this session" is left of it.
+const (
+	LastButtonDX     = 40
+	RememberButtonDX = 200
+	ButtonDY         = 25
+)
+
 // ClickSettle is how long Click waits before it clicks: GTK drops a click
 // that arrives in the moment after its window is mapped, before the window
 // is drawn (a person cannot click that fast either).

@@ -96,7 +96,7 @@ func TestEndToEndPopups(t *testing.T) {
 	// visible records, for each plan, the time from starting `airlock run`
 	// to its popup being mapped.
 	var visible []time.Duration
-	submit := func(plan string) (<-chan clientResult, string) {
+	submit := func(plan string) (<-chan clientResult, xtest.Window) {
 		t.Helper()
 		start := time.Now()
 		run := w.clientAsync(plan, "run", "-")
@@ -121,8 +121,8 @@ func TestEndToEndPopups(t *testing.T) {
 	run, first := submit(`WRITE_FILE "~/Documents/approved.txt" "hello from the plan"`)
 	d.Screenshot(t, filepath.Join(artifacts, "popup-e2e-approval.png"))
 	d.Click(t, first, xtest.LastButtonDX, xtest.ButtonDY)
+	second := d.WaitWindow(t, title, patience, first)
 	d.WaitGone(t, title, first, patience)
-	second := d.WaitWindow(t, title, patience)
 	select {
 	case r := <-run:
 		t.Fatalf("an Approve before the arm delay ended the run: exit %d\n%s", r.code, r.out)

@@ -106,9 +106,8 @@ func TestPopupOnX(t *testing.T) {
 		ch := showAsync(t, context.Background(), p)
 		first := d.WaitWindow(t, bridge.ApprovalTitle, wait)
 		d.Click(t, first, lastButtonDX, buttonDY)
-		// The new window may get the old one's id: X reuses a gone client's ids.
+		second := d.WaitWindow(t, bridge.ApprovalTitle, wait, first)
 		d.WaitGone(t, bridge.ApprovalTitle, first, wait)
-		second := d.WaitWindow(t, bridge.ApprovalTitle, wait)
 		select {
 		case r := <-ch:
 			t.Fatalf("an early Approve answered the popup: %+v, %v", r.a, r.err)

@@ -103,47 +103,60 @@ func (d *Display) run(name string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// Window is a window on the display. X reuses a gone client's window ids,
+// so a window is told apart by its id and the pid of its process.
+type Window struct {
+	ID  string
+	PID int // from _NET_WM_PID; 0 if the window has none
+}
+
 // Windows lists the visible windows whose title is exactly title.
-func (d *Display) Windows(title string) []string {
+func (d *Display) Windows(title string) []Window {
 	out, _ := d.run("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$")
-	return strings.Fields(out)
+	var ws []Window
+	for _, id := range strings.Fields(out) {
+		pid, _ := d.run("xdotool", "getwindowpid", id)
+		n, _ := strconv.Atoi(strings.TrimSpace(pid))
+		ws = append(ws, Window{ID: id, PID: n})
+	}
+	return ws
 }
 
 // WaitWindow waits until a window titled title that is not one of except is
-// visible, and returns its id. It polls every 2 ms, so the time it returns
-// is within a few milliseconds of the window being mapped.
-func (d *Display) WaitWindow(t testing.TB, title string, timeout time.Duration, except ...string) string {
+// visible, and returns it. It polls every 2 ms, so it returns within a few
+// milliseconds of the window being mapped.
+func (d *Display) WaitWindow(t testing.TB, title string, timeout time.Duration, except ...Window) Window {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		for _, id := range d.Windows(title) {
-			if !slices.Contains(except, id) {
-				return id
+		for _, w := range d.Windows(title) {
+			if !slices.Contains(except, w) {
+				return w
 			}
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
 	t.Fatalf("no window titled %q appeared within %v", title, timeout)
-	return ""
+	return Window{}
 }
 
-// WaitGone waits until window id is no longer visible.
-func (d *Display) WaitGone(t testing.TB, title, id string, timeout time.Duration) {
+// WaitGone waits until window w is no longer visible.
+func (d *Display) WaitGone(t testing.TB, title string, w Window, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
-		if !slices.Contains(d.Windows(title), id) {
+		if !slices.Contains(d.Windows(title), w) {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	t.Fatalf("window %s (%q) was still shown after %v", id, title, timeout)
+	t.Fatalf("window %s of pid %d (%q) was still shown after %v", w.ID, w.PID, title, timeout)
 }
 
-// Key gives window id the keyboard focus and presses key ("Return").
-func (d *Display) Key(t testing.TB, id, key string) {
+// Key gives window w the keyboard focus and presses key ("Return").
+func (d *Display) Key(t testing.TB, w Window, key string) {
 	t.Helper()
-	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
+	if _, err := d.run("xdotool", "windowfocus", "--sync", w.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.run("xdotool", "key", key); err != nil {
@@ -167,10 +180,10 @@ const ClickSettle = 250 * time.Millisecond
 
 // Click clicks the left button at dx, dy pixels from window id's bottom
 // right corner (where zenity puts its last button), after ClickSettle.
-func (d *Display) Click(t testing.TB, id string, dx, dy int) {
+func (d *Display) Click(t testing.TB, w Window, dx, dy int) {
 	t.Helper()
 	time.Sleep(ClickSettle)
-	out, err := d.run("xdotool", "getwindowgeometry", "--shell", id)
+	out, err := d.run("xdotool", "getwindowgeometry", "--shell", w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

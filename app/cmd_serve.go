@@ -62,6 +62,11 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // runServe builds the gate from the data directory and serves its socket
 // until ctx is done.
 func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
+	if opts.prompter == "popup" {
+		if err := popupsUsable(); err != nil {
+			return err
+		}
+	}
 	dir, err := datadir.Data()
 	if err != nil {
 		return err
@@ -101,9 +106,6 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		defer term.Close()
 		approver = approval.NewBroker(term, approval.Options{Timeout: settings.ApprovalTimeout})
 	case "popup":
-		if err := popupsUsable(); err != nil {
-			return err
-		}
 		approver = approval.NewBroker(ui.NewPopupPrompter(ui.PopupOptions{}), approval.Options{Timeout: settings.ApprovalTimeout})
 	}
 	exec, err := gate.DefaultExecutor(paths)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,4 +176,31 @@ func TestEndToEndPopups(t *testing.T) {
 	slices.Sort(visible)
 	t.Logf("request to popup visible (airlock run started → window mapped), %d plans: median %v, min %v, max %v",
 		len(visible), visible[len(visible)/2].Round(time.Millisecond), visible[0].Round(time.Millisecond), visible[len(visible)-1].Round(time.Millisecond))
+}
+
+// TestServePopupWithoutDisplay: the popup prompter refuses to start where it
+// could not ask, before it touches the key store or the history.
+func TestServePopupWithoutDisplay(t *testing.T) {
+	bin, err := buildAirlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	cmd := exec.Command(bin, "serve", "--prompter=popup")
+	for _, kv := range os.Environ() {
+		switch strings.SplitN(kv, "=", 2)[0] {
+		case "DISPLAY", "WAYLAND_DISPLAY", "AIRLOCK_DATA_DIR", "DBUS_SESSION_BUS_ADDRESS":
+			continue
+		}
+		cmd.Env = append(cmd.Env, kv)
+	}
+	cmd.Env = append(cmd.Env, "AIRLOCK_DATA_DIR="+data)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "the popup prompter cannot ask here") {
+		t.Fatalf("serve --prompter=popup without a display: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(data, historyFile)); !os.IsNotExist(err) {
+		t.Errorf("the history was opened: %v", err)
+	}
 }

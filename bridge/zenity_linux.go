@@ -21,6 +21,8 @@ import (
 //     button answers Escape and closing the window, so both deny: OK is
 //     labelled Deny and Cancel keeps its name. Approve is an extra button,
 //     which zenity reports by printing its label and exiting with status 1.
+//     zenity cannot keep Tab from reaching it, so Tab then Return or space
+//     approves: a deliberate choice, unlike a stray Return.
 //   - zenity cannot disable a button for a while. Instead an Approve that
 //     arrives before the arm delay has passed does not count: the popup is
 //     shown again with a line saying why, and Approve counts in the new one

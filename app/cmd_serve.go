@@ -8,12 +8,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/ui"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 type serveOptions struct {
@@ -25,7 +28,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	opts := serveOptions{tty: "/dev/tty"}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&opts.prompter, "prompter", "", "who approves: terminal (asks on /dev/tty) or none (nothing that needs approval runs)")
+	fs.StringVar(&opts.prompter, "prompter", "", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop) or none (nothing that needs approval runs)")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%s", err)
 	}
@@ -33,11 +36,11 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return usagef("takes no arguments")
 	}
 	switch opts.prompter {
-	case "terminal", "none":
+	case "terminal", "popup", "none":
 	case "":
-		return usagef("--prompter is required: terminal or none")
+		return usagef("--prompter is required: terminal, popup or none")
 	default:
-		return usagef("--prompter %q: want terminal or none", opts.prompter)
+		return usagef("--prompter %q: want terminal, popup or none", opts.prompter)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -48,13 +51,20 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // until ctx is done.
 func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
 	var gopts gateOptions
-	if opts.prompter == "terminal" {
+	switch opts.prompter {
+	case "terminal":
 		term, err := approval.NewTerminal(opts.tty)
 		if err != nil {
 			return fmt.Errorf("the terminal prompter needs a terminal: %w", err)
 		}
 		defer term.Close()
 		gopts.prompter = term
+	case "popup":
+		// Checked before the key store is opened: no display, no gate.
+		if err := popupsUsable(); err != nil {
+			return err
+		}
+		gopts.prompter = ui.NewPopupPrompter(ui.PopupOptions{})
 	}
 	b, err := buildGate(gopts)
 	if err != nil {
@@ -69,6 +79,18 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return nil
 	}
 	return err
+}
+
+// popupsUsable says why `serve --prompter=popup` cannot ask here. On macOS
+// the popups need the AppKit main loop, which only the menu-bar app runs.
+func popupsUsable() error {
+	if runtime.GOOS == "darwin" {
+		return errors.New("--prompter=popup is for Linux desktops; on macOS the popups come with the menu-bar app")
+	}
+	if err := bridge.PopupsAvailable(); err != nil {
+		return fmt.Errorf("the popup prompter cannot ask here: %w", err)
+	}
+	return nil
 }
 
 // gateHandler answers the socket's methods from the gate and the history.

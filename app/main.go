@@ -31,7 +31,7 @@ var commands = []command{
 	{"parse", "airlock parse FILE|-", "check an Action DSL plan and show what each action would do", cmdParse},
 	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
-	{"serve", "airlock serve --prompter=terminal|none", "run the gate without a menu bar, asking for approval on this terminal", cmdServe},
+	{"serve", "airlock serve --prompter=terminal|popup|none", "run the gate without a menu bar, asking for approval on this terminal or in popups", cmdServe},
 	{"run", "airlock run [--dry-run] [--json] [--kind dsl|applescript|jxa] FILE|- [ARG…]   or   airlock run --kind command -- PROGRAM [ARG…]", "submit a plan, a script or a command to the running gate and follow it", cmdRun},
 	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
 	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},

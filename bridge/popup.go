@@ -1,0 +1,345 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Window titles. They are fixed, so that tests (and people) can find the
+// windows; nothing a model wrote ever goes into a title.
+const (
+	ApprovalTitle = "Airlock — approval needed"
+	ConfirmTitle  = "Airlock — confirm a destructive action"
+)
+
+// Button labels shared by every platform.
+const (
+	labelApprove = "Approve"
+	labelDeny    = "Deny"
+)
+
+// DefaultArmDelay is how long an approval popup is shown before Approve
+// counts, when ApprovalPopup.ArmDelay is zero.
+const DefaultArmDelay = 1500 * time.Millisecond
+
+// ErrNoPopups means this machine cannot show popups: no display, no zenity,
+// or an OS the bridge has no popups for.
+var ErrNoPopups = errors.New("popups are not available")
+
+// PopupItem is one action in an approval popup. Every text field is shown
+// exactly, with characters that could hide or disguise text (control and
+// bidi format characters, bad UTF-8) made visible as ⟨U+XXXX⟩.
+type PopupItem struct {
+	Number  int      // the action's number in its plan, from 1
+	Level   string   // the risk level's name: "dangerous"
+	Preview string   // one line in words
+	Text    string   // the exact action text, shown in full (scrollable)
+	Reasons []string // why it needs approval
+	// Confirm asks for a confirmation of this item on its own, after the
+	// popup is approved; without it the item does not run.
+	Confirm bool
+}
+
+// ApprovalPopup is what an approval popup shows.
+type ApprovalPopup struct {
+	Client   string // who asked: "mcp: claude-desktop"
+	Tool     string // the tool or command that carries the actions
+	Items    []PopupItem
+	Deadline time.Time     // the popup closes and denies then; zero: no deadline
+	ArmDelay time.Duration // Approve counts only after the popup was shown this long; 0: DefaultArmDelay
+	// AllowRemember offers "allow again this session". ShowApproval never
+	// reports Remember for a popup with a Confirm item.
+	AllowRemember bool
+}
+
+// PopupAnswer is what the person chose.
+type PopupAnswer struct {
+	Approve  bool   // the popup was approved and at least one item may run
+	Items    []bool // per item: may it run; all false unless Approve
+	Remember bool   // "allow again this session" was chosen with Approve
+}
+
+// ShowApproval shows p and waits for the person. Deny is the default: the
+// Return and Escape keys, closing the popup, the deadline, ctx ending and
+// any error deny, and an error is returned for all but the person's own
+// denial and the deadline. When ctx ends the popup is closed at once. After
+// an approval each Confirm item is asked about on its own (ConfirmTitle);
+// a no, or no answer, leaves that item out.
+//
+// It must not be called on the main thread on macOS, whose main loop must be
+// running (the menu-bar app's); see popup_darwin.go.
+func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
+	deny := PopupAnswer{Items: make([]bool, len(p.Items))}
+	if len(p.Items) == 0 {
+		return deny, errors.New("approval popup: no action to show")
+	}
+	if p.ArmDelay <= 0 {
+		p.ArmDelay = DefaultArmDelay
+	}
+	if !p.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return deny, deadlineOK(err)
+	}
+	c, err := showApproval(ctx, p)
+	if err != nil || c == choiceDeny {
+		return deny, deadlineOK(err)
+	}
+	a := PopupAnswer{Items: make([]bool, len(p.Items)), Remember: c == choiceApproveRemember && p.AllowRemember}
+	for i, it := range p.Items {
+		if !it.Confirm {
+			a.Items[i] = true
+			continue
+		}
+		a.Remember = false
+		yes, err := ask(ctx, confirmItemQuestion(p, it, time.Now()))
+		if err != nil {
+			return deny, deadlineOK(err)
+		}
+		a.Items[i] = yes
+	}
+	for _, ok := range a.Items {
+		a.Approve = a.Approve || ok
+	}
+	if !a.Approve {
+		return deny, nil
+	}
+	return a, nil
+}
+
+// Confirm asks a yes-or-no question, such as "Switch to Level 2?". No is
+// the default: Return, Escape, closing and ctx ending say no. yes labels
+// the button that says yes; it counts only after DefaultArmDelay.
+func Confirm(ctx context.Context, title, text, yes string) (bool, error) {
+	if yes == "" {
+		yes = "Yes"
+	}
+	return ask(ctx, question{title: title, text: shownBlock(text), yes: yes, no: "No", arm: DefaultArmDelay})
+}
+
+// AskText asks for a line of text, such as the request for "Automate…".
+// It returns ok false when the person cancels (Escape, Cancel, closing) or
+// ctx ends. Return submits what was typed.
+func AskText(ctx context.Context, title, prompt string) (text string, ok bool, err error) {
+	return askText(ctx, title, shownBlock(prompt))
+}
+
+// PopupsAvailable says why this process cannot show popups, or nil.
+func PopupsAvailable() error { return popupsAvailable() }
+
+// choice is the person's answer to the approval popup itself.
+type choice int
+
+const (
+	choiceDeny choice = iota
+	choiceApprove
+	choiceApproveRemember
+)
+
+// question is a yes-or-no popup whose default is no.
+type question struct {
+	title, text string
+	yes, no     string        // button labels
+	arm         time.Duration // yes counts only after the question was shown this long
+}
+
+// deadlineOK turns a context that reached its deadline into no error: a
+// popup nobody answered in time is a denial, not a failure.
+func deadlineOK(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
+}
+
+// Text limits for what cannot scroll: a confirmation shows the start of the
+// item's text (the whole of it was in the approval popup).
+const (
+	confirmLines = 12
+	confirmBytes = 1200
+)
+
+// confirmItemQuestion asks about one destructive item of an approved popup.
+func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Action %d is %s and needs its own yes.\n\n", it.Number, shownLine(it.Level))
+	fmt.Fprintf(&b, "%s\n\n", shownLine(it.Preview))
+	text := shownBlock(it.Text)
+	if ex := excerpt(text, confirmLines, confirmBytes); ex != text {
+		text = ex + "\n(The approval popup showed all of it.)"
+	}
+	b.WriteString(text)
+	for _, r := range it.Reasons {
+		fmt.Fprintf(&b, "\n• %s", shownLine(r))
+	}
+	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), timeLeft(p.Deadline, now))
+	fmt.Fprintf(&b, "\nSkip (the default: Return, Escape) leaves it out; the rest of the plan still runs.")
+	return question{
+		title: ConfirmTitle,
+		text:  b.String(),
+		yes:   fmt.Sprintf("Run action %d", it.Number),
+		no:    "Skip it",
+		arm:   p.ArmDelay,
+	}
+}
+
+// excerpt cuts s to at most maxLines lines and about maxBytes bytes, on a
+// character boundary, and says how much it left out.
+func excerpt(s string, maxLines, maxBytes int) string {
+	cut := len(s)
+	if n := strings.Count(s, "\n"); n >= maxLines {
+		i := 0
+		for range maxLines {
+			i += strings.IndexByte(s[i:], '\n') + 1
+		}
+		cut = i - 1
+	}
+	if cut > maxBytes {
+		cut = maxBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	if cut == len(s) {
+		return s
+	}
+	return fmt.Sprintf("%s\n… (%d more bytes not shown here)", s[:cut], len(s)-cut)
+}
+
+// summary is the popup's headline: "cli asks to run 3 actions (dangerous,
+// destructive)".
+func (p ApprovalPopup) summary() string {
+	n := "1 action"
+	if len(p.Items) != 1 {
+		n = fmt.Sprintf("%d actions", len(p.Items))
+	}
+	levels := make([]string, 0, len(p.Items))
+	for _, it := range p.Items {
+		l := shownLine(it.Level)
+		if !contains(levels, l) {
+			levels = append(levels, l)
+		}
+	}
+	return fmt.Sprintf("%s asks to run %s (%s)", shownLine(orUnknown(p.Client)), n, strings.Join(levels, ", "))
+}
+
+// details is the popup's full text: who asked, the time left, and every
+// item with its level, preview, reasons and exact text.
+func (p ApprovalPopup) details(now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.\n", p.summary())
+	fmt.Fprintf(&b, "Asked by: %s\n", shownLine(orUnknown(p.Client)))
+	if p.Tool != "" {
+		fmt.Fprintf(&b, "Tool:     %s\n", shownLine(p.Tool))
+	}
+	fmt.Fprintf(&b, "%s\n", timeLeft(p.Deadline, now))
+	for _, it := range p.Items {
+		fmt.Fprintf(&b, "\n%d. [%s] %s\n", it.Number, shownLine(it.Level), shownLine(it.Preview))
+		if it.Confirm {
+			b.WriteString("   ⚠ cannot be undone: asked about again on its own after Approve\n")
+		}
+		for _, r := range it.Reasons {
+			fmt.Fprintf(&b, "   • %s\n", shownLine(r))
+		}
+		for _, ln := range strings.Split(shownBlock(it.Text), "\n") {
+			fmt.Fprintf(&b, "   │ %s\n", ln)
+		}
+	}
+	return b.String()
+}
+
+// timeLeft says when the popup denies by itself.
+func timeLeft(deadline, now time.Time) string {
+	if deadline.IsZero() {
+		return "No time limit."
+	}
+	left := deadline.Sub(now).Round(time.Second)
+	if left < 0 {
+		left = 0
+	}
+	return fmt.Sprintf("Time left: %v; no answer by %s denies it.", left, deadline.Local().Format("15:04:05"))
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown client)"
+	}
+	return s
+}
+
+func hasConfirm(items []PopupItem) bool {
+	for _, it := range items {
+		if it.Confirm {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// shownLine returns s for a one-line field: every character that could
+// hide, reorder or fake text — control characters including newline and
+// tab, format characters (bidi overrides, zero-width), line and paragraph
+// separators, the byte-order mark — and bytes that are not UTF-8 are shown
+// as ⟨U+XXXX⟩ or ⟨0xXX⟩, so the person reads the exact text.
+func shownLine(s string) string { return shown(s, false) }
+
+// shownBlock is shownLine for multi-line text: it keeps newlines and tabs
+// and shows a carriage return as ⟨U+000D⟩.
+func shownBlock(s string) string { return shown(s, true) }
+
+func shown(s string, block bool) string {
+	clean := utf8.ValidString(s)
+	for _, r := range s {
+		if hidden(r, block) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
+		case hidden(r, block):
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// hidden reports a rune that is not shown as itself.
+func hidden(r rune, block bool) bool {
+	switch {
+	case block && (r == '\n' || r == '\t'):
+		return false
+	case r == utf8.RuneError:
+		return true
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+		return true
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+//go:build linux
+
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The Linux popups are zenity dialogs; zenity_linux.go says how they are
+// built. Each runs in its own process group, which is SIGKILLed when the
+// caller's context ends (answered elsewhere, timeout, kill switch), so the
+// window closes at once.
+
+func popupsAvailable() error {
+	if _, err := exec.LookPath("zenity"); err != nil {
+		return fmt.Errorf("%w: zenity is not installed (apt install zenity)", ErrNoPopups)
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("%w: no display (DISPLAY and WAYLAND_DISPLAY are unset)", ErrNoPopups)
+	}
+	return nil
+}
+
+func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
+	var early time.Duration
+	for {
+		args, stdin := zenityApproval(p, early, time.Now())
+		r, err := runZenity(ctx, args, stdin)
+		if err != nil {
+			return choiceDeny, err
+		}
+		c, err := approvalResult(r.stdout, r.stderr, r.code)
+		if err != nil || c == choiceDeny {
+			return choiceDeny, err
+		}
+		if r.shown < p.ArmDelay {
+			early = max(r.shown, time.Millisecond)
+			continue
+		}
+		return c, nil
+	}
+}
+
+func ask(ctx context.Context, q question) (bool, error) {
+	var early time.Duration
+	for {
+		var left time.Duration
+		if dl, ok := ctx.Deadline(); ok {
+			left = time.Until(dl)
+		}
+		r, err := runZenity(ctx, zenityQuestion(q, early, left), "")
+		if err != nil {
+			return false, err
+		}
+		yes, err := questionResult(r.stderr, r.code)
+		if err != nil || !yes {
+			return false, err
+		}
+		if r.shown < q.arm {
+			early = max(r.shown, time.Millisecond)
+			continue
+		}
+		return true, nil
+	}
+}
+
+func askText(ctx context.Context, title, prompt string) (string, bool, error) {
+	r, err := runZenity(ctx, zenityEntry(title, prompt), "")
+	if err != nil {
+		return "", false, err
+	}
+	return entryResult(r.stdout, r.stderr, r.code)
+}
+
+// zenityRun is how one zenity dialog ended.
+type zenityRun struct {
+	stdout, stderr string
+	code           int
+	shown          time.Duration // from the start of zenity to its exit
+}
+
+// maxOutput bounds what is kept of zenity's output.
+const maxOutput = 64 << 10
+
+// runZenity runs zenity with args and stdin until it exits or ctx ends. When
+// ctx ends it SIGKILLs zenity's process group and returns ctx's error.
+func runZenity(ctx context.Context, args []string, stdin string) (zenityRun, error) {
+	path, err := exec.LookPath("zenity")
+	if err != nil {
+		return zenityRun{}, fmt.Errorf("%w: zenity is not installed", ErrNoPopups)
+	}
+	if err := ctx.Err(); err != nil {
+		return zenityRun{}, err
+	}
+	var stdout, stderr capped
+	cmd := exec.Command(path, args...)
+	cmd.Env = zenityEnv(os.Environ())
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Its own group, so the kill reaches everything it started; and killed
+	// with the gate, so no popup outlives the process that would read it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return zenityRun{}, fmt.Errorf("starting zenity: %w", err)
+	}
+	start := time.Now()
+	err = waitGroup(ctx, cmd)
+	shown := time.Since(start)
+	if ctx.Err() != nil {
+		return zenityRun{}, ctx.Err()
+	}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.Exited():
+		return zenityRun{stdout.String(), stderr.String(), ee.ExitCode(), shown}, nil
+	case err != nil:
+		return zenityRun{}, fmt.Errorf("running zenity: %w", err)
+	}
+	return zenityRun{stdout.String(), stderr.String(), 0, shown}, nil
+}
+
+// waitGroup waits for cmd, the leader of its own process group, to exit,
+// killing the group when ctx ends, and then kills whatever is left of the
+// group before reaping the leader. The leader is seen to exit without being
+// reaped (waitid with WNOWAIT): while it is an unreaped zombie its pid, and
+// so the group id, cannot be reused, so the last SIGKILL reaches only this
+// group.
+func waitGroup(ctx context.Context, cmd *exec.Cmd) error {
+	pgid := cmd.Process.Pid
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+		}
+	}()
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		<-exited
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	return cmd.Wait()
+}
+
+// capped keeps the first maxOutput bytes written to it.
+type capped struct{ b strings.Builder }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxOutput - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.b.String() }

@@ -1,0 +1,15 @@
+//go:build !darwin && !linux
+
+package bridge
+
+import "context"
+
+// Outside macOS and Linux the bridge has no popups: every approval denies.
+
+func popupsAvailable() error { return ErrNoPopups }
+
+func showApproval(context.Context, ApprovalPopup) (choice, error) { return choiceDeny, ErrNoPopups }
+
+func ask(context.Context, question) (bool, error) { return false, ErrNoPopups }
+
+func askText(context.Context, string, string) (string, bool, error) { return "", false, ErrNoPopups }

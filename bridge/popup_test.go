@@ -1,0 +1,220 @@
+package bridge_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/bridge"
+)
+
+func TestShownLine(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "Write a file: ~/a.txt", "Write a file: ~/a.txt"},
+		{"markup stays literal", "<b>x</b> &amp; <span>", "<b>x</b> &amp; <span>"},
+		{"backslashes stay", `a\nb \\ c`, `a\nb \\ c`},
+		{"non-ASCII", "café — ünïcode ✓", "café — ünïcode ✓"},
+		{"newline", "a\nb", "a⟨U+000A⟩b"},
+		{"tab", "a\tb", "a⟨U+0009⟩b"},
+		{"carriage return", "ok\rfake", "ok⟨U+000D⟩fake"},
+		{"terminal escape", "\x1b[2Jx", "⟨U+001B⟩[2Jx"},
+		{"NUL", "a\x00b", "a⟨U+0000⟩b"},
+		{"DEL and C1", "a\x7fb\u0085c", "a⟨U+007F⟩b⟨U+0085⟩c"},
+		{"bidi override", "txt.\u202eexe", "txt.⟨U+202E⟩exe"},
+		{"zero width", "rm\u200b -rf", "rm⟨U+200B⟩ -rf"},
+		{"byte order mark", "\ufeffx", "⟨U+FEFF⟩x"},
+		{"line separator", "a\u2028b\u2029c", "a⟨U+2028⟩b⟨U+2029⟩c"},
+		{"bad UTF-8", "a\xffb\xc3", "a⟨0xFF⟩b⟨0xC3⟩"},
+		{"replacement character", "a\ufffdb", "a⟨U+FFFD⟩b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := bridge.ShownLine(tt.in); got != tt.want {
+				t.Errorf("ShownLine(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShownBlock(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"lines and tabs stay", "tell app \"Finder\"\n\tempty trash\nend tell", "tell app \"Finder\"\n\tempty trash\nend tell"},
+		{"CRLF shows the CR", "a\r\nb", "a⟨U+000D⟩\nb"},
+		{"escape in a script", "do shell script \"echo \x1b[31m\"", "do shell script \"echo ⟨U+001B⟩[31m\""},
+		{"bidi in a script", "-- \u2066hidden\u2069", "-- ⟨U+2066⟩hidden⟨U+2069⟩"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := bridge.ShownBlock(tt.in); got != tt.want {
+				t.Errorf("ShownBlock(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzShown checks that no input gets a hiding character through, that the
+// output is UTF-8, that shown text is shown as it is, and that clean text
+// is left alone.
+func FuzzShown(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\nb\tc\r", "\x1b[2J", "\u202e\u200b\ufeff", "\xff\xfe", "⟨U+000A⟩", "<b>&amp;</b>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, block := range []bool{false, true} {
+			out := bridge.ShownLine(s)
+			if block {
+				out = bridge.ShownBlock(s)
+			}
+			if !utf8.ValidString(out) {
+				t.Fatalf("block=%v: %q gives invalid UTF-8 %q", block, s, out)
+			}
+			for _, r := range out {
+				if block && (r == '\n' || r == '\t') {
+					continue
+				}
+				if r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+					t.Fatalf("block=%v: %q gives %q, which holds %U", block, s, out, r)
+				}
+			}
+			again := bridge.ShownLine(out)
+			if block {
+				again = bridge.ShownBlock(out)
+			}
+			if again != out {
+				t.Fatalf("block=%v: not stable: %q → %q → %q", block, s, out, again)
+			}
+			if !strings.Contains(out, "⟨") && out != s {
+				t.Fatalf("block=%v: %q changed to %q without marking it", block, s, out)
+			}
+		}
+	})
+}
+
+func TestExcerpt(t *testing.T) {
+	tests := []struct {
+		name            string
+		in              string
+		lines, bytes    int
+		want            string
+		wantUnshortened bool
+	}{
+		{"short stays", "a\nb", 5, 100, "a\nb", true},
+		{"lines", "1\n2\n3\n4", 2, 100, "1\n2\n… (4 more bytes not shown here)", false},
+		{"bytes", "abcdefghij", 5, 4, "abcd\n… (6 more bytes not shown here)", false},
+		{"on a character boundary", "ééé", 5, 3, "é\n… (4 more bytes not shown here)", false},
+		{"exactly the line limit", "1\n2", 2, 100, "1\n2", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := bridge.Excerpt(tt.in, tt.lines, tt.bytes)
+			if got != tt.want {
+				t.Errorf("Excerpt(%q, %d, %d) = %q, want %q", tt.in, tt.lines, tt.bytes, got, tt.want)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("invalid UTF-8: %q", got)
+			}
+		})
+	}
+}
+
+var clock = time.Date(2025, 3, 1, 14, 0, 0, 0, time.Local)
+
+func hostilePopup() bridge.ApprovalPopup {
+	return bridge.ApprovalPopup{
+		Client:   "mcp: <b>claude</b>\nApproved by admin",
+		Tool:     "run_script\x1b[2J",
+		Deadline: clock.Add(5 * time.Minute),
+		ArmDelay: bridge.DefaultArmDelay,
+		Items: []bridge.PopupItem{
+			{Number: 1, Level: "dangerous", Preview: "Write a file: ~/Documents/a.txt", Text: `WRITE_FILE "~/Documents/a.txt" "hi"`, Reasons: []string{"writes or overwrites a file"}},
+			{Number: 2, Level: "destructive", Preview: "Run AppleScript \u202etxt.exe", Text: "tell application \"Finder\"\n\tempty trash\nend tell", Reasons: []string{"empties the Trash", "cannot be undone\r\nsafe"}, Confirm: true},
+		},
+	}
+}
+
+func TestDetailsShowEverything(t *testing.T) {
+	p := hostilePopup()
+	got := bridge.Details(p, clock.Add(30*time.Second))
+	for _, want := range []string{
+		"mcp: <b>claude</b>⟨U+000A⟩Approved by admin asks to run 2 actions (dangerous, destructive).",
+		"Asked by: mcp: <b>claude</b>⟨U+000A⟩Approved by admin\n",
+		"Tool:     run_script⟨U+001B⟩[2J\n",
+		"Time left: 4m30s; no answer by 14:05:00 denies it.",
+		"1. [dangerous] Write a file: ~/Documents/a.txt\n",
+		"   • writes or overwrites a file\n",
+		"   │ WRITE_FILE \"~/Documents/a.txt\" \"hi\"\n",
+		"2. [destructive] Run AppleScript ⟨U+202E⟩txt.exe\n",
+		"   ⚠ cannot be undone: asked about again on its own after Approve\n",
+		"   • cannot be undone⟨U+000D⟩⟨U+000A⟩safe\n",
+		"   │ tell application \"Finder\"\n   │ \tempty trash\n   │ end tell\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the details lack %q:\n%s", want, got)
+		}
+	}
+	if strings.ContainsAny(got, "\x1b\r\u202e") {
+		t.Errorf("the details let a hiding character through:\n%q", got)
+	}
+}
+
+func TestDetailsWithoutDeadline(t *testing.T) {
+	p := hostilePopup()
+	p.Deadline = time.Time{}
+	if got := bridge.Details(p, clock); !strings.Contains(got, "No time limit.") {
+		t.Errorf("details without a deadline:\n%s", got)
+	}
+	p.Deadline = clock.Add(-time.Minute)
+	if got := bridge.Details(p, clock); !strings.Contains(got, "Time left: 0s;") {
+		t.Errorf("details past the deadline:\n%s", got)
+	}
+}
+
+func TestSummaryCountsActions(t *testing.T) {
+	p := hostilePopup()
+	p.Items = p.Items[:1]
+	p.Client = ""
+	if got, want := bridge.Summary(p), "(unknown client) asks to run 1 action (dangerous)"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+func TestConfirmItemQuestion(t *testing.T) {
+	p := hostilePopup()
+	it := p.Items[1]
+	it.Text = strings.Repeat("do shell script \"rm -rf ~\"\n", 50_000) // 1.35 MB
+	title, text, yes, no, arm := bridge.ConfirmItem(p, it, clock)
+	if title != bridge.ConfirmTitle || yes != "Run action 2" || no != "Skip it" || arm != bridge.DefaultArmDelay {
+		t.Errorf("question = %q, %q / %q, arm %v", title, yes, no, arm)
+	}
+	for _, want := range []string{"Action 2 is destructive and needs its own yes.", "Run AppleScript ⟨U+202E⟩txt.exe", "do shell script \"rm -rf ~\"", "more bytes not shown here)\n(The approval popup showed all of it.)", "• empties the Trash", "Skip (the default: Return, Escape)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the question lacks %q:\n%s", want, text)
+		}
+	}
+	if len(text) > 4000 {
+		t.Errorf("the question is %d bytes long: a question cannot scroll", len(text))
+	}
+}
+
+func TestShowApprovalRefusesAnEmptyPopup(t *testing.T) {
+	a, err := bridge.ShowApproval(context.Background(), bridge.ApprovalPopup{Client: "cli"})
+	if err == nil || a.Approve {
+		t.Fatalf("ShowApproval with no items = %+v, %v; want a denial with an error", a, err)
+	}
+}
+
+func TestShowApprovalAfterItsDeadline(t *testing.T) {
+	p := hostilePopup()
+	p.Deadline = time.Now().Add(-time.Second)
+	a, err := bridge.ShowApproval(context.Background(), p)
+	if err != nil || a.Approve || len(a.Items) != 2 || a.Items[0] || a.Items[1] {
+		t.Fatalf("ShowApproval past its deadline = %+v, %v; want a plain denial", a, err)
+	}
+}

@@ -1,0 +1,260 @@
+package bridge_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/airlockhq/airlock/bridge"
+	"github.com/airlockhq/airlock/bridge/xtest"
+)
+
+// These tests run real zenity dialogs on a private Xvfb display and answer
+// them the way a person would: keys and clicks through xdotool.
+
+const (
+	lastButtonDX     = xtest.LastButtonDX
+	rememberButtonDX = xtest.RememberButtonDX
+	buttonDY         = xtest.ButtonDY
+)
+
+// startX starts a display for zenity and points this process at it.
+func startX(t *testing.T) *xtest.Display {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs zenity in Xvfb")
+	}
+	xtest.Need(t, "zenity")
+	d := xtest.Start(t)
+	t.Setenv("DISPLAY", d.Name)
+	t.Setenv("WAYLAND_DISPLAY", "")
+	return d
+}
+
+type shown struct {
+	a   bridge.PopupAnswer
+	err error
+}
+
+// showAsync shows p until it is answered, ctx ends or the test ends, so a
+// failed test leaves no popup behind for the next one.
+func showAsync(t testing.TB, ctx context.Context, p bridge.ApprovalPopup) <-chan shown {
+	ctx, cancel := context.WithCancel(ctx)
+	t.Cleanup(cancel)
+	ch := make(chan shown, 1)
+	go func() {
+		a, err := bridge.ShowApproval(ctx, p)
+		ch <- shown{a, err}
+	}()
+	return ch
+}
+
+func result(t *testing.T, ch <-chan shown) shown {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("ShowApproval did not return")
+	}
+	return shown{}
+}
+
+func onePopup(arm time.Duration) bridge.ApprovalPopup {
+	return bridge.ApprovalPopup{
+		Client:        "cli",
+		Tool:          "airlock run",
+		Deadline:      time.Now().Add(time.Minute),
+		ArmDelay:      arm,
+		AllowRemember: true,
+		Items: []bridge.PopupItem{{
+			Number: 1, Level: "dangerous", Preview: "Write a file: ~/Documents/a.txt",
+			Text: `WRITE_FILE "~/Documents/a.txt" "hi"`, Reasons: []string{"writes or overwrites a file"},
+		}},
+	}
+}
+
+func TestPopupOnX(t *testing.T) {
+	d := startX(t)
+	artifacts := xtest.ArtifactDir(t)
+	const wait = 10 * time.Second
+
+	t.Run("Return denies", func(t *testing.T) {
+		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
+		id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		d.Key(t, id, "Return")
+		if r := result(t, ch); r.err != nil || r.a.Approve {
+			t.Fatalf("Return: %+v, %v; want a denial", r.a, r.err)
+		}
+	})
+
+	t.Run("Escape denies", func(t *testing.T) {
+		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
+		id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		d.Key(t, id, "Escape")
+		if r := result(t, ch); r.err != nil || r.a.Approve {
+			t.Fatalf("Escape: %+v, %v; want a denial", r.a, r.err)
+		}
+	})
+
+	t.Run("an Approve before the arm delay does not count", func(t *testing.T) {
+		p := onePopup(bridge.DefaultArmDelay)
+		ch := showAsync(t, context.Background(), p)
+		first := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		d.Click(t, first, lastButtonDX, buttonDY)
+		second := d.WaitWindow(t, bridge.ApprovalTitle, wait, first)
+		d.WaitGone(t, bridge.ApprovalTitle, first, wait)
+		select {
+		case r := <-ch:
+			t.Fatalf("an early Approve answered the popup: %+v, %v", r.a, r.err)
+		default:
+		}
+		d.Screenshot(t, filepath.Join(artifacts, "popup-shown-again.png"))
+		time.Sleep(p.ArmDelay + 100*time.Millisecond)
+		d.Click(t, second, lastButtonDX, buttonDY)
+		r := result(t, ch)
+		if r.err != nil || !r.a.Approve || !slices.Equal(r.a.Items, []bool{true}) || r.a.Remember {
+			t.Fatalf("Approve after the arm delay: %+v, %v", r.a, r.err)
+		}
+	})
+
+	t.Run("approve and allow again", func(t *testing.T) {
+		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
+		id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		d.Screenshot(t, filepath.Join(artifacts, "popup-approval.png"))
+		d.Click(t, id, rememberButtonDX, buttonDY)
+		if r := result(t, ch); r.err != nil || !r.a.Approve || !r.a.Remember {
+			t.Fatalf("remember: %+v, %v", r.a, r.err)
+		}
+	})
+
+	t.Run("a destructive item needs its own yes", func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			yes  bool
+		}{{"skipped with Return", false}, {"confirmed with a click", true}} {
+			t.Run(tc.name, func(t *testing.T) {
+				p := onePopup(time.Millisecond)
+				p.Items = append(p.Items, bridge.PopupItem{
+					Number: 2, Level: "destructive", Preview: "Empty the Trash",
+					Text: "tell application \"Finder\" to empty trash", Reasons: []string{"cannot be undone"}, Confirm: true,
+				})
+				ch := showAsync(t, context.Background(), p)
+				id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+				d.Click(t, id, lastButtonDX, buttonDY)
+				q := d.WaitWindow(t, bridge.ConfirmTitle, wait)
+				if tc.yes {
+					d.Click(t, q, lastButtonDX, buttonDY)
+				} else {
+					d.Screenshot(t, filepath.Join(artifacts, "popup-confirm-destructive.png"))
+					d.Key(t, q, "Return")
+				}
+				r := result(t, ch)
+				if r.err != nil || !r.a.Approve || !slices.Equal(r.a.Items, []bool{true, tc.yes}) || r.a.Remember {
+					t.Fatalf("got %+v, %v; want items [true %v], no remember", r.a, r.err, tc.yes)
+				}
+			})
+		}
+	})
+
+	t.Run("ctx ending closes the popup at once", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		ch := showAsync(t, ctx, onePopup(time.Millisecond))
+		id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		cancel()
+		r := result(t, ch)
+		if !errors.Is(r.err, context.Canceled) || r.a.Approve {
+			t.Fatalf("cancelled: %+v, %v; want a denial with context.Canceled", r.a, r.err)
+		}
+		d.WaitGone(t, bridge.ApprovalTitle, id, 2*time.Second)
+	})
+
+	t.Run("the deadline denies and closes it", func(t *testing.T) {
+		p := onePopup(time.Millisecond)
+		p.Deadline = time.Now().Add(1500 * time.Millisecond)
+		ch := showAsync(t, context.Background(), p)
+		id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+		r := result(t, ch)
+		if r.err != nil || r.a.Approve {
+			t.Fatalf("deadline: %+v, %v; want a plain denial", r.a, r.err)
+		}
+		if time.Now().Before(p.Deadline) {
+			t.Fatal("the popup denied before its deadline")
+		}
+		d.WaitGone(t, bridge.ApprovalTitle, id, 2*time.Second)
+	})
+
+	t.Run("Confirm says no by default", func(t *testing.T) {
+		for _, key := range []string{"Return", "Escape"} {
+			ch := make(chan error, 1)
+			var yes bool
+			go func() {
+				var err error
+				yes, err = bridge.Confirm(context.Background(), "Airlock — switch to Level 2?", "Full auto runs dangerous actions without asking.", "Switch")
+				ch <- err
+			}()
+			id := d.WaitWindow(t, "Airlock — switch to Level 2?", wait)
+			d.Key(t, id, key)
+			if err := <-ch; err != nil || yes {
+				t.Fatalf("%s: %v, %v; want no", key, yes, err)
+			}
+		}
+	})
+
+	t.Run("AskText", func(t *testing.T) {
+		type reply struct {
+			text string
+			ok   bool
+			err  error
+		}
+		for _, tc := range []struct {
+			keys []string
+			want reply
+		}{
+			{[]string{"t", "i", "d", "y", "Return"}, reply{"tidy", true, nil}},
+			{[]string{"t", "Escape"}, reply{"", false, nil}},
+		} {
+			ch := make(chan reply, 1)
+			go func() {
+				text, ok, err := bridge.AskText(context.Background(), "Airlock — automate", "What should happen?")
+				ch <- reply{text, ok, err}
+			}()
+			id := d.WaitWindow(t, "Airlock — automate", wait)
+			for _, k := range tc.keys {
+				d.Key(t, id, k)
+			}
+			if got := <-ch; got != tc.want {
+				t.Fatalf("keys %q: got %+v, want %+v", tc.keys, got, tc.want)
+			}
+		}
+	})
+}
+
+// BenchmarkShowApprovalVisible measures the time from calling ShowApproval
+// to its window being mapped on the display (polled every 2 ms with
+// xdotool, which adds a few milliseconds). The popup is then cancelled,
+// outside the timer.
+func BenchmarkShowApprovalVisible(b *testing.B) {
+	xtest.Need(b, "zenity")
+	d := xtest.Start(b)
+	b.Setenv("DISPLAY", d.Name)
+	var lat []time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		ch := showAsync(b, ctx, onePopup(time.Millisecond))
+		id := d.WaitWindow(b, bridge.ApprovalTitle, 10*time.Second)
+		lat = append(lat, time.Since(start))
+		b.StopTimer()
+		cancel()
+		<-ch
+		d.WaitGone(b, bridge.ApprovalTitle, id, 5*time.Second)
+		b.StartTimer()
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms-to-visible")
+}

@@ -47,7 +47,8 @@ func (l *lockedBuffer) String() string {
 // test ends.
 func startPopupGate(t *testing.T, w *world, d *xtest.Display) *lockedBuffer {
 	t.Helper()
-	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", keyringScript, "sh", w.bin, "serve", "--prompter=popup")
+	newBus(t, w, false)
+	cmd := exec.Command(w.bin, "serve", "--prompter=popup")
 	cmd.Env = d.Env(w.env)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

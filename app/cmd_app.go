@@ -19,23 +19,32 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/tray"
+	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
 )
 
 // logFile is the app's log in the log directory.
 const logFile = "airlock.log"
 
-// appUI is what the menu-bar app asks the person with. Each hook fails closed
-// while it is nil: no prompter means every request that needs approval is
-// refused as approval-required; no confirm means Level 2 cannot be chosen;
-// no showApproval means pending requests are listed but cannot be opened.
-// The popups (bridge.ShowApproval, bridge.Confirm and ui.NewPopupPrompter)
-// are wired here.
+// appUI is what the menu-bar app asks the person with: the native popups
+// (NSAlert on macOS, zenity on Linux). Each hook fails closed: where popups
+// cannot be shown (no display), every request that needs approval is
+// refused as approval-required and Level 2 cannot be chosen. Pending
+// requests need no hook of their own: the prompter shows each in its popup,
+// one at a time.
 var appUI = struct {
 	prompter     func() (approval.Prompter, error)
 	confirm      func(ctx context.Context, title, text, yes string) (bool, error)
 	showApproval func(ctx context.Context, r approval.Request)
-}{}
+}{
+	prompter: func() (approval.Prompter, error) {
+		if err := bridge.PopupsAvailable(); err != nil {
+			return nil, err
+		}
+		return ui.NewPopupPrompter(ui.PopupOptions{}), nil
+	},
+	confirm: bridge.Confirm,
+}
 
 // cmdApp is `airlock` with no subcommand: the gate, its socket and the menu
 // bar in one process, the only place a person approves, changes the level
@@ -62,9 +71,12 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	if appUI.prompter != nil {
 		p, err := appUI.prompter()
 		if err != nil {
-			return fmt.Errorf("starting the approval popups: %w", err)
+			// No popups: nothing that needs approval can run, and the
+			// person is told why rather than the app refusing to start.
+			log.Printf("approval popups unavailable: %v; actions that need approval will be refused", err)
+		} else {
+			opts.prompter = p
 		}
-		opts.prompter = p
 	}
 	b, err := buildGate(opts)
 	if err != nil {

@@ -165,11 +165,7 @@ func killGroup(pgid int) {
 // LastLine returns the last non-blank line of s, trimmed and cut to 200
 // bytes: what a failed program's stderr says in one line.
 func LastLine(s string) string {
-	s = strings.TrimRight(s, " \t\r\n")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimSpace(s)
+	s = lastLine(s)
 	if len(s) > 200 {
 		cut := 200
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -178,6 +174,15 @@ func LastLine(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// lastLine returns the last non-blank line of s, trimmed.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.TrimSpace(s)
 }
 
 // capped keeps the first limit bytes written to it and drops the rest.

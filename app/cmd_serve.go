@@ -20,6 +20,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 type serveOptions struct {
@@ -97,7 +98,11 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		defer term.Close()
 		approver = approval.NewBroker(term, approval.Options{Timeout: settings.ApprovalTimeout})
 	}
-	exec, err := gate.DefaultExecutor(paths)
+	desk, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return err
+	}
+	exec, err := gate.DefaultExecutor(paths, desk)
 	if err != nil {
 		return err
 	}
@@ -107,6 +112,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		History:  store,
 		Approver: approver,
 		Grants:   policy.NewGrants(nil),
+		Lock:     policy.NewContextLock(frontmost{desk}),
 		Autonomy: settings.Autonomy,
 	})
 	srv, err := ipc.Listen(dir, gateHandler{g: g, store: store})
@@ -122,6 +128,14 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return nil
 	}
 	return err
+}
+
+// frontmost is the bridge's frontmost app as the context lock reads it.
+type frontmost struct{ d *bridge.Desktop }
+
+func (f frontmost) Frontmost(ctx context.Context) (policy.App, error) {
+	a, err := f.d.Frontmost(ctx)
+	return policy.App(a), err
 }
 
 // gateHandler answers the socket's methods from the gate and the history.

@@ -90,16 +90,19 @@ func standInInterpreter(src string, argv []string, compile bool) (string, error)
 // helperDesktop returns a Desktop whose helper is this test binary in mode.
 func helperDesktop(t *testing.T, mode string, timeout time.Duration) *bridge.Desktop {
 	t.Helper()
-	d, err := bridge.NewDesktop(bridge.Options{
-		Helper:        os.Args[0],
-		ScriptTimeout: timeout,
-		// atexit_sleep_ms: a race-enabled child would wait a second before exiting.
-		Env: append(os.Environ(), "BRIDGE_STANDIN="+mode, "GORACE=atexit_sleep_ms=0"),
-	})
+	d, err := bridge.NewDesktop(bridge.Options{Helper: osArgs0(), ScriptTimeout: timeout, Env: standInEnv(mode)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d
+}
+
+func osArgs0() string { return os.Args[0] }
+
+// standInEnv makes the test binary, run as the helper, behave as mode.
+// atexit_sleep_ms: a race-enabled child would wait a second before exiting.
+func standInEnv(mode string) []string {
+	return append(os.Environ(), "BRIDGE_STANDIN="+mode, "GORACE=atexit_sleep_ms=0")
 }
 
 func TestHelperProtocol(t *testing.T) {

@@ -21,10 +21,11 @@ const shortcutsPath = "/usr/bin/shortcuts"
 // an option. The output is cut at DefaultMaxOutput bytes.
 func (d *Desktop) runShortcut(ctx context.Context, name, input string) (string, error) {
 	const action = "run a shortcut"
-	for what, v := range map[string]string{"the shortcut's name": name, "the shortcut's input": input} {
-		if err := checkText(what, v); err != nil {
-			return "", err
-		}
+	if err := checkText("the shortcut's name", name); err != nil {
+		return "", err
+	}
+	if err := checkText("the shortcut's input", input); err != nil {
+		return "", err
 	}
 	if name == "" {
 		return "", errors.New("run a shortcut: no name given")

@@ -72,7 +72,7 @@ test: ## gofmt check, go vet, go test -race, and the darwin type-check
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, popup to visible)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
 	  ./app/internal/tray ./bridge
@@ -95,7 +95,10 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/policy:FuzzParseHotkey \
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
-	  ./bridge:FuzzShown ; do \
+	  ./bridge:FuzzShown \
+	  ./bridge:FuzzAppleScriptString \
+	  ./bridge:FuzzHelperAnswer \
+	  ./bridge:FuzzHelperRequest ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // Files in the data directory.
@@ -72,7 +74,11 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
-	exec, err := gate.DefaultExecutor(paths)
+	desk, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return nil, err
+	}
+	exec, err := gate.DefaultExecutor(paths, desk)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +101,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		History:  b.store,
 		Approver: approver,
 		Grants:   b.grants,
+		Lock:     policy.NewContextLock(frontmost{desk}),
 		Autonomy: b.settings.Autonomy,
 		Events:   b.events.Emit,
 	})
@@ -122,4 +129,12 @@ func (b *builtGate) saveAutonomy(a policy.Autonomy) error {
 	}
 	s.Autonomy = a
 	return policy.SaveSettings(b.settingsPath, s)
+}
+
+// frontmost is the bridge's frontmost app as the context lock reads it.
+type frontmost struct{ d *bridge.Desktop }
+
+func (f frontmost) Frontmost(ctx context.Context) (policy.App, error) {
+	a, err := f.d.Frontmost(ctx)
+	return policy.App(a), err
 }

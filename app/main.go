@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // usageError is bad command-line input: exit status 2.
@@ -48,6 +50,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The AppleScript helper child: one script on stdin, JSON on stdout.
+	if len(args) > 0 && args[0] == bridge.HelperFlag {
+		return bridge.AppleScriptHelper(stdin, stdout, args[1:])
+	}
 	if len(args) == 0 {
 		args = []string{""} // the menu-bar app
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -143,5 +144,21 @@ func TestAssessJSONL(t *testing.T) {
 		if _, ok := got["reasons"]; !ok {
 			t.Errorf("line %d: no reasons field", i+1)
 		}
+	}
+}
+
+// `airlock --applescript-helper` is dispatched before any subcommand; off
+// macOS it answers, in JSON, that it needs macOS.
+func TestAppleScriptHelperDispatch(t *testing.T) {
+	if runtime.GOOS == "darwin" {
+		t.Skip("on macOS the helper runs the script")
+	}
+	code, out, _ := runCLI(t, `{"source":"beep","argv":[]}`, "--applescript-helper")
+	var ans struct {
+		Problem     string
+		Unavailable bool
+	}
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || code != 2 || !ans.Unavailable || !strings.Contains(ans.Problem, "needs macOS") {
+		t.Fatalf("exit %d, stdout %q (%v)", code, out, err)
 	}
 }

@@ -38,3 +38,33 @@ func TestReadmeCommandTable(t *testing.T) {
 	}
 	t.Error("README.md's command table differs from the registry; run go test ./app -update")
 }
+
+// TestReadmePlatformTable keeps the README's platform table complete: every
+// DSL command of the registry has a row saying what runs it on macOS and on
+// Linux.
+func TestReadmePlatformTable(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "## Platforms, command by command\n")
+	if !ok {
+		t.Fatal("README.md lacks the section \"Platforms, command by command\"")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || strings.TrimSpace(cells[2]) == "" || strings.TrimSpace(cells[3]) == "" {
+			continue
+		}
+		for _, name := range strings.Split(cells[1], ",") {
+			rows[strings.Trim(strings.TrimSpace(name), "`")] = true
+		}
+	}
+	for _, c := range action.Commands() {
+		if !rows[c.Name] {
+			t.Errorf("the platform table has no row for %s", c.Name)
+		}
+	}
+}

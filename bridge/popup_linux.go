@@ -8,11 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The Linux popups are zenity dialogs; zenity_linux.go says how they are
@@ -101,69 +97,21 @@ func runZenity(ctx context.Context, args []string, stdin string) (zenityRun, err
 	if err := ctx.Err(); err != nil {
 		return zenityRun{}, err
 	}
-	var stdout, stderr capped
-	cmd := exec.Command(path, args...)
-	cmd.Env = zenityEnv(os.Environ())
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Its own group, so the kill reaches everything it started; and killed
-	// with the gate, so no popup outlives the process that would read it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		return zenityRun{}, fmt.Errorf("starting zenity: %w", err)
-	}
+	// Its own process group, SIGKILLed when ctx ends (the kill switch, the
+	// deadline), so no popup outlives the request it asks about.
 	start := time.Now()
-	err = waitGroup(ctx, cmd)
+	stdout, stderr, err := RunArgv(ctx, Command{Argv: append([]string{path}, args...),
+		Env: zenityEnv(os.Environ()), Stdin: stdin, MaxOutput: maxOutput})
 	shown := time.Since(start)
 	if ctx.Err() != nil {
 		return zenityRun{}, ctx.Err()
 	}
-	var ee *exec.ExitError
+	var ee *ExitError
 	switch {
-	case errors.As(err, &ee) && ee.Exited():
-		return zenityRun{stdout.String(), stderr.String(), ee.ExitCode(), shown}, nil
+	case errors.As(err, &ee) && ee.Signal == "":
+		return zenityRun{stdout, stderr, ee.Code, shown}, nil
 	case err != nil:
 		return zenityRun{}, fmt.Errorf("running zenity: %w", err)
 	}
-	return zenityRun{stdout.String(), stderr.String(), 0, shown}, nil
+	return zenityRun{stdout, stderr, 0, shown}, nil
 }
-
-// waitGroup waits for cmd, the leader of its own process group, to exit,
-// killing the group when ctx ends, and then kills whatever is left of the
-// group before reaping the leader. The leader is seen to exit without being
-// reaped (waitid with WNOWAIT): while it is an unreaped zombie its pid, and
-// so the group id, cannot be reused, so the last SIGKILL reaches only this
-// group.
-func waitGroup(ctx context.Context, cmd *exec.Cmd) error {
-	pgid := cmd.Process.Pid
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		var info unix.Siginfo
-		for unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
-		}
-	}()
-	select {
-	case <-exited:
-	case <-ctx.Done():
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		<-exited
-	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	return cmd.Wait()
-}
-
-// capped keeps the first maxOutput bytes written to it.
-type capped struct{ b strings.Builder }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - c.b.Len(); room > 0 {
-		c.b.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string { return c.b.String() }

@@ -2,13 +2,15 @@ package execute
 
 import (
 	"context"
-	"errors"
 	"time"
+
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // ErrUnavailable is wrapped by the error of every action this platform, or
-// this build, cannot carry out.
-var ErrUnavailable = errors.New("not available on this platform")
+// this build, cannot carry out. It is the bridge's, so the bridge's errors
+// match it.
+var ErrUnavailable = bridge.ErrUnavailable
 
 // Desktop is what the bridge does for the actions that are not plain file
 // operations: apps, the clipboard, notifications, speech, sound, Shortcuts,
@@ -56,8 +58,8 @@ type Desktop interface {
 
 // Unavailable returns a Desktop that does nothing: every method returns an
 // error wrapping ErrUnavailable that names the action, as in
-// "speak text: not available on this platform". It stands in until the
-// bridge implements a platform.
+// "speak text: not available on this platform". It is what an Executor
+// without a Desktop uses.
 func Unavailable() Desktop { return unavailable{} }
 
 // UnavailableError is the error of an action this platform cannot do. Its

@@ -12,7 +12,8 @@
 //     freedesktop trash on Linux);
 //   - processes run from an argument vector, never through a shell, each in a
 //     process group of its own that is killed as a whole (SIGKILL) when the
-//     context is cancelled, which is how the kill switch stops them.
+//     context is cancelled, which is how the kill switch stops them (the
+//     process code itself is the bridge's: bridge.RunArgv).
 //
 // The kill switch is a context: the gate derives the context of every Run
 // and RunArgv from one it cancels, and everything in flight stops — process

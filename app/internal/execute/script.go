@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // The kinds of script RunScript carries out.
@@ -62,7 +63,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		var stderr string
 		out, stderr, err = RunArgv(ctx, Command{Argv: argv, Dir: dir})
 		if err == nil && strings.TrimSpace(out) == "" {
-			out = lastLine(stderr)
+			out = bridge.LastLine(stderr)
 		}
 	default:
 		return Result{}, fmt.Errorf("unknown kind of script %q", kind)

@@ -9,21 +9,34 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/airlockhq/airlock/bridge"
 )
+
+// The bridge's Desktop is the executor's: the method sets match.
+var _ execute.Desktop = (*bridge.Desktop)(nil)
 
 // DefaultExecutor builds the executor for this machine: the portable file
 // operations inside the sandbox, deletes and overwrites to the user's Trash,
-// and desktop actions through the bridge. It lives here, not in main, so
-// that only the gate ever holds an executor.
+// and desktop actions through desk (nil: bridge.NewDesktop with its
+// defaults). It lives here, not in main, so that only the gate ever holds an
+// executor.
 //
-// Until the bridge lands, desktop actions answer "not available on this
-// platform", and so does the Trash on macOS (NSWorkspace's recycle comes
-// with the bridge): deletes and overwrites there fail rather than unlink.
-func DefaultExecutor(paths *sanitize.Config) (Executor, error) {
+// The Trash is NSFileManager's on macOS (through desk, which reports where
+// the item went) and the freedesktop.org home trash elsewhere
+// (execute.FreedesktopTrash, in $XDG_DATA_HOME or ~/.local/share), which
+// refuses an item on another disk rather than copy it.
+func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop) (Executor, error) {
 	if paths == nil {
 		return nil, fmt.Errorf("building the executor: no sandbox configured")
 	}
-	var trash execute.Trasher = noTrash{}
+	if desk == nil {
+		d, err := bridge.NewDesktop(bridge.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("building the executor: %w", err)
+		}
+		desk = d
+	}
+	var trash execute.Trasher = desktopTrash{desk}
 	if runtime.GOOS != "darwin" {
 		dataHome := os.Getenv("XDG_DATA_HOME")
 		if dataHome == "" || !filepath.IsAbs(dataHome) {
@@ -31,12 +44,12 @@ func DefaultExecutor(paths *sanitize.Config) (Executor, error) {
 		}
 		trash = execute.FreedesktopTrash(dataHome)
 	}
-	return &execute.Executor{Desktop: execute.Unavailable(), Trash: trash, Paths: paths}, nil
+	return &execute.Executor{Desktop: desk, Trash: trash, Paths: paths}, nil
 }
 
-// noTrash refuses: without a Trash, nothing is deleted or overwritten.
-type noTrash struct{}
+// desktopTrash is the bridge's Trash as an execute.Trasher.
+type desktopTrash struct{ d *bridge.Desktop }
 
-func (noTrash) Trash(_ context.Context, path string) (string, error) {
-	return "", fmt.Errorf("moving %s to the Trash: %w", path, execute.ErrUnavailable)
+func (t desktopTrash) Trash(ctx context.Context, path string) (string, error) {
+	return t.d.MoveToTrash(ctx, path)
 }

@@ -5,20 +5,28 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // The default executor, through the gate: a real overwrite whose old
 // version lands in the freedesktop Trash.
 func TestDefaultExecutorOverwritesToTheTrash(t *testing.T) {
 	if runtime.GOOS == "darwin" {
-		t.Skip("the macOS Trash comes with the bridge")
+		t.Skip("the macOS Trash is NSFileManager's, which runs only on a Mac")
 	}
 	env, home := sandbox(t)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-	ex, err := gate.DefaultExecutor(env.Paths)
+	// A desktop with no tools in PATH: desktop actions reach the bridge,
+	// which says what it lacks, and nothing runs on this machine's desktop.
+	desk, err := bridge.NewDesktop(bridge.Options{Env: []string{"PATH=" + t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := gate.DefaultExecutor(env.Paths, desk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +45,8 @@ func TestDefaultExecutorOverwritesToTheTrash(t *testing.T) {
 	if err != nil || string(old) != "old" {
 		t.Fatalf("the old version in the Trash: %q, %v", old, err)
 	}
-	// Desktop actions are not available until the bridge lands, and say so.
 	rep, err := g.Submit(context.Background(), gate.Submission{Client: "t", Plan: safePlan}, nil)
-	if err == nil || rep.Actions[0].Status != gate.StatusFailed {
-		t.Fatalf("NOTIFY without a bridge: %v %+v", err, rep.Actions[0])
+	if err == nil || rep.Actions[0].Status != gate.StatusFailed || !strings.Contains(rep.Actions[0].Error, "needs notify-send, which is not in PATH") {
+		t.Fatalf("NOTIFY without notify-send: %v %+v", err, rep.Actions[0])
 	}
 }

@@ -75,15 +75,24 @@ func (s *secretService) Get(name string) ([]byte, error) {
 	if len(items) == 0 {
 		return nil, ErrNotFound
 	}
-	secret, err := s.svc.GetSecret(items[0], *s.session)
-	if err != nil {
-		return nil, unavailable("reading %q from the keyring: %v", name, err)
+	// A session whose key the service does not share fails to decrypt
+	// (see sessionAttempts): try again on a fresh one.
+	for attempt := 1; ; attempt++ {
+		secret, err := s.svc.GetSecret(items[0], *s.session)
+		if err == nil && secret != nil {
+			return secret, nil
+		}
+		if attempt == sessionAttempts {
+			if err == nil {
+				// The library reports a failure to decrypt as (nil, nil).
+				return nil, unavailable("reading %q from the keyring: the secret could not be decrypted", name)
+			}
+			return nil, unavailable("reading %q from the keyring: %v", name, err)
+		}
+		if err := s.renewSession(); err != nil {
+			return nil, err
+		}
 	}
-	if secret == nil {
-		// The library reports a failure to decrypt as (nil, nil).
-		return nil, unavailable("reading %q from the keyring: the secret could not be decrypted", name)
-	}
-	return secret, nil
 }
 
 func (s *secretService) Set(name string, secret []byte) error {
@@ -92,14 +101,41 @@ func (s *secretService) Set(name string, secret []byte) error {
 	if err := s.unlock(); err != nil {
 		return err
 	}
-	value, err := s.session.NewSecret(append([]byte(nil), secret...))
-	if err != nil {
-		return fmt.Errorf("storing %q in the keyring: %w", name, err)
-	}
 	props := secretservice.NewSecretProperties("Airlock: "+name, s.attributes(name))
-	if _, err := s.svc.CreateItem(collection, props, value, secretservice.ReplaceBehaviorReplace); err != nil {
-		return unavailable("storing %q in the keyring: %v", name, err)
+	for attempt := 1; ; attempt++ {
+		value, err := s.session.NewSecret(append([]byte(nil), secret...))
+		if err != nil {
+			return fmt.Errorf("storing %q in the keyring: %w", name, err)
+		}
+		_, err = s.svc.CreateItem(collection, props, value, secretservice.ReplaceBehaviorReplace)
+		if err == nil {
+			return nil
+		}
+		if attempt == sessionAttempts {
+			return unavailable("storing %q in the keyring: %v", name, err)
+		}
+		if err := s.renewSession(); err != nil {
+			return err
+		}
 	}
+}
+
+// sessionAttempts bounds how often one read or write is tried, each time on
+// a fresh session. go-keychain v0.0.1 derives a session's AES key from the
+// Diffie-Hellman secret with its leading zero bytes dropped (big.Int.Bytes),
+// where gnome-keyring keeps the full 128 bytes; so about one session in 256
+// gets a key the service does not share, and every secret sent or received
+// in it fails to decrypt ("The secret was transferred or encrypted in an
+// invalid way"). Four sessions all failing is a chance of about 1 in 4·10⁹.
+const sessionAttempts = 4
+
+// renewSession replaces the session with a fresh one (new keys).
+func (s *secretService) renewSession() error {
+	session, err := s.svc.OpenSession(secretservice.AuthenticationDHAES)
+	if err != nil {
+		return unavailable("no Secret Service session: %v", err)
+	}
+	s.session = session
 	return nil
 }
 

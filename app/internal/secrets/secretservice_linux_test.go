@@ -88,6 +88,7 @@ func TestSecretService(t *testing.T) {
 		{"delete again", func() error { return ks1.Delete("key") }},
 		{"other kept", func() error { return wantGet(ks1, "other", every, nil) }},
 		{"concurrent", func() error { return concurrent(ks1, ks2) }},
+		{"many sessions", manySessions},
 		{"lock the keyring", lockDefault},
 		{"get while locked", func() error { return wantGet(ks1, "other", nil, secrets.ErrUnavailable) }},
 		{"set while locked", func() error { return wantErr(ks2.Set("other", []byte("x")), secrets.ErrUnavailable) }},
@@ -206,4 +207,24 @@ exec "$0" -test.run="^$1\$" -test.v -test.count=1`
 		t.Fatalf("in a private keyring session: %v\n%s", err, out)
 	}
 	t.Logf("in a private keyring session:\n%s", out)
+}
+
+// manySessions opens enough stores (each with its own session and keys)
+// that some sessions hit go-keychain's key-derivation bug (about one in
+// 256; see sessionAttempts): every write and read must still succeed.
+func manySessions() error {
+	for i := 0; i < 1000; i++ {
+		ks, err := secrets.Open()
+		if err != nil {
+			return fmt.Errorf("open %d: %w", i, err)
+		}
+		v := []byte(fmt.Sprintf("value %d", i))
+		if err := ks.Set("many", v); err != nil {
+			return fmt.Errorf("set %d: %w", i, err)
+		}
+		if err := wantGet(ks, "many", v, nil); err != nil {
+			return fmt.Errorf("get %d: %w", i, err)
+		}
+	}
+	return nil
 }

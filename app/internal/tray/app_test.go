@@ -108,7 +108,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	exec, err := gate.DefaultExecutor(paths)
+	exec, err := gate.DefaultExecutor(paths, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

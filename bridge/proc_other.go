@@ -1,6 +1,6 @@
 //go:build !linux
 
-package execute
+package bridge
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 )
 
 // waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
-// its group first when ctx is done (then calling stopped), and then kills
-// whatever is left in the group.
+// its group first when ctx is done (then calling stopped), and then, when
+// reap is set, kills whatever is left in the group.
 //
 // Without waitid's WNOWAIT the leader is reaped before the final SIGKILL, so
 // in theory the group id could be reused in between; that needs the pid
 // space to wrap within that moment. The kill on cancellation happens while
 // the leader still runs.
-func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func()) error {
+func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, stopped func()) error {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
@@ -25,7 +25,10 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func(
 		killGroup(pgid)
 		stopped()
 		err = <-done
+		reap = true
 	}
-	killGroup(pgid)
+	if reap {
+		killGroup(pgid)
+	}
 	return err
 }

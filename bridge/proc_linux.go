@@ -1,4 +1,4 @@
-package execute
+package bridge
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 )
 
 // waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
-// its group first when ctx is done (then calling stopped), and then kills
-// whatever is left in the group before reaping the leader.
+// its group first when ctx is done (then calling stopped), and then, when
+// reap is set, kills whatever is left in the group before reaping the
+// leader.
 //
 // On Linux it sees the leader exit without reaping it (waitid with
 // WNOWAIT): while the leader is an unreaped zombie its pid, and so the
 // group id, cannot be reused, so the final SIGKILL can only reach this
 // group.
-func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func()) error {
+func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, stopped func()) error {
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
@@ -33,7 +34,10 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, stopped func(
 		killGroup(pgid)
 		stopped()
 		<-exited
+		reap = true
 	}
-	killGroup(pgid)
+	if reap {
+		killGroup(pgid)
+	}
 	return cmd.Wait()
 }

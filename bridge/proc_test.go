@@ -1,4 +1,4 @@
-package execute_test
+package bridge_test
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
-	"github.com/airlockhq/airlock/app/internal/execute"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // liveness bounds how long a test waits for something that should happen
@@ -20,7 +21,7 @@ const liveness = 10 * time.Second
 
 func TestRunArgvLiteral(t *testing.T) {
 	args := []string{"$(id)", "`id`", "; rm -rf ~", "a b", "*", "$HOME", "'\"", "|| true", "\\n"}
-	out, _, err := execute.RunArgv(context.Background(), execute.Command{
+	out, _, err := bridge.RunArgv(context.Background(), bridge.Command{
 		Argv: append([]string{"printf", "%s\\n"}, args...),
 	})
 	if err != nil {
@@ -32,10 +33,10 @@ func TestRunArgvLiteral(t *testing.T) {
 }
 
 func TestRunArgv(t *testing.T) {
-	dir := tempDir(t)
+	dir := t.TempDir()
 	tests := []struct {
 		name       string
-		c          execute.Command
+		c          bridge.Command
 		wantOut    string
 		wantErrOut string
 		wantCode   int    // for an *ExitError; 0 means success
@@ -43,24 +44,24 @@ func TestRunArgv(t *testing.T) {
 		wantSignal string
 		wantErr    bool // an error that is not an *ExitError
 	}{
-		{name: "success", c: execute.Command{Argv: []string{"echo", "hi"}}, wantOut: "hi\n"},
-		{name: "stdin", c: execute.Command{Argv: []string{"cat"}, Stdin: "from stdin"}, wantOut: "from stdin"},
-		{name: "no stdin", c: execute.Command{Argv: []string{"cat"}}, wantOut: ""},
-		{name: "dir and env", c: execute.Command{Argv: []string{"sh", "-c", `pwd; echo "$FOO"`}, Dir: dir, Env: []string{"FOO=bar"}},
+		{name: "success", c: bridge.Command{Argv: []string{"echo", "hi"}}, wantOut: "hi\n"},
+		{name: "stdin", c: bridge.Command{Argv: []string{"cat"}, Stdin: "from stdin"}, wantOut: "from stdin"},
+		{name: "no stdin", c: bridge.Command{Argv: []string{"cat"}}, wantOut: ""},
+		{name: "dir and env", c: bridge.Command{Argv: []string{"sh", "-c", `pwd; echo "$FOO"`}, Dir: dir, Env: []string{"FOO=bar"}},
 			wantOut: dir + "\nbar\n"},
-		{name: "exit code", c: execute.Command{Argv: []string{"sh", "-c", "exit 3"}}, wantCode: 3},
-		{name: "last line of stderr", c: execute.Command{Argv: []string{"sh", "-c", "echo first >&2; echo '  last words ' >&2; echo >&2; exit 1"}},
+		{name: "exit code", c: bridge.Command{Argv: []string{"sh", "-c", "exit 3"}}, wantCode: 3},
+		{name: "last line of stderr", c: bridge.Command{Argv: []string{"sh", "-c", "echo first >&2; echo '  last words ' >&2; echo >&2; exit 1"}},
 			wantErrOut: "first\n  last words \n\n", wantCode: 1, wantLine: "last words"},
-		{name: "killed by a signal", c: execute.Command{Argv: []string{"sh", "-c", "kill -KILL $$"}}, wantCode: -1, wantSignal: "killed"},
-		{name: "output cap", c: execute.Command{Argv: []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' o; head -c 5000 /dev/zero | tr '\\0' e >&2"}, MaxOutput: 1000},
+		{name: "killed by a signal", c: bridge.Command{Argv: []string{"sh", "-c", "kill -KILL $$"}}, wantCode: -1, wantSignal: "killed"},
+		{name: "output cap", c: bridge.Command{Argv: []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' o; head -c 5000 /dev/zero | tr '\\0' e >&2"}, MaxOutput: 1000},
 			wantOut: strings.Repeat("o", 1000), wantErrOut: strings.Repeat("e", 1000)},
-		{name: "no such program", c: execute.Command{Argv: []string{"/nonexistent/program"}}, wantErr: true},
-		{name: "no argv", c: execute.Command{}, wantErr: true},
+		{name: "no such program", c: bridge.Command{Argv: []string{"/nonexistent/program"}}, wantErr: true},
+		{name: "no argv", c: bridge.Command{}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, err := execute.RunArgv(context.Background(), tt.c)
-			var ee *execute.ExitError
+			out, errOut, err := bridge.RunArgv(context.Background(), tt.c)
+			var ee *bridge.ExitError
 			switch {
 			case tt.wantErr:
 				if err == nil || errors.As(err, &ee) {
@@ -108,10 +109,10 @@ wait`
 // reported (the first is the group) and a channel with RunArgv's error.
 func startTree(t *testing.T, ctx context.Context) ([]int, <-chan error) {
 	t.Helper()
-	pidFile := filepath.Join(tempDir(t), "pids")
+	pidFile := filepath.Join(t.TempDir(), "pids")
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := execute.RunArgv(ctx, execute.Command{
+		_, _, err := bridge.RunArgv(ctx, bridge.Command{
 			Argv: []string{"sh", "-c", tree},
 			Env:  []string{"PIDS=" + pidFile, "PATH=" + os.Getenv("PATH")},
 		})
@@ -264,7 +265,7 @@ func TestRunArgvReapsLeftovers(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		out, _, err = execute.RunArgv(context.Background(), execute.Command{
+		out, _, err = bridge.RunArgv(context.Background(), bridge.Command{
 			Argv: []string{"sh", "-c", "sleep 100 & echo $$ $!"},
 		})
 	}()
@@ -288,8 +289,8 @@ func TestRunArgvReapsLeftovers(t *testing.T) {
 func TestRunArgvCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	marker := filepath.Join(tempDir(t), "ran")
-	_, _, err := execute.RunArgv(ctx, execute.Command{Argv: []string{"touch", marker}})
+	marker := filepath.Join(t.TempDir(), "ran")
+	_, _, err := bridge.RunArgv(ctx, bridge.Command{Argv: []string{"touch", marker}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("RunArgv: %v, want context.Canceled", err)
 	}
@@ -298,13 +299,89 @@ func TestRunArgvCancelledBeforeStart(t *testing.T) {
 	}
 }
 
+// With Linger, what the program leaves in its group runs on after it
+// exits (a launched app, a clipboard owner), stdin still arrives, and the
+// call returns without waiting for the leftover's output.
+func TestRunArgvLinger(t *testing.T) {
+	needProc(t)
+	dir := t.TempDir()
+	got := filepath.Join(dir, "got")
+	pidFile := filepath.Join(dir, "pid")
+	done := make(chan error, 1)
+	go func() {
+		// The background child keeps stdout and stderr open, as xclip's
+		// serving child and a launched browser do.
+		_, _, err := bridge.RunArgv(context.Background(), bridge.Command{
+			Argv:   []string{"sh", "-c", `cat > "$1"; sleep 100 & echo $! > "$2"; echo to stdout; echo to stderr >&2`, "sh", got, pidFile},
+			Stdin:  "clipboard text\n",
+			Linger: true,
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(liveness):
+		t.Fatal("RunArgv waited for what the program left running")
+	}
+	if b, _ := os.ReadFile(got); string(b) != "clipboard text\n" {
+		t.Fatalf("stdin arrived as %q", b)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("pid file %q", b)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if !alive(pid) {
+		t.Fatal("the lingering child was killed")
+	}
+}
+
+// Cancelling a lingering command while it still runs kills its group.
+func TestRunArgvLingerCancel(t *testing.T) {
+	needProc(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := bridge.RunArgv(ctx, bridge.Command{
+			Argv:   []string{"sh", "-c", `echo $$ >> "$1"; sleep 100 & echo $! >> "$1"; wait`, "sh", pidFile},
+			Linger: true,
+		})
+		done <- err
+	}()
+	var pids []int
+	deadline := time.Now().Add(liveness)
+	for len(pids) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the process tree did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+		b, _ := os.ReadFile(pidFile)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			pids = append(pids, n)
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("RunArgv: %v, want context.Canceled", err)
+	}
+	waitGone(t, pids[0], pids)
+}
+
 func BenchmarkRunArgvTrue(b *testing.B) {
 	prog, err := exec.LookPath("true")
 	if err != nil {
 		b.Skip(err)
 	}
 	for b.Loop() {
-		if _, _, err := execute.RunArgv(context.Background(), execute.Command{Argv: []string{prog}}); err != nil {
+		if _, _, err := bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{prog}}); err != nil {
 			b.Fatal(err)
 		}
 	}

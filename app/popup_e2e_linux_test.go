@@ -42,13 +42,14 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// startPopupGate starts the gate with the popup prompter on display d and
-// waits until it serves. It stops the gate's whole process group when the
+// startPopupGate starts the gate with the popup prompter on display d (as
+// `airlock` args…: `serve --prompter=popup`, or no arguments for the
+// menu-bar app) and waits until it serves. It stops the gate's whole process group when the
 // test ends.
-func startPopupGate(t *testing.T, w *world, d *xtest.Display) *lockedBuffer {
+func startPopupGate(t *testing.T, w *world, d *xtest.Display, args ...string) *lockedBuffer {
 	t.Helper()
 	newBus(t, w, false)
-	cmd := exec.Command(w.bin, "serve", "--prompter=popup")
+	cmd := exec.Command(w.bin, args...)
 	cmd.Env = d.Env(w.env)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -83,14 +84,28 @@ func startPopupGate(t *testing.T, w *world, d *xtest.Display) *lockedBuffer {
 	return out
 }
 
+// TestEndToEndPopups runs the popups' whole story twice: behind `airlock
+// serve --prompter=popup`, and behind the menu-bar app itself.
 func TestEndToEndPopups(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds and runs the binary, zenity and Xvfb")
 	}
-	xtest.Need(t, "zenity", "dbus-run-session", "gnome-keyring-daemon")
+	xtest.Need(t, "zenity", "dbus-daemon", "gnome-keyring-daemon")
+	for _, start := range []struct {
+		name string
+		args []string
+	}{
+		{"serve", []string{"serve", "--prompter=popup"}},
+		{"app", nil},
+	} {
+		t.Run(start.name, func(t *testing.T) { popupsEndToEnd(t, start.args) })
+	}
+}
+
+func popupsEndToEnd(t *testing.T, args []string) {
 	d := xtest.Start(t)
 	w := newWorld(t, `{"approvalTimeout": "10s"}`)
-	gateOut := startPopupGate(t, w, d)
+	gateOut := startPopupGate(t, w, d, args...)
 	doc := filepath.Join(w.home, "Documents")
 	artifacts := xtest.ArtifactDir(t)
 	const title, patience = bridge.ApprovalTitle, 10 * time.Second
@@ -121,7 +136,7 @@ func TestEndToEndPopups(t *testing.T) {
 	// Approve: an Approve clicked at once does not count (the popup comes
 	// back saying why); one clicked after the arm delay runs the plan.
 	run, first := submit(`WRITE_FILE "~/Documents/approved.txt" "hello from the plan"`)
-	d.Screenshot(t, filepath.Join(artifacts, "popup-e2e-approval.png"))
+	d.Screenshot(t, filepath.Join(artifacts, "popup-e2e-"+filepath.Base(t.Name())+"-approval.png"))
 	d.Click(t, first, xtest.LastButtonDX, xtest.ButtonDY)
 	second := d.WaitWindow(t, title, patience, first)
 	d.WaitGone(t, title, first, patience)

@@ -1,8 +1,8 @@
 package risk
 
 import (
+	"bytes"
 	"strings"
-	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -107,8 +107,8 @@ func stmtSpan(st []asToken) Span {
 func (an *asAn) statements(f func(st []asToken)) {
 	toks := an.lx.toks
 	start := 0
-	for i, t := range toks {
-		if t.kind == asEOL {
+	for i := range toks {
+		if toks[i].kind == asEOL {
 			if i > start {
 				f(toks[start:i])
 			}
@@ -125,17 +125,17 @@ func (an *asAn) collect() {
 	an.defList = make([]asDef, 0, 32)
 	handler := ""
 	an.statements(func(st []asToken) {
-		if len(st) > 1 && (st[0].text == "on" || st[0].text == "to") && st[1].text != "error" {
+		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler = st[1].text
-		} else if len(st) > 1 && st[0].text == "end" && st[1].text == handler {
+		} else if len(st) > 1 && st[0].kw == kwEnd && st[1].text == handler {
 			handler = ""
 		}
 		if handler != "" {
 			// A handler that returns a collection: my targets() is many things.
 			for k := 0; k+1 < len(st); k++ {
-				if st[k].kind == asWord && st[k].text == "return" {
+				if st[k].kind == asWord && st[k].kw == kwReturn {
 					for _, x := range st[k+1:] {
-						if x.kind == asWord && bulkWords[x.text] {
+						if x.kind == asWord && x.kw.has(kfBulk) {
 							an.def(handler, st[k+1:])
 							break
 						}
@@ -144,23 +144,23 @@ func (an *asAn) collect() {
 			}
 		}
 		for i := 0; i < len(st); i++ {
-			t := st[i]
+			t := &st[i]
 			if t.kind == asString && !an.terminal && mentionsTerminal(t.str()) {
 				an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
 			}
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			switch t.text {
-			case "set":
+			switch t.kw {
+			case kwSet:
 				// set my X to …, set X of me to …: the same variable.
 				k := i + 1
-				if k < len(st) && (st[k].text == "my" || st[k].text == "its") {
+				if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
 					k++
 				}
-				if k+3 < len(st) && st[k+1].text == "of" && (st[k+2].text == "me" || st[k+2].text == "it") && st[k+3].text == "to" {
+				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
 					an.def(st[k].text, st[k+4:])
-				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].text == "to" {
+				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
 					name := st[k].text
 					an.def(name, st[k+2:])
 				} else if i+1 < len(st) && st[i+1].text == "{" {
@@ -170,41 +170,41 @@ func (an *asAn) collect() {
 						}
 					}
 				}
-			case "copy":
+			case kwCopy:
 				for j := i + 1; j < len(st); j++ {
-					if st[j].text == "to" && j+1 < len(st) {
+					if st[j].kw == kwTo && j+1 < len(st) {
 						k := j + 1
-						if st[k].text == "my" && k+1 < len(st) {
+						if st[k].kw == kwMy && k+1 < len(st) {
 							k++
 						}
 						an.def(st[k].text, nil)
 						break
 					}
 				}
-			case "repeat":
-				if i+2 < len(st) && st[i+1].text == "with" {
+			case kwRepeat:
+				if i+2 < len(st) && st[i+1].kw == kwWith {
 					an.sym(st[i+2].text).isVar = true
 					for j := i + 3; j < len(st); j++ {
-						if st[j].text == "in" {
+						if st[j].kw == kwIn {
 							an.def(st[i+2].text, st[j+1:])
 							break
 						}
 					}
 				}
-			case "application", "app", "process":
+			case kwApplication, kwApp, kwProcess:
 				j := i + 1
-				if j < len(st) && st[j].text == "id" {
+				if j < len(st) && st[j].kw == kwId {
 					j++
 				}
-				if j < len(st) && st[j].kind == asString && isTerminalApp(st[j].str()) {
+				if j < len(st) && st[j].kind == asString && !an.terminal && an.isTerminal(st[j].str()) {
 					an.terminal = true
 				}
-			case "property", "local", "global":
+			case kwProperty, kwLocal, kwGlobal:
 				if i == 0 {
 					for j := i + 1; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
 							an.sym(st[j].text).isVar = true
-							if t.text == "property" {
+							if t.kw == kwProperty {
 								if j+2 < len(st) && st[j+1].text == ":" {
 									an.def(st[j].text, st[j+2:])
 								}
@@ -213,8 +213,8 @@ func (an *asAn) collect() {
 						}
 					}
 				}
-			case "on", "to":
-				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].text != "error" {
+			case kwOn, kwTo:
+				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
 					an.sym(st[1].text).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					// Their values come from the caller: computed, even where
@@ -225,7 +225,7 @@ func (an *asAn) collect() {
 						}
 					}
 				}
-			case "script":
+			case kwScript:
 				if i == 0 && len(st) > 1 {
 					an.sym(st[1].text).isVar = true
 				}
@@ -516,20 +516,24 @@ var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezte
 // isTerminalApp reports a terminal by name, bundle id, creator code or path
 // ("/Applications/iTerm.app/", "Macintosh HD:Applications:Warp.app:").
 func isTerminalApp(name string) bool {
-	key := strings.ToLower(strings.TrimSpace(name))
-	key = strings.TrimRight(key, "/:")
-	if i := strings.LastIndexAny(key, "/:"); i >= 0 {
+	var buf [64]byte
+	low := lowerName(buf[:0], name)
+	key := bytes.TrimRight(low, "/:")
+	if i := bytes.LastIndexAny(key, "/:"); i >= 0 {
 		key = key[i+1:]
 	}
-	key = strings.TrimSuffix(key, ".app")
-	if terminalApps[key] {
+	key = bytes.TrimSuffix(key, []byte(".app"))
+	if terminalApps[string(key)] {
 		return true
 	}
-	if a := newApp(name, false); a.known != nil {
-		return a.known.title == "Terminal" || a.known.title == "iTerm"
+	if info := appInfoFor(low); info != nil {
+		return info.title == "Terminal" || info.title == "iTerm"
 	}
 	return false
 }
+
+// isTerminal is isTerminalApp for the application names a script uses.
+func (an *asAn) isTerminal(name string) bool { return isTerminalApp(name) }
 
 // mentionsTerminal spots a terminal opened by a string command: open -a
 // Terminal. A terminal's name in a list or a message is not that.
@@ -599,22 +603,51 @@ func (an *asAn) app(name string) *asApp {
 }
 
 func newApp(name string, byID bool) *asApp {
-	key := strings.ToLower(strings.TrimSpace(name))
-	key = strings.TrimRight(key, "/:") // "…:Finder.app:", "/System/…/Finder.app/"
-	key = strings.TrimSuffix(key, ".app")
-	if i := strings.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
-		key = strings.TrimSuffix(key[i+1:], ".app") // "Macintosh HD:System:…:Finder.app"
-	}
-	if i := strings.LastIndexByte(key, '/'); i >= 0 {
-		key = key[i+1:]
-	}
-	info := apps[key]
-	if info == nil {
-		if alias, ok := appIDs[key]; ok {
-			info = apps[alias]
+	var buf [64]byte
+	low := lowerName(buf[:0], name)
+	key := appKey(low)
+	return &asApp{name: string(key), known: appInfoFor(low)}
+}
+
+// lowerName appends name, without surrounding blanks and lower-cased (as
+// strings.ToLower does), to buf.
+func lowerName(buf []byte, name string) []byte {
+	name = strings.TrimSpace(name)
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return append(buf, strings.ToLower(name)...)
 		}
 	}
-	return &asApp{name: key, known: info}
+	for i := 0; i < len(name); i++ {
+		buf = append(buf, lowerTable[name[i]])
+	}
+	return buf
+}
+
+// appKey reduces a lower-cased application name to the key of apps:
+// "…:Finder.app:", "/System/…/Finder.app/" and "Finder" are "finder".
+func appKey(key []byte) []byte {
+	key = bytes.TrimRight(key, "/:")
+	key = bytes.TrimSuffix(key, []byte(".app"))
+	if i := bytes.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
+		key = bytes.TrimSuffix(key[i+1:], []byte(".app")) // "Macintosh HD:System:…:Finder.app"
+	}
+	if i := bytes.LastIndexByte(key, '/'); i >= 0 {
+		key = key[i+1:]
+	}
+	return key
+}
+
+// appInfoFor finds a lower-cased application name or bundle id in apps.
+func appInfoFor(low []byte) *appInfo {
+	key := appKey(low)
+	if info := apps[string(key)]; info != nil {
+		return info
+	}
+	if alias, ok := appIDs[string(key)]; ok {
+		return apps[alias]
+	}
+	return nil
 }
 
 // scan applies the verb rules to one statement; with head set it also
@@ -627,7 +660,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asEvent:
 			an.event(st, i, app)
 		case asWord:
-			if rules := rulesFor(t.text); rules != nil {
+			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {
 						r.apply(an, st, i, n, app)
@@ -687,11 +720,11 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 	words := strings.Fields(t.text)
 	synth := make([]asToken, 0, len(words)+len(st)-i-1)
 	for _, w := range words {
-		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, text: w})
+		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, text: w, kw: lookupKW(w)})
 	}
 	synth = append(synth, st[i+1:]...)
 	before := len(an.v.Reasons)
-	if rules := rulesFor(words[0]); rules != nil {
+	if rules := vocab.rules[synth[0].kw]; rules != nil {
 		for _, r := range rules {
 			if n := r.match(synth, 0); n > 0 {
 				r.apply(an, synth, 0, n, app)
@@ -713,17 +746,11 @@ var quietEvents = map[string]bool{"get": true, "count": true, "exists": true, "a
 var powerEvents = map[string]bool{"aevtrlgo": true, "aevtrsdn": true, "aevtrest": true}
 
 // statement-level words that are not commands.
-var asKeywords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`set get copy return if then else end repeat exit try on error tell to using
-		terms from considering ignoring with without timeout transaction local global property script my me it its
-		of in the a an and or not is are contains does as continue given returning run open quit reopen idle
-		while until times from by the its true false missing value null log delay beep say display choose
-		activate launch count exists make duplicate select reveal close save print ( { "`) {
-		asKeywords[w] = true
-	}
-}
+var asKeywords = set(`set get copy return if then else end repeat exit try on error tell to using
+	terms from considering ignoring with without timeout transaction local global property script my me it its
+	of in the a an and or not is are contains does as continue given returning run open quit reopen idle
+	while until times from by the its true false missing value null log delay beep say display choose
+	activate launch count exists make duplicate select reveal close save print ( { "`)
 
 // connectors are words that continue an expression after a variable.
 var connectors = set(`of is are contains does as and or not in to from by thru through div mod then else
@@ -734,17 +761,16 @@ var connectors = set(`of is are contains does as and or not in to from by thru t
 // there could be one of its commands.
 func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 	for j := i + 1; j+1 < len(st); j++ {
-		if st[j].kind == asWord && st[j].text == "to" {
+		if st[j].kind == asWord && st[j].kw == kwTo {
 			k := j + 1
-			for k < len(st) && (st[k].text == "(" || st[k].text == "my" || st[k].text == "the") {
+			for k < len(st) && (st[k].text == "(" || st[k].kw == kwMy || st[k].kw == kwThe) {
 				k++
 			}
 			if k >= len(st) || st[k].kind != asWord {
 				return
 			}
 			w := st[k].text
-			c := headClasses()[w]
-			if c&(headKeyword|headNoun) != 0 || an.known(w) || genericVerbs[w] || k+1 < len(st) && (st[k+1].text == "of" || st[k+1].text == "'s" || st[k+1].text == "(") {
+			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(w) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].text == "'s" || st[k+1].text == "(") {
 				return
 			}
 			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
@@ -752,32 +778,6 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 		}
 	}
 }
-
-// headClass folds the word sets checkHead consults into one lookup. It is
-// built on first use, after every file's init has registered its rules.
-var headClasses = sync.OnceValue(func() map[string]uint8 {
-	m := map[string]uint8{}
-	for w := range asKeywords {
-		m[w] |= headKeyword
-	}
-	for w := range asNouns {
-		m[w] |= headNoun
-	}
-	for w := range asRules {
-		m[w] |= headRule
-	}
-	for w := range standardAdditions {
-		m[w] |= headAddition
-	}
-	return m
-})
-
-const (
-	headKeyword uint8 = 1 << iota
-	headNoun
-	headRule
-	headAddition
-)
 
 // asNouns start expression statements (a property or element reference
 // whose value is the statement's result), not commands.
@@ -797,25 +797,25 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		if t.kind != asWord {
 			return
 		}
-		switch t.text {
-		case "if", "else":
+		switch t.kw {
+		case kwIf, kwElse:
 			// if … then <statement>
 			j := i + 1
-			for j < len(st) && !(st[j].kind == asWord && st[j].text == "then") {
+			for j < len(st) && !(st[j].kind == asWord && st[j].kw == kwThen) {
 				j++
 			}
-			if t.text == "else" && (j >= len(st)) {
+			if t.kw == kwElse && (j >= len(st)) {
 				i++
 				continue
 			}
 			i = j + 1
 			continue
-		case "tell":
+		case kwTell:
 			return // handled by statement()
-		case "try", "ignoring", "considering":
+		case kwTry, kwIgnoring, kwConsidering:
 			i++
 			continue
-		case "my":
+		case kwMy:
 			return
 		}
 		break
@@ -828,15 +828,15 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return
 	}
 	w := t.text
-	class := headClasses()[w]
+	class := t.kw
 	unknownApp := app != nil && (app.dynamic || app.known == nil)
-	if w == "set" && unknownApp {
+	if class == kwSet && unknownApp {
 		an.checkExprHead(st, i, app)
 	}
-	if strings.HasPrefix(w, "__airlock_") || class&headKeyword != 0 && !(unknownApp && w == "run" && i+1 < len(st)) {
+	if strings.HasPrefix(w, "__airlock_") || class.has(kfKeyword) && !(unknownApp && w == "run" && i+1 < len(st)) {
 		return
 	}
-	if an.known(w) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !connectors[st[i+1].text]) {
+	if an.known(w) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
 		// A variable or handler name, unless a plain word follows it inside
 		// a tell block (attach action to …): then it is the app's command.
 		return
@@ -844,10 +844,10 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
 		return // a handler call: foo(x), or a labelled handler
 	}
-	if class&headNoun != 0 || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
+	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].text == "'s") {
 		return // an expression statement: input volume of (get volume settings)
 	}
-	if class&(headRule|headAddition) != 0 && !unknownApp {
+	if class.has(kfRule|kfAddition) && !unknownApp {
 		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {
@@ -859,7 +859,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return
 	}
 	if app.known == nil {
-		if genericVerbs[w] {
+		if class.has(kfGeneric) {
 			return
 		}
 		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", display(an.lx.src[t.start:t.end]), app.name)
@@ -871,7 +871,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		}
 		return
 	}
-	if genericVerbs[w] || appVerbs[w] {
+	if class.has(kfGeneric | kfAppVerb) {
 		return
 	}
 	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", display(an.lx.src[t.start:t.end]), app.known.title)

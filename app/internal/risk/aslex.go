@@ -33,6 +33,7 @@ type asToken struct {
 	start int32 // byte offsets into the source
 	end   int32
 	kind  asKind
+	kw    kwID // the id of text when it is a vocabulary word (askw.go)
 }
 
 // str returns a string literal's content.
@@ -83,7 +84,7 @@ func lexAppleScript(src string) *asLex {
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, toks: toks}
+	lx := &asLex{src: src}
 	// The lower-case copy: only words need folding, and the word scan below
 	// does it as it goes; everything else matches byte for byte.
 	lb := []byte(src)
@@ -96,10 +97,12 @@ func lexAppleScript(src string) *asLex {
 	i := 0
 	for i < n {
 		c := src[i]
-		// Words are most bytes of a script: take them first, by table.
-		if cls := wordClass[c]; cls != 0 {
-			// Scan the word, noting whether it has upper-case letters; only
-			// then does it need folding (most words are lower-case).
+		switch lexClass[c] {
+		case lcWord, lcDigit:
+			// Words are most bytes of a script. Scan the word, noting
+			// whether it has upper-case letters; only then does it need
+			// folding (most words are lower-case).
+			cls := wordClass[c]
 			j := i + 1
 			for j < n {
 				k := wordClass[src[j]]
@@ -114,111 +117,176 @@ func lexAppleScript(src string) *asLex {
 					lb[k] = lowerTable[lb[k]]
 				}
 			}
-			if j < n && src[j] >= 0x80 || c >= '0' && c <= '9' {
+			if c <= '9' {
+				j = lx.wordTail(src, lb, i, j)
+				toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(j), text: lower[i:j]})
+				i = j
+				continue
+			}
+			if j < n && src[j] >= 0x80 {
 				j = lx.wordTail(src, lb, i, j)
 			}
-			kind := asWord
-			if c >= '0' && c <= '9' {
-				kind = asNumber
+			kw, ok := lookupKWFast(lb, i, j)
+			if !ok {
+				kw = lookupKW(lower[i:j])
 			}
-			lx.toks = append(lx.toks, asToken{kind: kind, start: int32(i), end: int32(j), text: lower[i:j]})
+			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j], kw: kw})
 			i = j
-			continue
-		}
-		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		case lcBlank:
 			i++
 			for i < n && (src[i] == ' ' || src[i] == '\t') {
 				i++
 			}
-		case c == '\n' || c == '\r':
-			lx.eol(i)
+		case lcEOL:
+			toks = eol(toks, i)
 			i++
-		case c == '-' && i+1 < n && src[i+1] == '-':
-			i = skipLine(src, i)
-		case c == '#':
-			i = skipLine(src, i)
-		case c == '(' && i+1 < n && src[i+1] == '*':
-			j, ok := skipBlockComment(src, i)
-			if !ok {
-				lx.unterminated = "comment"
+		case lcDash:
+			if i+1 < n && src[i+1] == '-' {
+				i = skipLine(src, i)
+				break
 			}
-			i = j
-		case c == '"':
-			i = lx.str(i, 1, '"')
-		case c == '|':
+			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			i++
+		case lcHash:
+			i = skipLine(src, i)
+		case lcParen:
+			if i+1 < n && src[i+1] == '*' {
+				j, ok := skipBlockComment(src, i)
+				if !ok {
+					lx.unterminated = "comment"
+				}
+				i = j
+				break
+			}
+			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			i++
+		case lcQuote:
+			toks, i = lx.str(toks, i, 1, '"')
+		case lcPipe:
 			j := strings.IndexByte(src[i+1:], '|')
 			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
 				lx.unterminated = "|identifier|"
-				lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(n), text: lower[i:n]})
+				toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(n), text: lower[i:n], kw: lookupKW(lower[i:n])})
 				i = n
 				break
 			}
 			for k := i + 1; k < i+1+j; k++ {
 				lb[k] = lowerTable[src[k]]
 			}
-			lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j]})
+			toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j], kw: lookupKW(lower[i+1 : i+1+j])})
 			i += j + 2
-		case c == '\'' && i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])):
-			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
-			i += 2
-		case c == '<' && i+1 < n && src[i+1] == '<':
-			i = lx.chevron(i, 2, ">>")
-		case c < 0x80:
-			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+		case lcApos:
+			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
+				toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
+				i += 2
+				break
+			}
+			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			i++
+		case lcLess:
+			if i+1 < n && src[i+1] == '<' {
+				toks, i = lx.chevron(toks, i, 2, ">>")
+				break
+			}
+			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			i++
+		case lcOp:
+			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
 			i++
 		default:
-			r, size := utf8.DecodeRuneInString(src[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				lx.badUTF8 = true
-				i++
-			case r == '¬':
-				// A continuation: the statement goes on past the line end.
-				i += size
-				for i < n && (src[i] == ' ' || src[i] == '\t') {
-					i++
-				}
-				if i < n && src[i] == '\r' {
-					i++
-				}
-				if i < n && src[i] == '\n' {
-					i++
-				}
-			case r == '«':
-				i = lx.chevron(i, size, "»")
-			case r == '“':
-				i = lx.str(i, size, '”')
-			case r == 0x2028 || r == 0x2029:
-				lx.eol(i)
-				i += size
-			case isUnicodeSpace(r):
-				i += size
-			case isUnicodeLetter(r):
-				j := i + size
-				for j < n {
-					if isWordByte(src[j]) {
-						lb[j] = lowerTable[src[j]]
-						j++
-						continue
-					}
-					r2, s2 := utf8.DecodeRuneInString(src[j:])
-					if src[j] < 0x80 || !isUnicodeLetter(r2) {
-						break
-					}
-					j += s2
-				}
-				lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j]})
-				i = j
-			default:
-				lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), text: src[i : i+size]})
-				i += size
-			}
+			toks, i = lx.nonASCII(toks, lb, i)
 		}
 	}
-	lx.eol(n)
+	lx.toks = eol(toks, n)
 	return lx
 }
+
+// nonASCII lexes what starts with a byte of 0x80 or above at i.
+func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, int) {
+	src, lower := lx.src, lx.lower
+	n := len(src)
+	r, size := utf8.DecodeRuneInString(src[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		lx.badUTF8 = true
+		i++
+	case r == '¬':
+		// A continuation: the statement goes on past the line end.
+		i += size
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i < n && src[i] == '\r' {
+			i++
+		}
+		if i < n && src[i] == '\n' {
+			i++
+		}
+	case r == '«':
+		toks, i = lx.chevron(toks, i, size, "»")
+	case r == '“':
+		toks, i = lx.str(toks, i, size, '”')
+	case r == 0x2028 || r == 0x2029:
+		toks = eol(toks, i)
+		i += size
+	case isUnicodeSpace(r):
+		i += size
+	case isUnicodeLetter(r):
+		j := i + size
+		for j < n {
+			if isWordByte(src[j]) {
+				lb[j] = lowerTable[src[j]]
+				j++
+				continue
+			}
+			r2, s2 := utf8.DecodeRuneInString(src[j:])
+			if src[j] < 0x80 || !isUnicodeLetter(r2) {
+				break
+			}
+			j += s2
+		}
+		toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j], kw: lookupKW(lower[i:j])})
+		i = j
+	default:
+		toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), text: src[i : i+size]})
+		i += size
+	}
+	return toks, i
+}
+
+// Byte classes for the lexer's dispatch.
+const (
+	lcOp    = iota // an operator: & ( ) { } , : = …
+	lcWord         // a letter or _
+	lcDigit        // 0-9
+	lcBlank        // space, tab, form feed, vertical tab
+	lcEOL          // \n, \r
+	lcDash         // - (or a -- comment)
+	lcHash         // # comment
+	lcParen        // ( (or a (* comment *))
+	lcQuote        // "
+	lcPipe         // |identifier|
+	lcApos         // ' (or 's)
+	lcLess         // < (or <<event …>>)
+	lcHigh         // 0x80 and above: UTF-8
+)
+
+var lexClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 0x80:
+			t[c] = lcHigh
+		case c >= '0' && c <= '9':
+			t[c] = lcDigit
+		case wordBytes[c]:
+			t[c] = lcWord
+		}
+	}
+	t[' '], t['\t'], t['\f'], t['\v'] = lcBlank, lcBlank, lcBlank, lcBlank
+	t['\n'], t['\r'] = lcEOL, lcEOL
+	t['-'], t['#'], t['('], t['"'], t['|'], t['\''], t['<'] = lcDash, lcHash, lcParen, lcQuote, lcPipe, lcApos, lcLess
+	return t
+}()
 
 // wordTail continues a word past j: non-ASCII letters (AppleScript allows
 // them; a homoglyph makes a different word, never a keyword), and the rest
@@ -245,31 +313,44 @@ func (lx *asLex) wordTail(src string, lb []byte, i, j int) int {
 	return j
 }
 
-func (lx *asLex) eol(at int) {
-	if k := len(lx.toks); k > 0 && lx.toks[k-1].kind == asEOL {
-		return
+// eol ends a statement at byte at (once: blank lines add nothing).
+func eol(toks []asToken, at int) []asToken {
+	if k := len(toks); k > 0 && toks[k-1].kind == asEOL {
+		return toks
 	}
-	lx.toks = append(lx.toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
+	return append(toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
 }
 
 // str lexes a string literal starting at i (the quote is open bytes long).
-func (lx *asLex) str(i, open int, closeRune rune) int {
+func (lx *asLex) str(toks []asToken, i, open int, closeRune rune) ([]asToken, int) {
 	src := lx.src
 	n := len(src)
 	j := i + open
-	var b strings.Builder
-	plain := open == 1 // a "…" literal without escapes is a slice of the source
-	if !plain {
-		b.WriteByte('"')
+	if open == 1 {
+		// A "…" literal without escapes is a slice of the source.
+		for j < n && src[j] != '"' && src[j] != '\\' {
+			j++
+		}
+		if j < n && src[j] == '"' {
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(j + 1), text: src[i:j]}), j + 1
+		}
+		if j >= n {
+			lx.unterminated = "string"
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: src[i:n]}), n
+		}
+		if j+1 >= n {
+			// A backslash as the last byte: it is content, and the string
+			// is open.
+			lx.unterminated = "string"
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: src[i:n]}), n
+		}
 	}
+	var b strings.Builder
+	b.WriteByte('"')
+	b.WriteString(src[i+open : j])
 	for j < n {
 		c := src[j]
 		if c == '\\' && j+1 < n {
-			if plain {
-				b.WriteByte('"')
-				b.WriteString(src[i+open : j])
-				plain = false
-			}
 			switch src[j+1] {
 			case 'n':
 				b.WriteByte('\n')
@@ -284,41 +365,26 @@ func (lx *asLex) str(i, open int, closeRune rune) int {
 			continue
 		}
 		if closeRune == '"' && c == '"' || closeRune != '"' && strings.HasPrefix(src[j:], string(closeRune)) {
-			text := ""
-			if plain {
-				text = src[i:j] // the opening quote and the content
-			} else {
-				text = b.String()
-			}
 			end := j + 1
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
-			lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(end), text: text})
-			return end
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(end), text: b.String()}), end
 		}
-		if !plain {
-			b.WriteByte(c)
-		}
+		b.WriteByte(c)
 		j++
 	}
 	lx.unterminated = "string"
-	text := `"` + src[i+open:]
-	if !plain {
-		text = b.String()
-	}
-	lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(n), text: text})
-	return n
+	return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: b.String()}), n
 }
 
 // chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
-func (lx *asLex) chevron(i, open int, closer string) int {
+func (lx *asLex) chevron(toks []asToken, i, open int, closer string) ([]asToken, int) {
 	src := lx.src
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: ""})
-		return len(src)
+		return append(toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: ""}), len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
 	end := i + open + j + len(closer)
@@ -327,19 +393,19 @@ func (lx *asLex) chevron(i, open int, closer string) int {
 	switch kind {
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term})
+		toks = append(toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term, kw: lookupKW(term)})
 	case "class", "property", "constant", "enum", "type", "keyword":
 		term, ok := classTerms[strings.ToLower(code)]
 		if !ok {
 			term = "«" + strings.ToLower(code) + "»"
 		}
 		for _, w := range strings.Fields(term) {
-			lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(end), text: w})
+			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(end), text: w, kw: lookupKW(w)})
 		}
 	default: // «data …» and the like: a value
-		lx.toks = append(lx.toks, asToken{kind: asNumber, start: int32(i), end: int32(end), text: "«data»"})
+		toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(end), text: "«data»"})
 	}
-	return end
+	return toks, end
 }
 
 // skipLine returns the end of the line starting at i: the next \n, \r,

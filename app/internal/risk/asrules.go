@@ -9,29 +9,37 @@ import (
 // asRule is one verb rule: a pattern over normalised words, and what a
 // match means.
 type asRule struct {
-	pat   [][]string // each element: the words it accepts; "" marks an optional element
+	pat   []asElem
 	apply func(an *asAn, st []asToken, i, n int, app *asApp)
 }
 
+// asElem is one element of a pattern: the words it accepts.
+type asElem struct {
+	alts     []kwID
+	optional bool
+}
+
 // match returns how many tokens the pattern covers at st[i:], or 0.
-func (r asRule) match(st []asToken, i int) int {
+func (r *asRule) match(st []asToken, i int) int {
 	j := i
-	for _, alts := range r.pat {
-		optional := alts[0] == ""
-		if j < len(st) && (st[j].kind == asWord || st[j].kind == asEvent) && contains(alts, st[j].text) {
+	for _, el := range r.pat {
+		if j < len(st) && (st[j].kind == asWord || st[j].kind == asEvent) &&
+			(containsKW(el.alts, st[j].kw) || el.optional && st[j].text == "") {
+			// An «event» code Airlock does not know (text "") fills an
+			// optional element.
 			j++
 			continue
 		}
-		if !optional {
+		if !el.optional {
 			return 0
 		}
 	}
 	return j - i
 }
 
-func contains(list []string, w string) bool {
+func containsKW(list []kwID, k kwID) bool {
 	for _, x := range list {
-		if x == w {
+		if x == k {
 			return true
 		}
 	}
@@ -39,40 +47,25 @@ func contains(list []string, w string) bool {
 }
 
 // pattern compiles "delete (every|all) [the] (file|folder)".
-func pattern(s string) [][]string {
-	var out [][]string
+func pattern(s string) []asElem {
+	var out []asElem
 	for _, el := range strings.Fields(s) {
-		opt := strings.HasPrefix(el, "[")
-		el = strings.Trim(el, "[]()")
-		alts := strings.Split(el, "|")
-		if opt {
-			alts = append([]string{""}, alts...)
+		e := asElem{optional: strings.HasPrefix(el, "[")}
+		for _, w := range strings.Split(strings.Trim(el, "[]()"), "|") {
+			e.alts = append(e.alts, vocab.intern(w))
 		}
-		out = append(out, alts)
+		out = append(out, e)
 	}
 	return out
 }
 
-var asRules = map[string][]asRule{}
-
-// ruleStart is a cheap prefilter for asRules: whether any rule's first word
-// starts with this byte and has this length. Most words (variables,
-// properties) are rejected without hashing.
-var ruleStart [256]uint32 // bit n: a first word of length n (n < 32)
-
-func rulesFor(w string) []asRule {
-	if len(w) == 0 || len(w) >= 32 || ruleStart[w[0]]&(1<<len(w)) == 0 {
-		return nil
-	}
-	return asRules[w]
-}
-
+// rule adds a verb rule; vocab.rules indexes it by the words it can start
+// with, so each word consults only the rules that can match there.
 func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 	pat := pattern(p)
-	first := pat[0]
-	for _, w := range first {
-		asRules[w] = append(asRules[w], asRule{pat: pat, apply: apply})
-		ruleStart[w[0]] |= 1 << len(w)
+	for _, k := range pat[0].alts {
+		vocab.rules[k] = append(vocab.rules[k], asRule{pat: pat, apply: apply})
+		vocab.flags[k] |= kfRule
 	}
 }
 

@@ -94,6 +94,10 @@ func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...
 	an.v.add(l, rule, sp, format, args...)
 }
 
+// text and str are the lexer's, for the token t of this script.
+func (an *asAn) text(t asToken) string { return an.lx.text(t) }
+func (an *asAn) str(t asToken) string  { return an.lx.str(t) }
+
 func tokSpan(t asToken) Span { return Span{int(t.start), int(t.end)} }
 
 func stmtSpan(st []asToken) Span {
@@ -126,8 +130,8 @@ func (an *asAn) collect() {
 	handler := ""
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
-			handler = st[1].text
-		} else if len(st) > 1 && st[0].kw == kwEnd && st[1].text == handler {
+			handler = an.text(st[1])
+		} else if len(st) > 1 && st[0].kw == kwEnd && an.text(st[1]) == handler {
 			handler = ""
 		}
 		if handler != "" {
@@ -145,7 +149,7 @@ func (an *asAn) collect() {
 		}
 		for i := 0; i < len(st); i++ {
 			t := &st[i]
-			if t.kind == asString && !an.terminal && mentionsTerminal(t.str()) {
+			if t.kind == asString && !an.terminal && mentionsTerminal(an.str(*t)) {
 				an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
 			}
 			if t.kind != asWord && t.kind != asVar {
@@ -159,14 +163,14 @@ func (an *asAn) collect() {
 					k++
 				}
 				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
-					an.def(st[k].text, st[k+4:])
+					an.def(an.text(st[k]), st[k+4:])
 				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
-					name := st[k].text
+					name := an.text(st[k])
 					an.def(name, st[k+2:])
-				} else if i+1 < len(st) && st[i+1].text == "{" {
-					for j := i + 2; j < len(st) && st[j].text != "}"; j++ {
+				} else if i+1 < len(st) && st[i+1].op == '{' {
+					for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(st[j].text, nil)
+							an.def(an.text(st[j]), nil)
 						}
 					}
 				}
@@ -177,16 +181,16 @@ func (an *asAn) collect() {
 						if st[k].kw == kwMy && k+1 < len(st) {
 							k++
 						}
-						an.def(st[k].text, nil)
+						an.def(an.text(st[k]), nil)
 						break
 					}
 				}
 			case kwRepeat:
 				if i+2 < len(st) && st[i+1].kw == kwWith {
-					an.sym(st[i+2].text).isVar = true
+					an.sym(an.text(st[i+2])).isVar = true
 					for j := i + 3; j < len(st); j++ {
 						if st[j].kw == kwIn {
-							an.def(st[i+2].text, st[j+1:])
+							an.def(an.text(st[i+2]), st[j+1:])
 							break
 						}
 					}
@@ -196,17 +200,17 @@ func (an *asAn) collect() {
 				if j < len(st) && st[j].kw == kwId {
 					j++
 				}
-				if j < len(st) && st[j].kind == asString && !an.terminal && an.isTerminal(st[j].str()) {
+				if j < len(st) && st[j].kind == asString && !an.terminal && an.isTerminal(an.str(st[j])) {
 					an.terminal = true
 				}
 			case kwProperty, kwLocal, kwGlobal:
 				if i == 0 {
 					for j := i + 1; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(st[j].text).isVar = true
+							an.sym(an.text(st[j])).isVar = true
 							if t.kw == kwProperty {
-								if j+2 < len(st) && st[j+1].text == ":" {
-									an.def(st[j].text, st[j+2:])
+								if j+2 < len(st) && st[j+1].op == ':' {
+									an.def(an.text(st[j]), st[j+2:])
 								}
 								break
 							}
@@ -215,19 +219,19 @@ func (an *asAn) collect() {
 				}
 			case kwOn, kwTo:
 				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
-					an.sym(st[1].text).isSub = true
+					an.sym(an.text(st[1])).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					// Their values come from the caller: computed, even where
 					// a property of the same name has a literal value.
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(st[j].text, nil)
+							an.def(an.text(st[j]), nil)
 						}
 					}
 				}
 			case kwScript:
 				if i == 0 && len(st) > 1 {
-					an.sym(st[1].text).isVar = true
+					an.sym(an.text(st[1])).isVar = true
 				}
 			}
 		}
@@ -336,13 +340,13 @@ var blockOpeners = map[string]bool{"repeat": true, "try": true, "considering": t
 func (an *asAn) statement(st []asToken) {
 	first := st[0]
 	if first.kind == asWord {
-		switch first.text {
-		case "end":
+		switch first.kw {
+		case kwEnd:
 			if len(an.stack) > 0 {
 				an.stack = an.stack[:len(an.stack)-1]
 			}
 			return
-		case "tell":
+		case kwTell:
 			app, rest, ok := an.tellTarget(st[1:])
 			// tell (every file of desktop) to delete: the target is many things.
 			bulk, _ := an.bulkObject(st, 1)
@@ -360,27 +364,27 @@ func (an *asAn) statement(st []asToken) {
 			an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
 			an.scan(st, false)
 			return
-		case "using":
-			if len(st) > 2 && st[1].text == "terms" && st[2].text == "from" {
+		case kwUsing:
+			if len(st) > 2 && st[1].kw == kwTerms && st[2].kw == kwFrom {
 				// The dictionary in use: commands to a computed target are
 				// read with these terms.
 				app, _, _ := an.tellTarget(st[3:])
 				an.stack = append(an.stack, asFrame{kind: "terms", app: app})
 				return
 			}
-		case "if", "else":
+		case kwIf, kwElse:
 			// if … then <statement> on one line is a statement of its own;
 			// if … then at the end of a line opens a block; else <statement>
 			// likewise.
 			then := -1
 			for j := 1; j < len(st); j++ {
-				if st[j].kind == asWord && st[j].text == "then" {
+				if st[j].kind == asWord && st[j].kw == kwThen {
 					then = j
 					break
 				}
 			}
 			switch {
-			case first.text == "else" && (len(st) == 1 || st[1].text != "if"):
+			case first.kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
 				if len(st) > 1 {
 					an.statement(st[1:])
 				}
@@ -391,7 +395,7 @@ func (an *asAn) statement(st []asToken) {
 			}
 			an.scan(st[:then+1], false)
 			if then == len(st)-1 {
-				if first.text == "if" {
+				if first.kw == kwIf {
 					an.stack = append(an.stack, asFrame{kind: "block"})
 				}
 				return
@@ -404,26 +408,26 @@ func (an *asAn) statement(st []asToken) {
 				an.stack = an.stack[:n]
 			}
 			return
-		case "with":
-			if len(st) > 1 && (st[1].text == "timeout" || st[1].text == "transaction") {
+		case kwWith:
+			if len(st) > 1 && (st[1].kw == kwTimeout || st[1].kw == kwTransaction) {
 				an.stack = append(an.stack, asFrame{kind: "block"})
 				return
 			}
-		case "on", "to":
-			if len(st) > 1 && st[1].text == "error" {
+		case kwOn, kwTo:
+			if len(st) > 1 && st[1].kw == kwError {
 				return
 			}
 			if len(st) > 1 {
 				an.stack = append(an.stack, asFrame{kind: "handler"})
 				return
 			}
-		case "property", "global", "local":
+		case kwProperty, kwGlobal, kwLocal:
 			an.scan(st, false)
 			return
 		}
-		if blockOpeners[first.text] && !(first.text == "try" && len(st) > 1) {
+		if first.kw.has(kfBlock) && !(first.kw == kwTry && len(st) > 1) {
 			fr := asFrame{kind: "block"}
-			if first.text == "repeat" {
+			if first.kw == kwRepeat {
 				an.scan(st, false)
 				// Whatever a loop deletes or sends, it does many times.
 				fr.bulk = true
@@ -431,7 +435,7 @@ func (an *asAn) statement(st []asToken) {
 			an.stack = append(an.stack, fr)
 			return
 		}
-		if first.text == "try" {
+		if first.kw == kwTry {
 			// try <statement> on one line is not AppleScript; treat the rest as a statement.
 			an.stack = append(an.stack, asFrame{kind: "block"})
 			an.statement(st[1:])
@@ -451,19 +455,19 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 	for i := 0; i < len(st); i++ {
 		t := st[i]
 		switch {
-		case t.kind == asOp && (t.text == "(" || t.text == "{"):
+		case t.kind == asOp && (t.op == '(' || t.op == '{'):
 			depth++
-		case t.kind == asOp && (t.text == ")" || t.text == "}"):
+		case t.kind == asOp && (t.op == ')' || t.op == '}'):
 			depth--
-		case t.kind == asWord && (t.text == "application" || t.text == "app") && app == nil:
+		case t.kind == asWord && (t.kw == kwApplication || t.kw == kwApp) && app == nil:
 			j := i + 1
-			if j < len(st) && st[j].text == "(" {
+			if j < len(st) && st[j].op == '(' {
 				j++
 			}
-			if j < len(st) && st[j].kind == asWord && st[j].text == "id" {
+			if j < len(st) && st[j].kind == asWord && st[j].kw == kwId {
 				j++ // application id "com.apple.finder": appIDs maps it
 			}
-			name, end, ok := foldStrings(st[j:])
+			name, end, ok := an.foldStrings(st[j:])
 			if ok {
 				app = an.app(name)
 				if err := sanitize.Strict("app", name); err != nil {
@@ -473,7 +477,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
 			}
-		case t.kind == asWord && t.text == "to" && depth <= 0:
+		case t.kind == asWord && t.kw == kwTo && depth <= 0:
 			if app == nil && i == 1 {
 				app = an.appVar(st[0])
 			}
@@ -494,11 +498,11 @@ func (an *asAn) appVar(t asToken) *asApp {
 	if t.kind != asWord && t.kind != asVar {
 		return nil
 	}
-	for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+	for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
 		e := an.defList[d].expr
 		for k := 0; k+1 < len(e); k++ {
-			if e[k].text == "application" || e[k].text == "app" {
-				if name, _, ok := foldStrings(e[k+1:]); ok {
+			if e[k].kw == kwApplication || e[k].kw == kwApp {
+				if name, _, ok := an.foldStrings(e[k+1:]); ok {
 					return an.app(name)
 				}
 				return &asApp{name: "(computed)", dynamic: true}
@@ -553,17 +557,17 @@ func mentionsTerminal(s string) bool {
 
 // foldStrings reads a string constant: "Finder", ("Fin" & "der"). It
 // returns the value, how many tokens it spans, and whether it was one.
-func foldStrings(st []asToken) (string, int, bool) {
+func (an *asAn) foldStrings(st []asToken) (string, int, bool) {
 	if len(st) == 0 {
 		return "", 0, false
 	}
 	if st[0].kind == asString {
-		if len(st) > 1 && st[1].kind == asOp && st[1].text == "&" {
+		if len(st) > 1 && st[1].isOp('&') {
 			return "", 0, false // "Fin" & x: computed
 		}
-		return st[0].str(), 1, true
+		return an.str(st[0]), 1, true
 	}
-	if st[0].kind != asOp || st[0].text != "(" {
+	if st[0].kind != asOp || st[0].op != '(' {
 		return "", 0, false
 	}
 	var b strings.Builder
@@ -571,9 +575,9 @@ func foldStrings(st []asToken) (string, int, bool) {
 		t := st[k]
 		switch {
 		case t.kind == asString:
-			b.WriteString(t.str())
-		case t.kind == asOp && t.text == "&":
-		case t.kind == asOp && t.text == ")":
+			b.WriteString(an.str(t))
+		case t.isOp('&'):
+		case t.isOp(')'):
 			return b.String(), k + 1, true
 		default:
 			return "", 0, false
@@ -672,7 +676,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 	if head {
 		an.checkHead(st, app)
 	}
-	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].text == "set" {
+	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].kw == kwSet {
 		an.propertySet(st, app)
 	}
 }
@@ -683,7 +687,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 func (an *asAn) propertySet(st []asToken, app *asApp) {
 	to := -1
 	for j := 1; j < len(st); j++ {
-		if st[j].kind == asWord && st[j].text == "to" {
+		if st[j].kind == asWord && st[j].kw == kwTo {
 			to = j
 			break
 		}
@@ -692,15 +696,15 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		return
 	}
 	target := st[1:to]
-	if len(target) == 1 && (target[0].kind == asVar || an.isVar(target[0].text)) {
+	if len(target) == 1 && (target[0].kind == asVar || an.isVar(an.text(target[0]))) {
 		return // set output to …: a script variable, whatever its name
 	}
-	if target[0].text == "applescript" || target[0].text == "{" {
+	if target[0].kw == kwApplescript || target[0].op == '{' {
 		return // AppleScript's text item delimiters, set {a, b} to …
 	}
-	switch target[0].text {
-	case "end", "beginning", "item", "rest", "middle":
-		if last := target[len(target)-1]; last.kind == asVar || an.isVar(last.text) {
+	switch target[0].kw {
+	case kwEnd, kwBeginning, kwItem, kwRest, kwMiddle:
+		if last := target[len(target)-1]; last.kind == asVar || an.isVar(an.text(last)) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
@@ -712,15 +716,19 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 // unknown ones are Dangerous.
 func (an *asAn) event(st []asToken, i int, app *asApp) {
 	t := st[i]
-	if t.text == "" {
+	if an.text(t) == "" {
 		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
 		return
 	}
 	// Re-run the rules on the term as if it had been written out.
-	words := strings.Fields(t.text)
+	term := an.text(t)
+	words := strings.Fields(term)
 	synth := make([]asToken, 0, len(words)+len(st)-i-1)
+	off := 0
 	for _, w := range words {
-		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, text: w, kw: lookupKW(w)})
+		k := off + strings.Index(term[off:], w)
+		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, toff: t.toff + int32(k), tlen: int32(len(w)), kw: lookupKW(w)})
+		off = k + len(w)
 	}
 	synth = append(synth, st[i+1:]...)
 	before := len(an.v.Reasons)
@@ -731,11 +739,11 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 			}
 		}
 	}
-	if len(an.v.Reasons) == before && !quietEvents[t.text] {
-		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), t.text)
+	if len(an.v.Reasons) == before && !quietEvents[an.text(t)] {
+		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
 	}
 	if powerEvents[strings.ToLower(an.eventCode(t))] {
-		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), t.text)
+		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
 	}
 }
 
@@ -763,14 +771,14 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 	for j := i + 1; j+1 < len(st); j++ {
 		if st[j].kind == asWord && st[j].kw == kwTo {
 			k := j + 1
-			for k < len(st) && (st[k].text == "(" || st[k].kw == kwMy || st[k].kw == kwThe) {
+			for k < len(st) && (st[k].op == '(' || st[k].kw == kwMy || st[k].kw == kwThe) {
 				k++
 			}
 			if k >= len(st) || st[k].kind != asWord {
 				return
 			}
-			w := st[k].text
-			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(w) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].text == "'s" || st[k+1].text == "(") {
+			w := an.text(st[k])
+			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(w) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
 			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
@@ -827,7 +835,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if t.kind != asWord {
 		return
 	}
-	w := t.text
+	w := an.text(t)
 	class := t.kw
 	unknownApp := app != nil && (app.dynamic || app.known == nil)
 	if class == kwSet && unknownApp {
@@ -841,10 +849,10 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		// a tell block (attach action to …): then it is the app's command.
 		return
 	}
-	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
+	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].op == '(' || st[i+1].op == ':') {
 		return // a handler call: foo(x), or a labelled handler
 	}
-	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].text == "'s") {
+	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss) {
 		return // an expression statement: input volume of (get volume settings)
 	}
 	if class.has(kfRule|kfAddition) && !unknownApp {

@@ -24,14 +24,17 @@ const (
 	kwA
 	kwAccess
 	kwAction
+	kwAdministrator
 	kwAlarm
 	kwAlias
+	kwAltering
 	kwAnswer
 	kwApp
 	kwApplescript
 	kwApplication
 	kwAs
 	kwAscii
+	kwAt
 	kwAttribute
 	kwBeginning
 	kwCharacter
@@ -40,6 +43,7 @@ const (
 	kwContents
 	kwCopy
 	kwDisk
+	kwDo
 	kwDown
 	kwElse
 	kwEnd
@@ -48,7 +52,10 @@ const (
 	kwFolder
 	kwFor
 	kwForm
+	kwForward
 	kwFrom
+	kwGet
+	kwGiven
 	kwGlobal
 	kwHidden
 	kwHome
@@ -56,6 +63,7 @@ const (
 	kwIf
 	kwIgnoring
 	kwIn
+	kwInto
 	kwIt
 	kwItem
 	kwIts
@@ -69,23 +77,31 @@ const (
 	kwMenu
 	kwMiddle
 	kwMy
+	kwName
 	kwNew
 	kwOf
 	kwOn
 	kwOpen
+	kwPassword
 	kwPath
 	kwPermission
 	kwPosix
 	kwProcess
 	kwProperty
 	kwQuoted
+	kwRecipient
+	kwRedirect
 	kwRepeat
 	kwResponses
 	kwRest
 	kwReturn
+	kwRule
 	kwScript
 	kwSelection
 	kwSet
+	kwShell
+	kwShortcut
+	kwSome
 	kwString
 	kwSystem
 	kwTell
@@ -99,6 +115,8 @@ const (
 	kwTrash
 	kwTry
 	kwUnicode
+	kwUrl
+	kwUser
 	kwUsing
 	kwWith
 	kwWithout
@@ -107,14 +125,16 @@ const (
 )
 
 var kwNamedWords = [kwNamed]string{
-	"", "a", "access", "action", "alarm", "alias", "answer", "app", "applescript", "application", "as", "ascii",
-	"attribute", "beginning", "character", "code", "considering", "contents", "copy", "disk", "down", "else",
-	"end", "error", "file", "folder", "for", "form", "from", "global", "hidden", "home", "id", "if", "ignoring",
-	"in", "it", "item", "its", "javascript", "key", "keystroke", "local", "location", "login", "me", "menu",
-	"middle", "my", "new", "of", "on", "open", "path", "permission", "posix", "process", "property", "quoted",
-	"repeat", "responses", "rest", "return", "script", "selection", "set", "string", "system", "tell", "terms",
-	"text", "the", "then", "timeout", "to", "transaction", "trash", "try", "unicode", "using", "with",
-	"without", "write",
+	"", "a", "access", "action", "administrator", "alarm", "alias", "altering", "answer", "app",
+	"applescript", "application", "as", "ascii", "at", "attribute", "beginning", "character", "code",
+	"considering", "contents", "copy", "disk", "do", "down", "else", "end", "error", "file", "folder",
+	"for", "form", "forward", "from", "get", "given", "global", "hidden", "home", "id", "if",
+	"ignoring", "in", "into", "it", "item", "its", "javascript", "key", "keystroke", "local",
+	"location", "login", "me", "menu", "middle", "my", "name", "new", "of", "on", "open", "password",
+	"path", "permission", "posix", "process", "property", "quoted", "recipient", "redirect", "repeat",
+	"responses", "rest", "return", "rule", "script", "selection", "set", "shell", "shortcut", "some",
+	"string", "system", "tell", "terms", "text", "the", "then", "timeout", "to", "transaction", "trash",
+	"try", "unicode", "url", "user", "using", "with", "without", "write",
 }
 
 // Word flags: which of the analyzer's word sets a word is in.

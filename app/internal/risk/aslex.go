@@ -17,31 +17,57 @@ type asKind uint8
 
 const (
 	asWord   asKind = iota // an identifier or keyword, lower-cased
-	asString               // "…" (content in val)
+	asString               // "…" (text: '"' and the decoded content)
 	asNumber               // 12, 3.5
 	asVar                  // |pipe quoted| identifier: never a keyword
 	asOp                   // & ( ) { } , : = and friends
-	asEvent                // «event XXXXYYYY» (code in val, term in text)
+	asEvent                // «event XXXXYYYY» (text: the term it stands for)
 	asEOL                  // end of a statement
 )
 
+// asToken is one token. It holds no pointers: its text is a range of the
+// lexer's normalised buffer (asLex.text), so a 1 MB script's 200,000
+// tokens are one flat, unscanned array.
 type asToken struct {
-	// text: words lower-cased; ops the operator; events and «class» codes
+	start, end int32 // byte offsets into the source
+	// toff and tlen locate the text in asLex.norm: words lower-cased; ops
+	// the operator ('s for any spelling of it); events and «class» codes
 	// the term they map to; strings their decoded content after a leading
 	// '"' (so no string ever equals a word: use str for the content).
-	text  string
-	start int32 // byte offsets into the source
-	end   int32
-	kind  asKind
-	kw    kwID // the id of text when it is a vocabulary word (askw.go)
+	toff, tlen int32
+	kind       asKind
+	op         byte // the operator the text is: its byte, opPoss for 's, 0 for none (see varOp)
+	kw         kwID // the id of the text when it is a vocabulary word (askw.go)
 }
 
+// opPoss is the op of the possessive 's (a byte no ASCII operator has).
+const opPoss = 0x80
+
+// isOp reports the operator c (an ASCII byte, or opPoss).
+func (t asToken) isOp(c byte) bool { return t.kind == asOp && t.op == c }
+
+// varOp is the op a |identifier| spells, as asToken.op: |(| has the text
+// "(" as much as ( has, so t.op == '(' holds exactly where the text is
+// "(" whatever the kind (no other kind of token can have such a text).
+func varOp(text []byte) byte {
+	switch {
+	case len(text) == 1 && text[0] < 0x80 && !wordBytes[text[0]]:
+		return text[0]
+	case len(text) == 2 && text[0] == '\'' && text[1] == 's':
+		return opPoss
+	}
+	return 0
+}
+
+// text returns a token's text (see asToken).
+func (lx *asLex) text(t asToken) string { return lx.norm[t.toff : t.toff+t.tlen] }
+
 // str returns a string literal's content.
-func (t asToken) str() string {
-	if t.kind != asString || t.text == "" {
+func (lx *asLex) str(t asToken) string {
+	if t.kind != asString || t.tlen == 0 {
 		return ""
 	}
-	return t.text[1:]
+	return lx.norm[t.toff+1 : t.toff+t.tlen]
 }
 
 // eventCode returns the raw code of an «event …» token, from the source.
@@ -58,16 +84,17 @@ func (an *asAn) eventCode(t asToken) string {
 
 // asLex is the normaliser's result.
 type asLex struct {
-	toks  []asToken
-	src   string
-	lower string
+	toks []asToken
+	src  string
+	// norm holds the tokens' texts: the source with its words lower-cased,
+	// then the texts the source does not spell out (decoded strings, the
+	// terms of «event» and «class» codes).
+	norm string
 	// problems found while lexing: unterminated strings or comments.
 	unterminated string
 	badUTF8      bool
 }
 
-// lexAppleScript tokenises src. It never fails: problems are recorded in
-// the result for the analyzer to rate.
 // tokenPool reuses token buffers: a 1 MB script has some 200,000 tokens.
 var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
 
@@ -78,6 +105,8 @@ func (lx *asLex) release() {
 	tokenPool.Put(&buf)
 }
 
+// lexAppleScript tokenises src. It never fails: problems are recorded in
+// the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
 	buf := tokenPool.Get().(*[]asToken)
 	toks := (*buf)[:0]
@@ -85,14 +114,10 @@ func lexAppleScript(src string) *asLex {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
 	lx := &asLex{src: src}
-	// The lower-case copy: only words need folding, and the word scan below
-	// does it as it goes; everything else matches byte for byte.
-	lb := []byte(src)
-	lower := ""
-	if len(lb) > 0 {
-		lower = unsafe.String(&lb[0], len(lb))
-	}
-	lx.lower = lower
+	// The normalised buffer starts as a copy of the source: only words need
+	// folding, and the word scan below does it as it goes; everything else
+	// matches byte for byte.
+	lb := append(make([]byte, 0, len(src)+len(src)/16+16), src...)
 	n := len(src)
 	i := 0
 	for i < n {
@@ -118,19 +143,15 @@ func lexAppleScript(src string) *asLex {
 				}
 			}
 			if c <= '9' {
-				j = lx.wordTail(src, lb, i, j)
-				toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(j), text: lower[i:j]})
+				j = wordTail(src, lb, i, j)
+				toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i)})
 				i = j
 				continue
 			}
 			if j < n && src[j] >= 0x80 {
-				j = lx.wordTail(src, lb, i, j)
+				j = wordTail(src, lb, i, j)
 			}
-			kw, ok := lookupKWFast(lb, i, j)
-			if !ok {
-				kw = lookupKW(lower[i:j])
-			}
-			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j], kw: kw})
+			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kw: lookupKWIn(lb, i, j)})
 			i = j
 		case lcBlank:
 			i++
@@ -145,7 +166,7 @@ func lexAppleScript(src string) *asLex {
 				i = skipLine(src, i)
 				break
 			}
-			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			toks = append(toks, opToken(i, c))
 			i++
 		case lcHash:
 			i = skipLine(src, i)
@@ -158,52 +179,77 @@ func lexAppleScript(src string) *asLex {
 				i = j
 				break
 			}
-			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			toks = append(toks, opToken(i, c))
 			i++
 		case lcQuote:
-			toks, i = lx.str(toks, i, 1, '"')
+			toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
 		case lcPipe:
 			j := strings.IndexByte(src[i+1:], '|')
 			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
 				lx.unterminated = "|identifier|"
-				toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(n), text: lower[i:n], kw: lookupKW(lower[i:n])})
+				toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(n), toff: int32(i), tlen: int32(n - i), kw: lookupKWIn(lb, i, n)})
 				i = n
 				break
 			}
 			for k := i + 1; k < i+1+j; k++ {
 				lb[k] = lowerTable[src[k]]
 			}
-			toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j], kw: lookupKW(lower[i+1 : i+1+j])})
+			toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), toff: int32(i + 1), tlen: int32(j), kw: lookupKWIn(lb, i+1, i+1+j), op: varOp(lb[i+1 : i+1+j])})
 			i += j + 2
 		case lcApos:
 			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
-				toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
+				lb[i+1] = 's' // the text is 's, however spelt
+				toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), toff: int32(i), tlen: 2, op: opPoss})
 				i += 2
 				break
 			}
-			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			toks = append(toks, opToken(i, c))
 			i++
 		case lcLess:
 			if i+1 < n && src[i+1] == '<' {
-				toks, i = lx.chevron(toks, i, 2, ">>")
+				toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
 				break
 			}
-			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			toks = append(toks, opToken(i, c))
 			i++
 		case lcOp:
-			toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+			toks = append(toks, opToken(i, c))
 			i++
 		default:
-			toks, i = lx.nonASCII(toks, lb, i)
+			toks, lb, i = lx.nonASCII(toks, lb, i)
 		}
 	}
 	lx.toks = eol(toks, n)
+	if len(lb) > 0 {
+		// lb is not written again: the string shares its bytes.
+		lx.norm = unsafe.String(&lb[0], len(lb))
+	}
 	return lx
 }
 
+// opToken is the one-byte operator c at i.
+func opToken(i int, c byte) asToken {
+	return asToken{kind: asOp, start: int32(i), end: int32(i + 1), toff: int32(i), tlen: 1, op: c}
+}
+
+// lookupKWIn is lookupKW(string(b[i:j])).
+func lookupKWIn(b []byte, i, j int) kwID {
+	if kw, ok := lookupKWFast(b, i, j); ok {
+		return kw
+	}
+	return lookupKW(string(b[i:j]))
+}
+
+// appendText appends a text the source does not spell out to the
+// normalised buffer, and returns where it is.
+func appendText(lb []byte, s string) ([]byte, int32, int32) {
+	off := len(lb)
+	return append(lb, s...), int32(off), int32(len(s))
+}
+
 // nonASCII lexes what starts with a byte of 0x80 or above at i.
-func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, int) {
-	src, lower := lx.src, lx.lower
+func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, int) {
+	src := lx.src
 	n := len(src)
 	r, size := utf8.DecodeRuneInString(src[i:])
 	switch {
@@ -223,9 +269,9 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, int) {
 			i++
 		}
 	case r == '«':
-		toks, i = lx.chevron(toks, i, size, "»")
+		toks, lb, i = lx.chevron(toks, lb, i, size, "»")
 	case r == '“':
-		toks, i = lx.str(toks, i, size, '”')
+		toks, lb, i = lx.lexString(toks, lb, i, size, '”')
 	case r == 0x2028 || r == 0x2029:
 		toks = eol(toks, i)
 		i += size
@@ -245,13 +291,13 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, int) {
 			}
 			j += s2
 		}
-		toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j], kw: lookupKW(lower[i:j])})
+		toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kw: lookupKWIn(lb, i, j)})
 		i = j
 	default:
-		toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), text: src[i : i+size]})
+		toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), toff: int32(i), tlen: int32(size)})
 		i += size
 	}
-	return toks, i
+	return toks, lb, i
 }
 
 // Byte classes for the lexer's dispatch.
@@ -291,7 +337,7 @@ var lexClass = func() (t [256]uint8) {
 // wordTail continues a word past j: non-ASCII letters (AppleScript allows
 // them; a homoglyph makes a different word, never a keyword), and the rest
 // of a number (3.5, 1e3).
-func (lx *asLex) wordTail(src string, lb []byte, i, j int) int {
+func wordTail(src string, lb []byte, i, j int) int {
 	n := len(src)
 	if src[i] >= '0' && src[i] <= '9' {
 		for j < n && (src[j] == '.' || wordBytes[src[j]]) {
@@ -321,8 +367,9 @@ func eol(toks []asToken, at int) []asToken {
 	return append(toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
 }
 
-// str lexes a string literal starting at i (the quote is open bytes long).
-func (lx *asLex) str(toks []asToken, i, open int, closeRune rune) ([]asToken, int) {
+// lexString lexes a string literal starting at i (the quote is open bytes
+// long).
+func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune rune) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	j := i + open
@@ -331,35 +378,32 @@ func (lx *asLex) str(toks []asToken, i, open int, closeRune rune) ([]asToken, in
 		for j < n && src[j] != '"' && src[j] != '\\' {
 			j++
 		}
-		if j < n && src[j] == '"' {
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(j + 1), text: src[i:j]}), j + 1
-		}
-		if j >= n {
+		switch {
+		case j < n && src[j] == '"':
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(j + 1), toff: int32(i), tlen: int32(j - i)}), lb, j + 1
+		case j+1 >= n:
+			// At the end, or a backslash as the last byte (content, then):
+			// the string is open.
 			lx.unterminated = "string"
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: src[i:n]}), n
-		}
-		if j+1 >= n {
-			// A backslash as the last byte: it is content, and the string
-			// is open.
-			lx.unterminated = "string"
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: src[i:n]}), n
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), toff: int32(i), tlen: int32(n - i)}), lb, n
 		}
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	b.WriteString(src[i+open : j])
+	// Escapes, or “…”: the text is decoded into the normalised buffer.
+	off := len(lb)
+	lb = append(lb, '"')
+	lb = append(lb, src[i+open:j]...)
 	for j < n {
 		c := src[j]
 		if c == '\\' && j+1 < n {
 			switch src[j+1] {
 			case 'n':
-				b.WriteByte('\n')
+				lb = append(lb, '\n')
 			case 't':
-				b.WriteByte('\t')
+				lb = append(lb, '\t')
 			case 'r':
-				b.WriteByte('\r')
+				lb = append(lb, '\r')
 			default:
-				b.WriteByte(src[j+1])
+				lb = append(lb, src[j+1])
 			}
 			j += 2
 			continue
@@ -369,43 +413,47 @@ func (lx *asLex) str(toks []asToken, i, open int, closeRune rune) ([]asToken, in
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(end), text: b.String()}), end
+			return append(toks, asToken{kind: asString, start: int32(i), end: int32(end), toff: int32(off), tlen: int32(len(lb) - off)}), lb, end
 		}
-		b.WriteByte(c)
+		lb = append(lb, c)
 		j++
 	}
 	lx.unterminated = "string"
-	return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), text: b.String()}), n
+	return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), toff: int32(off), tlen: int32(len(lb) - off)}), lb, n
 }
 
 // chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
-func (lx *asLex) chevron(toks []asToken, i, open int, closer string) ([]asToken, int) {
+func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) ([]asToken, []byte, int) {
 	src := lx.src
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		return append(toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: ""}), len(src)
+		return append(toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src))}), lb, len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
 	end := i + open + j + len(closer)
 	kind, code, _ := strings.Cut(body, " ")
 	kind = strings.ToLower(kind)
+	var off, size int32
 	switch kind {
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
-		toks = append(toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term, kw: lookupKW(term)})
+		lb, off, size = appendText(lb, term)
+		toks = append(toks, asToken{kind: asEvent, start: int32(i), end: int32(end), toff: off, tlen: size, kw: lookupKW(term)})
 	case "class", "property", "constant", "enum", "type", "keyword":
 		term, ok := classTerms[strings.ToLower(code)]
 		if !ok {
 			term = "«" + strings.ToLower(code) + "»"
 		}
 		for _, w := range strings.Fields(term) {
-			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(end), text: w, kw: lookupKW(w)})
+			lb, off, size = appendText(lb, w)
+			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(end), toff: off, tlen: size, kw: lookupKW(w)})
 		}
 	default: // «data …» and the like: a value
-		toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(end), text: "«data»"})
+		lb, off, size = appendText(lb, "«data»")
+		toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(end), toff: off, tlen: size})
 	}
-	return toks, end
+	return toks, lb, end
 }
 
 // skipLine returns the end of the line starting at i: the next \n, \r,

@@ -3,6 +3,7 @@ package risk
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -27,7 +28,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 		return v
 	}
 	lx := lexAppleScript(src)
-	an := &asAn{lx: lx, v: &v, env: env, depth: depth}
+	an := newAsAn(lx, &v, env, depth)
 	if lx.badUTF8 {
 		an.add(level.Dangerous, "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
@@ -42,6 +43,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	if an.sends > bulkCount {
 		an.add(level.Destructive, "as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
+	an.release()
 	lx.release()
 	return v
 }
@@ -90,6 +92,55 @@ type asAn struct {
 	apps      map[string]*asApp // resolved application names
 }
 
+// asPool keeps analysers, with the room their tables have grown, between
+// scripts: a script's analysis then allocates few of them anew.
+var asPool = sync.Pool{New: func() any {
+	return &asAn{
+		syms:    make(map[string]int32, 32),
+		symList: make([]asSym, 0, 32),
+		defList: make([]asDef, 0, 32),
+	}
+}}
+
+// maxPooled bounds the entries a pooled table keeps room for: a table a
+// large script grew is dropped rather than cleared for every small one.
+const maxPooled = 1024
+
+// newAsAn returns an analyser for one script, its tables empty.
+func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
+	an := asPool.Get().(*asAn)
+	*an = asAn{
+		lx: lx, v: v, env: env, depth: depth,
+		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
+	}
+	if an.syms == nil {
+		an.syms = make(map[string]int32, 32)
+	}
+	return an
+}
+
+// release empties the analyser's tables and returns it to the pool; an
+// must not be used after.
+func (an *asAn) release() {
+	if len(an.syms) > maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled {
+		return // the garbage collector takes it
+	}
+	clear(an.syms)
+	clear(an.zones)
+	clear(an.bulkMemo)
+	clear(an.mentioned)
+	clear(an.resolving)
+	clear(an.apps)
+	clear(an.stack[:cap(an.stack)])
+	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
+	*an = asAn{
+		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
+	}
+	asPool.Put(an)
+}
+
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
 	an.v.add(l, rule, sp, format, args...)
 }
@@ -124,9 +175,6 @@ func (an *asAn) statements(f func(st []asToken)) {
 // collect records variables, handlers and the expressions assigned to
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
-	an.syms = make(map[string]int32, 32)
-	an.symList = make([]asSym, 0, 32)
-	an.defList = make([]asDef, 0, 32)
 	handler := ""
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
@@ -610,8 +658,24 @@ func newApp(name string, byID bool) *asApp {
 	var buf [64]byte
 	low := lowerName(buf[:0], name)
 	key := appKey(low)
+	if a := knownApps[string(key)]; a != nil {
+		return a
+	}
 	return &asApp{name: string(key), known: appInfoFor(low)}
 }
+
+// knownApps holds the asApp of every name and bundle id in apps and
+// appIDs, by key: asApps are never changed, so one serves every script.
+var knownApps = func() map[string]*asApp {
+	m := map[string]*asApp{}
+	for key := range apps {
+		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
+	}
+	for key := range appIDs {
+		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
+	}
+	return m
+}()
 
 // lowerName appends name, without surrounding blanks and lower-cased (as
 // strings.ToLower does), to buf.
@@ -708,7 +772,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
-	an.add(level.Caution, "as.set-property", stmtSpan(target), "SET: changes %s of %s", display(an.lx.src[target[0].start:target[len(target)-1].end]), appTitle(app))
+	an.v.addText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 }
 

@@ -150,29 +150,32 @@ const (
 	kfBlock                        // opens a block: repeat, try, considering, ignoring, script
 )
 
-// maxKW bounds the vocabulary. index is an open-addressed hash table of
-// ids (a power of two, at most a quarter full); a word is found by its
-// first eight bytes packed into an integer and its length, so a look-up
-// is a multiply, a shift and an integer comparison or two.
+// maxKW bounds the vocabulary, kwMaxLen its words. slots is a hash table
+// of two-slot buckets, at most a quarter full, that holds each word as its
+// first and last eight bytes and its length: a look-up is two loads, a
+// multiply and two integer comparisons that need not branch, and no string
+// is compared. The table's seed is chosen when the vocabulary is complete
+// so that no bucket overflows.
 const (
-	maxKW    = 2048
-	kwBits   = 13
+	maxKW    = 1024
+	kwMaxLen = 16
+	kwBits   = 11
 	kwSlotN  = 1 << kwBits
-	kwPacked = 8 // bytes packed into kwEntry.key
 )
 
-type kwEntry struct {
-	key  uint64 // the first kwPacked bytes, little-endian, zero-padded
-	n    int    // length
-	word string
+type kwSlot struct {
+	lo, hi uint64 // see packKW
+	n      uint8
+	id     kwID
 }
 
 type vocabulary struct {
-	entries []kwEntry // id → word
-	byWord  map[string]kwID
-	index   [kwSlotN]kwID
-	flags   [maxKW]uint16
-	rules   [maxKW][]asRule // the verb rules a word starts
+	words  []string // id → word
+	byWord map[string]kwID
+	seed   uint64
+	slots  [kwSlotN]kwSlot
+	flags  [maxKW]uint16
+	rules  [maxKW][]asRule // the verb rules a word starts
 }
 
 // vocab is built when the package's variables are, before any init runs:
@@ -180,10 +183,10 @@ type vocabulary struct {
 var vocab = newVocabulary()
 
 func newVocabulary() *vocabulary {
-	v := &vocabulary{byWord: make(map[string]kwID, maxKW)}
-	v.entries = append(make([]kwEntry, 0, maxKW), kwEntry{})
+	v := &vocabulary{byWord: make(map[string]kwID, maxKW), seed: 0x9e3779b97f4a7c15}
+	v.words = append(make([]string, 0, maxKW), "")
 	for _, w := range kwNamedWords[1:] {
-		if id := v.intern(w); v.entries[id].word != w || id >= kwNamed {
+		if id := v.intern(w); v.words[id] != w || id >= kwNamed {
 			panic("risk: named keyword out of order: " + w)
 		}
 	}
@@ -198,74 +201,78 @@ func newVocabulary() *vocabulary {
 	return v
 }
 
-func kwSlot(key uint64, n int) uint64 {
-	return ((key ^ uint64(n)) * 0x9e3779b97f4a7c15) >> (64 - kwBits)
+// packKW is a word of at most kwMaxLen bytes as two integers: lo its first
+// eight bytes, hi its last eight when it is longer than eight (else 0),
+// both little-endian and zero-padded. With the length they are the word.
+func packKW(w string) (lo, hi uint64) {
+	for k := min(len(w), 8) - 1; k >= 0; k-- {
+		lo = lo<<8 | uint64(w[k])
+	}
+	if len(w) > 8 {
+		for k := len(w) - 1; k >= len(w)-8; k-- {
+			hi = hi<<8 | uint64(w[k])
+		}
+	}
+	return lo, hi
 }
 
-// packKW packs the first kwPacked bytes of w.
-func packKW(w string) uint64 {
-	var key uint64
-	for k := min(len(w), kwPacked) - 1; k >= 0; k-- {
-		key = key<<8 | uint64(w[k])
-	}
-	return key
+// bucket returns the first slot of the bucket of a packed word.
+func (v *vocabulary) bucket(lo, hi uint64, n int) uint64 {
+	return ((lo ^ hi*0xc2b2ae3d27d4eb4f ^ uint64(n)) * v.seed) >> (64 - kwBits) &^ 1
 }
 
 // lookupKW returns the id of w, or kwNone when w is not a vocabulary word.
 func lookupKW(w string) kwID {
-	return vocab.find(packKW(w), w)
+	if len(w) == 0 || len(w) > kwMaxLen {
+		return kwNone
+	}
+	lo, hi := packKW(w)
+	return vocab.find(lo, hi, len(w))
 }
 
-// lookupKWFast is lookupKW(string(b[i:j])) for the lexer, which has the
-// lower-cased script in b: the packed key is one load there. It calls
-// nothing, and reports !ok where it cannot load eight bytes (near the end
-// of b), leaving those words to lookupKW.
-func lookupKWFast(b []byte, i, j int) (kwID, bool) {
+// lookupKWIn is lookupKW(string(b[i:j])) for the lexer, which has the
+// lower-cased script in b: the packed word is two loads there (where there
+// are eight bytes to load).
+func lookupKWIn(b []byte, i, j int) kwID {
 	n := j - i
-	if i < 0 || n <= 0 || i+kwPacked > len(b) || j > len(b) {
-		return kwNone, false
+	if n > kwMaxLen {
+		return kwNone
 	}
-	key := binary.LittleEndian.Uint64(b[i:]) & kwMask[min(n, kwPacked)]
-	for h := kwSlot(key, n); ; h = (h + 1) & (kwSlotN - 1) {
-		id := vocab.index[h]
-		if id == kwNone {
-			return kwNone, true
-		}
-		if e := &vocab.entries[id]; e.key == key && e.n == n && sameTail(b[i+min(n, kwPacked):j], e.word[min(n, kwPacked):]) {
-			return id, true
-		}
+	if n <= 0 || j < 8 || i+8 > len(b) || j > len(b) {
+		return lookupKW(string(b[i:j]))
 	}
+	lo := binary.LittleEndian.Uint64(b[i:]) & kwLoMask[n]
+	hi := binary.LittleEndian.Uint64(b[j-8:]) & kwHiMask[n]
+	return vocab.find(lo, hi, n)
 }
 
-// sameTail compares the bytes of a word past its packed key (written out:
-// the lexer's look-up calls nothing).
-func sameTail(b []byte, w string) bool {
-	if len(b) != len(w) {
-		return false
-	}
-	for k := range b {
-		if b[k] != w[k] {
-			return false
+// kwLoMask[n] keeps the bytes of a word of n bytes in its first eight;
+// kwHiMask[n] keeps its last eight when it is longer than eight.
+var kwLoMask, kwHiMask = func() (lo, hi [kwMaxLen + 1]uint64) {
+	for n := range lo {
+		lo[n] = 1<<(8*min(n, 8)) - 1 // all ones from 8 on: the shift is 64
+		if n > 8 {
+			hi[n] = ^uint64(0)
 		}
 	}
-	return true
-}
+	return lo, hi
+}()
 
-// kwMask[n] keeps the first n bytes of a packed key.
-var kwMask = [kwPacked + 1]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
-
-func (v *vocabulary) find(key uint64, w string) kwID {
-	h := kwSlot(key, len(w))
-	for {
-		id := v.index[h]
-		if id == kwNone {
-			return kwNone
-		}
-		if e := &v.entries[id]; e.key == key && e.n == len(w) && (len(w) <= kwPacked || e.word == w) {
-			return id
-		}
-		h = (h + 1) & (kwSlotN - 1)
+func (v *vocabulary) find(lo, hi uint64, n int) kwID {
+	h := v.bucket(lo, hi, n)
+	a, b := &v.slots[h], &v.slots[h|1]
+	// Loaded first, so that the selections below need not branch.
+	ida, idb := a.id, b.id
+	da := a.lo ^ lo | a.hi ^ hi | uint64(a.n) ^ uint64(n)
+	db := b.lo ^ lo | b.hi ^ hi | uint64(b.n) ^ uint64(n)
+	id := kwNone
+	if da == 0 {
+		id = ida
 	}
+	if db == 0 {
+		id = idb
+	}
+	return id
 }
 
 // intern adds w to the vocabulary (while the package initialises) and
@@ -274,23 +281,50 @@ func (v *vocabulary) intern(w string) kwID {
 	if id, ok := v.byWord[w]; ok {
 		return id
 	}
-	if !kwWordStart(w[0]) {
+	if !kwWordStart(w[0]) || len(w) > kwMaxLen {
 		// Only words can be vocabulary words: see the invariant above.
-		panic(fmt.Sprintf("risk: %q cannot be a keyword", w))
+		panic(fmt.Sprintf("risk: %q cannot be a keyword (a word of at most %d bytes)", w, kwMaxLen))
 	}
-	if len(v.entries) == maxKW {
+	if len(v.words) == maxKW {
 		panic("risk: keyword vocabulary full")
 	}
-	id := kwID(len(v.entries))
-	key := packKW(w)
-	v.entries = append(v.entries, kwEntry{key: key, n: len(w), word: w})
+	id := kwID(len(v.words))
+	v.words = append(v.words, w)
 	v.byWord[w] = id
-	h := kwSlot(key, len(w))
-	for v.index[h] != kwNone {
-		h = (h + 1) & (kwSlotN - 1)
+	if !v.place(id) {
+		// A full bucket: hash every word anew with other seeds until
+		// every bucket has room.
+		for !v.rehash() {
+		}
 	}
-	v.index[h] = id
 	return id
+}
+
+// rehash places every word with a new seed, and reports whether they all
+// found room.
+func (v *vocabulary) rehash() bool {
+	v.seed = v.seed*0x5851f42d4c957f2d + 0x14057b7ef767814f | 1
+	v.slots = [kwSlotN]kwSlot{}
+	for id := kwID(1); int(id) < len(v.words); id++ {
+		if !v.place(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// place puts word id in its bucket, if the bucket has room.
+func (v *vocabulary) place(id kwID) bool {
+	w := v.words[id]
+	lo, hi := packKW(w)
+	h := v.bucket(lo, hi, len(w))
+	for _, s := range []uint64{h, h | 1} {
+		if v.slots[s].id == kwNone {
+			v.slots[s] = kwSlot{lo: lo, hi: hi, n: uint8(len(w)), id: id}
+			return true
+		}
+	}
+	return false
 }
 
 func kwWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }

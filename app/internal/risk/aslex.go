@@ -85,6 +85,7 @@ func (an *asAn) eventCode(t asToken) string {
 // asLex is the normaliser's result.
 type asLex struct {
 	toks []asToken
+	buf  *[]asToken // toks' pooled buffer
 	src  string
 	// norm holds the tokens' texts: the source with its words lower-cased,
 	// then the texts the source does not spell out (decoded strings, the
@@ -100,9 +101,9 @@ var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
 
 // release returns the token buffer to the pool; lx must not be used after.
 func (lx *asLex) release() {
-	buf := lx.toks[:0]
+	*lx.buf = lx.toks[:0]
 	lx.toks = nil
-	tokenPool.Put(&buf)
+	tokenPool.Put(lx.buf)
 }
 
 // lexAppleScript tokenises src. It never fails: problems are recorded in
@@ -113,21 +114,21 @@ func lexAppleScript(src string) *asLex {
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src}
+	lx := &asLex{src: src, buf: buf}
 	// The normalised buffer starts as a copy of the source: only words need
 	// folding, and the word scan below does it as it goes; everything else
 	// matches byte for byte.
-	lb := append(make([]byte, 0, len(src)+len(src)/16+16), src...)
+	lb := []byte(src)
 	n := len(src)
 	i := 0
 	for i < n {
 		c := src[i]
-		switch lexClass[c] {
-		case lcWord, lcDigit:
-			// Words are most bytes of a script. Scan the word, noting
-			// whether it has upper-case letters; only then does it need
-			// folding (most words are lower-case).
-			cls := wordClass[c]
+		// Words are most bytes of a script, blanks most of the rest: take
+		// them first (a branch each predicts well; a jump table over every
+		// class would not).
+		if cls := wordClass[c]; cls != 0 {
+			// Scan the word, noting whether it has upper-case letters; only
+			// then does it need folding (most words are lower-case).
 			j := i + 1
 			for j < n {
 				k := wordClass[src[j]]
@@ -153,6 +154,16 @@ func lexAppleScript(src string) *asLex {
 			}
 			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kw: lookupKWIn(lb, i, j)})
 			i = j
+			continue
+		}
+		if c == ' ' || c == '\t' {
+			i++
+			for i < n && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
+			continue
+		}
+		switch lexClass[c] {
 		case lcBlank:
 			i++
 			for i < n && (src[i] == ' ' || src[i] == '\t') {
@@ -230,14 +241,6 @@ func lexAppleScript(src string) *asLex {
 // opToken is the one-byte operator c at i.
 func opToken(i int, c byte) asToken {
 	return asToken{kind: asOp, start: int32(i), end: int32(i + 1), toff: int32(i), tlen: 1, op: c}
-}
-
-// lookupKWIn is lookupKW(string(b[i:j])).
-func lookupKWIn(b []byte, i, j int) kwID {
-	if kw, ok := lookupKWFast(b, i, j); ok {
-		return kw
-	}
-	return lookupKW(string(b[i:j]))
 }
 
 // appendText appends a text the source does not spell out to the

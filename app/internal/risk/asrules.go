@@ -71,8 +71,9 @@ func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 
 // flat rates a match at a fixed level with a fixed warning.
 func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
+	rule := "as." + name
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.add(l, "as."+name, Span{int(st[i].start), int(st[i+n-1].end)}, "%s", text)
+		an.v.addText(l, rule, Span{int(st[i].start), int(st[i+n-1].end)}, text)
 	}
 }
 

@@ -89,7 +89,8 @@ type asAn struct {
 	// Folding state: variables being resolved, and work spent.
 	resolving map[string]bool
 	foldWork  int
-	apps      map[string]*asApp // resolved application names
+	apps      map[string]*asApp       // resolved application names
+	shells    map[string]*shellEffect // shell commands analysed (asshell.go)
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
@@ -113,6 +114,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 		lx: lx, v: v, env: env, depth: depth,
 		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
 		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
+		shells: an.shells,
 	}
 	if an.syms == nil {
 		an.syms = make(map[string]int32, 32)
@@ -132,11 +134,13 @@ func (an *asAn) release() {
 	clear(an.mentioned)
 	clear(an.resolving)
 	clear(an.apps)
+	clear(an.shells)
 	clear(an.stack[:cap(an.stack)])
 	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
 	*an = asAn{
 		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
 		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
+		shells: an.shells,
 	}
 	asPool.Put(an)
 }

@@ -353,7 +353,7 @@ func init() {
 				// destructive command counts (prose is not shell).
 				for _, c := range variants {
 					var w Verdict
-					shellInto(&w, c, an.env, &sp, an.depth+1)
+					an.shellInto(&w, c, sp)
 					if w.Level >= level.Destructive {
 						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", display(c))
 					}
@@ -641,7 +641,7 @@ func doShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		return
 	}
 	for _, cmd := range variants {
-		shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+		an.shellInto(an.v, cmd, sp)
 	}
 }
 
@@ -663,7 +663,7 @@ func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, a
 			return
 		}
 		for _, cmd := range variants {
-			shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+			an.shellInto(an.v, cmd, sp)
 		}
 	}
 }
@@ -710,7 +710,7 @@ func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
 		return
 	}
 	for _, c := range variants {
-		shellInto(an.v, c, an.env, &sp, an.depth+1)
+		an.shellInto(an.v, c, sp)
 	}
 }
 
@@ -893,7 +893,7 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	case key == "v" && mods["command"] && an.terminal && an.clipboard != "":
 		// Paste into a terminal: the clipboard's text runs.
 		var w Verdict
-		shellInto(&w, an.clipboard, an.env, &sp, an.depth+1)
+		an.shellInto(&w, an.clipboard, sp)
 		an.v.merge(w, &sp)
 		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", display(an.clipboard))
 	case quit && mods["command"] && mods["shift"]:

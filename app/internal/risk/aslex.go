@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -145,14 +146,35 @@ func lexAppleScript(src string) *asLex {
 			}
 			if c <= '9' {
 				j = wordTail(src, lb, i, j)
-				toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i)})
+				toks = pushToken(toks, asNumber, i, j, i, j-i)
 				i = j
 				continue
 			}
 			if j < n && src[j] >= 0x80 {
 				j = wordTail(src, lb, i, j)
 			}
-			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kw: lookupKWIn(lb, i, j)})
+			// The keyword look-up (lookupKWIn), written out: a call here
+			// would spill the loop's state on every word.
+			kw := kwNone
+			if w := j - i; w <= kwMaxLen {
+				if j >= 8 && i+8 <= len(lb) {
+					lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
+					hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
+					h := vocab.bucket(lo, hi, w)
+					a, b := &vocab.slots[h], &vocab.slots[h|1]
+					ida, idb := a.id, b.id
+					if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
+						kw = ida
+					}
+					if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
+						kw = idb
+					}
+				} else {
+					kw = lookupKW(string(lb[i:j]))
+				}
+			}
+			toks = pushToken(toks, asWord, i, j, i, j-i)
+			toks[len(toks)-1].kw = kw
 			i = j
 			continue
 		}
@@ -177,7 +199,7 @@ func lexAppleScript(src string) *asLex {
 				i = skipLine(src, i)
 				break
 			}
-			toks = append(toks, opToken(i, c))
+			toks = pushOp(toks, i, c)
 			i++
 		case lcHash:
 			i = skipLine(src, i)
@@ -190,7 +212,7 @@ func lexAppleScript(src string) *asLex {
 				i = j
 				break
 			}
-			toks = append(toks, opToken(i, c))
+			toks = pushOp(toks, i, c)
 			i++
 		case lcQuote:
 			toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
@@ -198,33 +220,37 @@ func lexAppleScript(src string) *asLex {
 			j := strings.IndexByte(src[i+1:], '|')
 			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
 				lx.unterminated = "|identifier|"
-				toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(n), toff: int32(i), tlen: int32(n - i), kw: lookupKWIn(lb, i, n)})
+				toks = pushToken(toks, asVar, i, n, i, n-i)
+				toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
 				i = n
 				break
 			}
 			for k := i + 1; k < i+1+j; k++ {
 				lb[k] = lowerTable[src[k]]
 			}
-			toks = append(toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), toff: int32(i + 1), tlen: int32(j), kw: lookupKWIn(lb, i+1, i+1+j), op: varOp(lb[i+1 : i+1+j])})
+			toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
+			toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
+			toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
 			i += j + 2
 		case lcApos:
 			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
 				lb[i+1] = 's' // the text is 's, however spelt
-				toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), toff: int32(i), tlen: 2, op: opPoss})
+				toks = pushToken(toks, asOp, i, i+2, i, 2)
+				toks[len(toks)-1].op = opPoss
 				i += 2
 				break
 			}
-			toks = append(toks, opToken(i, c))
+			toks = pushOp(toks, i, c)
 			i++
 		case lcLess:
 			if i+1 < n && src[i+1] == '<' {
 				toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
 				break
 			}
-			toks = append(toks, opToken(i, c))
+			toks = pushOp(toks, i, c)
 			i++
 		case lcOp:
-			toks = append(toks, opToken(i, c))
+			toks = pushOp(toks, i, c)
 			i++
 		default:
 			toks, lb, i = lx.nonASCII(toks, lb, i)
@@ -238,9 +264,21 @@ func lexAppleScript(src string) *asLex {
 	return lx
 }
 
-// opToken is the one-byte operator c at i.
-func opToken(i int, c byte) asToken {
-	return asToken{kind: asOp, start: int32(i), end: int32(i + 1), toff: int32(i), tlen: 1, op: c}
+// pushToken appends a token, writing its fields in place: a composite
+// literal appended goes through a stack temporary, and copying that
+// temporary with wide loads right after its narrow stores stalls.
+func pushToken(toks []asToken, kind asKind, start, end, toff, tlen int) []asToken {
+	toks = append(toks, asToken{})
+	t := &toks[len(toks)-1]
+	t.start, t.end, t.toff, t.tlen, t.kind = int32(start), int32(end), int32(toff), int32(tlen), kind
+	return toks
+}
+
+// pushOp appends the one-byte operator c at i.
+func pushOp(toks []asToken, i int, c byte) []asToken {
+	toks = pushToken(toks, asOp, i, i+1, i, 1)
+	toks[len(toks)-1].op = c
+	return toks
 }
 
 // appendText appends a text the source does not spell out to the
@@ -294,10 +332,11 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 			}
 			j += s2
 		}
-		toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kw: lookupKWIn(lb, i, j)})
+		toks = pushToken(toks, asWord, i, j, i, j-i)
+		toks[len(toks)-1].kw = lookupKWIn(lb, i, j)
 		i = j
 	default:
-		toks = append(toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), toff: int32(i), tlen: int32(size)})
+		toks = pushToken(toks, asOp, i, i+size, i, size)
 		i += size
 	}
 	return toks, lb, i
@@ -367,7 +406,7 @@ func eol(toks []asToken, at int) []asToken {
 	if k := len(toks); k > 0 && toks[k-1].kind == asEOL {
 		return toks
 	}
-	return append(toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
+	return pushToken(toks, asEOL, at, at, 0, 0)
 }
 
 // lexString lexes a string literal starting at i (the quote is open bytes
@@ -383,12 +422,12 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 		}
 		switch {
 		case j < n && src[j] == '"':
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(j + 1), toff: int32(i), tlen: int32(j - i)}), lb, j + 1
+			return pushToken(toks, asString, i, j+1, i, j-i), lb, j + 1
 		case j+1 >= n:
 			// At the end, or a backslash as the last byte (content, then):
 			// the string is open.
 			lx.unterminated = "string"
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), toff: int32(i), tlen: int32(n - i)}), lb, n
+			return pushToken(toks, asString, i, n, i, n-i), lb, n
 		}
 	}
 	// Escapes, or “…”: the text is decoded into the normalised buffer.
@@ -416,13 +455,13 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
-			return append(toks, asToken{kind: asString, start: int32(i), end: int32(end), toff: int32(off), tlen: int32(len(lb) - off)}), lb, end
+			return pushToken(toks, asString, i, end, off, len(lb)-off), lb, end
 		}
 		lb = append(lb, c)
 		j++
 	}
 	lx.unterminated = "string"
-	return append(toks, asToken{kind: asString, start: int32(i), end: int32(n), toff: int32(off), tlen: int32(len(lb) - off)}), lb, n
+	return pushToken(toks, asString, i, n, off, len(lb)-off), lb, n
 }
 
 // chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
@@ -431,7 +470,7 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		return append(toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src))}), lb, len(src)
+		return pushToken(toks, asEvent, i, len(src), 0, 0), lb, len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
 	end := i + open + j + len(closer)
@@ -442,7 +481,8 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
 		lb, off, size = appendText(lb, term)
-		toks = append(toks, asToken{kind: asEvent, start: int32(i), end: int32(end), toff: off, tlen: size, kw: lookupKW(term)})
+		toks = pushToken(toks, asEvent, i, end, int(off), int(size))
+		toks[len(toks)-1].kw = lookupKW(term)
 	case "class", "property", "constant", "enum", "type", "keyword":
 		term, ok := classTerms[strings.ToLower(code)]
 		if !ok {
@@ -450,11 +490,12 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 		}
 		for _, w := range strings.Fields(term) {
 			lb, off, size = appendText(lb, w)
-			toks = append(toks, asToken{kind: asWord, start: int32(i), end: int32(end), toff: off, tlen: size, kw: lookupKW(w)})
+			toks = pushToken(toks, asWord, i, end, int(off), int(size))
+			toks[len(toks)-1].kw = lookupKW(w)
 		}
 	default: // «data …» and the like: a value
 		lb, off, size = appendText(lb, "«data»")
-		toks = append(toks, asToken{kind: asNumber, start: int32(i), end: int32(end), toff: off, tlen: size})
+		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	}
 	return toks, lb, end
 }

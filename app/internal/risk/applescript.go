@@ -574,6 +574,10 @@ var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezte
 func isTerminalApp(name string) bool {
 	var buf [64]byte
 	low := lowerName(buf[:0], name)
+	if plainAppName(low) {
+		// Both spellings of the key below are low itself.
+		return terminalKeys()[string(low)]
+	}
 	key := bytes.TrimRight(low, "/:")
 	if i := bytes.LastIndexAny(key, "/:"); i >= 0 {
 		key = key[i+1:]
@@ -587,6 +591,38 @@ func isTerminalApp(name string) bool {
 	}
 	return false
 }
+
+// plainAppName reports a lower-cased name that is its own key: no path,
+// no .app.
+func plainAppName(low []byte) bool {
+	for _, c := range low {
+		if c == '/' || c == ':' {
+			return false
+		}
+	}
+	return !bytes.HasSuffix(low, []byte(".app"))
+}
+
+// terminalKeys is isTerminalApp for plain names: every key of
+// terminalApps, apps and appIDs that names a terminal. It is built on first
+// use, after every init has added its names to apps.
+var terminalKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for key := range terminalApps {
+		m[key] = true
+	}
+	for key, info := range apps {
+		if info.title == "Terminal" || info.title == "iTerm" {
+			m[key] = true
+		}
+	}
+	for key, alias := range appIDs {
+		if info := apps[alias]; info != nil && apps[key] == nil && (info.title == "Terminal" || info.title == "iTerm") {
+			m[key] = true
+		}
+	}
+	return m
+})
 
 // isTerminal is isTerminalApp for the application names a script uses.
 func (an *asAn) isTerminal(name string) bool { return isTerminalApp(name) }

@@ -1,8 +1,10 @@
 package risk
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -67,4 +69,55 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 		}
 		an.release()
 	}
+}
+
+// TestTerminalAppPlainNames checks isTerminalApp's short way for plain
+// names (one look-up in terminalKeys) against the long way every other
+// name takes, for every name the tables hold, in several spellings.
+func TestTerminalAppPlainNames(t *testing.T) {
+	long := func(name string) bool {
+		low := lowerName(nil, name)
+		key := bytes.TrimRight(low, "/:")
+		if i := bytes.LastIndexAny(key, "/:"); i >= 0 {
+			key = key[i+1:]
+		}
+		key = bytes.TrimSuffix(key, []byte(".app"))
+		if terminalApps[string(key)] {
+			return true
+		}
+		info := appInfoFor(low)
+		return info != nil && (info.title == "Terminal" || info.title == "iTerm")
+	}
+	var names []string
+	for k := range apps {
+		names = append(names, k)
+	}
+	for k := range appIDs {
+		names = append(names, k)
+	}
+	for k := range terminalApps {
+		names = append(names, k)
+	}
+	names = append(names, "Notes", "TextEdit", "Unknown App", "")
+	terminals := 0
+	for _, n := range names {
+		for _, s := range []string{n, strings.ToUpper(n), " " + n + " ", capitalize(n), "/Applications/" + capitalize(n) + ".app/"} {
+			if got, want := isTerminalApp(s), long(s); got != want {
+				t.Errorf("isTerminalApp(%q) = %v, want %v", s, got, want)
+			}
+			if isTerminalApp(s) {
+				terminals++
+			}
+		}
+	}
+	if terminals == 0 {
+		t.Error("no name was a terminal: the tables are not what this test expects")
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

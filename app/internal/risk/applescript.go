@@ -302,6 +302,10 @@ type asSym struct {
 type asDef struct {
 	expr []asToken // nil: assigned, but how is not visible
 	next int32
+	// foldDef's result, once folded: definitions are fixed once collect
+	// has run, and foldPath is a function of them.
+	folded bool
+	fold   string
 }
 
 func (an *asAn) sym(name string) *asSym {

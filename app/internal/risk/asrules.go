@@ -551,7 +551,8 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		s  string
 		sp Span
 	}
-	var strs []pathLit
+	var room [16]pathLit
+	strs := room[:0]
 	for _, t := range st {
 		switch t.kind {
 		case asString:
@@ -571,7 +572,7 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 	for _, t := range st {
 		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.text(t)) {
 			for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
-				if p := an.foldPath(an.defList[d].expr, 0); p != "" {
+				if p := an.foldDef(d); p != "" {
 					strs = append(strs, pathLit{p, tokSpan(t)})
 				}
 			}
@@ -961,6 +962,16 @@ var pathAnchors = map[string]string{
 	"home": "~/", "library": "~/Library/", "desktop": "~/Desktop/", "documents": "~/Documents/",
 	"downloads": "~/Downloads/", "preferences": "~/Library/Preferences/", "application": "~/Library/Application Support/",
 	"scripts": "~/Library/Scripts/", "startup": "/", "system": "/System/", "temporary": "/tmp/", "launch": "~/Library/LaunchAgents/",
+}
+
+// foldDef is foldPath(an.defList[d].expr, 0), worked out once per
+// definition: a variable set in many places is read in many more.
+func (an *asAn) foldDef(d int32) string {
+	def := &an.defList[d]
+	if !def.folded {
+		def.fold, def.folded = an.foldPath(def.expr, 0), true
+	}
+	return def.fold
 }
 
 // foldPath folds a path expression whose start is a path to … anchor:

@@ -70,14 +70,13 @@ type asAn struct {
 	env     *Env
 	depth   int
 	stack   []asFrame
-	syms    map[string]int32 // variables and handlers the script declares: index into symList
+	symOf   []int32 // variables and handlers the script declares, by name: 1 + index into symList (0: none)
 	symList []asSym
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
 	selectAll bool                // a Select All was typed: what follows acts on everything
 	zones     map[string]zoneInfo // classifyPath results, by path
-	bulkMemo  map[string]bool     // bulkVar results, by variable
 	mentioned map[string]bool     // mentions results, by word
 	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
 	spotlight bool                // Command-Space was typed: the next text launches an app
@@ -86,18 +85,17 @@ type asAn struct {
 	deletes, sends int
 	bulkRecipients bool
 	clipboard      string // literal text the script put on the clipboard
-	// Folding state: variables being resolved, and work spent.
-	resolving map[string]bool
-	foldWork  int
-	apps      map[string]*asApp       // resolved application names
-	shells    map[string]*shellEffect // shell commands analysed (asshell.go)
+	// Folding: work spent (the variables being resolved are marked in
+	// their asSym).
+	foldWork int
+	apps     map[string]*asApp       // resolved application names
+	shells   map[string]*shellEffect // shell commands analysed (asshell.go)
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
 // scripts: a script's analysis then allocates few of them anew.
 var asPool = sync.Pool{New: func() any {
 	return &asAn{
-		syms:    make(map[string]int32, 32),
 		symList: make([]asSym, 0, 32),
 		defList: make([]asDef, 0, 32),
 	}
@@ -112,12 +110,8 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 	an := asPool.Get().(*asAn)
 	*an = asAn{
 		lx: lx, v: v, env: env, depth: depth,
-		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
-		shells: an.shells,
-	}
-	if an.syms == nil {
-		an.syms = make(map[string]int32, 32)
+		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 	}
 	return an
 }
@@ -125,22 +119,21 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 // release empties the analyser's tables and returns it to the pool; an
 // must not be used after.
 func (an *asAn) release() {
-	if len(an.syms) > maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled {
+	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled {
 		return // the garbage collector takes it
 	}
-	clear(an.syms)
+	for _, s := range an.symList {
+		an.symOf[s.name] = 0
+	}
 	clear(an.zones)
-	clear(an.bulkMemo)
 	clear(an.mentioned)
-	clear(an.resolving)
 	clear(an.apps)
 	clear(an.shells)
 	clear(an.stack[:cap(an.stack)])
 	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
 	*an = asAn{
-		stack: an.stack[:0], syms: an.syms, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, bulkMemo: an.bulkMemo, mentioned: an.mentioned, resolving: an.resolving, apps: an.apps,
-		shells: an.shells,
+		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 	}
 	asPool.Put(an)
 }
@@ -179,14 +172,16 @@ func (an *asAn) statements(f func(st []asToken)) {
 // collect records variables, handlers and the expressions assigned to
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
-	handler := ""
+	// The handler being read, if any (a handler "named" by an empty text,
+	// an unknown «event», is none).
+	handler, inHandler := asName(0), false
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
-			handler = an.text(st[1])
-		} else if len(st) > 1 && st[0].kw == kwEnd && an.text(st[1]) == handler {
-			handler = ""
+			handler, inHandler = an.name(st[1]), st[1].tlen > 0
+		} else if len(st) > 1 && st[0].kw == kwEnd && (inHandler && an.name(st[1]) == handler || !inHandler && st[1].tlen == 0) {
+			inHandler = false
 		}
-		if handler != "" {
+		if inHandler {
 			// A handler that returns a collection: my targets() is many things.
 			for k := 0; k+1 < len(st); k++ {
 				if st[k].kind == asWord && st[k].kw == kwReturn {
@@ -215,14 +210,13 @@ func (an *asAn) collect() {
 					k++
 				}
 				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
-					an.def(an.text(st[k]), st[k+4:])
+					an.def(an.name(st[k]), st[k+4:])
 				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
-					name := an.text(st[k])
-					an.def(name, st[k+2:])
+					an.def(an.name(st[k]), st[k+2:])
 				} else if i+1 < len(st) && st[i+1].op == '{' {
 					for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.text(st[j]), nil)
+							an.def(an.name(st[j]), nil)
 						}
 					}
 				}
@@ -233,16 +227,16 @@ func (an *asAn) collect() {
 						if st[k].kw == kwMy && k+1 < len(st) {
 							k++
 						}
-						an.def(an.text(st[k]), nil)
+						an.def(an.name(st[k]), nil)
 						break
 					}
 				}
 			case kwRepeat:
 				if i+2 < len(st) && st[i+1].kw == kwWith {
-					an.sym(an.text(st[i+2])).isVar = true
+					an.sym(an.name(st[i+2])).isVar = true
 					for j := i + 3; j < len(st); j++ {
 						if st[j].kw == kwIn {
-							an.def(an.text(st[i+2]), st[j+1:])
+							an.def(an.name(st[i+2]), st[j+1:])
 							break
 						}
 					}
@@ -259,10 +253,10 @@ func (an *asAn) collect() {
 				if i == 0 {
 					for j := i + 1; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(an.text(st[j])).isVar = true
+							an.sym(an.name(st[j])).isVar = true
 							if t.kw == kwProperty {
 								if j+2 < len(st) && st[j+1].op == ':' {
-									an.def(an.text(st[j]), st[j+2:])
+									an.def(an.name(st[j]), st[j+2:])
 								}
 								break
 							}
@@ -271,19 +265,19 @@ func (an *asAn) collect() {
 				}
 			case kwOn, kwTo:
 				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
-					an.sym(an.text(st[1])).isSub = true
+					an.sym(an.name(st[1])).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					// Their values come from the caller: computed, even where
 					// a property of the same name has a literal value.
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.text(st[j]), nil)
+							an.def(an.name(st[j]), nil)
 						}
 					}
 				}
 			case kwScript:
 				if i == 0 && len(st) > 1 {
-					an.sym(an.text(st[1])).isVar = true
+					an.sym(an.name(st[1])).isVar = true
 				}
 			}
 		}
@@ -294,7 +288,10 @@ func (an *asAn) collect() {
 // definitions live in two flat slices, so collecting a large script costs a
 // few allocations, not a few per name.
 type asSym struct {
+	name         asName
 	isVar, isSub bool
+	bulk         int8 // bulkVar's result: 0 not known yet, 1 yes, -1 no (or being worked out)
+	resolving    bool // template is resolving the variable's value
 	ndefs        int
 	first, last  int32 // definitions: indices into asAn.defList, -1 when none
 }
@@ -308,14 +305,28 @@ type asDef struct {
 	fold   string
 }
 
-func (an *asAn) sym(name string) *asSym {
-	i, ok := an.syms[name]
-	if !ok {
-		i = int32(len(an.symList))
-		an.symList = append(an.symList, asSym{first: -1, last: -1})
-		an.syms[name] = i
+// sym returns what the script declares under name, adding it if need be.
+func (an *asAn) sym(name asName) *asSym {
+	if int(name) >= len(an.symOf) {
+		an.symOf = append(an.symOf, make([]int32, int(name)+1-len(an.symOf)+len(an.symOf)/2)...)
 	}
-	return &an.symList[i]
+	i := an.symOf[name]
+	if i == 0 {
+		an.symList = append(an.symList, asSym{name: name, first: -1, last: -1})
+		i = int32(len(an.symList))
+		an.symOf[name] = i
+	}
+	return &an.symList[i-1]
+}
+
+// lookup returns what the script declares under name, or nil.
+func (an *asAn) lookup(name asName) *asSym {
+	if int(name) < len(an.symOf) {
+		if i := an.symOf[name]; i != 0 {
+			return &an.symList[i-1]
+		}
+	}
+	return nil
 }
 
 // maxDefs bounds the definitions kept for one variable. A variable set in
@@ -324,7 +335,7 @@ func (an *asAn) sym(name string) *asSym {
 const maxDefs = 16
 
 // def records name := expr.
-func (an *asAn) def(name string, expr []asToken) {
+func (an *asAn) def(name asName, expr []asToken) {
 	s := an.sym(name)
 	s.isVar = true
 	if s.ndefs++; s.ndefs > maxDefs {
@@ -344,24 +355,20 @@ func (an *asAn) def(name string, expr []asToken) {
 	s.last = d
 }
 
-func (an *asAn) known(name string) bool {
-	_, ok := an.syms[name]
-	return ok
-}
+func (an *asAn) known(name asName) bool { return an.lookup(name) != nil }
 
-func (an *asAn) isVar(name string) bool {
-	i, ok := an.syms[name]
-	return ok && an.symList[i].isVar
+func (an *asAn) isVar(name asName) bool {
+	s := an.lookup(name)
+	return s != nil && s.isVar
 }
 
 // firstDef returns the index of name's first definition in defList, or
 // -1; iterate with defList[d].next.
-func (an *asAn) firstDef(name string) int32 {
-	i, ok := an.syms[name]
-	if !ok {
-		return -1
+func (an *asAn) firstDef(name asName) int32 {
+	if s := an.lookup(name); s != nil {
+		return s.first
 	}
-	return an.symList[i].first
+	return -1
 }
 
 // run walks the statements, keeping the tell/block stack.
@@ -554,7 +561,7 @@ func (an *asAn) appVar(t asToken) *asApp {
 	if t.kind != asWord && t.kind != asVar {
 		return nil
 	}
-	for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 		e := an.defList[d].expr
 		for k := 0; k+1 < len(e); k++ {
 			if e[k].kw == kwApplication || e[k].kw == kwApp {
@@ -804,7 +811,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		return
 	}
 	target := st[1:to]
-	if len(target) == 1 && (target[0].kind == asVar || an.isVar(an.text(target[0]))) {
+	if len(target) == 1 && (target[0].kind == asVar || an.isVar(an.name(target[0]))) {
 		return // set output to …: a script variable, whatever its name
 	}
 	if target[0].kw == kwApplescript || target[0].op == '{' {
@@ -812,7 +819,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 	}
 	switch target[0].kw {
 	case kwEnd, kwBeginning, kwItem, kwRest, kwMiddle:
-		if last := target[len(target)-1]; last.kind == asVar || an.isVar(an.text(last)) {
+		if last := target[len(target)-1]; last.kind == asVar || an.isVar(an.name(last)) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
@@ -885,8 +892,7 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 			if k >= len(st) || st[k].kind != asWord {
 				return
 			}
-			w := an.text(st[k])
-			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(w) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
+			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(an.name(st[k])) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
 			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
@@ -952,7 +958,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if strings.HasPrefix(w, "__airlock_") || class.has(kfKeyword) && !(unknownApp && w == "run" && i+1 < len(st)) {
 		return
 	}
-	if an.known(w) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
+	if an.known(an.name(t)) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
 		// A variable or handler name, unless a plain word follows it inside
 		// a tell block (attach action to …): then it is the app's command.
 		return

@@ -37,8 +37,9 @@ type asToken struct {
 	// '"' (so no string ever equals a word: use str for the content).
 	toff, tlen int32
 	kind       asKind
-	op         byte // the operator the text is: its byte, opPoss for 's, 0 for none (see varOp)
-	kw         kwID // the id of the text when it is a vocabulary word (askw.go)
+	op         byte   // the operator the text is: its byte, opPoss for 's, 0 for none (see varOp)
+	kw         kwID   // the id of the text when it is a vocabulary word (askw.go)
+	name       asName // for words: the name of the text (asname.go); 0 for others
 }
 
 // opPoss is the op of the possessive 's (a byte no ASCII operator has).
@@ -85,9 +86,10 @@ func (an *asAn) eventCode(t asToken) string {
 
 // asLex is the normaliser's result.
 type asLex struct {
-	toks []asToken
-	buf  *[]asToken // toks' pooled buffer
-	src  string
+	toks  []asToken
+	buf   *[]asToken // toks' pooled buffer
+	names *nameTable
+	src   string
 	// norm holds the tokens' texts: the source with its words lower-cased,
 	// then the texts the source does not spell out (decoded strings, the
 	// terms of «event» and «class» codes).
@@ -105,6 +107,8 @@ func (lx *asLex) release() {
 	*lx.buf = lx.toks[:0]
 	lx.toks = nil
 	tokenPool.Put(lx.buf)
+	lx.names.release()
+	lx.names = nil
 }
 
 // lexAppleScript tokenises src. It never fails: problems are recorded in
@@ -115,7 +119,7 @@ func lexAppleScript(src string) *asLex {
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, buf: buf}
+	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable)}
 	// The normalised buffer starts as a copy of the source: only words need
 	// folding, and the word scan below does it as it goes; everything else
 	// matches byte for byte.
@@ -155,26 +159,29 @@ func lexAppleScript(src string) *asLex {
 			}
 			// The keyword look-up (lookupKWIn), written out: a call here
 			// would spill the loop's state on every word.
-			kw := kwNone
-			if w := j - i; w <= kwMaxLen {
-				if j >= 8 && i+8 <= len(lb) {
-					lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
-					hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
-					h := vocab.bucket(lo, hi, w)
-					a, b := &vocab.slots[h], &vocab.slots[h|1]
-					ida, idb := a.id, b.id
-					if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
-						kw = ida
-					}
-					if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
-						kw = idb
-					}
-				} else {
-					kw = lookupKW(string(lb[i:j]))
+			// Its name, too: the keyword's, or the script's own.
+			kw, name := kwNone, asName(0)
+			if w := j - i; w <= kwMaxLen && j >= 8 && i+8 <= len(lb) {
+				lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
+				hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
+				h := vocab.bucket(lo, hi, w)
+				a, b := &vocab.slots[h], &vocab.slots[h|1]
+				ida, idb := a.id, b.id
+				if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
+					kw = ida
 				}
+				if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
+					kw = idb
+				}
+				if name = asName(kw); kw == kwNone {
+					name = lx.names.packed(lo, hi, w)
+				}
+			} else {
+				kw, name = lx.names.word(lb[i:j])
 			}
 			toks = pushToken(toks, asWord, i, j, i, j-i)
 			toks[len(toks)-1].kw = kw
+			toks[len(toks)-1].name = name
 			i = j
 			continue
 		}

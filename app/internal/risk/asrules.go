@@ -133,8 +133,8 @@ func (an *asAn) bulkObject(st []asToken, from int) (bool, string) {
 		case kwTo, kwFrom, kwWith, kwIn, kwAt, kwInto:
 			return false, ""
 		}
-		if name := an.text(t); an.bulkVar(name, 0) {
-			return true, name
+		if an.bulkVar(an.name(t), 0) {
+			return true, an.text(t)
 		}
 	}
 	return false, ""
@@ -145,29 +145,35 @@ var bulkWords = set(`every all entire contents items files folders documents not
 	windows processes applications accounts albums playlists records rows slides tabs bookmarks`)
 
 // bulkVar reports a variable assigned (or looped over) a collection.
-func (an *asAn) bulkVar(name string, depth int) bool {
+func (an *asAn) bulkVar(name asName, depth int) bool {
 	if depth > 3 {
 		return false
 	}
-	if b, ok := an.bulkMemo[name]; ok {
-		return b
+	s := an.lookup(name)
+	if s == nil {
+		return false // nothing assigned to it
 	}
-	if an.bulkMemo == nil {
-		an.bulkMemo = map[string]bool{}
+	if s.bulk != 0 {
+		return s.bulk > 0
 	}
-	an.bulkMemo[name] = false // while resolving: a self-reference adds nothing
+	s.bulk = -1 // while resolving: a self-reference adds nothing
 	b := an.bulkVarDefs(name, depth)
-	an.bulkMemo[name] = b
+	if s = an.lookup(name); b {
+		s.bulk = 1
+	}
 	return b
 }
 
-func (an *asAn) bulkVarDefs(name string, depth int) bool {
+func (an *asAn) bulkVarDefs(name asName, depth int) bool {
 	for d := an.firstDef(name); d >= 0; d = an.defList[d].next {
 		for _, x := range an.defList[d].expr {
 			if x.kind != asWord && x.kind != asVar {
 				continue
 			}
-			if x.kw.has(kfBulk) || x.kw == kwSelection || an.text(x) != name && an.bulkVar(an.text(x), depth+1) {
+			if x.kw.has(kfBulk) || x.kw == kwSelection {
+				return true
+			}
+			if xn := an.name(x); xn != name && an.bulkVar(xn, depth+1) {
 				return true
 			}
 		}
@@ -251,7 +257,7 @@ func init() {
 					if isTrash(st[k]) {
 						trash = true
 					}
-					for d := an.firstDef(an.text(st[k])); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
+					for d := an.firstDef(an.name(st[k])); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
 						for _, x := range an.defList[d].expr {
 							trash = trash || isTrash(x)
 						}
@@ -559,7 +565,7 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 			strs = append(strs, pathLit{an.str(t), tokSpan(t)})
 		case asWord, asVar:
 			// open for access f / write x to f: follow the variable one step.
-			for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				for _, x := range an.defList[d].expr {
 					if x.kind == asString {
 						strs = append(strs, pathLit{an.str(x), tokSpan(x)})
@@ -570,8 +576,8 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 	}
 	// Paths built from path to … anchors: (path to home folder as text) & ".zshrc".
 	for _, t := range st {
-		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.text(t)) {
-			for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
+		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)) {
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				if p := an.foldDef(d); p != "" {
 					strs = append(strs, pathLit{p, tokSpan(t)})
 				}
@@ -802,8 +808,8 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	}
 	for k, t := range st {
 		switch {
-		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.text(t)):
-			for d := an.firstDef(an.text(t)); d >= 0; d = an.defList[d].next {
+		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				for _, x := range an.defList[d].expr {
 					if x.kind == asString {
 						check(an.str(x))
@@ -864,7 +870,7 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	// using mods, where set mods to {command down, shift down}
 	for k := i; k+1 < len(st); k++ {
 		if st[k].kw == kwUsing {
-			for d := an.firstDef(an.text(st[k+1])); d >= 0; d = an.defList[d].next {
+			for d := an.firstDef(an.name(st[k+1])); d >= 0; d = an.defList[d].next {
 				addMods(an.defList[d].expr)
 			}
 		}
@@ -1014,7 +1020,7 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 			anchored = true
 		case term[0].kind == asWord || term[0].kind == asVar:
 			inner := ""
-			for d := an.firstDef(an.text(term[0])); d >= 0 && inner == ""; d = an.defList[d].next {
+			for d := an.firstDef(an.name(term[0])); d >= 0 && inner == ""; d = an.defList[d].next {
 				inner = an.foldPath(an.defList[d].expr, depth+1)
 			}
 			if inner == "" {

@@ -146,19 +146,16 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		}
 		return "", vs, !whole
 	case len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar):
-		name := an.text(t[0])
+		name := an.name(t[0])
 		first := an.firstDef(name)
 		// A variable being resolved refers to itself (set a to a & a), or
 		// the work budget is spent: what it holds is computed.
 		an.foldWork++
-		if first < 0 || depth >= 4 || an.resolving[name] || an.foldWork > maxFoldWork {
+		if first < 0 || depth >= 4 || an.lookup(name).resolving || an.foldWork > maxFoldWork {
 			return holeUnquoted, nil, false
 		}
-		if an.resolving == nil {
-			an.resolving = map[string]bool{}
-		}
-		an.resolving[name] = true
-		defer delete(an.resolving, name)
+		an.lookup(name).resolving = true
+		defer func() { an.lookup(name).resolving = false }()
 		var out []string
 		lit := false
 		for k := first; k >= 0; k = an.defList[k].next {

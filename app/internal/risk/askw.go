@@ -13,7 +13,7 @@ import (
 // «event» token, kw is the id of its text when that text is a vocabulary
 // word, and kwNone otherwise; string, number and operator tokens are
 // kwNone (their texts are never vocabulary words: those start with a
-// letter). So t.kw == kwTo holds exactly where t.text == "to" would.
+// letter). So t.kw == kwTo holds exactly where the token's text is "to".
 
 type kwID uint16
 
@@ -151,16 +151,17 @@ const (
 )
 
 // maxKW bounds the vocabulary, kwMaxLen its words. slots is a hash table
-// of two-slot buckets, at most a quarter full, that holds each word as its
-// first and last eight bytes and its length: a look-up is two loads, a
-// multiply and two integer comparisons that need not branch, and no string
-// is compared. The table's seed is chosen when the vocabulary is complete
-// so that no bucket overflows.
+// of two-slot buckets that holds each word as its first and last eight
+// bytes and its length: a look-up is two loads, a multiply and two integer
+// comparisons that need not branch, and no string is compared. A word
+// whose bucket is full makes intern hash every word anew with another
+// seed (and, after many seeds, into a table twice the size), so no bucket
+// ever holds more than two.
 const (
-	maxKW    = 1024
-	kwMaxLen = 16
-	kwBits   = 11
-	kwSlotN  = 1 << kwBits
+	maxKW     = 1024
+	kwMaxLen  = 16
+	kwBits    = 11 // the table starts with 1<<kwBits slots
+	kwReseeds = 64 // seeds tried before the table grows
 )
 
 type kwSlot struct {
@@ -173,7 +174,8 @@ type vocabulary struct {
 	words  []string // id → word
 	byWord map[string]kwID
 	seed   uint64
-	slots  [kwSlotN]kwSlot
+	shift  uint // 64 - log2(len(slots))
+	slots  []kwSlot
 	flags  [maxKW]uint16
 	rules  [maxKW][]asRule // the verb rules a word starts
 }
@@ -183,7 +185,8 @@ type vocabulary struct {
 var vocab = newVocabulary()
 
 func newVocabulary() *vocabulary {
-	v := &vocabulary{byWord: make(map[string]kwID, maxKW), seed: 0x9e3779b97f4a7c15}
+	v := &vocabulary{byWord: make(map[string]kwID, maxKW), seed: 0x9e3779b97f4a7c15,
+		shift: 64 - kwBits, slots: make([]kwSlot, 1<<kwBits)}
 	v.words = append(make([]string, 0, maxKW), "")
 	for _, w := range kwNamedWords[1:] {
 		if id := v.intern(w); v.words[id] != w || id >= kwNamed {
@@ -218,7 +221,7 @@ func packKW(w string) (lo, hi uint64) {
 
 // bucket returns the first slot of the bucket of a packed word.
 func (v *vocabulary) bucket(lo, hi uint64, n int) uint64 {
-	return ((lo ^ hi*0xc2b2ae3d27d4eb4f ^ uint64(n)) * v.seed) >> (64 - kwBits) &^ 1
+	return ((lo ^ hi*0xc2b2ae3d27d4eb4f ^ uint64(n)) * v.seed) >> v.shift &^ 1
 }
 
 // lookupKW returns the id of w, or kwNone when w is not a vocabulary word.
@@ -292,9 +295,12 @@ func (v *vocabulary) intern(w string) kwID {
 	v.words = append(v.words, w)
 	v.byWord[w] = id
 	if !v.place(id) {
-		// A full bucket: hash every word anew with other seeds until
-		// every bucket has room.
-		for !v.rehash() {
+		// A full bucket: hash every word anew with another seed, in a
+		// larger table when many seeds have not done.
+		for tries := 1; !v.rehash(); tries++ {
+			if tries%kwReseeds == 0 {
+				v.slots, v.shift = make([]kwSlot, 2*len(v.slots)), v.shift-1
+			}
 		}
 	}
 	return id
@@ -304,7 +310,7 @@ func (v *vocabulary) intern(w string) kwID {
 // found room.
 func (v *vocabulary) rehash() bool {
 	v.seed = v.seed*0x5851f42d4c957f2d + 0x14057b7ef767814f | 1
-	v.slots = [kwSlotN]kwSlot{}
+	clear(v.slots)
 	for id := kwID(1); int(id) < len(v.words); id++ {
 		if !v.place(id) {
 			return false

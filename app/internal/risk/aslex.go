@@ -157,9 +157,9 @@ func lexAppleScript(src string) *asLex {
 			if j < n && src[j] >= 0x80 {
 				j = wordTail(src, lb, i, j)
 			}
-			// The keyword look-up (lookupKWIn), written out: a call here
-			// would spill the loop's state on every word.
-			// Its name, too: the keyword's, or the script's own.
+			// The word's keyword id (lookupKWIn, written out: a call here
+			// would spill the loop's state on every word) and its name:
+			// the keyword's, or one the script's name table gives it.
 			kw, name := kwNone, asName(0)
 			if w := j - i; w <= kwMaxLen && j >= 8 && i+8 <= len(lb) {
 				lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
@@ -352,8 +352,8 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 // Byte classes for the lexer's dispatch.
 const (
 	lcOp    = iota // an operator: & ( ) { } , : = …
-	lcWord         // a letter or _
-	lcDigit        // 0-9
+	lcWord         // a letter or _ (words are taken before the switch)
+	lcDigit        // 0-9 (likewise)
 	lcBlank        // space, tab, form feed, vertical tab
 	lcEOL          // \n, \r
 	lcDash         // - (or a -- comment)

@@ -178,7 +178,7 @@ func (an *asAn) collect() {
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
-		} else if len(st) > 1 && st[0].kw == kwEnd && (inHandler && an.name(st[1]) == handler || !inHandler && st[1].tlen == 0) {
+		} else if inHandler && len(st) > 1 && st[0].kw == kwEnd && an.name(st[1]) == handler {
 			inHandler = false
 		}
 		if inHandler {
@@ -246,7 +246,7 @@ func (an *asAn) collect() {
 				if j < len(st) && st[j].kw == kwId {
 					j++
 				}
-				if j < len(st) && st[j].kind == asString && !an.terminal && an.isTerminal(an.str(st[j])) {
+				if j < len(st) && st[j].kind == asString && !an.terminal && isTerminalApp(an.str(st[j])) {
 					an.terminal = true
 				}
 			case kwProperty, kwLocal, kwGlobal:
@@ -634,9 +634,6 @@ var terminalKeys = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
-
-// isTerminal is isTerminalApp for the application names a script uses.
-func (an *asAn) isTerminal(name string) bool { return isTerminalApp(name) }
 
 // mentionsTerminal spots a terminal opened by a string command: open -a
 // Terminal. A terminal's name in a list or a message is not that.

@@ -2,10 +2,10 @@ package risk
 
 import "github.com/airlockhq/airlock/app/internal/level"
 
-// Shell commands an AppleScript runs are analysed once per script: a
-// script that runs the same command in many places (a loop unrolled, a
-// script pasted many times) pays for one analysis, and replays what it
-// found at each place.
+// Shell commands an AppleScript runs are analysed at most twice per script:
+// a script that runs the same command in many places (a loop unrolled, a
+// script pasted many times) pays for two analyses, and replays what the
+// second found at each place after.
 //
 // Replaying is exact because the shell analysis is a pure function of the
 // command, the Env and the depth, which are the same within one script, and
@@ -19,6 +19,8 @@ import "github.com/airlockhq/airlock/app/internal/level"
 
 // shellEffect is what analysing one command added to an empty verdict.
 type shellEffect struct {
+	seen    bool     // met once: analysed in place, not recorded
+	replay  bool     // recorded, and few enough reasons to replay
 	reasons []Reason // spans are shellAnchor where they were the anchor
 	level   level.Level
 }
@@ -34,22 +36,25 @@ const (
 )
 
 // shellInto is shellInto(v, cmd, an.env, &sp, an.depth+1), analysing each
-// command once per script.
+// command at most twice per script: in place the first time (most
+// commands are met once), recorded the second, replayed after that.
 func (an *asAn) shellInto(v *Verdict, cmd string, sp Span) {
-	e, ok := an.shells[cmd]
-	if !ok && len(an.shells) < maxShellMemo && len(cmd) <= maxShellMemoText {
-		var rec Verdict
-		anchor := shellAnchor
-		shellInto(&rec, cmd, an.env, &anchor, an.depth+1)
-		if len(rec.Reasons) < maxReasons {
-			e = &shellEffect{reasons: rec.Reasons, level: rec.Level}
-		}
+	e := an.shells[cmd]
+	switch {
+	case e == nil && len(an.shells) < maxShellMemo && len(cmd) <= maxShellMemoText:
 		if an.shells == nil {
 			an.shells = map[string]*shellEffect{}
 		}
-		an.shells[cmd] = e // nil: too many reasons to replay
+		an.shells[cmd] = &shellEffect{seen: true}
+		shellInto(v, cmd, an.env, &sp, an.depth+1)
+		return
+	case e != nil && e.seen:
+		var rec Verdict
+		anchor := shellAnchor
+		shellInto(&rec, cmd, an.env, &anchor, an.depth+1)
+		*e = shellEffect{replay: len(rec.Reasons) < maxReasons, reasons: rec.Reasons, level: rec.Level}
 	}
-	if e == nil || len(v.Reasons)+len(e.reasons) > maxReasons {
+	if e == nil || !e.replay || len(v.Reasons)+len(e.reasons) > maxReasons {
 		shellInto(v, cmd, an.env, &sp, an.depth+1)
 		return
 	}

@@ -52,7 +52,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	}
 	for _, n := range []int{0, 1, 5, maxReasons - 8, maxReasons - 3, maxReasons - 1, maxReasons} {
 		an := newAsAn(&asLex{}, nil, env, 0)
-		for round := 0; round < 2; round++ { // recorded, then replayed
+		for round := 0; round < 3; round++ { // analysed, recorded, replayed
 			for i, c := range cmds {
 				sp := Span{10 * i, 10*i + 5}
 				want := Verdict{Reasons: prefills(n)}

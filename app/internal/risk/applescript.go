@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 
@@ -27,7 +28,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 		return v
 	}
 	lx := lexAppleScript(src)
-	an := &asAn{lx: lx, v: &v, env: env, depth: depth}
+	an := newAsAn(lx, &v, env, depth)
 	if lx.badUTF8 {
 		an.add(level.Dangerous, "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
@@ -42,6 +43,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	if an.sends > bulkCount {
 		an.add(level.Destructive, "as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
+	an.release()
 	lx.release()
 	return v
 }
@@ -68,14 +70,13 @@ type asAn struct {
 	env     *Env
 	depth   int
 	stack   []asFrame
-	syms    map[string]int32 // variables and handlers the script declares: index into symList
+	symOf   []int32 // variables and handlers the script declares, by name: 1 + index into symList (0: none)
 	symList []asSym
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
 	selectAll bool                // a Select All was typed: what follows acts on everything
 	zones     map[string]zoneInfo // classifyPath results, by path
-	bulkMemo  map[string]bool     // bulkVar results, by variable
 	mentioned map[string]bool     // mentions results, by word
 	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
 	spotlight bool                // Command-Space was typed: the next text launches an app
@@ -84,15 +85,66 @@ type asAn struct {
 	deletes, sends int
 	bulkRecipients bool
 	clipboard      string // literal text the script put on the clipboard
-	// Folding state: variables being resolved, and work spent.
-	resolving map[string]bool
-	foldWork  int
-	apps      map[string]*asApp // resolved application names
+	// Folding: work spent (the variables being resolved are marked in
+	// their asSym).
+	foldWork int
+	apps     map[string]*asApp       // resolved application names
+	shells   map[string]*shellEffect // shell commands analysed (asshell.go)
+}
+
+// asPool keeps analysers, with the room their tables have grown, between
+// scripts: a script's analysis then allocates few of them anew.
+var asPool = sync.Pool{New: func() any {
+	return &asAn{
+		symList: make([]asSym, 0, 32),
+		defList: make([]asDef, 0, 32),
+	}
+}}
+
+// maxPooled bounds the entries a pooled table keeps room for: a table a
+// large script grew is dropped rather than cleared for every small one.
+const maxPooled = 1024
+
+// newAsAn returns an analyser for one script, its tables empty.
+func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
+	an := asPool.Get().(*asAn)
+	*an = asAn{
+		lx: lx, v: v, env: env, depth: depth,
+		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+	}
+	return an
+}
+
+// release empties the analyser's tables and returns it to the pool; an
+// must not be used after.
+func (an *asAn) release() {
+	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled {
+		return // the garbage collector takes it
+	}
+	for _, s := range an.symList {
+		an.symOf[s.name] = 0
+	}
+	clear(an.zones)
+	clear(an.mentioned)
+	clear(an.apps)
+	clear(an.shells)
+	clear(an.stack[:cap(an.stack)])
+	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
+	*an = asAn{
+		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
+		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+	}
+	asPool.Put(an)
 }
 
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
 	an.v.add(l, rule, sp, format, args...)
 }
+
+// text and str are the lexer's, for the token t of this script.
+func (an *asAn) text(t asToken) string { return an.lx.text(t) }
+func (an *asAn) str(t asToken) string  { return an.lx.str(t) }
 
 func tokSpan(t asToken) Span { return Span{int(t.start), int(t.end)} }
 
@@ -107,8 +159,8 @@ func stmtSpan(st []asToken) Span {
 func (an *asAn) statements(f func(st []asToken)) {
 	toks := an.lx.toks
 	start := 0
-	for i, t := range toks {
-		if t.kind == asEOL {
+	for i := range toks {
+		if toks[i].kind == asEOL {
 			if i > start {
 				f(toks[start:i])
 			}
@@ -120,22 +172,21 @@ func (an *asAn) statements(f func(st []asToken)) {
 // collect records variables, handlers and the expressions assigned to
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
-	an.syms = make(map[string]int32, 32)
-	an.symList = make([]asSym, 0, 32)
-	an.defList = make([]asDef, 0, 32)
-	handler := ""
+	// The handler being read, if any (a handler "named" by an empty text,
+	// an unknown «event», is none).
+	handler, inHandler := asName(0), false
 	an.statements(func(st []asToken) {
-		if len(st) > 1 && (st[0].text == "on" || st[0].text == "to") && st[1].text != "error" {
-			handler = st[1].text
-		} else if len(st) > 1 && st[0].text == "end" && st[1].text == handler {
-			handler = ""
+		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
+			handler, inHandler = an.name(st[1]), st[1].tlen > 0
+		} else if inHandler && len(st) > 1 && st[0].kw == kwEnd && an.name(st[1]) == handler {
+			inHandler = false
 		}
-		if handler != "" {
+		if inHandler {
 			// A handler that returns a collection: my targets() is many things.
 			for k := 0; k+1 < len(st); k++ {
-				if st[k].kind == asWord && st[k].text == "return" {
+				if st[k].kind == asWord && st[k].kw == kwReturn {
 					for _, x := range st[k+1:] {
-						if x.kind == asWord && bulkWords[x.text] {
+						if x.kind == asWord && x.kw.has(kfBulk) {
 							an.def(handler, st[k+1:])
 							break
 						}
@@ -144,90 +195,89 @@ func (an *asAn) collect() {
 			}
 		}
 		for i := 0; i < len(st); i++ {
-			t := st[i]
-			if t.kind == asString && !an.terminal && mentionsTerminal(t.str()) {
+			t := &st[i]
+			if t.kind == asString && !an.terminal && mentionsTerminal(an.str(*t)) {
 				an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
 			}
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			switch t.text {
-			case "set":
+			switch t.kw {
+			case kwSet:
 				// set my X to …, set X of me to …: the same variable.
 				k := i + 1
-				if k < len(st) && (st[k].text == "my" || st[k].text == "its") {
+				if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
 					k++
 				}
-				if k+3 < len(st) && st[k+1].text == "of" && (st[k+2].text == "me" || st[k+2].text == "it") && st[k+3].text == "to" {
-					an.def(st[k].text, st[k+4:])
-				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].text == "to" {
-					name := st[k].text
-					an.def(name, st[k+2:])
-				} else if i+1 < len(st) && st[i+1].text == "{" {
-					for j := i + 2; j < len(st) && st[j].text != "}"; j++ {
+				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
+					an.def(an.name(st[k]), st[k+4:])
+				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
+					an.def(an.name(st[k]), st[k+2:])
+				} else if i+1 < len(st) && st[i+1].op == '{' {
+					for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(st[j].text, nil)
+							an.def(an.name(st[j]), nil)
 						}
 					}
 				}
-			case "copy":
+			case kwCopy:
 				for j := i + 1; j < len(st); j++ {
-					if st[j].text == "to" && j+1 < len(st) {
+					if st[j].kw == kwTo && j+1 < len(st) {
 						k := j + 1
-						if st[k].text == "my" && k+1 < len(st) {
+						if st[k].kw == kwMy && k+1 < len(st) {
 							k++
 						}
-						an.def(st[k].text, nil)
+						an.def(an.name(st[k]), nil)
 						break
 					}
 				}
-			case "repeat":
-				if i+2 < len(st) && st[i+1].text == "with" {
-					an.sym(st[i+2].text).isVar = true
+			case kwRepeat:
+				if i+2 < len(st) && st[i+1].kw == kwWith {
+					an.sym(an.name(st[i+2])).isVar = true
 					for j := i + 3; j < len(st); j++ {
-						if st[j].text == "in" {
-							an.def(st[i+2].text, st[j+1:])
+						if st[j].kw == kwIn {
+							an.def(an.name(st[i+2]), st[j+1:])
 							break
 						}
 					}
 				}
-			case "application", "app", "process":
+			case kwApplication, kwApp, kwProcess:
 				j := i + 1
-				if j < len(st) && st[j].text == "id" {
+				if j < len(st) && st[j].kw == kwId {
 					j++
 				}
-				if j < len(st) && st[j].kind == asString && isTerminalApp(st[j].str()) {
+				if j < len(st) && st[j].kind == asString && !an.terminal && isTerminalApp(an.str(st[j])) {
 					an.terminal = true
 				}
-			case "property", "local", "global":
+			case kwProperty, kwLocal, kwGlobal:
 				if i == 0 {
 					for j := i + 1; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(st[j].text).isVar = true
-							if t.text == "property" {
-								if j+2 < len(st) && st[j+1].text == ":" {
-									an.def(st[j].text, st[j+2:])
+							an.sym(an.name(st[j])).isVar = true
+							if t.kw == kwProperty {
+								if j+2 < len(st) && st[j+1].op == ':' {
+									an.def(an.name(st[j]), st[j+2:])
 								}
 								break
 							}
 						}
 					}
 				}
-			case "on", "to":
-				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].text != "error" {
-					an.sym(st[1].text).isSub = true
+			case kwOn, kwTo:
+				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
+					an.sym(an.name(st[1])).isSub = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					// Their values come from the caller: computed, even where
 					// a property of the same name has a literal value.
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(st[j].text, nil)
+							an.def(an.name(st[j]), nil)
 						}
 					}
 				}
-			case "script":
+			case kwScript:
 				if i == 0 && len(st) > 1 {
-					an.sym(st[1].text).isVar = true
+					an.sym(an.name(st[1])).isVar = true
 				}
 			}
 		}
@@ -238,7 +288,10 @@ func (an *asAn) collect() {
 // definitions live in two flat slices, so collecting a large script costs a
 // few allocations, not a few per name.
 type asSym struct {
+	name         asName
 	isVar, isSub bool
+	bulk         int8 // bulkVar's result: 0 not known yet, 1 yes, -1 no (or being worked out)
+	resolving    bool // template is resolving the variable's value
 	ndefs        int
 	first, last  int32 // definitions: indices into asAn.defList, -1 when none
 }
@@ -246,16 +299,34 @@ type asSym struct {
 type asDef struct {
 	expr []asToken // nil: assigned, but how is not visible
 	next int32
+	// foldDef's result, once folded: definitions are fixed once collect
+	// has run, and foldPath is a function of them.
+	folded bool
+	fold   string
 }
 
-func (an *asAn) sym(name string) *asSym {
-	i, ok := an.syms[name]
-	if !ok {
-		i = int32(len(an.symList))
-		an.symList = append(an.symList, asSym{first: -1, last: -1})
-		an.syms[name] = i
+// sym returns what the script declares under name, adding it if need be.
+func (an *asAn) sym(name asName) *asSym {
+	if int(name) >= len(an.symOf) {
+		an.symOf = append(an.symOf, make([]int32, int(name)+1-len(an.symOf)+len(an.symOf)/2)...)
 	}
-	return &an.symList[i]
+	i := an.symOf[name]
+	if i == 0 {
+		an.symList = append(an.symList, asSym{name: name, first: -1, last: -1})
+		i = int32(len(an.symList))
+		an.symOf[name] = i
+	}
+	return &an.symList[i-1]
+}
+
+// lookup returns what the script declares under name, or nil.
+func (an *asAn) lookup(name asName) *asSym {
+	if int(name) < len(an.symOf) {
+		if i := an.symOf[name]; i != 0 {
+			return &an.symList[i-1]
+		}
+	}
+	return nil
 }
 
 // maxDefs bounds the definitions kept for one variable. A variable set in
@@ -264,7 +335,7 @@ func (an *asAn) sym(name string) *asSym {
 const maxDefs = 16
 
 // def records name := expr.
-func (an *asAn) def(name string, expr []asToken) {
+func (an *asAn) def(name asName, expr []asToken) {
 	s := an.sym(name)
 	s.isVar = true
 	if s.ndefs++; s.ndefs > maxDefs {
@@ -284,24 +355,20 @@ func (an *asAn) def(name string, expr []asToken) {
 	s.last = d
 }
 
-func (an *asAn) known(name string) bool {
-	_, ok := an.syms[name]
-	return ok
-}
+func (an *asAn) known(name asName) bool { return an.lookup(name) != nil }
 
-func (an *asAn) isVar(name string) bool {
-	i, ok := an.syms[name]
-	return ok && an.symList[i].isVar
+func (an *asAn) isVar(name asName) bool {
+	s := an.lookup(name)
+	return s != nil && s.isVar
 }
 
 // firstDef returns the index of name's first definition in defList, or
 // -1; iterate with defList[d].next.
-func (an *asAn) firstDef(name string) int32 {
-	i, ok := an.syms[name]
-	if !ok {
-		return -1
+func (an *asAn) firstDef(name asName) int32 {
+	if s := an.lookup(name); s != nil {
+		return s.first
 	}
-	return an.symList[i].first
+	return -1
 }
 
 // run walks the statements, keeping the tell/block stack.
@@ -336,13 +403,13 @@ var blockOpeners = map[string]bool{"repeat": true, "try": true, "considering": t
 func (an *asAn) statement(st []asToken) {
 	first := st[0]
 	if first.kind == asWord {
-		switch first.text {
-		case "end":
+		switch first.kw {
+		case kwEnd:
 			if len(an.stack) > 0 {
 				an.stack = an.stack[:len(an.stack)-1]
 			}
 			return
-		case "tell":
+		case kwTell:
 			app, rest, ok := an.tellTarget(st[1:])
 			// tell (every file of desktop) to delete: the target is many things.
 			bulk, _ := an.bulkObject(st, 1)
@@ -360,27 +427,27 @@ func (an *asAn) statement(st []asToken) {
 			an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
 			an.scan(st, false)
 			return
-		case "using":
-			if len(st) > 2 && st[1].text == "terms" && st[2].text == "from" {
+		case kwUsing:
+			if len(st) > 2 && st[1].kw == kwTerms && st[2].kw == kwFrom {
 				// The dictionary in use: commands to a computed target are
 				// read with these terms.
 				app, _, _ := an.tellTarget(st[3:])
 				an.stack = append(an.stack, asFrame{kind: "terms", app: app})
 				return
 			}
-		case "if", "else":
+		case kwIf, kwElse:
 			// if … then <statement> on one line is a statement of its own;
 			// if … then at the end of a line opens a block; else <statement>
 			// likewise.
 			then := -1
 			for j := 1; j < len(st); j++ {
-				if st[j].kind == asWord && st[j].text == "then" {
+				if st[j].kind == asWord && st[j].kw == kwThen {
 					then = j
 					break
 				}
 			}
 			switch {
-			case first.text == "else" && (len(st) == 1 || st[1].text != "if"):
+			case first.kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
 				if len(st) > 1 {
 					an.statement(st[1:])
 				}
@@ -391,7 +458,7 @@ func (an *asAn) statement(st []asToken) {
 			}
 			an.scan(st[:then+1], false)
 			if then == len(st)-1 {
-				if first.text == "if" {
+				if first.kw == kwIf {
 					an.stack = append(an.stack, asFrame{kind: "block"})
 				}
 				return
@@ -404,26 +471,26 @@ func (an *asAn) statement(st []asToken) {
 				an.stack = an.stack[:n]
 			}
 			return
-		case "with":
-			if len(st) > 1 && (st[1].text == "timeout" || st[1].text == "transaction") {
+		case kwWith:
+			if len(st) > 1 && (st[1].kw == kwTimeout || st[1].kw == kwTransaction) {
 				an.stack = append(an.stack, asFrame{kind: "block"})
 				return
 			}
-		case "on", "to":
-			if len(st) > 1 && st[1].text == "error" {
+		case kwOn, kwTo:
+			if len(st) > 1 && st[1].kw == kwError {
 				return
 			}
 			if len(st) > 1 {
 				an.stack = append(an.stack, asFrame{kind: "handler"})
 				return
 			}
-		case "property", "global", "local":
+		case kwProperty, kwGlobal, kwLocal:
 			an.scan(st, false)
 			return
 		}
-		if blockOpeners[first.text] && !(first.text == "try" && len(st) > 1) {
+		if first.kw.has(kfBlock) && !(first.kw == kwTry && len(st) > 1) {
 			fr := asFrame{kind: "block"}
-			if first.text == "repeat" {
+			if first.kw == kwRepeat {
 				an.scan(st, false)
 				// Whatever a loop deletes or sends, it does many times.
 				fr.bulk = true
@@ -431,7 +498,7 @@ func (an *asAn) statement(st []asToken) {
 			an.stack = append(an.stack, fr)
 			return
 		}
-		if first.text == "try" {
+		if first.kw == kwTry {
 			// try <statement> on one line is not AppleScript; treat the rest as a statement.
 			an.stack = append(an.stack, asFrame{kind: "block"})
 			an.statement(st[1:])
@@ -451,19 +518,19 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 	for i := 0; i < len(st); i++ {
 		t := st[i]
 		switch {
-		case t.kind == asOp && (t.text == "(" || t.text == "{"):
+		case t.kind == asOp && (t.op == '(' || t.op == '{'):
 			depth++
-		case t.kind == asOp && (t.text == ")" || t.text == "}"):
+		case t.kind == asOp && (t.op == ')' || t.op == '}'):
 			depth--
-		case t.kind == asWord && (t.text == "application" || t.text == "app") && app == nil:
+		case t.kind == asWord && (t.kw == kwApplication || t.kw == kwApp) && app == nil:
 			j := i + 1
-			if j < len(st) && st[j].text == "(" {
+			if j < len(st) && st[j].op == '(' {
 				j++
 			}
-			if j < len(st) && st[j].kind == asWord && st[j].text == "id" {
+			if j < len(st) && st[j].kind == asWord && st[j].kw == kwId {
 				j++ // application id "com.apple.finder": appIDs maps it
 			}
-			name, end, ok := foldStrings(st[j:])
+			name, end, ok := an.foldStrings(st[j:])
 			if ok {
 				app = an.app(name)
 				if err := sanitize.Strict("app", name); err != nil {
@@ -473,7 +540,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
 			}
-		case t.kind == asWord && t.text == "to" && depth <= 0:
+		case t.kind == asWord && t.kw == kwTo && depth <= 0:
 			if app == nil && i == 1 {
 				app = an.appVar(st[0])
 			}
@@ -494,11 +561,11 @@ func (an *asAn) appVar(t asToken) *asApp {
 	if t.kind != asWord && t.kind != asVar {
 		return nil
 	}
-	for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 		e := an.defList[d].expr
 		for k := 0; k+1 < len(e); k++ {
-			if e[k].text == "application" || e[k].text == "app" {
-				if name, _, ok := foldStrings(e[k+1:]); ok {
+			if e[k].kw == kwApplication || e[k].kw == kwApp {
+				if name, _, ok := an.foldStrings(e[k+1:]); ok {
 					return an.app(name)
 				}
 				return &asApp{name: "(computed)", dynamic: true}
@@ -516,20 +583,57 @@ var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezte
 // isTerminalApp reports a terminal by name, bundle id, creator code or path
 // ("/Applications/iTerm.app/", "Macintosh HD:Applications:Warp.app:").
 func isTerminalApp(name string) bool {
-	key := strings.ToLower(strings.TrimSpace(name))
-	key = strings.TrimRight(key, "/:")
-	if i := strings.LastIndexAny(key, "/:"); i >= 0 {
+	var buf [64]byte
+	low := lowerName(buf[:0], name)
+	if plainAppName(low) {
+		// Both spellings of the key below are low itself.
+		return terminalKeys()[string(low)]
+	}
+	key := bytes.TrimRight(low, "/:")
+	if i := bytes.LastIndexAny(key, "/:"); i >= 0 {
 		key = key[i+1:]
 	}
-	key = strings.TrimSuffix(key, ".app")
-	if terminalApps[key] {
+	key = bytes.TrimSuffix(key, []byte(".app"))
+	if terminalApps[string(key)] {
 		return true
 	}
-	if a := newApp(name, false); a.known != nil {
-		return a.known.title == "Terminal" || a.known.title == "iTerm"
+	if info := appInfoFor(low); info != nil {
+		return info.title == "Terminal" || info.title == "iTerm"
 	}
 	return false
 }
+
+// plainAppName reports a lower-cased name that is its own key: no path,
+// no .app.
+func plainAppName(low []byte) bool {
+	for _, c := range low {
+		if c == '/' || c == ':' {
+			return false
+		}
+	}
+	return !bytes.HasSuffix(low, []byte(".app"))
+}
+
+// terminalKeys is isTerminalApp for plain names: every key of
+// terminalApps, apps and appIDs that names a terminal. It is built on first
+// use, after every init has added its names to apps.
+var terminalKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for key := range terminalApps {
+		m[key] = true
+	}
+	for key, info := range apps {
+		if info.title == "Terminal" || info.title == "iTerm" {
+			m[key] = true
+		}
+	}
+	for key, alias := range appIDs {
+		if info := apps[alias]; info != nil && apps[key] == nil && (info.title == "Terminal" || info.title == "iTerm") {
+			m[key] = true
+		}
+	}
+	return m
+})
 
 // mentionsTerminal spots a terminal opened by a string command: open -a
 // Terminal. A terminal's name in a list or a message is not that.
@@ -549,17 +653,17 @@ func mentionsTerminal(s string) bool {
 
 // foldStrings reads a string constant: "Finder", ("Fin" & "der"). It
 // returns the value, how many tokens it spans, and whether it was one.
-func foldStrings(st []asToken) (string, int, bool) {
+func (an *asAn) foldStrings(st []asToken) (string, int, bool) {
 	if len(st) == 0 {
 		return "", 0, false
 	}
 	if st[0].kind == asString {
-		if len(st) > 1 && st[1].kind == asOp && st[1].text == "&" {
+		if len(st) > 1 && st[1].isOp('&') {
 			return "", 0, false // "Fin" & x: computed
 		}
-		return st[0].str(), 1, true
+		return an.str(st[0]), 1, true
 	}
-	if st[0].kind != asOp || st[0].text != "(" {
+	if st[0].kind != asOp || st[0].op != '(' {
 		return "", 0, false
 	}
 	var b strings.Builder
@@ -567,9 +671,9 @@ func foldStrings(st []asToken) (string, int, bool) {
 		t := st[k]
 		switch {
 		case t.kind == asString:
-			b.WriteString(t.str())
-		case t.kind == asOp && t.text == "&":
-		case t.kind == asOp && t.text == ")":
+			b.WriteString(an.str(t))
+		case t.isOp('&'):
+		case t.isOp(')'):
 			return b.String(), k + 1, true
 		default:
 			return "", 0, false
@@ -599,22 +703,67 @@ func (an *asAn) app(name string) *asApp {
 }
 
 func newApp(name string, byID bool) *asApp {
-	key := strings.ToLower(strings.TrimSpace(name))
-	key = strings.TrimRight(key, "/:") // "…:Finder.app:", "/System/…/Finder.app/"
-	key = strings.TrimSuffix(key, ".app")
-	if i := strings.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
-		key = strings.TrimSuffix(key[i+1:], ".app") // "Macintosh HD:System:…:Finder.app"
+	var buf [64]byte
+	low := lowerName(buf[:0], name)
+	key := appKey(low)
+	if a := knownApps[string(key)]; a != nil {
+		return a
 	}
-	if i := strings.LastIndexByte(key, '/'); i >= 0 {
-		key = key[i+1:]
+	return &asApp{name: string(key), known: appInfoFor(low)}
+}
+
+// knownApps holds the asApp of every name and bundle id in apps and
+// appIDs, by key: asApps are never changed, so one serves every script.
+var knownApps = func() map[string]*asApp {
+	m := map[string]*asApp{}
+	for key := range apps {
+		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
 	}
-	info := apps[key]
-	if info == nil {
-		if alias, ok := appIDs[key]; ok {
-			info = apps[alias]
+	for key := range appIDs {
+		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
+	}
+	return m
+}()
+
+// lowerName appends name, without surrounding blanks and lower-cased (as
+// strings.ToLower does), to buf.
+func lowerName(buf []byte, name string) []byte {
+	name = strings.TrimSpace(name)
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return append(buf, strings.ToLower(name)...)
 		}
 	}
-	return &asApp{name: key, known: info}
+	for i := 0; i < len(name); i++ {
+		buf = append(buf, lowerTable[name[i]])
+	}
+	return buf
+}
+
+// appKey reduces a lower-cased application name to the key of apps:
+// "…:Finder.app:", "/System/…/Finder.app/" and "Finder" are "finder".
+func appKey(key []byte) []byte {
+	key = bytes.TrimRight(key, "/:")
+	key = bytes.TrimSuffix(key, []byte(".app"))
+	if i := bytes.LastIndexByte(key, ':'); i >= 0 && i < len(key)-1 {
+		key = bytes.TrimSuffix(key[i+1:], []byte(".app")) // "Macintosh HD:System:…:Finder.app"
+	}
+	if i := bytes.LastIndexByte(key, '/'); i >= 0 {
+		key = key[i+1:]
+	}
+	return key
+}
+
+// appInfoFor finds a lower-cased application name or bundle id in apps.
+func appInfoFor(low []byte) *appInfo {
+	key := appKey(low)
+	if info := apps[string(key)]; info != nil {
+		return info
+	}
+	if alias, ok := appIDs[string(key)]; ok {
+		return apps[alias]
+	}
+	return nil
 }
 
 // scan applies the verb rules to one statement; with head set it also
@@ -627,7 +776,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asEvent:
 			an.event(st, i, app)
 		case asWord:
-			if rules := rulesFor(t.text); rules != nil {
+			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {
 						r.apply(an, st, i, n, app)
@@ -639,7 +788,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 	if head {
 		an.checkHead(st, app)
 	}
-	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].text == "set" {
+	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].kw == kwSet {
 		an.propertySet(st, app)
 	}
 }
@@ -650,7 +799,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 func (an *asAn) propertySet(st []asToken, app *asApp) {
 	to := -1
 	for j := 1; j < len(st); j++ {
-		if st[j].kind == asWord && st[j].text == "to" {
+		if st[j].kind == asWord && st[j].kw == kwTo {
 			to = j
 			break
 		}
@@ -659,19 +808,19 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		return
 	}
 	target := st[1:to]
-	if len(target) == 1 && (target[0].kind == asVar || an.isVar(target[0].text)) {
+	if len(target) == 1 && (target[0].kind == asVar || an.isVar(an.name(target[0]))) {
 		return // set output to …: a script variable, whatever its name
 	}
-	if target[0].text == "applescript" || target[0].text == "{" {
+	if target[0].kw == kwApplescript || target[0].op == '{' {
 		return // AppleScript's text item delimiters, set {a, b} to …
 	}
-	switch target[0].text {
-	case "end", "beginning", "item", "rest", "middle":
-		if last := target[len(target)-1]; last.kind == asVar || an.isVar(last.text) {
+	switch target[0].kw {
+	case kwEnd, kwBeginning, kwItem, kwRest, kwMiddle:
+		if last := target[len(target)-1]; last.kind == asVar || an.isVar(an.name(last)) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
-	an.add(level.Caution, "as.set-property", stmtSpan(target), "SET: changes %s of %s", display(an.lx.src[target[0].start:target[len(target)-1].end]), appTitle(app))
+	an.v.addText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 }
 
@@ -679,30 +828,34 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 // unknown ones are Dangerous.
 func (an *asAn) event(st []asToken, i int, app *asApp) {
 	t := st[i]
-	if t.text == "" {
+	if an.text(t) == "" {
 		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
 		return
 	}
 	// Re-run the rules on the term as if it had been written out.
-	words := strings.Fields(t.text)
+	term := an.text(t)
+	words := strings.Fields(term)
 	synth := make([]asToken, 0, len(words)+len(st)-i-1)
+	off := 0
 	for _, w := range words {
-		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, text: w})
+		k := off + strings.Index(term[off:], w)
+		synth = append(synth, asToken{kind: asWord, start: t.start, end: t.end, toff: t.toff + int32(k), tlen: int32(len(w)), kw: lookupKW(w)})
+		off = k + len(w)
 	}
 	synth = append(synth, st[i+1:]...)
 	before := len(an.v.Reasons)
-	if rules := rulesFor(words[0]); rules != nil {
+	if rules := vocab.rules[synth[0].kw]; rules != nil {
 		for _, r := range rules {
 			if n := r.match(synth, 0); n > 0 {
 				r.apply(an, synth, 0, n, app)
 			}
 		}
 	}
-	if len(an.v.Reasons) == before && !quietEvents[t.text] {
-		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), t.text)
+	if len(an.v.Reasons) == before && !quietEvents[an.text(t)] {
+		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
 	}
 	if powerEvents[strings.ToLower(an.eventCode(t))] {
-		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), t.text)
+		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
 	}
 }
 
@@ -713,17 +866,11 @@ var quietEvents = map[string]bool{"get": true, "count": true, "exists": true, "a
 var powerEvents = map[string]bool{"aevtrlgo": true, "aevtrsdn": true, "aevtrest": true}
 
 // statement-level words that are not commands.
-var asKeywords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`set get copy return if then else end repeat exit try on error tell to using
-		terms from considering ignoring with without timeout transaction local global property script my me it its
-		of in the a an and or not is are contains does as continue given returning run open quit reopen idle
-		while until times from by the its true false missing value null log delay beep say display choose
-		activate launch count exists make duplicate select reveal close save print ( { "`) {
-		asKeywords[w] = true
-	}
-}
+var asKeywords = set(`set get copy return if then else end repeat exit try on error tell to using
+	terms from considering ignoring with without timeout transaction local global property script my me it its
+	of in the a an and or not is are contains does as continue given returning run open quit reopen idle
+	while until times from by the its true false missing value null log delay beep say display choose
+	activate launch count exists make duplicate select reveal close save print ( { "`)
 
 // connectors are words that continue an expression after a variable.
 var connectors = set(`of is are contains does as and or not in to from by thru through div mod then else
@@ -734,17 +881,15 @@ var connectors = set(`of is are contains does as and or not in to from by thru t
 // there could be one of its commands.
 func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 	for j := i + 1; j+1 < len(st); j++ {
-		if st[j].kind == asWord && st[j].text == "to" {
+		if st[j].kind == asWord && st[j].kw == kwTo {
 			k := j + 1
-			for k < len(st) && (st[k].text == "(" || st[k].text == "my" || st[k].text == "the") {
+			for k < len(st) && (st[k].op == '(' || st[k].kw == kwMy || st[k].kw == kwThe) {
 				k++
 			}
 			if k >= len(st) || st[k].kind != asWord {
 				return
 			}
-			w := st[k].text
-			c := headClasses()[w]
-			if c&(headKeyword|headNoun) != 0 || an.known(w) || genericVerbs[w] || k+1 < len(st) && (st[k+1].text == "of" || st[k+1].text == "'s" || st[k+1].text == "(") {
+			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(an.name(st[k])) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
 			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
@@ -752,32 +897,6 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 		}
 	}
 }
-
-// headClass folds the word sets checkHead consults into one lookup. It is
-// built on first use, after every file's init has registered its rules.
-var headClasses = sync.OnceValue(func() map[string]uint8 {
-	m := map[string]uint8{}
-	for w := range asKeywords {
-		m[w] |= headKeyword
-	}
-	for w := range asNouns {
-		m[w] |= headNoun
-	}
-	for w := range asRules {
-		m[w] |= headRule
-	}
-	for w := range standardAdditions {
-		m[w] |= headAddition
-	}
-	return m
-})
-
-const (
-	headKeyword uint8 = 1 << iota
-	headNoun
-	headRule
-	headAddition
-)
 
 // asNouns start expression statements (a property or element reference
 // whose value is the statement's result), not commands.
@@ -797,25 +916,25 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		if t.kind != asWord {
 			return
 		}
-		switch t.text {
-		case "if", "else":
+		switch t.kw {
+		case kwIf, kwElse:
 			// if … then <statement>
 			j := i + 1
-			for j < len(st) && !(st[j].kind == asWord && st[j].text == "then") {
+			for j < len(st) && !(st[j].kind == asWord && st[j].kw == kwThen) {
 				j++
 			}
-			if t.text == "else" && (j >= len(st)) {
+			if t.kw == kwElse && (j >= len(st)) {
 				i++
 				continue
 			}
 			i = j + 1
 			continue
-		case "tell":
+		case kwTell:
 			return // handled by statement()
-		case "try", "ignoring", "considering":
+		case kwTry, kwIgnoring, kwConsidering:
 			i++
 			continue
-		case "my":
+		case kwMy:
 			return
 		}
 		break
@@ -827,27 +946,27 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if t.kind != asWord {
 		return
 	}
-	w := t.text
-	class := headClasses()[w]
+	w := an.text(t)
+	class := t.kw
 	unknownApp := app != nil && (app.dynamic || app.known == nil)
-	if w == "set" && unknownApp {
+	if class == kwSet && unknownApp {
 		an.checkExprHead(st, i, app)
 	}
-	if strings.HasPrefix(w, "__airlock_") || class&headKeyword != 0 && !(unknownApp && w == "run" && i+1 < len(st)) {
+	if strings.HasPrefix(w, "__airlock_") || class.has(kfKeyword) && !(unknownApp && w == "run" && i+1 < len(st)) {
 		return
 	}
-	if an.known(w) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !connectors[st[i+1].text]) {
+	if an.known(an.name(t)) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
 		// A variable or handler name, unless a plain word follows it inside
 		// a tell block (attach action to …): then it is the app's command.
 		return
 	}
-	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].text == "(" || st[i+1].text == ":") {
+	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].op == '(' || st[i+1].op == ':') {
 		return // a handler call: foo(x), or a labelled handler
 	}
-	if class&headNoun != 0 || i+1 < len(st) && (st[i+1].text == "of" || st[i+1].text == "'s") {
+	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss) {
 		return // an expression statement: input volume of (get volume settings)
 	}
-	if class&(headRule|headAddition) != 0 && !unknownApp {
+	if class.has(kfRule|kfAddition) && !unknownApp {
 		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {
@@ -859,7 +978,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return
 	}
 	if app.known == nil {
-		if genericVerbs[w] {
+		if class.has(kfGeneric) {
 			return
 		}
 		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", display(an.lx.src[t.start:t.end]), app.name)
@@ -871,7 +990,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		}
 		return
 	}
-	if genericVerbs[w] || appVerbs[w] {
+	if class.has(kfGeneric | kfAppVerb) {
 		return
 	}
 	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", display(an.lx.src[t.start:t.end]), app.known.title)

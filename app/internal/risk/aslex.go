@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -17,30 +18,58 @@ type asKind uint8
 
 const (
 	asWord   asKind = iota // an identifier or keyword, lower-cased
-	asString               // "…" (content in val)
+	asString               // "…" (text: '"' and the decoded content)
 	asNumber               // 12, 3.5
 	asVar                  // |pipe quoted| identifier: never a keyword
 	asOp                   // & ( ) { } , : = and friends
-	asEvent                // «event XXXXYYYY» (code in val, term in text)
+	asEvent                // «event XXXXYYYY» (text: the term it stands for)
 	asEOL                  // end of a statement
 )
 
+// asToken is one token. It holds no pointers: its text is a range of the
+// lexer's normalised buffer (asLex.text), so a 1 MB script's 200,000
+// tokens are one flat, unscanned array.
 type asToken struct {
-	// text: words lower-cased; ops the operator; events and «class» codes
+	start, end int32 // byte offsets into the source
+	// toff and tlen locate the text in asLex.norm: words lower-cased; ops
+	// the operator ('s for any spelling of it); events and «class» codes
 	// the term they map to; strings their decoded content after a leading
 	// '"' (so no string ever equals a word: use str for the content).
-	text  string
-	start int32 // byte offsets into the source
-	end   int32
-	kind  asKind
+	toff, tlen int32
+	kind       asKind
+	op         byte   // the operator the text is: its byte, opPoss for 's, 0 for none (see varOp)
+	kw         kwID   // the id of the text when it is a vocabulary word (askw.go)
+	name       asName // for words: the name of the text (asname.go); 0 for others
 }
 
+// opPoss is the op of the possessive 's (a byte no ASCII operator has).
+const opPoss = 0x80
+
+// isOp reports the operator c (an ASCII byte, or opPoss).
+func (t asToken) isOp(c byte) bool { return t.kind == asOp && t.op == c }
+
+// varOp is the op a |identifier| spells, as asToken.op: |(| has the text
+// "(" as much as ( has, so t.op == '(' holds exactly where the text is
+// "(" whatever the kind (no other kind of token can have such a text).
+func varOp(text []byte) byte {
+	switch {
+	case len(text) == 1 && text[0] < 0x80 && !wordBytes[text[0]]:
+		return text[0]
+	case len(text) == 2 && text[0] == '\'' && text[1] == 's':
+		return opPoss
+	}
+	return 0
+}
+
+// text returns a token's text (see asToken).
+func (lx *asLex) text(t asToken) string { return lx.norm[t.toff : t.toff+t.tlen] }
+
 // str returns a string literal's content.
-func (t asToken) str() string {
-	if t.kind != asString || t.text == "" {
+func (lx *asLex) str(t asToken) string {
+	if t.kind != asString || t.tlen == 0 {
 		return ""
 	}
-	return t.text[1:]
+	return lx.norm[t.toff+1 : t.toff+t.tlen]
 }
 
 // eventCode returns the raw code of an «event …» token, from the source.
@@ -58,45 +87,50 @@ func (an *asAn) eventCode(t asToken) string {
 // asLex is the normaliser's result.
 type asLex struct {
 	toks  []asToken
+	buf   *[]asToken // toks' pooled buffer
+	names *nameTable
 	src   string
-	lower string
+	// norm holds the tokens' texts: the source with its words lower-cased,
+	// then the texts the source does not spell out (decoded strings, the
+	// terms of «event» and «class» codes).
+	norm string
 	// problems found while lexing: unterminated strings or comments.
 	unterminated string
 	badUTF8      bool
 }
 
-// lexAppleScript tokenises src. It never fails: problems are recorded in
-// the result for the analyzer to rate.
 // tokenPool reuses token buffers: a 1 MB script has some 200,000 tokens.
 var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
 
 // release returns the token buffer to the pool; lx must not be used after.
 func (lx *asLex) release() {
-	buf := lx.toks[:0]
+	*lx.buf = lx.toks[:0]
 	lx.toks = nil
-	tokenPool.Put(&buf)
+	tokenPool.Put(lx.buf)
+	lx.names.release()
+	lx.names = nil
 }
 
+// lexAppleScript tokenises src. It never fails: problems are recorded in
+// the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
 	buf := tokenPool.Get().(*[]asToken)
 	toks := (*buf)[:0]
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, toks: toks}
-	// The lower-case copy: only words need folding, and the word scan below
-	// does it as it goes; everything else matches byte for byte.
+	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable)}
+	// The normalised buffer starts as a copy of the source: only words need
+	// folding, and the word scan below does it as it goes; everything else
+	// matches byte for byte.
 	lb := []byte(src)
-	lower := ""
-	if len(lb) > 0 {
-		lower = unsafe.String(&lb[0], len(lb))
-	}
-	lx.lower = lower
 	n := len(src)
 	i := 0
 	for i < n {
 		c := src[i]
-		// Words are most bytes of a script: take them first, by table.
+		// Words are most bytes of a script, blanks most of the rest: take
+		// them first (a branch each predicts well; a jump table over every
+		// class would not).
 		if cls := wordClass[c]; cls != 0 {
 			// Scan the word, noting whether it has upper-case letters; only
 			// then does it need folding (most words are lower-case).
@@ -114,116 +148,245 @@ func lexAppleScript(src string) *asLex {
 					lb[k] = lowerTable[lb[k]]
 				}
 			}
-			if j < n && src[j] >= 0x80 || c >= '0' && c <= '9' {
-				j = lx.wordTail(src, lb, i, j)
+			if c <= '9' {
+				j = wordTail(src, lb, i, j)
+				toks = pushToken(toks, asNumber, i, j, i, j-i)
+				i = j
+				continue
 			}
-			kind := asWord
-			if c >= '0' && c <= '9' {
-				kind = asNumber
+			if j < n && src[j] >= 0x80 {
+				j = wordTail(src, lb, i, j)
 			}
-			lx.toks = append(lx.toks, asToken{kind: kind, start: int32(i), end: int32(j), text: lower[i:j]})
+			// The word's keyword id (lookupKWIn, written out: a call here
+			// would spill the loop's state on every word) and its name:
+			// the keyword's, or one the script's name table gives it.
+			kw, name := kwNone, asName(0)
+			if w := j - i; w <= kwMaxLen && j >= 8 && i+8 <= len(lb) {
+				lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
+				hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
+				h := vocab.bucket(lo, hi, w)
+				a, b := &vocab.slots[h], &vocab.slots[h|1]
+				ida, idb := a.id, b.id
+				if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
+					kw = ida
+				}
+				if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
+					kw = idb
+				}
+				if name = asName(kw); kw == kwNone {
+					name = lx.names.packed(lo, hi, w)
+				}
+			} else {
+				kw, name = lx.names.word(lb[i:j])
+			}
+			toks = pushToken(toks, asWord, i, j, i, j-i)
+			toks[len(toks)-1].kw = kw
+			toks[len(toks)-1].name = name
 			i = j
 			continue
 		}
-		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		if c == ' ' || c == '\t' {
 			i++
 			for i < n && (src[i] == ' ' || src[i] == '\t') {
 				i++
 			}
-		case c == '\n' || c == '\r':
-			lx.eol(i)
+			continue
+		}
+		switch lexClass[c] {
+		case lcBlank:
 			i++
-		case c == '-' && i+1 < n && src[i+1] == '-':
-			i = skipLine(src, i)
-		case c == '#':
-			i = skipLine(src, i)
-		case c == '(' && i+1 < n && src[i+1] == '*':
-			j, ok := skipBlockComment(src, i)
-			if !ok {
-				lx.unterminated = "comment"
+			for i < n && (src[i] == ' ' || src[i] == '\t') {
+				i++
 			}
-			i = j
-		case c == '"':
-			i = lx.str(i, 1, '"')
-		case c == '|':
+		case lcEOL:
+			toks = eol(toks, i)
+			i++
+		case lcDash:
+			if i+1 < n && src[i+1] == '-' {
+				i = skipLine(src, i)
+				break
+			}
+			toks = pushOp(toks, i, c)
+			i++
+		case lcHash:
+			i = skipLine(src, i)
+		case lcParen:
+			if i+1 < n && src[i+1] == '*' {
+				j, ok := skipBlockComment(src, i)
+				if !ok {
+					lx.unterminated = "comment"
+				}
+				i = j
+				break
+			}
+			toks = pushOp(toks, i, c)
+			i++
+		case lcQuote:
+			toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
+		case lcPipe:
 			j := strings.IndexByte(src[i+1:], '|')
 			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
 				lx.unterminated = "|identifier|"
-				lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(n), text: lower[i:n]})
+				toks = pushToken(toks, asVar, i, n, i, n-i)
+				toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
 				i = n
 				break
 			}
 			for k := i + 1; k < i+1+j; k++ {
 				lb[k] = lowerTable[src[k]]
 			}
-			lx.toks = append(lx.toks, asToken{kind: asVar, start: int32(i), end: int32(i + j + 2), text: lower[i+1 : i+1+j]})
+			toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
+			toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
+			toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
 			i += j + 2
-		case c == '\'' && i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])):
-			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 2), text: "'s"})
-			i += 2
-		case c == '<' && i+1 < n && src[i+1] == '<':
-			i = lx.chevron(i, 2, ">>")
-		case c < 0x80:
-			lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + 1), text: src[i : i+1]})
+		case lcApos:
+			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
+				lb[i+1] = 's' // the text is 's, however spelt
+				toks = pushToken(toks, asOp, i, i+2, i, 2)
+				toks[len(toks)-1].op = opPoss
+				i += 2
+				break
+			}
+			toks = pushOp(toks, i, c)
+			i++
+		case lcLess:
+			if i+1 < n && src[i+1] == '<' {
+				toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
+				break
+			}
+			toks = pushOp(toks, i, c)
+			i++
+		case lcOp:
+			toks = pushOp(toks, i, c)
 			i++
 		default:
-			r, size := utf8.DecodeRuneInString(src[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				lx.badUTF8 = true
-				i++
-			case r == '¬':
-				// A continuation: the statement goes on past the line end.
-				i += size
-				for i < n && (src[i] == ' ' || src[i] == '\t') {
-					i++
-				}
-				if i < n && src[i] == '\r' {
-					i++
-				}
-				if i < n && src[i] == '\n' {
-					i++
-				}
-			case r == '«':
-				i = lx.chevron(i, size, "»")
-			case r == '“':
-				i = lx.str(i, size, '”')
-			case r == 0x2028 || r == 0x2029:
-				lx.eol(i)
-				i += size
-			case isUnicodeSpace(r):
-				i += size
-			case isUnicodeLetter(r):
-				j := i + size
-				for j < n {
-					if isWordByte(src[j]) {
-						lb[j] = lowerTable[src[j]]
-						j++
-						continue
-					}
-					r2, s2 := utf8.DecodeRuneInString(src[j:])
-					if src[j] < 0x80 || !isUnicodeLetter(r2) {
-						break
-					}
-					j += s2
-				}
-				lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(j), text: lower[i:j]})
-				i = j
-			default:
-				lx.toks = append(lx.toks, asToken{kind: asOp, start: int32(i), end: int32(i + size), text: src[i : i+size]})
-				i += size
-			}
+			toks, lb, i = lx.nonASCII(toks, lb, i)
 		}
 	}
-	lx.eol(n)
+	lx.toks = eol(toks, n)
+	if len(lb) > 0 {
+		// lb is not written again: the string shares its bytes.
+		lx.norm = unsafe.String(&lb[0], len(lb))
+	}
 	return lx
 }
+
+// pushToken appends a token, writing its fields in place: a composite
+// literal appended goes through a stack temporary, and copying that
+// temporary with wide loads right after its narrow stores stalls.
+func pushToken(toks []asToken, kind asKind, start, end, toff, tlen int) []asToken {
+	toks = append(toks, asToken{})
+	t := &toks[len(toks)-1]
+	t.start, t.end, t.toff, t.tlen, t.kind = int32(start), int32(end), int32(toff), int32(tlen), kind
+	return toks
+}
+
+// pushOp appends the one-byte operator c at i.
+func pushOp(toks []asToken, i int, c byte) []asToken {
+	toks = pushToken(toks, asOp, i, i+1, i, 1)
+	toks[len(toks)-1].op = c
+	return toks
+}
+
+// appendText appends a text the source does not spell out to the
+// normalised buffer, and returns where it is.
+func appendText(lb []byte, s string) ([]byte, int32, int32) {
+	off := len(lb)
+	return append(lb, s...), int32(off), int32(len(s))
+}
+
+// nonASCII lexes what starts with a byte of 0x80 or above at i.
+func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, int) {
+	src := lx.src
+	n := len(src)
+	r, size := utf8.DecodeRuneInString(src[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		lx.badUTF8 = true
+		i++
+	case r == '¬':
+		// A continuation: the statement goes on past the line end.
+		i += size
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i < n && src[i] == '\r' {
+			i++
+		}
+		if i < n && src[i] == '\n' {
+			i++
+		}
+	case r == '«':
+		toks, lb, i = lx.chevron(toks, lb, i, size, "»")
+	case r == '“':
+		toks, lb, i = lx.lexString(toks, lb, i, size, '”')
+	case r == 0x2028 || r == 0x2029:
+		toks = eol(toks, i)
+		i += size
+	case isUnicodeSpace(r):
+		i += size
+	case isUnicodeLetter(r):
+		j := i + size
+		for j < n {
+			if isWordByte(src[j]) {
+				lb[j] = lowerTable[src[j]]
+				j++
+				continue
+			}
+			r2, s2 := utf8.DecodeRuneInString(src[j:])
+			if src[j] < 0x80 || !isUnicodeLetter(r2) {
+				break
+			}
+			j += s2
+		}
+		toks = pushToken(toks, asWord, i, j, i, j-i)
+		toks[len(toks)-1].kw = lookupKWIn(lb, i, j)
+		i = j
+	default:
+		toks = pushToken(toks, asOp, i, i+size, i, size)
+		i += size
+	}
+	return toks, lb, i
+}
+
+// Byte classes for the lexer's dispatch.
+const (
+	lcOp    = iota // an operator: & ( ) { } , : = …
+	lcWord         // a letter or _ (words are taken before the switch)
+	lcDigit        // 0-9 (likewise)
+	lcBlank        // space, tab, form feed, vertical tab
+	lcEOL          // \n, \r
+	lcDash         // - (or a -- comment)
+	lcHash         // # comment
+	lcParen        // ( (or a (* comment *))
+	lcQuote        // "
+	lcPipe         // |identifier|
+	lcApos         // ' (or 's)
+	lcLess         // < (or <<event …>>)
+	lcHigh         // 0x80 and above: UTF-8
+)
+
+var lexClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 0x80:
+			t[c] = lcHigh
+		case c >= '0' && c <= '9':
+			t[c] = lcDigit
+		case wordBytes[c]:
+			t[c] = lcWord
+		}
+	}
+	t[' '], t['\t'], t['\f'], t['\v'] = lcBlank, lcBlank, lcBlank, lcBlank
+	t['\n'], t['\r'] = lcEOL, lcEOL
+	t['-'], t['#'], t['('], t['"'], t['|'], t['\''], t['<'] = lcDash, lcHash, lcParen, lcQuote, lcPipe, lcApos, lcLess
+	return t
+}()
 
 // wordTail continues a word past j: non-ASCII letters (AppleScript allows
 // them; a homoglyph makes a different word, never a keyword), and the rest
 // of a number (3.5, 1e3).
-func (lx *asLex) wordTail(src string, lb []byte, i, j int) int {
+func wordTail(src string, lb []byte, i, j int) int {
 	n := len(src)
 	if src[i] >= '0' && src[i] <= '9' {
 		for j < n && (src[j] == '.' || wordBytes[src[j]]) {
@@ -245,101 +408,103 @@ func (lx *asLex) wordTail(src string, lb []byte, i, j int) int {
 	return j
 }
 
-func (lx *asLex) eol(at int) {
-	if k := len(lx.toks); k > 0 && lx.toks[k-1].kind == asEOL {
-		return
+// eol ends a statement at byte at (once: blank lines add nothing).
+func eol(toks []asToken, at int) []asToken {
+	if k := len(toks); k > 0 && toks[k-1].kind == asEOL {
+		return toks
 	}
-	lx.toks = append(lx.toks, asToken{kind: asEOL, start: int32(at), end: int32(at)})
+	return pushToken(toks, asEOL, at, at, 0, 0)
 }
 
-// str lexes a string literal starting at i (the quote is open bytes long).
-func (lx *asLex) str(i, open int, closeRune rune) int {
+// lexString lexes a string literal starting at i (the quote is open bytes
+// long).
+func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune rune) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	j := i + open
-	var b strings.Builder
-	plain := open == 1 // a "…" literal without escapes is a slice of the source
-	if !plain {
-		b.WriteByte('"')
+	if open == 1 {
+		// A "…" literal without escapes is a slice of the source.
+		for j < n && src[j] != '"' && src[j] != '\\' {
+			j++
+		}
+		switch {
+		case j < n && src[j] == '"':
+			return pushToken(toks, asString, i, j+1, i, j-i), lb, j + 1
+		case j+1 >= n:
+			// At the end, or a backslash as the last byte (content, then):
+			// the string is open.
+			lx.unterminated = "string"
+			return pushToken(toks, asString, i, n, i, n-i), lb, n
+		}
 	}
+	// Escapes, or “…”: the text is decoded into the normalised buffer.
+	off := len(lb)
+	lb = append(lb, '"')
+	lb = append(lb, src[i+open:j]...)
 	for j < n {
 		c := src[j]
 		if c == '\\' && j+1 < n {
-			if plain {
-				b.WriteByte('"')
-				b.WriteString(src[i+open : j])
-				plain = false
-			}
 			switch src[j+1] {
 			case 'n':
-				b.WriteByte('\n')
+				lb = append(lb, '\n')
 			case 't':
-				b.WriteByte('\t')
+				lb = append(lb, '\t')
 			case 'r':
-				b.WriteByte('\r')
+				lb = append(lb, '\r')
 			default:
-				b.WriteByte(src[j+1])
+				lb = append(lb, src[j+1])
 			}
 			j += 2
 			continue
 		}
 		if closeRune == '"' && c == '"' || closeRune != '"' && strings.HasPrefix(src[j:], string(closeRune)) {
-			text := ""
-			if plain {
-				text = src[i:j] // the opening quote and the content
-			} else {
-				text = b.String()
-			}
 			end := j + 1
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
-			lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(end), text: text})
-			return end
+			return pushToken(toks, asString, i, end, off, len(lb)-off), lb, end
 		}
-		if !plain {
-			b.WriteByte(c)
-		}
+		lb = append(lb, c)
 		j++
 	}
 	lx.unterminated = "string"
-	text := `"` + src[i+open:]
-	if !plain {
-		text = b.String()
-	}
-	lx.toks = append(lx.toks, asToken{kind: asString, start: int32(i), end: int32(n), text: text})
-	return n
+	return pushToken(toks, asString, i, n, off, len(lb)-off), lb, n
 }
 
 // chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
-func (lx *asLex) chevron(i, open int, closer string) int {
+func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) ([]asToken, []byte, int) {
 	src := lx.src
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(len(src)), text: ""})
-		return len(src)
+		return pushToken(toks, asEvent, i, len(src), 0, 0), lb, len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
 	end := i + open + j + len(closer)
 	kind, code, _ := strings.Cut(body, " ")
 	kind = strings.ToLower(kind)
+	var off, size int32
 	switch kind {
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
-		lx.toks = append(lx.toks, asToken{kind: asEvent, start: int32(i), end: int32(end), text: term})
+		lb, off, size = appendText(lb, term)
+		toks = pushToken(toks, asEvent, i, end, int(off), int(size))
+		toks[len(toks)-1].kw = lookupKW(term)
 	case "class", "property", "constant", "enum", "type", "keyword":
 		term, ok := classTerms[strings.ToLower(code)]
 		if !ok {
 			term = "«" + strings.ToLower(code) + "»"
 		}
 		for _, w := range strings.Fields(term) {
-			lx.toks = append(lx.toks, asToken{kind: asWord, start: int32(i), end: int32(end), text: w})
+			lb, off, size = appendText(lb, w)
+			toks = pushToken(toks, asWord, i, end, int(off), int(size))
+			toks[len(toks)-1].kw = lookupKW(w)
 		}
 	default: // «data …» and the like: a value
-		lx.toks = append(lx.toks, asToken{kind: asNumber, start: int32(i), end: int32(end), text: "«data»"})
+		lb, off, size = appendText(lb, "«data»")
+		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	}
-	return end
+	return toks, lb, end
 }
 
 // skipLine returns the end of the line starting at i: the next \n, \r,

@@ -9,29 +9,37 @@ import (
 // asRule is one verb rule: a pattern over normalised words, and what a
 // match means.
 type asRule struct {
-	pat   [][]string // each element: the words it accepts; "" marks an optional element
+	pat   []asElem
 	apply func(an *asAn, st []asToken, i, n int, app *asApp)
 }
 
+// asElem is one element of a pattern: the words it accepts.
+type asElem struct {
+	alts     []kwID
+	optional bool
+}
+
 // match returns how many tokens the pattern covers at st[i:], or 0.
-func (r asRule) match(st []asToken, i int) int {
+func (r *asRule) match(st []asToken, i int) int {
 	j := i
-	for _, alts := range r.pat {
-		optional := alts[0] == ""
-		if j < len(st) && (st[j].kind == asWord || st[j].kind == asEvent) && contains(alts, st[j].text) {
+	for _, el := range r.pat {
+		if j < len(st) && (st[j].kind == asWord || st[j].kind == asEvent) &&
+			(containsKW(el.alts, st[j].kw) || el.optional && st[j].tlen == 0) {
+			// An «event» code Airlock does not know (text "") fills an
+			// optional element.
 			j++
 			continue
 		}
-		if !optional {
+		if !el.optional {
 			return 0
 		}
 	}
 	return j - i
 }
 
-func contains(list []string, w string) bool {
+func containsKW(list []kwID, k kwID) bool {
 	for _, x := range list {
-		if x == w {
+		if x == k {
 			return true
 		}
 	}
@@ -39,47 +47,33 @@ func contains(list []string, w string) bool {
 }
 
 // pattern compiles "delete (every|all) [the] (file|folder)".
-func pattern(s string) [][]string {
-	var out [][]string
+func pattern(s string) []asElem {
+	var out []asElem
 	for _, el := range strings.Fields(s) {
-		opt := strings.HasPrefix(el, "[")
-		el = strings.Trim(el, "[]()")
-		alts := strings.Split(el, "|")
-		if opt {
-			alts = append([]string{""}, alts...)
+		e := asElem{optional: strings.HasPrefix(el, "[")}
+		for _, w := range strings.Split(strings.Trim(el, "[]()"), "|") {
+			e.alts = append(e.alts, vocab.intern(w))
 		}
-		out = append(out, alts)
+		out = append(out, e)
 	}
 	return out
 }
 
-var asRules = map[string][]asRule{}
-
-// ruleStart is a cheap prefilter for asRules: whether any rule's first word
-// starts with this byte and has this length. Most words (variables,
-// properties) are rejected without hashing.
-var ruleStart [256]uint32 // bit n: a first word of length n (n < 32)
-
-func rulesFor(w string) []asRule {
-	if len(w) == 0 || len(w) >= 32 || ruleStart[w[0]]&(1<<len(w)) == 0 {
-		return nil
-	}
-	return asRules[w]
-}
-
+// rule adds a verb rule; vocab.rules indexes it by the words it can start
+// with, so each word consults only the rules that can match there.
 func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 	pat := pattern(p)
-	first := pat[0]
-	for _, w := range first {
-		asRules[w] = append(asRules[w], asRule{pat: pat, apply: apply})
-		ruleStart[w[0]] |= 1 << len(w)
+	for _, k := range pat[0].alts {
+		vocab.rules[k] = append(vocab.rules[k], asRule{pat: pat, apply: apply})
+		vocab.flags[k] |= kfRule
 	}
 }
 
 // flat rates a match at a fixed level with a fixed warning.
 func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
+	rule := "as." + name
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.add(l, "as."+name, Span{int(st[i].start), int(st[i+n-1].end)}, "%s", text)
+		an.v.addText(l, rule, Span{int(st[i].start), int(st[i+n-1].end)}, text)
 	}
 }
 
@@ -98,14 +92,14 @@ func isHead(st []asToken, i int) bool {
 		return true
 	}
 	p := st[i-1]
-	if p.kind == asOp && p.text == "(" {
+	if p.isOp('(') {
 		return true
 	}
 	if p.kind != asWord {
 		return false
 	}
-	switch p.text {
-	case "to", "then", "else", "try", "ignoring", "responses":
+	switch p.kw {
+	case kwTo, kwThen, kwElse, kwTry, kwIgnoring, kwResponses:
 		return true
 	}
 	return false
@@ -123,24 +117,24 @@ func (an *asAn) bulkObject(st []asToken, from int) (bool, string) {
 	seen := 0
 	for j := from; j < len(st) && seen < 5; j++ {
 		t := st[j]
-		if t.kind == asOp && (t.text == "(" || t.text == "-" || t.text == "'s") || t.kind == asNumber {
+		if t.kind == asOp && (t.op == '(' || t.op == '-' || t.op == opPoss) || t.kind == asNumber {
 			continue
 		}
 		if t.kind != asWord && t.kind != asVar {
 			break
 		}
 		seen++
-		if bulkWords[t.text] {
-			return true, t.text
+		if t.kw.has(kfBulk) {
+			return true, an.text(t)
 		}
-		switch t.text {
-		case "the", "of", "a", "get", "its", "my", "some":
+		switch t.kw {
+		case kwThe, kwOf, kwA, kwGet, kwIts, kwMy, kwSome:
 			continue
-		case "to", "from", "with", "in", "at", "into":
+		case kwTo, kwFrom, kwWith, kwIn, kwAt, kwInto:
 			return false, ""
 		}
-		if an.bulkVar(t.text, 0) {
-			return true, t.text
+		if an.bulkVar(an.name(t), 0) {
+			return true, an.text(t)
 		}
 	}
 	return false, ""
@@ -151,29 +145,35 @@ var bulkWords = set(`every all entire contents items files folders documents not
 	windows processes applications accounts albums playlists records rows slides tabs bookmarks`)
 
 // bulkVar reports a variable assigned (or looped over) a collection.
-func (an *asAn) bulkVar(name string, depth int) bool {
+func (an *asAn) bulkVar(name asName, depth int) bool {
 	if depth > 3 {
 		return false
 	}
-	if b, ok := an.bulkMemo[name]; ok {
-		return b
+	s := an.lookup(name)
+	if s == nil {
+		return false // nothing assigned to it
 	}
-	if an.bulkMemo == nil {
-		an.bulkMemo = map[string]bool{}
+	if s.bulk != 0 {
+		return s.bulk > 0
 	}
-	an.bulkMemo[name] = false // while resolving: a self-reference adds nothing
+	s.bulk = -1 // while resolving: a self-reference adds nothing
 	b := an.bulkVarDefs(name, depth)
-	an.bulkMemo[name] = b
+	if s = an.lookup(name); b {
+		s.bulk = 1
+	}
 	return b
 }
 
-func (an *asAn) bulkVarDefs(name string, depth int) bool {
+func (an *asAn) bulkVarDefs(name asName, depth int) bool {
 	for d := an.firstDef(name); d >= 0; d = an.defList[d].next {
 		for _, x := range an.defList[d].expr {
 			if x.kind != asWord && x.kind != asVar {
 				continue
 			}
-			if bulkWords[x.text] || x.text == "selection" || x.text != name && an.bulkVar(x.text, depth+1) {
+			if x.kw.has(kfBulk) || x.kw == kwSelection {
+				return true
+			}
+			if xn := an.name(x); xn != name && an.bulkVar(xn, depth+1) {
 				return true
 			}
 		}
@@ -204,7 +204,7 @@ func init() {
 		if bulk, what := an.bulkObject(st, i+1); bulk {
 			noun := "files/folders"
 			for _, t := range st[i+1 : min(len(st), i+5)] {
-				switch t.text {
+				switch an.text(t) {
 				case "event", "events", "reminder", "reminders", "calendar", "calendars":
 					an.add(level.Destructive, "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
 					return
@@ -222,22 +222,22 @@ func init() {
 			// Outside the Finder nothing goes to the Trash; deleting a
 			// container deletes all it holds.
 			for _, t := range st[i+1 : min(len(st), i+4)] {
-				switch t.text {
+				switch w := an.text(t); w {
 				case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
-					if app.known.title != "System Events" || t.text == "folder" {
-						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), t.text)
+					if app.known.title != "System Events" || t.kw == kwFolder {
+						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
 						return
 					}
 				}
 			}
-			if app.known.title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], "login") {
+			if app.known.title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
 				an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
 				return
 			}
 		}
 
 		for _, t := range st[i+1 : min(len(st), i+4)] {
-			if t.text == "login" {
+			if t.kw == kwLogin {
 				an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
 				return
 			}
@@ -249,15 +249,15 @@ func init() {
 		bulk, what := an.bulkObject(st, i+1)
 		trash := false
 		isTrash := func(t asToken) bool {
-			return t.text == "trash" || t.kind == asString && strings.Contains(strings.ToLower(t.str()), ".trash")
+			return t.kw == kwTrash || t.kind == asString && strings.Contains(strings.ToLower(an.str(t)), ".trash")
 		}
 		for j := i + 1; j < len(st); j++ {
-			if st[j].kind == asWord && st[j].text == "to" {
+			if st[j].kind == asWord && st[j].kw == kwTo {
 				for k := j + 1; k < len(st) && k < j+5; k++ {
 					if isTrash(st[k]) {
 						trash = true
 					}
-					for d := an.firstDef(st[k].text); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
+					for d := an.firstDef(an.name(st[k])); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
 						for _, x := range an.defList[d].expr {
 							trash = trash || isTrash(x)
 						}
@@ -337,8 +337,8 @@ func init() {
 		an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 		an.keyCombo(st, i, app)
 		// Typed after Command-Space: the start of a terminal's name launches it.
-		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], "using") {
-			if typed := strings.ToLower(strings.TrimSpace(st[i+1].str())); len(typed) >= 3 {
+		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
+			if typed := strings.ToLower(strings.TrimSpace(an.str(st[i+1]))); len(typed) >= 3 {
 				for name := range terminalApps {
 					if strings.HasPrefix(name, typed) {
 						an.terminal = true
@@ -351,15 +351,15 @@ func init() {
 		}
 		// Text typed while a terminal is in use runs as a command; a key
 		// combination (keystroke "t" using command down) types nothing.
-		if i+1 < len(st) && !hasWord(st[i+1:], "using") {
+		if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
 			if an.terminal {
-				typedIntoTerminal(an.v, an.env, st, i+1, an.depth, sp)
+				an.typedIntoTerminal(st, i+1, sp)
 			} else if variants, whole := an.templateQuick(st[i+1:]); !whole {
 				// Typed where no terminal is seen: only what reads as a
 				// destructive command counts (prose is not shell).
 				for _, c := range variants {
 					var w Verdict
-					shellInto(&w, c, an.env, &sp, an.depth+1)
+					an.shellInto(&w, c, sp)
 					if w.Level >= level.Destructive {
 						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", display(c))
 					}
@@ -388,7 +388,7 @@ func init() {
 	rule("do javascript", flat(level.Dangerous, "javascript", "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session"))
 	rule("execute", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		for _, t := range st[i:] {
-			if t.text == "javascript" {
+			if t.kw == kwJavascript {
 				an.add(level.Dangerous, "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
 				return
 			}
@@ -396,8 +396,8 @@ func init() {
 		if isHead(st, i) {
 			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
 			for _, t := range st[i+1:] {
-				if t.kind == asString && codeDeletes(t.str()) {
-					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", display(t.str()))
+				if t.kind == asString && codeDeletes(an.str(t)) {
+					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", display(an.str(t)))
 				}
 			}
 		}
@@ -408,13 +408,13 @@ func init() {
 	rule("store script", flat(level.Dangerous, "store-script", "STORE SCRIPT: writes a compiled script to disk"))
 	rule("with administrator privileges", flat(level.Dangerous, "admin", "ADMIN: runs with administrator privileges (as root)"))
 	rule("administrator privileges", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i == 0 || st[i-1].text != "with" {
+		if i == 0 || st[i-1].kw != kwWith {
 			an.add(level.Dangerous, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root)")
 		}
 	})
 	rule("display dialog", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		for j := i + 2; j+1 < len(st); j++ {
-			if st[j].text == "hidden" && st[j+1].text == "answer" && (j == 0 || st[j-1].text != "without") {
+			if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
 				an.add(level.Dangerous, "as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
 				return
 			}
@@ -431,8 +431,8 @@ func init() {
 	})
 	rule("set [the] clipboard", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.add(level.Caution, "as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
-		if k := i + n; k+1 < len(st) && st[k].text == "to" && st[k+1].kind == asString {
-			an.clipboard = st[k+1].str()
+		if k := i + n; k+1 < len(st) && st[k].kw == kwTo && st[k+1].kind == asString {
+			an.clipboard = an.str(st[k+1])
 		}
 	})
 	rule("set volume", flat(level.Caution, "volume", "VOLUME: changes the sound volume"))
@@ -441,19 +441,19 @@ func init() {
 	rule("geturl", openLocation)
 	rule("make [new] login item", flat(level.Destructive, "login-item", "PERSISTENCE: adds a login item that starts at every login"))
 	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && !(i+2 < len(st) && st[i+2].text == "login" || i+1 < len(st) && st[i+1].text == "login") {
-			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", nextNoun(st, i+1))
+		if n == 1 && !(i+2 < len(st) && st[i+2].kw == kwLogin || i+1 < len(st) && st[i+1].kw == kwLogin) {
+			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
 		}
 	})
 	rule("write", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i+1 < len(st) && st[i+1].text == "text" {
+		if i+1 < len(st) && st[i+1].kw == kwText {
 			return
 		}
 		an.add(level.Caution, "as.write", span2(st, i, 1), "WRITE: writes to a file")
 		an.pathArgs(st[i+1:], true)
 	})
 	rule("open for access", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.pathArgs(st[i+n:], hasWordSeq(st[i+n:], "write", "permission"))
+		an.pathArgs(st[i+n:], hasWordSeq(st[i+n:], kwWrite, kwPermission))
 	})
 	rule("read", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.pathArgs(st[i+1:], false)
@@ -461,23 +461,23 @@ func init() {
 	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
 	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
 	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Shortcuts" && (i+1 >= len(st) || st[i+1].text != "script") {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
 			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 			return
 		}
-		if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].text == "script" {
+		if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].kw == kwScript {
 			return
 		}
 		sp := span2(st, i, 1)
 		switch {
-		case hasWord(st[i+1:min(len(st), i+4)], "shortcut") || app != nil && app.known != nil && app.known.title == "Shortcuts":
+		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.title == "Shortcuts":
 			an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 		case app != nil && (app.dynamic || app.known == nil):
 			an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
 		}
 	})
 	rule("open", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i+1 < len(st) && st[i+1].text == "location" || i+2 < len(st) && st[i+1].text == "for" && st[i+2].text == "access" {
+		if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
 			return
 		}
 		if app != nil && app.known != nil && isTerminalApp(app.known.title) && i+1 < len(st) {
@@ -486,44 +486,44 @@ func init() {
 		}
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
-				if ext := executableExt(t.str()); ext != "" {
-					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", display(t.str()), ext)
+				if ext := executableExt(an.str(t)); ext != "" {
+					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", display(an.str(t)), ext)
 				}
 			}
 		}
 	})
 	rule("attach [action]", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if isHead(st, i) && hasWord(st[i:], "folder") {
+		if isHead(st, i) && hasWord(st[i:], kwFolder) {
 			an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
 		}
 	})
 	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
 		an.urlProps(st[i+1:], span2(st, i, 1))
-		if app != nil && app.known != nil && app.known.title == "Mail" && hasWord(st[i:min(len(st), i+4)], "rule") {
-			if hasWord(st, "forward") || hasWord(st, "redirect") {
+		if app != nil && app.known != nil && app.known.title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
+			if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
 				an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
 			} else {
 				an.add(level.Dangerous, "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
 			}
 		}
-		if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], "recipient") {
+		if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], kwRecipient) {
 			an.bulkRecipients = true
 		}
-		if hasWordSeq(st[i:min(len(st), i+5)], "folder", "action") {
+		if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
 			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
 		}
 		if app != nil && app.known != nil && app.known.title == "Script Editor" {
 			// make new document with properties {contents:"…"}: code to run.
 			for k := i + 1; k+2 < len(st); k++ {
-				if st[k].text == "contents" && st[k+1].text == ":" && st[k+2].kind == asString {
+				if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
 					sp := span2(st, k+2, 1)
-					an.v.merge(appleScriptAt(st[k+2].str(), an.env, an.depth+1), &sp)
+					an.v.merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
 				}
 			}
 		}
 		for j := i + 1; j+1 < len(st) && j < i+5; j++ {
-			if st[j].text == "file" && st[j+1].text == "alarm" || st[j].text == "open" && st[j+1].text == "file" {
+			if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
 				an.add(level.Dangerous, "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
 				return
 			}
@@ -531,10 +531,10 @@ func init() {
 	})
 }
 
-func nextNoun(st []asToken, j int) string {
+func (an *asAn) nextNoun(st []asToken, j int) string {
 	for ; j < len(st); j++ {
-		if st[j].kind == asWord && st[j].text != "new" && st[j].text != "a" && st[j].text != "the" {
-			return st[j].text
+		if st[j].kind == asWord && st[j].kw != kwNew && st[j].kw != kwA && st[j].kw != kwThe {
+			return an.text(st[j])
 		}
 	}
 	return "object"
@@ -552,17 +552,23 @@ func appTitle(app *asApp) string {
 
 // pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
 func (an *asAn) pathArgs(st []asToken, write bool) {
-	var strs []asToken
+	// A literal path, and where it stands.
+	type pathLit struct {
+		s  string
+		sp Span
+	}
+	var room [16]pathLit
+	strs := room[:0]
 	for _, t := range st {
 		switch t.kind {
 		case asString:
-			strs = append(strs, t)
+			strs = append(strs, pathLit{an.str(t), tokSpan(t)})
 		case asWord, asVar:
 			// open for access f / write x to f: follow the variable one step.
-			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				for _, x := range an.defList[d].expr {
 					if x.kind == asString {
-						strs = append(strs, x)
+						strs = append(strs, pathLit{an.str(x), tokSpan(x)})
 					}
 				}
 			}
@@ -570,19 +576,19 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 	}
 	// Paths built from path to … anchors: (path to home folder as text) & ".zshrc".
 	for _, t := range st {
-		if (t.kind == asWord || t.kind == asVar) && an.isVar(t.text) {
-			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
-				if p := an.foldPath(an.defList[d].expr, 0); p != "" {
-					strs = append(strs, asToken{kind: asString, start: t.start, end: t.end, text: `"` + p})
+		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)) {
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+				if p := an.foldDef(d); p != "" {
+					strs = append(strs, pathLit{p, tokSpan(t)})
 				}
 			}
 		}
 	}
 	if p := an.foldPath(st, 0); p != "" && len(st) > 0 {
-		strs = append(strs, asToken{kind: asString, start: st[0].start, end: st[0].end, text: `"` + p})
+		strs = append(strs, pathLit{p, tokSpan(st[0])})
 	}
 	for _, t := range strs {
-		p := t.str()
+		p := t.s
 		if !strings.ContainsAny(p, "/:~") {
 			continue // a name ("Screenshots"), not a path
 		}
@@ -597,11 +603,11 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		}
 		switch {
 		case write && z.persist != "":
-			an.add(level.Destructive, "as.persistence", tokSpan(t), "writes %s: %s runs code automatically (persistence)", display(t.str()), z.persist)
+			an.add(level.Destructive, "as.persistence", t.sp, "writes %s: %s runs code automatically (persistence)", display(t.s), z.persist)
 		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
-			an.add(level.Destructive, "as.protected-write", tokSpan(t), "writes %s, inside %s", display(t.str()), z.detail)
+			an.add(level.Destructive, "as.protected-write", t.sp, "writes %s, inside %s", display(t.s), z.detail)
 		case !write && z.kind == zoneCredential && !z.pub:
-			an.add(level.Dangerous, "as.secret-read", tokSpan(t), "reads %s, inside %s", display(t.str()), z.detail)
+			an.add(level.Dangerous, "as.secret-read", t.sp, "reads %s, inside %s", display(t.s), z.detail)
 		}
 	}
 }
@@ -619,7 +625,7 @@ func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	for _, t := range st[i+n:] {
 		if t.kind == asString {
-			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.str()))); ok {
+			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
 				l, why := schemeRisk(scheme)
 				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
 				return
@@ -642,7 +648,7 @@ func doShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		return
 	}
 	for _, cmd := range variants {
-		shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+		an.shellInto(an.v, cmd, sp)
 	}
 }
 
@@ -654,7 +660,7 @@ func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, a
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
 		sp := stmtSpan(st[i:])
 		an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
-		if hasWordSeq(st[i+n:], "do", "shell", "script") {
+		if hasWordSeq(st[i+n:], kwDo, kwShell, kwScript) {
 			an.add(level.Destructive, "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
 		}
 		variants, whole := an.template(st[i+n:], 0)
@@ -664,7 +670,7 @@ func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, a
 			return
 		}
 		for _, cmd := range variants {
-			shellInto(an.v, cmd, an.env, &sp, an.depth+1)
+			an.shellInto(an.v, cmd, sp)
 		}
 	}
 }
@@ -676,11 +682,11 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	rest := st[i+n:]
 	jsLang := false
 	for j := 0; j+1 < len(rest); j++ {
-		if rest[j].text == "in" && rest[j+1].kind == asString && strings.EqualFold(rest[j+1].str(), "javascript") {
+		if rest[j].kw == kwIn && rest[j+1].kind == asString && strings.EqualFold(an.str(rest[j+1]), "javascript") {
 			jsLang = true
 		}
 	}
-	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].text != "&") {
+	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].op != '&') {
 		if an.depth+1 > maxDepth {
 			an.add(level.Destructive, "as.too-deep", sp, "scripts nested too deeply: not analysed")
 			return
@@ -688,14 +694,14 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
 		var inner Verdict
 		if jsLang {
-			inner = jxaAt(rest[0].str(), an.env, an.depth+1)
+			inner = jxaAt(an.str(rest[0]), an.env, an.depth+1)
 		} else {
-			inner = appleScriptAt(rest[0].str(), an.env, an.depth+1)
+			inner = appleScriptAt(an.str(rest[0]), an.env, an.depth+1)
 		}
 		an.v.merge(inner, &sp)
 		return
 	}
-	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].text == "file" || rest[0].text == "alias" || rest[0].text == "posix") {
+	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].kw == kwFile || rest[0].kw == kwAlias || rest[0].kw == kwPosix) {
 		an.add(level.Dangerous, "as.run-script-file", sp, "RUN SCRIPT: runs a script file that is not analysed")
 		return
 	}
@@ -704,14 +710,14 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 
 // typedIntoTerminal rates text typed with keystroke while a terminal is in
 // use: it is a shell command by other means.
-func typedIntoTerminal(v *Verdict, env *Env, st []asToken, from, depth int, sp Span) {
-	variants, whole := (&asAn{}).templateQuick(st[from:])
-	v.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
+func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
+	variants, whole := an.templateQuick(st[from:])
+	an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 	if whole {
 		return
 	}
 	for _, c := range variants {
-		shellInto(v, c, env, &sp, depth+1)
+		an.shellInto(an.v, c, sp)
 	}
 }
 
@@ -722,9 +728,9 @@ func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
 	for _, t := range st[:exprEnd(st)] {
 		switch {
 		case t.kind == asString:
-			b.WriteString(t.str())
+			b.WriteString(an.str(t))
 			lit = true
-		case t.kind == asOp && t.text == "&":
+		case t.isOp('&'):
 		default:
 			b.WriteString(holeUnquoted)
 		}
@@ -761,20 +767,22 @@ func menuItemRisk(label string) (level.Level, string) {
 	return level.Safe, ""
 }
 
-func hasWord(st []asToken, w string) bool {
+// hasWord reports the word k in st; k must be a named keyword (kwTo …).
+func hasWord(st []asToken, k kwID) bool {
 	for _, t := range st {
-		if t.kind == asWord && t.text == w {
+		if t.kind == asWord && t.kw == k {
 			return true
 		}
 	}
 	return false
 }
 
-func hasWordSeq(st []asToken, words ...string) bool {
-	for i := 0; i+len(words) <= len(st); i++ {
+// hasWordSeq reports the words ks, one after the other, in st.
+func hasWordSeq(st []asToken, ks ...kwID) bool {
+	for i := 0; i+len(ks) <= len(st); i++ {
 		ok := true
-		for k, w := range words {
-			if st[i+k].kind != asWord || st[i+k].text != w {
+		for k, w := range ks {
+			if st[i+k].kind != asWord || st[i+k].kw != w {
 				ok = false
 				break
 			}
@@ -795,23 +803,23 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
 		}
 	}
-	if len(st) > 2 && st[0].text == "menu" && st[1].text == "item" && st[2].kind == asNumber {
+	if len(st) > 2 && st[0].kw == kwMenu && st[1].kw == kwItem && st[2].kind == asNumber {
 		an.add(level.Dangerous, "as.click-menu-index", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
 	}
 	for k, t := range st {
 		switch {
-		case (t.kind == asWord || t.kind == asVar) && an.isVar(t.text):
-			for d := an.firstDef(t.text); d >= 0; d = an.defList[d].next {
+		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				for _, x := range an.defList[d].expr {
 					if x.kind == asString {
-						check(x.str())
+						check(an.str(x))
 					}
 				}
 			}
 		case t.kind == asString:
-			check(t.str())
-			joined.WriteString(t.str())
-		case t.kind == asOp && t.text == "&":
+			check(an.str(t))
+			joined.WriteString(an.str(t))
+		case t.isOp('&'):
 			continue
 		default:
 			if joined.Len() > 0 && (k == 0 || st[k-1].kind == asString) {
@@ -832,18 +840,18 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	var key string
 	j := i + 1
 	switch {
-	case st[i].text == "key" && j+1 < len(st) && st[j].text == "code" && st[j+1].kind == asNumber:
-		key = "code:" + st[j+1].text
-	case st[i].text == "keystroke" && j < len(st) && st[j].kind == asString:
-		key = strings.ToLower(st[j].str())
-	case st[i].text == "keystroke" && j < len(st) && st[j].kind == asWord:
-		key = st[j].text // keystroke delete, keystroke return
+	case st[i].kw == kwKey && j+1 < len(st) && st[j].kw == kwCode && st[j+1].kind == asNumber:
+		key = "code:" + an.text(st[j+1])
+	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asString:
+		key = strings.ToLower(an.str(st[j]))
+	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asWord:
+		key = an.text(st[j]) // keystroke delete, keystroke return
 		if key == "(" || key == "ascii" {
 			key = ""
 		}
 	}
 	for k := i; k+2 < len(st); k++ {
-		if st[k].text == "ascii" && st[k+1].text == "character" && (st[k+2].text == "8" || st[k+2].text == "127") {
+		if st[k].kw == kwAscii && st[k+1].kw == kwCharacter && (an.text(st[k+2]) == "8" || an.text(st[k+2]) == "127") {
 			key = "delete"
 		}
 	}
@@ -853,16 +861,16 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	mods := map[string]bool{}
 	addMods := func(ts []asToken) {
 		for k := 0; k+1 < len(ts); k++ {
-			if ts[k+1].text == "down" {
-				mods[ts[k].text] = true
+			if ts[k+1].kw == kwDown {
+				mods[an.text(ts[k])] = true
 			}
 		}
 	}
 	addMods(st[i:])
 	// using mods, where set mods to {command down, shift down}
 	for k := i; k+1 < len(st); k++ {
-		if st[k].text == "using" {
-			for d := an.firstDef(st[k+1].text); d >= 0; d = an.defList[d].next {
+		if st[k].kw == kwUsing {
+			for d := an.firstDef(an.name(st[k+1])); d >= 0; d = an.defList[d].next {
 				addMods(an.defList[d].expr)
 			}
 		}
@@ -892,7 +900,7 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	case key == "v" && mods["command"] && an.terminal && an.clipboard != "":
 		// Paste into a terminal: the clipboard's text runs.
 		var w Verdict
-		shellInto(&w, an.clipboard, an.env, &sp, an.depth+1)
+		an.shellInto(&w, an.clipboard, sp)
 		an.v.merge(w, &sp)
 		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", display(an.clipboard))
 	case quit && mods["command"] && mods["shift"]:
@@ -920,7 +928,7 @@ func (an *asAn) mentions(w string) bool {
 
 func (an *asAn) mentionsScan(w string) bool {
 	for _, t := range an.lx.toks {
-		if t.kind == asWord && t.text == w || t.kind == asString && strings.EqualFold(t.str(), w) {
+		if t.kind == asWord && an.text(t) == w || t.kind == asString && strings.EqualFold(an.str(t), w) {
 			return true
 		}
 	}
@@ -962,6 +970,16 @@ var pathAnchors = map[string]string{
 	"scripts": "~/Library/Scripts/", "startup": "/", "system": "/System/", "temporary": "/tmp/", "launch": "~/Library/LaunchAgents/",
 }
 
+// foldDef is foldPath(an.defList[d].expr, 0), worked out once per
+// definition: a variable set in many places is read in many more.
+func (an *asAn) foldDef(d int32) string {
+	def := &an.defList[d]
+	if !def.folded {
+		def.fold, def.folded = an.foldPath(def.expr, 0), true
+	}
+	return def.fold
+}
+
 // foldPath folds a path expression whose start is a path to … anchor:
 // (path to home folder as text) & ".zshrc" is ~/.zshrc. It returns "" when
 // the expression has no anchor.
@@ -974,35 +992,35 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 	for rest := st[:exprEnd(st)]; rest != nil; {
 		var term []asToken
 		term, rest = nextConcat(rest)
-		for len(term) > 0 && (term[0].text == "(" || term[0].text == "posix" || term[0].text == "path" && len(term) > 1 && term[1].text == "of" || term[0].text == "of" || term[0].text == "file") {
+		for len(term) > 0 && (term[0].op == '(' || term[0].kw == kwPosix || term[0].kw == kwPath && len(term) > 1 && term[1].kw == kwOf || term[0].kw == kwOf || term[0].kw == kwFile) {
 			term = term[1:]
 		}
 		switch {
 		case len(term) == 0:
 		case term[0].kind == asString:
-			frag := term[0].str()
+			frag := an.str(term[0])
 			if strings.Contains(frag, ":") && !strings.Contains(frag, "/") {
 				frag = strings.ReplaceAll(frag, ":", "/")
 			}
 			b.WriteString(strings.TrimPrefix(frag, "/"))
-		case term[0].text == "system" && len(term) > 2 && term[1].text == "attribute" && term[2].kind == asString && term[2].str() == "HOME":
+		case term[0].kw == kwSystem && len(term) > 2 && term[1].kw == kwAttribute && term[2].kind == asString && an.str(term[2]) == "HOME":
 			b.WriteString("~/")
 			anchored = true
-		case hasWordSeq(term, "user", "name"):
+		case hasWordSeq(term, kwUser, kwName):
 			b.WriteString("user") // /Users/<short user name>/…: the user's own home
-		case term[0].text == "path" && len(term) > 2 && term[1].text == "to":
-			anchor, ok := pathAnchors[term[2].text]
+		case term[0].kw == kwPath && len(term) > 2 && term[1].kw == kwTo:
+			anchor, ok := pathAnchors[an.text(term[2])]
 			if !ok {
 				return ""
 			}
-			if hasWord(term, "local") || hasWord(term, "system") && term[2].text != "system" {
+			if hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem {
 				anchor = "/" + strings.TrimPrefix(anchor, "~/") // from local domain: /Library/…
 			}
 			b.WriteString(anchor)
 			anchored = true
 		case term[0].kind == asWord || term[0].kind == asVar:
 			inner := ""
-			for d := an.firstDef(term[0].text); d >= 0 && inner == ""; d = an.defList[d].next {
+			for d := an.firstDef(an.name(term[0])); d >= 0 && inner == ""; d = an.defList[d].next {
 				inner = an.foldPath(an.defList[d].expr, depth+1)
 			}
 			if inner == "" {
@@ -1024,14 +1042,14 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 // make new tab with properties {URL:…}): javascript: and file: URLs run or
 // open things.
 func (an *asAn) urlProps(st []asToken, sp Span) {
-	if !hasWord(st, "url") {
+	if !hasWord(st, kwUrl) {
 		return
 	}
 	for _, t := range st {
 		if t.kind != asString {
 			continue
 		}
-		if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(t.str()))); ok {
+		if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
 			if l, why := schemeRisk(scheme); l > level.Caution {
 				an.add(l, "as.url-property", sp, "URL: %s", why)
 			}
@@ -1048,7 +1066,7 @@ func (an *asAn) writesFile() bool {
 	an.writes = -1
 	toks := an.lx.toks
 	for k, t := range toks {
-		if t.kind == asWord && t.text == "write" && (k+1 >= len(toks) || toks[k+1].text != "permission") {
+		if t.kind == asWord && t.kw == kwWrite && (k+1 >= len(toks) || toks[k+1].kw != kwPermission) {
 			an.writes = 1
 			return true
 		}
@@ -1065,7 +1083,7 @@ var homeFolders = set(`documents desktop downloads library pictures music movies
 // home. Something inside one (file "a" of folder "Documents" of home) is not.
 func (an *asAn) homeFolder(st []asToken) string {
 	k := 0
-	for k < len(st) && (st[k].text == "the" || st[k].text == "(") {
+	for k < len(st) && (st[k].kw == kwThe || st[k].op == '(') {
 		k++
 	}
 	if k >= len(st) {
@@ -1073,31 +1091,31 @@ func (an *asAn) homeFolder(st []asToken) string {
 	}
 	t := st[k]
 	switch {
-	case t.kind == asWord && t.text == "home" && (k+1 >= len(st) || st[k+1].text != "of"):
+	case t.kind == asWord && t.kw == kwHome && (k+1 >= len(st) || st[k+1].kw != kwOf):
 		return "the home folder"
-	case t.kind == asWord && t.text == "folder" && k+3 < len(st) && st[k+1].kind == asString && st[k+2].text == "of" && st[k+3].text == "home":
-		if homeFolders[strings.ToLower(st[k+1].str())] {
-			return "the home folder " + display(st[k+1].str())
+	case t.kind == asWord && t.kw == kwFolder && k+3 < len(st) && st[k+1].kind == asString && st[k+2].kw == kwOf && st[k+3].kw == kwHome:
+		if homeFolders[strings.ToLower(an.str(st[k+1]))] {
+			return "the home folder " + display(an.str(st[k+1]))
 		}
-	case t.kind == asWord && t.text == "path" && k+2 < len(st) && st[k+1].text == "to":
-		if st[k+2].text == "home" {
+	case t.kind == asWord && t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
+		if st[k+2].kw == kwHome {
 			return "the home folder"
 		}
-		if a, ok := pathAnchors[st[k+2].text]; ok && homeFolders[strings.ToLower(strings.Trim(strings.TrimPrefix(a, "~/"), "/"))] {
+		if a, ok := pathAnchors[an.text(st[k+2])]; ok && homeFolders[strings.ToLower(strings.Trim(strings.TrimPrefix(a, "~/"), "/"))] {
 			return "the home folder " + strings.TrimSuffix(a, "/")
 		}
 	default:
 		// folder "/Users/me/Documents", POSIX file "~/Desktop", "…"
-		for k < len(st) && (st[k].text == "folder" || st[k].text == "posix" || st[k].text == "file" || st[k].text == "alias" || st[k].text == "disk" || st[k].text == "item") {
+		for k < len(st) && (st[k].kw == kwFolder || st[k].kw == kwPosix || st[k].kw == kwFile || st[k].kw == kwAlias || st[k].kw == kwDisk || st[k].kw == kwItem) {
 			k++
 		}
-		if k < len(st) && st[k].kind == asString && (k+1 >= len(st) || st[k+1].text != "of") {
-			p := st[k].str()
+		if k < len(st) && st[k].kind == asString && (k+1 >= len(st) || st[k+1].kw != kwOf) {
+			p := an.str(st[k])
 			if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
 				p = hfsToPOSIX(p)
 			}
 			if z := an.classify(strings.TrimRight(p, "/")); z.homeRoot {
-				return display(st[k].str())
+				return display(an.str(st[k]))
 			}
 		}
 	}

@@ -23,7 +23,7 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 	}
 	// The common case: one string literal.
 	if len(st) == 1 && st[0].kind == asString {
-		return []string{st[0].str()}, false
+		return []string{an.str(st[0])}, false
 	}
 	// One spelling, built in place, until a variable with several
 	// definitions forks it.
@@ -70,22 +70,22 @@ func exprEnd(st []asToken) int {
 	depth := 0
 	for i, t := range st {
 		switch {
-		case t.kind == asOp && (t.text == "(" || t.text == "{"):
+		case t.kind == asOp && (t.op == '(' || t.op == '{'):
 			depth++
-		case t.kind == asOp && (t.text == ")" || t.text == "}"):
+		case t.kind == asOp && (t.op == ')' || t.op == '}'):
 			if depth == 0 {
 				return i
 			}
 			depth--
-		case t.kind == asOp && t.text == "," && depth == 0:
+		case t.isOp(',') && depth == 0:
 			return i
 		case t.kind == asWord && depth == 0:
-			switch t.text {
-			case "with", "without", "administrator", "user", "password", "altering", "then", "else", "in", "given", "as", "using":
-				if t.text == "as" && i+1 < len(st) && (st[i+1].text == "text" || st[i+1].text == "string" || st[i+1].text == "unicode") {
+			switch t.kw {
+			case kwWith, kwWithout, kwAdministrator, kwUser, kwPassword, kwAltering, kwThen, kwElse, kwIn, kwGiven, kwAs, kwUsing:
+				if t.kw == kwAs && i+1 < len(st) && (st[i+1].kw == kwText || st[i+1].kw == kwString || st[i+1].kw == kwUnicode) {
 					return i
 				}
-				if t.text != "as" {
+				if t.kw != kwAs {
 					return i
 				}
 			}
@@ -102,12 +102,12 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 		if t.kind != asOp {
 			continue
 		}
-		switch t.text {
-		case "(", "{":
+		switch t.op {
+		case '(', '{':
 			depth++
-		case ")", "}":
+		case ')', '}':
 			depth--
-		case "&":
+		case '&':
 			if depth == 0 {
 				return st[:i], st[i+1:]
 			}
@@ -119,46 +119,43 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 // term evaluates one operand of &: one spelling, or several (many) when
 // it names a variable assigned in several places.
 func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
-	for len(t) > 1 && t[0].kind == asOp && t[0].text == "(" && t[len(t)-1].kind == asOp && t[len(t)-1].text == ")" {
+	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
 		t = t[1 : len(t)-1]
 	}
 	// Trailing coercions: "…" as text.
-	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].text == "as" {
+	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].kw == kwAs {
 		t = t[:len(t)-2]
 	}
 	switch {
 	case len(t) == 0:
 		return "", nil, false
 	case len(t) == 1 && t[0].kind == asString:
-		return t[0].str(), nil, true
+		return an.str(t[0]), nil, true
 	case len(t) == 1 && t[0].kind == asNumber:
-		return t[0].text, nil, true
-	case len(t) >= 3 && t[0].text == "quoted" && t[1].text == "form" && t[2].text == "of":
+		return an.text(t[0]), nil, true
+	case len(t) >= 3 && t[0].kw == kwQuoted && t[1].kw == kwForm && t[2].kw == kwOf:
 		rest := t[3:]
 		if len(rest) == 1 && rest[0].kind == asString {
-			return shellQuote(rest[0].str()), nil, true
+			return shellQuote(an.str(rest[0])), nil, true
 		}
 		return holeQuoted, nil, false
-	case len(t) > 1 && t[0].kind == asOp && t[0].text == "(":
+	case len(t) > 1 && t[0].isOp('('):
 		vs, whole := an.template(t[1:], depth+1)
 		if len(vs) == 1 {
 			return vs[0], nil, !whole
 		}
 		return "", vs, !whole
 	case len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar):
-		name := t[0].text
+		name := an.name(t[0])
 		first := an.firstDef(name)
 		// A variable being resolved refers to itself (set a to a & a), or
 		// the work budget is spent: what it holds is computed.
 		an.foldWork++
-		if first < 0 || depth >= 4 || an.resolving[name] || an.foldWork > maxFoldWork {
+		if first < 0 || depth >= 4 || an.lookup(name).resolving || an.foldWork > maxFoldWork {
 			return holeUnquoted, nil, false
 		}
-		if an.resolving == nil {
-			an.resolving = map[string]bool{}
-		}
-		an.resolving[name] = true
-		defer delete(an.resolving, name)
+		an.lookup(name).resolving = true
+		defer func() { an.lookup(name).resolving = false }()
 		var out []string
 		lit := false
 		for k := first; k >= 0; k = an.defList[k].next {

@@ -13,8 +13,9 @@
 package risk
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -48,12 +49,17 @@ type Verdict struct {
 const maxReasons = 64
 
 func (v *Verdict) add(l level.Level, rule string, span Span, format string, args ...any) {
-	if l > v.Level {
-		v.Level = l
-	}
 	text := format
 	if len(args) > 0 {
 		text = fmt.Sprintf(format, args...)
+	}
+	v.addText(l, rule, span, text)
+}
+
+// addText is add for a warning that needs no formatting.
+func (v *Verdict) addText(l level.Level, rule string, span Span, text string) {
+	if l > v.Level {
+		v.Level = l
 	}
 	text = safeText(text)
 	for i := range v.Reasons {
@@ -99,12 +105,11 @@ func (v *Verdict) merge(w Verdict, at *Span) {
 
 // sortReasons orders reasons most severe first, then by position.
 func (v *Verdict) sortReasons() {
-	sort.SliceStable(v.Reasons, func(i, j int) bool {
-		a, b := v.Reasons[i], v.Reasons[j]
+	slices.SortStableFunc(v.Reasons, func(a, b Reason) int {
 		if a.Level != b.Level {
-			return a.Level > b.Level
+			return cmp.Compare(b.Level, a.Level)
 		}
-		return a.Span.Start < b.Span.Start
+		return cmp.Compare(a.Span.Start, b.Span.Start)
 	})
 }
 

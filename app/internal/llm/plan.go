@@ -30,8 +30,8 @@ func (r Result) NoAction() bool { return r.Parsed != nil && len(r.Parsed.Actions
 // Plan asks the model for a plan for pc's request, extracts it from the
 // reply (Extract) and parses it strictly (action.Parse). When it does not
 // parse, the model is asked once more, shown the plan as read and the
-// line-numbered errors (RetryPrompt). progress, if not nil, is called as
-// each reply streams.
+// line-numbered errors (RetryPrompt). progress, if not nil, is called when
+// each attempt starts (Tokens 0) and as its reply streams.
 //
 // The error is nil when the plan parsed. A plan that still does not parse
 // is an error wrapping ErrBadPlan, returned with the Result (Plan set,
@@ -54,6 +54,11 @@ func (c *Client) Plan(ctx context.Context, pc PromptContext, progress func(Progr
 		res.Attempts = attempt
 		var onProgress func(Progress)
 		if progress != nil {
+			model, err := c.Model(ctx)
+			if err != nil {
+				return res, err
+			}
+			progress(Progress{Model: model, Attempt: attempt})
 			onProgress = func(p Progress) { p.Attempt = attempt; progress(p) }
 		}
 		reply, err := c.Chat(ctx, msgs, onProgress)

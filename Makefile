@@ -27,9 +27,10 @@ test: ## gofmt check, go vet, go test -race, and the darwin type-check
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, model client)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
-	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc
+	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc \
+	  ./app/internal/llm
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \
@@ -44,7 +45,9 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/approval:FuzzVisible \
 	  ./app/internal/policy:FuzzParseSettings \
-	  ./app/internal/execute:FuzzTrashPath ; do \
+	  ./app/internal/execute:FuzzTrashPath \
+	  ./app/internal/llm:FuzzExtract \
+	  ./app/internal/llm:FuzzDecodeStreams ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

@@ -16,6 +16,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -108,6 +109,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		Approver: approver,
 		Grants:   policy.NewGrants(nil),
 		Autonomy: settings.Autonomy,
+		LLM:      func(context.Context) (llm.Config, error) { return modelConfig(settings, keys) },
 	})
 	srv, err := ipc.Listen(dir, gateHandler{g: g, store: store})
 	if err != nil {

@@ -63,7 +63,8 @@ type Server struct {
 	opts Options
 
 	mu      sync.Mutex
-	replies []Reply // guarded by mu; the last one repeats
+	replies []Reply // guarded by mu; each is used once, in order
+	last    Reply   // guarded by mu; the last one used, used again when none is queued
 	chats   []Chat  // guarded by mu
 	lists   int     // guarded by mu; model-list requests
 
@@ -76,7 +77,7 @@ type Server struct {
 // New starts a server for the test; it is closed when the test ends.
 func New(t testing.TB, o Options) *Server {
 	t.Helper()
-	s := &Server{opts: o, held: make(chan struct{}), aborted: make(chan struct{})}
+	s := &Server{opts: o, held: make(chan struct{}), aborted: make(chan struct{}), last: Reply{Text: llm.NoAction}}
 	mux := http.NewServeMux()
 	switch o.API {
 	case llm.APIOllama:
@@ -105,7 +106,8 @@ func (s *Server) Close() {
 	s.Server.Close()
 }
 
-// Reply queues replies for the next chats; the last one queued repeats.
+// Reply queues replies for the next chats, each used once; when none is
+// queued, the last one used is used again (at first, "# No action needed").
 func (s *Server) Reply(rs ...Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -135,14 +137,11 @@ func (s *Server) Aborted() <-chan struct{} { return s.aborted }
 func (s *Server) next() Reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.replies) == 0 {
-		return Reply{Text: llm.NoAction}
-	}
-	r := s.replies[0]
-	if len(s.replies) > 1 {
+	if len(s.replies) > 0 {
+		s.last = s.replies[0]
 		s.replies = s.replies[1:]
 	}
-	return r
+	return s.last
 }
 
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {

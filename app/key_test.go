@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/llm"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
@@ -26,6 +28,30 @@ func TestRunKeySet(t *testing.T) {
 	}
 	ks.Locked = true
 	if err := runKeySet(ks, "gw", []byte("k")); !errors.Is(err, secrets.ErrUnavailable) {
+		t.Errorf("locked store: %v", err)
+	}
+}
+
+func TestModelConfig(t *testing.T) {
+	s := policy.DefaultSettings()
+	s.LLMModel, s.LLMAPI = "m:1b", "ollama"
+	ks := secrets.NewMemory()
+	cfg, err := modelConfig(s, ks)
+	if err != nil || cfg.Endpoint != llm.DefaultEndpoint || cfg.Model != "m:1b" || cfg.API != llm.APIOllama || cfg.APIKey != "" {
+		t.Errorf("no key: %+v, %v", cfg, err)
+	}
+	s.LLMKeyName = "gw"
+	if _, err := modelConfig(s, ks); err == nil || !strings.Contains(err.Error(), "airlock key set gw") {
+		t.Errorf("missing key: %v", err)
+	}
+	if err := runKeySet(ks, "gw", []byte("sk-123")); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := modelConfig(s, ks); err != nil || cfg.APIKey != "sk-123" {
+		t.Errorf("with the key: %v", err)
+	}
+	ks.Locked = true
+	if _, err := modelConfig(s, ks); !errors.Is(err, secrets.ErrUnavailable) {
 		t.Errorf("locked store: %v", err)
 	}
 }

@@ -414,3 +414,23 @@ func TestNewRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstreamedCompletion: an OpenAI-compatible server that ignores
+// "stream" and answers with one JSON completion is read as well.
+func TestUnstreamedCompletion(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m",`+
+			`"choices":[{"index":0,"message":{"role":"assistant","content":"NOTIFY \"a\" \"b\""},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}}`)
+	}))
+	defer srv.Close()
+	c, rec := newClient(t, llm.Config{Endpoint: srv.URL, API: llm.APIOpenAI, Model: "m"})
+	rep, err := c.Chat(context.Background(), hello, nil)
+	if err != nil || rep.Content != `NOTIFY "a" "b"` || rep.CompletionTokens != 4 {
+		t.Errorf("Chat = %+v, %v", rep, err)
+	}
+	if got := rec.list(); len(got) != 1 || got[0].PromptTokens != 9 {
+		t.Errorf("recorded %+v", got)
+	}
+}

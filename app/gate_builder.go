@@ -12,6 +12,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -102,8 +103,12 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Approver: approver,
 		Grants:   b.grants,
 		Lock:     policy.NewContextLock(frontmost{desk}),
-		Autonomy: b.settings.Autonomy,
-		Events:   b.events.Emit,
+		LLM: func(context.Context) (llm.Config, error) {
+			return modelConfig(b.settings, keys)
+		},
+		Frontmost: frontmost{desk},
+		Autonomy:  b.settings.Autonomy,
+		Events:    b.events.Emit,
 	})
 	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store})
 	if err != nil {

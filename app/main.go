@@ -35,6 +35,8 @@ var commands = []command{
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
 	{"serve", "airlock serve --prompter=terminal|popup|none", "run the gate without a menu bar, asking for approval on this terminal or in popups", cmdServe},
 	{"run", "airlock run [--dry-run] [--json] [--kind dsl|applescript|jxa] FILE|- [ARG…]   or   airlock run --kind command -- PROGRAM [ARG…]", "submit a plan, a script or a command to the running gate and follow it", cmdRun},
+	{"ask", `airlock ask [--dry-run] [--json] [--model M] [--endpoint URL] [--context TEXT|-] "REQUEST"|-`, "have the gate's model turn a request in words into a plan, then follow it like airlock run", cmdAsk},
+	{"key", "airlock key set NAME   or   airlock key delete NAME", "keep a model server's API key in the key store (typed at the terminal, not shown)", cmdKey},
 	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
 	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/llm"
+	"github.com/airlockhq/airlock/app/internal/llm/llmtest"
 	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
@@ -150,4 +153,23 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 	}
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
+}
+
+// BenchmarkAsk is one request in words end to end against a local fake
+// Ollama: prompt, streamed reply, extraction, parse, the gate's decisions,
+// a fake execution and the in-memory history. The model's own time is not
+// in it; what is left is Airlock's overhead per ask.
+func BenchmarkAsk(b *testing.B) {
+	srv := llmtest.New(b, llmtest.Options{API: llm.APIOllama, Models: []string{"planner:3b"}})
+	srv.Reply(llmtest.Plain("Here you go:\n```\n" + strings.Repeat(cautionPlan+"\n", 10) + "```\n"))
+	r := newRig(b, 1, approveAll, func(c *gate.Config) {
+		c.LLM = func(context.Context) (llm.Config, error) {
+			return llm.Config{Endpoint: srv.URL, API: llm.APIOllama, Model: "planner:3b"}, nil
+		}
+	})
+	for b.Loop() {
+		if _, err := r.g.Ask(context.Background(), gate.AskRequest{Client: "bench", Request: "make folders"}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -15,6 +15,16 @@ const (
 	EventKilled           = "killed"            // the kill switch was tripped
 	EventResumed          = "resumed"           // the kill switch was reset
 	EventAutonomy         = "autonomy"          // the autonomy level was changed (Status has the new one)
+	EventModel            = "model"             // Ask: the model is asked, streams, answers or fails (Status)
+)
+
+// The Status values of an EventModel.
+const (
+	ModelAsking    = "asking"    // a request went to the model (Attempt 1)
+	ModelRetrying  = "retrying"  // the plan did not parse: asked once more (Attempt 2)
+	ModelStreaming = "streaming" // the reply is arriving (Tokens so far)
+	ModelAnswered  = "answered"  // the reply is in; its plan goes to the gate
+	ModelFailed    = "failed"    // no usable reply (Error)
 )
 
 // Event is one step of the pipeline. Text in it has been redacted.
@@ -30,5 +40,8 @@ type Event struct {
 	Status   string    `json:"status,omitempty"`
 	Output   string    `json:"output,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	Model    string    `json:"model,omitempty"`   // EventModel: the model's name
+	Tokens   int       `json:"tokens,omitempty"`  // EventModel: pieces of the reply so far, about one token each
+	Attempt  int       `json:"attempt,omitempty"` // EventModel: 1, or 2 for the retry
 	Time     time.Time `json:"time"`
 }

@@ -55,7 +55,18 @@ type memHistory struct {
 	requests  []history.Request
 	decisions []history.Decision
 	outcomes  []history.Outcome
+	calls     []history.ModelCall
 	fail      error
+}
+
+func (h *memHistory) AddModelCall(_ context.Context, m history.ModelCall) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fail != nil {
+		return h.fail
+	}
+	h.calls = append(h.calls, m)
+	return nil
 }
 
 func (h *memHistory) AddRequest(_ context.Context, r history.Request) error {
@@ -163,7 +174,7 @@ type rig struct {
 	home string
 }
 
-func newRig(t testing.TB, autonomy policy.Autonomy, answer func(context.Context, approval.Request) (approval.Answer, error)) *rig {
+func newRig(t testing.TB, autonomy policy.Autonomy, answer func(context.Context, approval.Request) (approval.Answer, error), opts ...func(*gate.Config)) *rig {
 	env, home := sandbox(t)
 	r := &rig{exec: &fakeExec{}, hist: &memHistory{}, home: home}
 	cfg := gate.Config{Env: env, Exec: r.exec, History: r.hist, Autonomy: autonomy,
@@ -171,6 +182,9 @@ func newRig(t testing.TB, autonomy policy.Autonomy, answer func(context.Context,
 	if answer != nil {
 		r.ask = &answerer{answer: answer}
 		cfg.Approver = r.ask
+	}
+	for _, o := range opts {
+		o(&cfg)
 	}
 	r.g = gate.New(cfg)
 	return r

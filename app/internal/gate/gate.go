@@ -1,7 +1,9 @@
 // Package gate is Airlock's one pipeline: every action, whoever proposes it,
 // passes parse → sanitise → assess → decide → approve → execute → record
 // here, and nothing else in the program may reach the executor (a test checks
-// the import graph). It also owns the kill switch.
+// the import graph). It also owns the kill switch, and Ask, which has a
+// model turn a request in words into a plan and then submits that plan like
+// any other: model output never changes a decision.
 //
 // Its contract: nothing executes that the policy did not allow or the person
 // did not approve; a blocked action is never offered for approval; when no
@@ -20,6 +22,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 )
@@ -46,6 +49,7 @@ type Recorder interface {
 	AddRequest(ctx context.Context, r history.Request) error
 	AddDecision(ctx context.Context, d history.Decision) error
 	AddOutcome(ctx context.Context, o history.Outcome) error
+	AddModelCall(ctx context.Context, m history.ModelCall) error
 }
 
 // Approver asks the person. approval.Broker implements it; nil means no
@@ -69,6 +73,13 @@ type Config struct {
 	DrainMax time.Duration       // how long Kill waits for in-flight actions to stop; 0: 2 s
 	GrantTTL time.Duration       // lifetime of a remembered grant; 0: the session
 	NewID    func() string       // request ids; nil: random
+
+	// LLM returns the model server Ask uses: endpoint, API, model and API
+	// key as the person configured them, the key read from the key store
+	// when it is called. nil: Ask is refused.
+	LLM func(ctx context.Context) (llm.Config, error)
+	// Frontmost, if set, tells Ask which app is in front, for the prompt.
+	Frontmost policy.Frontmost
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.

@@ -27,6 +27,10 @@ type Submission struct {
 	Plan   string // the plan, or the script's source (empty for a command)
 	Argv   []string
 	DryRun bool // report every decision, execute nothing
+
+	// Set only by Ask: the request id chosen before the model was asked,
+	// the kind recorded, and notes appended to the recorded text.
+	id, recordKind, note string
 }
 
 // The kinds of work a submission carries.
@@ -84,22 +88,33 @@ type Report struct {
 // plan was judged); it wraps ErrKilled, ErrDenied, ErrBlocked,
 // ErrApprovalRequired, approval.ErrTimeout or the first failure.
 func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
-	rep := Report{Client: s.Client}
 	ctx, done, err := g.Track(ctx)
 	if err != nil {
-		rep.Status, rep.Error = StatusKilled, err.Error()
-		return rep, err
+		return Report{Client: s.Client, Status: StatusKilled, Error: err.Error()}, err
 	}
 	defer done()
+	return g.submit(ctx, s, notify)
+}
+
+// submit is Submit for an operation already tracked.
+func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
+	rep := Report{Client: s.Client}
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
-	rep.Request = g.cfg.NewID()
+	rep.Request = s.id
+	if rep.Request == "" {
+		rep.Request = g.cfg.NewID()
+	}
 	kind, text := s.Kind, s.Plan
 	if kind == "" {
 		kind = KindPlan
 	}
+	if s.recordKind != "" {
+		kind = s.recordKind
+	}
 	if len(s.Argv) > 0 {
 		text += "\n-- argv: " + shellQuote(s.Argv)
 	}
+	text += s.note
 	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
 		Client: s.Client, Kind: kind, Text: text}); err != nil {
 		// Nothing runs unrecorded.

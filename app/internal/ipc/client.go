@@ -61,8 +61,9 @@ func (c *Client) Close() error {
 }
 
 // Call calls method with params (nil for none) and returns the result. For
-// a submit, onNotify (if not nil) gets the params of each notification the
-// gate sends before the result, in order. An error response is returned as
+// a submit or an ask, onNotify (if not nil) gets the params of each
+// notification the gate sends before the result, in order. An error
+// response is returned as
 // an *RPCError. When ctx is done before the response, the connection is
 // closed — which cancels the call on the gate — and ctx's error returned.
 // After that, or any error that is not an *RPCError, the client is done:

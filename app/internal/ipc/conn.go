@@ -161,6 +161,9 @@ func (c *conn) handle(req Request) {
 	case "submit":
 		notify := func(v any) error { return c.notify(cl, v) }
 		res, err = h.Submit(c.ctx, req.Params.(SubmitParams), notify)
+	case "ask":
+		notify := func(v any) error { return c.notify(cl, v) }
+		res, err = h.Ask(c.ctx, req.Params.(AskParams), notify)
 	case "status":
 		res, err = h.Status(c.ctx)
 	case "history":

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/app/internal/llm"
 )
 
 // maxIDLen bounds a string id, quotes and escapes included.
@@ -94,6 +96,18 @@ func decodeRequest(frame []byte) (Request, error) {
 			return req, err
 		}
 		req.Params = p
+	case "ask":
+		if !hasParams {
+			return req, invalid(CodeInvalidParams, "ask needs params: client and request")
+		}
+		var p AskParams
+		if err := decodeParams(params, &p); err != nil {
+			return req, err
+		}
+		if err := checkAsk(p); err != nil {
+			return req, err
+		}
+		req.Params = p
 	case "history":
 		var p HistoryParams
 		if hasParams {
@@ -154,6 +168,27 @@ func checkSubmit(p SubmitParams) error {
 	}
 	if strings.TrimSpace(p.Plan) == "" {
 		return invalid(CodeInvalidParams, "plan is empty")
+	}
+	return nil
+}
+
+func checkAsk(p AskParams) error {
+	switch {
+	case !validClient(p.Client):
+		return invalid(CodeInvalidParams, "client must be 1 to %d bytes of printable text without surrounding spaces", MaxClientName)
+	case strings.TrimSpace(p.Request) == "":
+		return invalid(CodeInvalidParams, "request is empty")
+	case len(p.Request) > MaxAskRequest:
+		return invalid(CodeInvalidParams, "request has %d bytes: at most %d", len(p.Request), MaxAskRequest)
+	case len(p.Context) > MaxAskContext:
+		return invalid(CodeInvalidParams, "context has %d bytes: at most %d", len(p.Context), MaxAskContext)
+	case p.Model != "" && !llm.ValidModelName(p.Model):
+		return invalid(CodeInvalidParams, "model %s: use letters, digits and . _ : / - @ +", quoteShort(p.Model))
+	}
+	if p.Endpoint != "" {
+		if _, err := llm.ParseEndpoint(p.Endpoint); err != nil {
+			return invalid(CodeInvalidParams, "endpoint %s: must be https (http only to localhost, 127.0.0.0/8 or ::1), without a user, query or fragment", quoteShort(p.Endpoint))
+		}
 	}
 	return nil
 }

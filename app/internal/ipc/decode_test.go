@@ -40,6 +40,10 @@ func TestDecodeRequestAccepts(t *testing.T) {
 			ipc.Request{ID: json.RawMessage(`1`), Method: "submit", Params: ipc.SubmitParams{Client: "c", Plan: "say 😀"}}},
 		{"non-ASCII client name", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"Café Agent","plan":"x"}}`,
 			ipc.Request{ID: json.RawMessage(`1`), Method: "submit", Params: ipc.SubmitParams{Client: "Café Agent", Plan: "x"}}},
+		{"ask", `{"jsonrpc":"2.0","id":3,"method":"ask","params":{"client":"airlock ask","request":"tidy my desktop","dryRun":true}}`,
+			ipc.Request{ID: json.RawMessage(`3`), Method: "ask", Params: ipc.AskParams{Client: "airlock ask", Request: "tidy my desktop", DryRun: true}}},
+		{"ask with everything", `{"jsonrpc":"2.0","id":3,"method":"ask","params":{"client":"c","request":"r","context":"ctx","model":"llama3.2:3b","endpoint":"https://m.example.com/v1"}}`,
+			ipc.Request{ID: json.RawMessage(`3`), Method: "ask", Params: ipc.AskParams{Client: "c", Request: "r", Context: "ctx", Model: "llama3.2:3b", Endpoint: "https://m.example.com/v1"}}},
 		{"largest integer id", `{"jsonrpc":"2.0","id":9223372036854775807,"method":"kill"}`,
 			ipc.Request{ID: json.RawMessage(`9223372036854775807`), Method: "kill"}},
 	}
@@ -116,6 +120,16 @@ func TestDecodeRequestRefuses(t *testing.T) {
 		{"client with newline", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"a\nb","plan":"x"}}`, ipc.CodeInvalidParams, "1"},
 		{"client too long", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"` + strings.Repeat("c", 65) + `","plan":"x"}}`, ipc.CodeInvalidParams, "1"},
 		{"client padded", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":" c","plan":"x"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask without params", `{"jsonrpc":"2.0","id":1,"method":"ask"}`, ipc.CodeInvalidParams, "1"},
+		{"ask empty request", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"  "}}`, ipc.CodeInvalidParams, "1"},
+		{"ask no client", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"request":"r"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask request too long", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"` + strings.Repeat("r", ipc.MaxAskRequest+1) + `"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask context too long", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","context":"` + strings.Repeat("c", ipc.MaxAskContext+1) + `"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask model with a space", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","model":"a b"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask endpoint in clear off this machine", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","endpoint":"http://127.0.0.1.evil.com"}}`, ipc.CodeInvalidParams, "1"},
+		{"ask approves itself", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","confirmedDangerous":true}}`, ipc.CodeInvalidParams, "1"},
+		{"ask sets the level", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","autonomy":2}}`, ipc.CodeInvalidParams, "1"},
+		{"ask with a plan", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","plan":"x"}}`, ipc.CodeInvalidParams, "1"},
 		{"lone high surrogate in plan", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","plan":"\ud83d x"}}`, ipc.CodeInvalidParams, "1"},
 		{"lone low surrogate in plan", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","plan":"\ude00"}}`, ipc.CodeInvalidParams, "1"},
 	}
@@ -142,11 +156,11 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly four methods,
-// and a Handler with exactly the four matching methods, so nothing a client
+// TestMethodsAreClosed pins the protocol's surface: exactly five methods,
+// and a Handler with exactly the five matching methods, so nothing a client
 // can call approves, denies, resumes or changes a setting.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"history", "kill", "status", "submit"}
+	want := []string{"ask", "history", "kill", "status", "submit"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
@@ -168,6 +182,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`"s"`), Method: "kill"},
 		{ID: json.RawMessage(`4`), Method: "history", Params: ipc.HistoryParams{Limit: 20}},
 		{ID: json.RawMessage(`5`), Method: "submit", Params: ipc.SubmitParams{Client: "mcp", Plan: "open \"/tmp\"\nnotify \"é\"", DryRun: true}},
+		{ID: json.RawMessage(`6`), Method: "ask", Params: ipc.AskParams{Client: "airlock ask", Request: "tidy \"it\"", Context: "x\ny", Model: "m:1b", DryRun: true}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()
@@ -198,6 +213,7 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"method":"history","params":{"limit":5}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"submit","params":{"client":"c","plan":"notify \"\ud83d\ude00\"","dryRun":false}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"approve"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"ask","params":{"client":"c","request":"tidy","model":"m:1b","endpoint":"http://[::1]:8080/v1"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"status","method":"kill"}`,
 		`[1,{"a":"\udc00"}]`,
 		`{"jsonrpc":"2.0","id":4,"method":"submit","params":{"client":"c\u202e","plan":"x"}}`,
@@ -238,6 +254,10 @@ func FuzzDecode(f *testing.F) {
 		switch p := req.Params.(type) {
 		case ipc.SubmitParams:
 			if req.Method != "submit" || p.Plan == "" || p.Client == "" {
+				t.Fatalf("accepted %#v", req)
+			}
+		case ipc.AskParams:
+			if req.Method != "ask" || strings.TrimSpace(p.Request) == "" || p.Client == "" || len(p.Request) > ipc.MaxAskRequest {
 				t.Fatalf("accepted %#v", req)
 			}
 		case ipc.HistoryParams:

@@ -3,7 +3,8 @@
 // JSON-RPC 2.0 framing with its limits, and the client the CLI and the MCP
 // server use to talk to a running gate.
 //
-// The protocol is a closed set of four methods (Methods): submit work, read
+// The protocol is a closed set of five methods (Methods): submit work (a
+// plan, or a request in words for the gate's model to turn into one), read
 // status, read history, trip the kill switch. It must never grow a method
 // that approves, denies, changes the autonomy level, re-arms after a kill or
 // changes settings: those happen only in the native UI, so an agent holding

@@ -48,6 +48,14 @@ func (g *fakeGate) Submit(ctx context.Context, p ipc.SubmitParams, notify func(a
 	return map[string]any{"client": p.Client, "plan": p.Plan, "dryRun": p.DryRun}, nil
 }
 
+func (g *fakeGate) Ask(ctx context.Context, p ipc.AskParams, notify func(any) error) (any, error) {
+	g.record("ask")
+	if err := notify(map[string]string{"type": "model", "status": "asking"}); err != nil {
+		return nil, err
+	}
+	return map[string]any{"client": p.Client, "request": p.Request, "model": p.Model}, nil
+}
+
 func (g *fakeGate) Status(ctx context.Context) (any, error) {
 	g.record("status")
 	if g.status != nil {

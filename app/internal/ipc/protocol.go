@@ -3,6 +3,8 @@ package ipc
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/airlockhq/airlock/app/internal/llm"
 )
 
 // SocketName is the gate's socket in the data directory.
@@ -29,10 +31,18 @@ const MaxHistoryLimit = 1000
 
 // Methods is the exact, closed set of methods a client may call. Nothing
 // here approves, denies, changes the autonomy level, resumes after a kill or
-// changes settings, and nothing may be added that does.
-var Methods = []string{"submit", "status", "history", "kill"}
+// changes settings, and nothing may be added that does. ask is a submission
+// in words: the model's plan is then decided and approved like any other.
+var Methods = []string{"submit", "ask", "status", "history", "kill"}
 
-// EventMethod is the method of the notifications a submit streams.
+// Bounds of AskParams, in bytes (the gate's model client has the same).
+const (
+	MaxAskRequest = llm.MaxRequestBytes
+	MaxAskContext = llm.MaxContextBytes
+)
+
+// EventMethod is the method of the notifications a submit or an ask
+// streams.
 const EventMethod = "event"
 
 // SubmitParams are the params of submit.
@@ -51,6 +61,26 @@ type SubmitParams struct {
 	// receives; at most MaxArgv items.
 	Argv []string `json:"argv,omitempty"`
 	// DryRun asks for the assessment without running anything.
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// AskParams are the params of ask: a request in words for the gate's model
+// to turn into a plan.
+type AskParams struct {
+	// Client names the program asking, as for submit.
+	Client string `json:"client"`
+	// Request is the person's words: not blank, at most MaxAskRequest bytes.
+	Request string `json:"request"`
+	// Context is optional context for the model, which it is given as
+	// quoted data; at most MaxAskContext bytes.
+	Context string `json:"context,omitempty"`
+	// Model overrides the configured model; it must pass
+	// llm.ValidModelName.
+	Model string `json:"model,omitempty"`
+	// Endpoint overrides the configured model server; it must pass
+	// llm.ParseEndpoint, and never receives the configured API key.
+	Endpoint string `json:"endpoint,omitempty"`
+	// DryRun asks for the plan and its assessment without running anything.
 	DryRun bool `json:"dryRun,omitempty"`
 }
 
@@ -82,6 +112,9 @@ type Handler interface {
 	// error once the connection is gone or Submit has returned, and is safe
 	// to call from several goroutines.
 	Submit(ctx context.Context, p SubmitParams, notify func(v any) error) (any, error)
+	// Ask has the gate's model turn a request in words into a plan and
+	// submits it; notify works as for Submit. It approves nothing.
+	Ask(ctx context.Context, p AskParams, notify func(v any) error) (any, error)
 	// Status reports the gate's state. It must not change it.
 	Status(ctx context.Context) (any, error)
 	// History returns recorded requests. It must not change them.
@@ -97,8 +130,8 @@ type Request struct {
 	ID json.RawMessage
 	// Method is one of Methods.
 	Method string
-	// Params is SubmitParams for submit, HistoryParams for history, nil
-	// for status and kill.
+	// Params is SubmitParams for submit, AskParams for ask, HistoryParams
+	// for history, nil for status and kill.
 	Params any
 }
 

@@ -31,6 +31,8 @@ func TestRoundTrip(t *testing.T) {
 		{"kill", nil, `{"killed":true}`},
 		{"submit", ipc.SubmitParams{Client: "test", Plan: "notify \"hi\"", DryRun: true},
 			`{"client":"test","dryRun":true,"plan":"notify \"hi\""}`},
+		{"ask", ipc.AskParams{Client: "airlock ask", Request: "tidy my desktop", Model: "llama3.2:3b"},
+			`{"client":"airlock ask","model":"llama3.2:3b","request":"tidy my desktop"}`},
 	}
 	for _, tt := range tests {
 		got, err := c.Call(context.Background(), tt.method, tt.params, nil)
@@ -41,7 +43,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s = %s, want %s", tt.method, got, tt.want)
 		}
 	}
-	want := []string{"status", "history", "history", "kill", "submit"}
+	want := []string{"status", "history", "history", "kill", "submit", "ask"}
 	if got := g.Calls(); !slices.Equal(got, want) {
 		t.Errorf("handler calls %q, want %q", got, want)
 	}

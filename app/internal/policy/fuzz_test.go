@@ -19,6 +19,8 @@ func FuzzParseSettings(f *testing.F) {
 		`{"roots": ["~/a/../b"]}`,
 		`{"approvalTimeout": "1h0m0.5s"}`,
 		`[]`, `{"x": {"y": [1, 2]}}`, `{"roots": []} {}`,
+		`{"llmEndpoint": "https://m.example.com/v1", "llmApi": "openai", "llmModel": "a:b", "llmApiKey": "k"}`,
+		`{"llmEndpoint": "http://[::1]:8080"}`,
 	} {
 		f.Add([]byte(s))
 	}

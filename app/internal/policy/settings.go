@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -45,6 +46,17 @@ type Settings struct {
 	// desktop's shortcut settings run `airlock kill`). The zero value is
 	// none.
 	KillHotkey Hotkey
+	// LLMEndpoint is the model server `airlock ask` and "Automate…" use;
+	// "" means Ollama on this machine. One that is not on this machine
+	// must be https.
+	LLMEndpoint string
+	// LLMAPI is its protocol: "ollama", "openai", or "" to find out.
+	LLMAPI string
+	// LLMModel is the model to use; "" means the only one the server has.
+	LLMModel string
+	// LLMKeyName names the API key in the key store (`airlock key set
+	// NAME`), sent to LLMEndpoint only; "" for none.
+	LLMKeyName string
 }
 
 // DefaultSettings are seed 004's sandbox (~/Documents, ~/Downloads,
@@ -57,6 +69,7 @@ func DefaultSettings() Settings {
 		ApprovalTimeout: DefaultApprovalTimeout,
 		Autonomy:        SmartDefault,
 		KillHotkey:      DefaultKillHotkey,
+		LLMEndpoint:     llm.DefaultEndpoint,
 	}
 }
 
@@ -138,6 +151,25 @@ var settingsFields = []settingsField{
 		s.KillHotkey = h
 		return nil
 	}, func(s Settings) any { return s.KillHotkey.String() }},
+	{"llmEndpoint", func(s *Settings, raw json.RawMessage) error {
+		return readString(raw, &s.LLMEndpoint)
+	}, func(s Settings) any { return s.LLMEndpoint }},
+	{"llmApi", func(s *Settings, raw json.RawMessage) error {
+		return readString(raw, &s.LLMAPI)
+	}, func(s Settings) any { return s.LLMAPI }},
+	{"llmModel", func(s *Settings, raw json.RawMessage) error {
+		return readString(raw, &s.LLMModel)
+	}, func(s Settings) any { return s.LLMModel }},
+	{"llmApiKey", func(s *Settings, raw json.RawMessage) error {
+		return readString(raw, &s.LLMKeyName)
+	}, func(s Settings) any { return s.LLMKeyName }},
+}
+
+func readString(raw json.RawMessage, dst *string) error {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '"' || json.Unmarshal(raw, dst) != nil {
+		return errors.New(`must be a string in quotes ("" for the default)`)
+	}
+	return nil
 }
 
 func readStrings(raw json.RawMessage, dst *[]string) error {
@@ -213,6 +245,24 @@ func (s Settings) validate(home string) error {
 	}
 	if !s.KillHotkey.Valid() {
 		return bad("killHotkey", s.KillHotkey.String(), "is not a combination of two or more modifiers (one of them ctrl, option or cmd) and a letter, digit or f1 to f20")
+	}
+	if s.LLMEndpoint != "" {
+		if _, err := llm.ParseEndpoint(s.LLMEndpoint); err != nil {
+			reason := "must be an https:// URL (http:// only to localhost, 127.0.0.0/8 or ::1) without a user, query or fragment"
+			if errors.Is(err, llm.ErrInsecureEndpoint) {
+				reason = "must use https: only a server on this machine (localhost, 127.0.0.0/8, ::1) may use http"
+			}
+			return bad("llmEndpoint", s.LLMEndpoint, reason)
+		}
+	}
+	if _, err := llm.ParseAPI(s.LLMAPI); err != nil {
+		return bad("llmApi", s.LLMAPI, `must be "ollama", "openai" or "" (find out)`)
+	}
+	if s.LLMModel != "" && !llm.ValidModelName(s.LLMModel) {
+		return bad("llmModel", s.LLMModel, "must be up to 200 letters, digits and . _ : / - @ +")
+	}
+	if s.LLMKeyName != "" && !llm.ValidKeyName(s.LLMKeyName) {
+		return bad("llmApiKey", s.LLMKeyName, "must name a key: up to 64 letters, digits and . _ -")
 	}
 	return nil
 }
@@ -349,7 +399,11 @@ func decodeSettings(data []byte, s *Settings, fields map[string]written) error {
 			}
 		}
 		if field == nil {
-			return &SettingsError{Line: line, Field: name, Value: value, Reason: "is not a setting (known: roots, allowedApps, approvalTimeout, autonomy, killHotkey)"}
+			known := make([]string, len(settingsFields))
+			for i, f := range settingsFields {
+				known[i] = f.name
+			}
+			return &SettingsError{Line: line, Field: name, Value: value, Reason: "is not a setting (known: " + strings.Join(known, ", ") + ")"}
 		}
 		if err := field.read(s, raw); err != nil {
 			return &SettingsError{Line: line, Field: name, Value: value, Reason: err.Error()}

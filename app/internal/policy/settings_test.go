@@ -28,6 +28,10 @@ func TestSettingsRoundTrip(t *testing.T) {
 		AllowedApps:     []string{"Safari", "Xcode"},
 		ApprovalTimeout: 90 * time.Second,
 		Autonomy:        policy.AskAll,
+		LLMEndpoint:     "https://models.example.com/v1",
+		LLMAPI:          "openai",
+		LLMModel:        "llama3.2:3b",
+		LLMKeyName:      "work-gateway",
 	}
 	if err := policy.SaveSettings(file, want); err != nil {
 		t.Fatal(err)
@@ -77,6 +81,9 @@ func TestSettingsMissingAndPartial(t *testing.T) {
 		t.Fatalf("partial file: %+v, %v; want defaults with autonomy 0", got, err)
 	}
 	d := policy.DefaultSettings()
+	if d.LLMEndpoint != "http://127.0.0.1:11434" || d.LLMModel != "" || d.LLMKeyName != "" {
+		t.Errorf("defaults %+v: want Ollama on this machine, no model chosen, no key", d)
+	}
 	if d.Autonomy != policy.SmartDefault || d.ApprovalTimeout != 5*time.Minute {
 		t.Errorf("defaults %+v: want Level 1 and five minutes", d)
 	}
@@ -119,6 +126,15 @@ func TestSettingsInvalid(t *testing.T) {
 		{"app with newline", `{"allowedApps": ["Safari\nTerminal"]}`, 1, "allowedApps[0]", []string{`\n`}},
 		{"app repeated", `{"allowedApps": ["Safari", "safari"]}`, 1, "allowedApps[1]", []string{"repeats allowedApps[0]"}},
 		{"apps not strings", `{"allowedApps": [1, 2]}`, 1, "allowedApps", []string{"list of strings"}},
+		{"endpoint over http off this machine", "{\n\"llmEndpoint\": \"http://10.0.0.5:11434\"}", 2, "llmEndpoint", []string{`"http://10.0.0.5:11434"`, "must use https"}},
+		{"endpoint spoofing loopback", `{"llmEndpoint": "http://127.0.0.1.evil.com"}`, 1, "llmEndpoint", []string{"must use https"}},
+		{"endpoint with a password", `{"llmEndpoint": "https://u:p@models.example.com"}`, 1, "llmEndpoint", []string{"without a user"}},
+		{"endpoint not a string", `{"llmEndpoint": 11434}`, 1, "llmEndpoint", []string{"11434", "string in quotes"}},
+		{"endpoint null", `{"llmEndpoint": null}`, 1, "llmEndpoint", []string{"string in quotes"}},
+		{"unknown api", `{"llmApi": "anthropic"}`, 1, "llmApi", []string{`"anthropic"`, "ollama"}},
+		{"model with a space", `{"llmModel": "llama 3"}`, 1, "llmModel", []string{`"llama 3"`}},
+		{"model with a bidi override", `{"llmModel": "llama\u202e3"}`, 1, "llmModel", []string{`\u202e`}},
+		{"key name with a slash", `{"llmApiKey": "../history-key"}`, 1, "llmApiKey", []string{"must name a key"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -157,6 +157,9 @@ func popupsEndToEnd(t *testing.T, args []string) {
 		run, id := submit(`WRITE_FILE "~/Documents/denied-` + key + `.txt" "no"`)
 		d.Key(t, id, key)
 		check(key, run, 1, "denied", "denied-"+key+".txt", false)
+		// Gone before the next popup, so no key or click meant for this one
+		// can reach that one.
+		d.WaitGone(t, title, id, patience)
 	}
 
 	// Timeout: nobody answers; the popup closes and the run says timeout.

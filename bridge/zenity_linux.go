@@ -130,9 +130,12 @@ func entryEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `_`, `__`).Replace(s)
 }
 
-// timeoutArg is --timeout in whole seconds, rounded up, at least 1.
+// timeoutArg is --timeout: a backstop only, one second after the deadline,
+// rounded up, at least 1. The deadline itself is kept by killing zenity when
+// the context ends (so the answer is a timeout, not a denial); zenity's own
+// timer counts whole seconds and can fire up to one early.
 func timeoutArg(left time.Duration) string {
-	secs := int64(math.Ceil(left.Seconds()))
+	secs := int64(math.Ceil(left.Seconds())) + 1
 	if secs < 1 {
 		secs = 1
 	}

@@ -30,13 +30,13 @@ func TestZenityApprovalArgs(t *testing.T) {
 			name: "remember offered, deadline in 5 minutes",
 			edit: func(p *bridge.ApprovalPopup) { p.Items = p.Items[:1]; p.AllowRemember = true },
 			now:  clock,
-			want: append(slices.Clone(base), "--extra-button=Approve, and allow again this session", "--extra-button=Approve", "--timeout=300"),
+			want: append(slices.Clone(base), "--extra-button=Approve, and allow again this session", "--extra-button=Approve", "--timeout=301"),
 		},
 		{
 			name: "a destructive item: never remember",
 			edit: func(p *bridge.ApprovalPopup) { p.AllowRemember = true },
 			now:  clock.Add(299500 * time.Millisecond),
-			want: append(slices.Clone(base), "--extra-button=Approve", "--timeout=1"),
+			want: append(slices.Clone(base), "--extra-button=Approve", "--timeout=2"),
 		},
 		{
 			name: "no deadline: no timeout",
@@ -116,7 +116,7 @@ func TestZenityQuestionArgs(t *testing.T) {
 		"--width=560",
 		"--ok-label=Switch",
 		"--cancel-label=No",
-		"--timeout=91",
+		"--timeout=92",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("argv:\n got %q\nwant %q", got, want)

@@ -36,6 +36,7 @@ var appUI = struct {
 	prompter     func() (approval.Prompter, error)
 	confirm      func(ctx context.Context, title, text, yes string) (bool, error)
 	showApproval func(ctx context.Context, r approval.Request)
+	askText      func(ctx context.Context, title, prompt string) (string, bool, error)
 }{
 	prompter: func() (approval.Prompter, error) {
 		if err := bridge.PopupsAvailable(); err != nil {
@@ -44,6 +45,7 @@ var appUI = struct {
 		return ui.NewPopupPrompter(ui.PopupOptions{}), nil
 	},
 	confirm: bridge.Confirm,
+	askText: bridge.AskText,
 }
 
 // cmdApp is `airlock` with no subcommand: the gate, its socket and the menu
@@ -68,12 +70,14 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 
 	var opts gateOptions
 	opts.broker = true
+	askText := appUI.askText
 	if appUI.prompter != nil {
 		p, err := appUI.prompter()
 		if err != nil {
 			// No popups: nothing that needs approval can run, and the
 			// person is told why rather than the app refusing to start.
 			log.Printf("approval popups unavailable: %v; actions that need approval will be refused", err)
+			askText = noPopup(err)
 		} else {
 			opts.prompter = p
 		}
@@ -117,6 +121,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		History:      b.store,
 		SaveAutonomy: b.saveAutonomy,
 		Confirm:      appUI.confirm,
+		AskText:      askText,
 		ShowApproval: appUI.showApproval,
 		Open:         openInBrowser,
 		ReportDir:    b.dir,
@@ -153,6 +158,14 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	cancel()
 	log.Printf("airlock: stopped")
 	return nil
+}
+
+// noPopup stands in for a text-entry popup that cannot be shown: it fails
+// closed, so "Automate…" asks nothing and logs why.
+func noPopup(why error) func(context.Context, string, string) (string, bool, error) {
+	return func(context.Context, string, string) (string, bool, error) {
+		return "", false, fmt.Errorf("popups are unavailable: %w", why)
+	}
 }
 
 // logGateEvents writes the gate's changes of state to the log.

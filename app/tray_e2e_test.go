@@ -394,10 +394,26 @@ func TestAppMenuOverDBus(t *testing.T) {
 	if tip := b.tooltip(reg.sender); !strings.Contains(tip, "KILLED") {
 		t.Errorf("tooltip while killed: %q", tip)
 	}
+	if it, ok := find(b.layout(reg.sender), "Automate…"); !ok || it.label != "Automate… (off while the kill switch is on)" || it.enabled {
+		t.Errorf("Automate… while killed: %+v", it)
+	}
 	b.click(reg.sender, "Resume")
 	b.awaitMenu(reg.sender, "the kill switch", hasItem("Kill switch"))
 	if out, code := w.client(`CREATE_FOLDER "~/Documents/resumed"`, "run", "-"); code != 0 {
 		t.Fatalf("a plan after Resume: exit %d\n%s", code, out)
+	}
+
+	// Automate… with no popup to type the request into asks nothing and
+	// logs why.
+	b.awaitMenu(reg.sender, "Automate… enabled", func(items []menuItem) bool {
+		it, ok := find(items, "Automate…")
+		return ok && it.enabled && it.label == "Automate…"
+	})
+	b.click(reg.sender, "Automate…")
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(a.output(), "automating: asking for the request: popups are unavailable"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("clicking Automate… without popups logged no reason:\n%s", a.output())
+		}
 	}
 
 	// The kill switch over the socket: the menu turns to Resume on the

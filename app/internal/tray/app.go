@@ -14,12 +14,15 @@ import (
 	"github.com/airlockhq/airlock/app/internal/policy"
 )
 
-// Gate is the part of the gate the menu drives. *gate.Gate implements it.
+// Gate is the part of the gate the menu drives. *gate.Gate implements it;
+// see its methods for their contracts. Ask approves nothing: the plan it
+// gets from the model waits for the person like any other.
 type Gate interface {
 	Status() gate.Status
 	Kill() gate.KillReport
 	Resume()
 	SetAutonomy(a policy.Autonomy)
+	Ask(ctx context.Context, r gate.AskRequest, notify func(gate.Event)) (gate.AskReport, error)
 }
 
 // Approvals is the broker's view the menu needs. *approval.Broker
@@ -66,6 +69,10 @@ type Config struct {
 	// ShowApproval shows a pending request's popup. Nil: the pending items
 	// are shown but cannot be clicked.
 	ShowApproval func(ctx context.Context, r approval.Request)
+	// AskText asks the person for a line of text in a popup (bridge.AskText)
+	// and reports ok false when they cancel. Nil means no popup can ask:
+	// "Automate…" then does nothing but log why.
+	AskText func(ctx context.Context, title, prompt string) (text string, ok bool, err error)
 	// Open opens a file in the person's browser (xdg-open, open). Nil: the
 	// report is written but not opened.
 	Open func(path string) error
@@ -93,9 +100,10 @@ type App struct {
 	actions sync.Mutex // serialises level changes, one confirmation at a time
 
 	mu     sync.Mutex
-	notice string // guarded by mu
-	hotkey string // guarded by mu; starts as Config.Hotkey
-	last   *Menu  // guarded by mu; what the renderer shows
+	notice string     // guarded by mu
+	auto   Automation // guarded by mu
+	hotkey string     // guarded by mu; starts as Config.Hotkey
+	last   *Menu      // guarded by mu; what the renderer shows
 }
 
 // New returns an App for cfg.
@@ -176,7 +184,7 @@ func (a *App) State(ctx context.Context) State {
 	}
 	s.Recent = recent
 	a.mu.Lock()
-	s.Notice, s.Hotkey = a.notice, a.hotkey
+	s.Notice, s.Hotkey, s.Automation = a.notice, a.hotkey, a.auto
 	a.mu.Unlock()
 	return s
 }
@@ -225,7 +233,8 @@ func (a *App) Click(ctx context.Context, act Action) {
 // to Level 2, or when no popup could ask them.
 var ErrNotConfirmed = errors.New("not switched to Level 2: it needs the person's confirmation")
 
-// Do carries out an action and waits for it, confirmation popups included.
+// Do carries out an action and waits for it, confirmation popups included
+// (for Automate: until the gate is done with the plan, approvals included).
 // The menu is rendered again afterwards.
 func (a *App) Do(ctx context.Context, act Action) error {
 	defer a.refresh()
@@ -258,6 +267,8 @@ func (a *App) Do(ctx context.Context, act Action) error {
 		if a.cfg.Quit != nil {
 			a.cfg.Quit()
 		}
+	case Automate:
+		return a.automate(ctx)
 	}
 	return nil
 }

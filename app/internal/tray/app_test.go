@@ -14,6 +14,8 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/llm"
+	"github.com/airlockhq/airlock/app/internal/llm/llmtest"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -86,6 +88,8 @@ type rigOptions struct {
 	prompter approval.Prompter
 	confirm  func(ctx context.Context, title, text, yes string) (bool, error)
 	save     func(policy.Autonomy) error
+	askText  func(ctx context.Context, title, prompt string) (string, bool, error)
+	model    *llmtest.Server // the gate's model server, if any
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -116,8 +120,14 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		grants: policy.NewGrants(nil), opened: make(chan string, 4), shown: make(chan approval.Request, 4)}
 	rg.broker = approval.NewBroker(o.prompter, approval.Options{Timeout: time.Minute})
 	var fan gate.Fanout
-	rg.g = gate.New(gate.Config{Env: &risk.Env{Paths: paths}, Exec: exec, History: store, Approver: rg.broker,
-		Grants: rg.grants, Autonomy: o.autonomy, Events: fan.Emit})
+	gc := gate.Config{Env: &risk.Env{Paths: paths}, Exec: exec, History: store, Approver: rg.broker,
+		Grants: rg.grants, Autonomy: o.autonomy, Events: fan.Emit}
+	if srv := o.model; srv != nil {
+		gc.LLM = func(context.Context) (llm.Config, error) {
+			return llm.Config{Endpoint: srv.URL, API: llm.APIOllama}, nil
+		}
+	}
+	rg.g = gate.New(gc)
 	save := o.save
 	if save == nil {
 		save = func(a policy.Autonomy) error {
@@ -127,7 +137,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		}
 	}
 	rg.app = tray.New(tray.Config{Gate: rg.g, Events: fan.Subscribe, Approvals: rg.broker, Grants: rg.grants,
-		History: store, SaveAutonomy: save, Confirm: o.confirm, ReportDir: data, Hotkey: "⌃⌥⌘K",
+		History: store, SaveAutonomy: save, Confirm: o.confirm, AskText: o.askText, ReportDir: data, Hotkey: "⌃⌥⌘K",
 		ShowApproval: func(_ context.Context, r approval.Request) { rg.shown <- r },
 		Open:         func(p string) error { rg.opened <- p; return nil },
 		Logf:         t.Logf})

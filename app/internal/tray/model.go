@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -47,6 +48,23 @@ type State struct {
 	Notice string
 	// Now is the time the menu is built at, for the activity's times.
 	Now time.Time
+	// Automation is the menu's own request in words, if one is under way.
+	Automation Automation
+}
+
+// Automation is the state of the request in words that "Automate…" started.
+// Only one runs at a time.
+type Automation struct {
+	// Running is set from the click until the gate's Ask has returned.
+	Running bool
+	// Typing is set while the popup asking for the request is open.
+	Typing bool
+	// Model is the Status of the latest gate.EventModel of the run ("" before
+	// the first); Tokens and Attempt are that event's count of the reply so
+	// far and which reply it is (1, or 2 for the retry).
+	Model   string
+	Tokens  int
+	Attempt int
 }
 
 // Icon is the state the menu-bar icon shows.
@@ -88,6 +106,7 @@ const (
 	Resume                   // turn the kill switch off
 	OpenHistory              // write the history report and open it
 	Quit                     // quit the app
+	Automate                 // ask for a request in words and have the gate's model plan it
 )
 
 // Action is what an item does when clicked.
@@ -109,9 +128,12 @@ type Item struct {
 	Children  []Item
 }
 
-// Menu is the whole menu-bar item: icon, tooltip and menu.
+// Menu is the whole menu-bar item: icon, title, tooltip and menu.
 type Menu struct {
-	Icon    Icon
+	Icon Icon
+	// Title is the text beside the icon: the model's progress while
+	// "Automate…" waits for it, "" otherwise.
+	Title   string
 	Tooltip string
 	Items   []Item
 }
@@ -128,14 +150,14 @@ var LevelTitles = [3]string{
 // with submenus whose lists are at most their Max… long plus a "more" line;
 // only titles, check marks, enabled states and the submenus' lists change.
 func Build(s State) Menu {
-	m := Menu{Icon: iconOf(s), Tooltip: tooltipOf(s)}
+	m := Menu{Icon: iconOf(s), Title: titleOf(s), Tooltip: tooltipOf(s)}
 	status := Item{Title: statusLine(s)}
 	m.Items = append(m.Items, status, Item{Separator: true})
 	for lvl := policy.AskAll; lvl <= policy.FullAuto; lvl++ {
 		m.Items = append(m.Items, Item{Title: LevelTitles[lvl], Enabled: true, Checkable: true,
 			Checked: s.Autonomy == lvl, Action: Action{Kind: SetLevel, Level: lvl}})
 	}
-	m.Items = append(m.Items, Item{Separator: true},
+	m.Items = append(m.Items, Item{Separator: true}, automateItem(s),
 		pendingMenu(s), recentMenu(s), grantsMenu(s), Item{Separator: true})
 	if s.Killed {
 		m.Items = append(m.Items, Item{Title: "Resume (the kill switch is on)", Enabled: true, Action: Action{Kind: Resume}})
@@ -175,8 +197,61 @@ func tooltipOf(s State) string {
 		return "Airlock — 1 approval waiting"
 	case len(s.Pending) > 1:
 		return fmt.Sprintf("Airlock — %d approvals waiting", len(s.Pending))
+	case s.Automation.Running && !s.Automation.Typing:
+		return "Airlock — " + progressText(s.Automation)
 	}
 	return "Airlock — " + levelName(s.Autonomy)
+}
+
+// titleOf is the text beside the icon: the model's progress, while the gate
+// works on the menu's request.
+func titleOf(s State) string {
+	if s.Killed || !s.Automation.Running || s.Automation.Typing {
+		return ""
+	}
+	return progressText(s.Automation)
+}
+
+// AutomateTitle is the title of the "Automate…" item when it can be clicked.
+const AutomateTitle = "Automate…"
+
+// automateItem is "Automate…": clickable unless the kill switch is on or a
+// request is already under way, in which case its title says which.
+func automateItem(s State) Item {
+	switch {
+	case s.Killed:
+		return Item{Title: AutomateTitle + " (off while the kill switch is on)"}
+	case s.Automation.Typing:
+		return Item{Title: AutomateTitle + " (waiting for your request)"}
+	case s.Automation.Running:
+		return Item{Title: progressText(s.Automation)}
+	}
+	return Item{Title: AutomateTitle, Enabled: true, Action: Action{Kind: Automate}}
+}
+
+// progressText says what the model is doing with the menu's request.
+func progressText(a Automation) string {
+	switch a.Model {
+	case gate.ModelAnswered:
+		return "Running the model's plan…"
+	case gate.ModelFailed:
+		return "The model gave no plan"
+	}
+	text := "Asking model…"
+	if a.Attempt > 1 || a.Model == gate.ModelRetrying {
+		text = "Asking model again…"
+	}
+	if a.Model == gate.ModelStreaming && a.Tokens > 0 {
+		text += " (" + tokens(a.Tokens) + ")"
+	}
+	return text
+}
+
+func tokens(n int) string {
+	if n == 1 {
+		return "1 token"
+	}
+	return fmt.Sprintf("%d tokens", n)
 }
 
 func statusLine(s State) string {

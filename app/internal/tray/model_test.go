@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -238,7 +239,8 @@ func TestBuildShapeIsFixed(t *testing.T) {
 		grants = append(grants, policy.Grant{ID: fmt.Sprint(i), Text: "t", Risk: level.Safe})
 	}
 	states := []tray.State{{}, {Killed: true}, {Autonomy: policy.FullAuto, Pending: many, Recent: recent, Grants: grants},
-		{Pending: many[:1], RecentErr: "x", Recent: recent}, {Notice: "n", Hotkey: "⌃⌥⌘K"}}
+		{Pending: many[:1], RecentErr: "x", Recent: recent}, {Notice: "n", Hotkey: "⌃⌥⌘K"},
+		{Automation: tray.Automation{Running: true, Model: gate.ModelStreaming, Tokens: 9}}}
 	base := tray.Build(states[0])
 	for _, s := range states {
 		m := tray.Build(s)
@@ -254,5 +256,69 @@ func TestBuildShapeIsFixed(t *testing.T) {
 				t.Errorf("submenu %q has %d children", it.Title, len(it.Children))
 			}
 		}
+	}
+}
+
+// "Automate…" is clickable only when nothing stops it; while the menu's
+// request is under way its title, the menu-bar title and the tooltip say
+// what the model is doing, and the kill switch and pending approvals win.
+func TestBuildAutomate(t *testing.T) {
+	idle := "Airlock — " + tray.LevelTitles[policy.SmartDefault]
+	run := func(status string, tokens, attempt int) tray.Automation {
+		return tray.Automation{Running: true, Model: status, Tokens: tokens, Attempt: attempt}
+	}
+	for _, tc := range []struct {
+		name    string
+		state   tray.State
+		item    string
+		enabled bool
+		title   string // beside the icon
+		tooltip string
+	}{
+		{"idle", tray.State{Autonomy: policy.SmartDefault}, "Automate…", true, "", idle},
+		{"killed", tray.State{Autonomy: policy.SmartDefault, Killed: true},
+			"Automate… (off while the kill switch is on)", false, "", "Airlock — KILLED: nothing runs until you resume"},
+		{"killed mid-stream", tray.State{Killed: true, Automation: run(gate.ModelStreaming, 42, 1)},
+			"Automate… (off while the kill switch is on)", false, "", "Airlock — KILLED: nothing runs until you resume"},
+		{"typing the request", tray.State{Autonomy: policy.SmartDefault, Automation: tray.Automation{Running: true, Typing: true}},
+			"Automate… (waiting for your request)", false, "", idle},
+		{"before the first event", tray.State{Autonomy: policy.SmartDefault, Automation: run("", 0, 0)},
+			"Asking model…", false, "Asking model…", "Airlock — Asking model…"},
+		{"asking", tray.State{Automation: run(gate.ModelAsking, 0, 1)},
+			"Asking model…", false, "Asking model…", "Airlock — Asking model…"},
+		{"streaming", tray.State{Automation: run(gate.ModelStreaming, 42, 1)},
+			"Asking model… (42 tokens)", false, "Asking model… (42 tokens)", "Airlock — Asking model… (42 tokens)"},
+		{"one token", tray.State{Automation: run(gate.ModelStreaming, 1, 1)},
+			"Asking model… (1 token)", false, "Asking model… (1 token)", "Airlock — Asking model… (1 token)"},
+		{"retrying", tray.State{Automation: run(gate.ModelRetrying, 0, 2)},
+			"Asking model again…", false, "Asking model again…", "Airlock — Asking model again…"},
+		{"streaming the retry", tray.State{Automation: run(gate.ModelStreaming, 7, 2)},
+			"Asking model again… (7 tokens)", false, "Asking model again… (7 tokens)", "Airlock — Asking model again… (7 tokens)"},
+		{"answered", tray.State{Automation: run(gate.ModelAnswered, 0, 1)},
+			"Running the model's plan…", false, "Running the model's plan…", "Airlock — Running the model's plan…"},
+		{"failed", tray.State{Automation: run(gate.ModelFailed, 0, 1)},
+			"The model gave no plan", false, "The model gave no plan", "Airlock — The model gave no plan"},
+		{"the plan waits for approval", tray.State{Automation: run(gate.ModelAnswered, 0, 1),
+			Pending: []approval.Request{request("p", tray.AutomateClient, "Write ~/Documents/x.txt", level.Dangerous, 1)}},
+			"Running the model's plan…", false, "Running the model's plan…", "Airlock — 1 approval waiting"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tray.Build(tc.state)
+			var it tray.Item
+			for _, x := range m.Items {
+				if x.Action.Kind == tray.Automate || strings.HasPrefix(x.Title, "Automate…") || strings.Contains(x.Title, "model") {
+					it = x
+				}
+			}
+			if it.Title != tc.item || it.Enabled != tc.enabled {
+				t.Errorf("item %q enabled %v; want %q %v", it.Title, it.Enabled, tc.item, tc.enabled)
+			}
+			if tc.enabled != (it.Action.Kind == tray.Automate) {
+				t.Errorf("item action %+v", it.Action)
+			}
+			if m.Title != tc.title || m.Tooltip != tc.tooltip {
+				t.Errorf("title %q tooltip %q; want %q %q", m.Title, m.Tooltip, tc.title, tc.tooltip)
+			}
+		})
 	}
 }

@@ -65,6 +65,9 @@ func (s *Systray) Render(m Menu) {
 	if m.Tooltip != s.shown.Tooltip {
 		systray.SetTooltip(m.Tooltip)
 	}
+	if m.Title != s.shown.Title {
+		systray.SetTitle(m.Title)
+	}
 	for i, sl := range s.top {
 		if i < len(m.Items) {
 			sl.update(m.Items[i])
@@ -84,6 +87,9 @@ func (s *Systray) Render(m Menu) {
 func (s *Systray) build(m Menu) {
 	systray.SetTemplateIcon(Icons[m.Icon], Icons[m.Icon])
 	systray.SetTooltip(m.Tooltip)
+	if m.Title != "" {
+		systray.SetTitle(m.Title)
+	}
 	s.icon = m.Icon
 	for i, it := range m.Items {
 		if it.Separator {

@@ -90,7 +90,6 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/mcp:FuzzClientName \
 	  ./app/internal/mcp:FuzzBound \
-	  ./app/internal/approval:FuzzVisible \
 	  ./app/internal/policy:FuzzParseSettings \
 	  ./app/internal/policy:FuzzParseHotkey \
 	  ./app/internal/bundle:FuzzValidate \

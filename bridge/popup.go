@@ -300,6 +300,11 @@ func contains(list []string, s string) bool {
 // as ⟨U+XXXX⟩ or ⟨0xXX⟩, so the person reads the exact text.
 func shownLine(s string) string { return shown(s, false) }
 
+// EscapeBlock is shownBlock for callers outside the bridge that show model
+// text (the terminal prompter): nothing in the result but newlines and tabs
+// can move the cursor, and nothing can hide, reorder or fake text.
+func EscapeBlock(s string) string { return shownBlock(s) }
+
 // shownBlock is shownLine for multi-line text: it keeps newlines and tabs
 // and shows a carriage return as ⟨U+000D⟩.
 func shownBlock(s string) string { return shown(s, true) }

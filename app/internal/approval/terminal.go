@@ -10,10 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // DefaultTTY is the controlling terminal, where the terminal prompter asks.
@@ -315,48 +314,11 @@ func summary(r Request, a Answer) string {
 	return fmt.Sprintf("→ approved item(s) %s; not item(s) %s.", strings.Join(ran, ", "), strings.Join(skipped, ", "))
 }
 
-// visible returns s with everything that could move the cursor, recolour the
-// terminal or hide text shown as ⟨U+XXXX⟩ instead: control characters other
-// than tab, format characters (bidi overrides, zero-width), line and
-// paragraph separators, and bytes that are not UTF-8 (⟨0xFF⟩). Everything
-// else is shown as it is, so the person reads the exact text.
+// visible is one line of model or client text as the terminal shows it:
+// newlines, control, format and separator characters and bytes that are not
+// UTF-8 are shown as ⟨U+XXXX⟩ or ⟨0xXX⟩ (tabs are kept, for indentation), so
+// the person reads the exact text and nothing can rewrite the screen or fake
+// a line.
 func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if hidden(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
-		case hidden(r):
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// hidden reports a rune a terminal would not show as itself. The invalid-UTF-8
-// marker counts, so that visible escapes bad bytes.
-func hidden(r rune) bool {
-	switch {
-	case r == '\t':
-		return false
-	case r == utf8.RuneError:
-		return true
-	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
-		return true
-	}
-	return false
+	return bridge.EscapeBlock(strings.ReplaceAll(s, "\n", "⟨U+000A⟩"))
 }

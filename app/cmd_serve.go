@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
@@ -81,6 +83,19 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	return err
 }
 
+// socketClient is the name a socket client is shown and recorded under. A
+// client names itself, so it may not take a name the gate's own front ends
+// use: one claiming the menu's "Automate…" is shown as what it is.
+func socketClient(name string) string {
+	switch {
+	case name == "":
+		return "unnamed client"
+	case strings.HasPrefix(strings.ToLower(name), "automate"):
+		return "socket client calling itself " + strconv.Quote(name)
+	}
+	return name
+}
+
 // popupsUsable says why `serve --prompter=popup` cannot ask here. On macOS
 // the popups need the AppKit main loop, which only the menu-bar app runs.
 func popupsUsable() error {
@@ -102,11 +117,7 @@ type gateHandler struct {
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {
-	client := p.Client
-	if client == "" {
-		client = "unnamed client"
-	}
-	rep, _ := h.g.Submit(ctx, gate.Submission{Client: client, Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
+	rep, _ := h.g.Submit(ctx, gate.Submission{Client: socketClient(p.Client), Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
 		notify(e) // a client that went away cancels ctx; its events are dropped
 	})
 	return rep, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/datadir"
@@ -75,6 +76,9 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
+	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
+		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
+	}
 	desk, err := bridge.NewDesktop(bridge.Options{})
 	if err != nil {
 		return nil, err
@@ -102,7 +106,6 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		History:  b.store,
 		Approver: approver,
 		Grants:   b.grants,
-		Lock:     policy.NewContextLock(frontmost{desk}),
 		LLM: func(context.Context) (llm.Config, error) {
 			return modelConfig(b.settings, keys)
 		},
@@ -142,4 +145,27 @@ type frontmost struct{ d *bridge.Desktop }
 func (f frontmost) Frontmost(ctx context.Context) (policy.App, error) {
 	a, err := f.d.Frontmost(ctx)
 	return policy.App(a), err
+}
+
+// ownFilesOutsideSandbox refuses sandbox roots that hold Airlock's own files
+// (settings, history, socket, logs): a file action the policy lets through
+// must never be able to rewrite the settings or trash the history.
+func ownFilesOutsideSandbox(paths *sanitize.Config, dataDir string) error {
+	own := []string{dataDir}
+	if logs, err := datadir.Logs(); err == nil {
+		own = append(own, logs)
+	}
+	for _, p := range own {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			p = resolved
+		}
+		for _, root := range paths.Roots {
+			// Case folded, as APFS compares names.
+			lp, lr := strings.ToLower(p), strings.ToLower(strings.TrimSuffix(root, "/"))
+			if lp == lr || strings.HasPrefix(lp, lr+"/") {
+				return fmt.Errorf("the root %s holds Airlock's own files (%s): choose roots that do not", root, p)
+			}
+		}
+	}
+	return nil
 }

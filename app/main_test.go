@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -160,5 +162,37 @@ func TestAppleScriptHelperDispatch(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &ans); err != nil || code != 2 || !ans.Unavailable || !strings.Contains(ans.Problem, "needs macOS") {
 		t.Fatalf("exit %d, stdout %q (%v)", code, out, err)
+	}
+}
+
+// A socket client may not pass itself off as the menu's "Automate…".
+func TestSocketClientNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "unnamed client",
+		"airlock run":      "airlock run",
+		"mcp: Claude":      "mcp: Claude",
+		"Automate… (menu)": `socket client calling itself "Automate… (menu)"`,
+		"automate… (menu)": `socket client calling itself "automate… (menu)"`,
+	} {
+		if got := socketClient(in); got != want {
+			t.Errorf("socketClient(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Airlock's own files may not lie inside the sandbox.
+func TestOwnFilesOutsideSandbox(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("AIRLOCK_DATA_DIR", filepath.Join(home, "Documents", "airlock"))
+	inside, err := sanitize.NewConfig(home, nil) // ~/Documents is a default root
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ownFilesOutsideSandbox(inside, filepath.Join(home, "Documents", "airlock")); err == nil || !strings.Contains(err.Error(), "Airlock's own files") {
+		t.Fatalf("a data directory inside ~/Documents: %v", err)
+	}
+	t.Setenv("AIRLOCK_DATA_DIR", filepath.Join(home, ".airlock"))
+	if err := ownFilesOutsideSandbox(inside, filepath.Join(home, ".airlock")); err != nil {
+		t.Fatalf("a data directory outside the roots: %v", err)
 	}
 }

@@ -24,6 +24,8 @@ type fakeExec struct {
 	mu  sync.Mutex
 	ran []string
 	run func(ctx context.Context, a action.Action) (execute.Result, error)
+	// script, when set, is called while a script runs.
+	script func(ctx context.Context)
 }
 
 func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, error) {
@@ -40,6 +42,9 @@ func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []strin
 	f.mu.Lock()
 	f.ran = append(f.ran, kind)
 	f.mu.Unlock()
+	if f.script != nil {
+		f.script(ctx)
+	}
 	return execute.Result{Output: "ran " + kind}, ctx.Err()
 }
 

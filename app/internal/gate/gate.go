@@ -15,6 +15,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -64,21 +65,23 @@ type Config struct {
 	Env      *risk.Env
 	Exec     Executor
 	History  Recorder
-	Approver Approver            // nil: nothing that needs approval can run
-	Grants   *policy.Grants      // nil: no remembered grants
-	Lock     *policy.ContextLock // nil: no context lock (no frontmost app to watch)
-	Autonomy policy.Autonomy     // initial level; SetAutonomy changes it
-	Now      func() time.Time    // nil: time.Now
-	Events   func(e Event)       // nil: none; must not block (called with no lock held)
-	DrainMax time.Duration       // how long Kill waits for in-flight actions to stop; 0: 2 s
-	GrantTTL time.Duration       // lifetime of a remembered grant; 0: the session
-	NewID    func() string       // request ids; nil: random
+	Approver Approver         // nil: nothing that needs approval can run
+	Grants   *policy.Grants   // nil: no remembered grants
+	Autonomy policy.Autonomy  // initial level; SetAutonomy changes it
+	Now      func() time.Time // nil: time.Now
+	Events   func(e Event)    // nil: none; must not block (called with no lock held)
+	DrainMax time.Duration    // how long Kill waits for in-flight actions to stop; 0: 2 s
+	GrantTTL time.Duration    // lifetime of a remembered grant; 0: the session
+	NewID    func() string    // request ids; nil: random
 
 	// LLM returns the model server Ask uses: endpoint, API, model and API
 	// key as the person configured them, the key read from the key store
 	// when it is called. nil: Ask is refused.
 	LLM func(ctx context.Context) (llm.Config, error)
-	// Frontmost, if set, tells Ask which app is in front, for the prompt.
+	// Frontmost, if set, says which app is in front: each submission locks
+	// it when it starts executing and checks it before every action that
+	// types or clicks (seed 003's context lock); Ask tells the model. nil:
+	// no context lock (no frontmost app to watch).
 	Frontmost policy.Frontmost
 }
 
@@ -94,6 +97,10 @@ type Gate struct {
 	nextRun  uint64          // guarded by mu
 	actions  int             // guarded by mu; actions executing now
 	pending  int             // guarded by mu; approvals waiting now
+	synth    int             // guarded by mu; actions that type or click executing now
+	// synthIdle, guarded by mu, is closed when synth drops to 0 (made by a
+	// waiting beginApproval).
+	synthIdle chan struct{}
 }
 
 // run is one tracked operation: a submission, or a model request.
@@ -146,7 +153,7 @@ func (g *Gate) Track(ctx context.Context) (context.Context, func(), error) {
 // begin is the one door to execution: it admits an action only while the
 // switch is off and its submission is live, under the same lock Kill takes,
 // so nothing is admitted after Kill has returned.
-func (g *Gate) begin(ctx context.Context) error {
+func (g *Gate) begin(ctx context.Context, synth bool) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.killed {
@@ -155,12 +162,61 @@ func (g *Gate) begin(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if synth && g.pending > 0 {
+		return ErrApprovalOnScreen
+	}
 	g.actions++
+	if synth {
+		g.synth++
+	}
 	return nil
 }
 
-func (g *Gate) end() {
+// ErrApprovalOnScreen refuses an action that types or clicks while an
+// approval is being asked: synthesised input could answer it.
+var ErrApprovalOnScreen = errors.New("refused: this action types or clicks, and an approval is on screen that it could answer; try again once it is answered")
+
+// beginApproval waits until no action that types or clicks is running and
+// then counts an approval as pending, under the same lock begin takes: an
+// approval is never on screen while synthesised input runs, so no script can
+// click Approve on the gate's own popup.
+func (g *Gate) beginApproval(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		if g.synth == 0 {
+			g.pending++
+			g.mu.Unlock()
+			return nil
+		}
+		idle := g.synthIdle
+		if idle == nil {
+			idle = make(chan struct{})
+			g.synthIdle = idle
+		}
+		g.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return fmt.Errorf("%w: withdrawn while waiting for an action that types or clicks to finish (%v)", ErrDenied, ctx.Err())
+		}
+	}
+}
+
+func (g *Gate) endApproval() {
 	g.mu.Lock()
+	g.pending--
+	g.mu.Unlock()
+}
+
+func (g *Gate) end(synth bool) {
+	g.mu.Lock()
+	if synth {
+		g.synth--
+		if g.synth == 0 && g.synthIdle != nil {
+			close(g.synthIdle)
+			g.synthIdle = nil
+		}
+	}
 	g.actions--
 	g.mu.Unlock()
 }

@@ -223,9 +223,15 @@ func TestRememberedGrantCoversExactTextOnly(t *testing.T) {
 	if r.ask.count() != 2 {
 		t.Fatalf("a different text rode on the grant")
 	}
+	if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "another agent", Plan: dangerousPlan}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r.ask.count() != 3 {
+		t.Fatalf("another client rode on the grant")
+	}
 	submit(bulkEmail())
 	submit(bulkEmail())
-	if r.ask.count() != 4 {
+	if r.ask.count() != 5 {
 		t.Fatalf("destructive actions were remembered")
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
 )
@@ -77,7 +79,7 @@ func TestContextLockGuardsSynthesisedInput(t *testing.T) {
 			env, _ := sandbox(t)
 			ex := &fakeExec{}
 			g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: 1,
-				Approver: &answerer{answer: approveAll}, Lock: policy.NewContextLock(&frontmost{apps: tc.apps})})
+				Approver: &answerer{answer: approveAll}, Frontmost: &frontmost{apps: tc.apps}})
 			_, err := g.Submit(context.Background(), typing, nil)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
@@ -86,5 +88,62 @@ func TestContextLockGuardsSynthesisedInput(t *testing.T) {
 				t.Fatalf("ran = %v", ran)
 			}
 		})
+	}
+}
+
+// An approval is never on screen while an action that types or clicks runs,
+// so no script can click Approve on the gate's own popup: such an action is
+// refused while an approval is pending, and an approval waits until such an
+// action has finished.
+func TestSynthesisedInputNeverMeetsAnApproval(t *testing.T) {
+	click := gate.Submission{Client: "agent", Kind: gate.KindAppleScript,
+		Plan: `tell application "System Events" to tell process "Airlock" to click button "Approve" of window 1`}
+
+	// An approval is pending: the click is refused, not run.
+	release := make(chan struct{})
+	asked := make(chan struct{}, 1)
+	r := newRig(t, 1, func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+		asked <- struct{}{}
+		<-release
+		return denyAll(ctx, req)
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Plan: dangerousPlan}, nil)
+		done <- err
+	}()
+	<-asked
+	if _, err := r.g.Submit(context.Background(), click, nil); !errors.Is(err, gate.ErrApprovalOnScreen) {
+		t.Fatalf("a click while an approval is pending: %v, want ErrApprovalOnScreen", err)
+	}
+	if ran := r.exec.names(); len(ran) != 0 {
+		t.Fatalf("ran %v", ran)
+	}
+	close(release)
+	<-done
+
+	// A click is running: the next approval waits until it has finished.
+	r = newRig(t, 1, func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+		asked <- struct{}{}
+		return denyAll(ctx, req)
+	})
+	clicking, finish := make(chan struct{}), make(chan struct{})
+	r.exec.script = func(ctx context.Context) {
+		close(clicking)
+		<-finish
+	}
+	go r.g.Submit(context.Background(), click, nil)
+	<-clicking
+	go r.g.Submit(context.Background(), gate.Submission{Client: "agent", Plan: dangerousPlan}, nil)
+	select {
+	case <-asked:
+		t.Fatal("an approval was asked while a click was running")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(finish)
+	select {
+	case <-asked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the approval was never asked after the click finished")
 	}
 }

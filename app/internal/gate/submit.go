@@ -223,7 +223,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 			if blocked < 0 {
 				blocked = i
 			}
-		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(st.text, v.Level):
+		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(grantText(sub.s.Client, st.text), v.Level):
 			ar.Approval = approvalGranted
 		case d == policy.Ask:
 			ask = true
@@ -279,17 +279,19 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
 	for i, st := range sub.steps {
 		ar := rep.Actions[i]
-		req.Items[i] = approval.Item{Index: i + 1, Preview: ar.Preview, Text: redact.String(st.text),
+		// The person sees exactly what would run: the prompt is local and
+		// shows the text unredacted (only what is stored or sent to the
+		// client is redacted), so nothing approved can hide behind a
+		// "[redacted]" marker.
+		req.Items[i] = approval.Item{Index: i + 1, Preview: st.preview, Text: st.text,
 			Risk: st.verdict.Level, Reasons: ar.Reasons}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
-	g.mu.Lock()
-	g.pending++
-	g.mu.Unlock()
+	if err := g.beginApproval(ctx); err != nil {
+		return err
+	}
 	ans, err := g.cfg.Approver.Ask(ctx, req)
-	g.mu.Lock()
-	g.pending--
-	g.mu.Unlock()
+	g.endApproval()
 	outcome := ans.Outcome
 	switch {
 	case err == nil && outcome == approval.Approved:
@@ -332,7 +334,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		if ans.Remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
 			// A grant covers exactly this text, never destructive ones
 			// (Allow refuses those).
-			g.cfg.Grants.Allow(sub.steps[i].text, sub.steps[i].verdict.Level, g.cfg.GrantTTL)
+			g.cfg.Grants.Allow(grantText(sub.s.Client, sub.steps[i].text), sub.steps[i].verdict.Level, g.cfg.GrantTTL)
 		}
 	}
 	return nil
@@ -358,10 +360,14 @@ func (g *Gate) isKilled() bool {
 // not succeed; the rest are reported as skipped.
 func (sub *submission) execute(ctx context.Context) (Report, error) {
 	g, rep := sub.g, sub.rep
+	// Each submission has its own lock, taken when it starts executing:
+	// another submission's start must not move it.
+	var lock *policy.ContextLock
 	var lockErr error
-	if g.cfg.Lock != nil {
-		lockErr = g.cfg.Lock.Lock(ctx)
-		defer g.cfg.Lock.Release()
+	if g.cfg.Frontmost != nil {
+		lock = policy.NewContextLock(g.cfg.Frontmost)
+		lockErr = lock.Lock(ctx)
+		defer lock.Release()
 	}
 	for i, st := range sub.steps {
 		ar := &rep.Actions[i]
@@ -369,20 +375,25 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			ar.Status = StatusDenied
 			return sub.finish(ctx, StatusDenied, fmt.Errorf("%w: action %d (line %d) was not approved", ErrDenied, i+1, ar.Line))
 		}
-		if st.verdict.SynthesisesInput() {
-			if err := sub.checkLock(ctx, lockErr); err != nil {
+		synth := st.verdict.SynthesisesInput()
+		if synth {
+			if err := checkLock(ctx, lock, lockErr); err != nil {
 				ar.Status, ar.Error = StatusRefused, err.Error()
 				return sub.finish(ctx, StatusRefused, err)
 			}
 		}
-		if err := g.begin(ctx); err != nil {
+		if err := g.begin(ctx, synth); err != nil {
+			if errors.Is(err, ErrApprovalOnScreen) {
+				ar.Status, ar.Error = StatusRefused, err.Error()
+				return sub.finish(ctx, StatusRefused, err)
+			}
 			ar.Status, ar.Error = StatusKilled, ErrKilled.Error()
 			return sub.finish(ctx, StatusKilled, ErrKilled)
 		}
 		sub.event(Event{Type: EventStarted, Index: i, Preview: ar.Preview})
 		start := time.Now()
 		res, err := st.run(ctx)
-		g.end()
+		g.end(synth)
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
 		ar.Output = redact.String(res.Output)
 		switch {
@@ -408,14 +419,21 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 	return sub.finish(ctx, StatusOK, nil)
 }
 
-func (sub *submission) checkLock(ctx context.Context, lockErr error) error {
-	if sub.g.cfg.Lock == nil {
+func checkLock(ctx context.Context, lock *policy.ContextLock, lockErr error) error {
+	if lock == nil {
 		return nil
 	}
 	if lockErr != nil {
 		return fmt.Errorf("refused: this action types or clicks, and the frontmost app could not be locked: %w", lockErr)
 	}
-	return sub.g.cfg.Lock.Check(ctx)
+	return lock.Check(ctx)
+}
+
+// grantText is what a remembered grant covers: the exact text, from the
+// client the person approved it for. Another client sending the same text
+// is asked again.
+func grantText(client, text string) string {
+	return "client: " + client + "\n" + text
 }
 
 // fail ends a submission before any action was decided.

@@ -40,7 +40,10 @@ func ExampleVerdict_SynthesisesInput() {
 	fmt.Println(v.SynthesisesInput())
 	v = risk.AppleScript(`tell application "Finder" to get name of every window`, nil)
 	fmt.Println(v.SynthesisesInput())
+	v = risk.ShellArgv([]string{"xdotool", "mousemove", "500", "300", "click", "1"}, nil)
+	fmt.Println(v.SynthesisesInput(), v.Level)
 	// Output:
 	// true
 	// false
+	// true dangerous
 }

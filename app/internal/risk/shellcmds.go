@@ -1204,6 +1204,13 @@ func isStdinPath(s string) bool {
 	return false
 }
 
+// synthInput rates a tool that types or clicks on the person's behalf: what
+// it does lands in whatever app is in front, and the gate checks the context
+// lock (and that no approval is on screen) before it runs.
+func synthInput(c *call) {
+	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", display(c.name))
+}
+
 // moreCommands registers the handlers of commands that run other commands,
 // write files, or reach the network in ways their names do not show.
 func moreCommands() {
@@ -1222,6 +1229,8 @@ func moreCommands() {
 		"luajit": interpreter(luaSpec), "tclsh": interpreter(interpSpec{}), "wish": interpreter(interpSpec{}),
 		"deno": runtimeCommand, "bun": runtimeCommand, "pwsh": pwshCommand, "powershell": pwshCommand,
 		"automator": dangerous("runs a workflow (its actions are not analysed)"), "openssl": opensslCommand,
+		"xdotool": synthInput, "ydotool": synthInput, "wtype": synthInput, "cliclick": synthInput, "xte": synthInput,
+		"xvkbd": synthInput,
 		"shortcuts": func(c *call) {
 			switch s := sub(c.args); s {
 			case "list", "help", "":

@@ -138,6 +138,7 @@ func (v Verdict) SynthesisesInput() bool {
 var inputRules = map[string]bool{
 	"as.keystroke": true, "as.keycode": true, "as.click": true,
 	"jxa.keystroke": true, "jxa.keycode": true, "jxa.click": true,
+	"shell.synth-input": true,
 }
 
 func (v Verdict) String() string {

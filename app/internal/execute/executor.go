@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/action"
@@ -19,6 +20,24 @@ type Executor struct {
 	Desktop Desktop          // everything that is not a file operation; nil means Unavailable()
 	Trash   Trasher          // where deleted and replaced things go; nil refuses them
 	Paths   *sanitize.Config // the sandbox, checked again here; nil refuses every path
+
+	// one holds a token while an action runs: actions run one at a time, so
+	// that no action can move or swap a folder (a link to a credential store
+	// inside it) between another action's path check and its use.
+	one chan struct{}
+	mk  sync.Once
+}
+
+// turn waits for the executor's one action at a time, or for ctx to end
+// (the kill switch); release gives it back.
+func (e *Executor) turn(ctx context.Context) (release func(), err error) {
+	e.mk.Do(func() { e.one = make(chan struct{}, 1) })
+	select {
+	case e.one <- struct{}{}:
+		return func() { <-e.one }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 // Result is what an action did.
@@ -53,6 +72,11 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 	if a.Cmd == nil {
 		return Result{}, errors.New("running an action: it has no command")
 	}
+	release, err := e.turn(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: stopped before it started: %w", a.Cmd.Name, err)
+	}
+	defer release()
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", a.Cmd.Name, err)
 	}

@@ -23,6 +23,11 @@ const (
 // Every argument passes sanitize.Text again; one it would change (control
 // characters) is refused rather than altered.
 func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string) (Result, error) {
+	release, err := e.turn(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
+	}
+	defer release()
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
 	}
@@ -43,7 +48,6 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		d = Unavailable()
 	}
 	var out string
-	var err error
 	switch kind {
 	case KindAppleScript:
 		out, err = d.RunAppleScript(ctx, src, argv)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
 )
@@ -71,4 +73,55 @@ func TestRunScript(t *testing.T) {
 	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}); err == nil {
 		t.Fatal("a cancelled script started")
 	}
+}
+
+// Actions run one at a time: while one runs, the next waits (so no action can
+// swap a folder under another's checked path), and a cancelled wait returns
+// at once without running anything.
+func TestOneActionAtATime(t *testing.T) {
+	d := &blockingDesktop{Desktop: execute.Unavailable(), started: make(chan struct{}), release: make(chan struct{})}
+	e := &execute.Executor{Desktop: d}
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() {
+		_, err := e.RunScript(ctx, execute.KindAppleScript, "first", nil)
+		first <- err
+	}()
+	<-d.started
+	waiting, cancel := context.WithCancel(ctx)
+	second := make(chan error, 1)
+	go func() {
+		_, err := e.RunScript(waiting, execute.KindAppleScript, "second", nil)
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		t.Fatalf("a second action ran alongside the first: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	if err := <-second; err == nil || !strings.Contains(err.Error(), "stopped before it started") {
+		t.Fatalf("cancelled while waiting: %v", err)
+	}
+	close(d.release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if d.runs.Load() != 1 {
+		t.Fatalf("%d scripts ran, want 1", d.runs.Load())
+	}
+}
+
+type blockingDesktop struct {
+	execute.Desktop
+	started, release chan struct{}
+	runs             atomic.Int32
+}
+
+func (d *blockingDesktop) RunAppleScript(ctx context.Context, src string, argv []string) (string, error) {
+	if d.runs.Add(1) == 1 {
+		close(d.started)
+	}
+	<-d.release
+	return "", nil
 }

@@ -370,7 +370,7 @@ func (c *Client) Chat(ctx context.Context, msgs []Message, progress func(Progres
 		case api == APIOllama:
 			end, err = decodeOllama(r, maxLine, onDelta)
 		case strings.HasPrefix(ct, "application/json"):
-			end, err = decodeCompletion(r, onDelta)
+			end, err = decodeCompletion(io.LimitReader(r, int64(maxLine)), onDelta)
 		default:
 			end, err = decodeSSE(r, maxLine, onDelta)
 		}

@@ -434,3 +434,18 @@ func TestUnstreamedCompletion(t *testing.T) {
 		t.Errorf("recorded %+v", got)
 	}
 }
+
+// An unstreamed completion is read only up to one reply and its envelope: a
+// server sending megabytes of empty choices (each an allocation when
+// decoded) gets an error, not Airlock's memory.
+func TestUnstreamedCompletionBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"choices":[`+strings.Repeat(`{},`, 1<<20)+`{}]}`)
+	}))
+	defer srv.Close()
+	c, _ := newClient(t, llm.Config{Endpoint: srv.URL, API: llm.APIOpenAI, Model: "m", MaxReply: 64 << 10})
+	if _, err := c.Chat(context.Background(), hello, nil); !errors.Is(err, llm.ErrBadReply) {
+		t.Fatalf("Chat = %v, want ErrBadReply", err)
+	}
+}

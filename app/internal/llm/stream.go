@@ -202,6 +202,8 @@ func decodeCompletion(r io.Reader, onDelta func(string) error) (streamEnd, error
 	if err != nil {
 		return end, err
 	}
+	// r is bounded by the caller to one reply and its envelope, which
+	// bounds what decoding it can allocate.
 	if p := bytes.TrimSpace(b); len(p) == 0 || p[0] != '{' || json.Unmarshal(p, &ch) != nil {
 		return end, errorf(ErrBadReply, "the model server's reply is not a JSON object")
 	}

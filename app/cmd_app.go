@@ -129,6 +129,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		Logf:         log.Printf,
 	})
 	onReady := func() {
+		bridge.SetMainLoopRunning(true)
 		if hk := b.settings.KillHotkey; hk.Key != "" {
 			stop, err := bridge.RegisterHotkey(bridge.Hotkey(hk), func() {
 				log.Printf("kill hotkey pressed")

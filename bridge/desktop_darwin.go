@@ -4,6 +4,7 @@ package bridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,10 +28,16 @@ import (
 // speech in /usr/bin/say, all killed as a group when ctx is done.
 
 // Frontmost reports the application that owns the menu bar. NSWorkspace's
-// frontmostApplication may be read from any thread.
+// frontmostApplication may be read from any thread, but it is kept up to date
+// only while the main run loop runs (the menu-bar app's); without one (airlock
+// serve) it could report a stale app, so Frontmost fails closed there and the
+// context lock refuses what types or clicks.
 func (d *Desktop) Frontmost(ctx context.Context) (App, error) {
 	if err := ctx.Err(); err != nil {
 		return App{}, err
+	}
+	if !mainLoopRunning.Load() {
+		return App{}, errors.New("tell the frontmost app: macOS updates it only while the app's main run loop runs; start the menu-bar app (airlock) rather than airlock serve")
 	}
 	var app App
 	found := false
@@ -366,13 +373,22 @@ func await(ctx context.Context, action string, start func(done func(foundation.E
 			ch <- fmt.Errorf("%s: %s", action, e.LocalizedDescription())
 		})
 	})
+	// A completion handler that never comes (a Gatekeeper dialog left
+	// open) must not hold the action, and with it the executor, forever.
+	wait := time.NewTimer(awaitLimit)
+	defer wait.Stop()
 	select {
 	case err := <-ch:
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("%s: stopped: %w", action, context.Cause(ctx))
+	case <-wait.C:
+		return fmt.Errorf("%s: macOS did not answer within %v", action, awaitLimit)
 	}
 }
+
+// awaitLimit bounds how long an NSWorkspace call may take to complete.
+const awaitLimit = time.Minute
 
 // appBundle finds app's bundle: by bundle id through Launch Services when
 // app looks like one, else by name in the usual application folders.

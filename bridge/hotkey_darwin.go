@@ -4,6 +4,7 @@ package bridge
 
 import (
 	"fmt"
+	"github.com/progrium/darwinkit/dispatch"
 	"sync"
 
 	"golang.design/x/hotkey"
@@ -74,7 +75,9 @@ func RegisterHotkey(h Hotkey, fn func()) (stop func(), err error) {
 	return func() {
 		once.Do(func() {
 			close(done)
-			hk.Unregister()
+			// Carbon's hot keys belong to the main thread, where their
+			// callback runs; unregistering there cannot race it.
+			dispatch.MainQueue().DispatchAsync(func() { hk.Unregister() })
 		})
 	}, nil
 }

@@ -104,20 +104,33 @@ func showAlert(ctx context.Context, s alertSpec) (alertResult, error) {
 	results := make(chan alertResult, 1)
 	ui := &alertUI{}
 	main := dispatch.MainQueue()
-	main.DispatchAsync(func() { ui.show(s, results) })
-
-	arm := time.AfterFunc(s.arm, func() {
-		main.DispatchAsync(func() {
-			if !ui.closed && !ui.yes.IsNil() {
-				ui.yes.SetEnabled(true)
-			}
-		})
+	shown := make(chan struct{})
+	main.DispatchAsync(func() {
+		ui.show(s, results)
+		close(shown)
 	})
-	defer arm.Stop()
+
+	// The arm delay counts from when the window is on screen, not from
+	// when it was asked for: a busy main queue must not shorten it.
+	var arm *time.Timer
+	defer func() {
+		if arm != nil {
+			arm.Stop()
+		}
+	}()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		select {
+		case <-shown:
+			shown = nil // a nil channel never fires again
+			arm = time.AfterFunc(s.arm, func() {
+				main.DispatchAsync(func() {
+					if !ui.closed && !ui.yes.IsNil() {
+						ui.yes.SetEnabled(true)
+					}
+				})
+			})
 		case r := <-results:
 			return r, nil
 		case <-tick.C:

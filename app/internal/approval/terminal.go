@@ -188,10 +188,13 @@ type question struct {
 // cannot answer it. It returns an error when ctx ends or input does.
 func (t *Terminal) ask(ctx context.Context, r Request, q question) (yes, remember bool, err error) {
 	for try := 1; ; try++ {
+		// shown is taken before the question is written: a line read after
+		// it appeared is then never mistaken for type-ahead, however the
+		// writer and the reader are scheduled.
+		shown := time.Now()
 		if _, err := io.WriteString(t.f, q.text+" "); err != nil {
 			return false, false, fmt.Errorf("asking: %w", err)
 		}
-		shown := time.Now()
 		select {
 		case t.asked <- struct{}{}:
 		default:

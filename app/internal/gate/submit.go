@@ -288,6 +288,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
 	if err := g.beginApproval(ctx); err != nil {
+		if g.isKilled() {
+			return ErrKilled
+		}
 		return err
 	}
 	ans, err := g.cfg.Approver.Ask(ctx, req)

@@ -401,6 +401,11 @@ func (c *Client) roundTrip(parent context.Context, api API, path string, body []
 	start := time.Now()
 	call := Call{URL: c.ep.url(path)}
 	err := c.exchange(parent, api, path, body, &call, read)
+	if err != nil && c.cfg.APIKey != "" && strings.Contains(err.Error(), string(c.cfg.APIKey)) {
+		// A server that echoes the key back in its error text must not
+		// have it shown, logged or recorded.
+		err = &scrubbedError{err: err, text: strings.ReplaceAll(err.Error(), string(c.cfg.APIKey), "[redacted:api-key]")}
+	}
 	call.Duration = time.Since(start)
 	call.Err = err
 	if call.Status == 0 && err != nil && parent.Err() != nil {
@@ -538,3 +543,14 @@ func (c *Client) statusError(api API, path string, resp *http.Response, body io.
 	}
 	return wrap(ErrServer, "the model server at %s answered HTTP %d%s", c.ep, status, said)
 }
+
+// scrubbedError is err with the API key taken out of its text; errors.Is
+// still sees through it.
+type scrubbedError struct {
+	err  error
+	text string
+}
+
+func (e *scrubbedError) Error() string       { return e.text }
+func (e *scrubbedError) UserMessage() string { return e.text }
+func (e *scrubbedError) Unwrap() error { return e.err }

@@ -449,3 +449,28 @@ func TestUnstreamedCompletionBounded(t *testing.T) {
 		t.Fatalf("Chat = %v, want ErrBadReply", err)
 	}
 }
+
+// A server that echoes the API key in its error text does not get it shown,
+// logged or recorded — even a key no redaction pattern knows.
+func TestAPIKeyNotEchoed(t *testing.T) {
+	const key = "plain-key-without-a-known-shape-0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `{"error":{"message":"key %s is not allowed"}}`, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	}))
+	defer srv.Close()
+	c, rec := newClient(t, llm.Config{Endpoint: srv.URL, API: llm.APIOpenAI, Model: "m", APIKey: llm.Secret(key)})
+	_, err := c.Chat(context.Background(), hello, nil)
+	if !errors.Is(err, llm.ErrUnauthorized) {
+		t.Fatalf("err = %v, want ErrUnauthorized", err)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Fatalf("the error shows the key: %v", err)
+	}
+	for _, call := range rec.list() {
+		if call.Err != nil && strings.Contains(call.Err.Error(), key) {
+			t.Fatalf("the recorded call shows the key: %v", call.Err)
+		}
+	}
+}

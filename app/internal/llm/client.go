@@ -553,4 +553,4 @@ type scrubbedError struct {
 
 func (e *scrubbedError) Error() string       { return e.text }
 func (e *scrubbedError) UserMessage() string { return e.text }
-func (e *scrubbedError) Unwrap() error { return e.err }
+func (e *scrubbedError) Unwrap() error       { return e.err }

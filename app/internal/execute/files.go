@@ -389,7 +389,7 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 	case fi.IsDir():
 		tmp, err = os.MkdirTemp(filepath.Dir(to), tempPrefix+"copy-*")
 		if err == nil {
-			err = copyTree(ctx, from, tmp)
+			err = copyTree(ctx, from, tmp, ".")
 			if err == nil {
 				err = os.Chmod(tmp, fi.Mode().Perm())
 			}
@@ -461,8 +461,10 @@ func openRegular(src string) (*os.File, error) {
 }
 
 // copyTree copies the contents of folder src into the existing folder dst.
-// It stops when ctx is done.
-func copyTree(ctx context.Context, src, dst string) error {
+// It stops when ctx is done. rel is src's place in the tree being copied
+// ("." at its top): a relative link that climbs out of the tree is refused,
+// since in the copy it would point somewhere nobody checked.
+func copyTree(ctx context.Context, src, dst, rel string) error {
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		return err
@@ -481,7 +483,7 @@ func copyTree(ctx context.Context, src, dst string) error {
 			if err := os.Mkdir(t, 0o700); err != nil {
 				return err
 			}
-			if err := copyTree(ctx, s, t); err != nil {
+			if err := copyTree(ctx, s, t, filepath.Join(rel, d.Name())); err != nil {
 				return err
 			}
 			if err := os.Chmod(t, mode.Perm()); err != nil {
@@ -495,6 +497,9 @@ func copyTree(ctx context.Context, src, dst string) error {
 			link, err := os.Readlink(s)
 			if err != nil {
 				return err
+			}
+			if !filepath.IsAbs(link) && !filepath.IsLocal(filepath.Join(rel, link)) {
+				return fmt.Errorf("%s is a link to %s, outside the folder being copied: in the copy it would point somewhere else", s, link)
 			}
 			if err := os.Symlink(link, t); err != nil {
 				return err

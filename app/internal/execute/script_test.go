@@ -3,12 +3,16 @@ package execute_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/execute"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // scriptDesktop records the scripts it is asked to run.
@@ -124,4 +128,46 @@ func (d *blockingDesktop) RunAppleScript(ctx context.Context, src string, argv [
 	}
 	<-d.release
 	return "", nil
+}
+
+// A folder copy refuses a relative link that climbs out of the folder: in
+// the copy it would point somewhere nobody checked.
+func TestCopyRefusesEscapingLinks(t *testing.T) {
+	home := t.TempDir()
+	docs := filepath.Join(home, "Documents")
+	for _, d := range []string{"Documents/src/sub", "Documents/deep/a/b"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(docs, "src", "f.txt"), []byte("x"), 0o600)
+	if err := os.Symlink("../f.txt", filepath.Join(docs, "src", "sub", "inside")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sanitize.NewConfig(home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(filepath.Join(home, ".local", "share"))}
+	copyPlan := func(from, to string) error {
+		p, err := action.Parse(`COPY_FILE "` + from + `" "` + to + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.Run(context.Background(), p.Actions[0])
+		return err
+	}
+	if err := copyPlan("~/Documents/src", "~/Documents/src2"); err != nil {
+		t.Fatalf("a link that stays inside: %v", err)
+	}
+	if err := os.Symlink("../../../src/f.txt", filepath.Join(docs, "src", "sub", "out")); err != nil {
+		t.Fatal(err)
+	}
+	err = copyPlan("~/Documents/src", "~/Documents/deep/a/b/copy")
+	if err == nil || !strings.Contains(err.Error(), "outside the folder being copied") {
+		t.Fatalf("a link that climbs out: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(docs, "deep", "a", "b", "copy")); !os.IsNotExist(err) {
+		t.Fatalf("a refused copy left something behind: %v", err)
+	}
 }

@@ -118,29 +118,43 @@ func (e *Executor) replace(ctx context.Context, tmp, target string, old fs.FileI
 	return where, nil
 }
 
-// writeFile replaces or creates target with content, by way of a temporary
-// file beside it.
-func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, error) {
+// writeTarget checks a write of content to raw, now: its size, the path, and
+// what is there. It returns the resolved target and what exists there (nil
+// for nothing, in which case its folder must exist); anything but a regular
+// file is refused. verb starts its errors: "writing", "appending to".
+func (e *Executor) writeTarget(raw, content, verb string) (string, fs.FileInfo, error) {
 	if err := sanitize.WriteSize(int64(len(content))); err != nil {
-		return Result{}, err
+		return "", nil, err
 	}
 	p, err := e.checkPath(raw, sanitize.OpWrite)
 	if err != nil {
-		return Result{}, err
+		return "", nil, err
 	}
 	target := p.Resolved
 	old, err := existing(target)
+	switch {
+	case err != nil:
+		return "", nil, fmt.Errorf("%s %s: %w", verb, target, err)
+	case old != nil && !old.Mode().IsRegular():
+		return "", nil, fmt.Errorf("%s %s: it is not a regular file", verb, target)
+	case old == nil:
+		if err := needFolder(target); err != nil {
+			return "", nil, fmt.Errorf("%s %s: %w", verb, target, err)
+		}
+	}
+	return target, old, nil
+}
+
+// writeFile replaces or creates target with content, by way of a temporary
+// file beside it.
+func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, error) {
+	target, old, err := e.writeTarget(raw, content, "writing")
 	if err != nil {
-		return Result{}, fmt.Errorf("writing %s: %w", target, err)
+		return Result{}, err
 	}
 	perm := fs.FileMode(0o644)
 	if old != nil {
-		if !old.Mode().IsRegular() {
-			return Result{}, fmt.Errorf("writing %s: it is not a regular file", target)
-		}
 		perm = old.Mode().Perm()
-	} else if err := needFolder(target); err != nil {
-		return Result{}, fmt.Errorf("writing %s: %w", target, err)
 	}
 	tmp, err := writeTemp(filepath.Dir(target), perm, strings.NewReader(content))
 	if err != nil {
@@ -192,25 +206,9 @@ func writeTemp(dir string, perm fs.FileMode, r io.Reader) (name string, err erro
 // states) undoes it. A failed append truncates back to the old size, or
 // removes the file it created.
 func (e *Executor) appendFile(ctx context.Context, raw, content string) (Result, error) {
-	if err := sanitize.WriteSize(int64(len(content))); err != nil {
-		return Result{}, err
-	}
-	p, err := e.checkPath(raw, sanitize.OpWrite)
+	target, old, err := e.writeTarget(raw, content, "appending to")
 	if err != nil {
 		return Result{}, err
-	}
-	target := p.Resolved
-	old, err := existing(target)
-	if err != nil {
-		return Result{}, fmt.Errorf("appending to %s: %w", target, err)
-	}
-	if old != nil && !old.Mode().IsRegular() {
-		return Result{}, fmt.Errorf("appending to %s: it is not a regular file", target)
-	}
-	if old == nil {
-		if err := needFolder(target); err != nil {
-			return Result{}, fmt.Errorf("appending to %s: %w", target, err)
-		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -66,44 +65,28 @@ func cmdAsk(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer c.Close()
 	progress := newProgressLine(stderr)
-	onEvent := func(raw json.RawMessage) {
-		if opts.json {
-			fmt.Fprintf(stdout, "%s\n", raw)
-			return
-		}
-		var e gate.Event
-		if json.Unmarshal(raw, &e) != nil {
-			return
-		}
-		if e.Type == gate.EventModel {
-			progress.show(e)
-			return
-		}
-		progress.clear()
-		printEvent(stdout, e)
-	}
-	raw, err := c.Call(ctx, "ask", ipc.AskParams{Client: opts.client, Request: request, Context: opts.context,
-		Model: opts.model, Endpoint: opts.endpoint, DryRun: opts.dryRun}, onEvent)
+	var rep gate.AskReport
+	err = follow(ctx, c, "ask", ipc.AskParams{Client: opts.client, Request: request, Context: opts.context,
+		Model: opts.model, Endpoint: opts.endpoint, DryRun: opts.dryRun}, opts.json, stdout,
+		func(e gate.Event) bool {
+			if e.Type == gate.EventModel {
+				progress.show(e)
+				return true
+			}
+			progress.clear()
+			return false
+		}, &rep)
 	progress.clear()
 	if err != nil {
 		return err
 	}
-	var rep gate.AskReport
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		return fmt.Errorf("reading the gate's report: %w", err)
-	}
-	if opts.json {
-		fmt.Fprintf(stdout, "%s\n", raw)
-	} else {
+	if !opts.json {
 		if rep.NoAction {
 			fmt.Fprintf(stdout, "%s found nothing to do.\n", rep.Model)
 		}
 		printReport(stdout, rep.Report)
 	}
-	if rep.Status != gate.StatusOK && rep.Status != gate.StatusDryRun {
-		return outcomeError{rep.Status}
-	}
-	return nil
+	return outcome(rep.Status)
 }
 
 // progressLine shows the model's progress: on a terminal, one line

@@ -78,31 +78,53 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	defer c.Close()
+	var rep gate.Report
+	err = follow(ctx, c, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun},
+		opts.json, stdout, nil, &rep)
+	if err != nil {
+		return err
+	}
+	if !opts.json {
+		printReport(stdout, rep)
+	}
+	return outcome(rep.Status)
+}
+
+// follow makes one submit or ask call to the gate and follows it to its
+// end: each event is printed as it comes (as a JSON line with asJSON; else
+// through event first, when given, which reports whether it handled it),
+// and the report is decoded into rep (and printed as JSON with asJSON).
+func follow(ctx context.Context, c *ipc.Client, method string, params any, asJSON bool, stdout io.Writer,
+	event func(gate.Event) bool, rep any) error {
 	onEvent := func(raw json.RawMessage) {
-		if opts.json {
+		if asJSON {
 			fmt.Fprintf(stdout, "%s\n", raw)
 			return
 		}
 		var e gate.Event
-		if json.Unmarshal(raw, &e) == nil {
-			printEvent(stdout, e)
+		if json.Unmarshal(raw, &e) != nil || (event != nil && event(e)) {
+			return
 		}
+		printEvent(stdout, e)
 	}
-	raw, err := c.Call(ctx, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun}, onEvent)
+	raw, err := c.Call(ctx, method, params, onEvent)
 	if err != nil {
 		return err
 	}
-	var rep gate.Report
-	if err := json.Unmarshal(raw, &rep); err != nil {
+	if err := json.Unmarshal(raw, rep); err != nil {
 		return fmt.Errorf("reading the gate's report: %w", err)
 	}
-	if opts.json {
+	if asJSON {
 		fmt.Fprintf(stdout, "%s\n", raw)
-	} else {
-		printReport(stdout, rep)
 	}
-	if rep.Status != gate.StatusOK && rep.Status != gate.StatusDryRun {
-		return outcomeError{rep.Status}
+	return nil
+}
+
+// outcome is nil for a plan that ended ok (or as a dry run), else the
+// outcomeError of its status; the report is already printed.
+func outcome(status string) error {
+	if status != gate.StatusOK && status != gate.StatusDryRun {
+		return outcomeError{status}
 	}
 	return nil
 }

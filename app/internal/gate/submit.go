@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Submission is one piece of work from a client: a plan in the Action DSL,
@@ -552,19 +554,17 @@ func redactAll(ss []string) []string {
 	return ss
 }
 
-// shellQuote writes argv as a shell would need it, for showing only: it is
-// never run through a shell.
+// shellQuote writes argv as a shell would need it (mvdan.cc/sh's quoting),
+// for showing only: it is never run through a shell. An argument no shell
+// can hold (a NUL byte) is shown Go-quoted.
 func shellQuote(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
-		if a != "" && strings.IndexFunc(a, func(r rune) bool {
-			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' || r == '@' ||
-				r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		}) < 0 {
-			out[i] = a
-			continue
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			q = strconv.Quote(a)
 		}
-		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		out[i] = q
 	}
 	return strings.Join(out, " ")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/gate"
@@ -209,9 +210,11 @@ func TestAutomateProgressAndKill(t *testing.T) {
 	if strings.Contains(m.Items[0].Title, "Automate") {
 		t.Errorf("a kill left a notice: %q", m.Items[0].Title)
 	}
+	// The server sees its client go a moment after the client closes the
+	// connection, so the test waits for it (bounded).
 	select {
 	case <-srv.Aborted():
-	default:
+	case <-time.After(10 * time.Second):
 		t.Error("the stream was not aborted")
 	}
 	rg.app.Click(context.Background(), tray.Action{Kind: tray.Resume})

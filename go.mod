@@ -6,6 +6,7 @@ require (
 	fyne.io/systray v1.12.0
 	github.com/creack/pty v1.1.24
 	github.com/godbus/dbus/v5 v5.1.0
+	github.com/jezek/xgb v1.1.1
 	github.com/keybase/dbus v0.0.0-20220506165403-5aa21ea2c23a
 	github.com/keybase/go-keychain v0.0.1
 	github.com/mattn/go-sqlite3 v1.14.32

@@ -1,6 +1,9 @@
 // Package xtest gives tests of the Linux popups a private X server: it
 // starts Xvfb on a free display and finds, presses keys in, clicks and
-// photographs windows there with xdotool, xwd and ImageMagick's convert.
+// photographs windows there: it hears windows come and go over the X
+// protocol itself (github.com/jezek/xgb, a pure-Go X client, so a test can
+// wait for a window without polling), and presses keys, clicks and takes
+// screenshots with xdotool, xwd and ImageMagick's convert.
 //
 // It is for tests only and never imported by the program. It skips the test
 // (with the reason) when Xvfb or xdotool is missing; it must never touch
@@ -11,15 +14,19 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
 )
 
 // Display is a running Xvfb server.
@@ -106,51 +113,169 @@ func (d *Display) run(name string, args ...string) (string, error) {
 // Window is a window on the display. X reuses a gone client's window ids,
 // so a window is told apart by its id and the pid of its process.
 type Window struct {
-	ID  string
-	PID int // from _NET_WM_PID; 0 if the window has none
-}
-
-// Windows lists the visible windows whose title is exactly title.
-func (d *Display) Windows(title string) []Window {
-	out, _ := d.run("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$")
-	var ws []Window
-	for _, id := range strings.Fields(out) {
-		pid, _ := d.run("xdotool", "getwindowpid", id)
-		n, _ := strconv.Atoi(strings.TrimSpace(pid))
-		ws = append(ws, Window{ID: id, PID: n})
-	}
-	return ws
+	ID  string // decimal, as xdotool takes it
+	PID int    // from _NET_WM_PID; 0 if the window has none
 }
 
 // WaitWindow waits until a window titled title that is not one of except is
-// visible, and returns it. It polls every 2 ms, so it returns within a few
-// milliseconds of the window being mapped.
+// visible, and returns it. It hears windows being mapped from the X server
+// as it happens, rather than polling, so it returns within a millisecond or
+// so of the window appearing and takes no processor time from the program
+// being measured meanwhile.
 func (d *Display) WaitWindow(t testing.TB, title string, timeout time.Duration, except ...Window) Window {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		for _, w := range d.Windows(title) {
-			if !slices.Contains(except, w) {
-				return w
-			}
+	c := d.dial(t)
+	defer c.Close()
+	// Subscribed first, then what is already there: nothing mapped in
+	// between is missed.
+	for _, w := range c.windows(title) {
+		if !slices.Contains(except, w) {
+			return w
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
-	t.Fatalf("no window titled %q appeared within %v", title, timeout)
-	return Window{}
+	deadline := time.After(timeout)
+	for {
+		select {
+		case ev := <-c.events:
+			if m, ok := ev.(xproto.MapNotifyEvent); ok {
+				if w, name, ok := c.window(m.Window); ok && name == title && !slices.Contains(except, w) {
+					return w
+				}
+			}
+		case <-deadline:
+			t.Fatalf("no window titled %q appeared within %v", title, timeout)
+			return Window{}
+		}
+	}
 }
 
 // WaitGone waits until window w is no longer visible.
 func (d *Display) WaitGone(t testing.TB, title string, w Window, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if !slices.Contains(d.Windows(title), w) {
+	c := d.dial(t)
+	defer c.Close()
+	if !slices.Contains(c.windows(title), w) {
+		return
+	}
+	deadline := time.After(timeout)
+	for {
+		var gone xproto.Window
+		select {
+		case ev := <-c.events:
+			switch e := ev.(type) {
+			case xproto.UnmapNotifyEvent:
+				gone = e.Window
+			case xproto.DestroyNotifyEvent:
+				gone = e.Window
+			default:
+				continue
+			}
+		case <-deadline:
+			t.Fatalf("window %s of pid %d (%q) was still shown after %v", w.ID, w.PID, title, timeout)
 			return
 		}
-		time.Sleep(2 * time.Millisecond)
+		if strconv.FormatUint(uint64(gone), 10) == w.ID {
+			return
+		}
 	}
-	t.Fatalf("window %s of pid %d (%q) was still shown after %v", w.ID, w.PID, title, timeout)
+}
+
+// xgb logs to standard error when it connects without an X authority
+// file, as it does to the test display; what matters comes back as errors.
+func init() { xgb.Logger = log.New(io.Discard, "", 0) }
+
+// xconn is a connection to the display that hears every top-level window
+// being mapped, unmapped or destroyed (SubstructureNotify on the root: the
+// test display has no window manager, so clients' windows are the root's
+// children).
+type xconn struct {
+	x      *xgb.Conn
+	root   xproto.Window
+	atoms  map[string]xproto.Atom
+	events chan xgb.Event
+}
+
+// dial connects to the display and subscribes to its top-level windows'
+// mapping.
+func (d *Display) dial(t testing.TB) *xconn {
+	t.Helper()
+	x, err := xgb.NewConnDisplay(d.Name)
+	if err != nil {
+		t.Fatalf("connecting to X display %s: %v", d.Name, err)
+	}
+	c := &xconn{x: x, root: xproto.Setup(x).DefaultScreen(x).Root, atoms: map[string]xproto.Atom{}, events: make(chan xgb.Event, 64)}
+	if err := xproto.ChangeWindowAttributesChecked(x, c.root, xproto.CwEventMask,
+		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
+		x.Close()
+		t.Fatalf("listening for windows on %s: %v", d.Name, err)
+	}
+	for _, name := range []string{"_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID"} {
+		r, err := xproto.InternAtom(x, false, uint16(len(name)), name).Reply()
+		if err != nil {
+			x.Close()
+			t.Fatalf("atom %s: %v", name, err)
+		}
+		c.atoms[name] = r.Atom
+	}
+	go func() {
+		defer close(c.events)
+		for {
+			ev, xerr := x.WaitForEvent()
+			switch {
+			case ev == nil && xerr == nil:
+				return // closed
+			case ev != nil:
+				c.events <- ev
+			}
+			// An X error (a window gone before its properties were
+			// read) is expected and ignored.
+		}
+	}()
+	return c
+}
+
+// Close closes the connection and waits until its events have stopped.
+func (c *xconn) Close() {
+	c.x.Close()
+	for range c.events {
+	}
+}
+
+// windows lists the visible top-level windows titled title.
+func (c *xconn) windows(title string) []Window {
+	tree, err := xproto.QueryTree(c.x, c.root).Reply()
+	if err != nil {
+		return nil
+	}
+	var ws []Window
+	for _, id := range tree.Children {
+		if w, name, ok := c.window(id); ok && name == title {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// window returns id's title and pid; ok is false unless it is viewable.
+func (c *xconn) window(id xproto.Window) (w Window, title string, ok bool) {
+	attrs, err := xproto.GetWindowAttributes(c.x, id).Reply()
+	if err != nil || attrs.MapState != xproto.MapStateViewable {
+		return Window{}, "", false
+	}
+	w.ID = strconv.FormatUint(uint64(id), 10)
+	if p, err := xproto.GetProperty(c.x, false, id, c.atoms["_NET_WM_PID"], xproto.AtomCardinal, 0, 1).Reply(); err == nil && p.Format == 32 && len(p.Value) >= 4 {
+		w.PID = int(xgb.Get32(p.Value))
+	}
+	for _, prop := range []struct{ name, typ xproto.Atom }{
+		{c.atoms["_NET_WM_NAME"], c.atoms["UTF8_STRING"]},
+		{xproto.AtomWmName, xproto.AtomString},
+	} {
+		p, err := xproto.GetProperty(c.x, false, id, prop.name, prop.typ, 0, 1024).Reply()
+		if err == nil && p.Format == 8 && len(p.Value) > 0 {
+			return w, string(p.Value), true
+		}
+	}
+	return w, "", true
 }
 
 // Key gives window w the keyboard focus and presses key ("Return").

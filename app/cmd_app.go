@@ -42,6 +42,7 @@ var appUI = struct {
 		if err := bridge.PopupsAvailable(); err != nil {
 			return nil, err
 		}
+		bridge.PrepareApprovalPopup()
 		return ui.NewPopupPrompter(ui.PopupOptions{}), nil
 	},
 	confirm: bridge.Confirm,

@@ -66,6 +66,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		if err := popupsUsable(); err != nil {
 			return err
 		}
+		bridge.PrepareApprovalPopup()
 		gopts.prompter = ui.NewPopupPrompter(ui.PopupOptions{})
 	}
 	b, err := buildGate(gopts)

@@ -1,6 +1,11 @@
 package bridge
 
-import "time"
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // For the tests of the zenity popups.
 var (
@@ -24,3 +29,18 @@ func ApprovalResult(stdout, stderr string, code int) (string, error) {
 	c, err := approvalResult(stdout, stderr, code)
 	return [...]string{"deny", "approve", "remember"}[c], err
 }
+
+// SparePopup is the pid of the spare approval popup, or 0 when there is
+// none, and whether it is ready: started, and blocked reading its text.
+func SparePopup() (pid int, ready bool) {
+	spares.mu.Lock()
+	s := spares.spare
+	spares.mu.Unlock()
+	if s == nil || !s.alive() {
+		return 0, false
+	}
+	wchan, _ := os.ReadFile("/proc/" + strconv.Itoa(s.pid) + "/wchan")
+	return s.pid, strings.Contains(string(wchan), "pipe_read")
+}
+
+var DisplayIdentity = displayIdentity

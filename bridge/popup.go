@@ -135,6 +135,13 @@ func AskText(ctx context.Context, title, prompt string) (text string, ok bool, e
 // PopupsAvailable says why this process cannot show popups, or nil.
 func PopupsAvailable() error { return popupsAvailable() }
 
+// PrepareApprovalPopup gets the first approval popup ready ahead of its
+// request, so that it appears as fast as later ones: on Linux it starts a
+// spare zenity (popup_linux.go); on macOS, where the popup is an NSAlert in
+// this process, there is nothing to prepare. It does nothing where popups
+// are unavailable and returns at once.
+func PrepareApprovalPopup() { prepareApprovalPopup() }
+
 // choice is the person's answer to the approval popup itself.
 type choice int
 

@@ -28,6 +28,8 @@ import (
 
 func popupsAvailable() error { return nil }
 
+func prepareApprovalPopup() {}
+
 func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 	s := alertSpec{
 		title:    ApprovalTitle,

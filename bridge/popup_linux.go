@@ -6,15 +6,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
 // The Linux popups are zenity dialogs; zenity_linux.go says how they are
 // built. Each runs in its own process group, which is SIGKILLed when the
 // caller's context ends (answered elsewhere, timeout, kill switch), so the
-// window closes at once.
+// window closes at once, and which the kernel kills if Airlock dies first
+// (the parent-death signal), so no popup outlives the app that would read
+// its answer.
+//
+// zenity takes about a tenth of a second to start (it loads some 170
+// libraries), most of the time between a request and its popup. So the
+// approval popup is started before its request: a spare zenity loads, builds
+// its dialog and then waits, reading the text to show from a pipe
+// (--filename=/dev/fd/3), until the request comes; its window appears a few
+// milliseconds after the text does. One spare is kept, of the kind last
+// shown (with or without the remember button); it shows nothing and takes
+// no processor time while it waits.
 
 func popupsAvailable() error {
 	if _, err := exec.LookPath("zenity"); err != nil {
@@ -29,8 +46,8 @@ func popupsAvailable() error {
 func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 	var early time.Duration
 	for {
-		args, stdin := zenityApproval(p, early, time.Now())
-		r, err := runZenity(ctx, args, stdin)
+		args, text := zenityApproval(p, early, time.Now())
+		r, err := spares.show(ctx, args, text)
 		if err != nil {
 			return choiceDeny, err
 		}
@@ -84,6 +101,215 @@ type zenityRun struct {
 	shown          time.Duration // from the start of zenity to its exit
 }
 
+// spares holds the spare approval popup.
+var spares sparePopups
+
+// prepareApprovalPopup starts a spare approval popup of the common kind
+// (with the remember button).
+func prepareApprovalPopup() {
+	if popupsAvailable() != nil {
+		return
+	}
+	args, _ := zenityApproval(ApprovalPopup{AllowRemember: true}, 0, time.Now())
+	spares.prepare(args)
+}
+
+// sparePopups keeps at most one spare: a zenity process started ahead of
+// its request, waiting for its text.
+type sparePopups struct {
+	mu    sync.Mutex
+	spare *spare
+}
+
+// show shows a zenity dialog started with args whose text (read from fd 3)
+// is text, and waits until it ends or ctx does. It uses the spare when the
+// spare was started with the same arguments and environment and is still
+// waiting; otherwise it starts zenity now. Either way it then starts a
+// spare like it for the next request.
+func (sp *sparePopups) show(ctx context.Context, args []string, text string) (zenityRun, error) {
+	if err := ctx.Err(); err != nil {
+		return zenityRun{}, err
+	}
+	env := popupEnv()
+	if s := sp.take(args, env); s != nil {
+		go sp.prepare(args)
+		r, err := s.show(ctx, text)
+		if err == nil || ctx.Err() != nil {
+			return r, err
+		}
+		// The spare did not run to an answer (killed while it waited, by
+		// the OOM killer say): nobody saw it, so a fresh zenity shows the
+		// request.
+	}
+	s, err := startSpare(args, env)
+	if err != nil {
+		return zenityRun{}, err
+	}
+	go sp.prepare(args) // after this one has a head start
+	return s.show(ctx, text)
+}
+
+// take returns the spare if it matches and is still waiting, and forgets it
+// either way.
+func (sp *sparePopups) take(args, env []string) *spare {
+	sp.mu.Lock()
+	s := sp.spare
+	sp.spare = nil
+	sp.mu.Unlock()
+	switch {
+	case s == nil:
+		return nil
+	case !s.usable(args, env):
+		s.discard()
+		return nil
+	}
+	return s
+}
+
+// prepare starts a spare for args unless one is already waiting.
+func (sp *sparePopups) prepare(args []string) {
+	env := popupEnv()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if s := sp.spare; s != nil {
+		if s.usable(args, env) {
+			return
+		}
+		s.discard()
+		sp.spare = nil
+	}
+	if displayIdentity(env) == "" {
+		return // no spare could be used: each popup starts zenity itself
+	}
+	s, err := startSpare(args, env)
+	if err != nil {
+		return // the next popup starts zenity itself and reports the error
+	}
+	sp.spare = s
+}
+
+// spare is a zenity process started with its arguments but not yet its
+// text: it blocks reading fd 3 before it shows anything.
+type spare struct {
+	args, env []string
+	display   string // displayIdentity(env) when it was started
+	pid       int
+	text      *os.File           // the write end of the pipe zenity reads its text from
+	stop      context.CancelFunc // kills zenity's group
+	exited    chan struct{}      // closed when zenity has exited and been reaped
+	stdout    string             // set before exited is closed
+	stderr    string
+	err       error
+}
+
+// startSpare starts zenity with args and the read end of a fresh pipe as fd
+// 3, whose name is its --filename.
+func startSpare(args, env []string) (*spare, error) {
+	path, err := exec.LookPath("zenity")
+	if err != nil {
+		return nil, fmt.Errorf("%w: zenity is not installed", ErrNoPopups)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("running zenity: %w", err)
+	}
+	defer r.Close() // zenity has its own copy
+	argv := append([]string{path}, args...)
+	argv = append(argv, "--filename=/dev/fd/3")
+	p, err := StartArgv(Command{Argv: argv, Env: env, ExtraFiles: []*os.File{r}, MaxOutput: maxOutput, DieWithParent: true})
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &spare{args: args, env: env, display: displayIdentity(env), pid: p.Pid(), text: w, stop: stop, exited: make(chan struct{})}
+	go func() {
+		defer close(s.exited)
+		s.stdout, s.stderr, s.err = p.Wait(ctx)
+	}()
+	return s, nil
+}
+
+// usable reports whether the spare can show a popup started with args and
+// env now: it is still waiting, and on the same display server. A spare
+// blocked on its pipe does not notice its display server going away; shown
+// then, it would exit at once as if closed, a denial nobody saw. So the
+// server's socket is checked: a server started since has a new one.
+func (s *spare) usable(args, env []string) bool {
+	return s.alive() && slices.Equal(s.args, args) && slices.Equal(s.env, env) &&
+		s.display != "" && s.display == displayIdentity(env)
+}
+
+// displayIdentity names the display server env points at by its socket's
+// inode and change time, or is "" when there is no local socket to look
+// at (a remote display), so a spare is not used there.
+func displayIdentity(env []string) string {
+	var id []string
+	if d := lookupEnv(env, "DISPLAY"); d != "" {
+		// ":0", ":0.0", "unix:0": the local socket /tmp/.X11-unix/X0.
+		host, num, ok := strings.Cut(d, ":")
+		num, _, _ = strings.Cut(num, ".")
+		if !ok || (host != "" && host != "unix") || num == "" {
+			return ""
+		}
+		id = append(id, socketIdentity("/tmp/.X11-unix/X"+num))
+	}
+	if w := lookupEnv(env, "WAYLAND_DISPLAY"); w != "" {
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(lookupEnv(env, "XDG_RUNTIME_DIR"), w)
+		}
+		id = append(id, socketIdentity(w))
+	}
+	if len(id) == 0 || slices.Contains(id, "") {
+		return ""
+	}
+	return strings.Join(id, " ")
+}
+
+// socketIdentity is path's inode and change time, or "" if it is not a
+// socket.
+func socketIdentity(path string) string {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d.%d", path, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+}
+
+// alive reports whether zenity is still waiting (a spare whose display
+// closed its connection while zenity was reading it, for one, has exited).
+func (s *spare) alive() bool {
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// discard kills a spare that will not be shown.
+func (s *spare) discard() {
+	s.stop()
+	s.text.Close()
+}
+
+// show gives zenity its text and waits until it exits or ctx ends, when it
+// kills zenity's group. shown is counted from when the text was given.
+func (s *spare) show(ctx context.Context, text string) (zenityRun, error) {
+	defer s.discard()
+	stopOnCancel := context.AfterFunc(ctx, s.stop)
+	defer stopOnCancel()
+	fed := time.Now()
+	go func() {
+		// Closing the pipe is the end of the text: zenity then shows it. A
+		// write to a zenity that has died fails, and its exit is reported.
+		io.WriteString(s.text, text)
+		s.text.Close()
+	}()
+	<-s.exited
+	return zenityEnded(ctx, s.stdout, s.stderr, s.err, time.Since(fed))
+}
+
 // maxOutput bounds what is kept of zenity's output.
 const maxOutput = 64 << 10
 
@@ -97,14 +323,16 @@ func runZenity(ctx context.Context, args []string, stdin string) (zenityRun, err
 	if err := ctx.Err(); err != nil {
 		return zenityRun{}, err
 	}
-	// Its own process group, SIGKILLed when ctx ends (the kill switch, the
-	// deadline), so no popup outlives the request it asks about.
 	start := time.Now()
 	stdout, stderr, err := RunArgv(ctx, Command{Argv: append([]string{path}, args...),
-		// NO_AT_BRIDGE: GTK need not look for the accessibility bus at
-		// start-up, which cost each popup tens of milliseconds here.
-		Env: append(zenityEnv(os.Environ()), "NO_AT_BRIDGE=1"), Stdin: stdin, MaxOutput: maxOutput})
-	shown := time.Since(start)
+		Env: popupEnv(), Stdin: stdin, MaxOutput: maxOutput, DieWithParent: true})
+	return zenityEnded(ctx, stdout, stderr, err, time.Since(start))
+}
+
+// zenityEnded is how a zenity dialog ended, from what RunArgv or Proc.Wait
+// returned: ctx's error when ctx ended it, an error when zenity could not
+// run or was killed, otherwise its status and output.
+func zenityEnded(ctx context.Context, stdout, stderr string, err error, shown time.Duration) (zenityRun, error) {
 	if ctx.Err() != nil {
 		return zenityRun{}, ctx.Err()
 	}
@@ -116,4 +344,12 @@ func runZenity(ctx context.Context, args []string, stdin string) (zenityRun, err
 		return zenityRun{}, fmt.Errorf("running zenity: %w", err)
 	}
 	return zenityRun{stdout, stderr, 0, shown}, nil
+}
+
+// popupEnv is zenity's environment: this process's, with a UTF-8 locale
+// (zenityEnv) and NO_AT_BRIDGE, so that GTK does not look for the
+// accessibility bus at start-up, which cost each popup tens of
+// milliseconds here.
+func popupEnv() []string {
+	return append(zenityEnv(os.Environ()), "NO_AT_BRIDGE=1")
 }

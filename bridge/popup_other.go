@@ -8,6 +8,8 @@ import "context"
 
 func popupsAvailable() error { return ErrNoPopups }
 
+func prepareApprovalPopup() {}
+
 func showApproval(context.Context, ApprovalPopup) (choice, error) { return choiceDeny, ErrNoPopups }
 
 func ask(context.Context, question) (bool, error) { return false, ErrNoPopups }

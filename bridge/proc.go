@@ -40,6 +40,15 @@ type Command struct {
 	// since what lingers would hold a pipe open), and Stdin is given from an
 	// unlinked temporary file so that nothing can block on it.
 	Linger bool
+
+	// ExtraFiles are given to the program as file descriptors 3, 4, ….
+	ExtraFiles []*os.File
+
+	// DieWithParent has the kernel SIGKILL the program if Airlock dies
+	// first, so that, for example, a popup never outlives the app that
+	// would have read its answer. Linux only (the parent-death signal);
+	// elsewhere it does nothing.
+	DieWithParent bool
 }
 
 // ExitError is the error of a process that ran and failed.
@@ -78,11 +87,35 @@ func (e *ExitError) Error() string {
 // A non-zero exit is an *ExitError naming the status and the last line of
 // stderr.
 func RunArgv(ctx context.Context, c Command) (stdout, stderr string, err error) {
-	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return "", "", errors.New("running a process: no program given")
+	if len(c.Argv) > 0 {
+		if err := context.Cause(ctx); err != nil {
+			return "", "", fmt.Errorf("running %s: stopped before it started: %w", c.Argv[0], err)
+		}
 	}
-	if err := context.Cause(ctx); err != nil {
-		return "", "", fmt.Errorf("running %s: stopped before it started: %w", c.Argv[0], err)
+	p, err := StartArgv(c)
+	if err != nil {
+		return "", "", err
+	}
+	return p.Wait(ctx)
+}
+
+// Proc is a process started by StartArgv, the leader of its own process
+// group. Wait must be called once, to reap it.
+type Proc struct {
+	cmd         *exec.Cmd
+	pgid        int
+	program     string
+	linger      bool
+	out, errOut *capped
+	stdin       *os.File // Linger's temporary file, closed by Wait
+}
+
+// StartArgv starts c as RunArgv does and returns at once; Proc.Wait waits
+// for it. It is for a process that must be running before its work is
+// known, such as a popup that loads while the request is on its way.
+func StartArgv(c Command) (*Proc, error) {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return nil, errors.New("running a process: no program given")
 	}
 	limit := c.MaxOutput
 	if limit <= 0 {
@@ -91,48 +124,63 @@ func RunArgv(ctx context.Context, c Command) (stdout, stderr string, err error) 
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	out, errOut := &capped{limit: limit}, &capped{limit: limit}
+	cmd.ExtraFiles = c.ExtraFiles
+	p := &Proc{cmd: cmd, program: c.Argv[0], linger: c.Linger, out: &capped{limit: limit}, errOut: &capped{limit: limit}}
 	if c.Linger {
 		if c.Stdin != "" {
 			f, err := stdinFile(c.Stdin)
 			if err != nil {
-				return "", "", fmt.Errorf("running %s: %w", c.Argv[0], err)
+				return nil, fmt.Errorf("running %s: %w", c.Argv[0], err)
 			}
-			defer f.Close()
+			p.stdin = f
 			cmd.Stdin = f
 		}
 	} else {
 		if c.Stdin != "" {
 			cmd.Stdin = strings.NewReader(c.Stdin)
 		}
-		cmd.Stdout, cmd.Stderr = out, errOut
+		cmd.Stdout, cmd.Stderr = p.out, p.errOut
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr(c)
 	cmd.WaitDelay = waitDelay
 	if err := cmd.Start(); err != nil {
-		return "", "", fmt.Errorf("running %s: %w", c.Argv[0], err)
+		if p.stdin != nil {
+			p.stdin.Close()
+		}
+		return nil, fmt.Errorf("running %s: %w", c.Argv[0], err)
 	}
-	pgid := cmd.Process.Pid
+	p.pgid = cmd.Process.Pid
+	return p, nil
+}
 
+// Pid is the process's id, which is also its group's.
+func (p *Proc) Pid() int { return p.pgid }
+
+// Wait waits for the process to exit, or kills its group when ctx is done
+// first, and returns as RunArgv does.
+func (p *Proc) Wait(ctx context.Context) (stdout, stderr string, err error) {
+	if p.stdin != nil {
+		defer p.stdin.Close()
+	}
 	stopped := false
-	werr := waitGroupLeader(ctx, cmd, pgid, !c.Linger, func() { stopped = true })
+	werr := waitGroupLeader(ctx, p.cmd, p.pgid, !p.linger, func() { stopped = true })
 	if errors.Is(werr, exec.ErrWaitDelay) {
 		werr = nil // output pipes held by an escaped process; what was read is kept
 	}
-	stdout, stderr = out.String(), errOut.String()
+	stdout, stderr = p.out.String(), p.errOut.String()
 	if stopped {
-		return stdout, stderr, fmt.Errorf("running %s: stopped: %w", c.Argv[0], context.Cause(ctx))
+		return stdout, stderr, fmt.Errorf("running %s: stopped: %w", p.program, context.Cause(ctx))
 	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
-		x := &ExitError{Program: c.Argv[0], Code: ee.ExitCode(), LastLine: LastLine(stderr)}
+		x := &ExitError{Program: p.program, Code: ee.ExitCode(), LastLine: LastLine(stderr)}
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			x.Signal = ws.Signal().String()
 		}
 		return stdout, stderr, x
 	}
 	if werr != nil {
-		return stdout, stderr, fmt.Errorf("running %s: %w", c.Argv[0], werr)
+		return stdout, stderr, fmt.Errorf("running %s: %w", p.program, werr)
 	}
 	return stdout, stderr, nil
 }

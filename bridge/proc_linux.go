@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"os/exec"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -40,4 +41,16 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 		killGroup(pgid)
 	}
 	return cmd.Wait()
+}
+
+// sysProcAttr puts the process in a group of its own and, for
+// DieWithParent, sets the parent-death signal. The kernel sends that signal
+// when the thread that started the process ends; Go ends a thread only when
+// a goroutine locked to it returns, and no process is started from one.
+func sysProcAttr(c Command) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if c.DieWithParent {
+		a.Pdeathsig = syscall.SIGKILL
+	}
+	return a
 }

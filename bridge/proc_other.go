@@ -5,6 +5,7 @@ package bridge
 import (
 	"context"
 	"os/exec"
+	"syscall"
 )
 
 // waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
@@ -31,4 +32,10 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 		killGroup(pgid)
 	}
 	return err
+}
+
+// sysProcAttr puts the process in a group of its own. DieWithParent has no
+// counterpart here.
+func sysProcAttr(Command) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
 }

@@ -14,9 +14,12 @@ import (
 // can and cannot do decides their shape:
 //
 //   - The approval popup is a --text-info dialog: the whole request, every
-//     action's exact text included, in a scrollable read-only text view, fed
-//     on standard input (never on the command line, so its size has no limit
-//     and nothing in it is parsed as an option, markup or escape).
+//     action's exact text included, in a scrollable read-only text view, read
+//     from a pipe (--filename=/dev/fd/3; never the command line, so its size
+//     has no limit and nothing in it is parsed as an option, markup or
+//     escape). zenity reads that file before it shows its window, which is
+//     what lets a spare popup start before its request (popup_linux.go).
+//     Its arguments therefore depend only on which buttons it has.
 //   - zenity's OK button is the default button (Return) and its Cancel
 //     button answers Escape and closing the window, so both deny: OK is
 //     labelled Deny and Cancel keeps its name. Approve is an extra button,
@@ -28,8 +31,11 @@ import (
 //     shown again with a line saying why, and Approve counts in the new one
 //     once the delay has passed there.
 //   - zenity cannot update its text, so the countdown is the time left when
-//     the popup was shown and the clock time at which it denies; --timeout
-//     closes it then (and the caller's context kills it in any case).
+//     the popup was shown and the clock time at which it denies; the
+//     caller's context kills it then. Questions also get --timeout, as a
+//     backstop; the approval popup cannot (it is started before its
+//     deadline is known), and the parent-death signal is the backstop for
+//     both: no popup outlives Airlock.
 //   - Questions (a destructive item's own confirmation, Confirm) are
 //     --question dialogs with --default-cancel, so Return and Escape say no,
 //     and --no-markup, which also keeps zenity from expanding backslash
@@ -58,10 +64,10 @@ const (
 // can show.
 const maxArgText = 8 << 10
 
-// zenityApproval returns the arguments and the standard input of the
-// approval popup. early, when not zero, says that the previous popup's
-// Approve came that soon after it appeared.
-func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args []string, stdin string) {
+// zenityApproval returns the arguments of the approval popup (without the
+// --filename its text is read from) and that text. early, when not zero,
+// says that the previous popup's Approve came that soon after it appeared.
+func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args []string, text string) {
 	args = []string{
 		"--text-info",
 		"--title=" + ApprovalTitle,
@@ -75,9 +81,6 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 		args = append(args, "--extra-button="+zenityRemember)
 	}
 	args = append(args, "--extra-button="+zenityApprove)
-	if !p.Deadline.IsZero() {
-		args = append(args, timeoutArg(p.Deadline.Sub(now)))
-	}
 
 	var b strings.Builder
 	if early > 0 {
@@ -218,21 +221,12 @@ func zenityFailed(code int, stderr string) error {
 // zenityEnv is env with a UTF-8 character type: under a non-UTF-8 locale
 // zenity rejects non-ASCII arguments ("This option is not available").
 func zenityEnv(env []string) []string {
-	get := func(key string) string {
-		v := ""
-		for _, kv := range env {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val
-			}
-		}
-		return v
-	}
-	ctype := get("LC_ALL")
+	ctype := lookupEnv(env, "LC_ALL")
 	if ctype == "" {
-		ctype = get("LC_CTYPE")
+		ctype = lookupEnv(env, "LC_CTYPE")
 	}
 	if ctype == "" {
-		ctype = get("LANG")
+		ctype = lookupEnv(env, "LANG")
 	}
 	if c := strings.ToLower(ctype); strings.Contains(c, "utf-8") || strings.Contains(c, "utf8") {
 		return env
@@ -244,4 +238,16 @@ func zenityEnv(env []string) []string {
 		}
 	}
 	return append(out, "LC_ALL=C.UTF-8")
+}
+
+// lookupEnv is key's value in env ("" if unset); the last one counts, as
+// for exec.
+func lookupEnv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }

@@ -2,6 +2,8 @@ package bridge_test
 
 import (
 	"errors"
+	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,41 +25,44 @@ func TestZenityApprovalArgs(t *testing.T) {
 	tests := []struct {
 		name string
 		edit func(p *bridge.ApprovalPopup)
-		now  time.Time
 		want []string
 	}{
 		{
-			name: "remember offered, deadline in 5 minutes",
+			name: "remember offered",
 			edit: func(p *bridge.ApprovalPopup) { p.Items = p.Items[:1]; p.AllowRemember = true },
-			now:  clock,
-			want: append(slices.Clone(base), "--extra-button=Approve, and allow again this session", "--extra-button=Approve", "--timeout=301"),
+			want: append(slices.Clone(base), "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
 		},
 		{
 			name: "a destructive item: never remember",
 			edit: func(p *bridge.ApprovalPopup) { p.AllowRemember = true },
-			now:  clock.Add(299500 * time.Millisecond),
-			want: append(slices.Clone(base), "--extra-button=Approve", "--timeout=2"),
-		},
-		{
-			name: "no deadline: no timeout",
-			edit: func(p *bridge.ApprovalPopup) { p.Deadline = time.Time{} },
-			now:  clock,
 			want: append(slices.Clone(base), "--extra-button=Approve"),
 		},
 		{
-			name: "deadline passed: the shortest timeout",
-			edit: func(p *bridge.ApprovalPopup) {},
-			now:  clock.Add(time.Hour),
-			want: append(slices.Clone(base), "--extra-button=Approve", "--timeout=1"),
+			name: "remember not allowed",
+			edit: func(p *bridge.ApprovalPopup) { p.Items = p.Items[:1]; p.AllowRemember = false },
+			want: append(slices.Clone(base), "--extra-button=Approve"),
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := hostilePopup()
 			tt.edit(&p)
-			args, _ := bridge.ZenityApproval(p, 0, tt.now)
+			args, _ := bridge.ZenityApproval(p, 0, clock)
 			if !slices.Equal(args, tt.want) {
 				t.Errorf("argv:\n got %q\nwant %q", args, tt.want)
+			}
+			// The arguments are fixed before the request is known (a spare
+			// popup is started ahead of it): neither the time nor the
+			// deadline nor an early Approve may change them.
+			for _, now := range []time.Time{clock.Add(299500 * time.Millisecond), clock.Add(time.Hour)} {
+				q := p
+				q.Deadline = time.Time{}
+				if later, _ := bridge.ZenityApproval(p, 0, now); !slices.Equal(later, args) {
+					t.Errorf("at %v: %q", now, later)
+				}
+				if none, _ := bridge.ZenityApproval(q, time.Second, now); !slices.Equal(none, args) {
+					t.Errorf("no deadline, early Approve: %q", none)
+				}
 			}
 		})
 	}
@@ -285,5 +290,48 @@ func TestZenityEnv(t *testing.T) {
 				t.Errorf("ZenityEnv(%q) = %q, want %q", tt.env, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDisplayIdentity: a display server is told apart by its socket, so a
+// server started since (a new socket under the same name) is another one;
+// a display with no local socket has no identity, and so no spare popup.
+func TestDisplayIdentity(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "wayland-7")
+	listen := func() *net.UnixListener {
+		l, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	l := listen()
+	env := []string{"XDG_RUNTIME_DIR=" + dir, "WAYLAND_DISPLAY=wayland-7"}
+	first := bridge.DisplayIdentity(env)
+	if first == "" || bridge.DisplayIdentity([]string{"WAYLAND_DISPLAY=" + sock}) != first {
+		t.Fatalf("identity %q; by absolute path %q", first, bridge.DisplayIdentity([]string{"WAYLAND_DISPLAY=" + sock}))
+	}
+	l.Close()
+	if got := bridge.DisplayIdentity(env); got != "" {
+		t.Errorf("no socket: %q", got)
+	}
+	time.Sleep(10 * time.Millisecond) // a change time the next socket cannot share
+	l = listen()
+	defer l.Close()
+	if again := bridge.DisplayIdentity(env); again == "" || again == first {
+		t.Errorf("a new server under the same name: %q, was %q", again, first)
+	}
+	for _, env := range [][]string{
+		{"DISPLAY=remote.example:0"},
+		{"DISPLAY=localhost:10.0"},
+		{"DISPLAY=:"},
+		{"DISPLAY=:987654", "WAYLAND_DISPLAY=" + sock}, // no such X socket
+		{"WAYLAND_DISPLAY=" + filepath.Join(dir, "missing")},
+		nil,
+	} {
+		if got := bridge.DisplayIdentity(env); got != "" {
+			t.Errorf("%q: identity %q, want none", env, got)
+		}
 	}
 }

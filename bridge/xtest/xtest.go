@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +33,7 @@ import (
 // Display is a running Xvfb server.
 type Display struct {
 	Name string // ":93"
+	stop func() // stops the server; set by start
 }
 
 // Start starts Xvfb on a free display (Xvfb picks it: -displayfd) and stops
@@ -39,12 +41,34 @@ type Display struct {
 func Start(t testing.TB) *Display {
 	t.Helper()
 	Need(t, "Xvfb", "xdotool")
+	d := &Display{}
+	t.Cleanup(func() { d.stop() }) // whichever server is running by then
+	d.start(t)
+	return d
+}
+
+// Restart stops the server and starts a new one under the same display
+// name, as when a display server is restarted. The new one is stopped
+// when the test that started the first ends.
+func (d *Display) Restart(t testing.TB) {
+	t.Helper()
+	d.stop()
+	d.start(t)
+}
+
+// start starts Xvfb on d.Name, or on a free display when d.Name is "".
+func (d *Display) start(t testing.TB) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset")
+	args := []string{"-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"}
+	if d.Name != "" {
+		args = append([]string{d.Name}, args...)
+	}
+	cmd := exec.Command("Xvfb", args...)
 	cmd.ExtraFiles = []*os.File{w}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -55,10 +79,13 @@ func Start(t testing.TB) *Display {
 	w.Close()
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-	})
+	var once sync.Once
+	d.stop = func() {
+		once.Do(func() {
+			cmd.Process.Kill()
+			<-exited
+		})
+	}
 	number := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(r).ReadString('\n')
@@ -69,11 +96,13 @@ func Start(t testing.TB) *Display {
 		if _, err := strconv.Atoi(n); err != nil {
 			t.Fatalf("Xvfb did not report a display (%q): %s", n, stderr.String())
 		}
-		return &Display{Name: ":" + n}
+		if d.Name != "" && d.Name != ":"+n {
+			t.Fatalf("Xvfb started on :%s, not %s", n, d.Name)
+		}
+		d.Name = ":" + n
 	case <-time.After(20 * time.Second):
 		t.Fatalf("Xvfb did not start: %s", stderr.String())
 	}
-	return nil
 }
 
 // Need skips the test unless every tool is installed.
@@ -115,6 +144,14 @@ func (d *Display) run(name string, args ...string) (string, error) {
 type Window struct {
 	ID  string // decimal, as xdotool takes it
 	PID int    // from _NET_WM_PID; 0 if the window has none
+}
+
+// Windows lists the visible top-level windows titled title.
+func (d *Display) Windows(t testing.TB, title string) []Window {
+	t.Helper()
+	c := d.dial(t)
+	defer c.Close()
+	return c.windows(title)
 }
 
 // WaitWindow waits until a window titled title that is not one of except is

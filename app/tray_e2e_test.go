@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/airlockhq/airlock/bridge/xtest"
 )
 
 // The menu-bar app's end-to-end tests run the real binary with no
@@ -501,10 +504,21 @@ func TestAppFigures(t *testing.T) {
 		}
 		idle = d
 	}
+	// With a display and zenity the app runs as on a desktop: popups
+	// available, and so a spare approval popup waiting.
+	var d *xtest.Display
+	if _, err := exec.LookPath("zenity"); err == nil {
+		if _, err := exec.LookPath("Xvfb"); err == nil {
+			d = xtest.Start(t)
+		}
+	}
 	var registered, ready []time.Duration
 	for i := range 5 {
 		w := newWorld(t, "")
 		b := newBus(t, w, true)
+		if d != nil {
+			w.env = d.Env(w.env)
+		}
 		a := w.startApp()
 		reg := b.registered(a)
 		b.layout(reg.sender) // returns once the menu is built
@@ -517,13 +531,72 @@ func TestAppFigures(t *testing.T) {
 		pid := a.cmd.Process.Pid
 		time.Sleep(2 * time.Second) // let start-up settle
 		before := cpuTicks(t, pid)
+		var spareTicks int64
+		if s := childProcesses(t, pid, "zenity"); len(s) == 1 {
+			spareTicks = cpuTicks(t, s[0])
+		}
 		time.Sleep(idle)
 		after := cpuTicks(t, pid)
 		t.Logf("idle CPU over %v: %d clock ticks (1 tick = 10 ms at USER_HZ 100)", idle, after-before)
 		t.Logf("RSS after idling: %s", rss(t, pid))
+		if d == nil {
+			t.Log("no display: no spare popup")
+			continue
+		}
+		spares := childProcesses(t, pid, "zenity")
+		if len(spares) != 1 {
+			t.Errorf("%d zenity processes beside the app, want the one spare popup", len(spares))
+			continue
+		}
+		t.Logf("spare popup: %d clock ticks to start, %d over the idle %v; %s",
+			spareTicks, cpuTicks(t, spares[0])-spareTicks, idle, memory(t, spares[0]))
 	}
 	t.Logf("start to item registered, 5 starts: %v (median %v)", registered, median(registered))
 	t.Logf("start to menu readable (GetLayout answered), 5 starts: %v (median %v)", ready, median(ready))
+}
+
+// childProcesses lists the pids of pid's child processes named comm.
+func childProcesses(t *testing.T, pid int, comm string) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || end < open || string(b[open+1:end]) != comm {
+			continue
+		}
+		rest := strings.Fields(string(b[end+2:]))
+		if ppid, _ := strconv.Atoi(rest[1]); ppid == pid {
+			n, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// memory is pid's resident, proportional and private memory, from
+// /proc/PID/smaps_rollup.
+func memory(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && slices.Contains([]string{"Rss", "Pss", "Private_Dirty"}, k) {
+			parts = append(parts, k+" "+strings.Join(strings.Fields(v), " "))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func median(ds []time.Duration) time.Duration {

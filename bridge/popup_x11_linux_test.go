@@ -286,56 +286,49 @@ func TestSparePopup(t *testing.T) {
 		t.Fatalf("Return: %+v, %v; want a denial", r.a, r.err)
 	}
 
-	t.Run("a dead spare is not used", func(t *testing.T) {
-		dead := waitSpareReady(t)
-		if err := syscall.Kill(dead, syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
-		w := d.WaitWindow(t, bridge.ApprovalTitle, wait)
-		if w.PID == dead {
-			t.Fatalf("shown by the killed spare %d", dead)
-		}
-		d.Key(t, w, "Escape")
-		if r := result(t, ch); r.err != nil || r.a.Approve {
-			t.Fatalf("Escape: %+v, %v; want a plain denial", r.a, r.err)
-		}
-		d.WaitGone(t, bridge.ApprovalTitle, w, wait)
-	})
-
-	t.Run("a spare whose display server restarted is not used", func(t *testing.T) {
-		old := waitSpareReady(t)
-		d.Restart(t)
-		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
-		w := d.WaitWindow(t, bridge.ApprovalTitle, wait)
-		if w.PID == old {
-			t.Fatalf("shown by the spare %d started for the previous server", old)
-		}
-		d.Key(t, w, "Escape")
-		if r := result(t, ch); r.err != nil || r.a.Approve {
-			t.Fatalf("Escape: %+v, %v; want a plain denial", r.a, r.err)
-		}
-		d.WaitGone(t, bridge.ApprovalTitle, w, wait)
-	})
-
-	t.Run("a spare for another display is not used", func(t *testing.T) {
-		old := waitSpareReady(t)
-		other := xtest.Start(t)
-		t.Setenv("DISPLAY", other.Name)
-		ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
-		w := other.WaitWindow(t, bridge.ApprovalTitle, wait)
-		if w.PID == old {
-			t.Fatalf("shown by the spare %d started for %s", old, d.Name)
-		}
-		if ws := d.Windows(t, bridge.ApprovalTitle); len(ws) != 0 {
-			t.Fatalf("a popup on the display no longer in use: %+v", ws)
-		}
-		waitGone(t, old, []int{old})
-		other.Key(t, w, "Escape")
-		if r := result(t, ch); r.err != nil || r.a.Approve {
-			t.Fatalf("Escape: %+v, %v; want a plain denial", r.a, r.err)
-		}
-	})
+	// Each spoils the ready spare (pid old) its way and returns the display
+	// the request's popup must appear on, shown by a fresh zenity.
+	for _, tc := range []struct {
+		name  string
+		spoil func(t *testing.T, old int) *xtest.Display
+	}{
+		{"a dead spare is not used", func(t *testing.T, old int) *xtest.Display {
+			if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}},
+		{"a spare whose display server restarted is not used", func(t *testing.T, old int) *xtest.Display {
+			d.Restart(t)
+			return d
+		}},
+		{"a spare for another display is not used", func(t *testing.T, old int) *xtest.Display {
+			other := xtest.Start(t)
+			t.Setenv("DISPLAY", other.Name)
+			return other
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := waitSpareReady(t)
+			on := tc.spoil(t, old)
+			ch := showAsync(t, context.Background(), onePopup(time.Millisecond))
+			w := on.WaitWindow(t, bridge.ApprovalTitle, wait)
+			if w.PID == old {
+				t.Fatalf("shown by the spoilt spare %d", old)
+			}
+			if on != d {
+				if ws := d.Windows(t, bridge.ApprovalTitle); len(ws) != 0 {
+					t.Fatalf("a popup on the display no longer in use: %+v", ws)
+				}
+				waitGone(t, old, []int{old})
+			}
+			on.Key(t, w, "Escape")
+			if r := result(t, ch); r.err != nil || r.a.Approve {
+				t.Fatalf("Escape: %+v, %v; want a plain denial", r.a, r.err)
+			}
+			on.WaitGone(t, bridge.ApprovalTitle, w, wait)
+		})
+	}
 }
 
 // With BRIDGE_STANDIN=spare the test binary stands in for Airlock in

@@ -507,10 +507,8 @@ func TestAppFigures(t *testing.T) {
 	// With a display and zenity the app runs as on a desktop: popups
 	// available, and so a spare approval popup waiting.
 	var d *xtest.Display
-	if _, err := exec.LookPath("zenity"); err == nil {
-		if _, err := exec.LookPath("Xvfb"); err == nil {
-			d = xtest.Start(t)
-		}
+	if hasTools("zenity", "Xvfb", "xdotool") {
+		d = xtest.Start(t)
 	}
 	var registered, ready []time.Duration
 	for i := range 5 {
@@ -553,6 +551,16 @@ func TestAppFigures(t *testing.T) {
 	}
 	t.Logf("start to item registered, 5 starts: %v (median %v)", registered, median(registered))
 	t.Logf("start to menu readable (GetLayout answered), 5 starts: %v (median %v)", ready, median(ready))
+}
+
+// hasTools reports whether every tool is installed.
+func hasTools(tools ...string) bool {
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // childProcesses lists the pids of pid's child processes named comm.

@@ -39,8 +39,22 @@ func SparePopup() (pid int, ready bool) {
 	if s == nil || !s.alive() {
 		return 0, false
 	}
-	wchan, _ := os.ReadFile("/proc/" + strconv.Itoa(s.pid) + "/wchan")
-	return s.pid, strings.Contains(string(wchan), "pipe_read")
+	// Blocked reading its pipe: pipe_read, or pipe_wait on older kernels.
+	pid = s.proc.Pid()
+	wchan, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/wchan")
+	return pid, strings.Contains(string(wchan), "pipe_")
 }
 
 var DisplayIdentity = displayIdentity
+
+// ResetSparePopups discards the spare popup and forgets that zenity could
+// not read its text from a pipe.
+func ResetSparePopups() {
+	spares.mu.Lock()
+	defer spares.mu.Unlock()
+	if spares.spare != nil {
+		spares.spare.discard()
+		spares.spare = nil
+	}
+	spares.noFeed.Store(false)
+}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -98,7 +99,7 @@ func askText(ctx context.Context, title, prompt string) (string, bool, error) {
 type zenityRun struct {
 	stdout, stderr string
 	code           int
-	shown          time.Duration // from the start of zenity to its exit
+	shown          time.Duration // from when it had its text (a spare) or was started, to its exit
 }
 
 // spares holds the spare approval popup.
@@ -117,8 +118,9 @@ func prepareApprovalPopup() {
 // sparePopups keeps at most one spare: a zenity process started ahead of
 // its request, waiting for its text.
 type sparePopups struct {
-	mu    sync.Mutex
-	spare *spare
+	mu     sync.Mutex
+	spare  *spare
+	noFeed atomic.Bool // zenity could not read its text from a pipe: no spares
 }
 
 // show shows a zenity dialog started with args whose text (read from fd 3)
@@ -130,23 +132,76 @@ func (sp *sparePopups) show(ctx context.Context, args []string, text string) (ze
 	if err := ctx.Err(); err != nil {
 		return zenityRun{}, err
 	}
+	if sp.noFeed.Load() {
+		// This zenity cannot read its text from a pipe: it gets it on
+		// standard input, and no spare is kept.
+		return runZenity(ctx, args, text)
+	}
 	env := popupEnv()
 	if s := sp.take(args, env); s != nil {
-		go sp.prepare(args)
-		r, err := s.show(ctx, text)
-		if err == nil || ctx.Err() != nil {
+		r, done, err := sp.showSpare(ctx, s, text)
+		if done {
 			return r, err
 		}
-		// The spare did not run to an answer (killed while it waited, by
-		// the OOM killer say): nobody saw it, so a fresh zenity shows the
-		// request.
 	}
 	s, err := startSpare(args, env)
 	if err != nil {
 		return zenityRun{}, err
 	}
-	go sp.prepare(args) // after this one has a head start
-	return s.show(ctx, text)
+	// The next spare starts once this popup has ended, so that it does not
+	// slow this one down.
+	defer func() { go sp.prepare(args) }()
+	r, err := s.show(ctx, text)
+	if err == nil && unread(r) {
+		sp.noFeed.Store(true)
+		return zenityRun{}, errUnread
+	}
+	return r, err
+}
+
+// showSpare shows text in spare s. done is false when s ended without
+// anyone having seen it, and the request is to be shown in a fresh zenity.
+func (sp *sparePopups) showSpare(ctx context.Context, s *spare, text string) (r zenityRun, done bool, err error) {
+	if unread(zenityRun{stderr: s.proc.Stderr()}) {
+		// It could not open its pipe, and so shows an empty box already.
+		s.discard()
+		sp.noFeed.Store(true)
+		r, err = runZenity(ctx, s.args, text)
+		return r, true, err
+	}
+	go sp.prepare(s.args)
+	r, err = s.show(ctx, text)
+	switch {
+	case err == nil && unread(r):
+		sp.noFeed.Store(true)
+		return zenityRun{}, true, errUnread
+	case err == nil && r.code == zenityClosed && r.stdout == "" && r.shown < unseen:
+		// Closed sooner than anyone could have read it, with no button:
+		// its display connection was most likely lost while it waited
+		// (zenity then exits as if closed, and says nothing).
+		return r, false, nil
+	case err == nil || ctx.Err() != nil:
+		return r, true, err
+	}
+	// It did not run to an answer (killed while it waited, by the OOM
+	// killer say): nobody saw it.
+	return r, false, err
+}
+
+// unseen is how soon after its text a spare popup can end without anyone
+// having seen it: sooner than a person can react to a window appearing.
+const unseen = 200 * time.Millisecond
+
+// errUnread is the error of an approval popup that could not read its text
+// (a zenity confined so that it cannot open /dev/fd/3): it showed an empty
+// box, so whatever was pressed in it denies.
+var errUnread = errors.New("the approval popup could not read the request it was to show, so it counts as a denial; later popups get it on standard input")
+
+// unread reports whether zenity said it could not read its text, or that
+// the text was not UTF-8 (it then shows only what came before). Its
+// answer then stands for nothing the person saw.
+func unread(r zenityRun) bool {
+	return strings.Contains(r.stderr, "Cannot open file") || strings.Contains(r.stderr, "Invalid UTF-8")
 }
 
 // take returns the spare if it matches and is still waiting, and forgets it
@@ -168,6 +223,9 @@ func (sp *sparePopups) take(args, env []string) *spare {
 
 // prepare starts a spare for args unless one is already waiting.
 func (sp *sparePopups) prepare(args []string) {
+	if sp.noFeed.Load() {
+		return
+	}
 	env := popupEnv()
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -193,7 +251,7 @@ func (sp *sparePopups) prepare(args []string) {
 type spare struct {
 	args, env []string
 	display   string // displayIdentity(env) when it was started
-	pid       int
+	proc      *Proc
 	text      *os.File           // the write end of the pipe zenity reads its text from
 	stop      context.CancelFunc // kills zenity's group
 	exited    chan struct{}      // closed when zenity has exited and been reaped
@@ -222,7 +280,7 @@ func startSpare(args, env []string) (*spare, error) {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &spare{args: args, env: env, display: displayIdentity(env), pid: p.Pid(), text: w, stop: stop, exited: make(chan struct{})}
+	s := &spare{args: args, env: env, display: displayIdentity(env), proc: p, text: w, stop: stop, exited: make(chan struct{})}
 	go func() {
 		defer close(s.exited)
 		s.stdout, s.stderr, s.err = p.Wait(ctx)

@@ -292,10 +292,16 @@ func TestSparePopup(t *testing.T) {
 		name  string
 		spoil func(t *testing.T, old int) *xtest.Display
 	}{
-		{"a dead spare is not used", func(t *testing.T, old int) *xtest.Display {
+		{"a spare killed while it waits is replaced", func(t *testing.T, old int) *xtest.Display {
 			if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
+			return d
+		}},
+		{"a spare that lost its display connection is replaced", func(t *testing.T, old int) *xtest.Display {
+			// Blocked on its pipe, it cannot notice; shown, it would exit
+			// at once as if closed, a denial nobody saw.
+			d.Disconnect(t, old)
 			return d
 		}},
 		{"a spare whose display server restarted is not used", func(t *testing.T, old int) *xtest.Display {
@@ -328,6 +334,51 @@ func TestSparePopup(t *testing.T) {
 			}
 			on.WaitGone(t, bridge.ApprovalTitle, w, wait)
 		})
+	}
+}
+
+// TestPopupThatCannotReadItsText: a zenity that cannot open its pipe (as a
+// confined one might) shows an empty box. Whatever is pressed there never
+// approves, and later popups get their text on standard input instead.
+func TestPopupThatCannotReadItsText(t *testing.T) {
+	d := startX(t)
+	t.Cleanup(bridge.ResetSparePopups)
+	real, err := exec.LookPath("zenity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A zenity that is given a file it cannot open instead of the pipe.
+	bin := t.TempDir()
+	shim := "#!/bin/sh\nfor a; do shift; case $a in --filename=*) a=--filename=/nonexistent/text;; esac; set -- \"$@\" \"$a\"; done\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "zenity"), []byte(shim), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	bridge.ResetSparePopups()
+	const wait = 10 * time.Second
+
+	// The first popup is started for its request, cannot read it, and
+	// shows an empty box: an Approve there, after the arm delay, denies.
+	p := onePopup(time.Millisecond)
+	ch := showAsync(t, context.Background(), p)
+	w := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+	d.Click(t, w, lastButtonDX, buttonDY)
+	if r := result(t, ch); r.err == nil || r.a.Approve {
+		t.Fatalf("Approve in a popup that could not read its request: %+v, %v; want a denial with an error", r.a, r.err)
+	} else {
+		t.Logf("denied: %v", r.err)
+	}
+	d.WaitGone(t, bridge.ApprovalTitle, w, wait)
+	if pid, _ := bridge.SparePopup(); pid != 0 {
+		t.Fatalf("a spare (pid %d) is kept after zenity could not read its pipe", pid)
+	}
+
+	// The next popup gets its text on standard input, and approves.
+	ch = showAsync(t, context.Background(), p)
+	w = d.WaitWindow(t, bridge.ApprovalTitle, wait)
+	d.Click(t, w, lastButtonDX, buttonDY)
+	if r := result(t, ch); r.err != nil || !r.a.Approve {
+		t.Fatalf("Approve with the text on standard input: %+v, %v", r.a, r.err)
 	}
 }
 

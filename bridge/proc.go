@@ -153,6 +153,10 @@ func StartArgv(c Command) (*Proc, error) {
 	return p, nil
 }
 
+// Stderr is what the process has written to standard error so far (cut at
+// the cap), for a caller that looks before Wait returns.
+func (p *Proc) Stderr() string { return p.errOut.String() }
+
 // Pid is the process's id, which is also its group's.
 func (p *Proc) Pid() int { return p.pgid }
 

@@ -45,8 +45,12 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 
 // sysProcAttr puts the process in a group of its own and, for
 // DieWithParent, sets the parent-death signal. The kernel sends that signal
-// when the thread that started the process ends; Go ends a thread only when
-// a goroutine locked to it returns, and no process is started from one.
+// when the thread that started the process ends, not only the process; Go
+// ends a thread only when a goroutine locked to it returns without
+// unlocking. The one locked goroutine that starts such processes is the
+// app's main goroutine (systray locks it to the main thread), whose thread
+// ends only with the process. A caller on a locked goroutine that returns
+// would have its processes killed then.
 func sysProcAttr(c Command) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
 	if c.DieWithParent {

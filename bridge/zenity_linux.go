@@ -33,9 +33,13 @@ import (
 //   - zenity cannot update its text, so the countdown is the time left when
 //     the popup was shown and the clock time at which it denies; the
 //     caller's context kills it then. Questions also get --timeout, as a
-//     backstop; the approval popup cannot (it is started before its
-//     deadline is known), and the parent-death signal is the backstop for
-//     both: no popup outlives Airlock.
+//     backstop should Airlock hang; the approval popup cannot (it is started
+//     before its deadline is known). If Airlock dies, the parent-death
+//     signal closes every popup.
+//   - zenity reads a --filename file only up to the first byte that is not
+//     UTF-8, and shows an empty box when it cannot open it; shownBlock makes
+//     the text valid UTF-8, and an answer from a popup that said it could
+//     not read its text is an error (popup_linux.go), never an approval.
 //   - Questions (a destructive item's own confirmation, Confirm) are
 //     --question dialogs with --default-cancel, so Return and Escape say no,
 //     and --no-markup, which also keeps zenity from expanding backslash

@@ -34,6 +34,9 @@ import (
 type Display struct {
 	Name string // ":93"
 	stop func() // stops the server; set by start
+
+	mu   sync.Mutex
+	seen map[Window]time.Time // when WaitWindow returned each window
 }
 
 // Start starts Xvfb on a free display (Xvfb picks it: -displayfd) and stops
@@ -167,16 +170,19 @@ func (d *Display) WaitWindow(t testing.TB, title string, timeout time.Duration, 
 	// between is missed.
 	for _, w := range c.windows(title) {
 		if !slices.Contains(except, w) {
-			return w
+			return d.saw(w)
 		}
 	}
 	deadline := time.After(timeout)
 	for {
 		select {
-		case ev := <-c.events:
+		case ev, ok := <-c.events:
+			if !ok {
+				t.Fatalf("lost the connection to X display %s", d.Name)
+			}
 			if m, ok := ev.(xproto.MapNotifyEvent); ok {
 				if w, name, ok := c.window(m.Window); ok && name == title && !slices.Contains(except, w) {
-					return w
+					return d.saw(w)
 				}
 			}
 		case <-deadline:
@@ -184,6 +190,17 @@ func (d *Display) WaitWindow(t testing.TB, title string, timeout time.Duration, 
 			return Window{}
 		}
 	}
+}
+
+// saw notes when w was seen to appear, for settle, and returns it.
+func (d *Display) saw(w Window) Window {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.seen == nil {
+		d.seen = map[Window]time.Time{}
+	}
+	d.seen[w] = time.Now()
+	return w
 }
 
 // WaitGone waits until window w is no longer visible.
@@ -198,7 +215,10 @@ func (d *Display) WaitGone(t testing.TB, title string, w Window, timeout time.Du
 	for {
 		var gone xproto.Window
 		select {
-		case ev := <-c.events:
+		case ev, ok := <-c.events:
+			if !ok {
+				t.Fatalf("lost the connection to X display %s", d.Name)
+			}
 			switch e := ev.(type) {
 			case xproto.UnmapNotifyEvent:
 				gone = e.Window
@@ -215,6 +235,30 @@ func (d *Display) WaitGone(t testing.TB, title string, w Window, timeout time.Du
 			return
 		}
 	}
+}
+
+// Disconnect closes the X connection of the client whose windows carry
+// _NET_WM_PID pid (KillClient), as when its display server drops it; the
+// client's windows may all be unmapped. It fails the test when no window
+// of pid is found.
+func (d *Display) Disconnect(t testing.TB, pid int) {
+	t.Helper()
+	c := d.dial(t)
+	defer c.Close()
+	tree, err := xproto.QueryTree(c.x, c.root).Reply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range tree.Children {
+		p, err := xproto.GetProperty(c.x, false, id, c.atoms["_NET_WM_PID"], xproto.AtomCardinal, 0, 1).Reply()
+		if err == nil && p.Format == 32 && len(p.Value) >= 4 && int(xgb.Get32(p.Value)) == pid {
+			if err := xproto.KillClientChecked(c.x, uint32(id)).Check(); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no window of pid %d on %s", pid, d.Name)
 }
 
 // xgb logs to standard error when it connects without an X authority
@@ -315,9 +359,11 @@ func (c *xconn) window(id xproto.Window) (w Window, title string, ok bool) {
 	return w, "", true
 }
 
-// Key gives window w the keyboard focus and presses key ("Return").
+// Key gives window w the keyboard focus and presses key ("Return"), no
+// sooner than Settle after w appeared.
 func (d *Display) Key(t testing.TB, w Window, key string) {
 	t.Helper()
+	d.settle(w)
 	if _, err := d.run("xdotool", "windowfocus", "--sync", w.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -335,16 +381,30 @@ const (
 	ButtonDY         = 25
 )
 
-// ClickSettle is how long Click waits before it clicks: GTK drops a click
-// that arrives in the moment after its window is mapped, before the window
-// is drawn (a person cannot click that fast either).
-const ClickSettle = 250 * time.Millisecond
+// Settle is how soon after a window appears Key and Click act on it, as a
+// person could: GTK drops a click that arrives in the moment after its
+// window is mapped, before it is drawn, and Airlock takes a popup closed
+// sooner than a person can react for one nobody saw.
+const Settle = 250 * time.Millisecond
+
+// settle waits until Settle has passed since WaitWindow returned w (the
+// whole of Settle for a window it did not return).
+func (d *Display) settle(w Window) {
+	d.mu.Lock()
+	seen, ok := d.seen[w]
+	d.mu.Unlock()
+	if !ok {
+		seen = time.Now()
+	}
+	time.Sleep(time.Until(seen.Add(Settle)))
+}
 
 // Click clicks the left button at dx, dy pixels from window id's bottom
-// right corner (where zenity puts its last button), after ClickSettle.
+// right corner (where zenity puts its last button), no sooner than Settle
+// after w appeared.
 func (d *Display) Click(t testing.TB, w Window, dx, dy int) {
 	t.Helper()
-	time.Sleep(ClickSettle)
+	d.settle(w)
 	out, err := d.run("xdotool", "getwindowgeometry", "--shell", w.ID)
 	if err != nil {
 		t.Fatal(err)

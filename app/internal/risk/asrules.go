@@ -354,7 +354,7 @@ func init() {
 		if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
 			if an.terminal {
 				an.typedIntoTerminal(st, i+1, sp)
-			} else if variants, whole := an.templateQuick(st[i+1:]); !whole {
+			} else if variants, whole := an.template(st[i+1:], 0); !whole {
 				// Typed where no terminal is seen: only what reads as a
 				// destructive command counts (prose is not shell).
 				for _, c := range variants {
@@ -711,7 +711,7 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 // typedIntoTerminal rates text typed with keystroke while a terminal is in
 // use: it is a shell command by other means.
 func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
-	variants, whole := an.templateQuick(st[from:])
+	variants, whole := an.template(st[from:], 0)
 	an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 	if whole {
 		return
@@ -837,25 +837,14 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 // Delete empties the Trash in the Finder, Command-Delete moves to the
 // Trash, Command-Shift-Q (with Option: at once) logs out.
 func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
-	var key string
-	j := i + 1
+	var keys []string
+	computed := false
 	switch {
-	case st[i].kw == kwKey && j+1 < len(st) && st[j].kw == kwCode && st[j+1].kind == asNumber:
-		key = "code:" + an.text(st[j+1])
-	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asString:
-		key = strings.ToLower(an.str(st[j]))
-	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asWord:
-		key = an.text(st[j]) // keystroke delete, keystroke return
-		if key == "(" || key == "ascii" {
-			key = ""
-		}
-	}
-	for k := i; k+2 < len(st); k++ {
-		if st[k].kw == kwAscii && st[k+1].kw == kwCharacter && (an.text(st[k+2]) == "8" || an.text(st[k+2]) == "127") {
-			key = "delete"
-		}
-	}
-	if key == "" {
+	case st[i].kw == kwKey && i+2 < len(st) && st[i+1].kw == kwCode:
+		keys, computed = an.keyValues(st[i+2:], true)
+	case st[i].kw == kwKeystroke && i+1 < len(st):
+		keys, computed = an.keyValues(st[i+1:], false)
+	default:
 		return
 	}
 	mods := map[string]bool{}
@@ -867,21 +856,60 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		}
 	}
 	addMods(st[i:])
-	// using mods, where set mods to {command down, shift down}
-	for k := i; k+1 < len(st); k++ {
-		if st[k].kw == kwUsing {
-			for d := an.firstDef(an.name(st[k+1])); d >= 0; d = an.defList[d].next {
-				addMods(an.defList[d].expr)
+	// using mods, where set mods to {command down, shift down}, or a
+	// handler's parameter given them.
+	var follow func(t asToken, depth int)
+	follow = func(t asToken, depth int) {
+		if depth > 3 || t.kind != asWord && t.kind != asVar {
+			return
+		}
+		for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+			addMods(an.defList[d].expr)
+			for _, x := range an.defList[d].expr {
+				if an.name(x) != an.name(t) {
+					follow(x, depth+1)
+				}
 			}
 		}
 	}
-	if (key == " " || key == "space" || key == "code:49") && mods["command"] {
+	for k := i; k+1 < len(st); k++ {
+		if st[k].kw == kwUsing {
+			follow(st[k+1], 0)
+		}
+	}
+	sp := span2(st, i, 1)
+	if computed && (mods["command"] || mods["control"]) {
+		an.add(level.Dangerous, "as.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
+	}
+	if an.terminal && st[i].kw == kwKey && !mods["command"] && !mods["control"] {
+		// Key codes typed into a terminal are a command by other means.
+		var typed strings.Builder
+		for _, k := range keys {
+			if mods["shift"] && shifted[k] != "" {
+				k = shifted[k]
+			}
+			if len(k) == 1 {
+				typed.WriteString(k)
+			}
+		}
+		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
+		if c := typed.String(); strings.TrimSpace(c) != "" {
+			an.shellInto(an.v, c, sp)
+		}
+	}
+	for _, key := range keys {
+		an.shortcut(key, mods, st, sp)
+	}
+}
+
+// shortcut rates one key pressed with mods.
+func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span) {
+	if (key == " " || key == "space") && mods["command"] {
 		an.spotlight = true // Command-Space: what is typed next launches an app
 		return
 	}
-	sp := span2(st, i, 1)
-	del := key == "code:51" || key == "delete" || key == "code:117"
-	quit := key == "q" || key == "code:12"
+	del := key == "delete"
+	quit := key == "q"
 	switch {
 	case del && mods["command"] && mods["shift"]:
 		l := level.Dangerous
@@ -907,6 +935,10 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
 	case quit && mods["command"] && mods["option"]:
 		an.add(level.Dangerous, "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
+	case quit && mods["command"] && an.loopBulk():
+		an.add(level.Dangerous, "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
+	case quit && mods["command"]:
+		an.add(level.Caution, "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
 	case (key == "code:53" || key == "escape") && mods["command"] && mods["option"]:
 		an.add(level.Dangerous, "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
 	}

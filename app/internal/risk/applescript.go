@@ -101,6 +101,7 @@ type asAn struct {
 	calls    []asCall
 	runCalls []asRunCall
 	effects  []asEffect
+	returns  []asReturn
 	hasSubs  bool
 }
 
@@ -202,6 +203,9 @@ func (an *asAn) collect() {
 			// A handler that returns a collection: my targets() is many things.
 			for k := 0; k+1 < len(st); k++ {
 				if st[k].kind == asWord && st[k].kw == kwReturn {
+					if k+1 < len(st) && len(an.returns) < maxDefs*4 {
+						an.returns = append(an.returns, asReturn{handler: handler, expr: st[k+1:]})
+					}
 					for _, x := range st[k+1:] {
 						if x.kind == asWord && x.kw.has(kfBulk) {
 							an.def(handler, st[k+1:])
@@ -496,13 +500,13 @@ func (an *asAn) statement(st []asToken) {
 			an.scan(st[:then+1], false)
 			if then == len(st)-1 {
 				if first.kw == kwIf {
-					an.stack = append(an.stack, asFrame{kind: "block"})
+					an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
 				}
 				return
 			}
 			// One line: the statement after then, without opening a block.
 			n := len(an.stack)
-			an.stack = append(an.stack, asFrame{kind: "block"})
+			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
 			an.statement(st[then+1:])
 			if len(an.stack) > n {
 				an.stack = an.stack[:n]

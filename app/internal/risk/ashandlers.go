@@ -40,6 +40,12 @@ type asEffect struct {
 	sp      Span
 }
 
+// asReturn is an expression a handler returns.
+type asReturn struct {
+	handler asName
+	expr    []asToken
+}
+
 // maxBound bounds the handlers whose parameters are bound to their calls;
 // the parameters of any others stay computed.
 const maxBound = 16
@@ -209,4 +215,13 @@ func (an *asAn) repeatedEffects() {
 			an.add(b.l, b.rule, e.sp, "%s", b.text)
 		}
 	}
+}
+
+// isSub reports a word that names one of the script's handlers.
+func (an *asAn) isSub(t asToken) bool {
+	if t.kind != asWord && t.kind != asVar {
+		return false
+	}
+	s := an.lookup(an.name(t))
+	return s != nil && s.isSub
 }

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -795,42 +796,195 @@ func hasWordSeq(st []asToken, ks ...kwID) bool {
 }
 
 // menuLabels rates the menu items and buttons a UI-scripting statement
-// names: each literal, their concatenations, and prefixes ("Empty").
+// names: each literal, their concatenations, and prefixes ("Empty"); text
+// in a whose/where filter or an if around the click by what it can match
+// (contains "Trash" can be Empty Trash); and a menu item chosen by
+// position or at run time, which could be any command.
 func (an *asAn) menuLabels(st []asToken, sp Span) {
 	var joined strings.Builder
-	check := func(label string) {
-		if l, what := menuItemRisk(label); l > level.Caution {
+	check := func(label string, mode byte) {
+		if l, what := filterRisk(label, mode); l > level.Caution {
 			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
 		}
 	}
-	if len(st) > 2 && st[0].kw == kwMenu && st[1].kw == kwItem && st[2].kind == asNumber {
-		an.add(level.Dangerous, "as.click-menu-index", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
+	// perform action "AXPress" of X: the target is X.
+	target := st
+	if len(target) > 2 && target[0].kind == asString && target[1].kw == kwOf {
+		target = target[2:]
+	}
+	for len(target) > 0 && target[0].isOp('(') {
+		target = target[1:]
+	}
+	if an.chosenAtRunTime(target) {
+		an.add(level.Dangerous, "as.click-menu-positional", sp, "CLICK: chooses a menu item by its position or at run time: cannot tell which command it is")
+	}
+	// A target held in a variable (a loop over buttons or menu items) is
+	// chosen by the conditions around the click.
+	if len(target) > 0 && (target[0].kind == asWord || target[0].kind == asVar) && an.isVar(an.name(target[0])) {
+		for _, f := range an.stack {
+			an.filterLabels(f.cond, check)
+		}
 	}
 	for k, t := range st {
 		switch {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
-			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
-				for _, x := range an.defList[d].expr {
-					if x.kind == asString {
-						check(an.str(x))
+			vs, _ := an.template(st[k:k+1], 0)
+			for _, v := range vs {
+				if !strings.Contains(v, holeUnquoted) && !strings.Contains(v, holeQuoted) {
+					check(v, an.filterMode(st, k))
+				}
+			}
+		case t.kind == asWord && (t.kw == kwCharacter || t.kw == kwAscii || an.isSub(t)) && k+1 < len(st):
+			// character id {…}, lbl(): text spelled at run time from constants.
+			e := st[k:]
+			if e = e[:exprEnd(e)]; len(e) > 1 {
+				if vs, whole := an.template(e, 0); !whole {
+					for _, v := range vs {
+						check(strings.ReplaceAll(v, holeUnquoted, ""), an.filterMode(st, k))
 					}
 				}
 			}
 		case t.kind == asString:
-			check(an.str(t))
+			check(an.str(t), an.filterMode(st, k))
 			joined.WriteString(an.str(t))
 		case t.isOp('&'):
 			continue
 		default:
 			if joined.Len() > 0 && (k == 0 || st[k-1].kind == asString) {
-				check(joined.String())
+				check(joined.String(), 'x')
 				joined.Reset()
 			}
 		}
 	}
 	if joined.Len() > 0 {
-		check(joined.String())
+		check(joined.String(), 'x')
 	}
+}
+
+// filterLabels checks the texts a condition compares with.
+func (an *asAn) filterLabels(cond []asToken, check func(string, byte)) {
+	for k, t := range cond {
+		if t.kind == asString {
+			check(an.str(t), an.filterMode(cond, k))
+		}
+	}
+}
+
+// filterMode reads how the text at st[k] is compared: 'c' contains, 'p'
+// starts with, 's' ends with, 'n' anything but (is not, does not
+// contain), 'x' exactly.
+func (an *asAn) filterMode(st []asToken, k int) byte {
+	w := func(j int) string {
+		if j < 0 || j >= len(st) || st[j].kind != asWord {
+			return ""
+		}
+		return an.text(st[j])
+	}
+	switch {
+	case w(k-1) == "contain" && w(k-2) == "not", w(k-1) == "not" && w(k-2) == "is", w(k-1) == "contains" && w(k-2) == "not":
+		return 'n'
+	case w(k-1) == "contains", w(k-1) == "contain":
+		return 'c'
+	case w(k-1) == "with" && (w(k-2) == "starts" || w(k-2) == "begins" || w(k-2) == "start" || w(k-2) == "begin"):
+		return 'p'
+	case w(k-1) == "with" && (w(k-2) == "ends" || w(k-2) == "end"):
+		return 's'
+	}
+	if k > 0 && st[k-1].kind == asOp && (an.text(st[k-1]) == "≠" || an.text(st[k-1]) == "!=" || an.text(st[k-1]) == "<>") {
+		return 'n'
+	}
+	return 'x'
+}
+
+// hasText reports the word w in st.
+func (an *asAn) hasText(st []asToken, w string) bool {
+	for _, t := range st {
+		if t.kind == asWord && an.text(t) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// riskyLabels are the menu commands whose choice matters, for matching
+// partial texts against.
+var riskyLabels = []string{"empty trash", "empty bin", "secure empty trash", "erase", "move to trash", "move to bin",
+	"delete", "delete immediately", "shut down", "restart", "log out", "force quit", "reset", "clear history", "remove all", "clear all"}
+
+// filterRisk rates a label compared by mode: the worst command it can match.
+func filterRisk(label string, mode byte) (level.Level, string) {
+	best, why := menuItemRisk(label)
+	if mode == 'x' {
+		return best, why
+	}
+	if mode == 'n' {
+		return level.Dangerous, "a filter that excludes one label matches any other command"
+	}
+	f := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
+	if len(f) < 3 {
+		return level.Dangerous, "a filter this short matches many commands: cannot tell which"
+	}
+	for _, l := range riskyLabels {
+		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
+			if lv, w := menuItemRisk(l); lv > best {
+				best, why = lv, w+" (the filter matches "+l+")"
+			}
+		}
+	}
+	return best, why
+}
+
+// chosenAtRunTime reports a menu item reference (the target of a click)
+// that does not name its item: menu item 3, menu item -1, last menu item,
+// menu item n, or a variable looped over menu items, without a whose or
+// where filter that names it.
+func (an *asAn) chosenAtRunTime(target []asToken) bool {
+	if an.hasText(target, "whose") || an.hasText(target, "where") {
+		return false
+	}
+	if len(target) == 1 && (target[0].kind == asWord || target[0].kind == asVar) {
+		// click mi, where mi loops over (menu items of …) or was set to one.
+		for d := an.firstDef(an.name(target[0])); d >= 0; d = an.defList[d].next {
+			if e := an.defList[d].expr; e != nil && !an.hasText(e, "whose") && !an.hasText(e, "where") {
+				for k := 0; k+1 < len(e); k++ {
+					if e[k].kw == kwMenu && (e[k+1].kw == kwItem || an.text(e[k+1]) == "items") {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for k := 0; k+2 < len(target); k++ {
+		if target[k].kw != kwMenu || target[k+1].kw != kwItem {
+			continue
+		}
+		if k > 0 && target[k-1].kind == asWord {
+			switch an.text(target[k-1]) {
+			case "first", "last", "middle", "some", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "front", "back":
+				return true
+			}
+		}
+		x := target[k+2:]
+		switch {
+		case x[0].kind == asString:
+			return false
+		case x[0].kind == asNumber || x[0].isOp('-'):
+			return true
+		}
+		vs, _ := an.template(x[:exprEnd(x)], 0)
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			if strings.Contains(v, holeUnquoted) || strings.Contains(v, holeQuoted) {
+				return true
+			}
+			if _, err := strconv.Atoi(v); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // keyCombo rates keyboard shortcuts with a fixed meaning: Command-Shift-

@@ -154,6 +154,24 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 			return "", vs, !whole
 		}
 		return holeUnquoted, nil, false
+	case len(t) > 2 && t[1].isOp('(') && t[len(t)-1].isOp(')') && an.isSub(t[0]) && depth < 4:
+		// lbl(): what the handler returns.
+		var out []string
+		lit := false
+		for _, r := range an.returns {
+			if r.handler == an.name(t[0]) {
+				vs, whole := an.template(r.expr, depth+1)
+				lit = lit || !whole
+				out = append(out, vs...)
+			}
+		}
+		if len(out) == 0 || len(out) > maxVariants {
+			return holeUnquoted, nil, false
+		}
+		if len(out) == 1 {
+			return out[0], nil, lit
+		}
+		return "", out, lit
 	case len(t) == 1 && t[0].kind == asWord && textConst[an.text(t[0])] != "" && !an.isVar(an.name(t[0])):
 		return textConst[an.text(t[0])], nil, true
 	case len(t) > 1 && t[0].isOp('('):

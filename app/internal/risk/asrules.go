@@ -834,6 +834,14 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 					check(v, an.filterMode(st, k))
 				}
 			}
+			// Any label it can hold: item 2 of picks, where picks is a list.
+			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+				for _, x := range an.defList[d].expr {
+					if x.kind == asString {
+						check(an.str(x), 'x')
+					}
+				}
+			}
 		case t.kind == asWord && (t.kw == kwCharacter || t.kw == kwAscii || an.isSub(t)) && k+1 < len(st):
 			// character id {…}, lbl(): text spelled at run time from constants.
 			e := st[k:]

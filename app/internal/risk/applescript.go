@@ -331,6 +331,7 @@ func (an *asAn) collect() {
 type asSym struct {
 	name         asName
 	isVar, isSub bool
+	bare         bool // a handler mentioned other than in a call (markBare)
 	bulk         int8 // bulkVar's result: 0 not known yet, 1 yes, -1 no (or being worked out)
 	resolving    bool // template is resolving the variable's value
 	ndefs        int

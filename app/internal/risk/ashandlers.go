@@ -52,6 +52,23 @@ const maxBound = 16
 
 // bindCalls gives each handler parameter the arguments its calls pass.
 func (an *asAn) bindCalls() {
+	// Only a handler with a few calls is bound; mentions are looked for
+	// only when one is.
+	for hi, h := range an.handlers {
+		if hi >= maxBound || len(h.params) == 0 {
+			continue
+		}
+		n := 0
+		for _, c := range an.calls {
+			if c.name == h.name {
+				n++
+			}
+		}
+		if n > 0 && n <= maxDefs {
+			an.markBare()
+			break
+		}
+	}
 	for hi, h := range an.handlers {
 		complete := hi < maxBound
 		var calls []asCall
@@ -61,7 +78,7 @@ func (an *asAn) bindCalls() {
 					calls = append(calls, c)
 				}
 			}
-			complete = len(calls) > 0 && an.onlyCalled(h.name)
+			complete = len(calls) > 0 && len(calls) <= maxDefs && !an.lookup(h.name).bare
 		}
 		var args [][]asToken
 		for _, c := range calls {
@@ -74,6 +91,11 @@ func (an *asAn) bindCalls() {
 				break
 			}
 			for k, p := range h.params {
+				if mentionsName(an, args[k], p) {
+					// zap(x) inside zap, or a caller's variable of the same
+					// name: what it holds is the parameter's other values.
+					continue
+				}
 				an.def(p, args[k])
 			}
 		}
@@ -85,12 +107,13 @@ func (an *asAn) bindCalls() {
 	}
 }
 
-// onlyCalled reports that every mention of name is its definition, its
-// end, or a call name(…): it is not passed around as a value.
-func (an *asAn) onlyCalled(name asName) bool {
+// markBare marks every handler mentioned other than by its definition,
+// its end or a call name(…): passed around as a value, its calls cannot
+// all be seen. One pass over the script.
+func (an *asAn) markBare() {
 	toks := an.lx.toks
 	for i, t := range toks {
-		if (t.kind != asWord && t.kind != asVar) || t.tlen == 0 || an.name(t) != name {
+		if (t.kind != asWord && t.kind != asVar) || t.tlen == 0 {
 			continue
 		}
 		if i+1 < len(toks) && toks[i+1].isOp('(') {
@@ -99,9 +122,10 @@ func (an *asAn) onlyCalled(name asName) bool {
 		if i > 0 && (toks[i-1].kw == kwOn || toks[i-1].kw == kwTo || toks[i-1].kw == kwEnd) {
 			continue
 		}
-		return false
+		if s := an.lookup(an.name(t)); s != nil && s.isSub {
+			s.bare = true
+		}
 	}
-	return true
 }
 
 // callArgs splits the arguments of name(a, b) at its top-level commas.
@@ -224,4 +248,14 @@ func (an *asAn) isSub(t asToken) bool {
 	}
 	s := an.lookup(an.name(t))
 	return s != nil && s.isSub
+}
+
+// mentionsName reports the name n among the words of e.
+func mentionsName(an *asAn, e []asToken, n asName) bool {
+	for _, t := range e {
+		if (t.kind == asWord || t.kind == asVar) && an.name(t) == n {
+			return true
+		}
+	}
+	return false
 }

@@ -37,6 +37,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	}
 	an.collect()
 	an.run()
+	an.repeatedEffects()
 	if an.deletes > bulkCount {
 		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
 	}
@@ -56,6 +57,10 @@ type asFrame struct {
 	kind string // "tell", "block", "handler", "terms"
 	app  *asApp // for tell frames: the target (nil: not an application)
 	bulk bool   // a repeat over a collection
+	// for handler frames: the handler's name; for if blocks and one-line
+	// ifs: the condition, which can choose what the body acts on.
+	handler asName
+	cond    []asToken
 }
 
 type asApp struct {
@@ -90,6 +95,14 @@ type asAn struct {
 	foldWork int
 	apps     map[string]*asApp       // resolved application names
 	shells   map[string]*shellEffect // shell commands analysed (asshell.go)
+	// Handlers (ashandlers.go): those with positional parameters and the
+	// calls collect saw; the calls and one-item effects run saw.
+	handlers []asHandler
+	calls    []asCall
+	runCalls []asRunCall
+	effects  []asEffect
+	returns  []asReturn
+	hasSubs  bool
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
@@ -113,6 +126,8 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
 		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 	}
+	// handlers, calls, runCalls and effects point into the script's tokens:
+	// they are dropped with it.
 	return an
 }
 
@@ -140,6 +155,9 @@ func (an *asAn) release() {
 
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
 	an.v.add(l, rule, sp, format, args...)
+	if an.hasSubs {
+		an.effect(rule, sp)
+	}
 }
 
 // text and str are the lexer's, for the token t of this script.
@@ -185,6 +203,9 @@ func (an *asAn) collect() {
 			// A handler that returns a collection: my targets() is many things.
 			for k := 0; k+1 < len(st); k++ {
 				if st[k].kind == asWord && st[k].kw == kwReturn {
+					if k+1 < len(st) && len(an.returns) < maxDefs*4 {
+						an.returns = append(an.returns, asReturn{handler: handler, expr: st[k+1:]})
+					}
 					for _, x := range st[k+1:] {
 						if x.kind == asWord && x.kw.has(kfBulk) {
 							an.def(handler, st[k+1:])
@@ -201,6 +222,9 @@ func (an *asAn) collect() {
 			}
 			if t.kind != asWord && t.kind != asVar {
 				continue
+			}
+			if i+1 < len(st) && st[i+1].isOp('(') && !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
+				an.calls = append(an.calls, asCall{name: an.name(*t), toks: st[i:]})
 			}
 			switch t.kw {
 			case kwSet:
@@ -266,9 +290,23 @@ func (an *asAn) collect() {
 			case kwOn, kwTo:
 				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
 					an.sym(an.name(st[1])).isSub = true
+					an.hasSubs = true
 					// Parameters: on run argv, on foo(a, b), on run {a, b}.
 					// Their values come from the caller: computed, even where
-					// a property of the same name has a literal value.
+					// a property of the same name has a literal value. The
+					// positional ones of foo(a, b) are bound to what its
+					// calls pass, when every call can be read (bindCalls).
+					if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
+						h := asHandler{name: an.name(st[1])}
+						for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
+							if st[j].kind == asWord || st[j].kind == asVar {
+								an.sym(an.name(st[j])).isVar = true
+								h.params = append(h.params, an.name(st[j]))
+							}
+						}
+						an.handlers = append(an.handlers, h)
+						continue
+					}
 					for j := 2; j < len(st); j++ {
 						if st[j].kind == asWord || st[j].kind == asVar {
 							an.def(an.name(st[j]), nil)
@@ -282,6 +320,9 @@ func (an *asAn) collect() {
 			}
 		}
 	})
+	if len(an.handlers) > 0 {
+		an.bindCalls()
+	}
 }
 
 // asSym is what the script declares under one name. Symbols and their
@@ -290,6 +331,7 @@ func (an *asAn) collect() {
 type asSym struct {
 	name         asName
 	isVar, isSub bool
+	bare         bool // a handler mentioned other than in a call (markBare)
 	bulk         int8 // bulkVar's result: 0 not known yet, 1 yes, -1 no (or being worked out)
 	resolving    bool // template is resolving the variable's value
 	ndefs        int
@@ -459,13 +501,13 @@ func (an *asAn) statement(st []asToken) {
 			an.scan(st[:then+1], false)
 			if then == len(st)-1 {
 				if first.kw == kwIf {
-					an.stack = append(an.stack, asFrame{kind: "block"})
+					an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
 				}
 				return
 			}
 			// One line: the statement after then, without opening a block.
 			n := len(an.stack)
-			an.stack = append(an.stack, asFrame{kind: "block"})
+			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
 			an.statement(st[then+1:])
 			if len(an.stack) > n {
 				an.stack = an.stack[:n]
@@ -481,7 +523,7 @@ func (an *asAn) statement(st []asToken) {
 				return
 			}
 			if len(st) > 1 {
-				an.stack = append(an.stack, asFrame{kind: "handler"})
+				an.stack = append(an.stack, asFrame{kind: "handler", handler: an.name(st[1])})
 				return
 			}
 		case kwProperty, kwGlobal, kwLocal:
@@ -770,6 +812,9 @@ func appInfoFor(low []byte) *appInfo {
 // checks that the statement's command is one the analyzer knows.
 func (an *asAn) scan(st []asToken, head bool) {
 	app := an.currentApp()
+	if an.hasSubs {
+		an.noteCalls(st)
+	}
 	for i := 0; i < len(st); i++ {
 		t := st[i]
 		switch t.kind {

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -354,7 +355,7 @@ func init() {
 		if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
 			if an.terminal {
 				an.typedIntoTerminal(st, i+1, sp)
-			} else if variants, whole := an.templateQuick(st[i+1:]); !whole {
+			} else if variants, whole := an.template(st[i+1:], 0); !whole {
 				// Typed where no terminal is seen: only what reads as a
 				// destructive command counts (prose is not shell).
 				for _, c := range variants {
@@ -711,7 +712,7 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 // typedIntoTerminal rates text typed with keystroke while a terminal is in
 // use: it is a shell command by other means.
 func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
-	variants, whole := an.templateQuick(st[from:])
+	variants, whole := an.template(st[from:], 0)
 	an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 	if whole {
 		return
@@ -795,67 +796,217 @@ func hasWordSeq(st []asToken, ks ...kwID) bool {
 }
 
 // menuLabels rates the menu items and buttons a UI-scripting statement
-// names: each literal, their concatenations, and prefixes ("Empty").
+// names: each literal, their concatenations, and prefixes ("Empty"); text
+// in a whose/where filter or an if around the click by what it can match
+// (contains "Trash" can be Empty Trash); and a menu item chosen by
+// position or at run time, which could be any command.
 func (an *asAn) menuLabels(st []asToken, sp Span) {
 	var joined strings.Builder
-	check := func(label string) {
-		if l, what := menuItemRisk(label); l > level.Caution {
+	check := func(label string, mode byte) {
+		if l, what := filterRisk(label, mode); l > level.Caution {
 			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
 		}
 	}
-	if len(st) > 2 && st[0].kw == kwMenu && st[1].kw == kwItem && st[2].kind == asNumber {
-		an.add(level.Dangerous, "as.click-menu-index", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
+	// perform action "AXPress" of X: the target is X.
+	target := st
+	if len(target) > 2 && target[0].kind == asString && target[1].kw == kwOf {
+		target = target[2:]
+	}
+	for len(target) > 0 && target[0].isOp('(') {
+		target = target[1:]
+	}
+	if an.chosenAtRunTime(target) {
+		an.add(level.Dangerous, "as.click-menu-positional", sp, "CLICK: chooses a menu item by its position or at run time: cannot tell which command it is")
+	}
+	// A target held in a variable (a loop over buttons or menu items) is
+	// chosen by the conditions around the click.
+	if len(target) > 0 && (target[0].kind == asWord || target[0].kind == asVar) && an.isVar(an.name(target[0])) {
+		for _, f := range an.stack {
+			an.filterLabels(f.cond, check)
+		}
 	}
 	for k, t := range st {
 		switch {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
+			vs, _ := an.template(st[k:k+1], 0)
+			for _, v := range vs {
+				if !strings.Contains(v, holeUnquoted) && !strings.Contains(v, holeQuoted) {
+					check(v, an.filterMode(st, k))
+				}
+			}
+			// Any label it can hold: item 2 of picks, where picks is a list.
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				for _, x := range an.defList[d].expr {
 					if x.kind == asString {
-						check(an.str(x))
+						check(an.str(x), 'x')
+					}
+				}
+			}
+		case t.kind == asWord && (t.kw == kwCharacter || t.kw == kwAscii || an.isSub(t)) && k+1 < len(st):
+			// character id {…}, lbl(): text spelled at run time from constants.
+			e := st[k:]
+			if e = e[:exprEnd(e)]; len(e) > 1 {
+				if vs, whole := an.template(e, 0); !whole {
+					for _, v := range vs {
+						check(strings.ReplaceAll(v, holeUnquoted, ""), an.filterMode(st, k))
 					}
 				}
 			}
 		case t.kind == asString:
-			check(an.str(t))
+			check(an.str(t), an.filterMode(st, k))
 			joined.WriteString(an.str(t))
 		case t.isOp('&'):
 			continue
 		default:
 			if joined.Len() > 0 && (k == 0 || st[k-1].kind == asString) {
-				check(joined.String())
+				check(joined.String(), 'x')
 				joined.Reset()
 			}
 		}
 	}
 	if joined.Len() > 0 {
-		check(joined.String())
+		check(joined.String(), 'x')
 	}
+}
+
+// filterLabels checks the texts a condition compares with.
+func (an *asAn) filterLabels(cond []asToken, check func(string, byte)) {
+	for k, t := range cond {
+		if t.kind == asString {
+			check(an.str(t), an.filterMode(cond, k))
+		}
+	}
+}
+
+// filterMode reads how the text at st[k] is compared: 'c' contains, 'p'
+// starts with, 's' ends with, 'n' anything but (is not, does not
+// contain), 'x' exactly.
+func (an *asAn) filterMode(st []asToken, k int) byte {
+	w := func(j int) string {
+		if j < 0 || j >= len(st) || st[j].kind != asWord {
+			return ""
+		}
+		return an.text(st[j])
+	}
+	switch {
+	case w(k-1) == "contain" && w(k-2) == "not", w(k-1) == "not" && w(k-2) == "is", w(k-1) == "contains" && w(k-2) == "not":
+		return 'n'
+	case w(k-1) == "contains", w(k-1) == "contain":
+		return 'c'
+	case w(k-1) == "with" && (w(k-2) == "starts" || w(k-2) == "begins" || w(k-2) == "start" || w(k-2) == "begin"):
+		return 'p'
+	case w(k-1) == "with" && (w(k-2) == "ends" || w(k-2) == "end"):
+		return 's'
+	}
+	if k > 0 && st[k-1].kind == asOp && (an.text(st[k-1]) == "≠" || an.text(st[k-1]) == "!=" || an.text(st[k-1]) == "<>") {
+		return 'n'
+	}
+	return 'x'
+}
+
+// hasText reports the word w in st.
+func (an *asAn) hasText(st []asToken, w string) bool {
+	for _, t := range st {
+		if t.kind == asWord && an.text(t) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// riskyLabels are the menu commands whose choice matters, for matching
+// partial texts against.
+var riskyLabels = []string{"empty trash", "empty bin", "secure empty trash", "erase", "move to trash", "move to bin",
+	"delete", "delete immediately", "shut down", "restart", "log out", "force quit", "reset", "clear history", "remove all", "clear all"}
+
+// filterRisk rates a label compared by mode: the worst command it can match.
+func filterRisk(label string, mode byte) (level.Level, string) {
+	best, why := menuItemRisk(label)
+	if mode == 'x' {
+		return best, why
+	}
+	if mode == 'n' {
+		return level.Dangerous, "a filter that excludes one label matches any other command"
+	}
+	f := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
+	if len(f) < 3 {
+		return level.Dangerous, "a filter this short matches many commands: cannot tell which"
+	}
+	for _, l := range riskyLabels {
+		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
+			if lv, w := menuItemRisk(l); lv > best {
+				best, why = lv, w+" (the filter matches "+l+")"
+			}
+		}
+	}
+	return best, why
+}
+
+// chosenAtRunTime reports a menu item reference (the target of a click)
+// that does not name its item: menu item 3, menu item -1, last menu item,
+// menu item n, or a variable looped over menu items, without a whose or
+// where filter that names it.
+func (an *asAn) chosenAtRunTime(target []asToken) bool {
+	if an.hasText(target, "whose") || an.hasText(target, "where") {
+		return false
+	}
+	if len(target) == 1 && (target[0].kind == asWord || target[0].kind == asVar) {
+		// click mi, where mi loops over (menu items of …) or was set to one.
+		for d := an.firstDef(an.name(target[0])); d >= 0; d = an.defList[d].next {
+			if e := an.defList[d].expr; e != nil && !an.hasText(e, "whose") && !an.hasText(e, "where") {
+				for k := 0; k+1 < len(e); k++ {
+					if e[k].kw == kwMenu && (e[k+1].kw == kwItem || an.text(e[k+1]) == "items") {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for k := 0; k+2 < len(target); k++ {
+		if target[k].kw != kwMenu || target[k+1].kw != kwItem {
+			continue
+		}
+		if k > 0 && target[k-1].kind == asWord {
+			switch an.text(target[k-1]) {
+			case "first", "last", "middle", "some", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "front", "back":
+				return true
+			}
+		}
+		x := target[k+2:]
+		switch {
+		case x[0].kind == asString:
+			return false
+		case x[0].kind == asNumber || x[0].isOp('-'):
+			return true
+		}
+		vs, _ := an.template(x[:exprEnd(x)], 0)
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			if strings.Contains(v, holeUnquoted) || strings.Contains(v, holeQuoted) {
+				return true
+			}
+			if _, err := strconv.Atoi(v); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // keyCombo rates keyboard shortcuts with a fixed meaning: Command-Shift-
 // Delete empties the Trash in the Finder, Command-Delete moves to the
 // Trash, Command-Shift-Q (with Option: at once) logs out.
 func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
-	var key string
-	j := i + 1
+	var keys []string
+	computed := false
 	switch {
-	case st[i].kw == kwKey && j+1 < len(st) && st[j].kw == kwCode && st[j+1].kind == asNumber:
-		key = "code:" + an.text(st[j+1])
-	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asString:
-		key = strings.ToLower(an.str(st[j]))
-	case st[i].kw == kwKeystroke && j < len(st) && st[j].kind == asWord:
-		key = an.text(st[j]) // keystroke delete, keystroke return
-		if key == "(" || key == "ascii" {
-			key = ""
-		}
-	}
-	for k := i; k+2 < len(st); k++ {
-		if st[k].kw == kwAscii && st[k+1].kw == kwCharacter && (an.text(st[k+2]) == "8" || an.text(st[k+2]) == "127") {
-			key = "delete"
-		}
-	}
-	if key == "" {
+	case st[i].kw == kwKey && i+2 < len(st) && st[i+1].kw == kwCode:
+		keys, computed = an.keyValues(st[i+2:], true)
+	case st[i].kw == kwKeystroke && i+1 < len(st):
+		keys, computed = an.keyValues(st[i+1:], false)
+	default:
 		return
 	}
 	mods := map[string]bool{}
@@ -867,21 +1018,60 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		}
 	}
 	addMods(st[i:])
-	// using mods, where set mods to {command down, shift down}
-	for k := i; k+1 < len(st); k++ {
-		if st[k].kw == kwUsing {
-			for d := an.firstDef(an.name(st[k+1])); d >= 0; d = an.defList[d].next {
-				addMods(an.defList[d].expr)
+	// using mods, where set mods to {command down, shift down}, or a
+	// handler's parameter given them.
+	var follow func(t asToken, depth int)
+	follow = func(t asToken, depth int) {
+		if depth > 3 || t.kind != asWord && t.kind != asVar {
+			return
+		}
+		for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+			addMods(an.defList[d].expr)
+			for _, x := range an.defList[d].expr {
+				if an.name(x) != an.name(t) {
+					follow(x, depth+1)
+				}
 			}
 		}
 	}
-	if (key == " " || key == "space" || key == "code:49") && mods["command"] {
+	for k := i; k+1 < len(st); k++ {
+		if st[k].kw == kwUsing {
+			follow(st[k+1], 0)
+		}
+	}
+	sp := span2(st, i, 1)
+	if computed && (mods["command"] || mods["control"]) {
+		an.add(level.Dangerous, "as.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
+	}
+	if an.terminal && st[i].kw == kwKey && !mods["command"] && !mods["control"] {
+		// Key codes typed into a terminal are a command by other means.
+		var typed strings.Builder
+		for _, k := range keys {
+			if mods["shift"] && shifted[k] != "" {
+				k = shifted[k]
+			}
+			if len(k) == 1 {
+				typed.WriteString(k)
+			}
+		}
+		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
+		if c := typed.String(); strings.TrimSpace(c) != "" {
+			an.shellInto(an.v, c, sp)
+		}
+	}
+	for _, key := range keys {
+		an.shortcut(key, mods, st, sp)
+	}
+}
+
+// shortcut rates one key pressed with mods.
+func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span) {
+	if (key == " " || key == "space") && mods["command"] {
 		an.spotlight = true // Command-Space: what is typed next launches an app
 		return
 	}
-	sp := span2(st, i, 1)
-	del := key == "code:51" || key == "delete" || key == "code:117"
-	quit := key == "q" || key == "code:12"
+	del := key == "delete"
+	quit := key == "q"
 	switch {
 	case del && mods["command"] && mods["shift"]:
 		l := level.Dangerous
@@ -907,6 +1097,10 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
 	case quit && mods["command"] && mods["option"]:
 		an.add(level.Dangerous, "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
+	case quit && mods["command"] && an.loopBulk():
+		an.add(level.Dangerous, "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
+	case quit && mods["command"]:
+		an.add(level.Caution, "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
 	case (key == "code:53" || key == "escape") && mods["command"] && mods["option"]:
 		an.add(level.Dangerous, "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
 	}

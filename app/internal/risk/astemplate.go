@@ -139,6 +139,41 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 			return shellQuote(an.str(rest[0])), nil, true
 		}
 		return holeQuoted, nil, false
+	case len(t) > 2 && (t[0].kw == kwCharacter && t[1].kw == kwId || t[0].kw == kwAscii && t[1].kw == kwCharacter):
+		// character id {114, 109}, ASCII character 8: text spelled in codes.
+		if s, ok := an.charCodes(t[2:], depth); ok {
+			return s, nil, true
+		}
+		return holeUnquoted, nil, false
+	case len(t) > 3 && t[0].kw == kwItem && depth < 4:
+		if x, ok := an.listItem(t); ok {
+			vs, whole := an.template(x, depth+1)
+			if len(vs) == 1 {
+				return vs[0], nil, !whole
+			}
+			return "", vs, !whole
+		}
+		return holeUnquoted, nil, false
+	case len(t) > 2 && t[1].isOp('(') && t[len(t)-1].isOp(')') && an.isSub(t[0]) && depth < 4:
+		// lbl(): what the handler returns.
+		var out []string
+		lit := false
+		for _, r := range an.returns {
+			if r.handler == an.name(t[0]) {
+				vs, whole := an.template(r.expr, depth+1)
+				lit = lit || !whole
+				out = append(out, vs...)
+			}
+		}
+		if len(out) == 0 || len(out) > maxVariants {
+			return holeUnquoted, nil, false
+		}
+		if len(out) == 1 {
+			return out[0], nil, lit
+		}
+		return "", out, lit
+	case len(t) == 1 && t[0].kind == asWord && textConst[an.text(t[0])] != "" && !an.isVar(an.name(t[0])):
+		return textConst[an.text(t[0])], nil, true
 	case len(t) > 1 && t[0].isOp('('):
 		vs, whole := an.template(t[1:], depth+1)
 		if len(vs) == 1 {
@@ -182,6 +217,9 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 	// computed text.
 	return holeUnquoted, nil, false
 }
+
+// textConst are AppleScript's text constants.
+var textConst = map[string]string{"return": "\n", "linefeed": "\n", "tab": "\t", "space": " ", "quote": "\""}
 
 // shellQuote quotes s the way AppleScript's quoted form does.
 func shellQuote(s string) string {

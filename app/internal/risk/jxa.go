@@ -2883,6 +2883,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 		an.add(level.Caution, "jxa.quit", sp, "QUIT: quits an application")
 	case "keystroke":
 		an.add(level.Caution, "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+		an.keys(toks, i, false, sp)
 		c := an.invocation(toks, i)
 		if an.terminal && c.ok && !strings.Contains(tokensText(c.all), "using") {
 			an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
@@ -2895,12 +2896,18 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 		}
 	case "keyCode", "keyDown", "keyUp":
 		an.add(level.Caution, "jxa.keycode", sp, "KEY CODE: Simulates key presses")
+		if name == "keyCode" {
+			an.keys(toks, i, true, sp)
+		}
 	case "click", "perform":
 		c := an.invocation(toks, i)
 		if !c.ok {
 			return
 		}
 		an.add(level.Caution, "jxa.click", sp, "CLICK: Simulates a mouse click")
+		if an.menuByPosition(toks, i) {
+			an.add(level.Dangerous, "jxa.menu-position", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
+		}
 		if l, label, why := an.labels(toks, i, c); l >= level.Dangerous {
 			an.add(l, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
 		}

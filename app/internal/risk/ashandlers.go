@@ -1,0 +1,261 @@
+package risk
+
+import "github.com/airlockhq/airlock/app/internal/level"
+
+// Handlers: what a script's own handlers are given and how often they run.
+//
+// A handler's positional parameters (on zap(f, mods)) hold what its calls
+// pass: each call's argument is a definition of the parameter, so a key, a
+// label or a shell command handed to a handler is read where it is used.
+// A parameter keeps a computed definition unless every mention of the
+// handler is a plain call whose arguments line up.
+//
+// A handler that deletes, trashes, sends or quits one thing does it many
+// times when it is called in a loop or recursively (or from a handler that
+// is): its one-item effect is then a bulk one.
+
+// asHandler is a handler with positional parameters, as collect reads it.
+type asHandler struct {
+	name   asName
+	params []asName
+}
+
+// asCall is a call name(…) as collect reads it: toks starts at the name.
+type asCall struct {
+	name asName
+	toks []asToken
+}
+
+// asRunCall is a call seen while rating: who calls whom, and whether the
+// call is repeated (inside a loop).
+type asRunCall struct {
+	caller, callee asName
+	bulk           bool
+}
+
+// asEffect is a one-item effect met inside a handler.
+type asEffect struct {
+	handler asName
+	rule    string
+	sp      Span
+}
+
+// asReturn is an expression a handler returns.
+type asReturn struct {
+	handler asName
+	expr    []asToken
+}
+
+// maxBound bounds the handlers whose parameters are bound to their calls;
+// the parameters of any others stay computed.
+const maxBound = 16
+
+// bindCalls gives each handler parameter the arguments its calls pass.
+func (an *asAn) bindCalls() {
+	// Only a handler with a few calls is bound; mentions are looked for
+	// only when one is.
+	for hi, h := range an.handlers {
+		if hi >= maxBound || len(h.params) == 0 {
+			continue
+		}
+		n := 0
+		for _, c := range an.calls {
+			if c.name == h.name {
+				n++
+			}
+		}
+		if n > 0 && n <= maxDefs {
+			an.markBare()
+			break
+		}
+	}
+	for hi, h := range an.handlers {
+		complete := hi < maxBound
+		var calls []asCall
+		if complete {
+			for _, c := range an.calls {
+				if c.name == h.name {
+					calls = append(calls, c)
+				}
+			}
+			complete = len(calls) > 0 && len(calls) <= maxDefs && !an.lookup(h.name).bare
+		}
+		var args [][]asToken
+		for _, c := range calls {
+			if !complete {
+				break
+			}
+			args = callArgs(c.toks, args[:0])
+			if len(args) != len(h.params) {
+				complete = false
+				break
+			}
+			for k, p := range h.params {
+				if mentionsName(an, args[k], p) {
+					// zap(x) inside zap, or a caller's variable of the same
+					// name: what it holds is the parameter's other values.
+					continue
+				}
+				an.def(p, args[k])
+			}
+		}
+		if !complete {
+			for _, p := range h.params {
+				an.def(p, nil)
+			}
+		}
+	}
+}
+
+// markBare marks every handler mentioned other than by its definition,
+// its end or a call name(…): passed around as a value, its calls cannot
+// all be seen. One pass over the script.
+func (an *asAn) markBare() {
+	toks := an.lx.toks
+	for i, t := range toks {
+		if (t.kind != asWord && t.kind != asVar) || t.tlen == 0 {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].isOp('(') {
+			continue
+		}
+		if i > 0 && (toks[i-1].kw == kwOn || toks[i-1].kw == kwTo || toks[i-1].kw == kwEnd) {
+			continue
+		}
+		if s := an.lookup(an.name(t)); s != nil && s.isSub {
+			s.bare = true
+		}
+	}
+}
+
+// callArgs splits the arguments of name(a, b) at its top-level commas.
+func callArgs(toks []asToken, out [][]asToken) [][]asToken {
+	if len(toks) < 3 || !toks[1].isOp('(') {
+		return out
+	}
+	depth, from := 0, 2
+	for k := 1; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind != asOp {
+			continue
+		}
+		switch t.op {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+			if depth == 0 {
+				if k > from {
+					out = append(out, toks[from:k])
+				}
+				return out
+			}
+		case ',':
+			if depth == 1 {
+				out = append(out, toks[from:k])
+				from = k + 1
+			}
+		}
+	}
+	return out[:0] // unbalanced: no arguments known
+}
+
+// currentHandler is the handler whose body is being rated, or 0.
+func (an *asAn) currentHandler() asName {
+	for i := len(an.stack) - 1; i >= 0; i-- {
+		if an.stack[i].kind == "handler" {
+			return an.stack[i].handler
+		}
+	}
+	return 0
+}
+
+// noteCalls records the calls of the script's handlers in st.
+func (an *asAn) noteCalls(st []asToken) {
+	for i := 0; i+1 < len(st); i++ {
+		t := st[i]
+		if (t.kind != asWord && t.kind != asVar) || !st[i+1].isOp('(') {
+			continue
+		}
+		s := an.lookup(an.name(t))
+		if s == nil || !s.isSub {
+			continue
+		}
+		an.runCalls = append(an.runCalls, asRunCall{caller: an.currentHandler(), callee: s.name, bulk: an.loopBulk()})
+	}
+}
+
+// perItem lists the one-item rules whose effect is a bulk one when
+// repeated, with what it then is.
+var perItem = map[string]struct {
+	l          level.Level
+	rule, text string
+}{
+	"as.delete":                {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes is called for many items (in a loop or recursively)"},
+	"as.delete-permanent":      {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
+	"as.trash":                 {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
+	"as.send":                  {level.Destructive, "as.bulk-email", "BULK EMAIL: a handler that sends is called many times (in a loop or recursively)"},
+	"as.quit":                  {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that quits is called in a loop or recursively"},
+	"as.shortcut-quit":         {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that types Command-Q is called in a loop or recursively"},
+	"as.shortcut-trash":        {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that types Command-Delete in the Finder is called in a loop or recursively"},
+	"as.move":                  {level.Dangerous, "as.bulk-move", "BULK MOVE: a handler that moves is called for many items (in a loop or recursively)"},
+	"as.click-menu-positional": {level.Dangerous, "as.click-menu-positional", "CLICK: a handler that clicks a menu item chosen at run time is called in a loop"},
+}
+
+// effect records a one-item effect of the handler being rated.
+func (an *asAn) effect(rule string, sp Span) {
+	if _, ok := perItem[rule]; !ok {
+		return
+	}
+	if h := an.currentHandler(); h != 0 {
+		an.effects = append(an.effects, asEffect{handler: h, rule: rule, sp: sp})
+	}
+}
+
+// repeatedEffects rates the one-item effects of handlers that run many
+// times: called in a loop, recursively, or by a handler that is.
+func (an *asAn) repeatedEffects() {
+	if len(an.effects) == 0 {
+		return
+	}
+	many := map[asName]bool{}
+	for _, c := range an.runCalls {
+		if c.bulk || c.caller == c.callee {
+			many[c.callee] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range an.runCalls {
+			if many[c.caller] && !many[c.callee] {
+				many[c.callee] = true
+				changed = true
+			}
+		}
+	}
+	for _, e := range an.effects {
+		if many[e.handler] {
+			b := perItem[e.rule]
+			an.add(b.l, b.rule, e.sp, "%s", b.text)
+		}
+	}
+}
+
+// isSub reports a word that names one of the script's handlers.
+func (an *asAn) isSub(t asToken) bool {
+	if t.kind != asWord && t.kind != asVar {
+		return false
+	}
+	s := an.lookup(an.name(t))
+	return s != nil && s.isSub
+}
+
+// mentionsName reports the name n among the words of e.
+func mentionsName(an *asAn, e []asToken, n asName) bool {
+	for _, t := range e {
+		if (t.kind == asWord || t.kind == asVar) && an.name(t) == n {
+			return true
+		}
+	}
+	return false
+}

@@ -83,6 +83,12 @@ func shellInto(v *Verdict, src string, env *Env, anchor *Span, depth int) {
 // (sh nil: a budget of its own); it returns the analyser, whose secret and
 // upload the caller may adopt.
 func shellRun(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *shellShared) *shellAn {
+	return shellRunIn(v, src, env, anchor, depth, sh, pipeCtx{})
+}
+
+// shellRunIn is shellRun for a script whose stdin is pc's: curl … | sh -c
+// 'source /dev/stdin' reads the download.
+func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *shellShared, pc pipeCtx) *shellAn {
 	a := newShellAn(v, env, anchor, depth, src, sh)
 	if sh == nil {
 		a.sh = &a.own
@@ -120,7 +126,8 @@ func shellRun(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *she
 		strings.Contains(src, "read") || strings.Contains(src, "alias") || strings.Contains(src, "hash") {
 		a.collect(f)
 	}
-	a.stmts(f.Stmts, pipeCtx{})
+	pc.inPipe = false
+	a.stmts(f.Stmts, pc)
 	a.finish()
 	return a
 }
@@ -149,22 +156,25 @@ type shellAn struct {
 	depth   int
 	src     string
 	sh      *shellShared
-	own     shellShared          // sh, when the analysis is not nested in another
-	vars    map[string]string    // variables assigned exactly one literal value
-	guess   map[string]bool      // variables among vars whose value starts with a guessed home
-	dyn     map[string]bool      // variables assigned anything else
-	funcs   map[string]bool      // functions and aliases the script defines
-	alias   map[string]string    // aliases with a plain literal value: name → value
-	rebind  map[string]string    // hash -p: command name → the command it now runs ("" unknown)
-	secret  *Span                // where a secret was read, if anywhere
-	upload  *Span                // where data left the machine, if anywhere
-	files   map[string]string    // files this input writes: path → content (or a marker)
-	cwd     string               // the working directory after a literal cd ("" unknown)
-	dlDirs  []string             // folders a download was extracted into ("": the unknown working directory)
-	bins    map[string]string    // command name → a file this input wrote into a folder on the command path
-	loops   int                  // loop bodies under way: a computed word there stands for many files
-	inAlias int                  // alias expansions under way
-	seen    map[syntax.Node]bool // command substitutions analysed already
+	own     shellShared             // sh, when the analysis is not nested in another
+	vars    map[string]string       // variables assigned exactly one literal value
+	guess   map[string]bool         // variables among vars whose value starts with a guessed home
+	dyn     map[string]bool         // variables assigned anything else
+	funcs   map[string]bool         // functions and aliases the script defines
+	alias   map[string]string       // aliases with a plain literal value: name → value
+	rebind  map[string]string       // hash -p: command name → the command it now runs ("" unknown)
+	secret  *Span                   // where a secret was read, if anywhere
+	upload  *Span                   // where data left the machine, if anywhere
+	files   map[string]string       // files this input writes: path → content (or a marker)
+	cwd     string                  // the working directory after a literal cd ("" unknown)
+	dlDirs  []string                // folders a download was extracted into ("": the unknown working directory)
+	bins    map[string]string       // command name → a file this input wrote into a folder on the command path
+	loops   int                     // loop bodies under way: a computed word there stands for many files
+	inAlias int                     // alias expansions under way
+	seen    map[syntax.Node]bool    // command substitutions analysed already
+	fds     map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
+	bodies  map[string]*syntax.Stmt // the functions the script defines: name → body
+	inFunc  int                     // function bodies re-read for their input under way
 }
 
 // maxFileText bounds the text kept for one written file: appending to it
@@ -213,6 +223,10 @@ func (a *shellAn) collect(f *syntax.File) {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			a.funcs[n.Name.Value] = true
+			if a.bodies == nil {
+				a.bodies = map[string]*syntax.Stmt{}
+			}
+			a.bodies[n.Name.Value] = n.Body
 		case *syntax.Assign:
 			if n.Name == nil {
 				return true
@@ -428,10 +442,11 @@ func (a *shellAn) collectHash(args []*syntax.Word) {
 
 // pipeCtx says where a command sits in a pipeline.
 type pipeCtx struct {
-	stdin  string // what feeds stdin: "" (nothing known), "download", "decoded", "text", "pipe"
-	text   string // for stdin "text": the literal text piped in
-	obf    bool   // for stdin "text": spelled with hex or octal escapes
-	inPipe bool   // part of a pipeline or run in the background (fork bomb test)
+	stdin  string             // what feeds stdin: "" (nothing known), "download", "decoded", "text", "pipe", "file" (one not analysed), "devnull", "computed"
+	text   string             // for stdin "text": the literal text piped in; for "file": the file's name
+	obf    bool               // for stdin "text": spelled with hex or octal escapes
+	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
+	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
 }
 
 func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
@@ -464,15 +479,47 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if len(s.Redirs) > 0 {
 		rws = make([][]word, len(s.Redirs))
 	}
+	// Input redirections feed stdin (fd 0) or, with a number, another
+	// descriptor: exec 3<<<'…' keeps it for later commands (bash <&3).
+	var fds map[string]pipeCtx
+	in := func(r *syntax.Redirect, src pipeCtx) {
+		n := "0"
+		if r.N != nil {
+			n = r.N.Value
+		}
+		if n == "0" {
+			pc.stdin, pc.text, pc.obf = src.stdin, src.text, src.obf
+			return
+		}
+		if fds == nil {
+			fds = map[string]pipeCtx{}
+		}
+		fds[n] = src
+	}
 	for i, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			pc.stdin, pc.text, pc.obf = "text", "", false
+			src := pipeCtx{stdin: "text"}
 			if r.Hdoc != nil {
-				pc.text = a.docText(r.Hdoc)
+				src.text = a.docText(r.Hdoc)
 			}
+			in(r, src)
 			continue
-		case syntax.DplOut, syntax.DplIn:
+		case syntax.DplOut:
+			continue
+		case syntax.DplIn:
+			if r.Word == nil || r.N != nil && r.N.Value != "0" {
+				continue
+			}
+			// <&3: stdin is what descriptor 3 was opened on.
+			n := r.Word.Lit()
+			if src, ok := fds[n]; ok {
+				in(r, src)
+			} else if src, ok := a.fds[n]; ok {
+				in(r, src)
+			} else if n != "-" && n != "0" {
+				in(r, pipeCtx{stdin: "file", text: "file descriptor " + n})
+			}
 			continue
 		}
 		if r.Word == nil {
@@ -483,31 +530,46 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 		switch r.Op {
 		case syntax.WordHdoc:
 			if len(ws) == 1 && !ws[0].hole {
-				pc.stdin, pc.text, pc.obf = "text", ws[0].s, false
+				in(r, pipeCtx{stdin: "text", text: ws[0].s})
 			} else {
-				pc.stdin = "computed"
+				in(r, pipeCtx{stdin: "computed"})
 			}
-		case syntax.RdrIn:
-			if len(ws) != 1 || ws[0].hole {
+		case syntax.RdrIn, syntax.RdrInOut:
+			if len(ws) != 1 {
 				continue
 			}
 			if ws[0].s == "/dev/null" {
-				pc.stdin = "devnull"
+				in(r, pipeCtx{stdin: "devnull"})
 				continue
 			}
 			// Reading a file this input wrote: sh < /tmp/x.sh
 			switch content, ok := a.fileContent(ws[0].s); {
-			case !ok:
+			case ws[0].hole || !ok:
+				// A file the analysis cannot see: sh < ~/Downloads/x.sh
+				in(r, pipeCtx{stdin: "file", text: display(ws[0].s)})
 			case content == fileDownloaded:
-				pc.stdin = "download"
+				in(r, pipeCtx{stdin: "download"})
 			case content == fileComputed:
-				pc.stdin = "computed"
+				in(r, pipeCtx{stdin: "computed"})
 			default:
-				pc.stdin, pc.text, pc.obf = "text", content, false
+				in(r, pipeCtx{stdin: "text", text: content})
 			}
 		}
 	}
+	if fds != nil {
+		pc.fds = fds
+	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
+		// exec 3<… with no command opens the descriptor for the rest of
+		// the script.
+		if a.fds == nil {
+			a.fds = map[string]pipeCtx{}
+		}
+		for n, src := range fds {
+			a.fds[n] = src
+		}
+	}
 	if !isCall || len(ce.Args) == 0 {
 		a.redirects(s.Redirs, rws, s.Cmd == nil, false)
 		a.recordWrites(s.Redirs, rws, "", false)
@@ -750,6 +812,10 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	a.envVar(as.Name.Value, w, a.span(as))
 }
 
+// promptVars are the shells' prompts: their values are expanded, $(…)
+// included, whenever the prompt is shown (PS4 before each traced command).
+var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true, "PROMPT": true, "RPROMPT": true, "RPS1": true, "PROMPT2": true}
+
 // startsWithPATH reports a value that begins with $PATH: PATH="$PATH:/x".
 func startsWithPATH(w *syntax.Word) bool {
 	if len(w.Parts) == 0 {
@@ -788,7 +854,24 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		}
 	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
 		a.add(level.Dangerous, "shell.library-injection", sp, "%s: loads other code into every program started", name)
-	case up == "BASH_ENV" || up == "ENV" || up == "PROMPT_COMMAND" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
+	case up == "PROMPT_COMMAND" || strings.HasPrefix(up, "BASH_FUNC_"):
+		// The value is shell code: run before each prompt, or the body of
+		// a function exported to every bash started (BASH_FUNC_ls%%).
+		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+		switch {
+		case w.hole:
+			a.add(level.Destructive, "shell.env-code-computed", sp, "%s is set to shell code computed at run time", name)
+		case up == "PROMPT_COMMAND":
+			a.nestedText(w.s, sp, name)
+		default:
+			a.nestedText("f"+w.s, sp, name)
+		}
+	case promptVars[up]:
+		// Prompts expand $(…) each time they are shown.
+		if strings.Contains(w.s, "$") || strings.Contains(w.s, "`") {
+			a.nestedText(": <<AIRLOCK_PROMPT\n"+w.s+"\nAIRLOCK_PROMPT\n", sp, name)
+		}
+	case up == "BASH_ENV" || up == "ENV" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
 		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
 		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
 		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
@@ -1450,12 +1533,19 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 					hole(!quoted)
 				}
 			case ok && !quoted:
-				// An unquoted expansion splits on blanks: X="rm -rf"; $X ~
-				fields := strings.Fields(val)
+				// An unquoted expansion splits on $IFS, blanks unless the
+				// script sets it: X="rm -rf"; $X ~. IFS=,; X=rm,-rf,~; $X
+				ifs, known := a.ifs()
+				if !known && val != "" {
+					param(p, true)
+					continue
+				}
+				split := func(r rune) bool { return strings.ContainsRune(ifs, r) }
+				fields := strings.FieldsFunc(val, split)
 				if len(fields) == 0 {
 					continue
 				}
-				if strings.TrimLeft(val, " \t\n") != val {
+				if strings.TrimLeftFunc(val, split) != val {
 					flush()
 				}
 				for i, f := range fields {
@@ -1464,7 +1554,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 					}
 					cur.s += f
 				}
-				if strings.TrimRight(val, " \t\n") != val {
+				if strings.TrimRightFunc(val, split) != val {
 					flush()
 				}
 			case ok:
@@ -1501,6 +1591,19 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 	cur.gen = gen
 	flush()
 	return out
+}
+
+// ifs returns the characters unquoted expansions split on: blanks, or the
+// one literal value the script gives IFS. known is false when the script
+// computes IFS or sets it more than once.
+func (a *shellAn) ifs() (chars string, known bool) {
+	if v, ok := a.vars["IFS"]; ok {
+		return v, true
+	}
+	if a.dyn["IFS"] {
+		return "", false
+	}
+	return " \t\n", true
 }
 
 // homeSubst reports a command substitution that prints the home folder:

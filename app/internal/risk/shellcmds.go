@@ -2,6 +2,7 @@ package risk
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -37,7 +38,7 @@ var wrappers = map[string]string{
 	"ionice": "cnp", "timeout": "sk", "gtimeout": "sk", "command": "", "exec": "a", "builtin": "",
 	"caffeinate": "tw", "stdbuf": "ioe", "chroot": "", "arch": "e", "setsid": "", "unbuffer": "",
 	"noglob": "", "nocorrect": "", "watch": "nd", "xargs": "", "flock": "wE", "taskset": "",
-	"chrt": "", "script": "Ft", "then": "", "do": "", "sh-wrapper": "", "sandbox-exec": "fpnD",
+	"chrt": "", "script": "Ft", "then": "", "do": "", "sh-wrapper": "", "sandbox-exec": "fpnD", "busybox": "", "toybox": "",
 }
 
 // peel strips wrappers (sudo, env, nohup, xargs, timeout …) and returns the
@@ -327,7 +328,16 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		}
 	}
 	if a.funcs[name] {
-		return // the script's own function or alias: its body is analysed where it is defined
+		// The script's own function or alias: its body is analysed where it
+		// is defined, and again with its input when it has one:
+		// f() { bash; }; curl … | f
+		if body := a.bodies[name]; body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4 {
+			a.inFunc++
+			pc.inPipe = false
+			a.stmt(body, pc)
+			a.inFunc--
+		}
+		return
 	}
 	if h, ok := shellCommands[name]; ok {
 		h(c)
@@ -335,6 +345,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		h(c)
 	} else {
 		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", display(name))
+		c.embedded()
 	}
 	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
 		// Whatever it sends can carry what the script read.
@@ -346,6 +357,69 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 			a.read(w, sp)
 		}
 	}
+}
+
+// maxEmbedded bounds the command lines looked for in one command's
+// arguments.
+const maxEmbedded = 8
+
+// embedded rates the command lines found in the arguments of a command
+// whose behaviour is not known (lockf, entr, parallel, hyperfine, uv run,
+// a look-alike of sudo …) or that runs what it is given (npx -c): many
+// such tools run their arguments. An argument naming a known command
+// starts a command line (lockf /tmp/l rm -rf ~); an argument with blanks
+// or shell operators whose first word is a known command is a script
+// (hyperfine 'rm -rf ~'). Only what would be worse than Dangerous counts:
+// the command itself is Dangerous already.
+func (c *call) embedded() {
+	probes := 0
+	for i, w := range c.args {
+		if w.hole || w.s == "" || strings.HasPrefix(w.s, "-") || probes >= maxEmbedded {
+			continue
+		}
+		first, _, spaced := strings.Cut(strings.TrimSpace(w.s), " ")
+		if !spaced {
+			first, _, spaced = strings.Cut(first, "\t")
+		}
+		if !knownCommand(commandName(first)) {
+			continue
+		}
+		probes++
+		var sub Verdict
+		sp := c.span
+		inner := newShellAn(&sub, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, "", c.a.sh)
+		if spaced || strings.ContainsAny(w.s, ";|&\n") {
+			inner = shellRun(&sub, w.s, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh)
+		} else {
+			inner.call(c.args[i:], c.span, pipeCtx{})
+			inner.finish()
+		}
+		if sub.Level <= level.Dangerous {
+			continue
+		}
+		unsure := false
+		for _, r := range sub.Reasons {
+			unsure = unsure || r.Rule == "shell.unparseable" || r.Rule == "shell.too-complex" || r.Rule == "shell.too-deep"
+		}
+		if unsure {
+			continue
+		}
+		c.add(level.Destructive, "runs-arguments", "%s may run its arguments as a command: %s", c.name, display(w.s))
+		for _, r := range sub.Reasons {
+			c.a.v.addText(r.Level, r.Rule, r.Span, r.Text)
+		}
+		c.adopt(inner)
+		return
+	}
+}
+
+// knownCommand reports a command name the shell analyzer has rules for.
+func knownCommand(name string) bool {
+	if _, ok := shellCommands[name]; ok {
+		return true
+	}
+	_, ok := wrappers[name]
+	return ok || prefixCommand(name) != nil || shells[name]
 }
 
 // netTools send data over the network; lookupTools do when a name they
@@ -477,7 +551,7 @@ func prefixCommand(name string) func(*call) {
 
 var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "lwp-download": true, "ftp": true}
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "tcsh": true, "csh": true, "busybox": true}
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "tcsh": true, "csh": true}
 
 // shellCommands rates each known command. Unknown commands are Dangerous.
 var shellCommands map[string]func(*call)
@@ -760,7 +834,7 @@ func init() {
 				c.add(level.Destructive, "source", "%s: runs commands computed at run time", c.name)
 				return
 			}
-			if len(ops) > 0 && isStdinPath(ops[0].s) {
+			if len(ops) > 0 && (isStdinPath(ops[0].s) || c.fdInput(ops[0])) {
 				c.name = "sh"
 				c.fromStdin()
 				return
@@ -804,6 +878,24 @@ func init() {
 		if c.pc.stdin == "devnull" && !hasShort(c.args, 'a') && !hasLong(c.args, "--append") {
 			for _, w := range c.operands() {
 				c.add(level.Destructive, "truncate", "tee %s with empty input: empties the file", display(w.s))
+			}
+		}
+		// What tee writes is its input: curl … | tee ~/bin/x makes x a
+		// download.
+		content := fileComputed
+		switch c.pc.stdin {
+		case "download":
+			content = fileDownloaded
+		case "text":
+			content = c.pc.text
+		case "devnull":
+			content = ""
+		}
+		if !hasShort(c.args, 'a') && !hasLong(c.args, "--append") && len(content) <= maxFileText {
+			for _, w := range c.operands() {
+				if !w.hole {
+					c.a.setFile(w.s, content)
+				}
 			}
 		}
 		c.writeDest()
@@ -906,12 +998,43 @@ func permCommand(c *call) {
 			l, why = level.Dangerous, "recursively changes ownership or permissions"
 		case z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence:
 			l, why = level.Max(l, level.Dangerous), "changes permissions inside "+z.detail
+		case z.homeRoot && (c.name != "chmod" || len(c.operands()) > 0 && locksOwner(c.operands()[0].s)):
+			// chmod 000 ~, chown nobody ~/Documents: you lose your own files.
+			l, why = level.Max(l, level.Dangerous), "takes "+display(w.s)+" away from you"
 		}
 	}
 	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
 		l, why = level.Max(l, level.Dangerous), "sets the setuid/setgid bit"
 	}
 	c.add(l, c.name, "%s: %s", c.name, why)
+}
+
+// locksOwner reports a chmod mode that leaves the owner unable to read or
+// enter a folder: 000, 0644 on a folder, u-rx, a=, go= is fine.
+func locksOwner(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if n, err := strconv.ParseUint(mode, 8, 32); err == nil {
+		return (n>>6)&5 != 5
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		i := strings.IndexAny(clause, "+-=")
+		if i < 0 {
+			continue
+		}
+		who, op, perms := clause[:i], clause[i], clause[i+1:]
+		if who != "" && !strings.ContainsAny(who, "ua") {
+			continue
+		}
+		switch {
+		case op == '-' && strings.ContainsAny(perms, "rxX"):
+			return true
+		case op == '=' && !(strings.Contains(perms, "r") && strings.ContainsAny(perms, "xX")):
+			return true
+		}
+	}
+	return false
 }
 
 func findCommand(c *call) {
@@ -1064,9 +1187,17 @@ func shellInterp(c *call) {
 		if s == "--" {
 			break
 		}
-		// Options with a value: -o pipefail, +O extglob, --rcfile FILE.
-		if !w.hole && (s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file") {
+		// Options with a value: -o pipefail, +O extglob.
+		if !w.hole && (s == "-o" || s == "+o" || s == "-O" || s == "+O") {
 			i++
+			continue
+		}
+		// --rcfile FILE: a script run before anything else.
+		if !w.hole && (s == "--rcfile" || s == "--init-file") {
+			if i+1 < len(c.args) {
+				i++
+				c.scriptFile(c.args[i])
+			}
 			continue
 		}
 		if len(s) > 1 && s[0] == '+' && !w.hole {
@@ -1081,19 +1212,24 @@ func shellInterp(c *call) {
 			return
 		}
 		if !strings.HasPrefix(s, "-") || w.hole || w.proc {
-			switch {
-			case w.proc || w.hole:
-				c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, display(s))
-			case isStdinPath(s):
-				c.fromStdin()
-			case c.a.runFile(c, s):
-			default:
-				c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, display(s))
-			}
+			c.scriptFile(w)
 			return
 		}
 	}
 	c.fromStdin()
+}
+
+// scriptFile rates the script file a shell runs.
+func (c *call) scriptFile(w word) {
+	switch s := w.s; {
+	case w.proc || w.hole:
+		c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, display(s))
+	case isStdinPath(s) || c.fdInput(w):
+		c.fromStdin()
+	case c.a.runFile(c, s):
+	default:
+		c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, display(s))
+	}
 }
 
 // nested analyses words as a shell script (sh -c, eval).
@@ -1112,7 +1248,7 @@ func (c *call) nested(ws []word, what string) {
 	}
 	src := strings.Join(parts, " ")
 	sp := c.span
-	c.adopt(shellRun(c.a.v, src, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh))
+	c.adopt(shellRunIn(c.a.v, src, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh, c.pc))
 }
 
 func anchorOr(a, b *Span) *Span {
@@ -1139,6 +1275,12 @@ func (c *call) writeDest() {
 		}
 		dest, _ := c.a.pathOf(targets[0])
 		trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
+		if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
+			// mv x /dev/null copies x into nothing and removes it: rm -rf x.
+			c.add(level.Caution, "move-to-sink", "mv into %s: what it moves is destroyed", display(dest))
+			rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
+			c.a.call(rm, c.span, pipeCtx{})
+		}
 		for _, w := range sources {
 			if c.name != "ln" {
 				c.a.read(w, c.span)
@@ -1148,6 +1290,8 @@ func (c *call) writeDest() {
 				switch {
 				case z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence:
 					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", display(w.s), z.detail)
+				case z.homeRoot && !w.hole && isHome(w.s):
+					c.add(level.Destructive, "move-home", "mv %s: moves your whole home folder away", display(w.s))
 				case z.homeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
 					c.add(level.Dangerous, "move-protected", "mv %s: moves a top-level folder of your home away", display(w.s))
 				}
@@ -1166,9 +1310,35 @@ func (c *call) writeDest() {
 			}
 		}
 	}
+	if c.name == "install" || c.name == "ditto" || c.name == "ln" && (hasShort(c.args, 'f') || hasLong(c.args, "--force")) {
+		// install /dev/null x, ln -sf /dev/null x: x is replaced by nothing.
+		for _, w := range ops[:len(ops)-1] {
+			if !w.hole && isSinkDevice(w.s) {
+				for _, t := range targets {
+					c.add(level.Destructive, "truncate", "%s %s %s: replaces the file with an empty one", c.name, display(w.s), display(t.s))
+				}
+				break
+			}
+		}
+	}
 	for _, w := range targets {
 		c.a.write(w, c.span, c.name+" writes to")
 	}
+}
+
+// isSinkDevice reports a device that swallows what is written to it.
+func isSinkDevice(p string) bool {
+	switch path.Clean(p) {
+	case "/dev/null", "/dev/zero", "/private/var/run/null":
+		return true
+	}
+	return false
+}
+
+// isHome reports a path naming the home folder itself: ~, ~/, /Users/me.
+func isHome(p string) bool {
+	p = strings.TrimRight(p, "/")
+	return p == "~" || strings.HasPrefix(p, "/Users/") && strings.Count(p, "/") == 2
 }
 
 // sandboxRoot reports a word that names one of the sandbox roots itself.
@@ -1194,6 +1364,31 @@ func (c *call) writeOperands(verb string) {
 	for _, w := range c.operands() {
 		c.a.write(w, c.span, verb)
 	}
+}
+
+// fdInput reports a path naming a descriptor the command's redirections
+// or an earlier exec opened (bash /dev/fd/3 3<<<'…'), and makes what that
+// descriptor reads the command's input.
+func (c *call) fdInput(w word) bool {
+	if w.hole {
+		return false
+	}
+	n, ok := strings.CutPrefix(w.s, "/dev/fd/")
+	if !ok {
+		n, ok = strings.CutPrefix(w.s, "/proc/self/fd/")
+	}
+	if !ok {
+		return false
+	}
+	src, ok := c.pc.fds[n]
+	if !ok {
+		src, ok = c.a.fds[n]
+	}
+	if !ok {
+		src = pipeCtx{stdin: "file", text: "file descriptor " + n}
+	}
+	c.pc.stdin, c.pc.text, c.pc.obf = src.stdin, src.text, src.obf
+	return true
 }
 
 func isStdinPath(s string) bool {
@@ -1737,6 +1932,12 @@ func (c *call) fromStdinAs(shell bool) {
 		}
 	case "computed":
 		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
+	case "file":
+		if shell {
+			c.add(level.Dangerous, "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
+		} else {
+			c.add(level.Dangerous, "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
+		}
 	case "pipe":
 		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
 	}
@@ -2878,6 +3079,12 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 		c.add(level.Caution, "git", "git %s: changes the repository", s)
 		if rops := operands(rest); s == "clone" && len(rops) > 1 {
 			c.a.write(rops[len(rops)-1], c.span, "git clone into")
+			c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
+		} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
+			dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
+			if dir != "" && dir != "." && dir != "/" {
+				c.a.downloadedInto(word{s: dir}, true)
+			}
 		}
 		for i, w := range rest {
 			switch {
@@ -4794,6 +5001,7 @@ func packageRunner(c *call) {
 		return
 	}
 	c.add(level.Dangerous, "package-runner", "%s: downloads a package from a registry and runs it", c.name)
+	c.embedded()
 }
 
 // npmCommand rates npm, pnpm and yarn: exec, dlx and create run a package

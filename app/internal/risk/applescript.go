@@ -98,11 +98,16 @@ type asAn struct {
 	// Handlers (ashandlers.go): those with positional parameters and the
 	// calls collect saw; the calls and one-item effects run saw.
 	handlers []asHandler
+	params   []asName // the handlers' parameters, which asHandler.params slice
 	calls    []asCall
 	runCalls []asRunCall
 	effects  []asEffect
 	returns  []asReturn
 	hasSubs  bool
+	// bare[name]: a word of that name is mentioned other than by a
+	// handler's definition, its end or a call name(…) (collect; bindCalls
+	// reads it for handlers).
+	bare []bool
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
@@ -121,20 +126,28 @@ const maxPooled = 1024
 // newAsAn returns an analyser for one script, its tables empty.
 func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 	an := asPool.Get().(*asAn)
+	an.reset()
+	an.lx, an.v, an.env, an.depth = lx, v, env, depth
+	return an
+}
+
+// reset empties the analyser, keeping the room its tables have (release
+// has cleared them).
+func (an *asAn) reset() {
 	*an = asAn{
-		lx: lx, v: v, env: env, depth: depth,
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
 		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
+		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], bare: an.bare,
 	}
-	// handlers, calls, runCalls and effects point into the script's tokens:
-	// they are dropped with it.
-	return an
 }
 
 // release empties the analyser's tables and returns it to the pool; an
 // must not be used after.
 func (an *asAn) release() {
-	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled {
+	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled ||
+		len(an.bare) > maxKW+maxPooled || cap(an.calls) > maxPooled || cap(an.returns) > maxPooled ||
+		cap(an.handlers) > maxPooled || cap(an.params) > maxPooled || cap(an.runCalls) > maxPooled || cap(an.effects) > maxPooled {
 		return // the garbage collector takes it
 	}
 	for _, s := range an.symList {
@@ -146,10 +159,13 @@ func (an *asAn) release() {
 	clear(an.shells)
 	clear(an.stack[:cap(an.stack)])
 	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
-	*an = asAn{
-		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
-	}
+	// So do the calls, returns and handlers; bare is indexed by this
+	// script's names.
+	clear(an.calls)
+	clear(an.returns)
+	clear(an.handlers)
+	clear(an.bare)
+	an.reset()
 	asPool.Put(an)
 }
 
@@ -223,8 +239,12 @@ func (an *asAn) collect() {
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			if i+1 < len(st) && st[i+1].isOp('(') && !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
-				an.calls = append(an.calls, asCall{name: an.name(*t), toks: st[i:]})
+			if i+1 < len(st) && st[i+1].isOp('(') {
+				if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
+					an.calls = append(an.calls, asCall{name: an.name(*t), toks: st[i:]})
+				}
+			} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
+				an.markBare(an.name(*t))
 			}
 			switch t.kw {
 			case kwSet:
@@ -297,14 +317,15 @@ func (an *asAn) collect() {
 					// positional ones of foo(a, b) are bound to what its
 					// calls pass, when every call can be read (bindCalls).
 					if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
-						h := asHandler{name: an.name(st[1])}
+						from := len(an.params)
 						for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
 							if st[j].kind == asWord || st[j].kind == asVar {
 								an.sym(an.name(st[j])).isVar = true
-								h.params = append(h.params, an.name(st[j]))
+								an.params = append(an.params, an.name(st[j]))
 							}
 						}
-						an.handlers = append(an.handlers, h)
+						to := len(an.params)
+						an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), params: an.params[from:to:to]})
 						continue
 					}
 					for j := 2; j < len(st); j++ {
@@ -331,7 +352,6 @@ func (an *asAn) collect() {
 type asSym struct {
 	name         asName
 	isVar, isSub bool
-	bare         bool // a handler mentioned other than in a call (markBare)
 	bulk         int8 // bulkVar's result: 0 not known yet, 1 yes, -1 no (or being worked out)
 	resolving    bool // template is resolving the variable's value
 	ndefs        int
@@ -423,7 +443,7 @@ func (an *asAn) run() {
 
 func (an *asAn) currentApp() *asApp {
 	for i := len(an.stack) - 1; i >= 0; i-- {
-		f := an.stack[i]
+		f := &an.stack[i]
 		if f.kind == "tell" && f.app != nil {
 			if f.app.dynamic && f.app.known == nil {
 				// tell application (computed) inside using terms from
@@ -812,11 +832,11 @@ func appInfoFor(low []byte) *appInfo {
 // checks that the statement's command is one the analyzer knows.
 func (an *asAn) scan(st []asToken, head bool) {
 	app := an.currentApp()
-	if an.hasSubs {
-		an.noteCalls(st)
-	}
 	for i := 0; i < len(st); i++ {
 		t := st[i]
+		if an.hasSubs && (t.kind == asWord || t.kind == asVar) && i+1 < len(st) && st[i+1].isOp('(') {
+			an.noteCall(t) // rules never change the stack noteCall reads
+		}
 		switch t.kind {
 		case asEvent:
 			an.event(st, i, app)

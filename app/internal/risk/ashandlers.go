@@ -52,40 +52,27 @@ const maxBound = 16
 
 // bindCalls gives each handler parameter the arguments its calls pass.
 func (an *asAn) bindCalls() {
-	// Only a handler with a few calls is bound; mentions are looked for
-	// only when one is.
+	var buf [8][]asToken
 	for hi, h := range an.handlers {
-		if hi >= maxBound || len(h.params) == 0 {
-			continue
-		}
+		// Only a handler with a few calls, all of them seen (it is never
+		// mentioned bare), is bound.
 		n := 0
-		for _, c := range an.calls {
-			if c.name == h.name {
-				n++
-			}
-		}
-		if n > 0 && n <= maxDefs {
-			an.markBare()
-			break
-		}
-	}
-	for hi, h := range an.handlers {
-		complete := hi < maxBound
-		var calls []asCall
-		if complete {
+		if hi < maxBound {
 			for _, c := range an.calls {
 				if c.name == h.name {
-					calls = append(calls, c)
+					n++
 				}
 			}
-			complete = len(calls) > 0 && len(calls) <= maxDefs && !an.lookup(h.name).bare
 		}
-		var args [][]asToken
-		for _, c := range calls {
+		complete := n > 0 && n <= maxDefs && !an.isBare(h.name)
+		for _, c := range an.calls {
 			if !complete {
 				break
 			}
-			args = callArgs(c.toks, args[:0])
+			if c.name != h.name {
+				continue
+			}
+			args := callArgs(c.toks, buf[:0])
 			if len(args) != len(h.params) {
 				complete = false
 				break
@@ -107,26 +94,18 @@ func (an *asAn) bindCalls() {
 	}
 }
 
-// markBare marks every handler mentioned other than by its definition,
-// its end or a call name(…): passed around as a value, its calls cannot
-// all be seen. One pass over the script.
-func (an *asAn) markBare() {
-	toks := an.lx.toks
-	for i, t := range toks {
-		if (t.kind != asWord && t.kind != asVar) || t.tlen == 0 {
-			continue
-		}
-		if i+1 < len(toks) && toks[i+1].isOp('(') {
-			continue
-		}
-		if i > 0 && (toks[i-1].kw == kwOn || toks[i-1].kw == kwTo || toks[i-1].kw == kwEnd) {
-			continue
-		}
-		if s := an.lookup(an.name(t)); s != nil && s.isSub {
-			s.bare = true
-		}
+// markBare notes a word mentioned other than by a handler's definition,
+// its end or a call name(…): if it names a handler, that handler is passed
+// around as a value, and its calls cannot all be seen. collect calls it as
+// it reads the script.
+func (an *asAn) markBare(name asName) {
+	if int(name) >= len(an.bare) {
+		an.bare = append(an.bare, make([]bool, int(name)+1-len(an.bare)+len(an.bare)/2)...)
 	}
+	an.bare[name] = true
 }
+
+func (an *asAn) isBare(name asName) bool { return int(name) < len(an.bare) && an.bare[name] }
 
 // callArgs splits the arguments of name(a, b) at its top-level commas.
 func callArgs(toks []asToken, out [][]asToken) [][]asToken {
@@ -170,19 +149,14 @@ func (an *asAn) currentHandler() asName {
 	return 0
 }
 
-// noteCalls records the calls of the script's handlers in st.
-func (an *asAn) noteCalls(st []asToken) {
-	for i := 0; i+1 < len(st); i++ {
-		t := st[i]
-		if (t.kind != asWord && t.kind != asVar) || !st[i+1].isOp('(') {
-			continue
-		}
-		s := an.lookup(an.name(t))
-		if s == nil || !s.isSub {
-			continue
-		}
-		an.runCalls = append(an.runCalls, asRunCall{caller: an.currentHandler(), callee: s.name, bulk: an.loopBulk()})
+// noteCall records a call of one of the script's handlers: st[i] is a
+// word followed by "(" (scan calls it as it reads a statement).
+func (an *asAn) noteCall(t asToken) {
+	s := an.lookup(an.name(t))
+	if s == nil || !s.isSub {
+		return
 	}
+	an.runCalls = append(an.runCalls, asRunCall{caller: an.currentHandler(), callee: s.name, bulk: an.loopBulk()})
 }
 
 // perItem lists the one-item rules whose effect is a bulk one when

@@ -184,8 +184,8 @@ func (an *asAn) bulkVarDefs(name asName, depth int) bool {
 
 // loopBulk reports being inside a repeat over a collection.
 func (an *asAn) loopBulk() bool {
-	for _, f := range an.stack {
-		if f.bulk {
+	for i := range an.stack {
+		if an.stack[i].bulk {
 			return true
 		}
 	}

@@ -960,6 +960,28 @@ var usualCodeDirs = []string{"~/bin", "~/.local/bin", "~/.cargo/bin", "~/go/bin"
 	"/opt/homebrew/opt/…", "/usr/local/opt/…", "/opt/homebrew/Cellar/…", "/Applications/*.app/Contents/…",
 	"/Library/TeX/texbin", "/usr/local/go/bin", "/Library/Frameworks/Python.framework/Versions/…", "/opt/local/libexec/…"}
 
+// usualCodeDirElems is usualCodeDirs split into elements, a trailing "…"
+// taken off as below, once (usualCodeDir runs for every folder a command
+// writes into).
+var usualCodeDirElems = sync.OnceValue(func() []struct {
+	elems []string
+	below bool
+} {
+	out := make([]struct {
+		elems []string
+		below bool
+	}, len(usualCodeDirs))
+	for i, u := range usualCodeDirs {
+		want := strings.Split(u, "/")
+		below := want[len(want)-1] == "…"
+		if below {
+			want = want[:len(want)-1]
+		}
+		out[i].elems, out[i].below = want, below
+	}
+	return out
+})
+
 // usualCodeDir reports a folder of usualCodeDirs. $HOME has been written
 // ~ by the time a value is looked at.
 func usualCodeDir(d string) bool {
@@ -968,12 +990,8 @@ func usualCodeDir(d string) bool {
 		return false
 	}
 	got := strings.Split(d, "/")
-	for _, u := range usualCodeDirs {
-		want := strings.Split(u, "/")
-		below := want[len(want)-1] == "…"
-		if below {
-			want = want[:len(want)-1]
-		}
+	for _, u := range usualCodeDirElems() {
+		want, below := u.elems, u.below
 		if len(got) < len(want) || !below && len(got) != len(want) {
 			continue
 		}

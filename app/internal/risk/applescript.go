@@ -209,6 +209,7 @@ func (an *asAn) collect() {
 	// The handler being read, if any (a handler "named" by an empty text,
 	// an unknown «event», is none).
 	handler, inHandler := asName(0), false
+	bare := an.bare
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
@@ -239,12 +240,21 @@ func (an *asAn) collect() {
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			if i+1 < len(st) && st[i+1].isOp('(') {
+			if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
 				if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
 					an.calls = append(an.calls, asCall{name: an.name(*t), toks: st[i:]})
 				}
 			} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
-				an.markBare(an.name(*t))
+				// A mention other than a call, a handler's definition or
+				// its end (bindCalls).
+				name := t.name // a word's name, as an.name gives it
+				if name == 0 {
+					name = an.name(*t)
+				}
+				if int(name) >= len(bare) {
+					bare = an.growBare(name)
+				}
+				bare[name] = true
 			}
 			switch t.kw {
 			case kwSet:

@@ -94,15 +94,14 @@ func (an *asAn) bindCalls() {
 	}
 }
 
-// markBare notes a word mentioned other than by a handler's definition,
-// its end or a call name(…): if it names a handler, that handler is passed
-// around as a value, and its calls cannot all be seen. collect calls it as
-// it reads the script.
-func (an *asAn) markBare(name asName) {
-	if int(name) >= len(an.bare) {
-		an.bare = append(an.bare, make([]bool, int(name)+1-len(an.bare)+len(an.bare)/2)...)
-	}
-	an.bare[name] = true
+// growBare makes room in an.bare for name and returns it. an.bare[n]
+// notes a word n mentioned other than by a handler's definition, its end
+// or a call n(…): if n names a handler, the handler is passed around as a
+// value, and its calls cannot all be seen. collect fills it in as it reads
+// the script.
+func (an *asAn) growBare(name asName) []bool {
+	an.bare = append(an.bare, make([]bool, int(name)+1-len(an.bare)+len(an.bare)/2)...)
+	return an.bare
 }
 
 func (an *asAn) isBare(name asName) bool { return int(name) < len(an.bare) && an.bare[name] }

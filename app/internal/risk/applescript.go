@@ -844,13 +844,17 @@ func (an *asAn) scan(st []asToken, head bool) {
 	app := an.currentApp()
 	for i := 0; i < len(st); i++ {
 		t := st[i]
-		if an.hasSubs && (t.kind == asWord || t.kind == asVar) && i+1 < len(st) && st[i+1].isOp('(') {
-			an.noteCall(t) // rules never change the stack noteCall reads
-		}
 		switch t.kind {
 		case asEvent:
 			an.event(st, i, app)
+		case asVar:
+			if an.hasSubs && i+1 < len(st) && st[i+1].isOp('(') {
+				an.noteCall(t)
+			}
 		case asWord:
+			if an.hasSubs && i+1 < len(st) && st[i+1].isOp('(') {
+				an.noteCall(t) // rules never change the stack noteCall reads
+			}
 			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {

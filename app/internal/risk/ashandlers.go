@@ -177,11 +177,10 @@ var perItem = map[string]struct {
 
 // effect records a one-item effect of the handler being rated.
 func (an *asAn) effect(rule string, sp Span) {
-	if _, ok := perItem[rule]; !ok {
-		return
-	}
 	if h := an.currentHandler(); h != 0 {
-		an.effects = append(an.effects, asEffect{handler: h, rule: rule, sp: sp})
+		if _, ok := perItem[rule]; ok {
+			an.effects = append(an.effects, asEffect{handler: h, rule: rule, sp: sp})
+		}
 	}
 }
 

@@ -511,7 +511,10 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 // U+2028 or U+2029.
 func skipLine(src string, i int) int {
 	end := len(src)
-	if j := strings.IndexAny(src[i:], "\r\n"); j >= 0 {
+	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+		end = i + j
+	}
+	if j := strings.IndexByte(src[i:end], '\r'); j >= 0 {
 		end = i + j
 	}
 	// U+2028 and U+2029 are E2 80 A8/A9.
@@ -534,25 +537,26 @@ func skipBlockComment(src string, i int) (int, bool) {
 	depth := 0
 	n := len(src)
 	for i < n {
-		j := strings.IndexAny(src[i:], "(*")
+		// Both marks hold a '*': find the next, then look either side.
+		j := strings.IndexByte(src[i:], '*')
 		if j < 0 {
 			return n, false
 		}
-		i += j
-		if src[i] == '(' && i+1 < n && src[i+1] == '*' {
+		k := i + j
+		if k > i && src[k-1] == '(' {
 			depth++
-			i += 2
+			i = k + 1
 			continue
 		}
-		if src[i] == '*' && i+1 < n && src[i+1] == ')' {
+		if k+1 < n && src[k+1] == ')' {
 			depth--
-			i += 2
+			i = k + 2
 			if depth == 0 {
 				return i, true
 			}
 			continue
 		}
-		i++
+		i = k + 1
 	}
 	return n, false
 }

@@ -104,10 +104,10 @@ type asAn struct {
 	effects  []asEffect
 	returns  []asReturn
 	hasSubs  bool
-	// bare[name]: a word of that name is mentioned other than by a
-	// handler's definition, its end or a call name(…) (collect; bindCalls
-	// reads it for handlers).
-	bare []bool
+	// uses[name]: how the script mentions the name, for bindCalls
+	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
+	// usedBare.
+	uses []uint8
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
@@ -138,7 +138,7 @@ func (an *asAn) reset() {
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
 		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
-		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], bare: an.bare,
+		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
 }
 
@@ -146,7 +146,7 @@ func (an *asAn) reset() {
 // must not be used after.
 func (an *asAn) release() {
 	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled ||
-		len(an.bare) > maxKW+maxPooled || cap(an.calls) > maxPooled || cap(an.returns) > maxPooled ||
+		len(an.uses) > maxKW+maxPooled || cap(an.calls) > maxPooled || cap(an.returns) > maxPooled ||
 		cap(an.handlers) > maxPooled || cap(an.params) > maxPooled || cap(an.runCalls) > maxPooled || cap(an.effects) > maxPooled {
 		return // the garbage collector takes it
 	}
@@ -159,12 +159,12 @@ func (an *asAn) release() {
 	clear(an.shells)
 	clear(an.stack[:cap(an.stack)])
 	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
-	// So do the calls, returns and handlers; bare is indexed by this
+	// So do the calls, returns and handlers; uses is indexed by this
 	// script's names.
 	clear(an.calls)
 	clear(an.returns)
 	clear(an.handlers)
-	clear(an.bare)
+	clear(an.uses)
 	an.reset()
 	asPool.Put(an)
 }
@@ -209,7 +209,7 @@ func (an *asAn) collect() {
 	// The handler being read, if any (a handler "named" by an empty text,
 	// an unknown «event», is none).
 	handler, inHandler := asName(0), false
-	bare := an.bare
+	uses := an.uses
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
@@ -242,19 +242,28 @@ func (an *asAn) collect() {
 			}
 			if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
 				if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
-					an.calls = append(an.calls, asCall{name: an.name(*t), toks: st[i:]})
+					// A call. Only a handler with at most maxDefs calls
+					// has them read (bindCalls).
+					name := an.name(*t)
+					if int(name) >= len(uses) {
+						uses = an.growUses(name)
+					}
+					if uses[name]&^usedBare <= maxDefs {
+						uses[name]++
+						an.calls = append(an.calls, asCall{name: name, toks: st[i:]})
+					}
 				}
 			} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
 				// A mention other than a call, a handler's definition or
-				// its end (bindCalls).
+				// its end.
 				name := t.name // a word's name, as an.name gives it
 				if name == 0 {
 					name = an.name(*t)
 				}
-				if int(name) >= len(bare) {
-					bare = an.growBare(name)
+				if int(name) >= len(uses) {
+					uses = an.growUses(name)
 				}
-				bare[name] = true
+				uses[name] |= usedBare
 			}
 			switch t.kw {
 			case kwSet:

@@ -56,15 +56,12 @@ func (an *asAn) bindCalls() {
 	for hi, h := range an.handlers {
 		// Only a handler with a few calls, all of them seen (it is never
 		// mentioned bare), is bound.
-		n := 0
-		if hi < maxBound {
-			for _, c := range an.calls {
-				if c.name == h.name {
-					n++
-				}
-			}
+		var use uint8
+		if int(h.name) < len(an.uses) {
+			use = an.uses[h.name]
 		}
-		complete := n > 0 && n <= maxDefs && !an.isBare(h.name)
+		n := use &^ usedBare
+		complete := hi < maxBound && n > 0 && n <= maxDefs && use&usedBare == 0
 		for _, c := range an.calls {
 			if !complete {
 				break
@@ -94,17 +91,17 @@ func (an *asAn) bindCalls() {
 	}
 }
 
-// growBare makes room in an.bare for name and returns it. an.bare[n]
-// notes a word n mentioned other than by a handler's definition, its end
-// or a call n(…): if n names a handler, the handler is passed around as a
-// value, and its calls cannot all be seen. collect fills it in as it reads
-// the script.
-func (an *asAn) growBare(name asName) []bool {
-	an.bare = append(an.bare, make([]bool, int(name)+1-len(an.bare)+len(an.bare)/2)...)
-	return an.bare
-}
+// usedBare marks, in asAn.uses, a name mentioned other than by a
+// handler's definition, its end or a call name(…): if it names a handler,
+// the handler is passed around as a value, and its calls cannot all be
+// seen. The other bits count the name's calls.
+const usedBare = 0x80
 
-func (an *asAn) isBare(name asName) bool { return int(name) < len(an.bare) && an.bare[name] }
+// growUses makes room in an.uses for name and returns it.
+func (an *asAn) growUses(name asName) []uint8 {
+	an.uses = append(an.uses, make([]uint8, int(name)+1-len(an.uses)+len(an.uses)/2)...)
+	return an.uses
+}
 
 // callArgs splits the arguments of name(a, b) at its top-level commas.
 func callArgs(toks []asToken, out [][]asToken) [][]asToken {

@@ -344,7 +344,7 @@ func (an *asAn) collect() {
 							}
 						}
 						to := len(an.params)
-						an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), params: an.params[from:to:to]})
+						an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), from: int32(from), to: int32(to)})
 						continue
 					}
 					for j := 2; j < len(st); j++ {

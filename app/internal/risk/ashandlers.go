@@ -14,10 +14,11 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // times when it is called in a loop or recursively (or from a handler that
 // is): its one-item effect is then a bulk one.
 
-// asHandler is a handler with positional parameters, as collect reads it.
+// asHandler is a handler with positional parameters, as collect reads it:
+// they are asAn.params[from:to].
 type asHandler struct {
-	name   asName
-	params []asName
+	name     asName
+	from, to int32
 }
 
 // asCall is a call name(…) as collect reads it: toks starts at the name.
@@ -54,6 +55,7 @@ const maxBound = 16
 func (an *asAn) bindCalls() {
 	var buf [8][]asToken
 	for hi, h := range an.handlers {
+		params := an.params[h.from:h.to]
 		// Only a handler with a few calls, all of them seen (it is never
 		// mentioned bare), is bound.
 		var use uint8
@@ -70,11 +72,11 @@ func (an *asAn) bindCalls() {
 				continue
 			}
 			args := callArgs(c.toks, buf[:0])
-			if len(args) != len(h.params) {
+			if len(args) != len(params) {
 				complete = false
 				break
 			}
-			for k, p := range h.params {
+			for k, p := range params {
 				if mentionsName(an, args[k], p) {
 					// zap(x) inside zap, or a caller's variable of the same
 					// name: what it holds is the parameter's other values.
@@ -84,7 +86,7 @@ func (an *asAn) bindCalls() {
 			}
 		}
 		if !complete {
-			for _, p := range h.params {
+			for _, p := range params {
 				an.def(p, nil)
 			}
 		}

@@ -856,14 +856,13 @@ func (an *asAn) scan(st []asToken, head bool) {
 		switch t.kind {
 		case asEvent:
 			an.event(st, i, app)
-		case asVar:
-			if an.hasSubs && i+1 < len(st) && st[i+1].isOp('(') {
-				an.noteCall(t)
+		case asOp:
+			// name(…): a call, if name is a handler (rules never change
+			// the stack noteCall reads).
+			if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
+				an.noteCall(st[i-1])
 			}
 		case asWord:
-			if an.hasSubs && i+1 < len(st) && st[i+1].isOp('(') {
-				an.noteCall(t) // rules never change the stack noteCall reads
-			}
 			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {

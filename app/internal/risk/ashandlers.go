@@ -105,13 +105,25 @@ func (an *asAn) growUses(name asName) []uint8 {
 	return an.uses
 }
 
-// callArgs splits the arguments of name(a, b) at its top-level commas.
+// callArgs splits the arguments of name(a, b) at its top-level commas;
+// none when the parentheses are not closed.
 func callArgs(toks []asToken, out [][]asToken) [][]asToken {
 	if len(toks) < 3 || !toks[1].isOp('(') {
 		return out
 	}
-	depth, from := 0, 2
-	for k := 1; k < len(toks); k++ {
+	out, closed := splitAtCommas(toks, 1, out)
+	if !closed {
+		return out[:0]
+	}
+	return out
+}
+
+// splitAtCommas appends to out the parts of the bracketed group that opens
+// at toks[open], split at its top-level commas; closed is false when the
+// group does not close (out then holds the parts before the last comma).
+func splitAtCommas(toks []asToken, open int, out [][]asToken) (_ [][]asToken, closed bool) {
+	depth, from := 0, open+1
+	for k := open; k < len(toks); k++ {
 		t := toks[k]
 		if t.kind != asOp {
 			continue
@@ -125,7 +137,7 @@ func callArgs(toks []asToken, out [][]asToken) [][]asToken {
 				if k > from {
 					out = append(out, toks[from:k])
 				}
-				return out
+				return out, true
 			}
 		case ',':
 			if depth == 1 {
@@ -134,7 +146,7 @@ func callArgs(toks []asToken, out [][]asToken) [][]asToken {
 			}
 		}
 	}
-	return out[:0] // unbalanced: no arguments known
+	return out, false
 }
 
 // currentHandler is the handler whose body is being rated, or 0.

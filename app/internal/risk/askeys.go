@@ -91,30 +91,7 @@ func (an *asAn) keyValues(st []asToken, code bool) (vals []string, computed bool
 
 // listElems splits a list literal {a, b, c} at its top-level commas.
 func listElems(e []asToken) [][]asToken {
-	var out [][]asToken
-	depth, from := 0, 1
-	for k, t := range e {
-		if t.kind != asOp {
-			continue
-		}
-		switch t.op {
-		case '(', '{', '[':
-			depth++
-		case ')', '}', ']':
-			depth--
-			if depth == 0 {
-				if k > from {
-					out = append(out, e[from:k])
-				}
-				return out
-			}
-		case ',':
-			if depth == 1 {
-				out = append(out, e[from:k])
-				from = k + 1
-			}
-		}
-	}
+	out, _ := splitAtCommas(e, 0, nil)
 	return out
 }
 

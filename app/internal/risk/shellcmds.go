@@ -848,6 +848,8 @@ func init() {
 	shellCommands["osascript"] = osascriptCommand
 	shellCommands["awk"] = awkCommand
 	shellCommands["gawk"] = awkCommand
+	shellCommands["make"] = makeCommand
+	shellCommands["gmake"] = makeCommand
 
 	shellCommands["caffeinate"] = safe
 	shellCommands["wrapper-alone"] = safe

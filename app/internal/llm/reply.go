@@ -43,7 +43,7 @@ type replyLine struct {
 //     around it, for the parser to reject or read as comments only.
 //
 // Line endings become "\n". Every line of the result is a line of the
-// reply.
+// reply: text after </think> on the tag's own line is dropped with it.
 func Extract(reply string) string {
 	s := strings.ReplaceAll(reply, "\r\n", "\n")
 	s = stripThinking(s)
@@ -118,7 +118,12 @@ func stripThinking(s string) string {
 	if !ok {
 		return ""
 	}
-	return after
+	// The rest of the closing tag's line goes with it: it is not a line of
+	// the reply, so a plan line cannot start there.
+	if _, next, ok := strings.Cut(after, "\n"); ok {
+		return next
+	}
+	return ""
 }
 
 // classify says what each line is, following fences and heredocs.

@@ -27,6 +27,8 @@ func TestExtract(t *testing.T) {
 		{"longer fence around a fenced body", "````markdown\n" + doc + "````\n", doc},
 		{"thinking dropped", "<think>\nThe user wants NOTIFY \"x\" \"y\" maybe.\n</think>\n" + plan, plan},
 		{"thinking never closed", "<think>\nNOTIFY \"x\" \"y\"", ""},
+		{"text on the closing tag's line is not a plan line", "<think>x</think>NOTIFY \"a\" \"b\"\n" + plan, plan},
+		{"nothing after the closing tag's line", "<think></think>0", ""},
 		{"crlf", strings.ReplaceAll("Sure\r\n"+plan, "\n", "\r\n"), plan},
 		{"broken line inside kept", "NOTIFY \"a\" \"b\"\nand then\nSPEAK \"c\"\n", "NOTIFY \"a\" \"b\"\nand then\nSPEAK \"c\"\n"},
 		{"misspelt command at the end kept", "Plan:\nNOTIFY \"a\" \"b\"\nMAKE_FOLDER \"~/x\"\nThanks", "NOTIFY \"a\" \"b\"\nMAKE_FOLDER \"~/x\"\n"},

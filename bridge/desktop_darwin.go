@@ -240,6 +240,13 @@ func (d *Desktop) SetVolume(ctx context.Context, percent int) error {
 	return wrap("set the volume", err)
 }
 
+// The shortcuts DO_NOT_DISTURB runs: macOS has no AppleScript or public API
+// for Focus, so the person makes two shortcuts with the Set Focus action.
+const (
+	dndOnShortcut  = "Airlock Do Not Disturb On"
+	dndOffShortcut = "Airlock Do Not Disturb Off"
+)
+
 // DoNotDisturb runs the person's shortcut "Airlock Do Not Disturb On" (or
 // "… Off"): macOS offers Focus to Shortcuts' Set Focus action only.
 func (d *Desktop) DoNotDisturb(ctx context.Context, on bool) error {

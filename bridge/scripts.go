@@ -91,10 +91,3 @@ func dateArgs(t time.Time) []string {
 	secs := t.Hour()*3600 + t.Minute()*60 + t.Second()
 	return []string{strconv.Itoa(t.Year()), strconv.Itoa(int(t.Month())), strconv.Itoa(t.Day()), strconv.Itoa(secs)}
 }
-
-// The shortcuts DO_NOT_DISTURB runs: macOS has no AppleScript or public API
-// for Focus, so the person makes two shortcuts with the Set Focus action.
-const (
-	dndOnShortcut  = "Airlock Do Not Disturb On"
-	dndOffShortcut = "Airlock Do Not Disturb Off"
-)

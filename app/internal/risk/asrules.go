@@ -106,8 +106,6 @@ func isHead(st []asToken, i int) bool {
 	return false
 }
 
-const bulkNouns = "file|files|folder|folders|item|items|document|documents|disk|disks|alias|aliases|application|applications|app|apps|process|processes|window|windows|container|containers|note|notes|contact|contacts|person|people|event|events|reminder|reminders|calendar|calendars|message|messages|mailbox|mailboxes|account|accounts|track|tracks|playlist|playlists|photo|photos|album|albums|media|login|record|records|row|rows|sheet|sheets|slide|slides|list|lists|tab|tabs|bookmark|bookmarks|group|groups|entire|contents|selection"
-
 // bulkObject reports whether the object after a verb names many things:
 // every/all/plural nouns, contents of, a variable set to such a thing, or
 // anything at all inside a loop over such a thing.
@@ -720,23 +718,6 @@ func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
 	for _, c := range variants {
 		an.shellInto(an.v, c, sp)
 	}
-}
-
-// templateQuick takes the literal strings of an argument as typed text.
-func (an *asAn) templateQuick(st []asToken) ([]string, bool) {
-	var b strings.Builder
-	lit := false
-	for _, t := range st[:exprEnd(st)] {
-		switch {
-		case t.kind == asString:
-			b.WriteString(an.str(t))
-			lit = true
-		case t.isOp('&'):
-		default:
-			b.WriteString(holeUnquoted)
-		}
-	}
-	return []string{b.String()}, !lit
 }
 
 // menuItemRisk rates a menu item or button chosen by UI scripting by what

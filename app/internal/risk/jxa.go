@@ -1292,15 +1292,6 @@ func jsDollarAt(toks []jsToken, k int) bool {
 	return k >= 0 && toks[k].text == "$" && (k == 0 || toks[k-1].text != ".")
 }
 
-// constString folds an expression to one string, if it has one value.
-func (an *jsAn) constString(toks []jsToken) (string, bool) {
-	vs, whole := an.template(toks, 0)
-	if len(vs) != 1 || whole || strings.Contains(vs[0], "__AIRLOCK_") {
-		return "", false
-	}
-	return vs[0], true
-}
-
 // propertySets rates `app.something.property = value` on an application
 // object: a change of its state (Caution).
 func (an *jsAn) propertySets() {

@@ -2012,14 +2012,6 @@ func allKnown(ws []word) bool {
 	return true
 }
 
-func joinWords(ws []word) string {
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = w.s
-	}
-	return strings.Join(parts, " ")
-}
-
 // commandName lower-cases a command word and drops its directory: on
 // macOS's case-insensitive disk, /BIN/RM is rm.
 func commandName(s string) string {

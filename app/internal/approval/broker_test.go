@@ -154,7 +154,16 @@ func TestAskTimeoutIsNotDenied(t *testing.T) {
 }
 
 func TestAskContextEnds(t *testing.T) {
-	p := approval.Scripted() // never answers
+	// A person who never answers. The broker asks its prompter on a
+	// goroutine of its own, so the test waits until the request is on
+	// screen before it cancels: otherwise that first showing could land
+	// after the count below is taken.
+	onScreen := make(chan struct{}, 1)
+	p := approval.ScriptedFunc(func(ctx context.Context, _ approval.Request) (approval.Answer, error) {
+		onScreen <- struct{}{}
+		<-ctx.Done()
+		return approval.Answer{}, ctx.Err()
+	})
 	b := approval.NewBroker(p, approval.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	events, stop := b.Subscribe(4)
@@ -168,6 +177,7 @@ func TestAskContextEnds(t *testing.T) {
 		done <- err
 	}()
 	awaiting(t, events)
+	<-onScreen
 	cancel()
 	if err := <-done; !errors.Is(err, approval.ErrDenied) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("Ask after cancel: %v; want ErrDenied wrapping context.Canceled", err)
@@ -177,6 +187,9 @@ func TestAskContextEnds(t *testing.T) {
 	}
 	// A context already done asks nobody and registers nothing.
 	before := len(p.Shown())
+	if before != 1 {
+		t.Fatalf("the first request was shown %d times, want 1", before)
+	}
 	if _, err := b.Ask(ctx, request()); !errors.Is(err, approval.ErrDenied) {
 		t.Fatalf("Ask with a done context: %v", err)
 	}

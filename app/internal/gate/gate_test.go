@@ -276,14 +276,20 @@ func TestKillStopsEverythingAndRefusesNewWork(t *testing.T) {
 	if rep.Cancelled != 2 || rep.Stragglers != 0 {
 		t.Errorf("kill report %+v", rep)
 	}
+	// When Kill returns, every operation it cancelled has ended: the gate
+	// tracks none, and no action is executing. (Each Submit's result then
+	// reaches its caller a moment later, on the caller's own goroutine.)
+	if st := r.g.Status(); st.Running != 0 || st.Executing != 0 {
+		t.Fatalf("Kill returned while work was still running: %+v", st)
+	}
 	for _, ch := range []chan error{running, waiting} {
 		select {
 		case err := <-ch:
 			if !errors.Is(err, gate.ErrKilled) {
 				t.Errorf("submission ended with %v, want ErrKilled", err)
 			}
-		default:
-			t.Fatal("Kill returned while a submission was still running")
+		case <-time.After(10 * time.Second):
+			t.Fatal("a cancelled submission never returned")
 		}
 	}
 	if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "c", Plan: safePlan}, nil); !errors.Is(err, gate.ErrKilled) {

@@ -102,7 +102,10 @@ func TestResolveLauncher(t *testing.T) {
 	viaAirlock, _ := ipc.ExeProgram(ipc.LinuxExe{PID: 3, Path: "/usr/bin/airlock", Ino: 5, StillRunning: true})
 
 	p := ipc.Peer{PID: 2, Program: other}
-	ipc.ResolveLauncher(&p, self, func() (ipc.Program, string) { t.Fatal("looked up the launcher of another program"); return ipc.Program{}, "" })
+	ipc.ResolveLauncher(&p, self, func() (ipc.Program, string) {
+		t.Fatal("looked up the launcher of another program")
+		return ipc.Program{}, ""
+	})
 	if p.Launcher != nil || p.Key() != ipc.ProgramKey(other) {
 		t.Fatalf("another program: %+v", p)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"strings"
 )
 
 // Peer is the process at the other end of a connection, as the kernel
@@ -178,11 +179,19 @@ func exeProgram(e linuxExe) (Program, string) {
 // sameProgram reports whether two verified Programs are the same program.
 func (p Program) sameProgram(q Program) bool { return p.key != "" && p.key == q.key }
 
+// isAirlock reports whether p runs Airlock's own program (self): the same
+// program, or the file at the path the gate was started from (on Linux an
+// upgrade replaces it while the gate runs, and the gate's own path then
+// reads "… (deleted)").
+func isAirlock(p, self Program) bool {
+	return p.sameProgram(self) || self.Path != "" && p.Path == strings.TrimSuffix(self.Path, " (deleted)")
+}
+
 // resolveLauncher completes a peer that runs Airlock's own program (self):
 // the client really asking is the program that started it, which parent
 // looks up. A peer whose launcher cannot be verified is not verified.
 func resolveLauncher(p *Peer, self Program, parent func() (Program, string)) {
-	if p.Problem != "" || !p.Program.sameProgram(self) {
+	if p.Problem != "" || !isAirlock(p.Program, self) {
 		return
 	}
 	lp, problem := parent()

@@ -117,6 +117,15 @@ func TestResolveLauncher(t *testing.T) {
 	if p.String() != "/usr/bin/claude (pid 2) via airlock (pid 3)" {
 		t.Errorf("String = %q", p.String())
 	}
+	// The gate's binary was replaced by an upgrade while it runs: a client
+	// started from the new file is still Airlock's own program.
+	upgraded, _ := ipc.ExeProgram(ipc.LinuxExe{PID: 1, Path: "/usr/bin/airlock (deleted)", Ino: 5, StillRunning: true})
+	newFile, _ := ipc.ExeProgram(ipc.LinuxExe{PID: 4, Path: "/usr/bin/airlock", Ino: 9, StillRunning: true})
+	p = ipc.Peer{PID: 4, Program: newFile}
+	ipc.ResolveLauncher(&p, upgraded, func() (ipc.Program, string) { return other, "" })
+	if p.Launcher == nil {
+		t.Fatalf("a client from the upgraded binary is not known by its launcher: %+v", p)
+	}
 	p = ipc.Peer{PID: 3, Program: viaAirlock}
 	ipc.ResolveLauncher(&p, self, func() (ipc.Program, string) { return ipc.Program{}, "its parent process is gone" })
 	if p.Verified() || p.Key() != "" || !strings.Contains(p.String(), "parent process is gone") {

@@ -50,18 +50,16 @@ const (
 
 // Status values of a report and of each of its actions.
 const (
-	StatusOK      = "ok"      // ran and succeeded
-	StatusFailed  = "failed"  // ran and failed
-	StatusSkipped = "skipped" // not run: an earlier action stopped the plan
-	StatusDenied  = "denied"  // the person said no
-	StatusTimeout = "timeout" // nobody answered in time
-	StatusRefused = "refused" // blocked, or approval required and no approver
-	StatusKilled  = "killed"  // the kill switch stopped it
-	// StatusWithdrawn: its client withdrew it (gave up, cancelled, went
-	// away) before the person answered; not the person's denial.
-	StatusWithdrawn = "withdrawn"
-	StatusDryRun    = "dry-run"  // would have been decided as Decision; nothing ran
-	StatusRejected  = "rejected" // the plan did not parse
+	StatusOK        = "ok"        // ran and succeeded
+	StatusFailed    = "failed"    // ran and failed
+	StatusSkipped   = "skipped"   // not run: an earlier action stopped the plan
+	StatusDenied    = "denied"    // the person said no
+	StatusTimeout   = "timeout"   // nobody answered in time
+	StatusWithdrawn = "withdrawn" // its client gave up (cancelled, went away) before the person answered
+	StatusRefused   = "refused"   // blocked, or approval required and no approver
+	StatusKilled    = "killed"    // the kill switch stopped it
+	StatusDryRun    = "dry-run"   // would have been decided as Decision; nothing ran
+	StatusRejected  = "rejected"  // the plan did not parse
 )
 
 // ActionReport is what happened to one action.
@@ -311,7 +309,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	case errors.Is(err, approval.ErrKilled) || outcome == approval.Killed || g.isKilled():
 		outcome, err = approval.Killed, ErrKilled
 	case errors.Is(err, approval.ErrTimeout) || outcome == approval.Timeout:
-		outcome, err = approval.Timeout, fmt.Errorf("%w: nobody answered in time", approval.ErrTimeout)
+		outcome, err = approval.Timeout, approval.ErrTimeout
 	case errors.Is(err, ErrApprovalRequired):
 		outcome = approval.Denied
 	case errors.Is(err, ErrWithdrawn) || errors.Is(err, approval.ErrWithdrawn) || outcome == approval.Withdrawn ||

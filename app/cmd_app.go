@@ -18,6 +18,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/tray"
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
@@ -29,14 +30,13 @@ const logFile = "airlock.log"
 // appUI is what the menu-bar app asks the person with: the native popups
 // (NSAlert on macOS, zenity on Linux). Each hook fails closed: where popups
 // cannot be shown (no display), every request that needs approval is
-// refused as approval-required and Level 2 cannot be chosen. Pending
-// requests need no hook of their own: the prompter shows each in its popup,
-// one at a time.
+// refused as approval-required and Level 2 cannot be chosen. The prompter
+// shows pending requests one at a time; a prompter that can also show one
+// out of turn (Open) makes the menu's "Pending approvals" items open theirs.
 var appUI = struct {
-	prompter     func() (approval.Prompter, error)
-	confirm      func(ctx context.Context, title, text, yes string) (bool, error)
-	showApproval func(ctx context.Context, r approval.Request)
-	askText      func(ctx context.Context, title, prompt string) (string, bool, error)
+	prompter func() (approval.Prompter, error)
+	confirm  func(ctx context.Context, title, text, yes string) (bool, error)
+	askText  func(ctx context.Context, title, prompt string) (string, bool, error)
 }{
 	prompter: func() (approval.Prompter, error) {
 		if err := bridge.PopupsAvailable(); err != nil {
@@ -72,6 +72,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	var opts gateOptions
 	opts.broker = true
 	askText := appUI.askText
+	var showApproval func(ctx context.Context, r approval.Request)
 	if appUI.prompter != nil {
 		p, err := appUI.prompter()
 		if err != nil {
@@ -81,6 +82,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 			askText = noPopup(err)
 		} else {
 			opts.prompter = p
+			showApproval = opener(p)
 		}
 	}
 	b, err := buildGate(opts)
@@ -115,7 +117,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	}()
 
 	app := tray.New(tray.Config{
-		Gate:         b.gate,
+		Gate:         menuGate{b.gate},
 		Events:       b.events.Subscribe,
 		Approvals:    b.broker,
 		Grants:       b.grants,
@@ -123,7 +125,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		SaveAutonomy: b.saveAutonomy,
 		Confirm:      appUI.confirm,
 		AskText:      askText,
-		ShowApproval: appUI.showApproval,
+		ShowApproval: showApproval,
 		Open:         openInBrowser,
 		ReportDir:    b.dir,
 		Quit:         systray.Quit,
@@ -160,6 +162,35 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	cancel()
 	log.Printf("airlock: stopped")
 	return nil
+}
+
+// opener is the menu's "Pending approvals" click for prompter p: it shows
+// the request's popup now if it is waiting its turn. Nil when p cannot show
+// a request out of turn (the items then cannot be clicked).
+func opener(p approval.Prompter) func(ctx context.Context, r approval.Request) {
+	o, ok := p.(interface{ Open(id string) bool })
+	if !ok {
+		return nil
+	}
+	return func(_ context.Context, r approval.Request) {
+		if !o.Open(r.ID) {
+			log.Printf("pending approval %s is already on screen", r.ID)
+		}
+	}
+}
+
+// menuIdentity is the program of what the menu asks for ("Automate…"):
+// Airlock's own menu, where the person typed the request. Grants made for
+// it never cover a socket client.
+var menuIdentity = policy.Identity{Key: "airlock:menu", Program: "Airlock's own menu (typed by the person)"}
+
+// menuGate is the gate as the menu drives it: its requests in words are
+// made as Airlock's own menu.
+type menuGate struct{ *gate.Gate }
+
+func (g menuGate) Ask(ctx context.Context, r gate.AskRequest, notify func(gate.Event)) (gate.AskReport, error) {
+	r.Identity = menuIdentity
+	return g.Gate.Ask(ctx, r, notify)
 }
 
 // noPopup stands in for a text-entry popup that cannot be shown: it fails

@@ -145,7 +145,7 @@ func (p *progressLine) clear() {
 // Ask is the socket's ask: the gate asks its model and submits the plan.
 // Like Submit, the outcome is in the report.
 func (h gateHandler) Ask(ctx context.Context, p ipc.AskParams, notify func(v any) error) (any, error) {
-	rep, _ := h.g.Ask(ctx, gate.AskRequest{Client: socketClient(p.Client), Request: p.Request, Context: p.Context,
+	rep, _ := h.g.Ask(ctx, gate.AskRequest{Client: socketClient(p.Client), Identity: peerIdentity(ctx), Request: p.Request, Context: p.Context,
 		Model: p.Model, Endpoint: p.Endpoint, DryRun: p.DryRun}, func(e gate.Event) {
 		notify(e) // a client that went away cancels ctx; its events are dropped
 	})

@@ -293,7 +293,8 @@ func jsonFlag(name string, args []string) (bool, error) {
 type historyRecord struct {
 	Request  string    `json:"request"`
 	Time     time.Time `json:"time"`
-	Client   string    `json:"client"`
+	Client   string    `json:"client"`            // the name the client gave itself
+	Program  string    `json:"program,omitempty"` // its program, as the OS vouched for it
 	Index    int       `json:"index"`
 	Action   string    `json:"action"`
 	Preview  string    `json:"preview"`
@@ -309,7 +310,7 @@ type historyRecord struct {
 }
 
 func recordOf(e history.Entry) historyRecord {
-	r := historyRecord{Request: e.Request.ID, Time: e.Decision.Time, Client: e.Request.Client, Index: e.Decision.Index,
+	r := historyRecord{Request: e.Request.ID, Time: e.Decision.Time, Client: e.Request.Client, Program: e.Request.Program, Index: e.Decision.Index,
 		Action: e.Decision.Action, Preview: e.Decision.Preview, Risk: e.Decision.Risk.String(), Reasons: e.Decision.Reasons,
 		Autonomy: e.Decision.Autonomy, Decision: e.Decision.Decision, Status: "pending"}
 	if o := e.Outcome; o != nil {
@@ -325,7 +326,11 @@ func formatEntry(r historyRecord) string {
 	if r.Approval != "" {
 		fmt.Fprintf(&b, "  [%s]", r.Approval)
 	}
-	fmt.Fprintf(&b, "  (%s)", r.Client)
+	if r.Program != "" {
+		fmt.Fprintf(&b, "  (%s — %s)", r.Client, r.Program)
+	} else {
+		fmt.Fprintf(&b, "  (%s)", r.Client)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\n    error: %s", r.Error)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
 )
@@ -97,6 +98,18 @@ func socketClient(name string) string {
 	return name
 }
 
+// peerIdentity is the verified program of the socket client a handler
+// serves: what grants belong to, whatever the client calls itself. A peer
+// whose program could not be verified gets an identity with no key, shown
+// with the reason.
+func peerIdentity(ctx context.Context) policy.Identity {
+	p, ok := ipc.PeerFrom(ctx)
+	if !ok {
+		return policy.Identity{}
+	}
+	return policy.Identity{Key: p.Key(), Program: p.String()}
+}
+
 // popupsUsable says why `serve --prompter=popup` cannot ask here. On macOS
 // the popups need the AppKit main loop, which only the menu-bar app runs.
 func popupsUsable() error {
@@ -118,7 +131,8 @@ type gateHandler struct {
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {
-	rep, _ := h.g.Submit(ctx, gate.Submission{Client: socketClient(p.Client), Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
+	rep, _ := h.g.Submit(ctx, gate.Submission{Client: socketClient(p.Client), Identity: peerIdentity(ctx),
+		Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
 		notify(e) // a client that went away cancels ctx; its events are dropped
 	})
 	return rep, nil

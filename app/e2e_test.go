@@ -171,9 +171,14 @@ func (w *world) client(stdin string, args ...string) (string, int) {
 
 // clientAsync starts a client and returns a channel with its result.
 func (w *world) clientAsync(stdin string, args ...string) <-chan clientResult {
+	return w.clientAsyncAt(w.bin, stdin, args...)
+}
+
+// clientAsyncAt is clientAsync with the program at bin.
+func (w *world) clientAsyncAt(bin, stdin string, args ...string) <-chan clientResult {
 	ch := make(chan clientResult, 1)
 	go func() {
-		cmd := exec.Command(w.bin, args...)
+		cmd := exec.Command(bin, args...)
 		cmd.Env = w.env
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.CombinedOutput()

@@ -47,8 +47,12 @@ type PopupItem struct {
 
 // ApprovalPopup is what an approval popup shows.
 type ApprovalPopup struct {
-	Client   string // who asked: "mcp: claude-desktop"
-	Tool     string // the tool or command that carries the actions
+	Client string // the name the client gave itself: "mcp: claude-desktop"
+	// Program is the client's program as the OS vouched for it
+	// ("/usr/bin/foo (pid 123)"); "" shows that it is not verified.
+	Program  string
+	Tool     string // what carries the actions: "plan", "AppleScript"; "" for a plan made from Asked
+	Asked    string // the request in words a model made the plan from, if it did
 	Items    []PopupItem
 	Deadline time.Time     // the popup closes and denies then; zero: no deadline
 	ArmDelay time.Duration // Approve counts only after the popup was shown this long; 0: DefaultArmDelay
@@ -244,6 +248,10 @@ func (p ApprovalPopup) details(now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", p.summary())
 	fmt.Fprintf(&b, "Asked by: %s\n", shownLine(orUnknown(p.Client)))
+	fmt.Fprintf(&b, "Program:  %s\n", shownLine(programOrUnverified(p.Program)))
+	if p.Asked != "" {
+		fmt.Fprintf(&b, "Request:  %s\n", shownLine(p.Asked))
+	}
 	if p.Tool != "" {
 		fmt.Fprintf(&b, "Tool:     %s\n", shownLine(p.Tool))
 	}
@@ -273,6 +281,15 @@ func timeLeft(deadline, now time.Time) string {
 		left = 0
 	}
 	return fmt.Sprintf("Time left: %v; no answer by %s denies it.", left, deadline.Local().Format("15:04:05"))
+}
+
+// programOrUnverified is the client's verified program, or says there is
+// none: the name is then only the client's own claim.
+func programOrUnverified(s string) string {
+	if s == "" {
+		return "(not verified: the name above is the client's own claim)"
+	}
+	return s
 }
 
 func orUnknown(s string) string {

@@ -10,7 +10,8 @@ import (
 // approveAll answers yes at once and, unlike Script, keeps no record.
 type approveAll struct{}
 
-func (approveAll) Prompt(context.Context, approval.Request) (approval.Answer, error) {
+func (approveAll) Prompt(_ context.Context, _ approval.Request, shown approval.ShownFunc) (approval.Answer, error) {
+	shown()
 	return approval.Answer{Outcome: approval.Approved}, nil
 }
 

@@ -110,6 +110,7 @@ func TestAskSettlesAnswers(t *testing.T) {
 		{"deny keeps nothing", approval.Answer{Outcome: approval.Denied, Items: []bool{true, true, true}, Remember: true}, nil, approval.Denied, []bool{false, false, false}, approval.ErrDenied, false},
 		{"prompter error denies", approval.Answer{Outcome: approval.Approved}, errors.New("window closed"), approval.Denied, []bool{false, false, false}, approval.ErrDenied, false},
 		{"prompter cannot kill", approval.Answer{Outcome: approval.Killed}, nil, approval.Denied, []bool{false, false, false}, approval.ErrDenied, false},
+		{"prompter cannot withdraw", approval.Answer{Outcome: approval.Withdrawn}, nil, approval.Denied, []bool{false, false, false}, approval.ErrDenied, false},
 		{"prompter's own timeout", approval.Answer{Outcome: approval.Timeout}, nil, approval.Timeout, []bool{false, false, false}, approval.ErrTimeout, false},
 		{"unknown outcome", approval.Answer{Outcome: approval.Outcome(9)}, nil, approval.Denied, []bool{false, false, false}, approval.ErrDenied, false},
 	}
@@ -153,17 +154,10 @@ func TestAskTimeoutIsNotDenied(t *testing.T) {
 	<-cancelled // the prompter's context ends with the request
 }
 
+// TestAskContextEnds: a request whose client withdraws it (its context ends)
+// is withdrawn, not denied: nobody said no.
 func TestAskContextEnds(t *testing.T) {
-	// A person who never answers. The broker asks its prompter on a
-	// goroutine of its own, so the test waits until the request is on
-	// screen before it cancels: otherwise that first showing could land
-	// after the count below is taken.
-	onScreen := make(chan struct{}, 1)
-	p := approval.ScriptedFunc(func(ctx context.Context, _ approval.Request) (approval.Answer, error) {
-		onScreen <- struct{}{}
-		<-ctx.Done()
-		return approval.Answer{}, ctx.Err()
-	})
+	p := approval.Scripted() // never answers
 	b := approval.NewBroker(p, approval.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	events, stop := b.Subscribe(4)
@@ -171,33 +165,33 @@ func TestAskContextEnds(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		a, err := b.Ask(ctx, request())
-		if a.Outcome != approval.Denied {
-			err = fmt.Errorf("outcome %v", a.Outcome)
+		if a.Outcome != approval.Withdrawn || a.Items[0] {
+			err = fmt.Errorf("answer %+v", a)
 		}
 		done <- err
 	}()
 	awaiting(t, events)
-	<-onScreen
 	cancel()
-	if err := <-done; !errors.Is(err, approval.ErrDenied) || !errors.Is(err, context.Canceled) {
-		t.Fatalf("Ask after cancel: %v; want ErrDenied wrapping context.Canceled", err)
+	if err := <-done; !errors.Is(err, approval.ErrWithdrawn) || !errors.Is(err, context.Canceled) || errors.Is(err, approval.ErrDenied) {
+		t.Fatalf("Ask after cancel: %v; want ErrWithdrawn wrapping context.Canceled, not ErrDenied", err)
 	}
-	if e := <-events; e.Type != "denied" {
-		t.Fatalf("event %q, want denied", e.Type)
+	if e := <-events; e.Type != "withdrawn" {
+		t.Fatalf("event %q, want withdrawn", e.Type)
 	}
-	// A context already done asks nobody and registers nothing.
-	before := len(p.Shown())
-	if before != 1 {
-		t.Fatalf("the first request was shown %d times, want 1", before)
+	// A context already done asks nobody and registers nothing. (A prompter
+	// of its own: the first request's prompter may still be starting.)
+	p2 := approval.Scripted()
+	b2 := approval.NewBroker(p2, approval.Options{})
+	events2, stop2 := b2.Subscribe(4)
+	defer stop2()
+	if a, err := b2.Ask(ctx, request()); !errors.Is(err, approval.ErrWithdrawn) || a.Outcome != approval.Withdrawn {
+		t.Fatalf("Ask with a done context: %+v, %v", a, err)
 	}
-	if _, err := b.Ask(ctx, request()); !errors.Is(err, approval.ErrDenied) {
-		t.Fatalf("Ask with a done context: %v", err)
-	}
-	if len(p.Shown()) != before || len(b.Pending()) != 0 {
+	if len(p2.Shown()) != 0 || len(b2.Pending()) != 0 {
 		t.Fatal("a request with a done context was shown or registered")
 	}
 	select {
-	case e := <-events:
+	case e := <-events2:
 		t.Fatalf("a request with a done context emitted %q", e.Type)
 	default:
 	}
@@ -457,5 +451,130 @@ func TestSubscribersNeverBlock(t *testing.T) {
 	// The unbuffered subscriber lost all 2n; the one-slot one all but one.
 	if d := b.Dropped(); d != 4*n-1 {
 		t.Fatalf("Dropped = %d, want %d", d, 4*n-1)
+	}
+}
+
+// prompterFunc is a Prompter in one function, for prompters that break the
+// contract or decide for themselves when a request is shown.
+type prompterFunc func(ctx context.Context, r approval.Request, shown approval.ShownFunc) (approval.Answer, error)
+
+func (f prompterFunc) Prompt(ctx context.Context, r approval.Request, shown approval.ShownFunc) (approval.Answer, error) {
+	return f(ctx, r, shown)
+}
+
+// TestDeadlineStartsWhenShown: a request has no deadline while it waits for
+// its turn; its time starts when the prompter shows it, by the broker's clock.
+func TestDeadlineStartsWhenShown(t *testing.T) {
+	var mu sync.Mutex
+	now := t0
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	show := make(chan struct{})
+	deadlines := make(chan [2]time.Time, 1)
+	p := prompterFunc(func(ctx context.Context, r approval.Request, shown approval.ShownFunc) (approval.Answer, error) {
+		<-show
+		deadlines <- [2]time.Time{shown(), shown()}
+		<-ctx.Done()
+		return approval.Answer{}, ctx.Err()
+	})
+	b := approval.NewBroker(p, approval.Options{Timeout: time.Hour, Now: clock})
+	events, stop := b.Subscribe(4)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { _, err := b.Ask(context.Background(), request()); done <- err }()
+	awaiting(t, events)
+	if got := b.Pending(); len(got) != 1 || !got[0].Created.Equal(t0) || !got[0].Shown.IsZero() || !got[0].Deadline.IsZero() {
+		t.Fatalf("waiting its turn: Pending = %+v; want Created set, no Shown or Deadline", got)
+	}
+	mu.Lock()
+	now = t0.Add(7 * time.Minute) // it waited seven minutes for its turn
+	mu.Unlock()
+	close(show)
+	d := <-deadlines
+	if want := t0.Add(7*time.Minute + time.Hour); !d[0].Equal(want) || !d[1].Equal(want) {
+		t.Fatalf("shown returned %v then %v, want %v both times", d[0], d[1], want)
+	}
+	if got := b.Pending(); len(got) != 1 || !got[0].Shown.Equal(t0.Add(7*time.Minute)) || !got[0].Deadline.Equal(d[0]) {
+		t.Fatalf("on screen: Pending = %+v", got)
+	}
+	b.KillAll()
+	if err := <-done; !errors.Is(err, approval.ErrKilled) {
+		t.Fatal(err)
+	}
+}
+
+// TestQueueOnTerminal: two requests at once on the terminal, which shows one
+// at a time, with a short timeout nobody answers within. The second waits
+// its turn unseen, is shown when the first times out, and only then does
+// its own time start: both are shown and both end as timeouts.
+func TestQueueOnTerminal(t *testing.T) {
+	s, term := newScreen(t)
+	const timeout = 150 * time.Millisecond
+	b := approval.NewBroker(term, approval.Options{Timeout: timeout})
+	events, stop := b.Subscribe(16)
+	defer stop()
+	asked := make(chan error, 2)
+	for _, id := range []string{"first", "second"} {
+		r := request()
+		r.ID = id
+		go func() { _, err := b.Ask(context.Background(), r); asked <- err }()
+	}
+	ends := map[string]time.Time{}
+	for len(ends) < 2 {
+		e := <-events
+		if e.Type == approval.EventTimeout {
+			ends[e.CallID] = e.Timestamp
+			continue
+		}
+		if e.Type != approval.EventAwaiting {
+			t.Fatalf("event %+v", e)
+		}
+	}
+	for range 2 {
+		if err := <-asked; !errors.Is(err, approval.ErrTimeout) {
+			t.Fatalf("Ask = %v, want a timeout", err)
+		}
+	}
+	// Both were shown, one after the other.
+	s.waitFor("→ time is up: denied.")
+	s.waitFor("→ time is up: denied.")
+	for _, id := range []string{"first", "second"} {
+		if !strings.Contains(s.all(), "Call:     "+id+"\n") {
+			t.Errorf("request %s was never shown:\n%s", id, s.all())
+		}
+	}
+	// The later one ended at least a whole timeout after the earlier one:
+	// its time started only when the first was off the screen.
+	first, second := ends["first"], ends["second"]
+	if second.Before(first) {
+		first, second = second, first
+	}
+	if gap := second.Sub(first); gap < timeout {
+		t.Fatalf("the two requests timed out %v apart; the later one's time must start when it is shown, at least %v later", gap, timeout)
+	}
+}
+
+// TestApprovalNeverShownIsRefused: a prompter that approves without ever
+// reporting the request on screen approves nothing.
+func TestApprovalNeverShownIsRefused(t *testing.T) {
+	p := prompterFunc(func(context.Context, approval.Request, approval.ShownFunc) (approval.Answer, error) {
+		return approval.Answer{Outcome: approval.Approved, Items: []bool{true}}, nil
+	})
+	a, err := approval.NewBroker(p, approval.Options{}).Ask(context.Background(), request())
+	if a.Outcome != approval.Denied || a.Items[0] || !errors.Is(err, approval.ErrDenied) || !strings.Contains(err.Error(), "never showed") {
+		t.Fatalf("Ask = %+v, %v; want a denial saying it was never shown", a, err)
+	}
+}
+
+// TestMaxWait: a request that never gets its turn on screen times out
+// after MaxWait, and says so.
+func TestMaxWait(t *testing.T) {
+	p := prompterFunc(func(ctx context.Context, _ approval.Request, _ approval.ShownFunc) (approval.Answer, error) {
+		<-ctx.Done() // never shows it
+		return approval.Answer{}, ctx.Err()
+	})
+	b := approval.NewBroker(p, approval.Options{Timeout: time.Hour, MaxWait: 20 * time.Millisecond})
+	a, err := b.Ask(context.Background(), request())
+	if a.Outcome != approval.Timeout || !errors.Is(err, approval.ErrTimeout) || !strings.Contains(err.Error(), "never shown") {
+		t.Fatalf("Ask = %+v, %v; want a timeout saying it was never shown", a, err)
 	}
 }

@@ -10,11 +10,12 @@ import (
 // The event types, as seed 002 names them (without its "hitl:" prefix).
 // Every request emits EventAwaiting once, then exactly one of the others.
 const (
-	EventAwaiting = "awaiting_approval"
-	EventApproved = "approved"
-	EventDenied   = "denied"
-	EventTimeout  = "timeout"
-	EventKilled   = "killed"
+	EventAwaiting  = "awaiting_approval"
+	EventApproved  = "approved"
+	EventDenied    = "denied"
+	EventTimeout   = "timeout"
+	EventKilled    = "killed"
+	EventWithdrawn = "withdrawn" // its client withdrew it; not the person's denial
 )
 
 // Event reports a change in a request's state.
@@ -22,6 +23,7 @@ type Event struct {
 	Type      string    `json:"type"`
 	CallID    string    `json:"callId"`
 	Client    string    `json:"client,omitempty"`
+	Program   string    `json:"program,omitempty"`
 	Tool      string    `json:"tool"`
 	Args      string    `json:"args"` // the items' exact texts, one after the other
 	Timestamp time.Time `json:"timestamp"`
@@ -32,7 +34,7 @@ func newEvent(typ string, r Request, at time.Time) Event {
 	for i, it := range r.Items {
 		texts[i] = it.Text
 	}
-	return Event{Type: typ, CallID: r.ID, Client: r.Client, Tool: r.Tool, Args: strings.Join(texts, "\n"), Timestamp: at}
+	return Event{Type: typ, CallID: r.ID, Client: r.Client, Program: r.Program, Tool: r.Tool, Args: strings.Join(texts, "\n"), Timestamp: at}
 }
 
 // bus fans events out to subscribers without ever waiting for one: a

@@ -3,28 +3,45 @@ package approval
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // A Prompter shows a request to the person and returns their answer.
 //
 // An implementation must show, before it can be answered, which client
-// asked, and every item's exact text, risk level and reasons, and the time
-// left; it must make denying the default (Return, Escape, closing the window,
-// end of input) and ask for a separate confirmation of each destructive item
-// it approves. It must read the answer only from the person — never from
-// standard input or anything else an agent can write to.
+// asked (the name it gave and, when known, its verified program), every
+// item's exact text, risk level and reasons, and the deadline; it must make
+// denying the default (Return, Escape, closing the window, end of input) and
+// ask for a separate confirmation of each destructive item it approves. It
+// must read the answer only from the person — never from standard input or
+// anything else an agent can write to.
+//
+// The request's time runs from when the person can see it, not from when it
+// was submitted: Prompt must call shown once it is about to put r on screen
+// (right before the window is mapped or the text is written, with nothing
+// left to wait for but that) and show the deadline shown returns. Calling it
+// again returns the same deadline. Until shown is called the request waits
+// its turn with no deadline of its own (the broker bounds that wait with
+// Options.MaxWait). An approval from a Prompt that never called shown is
+// refused: nobody can have approved what was never shown.
 //
 // Prompt must return promptly once ctx is done (the request timed out, was
-// answered elsewhere, or the kill switch tripped); whatever it returns then
-// is ignored. Returning an error, or any outcome other than Approved, denies
-// the request. Prompt may be called from several goroutines at once; an
-// implementation that can show one request at a time must serialise them.
+// answered elsewhere, withdrawn by its client, or the kill switch tripped);
+// whatever it returns then is ignored. Returning an error, or any outcome
+// other than Approved, denies the request. Prompt may be called from several
+// goroutines at once; an implementation that can show one request at a time
+// must serialise them, and calls shown only when a request's turn comes.
 type Prompter interface {
-	Prompt(ctx context.Context, r Request) (Answer, error)
+	Prompt(ctx context.Context, r Request, shown ShownFunc) (Answer, error)
 }
 
+// ShownFunc tells the broker that a request is now on screen and returns its
+// deadline. It is safe to call from any goroutine, more than once.
+type ShownFunc func() (deadline time.Time)
+
 // Script is a Prompter for tests: it answers from a list or a function and
-// records every request it was shown.
+// records every request it was shown. It shows each request at once: it
+// calls shown before it records or answers it.
 type Script struct {
 	answer func(ctx context.Context, r Request) (Answer, error)
 
@@ -38,12 +55,14 @@ type Script struct {
 // who never answers.
 func Scripted(answers ...Answer) *Script { return &Script{answers: answers} }
 
-// ScriptedFunc returns a Prompter that answers each request with f.
+// ScriptedFunc returns a Prompter that answers each request with f. f is
+// given the request as shown, its Deadline set.
 func ScriptedFunc(f func(ctx context.Context, r Request) (Answer, error)) *Script {
 	return &Script{answer: f}
 }
 
-func (s *Script) Prompt(ctx context.Context, r Request) (Answer, error) {
+func (s *Script) Prompt(ctx context.Context, r Request, shown ShownFunc) (Answer, error) {
+	r.Deadline = shown()
 	s.mu.Lock()
 	r.Items = append([]Item(nil), r.Items...)
 	s.shown = append(s.shown, r)

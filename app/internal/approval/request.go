@@ -12,10 +12,11 @@ import (
 type Outcome int
 
 const (
-	Denied   Outcome = iota // the person said no, closed the prompt, or was not asked
-	Approved                // the person said yes (to some items at least; see Answer.Items)
-	Timeout                 // nobody answered in time; a denial recorded as "timeout"
-	Killed                  // the kill switch denied it
+	Denied    Outcome = iota // the person said no, closed the prompt, or was not asked
+	Approved                 // the person said yes (to some items at least; see Answer.Items)
+	Timeout                  // nobody answered in time; a denial recorded as "timeout"
+	Killed                   // the kill switch denied it
+	Withdrawn                // its client withdrew it (gave up, disconnected) before the person answered
 )
 
 func (o Outcome) String() string {
@@ -28,6 +29,8 @@ func (o Outcome) String() string {
 		return "timeout"
 	case Killed:
 		return "killed"
+	case Withdrawn:
+		return "withdrawn"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
@@ -38,6 +41,7 @@ var (
 	ErrDenied          = errors.New("approval denied")
 	ErrTimeout         = errors.New("approval timed out")
 	ErrKilled          = errors.New("approval cancelled by the kill switch")
+	ErrWithdrawn       = errors.New("approval request withdrawn by its client before the person answered")
 	ErrFull            = errors.New("too many approvals pending")
 	ErrAlreadyResolved = errors.New("approval request already resolved")
 	ErrUnknownRequest  = errors.New("no such approval request")
@@ -54,12 +58,23 @@ type Item struct {
 
 // Request asks the person to approve one or more actions, usually a plan.
 type Request struct {
-	ID       string // the callId; the broker assigns one when empty
-	Client   string // who asked: "mcp: claude-desktop", "cli"
-	Tool     string // the tool or command that carries the actions
+	ID     string // the callId; the broker assigns one when empty
+	Client string // the name the client gave itself: "mcp: claude-desktop", "airlock run"
+	// Program is the client's program as the operating system vouches for
+	// it ("/usr/bin/foo (pid 123)", with its signer on macOS), or "" when
+	// unknown. The name above is the client's own claim; this is not.
+	Program string
+	// NoRemember says no grant could hold for this request (its client's
+	// program is not verified): a prompter must not offer "allow again".
+	NoRemember bool
+	Tool       string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
+	// Asked is, for a plan a model made from a request in words, those
+	// words: what the person or the client asked for.
+	Asked    string
 	Items    []Item
 	Created  time.Time // set by the broker
-	Deadline time.Time // set by the broker: after it the request times out
+	Shown    time.Time // set by the broker when the prompter shows it; zero while it waits its turn
+	Deadline time.Time // set by the broker when it is shown: after it the request times out
 }
 
 // Answer is the resolution of a request.
@@ -96,7 +111,7 @@ func settle(items []Item, a Answer) Answer {
 	out := Answer{Outcome: a.Outcome, Items: make([]bool, len(items))}
 	switch {
 	case a.Outcome != Approved:
-		if a.Outcome != Timeout && a.Outcome != Killed {
+		if a.Outcome != Timeout && a.Outcome != Killed && a.Outcome != Withdrawn {
 			out.Outcome = Denied
 		}
 		return out

@@ -114,11 +114,12 @@ func (t *Terminal) offer(l line) {
 
 // Prompt shows r and asks for an answer: y or yes approves (a, or always,
 // approves and asks to remember it for the session when no item is
-// destructive); n, no, an empty line, end of input, the deadline or ctx
-// ending deny; anything else is asked again, with the time left, up to three
-// times. Each destructive item of an approved request then needs "yes" typed
-// in full, or it does not run.
-func (t *Terminal) Prompt(ctx context.Context, r Request) (Answer, error) {
+// destructive and a grant can hold); n, no, an empty line, end of input, the
+// deadline or ctx ending deny; anything else is asked again, with the time
+// left, up to three times. Each destructive item of an approved request then
+// needs "yes" typed in full, or it does not run. r's time starts when its
+// turn comes and it is written out (shown is called then).
+func (t *Terminal) Prompt(ctx context.Context, r Request, shown ShownFunc) (Answer, error) {
 	select {
 	case t.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -129,6 +130,7 @@ func (t *Terminal) Prompt(ctx context.Context, r Request) (Answer, error) {
 		return Answer{}, err
 	}
 
+	r.Deadline = shown()
 	var b strings.Builder
 	writeRequest(&b, r, t.now())
 	destructive := 0
@@ -141,7 +143,7 @@ func (t *Terminal) Prompt(ctx context.Context, r Request) (Answer, error) {
 	if len(r.Items) > 1 {
 		q.text = fmt.Sprintf("Approve all %d actions? [y/N]", len(r.Items))
 	}
-	if destructive == 0 {
+	if destructive == 0 && !r.NoRemember {
 		q.text = strings.TrimSuffix(q.text, "[y/N]") + "[y/N, a = yes and allow again this session]"
 		q.always = []string{"a", "always"}
 	}
@@ -227,7 +229,7 @@ func (t *Terminal) answer(ctx context.Context, r Request, shown time.Time) (stri
 			if !t.now().Before(r.Deadline) {
 				t.say("\n→ time is up: denied.")
 			} else {
-				t.say("\n→ withdrawn (answered elsewhere, cancelled or stopped): not approved here.")
+				t.say("\n→ ended elsewhere (answered from the menu, withdrawn by its client or stopped by the kill switch): not approved here.")
 			}
 			return "", ctx.Err()
 		case l, ok := <-t.lines:
@@ -262,6 +264,10 @@ func (t *Terminal) say(s string) { io.WriteString(t.f, s+"\n") }
 func writeRequest(b *strings.Builder, r Request, now time.Time) {
 	b.WriteString("\n── Airlock: approval needed ─────────────────────────────\n")
 	fmt.Fprintf(b, "Asked by: %s\n", orUnknown(r.Client))
+	fmt.Fprintf(b, "Program:  %s\n", programOrUnknown(r.Program))
+	if r.Asked != "" {
+		fmt.Fprintf(b, "Request:  %s\n", visible(r.Asked))
+	}
 	if r.Tool != "" {
 		fmt.Fprintf(b, "Tool:     %s\n", visible(r.Tool))
 	}
@@ -282,6 +288,16 @@ func writeRequest(b *strings.Builder, r Request, now time.Time) {
 func orUnknown(s string) string {
 	if s == "" {
 		return "(unknown client)"
+	}
+	return visible(s)
+}
+
+// programOrUnknown is the verified program of the client, or says that
+// there is none: the name above it is then all there is, and it is the
+// client's own claim.
+func programOrUnknown(s string) string {
+	if s == "" {
+		return "(not verified: the name above is the client's own claim)"
 	}
 	return visible(s)
 }

@@ -19,7 +19,7 @@ func TestTypeAheadIgnored(t *testing.T) {
 	term.lines <- line{text: "y", at: time.Now().Add(-time.Second)}
 	term.lines <- line{text: "no", at: time.Now().Add(time.Hour)}
 	r := Request{ID: "x", Items: []Item{{Index: 1, Text: "a", Risk: 2}}, Deadline: time.Now().Add(time.Minute)}
-	a, err := term.Prompt(context.Background(), r)
+	a, err := term.Prompt(context.Background(), r, func() time.Time { return r.Deadline })
 	if err != nil || a.Outcome != Denied {
 		t.Fatalf("Prompt = %+v, %v; the typed-ahead yes answered", a, err)
 	}

@@ -119,10 +119,16 @@ type promptResult struct {
 func prompt(ctx context.Context, term *approval.Terminal, r approval.Request) <-chan promptResult {
 	done := make(chan promptResult, 1)
 	go func() {
-		a, err := term.Prompt(ctx, r)
+		a, err := term.Prompt(ctx, r, shownAt(r.Deadline))
 		done <- promptResult{a, err}
 	}()
 	return done
+}
+
+// shownAt is a ShownFunc for a prompt called without a broker: the request
+// is shown with the deadline it was given.
+func shownAt(deadline time.Time) approval.ShownFunc {
+	return func() time.Time { return deadline }
 }
 
 func timedRequest(items ...approval.Item) approval.Request {
@@ -304,7 +310,7 @@ func TestTerminalEndOfInputDenies(t *testing.T) {
 	if res := <-done; res.err == nil || res.a.Outcome == approval.Approved {
 		t.Fatalf("Prompt on a closed terminal = %+v, %v", res.a, res.err)
 	}
-	if _, err := term.Prompt(context.Background(), timedRequest()); err == nil {
+	if _, err := term.Prompt(context.Background(), timedRequest(), shownAt(time.Now().Add(time.Minute))); err == nil {
 		t.Fatal("a prompt on a closed terminal did not fail")
 	}
 }
@@ -355,7 +361,7 @@ func TestTerminalSerialises(t *testing.T) {
 			r := timedRequest()
 			r.ID = id
 			starts.Wait()
-			a, err := term.Prompt(context.Background(), r)
+			a, err := term.Prompt(context.Background(), r, shownAt(r.Deadline))
 			results <- promptResult{a, err}
 		}()
 	}
@@ -441,5 +447,47 @@ func TestNewTerminalRefusesNonTerminals(t *testing.T) {
 			term.Close()
 			t.Errorf("NewTerminal(%s) accepted a non-terminal", path)
 		}
+	}
+}
+
+// TestTerminalShowsWhoAndWhat: the verified program is shown beside the
+// name the client chose (and said to be missing when it is), a request in
+// words is shown with its plan, and "allow again" is not offered when no
+// grant could hold.
+func TestTerminalShowsWhoAndWhat(t *testing.T) {
+	s, term := newScreen(t)
+	r := timedRequest()
+	r.Client = "mcp: claude-ai"
+	r.Program = "/usr/bin/claude (pid 123)"
+	r.Asked = "tidy my\u202e desktop"
+	r.Tool = ""
+	done := prompt(context.Background(), term, r)
+	shown := s.waitFor("[y/N")
+	for _, want := range []string{"Asked by: mcp: claude-ai\n", "Program:  /usr/bin/claude (pid 123)\n", "Request:  tidy my⟨U+202E⟩ desktop\n"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("missing %q in:\n%s", want, shown)
+		}
+	}
+	if strings.Contains(shown, "Tool:") {
+		t.Errorf("a request in words shows a tool:\n%s", shown)
+	}
+	s.typeLine("n")
+	<-done
+
+	r = timedRequest()
+	r.Program, r.NoRemember = "", true
+	done = prompt(context.Background(), term, r)
+	shown = s.waitFor("[y/N")
+	if !strings.Contains(shown, "Program:  (not verified") {
+		t.Errorf("an unverified client is not said to be one:\n%s", shown)
+	}
+	if rest := s.waitFor("]"); strings.Contains(rest, "allow again") {
+		t.Errorf("allow again offered for a request no grant could hold: %q", rest)
+	}
+	s.typeLine("a")
+	s.waitFor("Please answer y, yes or no.")
+	s.typeLine("n")
+	if res := <-done; res.a.Outcome != approval.Denied || res.a.Remember {
+		t.Fatalf("Prompt = %+v, %v", res.a, res.err)
 	}
 }

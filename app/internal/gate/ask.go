@@ -9,6 +9,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/llm"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
 )
 
@@ -19,12 +20,13 @@ var ErrNoModel = errors.New("no model server is configured")
 // then goes through the gate like any plan a client submits: asking
 // approves nothing.
 type AskRequest struct {
-	Client   string // who asked: "airlock ask", the menu's "Automate…"
-	Request  string // the person's words; at most llm.MaxRequestBytes
-	Context  string // optional context from the caller, given to the model as quoted data; at most llm.MaxContextBytes
-	Model    string // "": the configured model
-	Endpoint string // "": the configured endpoint; any other never receives the configured API key
-	DryRun   bool   // decide every action of the plan, run nothing
+	Client   string          // the name the client gave itself: "airlock ask", the menu's "Automate…"
+	Identity policy.Identity // the client's verified program; see Submission.Identity
+	Request  string          // the person's words; at most llm.MaxRequestBytes
+	Context  string          // optional context from the caller, given to the model as quoted data; at most llm.MaxContextBytes
+	Model    string          // "": the configured model
+	Endpoint string          // "": the configured endpoint; any other never receives the configured API key
+	DryRun   bool            // decide every action of the plan, run nothing
 }
 
 // AskReport is the answer to Ask: the plan's report, and what the model
@@ -97,7 +99,7 @@ func (g *Gate) Ask(ctx context.Context, r AskRequest, notify func(Event)) (AskRe
 			return a.fail(ctx, StatusKilled, ErrKilled, true)
 		}
 		if ctx.Err() != nil {
-			err = fmt.Errorf("the request was withdrawn while the model worked: %w", err)
+			return a.fail(ctx, StatusWithdrawn, fmt.Errorf("%w while the model worked: %v", withdrawn(ctx), err), true)
 		}
 		return a.fail(ctx, StatusFailed, err, true)
 	}
@@ -105,8 +107,8 @@ func (g *Gate) Ask(ctx context.Context, r AskRequest, notify func(Event)) (AskRe
 	// records it: the history shows what the model proposed.
 	a.event(Event{Type: EventModel, Status: ModelAnswered, Model: a.model, Attempt: res.Attempts})
 	rep.Plan, rep.NoAction = res.Plan, res.NoAction()
-	sub := Submission{Client: fmt.Sprintf("%s (model %s)", r.Client, a.model), Plan: res.Plan, DryRun: r.DryRun,
-		id: rep.Request, recordKind: recordKindAsk, note: a.note(res.Attempts, "")}
+	sub := Submission{Client: fmt.Sprintf("%s (model %s)", r.Client, a.model), Identity: r.Identity, Plan: res.Plan, DryRun: r.DryRun,
+		id: rep.Request, recordKind: recordKindAsk, note: a.note(res.Attempts, ""), asked: r.Request}
 	rep.Report, err = g.submit(ctx, sub, notify)
 	return rep, err
 }
@@ -221,7 +223,7 @@ func (a *asking) fail(ctx context.Context, status string, err error, asked bool)
 	if asked {
 		a.event(Event{Type: EventModel, Status: ModelFailed, Model: a.model, Error: rep.Error})
 		rerr := a.g.cfg.History.AddRequest(context.WithoutCancel(ctx), history.Request{ID: rep.Request, Time: a.g.cfg.Now(),
-			Client: a.r.Client, Kind: recordKindAsk, Text: strings.TrimPrefix(a.note(rep.Attempts, err.Error()), "\n")})
+			Client: a.r.Client, Program: a.r.Identity.Program, Kind: recordKindAsk, Text: strings.TrimPrefix(a.note(rep.Attempts, err.Error()), "\n")})
 		if rerr != nil {
 			err = errors.Join(err, fmt.Errorf("recording the request: %w", rerr))
 			rep.Error = redact.String(err.Error())

@@ -242,7 +242,11 @@ func TestAskDestructiveAlwaysAsks(t *testing.T) {
 	r, _ := askRig(t, 2, denyAll, llm.APIOllama, llmtest.Plain(dangerousInjections[3].reply))
 	rep, err := r.g.Ask(context.Background(), gate.AskRequest{Client: "t", Request: "go"}, nil)
 	if !errors.Is(err, gate.ErrDenied) || r.ask.count() != 1 || len(r.exec.names()) != 0 {
-		t.Errorf("Ask = %v, asked %d, ran %v; want the person asked and nothing run (%+v)", err, r.ask.count(), r.exec.names(), rep)
+		t.Fatalf("Ask = %v, asked %d, ran %v; want the person asked and nothing run (%+v)", err, r.ask.count(), r.exec.names(), rep)
+	}
+	// The person is shown the words the plan was made from, not "Tool: plan".
+	if asked := r.ask.asked[0]; asked.Asked != "go" || asked.Tool != "" {
+		t.Errorf("approval request shows Asked %q, Tool %q; want the words and no tool", asked.Asked, asked.Tool)
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 var (
 	ErrKilled           = errors.New("the kill switch is on: nothing runs until it is reset from the menu")
 	ErrDenied           = errors.New("denied")
+	ErrWithdrawn        = errors.New("withdrawn by its client before the person answered")
 	ErrBlocked          = errors.New("blocked")
 	ErrApprovalRequired = policy.ErrApprovalRequired
 )
@@ -197,7 +198,7 @@ func (g *Gate) beginApproval(ctx context.Context) error {
 		select {
 		case <-idle:
 		case <-ctx.Done():
-			return fmt.Errorf("%w: withdrawn while waiting for an action that types or clicks to finish (%v)", ErrDenied, ctx.Err())
+			return fmt.Errorf("%w (while waiting for an action that types or clicks to finish)", withdrawn(ctx))
 		}
 	}
 }

@@ -208,30 +208,44 @@ func TestRememberedGrantCoversExactTextOnly(t *testing.T) {
 		a.Remember = true
 		return a, nil
 	})
-	submit := func(plan string) {
+	agent := policy.Identity{Key: "exe:/usr/bin/agent", Program: "/usr/bin/agent (pid 42)"}
+	submit := func(client string, id policy.Identity, plan string) {
 		t.Helper()
-		if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "test", Plan: plan}, nil); err != nil {
+		if _, err := r.g.Submit(context.Background(), gate.Submission{Client: client, Identity: id, Plan: plan}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	submit(dangerousPlan)
-	submit(dangerousPlan)
+	submit("mcp: claude-ai", agent, dangerousPlan)
+	submit("mcp: claude-ai", agent, dangerousPlan)
 	if r.ask.count() != 1 {
 		t.Fatalf("asked %d times; the grant should cover the same text", r.ask.count())
 	}
-	submit(strings.Replace(dangerousPlan, "hi", "ho", 1))
+	// The name is the client's own: the grant holds under another one too.
+	submit("renamed", agent, dangerousPlan)
+	if r.ask.count() != 1 {
+		t.Fatalf("asked %d times; a grant belongs to the program, not to its name", r.ask.count())
+	}
+	submit("mcp: claude-ai", agent, strings.Replace(dangerousPlan, "hi", "ho", 1))
 	if r.ask.count() != 2 {
 		t.Fatalf("a different text rode on the grant")
 	}
-	if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "another agent", Plan: dangerousPlan}, nil); err != nil {
-		t.Fatal(err)
-	}
+	// Another program taking the first one's name and text is asked again,
+	// and so is one whose program is not verified.
+	submit("mcp: claude-ai", policy.Identity{Key: "exe:/tmp/impostor", Program: "/tmp/impostor (pid 66)"}, dangerousPlan)
 	if r.ask.count() != 3 {
-		t.Fatalf("another client rode on the grant")
+		t.Fatalf("another program rode on the grant under the same name")
 	}
-	submit(bulkEmail())
-	submit(bulkEmail())
+	submit("mcp: claude-ai", policy.Identity{}, dangerousPlan)
+	submit("mcp: claude-ai", policy.Identity{}, dangerousPlan)
 	if r.ask.count() != 5 {
+		t.Fatalf("an unverified client rode on a grant or was granted one")
+	}
+	if asked := r.ask.asked[4]; !asked.NoRemember || asked.Program != "" || r.ask.asked[0].NoRemember || r.ask.asked[0].Program != agent.Program {
+		t.Errorf("requests %+v / %+v: the approval does not say whose program asked and whether it can be remembered", r.ask.asked[0], asked)
+	}
+	submit("mcp: claude-ai", agent, bulkEmail())
+	submit("mcp: claude-ai", agent, bulkEmail())
+	if r.ask.count() != 7 {
 		t.Fatalf("destructive actions were remembered")
 	}
 }
@@ -337,5 +351,29 @@ func TestPlanLevelRiskIsAsked(t *testing.T) {
 	}
 	if len(r.exec.names()) != 0 {
 		t.Errorf("ran %v", r.exec.names())
+	}
+}
+
+// TestApprovalSaysWhatCarriesTheActions: "plan" only for a plan; a script
+// or command says what it is.
+func TestApprovalSaysWhatCarriesTheActions(t *testing.T) {
+	r := newRig(t, 0, denyAll)
+	for _, tt := range []struct {
+		s    gate.Submission
+		tool string
+	}{
+		{gate.Submission{Client: "c", Plan: safePlan}, "plan"},
+		{gate.Submission{Client: "c", Kind: gate.KindAppleScript, Plan: `display dialog "hi"`}, "AppleScript"},
+		{gate.Submission{Client: "c", Kind: gate.KindJXA, Plan: `Application("Finder").name()`}, "JavaScript for Automation"},
+		{gate.Submission{Client: "c", Kind: gate.KindCommand, Argv: []string{"ls"}}, "command"},
+	} {
+		before := r.ask.count()
+		r.g.Submit(context.Background(), tt.s, nil)
+		if r.ask.count() != before+1 {
+			t.Fatalf("%s: not asked", tt.tool)
+		}
+		if got := r.ask.asked[before]; got.Tool != tt.tool || got.Asked != "" {
+			t.Errorf("%+v: Tool %q, Asked %q; want %q", tt.s, got.Tool, got.Asked, tt.tool)
+		}
 	}
 }

@@ -24,15 +24,20 @@ import (
 // Submission is one piece of work from a client: a plan in the Action DSL,
 // or one script.
 type Submission struct {
-	Client string // who asked: "airlock run", an MCP client's name …
-	Kind   string // KindPlan (the default), KindAppleScript, KindJXA or KindCommand
-	Plan   string // the plan, or the script's source (empty for a command)
-	Argv   []string
-	DryRun bool // report every decision, execute nothing
+	Client string // the name the client gave itself: "airlock run", an MCP client's name …; shown, never trusted
+	// Identity is the client's program as the operating system vouched for
+	// it: grants belong to it. The zero value is an unverified client, which
+	// no grant covers and which cannot be granted anything.
+	Identity policy.Identity
+	Kind     string // KindPlan (the default), KindAppleScript, KindJXA or KindCommand
+	Plan     string // the plan, or the script's source (empty for a command)
+	Argv     []string
+	DryRun   bool // report every decision, execute nothing
 
 	// Set only by Ask: the request id chosen before the model was asked,
-	// the kind recorded, and notes appended to the recorded text.
-	id, recordKind, note string
+	// the kind recorded, notes appended to the recorded text, and the words
+	// the model was asked (shown with the plan for approval).
+	id, recordKind, note, asked string
 }
 
 // The kinds of work a submission carries.
@@ -45,15 +50,16 @@ const (
 
 // Status values of a report and of each of its actions.
 const (
-	StatusOK       = "ok"       // ran and succeeded
-	StatusFailed   = "failed"   // ran and failed
-	StatusSkipped  = "skipped"  // not run: an earlier action stopped the plan
-	StatusDenied   = "denied"   // the person said no
-	StatusTimeout  = "timeout"  // nobody answered in time
-	StatusRefused  = "refused"  // blocked, or approval required and no approver
-	StatusKilled   = "killed"   // the kill switch stopped it
-	StatusDryRun   = "dry-run"  // would have been decided as Decision; nothing ran
-	StatusRejected = "rejected" // the plan did not parse
+	StatusOK        = "ok"        // ran and succeeded
+	StatusFailed    = "failed"    // ran and failed
+	StatusSkipped   = "skipped"   // not run: an earlier action stopped the plan
+	StatusDenied    = "denied"    // the person said no
+	StatusTimeout   = "timeout"   // nobody answered in time
+	StatusWithdrawn = "withdrawn" // its client gave up (cancelled, went away) before the person answered
+	StatusRefused   = "refused"   // blocked, or approval required and no approver
+	StatusKilled    = "killed"    // the kill switch stopped it
+	StatusDryRun    = "dry-run"   // would have been decided as Decision; nothing ran
+	StatusRejected  = "rejected"  // the plan did not parse
 )
 
 // ActionReport is what happened to one action.
@@ -64,7 +70,7 @@ type ActionReport struct {
 	Risk     string   `json:"risk"`
 	Reasons  []string `json:"reasons"`
 	Decision string   `json:"decision"`           // auto, ask, granted, refused
-	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed
+	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed, withdrawn, granted
 	Status   string   `json:"status"`
 	Output   string   `json:"output,omitempty"`
 	Error    string   `json:"error,omitempty"`
@@ -87,8 +93,9 @@ type Report struct {
 // Submit takes a plan through the whole pipeline. notify, when not nil,
 // receives the submission's events as they happen. The returned error is
 // nil only when every action ran and succeeded (or, in a dry run, when the
-// plan was judged); it wraps ErrKilled, ErrDenied, ErrBlocked,
-// ErrApprovalRequired, approval.ErrTimeout or the first failure.
+// plan was judged); it wraps ErrKilled, ErrDenied, ErrWithdrawn, ErrBlocked,
+// ErrApprovalRequired, approval.ErrTimeout or the first failure. ctx is the
+// client's: its ending while the plan waits for the person withdraws it.
 func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
 	ctx, done, err := g.Track(ctx)
 	if err != nil {
@@ -118,7 +125,7 @@ func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Re
 	}
 	text += s.note
 	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
-		Client: s.Client, Kind: kind, Text: text}); err != nil {
+		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text}); err != nil {
 		// Nothing runs unrecorded.
 		return sub.fail(StatusRefused, fmt.Errorf("recording the request: %w", err))
 	}
@@ -225,7 +232,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 			if blocked < 0 {
 				blocked = i
 			}
-		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(grantText(sub.s.Client, st.text), v.Level):
+		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(sub.s.Identity, st.text, v.Level):
 			ar.Approval = approvalGranted
 		case d == policy.Ask:
 			ask = true
@@ -277,7 +284,8 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		}
 		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
 	}
-	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Tool: "plan",
+	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
+		NoRemember: !sub.s.Identity.Verified(), Tool: toolOf(sub.s), Asked: sub.s.asked,
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
 	for i, st := range sub.steps {
 		ar := rep.Actions[i]
@@ -289,14 +297,12 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 			Risk: st.verdict.Level, Reasons: ar.Reasons}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
-	if err := g.beginApproval(ctx); err != nil {
-		if g.isKilled() {
-			return ErrKilled
-		}
-		return err
+	var ans approval.Answer
+	err := g.beginApproval(ctx)
+	if err == nil {
+		ans, err = g.cfg.Approver.Ask(ctx, req)
+		g.endApproval()
 	}
-	ans, err := g.cfg.Approver.Ask(ctx, req)
-	g.endApproval()
 	outcome := ans.Outcome
 	switch {
 	case err == nil && outcome == approval.Approved:
@@ -306,12 +312,14 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		outcome, err = approval.Timeout, approval.ErrTimeout
 	case errors.Is(err, ErrApprovalRequired):
 		outcome = approval.Denied
+	case errors.Is(err, ErrWithdrawn) || errors.Is(err, approval.ErrWithdrawn) || outcome == approval.Withdrawn ||
+		ctx.Err() != nil && !errors.Is(err, approval.ErrDenied) && !errors.Is(err, ErrDenied):
+		// The client gave up (its context ended) before the person
+		// answered: not the person's denial.
+		outcome, err = approval.Withdrawn, withdrawn(ctx)
 	default:
 		if err == nil || !errors.Is(err, ErrDenied) {
 			err = fmt.Errorf("%w by the person", ErrDenied)
-			if ctx.Err() != nil {
-				err = fmt.Errorf("%w: the request was withdrawn (%v)", ErrDenied, ctx.Err())
-			}
 		}
 		outcome = approval.Denied
 	}
@@ -337,9 +345,10 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		}
 		ar.Approval = approval.Approved.String()
 		if ans.Remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
-			// A grant covers exactly this text, never destructive ones
-			// (Allow refuses those).
-			g.cfg.Grants.Allow(grantText(sub.s.Client, sub.steps[i].text), sub.steps[i].verdict.Level, g.cfg.GrantTTL)
+			// A grant covers exactly this text for this client's verified
+			// program, never destructive ones and nothing for an unverified
+			// program (Allow refuses those).
+			g.cfg.Grants.Allow(sub.s.Identity, sub.steps[i].text, sub.steps[i].verdict.Level, g.cfg.GrantTTL)
 		}
 	}
 	return nil
@@ -434,11 +443,31 @@ func checkLock(ctx context.Context, lock *policy.ContextLock, lockErr error) err
 	return lock.Check(ctx)
 }
 
-// grantText is what a remembered grant covers: the exact text, from the
-// client the person approved it for. Another client sending the same text
-// is asked again.
-func grantText(client, text string) string {
-	return "client: " + client + "\n" + text
+// toolOf is what the approval shows as carrying the actions: "plan" for a
+// plan a client wrote, the script's kind for a script or command, and
+// nothing for a plan a model made from a request in words (Asked shows the
+// words instead).
+func toolOf(s Submission) string {
+	switch {
+	case s.asked != "":
+		return ""
+	case s.Kind == KindAppleScript:
+		return "AppleScript"
+	case s.Kind == KindJXA:
+		return "JavaScript for Automation"
+	case s.Kind == KindCommand:
+		return "command"
+	}
+	return "plan"
+}
+
+// withdrawn is the error of a request its client withdrew: ctx's cause says
+// how (the client disconnected, the gate is shutting down).
+func withdrawn(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%w: %v", ErrWithdrawn, cause)
+	}
+	return ErrWithdrawn
 }
 
 // fail ends a submission before any action was decided.
@@ -480,6 +509,8 @@ func statusOf(err error) string {
 		return StatusTimeout
 	case errors.Is(err, ErrApprovalRequired):
 		return StatusRefused
+	case errors.Is(err, ErrWithdrawn):
+		return StatusWithdrawn
 	default:
 		return StatusDenied
 	}

@@ -46,6 +46,12 @@ func (k *keyring) link(prev []byte, t *table, seq int64, vals []any) []byte {
 		case textCol:
 			w.tag('t')
 			w.str(vals[i].(string))
+		case addedTextCol:
+			if v := vals[i].(string); v != "" {
+				w.tag('a')
+				w.str(c.name)
+				w.str(v)
+			}
 		case intCol:
 			w.tag('i')
 			w.int(vals[i].(int64))

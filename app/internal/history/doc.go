@@ -11,17 +11,20 @@
 //
 // # What is stored, and how
 //
-// Four tables: requests, decisions, outcomes and model_calls. Every text
-// field passes redact.String first. Enumerations (decision, approval,
-// status) are checked against their fixed sets instead. Then the fields
+// Four tables: requests, decisions, outcomes and model_calls. A request
+// keeps both the name its client gave itself and the client's program as
+// the operating system vouched for it (program, added by schema 2; rows
+// chained before it leave it out of their link). Every text field passes
+// redact.String first. Enumerations (decision, approval, status) are
+// checked against their fixed sets instead. Then the fields
 // that can carry content — plan text, action text, preview, reasons,
 // output, error — are sealed with AES-256-GCM: a fresh random nonce per
 // value, and associated data binding the table, the row's sequence number,
 // the column and the key id, so a sealed value copied into another row or
 // column no longer opens. What stays in clear is what `airlock history`
-// needs to list and join: ids, times, client, kind, risk level, autonomy
-// level, decision, approval, status, durations, endpoint, HTTP status and
-// token counts.
+// needs to list and join: ids, times, client, program, kind, risk level,
+// autonomy level, decision, approval, status, durations, endpoint, HTTP
+// status and token counts.
 //
 // The key is 32 random bytes made on first run and kept in the key store
 // (the Keychain on macOS) under KeyName(id), never in a file. The sealing

@@ -15,7 +15,7 @@ import (
 // entrySQL joins each decision with its request and, when there is one,
 // its outcome. Callers add WHERE, ORDER BY and LIMIT.
 const entrySQL = `SELECT
-	r.seq, r.id, r.time, r.client, r.kind, r.text, r.key_id,
+	r.seq, r.id, r.time, r.client, r.program, r.kind, r.text, r.key_id,
 	d.seq, d.idx, d.time, d.risk, d.autonomy, d.decision, d.action, d.preview, d.reasons, d.key_id,
 	o.seq, o.time, o.approval, o.status, o.duration, o.output, o.error, o.key_id
 FROM decisions d
@@ -52,16 +52,17 @@ func (s *Store) Request(ctx context.Context, id string) (Request, []Entry, error
 		keyID        string
 		r            = Request{ID: id}
 		client, kind string
+		program      string
 	)
-	err := s.r.QueryRowContext(ctx, "SELECT seq, time, client, kind, text, key_id FROM requests WHERE id = ?", id).
-		Scan(&seq, &when, &client, &kind, &sealed, &keyID)
+	err := s.r.QueryRowContext(ctx, "SELECT seq, time, client, program, kind, text, key_id FROM requests WHERE id = ?", id).
+		Scan(&seq, &when, &client, &program, &kind, &sealed, &keyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Request{}, nil, fmt.Errorf("reading request %q: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return Request{}, nil, fmt.Errorf("reading request %q: %w", id, err)
 	}
-	r.Time, r.Client, r.Kind = time.Unix(0, when), client, kind
+	r.Time, r.Client, r.Program, r.Kind = time.Unix(0, when), client, program, kind
 	if r.Text, err = s.unseal(requestsTable, seq, "text", keyID, sealed); err != nil {
 		return Request{}, nil, err
 	}
@@ -109,7 +110,7 @@ func (s *Store) entries(rows *sql.Rows, capacity int) ([]Entry, error) {
 			e                          Entry
 		)
 		if err := rows.Scan(
-			&rSeq, &e.Request.ID, &rTime, &e.Request.Client, &e.Request.Kind, &rText, &rKey,
+			&rSeq, &e.Request.ID, &rTime, &e.Request.Client, &e.Request.Program, &e.Request.Kind, &rText, &rKey,
 			&dSeq, &dIdx, &dTime, &dRisk, &dAuto, &e.Decision.Decision, &dAction, &dPreview, &dReason, &dKey,
 			&oSeq, &oTime, &oApproval, &oStatus, &oDur, &oOutput, &oError, &oKey,
 		); err != nil {

@@ -15,9 +15,13 @@ import (
 type Request struct {
 	ID     string    // unique; given by the gate
 	Time   time.Time // zero means now
-	Client string    // which client asked (stored redacted, in clear)
-	Kind   string    // "plan", "ask", "mcp", … (stored redacted, in clear)
-	Text   string    // the plan text (redacted, then sealed)
+	Client string    // the name the client gave itself (stored redacted, in clear)
+	// Program is the client's program as the operating system vouched for
+	// it ("/usr/bin/foo (pid 123)"), "" when unverified (stored redacted,
+	// in clear).
+	Program string
+	Kind    string // "plan", "ask", "mcp", … (stored redacted, in clear)
+	Text    string // the plan text (redacted, then sealed)
 }
 
 // A Decision is the gate's verdict on one action of a request, recorded
@@ -40,8 +44,8 @@ type Outcome struct {
 	RequestID string
 	Index     int
 	Time      time.Time // zero means now
-	Approval  string    // "", "approved", "denied", "timeout", "killed" or "granted"
-	Status    string    // "ok", "failed", "skipped", "denied", "timeout", "refused", "killed" or "dry-run"
+	Approval  string    // "", "approved", "denied", "timeout", "killed", "withdrawn" or "granted"
+	Status    string    // "ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn" or "dry-run"
 	Duration  time.Duration
 	Output    string // a summary of the output (redacted, then sealed)
 	Error     string // the error, if any (redacted, then sealed)
@@ -71,8 +75,8 @@ type Entry struct {
 // refused with ErrInvalid, so these fields need no redaction.
 var (
 	decisionValues = []string{"auto", "ask", "refused"}
-	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "granted"}
-	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "dry-run"}
+	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "withdrawn", "granted"}
+	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run"}
 )
 
 func unixNano(t time.Time) int64 {
@@ -101,7 +105,7 @@ func (r Request) values() ([]any, error) {
 		return nil, invalid("a request", "the id is empty")
 	}
 	return []any{redact.String(r.ID), unixNano(r.Time), redact.String(r.Client),
-		redact.String(r.Kind), redact.String(r.Text)}, nil
+		redact.String(r.Kind), redact.String(r.Text), redact.String(r.Program)}, nil
 }
 
 func (d Decision) values() ([]any, error) {

@@ -67,6 +67,8 @@ CREATE TABLE model_calls (
 	link              BLOB NOT NULL
 ) STRICT;
 CREATE INDEX model_calls_request ON model_calls (request_id);`,
+	// The client's verified program, beside the name it gave itself.
+	`ALTER TABLE requests ADD COLUMN program TEXT NOT NULL DEFAULT '';`,
 }
 
 // A colKind says how a column is stored and chained.
@@ -76,6 +78,10 @@ const (
 	textCol   colKind = iota // TEXT in clear (redacted or from a fixed set)
 	intCol                   // INTEGER
 	sealedCol                // BLOB: a sealed value
+	// addedTextCol is a textCol a later migration added. Rows chained
+	// before it existed hold '', so an empty value is left out of the link;
+	// any other value is chained, and blanking it breaks the link.
+	addedTextCol
 )
 
 type column struct {
@@ -112,7 +118,7 @@ func newTable(name string, cols ...column) *table {
 var (
 	requestsTable = newTable("requests",
 		column{"id", textCol}, column{"time", intCol}, column{"client", textCol},
-		column{"kind", textCol}, column{"text", sealedCol})
+		column{"kind", textCol}, column{"text", sealedCol}, column{"program", addedTextCol})
 	decisionsTable = newTable("decisions",
 		column{"request_id", textCol}, column{"idx", intCol}, column{"time", intCol},
 		column{"risk", textCol}, column{"autonomy", intCol}, column{"decision", textCol},

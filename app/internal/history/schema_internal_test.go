@@ -42,7 +42,7 @@ func TestSchema(t *testing.T) {
 		want := []string{"seq", "key_id", "link"}
 		for _, c := range tab.cols {
 			want = append(want, c.name)
-			wantType := map[colKind]string{textCol: "TEXT", intCol: "INTEGER", sealedCol: "BLOB"}[c.kind]
+			wantType := map[colKind]string{textCol: "TEXT", addedTextCol: "TEXT", intCol: "INTEGER", sealedCol: "BLOB"}[c.kind]
 			if types[c.name] != wantType {
 				t.Errorf("%s.%s is %s in SQL, %s in Go", tab.name, c.name, types[c.name], wantType)
 			}

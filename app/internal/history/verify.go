@@ -115,7 +115,11 @@ type cursor struct {
 }
 
 func newCursor(ctx context.Context, q querier, t *table) (*cursor, error) {
-	rows, err := q.QueryContext(ctx, t.selectSQL)
+	query, err := selectFor(ctx, q, t)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +129,41 @@ func newCursor(ctx context.Context, q querier, t *table) (*cursor, error) {
 		c.dest[i] = &c.raw[i]
 	}
 	return c, c.next()
+}
+
+// selectFor is t's SELECT for the file as it is: VerifyFile migrates
+// nothing, so a file of an older schema may lack columns a later migration
+// added (addedTextCol); those read as ”, as the migration would fill them.
+func selectFor(ctx context.Context, q querier, t *table) (string, error) {
+	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", t.name)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return "", err
+		}
+		have[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	names := make([]string, len(t.cols))
+	missing := false
+	for i, c := range t.cols {
+		names[i] = c.name
+		if !have[c.name] && c.kind == addedTextCol {
+			names[i] = "'' AS " + c.name
+			missing = true
+		}
+	}
+	if !missing {
+		return t.selectSQL, nil
+	}
+	return fmt.Sprintf("SELECT seq, key_id, link, %s FROM %s ORDER BY seq", strings.Join(names, ", "), t.name), nil
 }
 
 func (c *cursor) next() error {
@@ -144,7 +183,7 @@ func (c *cursor) next() error {
 	for i, col := range c.t.cols {
 		v := c.raw[3+i]
 		switch col.kind {
-		case textCol:
+		case textCol, addedTextCol:
 			s, ok := asText(v)
 			if !ok {
 				r.bad = col.name

@@ -14,12 +14,13 @@ import (
 // conn is one client connection. Its reader (serve) reads and decodes
 // frames; one worker goroutine runs the requests, one at a time. Either
 // ending the connection cancels ctx, which is what tells a handler its
-// client is gone.
+// client is gone: context.Cause(ctx) is ErrClientGone then, or, when the
+// server closes, an error saying the gate is shutting down.
 type conn struct {
 	s      *Server
 	nc     *net.UnixConn
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx    context.Context // carries the peer (PeerFrom)
+	cancel context.CancelCauseFunc
 
 	wmu sync.Mutex // serialises writes to nc, and guards call.done
 
@@ -33,15 +34,24 @@ type call struct {
 	done bool // the response has been written; guarded by conn.wmu
 }
 
-func newConn(s *Server, nc *net.UnixConn) *conn {
-	ctx, cancel := context.WithCancel(s.ctx)
+// ErrClientGone is the cause (context.Cause) of a handler's context when its
+// client disconnected or its connection broke: the client withdrew what it
+// asked for.
+var ErrClientGone = errors.New("the client disconnected")
+
+// errShuttingDown is the cause of every handler's context once the server
+// closes.
+var errShuttingDown = errors.New("the gate is shutting down")
+
+func newConn(s *Server, nc *net.UnixConn, peer Peer) *conn {
+	ctx, cancel := context.WithCancelCause(withPeer(s.ctx, peer))
 	return &conn{s: s, nc: nc, ctx: ctx, cancel: cancel}
 }
 
 // refuse answers a connection that will not be served, and closes it.
 func (c *conn) refuse(err *RPCError) {
 	c.writeError(nil, err, nil)
-	c.cancel()
+	c.cancel(err)
 	c.nc.Close()
 }
 
@@ -58,7 +68,7 @@ func (c *conn) serve() {
 		}
 	}()
 	defer func() {
-		c.cancel()
+		c.cancel(ErrClientGone)
 		c.nc.Close()
 		close(work)
 		<-done
@@ -246,7 +256,7 @@ func (c *conn) writeLocked(b []byte) error {
 	c.nc.SetWriteDeadline(time.Now().Add(c.s.writeTimeout()))
 	_, err := c.nc.Write(append(b, '\n'))
 	if err != nil {
-		c.cancel()
+		c.cancel(ErrClientGone)
 		c.nc.Close()
 		return fmt.Errorf("writing to the client: %w", err)
 	}

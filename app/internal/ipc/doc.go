@@ -11,8 +11,11 @@
 // the socket still cannot approve itself.
 //
 // The server never serves another user (directory 0700, socket 0600, peer uid
-// checked before any request is read), never buffers more than one frame of
-// MaxFrame bytes per connection, ends a connection on the first frame it
-// cannot accept, and never shows a client the text of an error unless the
-// error says it is safe to (UserError).
+// checked before any request is read), and tells its handler who it serves:
+// the peer's process and program, as the kernel and (on macOS) the code
+// signature vouch for them, read once when the connection is accepted
+// (Peer, PeerFrom) — never the name a client gives itself. It never buffers
+// more than one frame of MaxFrame bytes per connection, ends a connection on
+// the first frame it cannot accept, and never shows a client the text of an
+// error unless the error says it is safe to (UserError).
 package ipc

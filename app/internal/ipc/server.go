@@ -45,16 +45,16 @@ type Server struct {
 	// writing anything down.
 	ErrorLog func(method string, err error)
 
-	h       Handler
-	ln      *net.UnixListener
-	path    string
-	sock    os.FileInfo // the socket as bound, so Close removes only ours
-	lockf   *os.File
-	uid     int
-	peerUID func(*net.UnixConn) (int, error)
+	h      Handler
+	ln     *net.UnixListener
+	path   string
+	sock   os.FileInfo // the socket as bound, so Close removes only ours
+	lockf  *os.File
+	uid    int
+	peerOf func(*net.UnixConn) (Peer, error)
 
-	ctx    context.Context // parent of every handler's context; cancelled by Close
-	cancel context.CancelFunc
+	ctx    context.Context // parent of every handler's context; cancelled by Close with errShuttingDown
+	cancel context.CancelCauseFunc
 	conns  sync.WaitGroup // connection goroutines; Add only under mu while !closed
 
 	mu      sync.Mutex
@@ -91,18 +91,18 @@ func Listen(dir string, h Handler) (*Server, error) {
 		lockf.Close()
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	return &Server{
-		h:       h,
-		ln:      ln,
-		path:    filepath.Join(dir, SocketName),
-		sock:    fi,
-		lockf:   lockf,
-		uid:     os.Getuid(),
-		peerUID: peerUID,
-		ctx:     ctx,
-		cancel:  cancel,
-		active:  make(map[*conn]struct{}),
+		h:      h,
+		ln:     ln,
+		path:   filepath.Join(dir, SocketName),
+		sock:   fi,
+		lockf:  lockf,
+		uid:    os.Getuid(),
+		peerOf: peerOf,
+		ctx:    ctx,
+		cancel: cancel,
+		active: make(map[*conn]struct{}),
 	}, nil
 }
 
@@ -177,10 +177,13 @@ func (s *Server) isClosed() bool {
 }
 
 // serveConn checks who is calling and that there is room, then serves the
-// connection until it ends.
+// connection until it ends. Who is calling — its user, process and
+// program — is read once, here, while the connection is held, and every
+// handler call of the connection gets it (PeerFrom).
 func (s *Server) serveConn(nc *net.UnixConn) {
-	c := newConn(s, nc)
-	if uid, err := s.peerUID(nc); err != nil || uid != s.uid {
+	peer, err := s.peerOf(nc)
+	c := newConn(s, nc, peer)
+	if err != nil || peer.UID != s.uid {
 		c.refuse(&RPCError{Code: CodeUnauthorized, Message: "refused: the gate serves only the user it runs as"})
 		return
 	}
@@ -222,7 +225,7 @@ func (s *Server) Close() error {
 			c.nc.Close()
 		}
 		s.mu.Unlock()
-		s.cancel()
+		s.cancel(errShuttingDown)
 		err := s.ln.Close()
 		s.conns.Wait()
 		if fi, lerr := os.Lstat(s.path); lerr == nil && os.SameFile(fi, s.sock) {

@@ -12,6 +12,6 @@
 // It must never approve, deny or decide anything itself, never run anything
 // but through the gate (it holds no executor), and never offer a tool or an
 // argument that could approve: the approval is the person's, in the gate's own
-// popup. Denied, timed out, blocked, refused, killed and failed calls are tool
-// errors, so an agent cannot mistake them for success.
+// popup. Denied, timed out, withdrawn, blocked, refused, killed and failed
+// calls are tool errors, so an agent cannot mistake them for success.
 package mcp

@@ -121,7 +121,7 @@ func callError(ctx context.Context, err error, submit bool) error {
 	var rpc *ipc.RPCError
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("the call was cancelled, and with it the request at the gate: %w", ctx.Err())
+		return fmt.Errorf("the call was cancelled, and with it the request at the gate (recorded there as withdrawn): %w", ctx.Err())
 	case errors.As(err, &rpc):
 		return fmt.Errorf("the gate refused the request: %s", redact.String(rpc.Message))
 	case submit:

@@ -54,6 +54,7 @@ type world struct {
 	env     *risk.Env
 	opts    gateOpts
 	prompts chan approval.Request // every request the person was shown
+	ended   chan gate.Event       // every submission's done event, once recorded
 
 	mu    sync.Mutex
 	gate  *gate.Gate
@@ -93,7 +94,7 @@ func newWorld(t testing.TB, opts gateOpts) *world {
 		t.Fatal(err)
 	}
 	return &world{t: t, home: home, dir: filepath.Join(root, "d"), env: &risk.Env{Paths: paths},
-		opts: opts, prompts: make(chan approval.Request, 16)}
+		opts: opts, prompts: make(chan approval.Request, 16), ended: make(chan gate.Event, 16)}
 }
 
 // startGate builds the gate and serves it on the socket in w.dir.
@@ -122,7 +123,14 @@ func (w *world) startGate() {
 		approver = nil
 	}
 	g := gate.New(gate.Config{Env: w.env, Exec: exec, History: store, Approver: approver,
-		Grants: policy.NewGrants(nil), Autonomy: w.opts.autonomy})
+		Grants: policy.NewGrants(nil), Autonomy: w.opts.autonomy, Events: func(e gate.Event) {
+			if e.Type == gate.EventDone {
+				select {
+				case w.ended <- e:
+				default:
+				}
+			}
+		}})
 	srv, err := ipc.Listen(w.dir, handler{g})
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ const StatusBlocked = "blocked"
 type RunResult struct {
 	Request string         `json:"request"` // the gate's id for the request, as its history shows it
 	Client  string         `json:"client"`  // the name the gate shows and records for this client
-	Status  string         `json:"status"`  // ok, failed, denied, timeout, blocked, refused, killed or rejected
+	Status  string         `json:"status"`  // ok, failed, denied, timeout, withdrawn, blocked, refused, killed or rejected
 	Risk    string         `json:"risk,omitempty"`
 	Reasons []string       `json:"reasons,omitempty"` // what only the whole plan shows
 	Actions []ActionResult `json:"actions"`
@@ -38,8 +38,8 @@ type ActionResult struct {
 	Risk     string   `json:"risk"`
 	Reasons  []string `json:"reasons"`
 	Decision string   `json:"decision"`           // auto, ask or refused
-	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed or granted
-	Status   string   `json:"status"`             // ok, failed, skipped, denied, timeout, refused or killed
+	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed, withdrawn or granted
+	Status   string   `json:"status"`             // ok, failed, skipped, denied, timeout, withdrawn, refused or killed
 	Output   string   `json:"output,omitempty"`
 	Error    string   `json:"error,omitempty"`
 }
@@ -113,6 +113,9 @@ func headline(status string) string {
 			"Do not retry it unchanged or try another way to do the same; ask the person what they want instead."
 	case gate.StatusTimeout:
 		return "Timed out: nobody answered Airlock's approval popup in time, so it was denied and did not run."
+	case gate.StatusWithdrawn:
+		return "Withdrawn: the call was cancelled (or its connection lost) before the person answered, so nothing of it ran. " +
+			"The person did not deny it; call again if it is still wanted."
 	case StatusBlocked:
 		return "Blocked: Airlock's rules forbid this (see the reasons). It was not offered for approval, " +
 			"cannot be approved, and nothing of it ran."

@@ -387,3 +387,50 @@ func TestRefusedWithoutApprover(t *testing.T) {
 		t.Errorf("keep.txt: %v", err)
 	}
 }
+
+// TestWithdrawnByTheClient: an MCP client that gives up on a call while the
+// person has not answered (it cancels the call) withdraws the request: the
+// popup goes away, and the history says withdrawn, not denied.
+func TestWithdrawnByTheClient(t *testing.T) {
+	forEachTransport(t, func(t *testing.T, connect func(*world) *mcp.ClientSession) {
+		taken := make(chan struct{}, 1)
+		w := newWorld(t, gateOpts{autonomy: policy.AskAll, answer: func(ctx context.Context, r approval.Request) (approval.Answer, error) {
+			<-ctx.Done()
+			taken <- struct{}{}
+			return approval.Answer{}, ctx.Err()
+		}})
+		w.startGate()
+		cs := connect(w)
+		ctx, cancel := context.WithCancel(context.Background())
+		called := make(chan error, 1)
+		go func() {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: airmcp.ToolRunCommand,
+				Arguments: map[string]any{"argv": []string{"touch", filepath.Join(w.home, "Documents", "w")}}})
+			called <- err
+		}()
+		w.prompted()
+		cancel() // the agent gives up
+		if err := <-called; err == nil {
+			t.Fatal("a cancelled call returned a result")
+		}
+		<-taken // the popup was taken down
+		select {
+		case e := <-w.ended:
+			if e.Status != gate.StatusWithdrawn || !strings.Contains(e.Error, "the client disconnected") {
+				t.Fatalf("the request ended %q (%s), want withdrawn, the client having disconnected", e.Status, e.Error)
+			}
+		case <-time.After(wait):
+			t.Fatal("the request never ended")
+		}
+		entries := w.records()
+		if len(entries) != 1 || entries[0].Outcome == nil {
+			t.Fatalf("history: %+v", entries)
+		}
+		if o := entries[0].Outcome; o.Approval != "withdrawn" || o.Status != "withdrawn" {
+			t.Fatalf("history says approval %q, status %q; want withdrawn", o.Approval, o.Status)
+		}
+		if _, err := os.Stat(filepath.Join(w.home, "Documents", "w")); !os.IsNotExist(err) {
+			t.Errorf("a withdrawn command ran: %v", err)
+		}
+	})
+}

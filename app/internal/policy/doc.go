@@ -10,7 +10,9 @@
 //   - the context lock (ContextLock): input-synthesising actions run only while
 //     the application that was frontmost when the plan started still is;
 //   - remembered grants (Grants): "allow again this session" for the exact
-//     action text the person saw, never for destructive actions;
+//     action text the person saw, for the verified program that asked
+//     (Identity), never for a name a client gives itself, never for
+//     destructive actions;
 //   - the settings file (Settings): sandbox roots, allowed apps, approval
 //     timeout, autonomy level and kill hotkey, validated on load.
 //

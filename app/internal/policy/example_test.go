@@ -22,15 +22,22 @@ func ExampleDecide() {
 
 func ExampleGrants() {
 	g := policy.NewGrants(nil)
-	_, err := g.Allow(`WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous, time.Hour)
+	agent := policy.Identity{Key: "linux:/usr/bin/agent:2049:1234", Program: "/usr/bin/agent (pid 42)"}
+	impostor := policy.Identity{Key: "linux:/tmp/agent:2049:999", Program: "/tmp/agent (pid 77)"}
+	_, err := g.Allow(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous, time.Hour)
 	fmt.Println(err)
-	fmt.Println(g.Allowed(`WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
-	fmt.Println(g.Allowed(`WRITE_FILE "~/Documents/todo.txt" "milk!"`, level.Dangerous))
-	_, err = g.Allow(`EMPTY_TRASH`, level.Destructive, 0)
+	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
+	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk!"`, level.Dangerous))
+	fmt.Println(g.Allowed(impostor, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
+	_, err = g.Allow(agent, `EMPTY_TRASH`, level.Destructive, 0)
+	fmt.Println(err)
+	_, err = g.Allow(policy.Identity{Program: "unknown"}, `NOTIFY "a" "b"`, level.Caution, 0)
 	fmt.Println(err)
 	// Output:
 	// <nil>
 	// true
 	// false
+	// false
 	// cannot remember this approval: a destructive action needs its own approval every time
+	// cannot remember this approval: the client's program is not verified, and a grant never belongs to a name
 }

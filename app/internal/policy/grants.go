@@ -3,6 +3,7 @@ package policy
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,15 +15,18 @@ import (
 )
 
 // ErrNotGrantable is wrapped by Allow's error for what can never be
-// remembered: destructive and blocked actions, empty text, a negative time.
+// remembered: destructive and blocked actions, empty text, a negative time,
+// a client whose program is not verified.
 var ErrNotGrantable = errors.New("cannot remember this approval")
 
 // Grant is one remembered approval: the exact text of an action the person
-// approved, identified by its SHA-256, up to the risk it was approved at.
+// approved for one client program, identified by its SHA-256, up to the risk
+// it was approved at.
 type Grant struct {
 	ID      string      // random, for Revoke
 	Hash    string      // hex SHA-256 of the exact text
 	Text    string      // the text, for the menu's list
+	Program string      // the program it belongs to, as the person saw it (Identity.Program)
 	Risk    level.Level // the highest risk this grant covers
 	Created time.Time   //
 	Expires time.Time   // zero: when the session ends (Clear)
@@ -30,13 +34,16 @@ type Grant struct {
 
 // Grants holds the session's remembered approvals ("allow again this
 // session"). A grant covers the exact text approved — one character
-// different is another action — at a risk no higher than the one the person
-// saw, never destructive or blocked actions. It is safe for concurrent use.
+// different is another action — for the program it was approved for — any
+// other program, whatever name it gives itself, is asked again — at a risk
+// no higher than the one the person saw, never destructive or blocked
+// actions, and nothing for a program that is not verified. It is safe for
+// concurrent use.
 type Grants struct {
 	now func() time.Time
 
 	mu     sync.Mutex
-	byHash map[[sha256.Size]byte]Grant // guarded by mu
+	byHash map[[sha256.Size]byte]Grant // by grantKey; guarded by mu
 }
 
 // NewGrants returns an empty set of grants reading the time from now
@@ -48,11 +55,12 @@ func NewGrants(now func() time.Time) *Grants {
 	return &Grants{now: now, byHash: map[[sha256.Size]byte]Grant{}}
 }
 
-// Allow remembers the approval of text at risk for ttl, or until the session
-// ends when ttl is 0. It replaces an earlier grant for the same text. It
-// refuses destructive and blocked risks, an empty text and a negative ttl
-// with an error wrapping ErrNotGrantable.
-func (g *Grants) Allow(text string, risk level.Level, ttl time.Duration) (Grant, error) {
+// Allow remembers the approval of text at risk for owner's program, for ttl,
+// or until the session ends when ttl is 0. It replaces an earlier grant for
+// the same text and program. It refuses destructive and blocked risks, an
+// empty text, a negative ttl and an owner that is not verified with an error
+// wrapping ErrNotGrantable.
+func (g *Grants) Allow(owner Identity, text string, risk level.Level, ttl time.Duration) (Grant, error) {
 	switch {
 	case risk >= level.Destructive || risk < level.Safe:
 		return Grant{}, fmt.Errorf("%w: a %s action needs its own approval every time", ErrNotGrantable, risk)
@@ -60,42 +68,61 @@ func (g *Grants) Allow(text string, risk level.Level, ttl time.Duration) (Grant,
 		return Grant{}, fmt.Errorf("%w: the action text is empty", ErrNotGrantable)
 	case ttl < 0:
 		return Grant{}, fmt.Errorf("%w: negative lifetime %v", ErrNotGrantable, ttl)
+	case !owner.Verified():
+		return Grant{}, fmt.Errorf("%w: the client's program is not verified, and a grant never belongs to a name", ErrNotGrantable)
 	}
 	sum := sha256.Sum256([]byte(text))
+	key := grantKey(owner, text)
 	id, err := newID()
 	if err != nil {
 		return Grant{}, err
 	}
 	now := g.now()
-	gr := Grant{ID: id, Hash: hex.EncodeToString(sum[:]), Text: text, Risk: risk, Created: now}
+	gr := Grant{ID: id, Hash: hex.EncodeToString(sum[:]), Text: text, Program: owner.Program, Risk: risk, Created: now}
 	if ttl > 0 {
 		gr.Expires = now.Add(ttl)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.byHash[sum] = gr
+	g.byHash[key] = gr
 	return gr, nil
 }
 
-// Allowed reports whether a live grant covers exactly text at risk: the
-// SHA-256 matches, the grant has not expired, and risk is not above the
-// granted one. Destructive and blocked risks are never allowed.
-func (g *Grants) Allowed(text string, risk level.Level) bool {
-	if risk >= level.Destructive || risk < level.Safe {
+// Allowed reports whether a live grant covers exactly text at risk for
+// owner's program: the same program (Identity.Key) and the same text, the
+// grant has not expired, and risk is not above the granted one. Destructive
+// and blocked risks, and owners that are not verified, are never allowed.
+func (g *Grants) Allowed(owner Identity, text string, risk level.Level) bool {
+	if risk >= level.Destructive || risk < level.Safe || !owner.Verified() {
 		return false
 	}
-	sum := sha256.Sum256([]byte(text))
+	key := grantKey(owner, text)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	gr, ok := g.byHash[sum]
+	gr, ok := g.byHash[key]
 	if !ok {
 		return false
 	}
 	if g.expiredLocked(gr) {
-		delete(g.byHash, sum)
+		delete(g.byHash, key)
 		return false
 	}
 	return risk <= gr.Risk
+}
+
+// grantKey is the SHA-256 of the owner's key and the text, each prefixed
+// with its length, so that no other pair of key and text has the same bytes.
+func grantKey(owner Identity, text string) [sha256.Size]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range []string{"airlock-grant-v1", owner.Key, text} {
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // List returns the live grants, oldest first.

@@ -12,6 +12,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
@@ -33,9 +35,11 @@ type PopupOptions struct {
 
 // NewPopupPrompter returns an approval.Prompter that asks with native
 // popups. Requests are shown one at a time, in the order they arrive; one
-// waiting for its turn still ends with its context.
-func NewPopupPrompter(opts PopupOptions) approval.Prompter {
-	p := &popupPrompter{show: opts.Show, arm: opts.ArmDelay, now: opts.Now, turn: make(chan struct{}, 1)}
+// waiting for its turn still ends with its context, and Open shows one at
+// once. A request's time starts when its popup is put on screen (see
+// approval.Prompter).
+func NewPopupPrompter(opts PopupOptions) *PopupPrompter {
+	p := &PopupPrompter{show: opts.Show, arm: opts.ArmDelay, now: opts.Now}
 	if p.show == nil {
 		p.show = bridge.ShowApproval
 	}
@@ -48,25 +52,44 @@ func NewPopupPrompter(opts PopupOptions) approval.Prompter {
 	return p
 }
 
-type popupPrompter struct {
+// PopupPrompter asks with native popups; see NewPopupPrompter. It is safe
+// for concurrent use.
+type PopupPrompter struct {
 	show ShowFunc
 	arm  time.Duration
 	now  func() time.Time
-	turn chan struct{} // holds a token while a popup is shown
+
+	mu      sync.Mutex
+	busy    bool           // a popup holds the turn; guarded by mu
+	queue   []*ticket      // requests waiting for the turn, oldest first; guarded by mu
+	showing map[string]int // ids of the requests on screen (how many popups each); guarded by mu
+	wanted  []string       // ids Open asked for before their request reached the prompter, oldest first; guarded by mu
 }
 
-// Prompt shows r in a popup and waits for the answer. See approval.Prompter.
-func (p *popupPrompter) Prompt(ctx context.Context, r approval.Request) (approval.Answer, error) {
+// maxWanted bounds PopupPrompter.wanted: an id stays there only if its
+// request ended before it reached the prompter.
+const maxWanted = 16
+
+// ticket is a request waiting for its turn on screen.
+type ticket struct {
+	id     string
+	ready  chan struct{} // closed when it may be shown
+	opened bool          // shown out of turn (Open): it does not hold the turn; set before ready closes
+}
+
+// Prompt shows r in a popup once its turn comes, and waits for the answer.
+// See approval.Prompter.
+func (p *PopupPrompter) Prompt(ctx context.Context, r approval.Request, shown approval.ShownFunc) (approval.Answer, error) {
 	deny := approval.Answer{Outcome: approval.Denied}
-	select {
-	case p.turn <- struct{}{}:
-	case <-ctx.Done():
-		return deny, ctx.Err()
+	done, err := p.turn(ctx, r.ID)
+	if err != nil {
+		return deny, err
 	}
-	defer func() { <-p.turn }()
+	defer done()
 	if err := ctx.Err(); err != nil {
 		return deny, err
 	}
+	r.Deadline = shown()
 	a, err := p.show(ctx, popupFor(r, p.arm))
 	switch {
 	case err != nil:
@@ -77,15 +100,125 @@ func (p *popupPrompter) Prompt(ctx context.Context, r approval.Request) (approva
 	return answerFor(r, a)
 }
 
+// Open shows the request with this id at once, beside whatever popup is up,
+// if it is waiting for its turn: the person asked for it from the menu
+// ("Pending approvals"). Its time starts then. A request that has not
+// reached the prompter yet is shown as soon as it does. Open reports false
+// for a request already on screen, which it leaves as it is.
+func (p *PopupPrompter) Open(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.showing[id] > 0 {
+		return false
+	}
+	for i, t := range p.queue {
+		if t.id == id {
+			p.queue = append(p.queue[:i:i], p.queue[i+1:]...)
+			t.opened = true
+			close(t.ready)
+			return true
+		}
+	}
+	if !slices.Contains(p.wanted, id) {
+		if len(p.wanted) == maxWanted {
+			p.wanted = p.wanted[1:]
+		}
+		p.wanted = append(p.wanted, id)
+	}
+	return true
+}
+
+// turn waits until a request may be shown: when no other popup holds the
+// turn and those that came before it have had theirs, or when Open shows it.
+// done takes it off the screen and gives the turn on, if it held it.
+func (p *PopupPrompter) turn(ctx context.Context, id string) (done func(), err error) {
+	p.mu.Lock()
+	if i := slices.Index(p.wanted, id); i >= 0 {
+		p.wanted = slices.Delete(p.wanted, i, i+1)
+		p.onScreenLocked(id, 1)
+		p.mu.Unlock()
+		return func() { p.offScreen(id, false) }, nil
+	}
+	if !p.busy {
+		p.busy = true
+		p.onScreenLocked(id, 1)
+		p.mu.Unlock()
+		return func() { p.offScreen(id, true) }, nil
+	}
+	t := &ticket{id: id, ready: make(chan struct{})}
+	p.queue = append(p.queue, t)
+	p.mu.Unlock()
+	select {
+	case <-t.ready:
+	case <-ctx.Done():
+		p.mu.Lock()
+		for i, q := range p.queue {
+			if q == t {
+				p.queue = append(p.queue[:i:i], p.queue[i+1:]...)
+				p.mu.Unlock()
+				return nil, ctx.Err()
+			}
+		}
+		p.mu.Unlock()
+		// It was given the turn (or opened) as its context ended: it
+		// shows nothing, and a turn it was given goes on to the next.
+		<-t.ready
+		if !t.opened {
+			p.pass()
+		}
+		return nil, ctx.Err()
+	}
+	p.mu.Lock()
+	p.onScreenLocked(id, 1)
+	p.mu.Unlock()
+	return func() { p.offScreen(id, !t.opened) }, nil
+}
+
+func (p *PopupPrompter) onScreenLocked(id string, n int) {
+	if p.showing == nil {
+		p.showing = map[string]int{}
+	}
+	p.showing[id] += n
+	if p.showing[id] <= 0 {
+		delete(p.showing, id)
+	}
+}
+
+// offScreen records that a popup of id is down and, if it held the turn,
+// gives the turn on.
+func (p *PopupPrompter) offScreen(id string, held bool) {
+	p.mu.Lock()
+	p.onScreenLocked(id, -1)
+	p.mu.Unlock()
+	if held {
+		p.pass()
+	}
+}
+
+// pass gives the turn to the oldest waiting request, or frees it.
+func (p *PopupPrompter) pass() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.queue) == 0 {
+		p.busy = false
+		return
+	}
+	t := p.queue[0]
+	p.queue = p.queue[1:]
+	close(t.ready) // busy stays set: t holds the turn now
+}
+
 // popupFor is what the popup for r shows.
 func popupFor(r approval.Request, arm time.Duration) bridge.ApprovalPopup {
 	p := bridge.ApprovalPopup{
 		Client:        r.Client,
+		Program:       r.Program,
 		Tool:          r.Tool,
+		Asked:         r.Asked,
 		Items:         make([]bridge.PopupItem, len(r.Items)),
 		Deadline:      r.Deadline,
 		ArmDelay:      arm,
-		AllowRemember: true,
+		AllowRemember: !r.NoRemember,
 	}
 	for i, it := range r.Items {
 		destructive := it.Risk >= level.Destructive

@@ -31,6 +31,9 @@ func request(levels ...level.Level) approval.Request {
 	return r
 }
 
+// shownAt is a ShownFunc for a prompt called without a broker.
+func shownAt(d time.Time) approval.ShownFunc { return func() time.Time { return d } }
+
 // recorder is a fake popup: it records what it was shown and answers with
 // a fixed answer.
 type recorder struct {
@@ -64,7 +67,7 @@ func TestPopupShowsTheRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &recorder{}
 			p := ui.NewPopupPrompter(ui.PopupOptions{Show: f.show, ArmDelay: tt.arm})
-			if _, err := p.Prompt(context.Background(), tt.req); err != nil {
+			if _, err := p.Prompt(context.Background(), tt.req, shownAt(tt.req.Deadline)); err != nil {
 				t.Fatal(err)
 			}
 			if len(f.shown) != 1 {
@@ -182,7 +185,7 @@ func TestPopupAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &recorder{a: tt.a, err: tt.err}
 			p := ui.NewPopupPrompter(ui.PopupOptions{Show: f.show, Now: func() time.Time { return tt.now }})
-			got, err := p.Prompt(context.Background(), tt.req)
+			got, err := p.Prompt(context.Background(), tt.req, shownAt(tt.req.Deadline))
 			if (err != nil) != tt.wantErr {
 				t.Errorf("error %v, want an error: %v", err, tt.wantErr)
 			}
@@ -244,7 +247,7 @@ func TestPopupsOneAtATime(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if a, err := p.Prompt(context.Background(), request(level.Dangerous)); err != nil || a.Outcome != approval.Approved {
+			if a, err := p.Prompt(context.Background(), request(level.Dangerous), shownAt(deadline)); err != nil || a.Outcome != approval.Approved {
 				t.Errorf("Prompt = %+v, %v", a, err)
 			}
 		}()
@@ -272,13 +275,13 @@ func TestWaitingPopupEndsWithItsContext(t *testing.T) {
 	p := ui.NewPopupPrompter(ui.PopupOptions{Show: show})
 	first := make(chan error, 1)
 	go func() {
-		_, err := p.Prompt(context.Background(), request(level.Dangerous))
+		_, err := p.Prompt(context.Background(), request(level.Dangerous), shownAt(deadline))
 		first <- err
 	}()
 	<-entered
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a, err := p.Prompt(ctx, request(level.Dangerous))
+	a, err := p.Prompt(ctx, request(level.Dangerous), shownAt(deadline))
 	if !errors.Is(err, context.Canceled) || a.Outcome != approval.Denied {
 		t.Fatalf("waiting request: %+v, %v; want a denial with context.Canceled", a, err)
 	}

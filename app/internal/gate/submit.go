@@ -170,7 +170,7 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 	case KindAppleScript, KindJXA, KindCommand:
 		var v risk.Verdict
 		var preview string
-		text := s.Plan
+		text, argv := s.Plan, s.Argv
 		switch s.Kind {
 		case KindAppleScript:
 			v, preview = risk.AppleScript(s.Plan, g.cfg.Env), "Run AppleScript"
@@ -180,17 +180,21 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 			if s.Plan != "" {
 				return risk.Verdict{}, nil, fmt.Errorf("%w: a command is given as argv, not as text", ErrBlocked)
 			}
-			v = risk.ShellArgv(s.Argv, g.cfg.Env)
-			text = shellQuote(s.Argv)
+			// No shell runs the command, so Airlock expands ~ itself, before
+			// it is rated and shown: what the person approves is the path
+			// that is used.
+			argv = expandHome(s.Argv, g.cfg.Env.Paths.Home)
+			v = risk.ShellArgv(argv, g.cfg.Env)
+			text = shellQuote(argv)
 			preview = "Run " + text
 		}
-		if len(s.Argv) > 0 && s.Kind != KindCommand {
-			text += "\n-- arguments: " + shellQuote(s.Argv)
+		if len(argv) > 0 && s.Kind != KindCommand {
+			text += "\n-- arguments: " + shellQuote(argv)
 		}
 		if n := strings.Count(s.Plan, "\n") + 1; s.Kind != KindCommand {
 			preview += fmt.Sprintf(" (%d lines)", n)
 		}
-		kind, src, argv := s.Kind, s.Plan, s.Argv
+		kind, src := s.Kind, s.Plan
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v,
 			run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.RunScript(ctx, kind, src, argv) }}}
 		return v, nil, nil
@@ -432,6 +436,27 @@ func checkLock(ctx context.Context, lock *policy.ContextLock, lockErr error) err
 		return fmt.Errorf("refused: this action types or clicks, and the frontmost app could not be locked: %w", lockErr)
 	}
 	return lock.Check(ctx)
+}
+
+// expandHome returns argv with each argument that is ~, or starts with ~/,
+// made absolute under home, as a shell would expand it. Nothing else is
+// expanded (~user, $HOME, ~ within an argument): the analyzer reads those
+// as the words they are, and the program gets them so.
+func expandHome(argv []string, home string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case home == "":
+			out[i] = a
+		case a == "~":
+			out[i] = home
+		case strings.HasPrefix(a, "~/"):
+			out[i] = home + a[1:]
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // grantText is what a remembered grant covers: the exact text, from the

@@ -149,7 +149,14 @@ type step struct {
 	preview string
 	verdict risk.Verdict
 	run     func(ctx context.Context) (execute.Result, error)
+	// releaseTo, for RELEASE_LOCK, is the app the plan switches to: the
+	// step releases the context lock, and the next action that types or
+	// clicks locks onto that app (nil run).
+	releaseTo string
 }
+
+// releaseLock is the DSL command the gate carries out itself.
+const releaseLock = "RELEASE_LOCK"
 
 // steps turns the submission into what it would do, with the verdict of
 // each and of the whole. A plan that does not parse is an error.
@@ -163,8 +170,14 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 		}
 		total, per := risk.Plan(p, s.Plan, g.cfg.Env)
 		for i, a := range p.Actions {
-			sub.steps = append(sub.steps, step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }})
+			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
+				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
+			if a.Cmd.Name == releaseLock {
+				// The gate's own state, not the executor's work.
+				st.releaseTo, _ = a.Arg("app")
+				st.run = nil
+			}
+			sub.steps = append(sub.steps, st)
 		}
 		return total, planOnly(total, p, per), nil
 	case KindAppleScript, KindJXA, KindCommand:
@@ -378,6 +391,7 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		lockErr = lock.Lock(ctx)
 		defer lock.Release()
 	}
+	switchTo := "" // the app a RELEASE_LOCK named, until input locks onto it
 	for i, st := range sub.steps {
 		ar := &rep.Actions[i]
 		if ar.Approval == approval.Denied.String() {
@@ -386,6 +400,10 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 		synth := st.verdict.SynthesisesInput()
 		if synth {
+			if switchTo != "" && lock != nil {
+				lockErr = lock.LockOn(ctx, switchTo)
+				switchTo = ""
+			}
 			if err := checkLock(ctx, lock, lockErr); err != nil {
 				ar.Status, ar.Error = StatusRefused, err.Error()
 				return sub.finish(ctx, StatusRefused, err)
@@ -401,7 +419,14 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 		sub.event(Event{Type: EventStarted, Index: i, Preview: ar.Preview})
 		start := time.Now()
-		res, err := st.run(ctx)
+		var res execute.Result
+		var err error
+		if st.run == nil {
+			res.Output = releaseContextLock(lock, st.releaseTo)
+			switchTo = st.releaseTo
+		} else {
+			res, err = st.run(ctx)
+		}
 		g.end(synth)
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
 		ar.Output = redact.String(res.Output)
@@ -426,6 +451,20 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 	}
 	return sub.finish(ctx, StatusOK, nil)
+}
+
+// releaseContextLock releases the submission's lock for RELEASE_LOCK and
+// says so; the caller locks onto app before the next input.
+func releaseContextLock(lock *policy.ContextLock, app string) string {
+	if lock == nil {
+		return "no context lock is kept here (this gate reads no frontmost app): nothing to release"
+	}
+	was := "none was held"
+	if a, held := lock.Locked(); held {
+		was = "it was on " + a.String()
+	}
+	lock.Release()
+	return fmt.Sprintf("context lock released (%s); the next action that types or clicks locks onto %q and is refused if another app is in front", was, app)
 }
 
 func checkLock(ctx context.Context, lock *policy.ContextLock, lockErr error) error {

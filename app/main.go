@@ -32,6 +32,7 @@ var commands = []command{
 	{"", "airlock", "start the menu-bar app: the gate, its socket and the menu (approvals, autonomy level, kill switch)", cmdApp},
 	{"parse", "airlock parse FILE|-", "check an Action DSL plan and show what each action would do", cmdParse},
 	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
+	{"validate", "airlock validate [--json] FILE|-", "check that an AppleScript compiles, without running it, and how it would be rated (macOS)", cmdValidate},
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
 	{"serve", "airlock serve --prompter=terminal|popup|none", "run the gate without a menu bar, asking for approval on this terminal or in popups", cmdServe},
 	{"run", "airlock run [--dry-run] [--json] [--kind dsl|applescript|jxa] FILE|- [ARG…]   or   airlock run --kind command -- PROGRAM [ARG…]", "submit a plan, a script or a command to the running gate and follow it", cmdRun},

@@ -34,7 +34,7 @@ var commands = []command{
 	{"assess", "airlock assess [--kind K] [--json] FILE|-   or   airlock assess --jsonl", "rate a script, plan or path without running it", cmdAssess},
 	{"validate", "airlock validate [--json] FILE|-", "check that an AppleScript compiles, without running it, and how it would be rated (macOS)", cmdValidate},
 	{"commands", "airlock commands", "list the Action DSL commands", cmdCommands},
-	{"serve", "airlock serve --prompter=terminal|popup|none", "run the gate without a menu bar, asking for approval on this terminal or in popups", cmdServe},
+	{"serve", "airlock serve [--prompter=auto|terminal|popup|none]", "run the gate without a menu bar, asking for approval in popups or on this terminal (auto: popups with a display, else the terminal, else nobody)", cmdServe},
 	{"run", "airlock run [--dry-run] [--json] [--kind dsl|applescript|jxa] FILE|- [ARG…]   or   airlock run --kind command -- PROGRAM [ARG…]", "submit a plan, a script or a command to the running gate and follow it", cmdRun},
 	{"ask", `airlock ask [--dry-run] [--json] [--model M] [--endpoint URL] [--context TEXT|-] "REQUEST"|-`, "have the gate's model turn a request in words into a plan, then follow it like airlock run", cmdAsk},
 	{"key", "airlock key set NAME   or   airlock key delete NAME", "keep a model server's API key in the key store (typed at the terminal, not shown)", cmdKey},

@@ -53,7 +53,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	var gopts gateOptions
 	if opts.prompter == "auto" {
 		var why string
-		opts.prompter, why = choosePrompter(popupsUsable, func() error {
+		opts.prompter, why = choosePrompter(popupsHere, func() error {
 			term, err := approval.NewTerminal(opts.tty)
 			if err == nil {
 				term.Close()
@@ -110,9 +110,17 @@ func choosePrompter(popups, terminal func() error) (prompter, why string) {
 	}
 	terr := terminal()
 	if terr == nil {
-		return "terminal", fmt.Sprintf("no popups here (%v), and this terminal can ask", perr)
+		return "terminal", fmt.Sprintf("no popups: %v; this terminal can ask", perr)
 	}
-	return "none", fmt.Sprintf("no popups here (%v), and no terminal to ask on (%v)", perr, terr)
+	return "none", fmt.Sprintf("no popups: %v; no terminal: %v", perr, terr)
+}
+
+// popupsHere says why popups cannot ask here, for --prompter=auto.
+func popupsHere() error {
+	if runtime.GOOS == "darwin" {
+		return errors.New("on macOS they come with the menu-bar app")
+	}
+	return bridge.PopupsAvailable()
 }
 
 // socketClient is the name a socket client is shown and recorded under. A

@@ -25,8 +25,8 @@ func TestChoosePrompter(t *testing.T) {
 	}{
 		{ok, ok, "popup", []string{"a display is available"}},
 		{ok, fails(noTTY), "popup", []string{"a display is available"}},
-		{fails(noDisplay), ok, "terminal", []string{"DISPLAY is not set", "this terminal can ask"}},
-		{fails(noDisplay), fails(noTTY), "none", []string{"DISPLAY is not set", "/dev/tty"}},
+		{fails(noDisplay), ok, "terminal", []string{"no popups: no display (DISPLAY is not set); this terminal can ask"}},
+		{fails(noDisplay), fails(noTTY), "none", []string{"no popups: no display (DISPLAY is not set); no terminal: open /dev/tty"}},
 	} {
 		got, why := choosePrompter(tt.popups, tt.terminal)
 		if got != tt.want {
@@ -79,7 +79,7 @@ func TestServeChoosesTheTerminal(t *testing.T) {
 		}
 	}()
 	t.Cleanup(w.stopGate)
-	w.expect(regexp.MustCompile(`approvals: asked on this terminal \(no popups here \([^\n]*\), and this terminal can ask; --prompter chooses another\)`))
+	w.expect(regexp.MustCompile(`approvals: asked on this terminal \(no popups: [^\n]*; this terminal can ask; --prompter chooses another\)`))
 	w.expect(regexp.MustCompile(`gate serving on .*prompter terminal`))
 	run := w.clientAsync(`WRITE_FILE "~/Documents/asked.txt" "x"`, "run", "-")
 	w.expect(approvePrompt)
@@ -129,8 +129,8 @@ func TestServeChoosesNobody(t *testing.T) {
 		}
 	}
 	text := strings.Join(said, "\n")
-	if !strings.Contains(text, "approvals: nobody to ask: whatever needs approval is refused (no popups here (") ||
-		!strings.Contains(text, "and no terminal to ask on (") || !strings.Contains(text, "prompter none") {
+	if !strings.Contains(text, "approvals: nobody to ask: whatever needs approval is refused (no popups: ") ||
+		!strings.Contains(text, "; no terminal: ") || !strings.Contains(text, "prompter none") {
 		t.Fatalf("serve said:\n%s", text)
 	}
 	go func() {

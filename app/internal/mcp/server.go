@@ -47,10 +47,12 @@ type Config struct {
 // instructions tell the agent, once per session, how the server behaves.
 const instructions = "Airlock stands between you and the person's Mac. run_actions, run_applescript, run_jxa and " +
 	"run_command send work to Airlock's gate, which rates it and asks the person, in its own popup, to approve " +
-	"anything risky; a call can wait minutes for that answer, and says so in progress notifications while it waits. Nothing you send can approve anything. " +
+	"anything risky; a call can wait minutes for that answer, and says so in progress notifications while it " +
+	"waits. Nothing you send can approve anything. " +
 	"A denied, timed-out, blocked or killed call is final: tell the person, and do not retry it unchanged or " +
 	"look for another way to do the same thing. Use assess to see how a script or plan would be rated before " +
-	"running it, validate_applescript to check that an AppleScript compiles, and list_actions for the Action DSL commands."
+	"running it, validate_applescript to check that an AppleScript compiles, and list_actions for the Action " +
+	"DSL commands."
 
 // NewServer returns an MCP server with Airlock's tools. It holds no
 // connection: each run_* and status call dials the gate afresh.
@@ -75,9 +77,6 @@ func NewServer(cfg Config) *sdk.Server {
 		env, s, err := policy.LoadEnv(d)
 		if err != nil {
 			return nil, policy.Settings{}, fmt.Errorf("reading the gate's settings: %w", err)
-		}
-		if cfg.Env != nil {
-			env = cfg.Env
 		}
 		return env, s, nil
 	}

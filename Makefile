@@ -115,6 +115,12 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
-corpus: build ## score the analyzers on ../shared/corpus (needs python3)
-	./$(BIN) assess --jsonl < ../shared/corpus/public-scripts.jsonl > /tmp/airlock-verdicts.jsonl
-	python3 ../shared/tools/score.py ../shared/corpus/public-scripts.jsonl /tmp/airlock-verdicts.jsonl
+# The scoring corpus is not part of the repository: CORPUS names its folder,
+# which holds corpus/public-scripts.jsonl and tools/score.py.
+CORPUS ?=
+
+corpus: build ## score the analyzers on a labelled corpus: make corpus CORPUS=DIR (DIR/corpus/public-scripts.jsonl, DIR/tools/score.py; needs python3)
+	@test -n "$(CORPUS)" || { echo 'corpus: set CORPUS to the folder with corpus/public-scripts.jsonl and tools/score.py: make corpus CORPUS=/path/to/it'; exit 2; }
+	@test -f "$(CORPUS)/corpus/public-scripts.jsonl" -a -f "$(CORPUS)/tools/score.py" || { echo 'corpus: $(CORPUS) lacks corpus/public-scripts.jsonl or tools/score.py'; exit 2; }
+	./$(BIN) assess --jsonl < "$(CORPUS)/corpus/public-scripts.jsonl" > bin/verdicts.jsonl
+	python3 "$(CORPUS)/tools/score.py" "$(CORPUS)/corpus/public-scripts.jsonl" bin/verdicts.jsonl

@@ -7,10 +7,10 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
 	"fyne.io/systray"
 
@@ -220,17 +220,19 @@ func logGateEvents(ctx context.Context, f *gate.Fanout) {
 	}
 }
 
-// openInBrowser opens the history report with the desktop's opener, with
-// the path as an argument (no shell), and reaps the opener when it exits.
+// openInBrowser opens the history report with the desktop's opener (the
+// bridge's: NSWorkspace on macOS; xdg-open, else `gio open`, on Linux), the
+// path as an argument, never through a shell. When nothing can open it, the
+// error says so, where the report is, and what shows the same records.
 func openInBrowser(path string) error {
-	opener := "xdg-open"
-	if runtime.GOOS == "darwin" {
-		opener = "open"
+	d, err := bridge.NewDesktop(bridge.Options{})
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		err = d.OpenFile(ctx, path, "")
 	}
-	cmd := exec.Command(opener, path)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("opening the history report: %w", err)
+	if err != nil {
+		return fmt.Errorf("could not open the history report (%w); it is at %s, and `airlock history` shows the same records", err, path)
 	}
-	go cmd.Wait()
 	return nil
 }

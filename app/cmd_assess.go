@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
@@ -30,9 +32,9 @@ func cmdAssess(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := fs.Parse(args); err != nil {
 		return usagef("%s", err)
 	}
-	env, err := risk.DefaultEnv()
+	env, err := gateEnv()
 	if err != nil {
-		return fmt.Errorf("finding the home folder: %w", err)
+		return err
 	}
 	if opts.jsonl {
 		if fs.NArg() > 0 {
@@ -53,6 +55,22 @@ func cmdAssess(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	return runAssess(kind, src, opts.json, stdout, env)
+}
+
+// gateEnv is what the gate of this user's data directory rates against:
+// its settings' sandbox roots (policy.LoadEnv), so that assess gives the
+// verdict the gate would. A settings file the gate could not start with is
+// an error here too.
+func gateEnv() (*risk.Env, error) {
+	dir, err := datadir.Data()
+	if err != nil {
+		return nil, err
+	}
+	env, _, err := policy.LoadEnv(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the gate's settings (assess rates as the gate would): %w", err)
+	}
+	return env, nil
 }
 
 // pickKind takes --kind, or guesses it from the file name.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,13 +25,26 @@ type outcomeError struct{ status string }
 
 func (e outcomeError) Error() string { return "the plan ended " + e.status }
 
+// dialGate connects to the running gate. When none runs, the error says
+// how to start one, unless `airlock serve` could not start one here (no key
+// store to hold the history's key): then it says that, and why.
 func dialGate() (*ipc.Client, error) {
 	dir, err := datadir.Data()
 	if err != nil {
 		return nil, err
 	}
-	return ipc.Dial(dir)
+	c, err := ipc.Dial(dir)
+	if errors.Is(err, ipc.ErrNotRunning) {
+		if _, kerr := openKeyStore(); kerr != nil {
+			return nil, fmt.Errorf("%w, and `airlock serve` cannot start one here: %v; start it in a desktop session "+
+				"(on Linux, one where gnome-keyring or another Secret Service runs on the session bus), or open Airlock", ipc.ErrNotRunning, kerr)
+		}
+	}
+	return c, err
 }
+
+// openKeyStore opens the key store `airlock serve` needs; tests replace it.
+var openKeyStore = secrets.Open
 
 type runOptions struct {
 	kind   string

@@ -6,9 +6,19 @@ import (
 )
 
 func TestMCPCommand(t *testing.T) {
-	code, _, errOut := runCLI(t, "", "mcp", "--approve")
-	if code != 2 || !strings.Contains(errOut, "takes no arguments") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--approve"}, "flag provided but not defined: -approve"},
+		{[]string{"mcp", "approve"}, "takes no arguments"},
+		{[]string{"mcp", "--progress-every", "1ms"}, "want 10ms to 1m"},
+		{[]string{"mcp", "--progress-every", "soon"}, "invalid value"},
+	} {
+		code, _, errOut := runCLI(t, "", tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q", tc.args, code, errOut)
+		}
 	}
 	// Standard input ends at once: the client hung up, and that is a clean
 	// end that wrote nothing to the protocol's stream.

@@ -31,7 +31,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	opts := serveOptions{tty: "/dev/tty"}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&opts.prompter, "prompter", "", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop) or none (nothing that needs approval runs)")
+	fs.StringVar(&opts.prompter, "prompter", "auto", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop), none (nothing that needs approval runs), or auto (popup with a display, else terminal with one, else none)")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%s", err)
 	}
@@ -39,11 +39,9 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return usagef("takes no arguments")
 	}
 	switch opts.prompter {
-	case "terminal", "popup", "none":
-	case "":
-		return usagef("--prompter is required: terminal, popup or none")
+	case "auto", "terminal", "popup", "none":
 	default:
-		return usagef("--prompter %q: want terminal, popup or none", opts.prompter)
+		return usagef("--prompter %q: want auto, terminal, popup or none", opts.prompter)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -54,6 +52,17 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // until ctx is done.
 func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
 	var gopts gateOptions
+	if opts.prompter == "auto" {
+		var why string
+		opts.prompter, why = choosePrompter(popupsHere, func() error {
+			term, err := approval.NewTerminal(opts.tty)
+			if err == nil {
+				term.Close()
+			}
+			return err
+		})
+		fmt.Fprintf(stdout, "airlock: approvals: %s (%s; --prompter chooses another)\n", prompterWords[opts.prompter], why)
+	}
 	switch opts.prompter {
 	case "terminal":
 		term, err := approval.NewTerminal(opts.tty)
@@ -83,6 +92,36 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return nil
 	}
 	return err
+}
+
+// prompterWords say what each prompter does, for the line serve prints.
+var prompterWords = map[string]string{
+	"popup":    "asked in popups",
+	"terminal": "asked on this terminal",
+	"none":     "nobody to ask: whatever needs approval is refused",
+}
+
+// choosePrompter is --prompter=auto: popups where they can be shown (a
+// display), else this terminal where there is one, else none. It returns
+// the choice and why, in words.
+func choosePrompter(popups, terminal func() error) (prompter, why string) {
+	perr := popups()
+	if perr == nil {
+		return "popup", "a display is available"
+	}
+	terr := terminal()
+	if terr == nil {
+		return "terminal", fmt.Sprintf("no popups: %v; this terminal can ask", perr)
+	}
+	return "none", fmt.Sprintf("no popups: %v; no terminal: %v", perr, terr)
+}
+
+// popupsHere says why popups cannot ask here, for --prompter=auto.
+func popupsHere() error {
+	if runtime.GOOS == "darwin" {
+		return errors.New("on macOS they come with the menu-bar app")
+	}
+	return bridge.PopupsAvailable()
 }
 
 // socketClient is the name a socket client is shown and recorded under. A

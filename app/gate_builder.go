@@ -15,7 +15,6 @@ import (
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
-	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
 	"github.com/airlockhq/airlock/bridge"
@@ -72,10 +71,11 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the home folder: %w", err)
 	}
-	paths, err := sanitize.NewConfig(home, b.settings.Roots)
+	env, err := b.settings.Env(home)
 	if err != nil {
-		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
+		return nil, fmt.Errorf("%s: %w", b.settingsPath, err)
 	}
+	paths := env.Paths
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
@@ -101,7 +101,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		approver = b.broker
 	}
 	b.gate = gate.New(gate.Config{
-		Env:      &risk.Env{Paths: paths},
+		Env:      env,
 		Exec:     exec,
 		History:  b.store,
 		Approver: approver,

@@ -46,6 +46,7 @@ var validTests = []struct {
 	{`OPEN_APP Safari`, []string{"Safari"}, `OPEN_APP "Safari"`},
 	{`QUIT_APP "Safari"`, []string{"Safari"}, ""},
 	{`ACTIVATE_APP "Finder"`, []string{"Finder"}, ""},
+	{`RELEASE_LOCK "Safari"`, []string{"Safari"}, ""},
 	{`NOTIFY "Airlock" "Done"`, []string{"Airlock", "Done"}, ""},
 	{`NOTIFY "Airlock" "Done" "Glass"`, []string{"Airlock", "Done", "Glass"}, ""},
 	{`SPEAK "Hello there"`, []string{"Hello there"}, ""},

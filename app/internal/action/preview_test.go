@@ -33,6 +33,7 @@ var previewTests = []struct {
 	{`OPEN_APP "Safari"`, "Open Safari"},
 	{`QUIT_APP "Safari"`, "Quit Safari"},
 	{`ACTIVATE_APP "Finder"`, "Bring Finder to the front"},
+	{`RELEASE_LOCK "Safari"`, "Release the context lock to switch to Safari"},
 	{`NOTIFY "Airlock" "Done" "Glass"`, `Notify "Airlock"`},
 	{`SPEAK "Hello"`, `Speak "Hello"`},
 	{`SET_VOLUME 30`, "Set volume to 30%"},

@@ -177,6 +177,13 @@ var registry = []*Command{
 		Preview: "Bring {app} to the front",
 	},
 	{
+		Name: "RELEASE_LOCK", Group: groupApps, Class: level.Caution,
+		Args: []ArgSpec{argApp("app")},
+		Help: "Release the context lock to switch to app on purpose: the next action that types or clicks " +
+			"locks onto app, and is refused if another app is in front.",
+		Preview: "Release the context lock to switch to {app}",
+	},
+	{
 		Name: "NOTIFY", Group: groupNotify, Class: level.Safe,
 		Args:    []ArgSpec{argText("title"), argText("message"), optional(argText("sound"))},
 		Help:    "Show a notification, optionally with a named sound.",

@@ -30,6 +30,7 @@ var specRegistry = []struct {
 	{"OPEN_APP", "app:app", level.Caution},
 	{"QUIT_APP", "app:app", level.Caution},
 	{"ACTIVATE_APP", "app:app", level.Caution},
+	{"RELEASE_LOCK", "app:app", level.Caution},
 	{"NOTIFY", "title:text message:text sound:text?", level.Safe},
 	{"SPEAK", "text:text", level.Safe},
 	{"SET_VOLUME", "level:number", level.Caution},

@@ -156,7 +156,14 @@ type step struct {
 	preview string
 	verdict risk.Verdict
 	run     func(ctx context.Context) (execute.Result, error)
+	// releaseTo, for RELEASE_LOCK, is the app the plan switches to: the
+	// step releases the context lock, and the next action that types or
+	// clicks locks onto that app (nil run).
+	releaseTo string
 }
+
+// releaseLock is the DSL command the gate carries out itself.
+const releaseLock = "RELEASE_LOCK"
 
 // steps turns the submission into what it would do, with the verdict of
 // each and of the whole. A plan that does not parse is an error.
@@ -170,14 +177,20 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 		}
 		total, per := risk.Plan(p, s.Plan, g.cfg.Env)
 		for i, a := range p.Actions {
-			sub.steps = append(sub.steps, step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }})
+			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
+				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
+			if a.Cmd.Name == releaseLock {
+				// The gate's own state, not the executor's work.
+				st.releaseTo, _ = a.Arg("app")
+				st.run = nil
+			}
+			sub.steps = append(sub.steps, st)
 		}
 		return total, planOnly(total, p, per), nil
 	case KindAppleScript, KindJXA, KindCommand:
 		var v risk.Verdict
 		var preview string
-		text := s.Plan
+		text, argv := s.Plan, s.Argv
 		switch s.Kind {
 		case KindAppleScript:
 			v, preview = risk.AppleScript(s.Plan, g.cfg.Env), "Run AppleScript"
@@ -187,17 +200,21 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 			if s.Plan != "" {
 				return risk.Verdict{}, nil, fmt.Errorf("%w: a command is given as argv, not as text", ErrBlocked)
 			}
-			v = risk.ShellArgv(s.Argv, g.cfg.Env)
-			text = shellQuote(s.Argv)
+			// No shell runs the command, so Airlock expands ~ itself, before
+			// it is rated and shown: what the person approves is the path
+			// that is used.
+			argv = expandHome(s.Argv, g.cfg.Env.Paths.Home)
+			v = risk.ShellArgv(argv, g.cfg.Env)
+			text = shellQuote(argv)
 			preview = "Run " + text
 		}
-		if len(s.Argv) > 0 && s.Kind != KindCommand {
-			text += "\n-- arguments: " + shellQuote(s.Argv)
+		if len(argv) > 0 && s.Kind != KindCommand {
+			text += "\n-- arguments: " + shellQuote(argv)
 		}
 		if n := strings.Count(s.Plan, "\n") + 1; s.Kind != KindCommand {
 			preview += fmt.Sprintf(" (%d lines)", n)
 		}
-		kind, src, argv := s.Kind, s.Plan, s.Argv
+		kind, src := s.Kind, s.Plan
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v,
 			run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.RunScript(ctx, kind, src, argv) }}}
 		return v, nil, nil
@@ -383,6 +400,7 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		lockErr = lock.Lock(ctx)
 		defer lock.Release()
 	}
+	switchTo := "" // the app a RELEASE_LOCK named, until input locks onto it
 	for i, st := range sub.steps {
 		ar := &rep.Actions[i]
 		if ar.Approval == approval.Denied.String() {
@@ -391,6 +409,10 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 		synth := st.verdict.SynthesisesInput()
 		if synth {
+			if switchTo != "" && lock != nil {
+				lockErr = lock.LockOn(ctx, switchTo)
+				switchTo = ""
+			}
 			if err := checkLock(ctx, lock, lockErr); err != nil {
 				ar.Status, ar.Error = StatusRefused, err.Error()
 				return sub.finish(ctx, StatusRefused, err)
@@ -406,7 +428,14 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 		sub.event(Event{Type: EventStarted, Index: i, Preview: ar.Preview})
 		start := time.Now()
-		res, err := st.run(ctx)
+		var res execute.Result
+		var err error
+		if st.run == nil {
+			res.Output = releaseContextLock(lock, st.releaseTo)
+			switchTo = st.releaseTo
+		} else {
+			res, err = st.run(ctx)
+		}
 		g.end(synth)
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
 		ar.Output = redact.String(res.Output)
@@ -431,6 +460,20 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 	}
 	return sub.finish(ctx, StatusOK, nil)
+}
+
+// releaseContextLock releases the submission's lock for RELEASE_LOCK and
+// says so; the caller locks onto app before the next input.
+func releaseContextLock(lock *policy.ContextLock, app string) string {
+	if lock == nil {
+		return "no context lock is kept here (this gate reads no frontmost app): nothing to release"
+	}
+	was := "none was held"
+	if a, held := lock.Locked(); held {
+		was = "it was on " + a.String()
+	}
+	lock.Release()
+	return fmt.Sprintf("context lock released (%s); the next action that types or clicks locks onto %q and is refused if another app is in front", was, app)
 }
 
 func checkLock(ctx context.Context, lock *policy.ContextLock, lockErr error) error {
@@ -468,6 +511,27 @@ func withdrawn(ctx context.Context) error {
 		return fmt.Errorf("%w: %v", ErrWithdrawn, cause)
 	}
 	return ErrWithdrawn
+}
+
+// expandHome returns argv with each argument that is ~, or starts with ~/,
+// made absolute under home, as a shell would expand it. Nothing else is
+// expanded (~user, $HOME, ~ within an argument): the analyzer reads those
+// as the words they are, and the program gets them so.
+func expandHome(argv []string, home string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case home == "":
+			out[i] = a
+		case a == "~":
+			out[i] = home
+		case strings.HasPrefix(a, "~/"):
+			out[i] = home + a[1:]
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // fail ends a submission before any action was decided.

@@ -6,8 +6,12 @@
 // run_applescript, run_jxa and run_command forward their work to the running
 // gate over its socket (package ipc), named after the MCP client that asked,
 // and answer with the gate's assessment, decision, approval outcome and result
-// (outputs bounded and redacted); assess and list_actions answer offline,
-// without the gate; status reports the gate's state.
+// (outputs bounded and redacted), telling the client every few seconds, in
+// progress notifications, what a long call waits for; assess,
+// validate_applescript and list_actions answer offline, without the gate,
+// rating against the gate's own settings; status reports the gate's state.
+// Its stdio transport answers input that is no MCP message with the JSON-RPC
+// error for it and goes on serving.
 //
 // It must never approve, deny or decide anything itself, never run anything
 // but through the gate (it holds no executor), and never offer a tool or an

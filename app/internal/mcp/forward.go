@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,8 +18,8 @@ import (
 )
 
 // startHint says how to start the gate, for an agent to pass on.
-const startHint = "ask the person to open Airlock (or to run `airlock serve --prompter=terminal` in a terminal), " +
-	"then call this tool again; assess and list_actions work without it"
+const startHint = "ask the person to open Airlock (or to run `airlock serve` in a terminal), " +
+	"then call this tool again; assess, validate_applescript and list_actions work without it"
 
 // errNotRunning is dial's error when no gate listens.
 var errNotRunning = errors.New("airlock's gate is not running")
@@ -30,6 +32,11 @@ var errNotRunning = errors.New("airlock's gate is not running")
 type forwarder struct {
 	dir       func() (string, error)
 	maxOutput int
+	// progressEvery is the period of the notifications a waiting call
+	// sends; approvalTimeout is the gate's approval timeout, for the time
+	// left (0: not known).
+	progressEvery   time.Duration
+	approvalTimeout func() time.Duration
 }
 
 func (f *forwarder) dial() (*ipc.Client, error) {
@@ -67,7 +74,10 @@ func (f *forwarder) submit(ctx context.Context, req *sdk.CallToolRequest, kind, 
 	}
 	defer c.Close()
 	params := ipc.SubmitParams{Client: ClientName(clientName(req)), Kind: kind, Plan: src, Argv: argv}
-	p := newProgress(ctx, req)
+	p := newProgress(ctx, req, f.progressEvery, f.approvalTimeout())
+	stop := make(chan struct{})
+	defer close(stop)
+	go p.tick(stop)
 	raw, err := c.Call(ctx, "submit", params, p.event)
 	if err != nil {
 		return nil, RunResult{}, callError(ctx, err, true)
@@ -187,38 +197,119 @@ func ClientName(name string) string {
 	return prefix + s
 }
 
+// DefaultProgressEvery is how often a call that waits for the person or runs
+// tells its client so, when the client asked for progress: often enough
+// that a client which extends its time limit on progress (the TypeScript
+// SDK's resetTimeoutOnProgress, 60 s by default) never gives up on a call
+// that is still alive.
+const DefaultProgressEvery = 10 * time.Second
+
 // progress turns the gate's events into MCP progress notifications, when the
-// client asked for them with a progress token.
+// client asked for them with a progress token, and between events says
+// every period what the call is waiting for and for how long: the approval
+// with the time left before it times out, or the action running.
 type progress struct {
-	ctx   context.Context
-	ss    *sdk.ServerSession
-	token any
-	n     float64
+	ctx     context.Context
+	ss      *sdk.ServerSession
+	token   any
+	every   time.Duration
+	timeout time.Duration // the approval timeout; 0: unknown
+	now     func() time.Time
+
+	mu    sync.Mutex
+	n     float64   // guarded by mu; notifications sent
+	phase string    // guarded by mu; what the call waits for: phaseGate, phaseApproval or phaseRunning
+	since time.Time // guarded by mu; when the phase began
+	what  string    // guarded by mu; phaseRunning: the action's number and preview
 }
 
-func newProgress(ctx context.Context, req *sdk.CallToolRequest) *progress {
-	p := &progress{ctx: ctx}
+const (
+	phaseGate     = "gate"     // the gate rates, records or decides
+	phaseApproval = "approval" // the person's answer
+	phaseRunning  = "running"  // an action executing
+)
+
+func newProgress(ctx context.Context, req *sdk.CallToolRequest, every, timeout time.Duration) *progress {
+	p := &progress{ctx: ctx, every: every, timeout: timeout, now: time.Now, phase: phaseGate}
+	p.since = p.now()
 	if req != nil && req.Params != nil {
 		p.ss, p.token = req.Session, req.Params.GetProgressToken()
 	}
 	return p
 }
 
-func (p *progress) event(raw json.RawMessage) {
-	if p.token == nil || p.ss == nil {
+// tick sends the periodic notifications until stop is closed. It does
+// nothing when the client asked for no progress.
+func (p *progress) tick(stop <-chan struct{}) {
+	if p.token == nil || p.ss == nil || p.every <= 0 {
 		return
 	}
+	t := time.NewTicker(p.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+			p.mu.Lock()
+			msg := p.waitingLocked()
+			p.mu.Unlock()
+			p.send(msg)
+		}
+	}
+}
+
+// waitingLocked says what the call is waiting for; p.mu must be held.
+func (p *progress) waitingLocked() string {
+	elapsed := p.now().Sub(p.since).Round(time.Second)
+	switch p.phase {
+	case phaseApproval:
+		s := fmt.Sprintf("still waiting for the person to answer Airlock's approval popup (%v so far", elapsed)
+		if p.timeout > 0 {
+			left := max(p.timeout-elapsed, 0).Round(time.Second)
+			s += fmt.Sprintf("; about %v left before it times out and is denied", left)
+		}
+		return s + ")"
+	case phaseRunning:
+		s, _ := bound(fmt.Sprintf("still running %s (%v so far)", p.what, elapsed), 512)
+		return s
+	}
+	return fmt.Sprintf("Airlock's gate is still working on it (%v so far)", elapsed)
+}
+
+func (p *progress) event(raw json.RawMessage) {
 	var e gate.Event
 	if json.Unmarshal(raw, &e) != nil {
 		return
 	}
-	msg := describeEvent(e)
-	if msg == "" {
+	p.mu.Lock()
+	switch e.Type {
+	case gate.EventAwaitingApproval:
+		p.phase, p.since = phaseApproval, p.now()
+	case gate.EventStarted:
+		p.phase, p.since, p.what = phaseRunning, p.now(), fmt.Sprintf("%d. %s", e.Index+1, e.Preview)
+	case gate.EventApproval, gate.EventResult:
+		p.phase, p.since = phaseGate, p.now()
+	}
+	p.mu.Unlock()
+	if msg := describeEvent(e); msg != "" {
+		p.send(msg)
+	}
+}
+
+// send sends one notification, numbered after the last.
+func (p *progress) send(msg string) {
+	if p.token == nil || p.ss == nil {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.n++
-	// A client that went away ends the call; a lost notification is no
-	// reason to stop the work.
+	// Under the lock, so that notifications leave in the order of their
+	// numbers. A client that went away ends the call; a lost notification
+	// is no reason to stop the work.
 	_ = p.ss.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{ProgressToken: p.token, Progress: p.n, Message: msg})
 }
 

@@ -243,9 +243,17 @@ var transports = []transport{
 
 func connectMemory(t testing.TB, w *world, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectMemoryConfig(t, w, copts, airmcp.Config{Env: w.env})
+}
+
+// connectMemoryConfig is connectMemory with a server built from cfg, its
+// Dir and Version set for w.
+func connectMemoryConfig(t testing.TB, w *world, copts *mcp.ClientOptions, cfg airmcp.Config) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := airmcp.NewServer(airmcp.Config{Dir: w.dir, Env: w.env, Version: "test"}).Connect(ctx, st, nil)
+	cfg.Dir, cfg.Version = w.dir, "test"
+	ss, err := airmcp.NewServer(cfg).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

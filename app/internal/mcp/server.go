@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"sync/atomic"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,23 +23,36 @@ type Config struct {
 	// Dir is the data directory the gate listens in; "" means
 	// datadir.Data(), looked up at each call.
 	Dir string
-	// Env is what assess rates against; nil means risk.DefaultEnv(), as
-	// `airlock assess` does.
+	// Env is what assess and validate_applescript rate against; nil means
+	// what the gate rates against, read at each call from the settings in
+	// Dir (policy.LoadEnv), as `airlock assess` does.
 	Env *risk.Env
 	// Version is the server's version in the MCP handshake.
 	Version string
 	// MaxOutput bounds the output of one run_* result, in bytes; ≤ 0 means
 	// DefaultMaxOutput.
 	MaxOutput int
+	// ProgressEvery is how often a run_* call that waits or runs sends a
+	// progress notification (when its client asked for them); ≤ 0 means
+	// DefaultProgressEvery.
+	ProgressEvery time.Duration
+	// ApprovalTimeout is the gate's approval timeout, for the time left the
+	// notifications give; 0 means the one in the settings in Dir.
+	ApprovalTimeout time.Duration
+	// Validate compiles an AppleScript without running it; nil means the
+	// bridge's (macOS only: elsewhere it answers "needs macOS").
+	Validate func(ctx context.Context, src string) error
 }
 
 // instructions tell the agent, once per session, how the server behaves.
 const instructions = "Airlock stands between you and the person's Mac. run_actions, run_applescript, run_jxa and " +
 	"run_command send work to Airlock's gate, which rates it and asks the person, in its own popup, to approve " +
-	"anything risky; a call can wait minutes for that answer. Nothing you send can approve anything. " +
+	"anything risky; a call can wait minutes for that answer, and says so in progress notifications while it " +
+	"waits. Nothing you send can approve anything. " +
 	"A denied, timed-out, blocked or killed call is final: tell the person, and do not retry it unchanged or " +
 	"look for another way to do the same thing. Use assess to see how a script or plan would be rated before " +
-	"running it, and list_actions for the Action DSL commands."
+	"running it, validate_applescript to check that an AppleScript compiles, and list_actions for the Action " +
+	"DSL commands."
 
 // NewServer returns an MCP server with Airlock's tools. It holds no
 // connection: each run_* and status call dials the gate afresh.
@@ -51,8 +66,37 @@ func NewServer(cfg Config) *sdk.Server {
 		}
 		return datadir.Data()
 	}
-	f := &forwarder{dir: dir, maxOutput: cfg.MaxOutput}
-	o := &offline{env: cfg.Env}
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = DefaultProgressEvery
+	}
+	settings := func() (*risk.Env, policy.Settings, error) {
+		d, err := dir()
+		if err != nil {
+			return nil, policy.Settings{}, fmt.Errorf("finding Airlock's data folder: %w", err)
+		}
+		env, s, err := policy.LoadEnv(d)
+		if err != nil {
+			return nil, policy.Settings{}, fmt.Errorf("reading the gate's settings: %w", err)
+		}
+		return env, s, nil
+	}
+	timeout := func() time.Duration {
+		if cfg.ApprovalTimeout > 0 {
+			return cfg.ApprovalTimeout
+		}
+		if _, s, err := settings(); err == nil {
+			return s.ApprovalTimeout
+		}
+		return 0 // the notifications leave out the time left
+	}
+	f := &forwarder{dir: dir, maxOutput: cfg.MaxOutput, progressEvery: cfg.ProgressEvery, approvalTimeout: timeout}
+	o := &offline{env: func() (*risk.Env, error) {
+		if cfg.Env != nil {
+			return cfg.Env, nil
+		}
+		env, _, err := settings()
+		return env, err
+	}, validate: cfg.Validate}
 	version := cfg.Version
 	if version == "" {
 		version = "dev"
@@ -74,6 +118,9 @@ func NewServer(cfg Config) *sdk.Server {
 	sdk.AddTool(s, assessTool, func(_ context.Context, _ *sdk.CallToolRequest, in assessArgs) (*sdk.CallToolResult, Verdict, error) {
 		return o.assess(in)
 	})
+	sdk.AddTool(s, validateTool, func(ctx context.Context, _ *sdk.CallToolRequest, in validateArgs) (*sdk.CallToolResult, Validation, error) {
+		return o.validateAppleScript(ctx, in)
+	})
 	sdk.AddTool(s, listActionsTool, func(context.Context, *sdk.CallToolRequest, noArgs) (*sdk.CallToolResult, ActionList, error) {
 		return o.listActions()
 	})
@@ -85,31 +132,13 @@ func NewServer(cfg Config) *sdk.Server {
 
 // Serve serves one MCP session on r and w (standard input and output, for
 // `airlock mcp`: newline-delimited JSON-RPC) until r ends, which means the
-// client hung up and is no error, or ctx is done.
+// client hung up and is no error, or ctx is done. Bad input is answered
+// with a JSON-RPC error and the session goes on (see lineTransport).
 func Serve(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error {
-	in := &eofReader{r: r}
-	err := NewServer(cfg).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{w}})
-	if in.eof.Load() || ctx.Err() != nil {
+	t := &lineTransport{r: r, w: w}
+	err := NewServer(cfg).Run(ctx, t)
+	if t.eof.Load() || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
-
-// eofReader notes that its reader ended: the SDK reports a client that hangs
-// up mid-exchange as an error, which for a stdio server it is not.
-type eofReader struct {
-	r   io.Reader
-	eof atomic.Bool
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err == io.EOF {
-		e.eof.Store(true)
-	}
-	return n, err
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

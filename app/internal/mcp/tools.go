@@ -13,6 +13,7 @@ const (
 	ToolRunJXA         = "run_jxa"
 	ToolRunCommand     = "run_command"
 	ToolAssess         = "assess"
+	ToolValidate       = "validate_applescript"
 	ToolListActions    = "list_actions"
 	ToolStatus         = "status"
 )
@@ -35,6 +36,9 @@ type (
 	}
 	commandArgs struct {
 		Argv []string `json:"argv"`
+	}
+	validateArgs struct {
+		Source string `json:"source"`
 	}
 	assessArgs struct {
 		Kind  string `json:"kind"`
@@ -140,10 +144,12 @@ var (
 	runCommandTool = &sdk.Tool{
 		Name: ToolRunCommand,
 		Description: "Run one program with its arguments, given as an argv array and run without a shell: " +
-			"no pipes, redirections, globbing or variable expansion." + gateNote,
+			"no pipes, redirections, globbing or variable expansion. An argument that is ~ or starts with ~/ " +
+			"means the person's home folder: Airlock expands it before rating and showing the command, " +
+			"so the person approves the path that is used." + gateNote,
 		Annotations: runAnnotations("Run a command"),
 		InputSchema: object(map[string]any{
-			"argv": argv(`the program and its arguments, e.g. ["ls", "-l", "~/Documents"]`, 1),
+			"argv": argv(`the program and its arguments, e.g. ["ls", "-l", "~/Documents"] (a leading ~ or ~/ is the home folder)`, 1),
 		}, "argv"),
 	}
 	assessTool = &sdk.Tool{
@@ -156,6 +162,16 @@ var (
 			"kind":  map[string]any{"type": "string", "enum": kinds(), "description": "what input is"},
 			"input": map[string]any{"type": "string", "description": "the script, command line, plan or path (at most 512 KiB)"},
 		}, "kind", "input"),
+	}
+	validateTool = &sdk.Tool{
+		Name: ToolValidate,
+		Description: "Check that an AppleScript compiles, without running it (osacompile's check, done with " +
+			"NSAppleScript): whether it is valid, the compiler's error with how to fix the common kinds, and the risk " +
+			"it would be rated at if run. Needs macOS; it runs nothing, asks nobody and works when Airlock is not running.",
+		Annotations: readAnnotations("Validate AppleScript without running it"),
+		InputSchema: object(map[string]any{
+			"source": text("the AppleScript source"),
+		}, "source"),
 	}
 	listActionsTool = &sdk.Tool{
 		Name: ToolListActions,

@@ -30,6 +30,7 @@ func TestToolList(t *testing.T) {
 		{airmcp.ToolRunCommand, []string{"argv"}, false},
 		{airmcp.ToolRunJXA, []string{"argv", "source"}, false},
 		{airmcp.ToolStatus, nil, true},
+		{airmcp.ToolValidate, []string{"source"}, true},
 	}
 	w := newWorld(t, gateOpts{})
 	cs := connectMemory(t, w, nil)
@@ -97,6 +98,8 @@ func TestArgumentValidation(t *testing.T) {
 		{"no source", airmcp.ToolRunJXA, map[string]any{"argv": []string{"x"}}, "source"},
 		{"unknown kind", airmcp.ToolAssess, map[string]any{"kind": "cobol", "input": "x"}, "kind"},
 		{"no input", airmcp.ToolAssess, map[string]any{"kind": "shell"}, "input"},
+		{"no script to validate", airmcp.ToolValidate, map[string]any{}, "source"},
+		{"script to validate too large", airmcp.ToolValidate, map[string]any{"source": strings.Repeat("-", airmcp.MaxSource+1)}, "the script is 524289 bytes"},
 	}
 	forEachTransport(t, func(t *testing.T, connect func(*world) *mcp.ClientSession) {
 		w := newWorld(t, gateOpts{autonomy: policy.FullAuto})
@@ -132,7 +135,7 @@ func TestWithoutGate(t *testing.T) {
 			}
 			res := call(t, cs, tool, args)
 			text := textOf(res)
-			if !res.IsError || !strings.Contains(text, "not running") || !strings.Contains(text, "airlock serve --prompter=terminal") || !strings.Contains(text, "open Airlock") {
+			if !res.IsError || !strings.Contains(text, "not running") || !strings.Contains(text, "`airlock serve`") || !strings.Contains(text, "open Airlock") {
 				t.Errorf("%s: IsError %v: %s", tool, res.IsError, text)
 			}
 		}

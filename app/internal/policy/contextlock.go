@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -48,9 +49,10 @@ var (
 )
 
 // ContextLock is seed 003's context lock. The gate calls Lock when a plan
-// starts (so the lock resets per plan) and when the plan asks for a lock
-// explicitly, Check before every input-synthesising action, and Release when
-// the plan intentionally switches apps.
+// starts (so the lock resets per plan), Check before every
+// input-synthesising action, and, when the plan releases the lock to switch
+// apps on purpose (RELEASE_LOCK "app"), Release, then LockOn that app before
+// its next input-synthesising action.
 //
 // It fails closed: Check refuses when no lock is held (after Release, or
 // when Lock failed) rather than taking one silently, so input after a release
@@ -100,6 +102,27 @@ func (l *ContextLock) Check(ctx context.Context) error {
 	if !now.same(want) {
 		return fmt.Errorf("context lock: %w from %s to %s: input is refused", ErrContextChanged, want, now)
 	}
+	return nil
+}
+
+// LockOn locks the frontmost app if it is the one named: what a plan that
+// released the lock to switch to that app expects to find in front. The
+// name matches an app's name or bundle id, ignoring case. When another app
+// is in front, no lock is held afterwards and the error wraps
+// ErrContextChanged, naming both; when the app cannot be read, it wraps
+// ErrNoFrontmost.
+func (l *ContextLock) LockOn(ctx context.Context, name string) error {
+	app, err := l.read(ctx)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.locked, l.held = App{}, false
+	if err != nil {
+		return fmt.Errorf("context lock: %w", err)
+	}
+	if name == "" || !strings.EqualFold(app.Name, name) && !strings.EqualFold(app.BundleID, name) {
+		return fmt.Errorf("context lock: %w: the plan switched to %q, but %s is in front: input is refused", ErrContextChanged, name, app)
+	}
+	l.locked, l.held = app, true
 	return nil
 }
 

@@ -135,3 +135,52 @@ func TestAppMirrorsBridge(t *testing.T) {
 		t.Fatalf("converted %+v to %+v", b, p)
 	}
 }
+
+// TestContextLockOn checks the lock a plan takes again after switching apps
+// on purpose: only the app it named, found in front, is locked; anything
+// else leaves no lock, so input stays refused.
+func TestContextLockOn(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name    string
+		front   policy.App
+		err     error
+		on      string
+		wantErr error
+	}{
+		{"the named app, by name", safari, nil, "safari", nil},
+		{"the named app, by bundle id", safari, nil, "COM.APPLE.SAFARI", nil},
+		{"another app", terminal, nil, "Safari", policy.ErrContextChanged},
+		{"a name that is part of another's", policy.App{BundleID: "com.evil.SafariHelper", Name: "Safari Helper", PID: 5}, nil, "Safari", policy.ErrContextChanged},
+		{"no name", safari, nil, "", policy.ErrContextChanged},
+		{"frontmost unreadable", policy.App{}, errors.New("no window server"), "Safari", policy.ErrNoFrontmost},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeFront{app: terminal}
+			l := policy.NewContextLock(f)
+			if err := l.Lock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			l.Release()
+			f.set(tt.front, tt.err)
+			err := l.LockOn(ctx, tt.on)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr != nil) != (err != nil) {
+				t.Fatalf("LockOn(%q) = %v, want %v", tt.on, err, tt.wantErr)
+			}
+			locked, held := l.Locked()
+			if held != (tt.wantErr == nil) || held && locked != tt.front {
+				t.Errorf("after LockOn: locked %v, held %v", locked, held)
+			}
+			if cerr := l.Check(ctx); (cerr == nil) != (tt.wantErr == nil) {
+				t.Errorf("Check after LockOn = %v", cerr)
+			}
+			if tt.wantErr == nil {
+				// Input then goes only to that app.
+				f.set(terminal, nil)
+				if err := l.Check(ctx); !errors.Is(err, policy.ErrContextChanged) {
+					t.Errorf("Check with another app in front = %v", err)
+				}
+			}
+		})
+	}
+}

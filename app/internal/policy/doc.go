@@ -8,7 +8,9 @@
 //   - seed 001's invariant: an action that needs approval when no approver is
 //     available fails with ErrApprovalRequired;
 //   - the context lock (ContextLock): input-synthesising actions run only while
-//     the application that was frontmost when the plan started still is;
+//     the application that was frontmost when the plan started still is, or,
+//     once the plan has released the lock to switch apps (RELEASE_LOCK), the
+//     application it named;
 //   - remembered grants (Grants): "allow again this session" for the exact
 //     action text the person saw, for the verified program that asked
 //     (Identity), never for a name a client gives itself, never for

@@ -32,12 +32,17 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 		}
 	}()
 	reap := !p.linger
+	swept := false
 	select {
 	case <-exited:
 	case <-ctx.Done():
 		killGroup(p.pgid)
 		if p.contained {
+			// Its whole tree, found while it still stands, and what had
+			// already escaped: once this returns, nothing of it is alive
+			// that could start anything more.
 			sweep(p.pgid, p.before)
+			swept = true
 		}
 		stopped()
 		<-exited
@@ -46,7 +51,7 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	}
 	if reap {
 		killGroup(p.pgid)
-		if p.contained {
+		if p.contained && !swept {
 			sweep(0, p.before)
 		}
 	}

@@ -282,3 +282,59 @@ func runForPID(t *testing.T, pidFile, script string) int {
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
 	return pid
 }
+
+// A contained process leads a session of its own, so it has no controlling
+// terminal: it cannot open the gate's /dev/tty or push input into it
+// (TIOCSTI needs the terminal to be the caller's own).
+func TestContainedHasASessionOfItsOwn(t *testing.T) {
+	needProc(t)
+	out, _, err := bridge.RunArgv(context.Background(), bridge.Command{
+		Argv: []string{"sh", "-c", `echo $$; cat /proc/$$/stat`}, Contain: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, stat, _ := strings.Cut(out, "\n")
+	f := strings.Fields(stat[strings.LastIndexByte(stat, ')')+1:]) // state ppid pgrp session tty_nr
+	if len(f) < 5 {
+		t.Fatalf("stat %q", stat)
+	}
+	if f[3] != pid || f[2] != pid {
+		t.Errorf("pid %s is in group %s, session %s: want a session of its own", pid, f[2], f[3])
+	}
+	if f[4] != "0" {
+		t.Errorf("controlling terminal %s, want none", f[4])
+	}
+}
+
+// A contained process inherits no descriptor of ours but the ones it is
+// given, even one opened without close-on-exec.
+func TestContainedInheritsNoStrayDescriptor(t *testing.T) {
+	needProc(t)
+	opened, err := syscall.Open(os.DevNull, syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(opened)
+	const fd = 100 // far from 3, where the given one goes
+	if err := syscall.Dup2(opened, fd); err != nil { // no close-on-exec
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	given, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer given.Close()
+	out, _, err := bridge.RunArgv(context.Background(), bridge.Command{
+		Argv:       []string{"sh", "-c", `for fd in 3 "$1"; do test -e /proc/$$/fd/$fd && echo "$fd"; done; true`, "sh", strconv.Itoa(fd)},
+		ExtraFiles: []*os.File{given},
+		Contain:    true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Fields(out); len(got) != 1 || got[0] != "3" {
+		t.Fatalf("open descriptors among 3 (given) and %d (stray): %q, want only 3", fd, got)
+	}
+}

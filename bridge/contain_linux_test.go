@@ -316,8 +316,9 @@ func TestContainedInheritsNoStrayDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Close(opened)
-	const fd = 100 // far from 3, where the given one goes
-	if err := syscall.Dup2(opened, fd); err != nil { // no close-on-exec
+	// A copy far from 3, where the given one goes, without close-on-exec.
+	const fd = 100
+	if err := syscall.Dup2(opened, fd); err != nil {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"syscall"
@@ -191,15 +190,18 @@ func logGateEvents(ctx context.Context, f *gate.Fanout) {
 
 // openInBrowser opens the history report with the desktop's opener, with
 // the path as an argument (no shell), and reaps the opener when it exits.
+// It starts it through the bridge, like every process of the app, so that
+// a browser it leaves running is reaped when it exits (on Linux the app is
+// the subreaper of what its children leave behind).
 func openInBrowser(path string) error {
 	opener := "xdg-open"
 	if runtime.GOOS == "darwin" {
 		opener = "open"
 	}
-	cmd := exec.Command(opener, path)
-	if err := cmd.Start(); err != nil {
+	p, err := bridge.StartArgv(bridge.Command{Argv: []string{opener, path}, Linger: true})
+	if err != nil {
 		return fmt.Errorf("opening the history report: %w", err)
 	}
-	go cmd.Wait()
+	go p.Wait(context.Background())
 	return nil
 }

@@ -37,6 +37,12 @@ import (
 //     our session that reached us while it ran (what escaped it);
 //   - on KillEscaped (the kill switch), every orphan outside our session.
 //
+// An orphan does not say which action it came from, so with contained
+// processes running at once, one's end also kills what escaped another
+// while it ran (the gate's executor runs one action at a time). And a
+// trusted program that puts a child in a session of its own (none of the
+// bridge's do) would have that child killed by the kill switch.
+//
 // Orphans are reaped by a goroutine woken by SIGCHLD. It reaps only
 // children that nobody else waits for: ones outside our session, and ones
 // in it that neither lead a process group nor are in ours (what a lingering

@@ -110,8 +110,6 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 			return nil, fmt.Errorf("containing actions: %w", err)
 		}
 	}
-	contain.spawn.RLock()
-	defer contain.spawn.RUnlock()
 	if contained {
 		before = make(map[int]uint64)
 		for _, pid := range children(os.Getpid()) {
@@ -120,6 +118,8 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 			}
 		}
 	}
+	contain.spawn.RLock()
+	defer contain.spawn.RUnlock()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -214,21 +214,32 @@ func look(leader int, before map[int]uint64) []proc {
 	return found
 }
 
+// strays returns our children that were not started here: orphans, and
+// children started with os/exec elsewhere. A child being started here is
+// never among them: it is recorded before contain.spawn lets this look.
+func strays() []int {
+	contain.spawn.Lock()
+	defer contain.spawn.Unlock()
+	kids := children(os.Getpid())
+	out := kids[:0]
+	for _, pid := range kids {
+		if !ours(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
 // orphans returns our children that escaped an action: not started here,
 // outside our session, and not among before (the ones we had when the
 // action started; nil means none).
 func orphans(before map[int]uint64) []int {
-	contain.spawn.Lock()
-	defer contain.spawn.Unlock()
 	sid, err := unix.Getsid(0)
 	if err != nil {
 		return nil
 	}
 	var out []int
-	for _, pid := range children(os.Getpid()) {
-		if ours(pid) {
-			continue
-		}
+	for _, pid := range strays() {
 		st, ok := readStat(pid)
 		if !ok || st.sid == sid {
 			continue
@@ -325,17 +336,12 @@ func killByPid(p proc) bool {
 // reapOrphans reaps the children that have exited and that nobody else will
 // wait for (see the comment on contain).
 func reapOrphans() {
-	contain.spawn.Lock()
-	defer contain.spawn.Unlock()
 	sid, err := unix.Getsid(0)
 	if err != nil {
 		return
 	}
 	pgid := unix.Getpgrp()
-	for _, pid := range children(os.Getpid()) {
-		if ours(pid) {
-			continue
-		}
+	for _, pid := range strays() {
 		st, ok := readStat(pid)
 		if !ok || st.state != 'Z' {
 			continue

@@ -51,9 +51,11 @@ import (
 // its Wait still works. Code outside the bridge must not start children
 // with Setsid: the reaper would take them for orphans.
 //
-// Not covered: a process that is in uninterruptible sleep does not die
-// until it wakes (the kill waits killWait for it, then reports it), and a
-// fork bomb that outruns the sweep's rounds (maxRounds).
+// Not covered: a process in uninterruptible sleep does not die until it
+// wakes (a sweep waits killWait for it once, then goes on without it); a
+// fork bomb that outruns the sweep's rounds (maxRounds); and a process an
+// action has someone else start (systemd-run, a D-Bus activation), which
+// was never in our tree.
 var contain struct {
 	once sync.Once
 	err  error       // why this process could not become a subreaper
@@ -72,8 +74,6 @@ var contain struct {
 const (
 	killWait  = time.Second // how long one round waits for what it killed to die
 	maxRounds = 64          // rounds of look, kill and wait before a sweep gives up
-	// A process killed once and still alive a round later (in
-	// uninterruptible sleep) is not waited for again.
 )
 
 // subreaper makes this process a child subreaper, once, and starts the
@@ -109,8 +109,6 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 		if err := closeOnExec(); err != nil {
 			return nil, fmt.Errorf("containing actions: %w", err)
 		}
-	}
-	if contained {
 		before = make(map[int]uint64)
 		for _, pid := range children(os.Getpid()) {
 			if st, ok := readStat(pid); ok {
@@ -161,8 +159,9 @@ func KillEscaped() int {
 // sweep kills the tree of leader (0: none) and the orphans outside our
 // session that are not in before (nil: all of them), with everything below
 // them, waits for them to die, and looks again until a look finds nothing
-// alive that it has not already killed. It returns how many processes it
-// killed.
+// alive that it has not already killed (one still alive a round after its
+// SIGKILL is in uninterruptible sleep, and is not waited for again). It
+// returns how many processes it killed.
 func sweep(leader int, before map[int]uint64) int {
 	killed := make(map[proc]bool)
 	for range maxRounds {

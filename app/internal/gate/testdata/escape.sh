@@ -16,6 +16,9 @@ echo $$ > "$dir/leader"
 
 setsid sleep 303 &
 echo $! > "$dir/setsid"
+# Until it has actually left our session (field 6 of stat).
+mine=$(cut -d' ' -f6 /proc/$$/stat)
+while [ "$(cut -d' ' -f6 /proc/$!/stat)" = "$mine" ]; do sleep 0.01; done
 
 sh -c 'sleep 304 & echo $! > "$1/double"' sh "$dir"
 

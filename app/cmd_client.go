@@ -249,12 +249,12 @@ func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Write
 	if len(args) > 0 {
 		return usagef("takes no arguments")
 	}
-	c, err := dialGate()
+	dir, err := datadir.Data()
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	raw, err := c.Call(ctx, "kill", struct{}{}, nil)
+	// The kill socket, which nothing on the gate's socket can starve.
+	raw, err := ipc.Kill(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -264,6 +264,9 @@ func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Write
 	}
 	fmt.Fprintf(stdout, "killed: %d submissions cancelled, %d approvals withdrawn, in %v\n",
 		rep.Cancelled, rep.Approvals, rep.Took.Round(time.Microsecond))
+	if rep.Escaped > 0 {
+		fmt.Fprintf(stdout, "killed %d processes that had escaped their actions\n", rep.Escaped)
+	}
 	if rep.Stragglers > 0 {
 		fmt.Fprintf(stdout, "warning: %d operations had not stopped when the gate stopped waiting\n", rep.Stragglers)
 	}

@@ -7,7 +7,9 @@
 //   - Desktop, whose methods are app/internal/execute's Desktop contract;
 //   - RunArgv, the one way a process is started: an argument vector, never a
 //     shell line, in a process group of its own that is killed as a whole
-//     when the context ends (the kill switch);
+//     when the context ends (the kill switch); an action (Command.Contain)
+//     starts in a session of its own, and on Linux nothing it starts
+//     outlives it, wherever it went (KillEscaped, contain_linux.go);
 //   - the AppleScript helper protocol (AppleScriptHelper), the enhanced
 //     script errors (ScriptError, Classify) and the script builder
 //     (AppleScriptString and friends).

@@ -20,9 +20,14 @@ import (
 const DefaultMaxOutput = 1 << 20
 
 // waitDelay bounds how long RunArgv waits, once the process it started has
-// exited or been killed, for its output pipes to close: a process that left
-// the group (setsid) may hold them open.
+// exited, for its output pipes to close: a process that left the group
+// (setsid) may hold them open. A contained process's escapes are killed
+// first, so for it only a descriptor handed to an unrelated process can.
 const waitDelay = 2 * time.Second
+
+// stoppedWaitDelay is waitDelay once ctx is done: the output of a stopped
+// process is not waited for, so the kill switch never waits on a pipe.
+const stoppedWaitDelay = 10 * time.Millisecond
 
 // Command is a process to run: an argument vector, never a shell line.
 type Command struct {
@@ -43,6 +48,15 @@ type Command struct {
 
 	// ExtraFiles are given to the program as file descriptors 3, 4, ….
 	ExtraFiles []*os.File
+
+	// Contain runs the program as an action: in a session of its own (so it
+	// has no controlling terminal) with none of Airlock's file descriptors
+	// but the ones given, and so that nothing it starts outlives it. On
+	// Linux that reaches what left its group too: when the program exits
+	// or ctx is done, every process it started is killed, including ones
+	// that called setsid or double-forked (contain_linux.go says how).
+	// Elsewhere only its process group is killed. Not with Linger.
+	Contain bool
 
 	// DieWithParent has the kernel SIGKILL the program if Airlock dies
 	// first, so that, for example, a popup never outlives the app that
@@ -81,8 +95,9 @@ func (e *ExitError) Error() string {
 // started here outlives the call. When ctx is done first, the whole group
 // gets SIGKILL at once, RunArgv returns promptly, and its error wraps
 // context.Cause(ctx). A process that moves itself to another group or
-// session escapes both; RunArgv then waits at most a couple of seconds for
-// its pipes before returning.
+// session escapes both unless c.Contain; RunArgv then waits at most a
+// couple of seconds for its pipes before returning (a few milliseconds
+// once ctx is done).
 //
 // A non-zero exit is an *ExitError naming the status and the last line of
 // stderr.
@@ -106,6 +121,8 @@ type Proc struct {
 	pgid        int
 	program     string
 	linger      bool
+	contained   bool
+	before      map[int]uint64 // for Contain: the orphans we had when it started (contain_linux.go)
 	out, errOut *capped
 	stdin       *os.File // Linger's temporary file, closed by Wait
 }
@@ -117,6 +134,9 @@ func StartArgv(c Command) (*Proc, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return nil, errors.New("running a process: no program given")
 	}
+	if c.Contain && c.Linger {
+		return nil, fmt.Errorf("running %s: a contained process cannot linger", c.Argv[0])
+	}
 	limit := c.MaxOutput
 	if limit <= 0 {
 		limit = DefaultMaxOutput
@@ -125,7 +145,8 @@ func StartArgv(c Command) (*Proc, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.ExtraFiles = c.ExtraFiles
-	p := &Proc{cmd: cmd, program: c.Argv[0], linger: c.Linger, out: &capped{limit: limit}, errOut: &capped{limit: limit}}
+	p := &Proc{cmd: cmd, program: c.Argv[0], linger: c.Linger, contained: c.Contain,
+		out: &capped{limit: limit}, errOut: &capped{limit: limit}}
 	if c.Linger {
 		if c.Stdin != "" {
 			f, err := stdinFile(c.Stdin)
@@ -143,12 +164,14 @@ func StartArgv(c Command) (*Proc, error) {
 	}
 	cmd.SysProcAttr = sysProcAttr(c)
 	cmd.WaitDelay = waitDelay
-	if err := cmd.Start(); err != nil {
+	before, err := startCmd(cmd, c.Contain)
+	if err != nil {
 		if p.stdin != nil {
 			p.stdin.Close()
 		}
 		return nil, fmt.Errorf("running %s: %w", c.Argv[0], err)
 	}
+	p.before = before
 	p.pgid = cmd.Process.Pid
 	return p, nil
 }
@@ -167,7 +190,7 @@ func (p *Proc) Wait(ctx context.Context) (stdout, stderr string, err error) {
 		defer p.stdin.Close()
 	}
 	stopped := false
-	werr := waitGroupLeader(ctx, p.cmd, p.pgid, !p.linger, func() { stopped = true })
+	werr := p.waitLeader(ctx, func() { stopped = true })
 	if errors.Is(werr, exec.ErrWaitDelay) {
 		werr = nil // output pipes held by an escaped process; what was read is kept
 	}

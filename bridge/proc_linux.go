@@ -2,57 +2,75 @@ package bridge
 
 import (
 	"context"
-	"os/exec"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
-// its group first when ctx is done (then calling stopped), and then, when
-// reap is set, kills whatever is left in the group before reaping the
-// leader.
+// waitLeader waits for the group leader to exit, killing its group first
+// when ctx is done (then calling stopped), and then, unless it lingers,
+// kills whatever is left in the group before reaping the leader. For a
+// contained process it kills, and waits for the death of, everything the
+// process started, wherever it went (contain_linux.go): on ctx done its
+// whole tree while it still stands, and once the leader has exited the
+// orphans that escaped it.
 //
 // On Linux it sees the leader exit without reaping it (waitid with
 // WNOWAIT): while the leader is an unreaped zombie its pid, and so the
 // group id, cannot be reused, so the final SIGKILL can only reach this
 // group.
-func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, stopped func()) error {
+func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
 		var info unix.Siginfo
 		for {
-			err := unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			err := unix.Waitid(unix.P_PID, p.pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 			if err != unix.EINTR {
 				return
 			}
 		}
 	}()
+	reap := !p.linger
+	swept := false
 	select {
 	case <-exited:
 	case <-ctx.Done():
-		killGroup(pgid)
+		killGroup(p.pgid)
+		if p.contained {
+			// Its whole tree, found while it still stands, and what had
+			// already escaped: once this returns, nothing of it is alive
+			// that could start anything more.
+			sweep(p.pgid, p.before)
+			swept = true
+		}
 		stopped()
 		<-exited
 		reap = true
+		p.cmd.WaitDelay = stoppedWaitDelay
 	}
 	if reap {
-		killGroup(pgid)
+		killGroup(p.pgid)
+		if p.contained && !swept {
+			sweep(0, p.before)
+		}
 	}
-	return cmd.Wait()
+	defer forget(p.pgid)
+	return p.cmd.Wait()
 }
 
-// sysProcAttr puts the process in a group of its own and, for
-// DieWithParent, sets the parent-death signal. The kernel sends that signal
-// when the thread that started the process ends, not only the process; Go
-// ends a thread only when a goroutine locked to it returns without
-// unlocking. The one locked goroutine that starts such processes is the
-// app's main goroutine (systray locks it to the main thread), whose thread
-// ends only with the process. A caller on a locked goroutine that returns
-// would have its processes killed then.
+// sysProcAttr puts the process in a group of its own, or for Contain in a
+// session of its own (which makes it the leader of a new group too, and
+// leaves it no controlling terminal), and, for DieWithParent, sets the
+// parent-death signal. The kernel sends that signal when the thread that
+// started the process ends, not only the process; Go ends a thread only
+// when a goroutine locked to it returns without unlocking. The one locked
+// goroutine that starts such processes is the app's main goroutine
+// (systray locks it to the main thread), whose thread ends only with the
+// process. A caller on a locked goroutine that returns would have its
+// processes killed then.
 func sysProcAttr(c Command) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true}
+	a := launchAttr(c)
 	if c.DieWithParent {
 		a.Pdeathsig = syscall.SIGKILL
 	}

@@ -4,38 +4,43 @@ package bridge
 
 import (
 	"context"
-	"os/exec"
 	"syscall"
 )
 
-// waitGroupLeader waits for the group leader cmd (pid pgid) to exit, killing
-// its group first when ctx is done (then calling stopped), and then, when
-// reap is set, kills whatever is left in the group.
+// waitLeader waits for the group leader to exit, killing its group first
+// when ctx is done (then calling stopped), and then, unless it lingers,
+// kills whatever is left in the group.
 //
 // Without waitid's WNOWAIT the leader is reaped before the final SIGKILL, so
 // in theory the group id could be reused in between; that needs the pid
 // space to wrap within that moment. The kill on cancellation happens while
 // the leader still runs.
-func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, stopped func()) error {
+//
+// There is no subreaper here (macOS has none): what a contained process
+// starts in another group or session (setsid, a double fork that then
+// calls setsid) is reparented to launchd and is not killed.
+func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- p.cmd.Wait() }()
+	reap := !p.linger
 	var err error
 	select {
 	case err = <-done:
 	case <-ctx.Done():
-		killGroup(pgid)
+		killGroup(p.pgid)
 		stopped()
 		err = <-done
 		reap = true
 	}
 	if reap {
-		killGroup(pgid)
+		killGroup(p.pgid)
 	}
 	return err
 }
 
-// sysProcAttr puts the process in a group of its own. DieWithParent has no
-// counterpart here.
-func sysProcAttr(Command) *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+// sysProcAttr puts the process in a group of its own, or for Contain in a
+// session of its own (which makes it the leader of a new group too, and
+// leaves it no controlling terminal). DieWithParent has no counterpart here.
+func sysProcAttr(c Command) *syscall.SysProcAttr {
+	return launchAttr(c)
 }

@@ -386,3 +386,18 @@ func BenchmarkRunArgvTrue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunArgvContained is BenchmarkRunArgvTrue for an action: a
+// session of its own, the descriptor sweep, and the sweep for escapes
+// when it exits.
+func BenchmarkRunArgvContained(b *testing.B) {
+	prog, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		if _, _, err := bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{prog}, Contain: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

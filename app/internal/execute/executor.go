@@ -12,6 +12,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // Executor carries out one approved action at a time. Its fields are set
@@ -39,6 +40,11 @@ func (e *Executor) turn(ctx context.Context) (release func(), err error) {
 		return nil, context.Cause(ctx)
 	}
 }
+
+// KillEscaped kills every process that left the tree of a command this
+// executor ran and is still alive, waits until they have died, and returns
+// how many it killed (bridge.KillEscaped; 0 where there is no subreaper).
+func (e *Executor) KillEscaped() int { return bridge.KillEscaped() }
 
 // Result is what an action did.
 type Result struct {

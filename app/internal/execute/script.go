@@ -19,7 +19,8 @@ const (
 
 // RunScript carries out one approved script: AppleScript or JXA through the
 // Desktop with argv as the run handler's arguments, or a command given as
-// argv, run without a shell in its own process group from the home folder.
+// argv, run without a shell from the home folder, contained: in a session of
+// its own, and nothing it starts outlives it (bridge.Command.Contain).
 // Every argument passes sanitize.Text again; one it would change (control
 // characters) is refused rather than altered.
 func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string) (Result, error) {
@@ -65,7 +66,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 			dir = e.Paths.Home
 		}
 		var stderr string
-		out, stderr, err = RunArgv(ctx, Command{Argv: argv, Dir: dir})
+		out, stderr, err = RunArgv(ctx, Command{Argv: argv, Dir: dir, Contain: true})
 		if err == nil && strings.TrimSpace(out) == "" {
 			out = bridge.LastLine(stderr)
 		}

@@ -45,6 +45,15 @@ type Executor interface {
 	RunScript(ctx context.Context, kind, src string, argv []string) (execute.Result, error)
 }
 
+// EscapeKiller is an Executor whose actions can leave processes behind
+// outside their own tree (a child that called setsid, an orphaned
+// grandchild); execute.Executor is one. Kill calls KillEscaped once what was
+// running has stopped: it must kill every such process, wait until they
+// have died, and return how many it killed.
+type EscapeKiller interface {
+	KillEscaped() int
+}
+
 // Recorder keeps the history. history.Store implements it. A write that
 // returns nil is durable.
 type Recorder interface {
@@ -227,14 +236,17 @@ type KillReport struct {
 	Cancelled  int           `json:"cancelled"`  // submissions and model requests cancelled
 	Approvals  int           `json:"approvals"`  // pending approvals resolved as killed
 	Stragglers int           `json:"stragglers"` // operations still running when Kill gave up waiting
+	Escaped    int           `json:"escaped"`    // processes that had left their action's tree, killed
 	Took       time.Duration `json:"took"`
 }
 
 // Kill trips the switch: from any state, at once, with no confirmation. It
 // cancels every tracked operation (which SIGKILLs their child process
-// groups), resolves every pending approval as killed, refuses new work with
-// ErrKilled and waits (up to Config.DrainMax) for what was running to stop.
-// Only Resume turns the switch off.
+// groups, and whatever their actions started elsewhere), resolves every
+// pending approval as killed, refuses new work with ErrKilled, waits (up to
+// Config.DrainMax) for what was running to stop, and then, with an
+// EscapeKiller executor, kills every process that escaped an action. Only
+// Resume turns the switch off.
 func (g *Gate) Kill() KillReport {
 	start := g.cfg.Now()
 	g.mu.Lock()
@@ -256,6 +268,9 @@ func (g *Gate) Kill() KillReport {
 		r.cancel()
 	}
 	rep.Stragglers = waitStopped(runs, g.cfg.DrainMax)
+	if k, ok := g.cfg.Exec.(EscapeKiller); ok {
+		rep.Escaped = k.KillEscaped()
+	}
 	rep.Took = g.cfg.Now().Sub(start)
 	g.emit(Event{Type: EventKilled, Time: g.cfg.Now()})
 	return rep

@@ -49,6 +49,58 @@ func Dial(dir string) (*Client, error) {
 	return &Client{nc: nc, fr: newFrameReader(nc)}, nil
 }
 
+// Kill trips the kill switch of the gate listening in dir, through its kill
+// socket (KillSocketName), and returns the kill's result. Nothing on the
+// gate's socket can hold it up: not a connection limit, not idle clients,
+// not requests in flight. It checks, as Dial does, that the gate runs as
+// this user. When none listens the error wraps ErrNotRunning.
+func Kill(ctx context.Context, dir string) (json.RawMessage, error) {
+	path := filepath.Join(dir, KillSocketName)
+	var nc *net.UnixConn
+	for {
+		var err error
+		nc, err = net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("%w: nothing listens on %s", ErrNotRunning, path)
+		}
+		if errors.Is(err, syscall.EAGAIN) { // its backlog is full for a moment
+			select {
+			case <-time.After(time.Millisecond):
+				continue
+			case <-ctx.Done():
+				return nil, fmt.Errorf("tripping the kill switch: %w", ctx.Err())
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tripping the kill switch: %w", err)
+		}
+		break
+	}
+	uid, err := peerUID(nc)
+	if err == nil && uid != os.Getuid() {
+		err = fmt.Errorf("the process listening on %s runs as uid %d, not as this user", path, uid)
+	}
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("tripping the kill switch: %w", err)
+	}
+	c := &Client{nc: nc, fr: newFrameReader(nc)}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	res, rerr, err := c.read(json.RawMessage(killID), nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return nil, fmt.Errorf("tripping the kill switch: %w", err)
+	}
+	if rerr != nil {
+		return nil, rerr
+	}
+	return res, nil
+}
+
 // Close closes the connection. A call in flight on the gate is cancelled.
 func (c *Client) Close() error {
 	err := c.nc.Close()

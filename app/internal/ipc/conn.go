@@ -27,6 +27,7 @@ type conn struct {
 	mu         sync.Mutex
 	busy       bool      // a request is in flight; guarded by mu
 	frameStart time.Time // when the frame being read began, zero between frames; guarded by mu
+	lastSeen   time.Time // when a frame last began or a response was last sent; guarded by mu
 }
 
 // call is one request in flight, so notify can tell that it is over.
@@ -45,7 +46,16 @@ var errShuttingDown = errors.New("the gate is shutting down")
 
 func newConn(s *Server, nc *net.UnixConn, peer Peer) *conn {
 	ctx, cancel := context.WithCancelCause(withPeer(s.ctx, peer))
-	return &conn{s: s, nc: nc, ctx: ctx, cancel: cancel}
+	return &conn{s: s, nc: nc, ctx: ctx, cancel: cancel, lastSeen: time.Now()}
+}
+
+// idleSince reports whether c has no request in flight and, if so, since
+// when it has waited (a client half-way through a frame counts as waiting
+// since that frame began).
+func (c *conn) idleSince() (bool, time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.busy, c.lastSeen
 }
 
 // refuse answers a connection that will not be served, and closes it.
@@ -126,6 +136,9 @@ func (c *conn) setFrameStart(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.frameStart = t
+	if !t.IsZero() {
+		c.lastSeen = t
+	}
 	c.setDeadlineLocked()
 }
 
@@ -145,6 +158,7 @@ func (c *conn) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.busy = false
+	c.lastSeen = time.Now()
 	c.setDeadlineLocked()
 }
 
@@ -184,6 +198,12 @@ func (c *conn) handle(req Request) {
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}
 	c.release()
+	c.respond(req, res, err, cl)
+}
+
+// respond writes the response to req: its result res, or err. A non-nil
+// cl is the call it ends.
+func (c *conn) respond(req Request, res any, err error, cl *call) {
 	if err != nil {
 		w, hidden := wire(err)
 		if hidden && c.s.ErrorLog != nil {

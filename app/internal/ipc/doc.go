@@ -10,12 +10,19 @@
 // changes settings: those happen only in the native UI, so an agent holding
 // the socket still cannot approve itself.
 //
-// The server never serves another user (directory 0700, socket 0600, peer uid
-// checked before any request is read), and tells its handler who it serves:
-// the peer's process and program, as the kernel and (on macOS) the code
-// signature vouch for them, read once when the connection is accepted
+// The kill switch also has a socket of its own (KillSocketName), its
+// reserved path: connecting trips it, the gate reads nothing there, and no
+// connection limit, idle client or request in flight on the gate's socket
+// stands before it. Kill is its client.
+//
+// The server never serves another user (directory 0700, sockets 0600, peer
+// uid checked before any request is read), and tells its handler who it
+// serves: the peer's process and program, as the kernel and (on macOS) the
+// code signature vouch for them, read once when the connection is accepted
 // (Peer, PeerFrom) — never the name a client gives itself. It never buffers
 // more than one frame of MaxFrame bytes per connection, ends a connection on
 // the first frame it cannot accept, and never shows a client the text of an
-// error unless the error says it is safe to (UserError).
+// error unless the error says it is safe to (UserError). Its connection
+// limit is held only by requests in flight: an idle connection gives way to
+// a new one.
 package ipc

@@ -26,6 +26,7 @@ type fakeGate struct {
 	submit  func(ctx context.Context, p ipc.SubmitParams, notify func(any) error) (any, error)
 	status  func(ctx context.Context) (any, error)
 	history func(ctx context.Context, p ipc.HistoryParams) (any, error)
+	kill    func(ctx context.Context) (any, error)
 }
 
 func (g *fakeGate) record(m string) {
@@ -74,6 +75,9 @@ func (g *fakeGate) History(ctx context.Context, p ipc.HistoryParams) (any, error
 
 func (g *fakeGate) Kill(ctx context.Context) (any, error) {
 	g.record("kill")
+	if g.kill != nil {
+		return g.kill(ctx)
+	}
 	return map[string]bool{"killed": true}, nil
 }
 

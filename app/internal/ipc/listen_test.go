@@ -35,6 +35,7 @@ func TestListenPermissions(t *testing.T) {
 			}{
 				{dir, os.ModeDir, 0o700},
 				{filepath.Join(dir, ipc.SocketName), os.ModeSocket, 0o600},
+				{filepath.Join(dir, ipc.KillSocketName), os.ModeSocket, 0o600},
 				{filepath.Join(dir, ipc.LockName), 0, 0o600},
 			} {
 				fi, err := os.Lstat(f.path)
@@ -50,26 +51,28 @@ func TestListenPermissions(t *testing.T) {
 			}
 			// Nothing left of how the socket was made.
 			ents, _ := os.ReadDir(dir)
-			if len(ents) != 2 {
-				t.Errorf("data directory holds %v, want only the socket and the lock", ents)
+			if len(ents) != 3 {
+				t.Errorf("data directory holds %v, want only the two sockets and the lock", ents)
 			}
 		})
 	}
 }
 
-// staleSocket leaves a socket file at dir/gate.sock that nobody listens on,
-// as a gate that crashed does.
+// staleSocket leaves socket files at dir/gate.sock and dir/kill.sock that
+// nobody listens on, as a gate that crashed does.
 func staleSocket(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, ipc.SocketName), Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{ipc.SocketName, ipc.KillSocketName} {
+		ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, name), Net: "unix"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln.SetUnlinkOnClose(false)
+		ln.Close()
 	}
-	ln.SetUnlinkOnClose(false)
-	ln.Close()
 }
 
 func TestListenRemovesStaleSocket(t *testing.T) {
@@ -107,6 +110,10 @@ func TestListenRefuses(t *testing.T) {
 			}
 			t.Cleanup(func() { ln.Close() })
 		}, true},
+		{"a file where the kill socket goes", func(t *testing.T, dir string) {
+			os.MkdirAll(dir, 0o700)
+			os.WriteFile(filepath.Join(dir, ipc.KillSocketName), []byte("keep me"), 0o600)
+		}, false},
 		{"a symlink where the lock goes", func(t *testing.T, dir string) {
 			os.MkdirAll(dir, 0o700)
 			os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, ipc.LockName))
@@ -160,8 +167,10 @@ func TestListenAgainAfterClose(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Lstat(s.Path()); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("socket left after Close: %v", err)
+		for _, name := range []string{ipc.SocketName, ipc.KillSocketName} {
+			if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s left after Close: %v", name, err)
+			}
 		}
 	}
 }

@@ -10,6 +10,20 @@ import (
 // SocketName is the gate's socket in the data directory.
 const SocketName = "gate.sock"
 
+// KillSocketName is the gate's kill socket in the data directory: the kill
+// switch's reserved path. Connecting to it trips the switch. The gate reads
+// nothing from it, so no request of any kind can be sent through it, and
+// nothing stands before it: no connection limit, no idle client, no request
+// in flight on the gate's socket. Its peer is checked like the socket's
+// (only the user the gate runs as), and its mode is 0600. The gate answers
+// with one frame, a JSON-RPC response with the id "kill" whose result is
+// Handler.Kill's (or an error response), and closes the connection. Kill
+// is its client.
+const KillSocketName = "kill.sock"
+
+// killID is the id of the kill socket's one response.
+const killID = `"kill"`
+
 // LockName is the file in the data directory a running gate holds an
 // exclusive lock on; it contains the gate's process id.
 const LockName = "gate.lock"

@@ -2,6 +2,7 @@ package ipc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -37,21 +38,30 @@ type Server struct {
 	// WriteTimeout bounds how long a client may leave one frame unread
 	// before it is disconnected. Zero means DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxConns bounds the connections served at once; one more gets a
-	// CodeBusy error and is closed. Zero means DefaultMaxConns.
+	// MaxConns bounds the connections served at once. When they are all
+	// taken, a new one takes the place of the one that has waited longest
+	// with no request in flight (which is closed without a word); only when
+	// every one has a request in flight (a submit waiting for the person,
+	// say) does the new one get a CodeBusy error and is closed. The kill
+	// socket is not counted: nothing here can stand before a kill. Zero
+	// means DefaultMaxConns.
 	MaxConns int
 	// ErrorLog, if set, is given every handler error the client was shown
 	// only as "internal error". It may carry secrets: it must redact before
 	// writing anything down.
 	ErrorLog func(method string, err error)
 
-	h      Handler
-	ln     *net.UnixListener
-	path   string
-	sock   os.FileInfo // the socket as bound, so Close removes only ours
-	lockf  *os.File
-	uid    int
-	peerOf func(*net.UnixConn) (Peer, error)
+	h        Handler
+	ln       *net.UnixListener
+	path     string
+	sock     os.FileInfo // the socket as bound, so Close removes only ours
+	killLn   *net.UnixListener
+	killPath string
+	killSock os.FileInfo
+	lockf    *os.File
+	uid      int
+	peerUID  func(*net.UnixConn) (int, error)  // the kill socket's check
+	peerOf   func(*net.UnixConn) (Peer, error) // the gate socket's identity
 
 	ctx    context.Context // parent of every handler's context; cancelled by Close with errShuttingDown
 	cancel context.CancelCauseFunc
@@ -66,11 +76,11 @@ type Server struct {
 	closeErr  error
 }
 
-// Listen makes the gate's socket in dir, the data directory, and returns a
+// Listen makes the gate's sockets in dir, the data directory, and returns a
 // server ready to Serve h. It creates dir owner-only (0700) or refuses it,
 // takes an exclusive lock on dir/LockName (another gate of this user holding
-// it is ErrAlreadyRunning), removes a stale socket nobody listens on, and
-// binds dir/SocketName with mode 0600.
+// it is ErrAlreadyRunning), removes stale sockets nobody listens on, and
+// binds dir/SocketName and dir/KillSocketName with mode 0600.
 func Listen(dir string, h Handler) (*Server, error) {
 	if h == nil {
 		return nil, errors.New("listening: no handler")
@@ -86,32 +96,44 @@ func Listen(dir string, h Handler) (*Server, error) {
 		lockf.Close()
 		return nil, err
 	}
-	ln, fi, err := bind(dir)
+	ln, fi, err := bind(dir, SocketName)
 	if err != nil {
+		lockf.Close()
+		return nil, err
+	}
+	killLn, killFi, err := bind(dir, KillSocketName)
+	if err != nil {
+		ln.Close()
+		os.Remove(filepath.Join(dir, SocketName))
 		lockf.Close()
 		return nil, err
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	return &Server{
-		h:      h,
-		ln:     ln,
-		path:   filepath.Join(dir, SocketName),
-		sock:   fi,
-		lockf:  lockf,
-		uid:    os.Getuid(),
-		peerOf: peerOf,
-		ctx:    ctx,
-		cancel: cancel,
-		active: make(map[*conn]struct{}),
+		h:        h,
+		ln:       ln,
+		path:     filepath.Join(dir, SocketName),
+		sock:     fi,
+		killLn:   killLn,
+		killPath: filepath.Join(dir, KillSocketName),
+		killSock: killFi,
+		lockf:    lockf,
+		uid:      os.Getuid(),
+		peerUID:  peerUID,
+		peerOf:   peerOf,
+		ctx:      ctx,
+		cancel:   cancel,
+		active:   make(map[*conn]struct{}),
 	}, nil
 }
 
 // Path returns the socket's path.
 func (s *Server) Path() string { return s.path }
 
-// Serve accepts connections until ctx is done or Close is called, and then
-// returns nil once the server is closed. Any other error means accepting
-// failed for good; the server is closed then too. Serve may be called once.
+// Serve accepts connections on both sockets until ctx is done or Close is
+// called, and then returns nil once the server is closed. Any other error
+// means accepting on the gate's socket failed for good; the server is
+// closed then too. Serve may be called once.
 func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Lock()
 	if s.serving || s.closed {
@@ -119,7 +141,12 @@ func (s *Server) Serve(ctx context.Context) error {
 		return errors.New("serving: the server is closed or already serving")
 	}
 	s.serving = true
+	s.conns.Add(1)
 	s.mu.Unlock()
+	go func() {
+		defer s.conns.Done()
+		s.serveKills()
+	}()
 	stop := context.AfterFunc(ctx, func() { s.Close() })
 	defer stop()
 
@@ -170,6 +197,62 @@ func transient(err error) bool {
 	return false
 }
 
+// serveKills accepts on the kill socket until the server closes. Each
+// connection trips the switch in a goroutine of its own, so nothing one
+// caller does can hold up the next.
+func (s *Server) serveKills() {
+	var backoff time.Duration
+	for {
+		nc, err := s.killLn.AcceptUnix()
+		if err != nil {
+			if s.isClosed() {
+				return
+			}
+			if transient(err) {
+				backoff = min(max(2*backoff, time.Millisecond), 100*time.Millisecond)
+				select {
+				case <-time.After(backoff):
+				case <-s.ctx.Done():
+				}
+				continue
+			}
+			if s.ErrorLog != nil {
+				s.ErrorLog("kill", fmt.Errorf("accepting on the kill socket: %w", err))
+			}
+			return
+		}
+		backoff = 0
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nc.Close()
+			return
+		}
+		s.conns.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.conns.Done()
+			s.serveKill(nc)
+		}()
+	}
+}
+
+// serveKill checks who is calling, trips the switch, answers with the
+// kill's result and closes the connection. It reads nothing from it.
+func (s *Server) serveKill(nc *net.UnixConn) {
+	c := newConn(s, nc, Peer{})
+	defer func() {
+		c.cancel(nil)
+		nc.Close()
+	}()
+	if uid, err := s.peerUID(nc); err != nil || uid != s.uid {
+		c.writeError(nil, &RPCError{Code: CodeUnauthorized, Message: "refused: the gate serves only the user it runs as"}, nil)
+		return
+	}
+	res, err := s.h.Kill(c.ctx)
+	c.respond(Request{ID: json.RawMessage(killID), Method: "kill"}, res, err, nil)
+}
+
 func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -195,6 +278,8 @@ func (s *Server) serveConn(nc *net.UnixConn) {
 	c.serve()
 }
 
+// add admits c, making room if need be by closing the connection that has
+// waited longest with no request in flight.
 func (s *Server) add(c *conn) *RPCError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,10 +287,34 @@ func (s *Server) add(c *conn) *RPCError {
 		return &RPCError{Code: CodeBusy, Message: "the gate is shutting down"}
 	}
 	if len(s.active) >= s.maxConns() {
-		return &RPCError{Code: CodeBusy, Message: fmt.Sprintf("too many connections (at most %d)", s.maxConns())}
+		victim := s.longestIdleLocked()
+		if victim == nil {
+			return &RPCError{Code: CodeBusy, Message: fmt.Sprintf("too many requests in flight (at most %d connections); `airlock kill` still works", s.maxConns())}
+		}
+		delete(s.active, victim)
+		victim.cancel(errIdleEvicted)
+		victim.nc.Close()
 	}
 	s.active[c] = struct{}{}
 	return nil
+}
+
+// errIdleEvicted is the cause of an idle connection's context when it was
+// closed to make room for a new one (it had no request in flight).
+var errIdleEvicted = errors.New("closed while idle to make room for another client")
+
+// longestIdleLocked returns the active connection with no request in
+// flight that has waited longest since its last frame or response, or nil
+// if every one has a request in flight.
+func (s *Server) longestIdleLocked() *conn {
+	var victim *conn
+	var since time.Time
+	for c := range s.active {
+		if idle, at := c.idleSince(); idle && (victim == nil || at.Before(since)) {
+			victim, since = c, at
+		}
+	}
+	return victim
 }
 
 func (s *Server) remove(c *conn) {
@@ -215,7 +324,7 @@ func (s *Server) remove(c *conn) {
 }
 
 // Close stops accepting, cancels every handler in flight, closes every
-// connection, waits for the handlers to return, removes the socket and
+// connection, waits for the handlers to return, removes the sockets and
 // releases the lock. It is safe to call more than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
@@ -226,11 +335,16 @@ func (s *Server) Close() error {
 		}
 		s.mu.Unlock()
 		s.cancel(errShuttingDown)
-		err := s.ln.Close()
+		err := errors.Join(s.ln.Close(), s.killLn.Close())
 		s.conns.Wait()
-		if fi, lerr := os.Lstat(s.path); lerr == nil && os.SameFile(fi, s.sock) {
-			if rerr := os.Remove(s.path); rerr != nil && err == nil {
-				err = rerr
+		for _, sock := range []struct {
+			path string
+			fi   os.FileInfo
+		}{{s.path, s.sock}, {s.killPath, s.killSock}} {
+			if fi, lerr := os.Lstat(sock.path); lerr == nil && os.SameFile(fi, sock.fi) {
+				if rerr := os.Remove(sock.path); rerr != nil && err == nil {
+					err = rerr
+				}
 			}
 		}
 		if lerr := s.lockf.Close(); lerr != nil && err == nil {

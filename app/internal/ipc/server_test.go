@@ -417,12 +417,20 @@ func TestPeerOfAnotherUserRefused(t *testing.T) {
 	}
 }
 
+// When every connection has a request in flight, one more is refused.
 func TestTooManyConnections(t *testing.T) {
-	_, dir := startGate(t, &fakeGate{}, func(s *ipc.Server) { s.MaxConns = 2 })
-	for range 2 { // served: each answers a call, so the server counts it
-		if _, err := dial(t, dir).Call(context.Background(), "status", nil, nil); err != nil {
-			t.Fatal(err)
-		}
+	g := &fakeGate{submit: func(ctx context.Context, p ipc.SubmitParams, notify func(any) error) (any, error) {
+		notify("started")
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	_, dir := startGate(t, g, func(s *ipc.Server) { s.MaxConns = 2 })
+	for range 2 {
+		c := dial(t, dir)
+		started := make(chan struct{})
+		var once sync.Once
+		go c.Call(context.Background(), "submit", ipc.SubmitParams{Client: "t", Plan: "x"}, func(json.RawMessage) { once.Do(func() { close(started) }) })
+		<-started
 	}
 	rc := dialRaw(t, dir)
 	if code, id := rc.readError(); code != ipc.CodeBusy || id != "null" {

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package bridge
+
+import "os/exec"
+
+// startCmd starts cmd. There is no subreaper here, so there are no orphans
+// to tell apart from our children, and nothing to record.
+func startCmd(cmd *exec.Cmd, _ bool) (map[int]uint64, error) {
+	return nil, cmd.Start()
+}
+
+// KillEscaped does nothing here and returns 0: without a subreaper (macOS
+// has none) a process that left an action's group is reparented to launchd,
+// out of reach. See Command.Contain.
+func KillEscaped() int { return 0 }

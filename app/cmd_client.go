@@ -34,13 +34,19 @@ func dialGate() (*ipc.Client, error) {
 		return nil, err
 	}
 	c, err := ipc.Dial(dir)
+	return c, whyNoGate(err)
+}
+
+// whyNoGate returns err, or, when no gate is running and `airlock serve`
+// could not start one here, an error that says so and why.
+func whyNoGate(err error) error {
 	if errors.Is(err, ipc.ErrNotRunning) {
 		if _, kerr := openKeyStore(); kerr != nil {
-			return nil, fmt.Errorf("%w, and `airlock serve` cannot start one here: %v; start it in a desktop session "+
+			return fmt.Errorf("%w, and `airlock serve` cannot start one here: %v; start it in a desktop session "+
 				"(on Linux, one where gnome-keyring or another Secret Service runs on the session bus), or open Airlock", ipc.ErrNotRunning, kerr)
 		}
 	}
-	return c, err
+	return err
 }
 
 // openKeyStore opens the key store `airlock serve` needs; tests replace it.
@@ -256,7 +262,7 @@ func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Write
 	// The kill socket, which nothing on the gate's socket can starve.
 	raw, err := ipc.Kill(ctx, dir)
 	if err != nil {
-		return err
+		return whyNoGate(err)
 	}
 	var rep gate.KillReport
 	if err := json.Unmarshal(raw, &rep); err != nil {

@@ -214,7 +214,36 @@ func (d *Desktop) SetClipboard(ctx context.Context, text string) error {
 	if _, _, err := d.run(ctx, Command{Argv: argv, Stdin: text, Linger: true}); err != nil {
 		return fmt.Errorf("%s: %w", action, err)
 	}
+	if d.getenv("WAYLAND_DISPLAY") == "" {
+		return d.awaitXClipboard(ctx, argv[0], text)
+	}
 	return nil
+}
+
+// clipboardPatience bounds how long SetClipboard waits for xclip's
+// background process to take the clipboard.
+const clipboardPatience = 5 * time.Second
+
+// awaitXClipboard returns once the X clipboard holds text. xclip forks and
+// its parent exits before the child has taken the selection, so until then
+// a reader would find the clipboard empty or holding what was there before;
+// this reads it back (with xclip, at xclip path) until it holds text.
+func (d *Desktop) awaitXClipboard(ctx context.Context, xclip, text string) error {
+	deadline := time.NewTimer(clipboardPatience)
+	defer deadline.Stop()
+	for {
+		out, _, err := d.run(ctx, Command{Argv: []string{xclip, "-selection", "clipboard", "-out"}})
+		if err == nil && out == text {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("set the clipboard: stopped: %w", context.Cause(ctx))
+		case <-deadline.C:
+			return fmt.Errorf("set the clipboard: xclip had not taken the clipboard after %v", clipboardPatience)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // OpenApp launches app through its desktop file (`gio launch`).

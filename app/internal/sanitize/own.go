@@ -20,8 +20,9 @@ type OwnPlace struct {
 // WithOwn returns a copy of c that also knows Airlock's own places: Classify
 // reports them as ZoneOwn (before every other zone), Encloses reports a
 // folder that holds one, Path refuses them for every operation with
-// RuleOwnFiles, and Pattern matches them. Each place must be absolute; it is
-// cleaned and resolved through symbolic links here, once, and both
+// RuleOwnFiles (inside a sandbox root too, and a folder that holds one may
+// only be opened), and Pattern matches them. Each place must be absolute;
+// it is cleaned and resolved through symbolic links here, once, and both
 // spellings count. c itself is not changed.
 func (c *Config) WithOwn(places []OwnPlace) (*Config, error) {
 	if c == nil || c.m == nil {
@@ -60,27 +61,6 @@ func (c *Config) WithOwn(places []OwnPlace) (*Config, error) {
 	// The most specific place first: a pattern names the settings file
 	// rather than the folder that holds it.
 	slices.SortStableFunc(m.own, func(a, b ownPlace) int { return len(b.pat) - len(a.pat) })
-	// A sandbox root that holds an own place, or lies inside one, would
-	// let a file action the policy allows rewrite the settings or trash
-	// the history.
-	for i, r := range m.roots {
-		spellings := []string{}
-		if i < len(c.Roots) {
-			spellings = append(spellings, c.Roots[i])
-		}
-		if lex, err := ExpandHome(r.show, m.home); err == nil && filepath.IsAbs(lex) {
-			spellings = append(spellings, filepath.Clean(lex))
-		}
-		for _, sp := range spellings {
-			k := keyPath(sp)
-			if h, ok := m.ownHit(k); ok {
-				return nil, fmt.Errorf("the sandbox root %s lies inside %s (%s): choose roots that do not", Display(r.show), h.what, Display(h.root))
-			}
-			if h, ok := m.ownInside(k); ok {
-				return nil, fmt.Errorf("the sandbox root %s holds %s (%s): choose roots that do not", Display(r.show), h.what, Display(h.root))
-			}
-		}
-	}
 	out := &Config{Home: c.Home, Roots: c.Roots, m: &m, own: kept}
 	return out, nil
 }
@@ -113,12 +93,14 @@ func (m *model) ownHit(k keyed) (hit, bool) {
 	return best, n >= 0
 }
 
-// ownInside finds an own place strictly inside k.
+// ownInside finds an own place strictly inside k: the outermost one (the
+// data folder rather than the settings in it).
 func (m *model) ownInside(k keyed) (hit, bool) {
+	best, n := hit{}, -1
 	for _, o := range m.own {
-		if o.pat.extends(k.deny) {
-			return hit{kind: ZoneOwn, what: o.what, root: o.show}, true
+		if o.pat.extends(k.deny) && (n < 0 || len(o.pat) < n) {
+			best, n = hit{kind: ZoneOwn, what: o.what, root: o.show}, len(o.pat)
 		}
 	}
-	return hit{}, false
+	return best, n >= 0
 }

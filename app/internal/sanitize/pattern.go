@@ -135,6 +135,7 @@ const maxPatternElems = 64
 type patElem struct {
 	text string // deny key (globs kept)
 	glob bool
+	wild bool // any one element
 	any  bool // ** or a Hole: any number of elements
 }
 
@@ -163,6 +164,11 @@ func (m *model) patternElems(pat string) ([]patElem, bool) {
 		case e == "..":
 			// A pattern that climbs may be anywhere.
 			out = append(out, patElem{any: true})
+		case len(e) > maxNameBytes*4:
+			// No name is this long: only a glob could match, and one this
+			// long is taken to match any name (which can only widen what
+			// it hits) rather than folded and matched at length.
+			out = append(out, patElem{wild: true})
 		default:
 			out = append(out, patElem{text: denyKey(e), glob: strings.ContainsAny(e, "*?[")})
 		}
@@ -236,6 +242,9 @@ func btoi(b bool) int {
 // elemMatch matches one element: a glob as a shell does (a leading dot
 // only by a leading dot), anything else by its key.
 func elemMatch(e patElem, name string) bool {
+	if e.wild {
+		return true
+	}
 	if !e.glob {
 		return e.text == name
 	}

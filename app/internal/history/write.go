@@ -182,7 +182,20 @@ func (s *Store) commit(batch []*job) (err error) {
 		return fmt.Errorf("writing history: %w", err)
 	}
 	s.head, s.headBlob, s.cur = h, blob, cur
+	s.anchor()
 	return nil
+}
+
+// anchor keeps the key store's anchor of the chain within anchorEvery rows
+// of the head (current.go says why not at every row). A key store that
+// refuses is tried again after the next commit; Close anchors the end.
+func (s *Store) anchor() {
+	if s.head.seq-s.anchored < anchorEvery {
+		return
+	}
+	if s.ks.Set(anchorName(s.dbID), encodeAnchor(s.head)) == nil {
+		s.anchored = s.head.seq
+	}
 }
 
 // sync returns the head and current key as the file has them now. They are

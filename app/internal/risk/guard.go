@@ -576,13 +576,29 @@ var selfCommandLines = []string{"airlock serve --prompter=terminal", "/Applicati
 // id: security find-generic-password -s dev.airlock.Airlock, secret-tool
 // clear service …, launchctl kill … gui/501/dev.airlock.Airlock.
 func namesSelf(s string) bool {
-	low := strings.ToLower(s)
-	if strings.Contains(low, selfID) {
+	if containsFold(s, selfID) {
 		return true
 	}
 	for _, k := range storeItems {
-		if strings.Contains(low, k) {
+		if containsFold(s, k) {
 			return true
+		}
+	}
+	return false
+}
+
+// containsFold is strings.Contains ignoring ASCII case, for a lower-case
+// sub, without copying s.
+func containsFold(s, sub string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	first := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if c := s[i]; c == first || c|0x20 == first {
+			if strings.EqualFold(s[i:i+len(sub)], sub) {
+				return true
+			}
 		}
 	}
 	return false
@@ -626,8 +642,7 @@ func (c *call) noteSelfLookup() {
 		return
 	}
 	for _, w := range c.args {
-		low := strings.ToLower(strings.NewReplacer(holeQuoted, "", holeUnquoted, "").Replace(w.s))
-		if strings.Contains(low, "airlock") || strings.Contains(low, datadir.LockFile) {
+		if mentionsSelf(w.s) {
 			c.a.selfLookup = true
 			return
 		}
@@ -753,7 +768,7 @@ func (c *call) killTarget(w word) {
 	s := w.s
 	src := a.srcText(w.span)
 	if src != "" {
-		s = strings.NewReplacer(holeQuoted, "…", holeUnquoted, "…").Replace(src)
+		s = shownPlaceholders.Replace(src)
 	}
 	switch {
 	case src == "$!" || src == "${!}" || src == "$$" || src == "${$}" || src == "\"$!\"" || src == "\"$$\"":
@@ -801,8 +816,24 @@ func (a *shellAn) srcMentionsSelf(sp Span) bool {
 	if sp.Start < 0 || sp.End > len(a.src) || sp.Start >= sp.End {
 		return false
 	}
-	t := strings.ToLower(strings.NewReplacer(holeQuoted, "", holeUnquoted, "").Replace(a.src[sp.Start:sp.End]))
-	return strings.Contains(t, "airlock") || strings.Contains(t, datadir.LockFile)
+	return mentionsSelf(a.src[sp.Start:sp.End])
+}
+
+// shownPlaceholders shows the placeholders of computed text as "…".
+var shownPlaceholders = strings.NewReplacer(holeQuoted, "…", holeUnquoted, "…")
+
+// noPlaceholders removes the placeholders of computed text (whose names
+// say AIRLOCK).
+var noPlaceholders = strings.NewReplacer(holeQuoted, "", holeUnquoted, "")
+
+// mentionsSelf reports text that names Airlock's program or the gate's
+// lock file.
+func mentionsSelf(s string) bool {
+	if !containsFold(s, "airlock") && !containsFold(s, datadir.LockFile) {
+		return false
+	}
+	s = noPlaceholders.Replace(s)
+	return containsFold(s, "airlock") || containsFold(s, datadir.LockFile)
 }
 
 // sshTools use the SSH store for what it is for.

@@ -14,18 +14,21 @@ import (
 // Events, Application('dev.airlock.Airlock'). A script that drives Airlock
 // could press its Approve button or switch it to Level 2.
 func (e *Env) selfApp(s string) bool {
-	low := strings.ToLower(strings.TrimSpace(s))
-	if low == selfID {
+	if len(s) > 64 {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, selfID) {
 		return true
 	}
 	for _, n := range selfNames {
-		if low == n {
+		if strings.EqualFold(s, n) {
 			return true
 		}
 	}
 	if e != nil && e.Self != nil {
 		for _, n := range e.Self.Names {
-			if low == strings.ToLower(n) {
+			if strings.EqualFold(s, n) {
 				return true
 			}
 		}
@@ -117,19 +120,27 @@ var (
 // guard applies the guard to every string literal of the script.
 func (an *asAn) guard() {
 	an.statements(func(st []asToken) {
-		u, reads := useRead, false
-		for _, t := range st {
-			if t.kind != asWord {
-				continue
+		// What the statement does with its paths, worked out when it has
+		// one.
+		u, reads, known := useRead, false, false
+		verbs := func() {
+			if known {
+				return
 			}
-			w := strings.ToLower(an.text(t))
-			switch {
-			case asTree[w]:
-				u, reads = useTreeWrite, true
-			case asWrites[w] && u != useTreeWrite:
-				u, reads = useWrite, true
-			case w == "read" || w == "open":
-				reads = true
+			known = true
+			for _, t := range st {
+				if t.kind != asWord || t.end-t.start > 9 {
+					continue
+				}
+				w := strings.ToLower(an.text(t))
+				switch {
+				case asTree[w]:
+					u, reads = useTreeWrite, true
+				case asWrites[w] && u != useTreeWrite:
+					u, reads = useWrite, true
+				case w == "read" || w == "open":
+					reads = true
+				}
 			}
 		}
 		for k, t := range st {
@@ -146,6 +157,10 @@ func (an *asAn) guard() {
 				an.add(level.Blocked, "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", display(s))
 				continue
 			}
+			if _, ok := scriptPath(s); !ok {
+				continue
+			}
+			verbs()
 			if k > 0 && st[k-1].isOp('&') {
 				for _, f := range guardScriptTail(an.env, s, u, true) {
 					an.add(f.l, "as."+f.rule, sp, "%s", f.text)

@@ -292,6 +292,7 @@ type model struct {
 	bases     []homeBase
 	roots     []sandboxRoot
 	own       []ownPlace // Airlock's own places (WithOwn)
+	placeSet  *placeSet  // what Pattern matches, worked out on first use
 }
 
 // aliases returns the distinct spellings of a path: as given, resolved, and
@@ -339,6 +340,7 @@ func newModel(home, homeResolved string, rootsLex, rootsRes []string) *model {
 		}
 		m.roots = append(m.roots, r)
 	}
+	m.placeSet = &placeSet{}
 	return m
 }
 

@@ -29,7 +29,7 @@ func (c *Config) WithOwn(places []OwnPlace) (*Config, error) {
 		return nil, fmt.Errorf("own places: the configuration was not made by NewConfig")
 	}
 	m := *c.m
-	m.own = nil
+	m.own, m.placeSet = nil, &placeSet{}
 	var kept []OwnPlace
 	seen := map[string]bool{}
 	for _, p := range places {

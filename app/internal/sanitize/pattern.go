@@ -3,6 +3,7 @@ package sanitize
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Hole stands, in a pattern given to Pattern, for text computed at run time:
@@ -45,11 +46,26 @@ func (c *Config) Pattern(pat string) []PatternHit {
 		return nil
 	}
 	holes := strings.Contains(pat, Hole)
+	if holes {
+		// Only an element of its own can line up with a place: a pattern
+		// of holes alone ("$dir", "$a/$b") hits nothing.
+		literal := false
+		for _, e := range elemsP {
+			literal = literal || !e.any && !e.wild
+		}
+		if !literal {
+			return nil
+		}
+	}
 	var out []PatternHit
+	var seen []bool // matchPlace's table, shared by the places
 	add := func(kind ZoneKind, places []place) {
 		best, bestPlace := ReachNone, place{}
 		for _, pl := range places {
-			if r := matchPlace(elemsP, pl.keys, pl.fixed, holes); r > best {
+			if holes && !sharesElem(elemsP, pl) {
+				continue // nothing of it can line up with this place
+			}
+			if r := matchPlace(elemsP, pl.keys, pl.fixed, holes, &seen); r > best {
 				best, bestPlace = r, pl
 				if r == ReachInside {
 					break
@@ -60,11 +76,17 @@ func (c *Config) Pattern(pat string) []PatternHit {
 			out = append(out, PatternHit{Zone{Kind: kind, Detail: bestPlace.what, Root: bestPlace.show}, best})
 		}
 	}
-	own, cred, sys := m.places()
-	add(ZoneOwn, own)
-	add(ZoneCredential, cred)
-	add(ZoneSystem, sys)
+	pl := m.places()
+	add(ZoneOwn, pl.own)
+	add(ZoneCredential, pl.cred)
+	add(ZoneSystem, pl.sys)
 	return out
+}
+
+// placeSet is what Pattern matches against, worked out once per model.
+type placeSet struct {
+	once           sync.Once
+	own, cred, sys []place
 }
 
 // place is a protected place as a list of deny keys. fixed is how many of
@@ -79,8 +101,17 @@ type place struct {
 
 // places lists the own places, the credential stores of the user's own
 // home (under each of its spellings) and the system folders (with their
-// /private twins), the temporary folders excepted by the caller's rules.
-func (m *model) places() (own, cred, sys []place) {
+// /private twins), once.
+func (m *model) places() *placeSet {
+	ps := m.placeSet
+	if ps == nil { // a model compiled for one call (Config.model)
+		ps = &placeSet{}
+	}
+	ps.once.Do(func() { ps.own, ps.cred, ps.sys = m.listPlaces() })
+	return ps
+}
+
+func (m *model) listPlaces() (own, cred, sys []place) {
 	for _, o := range m.own {
 		keys := make([]string, len(o.pat))
 		for i, e := range o.pat {
@@ -184,11 +215,16 @@ func (m *model) patternElems(pat string) ([]patElem, bool) {
 // matches is the place, lies inside it, or holds it. With holes set, only
 // matches where an element of the pattern lines up with an element of the
 // place past fixed count.
-func matchPlace(p []patElem, q []string, fixed int, holes bool) Reach {
+func matchPlace(p []patElem, q []string, fixed int, holes bool, buf *[]bool) Reach {
 	// seen[i][j][d]: state visited (pattern element i, place element j,
 	// distinctive so far d); j == len(q) means inside the place.
 	n, m := len(p), len(q)
-	seen := make([]bool, (n+1)*(m+1)*2)
+	size := (n + 1) * (m + 1) * 2
+	if cap(*buf) < size {
+		*buf = make([]bool, size)
+	}
+	seen := (*buf)[:size]
+	clear(seen)
 	best := ReachNone
 	var walk func(i, j int, d bool)
 	walk = func(i, j int, d bool) {
@@ -253,4 +289,21 @@ func elemMatch(e patElem, name string) bool {
 	}
 	ok, err := path.Match(e.text, name)
 	return ok && err == nil
+}
+
+// sharesElem reports whether an element of the pattern (not a Hole) could
+// match an element of the place past its home: a quick test before
+// matchPlace for patterns with holes, which hit only through one.
+func sharesElem(p []patElem, pl place) bool {
+	for _, e := range p {
+		if e.any || e.wild {
+			continue
+		}
+		for _, k := range pl.keys[pl.fixed:] {
+			if elemMatch(e, k) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -154,7 +154,9 @@ func Places() ([]Place, error) {
 		}
 		add(filepath.Join(home, ".local", "state", "airlock"), "Airlock's log folder")
 		add(filepath.Join(home, "Library", "Logs", "Airlock"), "Airlock's log folder")
+		add(filepath.Join(home, "Applications", "Airlock.app"), "Airlock's app bundle")
 	}
+	add("/Applications/Airlock.app", "Airlock's app bundle")
 	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
 		dataDir(filepath.Join(x, "airlock"))
 	}

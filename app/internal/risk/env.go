@@ -61,6 +61,10 @@ func WithSelf(paths *sanitize.Config, gatePID int) (*Env, error) {
 	for i, p := range places {
 		own[i] = sanitize.OwnPlace{Path: p.Path, What: p.What}
 	}
+	if gatePID > 0 {
+		// Linux: /proc/PID/mem, /proc/PID/fd … reach into the gate itself.
+		own = append(own, sanitize.OwnPlace{Path: "/proc/" + strconv.Itoa(gatePID), What: "the gate's process"})
+	}
 	cfg, err := paths.WithOwn(own)
 	if err != nil {
 		return nil, err

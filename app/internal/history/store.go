@@ -49,6 +49,9 @@ type Store struct {
 	jobs chan *job
 	done chan struct{} // closed when the writer goroutine has finished
 
+	anchors     chan head     // heads for the anchorer to write to the key store
+	anchorsDone chan struct{} // closed when the anchorer has finished
+
 	mu     sync.RWMutex
 	closed bool // guarded by mu; jobs is closed once it is set
 
@@ -58,7 +61,7 @@ type Store struct {
 	head     head
 	headBlob []byte // the meta "head" value last written or read
 	cur      *keyring
-	anchored int64 // the seq last anchored in the key store (or found at Open)
+	anchored int64 // the seq last handed to the anchorer (or found at Open)
 }
 
 // A job is one record for the writer, or a switch to a new key.
@@ -215,7 +218,10 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 	}
 	s.jobs = make(chan *job, 4*maxBatch)
 	s.done = make(chan struct{})
+	s.anchors = make(chan head, 1)
+	s.anchorsDone = make(chan struct{})
 	go s.run()
+	go s.anchorer()
 	return s, nil
 }
 
@@ -385,6 +391,8 @@ func (s *Store) Close() error {
 	close(s.jobs)
 	s.mu.Unlock()
 	<-s.done
+	close(s.anchors) // the writer is done: nothing sends any more
+	<-s.anchorsDone
 
 	var errs []error
 	if s.head.seq > 0 {

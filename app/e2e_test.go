@@ -91,6 +91,13 @@ func newWorld(t *testing.T, settings string) *world {
 func (w *world) startGate() {
 	w.t.Helper()
 	newBus(w.t, w, false)
+	w.launchGate()
+}
+
+// launchGate starts the gate on the world's bus (after stopGate: a restart
+// with the same keyring).
+func (w *world) launchGate() {
+	w.t.Helper()
 	cmd := exec.Command(w.bin, "serve", "--prompter=terminal")
 	cmd.Env = w.env
 	ptmx, err := pty.Start(cmd)

@@ -23,7 +23,7 @@ import (
 // Files in the data directory.
 const (
 	settingsFile = policy.SettingsFile
-	historyFile  = "history.db"
+	historyFile  = datadir.HistoryFile
 )
 
 // gateOptions say how to build the gate.
@@ -79,6 +79,13 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
+	// Airlock's own files and this gate's process, for every rule that
+	// keeps actions away from them: the analyzers and the file actions.
+	env, err := risk.WithSelf(paths, os.Getpid())
+	if err != nil {
+		return nil, fmt.Errorf("finding Airlock's own files: %w", err)
+	}
+	paths = env.Paths
 	desk, err := bridge.NewDesktop(bridge.Options{})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -87,4 +88,100 @@ func Ensure(dir string) error {
 		}
 	}
 	return nil
+}
+
+// The files of the data directory, by the names their owners give them
+// (package policy, package ipc, the history's opener); a test in package
+// main checks they agree.
+const (
+	SettingsFile = "settings.json"
+	HistoryFile  = "history.db"
+	SocketFile   = "gate.sock"
+	LockFile     = "gate.lock"
+)
+
+// Place is one of Airlock's own files or folders.
+type Place struct {
+	Path string // absolute and clean
+	What string // read after "is" or "is inside": "Airlock's settings"
+}
+
+// Places lists where Airlock keeps what no action may touch: the data
+// directory and the log directory as this process resolves them, with the
+// settings, the history (and its -wal and -shm), the socket and the lock
+// named; the same directories under every other configuration a gate of
+// this user could run with (the platform defaults, $XDG_DATA_HOME and
+// $XDG_STATE_HOME, both platforms' spellings), since an action need not
+// share the gate's environment; and the program itself, or its .app bundle.
+// Places that cannot be worked out (no home) are left out; the list is
+// never empty when Data succeeds.
+func Places() ([]Place, error) {
+	var out []Place
+	seen := map[string]bool{}
+	add := func(p, what string) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, Place{p, what})
+		}
+	}
+	data, err := Data()
+	if err != nil {
+		return nil, err
+	}
+	dataDir := func(dir string) {
+		add(filepath.Join(dir, SettingsFile), "Airlock's settings")
+		for _, s := range []string{"", "-wal", "-shm", "-journal"} {
+			add(filepath.Join(dir, HistoryFile+s), "Airlock's history")
+		}
+		add(filepath.Join(dir, SocketFile), "Airlock's socket")
+		add(filepath.Join(dir, LockFile), "the lock of Airlock's gate")
+		add(dir, "Airlock's data folder (settings, history, socket)")
+	}
+	dataDir(data)
+	if logs, err := Logs(); err == nil {
+		add(logs, "Airlock's log folder")
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		for _, d := range []string{
+			filepath.Join(home, ".local", "share", "airlock"),
+			filepath.Join(home, "Library", "Application Support", "Airlock"),
+		} {
+			dataDir(d)
+		}
+		add(filepath.Join(home, ".local", "state", "airlock"), "Airlock's log folder")
+		add(filepath.Join(home, "Library", "Logs", "Airlock"), "Airlock's log folder")
+		add(filepath.Join(home, "Applications", "Airlock.app"), "Airlock's app bundle")
+	}
+	add("/Applications/Airlock.app", "Airlock's app bundle")
+	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
+		dataDir(filepath.Join(x, "airlock"))
+	}
+	if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		add(filepath.Join(x, "airlock"), "Airlock's log folder")
+	}
+	if exe, err := os.Executable(); err == nil {
+		if r, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = r
+		}
+		if b := bundleOf(exe); b != "" {
+			add(b, "Airlock's app bundle")
+		} else {
+			add(exe, "Airlock's program")
+		}
+	}
+	return out, nil
+}
+
+// bundleOf returns the .app folder a program lives in, or "".
+func bundleOf(exe string) string {
+	for d := filepath.Dir(exe); d != "/" && d != "."; d = filepath.Dir(d) {
+		if strings.EqualFold(filepath.Ext(d), ".app") {
+			return d
+		}
+	}
+	return ""
 }

@@ -50,3 +50,42 @@ func TestEnsure(t *testing.T) {
 		t.Error("Ensure accepted a file")
 	}
 }
+
+func TestPlaces(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("AIRLOCK_DATA_DIR", filepath.Join(home, "gate-data"))
+	t.Setenv("XDG_DATA_HOME", "/x/data")
+	t.Setenv("XDG_STATE_HOME", "")
+	places, err := datadir.Places()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range places {
+		if !filepath.IsAbs(p.Path) || p.What == "" {
+			t.Errorf("place %+v: want an absolute path and what it is", p)
+		}
+		got[p.Path] = p.What
+	}
+	for p, what := range map[string]string{
+		filepath.Join(home, "gate-data"):                                      "Airlock's data folder",
+		filepath.Join(home, "gate-data", "settings.json"):                     "Airlock's settings",
+		filepath.Join(home, "gate-data", "history.db-wal"):                    "Airlock's history",
+		filepath.Join(home, "gate-data", "gate.sock"):                         "Airlock's socket",
+		filepath.Join(home, ".local/share/airlock"):                           "Airlock's data folder",
+		filepath.Join(home, "Library/Application Support/Airlock"):            "Airlock's data folder",
+		filepath.Join(home, "Library/Application Support/Airlock/history.db"): "Airlock's history",
+		"/x/data/airlock": "Airlock's data folder",
+		filepath.Join(home, ".local/state/airlock"): "Airlock's log folder",
+	} {
+		if !strings.HasPrefix(got[p], what) {
+			t.Errorf("%s is %q, want %q", p, got[p], what)
+		}
+	}
+	exe, _ := os.Executable()
+	exe, _ = filepath.EvalSymlinks(exe)
+	if got[exe] != "Airlock's program" {
+		t.Errorf("the program %s is not listed: %v", exe, got)
+	}
+}

@@ -52,20 +52,26 @@
 // link that does not match (a row edited, inserted, or reordered), a gap
 // in seq (a row deleted), a seq used twice, and a head that does not match
 // the last row (rows cut from the end). An anchored head that is missing
-// or differs means the file was cut short or rolled back after its last
-// clean close.
+// or differs means the file was cut short or rolled back. The anchor is
+// written every 32 rows as well as at Close (current.go says why not at
+// every row).
+//
+// The key store also names the database kept at each history path. A file
+// that is another database (a history swapped in) is refused by Open and
+// reported by Verify; a missing file makes a new history, which Verify
+// reports as having started over, naming the one that went missing; and
+// VerifyFile reports a history the key store names that is not there.
 //
 // Open runs the cheap part of this check (head, last row, anchor) and
 // refuses a history whose end does not match, with an error wrapping
 // ErrTampered: the gate then cannot record and so cannot run, until the
 // person looks at `airlock audit verify` and moves the file aside.
 //
-// What the chain cannot detect: deleting the whole file, or replacing it
-// with another history (the record starts over, visibly, but nothing here
-// flags it); rolling the file back to a copy made after the last anchor
-// (after a crash the anchor lags behind the head); and anything done by
-// someone who can read the key store, who can re-seal and re-chain at
-// will. It protects the record against tampering with the file, not
+// What the chain cannot detect: rolling the file back to a copy made after
+// the last anchor (at most 32 rows, or what came after a crash); and
+// anything done by someone who can read or write the key store, who can
+// re-seal, re-chain and re-anchor at will (the analyzers block every
+// action that names Airlock's key-store items). It protects the record against tampering with the file, not
 // against the user's own account once its Keychain is open to an attacker.
 //
 // # Writing

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/secrets"
@@ -42,12 +41,16 @@ const (
 type Store struct {
 	ks   secrets.KeyStore
 	keys *keys
+	path string // the file, canonical (current.go)
 	dbID string
 	w, r *sql.DB
 	ins  map[*table]*sql.Stmt // inserts, prepared on w
 
 	jobs chan *job
 	done chan struct{} // closed when the writer goroutine has finished
+
+	anchors     chan head     // heads for the anchorer to write to the key store
+	anchorsDone chan struct{} // closed when the anchorer has finished
 
 	mu     sync.RWMutex
 	closed bool // guarded by mu; jobs is closed once it is set
@@ -58,6 +61,7 @@ type Store struct {
 	head     head
 	headBlob []byte // the meta "head" value last written or read
 	cur      *keyring
+	anchored int64 // the seq last handed to the anchorer (or found at Open)
 }
 
 // A job is one record for the writer, or a switch to a new key.
@@ -77,8 +81,12 @@ func dsn(path, params string) string {
 // locked or missing the error wraps secrets.ErrUnavailable and nothing is
 // written: a new history's key is stored before its file is created.
 // Open also checks that the chain's head matches the file's last row and
-// the head anchored at the last Close; if not, the error wraps
-// ErrTampered and the history stays closed (VerifyFile says which rows).
+// the head last anchored in the key store, and that the file is the
+// database the key store says is kept at path; if not, the error wraps
+// ErrTampered and the history stays closed (VerifyFile says which rows). A
+// missing file makes a new history, so the gate can go on recording; but
+// where the key store named another one for path, Verify reports that the
+// history started over and which one went missing.
 func Open(path string, ks secrets.KeyStore) (*Store, error) {
 	s, err := open(context.Background(), path, ks)
 	if err != nil {
@@ -91,11 +99,16 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 	if ks == nil {
 		return nil, fmt.Errorf("no key store: %w", secrets.ErrUnavailable)
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := canonical(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{ks: ks, keys: newKeys(ks)}
+	// Which database the key store says is kept here (current.go).
+	kept, haveKept, err := readCurrent(ks, abs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{ks: ks, keys: newKeys(ks), path: abs}
 
 	// A new history: make its key first, so a locked key store leaves no
 	// file behind.
@@ -162,6 +175,16 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 		if err != nil {
 			return nil, err
 		}
+		// A new history where another was kept: it starts over, and says
+		// so until the person looks (Verify).
+		c := current{dbID: dbID}
+		if haveKept {
+			c.replaced = kept.dbID
+		}
+		if err := writeCurrent(ks, abs, c); err != nil {
+			return nil, err
+		}
+		kept, haveKept = c, true
 		initialised = true
 	} else if err := migrate(ctx, s.w, nil); err != nil {
 		return nil, err
@@ -174,7 +197,18 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 	if err := s.checkEnd(ctx, st); err != nil {
 		return nil, err
 	}
+	switch {
+	case !haveKept:
+		// A history made before the key store named it: adopt it.
+		if err := writeCurrent(ks, abs, current{dbID: st.dbID}); err != nil {
+			return nil, err
+		}
+	case kept.dbID != st.dbID:
+		return nil, fmt.Errorf("%w: %s; put the history kept here back, or move this file aside to start a new one (airlock audit verify says more)",
+			ErrTampered, checkCurrent(ks, kept, st.dbID))
+	}
 	s.dbID, s.head, s.headBlob, s.cur = st.dbID, st.head, st.headBlob, st.cur
+	s.anchored = st.head.seq
 
 	s.ins = make(map[*table]*sql.Stmt, len(tables))
 	for _, t := range tables {
@@ -184,7 +218,10 @@ func open(ctx context.Context, path string, ks secrets.KeyStore) (_ *Store, err 
 	}
 	s.jobs = make(chan *job, 4*maxBatch)
 	s.done = make(chan struct{})
+	s.anchors = make(chan head, 1)
+	s.anchorsDone = make(chan struct{})
 	go s.run()
+	go s.anchorer()
 	return s, nil
 }
 
@@ -354,6 +391,8 @@ func (s *Store) Close() error {
 	close(s.jobs)
 	s.mu.Unlock()
 	<-s.done
+	close(s.anchors) // the writer is done: nothing sends any more
+	<-s.anchorsDone
 
 	var errs []error
 	if s.head.seq > 0 {

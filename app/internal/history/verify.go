@@ -6,8 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/secrets"
@@ -17,14 +17,17 @@ import (
 // ErrTampered.
 type TamperError struct {
 	Seq     int64  // the row's sequence number; for missing rows, the first one missing
-	Table   string // the row's table; "" when the row is missing, "meta" for the chain head
+	Table   string // the row's table; "" when the row is missing, "meta" for the chain head, "file" for the file as a whole
 	Column  string // the sealed column that does not open, when that is the problem
 	Problem string
 }
 
 func (e *TamperError) Error() string {
-	if e.Table == "meta" {
+	switch e.Table {
+	case "meta":
 		return "audit chain head: " + e.Problem
+	case "file":
+		return "history file: " + e.Problem
 	}
 	s := fmt.Sprintf("audit row seq %d", e.Seq)
 	if e.Table != "" {
@@ -58,7 +61,7 @@ func (s *Store) Verify(ctx context.Context) error {
 	if err := s.live(); err != nil {
 		return err
 	}
-	return verify(ctx, s.r, s.ks, s.keys)
+	return verify(ctx, s.r, s.ks, s.keys, s.path)
 }
 
 // VerifyFile verifies the history at path without opening it for writing:
@@ -68,11 +71,22 @@ func VerifyFile(path string, ks secrets.KeyStore) error {
 	if ks == nil {
 		return fmt.Errorf("verifying history %s: no key store: %w", path, secrets.ErrUnavailable)
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := canonical(path)
 	if err != nil {
 		return fmt.Errorf("verifying history: %w", err)
 	}
 	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// Gone: was one kept here?
+			c, ok, cerr := readCurrent(ks, abs)
+			if cerr != nil {
+				return fmt.Errorf("verifying history %s: %w", path, cerr)
+			}
+			if ok {
+				return fmt.Errorf("verifying history %s: %w", path, &TamperError{Table: "file", Problem: fmt.Sprintf(
+					"it is missing: the history kept here, %s (%s), was moved aside or deleted", short(c.dbID), anchoredAt(ks, c.dbID))})
+			}
+		}
 		return fmt.Errorf("verifying history: %w", err)
 	}
 	db, err := sql.Open(driverName, dsn(abs, readParams+"&mode=rw"))
@@ -87,7 +101,7 @@ func VerifyFile(path string, ks secrets.KeyStore) error {
 	if version == 0 {
 		return fmt.Errorf("verifying history %s: it was never initialised", path)
 	}
-	if err := verify(context.Background(), db, ks, newKeys(ks)); err != nil {
+	if err := verify(context.Background(), db, ks, newKeys(ks), abs); err != nil {
 		return fmt.Errorf("verifying history %s: %w", path, err)
 	}
 	return nil
@@ -217,7 +231,7 @@ func asText(v any) (string, bool) {
 	return "", false
 }
 
-func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error {
+func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys, abs string) error {
 	tx, err := db.BeginTx(ctx, nil) // one snapshot for the whole walk
 	if err != nil {
 		return err
@@ -238,6 +252,16 @@ func verify(ctx context.Context, db *sql.DB, ks secrets.KeyStore, k *keys) error
 		return err
 	}
 	dbID := string(id)
+	// Is this the history kept here (current.go)?
+	if c, ok, err := readCurrent(ks, abs); err != nil && !errors.Is(err, ErrTampered) {
+		return err
+	} else if err != nil {
+		report(&TamperError{Table: "file", Problem: strings.TrimPrefix(err.Error(), ErrTampered.Error()+": ")})
+	} else if ok {
+		if p := checkCurrent(ks, c, dbID); p != "" {
+			report(&TamperError{Table: "file", Problem: p})
+		}
+	}
 	headOK := true
 	var recorded head
 	if blob, err := meta(ctx, tx, "head"); err != nil {

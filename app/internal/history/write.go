@@ -182,7 +182,33 @@ func (s *Store) commit(batch []*job) (err error) {
 		return fmt.Errorf("writing history: %w", err)
 	}
 	s.head, s.headBlob, s.cur = h, blob, cur
+	s.anchor()
 	return nil
+}
+
+// anchor keeps the key store's anchor of the chain within anchorEvery rows
+// of the head (current.go says why not at every row). The anchorer writes
+// it, so no caller waits on the key store; while it is busy the head is
+// handed over at a later commit. Close anchors the end.
+func (s *Store) anchor() {
+	if s.head.seq-s.anchored < anchorEvery {
+		return
+	}
+	select {
+	case s.anchors <- s.head:
+		s.anchored = s.head.seq
+	default:
+	}
+}
+
+// anchorer writes the heads anchor hands it to the key store, until Close.
+// A write the key store refuses is not retried: the next one, or Close's,
+// covers it.
+func (s *Store) anchorer() {
+	defer close(s.anchorsDone)
+	for h := range s.anchors {
+		s.ks.Set(anchorName(s.dbID), encodeAnchor(h))
+	}
 }
 
 // sync returns the head and current key as the file has them now. They are

@@ -37,6 +37,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	}
 	an.collect()
 	an.run()
+	an.guard()
 	an.repeatedEffects()
 	if an.deletes > bulkCount {
 		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)

@@ -553,21 +553,23 @@ func appTitle(app *asApp) string {
 func (an *asAn) pathArgs(st []asToken, write bool) {
 	// A literal path, and where it stands.
 	type pathLit struct {
-		s  string
-		sp Span
+		s    string
+		sp   Span
+		tail bool // it follows an &: the end of a path computed at run time
 	}
 	var room [16]pathLit
 	strs := room[:0]
-	for _, t := range st {
+	for k, t := range st {
 		switch t.kind {
 		case asString:
-			strs = append(strs, pathLit{an.str(t), tokSpan(t)})
+			strs = append(strs, pathLit{an.str(t), tokSpan(t), k > 0 && st[k-1].isOp('&')})
 		case asWord, asVar:
 			// open for access f / write x to f: follow the variable one step.
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
-				for _, x := range an.defList[d].expr {
+				expr := an.defList[d].expr
+				for j, x := range expr {
 					if x.kind == asString {
-						strs = append(strs, pathLit{an.str(x), tokSpan(x)})
+						strs = append(strs, pathLit{an.str(x), tokSpan(x), j > 0 && expr[j-1].isOp('&')})
 					}
 				}
 			}
@@ -578,19 +580,20 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)) {
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				if p := an.foldDef(d); p != "" {
-					strs = append(strs, pathLit{p, tokSpan(t)})
+					strs = append(strs, pathLit{p, tokSpan(t), false})
 				}
 			}
 		}
 	}
 	if p := an.foldPath(st, 0); p != "" && len(st) > 0 {
-		strs = append(strs, pathLit{p, tokSpan(st[0])})
+		strs = append(strs, pathLit{p, tokSpan(st[0]), false})
 	}
 	for _, t := range strs {
 		p := t.s
 		if !strings.ContainsAny(p, "/:~") {
 			continue // a name ("Screenshots"), not a path
 		}
+		guarded := p // HFS paths are read by the guard itself
 		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			p = hfsToPOSIX(p)
 		}
@@ -599,6 +602,14 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
 			// a fragment under the home.
 			z = an.classify("~/" + strings.TrimPrefix(p, "/"))
+			guarded = "~/" + strings.TrimPrefix(p, "/")
+		}
+		u := useRead
+		if write {
+			u = useWrite
+		}
+		for _, f := range guardScriptTail(an.env, guarded, u, t.tail) {
+			an.add(f.l, "as."+f.rule, t.sp, "%s", f.text)
 		}
 		switch {
 		case write && z.persist != "":

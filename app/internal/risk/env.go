@@ -3,21 +3,36 @@ package risk
 import (
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
-// Env is what the analyzers know of the machine: the home folder and the
-// sandbox roots, through the sanitiser's configuration.
+// Env is what the analyzers know of the machine: the home folder, the
+// sandbox roots and Airlock's own places, through the sanitiser's
+// configuration, and Airlock itself as a process.
 type Env struct {
 	Paths *sanitize.Config
+	Self  *Self // nil: nothing known of Airlock's processes (their names still are)
 }
 
-// DefaultEnv is the current user's home with the default sandbox roots.
+// Self is Airlock as the actions it runs could reach it: what a kill,
+// pkill or killall would have to name to stop or freeze the gate.
+type Self struct {
+	Names        []string          // process names besides "airlock": the program's file name
+	CommandLines []string          // the gate's command lines, as pkill -f matches them
+	PIDs         []int             // the gate's process ids
+	Vars         map[string]string // environment variables that name Airlock's folders: AIRLOCK_DATA_DIR → the data folder
+}
+
+// DefaultEnv is the current user's home with the default sandbox roots,
+// and Airlock itself: its own places (datadir.Places), and the gate that
+// runs for this data folder, if any (its pid from the lock file).
 func DefaultEnv() (*Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -27,7 +42,54 @@ func DefaultEnv() (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{Paths: cfg}, nil
+	return WithSelf(cfg, 0)
+}
+
+// WithSelf returns the Env for paths with Airlock itself made known to the
+// analyzers, for an action that any of them rates to be blocked when it
+// would touch Airlock's own files or signal its gate: the places
+// datadir.Places lists (read from the environment here, once; the
+// analyzers never read it), the program's name and command line, and the
+// gate's pid — gatePID when the caller is the gate, else the pid recorded
+// in the data folder's lock file, if one is.
+func WithSelf(paths *sanitize.Config, gatePID int) (*Env, error) {
+	places, err := datadir.Places()
+	if err != nil {
+		return nil, err
+	}
+	own := make([]sanitize.OwnPlace, len(places))
+	for i, p := range places {
+		own[i] = sanitize.OwnPlace{Path: p.Path, What: p.What}
+	}
+	if gatePID > 0 {
+		// Linux: /proc/PID/mem, /proc/PID/fd … reach into the gate itself.
+		own = append(own, sanitize.OwnPlace{Path: "/proc/" + strconv.Itoa(gatePID), What: "the gate's process"})
+	}
+	cfg, err := paths.WithOwn(own)
+	if err != nil {
+		return nil, err
+	}
+	self := &Self{Vars: map[string]string{}}
+	exe, _ := os.Executable()
+	if exe != "" {
+		self.Names = append(self.Names, path.Base(exe))
+		self.CommandLines = append(self.CommandLines, exe+" serve --prompter=terminal", exe)
+	}
+	if gatePID > 0 {
+		self.CommandLines = append(self.CommandLines, strings.Join(os.Args, " "))
+	}
+	if d, err := datadir.Data(); err == nil {
+		self.Vars["AIRLOCK_DATA_DIR"] = d
+		if gatePID == 0 {
+			if b, err := os.ReadFile(path.Join(d, datadir.LockFile)); err == nil {
+				gatePID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+		}
+	}
+	if gatePID > 0 {
+		self.PIDs = append(self.PIDs, gatePID)
+	}
+	return &Env{Paths: cfg, Self: self}, nil
 }
 
 type zoneKind int

@@ -718,6 +718,7 @@ func jxaAt(src string, env *Env, depth int) Verdict {
 	an.propertySets()
 	an.unknownApps()
 	an.literals()
+	an.guard()
 	if an.hasNSTask {
 		an.nstask()
 	}
@@ -3245,6 +3246,15 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 			}
 			z := classifyPath(an.env, p)
 			shown := display(strings.ReplaceAll(p, holeUnquoted, "…"))
+			if !strings.Contains(p, holeUnquoted) {
+				u := useRead
+				if write {
+					u = useWrite
+				}
+				for _, f := range guardScriptPath(an.env, p, u, true) {
+					an.add(f.l, "jxa."+f.rule, sp, "%s", f.text)
+				}
+			}
 			switch {
 			case write && z.kind == zonePersistence:
 				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.detail)

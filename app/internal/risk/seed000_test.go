@@ -36,8 +36,10 @@ func TestSeed000Table(t *testing.T) {
 		{"send all mail", `tell application "Mail" to send all mail`, level.Destructive, "BULK EMAIL"},
 		{"shell rm", `do shell script "rm -rf ~/Documents/old"`, level.Destructive, "rm -rf"},
 		{"shell sudo", `do shell script "sudo purge"`, level.Dangerous, "sudo: runs as root"},
-		{"shell chmod", `do shell script "chmod -R 777 ~"`, level.Destructive, "recursively changes"},
-		{"shell chown", `do shell script "chown -R nobody /Users/me"`, level.Destructive, "recursively changes"},
+		// (On the home itself they are blocked: it holds credential stores,
+		// which seed 003 keeps every action away from.)
+		{"shell chmod", `do shell script "chmod -R 777 ~/Documents"`, level.Destructive, "recursively changes"},
+		{"shell chown", `do shell script "chown -R nobody /Users/me/Documents"`, level.Destructive, "recursively changes"},
 		{"shell mkfs", `do shell script "mkfs.apfs /dev/disk4"`, level.Destructive, "formats a disk"},
 		{"shell dd", `do shell script "dd if=/dev/zero of=/dev/disk2"`, level.Destructive, "overwrites a file or disk"},
 		{"shell format", `do shell script "diskutil eraseDisk APFS X disk4"`, level.Destructive, "erases or repartitions"},

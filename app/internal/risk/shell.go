@@ -150,31 +150,33 @@ func (a *shellAn) spend(n int) bool {
 }
 
 type shellAn struct {
-	v       *Verdict
-	env     *Env
-	anchor  *Span
-	depth   int
-	src     string
-	sh      *shellShared
-	own     shellShared             // sh, when the analysis is not nested in another
-	vars    map[string]string       // variables assigned exactly one literal value
-	guess   map[string]bool         // variables among vars whose value starts with a guessed home
-	dyn     map[string]bool         // variables assigned anything else
-	funcs   map[string]bool         // functions and aliases the script defines
-	alias   map[string]string       // aliases with a plain literal value: name → value
-	rebind  map[string]string       // hash -p: command name → the command it now runs ("" unknown)
-	secret  *Span                   // where a secret was read, if anywhere
-	upload  *Span                   // where data left the machine, if anywhere
-	files   map[string]string       // files this input writes: path → content (or a marker)
-	cwd     string                  // the working directory after a literal cd ("" unknown)
-	dlDirs  []string                // folders a download was extracted into ("": the unknown working directory)
-	bins    map[string]string       // command name → a file this input wrote into a folder on the command path
-	loops   int                     // loop bodies under way: a computed word there stands for many files
-	inAlias int                     // alias expansions under way
-	seen    map[syntax.Node]bool    // command substitutions analysed already
-	fds     map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
-	bodies  map[string]*syntax.Stmt // the functions the script defines: name → body
-	inFunc  int                     // function bodies re-read for their input under way
+	v          *Verdict
+	env        *Env
+	anchor     *Span
+	depth      int
+	src        string
+	sh         *shellShared
+	own        shellShared             // sh, when the analysis is not nested in another
+	vars       map[string]string       // variables assigned exactly one literal value
+	guess      map[string]bool         // variables among vars whose value starts with a guessed home
+	dyn        map[string]bool         // variables assigned anything else
+	funcs      map[string]bool         // functions and aliases the script defines
+	alias      map[string]string       // aliases with a plain literal value: name → value
+	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
+	secret     *Span                   // where a secret was read, if anywhere
+	upload     *Span                   // where data left the machine, if anywhere
+	files      map[string]string       // files this input writes: path → content (or a marker)
+	cwd        string                  // the working directory after a literal cd ("" unknown)
+	cwdLost    bool                    // a cd somewhere went where the analysis cannot follow
+	selfLookup bool                    // a command looked up Airlock's process (pgrep airlock)
+	dlDirs     []string                // folders a download was extracted into ("": the unknown working directory)
+	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
+	loops      int                     // loop bodies under way: a computed word there stands for many files
+	inAlias    int                     // alias expansions under way
+	seen       map[syntax.Node]bool    // command substitutions analysed already
+	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
+	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
+	inFunc     int                     // function bodies re-read for their input under way
 }
 
 // maxFileText bounds the text kept for one written file: appending to it
@@ -648,24 +650,29 @@ func silent(name string, args, ops []word, pc pipeCtx) bool {
 	return false
 }
 
-// chdir follows cd, pushd and popd with a literal argument (or none).
+// chdir follows cd, pushd and popd with a literal argument (or none). A
+// relative folder at the start is taken from the home, where the gate
+// starts commands.
 func (a *shellAn) chdir(name string, args []word) {
 	ops := operands(args)
 	if name == "popd" || len(ops) > 1 {
-		a.cwd = ""
+		a.cwd, a.cwdLost = "", true
 		return
 	}
 	if len(ops) == 0 {
 		if name == "pushd" {
-			a.cwd = ""
+			a.cwd, a.cwdLost = "", true
 		} else {
 			a.cwd = "~"
 		}
 		return
 	}
 	p, ok := a.pathOf(ops[0])
-	if !ok || p == "-" || !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-		a.cwd = ""
+	if ok && a.cwd == "" && !a.cwdLost && p != "" && p != "-" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		p = joinPath("~", p)
+	}
+	if !ok || p == "" || p == "-" || !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		a.cwd, a.cwdLost = "", true
 		return
 	}
 	a.cwd = p
@@ -1401,6 +1408,7 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 			a.write(w, a.span(r), "writes to")
 		case syntax.RdrIn:
 			for _, w := range rws[i] {
+				a.guard(w, a.span(r), useRead)
 				a.read(w, a.span(r))
 			}
 		case syntax.DplOut, syntax.DplIn:
@@ -1885,6 +1893,12 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 		return "~", true, false
 	}
 	v, ok := a.vars[name]
+	if !ok && !a.dyn[name] && a.env != nil && a.env.Self != nil {
+		// AIRLOCK_DATA_DIR: the environment the gate was given.
+		if v, ok = a.env.Self.Vars[name]; ok {
+			return v, true, false
+		}
+	}
 	return v, ok, ok && a.guess[name]
 }
 
@@ -2180,6 +2194,7 @@ func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
 // write rates writing a file: writeTarget, plus what it does not see —
 // raw disks and targets under a computed folder that may be the home.
 func (a *shellAn) write(w word, sp Span, verb string) {
+	a.guard(w, sp, useWrite)
 	r := a.resolved(w)
 	if r.hole && strings.HasPrefix(r.s, holeMark) && a.env != nil && a.env.Paths != nil {
 		// "$dir/.zshrc": a start-up file, if $dir is the home.

@@ -347,6 +347,8 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", display(name))
 		c.embedded()
 	}
+	c.guardCall()
+	c.noteSelfLookup()
 	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
 		// Whatever it sends can carry what the script read.
 		a.uploadAt(sp)
@@ -1460,6 +1462,7 @@ func moreCommands() {
 }
 
 func killCommand(c *call) {
+	c.guardSignals()
 	forced := false
 	signal := func(s string) {
 		u := strings.TrimPrefix(strings.ToUpper(s), "SIG")

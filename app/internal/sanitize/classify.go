@@ -19,9 +19,10 @@ const (
 	ZoneCredential           // a credential or private-data store: refused
 	ZonePersistence          // a place whose contents run later, unasked: flagged
 	ZoneSandbox              // inside a sandbox root
+	ZoneOwn                  // Airlock's own files (WithOwn): refused
 )
 
-var zoneNames = [...]string{"normal", "temp", "system", "credential", "persistence", "sandbox"}
+var zoneNames = [...]string{"normal", "temp", "system", "credential", "persistence", "sandbox", "own"}
 
 func (k ZoneKind) String() string {
 	if k < 0 || int(k) >= len(zoneNames) {
@@ -44,7 +45,7 @@ type Zone struct {
 // a sibling of the home. A path that is still relative is ZoneNormal (or
 // ZonePersistence when it holds a .git element).
 //
-// When a path lies in several zones, the first of credential, system,
+// When a path lies in several zones, the first of own, credential, system,
 // persistence, temp, sandbox wins.
 func (c *Config) Classify(abs string) Zone {
 	m := c.model()
@@ -79,7 +80,7 @@ func (c *Config) Persistence(abs string) (Zone, bool) {
 }
 
 // Encloses tells the most sensitive zone that lies strictly inside abs
-// (credential, then system, then persistence), for an analyzer that sees
+// (Airlock's own files, then credential, system, persistence), for an analyzer that sees
 // "rm -rf ~/Library": ~/Library is no credential store, but it holds
 // ~/Library/Keychains. Like Classify it does no I/O. Only the user's own home
 // counts here; ZoneNormal means abs holds none of them.
@@ -290,6 +291,8 @@ type model struct {
 	homeAllow []pattern // the home's aliases, allow keys (for ShortPath)
 	bases     []homeBase
 	roots     []sandboxRoot
+	own       []ownPlace // Airlock's own places (WithOwn)
+	placeSet  *placeSet  // what Pattern matches, worked out on first use
 }
 
 // aliases returns the distinct spellings of a path: as given, resolved, and
@@ -337,6 +340,7 @@ func newModel(home, homeResolved string, rootsLex, rootsRes []string) *model {
 		}
 		m.roots = append(m.roots, r)
 	}
+	m.placeSet = &placeSet{}
 	return m
 }
 
@@ -374,9 +378,12 @@ type hit struct {
 
 func (h hit) zone() Zone { return Zone{Kind: h.kind, Detail: h.what, Root: h.root} }
 
-// zone classifies a keyed absolute path: credential, system, persistence,
-// temp, sandbox, normal, first match wins.
+// zone classifies a keyed absolute path: own, credential, system,
+// persistence, temp, sandbox, normal, first match wins.
 func (m *model) zone(k keyed) hit {
+	if h, ok := m.ownHit(k); ok {
+		return h
+	}
 	if h, ok := m.credential(k); ok {
 		return h
 	}
@@ -511,10 +518,14 @@ func (m *model) enclosedRoot(k keyed) (int, bool) {
 	return 0, false
 }
 
-// encloses finds a credential store, system folder or persistence location
-// strictly inside k, in that order; for credential stores and home-relative
-// persistence only the user's own home counts.
+// encloses finds one of Airlock's own places, a credential store, system
+// folder or persistence location strictly inside k, in that order; for
+// credential stores and home-relative persistence only the user's own home
+// counts.
 func (m *model) encloses(k keyed) (hit, bool) {
+	if h, ok := m.ownInside(k); ok {
+		return h, true
+	}
 	t := compiledTables()
 	own := func(table []compiled, kind ZoneKind) (hit, bool) {
 		for _, b := range m.bases {

@@ -14,7 +14,8 @@ type Config struct {
 	Home  string   // absolute and clean, as given
 	Roots []string // the sandbox roots, expanded, cleaned and symlink-resolved
 
-	m *model
+	m   *model
+	own []OwnPlace // Airlock's own places (WithOwn)
 }
 
 // NewConfig checks and compiles a home and its sandbox roots. Roots may use

@@ -13,10 +13,11 @@
 //     Unicode lookalikes), checked on the raw text before anything cleans it;
 //   - ~ and $HOME expansion, and the resolution of symbolic links along the
 //     longest existing prefix of a path (Config.Path);
-//   - the zones a path can lie in: system folders, credential and
-//     private-data stores, persistence locations, temporary folders and the
-//     sandbox roots (Config.Classify, Config.Encloses for what a folder
-//     holds; the tables are in zones.go);
+//   - the zones a path can lie in: Airlock's own files (Config.WithOwn),
+//     system folders, credential and private-data stores, persistence
+//     locations, temporary folders and the sandbox roots (Config.Classify,
+//     Config.Encloses for what a folder holds, Config.Pattern for a shell
+//     glob or a path computed at run time; the tables are in zones.go);
 //   - the size limits on strings, lists, reads and writes;
 //   - how an argument is shown in a message (Display): on one line, with
 //     control and invisible characters escaped.

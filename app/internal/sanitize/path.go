@@ -212,9 +212,12 @@ func (c *Config) Path(raw string, op Op) (Path, error) {
 	return out, nil
 }
 
-// deny applies the system and credential rules to one spelling of a path.
-// It returns the rule broken and the detail ("" when none).
+// deny applies the own-files, system and credential rules to one spelling
+// of a path. It returns the rule broken and the detail ("" when none).
 func (m *model) deny(k keyed) (Rule, string) {
+	if h, ok := m.ownHit(k); ok {
+		return RuleOwnFiles, zoneDetail(h)
+	}
 	if h, ok := m.credential(k); ok {
 		return RuleCredentialStore, zoneDetail(h)
 	}
@@ -236,7 +239,7 @@ func (m *model) sandbox(k keyed, op Op) (Rule, string) {
 		return RuleSandboxRoot, "is a sandbox root (" + Display(m.roots[i].show) + ") and cannot be deleted, moved or overwritten"
 	}
 	if op.reachesInside() {
-		if h, ok := m.encloses(k); ok && (h.kind == ZoneCredential || h.kind == ZoneSystem) {
+		if h, ok := m.encloses(k); ok && (h.kind == ZoneCredential || h.kind == ZoneSystem || h.kind == ZoneOwn) {
 			return ruleFor(h.kind), "holds " + h.what + " (" + Display(h.root) + ")"
 		}
 	}
@@ -256,6 +259,8 @@ func ruleFor(k ZoneKind) Rule {
 		return RuleCredentialStore
 	case ZoneSystem:
 		return RuleSystemPath
+	case ZoneOwn:
+		return RuleOwnFiles
 	}
 	return ""
 }
@@ -277,7 +282,7 @@ func zoneDetail(h hit) string {
 			return "is a system folder (" + root + ")"
 		}
 		return "is inside a system folder (" + root + ")"
-	case ZonePersistence:
+	case ZonePersistence, ZoneOwn:
 		if h.exact {
 			return "is " + h.what + " (" + root + ")"
 		}

@@ -21,6 +21,7 @@ const (
 	RuleOtherUserHome   Rule = "other-user-home"     // ~name
 	RuleSystemPath      Rule = "system-path"         // /System, /etc, … and / itself
 	RuleCredentialStore Rule = "credential-store"    // ~/.ssh, keychains, browser profiles, mail, …
+	RuleOwnFiles        Rule = "own-files"           // Airlock's data folder, settings, history, logs, socket, program
 	RuleOutsideSandbox  Rule = "outside-sandbox"     // not inside a sandbox root
 	RuleSandboxRoot     Rule = "sandbox-root"        // deleting, moving or overwriting a sandbox root
 	RuleSymlinkLoop     Rule = "symlink-loop"        // symbolic links that never end

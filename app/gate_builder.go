@@ -71,7 +71,10 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the home folder: %w", err)
 	}
-	env, err := b.settings.Env(home)
+	// Airlock's own files and this gate's process are in env, for every
+	// rule that keeps actions away from them: the analyzers and the file
+	// actions.
+	env, err := b.settings.Env(home, os.Getpid())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.settingsPath, err)
 	}
@@ -79,13 +82,6 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
-	// Airlock's own files and this gate's process, for every rule that
-	// keeps actions away from them: the analyzers and the file actions.
-	env, err := risk.WithSelf(paths, os.Getpid())
-	if err != nil {
-		return nil, fmt.Errorf("finding Airlock's own files: %w", err)
-	}
-	paths = env.Paths
 	desk, err := bridge.NewDesktop(bridge.Options{})
 	if err != nil {
 		return nil, err

@@ -30,21 +30,6 @@ type Self struct {
 	Vars         map[string]string // environment variables that name Airlock's folders: AIRLOCK_DATA_DIR → the data folder
 }
 
-// DefaultEnv is the current user's home with the default sandbox roots,
-// and Airlock itself: its own places (datadir.Places), and the gate that
-// runs for this data folder, if any (its pid from the lock file).
-func DefaultEnv() (*Env, error) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := sanitize.NewConfig(home, nil)
-	if err != nil {
-		return nil, err
-	}
-	return WithSelf(cfg, 0)
-}
-
 // WithSelf returns the Env for paths with Airlock itself made known to the
 // analyzers, for an action that any of them rates to be blocked when it
 // would touch Airlock's own files or signal its gate: the places

@@ -9,10 +9,10 @@
 // the input that triggered it.
 //
 // The analyzers are pure functions of their input and an Env; the only I/O
-// anywhere below is the sanitiser's symlink resolution for DSL paths. The
-// Env's constructors (DefaultEnv, WithSelf) read the environment once, to
-// learn where Airlock's own files are and which process is its gate: no
-// action of any kind may touch those (guard.go).
+// anywhere below is the sanitiser's symlink resolution for DSL paths.
+// WithSelf, which makes an Env (policy.Settings.Env calls it), reads the
+// environment once, to learn where Airlock's own files are and which
+// process is its gate: no action of any kind may touch those (guard.go).
 package risk
 
 import (

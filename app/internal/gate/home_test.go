@@ -40,21 +40,29 @@ func TestCommandHomeIsExpandedBeforeItIsJudged(t *testing.T) {
 	r := newRig(t, policy.AskAll, approveAll, func(c *gate.Config) { c.Exec = rec })
 	home := r.home
 	for _, tt := range []struct {
-		argv []string
-		want []string
-		risk level.Level // at least
+		argv    []string
+		want    []string
+		risk    level.Level // at least
+		blocked bool        // refused before anyone is asked; want is what its preview shows
 	}{
-		{[]string{"ls", "-l", "~/Documents"}, []string{"ls", "-l", filepath.Join(home, "Documents")}, level.Safe},
-		{[]string{"ls", "~"}, []string{"ls", home}, level.Safe},
+		{[]string{"ls", "-l", "~/Documents"}, []string{"ls", "-l", filepath.Join(home, "Documents")}, level.Safe, false},
+		{[]string{"ls", "~"}, []string{"ls", home}, level.Safe, false},
 		// What the analyzer rates is the expanded path: the credential
-		// store is still found.
-		{[]string{"cat", "~/.ssh/id_rsa"}, []string{"cat", filepath.Join(home, ".ssh/id_rsa")}, level.Dangerous},
-		{[]string{"touch", "~/.bashrc"}, []string{"touch", filepath.Join(home, ".bashrc")}, level.Destructive},
+		// store is still found (and refused, seed 003).
+		{[]string{"cat", "~/.ssh/id_rsa"}, []string{"cat", filepath.Join(home, ".ssh/id_rsa")}, level.Blocked, true},
+		{[]string{"touch", "~/.bashrc"}, []string{"touch", filepath.Join(home, ".bashrc")}, level.Destructive, false},
 		// Not expanded: another user's home, ~ inside a word, $HOME.
-		{[]string{"ls", "~root/x", "a~/b", "--dir=~/x", "$HOME/x"}, []string{"ls", "~root/x", "a~/b", "--dir=~/x", "$HOME/x"}, level.Safe},
+		{[]string{"ls", "~root/x", "a~/b", "--dir=~/x", "$HOME/x"}, []string{"ls", "~root/x", "a~/b", "--dir=~/x", "$HOME/x"}, level.Safe, false},
 	} {
-		before := r.ask.count()
+		before, ran := r.ask.count(), len(rec.argv)
 		rep, _ := r.g.Submit(context.Background(), gate.Submission{Client: "t", Kind: gate.KindCommand, Argv: tt.argv}, nil)
+		if tt.blocked {
+			if r.ask.count() != before || len(rec.argv) != ran || rep.Risk != "blocked" || len(rep.Actions) != 1 ||
+				!strings.Contains(rep.Actions[0].Preview, tt.want[1]) {
+				t.Errorf("%q: want refused unasked with the expanded path shown: %+v", tt.argv, rep)
+			}
+			continue
+		}
 		if r.ask.count() != before+1 {
 			t.Fatalf("%q: the person was not asked: %+v", tt.argv, rep)
 		}

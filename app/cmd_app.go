@@ -15,7 +15,6 @@ import (
 	"fyne.io/systray"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
-	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -23,9 +22,6 @@ import (
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
 )
-
-// logFile is the app's log in the log directory.
-const logFile = "airlock.log"
 
 // appUI is what the menu-bar app asks the person with: the native popups
 // (NSAlert on macOS, zenity on Linux). Each hook fails closed: where popups
@@ -54,20 +50,10 @@ var appUI = struct {
 // or resumes after a kill. It must run on the main goroutine (systray owns
 // the main thread on macOS).
 func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) error {
-	logDir, err := datadir.Logs()
-	if err != nil {
-		return err
-	}
-	lf, err := logs.Open(logDir, logFile, logs.Options{})
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
 	// Everything logged, systray's own messages included, is redacted on
-	// its way to the file and the terminal.
-	log.SetOutput(io.MultiWriter(lf, logs.Redacting(stderr)))
-	log.SetFlags(log.LstdFlags)
-	defer log.SetOutput(os.Stderr)
+	// its way to the system log (and the terminal the app started from).
+	lg := openLog(stderr)
+	defer lg.Install()()
 
 	var opts gateOptions
 	opts.broker = true
@@ -129,7 +115,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		Open:         openInBrowser,
 		ReportDir:    b.dir,
 		Quit:         systray.Quit,
-		Logf:         log.Printf,
+		Logf:         logs.Printf("tray"),
 	})
 	onReady := func() {
 		bridge.SetMainLoopRunning(true)
@@ -157,7 +143,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 	if runtime.GOOS != "darwin" {
 		tray.Prime(tray.Build(app.State(ctx)))
 	}
-	fmt.Fprintf(stdout, "airlock: starting the menu-bar app (log: %s)\n", lf.Path())
+	fmt.Fprintf(stdout, "airlock: starting the menu-bar app (log: %s)\n", logWhere(lg))
 	systray.Run(onReady, cancel)
 	cancel()
 	log.Printf("airlock: stopped")
@@ -201,20 +187,19 @@ func noPopup(why error) func(context.Context, string, string) (string, bool, err
 	}
 }
 
-// logGateEvents writes the gate's changes of state to the log.
+// logGateEvents writes the gate's changes of state to the system log, in
+// category "gate" (see gateEventLog for the levels).
 func logGateEvents(ctx context.Context, f *gate.Fanout) {
 	ch, stop := f.Subscribe(64)
 	defer stop()
+	lg := logs.For("gate")
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case e := <-ch:
-			switch e.Type {
-			case gate.EventKilled, gate.EventResumed, gate.EventAutonomy:
-				log.Printf("gate: %s", e.Type)
-			case gate.EventDone:
-				log.Printf("gate: request %s ended %s %s", e.Request, e.Status, e.Error)
+			if level, msg, ok := gateEventLog(e); ok {
+				lg.Log(ctx, level, msg)
 			}
 		}
 	}

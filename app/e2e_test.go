@@ -76,12 +76,13 @@ func newWorld(t *testing.T, settings string) *world {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch strings.SplitN(kv, "=", 2)[0] {
-		case "HOME", "AIRLOCK_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS":
+		case "HOME", "AIRLOCK_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "AIRLOCK_LOG":
 			continue
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "HOME="+home, "AIRLOCK_DATA_DIR="+data, "XDG_DATA_HOME="+filepath.Join(home, ".local/share"))
+	env = append(env, "HOME="+home, "AIRLOCK_DATA_DIR="+data, "XDG_DATA_HOME="+filepath.Join(home, ".local/share"),
+		"AIRLOCK_LOG=stderr") // the app's log on its stderr, where the tests read it, not the machine's journal
 	return &world{t: t, bin: bin, home: home, env: env}
 }
 

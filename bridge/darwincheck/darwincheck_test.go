@@ -170,6 +170,55 @@ func PID() int {
 	}
 }
 
+// cgoProbe is a cgo file like app/internal/logs' os.log shim: C from the
+// SDK behind a small static function, called from Go.
+const cgoProbe = `//go:build darwin && cgo
+
+package probe
+
+/*
+#include <os/log.h>
+#include <stdlib.h>
+
+static void probe_log(os_log_t log, uint8_t type, const char *msg) {
+	os_log_with_type(log, (os_log_type_t)type, "%{public}s", msg);
+}
+*/
+import "C"
+
+import "unsafe"
+
+func Log(level int, msg string) {
+	m := C.CString(msg)
+	defer C.free(unsafe.Pointer(m))
+	C.probe_log(C.os_log_create(C.CString("dev.example"), C.CString("x")), C.uint8_t(typeOf(level)), m)
+}
+
+func typeOf(level int) uint8 { return uint8(level) }
+`
+
+// TestCgoFilesChecked: a cgo file is checked on Linux too, without a C
+// compiler or the SDK. What it says in Go must type-check; what it says of
+// C is taken on trust (import "C" is faked), which is why the C side of
+// such a file should be a few lines of shim.
+func TestCgoFilesChecked(t *testing.T) {
+	needGo(t)
+	t.Parallel()
+	dir := newProbe(t, map[string]string{"log_darwin.go": cgoProbe})
+	res := check(t, Config{Dir: dir, Env: probeEnv})
+	if len(res.Problems) != 0 || !slices.Equal(res.Packages, []string{"example.com/probe"}) {
+		t.Fatalf("a good cgo file: packages %q, problems:\n%s", res.Packages, problems(res))
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"typeOf(level)", "typeOf(lvl)", "undefined: lvl"},
+		{"func typeOf(level int) uint8 { return uint8(level) }", "func typeOf(level int) uint8 { return level }", "cannot use level"},
+		{`defer C.free(unsafe.Pointer(m))`, `defer C.free(unsafe.Pointr(m))`, "Pointr"},
+	} {
+		dir := newProbe(t, map[string]string{"log_darwin.go": strings.Replace(cgoProbe, tc.from, tc.to, 1)})
+		wantProblem(t, check(t, Config{Dir: dir, Env: probeEnv}), "log_darwin.go", tc.want)
+	}
+}
+
 func TestTestFilesChecked(t *testing.T) {
 	needGo(t)
 	t.Parallel()

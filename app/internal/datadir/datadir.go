@@ -1,7 +1,8 @@
 // Package datadir says where Airlock keeps its files: the history database,
-// settings and the gate's socket under the data directory, logs under the log
-// directory. It creates them owner-only (0700) and refuses to use a directory
-// that another user owns or that others can enter.
+// settings and the gate's socket under the data directory. (Its log goes to
+// the system log; Logs names where earlier versions kept log files.) It
+// creates directories owner-only (0700) and refuses to use one that another
+// user owns or that others can enter.
 package datadir
 
 import (
@@ -37,8 +38,11 @@ func Data() (string, error) {
 	return filepath.Join(home, ".local", "share", "airlock"), nil
 }
 
-// Logs returns the log directory: ~/Library/Logs/Airlock on macOS,
-// $XDG_STATE_HOME/airlock (default ~/.local/state/airlock) elsewhere.
+// Logs returns the directory where earlier versions kept their log files:
+// ~/Library/Logs/Airlock on macOS, $XDG_STATE_HOME/airlock (default
+// ~/.local/state/airlock) elsewhere. Airlock writes nothing there now (it
+// logs to the system log), but what an earlier version left is still its
+// own, and kept out of the sandbox roots.
 func Logs() (string, error) {
 	if d := os.Getenv("AIRLOCK_DATA_DIR"); d != "" {
 		p, err := absolute("AIRLOCK_DATA_DIR", d)

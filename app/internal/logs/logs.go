@@ -1,170 +1,188 @@
-// Package logs owns Airlock's log files: size-rotated files in the log
-// directory (~/Library/Logs/Airlock on macOS, the XDG state directory on
-// Linux), owner-only, with every message passed through redact.String first.
+// Package logs sends Airlock's log to the platform's log: os.log on macOS
+// (subsystem dev.airlock.Airlock, one category per package), the systemd
+// journal on Linux where it runs, standard error otherwise. Airlock keeps no
+// log file and no retention of its own: how long an entry lives is the
+// platform's to decide (log config on macOS, journald.conf on Linux).
 //
-// It must never write a message it has not redacted, never write outside the
-// directory it was given, and never let a log grow without bound: a file
-// that would pass its size limit is rotated first, and only the newest few
-// rotated files are kept.
+// Packages log through log/slog with a category: For("gate") gives a
+// logger whose entries carry the category; the standard library's log
+// package, and so what third-party packages print with it, lands in
+// category "app". Levels map onto the platform's: Info for normal
+// operations, Error for failures, and LevelFault for security events — a
+// blocked action, a forged approval, the kill switch — which os.log keeps
+// as faults and the journal as crit.
+//
+// It must never pass on text it has not redacted: a message and all its
+// attributes are formatted into one line and go through redact.String
+// before any backend sees them.
 package logs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
-
-	"github.com/airlockhq/airlock/app/internal/datadir"
-	"github.com/airlockhq/airlock/app/internal/redact"
+	"time"
 )
 
-// Defaults for Options.
+// Names under which entries appear in the platform's log.
 const (
-	DefaultMaxBytes = 1 << 20 // 1 MiB a file
-	DefaultKeep     = 3       // rotated files kept beside the current one
+	Subsystem     = "dev.airlock.Airlock" // os.log subsystem
+	Identifier    = "airlock"             // journal SYSLOG_IDENTIFIER: journalctl -t airlock
+	CategoryField = "AIRLOCK_CATEGORY"    // journal field holding the category
+	CategoryKey   = "category"            // slog attribute that sets the category
+	DefaultCat    = "app"                 // the category of entries that name none
 )
 
-// Options bound a log. Zero values take the defaults.
+// LevelFault is the level of security events: os.log's fault, the
+// journal's crit.
+const LevelFault = slog.Level(12)
+
+// Entry is one message as a backend receives it: formatted and redacted.
+type Entry struct {
+	Time     time.Time
+	Level    slog.Level
+	Category string
+	Message  string // may span lines
+}
+
+// Sink is a log backend. Write must be safe for concurrent use and must
+// not block for long; an error means the entry was not logged.
+type Sink interface {
+	Write(Entry) error
+}
+
+// Options say where the log goes. The zero value picks the platform's log.
 type Options struct {
-	MaxBytes int64 // the size a file may reach before it is rotated
-	Keep     int   // rotated files kept: NAME.1 (newest) … NAME.Keep
+	// Stderr forces the standard-error backend, whatever the platform
+	// offers (AIRLOCK_LOG=stderr: tests, containers, debugging).
+	Stderr bool
+	// Fallback is where entries go when the platform has no log or its log
+	// refuses one; nil means os.Stderr.
+	Fallback io.Writer
+	// Echo, when set, also receives every entry as a line of text (the
+	// terminal the app was started from). Not used when the log itself is
+	// Fallback.
+	Echo io.Writer
+	// Level is the least level logged; zero means Info.
+	Level slog.Level
 }
 
-// File is one rotated log. Each Write is taken as one message: it is
-// redacted whole, so a secret split across two writes could pass. The
-// standard library's log.Logger writes each message in one call; use it
-// (log.New(f, "", log.LstdFlags)) rather than writing piecemeal. It is safe
-// for concurrent use.
-type File struct {
-	path string
-	opts Options
-
-	mu   sync.Mutex
-	f    *os.File // guarded by mu; nil once closed
-	size int64    // guarded by mu
+// Log is where the process's entries go.
+type Log struct {
+	backend string
+	sink    Sink
+	level   slog.Level
 }
 
-// ErrClosed is returned by Write after Close.
-var ErrClosed = errors.New("log is closed")
-
-// Open opens (appending) or creates dir/name, making dir owner-only first
-// (datadir.Ensure). name must be a plain file name.
-func Open(dir, name string, opts Options) (*File, error) {
-	if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
-		return nil, fmt.Errorf("opening the log: %q is not a plain file name", name)
+// Open picks the platform's log (os.log; the journal when its socket
+// exists; standard error otherwise).
+func Open(opts Options) *Log {
+	if opts.Stderr {
+		return OpenWith(nil, "", opts)
 	}
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = DefaultMaxBytes
-	}
-	if opts.Keep <= 0 {
-		opts.Keep = DefaultKeep
-	}
-	if err := datadir.Ensure(dir); err != nil {
-		return nil, fmt.Errorf("opening the log: %w", err)
-	}
-	l := &File{path: filepath.Join(dir, name), opts: opts}
-	if err := l.openLocked(); err != nil {
-		return nil, err
-	}
-	return l, nil
+	s, name := systemSink()
+	return OpenWith(s, name, opts)
 }
 
-// Path returns the current file's path.
-func (l *File) Path() string { return l.path }
-
-func (l *File) openLocked() error {
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("opening the log: %w", err)
+// OpenWith is Open with system as the platform's log (named name); nil
+// means there is none.
+func OpenWith(system Sink, name string, opts Options) *Log {
+	fallback := opts.Fallback
+	if fallback == nil {
+		fallback = os.Stderr
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("opening the log: %w", err)
+	stderr := NewTextSink(fallback)
+	if system == nil {
+		return &Log{backend: "stderr", sink: stderr, level: opts.Level}
 	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return fmt.Errorf("opening the log: %s is not a regular file", l.path)
+	l := &Log{backend: name, sink: &withFallback{primary: system, fallback: stderr}, level: opts.Level}
+	if opts.Echo != nil {
+		l.sink = tee{l.sink, NewTextSink(opts.Echo)}
 	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("opening the log: %w", err)
-	}
-	l.f, l.size = f, fi.Size()
-	return nil
+	return l
 }
 
-// Write redacts p, rotates the file first if p would take it past
-// MaxBytes, and appends it. A message longer than MaxBytes is cut to fit,
-// and says so. It returns len(p) when the message was written.
-func (l *File) Write(p []byte) (int, error) {
-	msg := redact.String(string(p))
-	if int64(len(msg)) > l.opts.MaxBytes {
-		const cut = " [cut]\n"
-		msg = msg[:max(l.opts.MaxBytes-int64(len(cut)), 0)] + cut
+// New makes a Log writing to s, for tests and for other backends.
+func New(backend string, s Sink, level slog.Level) *Log {
+	return &Log{backend: backend, sink: s, level: level}
+}
+
+// Backend names where entries go: "os.log", "journal" or "stderr".
+func (l *Log) Backend() string { return l.backend }
+
+// Handler returns a handler writing entries of category cat.
+func (l *Log) Handler(cat string) slog.Handler {
+	return &handler{sink: l.sink, level: l.level, category: cat}
+}
+
+// Install makes l the process's default: slog.Default() and the standard
+// log package (and so For) write to it, in category "app" unless told
+// otherwise. The returned function restores what was there before.
+func (l *Log) Install() (restore func()) {
+	prev, out, flags := slog.Default(), log.Writer(), log.Flags()
+	slog.SetDefault(slog.New(l.Handler(DefaultCat)))
+	return func() {
+		slog.SetDefault(prev)
+		log.SetOutput(out)
+		log.SetFlags(flags)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		return 0, ErrClosed
-	}
-	if l.size > 0 && l.size+int64(len(msg)) > l.opts.MaxBytes {
-		if err := l.rotateLocked(); err != nil {
-			return 0, err
+}
+
+// For returns the default logger (see Install) with category cat.
+func For(cat string) *slog.Logger { return slog.Default().With(CategoryKey, cat) }
+
+// Fault logs a security event on l.
+func Fault(l *slog.Logger, msg string, args ...any) {
+	l.Log(context.Background(), LevelFault, msg, args...)
+}
+
+// Printf returns a printf-style function logging to category cat: at
+// Error when one of its arguments is an error, else at Info. It fits the
+// Logf hooks of packages that log a line now and then.
+func Printf(cat string) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		level := slog.LevelInfo
+		for _, a := range args {
+			if _, ok := a.(error); ok {
+				level = slog.LevelError
+				break
+			}
 		}
+		For(cat).Log(context.Background(), level, fmt.Sprintf(format, args...))
 	}
-	n, err := io.WriteString(l.f, msg)
-	l.size += int64(n)
-	if err != nil {
-		return 0, fmt.Errorf("writing the log: %w", err)
-	}
-	return len(p), nil
 }
 
-// rotateLocked moves NAME.k to NAME.k+1 (dropping the oldest), NAME to
-// NAME.1, and starts a new NAME.
-func (l *File) rotateLocked() error {
-	l.f.Close()
-	l.f = nil
-	os.Remove(l.path + "." + strconv.Itoa(l.opts.Keep))
-	for k := l.opts.Keep - 1; k >= 1; k-- {
-		from := l.path + "." + strconv.Itoa(k)
-		if err := os.Rename(from, l.path+"."+strconv.Itoa(k+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("rotating the log: %w", err)
-		}
-	}
-	if err := os.Rename(l.path, l.path+".1"); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("rotating the log: %w", err)
-	}
-	return l.openLocked()
+// withFallback writes to primary, and to fallback what primary refuses,
+// saying once why.
+type withFallback struct {
+	primary, fallback Sink
+	once              sync.Once
 }
 
-// Close closes the file. Later writes fail with ErrClosed.
-func (l *File) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
+func (w *withFallback) Write(e Entry) error {
+	err := w.primary.Write(e)
+	if err == nil {
 		return nil
 	}
-	err := l.f.Close()
-	l.f = nil
-	return err
+	w.once.Do(func() {
+		w.fallback.Write(Entry{Time: e.Time, Level: slog.LevelError, Category: DefaultCat,
+			Message: fmt.Sprintf("the system log refused an entry (%v); entries it refuses go to standard error", err)})
+	})
+	return w.fallback.Write(e)
 }
 
-// Redacting returns a writer that passes each Write through redact.String
-// before handing it to w, for logs that go elsewhere (a terminal). Like File,
-// it redacts each write whole.
-func Redacting(w io.Writer) io.Writer { return redacting{w} }
+// tee writes to every sink; the first error is returned.
+type tee []Sink
 
-type redacting struct{ w io.Writer }
-
-func (r redacting) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, redact.String(string(p))); err != nil {
-		return 0, err
+func (t tee) Write(e Entry) error {
+	var errs []error
+	for _, s := range t {
+		errs = append(errs, s.Write(e))
 	}
-	return len(p), nil
+	return errors.Join(errs...)
 }

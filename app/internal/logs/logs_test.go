@@ -3,10 +3,8 @@ package logs_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"log"
-	"os"
-	"path/filepath"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -18,170 +16,226 @@ import (
 // so the source holds no secret-looking literal.
 var secret = "ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36]
 
-func TestSecretsNeverReachTheFile(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "logs")
-	f, err := logs.Open(dir, "airlock.log", logs.Options{})
-	if err != nil {
-		t.Fatal(err)
+// recorder is a Sink that keeps what it is given.
+type recorder struct {
+	mu      sync.Mutex
+	entries []logs.Entry
+	err     error
+}
+
+func (r *recorder) Write(e logs.Entry) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
 	}
-	lg := log.New(f, "", 0)
-	lg.Printf("calling the model with token %s", secret)
-	lg.Printf("url https://user:hunter2@example.com/x")
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
+	r.entries = append(r.entries, e)
+	return nil
+}
+
+func (r *recorder) all() []logs.Entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]logs.Entry(nil), r.entries...)
+}
+
+func (r *recorder) last(t *testing.T) logs.Entry {
+	t.Helper()
+	all := r.all()
+	if len(all) == 0 {
+		t.Fatal("nothing was logged")
 	}
-	b, err := os.ReadFile(f.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, leak := range []string{secret, "hunter2"} {
-		if strings.Contains(string(b), leak) {
-			t.Errorf("the log holds %q:\n%s", leak, b)
+	return all[len(all)-1]
+}
+
+// install makes a Log writing to a recorder the default for the test.
+func install(t *testing.T, level slog.Level) *recorder {
+	t.Helper()
+	rec := &recorder{}
+	restore := logs.New("test", rec, level).Install()
+	t.Cleanup(restore)
+	return rec
+}
+
+func TestSecretsNeverReachTheSink(t *testing.T) {
+	rec := install(t, slog.LevelInfo)
+	// In the message, in attributes, in groups, in errors, in With.
+	logs.For("gate").With("auth", "Bearer "+secret).Info("calling the model with token "+secret,
+		"password", "hunter2", "url", "https://ada:pw1234@git.example.com/x.git",
+		slog.Group("req", "err", errors.New("stderr: export GITHUB_TOKEN="+secret)))
+	log.Printf("systray says: api_key=%s", secret)
+	for _, e := range rec.all() {
+		for _, leak := range []string{secret, "hunter2", "pw1234"} {
+			if strings.Contains(e.Message, leak) {
+				t.Errorf("the entry holds %q: %q", leak, e.Message)
+			}
+		}
+		if !strings.Contains(e.Message, "[redacted:") {
+			t.Errorf("no marker in %q", e.Message)
 		}
 	}
-	if !strings.Contains(string(b), "[redacted:") || !strings.Contains(string(b), "calling the model") {
-		t.Errorf("the log lost its message or its marker:\n%s", b)
-	}
-	for _, p := range []string{dir, f.Path()} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-			t.Errorf("%s has mode %v: others may read it", p, perm)
-		}
-	}
-	if _, err := f.Write([]byte("late\n")); !errors.Is(err, logs.ErrClosed) {
-		t.Errorf("write after Close: %v", err)
+	if n := len(rec.all()); n != 2 {
+		t.Errorf("%d entries, want 2", n)
 	}
 }
 
-func TestRedactingWriter(t *testing.T) {
-	var b bytes.Buffer
-	w := logs.Redacting(&b)
-	msg := "Authorization: Bearer " + secret + "\n"
-	if n, err := w.Write([]byte(msg)); err != nil || n != len(msg) {
-		t.Fatalf("Write = %d, %v", n, err)
-	}
-	if strings.Contains(b.String(), secret) || !strings.Contains(b.String(), "Authorization") {
-		t.Errorf("wrote %q", b.String())
-	}
-}
-
-func TestRotation(t *testing.T) {
-	for _, tc := range []struct {
+func TestCategoriesAndLevels(t *testing.T) {
+	rec := install(t, slog.LevelInfo)
+	tests := []struct {
 		name     string
-		max      int64
-		keep     int
-		messages int
-		wantFile []string // files that must exist
-		gone     []string // files that must not
+		do       func()
+		category string
+		level    slog.Level
+		message  string
 	}{
-		{"under the limit: one file", 1000, 2, 5, []string{"a.log"}, []string{"a.log.1"}},
-		{"rotates once", 100, 2, 6, []string{"a.log", "a.log.1"}, []string{"a.log.2"}},
-		{"keeps only Keep rotated files", 50, 2, 20, []string{"a.log", "a.log.1", "a.log.2"}, []string{"a.log.3"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			f, err := logs.Open(dir, "a.log", logs.Options{MaxBytes: tc.max, Keep: tc.keep})
-			if err != nil {
-				t.Fatal(err)
+		{"For sets the category", func() { logs.For("gate").Info("request ended", "status", "ok") }, "gate", slog.LevelInfo, "request ended status=ok"},
+		{"the standard log is app, info", func() { log.Printf("menu ready") }, "app", slog.LevelInfo, "menu ready"},
+		{"slog's default is app", func() { slog.Warn("odd", "n", 3) }, "app", slog.LevelWarn, "odd n=3"},
+		{"Fault is a security event", func() { logs.Fault(logs.For("gate"), "blocked action") }, "gate", logs.LevelFault, "blocked action"},
+		{"Printf with an error is an error", func() { logs.Printf("tray")("tray: reading: %v", errors.New("locked")) }, "tray", slog.LevelError, "tray: reading: locked"},
+		{"Printf without one is info", func() { logs.Printf("tray")("tray: autonomy set to %d", 2) }, "tray", slog.LevelInfo, "tray: autonomy set to 2"},
+		{"values with spaces are quoted", func() { logs.For("ipc").Error("socket", "err", "peer went away") }, "ipc", slog.LevelError, `socket err="peer went away"`},
+		{"groups flatten", func() { logs.For("x").WithGroup("req").Info("m", "id", "r1") }, "x", slog.LevelInfo, "m req.id=r1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.do()
+			e := rec.last(t)
+			if e.Category != tt.category || e.Level != tt.level || e.Message != tt.message {
+				t.Errorf("got [%s] %v %q, want [%s] %v %q", e.Category, e.Level, e.Message, tt.category, tt.level, tt.message)
 			}
-			for i := range tc.messages {
-				fmt.Fprintf(f, "message number %04d\n", i) // 20 bytes
-			}
-			f.Close()
-			for _, name := range tc.wantFile {
-				fi, err := os.Stat(filepath.Join(dir, name))
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				if fi.Size() > tc.max {
-					t.Errorf("%s is %d bytes, over the limit of %d", name, fi.Size(), tc.max)
-				}
-			}
-			for _, name := range tc.gone {
-				if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
-					t.Errorf("%s exists: %v", name, err)
-				}
-			}
-			// The newest message is in the current file, the one before
-			// it no later than NAME.1.
-			cur, _ := os.ReadFile(filepath.Join(dir, "a.log"))
-			if last := fmt.Sprintf("message number %04d\n", tc.messages-1); !strings.HasSuffix(string(cur), last) {
-				t.Errorf("the current file does not end with the newest message:\n%s", cur)
+			if e.Time.IsZero() {
+				t.Error("no time")
 			}
 		})
 	}
-}
-
-func TestReopenAppendsAndCountsWhatIsThere(t *testing.T) {
-	dir := t.TempDir()
-	f, _ := logs.Open(dir, "a.log", logs.Options{MaxBytes: 60, Keep: 1})
-	fmt.Fprint(f, "first run, forty bytes of log text....\n")
-	f.Close()
-	f, err := logs.Open(dir, "a.log", logs.Options{MaxBytes: 60, Keep: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprint(f, "second run, also forty bytes of text..\n") // 40 + 40 > 60: rotate first
-	f.Close()
-	old, _ := os.ReadFile(filepath.Join(dir, "a.log.1"))
-	cur, _ := os.ReadFile(filepath.Join(dir, "a.log"))
-	if !strings.HasPrefix(string(old), "first run") || !strings.HasPrefix(string(cur), "second run") {
-		t.Errorf("a.log.1 = %q, a.log = %q", old, cur)
+	n := len(rec.all())
+	slog.Debug("below the level")
+	if len(rec.all()) != n {
+		t.Error("a debug entry passed an Info log")
 	}
 }
 
-func TestOversizedMessageIsCut(t *testing.T) {
-	dir := t.TempDir()
-	f, _ := logs.Open(dir, "a.log", logs.Options{MaxBytes: 64})
-	if _, err := f.Write(bytes.Repeat([]byte("x"), 1000)); err != nil {
-		t.Fatal(err)
+func TestInstallRestores(t *testing.T) {
+	var b bytes.Buffer
+	prevOut, prevFlags := log.Writer(), log.Flags()
+	log.SetOutput(&b)
+	defer log.SetOutput(prevOut)
+	rec := &recorder{}
+	restore := logs.New("test", rec, slog.LevelInfo).Install()
+	log.Print("to the sink")
+	restore()
+	log.Print("to the writer again")
+	if len(rec.all()) != 1 || !strings.Contains(b.String(), "to the writer again") || strings.Contains(b.String(), "to the sink") {
+		t.Errorf("sink %v, writer %q", rec.all(), b.String())
 	}
-	f.Close()
-	b, _ := os.ReadFile(filepath.Join(dir, "a.log"))
-	if len(b) > 64 || !strings.HasSuffix(string(b), "[cut]\n") {
-		t.Errorf("%d bytes: %q", len(b), b)
+	if log.Flags() != prevFlags {
+		t.Errorf("flags %v, want %v", log.Flags(), prevFlags)
 	}
 }
 
-func TestOpenRefuses(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"", "../x.log", "sub/x.log", ".hidden"} {
-		if _, err := logs.Open(dir, name, logs.Options{}); err == nil {
-			t.Errorf("Open(%q) succeeded", name)
+func TestTextSink(t *testing.T) {
+	var b bytes.Buffer
+	s := logs.NewTextSink(&b)
+	restore := logs.New("stderr", s, slog.LevelInfo).Install()
+	defer restore()
+	logs.Fault(logs.For("gate"), "the kill switch was tripped")
+	logs.For("exec").Error("stderr:\nline two\n2026-01-01T00:00:00Z airlock[gate] INFO: forged")
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	if !strings.HasSuffix(lines[0], " airlock[gate] FAULT: the kill switch was tripped") {
+		t.Errorf("line 1: %q", lines[0])
+	}
+	if !strings.HasSuffix(lines[1], " airlock[exec] ERROR: stderr:") {
+		t.Errorf("line 2: %q", lines[1])
+	}
+	// A message's later lines cannot pass for entries of their own.
+	for _, l := range lines[2:] {
+		if !strings.HasPrefix(l, "\t") {
+			t.Errorf("continuation line without its tab: %q", l)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(dir, "d.log"), 0o700); err != nil {
-		t.Fatal(err)
+}
+
+func TestPlatformLevels(t *testing.T) {
+	tests := []struct {
+		level    slog.Level
+		priority int
+		osLog    uint8
+		name     string
+	}{
+		{slog.LevelDebug, 7, 0x02, "DEBUG"},
+		{slog.LevelInfo, 6, 0x01, "INFO"},
+		{slog.LevelWarn, 4, 0x00, "WARN"},
+		{slog.LevelError, 3, 0x10, "ERROR"},
+		{logs.LevelFault, 2, 0x11, "FAULT"},
+		{logs.LevelFault + 4, 2, 0x11, "FAULT"},
 	}
-	if _, err := logs.Open(dir, "d.log", logs.Options{}); err == nil {
-		t.Error("opened a directory as the log")
+	for _, tt := range tests {
+		if p, o, n := logs.Priority(tt.level), logs.OSLogType(tt.level), logs.LevelName(tt.level); p != tt.priority || o != tt.osLog || n != tt.name {
+			t.Errorf("%v: priority %d, os_log_type %#x, name %s; want %d, %#x, %s", tt.level, p, o, n, tt.priority, tt.osLog, tt.name)
+		}
+	}
+	f := logs.JournalFields(logs.Entry{Category: "gate"})
+	if f["SYSLOG_IDENTIFIER"] != "airlock" || f["AIRLOCK_CATEGORY"] != "gate" || len(f) != 2 {
+		t.Errorf("journal fields %v", f)
 	}
 }
 
-func TestConcurrentWritersRotateSafely(t *testing.T) {
-	dir := t.TempDir()
-	f, _ := logs.Open(dir, "a.log", logs.Options{MaxBytes: 500, Keep: 50})
+func TestFallbackWhenTheSystemLogRefuses(t *testing.T) {
+	var b bytes.Buffer
+	l := logs.Open(logs.Options{Stderr: true, Fallback: &b})
+	if l.Backend() != "stderr" {
+		t.Fatalf("backend %s", l.Backend())
+	}
+	restore := l.Install()
+	defer restore()
+	log.Printf("to stderr with token %s", secret)
+	if !strings.Contains(b.String(), "airlock[app] INFO: to stderr with token [redacted:") {
+		t.Errorf("stderr got %q", b.String())
+	}
+}
+
+func TestEchoAndFallback(t *testing.T) {
+	// Open with a system log that fails: entries reach the fallback, and
+	// the first failure says why, once.
+	var fallback, echo bytes.Buffer
+	sys := &recorder{err: errors.New("socket gone")}
+	l := logs.OpenWith(sys, "journal", logs.Options{Fallback: &fallback, Echo: &echo})
+	restore := l.Install()
+	defer restore()
+	log.Print("one")
+	log.Print("two")
+	out := fallback.String()
+	if strings.Count(out, "refused an entry (socket gone)") != 1 || !strings.Contains(out, "INFO: one") || !strings.Contains(out, "INFO: two") {
+		t.Errorf("fallback got:\n%s", out)
+	}
+	if !strings.Contains(echo.String(), "INFO: one") {
+		t.Errorf("echo got:\n%s", echo.String())
+	}
+	sys.err = nil
+	log.Print("three")
+	if len(sys.all()) != 1 || strings.Contains(fallback.String(), "three") {
+		t.Errorf("system log %v; fallback:\n%s", sys.all(), fallback.String())
+	}
+}
+
+func TestConcurrentLoggers(t *testing.T) {
+	var b bytes.Buffer
+	restore := logs.New("stderr", logs.NewTextSink(&b), slog.LevelInfo).Install()
+	defer restore()
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 50 {
-				fmt.Fprintf(f, "writer %d line %03d\n", g, i)
+				logs.For("gate").Info("line", "writer", g, "n", i)
 			}
 		})
 	}
 	wg.Wait()
-	f.Close()
-	entries, _ := os.ReadDir(dir)
-	lines := 0
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		lines += strings.Count(string(b), "\n")
-	}
-	if lines != 400 {
-		t.Errorf("%d lines across %d files, want 400", lines, len(entries))
+	if n := strings.Count(b.String(), "\n"); n != 400 {
+		t.Errorf("%d lines, want 400", n)
 	}
 }

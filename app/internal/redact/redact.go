@@ -1,13 +1,17 @@
 // Package redact owns one job: taking secrets out of text before Airlock
 // stores or logs it. String replaces every API key, token, password and
 // private key it recognises with a marker naming what was there, such as
-// "[redacted:github-token]", and leaves everything else byte for byte.
+// "[redacted:github-pat]", and leaves everything else byte for byte.
 //
-// It recognises the common provider key formats (OpenAI, Anthropic, AWS,
-// GitHub, GitLab, Slack, Stripe, Google, Hugging Face, npm and a few more),
-// bearer and Authorization credentials, JWTs, passwords in URLs, PEM private
-// key blocks (OpenSSH and PGP included) and name/value pairs whose name says
-// they hold a secret (password=, "api_key": "…", --token …, <secret>…</secret>).
+// Provider key formats come from gitleaks' maintained rule set (some 200
+// providers, read through its config package at a pinned version), checked
+// the way gitleaks checks them: keywords, the secret's submatch, a minimum
+// entropy and gitleaks' allowlists. Airlock's own rules add what a log
+// line needs beyond formats: PEM private key blocks (OpenSSH and PGP
+// included), passwords in URLs, Authorization and bearer credentials, and
+// name/value pairs whose name says they hold a secret (password=,
+// "api_key": "…", --token …, <secret>…</secret>), plus a few formats of
+// model providers.
 //
 // It must never grow a secret back: String is idempotent, a marker is never
 // taken for a secret, and a value that is only partly a marker is replaced
@@ -16,27 +20,29 @@
 // remove: a bare password or a key with no recognisable format and no
 // telling name beside it passes through, which is why the history seals
 // the fields that can hold such text as well.
+//
+// String takes time linear in its input: every rule reads only the lines
+// near its keywords (see keywords.go), in three passes at most.
 package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // String returns s with every secret it recognises replaced by a marker
 // "[redacted:KIND]". Text that holds no secret is returned unchanged.
 // String(String(s)) == String(s) for every s.
 func String(s string) string {
-	present := hintsIn(s)
-	for i := range rules {
-		r := &rules[i]
-		if !r.hints.empty() && !r.hints.meets(&present) {
-			continue
+	e := theEngine()
+	var x *index
+	for t := range e.tiers {
+		if x == nil || x.s != s {
+			x = e.kw.scan(s)
 		}
-		if out := r.apply(s); out != s {
-			s = out
-			present = hintsIn(s)
-		}
+		s = e.pass(x, t, true)
 	}
 	return s
 }
@@ -47,85 +53,129 @@ func Marker(kind string) string { return "[redacted:" + kind + "]" }
 // isMarker reports whether v is exactly one marker, so a rule seeing its
 // own (or another rule's) output leaves it alone. A marker followed by
 // more text is not a marker: "[redacted:x]hunter2" is redacted whole.
-var isMarker = regexp.MustCompile(`^\[redacted:[a-z-]+\]$`).MatchString
+var isMarker = regexp.MustCompile(`^\[redacted:[a-z0-9-]+\]$`).MatchString
 
-// A rule finds one kind of secret. The secret is the whole match, or the
-// submatch numbered group when the match also holds context to keep (a
-// name, a separator, a scheme).
-type rule struct {
-	kind  string
-	re    *regexp.Regexp
-	group int
-	// words are lower-case literals of which at least one occurs in any
-	// text the rule can match (in any case); the rule is skipped when none
-	// does. hints is the same as a set, made at init.
-	words []string
-	hints hintSet
-	// check, when set, must accept the secret for it to be redacted.
-	check func(string) bool
-	// named, set at init for rules with submatches named s, holds the
-	// submatch names: the secret is the first s that took part.
-	named []string
+var markers = regexp.MustCompile(`\[redacted:[a-z0-9-]+\]`)
+
+// The passes, in order. Each reads the text the one before left; within a
+// pass every rule reads the same text and overlapping finds are merged.
+// Structure comes first (a PEM block, a URL's password, an Authorization
+// header are taken whole before a format rule sees a piece of them), then
+// formats, then names, so the key in "api_key=sk-ant-…" is reported as an
+// Anthropic key and the name/value rule then finds a marker and leaves it.
+const (
+	tierStructure = iota
+	tierFormat
+	tierName
+	tiers
+)
+
+// engine is the compiled rule set.
+type engine struct {
+	tiers [tiers][]rule
+	kw    *keywords
 }
 
-// span returns where the secret lies in match m, or lo < 0 if nowhere.
-func (r *rule) span(m []int) (lo, hi int) {
-	if r.named == nil {
-		return m[2*r.group], m[2*r.group+1]
+var (
+	engineOnce sync.Once
+	engineVal  *engine
+)
+
+// theEngine builds the rules on first use: compiling gitleaks' rule set
+// takes tens of milliseconds, which commands that never redact need not pay.
+func theEngine() *engine {
+	engineOnce.Do(func() { engineVal = newEngine(slices.Concat(gitleaksRules(), ownRules())) })
+	return engineVal
+}
+
+func newEngine(rules []rule) *engine {
+	e := &engine{kw: newKeywords()}
+	for _, r := range rules {
+		r.prepare(e.kw)
+		e.tiers[r.tier] = append(e.tiers[r.tier], r)
 	}
-	for i, name := range r.named {
-		if name == "s" && m[2*i] >= 0 {
-			return m[2*i], m[2*i+1]
+	return e
+}
+
+// found is one secret a rule found: s[lo:hi], by rule number prio in its
+// pass (lower numbers name merged finds).
+type found struct{ lo, hi, prio int }
+
+// pass runs the rules of tier t over s. With fast false every rule reads
+// all the lines around its keywords (lineSegments), without the
+// shortcuts: the definition they must agree with.
+func (e *engine) pass(x *index, t int, fast bool) string {
+	s := x.s
+	if x.at == nil {
+		return s // no keyword, nothing to do
+	}
+	var marks [][]int // markers already in s
+	if strings.Contains(s, "[redacted:") {
+		marks = markers.FindAllStringIndex(s, -1)
+	}
+	var finds []found
+	add := func(prio int, r *rule, m []int) {
+		if lo, hi, ok := r.secret(s, m, marks); ok {
+			finds = append(finds, found{lo, hi, prio})
 		}
 	}
-	return -1, -1
-}
-
-func (r *rule) apply(s string) string {
-	matches := r.re.FindAllStringSubmatchIndex(s, -1)
-	if matches == nil {
+	for i := range e.tiers[t] {
+		r := &e.tiers[t][i]
+		if !x.occurs(r) {
+			continue
+		}
+		if fast && r.anchored != nil {
+			x.anchoredMatches(r, func(m []int) { add(i, r, m) })
+			continue
+		}
+		segs := x.lineSegments(r)
+		if fast {
+			segs = x.segments(r)
+		}
+		for _, seg := range segs {
+			for _, m := range r.re.FindAllStringSubmatchIndex(s[seg.lo:seg.hi], -1) {
+				shift(m, seg.lo)
+				add(i, r, m)
+			}
+		}
+	}
+	if len(finds) == 0 {
 		return s
 	}
+	return e.replace(s, t, finds)
+}
+
+// shift moves the positions in m by d.
+func shift(m []int, d int) {
+	for j := range m {
+		if m[j] >= 0 {
+			m[j] += d
+		}
+	}
+}
+
+// replace puts a marker in place of each find, merging finds that overlap
+// into one marker named by the first rule among them.
+func (e *engine) replace(s string, t int, finds []found) string {
+	slices.SortFunc(finds, func(a, b found) int {
+		if a.lo != b.lo {
+			return a.lo - b.lo
+		}
+		return a.prio - b.prio
+	})
 	var b strings.Builder
+	b.Grow(len(s))
 	last := 0
-	for _, m := range matches {
-		lo, hi := r.span(m)
-		if lo < 0 || lo == hi {
-			continue
+	for i := 0; i < len(finds); {
+		cur := finds[i]
+		for i++; i < len(finds) && finds[i].lo < cur.hi; i++ {
+			cur.hi = max(cur.hi, finds[i].hi)
+			cur.prio = min(cur.prio, finds[i].prio)
 		}
-		secret := s[lo:hi]
-		if isMarker(secret) || (r.check != nil && !r.check(secret)) {
-			continue
-		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[last:lo])
-		b.WriteString(Marker(r.kind))
-		last = hi
-	}
-	if last == 0 {
-		return s
+		b.WriteString(s[last:cur.lo])
+		b.WriteString(Marker(e.tiers[t][cur.prio].kind))
+		last = cur.hi
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-// looksRandom accepts strings that look machine-made: a digit, or a capital
-// right after a small letter. Words of prose and kebab-case names
-// ("sk-learn-pipeline", "bearer responsibilities") have neither; random
-// keys of twenty characters almost always have one.
-func looksRandom(s string) bool {
-	prevLower := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case '0' <= c && c <= '9':
-			return true
-		case 'A' <= c && c <= 'Z' && prevLower:
-			return true
-		}
-		prevLower = 'a' <= c && c <= 'z'
-	}
-	return false
 }

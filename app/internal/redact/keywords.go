@@ -1,0 +1,609 @@
+package redact
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// A rule reads only the lines that hold one of its keywords (found in any
+// ASCII case), and as many lines around them as a match of it can span;
+// each such run of lines on its own. gitleaks asks only that a keyword
+// occur somewhere in the text; keeping it to the lines keeps a git SHA in
+// a long output from being taken for a Sourcegraph token because the word
+// occurs a thousand lines away. lineSegments is that rule, as written.
+//
+// Two shortcuts read less and find the same (TestWindowsOnlySkip compares
+// them with lineSegments on the corpora):
+//   - a rule every match of which holds one of its keywords (read off its
+//     regexp) reads only as far either side of each occurrence as its
+//     longest match, widened so that no window starts or ends inside a
+//     word;
+//   - a rule every match of which begins with one of its keywords is
+//     tried, anchored, at each occurrence and nowhere else.
+//
+// This is what keeps String fast on large text (command output runs to a
+// MiB): most rules try a few bytes at each of their keywords instead of
+// reading every line that holds one.
+
+// keywords is the set of every rule's keywords, numbered.
+type keywords struct {
+	list    []string        // lower case, at least two bytes
+	buckets [][]int         // keyword numbers sharing their first two bytes
+	start   *[1 << 16]int32 // first two bytes → 1 + bucket, or 0
+}
+
+func newKeywords() *keywords { return &keywords{start: new([1 << 16]int32)} }
+
+// add returns the number of keyword w, adding it if new. w must be lower
+// case and at least two bytes long.
+func (k *keywords) add(w string) int {
+	if i := slices.Index(k.list, w); i >= 0 {
+		return i
+	}
+	k.list = append(k.list, w)
+	i := len(k.list) - 1
+	key := uint16(w[0])<<8 | uint16(w[1])
+	if k.start[key] == 0 {
+		k.buckets = append(k.buckets, nil)
+		k.start[key] = int32(len(k.buckets))
+	}
+	b := k.start[key] - 1
+	k.buckets[b] = append(k.buckets[b], i)
+	return i
+}
+
+// index is where the keywords occur in one text.
+type index struct {
+	k         *keywords
+	s         string
+	lineStart []int           // offset of each line's first byte
+	at        map[int32][]int // keyword number → where it starts, ascending
+	present   []uint64        // bit set of the keywords that occur
+}
+
+// scan finds every keyword in s, ignoring ASCII case.
+func (k *keywords) scan(s string) *index {
+	x := &index{k: k, s: s, lineStart: []int{0}}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\n' {
+			x.lineStart = append(x.lineStart, i+1)
+			continue
+		}
+		b := k.start[uint16(lowerByte(s[i]))<<8|uint16(lowerByte(s[i+1]))]
+		if b == 0 {
+			continue
+		}
+		for _, w := range k.buckets[b-1] {
+			if hasPrefixFold(s[i:], k.list[w]) {
+				if x.at == nil {
+					x.at = make(map[int32][]int)
+					x.present = make([]uint64, (len(k.list)+63)/64)
+				}
+				x.at[int32(w)] = append(x.at[int32(w)], i)
+				x.present[w/64] |= 1 << (w % 64)
+			}
+		}
+	}
+	if n := len(s); n > 0 && s[n-1] == '\n' {
+		x.lineStart = append(x.lineStart, n)
+	}
+	return x
+}
+
+// occurs reports whether one of rule r's keywords occurs.
+func (x *index) occurs(r *rule) bool {
+	for _, w := range r.kw {
+		if x.present[w/64]&(1<<(w%64)) != 0 {
+			return true
+		}
+	}
+	return len(r.kw) == 0
+}
+
+// anchoredMatches calls found with each match of rule r, which must have
+// an anchored form: every match begins at one of r's keywords, so r is
+// tried there and nowhere else, in order, as FindAll would find them. One
+// byte before the keyword goes along so that \b sees what precedes it.
+func (x *index) anchoredMatches(r *rule, found func(m []int)) {
+	var at []int
+	for _, w := range r.kw {
+		at = append(at, x.at[int32(w)]...)
+	}
+	if len(r.kw) > 1 {
+		slices.Sort(at)
+		at = slices.Compact(at)
+	}
+	end := -1 // where the last match ended
+	for _, p := range at {
+		if p < end {
+			continue
+		}
+		w := x.window(r, p, 0)
+		var m []int
+		if p == 0 {
+			m = r.anchored.FindStringSubmatchIndex("\n" + x.s[:w.hi])
+			shift(m, -1)
+		} else {
+			m = r.anchored.FindStringSubmatchIndex(x.s[p-1 : w.hi])
+			shift(m, p-1)
+		}
+		if m == nil {
+			continue
+		}
+		m[0] = p // not the byte of context
+		end = m[1]
+		found(m)
+	}
+}
+
+// segment is the part s[lo:hi] of a text a rule reads.
+type segment struct{ lo, hi int }
+
+// segments returns the windows rule r reads, in order, merged where they
+// overlap. A rule without keywords reads the whole text.
+func (x *index) segments(r *rule) []segment {
+	if len(r.kw) == 0 {
+		return []segment{{0, len(x.s)}}
+	}
+	var segs []segment
+	for _, w := range r.kw {
+		for _, p := range x.at[int32(w)] {
+			segs = append(segs, x.window(r, p, len(x.k.list[w])))
+		}
+	}
+	return merge(segs)
+}
+
+// lineSegments returns the runs of lines rule r reads: those within
+// r.breaks lines of a line that holds one of r's keywords, merged where
+// they overlap. It is the definition the shortcuts must agree with.
+func (x *index) lineSegments(r *rule) []segment {
+	if len(r.kw) == 0 {
+		return []segment{{0, len(x.s)}}
+	}
+	var segs []segment
+	for _, w := range r.kw {
+		for _, p := range x.at[int32(w)] {
+			segs = append(segs, x.lines(r, p))
+		}
+	}
+	return merge(segs)
+}
+
+// lines returns the lines within r.breaks of the one holding p, the last
+// with its line break; the whole text if r.breaks < 0.
+func (x *index) lines(r *rule, p int) segment {
+	if r.breaks < 0 {
+		return segment{0, len(x.s)}
+	}
+	line := sort.Search(len(x.lineStart), func(i int) bool { return x.lineStart[i] > p }) - 1
+	lo := x.lineStart[max(line-r.breaks, 0)]
+	hi := len(x.s)
+	if next := line + r.breaks + 1; next < len(x.lineStart) {
+		hi = x.lineStart[next]
+	}
+	return segment{lo, hi}
+}
+
+// merge sorts segs and joins those that overlap.
+func merge(segs []segment) []segment {
+	if len(segs) == 0 {
+		return nil
+	}
+	slices.SortFunc(segs, func(a, b segment) int { return a.lo - b.lo })
+	out := segs[:1]
+	for _, g := range segs[1:] {
+		if last := &out[len(out)-1]; g.lo < last.hi {
+			last.hi = max(last.hi, g.hi)
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// window returns what rule r reads around a keyword of n bytes at p: its
+// lines, or, when every match of r holds a keyword, no more of them than a
+// match could reach from p.
+func (x *index) window(r *rule, p, n int) segment {
+	seg := x.lines(r, p)
+	lo, hi := seg.lo, seg.hi
+	if !r.clip || r.maxLen < 0 {
+		return seg
+	}
+	a, b := max(lo, p+n-r.maxLen), min(hi, p+r.maxLen)
+	for a > lo && isWord(x.s[a-1]) && isWord(x.s[a]) {
+		a--
+	}
+	for b < hi && isWord(x.s[b-1]) && isWord(x.s[b]) {
+		b++
+	}
+	return segment{a, b}
+}
+
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s starts with the lower-case prefix p,
+// ignoring ASCII case in s.
+func hasPrefixFold(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lowerByte(s[i]) != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Bounds past which a rule is taken to have none: it then reads whole
+// lines (maxLen) or the whole text (maxBreaks).
+const (
+	maxBreaks = 16
+	maxLength = 4096
+)
+
+// bounds returns the most line breaks and the most bytes a match of re can
+// hold, each -1 if unbounded (or past maxBreaks, maxLength).
+func bounds(re *syntax.Regexp) (breaks, length int) {
+	breaks, length = measure(re, breaksOf), measure(re, lengthOf)
+	if breaks > maxBreaks {
+		breaks = -1
+	}
+	if length > maxLength {
+		length = -1
+	}
+	return breaks, length
+}
+
+// measure adds up f over a match of re, taking the most of alternatives
+// and repeats; -1 means without bound.
+func measure(re *syntax.Regexp, f func(*syntax.Regexp) int) int {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpQuest:
+		return measure(re.Sub[0], f)
+	case syntax.OpStar, syntax.OpPlus:
+		if measure(re.Sub[0], f) != 0 {
+			return -1
+		}
+		return 0
+	case syntax.OpRepeat:
+		n := measure(re.Sub[0], f)
+		switch {
+		case n == 0:
+			return 0
+		case n < 0 || re.Max < 0:
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, sub := range re.Sub {
+			n := measure(sub, f)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	}
+	return f(re)
+}
+
+// breaksOf is the most line breaks a leaf of a regexp matches, where the
+// pattern asks for them outright: a literal \n, (?s:.), [\s\S], [\r\n].
+// White space that happens to take in a line break (\s, [\s'"]) is read
+// within the line: a name and its value, a key and what ends it, sit on
+// one line, and reading lines one at a time keeps each regexp run short.
+func breaksOf(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if r == '\n' {
+				n++
+			}
+		}
+		return n
+	case syntax.OpCharClass:
+		if inClass(re.Rune, '\n') && (!inClass(re.Rune, ' ') || inClass(re.Rune, 'a') || inClass(re.Rune, '0')) {
+			return 1
+		}
+	case syntax.OpAnyChar:
+		return 1
+	}
+	return 0
+}
+
+func inClass(ranges []rune, c rune) bool {
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] <= c && c <= ranges[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// lengthOf is the most bytes a leaf of a regexp matches.
+func lengthOf(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += foldLen(r, re.Flags&syntax.FoldCase != 0)
+		}
+		return n
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return 0
+		}
+		return utf8.RuneLen(min(re.Rune[len(re.Rune)-1], utf8.MaxRune))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return utf8.UTFMax
+	}
+	return 0
+}
+
+// foldLen is the most bytes c matches: under (?i) k also matches the
+// Kelvin sign (3 bytes) and s the long s (2 bytes); other ASCII letters
+// fold only to ASCII.
+func foldLen(c rune, fold bool) int {
+	switch {
+	case !fold:
+		return utf8.RuneLen(c)
+	case c == 'k' || c == 'K':
+		return 3
+	case c == 's' || c == 'S':
+		return 2
+	case c < utf8.RuneSelf:
+		return 1
+	}
+	return utf8.UTFMax
+}
+
+// withoutLazyPrefix drops a leading lazy, optional run ([\w.-]{0,50}? in
+// gitleaks' semi-generic rules) from re, and from each alternative of a
+// top-level alternation. What the rest matches, its submatches included,
+// is the same: the run only moves where a match starts, never which
+// keyword it takes (the lazy run stops at the first that leads to a match,
+// the one the rest finds first); TestLazyPrefixKeepsSecrets checks it on
+// the corpora. Without it a regexp need not try fifty starts before each
+// keyword, and the rule can be anchored at its keywords.
+func withoutLazyPrefix(re *regexp.Regexp) *regexp.Regexp {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil || re.NumSubexp() == 0 {
+		return re // the secret is the whole match, run and all
+	}
+	changed := false
+	if tree.Op == syntax.OpAlternate {
+		for _, sub := range tree.Sub {
+			changed = dropLazyRuns(sub) || changed
+		}
+	} else {
+		changed = dropLazyRuns(tree)
+	}
+	if !changed {
+		return re
+	}
+	short, err := regexp.Compile(tree.String())
+	if err != nil || short.NumSubexp() != re.NumSubexp() {
+		return re
+	}
+	return short
+}
+
+// dropLazyRuns removes the lazy runs that begin concatenation re (gitleaks'
+// rules may have two, one inside a (?i:…) group) and reports whether it
+// removed any.
+func dropLazyRuns(re *syntax.Regexp) bool {
+	if re.Op != syntax.OpConcat {
+		return false
+	}
+	n := 0
+	for n < len(re.Sub)-1 && lazyRun(re.Sub[n]) {
+		n++
+	}
+	re.Sub = re.Sub[n:]
+	return n > 0
+}
+
+func lazyRun(re *syntax.Regexp) bool {
+	return re.Flags&syntax.NonGreedy != 0 && !hasCapture(re) &&
+		(re.Op == syntax.OpStar || re.Op == syntax.OpRepeat && re.Min == 0 || re.Op == syntax.OpQuest)
+}
+
+func hasCapture(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpCapture {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if hasCapture(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// leading returns literal strings, lower-cased, one of which begins every
+// match of re, or nil if it cannot tell. whole says they are the whole
+// matches, so that what follows re in a concatenation may extend them.
+// Word-boundary assertions at the start are passed over: the anchored
+// form reads the byte before the match.
+func leading(re *syntax.Regexp) (lits []string, whole bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, c := range re.Rune {
+			if c >= utf8.RuneSelf {
+				return nil, false
+			}
+			b = append(b, lowerByte(byte(c)))
+		}
+		return []string{string(b)}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1]-re.Rune[i] > 8 || re.Rune[i+1] >= utf8.RuneSelf {
+				return nil, false
+			}
+			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
+				if l := string(lowerByte(byte(c))); !slices.Contains(out, l) {
+					out = append(out, l)
+				}
+			}
+		}
+		if len(out) == 0 || len(out) > 8 {
+			return nil, false
+		}
+		return out, true
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpCapture:
+		return leading(re.Sub[0])
+	case syntax.OpQuest:
+		l, w := leading(re.Sub[0])
+		if l == nil {
+			return nil, false
+		}
+		return append(l, ""), w
+	case syntax.OpPlus:
+		l, _ := leading(re.Sub[0])
+		return l, false
+	case syntax.OpRepeat:
+		if re.Min == 0 {
+			return nil, false
+		}
+		l, _ := leading(re.Sub[0])
+		return l, false
+	case syntax.OpAlternate:
+		var out []string
+		whole := true
+		for _, sub := range re.Sub {
+			l, w := leading(sub)
+			if l == nil {
+				return nil, false
+			}
+			out, whole = append(out, l...), whole && w
+		}
+		return out, whole
+	case syntax.OpConcat:
+		acc := []string{""}
+		for i, sub := range re.Sub {
+			if i == 0 && (sub.Op == syntax.OpWordBoundary || sub.Op == syntax.OpNoWordBoundary) {
+				continue
+			}
+			l, w := leading(sub)
+			if l == nil || len(acc)*len(l) > 256 {
+				return nonEmpty(acc), false
+			}
+			var next []string
+			for _, a := range acc {
+				for _, b := range l {
+					next = append(next, a+b)
+				}
+			}
+			acc = next
+			if !w {
+				return acc, false
+			}
+		}
+		return acc, true
+	}
+	return nil, false
+}
+
+// nonEmpty returns lits, or nil if one of them is empty: a match could
+// then begin with anything.
+func nonEmpty(lits []string) []string {
+	if slices.Contains(lits, "") {
+		return nil
+	}
+	return lits
+}
+
+// anchor returns the anchored form of re, or nil if some match of re need
+// not begin with one of words, or a match may span any number of lines: a
+// regexp that matches re at the second
+// byte of its input, the first being the byte before the match.
+func anchor(re *regexp.Regexp, words []string) *regexp.Regexp {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil || len(words) == 0 || measure(tree, breaksOf) < 0 {
+		// Unbounded across lines, an anchored try at each keyword
+		// could read to the end of the text each time.
+		return nil
+	}
+	lits, _ := leading(tree)
+	if nonEmpty(lits) == nil {
+		return nil
+	}
+	for _, l := range lits {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(l, w) }) {
+			return nil
+		}
+	}
+	a, err := regexp.Compile(`^(?s:.)(?:` + re.String() + `)`)
+	if err != nil || a.NumSubexp() != re.NumSubexp() {
+		return nil
+	}
+	return a
+}
+
+// holds reports whether every match of re holds one of words (lower case,
+// matched in any ASCII case): some part every match must pass through
+// matches only literals that contain one.
+func holds(re *syntax.Regexp, words []string) bool {
+	if literalsHold(re, words) {
+		return true
+	}
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return holds(re.Sub[0], words)
+	case syntax.OpRepeat:
+		return re.Min > 0 && holds(re.Sub[0], words)
+	case syntax.OpAlternate:
+		return !slices.ContainsFunc(re.Sub, func(sub *syntax.Regexp) bool { return !holds(sub, words) })
+	case syntax.OpConcat:
+		if slices.ContainsFunc(re.Sub, func(sub *syntax.Regexp) bool { return holds(sub, words) }) {
+			return true
+		}
+		// A keyword may span parts: ".atlasv1." in \.(?-i:atlasv1)\.
+		for i := range re.Sub {
+			for j := i + 2; j <= len(re.Sub) && j-i < len(re.Sub); j++ {
+				if literalsHold(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[i:j]}, words) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// literalsHold reports whether re matches only literals each of which
+// contains one of words.
+func literalsHold(re *syntax.Regexp, words []string) bool {
+	lits, whole := leading(re)
+	if !whole || lits == nil {
+		return false
+	}
+	return !slices.ContainsFunc(lits, func(l string) bool {
+		return !slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
+	})
+}

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"syscall"
 
@@ -43,8 +44,9 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 	return cmd.Wait()
 }
 
-// sysProcAttr puts the process in a group of its own and, for
-// DieWithParent, sets the parent-death signal. The kernel sends that signal
+// sysProcAttr puts the process in a group (or, for NewSession and
+// Namespaces, a session) of its own, enters it into new namespaces for
+// Namespaces and, for DieWithParent, sets the parent-death signal. The kernel sends that signal
 // when the thread that started the process ends, not only the process; Go
 // ends a thread only when a goroutine locked to it returns without
 // unlocking. The one locked goroutine that starts such processes is the
@@ -53,6 +55,19 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 // would have its processes killed then.
 func sysProcAttr(c Command) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
+	if c.NewSession || c.Namespaces {
+		// A session leader leads its group too; setpgid would fail.
+		a.Setpgid, a.Setsid = false, true
+	}
+	if c.Namespaces {
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+		// What the launcher needs to set its namespaces up, in them only;
+		// it drops them before it starts anything.
+		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+	}
 	if c.DieWithParent {
 		a.Pdeathsig = syscall.SIGKILL
 	}

@@ -34,8 +34,12 @@ func waitGroupLeader(ctx context.Context, cmd *exec.Cmd, pgid int, reap bool, st
 	return err
 }
 
-// sysProcAttr puts the process in a group of its own. DieWithParent has no
-// counterpart here.
-func sysProcAttr(Command) *syscall.SysProcAttr {
+// sysProcAttr puts the process in a group (for NewSession, a session) of
+// its own. DieWithParent has no counterpart here.
+func sysProcAttr(c Command) *syscall.SysProcAttr {
+	if c.NewSession {
+		// A session leader leads its group too; setpgid would fail.
+		return &syscall.SysProcAttr{Setsid: true}
+	}
 	return &syscall.SysProcAttr{Setpgid: true}
 }

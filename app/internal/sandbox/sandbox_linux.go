@@ -89,8 +89,8 @@ func launch(s spec) int {
 		fmt.Fprintf(os.Stderr, launchPrefix+format+"\n", a...)
 		return code
 	}
-	if os.Getpid() != 1 {
-		return fail(exitSetup, "the launcher must start in namespaces of its own (PID 1), as the sandbox starts it")
+	if err := ownNamespaces(); err != nil {
+		return fail(exitSetup, "%v", err)
 	}
 	// Nothing traces or reads this process's memory from inside.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -132,6 +132,24 @@ func launch(s spec) int {
 		return fail(code, "running %s: %v", s.Argv[0], unwrapPathError(err))
 	}
 	return reap(proc.Pid, s.Argv[0])
+}
+
+// ownNamespaces checks that the launcher was started as the sandbox starts
+// it: PID 1 of a PID namespace, in a user namespace that maps one user only
+// (so its mounts cannot touch the namespaces the gate runs in).
+func ownNamespaces() error {
+	const want = "the launcher must start in namespaces of its own, as the sandbox starts it"
+	if os.Getpid() != 1 {
+		return errors.New(want + " (it is not PID 1)")
+	}
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return fmt.Errorf("%s (%v)", want, err)
+	}
+	if f := strings.Fields(string(b)); len(f) != 3 || f[2] != "1" {
+		return errors.New(want + " (its user namespace is not its own)")
+	}
+	return nil
 }
 
 // enforced says what the launcher applied, for `airlock status`.

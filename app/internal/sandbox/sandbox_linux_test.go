@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -163,7 +164,7 @@ type rig struct {
 	settings                 sandbox.Settings
 }
 
-func newRig(t *testing.T, extraEnv ...string) *rig {
+func newRig(t testing.TB, extraEnv ...string) *rig {
 	t.Helper()
 	if abi, err := llsys.LandlockGetABIVersion(); err != nil || abi < 3 {
 		t.Skipf("the kernel has no Landlock ABI 3 or newer (ABI %d, %v): the sandbox cannot run here", abi, err)
@@ -208,14 +209,14 @@ func (r *rig) run(t *testing.T, g sandbox.Grant, argv ...string) (stdout, stderr
 	return bridge.RunArgv(context.Background(), c)
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+func copyFile(t testing.TB, from, to string, mode os.FileMode) {
 	t.Helper()
 	src, err := os.Open(from)
 	if err != nil {
@@ -616,6 +617,21 @@ func TestLauncherNeedsItsNamespaces(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(string(out), "profile") {
 		t.Fatalf("no profile: %v: %s", err, out)
+	}
+
+	// PID 1 of a PID namespace, but in the user namespace everything runs
+	// in (only root can start that; a mount namespace of its own keeps the
+	// machine's mounts out of reach if the check failed).
+	f.Seek(0, 0)
+	cmd = exec.Command(self, sandbox.LaunchFlag)
+	cmd.ExtraFiles = []*os.File{f}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS}
+	out, err = cmd.CombinedOutput()
+	if errors.Is(err, syscall.EPERM) {
+		t.Skipf("starting a PID namespace without a user namespace needs root: %v", err)
+	}
+	if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(string(out), "user namespace is not its own") {
+		t.Fatalf("in the machine's user namespace: %v: %s", err, out)
 	}
 }
 

@@ -181,6 +181,11 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	}
 	p.Hide = dedup(hide)
 	slices.Sort(p.Hide)
+	for _, h := range p.Hide {
+		if temp == h || strings.HasPrefix(temp, h+"/") {
+			return Profile{}, fmt.Errorf("sandbox: the temporary folder %s lies in %s, which actions may not reach; set TMPDIR to another folder", temp, h)
+		}
+	}
 
 	drop := slices.Clone(agentEnv)
 	if !g.UI {

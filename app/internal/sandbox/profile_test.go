@@ -138,6 +138,7 @@ func TestDeriveRefuses(t *testing.T) {
 		{"unknown kind", func(_ *sandbox.Settings, kind, _ *string) { *kind = "perl" }, "unknown kind"},
 		{"unknown platform", func(s *sandbox.Settings, _, _ *string) { s.OS = "plan9" }, "no profile for plan9"},
 		{"NUL in a root", func(s *sandbox.Settings, _, _ *string) { s.Roots = []string{"/home/ann/Doc\x00uments"} }, "NUL"},
+		{"temporary folder in a hidden one", func(_ *sandbox.Settings, _, tmp *string) { *tmp = runDir + "/airlock-action-1" }, "set TMPDIR to another folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

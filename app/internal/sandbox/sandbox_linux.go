@@ -68,10 +68,13 @@ func (b *Box) probe() (string, error) {
 	defer cancel()
 	out, _, err := bridge.RunArgv(ctx, bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
 		Env: p.Env, Dir: "/", ExtraFiles: []*os.File{f}, Namespaces: true})
+	var ee *bridge.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		// It did not start: the kernel refused the namespaces (user
+		// namespaces disabled or restricted, or none left).
+		return "", fmt.Errorf("the kernel refuses to start a program in new user namespaces here (%v)", err)
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "operation not permitted") || strings.Contains(err.Error(), "permission denied") {
-			return "", fmt.Errorf("the kernel refuses user namespaces here (%v)", err)
-		}
 		return "", err
 	}
 	return strings.TrimSpace(out), nil
@@ -119,7 +122,7 @@ func launch(s spec) int {
 		fmt.Println(enforced(abi, p.UI))
 		return 0
 	}
-	path, code, err := lookPath(s.Argv[0], p.Env, s.Dir)
+	path, code, err := lookPath(s.Argv[0], p.Env)
 	if err != nil {
 		return fail(code, "%v", err)
 	}
@@ -297,10 +300,10 @@ func restrict(p Profile) (int, error) {
 }
 
 // lookPath finds the program as exec would, in the sandbox's view: a name
-// with a slash as it stands (relative to dir), else the first executable
-// file of that name in an absolute PATH entry. The int is the exit status
-// to report when it is not found.
-func lookPath(name string, env []string, dir string) (string, int, error) {
+// with a slash as it stands (relative to the working folder), else the
+// first executable file of that name in an absolute PATH entry. The int is
+// the exit status to report when it is not found.
+func lookPath(name string, env []string) (string, int, error) {
 	if strings.Contains(name, "/") {
 		return name, 0, nil
 	}

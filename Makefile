@@ -82,10 +82,10 @@ staticcheck: ## run staticcheck (pinned) on every package
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
-	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact
+	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \

@@ -10,6 +10,7 @@ require (
 	github.com/jezek/xgb v1.1.1
 	github.com/keybase/dbus v0.0.0-20220506165403-5aa21ea2c23a
 	github.com/keybase/go-keychain v0.0.1
+	github.com/landlock-lsm/go-landlock v0.10.1
 	github.com/mattn/go-sqlite3 v1.14.32
 	github.com/modelcontextprotocol/go-sdk v1.7.0
 	github.com/progrium/darwinkit v0.5.0
@@ -19,6 +20,7 @@ require (
 	golang.org/x/sys v0.41.0
 	golang.org/x/text v0.30.0
 	howett.net/plist v1.0.1
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77
 	mvdan.cc/sh/v3 v3.12.0
 )
 

@@ -139,6 +139,7 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		go app.Run(ctx, r, func() { close(ready) })
 		<-ready
 		log.Printf("airlock: menu ready; gate serving on %s (autonomy %s)", b.srv.Path(), b.settings.Autonomy)
+		log.Printf("airlock: the OS sandbox of commands and scripts: %s", b.box)
 	}
 	if runtime.GOOS != "darwin" {
 		tray.Prime(tray.Build(app.State(ctx)))

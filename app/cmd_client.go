@@ -211,6 +211,9 @@ func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 	}
 	fmt.Fprintf(stdout, "gate: %s\nautonomy: %s\nrunning: %d submissions, %d actions executing, %d approvals pending\n",
 		state, st.Level, st.Running, st.Executing, st.Pending)
+	if st.Sandbox != "" {
+		fmt.Fprintf(stdout, "sandbox: %s\n", st.Sandbox)
+	}
 	return nil
 }
 

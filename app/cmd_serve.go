@@ -85,6 +85,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	}
 	defer b.Close()
 	fmt.Fprintf(stdout, "airlock: gate serving on %s (autonomy %s, prompter %s)\n", b.srv.Path(), b.settings.Autonomy, opts.prompter)
+	fmt.Fprintf(stdout, "airlock: the OS sandbox of commands and scripts: %s\n", b.box)
 	fmt.Fprintln(stdout, "airlock: `airlock kill` stops everything; after a kill, restart the gate here to accept work again.")
 	err = b.srv.Serve(ctx)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
 	"github.com/airlockhq/airlock/bridge"
@@ -49,6 +50,7 @@ type builtGate struct {
 	events       *gate.Fanout
 	gate         *gate.Gate
 	srv          *ipc.Server
+	box          *sandbox.Box // the OS sandbox of commands and scripts
 }
 
 // buildGate reads the settings, opens the key store and the history, builds
@@ -82,11 +84,15 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
+	b.box, err = newSandbox(home, paths, dir)
+	if err != nil {
+		return nil, err
+	}
 	desk, err := bridge.NewDesktop(bridge.Options{})
 	if err != nil {
 		return nil, err
 	}
-	exec, err := gate.DefaultExecutor(paths, desk)
+	exec, err := gate.DefaultExecutor(paths, desk, b.box)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +121,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Frontmost: frontmost{desk},
 		Autonomy:  b.settings.Autonomy,
 		Events:    b.events.Emit,
+		Sandbox:   b.box,
 	})
 	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store})
 	if err != nil {
@@ -148,6 +155,41 @@ type frontmost struct{ d *bridge.Desktop }
 func (f frontmost) Frontmost(ctx context.Context) (policy.App, error) {
 	a, err := f.d.Frontmost(ctx)
 	return policy.App(a), err
+}
+
+// newSandbox builds the OS sandbox of commands and scripts: the home and
+// sandbox roots of the settings, Airlock's own files (the data directory
+// with the settings, history and socket; the logs; the program or its
+// bundle) hidden, the gate's environment to start from. It probes the
+// platform once, here, so that the gate knows before the first action
+// whether it can confine.
+func newSandbox(home string, paths *sanitize.Config, dataDir string) (*sandbox.Box, error) {
+	own := []string{dataDir}
+	if logs, err := datadir.Logs(); err == nil {
+		own = append(own, logs)
+	}
+	program := ""
+	if exe, err := os.Executable(); err == nil {
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		program = programPath(exe)
+	}
+	box, err := sandbox.New(sandbox.Settings{Home: home, Roots: paths.Roots, Own: own, Program: program, Env: os.Environ()}, "")
+	if err != nil {
+		return nil, fmt.Errorf("the OS sandbox: %w", err)
+	}
+	box.Available()
+	return box, nil
+}
+
+// programPath is what of Airlock an action must not reach: the .app bundle
+// the executable lies in, or the executable itself.
+func programPath(exe string) string {
+	if i := strings.Index(exe, ".app/Contents/MacOS/"); i >= 0 {
+		return exe[:i+len(".app")]
+	}
+	return exe
 }
 
 // ownFilesOutsideSandbox refuses sandbox roots that hold Airlock's own files

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -49,6 +50,11 @@ var commands = []command{
 var version = "dev"
 
 func main() {
+	// The sandbox's launcher: this program started again to confine one
+	// action. Nothing else may run before it (app/internal/sandbox).
+	if code, ok := sandbox.Main(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -51,7 +51,9 @@ func startLocalGate(t *testing.T, autonomy policy.Autonomy) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := gate.DefaultExecutor(paths, desk)
+	// No sandbox (nil box): the payload must reach the gate's socket, as any
+	// program of the agent's outside Airlock could; a confined action cannot.
+	ex, err := gate.DefaultExecutor(paths, desk, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,18 @@ import (
 // missing. app/internal/execute's ErrUnavailable is this same value.
 var ErrUnavailable = errors.New("not available on this platform")
 
+// Confine turns the Command that runs an action's script into one that runs
+// it confined by the OS sandbox (app/internal/sandbox), and returns what to
+// call once the command has ended. The bridge holds no policy: the caller
+// decides what the confinement is.
+type Confine func(Command) (confined Command, done func(), err error)
+
+// errNoConfine is the error of an action's script given no confinement:
+// the bridge never runs one unconfined.
+func errNoConfine(action string) error {
+	return fmt.Errorf("%s: refused: an action's script runs only confined by the OS sandbox, and none was given", action)
+}
+
 // ErrScriptTimeout is wrapped by the error of a script, shortcut or
 // validation that ran past the script timeout (Options.ScriptTimeout); its
 // process group was killed.

@@ -212,7 +212,7 @@ func (d *Desktop) ActivateApp(ctx context.Context, app string) error {
 // Notify shows a notification through AppleScript's display notification
 // (darwinkit has no UNUserNotificationCenter), values in argv.
 func (d *Desktop) Notify(ctx context.Context, title, message, sound string) error {
-	_, err := d.runHelper(ctx, notifyScript, []string{title, message, sound}, false)
+	_, err := d.runHelper(ctx, notifyScript, []string{title, message, sound}, false, nil)
 	return wrap("show a notification", err)
 }
 
@@ -236,7 +236,7 @@ func (d *Desktop) SetVolume(ctx context.Context, percent int) error {
 	if percent < 0 || percent > 100 {
 		return fmt.Errorf("set the volume: %d is not from 0 to 100", percent)
 	}
-	_, err := d.runHelper(ctx, volumeScript, []string{strconv.Itoa(percent)}, false)
+	_, err := d.runHelper(ctx, volumeScript, []string{strconv.Itoa(percent)}, false, nil)
 	return wrap("set the volume", err)
 }
 
@@ -268,7 +268,7 @@ func (d *Desktop) RunShortcut(ctx context.Context, name, input string) (string, 
 // CreateEvent adds an event to the first writable calendar in Calendar.
 func (d *Desktop) CreateEvent(ctx context.Context, title string, start, end time.Time) error {
 	argv := append(append([]string{title}, dateArgs(start)...), dateArgs(end)...)
-	_, err := d.runHelper(ctx, eventScript, argv, false)
+	_, err := d.runHelper(ctx, eventScript, argv, false, nil)
 	return wrap("create a calendar event", err)
 }
 
@@ -278,7 +278,7 @@ func (d *Desktop) CreateReminder(ctx context.Context, title string, due *time.Ti
 	if due != nil {
 		argv = append(argv, dateArgs(*due)...)
 	}
-	_, err := d.runHelper(ctx, reminderScript, argv, false)
+	_, err := d.runHelper(ctx, reminderScript, argv, false, nil)
 	return wrap("create a reminder", err)
 }
 
@@ -287,7 +287,7 @@ func (d *Desktop) SendEmail(ctx context.Context, to []string, subject, body stri
 	if len(to) == 0 {
 		return fmt.Errorf("send an email: no recipient")
 	}
-	_, err := d.runHelper(ctx, mailScript, append([]string{subject, body}, to...), false)
+	_, err := d.runHelper(ctx, mailScript, append([]string{subject, body}, to...), false, nil)
 	return wrap("send an email", err)
 }
 
@@ -329,21 +329,28 @@ func (d *Desktop) MoveToTrash(ctx context.Context, path string) (where string, e
 	return where, err
 }
 
-// RunAppleScript runs src in a helper child with NSAppleScript; see
-// AppleScriptHelper.
-func (d *Desktop) RunAppleScript(ctx context.Context, src string, argv []string) (string, error) {
-	return d.runHelper(ctx, src, argv, false)
+// RunAppleScript runs src in a helper child with NSAppleScript, confined by
+// confine; see AppleScriptHelper. Without confine it refuses.
+func (d *Desktop) RunAppleScript(ctx context.Context, src string, argv []string, confine Confine) (string, error) {
+	if confine == nil {
+		return "", errNoConfine("run AppleScript")
+	}
+	return d.runHelper(ctx, src, argv, false, confine)
 }
 
-// RunJXA runs src with osascript -l JavaScript; see runJXA.
-func (d *Desktop) RunJXA(ctx context.Context, src string, argv []string) (string, error) {
-	return d.runJXA(ctx, src, argv)
+// RunJXA runs src with osascript -l JavaScript, confined by confine; see
+// runJXA. Without confine it refuses.
+func (d *Desktop) RunJXA(ctx context.Context, src string, argv []string, confine Confine) (string, error) {
+	if confine == nil {
+		return "", errNoConfine("run JavaScript for Automation")
+	}
+	return d.runJXA(ctx, src, argv, confine)
 }
 
 // ValidateAppleScript compiles src in a helper child without running it
 // (seed 000's validateScript); a compile error is a *ScriptError.
 func (d *Desktop) ValidateAppleScript(ctx context.Context, src string) error {
-	_, err := d.runHelper(ctx, src, nil, true)
+	_, err := d.runHelper(ctx, src, nil, true, nil)
 	return err
 }
 

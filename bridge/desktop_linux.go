@@ -383,12 +383,12 @@ func (d *Desktop) SendEmail(context.Context, []string, string, string) error {
 }
 
 // RunAppleScript needs macOS.
-func (d *Desktop) RunAppleScript(context.Context, string, []string) (string, error) {
+func (d *Desktop) RunAppleScript(context.Context, string, []string, Confine) (string, error) {
 	return "", needsMacOS("run AppleScript")
 }
 
 // RunJXA needs macOS.
-func (d *Desktop) RunJXA(context.Context, string, []string) (string, error) {
+func (d *Desktop) RunJXA(context.Context, string, []string, Confine) (string, error) {
 	return "", needsMacOS("run JavaScript for Automation")
 }
 

@@ -537,8 +537,8 @@ func TestNeedsMacOS(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	for name, call := range map[string]func() error{
-		"RunAppleScript":      func() error { _, err := d.RunAppleScript(ctx, "beep", nil); return err },
-		"RunJXA":              func() error { _, err := d.RunJXA(ctx, "1", nil); return err },
+		"RunAppleScript":      func() error { _, err := d.RunAppleScript(ctx, "beep", nil, nil); return err },
+		"RunJXA":              func() error { _, err := d.RunJXA(ctx, "1", nil, nil); return err },
 		"ValidateAppleScript": func() error { return d.ValidateAppleScript(ctx, "beep") },
 		"RunShortcut":         func() error { _, err := d.RunShortcut(ctx, "s", ""); return err },
 		"CreateEvent":         func() error { return d.CreateEvent(ctx, "e", now, now) },

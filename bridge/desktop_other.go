@@ -64,10 +64,10 @@ func (d *Desktop) Trash(context.Context, string) error {
 func (d *Desktop) MoveToTrash(context.Context, string) (string, error) {
 	return "", &UnavailableError{Action: "move a file to the Trash"}
 }
-func (d *Desktop) RunAppleScript(context.Context, string, []string) (string, error) {
+func (d *Desktop) RunAppleScript(context.Context, string, []string, Confine) (string, error) {
 	return "", needsMacOS("run AppleScript")
 }
-func (d *Desktop) RunJXA(context.Context, string, []string) (string, error) {
+func (d *Desktop) RunJXA(context.Context, string, []string, Confine) (string, error) {
 	return "", needsMacOS("run JavaScript for Automation")
 }
 func (d *Desktop) ValidateAppleScript(context.Context, string) error {

@@ -37,12 +37,12 @@ func ServeHelper(stdin io.Reader, stdout io.Writer, args []string, interp func(s
 
 // RunHelper runs one script through d's helper child.
 func RunHelper(ctx context.Context, d *Desktop, src string, argv []string, compile bool) (string, error) {
-	return d.runHelper(ctx, src, argv, compile)
+	return d.runHelper(ctx, src, argv, compile, nil)
 }
 
 // RunJXA runs a JXA script through osascript (a shim in the tests).
 func RunJXA(ctx context.Context, d *Desktop, src string, argv []string) (string, error) {
-	return d.runJXA(ctx, src, argv)
+	return d.runJXA(ctx, src, argv, nil)
 }
 
 // RunShortcut runs a shortcut through the shortcuts CLI (a shim).

@@ -165,8 +165,10 @@ func decodeOne(b []byte, v any) error {
 
 // runHelper runs one AppleScript in a helper child (d.helper HelperFlag) in
 // its own process group, bounded by the script timeout, and returns its
-// result. A script error is a *ScriptError.
-func (d *Desktop) runHelper(ctx context.Context, src string, argv []string, compile bool) (string, error) {
+// result. A script error is a *ScriptError. confine, when not nil, confines
+// the child (an action's script); nil runs it as Airlock's own (a trusted
+// bridge call).
+func (d *Desktop) runHelper(ctx context.Context, src string, argv []string, compile bool, confine Confine) (string, error) {
 	if err := checkScript(src, argv); err != nil {
 		return "", err
 	}
@@ -182,7 +184,16 @@ func (d *Desktop) runHelper(ctx context.Context, src string, argv []string, comp
 	}
 	sctx, cancel := d.scriptContext(ctx)
 	defer cancel()
-	stdout, _, err := d.run(sctx, Command{Argv: []string{d.helper, HelperFlag}, Stdin: string(req), MaxOutput: maxHelperAnswer + 1})
+	c := Command{Argv: []string{d.helper, HelperFlag}, Stdin: string(req), MaxOutput: maxHelperAnswer + 1}
+	if confine != nil {
+		confined, done, err := confine(c)
+		if err != nil {
+			return "", fmt.Errorf("the AppleScript: %w", err)
+		}
+		defer done()
+		c = confined
+	}
+	stdout, _, err := d.run(sctx, c)
 	if err != nil {
 		if serr := d.stopError(sctx, ctx, "the AppleScript"); serr != nil {
 			return "", serr

@@ -14,8 +14,9 @@ const osascriptPath = "/usr/bin/osascript"
 // runJXA runs a JavaScript for Automation script with `osascript -l
 // JavaScript -`: the source on stdin, argv after the "-" (so none can be
 // taken for an option) as the arguments of its run function. It is bounded
-// by the script timeout; a script error is a *ScriptError.
-func (d *Desktop) runJXA(ctx context.Context, src string, argv []string) (string, error) {
+// by the script timeout; a script error is a *ScriptError. confine, when not
+// nil, confines osascript (see runHelper).
+func (d *Desktop) runJXA(ctx context.Context, src string, argv []string, confine Confine) (string, error) {
 	const action = "run JavaScript for Automation"
 	if err := checkScript(src, argv); err != nil {
 		return "", err
@@ -27,7 +28,16 @@ func (d *Desktop) runJXA(ctx context.Context, src string, argv []string) (string
 	sctx, cancel := d.scriptContext(ctx)
 	defer cancel()
 	args := append([]string{osascript, "-l", "JavaScript", "-"}, argv...)
-	stdout, stderr, err := d.run(sctx, Command{Argv: args, Stdin: src})
+	c := Command{Argv: args, Stdin: src}
+	if confine != nil {
+		confined, done, err := confine(c)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", action, err)
+		}
+		defer done()
+		c = confined
+	}
+	stdout, stderr, err := d.run(sctx, c)
 	if err != nil {
 		if serr := d.stopError(sctx, ctx, "the JXA script"); serr != nil {
 			return "", serr

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -63,6 +64,26 @@ type Command struct {
 	// would have read its answer. Linux only (the parent-death signal);
 	// elsewhere it does nothing.
 	DieWithParent bool
+
+	// NewSession starts the program in a session of its own instead of
+	// only a process group: it has no controlling terminal, so it can
+	// neither read nor inject input into the terminal Airlock runs in. It
+	// still leads its own process group, which is killed as RunArgv says.
+	NewSession bool
+
+	// Namespaces (Linux only; elsewhere StartArgv refuses it) starts the
+	// program, in a session of its own, in new user, mount, PID and IPC
+	// namespaces, with this user's uid and gid mapped to themselves: it
+	// is PID 1 there, so that when it exits every process it left behind
+	// is killed by the kernel. It holds CAP_SYS_ADMIN and CAP_SETPCAP in
+	// those namespaces (only there), to set them up; it must drop them
+	// before it runs anything else. It is how the sandbox's launcher
+	// starts.
+	Namespaces bool
+
+	// Name is what errors call the program; "" means Argv[0]. A launcher
+	// that runs another program gives that program's name.
+	Name string
 }
 
 // ExitError is the error of a process that ran and failed.
@@ -134,8 +155,15 @@ func StartArgv(c Command) (*Proc, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return nil, errors.New("running a process: no program given")
 	}
+	name := c.Name
+	if name == "" {
+		name = c.Argv[0]
+	}
 	if c.Contain && c.Linger {
-		return nil, fmt.Errorf("running %s: a contained process cannot linger", c.Argv[0])
+		return nil, fmt.Errorf("running %s: a contained process cannot linger", name)
+	}
+	if c.Namespaces && runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("running %s: namespaces are Linux only", name)
 	}
 	limit := c.MaxOutput
 	if limit <= 0 {
@@ -145,13 +173,13 @@ func StartArgv(c Command) (*Proc, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.ExtraFiles = c.ExtraFiles
-	p := &Proc{cmd: cmd, program: c.Argv[0], linger: c.Linger, contained: c.Contain,
+	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain,
 		out: &capped{limit: limit}, errOut: &capped{limit: limit}}
 	if c.Linger {
 		if c.Stdin != "" {
 			f, err := stdinFile(c.Stdin)
 			if err != nil {
-				return nil, fmt.Errorf("running %s: %w", c.Argv[0], err)
+				return nil, fmt.Errorf("running %s: %w", name, err)
 			}
 			p.stdin = f
 			cmd.Stdin = f
@@ -169,7 +197,7 @@ func StartArgv(c Command) (*Proc, error) {
 		if p.stdin != nil {
 			p.stdin.Close()
 		}
-		return nil, fmt.Errorf("running %s: %w", c.Argv[0], err)
+		return nil, fmt.Errorf("running %s: %w", name, err)
 	}
 	p.before = before
 	p.pgid = cmd.Process.Pid

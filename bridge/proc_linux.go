@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -59,18 +60,27 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	return p.cmd.Wait()
 }
 
-// sysProcAttr puts the process in a group of its own, or for Contain in a
-// session of its own (which makes it the leader of a new group too, and
-// leaves it no controlling terminal), and, for DieWithParent, sets the
-// parent-death signal. The kernel sends that signal when the thread that
-// started the process ends, not only the process; Go ends a thread only
-// when a goroutine locked to it returns without unlocking. The one locked
-// goroutine that starts such processes is the app's main goroutine
+// sysProcAttr starts the process where launchAttr says (a group of its
+// own, or a session of its own for Contain, NewSession and Namespaces),
+// enters it into new namespaces for Namespaces and, for DieWithParent, sets
+// the parent-death signal. The kernel sends that signal when the thread
+// that started the process ends, not only the process; Go ends a thread
+// only when a goroutine locked to it returns without unlocking. The one
+// locked goroutine that starts such processes is the app's main goroutine
 // (systray locks it to the main thread), whose thread ends only with the
 // process. A caller on a locked goroutine that returns would have its
 // processes killed then.
 func sysProcAttr(c Command) *syscall.SysProcAttr {
 	a := launchAttr(c)
+	if c.Namespaces {
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+		// What the launcher needs to set its namespaces up, in them only;
+		// it drops them before it starts anything.
+		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+	}
 	if c.DieWithParent {
 		a.Pdeathsig = syscall.SIGKILL
 	}

@@ -38,9 +38,9 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	return err
 }
 
-// sysProcAttr puts the process in a group of its own, or for Contain in a
-// session of its own (which makes it the leader of a new group too, and
-// leaves it no controlling terminal). DieWithParent has no counterpart here.
+// sysProcAttr starts the process where launchAttr says: a group of its own,
+// or a session of its own for Contain and NewSession. DieWithParent has no
+// counterpart here.
 func sysProcAttr(c Command) *syscall.SysProcAttr {
 	return launchAttr(c)
 }

@@ -18,6 +18,10 @@ type Command = bridge.Command
 // ExitError is the error of a process that ran and failed.
 type ExitError = bridge.ExitError
 
+// Confine makes the Command of an action run confined by the OS sandbox;
+// see bridge.Confine.
+type Confine = bridge.Confine
+
 // RunArgv runs c.Argv without a shell, in a process group of its own that is
 // killed as a whole when ctx is done; see bridge.RunArgv.
 func RunArgv(ctx context.Context, c Command) (stdout, stderr string, err error) {

@@ -51,9 +51,10 @@ type Desktop interface {
 	// RunAppleScript and RunJXA run a script whose source was approved as
 	// it stands; argv reaches the script as the arguments of its run
 	// handler (`on run argv`, `function run(argv)`), never spliced into the
-	// source. They return the script's result as text.
-	RunAppleScript(ctx context.Context, src string, argv []string) (string, error)
-	RunJXA(ctx context.Context, src string, argv []string) (string, error)
+	// source. The process that runs it is started confined by confine; with
+	// none they refuse. They return the script's result as text.
+	RunAppleScript(ctx context.Context, src string, argv []string, confine Confine) (string, error)
+	RunJXA(ctx context.Context, src string, argv []string, confine Confine) (string, error)
 }
 
 // Unavailable returns a Desktop that does nothing: every method returns an
@@ -101,9 +102,9 @@ func (unavailable) SendEmail(context.Context, []string, string, string) error {
 	return no("send an email")
 }
 func (unavailable) Trash(context.Context, string) error { return no("move a file to the Trash") }
-func (unavailable) RunAppleScript(context.Context, string, []string) (string, error) {
+func (unavailable) RunAppleScript(context.Context, string, []string, Confine) (string, error) {
 	return "", no("run AppleScript")
 }
-func (unavailable) RunJXA(context.Context, string, []string) (string, error) {
+func (unavailable) RunJXA(context.Context, string, []string, Confine) (string, error) {
 	return "", no("run JavaScript for Automation")
 }

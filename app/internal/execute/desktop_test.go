@@ -28,8 +28,8 @@ func TestUnavailable(t *testing.T) {
 		"ActivateApp":    func() error { return d.ActivateApp(ctx, "Safari") },
 		"Notify":         func() error { return d.Notify(ctx, "t", "m", "") },
 		"Speak":          func() error { return d.Speak(ctx, "x") },
-		"RunAppleScript": func() error { _, err := d.RunAppleScript(ctx, "beep", nil); return err },
-		"RunJXA":         func() error { _, err := d.RunJXA(ctx, "1", nil); return err },
+		"RunAppleScript": func() error { _, err := d.RunAppleScript(ctx, "beep", nil, nil); return err },
+		"RunJXA":         func() error { _, err := d.RunJXA(ctx, "1", nil, nil); return err },
 		"SetVolume":      func() error { return d.SetVolume(ctx, 50) },
 		"DoNotDisturb":   func() error { return d.DoNotDisturb(ctx, true) },
 		"RunShortcut":    func() error { _, err := d.RunShortcut(ctx, "s", ""); return err },
@@ -102,10 +102,10 @@ func (r *recorder) SendEmail(_ context.Context, to []string, s, b string) error 
 	return r.rec("SendEmail %q %q %q", to, s, b)
 }
 func (r *recorder) Trash(_ context.Context, p string) error { return r.rec("Trash %s", p) }
-func (r *recorder) RunAppleScript(_ context.Context, src string, argv []string) (string, error) {
+func (r *recorder) RunAppleScript(_ context.Context, src string, argv []string, _ execute.Confine) (string, error) {
 	return "", r.rec("RunAppleScript %q %q", src, argv)
 }
-func (r *recorder) RunJXA(_ context.Context, src string, argv []string) (string, error) {
+func (r *recorder) RunJXA(_ context.Context, src string, argv []string, _ execute.Confine) (string, error) {
 	return "", r.rec("RunJXA %q %q", src, argv)
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
 )
@@ -21,6 +22,9 @@ type Executor struct {
 	Desktop Desktop          // everything that is not a file operation; nil means Unavailable()
 	Trash   Trasher          // where deleted and replaced things go; nil refuses them
 	Paths   *sanitize.Config // the sandbox, checked again here; nil refuses every path
+	// Sandbox confines commands and scripts (the OS sandbox). nil runs
+	// commands unconfined and refuses scripts: for tests only.
+	Sandbox *sandbox.Box
 
 	// one holds a token while an action runs: actions run one at a time, so
 	// that no action can move or swap a folder (a link to a credential store

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
 )
@@ -23,7 +24,11 @@ const (
 // its own, and nothing it starts outlives it (bridge.Command.Contain).
 // Every argument passes sanitize.Text again; one it would change (control
 // characters) is refused rather than altered.
-func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string) (Result, error) {
+//
+// Each runs confined by e.Sandbox with the profile of g (the grant the gate
+// decided); with no Sandbox, commands run unconfined and scripts are refused
+// (only tests leave it out).
+func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string, g sandbox.Grant) (Result, error) {
 	release, err := e.turn(ctx)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
@@ -48,12 +53,16 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	if d == nil {
 		d = Unavailable()
 	}
+	var confine Confine
+	if e.Sandbox != nil {
+		confine = func(c Command) (Command, func(), error) { return e.Sandbox.Confine(c, kind, g) }
+	}
 	var out string
 	switch kind {
 	case KindAppleScript:
-		out, err = d.RunAppleScript(ctx, src, argv)
+		out, err = d.RunAppleScript(ctx, src, argv, confine)
 	case KindJXA:
-		out, err = d.RunJXA(ctx, src, argv)
+		out, err = d.RunJXA(ctx, src, argv, confine)
 	case KindCommand:
 		if src != "" {
 			return Result{}, errors.New("command: give the program and its arguments as argv, not as source")
@@ -65,8 +74,19 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		if e.Paths != nil {
 			dir = e.Paths.Home
 		}
+		// Contained (a session of its own; what it leaves behind is killed)
+		// whether or not it is confined too.
+		c := Command{Argv: argv, Dir: dir, Contain: true}
+		if confine != nil {
+			confined, done, cerr := confine(c)
+			if cerr != nil {
+				return Result{}, fmt.Errorf("%s: %w", kind, cerr)
+			}
+			defer done()
+			c = confined
+		}
 		var stderr string
-		out, stderr, err = RunArgv(ctx, Command{Argv: argv, Dir: dir, Contain: true})
+		out, stderr, err = RunArgv(ctx, c)
 		if err == nil && strings.TrimSpace(out) == "" {
 			out = bridge.LastLine(stderr)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/execute"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -22,12 +23,12 @@ type scriptDesktop struct {
 	argv      []string
 }
 
-func (d *scriptDesktop) RunAppleScript(_ context.Context, src string, argv []string) (string, error) {
+func (d *scriptDesktop) RunAppleScript(_ context.Context, src string, argv []string, _ execute.Confine) (string, error) {
 	d.kind, d.src, d.argv = "applescript", src, argv
 	return "result", nil
 }
 
-func (d *scriptDesktop) RunJXA(_ context.Context, src string, argv []string) (string, error) {
+func (d *scriptDesktop) RunJXA(_ context.Context, src string, argv []string, _ execute.Confine) (string, error) {
 	d.kind, d.src, d.argv = "jxa", src, argv
 	return "result", nil
 }
@@ -37,14 +38,14 @@ func TestRunScript(t *testing.T) {
 	e := &execute.Executor{Desktop: d}
 	ctx := context.Background()
 
-	res, err := e.RunScript(ctx, execute.KindAppleScript, "on run argv\nreturn item 1 of argv\nend run", []string{`"; do shell script "id`})
+	res, err := e.RunScript(ctx, execute.KindAppleScript, "on run argv\nreturn item 1 of argv\nend run", []string{`"; do shell script "id`}, ossandbox.Grant{})
 	if err != nil || res.Output != "result" || d.kind != "applescript" || d.argv[0] != `"; do shell script "id` {
 		t.Fatalf("applescript: %v %+v %+v", err, res, d)
 	}
-	if _, err := e.RunScript(ctx, execute.KindJXA, "function run(argv) { return argv[0] }", []string{"x"}); err != nil || d.kind != "jxa" {
+	if _, err := e.RunScript(ctx, execute.KindJXA, "function run(argv) { return argv[0] }", []string{"x"}, ossandbox.Grant{}); err != nil || d.kind != "jxa" {
 		t.Fatalf("jxa: %v %+v", err, d)
 	}
-	res, err = e.RunScript(ctx, execute.KindCommand, "", []string{"printf", "%s", "$(id); rm -rf ~"})
+	res, err = e.RunScript(ctx, execute.KindCommand, "", []string{"printf", "%s", "$(id); rm -rf ~"}, ossandbox.Grant{})
 	if err != nil || res.Output != "$(id); rm -rf ~" {
 		t.Fatalf("command: %v %q", err, res.Output)
 	}
@@ -62,19 +63,19 @@ func TestRunScript(t *testing.T) {
 		{"too many arguments", execute.KindJXA, "x", make([]string, 101), "at most 100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.RunScript(ctx, tc.kind, tc.src, tc.argv)
+			_, err := e.RunScript(ctx, tc.kind, tc.src, tc.argv, ossandbox.Grant{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}
 		})
 	}
 	plain := &execute.Executor{}
-	if _, err := plain.RunScript(ctx, execute.KindAppleScript, "beep", nil); !errors.Is(err, execute.ErrUnavailable) {
+	if _, err := plain.RunScript(ctx, execute.KindAppleScript, "beep", nil, ossandbox.Grant{}); !errors.Is(err, execute.ErrUnavailable) {
 		t.Fatalf("no desktop: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}); err == nil {
+	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}, ossandbox.Grant{}); err == nil {
 		t.Fatal("a cancelled script started")
 	}
 }
@@ -88,14 +89,14 @@ func TestOneActionAtATime(t *testing.T) {
 	ctx := context.Background()
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(ctx, execute.KindAppleScript, "first", nil)
+		_, err := e.RunScript(ctx, execute.KindAppleScript, "first", nil, ossandbox.Grant{})
 		first <- err
 	}()
 	<-d.started
 	waiting, cancel := context.WithCancel(ctx)
 	second := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(waiting, execute.KindAppleScript, "second", nil)
+		_, err := e.RunScript(waiting, execute.KindAppleScript, "second", nil, ossandbox.Grant{})
 		second <- err
 	}()
 	select {
@@ -122,7 +123,7 @@ type blockingDesktop struct {
 	runs             atomic.Int32
 }
 
-func (d *blockingDesktop) RunAppleScript(ctx context.Context, src string, argv []string) (string, error) {
+func (d *blockingDesktop) RunAppleScript(ctx context.Context, src string, argv []string, _ execute.Confine) (string, error) {
 	if d.runs.Add(1) == 1 {
 		close(d.started)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/llm/llmtest"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
@@ -36,7 +37,7 @@ func benchGate(b *testing.B) *gate.Gate {
 
 type nopExec struct{}
 
-func (nopExec) RunScript(context.Context, string, string, []string) (execute.Result, error) {
+func (nopExec) RunScript(context.Context, string, string, []string, ossandbox.Grant) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
@@ -139,7 +140,7 @@ func BenchmarkKill(b *testing.B) {
 type execFunc func(ctx context.Context, a action.Action) (execute.Result, error)
 
 func (f execFunc) Run(ctx context.Context, a action.Action) (execute.Result, error) { return f(ctx, a) }
-func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string) (execute.Result, error) {
+func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string, _ ossandbox.Grant) (execute.Result, error) {
 	return f(ctx, action.Action{})
 }
 

@@ -61,7 +61,9 @@ func newEscapeRig(t testing.TB) *escapeRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := gate.DefaultExecutor(env.Paths, desk)
+	// No sandbox (nil box): this is the layer under it, which must hold on
+	// its own (the sandbox's PID namespace would kill escapes anyway).
+	ex, err := gate.DefaultExecutor(env.Paths, desk, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

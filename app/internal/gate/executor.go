@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
 )
@@ -17,15 +18,16 @@ var _ execute.Desktop = (*bridge.Desktop)(nil)
 
 // DefaultExecutor builds the executor for this machine: the portable file
 // operations inside the sandbox, deletes and overwrites to the user's Trash,
-// and desktop actions through desk (nil: bridge.NewDesktop with its
-// defaults). It lives here, not in main, so that only the gate ever holds an
-// executor.
+// desktop actions through desk (nil: bridge.NewDesktop with its defaults),
+// and commands and scripts confined by box (nil: commands unconfined and
+// scripts refused, which only tests want). It lives here, not in main, so
+// that only the gate ever holds an executor.
 //
 // The Trash is NSFileManager's on macOS (through desk, which reports where
 // the item went) and the freedesktop.org home trash elsewhere
 // (execute.FreedesktopTrash, in $XDG_DATA_HOME or ~/.local/share), which
 // refuses an item on another disk rather than copy it.
-func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop) (Executor, error) {
+func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop, box *sandbox.Box) (Executor, error) {
 	if paths == nil {
 		return nil, fmt.Errorf("building the executor: no sandbox configured")
 	}
@@ -44,7 +46,7 @@ func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop) (Executor, er
 		}
 		trash = execute.FreedesktopTrash(dataHome)
 	}
-	return &execute.Executor{Desktop: desk, Trash: trash, Paths: paths}, nil
+	return &execute.Executor{Desktop: desk, Trash: trash, Paths: paths, Sandbox: box}, nil
 }
 
 // desktopTrash is the bridge's Trash as an execute.Trasher.

@@ -26,7 +26,7 @@ func TestDefaultExecutorOverwritesToTheTrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := gate.DefaultExecutor(env.Paths, desk)
+	ex, err := gate.DefaultExecutor(env.Paths, desk, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

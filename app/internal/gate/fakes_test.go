@@ -15,15 +15,17 @@ import (
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // fakeExec records what it was asked to run. run, when set, decides the
 // result; it is called with the action's context.
 type fakeExec struct {
-	mu  sync.Mutex
-	ran []string
-	run func(ctx context.Context, a action.Action) (execute.Result, error)
+	mu     sync.Mutex
+	ran    []string
+	grants []ossandbox.Grant // of each script, in order
+	run    func(ctx context.Context, a action.Action) (execute.Result, error)
 	// script, when set, is called while a script runs.
 	script func(ctx context.Context)
 }
@@ -38,9 +40,10 @@ func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, er
 	return execute.Result{Output: "done " + a.Cmd.Name}, nil
 }
 
-func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string) (execute.Result, error) {
+func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string, g ossandbox.Grant) (execute.Result, error) {
 	f.mu.Lock()
 	f.ran = append(f.ran, kind)
+	f.grants = append(f.grants, g)
 	f.mu.Unlock()
 	if f.script != nil {
 		f.script(ctx)

@@ -26,6 +26,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // Errors callers branch on. Each is also safe to show to a user.
@@ -40,9 +41,20 @@ var (
 // Executor carries out one action or script. execute.Executor implements
 // it; tests give fakes. Both methods must return promptly once ctx is done,
 // having stopped whatever they started (child process groups are killed).
+// RunScript must run the script confined by the OS sandbox with the
+// profile of g.
 type Executor interface {
 	Run(ctx context.Context, a action.Action) (execute.Result, error)
-	RunScript(ctx context.Context, kind, src string, argv []string) (execute.Result, error)
+	RunScript(ctx context.Context, kind, src string, argv []string, g sandbox.Grant) (execute.Result, error)
+}
+
+// Sandbox says whether the OS sandbox confines commands and scripts here.
+// sandbox.Box implements it.
+type Sandbox interface {
+	// Available returns nil when it does, else why not.
+	Available() error
+	// String says what confines them, or why nothing does, in one line.
+	String() string
 }
 
 // EscapeKiller is an Executor whose actions can leave processes behind
@@ -93,6 +105,11 @@ type Config struct {
 	// types or clicks (seed 003's context lock); Ask tells the model. nil:
 	// no context lock (no frontmost app to watch).
 	Frontmost policy.Frontmost
+	// Sandbox is the OS sandbox Exec confines commands and scripts with.
+	// Where it is not available, they never run unasked: the gate asks
+	// the person for every one. nil: not known (for tests whose executor
+	// runs nothing for real); the gate then decides by the level alone.
+	Sandbox Sandbox
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.
@@ -303,14 +320,21 @@ type Status struct {
 	Running   int    `json:"running"`   // tracked operations
 	Executing int    `json:"executing"` // actions executing now
 	Pending   int    `json:"pending"`   // approvals waiting
+	// Sandbox says what confines commands and scripts, or why nothing does
+	// (then they run only when approved); "" when not known.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Status reports the gate's state.
 func (g *Gate) Status() Status {
+	var box string
+	if g.cfg.Sandbox != nil {
+		box = g.cfg.Sandbox.String()
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return Status{Killed: g.killed, Kills: g.kills, Autonomy: int(g.autonomy), Level: g.autonomy.String(),
-		Running: len(g.runs), Executing: g.actions, Pending: g.pending}
+		Running: len(g.runs), Executing: g.actions, Pending: g.pending, Sandbox: box}
 }
 
 func (g *Gate) emit(e Event) {

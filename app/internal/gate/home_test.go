@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // argvExec records the argv of every script and command it is given.
@@ -25,7 +26,7 @@ func (e *argvExec) Run(context.Context, action.Action) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
-func (e *argvExec) RunScript(_ context.Context, _, _ string, argv []string) (execute.Result, error) {
+func (e *argvExec) RunScript(_ context.Context, _, _ string, argv []string, _ ossandbox.Grant) (execute.Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.argv = append(e.argv, slices.Clone(argv))

@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -57,7 +58,7 @@ type nopExec struct{}
 func (nopExec) Run(context.Context, action.Action) (execute.Result, error) {
 	return execute.Result{}, nil
 }
-func (nopExec) RunScript(context.Context, string, string, []string) (execute.Result, error) {
+func (nopExec) RunScript(context.Context, string, string, []string, sandbox.Grant) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
@@ -71,12 +72,12 @@ var (
 // releasing is RELEASE_LOCK "app".
 func typing() step {
 	return step{preview: "type", verdict: risk.Verdict{Level: level.Caution, Reasons: []risk.Reason{{Level: level.Caution, Rule: "as.keystroke", Text: "types"}}},
-		run: func(context.Context) (execute.Result, error) { return execute.Result{Output: "typed"}, nil }}
+		run: func(context.Context, bool) (execute.Result, error) { return execute.Result{Output: "typed"}, nil }}
 }
 
 func switching(f *front, app policy.App) step {
 	return step{preview: "switch", verdict: risk.Verdict{Level: level.Caution},
-		run: func(context.Context) (execute.Result, error) { f.set(app); return execute.Result{}, nil }}
+		run: func(context.Context, bool) (execute.Result, error) { f.set(app); return execute.Result{}, nil }}
 }
 
 func releasing(app string) step {

@@ -18,6 +18,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -155,7 +156,10 @@ type step struct {
 	text    string // the exact text the person approves (and a grant covers)
 	preview string
 	verdict risk.Verdict
-	run     func(ctx context.Context) (execute.Result, error)
+	// confined says the step runs in the OS sandbox (a command or script).
+	confined bool
+	// run carries the step out; approved says the person approved it.
+	run func(ctx context.Context, approved bool) (execute.Result, error)
 	// releaseTo, for RELEASE_LOCK, is the app the plan switches to: the
 	// step releases the context lock, and the next action that types or
 	// clicks locks onto that app (nil run).
@@ -178,7 +182,7 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 		total, per := risk.Plan(p, s.Plan, g.cfg.Env)
 		for i, a := range p.Actions {
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
+				run: func(ctx context.Context, _ bool) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
 			if a.Cmd.Name == releaseLock {
 				// The gate's own state, not the executor's work.
 				st.releaseTo, _ = a.Arg("app")
@@ -215,8 +219,10 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 			preview += fmt.Sprintf(" (%d lines)", n)
 		}
 		kind, src := s.Kind, s.Plan
-		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v,
-			run: func(ctx context.Context) (execute.Result, error) { return g.cfg.Exec.RunScript(ctx, kind, src, argv) }}}
+		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true,
+			run: func(ctx context.Context, approved bool) (execute.Result, error) {
+				return g.cfg.Exec.RunScript(ctx, kind, src, argv, sandbox.GrantFor(v, approved))
+			}}}
 		return v, nil, nil
 	default:
 		return risk.Verdict{}, nil, fmt.Errorf("%w: unknown kind %q: want dsl, applescript, jxa or command", ErrBlocked, s.Kind)
@@ -243,6 +249,14 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 		*ar = ActionReport{Index: i, Line: st.line, Preview: redact.String(st.preview), Risk: v.Level.String(),
 			Reasons: redactAll(v.Texts()), Status: StatusSkipped}
 		d := policy.Decide(sub.autonomy, v.Level)
+		if d == policy.Auto && st.confined && g.cfg.Sandbox != nil {
+			// Fail closed: what the OS sandbox cannot confine here never
+			// runs unasked.
+			if err := g.cfg.Sandbox.Available(); err != nil {
+				d = policy.Ask
+				ar.Reasons = append(ar.Reasons, redact.String("runs without the OS sandbox ("+err.Error()+"): only if you approve it"))
+			}
+		}
 		ar.Decision = d.String()
 		switch {
 		case d == policy.Refuse:
@@ -434,7 +448,8 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			res.Output = releaseContextLock(lock, st.releaseTo)
 			switchTo = st.releaseTo
 		} else {
-			res, err = st.run(ctx)
+			approved := ar.Approval == approval.Approved.String() || ar.Approval == approvalGranted
+			res, err = st.run(ctx, approved)
 		}
 		g.end(synth)
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000

@@ -114,7 +114,7 @@ func (w *world) startGate() {
 	})
 	broker := approval.NewBroker(person, approval.Options{Timeout: w.opts.timeout})
 	t.Setenv("XDG_DATA_HOME", filepath.Join(w.home, ".local/share"))
-	exec, err := gate.DefaultExecutor(w.env.Paths, nil)
+	exec, err := gate.DefaultExecutor(w.env.Paths, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	exec, err := gate.DefaultExecutor(paths, nil)
+	exec, err := gate.DefaultExecutor(paths, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

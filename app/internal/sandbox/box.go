@@ -1,0 +1,218 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/airlockhq/airlock/bridge"
+)
+
+// ErrUnavailable is wrapped by the error of an action Confine refuses
+// because this platform cannot confine it and the person did not approve
+// it.
+var ErrUnavailable = errors.New("the OS sandbox is not available here")
+
+// LaunchFlag, as the first argument, makes airlock the launcher of one
+// confined action (Main): the program calls Main before anything else.
+const LaunchFlag = "--sandbox-launch"
+
+// Exit statuses of the launcher itself, as shells and container runtimes
+// use them: the sandbox could not be set up, the program could not be
+// run, or it was not found.
+const (
+	exitSetup      = 125
+	exitCannotRun  = 126
+	exitNotFound   = 127
+	maxSpecBytes   = 32 << 20
+	launchPrefix   = "airlock sandbox: "
+	tempDirPattern = "airlock-action-"
+)
+
+// spec is what Confine hands the launcher on file descriptor 3: the
+// profile and the program to run under it.
+type spec struct {
+	Profile Profile  `json:"profile"`
+	Argv    []string `json:"argv"`
+	Dir     string   `json:"dir"`
+	// Probe makes the launcher set everything up, report what it enforced
+	// on stdout, and exit without running anything.
+	Probe bool `json:"probe,omitempty"`
+}
+
+// Box starts actions confined by their profiles. It is safe for concurrent
+// use.
+type Box struct {
+	s        Settings
+	launcher string // the program run with LaunchFlag
+
+	once  sync.Once
+	avail error  // why this platform cannot confine; nil when it can
+	info  string // what the probe reported enforcing
+}
+
+// New returns a Box for the settings. The launcher is this program, which
+// must call Main first thing (app/main.go does); "" means this program.
+func New(s Settings, launcher string) (*Box, error) {
+	if _, err := Derive(s, KindCommand, Grant{}, s.Home); err != nil {
+		return nil, err
+	}
+	if launcher == "" {
+		launcher = selfExe()
+	}
+	return &Box{s: s, launcher: launcher}, nil
+}
+
+// Available returns nil when actions can be confined here, and otherwise
+// why not. The first call probes the platform (on Linux it starts the
+// launcher once); later calls return the same answer.
+func (b *Box) Available() error {
+	b.once.Do(func() { b.info, b.avail = b.probe() })
+	return b.avail
+}
+
+// String says in one line what confines actions here, or why nothing does:
+// what `airlock status` shows.
+func (b *Box) String() string {
+	if err := b.Available(); err != nil {
+		return "unavailable: " + err.Error() + "; commands and scripts run only when you approve them"
+	}
+	return b.info
+}
+
+// Confine returns c, the command that runs one action of the given kind,
+// made to run confined by the profile of g, and what to call once it has
+// ended (it removes the action's temporary folder). c must not carry
+// ExtraFiles: a confined program gets standard input, output and error
+// only.
+//
+// Where this platform cannot confine, Confine refuses an action the person
+// did not approve (its error wraps ErrUnavailable); an approved one runs in
+// a session of its own with the profile's environment, and nothing more.
+func (b *Box) Confine(c bridge.Command, kind string, g Grant) (bridge.Command, func(), error) {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return c, nil, errors.New("sandbox: no program given")
+	}
+	if len(c.ExtraFiles) > 0 {
+		return c, nil, errors.New("sandbox: a confined program gets no extra files")
+	}
+	tmp, err := os.MkdirTemp("", tempDirPattern)
+	if err != nil {
+		return c, nil, fmt.Errorf("sandbox: making the action's temporary folder: %w", err)
+	}
+	removeTmp := func() { os.RemoveAll(tmp) }
+	p, err := Derive(b.s, kind, g, tmp)
+	if err != nil {
+		removeTmp()
+		return c, nil, err
+	}
+	if aerr := b.Available(); aerr != nil {
+		if !g.Approved {
+			removeTmp()
+			return c, nil, fmt.Errorf("%w (%v): this %s runs only if you approve it", ErrUnavailable, aerr, kindWords(kind))
+		}
+		c.Env, c.NewSession = p.Env, true
+		return c, removeTmp, nil
+	}
+	f, err := specFile(spec{Profile: p, Argv: c.Argv, Dir: c.Dir})
+	if err != nil {
+		removeTmp()
+		return c, nil, err
+	}
+	out := c
+	out.Name = c.Argv[0]
+	out.Argv = []string{b.launcher, LaunchFlag}
+	out.Env = p.Env
+	out.Dir = "/"
+	out.ExtraFiles = []*os.File{f}
+	out.Linger = false
+	out = platformCommand(out)
+	return out, func() { f.Close(); removeTmp() }, nil
+}
+
+// kindWords names a kind of action in a message.
+func kindWords(kind string) string {
+	switch kind {
+	case KindAppleScript:
+		return "AppleScript"
+	case KindJXA:
+		return "JavaScript for Automation script"
+	}
+	return "command"
+}
+
+// specFile writes s to an unlinked temporary file, positioned at its start:
+// the launcher reads it as file descriptor 3, however large it is, without
+// either side blocking on a pipe.
+func specFile(s spec) (*os.File, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: encoding the profile: %w", err)
+	}
+	if len(b) > maxSpecBytes {
+		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), maxSpecBytes)
+	}
+	f, err := os.CreateTemp("", "airlock-spec-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
+	}
+	os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
+	}
+	return f, nil
+}
+
+// readSpec reads the launcher's spec from r.
+func readSpec(r io.Reader) (spec, error) {
+	var s spec
+	b, err := io.ReadAll(io.LimitReader(r, maxSpecBytes+1))
+	if err != nil {
+		return s, fmt.Errorf("reading the profile: %w", err)
+	}
+	if len(b) > maxSpecBytes {
+		return s, fmt.Errorf("the profile is larger than %d bytes", maxSpecBytes)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("reading the profile: %w", err)
+	}
+	if !s.Probe && len(s.Argv) == 0 {
+		return s, errors.New("the profile names no program")
+	}
+	return s, nil
+}
+
+// Main is the launcher: when args (the program's arguments, without its
+// name) start with LaunchFlag, it confines this process as the spec on file
+// descriptor 3 says, runs the action's program and returns its exit status
+// with handled true. Otherwise it returns at once with handled false. The
+// program must call it before anything else runs.
+func Main(args []string) (code int, handled bool) {
+	if len(args) == 0 || args[0] != LaunchFlag {
+		return 0, false
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(os.Stderr, "%sthe launcher takes no arguments (its profile comes on file descriptor 3)\n", launchPrefix)
+		return exitSetup, true
+	}
+	f := os.NewFile(3, "profile")
+	if f == nil {
+		fmt.Fprintf(os.Stderr, "%sno profile on file descriptor 3\n", launchPrefix)
+		return exitSetup, true
+	}
+	s, err := readSpec(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s%v\n", launchPrefix, err)
+		return exitSetup, true
+	}
+	return launch(s), true
+}

@@ -1,0 +1,32 @@
+// Package sandbox is Airlock's second layer of containment: the OS sandbox
+// every command, shell, AppleScript and JXA action runs in, so that what runs
+// unasked can do no more than its verdict says even when the verdict is
+// wrong.
+//
+// It owns:
+//   - the profile of one action (Derive), a pure function of the settings
+//     (home, sandbox roots, Airlock's own files, the environment) and of what
+//     the gate decided (Grant): read where the action needs, write only in
+//     the sandbox roots and a temporary folder of its own, never see
+//     Airlock's own files or the credential stores, no controlling terminal,
+//     no display server or session bus unless it drives the UI and the
+//     person approved that;
+//   - the Seatbelt text of a profile for macOS (Seatbelt), platform-neutral
+//     so that it is tested everywhere;
+//   - Box, which starts a bridge.Command confined: on Linux through a
+//     launcher (this program run again with LaunchFlag) that enters new user,
+//     mount, PID and IPC namespaces, hides what the profile hides, applies
+//     Landlock and a seccomp filter and then starts the action; on macOS
+//     through /usr/bin/sandbox-exec, spawned with its TCC responsibility
+//     disclaimed.
+//
+// Where the platform cannot confine (no Landlock, no user namespaces, no
+// sandbox-exec), Box.Available says why, and Confine refuses every action the
+// person did not approve: those kinds never run unasked. The gate asks for
+// them there, and an approved one runs with only what can still be done
+// (a session of its own, no display or bus variables).
+//
+// It never decides what is dangerous (that is package risk's) and never
+// confines Airlock's own trusted bridge calls (popups, clipboard,
+// notifications): only actions.
+package sandbox

@@ -1,0 +1,305 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// The kinds of action a profile is for.
+const (
+	KindCommand     = "command"     // a program and its arguments
+	KindAppleScript = "applescript" // macOS: Airlock's AppleScript helper
+	KindJXA         = "jxa"         // macOS: osascript -l JavaScript
+)
+
+// Settings are what every profile is built from: the person's home and
+// sandbox roots, Airlock's own files, and the environment actions start
+// from. Fill them once, when the gate is built.
+type Settings struct {
+	// OS is the platform the profiles are for ("linux", "darwin"); ""
+	// means this one.
+	OS string
+	// Home is the person's home folder: absolute.
+	Home string
+	// Roots are the sandbox roots, absolute and resolved
+	// (sanitize.Config.Roots): the only folders an action may write in
+	// besides its own temporary folder.
+	Roots []string
+	// Own are Airlock's own files and folders: the data directory (settings,
+	// history, socket) and the logs. Actions never see them.
+	Own []string
+	// Program is Airlock itself: the executable on Linux, the .app bundle
+	// on macOS; "" for none. Hidden from every kind but AppleScript, whose
+	// helper is this program.
+	Program string
+	// Env is the environment actions start from; Derive removes from it
+	// what the profile does not grant.
+	Env []string
+}
+
+// Grant is what the gate decided about one action beyond its level.
+type Grant struct {
+	// Approved says the person approved this action: in the request, or
+	// by a remembered grant for its exact text. Where the platform cannot
+	// confine, only approved actions run.
+	Approved bool
+	// UI says the action drives the UI (types, presses keys, clicks) and
+	// the person approved it: it may reach the display server and the
+	// session bus.
+	UI bool
+}
+
+// GrantFor returns the grant of an action with verdict v that the person
+// approved or not: the UI only for an approved action whose verdict says it
+// synthesises input.
+func GrantFor(v risk.Verdict, approved bool) Grant {
+	return Grant{Approved: approved, UI: approved && v.SynthesisesInput()}
+}
+
+// Profile is what one action may do. Paths are absolute and clean; a folder
+// covers everything under it.
+type Profile struct {
+	Kind string `json:"kind"`
+	// Read are the folders it may read and run programs from.
+	Read []string `json:"read"`
+	// Write are the folders it may also create, change and delete in: the
+	// sandbox roots and TempDir.
+	Write []string `json:"write"`
+	// Hide is what it can never reach, even inside Read or Write:
+	// Airlock's own files, the credential stores and agent sockets, and
+	// unless UI the display server's and the session bus's sockets and
+	// cookies. Sorted, so that a folder comes before what lies in it.
+	Hide []string `json:"hide"`
+	// UI says it may reach the display server and the session bus.
+	UI bool `json:"ui"`
+	// TempDir is its own temporary folder (TMPDIR).
+	TempDir string `json:"tempDir"`
+	// Env is its environment.
+	Env []string `json:"env"`
+}
+
+// systemRead are the folders every action may read and run programs from,
+// by platform. macOS reads everywhere but what is hidden (its frameworks,
+// caches and services are spread too widely to list); Linux reads the
+// system's programs, libraries and configuration, /proc and /sys.
+var systemRead = map[string][]string{
+	"linux":  {"/bin", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/nix/store", "/opt", "/proc", "/sbin", "/snap", "/sys", "/usr"},
+	"darwin": {"/"},
+}
+
+// uiEnv are the variables that lead to the display server and the session
+// bus; an action without the UI grant starts without them.
+var uiEnv = []string{"DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"}
+
+// agentEnv are the variables that lead to key agents, which sign and
+// decrypt as the person: never passed on.
+var agentEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "GNOME_KEYRING_CONTROL"}
+
+// Derive returns the profile of one action of the given kind, with g
+// granted, whose temporary folder is tempDir.
+func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
+	goos := s.OS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	sys, ok := systemRead[goos]
+	if !ok {
+		return Profile{}, fmt.Errorf("sandbox: no profile for %s", goos)
+	}
+	switch kind {
+	case KindCommand, KindAppleScript, KindJXA:
+	default:
+		return Profile{}, fmt.Errorf("sandbox: unknown kind of action %q", kind)
+	}
+	if err := absolute("home", s.Home); err != nil {
+		return Profile{}, err
+	}
+	if err := absolute("temporary folder", tempDir); err != nil {
+		return Profile{}, err
+	}
+	for _, r := range s.Roots {
+		if err := absolute("sandbox root", r); err != nil {
+			return Profile{}, err
+		}
+	}
+	for _, o := range s.Own {
+		if err := absolute("Airlock's own path", o); err != nil {
+			return Profile{}, err
+		}
+	}
+	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
+	p := Profile{Kind: kind, UI: g.UI, TempDir: temp}
+
+	p.Read = append(p.Read, sys...)
+	p.Read = append(p.Read, home)
+	p.Read = append(p.Read, cleanAll(s.Roots)...)
+	p.Read = append(p.Read, temp)
+	p.Read = dedup(p.Read)
+	p.Write = dedup(append(cleanAll(s.Roots), temp))
+
+	env := envMap(s.Env)
+	hide := cleanAll(s.Own)
+	if s.Program != "" && kind != KindAppleScript {
+		if err := absolute("Airlock's program", s.Program); err != nil {
+			return Profile{}, err
+		}
+		hide = append(hide, filepath.Clean(s.Program))
+	}
+	hide = append(hide, sanitize.CredentialStores(home)...)
+	runtimeDir := env["XDG_RUNTIME_DIR"]
+	if !filepath.IsAbs(runtimeDir) {
+		runtimeDir = ""
+	}
+	if runtimeDir != "" {
+		// The keyring's control socket and gpg-agent's sockets.
+		hide = append(hide, filepath.Join(runtimeDir, "keyring"), filepath.Join(runtimeDir, "gnupg"))
+	}
+	if a := env["SSH_AUTH_SOCK"]; filepath.IsAbs(a) {
+		hide = append(hide, filepath.Clean(a))
+	}
+	if !g.UI {
+		hide = append(hide, "/tmp/.X11-unix", filepath.Join(home, ".Xauthority"), filepath.Join(home, ".ICEauthority"))
+		if runtimeDir != "" {
+			// The session bus, the Wayland socket, PulseAudio, and every
+			// other per-session socket.
+			hide = append(hide, runtimeDir)
+		}
+		if a := env["XAUTHORITY"]; filepath.IsAbs(a) {
+			hide = append(hide, filepath.Clean(a))
+		}
+		if w := env["WAYLAND_DISPLAY"]; filepath.IsAbs(w) {
+			hide = append(hide, filepath.Clean(w))
+		}
+		hide = append(hide, BusPaths(env["DBUS_SESSION_BUS_ADDRESS"], runtimeDir)...)
+	}
+	p.Hide = dedup(hide)
+	slices.Sort(p.Hide)
+	for _, h := range p.Hide {
+		if temp == h || strings.HasPrefix(temp, h+"/") {
+			return Profile{}, fmt.Errorf("sandbox: the temporary folder %s lies in %s, which actions may not reach; set TMPDIR to another folder", temp, h)
+		}
+	}
+
+	drop := slices.Clone(agentEnv)
+	if !g.UI {
+		drop = append(drop, uiEnv...)
+	}
+	for _, kv := range s.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(drop, k) || k == "TMPDIR" {
+			continue
+		}
+		p.Env = append(p.Env, kv)
+	}
+	p.Env = append(p.Env, "TMPDIR="+temp)
+	return p, nil
+}
+
+// BusPaths returns the socket paths a D-Bus address names (the
+// freedesktop.org address syntax: "unix:path=/run/user/1000/bus;…", values
+// %-escaped). runtime=yes stands for runtimeDir/bus. Abstract sockets have no
+// path (Landlock's scope and the seccomp filter keep actions from them), and
+// neither have the random names of dir= and tmpdir=.
+func BusPaths(addr, runtimeDir string) []string {
+	var out []string
+	for _, one := range strings.Split(addr, ";") {
+		transport, params, ok := strings.Cut(one, ":")
+		if !ok || transport != "unix" {
+			continue
+		}
+		for _, kv := range strings.Split(params, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			v = busUnescape(v)
+			switch {
+			case k == "path" && filepath.IsAbs(v):
+				out = append(out, filepath.Clean(v))
+			case k == "runtime" && v == "yes" && runtimeDir != "":
+				out = append(out, filepath.Join(runtimeDir, "bus"))
+			}
+		}
+	}
+	return out
+}
+
+// busUnescape undoes D-Bus's %-escaping of address values; a bad escape is
+// left as it stands.
+func busUnescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+func absolute(what, p string) error {
+	if p == "" {
+		return fmt.Errorf("sandbox: no %s given", what)
+	}
+	if !filepath.IsAbs(p) {
+		return fmt.Errorf("sandbox: the %s %q is not an absolute path", what, p)
+	}
+	if strings.ContainsRune(p, 0) {
+		return errors.New("sandbox: the " + what + " holds a NUL byte")
+	}
+	return nil
+}
+
+func envMap(env []string) map[string]string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func cleanAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = filepath.Clean(p)
+	}
+	return out
+}
+
+// dedup drops repeated entries, keeping the first of each.
+func dedup(ps []string) []string {
+	seen := make(map[string]bool, len(ps))
+	out := ps[:0:0]
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}

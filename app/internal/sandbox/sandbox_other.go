@@ -1,0 +1,23 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+
+	"github.com/airlockhq/airlock/bridge"
+)
+
+func selfExe() string {
+	exe, _ := os.Executable()
+	return exe
+}
+
+func platformCommand(c bridge.Command) bridge.Command { return c }
+
+func (b *Box) probe() (string, error) {
+	return "", errors.New("Airlock has no OS sandbox for this platform (only Linux and macOS)")
+}
+
+func launch(spec) int { return exitSetup }

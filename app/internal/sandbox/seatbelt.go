@@ -1,0 +1,236 @@
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// SandboxExec is macOS's Seatbelt front end.
+const SandboxExec = "/usr/bin/sandbox-exec"
+
+// Apple event destinations an action's script may never send to, whatever
+// it was granted: terminals and script runners run code outside the sandbox,
+// and Airlock itself answers only the person.
+var forbiddenAppleEventTargets = []string{
+	"com.apple.Terminal",
+	"com.googlecode.iterm2",
+	"com.apple.ScriptEditor2",
+	"com.apple.Automator",
+	"com.apple.shortcuts",
+	"dev.airlock.Airlock",
+}
+
+// uiMachServices are what drives the UI on macOS: the window server (and
+// through it synthesised input), Apple events and Launch Services. A
+// command reaches them only with the UI grant.
+var uiMachServices = []string{
+	"com.apple.windowserver.active",
+	"com.apple.CARenderServer",
+	"com.apple.coreservices.appleevents",
+	"com.apple.coreservices.launchservicesd",
+	"com.apple.lsd.mapdb",
+	"com.apple.pasteboard.1",
+	"com.apple.tccd",
+}
+
+// baseMachServices are what any program needs to start, look up users,
+// log, and resolve names and check certificates.
+var baseMachServices = []string{
+	"com.apple.bsd.dirhelper",
+	"com.apple.dnssd.service",
+	"com.apple.logd",
+	"com.apple.networkd",
+	"com.apple.SecurityServer",
+	"com.apple.system.logger",
+	"com.apple.system.notification_center",
+	"com.apple.system.opendirectoryd.libinfo",
+	"com.apple.system.opendirectoryd.membership",
+	"com.apple.SystemConfiguration.configd",
+	"com.apple.SystemConfiguration.DNSConfiguration",
+	"com.apple.trustd.agent",
+}
+
+// Seatbelt returns the profile as Seatbelt (SBPL) text for `sandbox-exec
+// -p TEXT`, with the -D parameters its paths come in as (KEY=VALUE, in
+// order), so that no path is ever spliced into the text. Seatbelt matches
+// the paths files really have: give it a profile passed through Resolve.
+//
+// A command starts from "deny everything" and is allowed what programs need:
+// to run, read where the profile reads, write where it writes, reach the
+// internet and the name resolver, and, with the UI grant, the window
+// server, the pasteboard and Apple events. AppleScript and JXA (osascript)
+// need more of the system than can be listed without a Mac to test on, so
+// they start from "allow everything" and are refused what an action must
+// not do: write outside the profile's folders, signal other processes,
+// send Apple events to terminals, script runners or Airlock, and, without
+// the UI grant, to System Events (keystrokes and clicks) or reach the window
+// server. Both end by refusing the hidden paths and the terminal: later
+// rules win in SBPL, so no rule before can open them.
+func Seatbelt(p Profile) (text string, params []string, err error) {
+	sb := &sbpl{}
+	for _, group := range [][]string{p.Read, p.Write, p.Hide} {
+		for _, path := range group {
+			if err := absolute("path", path); err != nil {
+				return "", nil, err
+			}
+		}
+	}
+	sb.line("(version 1)")
+	switch p.Kind {
+	case KindCommand:
+		sb.command(p)
+	case KindAppleScript, KindJXA:
+		sb.script(p)
+	default:
+		return "", nil, fmt.Errorf("sandbox: unknown kind of action %q", p.Kind)
+	}
+	sb.line("")
+	sb.line("; Never: the terminal (no input can be typed into it).")
+	sb.line(`(deny file-read* file-write* file-ioctl (regex #"^/dev/(tty|pty|ptmx)"))`)
+	if len(p.Hide) > 0 {
+		sb.line("; Never: Airlock's own files, the credential stores and agent sockets")
+		sb.line(";        (and without the UI grant the display's and bus's). Last: later rules win.")
+		sb.rule("(deny file-read* file-write*", "subpath", "HIDE", p.Hide)
+	}
+	return sb.b.String(), sb.params, nil
+}
+
+// command writes the rules of a command: deny by default.
+func (sb *sbpl) command(p Profile) {
+	sb.line("; Airlock: one command. Everything not allowed below is denied.")
+	sb.line("(deny default)")
+	sb.line("")
+	sb.line("; Programs may start programs, and signal or inspect only this sandbox's processes.")
+	sb.line("(allow process-exec process-fork)")
+	sb.line("(allow signal (target same-sandbox))")
+	sb.line("(allow process-info* (target same-sandbox))")
+	sb.line("")
+	sb.line("; What programs need to start, look up users, log, resolve names and check certificates.")
+	sb.line("(allow sysctl-read)")
+	sb.line("(allow user-preference-read)")
+	sb.line("(allow ipc-posix-sem)")
+	sb.names("(allow mach-lookup", baseMachServices)
+	sb.line("")
+	sb.line("; Files: read here,")
+	sb.rule("(allow file-read*", "subpath", "READ", p.Read)
+	sb.line("; write only here,")
+	sb.rule("(allow file-read* file-write*", "subpath", "WRITE", p.Write)
+	sb.line("; and the harmless devices.")
+	sb.line(`(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero"))`)
+	sb.line(`(allow file-read* (literal "/dev/random") (literal "/dev/urandom"))`)
+	sb.line("")
+	sb.line("; Network: the internet and the name resolver's socket; no other local socket.")
+	sb.line(`(allow network-outbound (remote ip "*:*"))`)
+	sb.line(`(allow network-inbound network-bind (local ip "*:*"))`)
+	sb.line("(allow system-socket)")
+	sb.line(`(allow network-outbound (literal "/private/var/run/mDNSResponder"))`)
+	if p.UI {
+		sb.line("")
+		sb.line("; The UI, which the person approved: the window server, the pasteboard, Apple events.")
+		sb.names("(allow mach-lookup", uiMachServices)
+		sb.line("(allow appleevent-send)")
+		sb.names("(deny appleevent-send", forbiddenAppleEventTargets)
+	}
+}
+
+// script writes the rules of AppleScript and JXA: allow by default, refuse
+// what an action must not do.
+func (sb *sbpl) script(p Profile) {
+	sb.line("; Airlock: one " + p.Kind + " script. Allowed by default; refused below is what it must not do.")
+	sb.line("(allow default)")
+	sb.line("")
+	sb.line("; Signals only to this sandbox's processes.")
+	sb.line("(deny signal)")
+	sb.line("(allow signal (target same-sandbox))")
+	sb.line("")
+	sb.line("; Writes only in the sandbox roots and the action's temporary folder.")
+	sb.line("(deny file-write*)")
+	sb.rule("(allow file-write*", "subpath", "WRITE", p.Write)
+	sb.line(`(allow file-write-data (literal "/dev/null"))`)
+	sb.line("")
+	sb.line("; Apple events never to a terminal, a script runner or Airlock.")
+	sb.names("(deny appleevent-send", forbiddenAppleEventTargets)
+	if !p.UI {
+		sb.line("; Without the UI grant: no keystrokes or clicks through System Events, no window server.")
+		sb.names("(deny appleevent-send", []string{"com.apple.systemevents"})
+		sb.names("(deny mach-lookup", []string{"com.apple.windowserver.active"})
+	}
+}
+
+// sbpl builds the text and its parameters.
+type sbpl struct {
+	b      strings.Builder
+	params []string
+	n      map[string]int
+}
+
+func (sb *sbpl) line(s string) {
+	sb.b.WriteString(s)
+	sb.b.WriteByte('\n')
+}
+
+// rule writes head followed by one (filter (param "PREFIX_i")) per path,
+// and records the parameters.
+func (sb *sbpl) rule(head, filter, prefix string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	if sb.n == nil {
+		sb.n = map[string]int{}
+	}
+	sb.b.WriteString(head)
+	for _, p := range paths {
+		key := fmt.Sprintf("%s_%d", prefix, sb.n[prefix])
+		sb.n[prefix]++
+		sb.params = append(sb.params, key+"="+p)
+		fmt.Fprintf(&sb.b, "\n  (%s (param %q))", filter, key)
+	}
+	sb.b.WriteString(")\n")
+}
+
+// names writes head followed by the filter each name needs: a Mach service
+// for mach-lookup, an Apple event destination for appleevent-send. Names
+// are constants of this package, never input.
+func (sb *sbpl) names(head string, names []string) {
+	filter := "global-name"
+	if strings.Contains(head, "appleevent-send") {
+		filter = "appleevent-destination"
+	}
+	sb.b.WriteString(head)
+	for _, n := range names {
+		fmt.Fprintf(&sb.b, "\n  (%s %q)", filter, n)
+	}
+	sb.b.WriteString(")\n")
+}
+
+// SandboxExecArgv is the argument vector that runs argv under text with
+// params.
+func SandboxExecArgv(text string, params, argv []string) []string {
+	out := []string{SandboxExec, "-p", text}
+	for _, kv := range params {
+		out = append(out, "-D", kv)
+	}
+	out = append(out, "--")
+	return append(out, argv...)
+}
+
+// Resolve returns p with every path that leads elsewhere through symbolic
+// links given as where it leads too (macOS's /tmp is /private/tmp; a
+// credential store may be a link to another disk), since Seatbelt and
+// Landlock see the paths files really have. Paths that do not exist are
+// kept as they are.
+func Resolve(p Profile) Profile {
+	resolve := func(ps []string) []string {
+		var out []string
+		for _, path := range ps {
+			out = append(out, path)
+			if r, err := filepath.EvalSymlinks(path); err == nil && r != path {
+				out = append(out, r)
+			}
+		}
+		return dedup(out)
+	}
+	p.Read, p.Write, p.Hide = resolve(p.Read), resolve(p.Write), resolve(p.Hide)
+	return p
+}

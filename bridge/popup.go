@@ -132,6 +132,24 @@ func AskText(ctx context.Context, title, prompt string) (text string, ok bool, e
 	return askText(ctx, title, shownBlock(prompt))
 }
 
+// ShowText shows text read-only and scrollable in a window titled title,
+// with a button that closes it, and waits until the person closes it or
+// ctx ends (which closes it at once; ShowText then returns nil, as it does
+// when the person closes it). The text goes to the window only: on Linux
+// through a pipe to zenity's standard input, on macOS into the window
+// itself; never to a file or a command line. Characters that could hide or
+// disguise text are made visible as in the approval popup.
+func ShowText(ctx context.Context, title, text string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := showText(ctx, shownLine(title), shownBlock(text))
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
 // PopupsAvailable says why this process cannot show popups, or nil.
 func PopupsAvailable() error { return popupsAvailable() }
 

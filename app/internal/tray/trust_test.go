@@ -171,7 +171,9 @@ func TestOneConfirmationAtATime(t *testing.T) {
 		}
 	}})
 	first := make(chan error, 1)
-	go func() { first <- rg.app.Do(context.Background(), tray.Action{Kind: tray.SetLevel, Level: policy.FullAuto}) }()
+	go func() {
+		first <- rg.app.Do(context.Background(), tray.Action{Kind: tray.SetLevel, Level: policy.FullAuto})
+	}()
 	<-open
 	rg.g.Kill()
 	for _, act := range []tray.Action{{Kind: tray.SetLevel, Level: policy.FullAuto}, {Kind: tray.Resume}} {

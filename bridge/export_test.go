@@ -11,6 +11,7 @@ var (
 	ShownLine  = shownLine
 	ShownBlock = shownBlock
 	Excerpt    = excerpt
+	TimeLeft   = timeLeft
 )
 
 // Details is p's full text as its popup shows it.

@@ -205,7 +205,7 @@ func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question 
 	for _, r := range it.Reasons {
 		fmt.Fprintf(&b, "\n• %s", shownLine(r))
 	}
-	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), timeLeft(p.Deadline, now))
+	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), deadlineLine(p.Deadline, now))
 	fmt.Fprintf(&b, "\nSkip (the default: Return, Escape) leaves it out; the rest of the plan still runs.")
 	return question{
 		title: ConfirmTitle,
@@ -256,8 +256,12 @@ func (p ApprovalPopup) summary() string {
 	return fmt.Sprintf("%s asks to run %s (%s)", shownLine(orUnknown(p.Client)), n, strings.Join(levels, ", "))
 }
 
-// details is the popup's full text: who asked, the time left, and every
-// item with its level, preview, reasons and exact text.
+// details is the popup's full text: who asked, when it denies by itself,
+// and every item with its level, preview, reasons and exact text, the
+// destructive ones (Confirm) first, each under its number in the plan. The
+// deadline is given as a clock time, which stays true however long the
+// text is on screen (zenity cannot update it; the macOS popup shows a live
+// countdown beside it).
 func (p ApprovalPopup) details(now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", p.summary())
@@ -265,8 +269,12 @@ func (p ApprovalPopup) details(now time.Time) string {
 	if p.Tool != "" {
 		fmt.Fprintf(&b, "Tool:     %s\n", shownLine(p.Tool))
 	}
-	fmt.Fprintf(&b, "%s\n", timeLeft(p.Deadline, now))
-	for _, it := range p.Items {
+	fmt.Fprintf(&b, "%s\n", deadlineLine(p.Deadline, now))
+	items := destructiveFirst(p.Items)
+	if n := countConfirm(items); n > 0 && n < len(items) {
+		fmt.Fprintf(&b, "\n%d of the %d actions cannot be undone; they are listed first.\n", n, len(items))
+	}
+	for _, it := range items {
 		fmt.Fprintf(&b, "\n%d. [%s] %s\n", it.Number, shownLine(it.Level), shownLine(it.Preview))
 		if it.Confirm {
 			b.WriteString("   ⚠ cannot be undone: asked about again on its own after Approve\n")
@@ -281,7 +289,49 @@ func (p ApprovalPopup) details(now time.Time) string {
 	return b.String()
 }
 
-// timeLeft says when the popup denies by itself.
+// destructiveFirst returns items with the Confirm ones (destructive) first,
+// each group in plan order.
+func destructiveFirst(items []PopupItem) []PopupItem {
+	out := make([]PopupItem, 0, len(items))
+	for _, it := range items {
+		if it.Confirm {
+			out = append(out, it)
+		}
+	}
+	for _, it := range items {
+		if !it.Confirm {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func countConfirm(items []PopupItem) int {
+	n := 0
+	for _, it := range items {
+		if it.Confirm {
+			n++
+		}
+	}
+	return n
+}
+
+// deadlineLine says when the popup denies by itself, as a clock time, and
+// how long that was from now (when the popup appeared).
+func deadlineLine(deadline, now time.Time) string {
+	if deadline.IsZero() {
+		return "No time limit."
+	}
+	at := deadline.Local().Format("15:04:05")
+	left := deadline.Sub(now).Round(time.Second)
+	if left <= 0 {
+		return fmt.Sprintf("No answer by %s denies it: the time is up.", at)
+	}
+	return fmt.Sprintf("No answer by %s denies it (%v after this appeared).", at, left)
+}
+
+// timeLeft says how long is left and when the popup denies by itself: the
+// live countdown of the macOS popup, updated every second.
 func timeLeft(deadline, now time.Time) string {
 	if deadline.IsZero() {
 		return "No time limit."

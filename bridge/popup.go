@@ -41,8 +41,14 @@ type PopupItem struct {
 	Text    string   // the exact action text, shown in full (scrollable)
 	Reasons []string // why it needs approval
 	// Confirm asks for a confirmation of this item on its own, after the
-	// popup is approved; without it the item does not run.
+	// popup is approved; without it the item does not run. Items with it are
+	// the destructive ones: the popup lists them first.
 	Confirm bool
+	// Authenticate asks, after the item's own yes, for the device owner's
+	// authentication (Authenticate: Touch ID or the login password); without
+	// it the item does not run. Only for a Confirm item, and only where
+	// OwnerAuthAvailable: elsewhere the item never runs.
+	Authenticate bool
 }
 
 // ApprovalPopup is what an approval popup shows.
@@ -104,6 +110,12 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 		if err != nil {
 			return deny, deadlineOK(err)
 		}
+		if yes && it.Authenticate {
+			yes, err = ownerAllows(ctx, fmt.Sprintf("run action %d, which cannot be undone", it.Number))
+			if err != nil {
+				return deny, deadlineOK(err)
+			}
+		}
 		a.Items[i] = yes
 	}
 	for _, ok := range a.Items {
@@ -114,6 +126,24 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 	}
 	return a, nil
 }
+
+// ownerAllows asks for the owner's authentication: a cancelled or failed
+// one is a no; an error is returned only when it could not be asked for (or
+// ctx ended), which denies the whole popup.
+func ownerAllows(ctx context.Context, reason string) (bool, error) {
+	err := authenticateOwner(ctx, reason)
+	var ae *OwnerAuthError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ae) && ctx.Err() == nil:
+		return false, nil
+	}
+	return false, err
+}
+
+// authenticateOwner is Authenticate; tests replace it.
+var authenticateOwner = Authenticate
 
 // Confirm asks a yes-or-no question, such as "Switch to Level 2?". No is
 // the default: Return, Escape, closing and ctx ending say no. yes labels

@@ -4,9 +4,10 @@
 //
 // It must never approve on its own: an error, a closed popup, the deadline
 // or the request's context ending deny (the deadline as a timeout), a
-// destructive item runs only with its own confirmation, and "allow again
-// this session" is never offered or passed on for a request with a
-// destructive item.
+// destructive item runs only with its own confirmation (and, where the
+// platform has it, the owner's authentication: policy.NeedsOwner), and
+// "allow again this session" is never offered or passed on for a request
+// with a destructive item.
 package ui
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -29,6 +31,11 @@ type PopupOptions struct {
 	Show     ShowFunc         // bridge.ShowApproval when nil
 	ArmDelay time.Duration    // bridge.DefaultArmDelay when ≤ 0
 	Now      func() time.Time // the clock that decides whether the deadline passed; time.Now when nil
+	// OwnerAuth reports whether the owner's authentication can be asked for
+	// (bridge.OwnerAuthAvailable when nil). Where it can, the actions
+	// policy.NeedsOwner names (the destructive ones) need it after their own
+	// yes.
+	OwnerAuth func() bool
 }
 
 // NewPopupPrompter returns an approval.Prompter that asks with native
@@ -36,6 +43,10 @@ type PopupOptions struct {
 // waiting for its turn still ends with its context.
 func NewPopupPrompter(opts PopupOptions) approval.Prompter {
 	p := &popupPrompter{show: opts.Show, arm: opts.ArmDelay, now: opts.Now, turn: make(chan struct{}, 1)}
+	p.ownerAuth = bridge.OwnerAuthAvailable()
+	if opts.OwnerAuth != nil {
+		p.ownerAuth = opts.OwnerAuth()
+	}
 	if p.show == nil {
 		p.show = bridge.ShowApproval
 	}
@@ -49,10 +60,11 @@ func NewPopupPrompter(opts PopupOptions) approval.Prompter {
 }
 
 type popupPrompter struct {
-	show ShowFunc
-	arm  time.Duration
-	now  func() time.Time
-	turn chan struct{} // holds a token while a popup is shown
+	ownerAuth bool // ask for the owner's authentication where policy.NeedsOwner says so
+	show      ShowFunc
+	arm       time.Duration
+	now       func() time.Time
+	turn      chan struct{} // holds a token while a popup is shown
 }
 
 // Prompt shows r in a popup and waits for the answer. See approval.Prompter.
@@ -67,7 +79,7 @@ func (p *popupPrompter) Prompt(ctx context.Context, r approval.Request) (approva
 	if err := ctx.Err(); err != nil {
 		return deny, err
 	}
-	a, err := p.show(ctx, popupFor(r, p.arm))
+	a, err := p.show(ctx, popupFor(r, p.arm, p.ownerAuth))
 	switch {
 	case err != nil:
 		return deny, fmt.Errorf("approval popup: %w", err)
@@ -77,8 +89,9 @@ func (p *popupPrompter) Prompt(ctx context.Context, r approval.Request) (approva
 	return answerFor(r, a)
 }
 
-// popupFor is what the popup for r shows.
-func popupFor(r approval.Request, arm time.Duration) bridge.ApprovalPopup {
+// popupFor is what the popup for r shows. With ownerAuth, the items whose
+// approval policy.NeedsOwner says needs the owner ask for it.
+func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.ApprovalPopup {
 	p := bridge.ApprovalPopup{
 		Client:        r.Client,
 		Tool:          r.Tool,
@@ -97,6 +110,8 @@ func popupFor(r approval.Request, arm time.Duration) bridge.ApprovalPopup {
 			Reasons: append([]string(nil), it.Reasons...),
 			Confirm: destructive,
 		}
+		p.Items[i].Authenticate = destructive && ownerAuth &&
+			policy.NeedsOwner(policy.Change{Kind: policy.ChangeApprove, Risk: it.Risk})
 		if destructive {
 			p.AllowRemember = false
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 
 	"fyne.io/systray"
@@ -120,19 +121,23 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		b, err := buildGate(opts)
 		built <- builtResult{b, err}
 	}()
-	var early *builtResult
+	// take returns what buildGate returned, to onReady and to the end of
+	// cmdApp alike, whichever asks first.
+	var once sync.Once
+	var result builtResult
+	take := func() builtResult {
+		once.Do(func() { result = <-built })
+		return result
+	}
 	if runtime.GOOS != "darwin" {
-		r := <-built
-		if r.err != nil {
+		if r := take(); r.err != nil {
 			return r.err
 		}
-		early = &r
+		tray.Prime(tray.Build(menuState(ctx, take().b)))
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var b *builtGate
-	var failed error // set before systray.Quit when the gate could not be built
 	onReady := func() {
 		bridge.SetMainLoopRunning(true)
 		// Quit takes effect only once systray's loop runs, so everything
@@ -144,38 +149,26 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 			case <-ctx.Done():
 			}
 		}()
-		r := early
-		if r == nil {
+		if runtime.GOOS == "darwin" {
 			tray.Prime(tray.Starting())
-			got := <-built
-			r = &got
 		}
-		if r.err != nil {
-			failed = r.err
+		r := take()
+		if r.err != nil || ctx.Err() != nil {
 			systray.Quit()
 			return
 		}
-		b = r.b
-		serveMenu(ctx, b, hooks)
-	}
-	if early != nil {
-		tray.Prime(tray.Build(menuState(ctx, early.b)))
+		serveMenu(ctx, r.b, hooks)
 	}
 	fmt.Fprintf(stdout, "airlock: starting the menu-bar app (log: %s)\n", lf.Path())
 	systray.Run(onReady, cancel)
 	cancel()
-	if b == nil && failed == nil {
-		// Quit before the gate was built: wait for it, so that it is closed.
-		if r := <-built; r.err == nil {
-			b = r.b
-		}
+	// A quit before the gate was built waits for it here, so that it is
+	// closed; its goroutines see ctx end.
+	r := take()
+	if r.err != nil {
+		return r.err
 	}
-	if b != nil {
-		b.Close()
-	}
-	if failed != nil {
-		return failed
-	}
+	r.b.Close()
 	log.Printf("airlock: stopped")
 	return nil
 }

@@ -257,6 +257,30 @@ func TestPopupOnX(t *testing.T) {
 		}
 	})
 
+	t.Run("ShowText until closed", func(t *testing.T) {
+		for _, end := range []string{"Escape", "cancel"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- bridge.ShowText(ctx, "Airlock — history", "line 1\nline 2 \u202e") }()
+			id := d.WaitWindow(t, "Airlock — history", wait)
+			select {
+			case err := <-done:
+				t.Fatalf("ShowText returned while its window was open: %v", err)
+			default:
+			}
+			if end == "Escape" {
+				d.Key(t, id, "Escape")
+			} else {
+				cancel()
+			}
+			if err := <-done; err != nil {
+				t.Errorf("%s: %v", end, err)
+			}
+			d.WaitGone(t, "Airlock — history", id, wait)
+			cancel()
+		}
+	})
+
 	t.Run("AskText", func(t *testing.T) {
 		type reply struct {
 			text string

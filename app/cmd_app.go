@@ -9,8 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
-	"time"
 
 	"fyne.io/systray"
 
@@ -26,14 +26,11 @@ import (
 // appUI is what the menu-bar app asks the person with: the native popups
 // (NSAlert on macOS, zenity on Linux). Each hook fails closed: where popups
 // cannot be shown (no display), every request that needs approval is
-// refused as approval-required and Level 2 cannot be chosen. The prompter
-// shows pending requests one at a time; a prompter that can also show one
-// out of turn (Open) makes the menu's "Pending approvals" items open theirs.
-var appUI = struct {
-	prompter func() (approval.Prompter, error)
-	confirm  func(ctx context.Context, title, text, yes string) (bool, error)
-	askText  func(ctx context.Context, title, prompt string) (string, bool, error)
-}{
+// refused as approval-required, nothing that raises trust can be confirmed,
+// and the history cannot be shown. The prompter shows pending requests one
+// at a time; a prompter that can also show one out of turn (Open) makes the
+// menu's "Pending approvals" items open theirs.
+var appUI = uiHooks{
 	prompter: func() (approval.Prompter, error) {
 		if err := bridge.PopupsAvailable(); err != nil {
 			return nil, err
@@ -41,14 +38,45 @@ var appUI = struct {
 		bridge.PrepareApprovalPopup()
 		return ui.NewPopupPrompter(ui.PopupOptions{}), nil
 	},
-	confirm: bridge.Confirm,
-	askText: bridge.AskText,
+	confirm:      bridge.Confirm,
+	askText:      bridge.AskText,
+	showText:     bridge.ShowText,
+	authenticate: ownerAuthentication(),
+}
+
+// uiHooks are the popups the menu-bar app asks with.
+type uiHooks struct {
+	prompter     func() (approval.Prompter, error)
+	confirm      func(ctx context.Context, title, text, yes string) (bool, error)
+	showApproval func(ctx context.Context, r approval.Request)
+	askText      func(ctx context.Context, title, prompt string) (string, bool, error)
+	showText     func(ctx context.Context, title, text string) error
+	// authenticate asks for the device owner's authentication (Touch ID or
+	// the login password on macOS); nil where the platform has none.
+	authenticate func(ctx context.Context, reason string) error
+}
+
+// ownerAuthentication is bridge.Authenticate where the platform has owner
+// authentication (macOS), nil elsewhere.
+func ownerAuthentication() func(ctx context.Context, reason string) error {
+	if !bridge.OwnerAuthAvailable() {
+		return nil
+	}
+	return bridge.Authenticate
 }
 
 // cmdApp is `airlock` with no subcommand: the gate, its socket and the menu
 // bar in one process, the only place a person approves, changes the level
 // or resumes after a kill. It must run on the main goroutine (systray owns
 // the main thread on macOS).
+//
+// The gate is built on a goroutine of its own, never on the main thread:
+// opening the history reads its key from the Keychain, and with a new
+// signature macOS asks the person whether Airlock may; on the main thread
+// that question would freeze the app before its menu exists. On macOS the
+// menu bar starts at once and shows that Airlock is starting; on Linux,
+// where the tray's first properties must be set before systray.Run (see
+// tray.Prime), systray starts once the gate is built.
 func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) error {
 	// Everything logged, systray's own messages included, is redacted on
 	// its way to the system log (and the terminal the app started from).
@@ -57,29 +85,99 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 
 	var opts gateOptions
 	opts.broker = true
-	askText := appUI.askText
-	var showApproval func(ctx context.Context, r approval.Request)
-	if appUI.prompter != nil {
-		p, err := appUI.prompter()
+	hooks := appUI
+	if hooks.prompter != nil {
+		p, err := hooks.prompter()
 		if err != nil {
 			// No popups: nothing that needs approval can run, and the
 			// person is told why rather than the app refusing to start.
 			log.Printf("approval popups unavailable: %v; actions that need approval will be refused", err)
-			askText = noPopup(err)
+			hooks.askText = noPopup(err)
+			hooks.confirm, hooks.showText = nil, nil
 		} else {
 			opts.prompter = p
-			showApproval = opener(p)
+			hooks.showApproval = opener(p)
 		}
 	}
-	b, err := buildGate(opts)
-	if err != nil {
-		return err
+	// Signals end the app once its loop runs: until onReady starts the
+	// goroutine that reads them, they wait here.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+
+	built := make(chan builtResult, 1)
+	go func() {
+		b, err := buildGate(opts)
+		built <- builtResult{b, err}
+	}()
+	// take returns what buildGate returned, to onReady and to the end of
+	// cmdApp alike, whichever asks first.
+	var once sync.Once
+	var result builtResult
+	take := func() builtResult {
+		once.Do(func() { result = <-built })
+		return result
 	}
-	defer b.Close()
-	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
+	if runtime.GOOS != "darwin" {
+		if r := take(); r.err != nil {
+			return r.err
+		}
+		tray.Prime(tray.Build(menuState(ctx, take().b)))
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	onReady := func() {
+		bridge.SetMainLoopRunning(true)
+		// Quit takes effect only once systray's loop runs, so everything
+		// that may call it starts here.
+		go func() {
+			select {
+			case <-sigs:
+				systray.Quit()
+			case <-ctx.Done():
+			}
+		}()
+		if runtime.GOOS == "darwin" {
+			tray.Prime(tray.Starting())
+		}
+		r := take()
+		if r.err != nil || ctx.Err() != nil {
+			systray.Quit()
+			return
+		}
+		serveMenu(ctx, r.b, hooks)
+	}
+	fmt.Fprintf(stdout, "airlock: starting the menu-bar app (log: %s)\n", logWhere(lg))
+	systray.Run(onReady, cancel)
+	cancel()
+	// A quit before the gate was built waits for it here, so that it is
+	// closed; its goroutines see ctx end.
+	r := take()
+	if r.err != nil {
+		return r.err
+	}
+	r.b.Close()
+	log.Printf("airlock: stopped")
+	return nil
+}
+
+// builtResult is what buildGate returned.
+type builtResult struct {
+	b   *builtGate
+	err error
+}
+
+// menuState is the state the menu starts from.
+func menuState(ctx context.Context, b *builtGate) tray.State {
+	return tray.New(tray.Config{Gate: b.gate, Approvals: b.broker, Grants: b.grants, History: b.store}).State(ctx)
+}
+
+// serveMenu serves the gate's socket and keeps the menu in step with the
+// gate until ctx ends; the socket failing for good quits the app. It runs
+// in systray's onReady, once the gate is built.
+func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
+	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
 	go logGateEvents(ctx, b.events)
 	served := make(chan error, 1)
 	go func() { served <- b.srv.Serve(ctx) }()
@@ -91,16 +189,6 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		}
 		systray.Quit()
 	}()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			systray.Quit()
-		case <-ctx.Done():
-		}
-	}()
 
 	app := tray.New(tray.Config{
 		Gate:         menuGate{b.gate},
@@ -109,46 +197,35 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 		Grants:       b.grants,
 		History:      b.store,
 		SaveAutonomy: b.saveAutonomy,
-		Confirm:      appUI.confirm,
-		AskText:      askText,
-		ShowApproval: showApproval,
-		Open:         openInBrowser,
-		ReportDir:    b.dir,
+		Confirm:      hooks.confirm,
+		Authenticate: hooks.authenticate,
+		AskText:      hooks.askText,
+		ShowApproval: hooks.showApproval,
+		ShowText:     hooks.showText,
 		Quit:         systray.Quit,
 		Logf:         logs.Printf("tray"),
 	})
-	onReady := func() {
-		bridge.SetMainLoopRunning(true)
-		if hk := b.settings.KillHotkey; hk.Key != "" {
-			stop, err := bridge.RegisterHotkey(bridge.Hotkey(hk), func() {
-				log.Printf("kill hotkey pressed")
-				b.gate.Kill()
-			})
-			switch {
-			case err == nil:
-				context.AfterFunc(ctx, stop)
-				app.SetHotkey(hk.Symbols())
-			case errors.Is(err, bridge.ErrNoHotkey):
-				log.Printf("kill hotkey: %v", err)
-			default:
-				log.Printf("kill hotkey %s: %v (the menu and `airlock kill` still work)", hk, err)
-			}
+	if hk := b.settings.KillHotkey; hk.Key != "" {
+		stop, err := bridge.RegisterHotkey(bridge.Hotkey(hk), func() {
+			log.Printf("kill hotkey pressed")
+			b.gate.Kill()
+		})
+		switch {
+		case err == nil:
+			context.AfterFunc(ctx, stop)
+			app.SetHotkey(hk.Symbols())
+		case errors.Is(err, bridge.ErrNoHotkey):
+			log.Printf("kill hotkey: %v", err)
+		default:
+			log.Printf("kill hotkey %s: %v (the menu and `airlock kill` still work)", hk, err)
 		}
-		r := tray.NewSystray(func(a tray.Action) { app.Click(ctx, a) })
-		ready := make(chan struct{})
-		go app.Run(ctx, r, func() { close(ready) })
-		<-ready
-		log.Printf("airlock: menu ready; gate serving on %s (autonomy %s)", b.srv.Path(), b.settings.Autonomy)
-		log.Printf("airlock: the OS sandbox of commands and scripts: %s", b.box)
 	}
-	if runtime.GOOS != "darwin" {
-		tray.Prime(tray.Build(app.State(ctx)))
-	}
-	fmt.Fprintf(stdout, "airlock: starting the menu-bar app (log: %s)\n", logWhere(lg))
-	systray.Run(onReady, cancel)
-	cancel()
-	log.Printf("airlock: stopped")
-	return nil
+	r := tray.NewSystray(func(a tray.Action) { app.Click(ctx, a) })
+	ready := make(chan struct{})
+	go app.Run(ctx, r, func() { close(ready) })
+	<-ready
+	log.Printf("airlock: menu ready; gate serving on %s (autonomy %s)", b.srv.Path(), b.settings.Autonomy)
+	log.Printf("airlock: the OS sandbox of commands and scripts: %s", b.box)
 }
 
 // opener is the menu's "Pending approvals" click for prompter p: it shows
@@ -204,21 +281,4 @@ func logGateEvents(ctx context.Context, f *gate.Fanout) {
 			}
 		}
 	}
-}
-
-// openInBrowser opens the history report with the desktop's opener (the
-// bridge's: NSWorkspace on macOS; xdg-open, else `gio open`, on Linux), the
-// path as an argument, never through a shell. When nothing can open it, the
-// error says so, where the report is, and what shows the same records.
-func openInBrowser(path string) error {
-	d, err := bridge.NewDesktop(bridge.Options{})
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		err = d.OpenFile(ctx, path, "")
-	}
-	if err != nil {
-		return fmt.Errorf("could not open the history report (%w); it is at %s, and `airlock history` shows the same records", err, path)
-	}
-	return nil
 }

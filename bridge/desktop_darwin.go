@@ -26,6 +26,25 @@ import (
 // queue of their own. AppleScript runs in a helper child (one process
 // group per script), JXA in osascript, shortcuts in /usr/bin/shortcuts and
 // speech in /usr/bin/say, all killed as a group when ctx is done.
+//
+// Completion handlers (and the popups' key monitor) are Go functions that
+// darwinkit v0.5.0 wraps as Objective-C blocks. Its block disposal
+// (objc/block.m, oc_dispose_helper) frees the block's descriptor and then
+// reads the descriptor's signature pointer to free that too: a read of freed
+// memory. It is kept, not patched, for these reasons: the descriptor is a
+// 40-byte allocation and the pointer is read at offset 32, right after the
+// free, on the same thread; macOS's default allocators (nano for blocks this
+// small, the tiny magazine otherwise) keep freed memory mapped and write
+// their free-list links only into its first 16 bytes, so the read returns
+// the pointer that was there; and Airlock disposes of few blocks (one per
+// NSWorkspace call that takes a handler, one per popup). The read goes
+// wrong only if another thread is given that very block between the two
+// statements and writes past its first 32 bytes, or under a debugging
+// allocator that poisons or unmaps freed memory (Guard Malloc, MallocScribble),
+// where the app crashes the first time a handler's block is released: do not
+// run Airlock under those. Patching it means carrying a fork of the whole
+// darwinkit module (25 MB) for a two-line change, which belongs upstream
+// (free the signature before the descriptor).
 
 // Frontmost reports the application that owns the menu bar. NSWorkspace's
 // frontmostApplication may be read from any thread, but it is kept up to date
@@ -182,8 +201,16 @@ func (d *Desktop) QuitApp(ctx context.Context, app string) error {
 	return nil
 }
 
-// ActivateApp brings a running app to the front: NSRunningApplication's
-// activate on macOS 14 and later, activateWithOptions: before.
+// ActivateApp brings a running app to the front. On macOS 14 and later
+// activation is cooperative: Airlock yields its own activation to the app
+// (NSApplication's yieldActivationToApplication:) and the app is asked to
+// activate from Airlock (NSRunningApplication's
+// activateFromApplication:options:); macOS grants it only if Airlock could
+// yield, that is, was active or the person acted in it just before, and
+// otherwise ActivateApp fails saying macOS did not activate it. Before 14,
+// activateWithOptions: with "ignoring other apps". (NSRunningApplication
+// has no activate method; NSApplication's activate activates Airlock
+// itself.)
 func (d *Desktop) ActivateApp(ctx context.Context, app string) error {
 	action := "bring " + app + " to the front"
 	if err := begin(ctx, action, app); err != nil {
@@ -191,20 +218,25 @@ func (d *Desktop) ActivateApp(ctx context.Context, app string) error {
 	}
 	n, ok := 0, false
 	objc.WithAutoreleasePool(func() {
+		me := appkit.RunningApplication_CurrentApplication()
+		nsapp := appkit.Application_SharedApplication()
 		for _, ra := range running(app) {
 			n++
-			if ra.RespondsToSelector(objc.Sel("activate")) {
-				ok = objc.Call[bool](ra, objc.Sel("activate")) || ok
-			} else {
+			if !ra.RespondsToSelector(objc.Sel("activateFromApplication:options:")) {
 				ok = ra.ActivateWithOptions(appkit.ApplicationActivateIgnoringOtherApps) || ok
+				continue
 			}
+			if nsapp.RespondsToSelector(objc.Sel("yieldActivationToApplication:")) {
+				objc.Call[objc.Void](nsapp, objc.Sel("yieldActivationToApplication:"), ra)
+			}
+			ok = objc.Call[bool](ra, objc.Sel("activateFromApplication:options:"), me, appkit.ApplicationActivationOptions(0)) || ok
 		}
 	})
 	switch {
 	case n == 0:
 		return fmt.Errorf("%s: it is not running", action)
 	case !ok:
-		return fmt.Errorf("%s: macOS did not activate it", action)
+		return fmt.Errorf("%s: macOS did not activate it (since macOS 14 an app is brought forward only when the active app lets it)", action)
 	}
 	return nil
 }

@@ -12,7 +12,16 @@ var (
 	ShownBlock = shownBlock
 	Excerpt    = excerpt
 	DateArgs   = dateArgs
+	TimeLeft   = timeLeft
 )
+
+// SetAuthenticateOwner makes ShowApproval ask f for the owner's
+// authentication until the returned function restores Authenticate.
+func SetAuthenticateOwner(f func(ctx context.Context, reason string) error) (restore func()) {
+	old := authenticateOwner
+	authenticateOwner = f
+	return func() { authenticateOwner = old }
+}
 
 // Details is p's full text as its popup shows it.
 func Details(p ApprovalPopup, now time.Time) string { return p.details(now) }

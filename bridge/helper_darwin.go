@@ -24,10 +24,12 @@ const (
 	errOSAGeneralError    = -2700 // "an error of type -2700 has occurred"
 )
 
-// interpret compiles src with NSAppleScript and, unless compile, runs it:
-// with argv, by sending the script the run handler's Apple event ('aevt'
-// 'oapp') with argv as a list of text in its direct parameter, which is
-// what `on run argv` receives; without, by executing it plainly.
+// interpret compiles src with NSAppleScript and, unless compile, runs it by
+// sending the script the run handler's Apple event ('aevt' 'oapp') with argv
+// as a list of text in its direct parameter, which is what `on run argv`
+// receives: {} when argv is empty, as osascript gives it (executing the
+// script plainly would leave argv unbound). The result is read whatever its
+// kind (scriptValueOf): text, numbers, lists, records.
 func interpret(src string, argv []string, compile bool) (result string, err error) {
 	objc.WithAutoreleasePool(func() {
 		script := foundation.NewAppleScriptWithSource(src)
@@ -45,17 +47,12 @@ func interpret(src string, argv []string, compile bool) (result string, err erro
 		if compile {
 			return
 		}
-		var desc foundation.AppleEventDescriptor
-		if len(argv) == 0 {
-			desc = script.ExecuteAndReturnError(unsafe.Pointer(&info))
-		} else {
-			desc = script.ExecuteAppleEventError(runEvent(argv), unsafe.Pointer(&info))
-		}
+		desc := script.ExecuteAppleEventError(runEvent(argv), unsafe.Pointer(&info))
 		if desc.IsNil() {
 			err = scriptError(info)
 			return
 		}
-		result = desc.StringValue()
+		result = formatScriptValue(scriptValueOf(desc, 0))
 	})
 	return result, err
 }
@@ -73,6 +70,54 @@ func runEvent(argv []string) foundation.AppleEventDescriptor {
 		uint32(kCoreEventClass), uint32(kAEOpenApplication), target, int16(kAutoGenerateReturnID), int32(kAnyTransactionID))
 	objc.Call[objc.Void](event, objc.Sel("setParamDescriptor:forKeyword:"), list, uint32(keyDirectObject))
 	return event
+}
+
+// Descriptor types and keywords of lists and records (AEDataModel.h,
+// ASRegistry.h).
+const (
+	typeAEList            = 0x6c697374 // 'list'
+	typeAERecord          = 0x7265636f // 'reco'
+	keyASUserRecordFields = 0x75737266 // 'usrf': a record's user-defined fields, as a list of label, value, …
+)
+
+// Bounds on reading a result: deeper or longer values are cut (the result
+// is cut at maxHelperResult bytes anyway).
+const (
+	maxResultDepth = 32
+	maxResultItems = 100_000
+)
+
+// scriptValueOf reads a result descriptor: a list item by item, a record
+// field by field (user-defined labels by name, properties by their
+// four-character code), anything else as the text it coerces to.
+func scriptValueOf(desc foundation.AppleEventDescriptor, depth int) scriptValue {
+	if desc.IsNil() || depth > maxResultDepth {
+		return scriptValue{}
+	}
+	switch objc.Call[uint32](desc, objc.Sel("descriptorType")) {
+	case typeAEList:
+		v := scriptValue{IsList: true}
+		for i := 1; i <= min(desc.NumberOfItems(), maxResultItems); i++ {
+			v.List = append(v.List, scriptValueOf(desc.DescriptorAtIndex(i), depth+1))
+		}
+		return v
+	case typeAERecord:
+		v := scriptValue{IsRecord: true}
+		for i := 1; i <= min(desc.NumberOfItems(), maxResultItems); i++ {
+			key := objc.Call[uint32](desc, objc.Sel("keywordForDescriptorAtIndex:"), i)
+			item := desc.DescriptorAtIndex(i)
+			if key != keyASUserRecordFields {
+				v.Fields = append(v.Fields, scriptField{Key: fourCC(key), Value: scriptValueOf(item, depth+1)})
+				continue
+			}
+			for j := 1; j+1 <= min(item.NumberOfItems(), maxResultItems); j += 2 {
+				label := item.DescriptorAtIndex(j).StringValue()
+				v.Fields = append(v.Fields, scriptField{Key: label, Value: scriptValueOf(item.DescriptorAtIndex(j+1), depth+1)})
+			}
+		}
+		return v
+	}
+	return scriptValue{Text: desc.StringValue()}
 }
 
 // scriptError reads NSAppleScript's error dictionary.

@@ -4,9 +4,9 @@ package bridge
 
 import (
 	"fmt"
-	"github.com/progrium/darwinkit/dispatch"
 	"sync"
 
+	"github.com/progrium/darwinkit/dispatch"
 	"golang.design/x/hotkey"
 )
 

@@ -41,8 +41,14 @@ type PopupItem struct {
 	Text    string   // the exact action text, shown in full (scrollable)
 	Reasons []string // why it needs approval
 	// Confirm asks for a confirmation of this item on its own, after the
-	// popup is approved; without it the item does not run.
+	// popup is approved; without it the item does not run. Items with it are
+	// the destructive ones: the popup lists them first.
 	Confirm bool
+	// Authenticate asks, after the item's own yes, for the device owner's
+	// authentication (Authenticate: Touch ID or the login password); without
+	// it the item does not run. Only for a Confirm item, and only where
+	// OwnerAuthAvailable: elsewhere the item never runs.
+	Authenticate bool
 }
 
 // ApprovalPopup is what an approval popup shows.
@@ -108,6 +114,12 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 		if err != nil {
 			return deny, deadlineOK(err)
 		}
+		if yes && it.Authenticate {
+			yes, err = ownerAllows(ctx, fmt.Sprintf("run action %d, which cannot be undone", it.Number))
+			if err != nil {
+				return deny, deadlineOK(err)
+			}
+		}
 		a.Items[i] = yes
 	}
 	for _, ok := range a.Items {
@@ -118,6 +130,24 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 	}
 	return a, nil
 }
+
+// ownerAllows asks for the owner's authentication: a cancelled or failed
+// one is a no; an error is returned only when it could not be asked for (or
+// ctx ended), which denies the whole popup.
+func ownerAllows(ctx context.Context, reason string) (bool, error) {
+	err := authenticateOwner(ctx, reason)
+	var ae *OwnerAuthError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ae) && ctx.Err() == nil:
+		return false, nil
+	}
+	return false, err
+}
+
+// authenticateOwner is Authenticate; tests replace it.
+var authenticateOwner = Authenticate
 
 // Confirm asks a yes-or-no question, such as "Switch to Level 2?". No is
 // the default: Return, Escape, closing and ctx ending say no. yes labels
@@ -134,6 +164,24 @@ func Confirm(ctx context.Context, title, text, yes string) (bool, error) {
 // ctx ends. Return submits what was typed.
 func AskText(ctx context.Context, title, prompt string) (text string, ok bool, err error) {
 	return askText(ctx, title, shownBlock(prompt))
+}
+
+// ShowText shows text read-only and scrollable in a window titled title,
+// with a button that closes it, and waits until the person closes it or
+// ctx ends (which closes it at once; ShowText then returns nil, as it does
+// when the person closes it). The text goes to the window only: on Linux
+// through a pipe to zenity's standard input, on macOS into the window
+// itself; never to a file or a command line. Characters that could hide or
+// disguise text are made visible as in the approval popup.
+func ShowText(ctx context.Context, title, text string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := showText(ctx, shownLine(title), shownBlock(text))
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // PopupsAvailable says why this process cannot show popups, or nil.
@@ -191,7 +239,7 @@ func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question 
 	for _, r := range it.Reasons {
 		fmt.Fprintf(&b, "\n• %s", shownLine(r))
 	}
-	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), timeLeft(p.Deadline, now))
+	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), deadlineLine(p.Deadline, now))
 	fmt.Fprintf(&b, "\nSkip (the default: Return, Escape) leaves it out; the rest of the plan still runs.")
 	return question{
 		title: ConfirmTitle,
@@ -242,8 +290,12 @@ func (p ApprovalPopup) summary() string {
 	return fmt.Sprintf("%s asks to run %s (%s)", shownLine(orUnknown(p.Client)), n, strings.Join(levels, ", "))
 }
 
-// details is the popup's full text: who asked, the time left, and every
-// item with its level, preview, reasons and exact text.
+// details is the popup's full text: who asked, when it denies by itself,
+// and every item with its level, preview, reasons and exact text, the
+// destructive ones (Confirm) first, each under its number in the plan. The
+// deadline is given as a clock time, which stays true however long the
+// text is on screen (zenity cannot update it; the macOS popup shows a live
+// countdown beside it).
 func (p ApprovalPopup) details(now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", p.summary())
@@ -255,8 +307,12 @@ func (p ApprovalPopup) details(now time.Time) string {
 	if p.Tool != "" {
 		fmt.Fprintf(&b, "Tool:     %s\n", shownLine(p.Tool))
 	}
-	fmt.Fprintf(&b, "%s\n", timeLeft(p.Deadline, now))
-	for _, it := range p.Items {
+	fmt.Fprintf(&b, "%s\n", deadlineLine(p.Deadline, now))
+	items := destructiveFirst(p.Items)
+	if n := countConfirm(items); n > 0 && n < len(items) {
+		fmt.Fprintf(&b, "\n%d of the %d actions cannot be undone; they are listed first.\n", n, len(items))
+	}
+	for _, it := range items {
 		fmt.Fprintf(&b, "\n%d. [%s] %s\n", it.Number, shownLine(it.Level), shownLine(it.Preview))
 		if it.Confirm {
 			b.WriteString("   ⚠ cannot be undone: asked about again on its own after Approve\n")
@@ -271,7 +327,49 @@ func (p ApprovalPopup) details(now time.Time) string {
 	return b.String()
 }
 
-// timeLeft says when the popup denies by itself.
+// destructiveFirst returns items with the Confirm ones (destructive) first,
+// each group in plan order.
+func destructiveFirst(items []PopupItem) []PopupItem {
+	out := make([]PopupItem, 0, len(items))
+	for _, it := range items {
+		if it.Confirm {
+			out = append(out, it)
+		}
+	}
+	for _, it := range items {
+		if !it.Confirm {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func countConfirm(items []PopupItem) int {
+	n := 0
+	for _, it := range items {
+		if it.Confirm {
+			n++
+		}
+	}
+	return n
+}
+
+// deadlineLine says when the popup denies by itself, as a clock time, and
+// how long that was from now (when the popup appeared).
+func deadlineLine(deadline, now time.Time) string {
+	if deadline.IsZero() {
+		return "No time limit."
+	}
+	at := deadline.Local().Format("15:04:05")
+	left := deadline.Sub(now).Round(time.Second)
+	if left <= 0 {
+		return fmt.Sprintf("No answer by %s denies it: the time is up.", at)
+	}
+	return fmt.Sprintf("No answer by %s denies it (%v after this appeared).", at, left)
+}
+
+// timeLeft says how long is left and when the popup denies by itself: the
+// live countdown of the macOS popup, updated every second.
 func timeLeft(deadline, now time.Time) string {
 	if deadline.IsZero() {
 		return "No time limit."

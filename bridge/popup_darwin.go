@@ -20,11 +20,28 @@ import (
 // not be called on the main thread, and in a process whose main loop does
 // not run (airlock serve) they would wait until ctx ends and deny.
 //
-// The buttons: the "no" button is first, so it is the default, and has
-// Return as its key equivalent; Escape is caught by a local key monitor and
-// also says no. The "yes" button has no key equivalent, refuses first
-// responder (Tab cannot reach it) and is enabled only after the arm delay.
-// The countdown is a label in the accessory view, updated every second.
+// The buttons: the "no" button (Deny) is added first, so it is NSAlert's
+// default: the rightmost, drawn as the default, answering Return, and the
+// window's initial first responder; Escape is caught by a local key
+// monitor and also says no. The "yes" button (Approve, or a confirmation's
+// yes) sits left of it, has no key equivalent, refuses first responder (Tab
+// cannot reach it) and is enabled only after the arm delay. It and the
+// "allow again" box raise trust, so they count only a press that
+// PersonPressed says came from the person's own mouse: an accessibility
+// press or a click posted by another process leaves the popup open, says
+// so, and answers nothing. The countdown is a label updated every second.
+//
+// Airlock is an agent app (LSUIElement): it is not active while the person
+// works elsewhere, and a window it shows without activating gets no
+// keyboard focus, so Return and Escape would go to the app in front. So it
+// asks to be activated before showing a popup: NSApp's activate on macOS 14
+// and later, activateIgnoringOtherApps: before. Since macOS 14 activation is
+// cooperative: the system may decline a request from an app the person is
+// not using (it grants it when the active app yields, or the person clicked
+// Airlock's menu). When it declines, the popup still appears above other
+// windows (the modal panel level), and the person's first click on it makes
+// it key; until then Return and Escape go to the other app, which can only
+// leave the popup unanswered (its deadline denies), never approve it.
 
 func popupsAvailable() error { return nil }
 
@@ -41,6 +58,7 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 		arm:      p.ArmDelay,
 		deadline: p.Deadline,
 		critical: true,
+		guarded:  true,
 	}
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		s.remember = "Allow again this session"
@@ -56,7 +74,7 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 }
 
 func ask(ctx context.Context, q question) (bool, error) {
-	s := alertSpec{title: q.title, message: q.title, info: q.text, yes: q.yes, no: q.no, arm: q.arm, critical: true}
+	s := alertSpec{title: q.title, message: q.title, info: q.text, yes: q.yes, no: q.no, arm: q.arm, critical: true, guarded: true}
 	if dl, ok := ctx.Deadline(); ok {
 		s.deadline = dl
 	}
@@ -72,16 +90,23 @@ func askText(ctx context.Context, title, prompt string) (string, bool, error) {
 	return r.text, true, nil
 }
 
+func showText(ctx context.Context, title, text string) error {
+	_, err := showAlert(ctx, alertSpec{title: title, message: title, details: text, no: "Close", wide: true})
+	return err
+}
+
 // alertSpec is one non-modal alert.
 type alertSpec struct {
 	title, message, info string
 	details              string // the scrollable read-only text; "" for none
-	yes, no              string // button labels; no is the default
+	yes, no              string // button labels; no is the default; yes "" for none
 	arm                  time.Duration
 	deadline             time.Time // for the countdown; zero: none
 	remember             string    // the checkbox's title; "" for none
 	critical             bool
 	input                bool // a text field; Return submits (yes), Escape cancels
+	guarded              bool // yes and remember count only the person's own mouse (PersonPressed)
+	wide                 bool // a larger text view (the history)
 }
 
 type alertResult struct {
@@ -93,9 +118,11 @@ type alertResult struct {
 type alertUI struct {
 	alert     appkit.Alert
 	yes       appkit.Button
-	countdown appkit.TextField
+	countdown appkit.TextField // the countdown, and why a press did not count
 	input     appkit.TextField
 	monitor   objc.Object
+	guard     pressGuard // the yes button's: armed with it
+	boxGuard  pressGuard // the "allow again" box's: armed when shown
 	closed    bool
 }
 
@@ -129,6 +156,7 @@ func showAlert(ctx context.Context, s alertSpec) (alertResult, error) {
 			arm = time.AfterFunc(s.arm, func() {
 				main.DispatchAsync(func() {
 					if !ui.closed && !ui.yes.IsNil() {
+						ui.guard.arm()
 						ui.yes.SetEnabled(true)
 					}
 				})
@@ -152,6 +180,17 @@ func showAlert(ctx context.Context, s alertSpec) (alertResult, error) {
 	}
 }
 
+// activate asks macOS to make Airlock the active app, so that its popup
+// gets the keyboard (see the comment at the top).
+func activate() {
+	app := appkit.Application_SharedApplication()
+	if app.RespondsToSelector(objc.Sel("activate")) { // macOS 14 and later
+		objc.Call[objc.Void](app, objc.Sel("activate"))
+		return
+	}
+	app.ActivateIgnoringOtherApps(true)
+}
+
 // show builds and shows the alert; it runs on the main queue.
 func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 	objc.WithAutoreleasePool(func() {
@@ -167,42 +206,55 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 		a.SetInformativeText(s.info)
 
 		no := a.AddButtonWithTitle(s.no)
-		yes := a.AddButtonWithTitle(s.yes)
-		ui.yes = yes
-		if s.input {
-			yes.SetKeyEquivalent("\r")
-			no.SetKeyEquivalent("")
-		} else {
-			no.SetKeyEquivalent("\r")
-			yes.SetKeyEquivalent("")
-			yes.SetRefusesFirstResponder(true)
-			yes.SetEnabled(s.arm <= 0)
+		if s.yes != "" {
+			ui.yes = a.AddButtonWithTitle(s.yes)
 		}
+		switch {
+		case s.input:
+			ui.yes.SetKeyEquivalent("\r")
+			no.SetKeyEquivalent("")
+		case s.yes != "":
+			no.SetKeyEquivalent("\r")
+			ui.yes.SetKeyEquivalent("")
+			ui.yes.SetRefusesFirstResponder(true)
+			ui.yes.SetEnabled(s.arm <= 0)
+			if s.arm <= 0 {
+				ui.guard.arm()
+			}
+		default:
+			no.SetKeyEquivalent("\r")
+		}
+		var remember appkit.Button
 		if s.remember != "" {
 			a.SetShowsSuppressionButton(true)
-			a.SuppressionButton().SetTitle(s.remember)
-			a.SuppressionButton().SetState(appkit.ControlStateValueOff)
+			remember = a.SuppressionButton()
+			remember.SetTitle(s.remember)
+			remember.SetState(appkit.ControlStateValueOff)
+			remember.SetRefusesFirstResponder(true)
+			ui.boxGuard.arm()
 		}
 
-		const width = 560.0
+		width, textHeight := 560.0, 296.0
+		if s.wide {
+			width, textHeight = 760.0, 480.0
+		}
 		height := 24.0
 		if s.details != "" {
-			height += 300
+			height += textHeight + 4
 		}
 		view := appkit.NewViewWithFrame(rect(0, 0, width, height))
 		if s.details != "" {
-			scroll := appkit.NewScrollViewWithFrame(rect(0, 0, width, 296))
-			scroll.SetHasVerticalScroller(true)
+			// A scroll view whose document view is a text view that grows
+			// with its text and follows the scroll view's width.
+			scroll := appkit.TextView_ScrollableTextView()
+			scroll.SetFrame(rect(0, 0, width, textHeight))
 			scroll.SetHasHorizontalScroller(false)
 			scroll.SetBorderType(appkit.BezelBorder)
-			text := appkit.NewTextViewWithFrame(rect(0, 0, width, 296))
+			text := appkit.TextViewFrom(scroll.DocumentView().Ptr())
 			text.SetEditable(false)
 			text.SetSelectable(true)
-			text.SetVerticallyResizable(true)
-			text.SetAutoresizingMask(appkit.ViewWidthSizable)
 			text.SetFont(appkit.Font_MonospacedSystemFontOfSizeWeight(11, appkit.FontWeightRegular))
 			text.SetString(s.details)
-			scroll.SetDocumentView(text)
 			view.AddSubview(scroll)
 		}
 		if s.input {
@@ -223,7 +275,7 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			}
 			r := alertResult{yes: yes}
 			if yes && s.remember != "" {
-				r.remember = a.SuppressionButton().State() == appkit.ControlStateValueOn
+				r.remember = remember.State() == appkit.ControlStateValueOn
 			}
 			if yes && s.input {
 				r.text = ui.input.StringValue()
@@ -234,13 +286,45 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			default:
 			}
 		}
+		// refused says in the popup why a press did not count.
+		refused := func(what string, err error) {
+			if !ui.countdown.IsNil() {
+				ui.countdown.SetTextColor(appkit.Color_SystemRedColor())
+				ui.countdown.SetStringValue(what + " did not count: " + err.Error() + ". Click it yourself.")
+			}
+		}
 		action.Set(no, func(objc.Object) { finish(false) })
-		action.Set(yes, func(objc.Object) { finish(true) })
+		if s.yes != "" {
+			yes := ui.yes
+			action.Set(yes, func(objc.Object) {
+				if s.guarded {
+					if err := ui.guard.check(yes.View); err != nil {
+						refused(s.yes, err)
+						return
+					}
+				}
+				finish(true)
+			})
+		}
+		if s.remember != "" && s.guarded {
+			action.Set(remember, func(objc.Object) {
+				if remember.State() != appkit.ControlStateValueOn {
+					return // clearing it lowers trust
+				}
+				if err := ui.boxGuard.check(remember.View); err != nil {
+					remember.SetState(appkit.ControlStateValueOff)
+					refused(s.remember, err)
+				}
+			})
+		}
 
 		w := a.Window()
 		w.SetTitle(s.title)
 		w.SetLevel(appkit.ModalPanelWindowLevel)
 		w.SetCollectionBehavior(appkit.WindowCollectionBehaviorCanJoinAllSpaces | appkit.WindowCollectionBehaviorFullScreenAuxiliary)
+		// An alert's window is a panel, and panels hide when their app is
+		// deactivated: a popup must stay on screen until it is answered.
+		w.SetHidesOnDeactivate(false)
 		ui.monitor = appkit.Event_AddLocalMonitorForEventsMatchingMaskHandler(appkit.EventMaskKeyDown, func(e appkit.Event) appkit.Event {
 			if ui.closed || e.KeyCode() != escapeKeyCode {
 				return e
@@ -251,10 +335,15 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			finish(false)
 			return appkit.Event{} // swallowed
 		})
+		w.Center()
+		activate()
 		w.MakeKeyAndOrderFront(nil)
 		w.OrderFrontRegardless()
 		if s.input {
 			w.MakeFirstResponder(ui.input)
+		} else {
+			w.SetInitialFirstResponder(no)
+			w.MakeFirstResponder(no)
 		}
 	})
 }

@@ -95,6 +95,14 @@ func askText(ctx context.Context, title, prompt string) (string, bool, error) {
 	return entryResult(r.stdout, r.stderr, r.code)
 }
 
+func showText(ctx context.Context, title, text string) error {
+	r, err := runZenity(ctx, zenityViewer(title), text)
+	if err != nil {
+		return err
+	}
+	return viewerResult(r.stderr, r.code)
+}
+
 // zenityRun is how one zenity dialog ended.
 type zenityRun struct {
 	stdout, stderr string

@@ -15,3 +15,5 @@ func showApproval(context.Context, ApprovalPopup) (choice, error) { return choic
 func ask(context.Context, question) (bool, error) { return false, ErrNoPopups }
 
 func askText(context.Context, string, string) (string, bool, error) { return "", false, ErrNoPopups }
+
+func showText(context.Context, string, string) error { return ErrNoPopups }

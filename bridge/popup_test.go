@@ -2,6 +2,8 @@ package bridge_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +148,8 @@ func TestDetailsShowEverything(t *testing.T) {
 		"mcp: <b>claude</b>⟨U+000A⟩Approved by admin asks to run 2 actions (dangerous, destructive).",
 		"Asked by: mcp: <b>claude</b>⟨U+000A⟩Approved by admin\n",
 		"Tool:     run_script⟨U+001B⟩[2J\n",
-		"Time left: 4m30s; no answer by 14:05:00 denies it.",
+		"No answer by 14:05:00 denies it (4m30s after this appeared).\n",
+		"1 of the 2 actions cannot be undone; they are listed first.\n",
 		"1. [dangerous] Write a file: ~/Documents/a.txt\n",
 		"   • writes or overwrites a file\n",
 		"   │ WRITE_FILE \"~/Documents/a.txt\" \"hi\"\n",
@@ -162,6 +165,57 @@ func TestDetailsShowEverything(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\r\u202e") {
 		t.Errorf("the details let a hiding character through:\n%q", got)
 	}
+	if d, o := strings.Index(got, "2. [destructive]"), strings.Index(got, "1. [dangerous]"); d < 0 || o < 0 || d > o {
+		t.Errorf("the destructive action is not listed first:\n%s", got)
+	}
+	if strings.Contains(got, "Time left") {
+		t.Errorf("the details hold a countdown that cannot count down:\n%s", got)
+	}
+}
+
+// The destructive actions come first, each group in plan order, and the
+// popup says so only when there is something else to put them before.
+func TestDetailsDestructiveFirst(t *testing.T) {
+	item := func(n int, confirm bool) bridge.PopupItem {
+		l := "dangerous"
+		if confirm {
+			l = "destructive"
+		}
+		return bridge.PopupItem{Number: n, Level: l, Preview: fmt.Sprintf("action %d", n), Text: "x", Confirm: confirm}
+	}
+	p := bridge.ApprovalPopup{Client: "cli", Items: []bridge.PopupItem{item(1, false), item(2, true), item(3, false), item(4, true)}}
+	got := bridge.Details(p, clock)
+	var order []string
+	for _, line := range strings.Split(got, "\n") {
+		if n, _, ok := strings.Cut(line, ". ["); ok && len(n) == 1 {
+			order = append(order, n)
+		}
+	}
+	if want := []string{"2", "4", "1", "3"}; !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v:\n%s", order, want, got)
+	}
+	if !strings.Contains(got, "2 of the 4 actions cannot be undone") {
+		t.Errorf("no word on the order:\n%s", got)
+	}
+	p.Items = []bridge.PopupItem{item(1, true)}
+	if got := bridge.Details(p, clock); strings.Contains(got, "listed first") {
+		t.Errorf("a lone destructive action is said to be listed first:\n%s", got)
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	for _, tc := range []struct {
+		deadline time.Time
+		want     string
+	}{
+		{clock.Add(90 * time.Second), "Time left: 1m30s; no answer by 14:01:30 denies it."},
+		{clock.Add(-time.Second), "Time left: 0s; no answer by 13:59:59 denies it."},
+		{time.Time{}, "No time limit."},
+	} {
+		if got := bridge.TimeLeft(tc.deadline, clock); got != tc.want {
+			t.Errorf("TimeLeft(%v) = %q, want %q", tc.deadline, got, tc.want)
+		}
+	}
 }
 
 func TestDetailsWithoutDeadline(t *testing.T) {
@@ -171,7 +225,7 @@ func TestDetailsWithoutDeadline(t *testing.T) {
 		t.Errorf("details without a deadline:\n%s", got)
 	}
 	p.Deadline = clock.Add(-time.Minute)
-	if got := bridge.Details(p, clock); !strings.Contains(got, "Time left: 0s;") {
+	if got := bridge.Details(p, clock); !strings.Contains(got, "No answer by 13:59:00 denies it: the time is up.") {
 		t.Errorf("details past the deadline:\n%s", got)
 	}
 }

@@ -168,6 +168,51 @@ func TestPopupOnX(t *testing.T) {
 		}
 	})
 
+	t.Run("a destructive item needs the owner's authentication after its yes", func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			auth error
+			want bool
+			err  bool
+		}{
+			{"authenticated", nil, true, false},
+			{"cancelled", &bridge.OwnerAuthError{Code: -2}, false, false},
+			{"failed", &bridge.OwnerAuthError{Code: -1, Message: "wrong password"}, false, false},
+			{"impossible here", bridge.ErrNoOwnerAuth, false, true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var reasons []string
+				t.Cleanup(bridge.SetAuthenticateOwner(func(_ context.Context, reason string) error {
+					reasons = append(reasons, reason)
+					return tc.auth
+				}))
+				p := onePopup(time.Millisecond)
+				p.Items = append(p.Items, bridge.PopupItem{
+					Number: 2, Level: "destructive", Preview: "Empty the Trash",
+					Text: "tell application \"Finder\" to empty trash", Confirm: true, Authenticate: true,
+				})
+				ch := showAsync(t, context.Background(), p)
+				id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+				d.Click(t, id, lastButtonDX, buttonDY)
+				q := d.WaitWindow(t, bridge.ConfirmTitle, wait)
+				d.Click(t, q, lastButtonDX, buttonDY)
+				r := result(t, ch)
+				if tc.err {
+					if r.err == nil || r.a.Approve {
+						t.Fatalf("got %+v, %v; want a denial with an error", r.a, r.err)
+					}
+					return
+				}
+				if r.err != nil || !r.a.Approve || !slices.Equal(r.a.Items, []bool{true, tc.want}) {
+					t.Fatalf("got %+v, %v; want items [true %v]", r.a, r.err, tc.want)
+				}
+				if len(reasons) != 1 || !strings.Contains(reasons[0], "action 2") {
+					t.Errorf("authentication asked with %q", reasons)
+				}
+			})
+		}
+	})
+
 	t.Run("ctx ending closes the popup at once", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		ch := showAsync(t, ctx, onePopup(time.Millisecond))
@@ -209,6 +254,30 @@ func TestPopupOnX(t *testing.T) {
 			if err := <-ch; err != nil || yes {
 				t.Fatalf("%s: %v, %v; want no", key, yes, err)
 			}
+		}
+	})
+
+	t.Run("ShowText until closed", func(t *testing.T) {
+		for _, end := range []string{"Escape", "cancel"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- bridge.ShowText(ctx, "Airlock — history", "line 1\nline 2 \u202e") }()
+			id := d.WaitWindow(t, "Airlock — history", wait)
+			select {
+			case err := <-done:
+				t.Fatalf("ShowText returned while its window was open: %v", err)
+			default:
+			}
+			if end == "Escape" {
+				d.Key(t, id, "Escape")
+			} else {
+				cancel()
+			}
+			if err := <-done; err != nil {
+				t.Errorf("%s: %v", end, err)
+			}
+			d.WaitGone(t, "Airlock — history", id, wait)
+			cancel()
 		}
 	})
 

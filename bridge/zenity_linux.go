@@ -118,6 +118,21 @@ func zenityQuestion(q question, early, timeout time.Duration) []string {
 	return args
 }
 
+// zenityViewer returns the arguments of a read-only text window whose text
+// comes on standard input. zenity's text-info always has two buttons (OK
+// and Cancel); here both close it, so both say so.
+func zenityViewer(title string) []string {
+	return []string{
+		"--text-info",
+		"--title=" + title,
+		"--width=900",
+		"--height=600",
+		"--font=Monospace 10",
+		"--ok-label=Close",
+		"--cancel-label=Close",
+	}
+}
+
 // zenityEntry returns the arguments of a text entry dialog.
 func zenityEntry(title, prompt string) []string {
 	return []string{
@@ -207,6 +222,21 @@ func entryResult(stdout, stderr string, code int) (string, bool, error) {
 		return "", false, nil
 	}
 	return "", false, zenityFailed(code, stderr)
+}
+
+// viewerResult reads how a text window ended: any button, Escape and
+// closing it are all fine.
+func viewerResult(stderr string, code int) error {
+	switch code {
+	case zenityOK, zenityTimeout:
+		return nil
+	case zenityClosed:
+		if noDisplay(stderr) {
+			return errNoDisplay
+		}
+		return nil
+	}
+	return zenityFailed(code, stderr)
 }
 
 func noDisplay(stderr string) bool { return strings.Contains(stderr, "cannot open display") }

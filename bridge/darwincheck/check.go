@@ -398,6 +398,14 @@ func (ck *checker) checkPackage(arch string, sizes types.Sizes, n *node, nodes m
 	// Like the compiler, report only the syntax errors of a package that
 	// has some, but still check it so its importers can be checked.
 	quiet := !own || len(n.errs) > 0
+	if !quiet {
+		for _, name := range p.CgoFiles {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(p.Dir, name)
+			}
+			n.errs = append(n.errs, checkCgoNames(ck.fset, name)...)
+		}
+	}
 
 	imports := make(map[string]*types.Package, len(p.Imports))
 	for _, path := range p.Imports {

@@ -213,10 +213,46 @@ func TestCgoFilesChecked(t *testing.T) {
 		{"typeOf(level)", "typeOf(lvl)", "undefined: lvl"},
 		{"func typeOf(level int) uint8 { return uint8(level) }", "func typeOf(level int) uint8 { return level }", "cannot use level"},
 		{`defer C.free(unsafe.Pointer(m))`, `defer C.free(unsafe.Pointr(m))`, "Pointr"},
+		// free comes from stdlib.h: without it, C.free names nothing.
+		{"#include <stdlib.h>\n", "", "C.free is not named in this file's cgo preamble"},
 	} {
 		dir := newProbe(t, map[string]string{"log_darwin.go": strings.Replace(cgoProbe, tc.from, tc.to, 1)})
 		wantProblem(t, check(t, Config{Dir: dir, Env: probeEnv}), "log_darwin.go", tc.want)
 	}
+}
+
+// cgoNamesProbe is a cgo file whose Go uses its preamble's names, and one of
+// cgo's own.
+const cgoNamesProbe = `//go:build darwin
+
+package probe
+
+/*
+#include <stdint.h>
+static int64_t probe_field(uintptr_t event, uint32_t field) { return (int64_t)(event + field); }
+struct probe_pair { int a; };
+*/
+import "C"
+
+func Field(e uintptr) int64 {
+	var p C.struct_probe_pair
+	_ = p
+	return int64(C.probe_field(C.uintptr_t(e), C.uint32_t(41))) + int64(C.int(0))
+}
+`
+
+// A C.name the preamble does not name (a misspelt helper) is a problem;
+// the preamble's names and cgo's own are not.
+func TestCgoNamesChecked(t *testing.T) {
+	needGo(t)
+	t.Parallel()
+	res := check(t, Config{Dir: newProbe(t, map[string]string{"probe_darwin.go": goodProbe, "field_darwin.go": cgoNamesProbe}), Env: probeEnv})
+	if len(res.Problems) != 0 {
+		t.Errorf("a correct cgo file has problems:\n%s", problems(res))
+	}
+	bad := strings.Replace(cgoNamesProbe, "C.probe_field(", "C.probe_feild(", 1)
+	res = check(t, Config{Dir: newProbe(t, map[string]string{"probe_darwin.go": goodProbe, "field_darwin.go": bad}), Env: probeEnv})
+	wantProblem(t, res, "field_darwin.go", "C.probe_feild is not named in this file's cgo preamble")
 }
 
 func TestTestFilesChecked(t *testing.T) {

@@ -10,8 +10,11 @@
 // For each architecture it runs go list -deps with GOOS=darwin and
 // CGO_ENABLED=1, then type-checks every listed package from source with
 // go/types in dependency order, independent packages in parallel. import "C"
-// is faked (types.Config.FakeImportC), so uses of C are not checked, but
-// everything written in Go against darwinkit's API is.
+// is faked (types.Config.FakeImportC), so the types of C's names are not
+// checked, and the C or Objective-C of a preamble is not compiled (that
+// needs the macOS SDK); but every C.name used must be named in its file's
+// preamble or be one of cgo's own (cgo.go), and everything written in Go
+// against darwinkit's API is checked.
 //
 // Only the main module's packages are checked in full and only their errors
 // are reported, as "arch: file:line:col: message". Dependencies (std,

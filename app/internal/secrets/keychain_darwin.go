@@ -10,9 +10,17 @@ import (
 )
 
 // Open returns the login Keychain: generic passwords under service Service,
-// account NAME, never synchronised, readable only while the device is
-// unlocked, and only on this device. A locked or missing keychain makes each
-// call fail with an error wrapping ErrUnavailable.
+// account NAME, never synchronised. What protects them is the login
+// keychain's: it is encrypted with the login password and unlocked while the
+// person is logged in, and each item's access list lets the app that made it
+// (by its code signature) read it without asking; any other program, or a
+// rebuild with another signature, makes macOS ask the person. The item
+// accessibility classes ("when unlocked, this device only") are not claimed:
+// on macOS they apply only to the data-protection keychain or to
+// synchronised items (Apple's kSecAttrAccessible documentation), and the
+// data-protection keychain needs a provisioning profile that an ad-hoc or
+// plain Developer ID build does not have. A locked or missing keychain
+// makes each call fail with an error wrapping ErrUnavailable.
 func Open() (KeyStore, error) { return &keychainStore{}, nil }
 
 // keychainStore serialises its calls, so that Set's add-then-update is not
@@ -37,7 +45,6 @@ func (k *keychainStore) Set(name string, secret []byte) error {
 	defer k.mu.Unlock()
 	item := keychain.NewGenericPassword(Service, name, "Airlock: "+name, secret, "")
 	item.SetSynchronizable(keychain.SynchronizableNo)
-	item.SetAccessible(keychain.AccessibleWhenUnlockedThisDeviceOnly)
 	err := keychain.AddItem(item)
 	if errors.Is(err, keychain.ErrorDuplicateItem) {
 		query := keychain.NewItem()
@@ -46,7 +53,6 @@ func (k *keychainStore) Set(name string, secret []byte) error {
 		query.SetAccount(name)
 		update := keychain.NewItem()
 		update.SetData(secret)
-		update.SetAccessible(keychain.AccessibleWhenUnlockedThisDeviceOnly)
 		err = keychain.UpdateItem(query, update)
 	}
 	if err != nil {

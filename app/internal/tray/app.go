@@ -3,9 +3,11 @@ package tray
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"fmt"
 	"reflect"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
@@ -51,7 +53,7 @@ type Renderer interface {
 }
 
 // Config is what an App is built from. Gate, Events, Approvals, Grants,
-// History, SaveAutonomy and ReportDir are required.
+// History and SaveAutonomy are required.
 type Config struct {
 	Gate Gate
 	// Events subscribes to the gate's events (gate.Fanout.Subscribe).
@@ -63,9 +65,19 @@ type Config struct {
 	// changes only once it has succeeded.
 	SaveAutonomy func(a policy.Autonomy) error
 	// Confirm asks the person a yes/no question in a popup and reports
-	// whether they chose yes; the label of the yes button is yes. Nil means
-	// no popup can ask, so Level 2 cannot be chosen.
+	// whether they chose yes; the label of the yes button is yes. Every
+	// change that raises trust (policy.RaisesTrust: a higher level, Resume)
+	// is made only after its yes, so that a click on the menu, which on
+	// Linux any process of the session can send over D-Bus, never makes
+	// one by itself. Nil means no popup can ask: nothing that raises trust
+	// can be done from the menu.
 	Confirm func(ctx context.Context, title, text, yes string) (bool, error)
+	// Authenticate asks for the device owner's authentication (Touch ID or
+	// the login password) with reason shown, after the confirmation, for
+	// the changes policy.NeedsOwner names (Level 2, Resume after a kill); a
+	// non-nil error refuses the change. Nil: this platform has none to ask
+	// for (Linux), and the confirmation alone stands.
+	Authenticate func(ctx context.Context, reason string) error
 	// ShowApproval shows a pending request's popup. Nil: the pending items
 	// are shown but cannot be clicked.
 	ShowApproval func(ctx context.Context, r approval.Request)
@@ -73,12 +85,11 @@ type Config struct {
 	// and reports ok false when they cancel. Nil means no popup can ask:
 	// "Automate…" then does nothing but log why.
 	AskText func(ctx context.Context, title, prompt string) (text string, ok bool, err error)
-	// Open opens a file in the person's browser (xdg-open, open). Nil: the
-	// report is written but not opened.
-	Open func(path string) error
-	// ReportDir is where the history report is written (the data
-	// directory, owner-only).
-	ReportDir string
+	// ShowText shows a long text read-only in a window of Airlock's own
+	// (bridge.ShowText) until the person closes it or ctx ends: the history
+	// report, which never goes to a file. Nil: "Open history…" logs that
+	// it cannot be shown.
+	ShowText func(ctx context.Context, title, text string) error
 	// Hotkey is the kill switch's combination as the menu shows it, if
 	// known at the start; SetHotkey changes it.
 	Hotkey string
@@ -97,7 +108,9 @@ type App struct {
 
 	dirty chan struct{} // capacity 1: a refresh is due
 
-	actions sync.Mutex // serialises level changes, one confirmation at a time
+	actions    sync.Mutex  // serialises saving and setting a level
+	confirming sync.Mutex  // held while a change that raises trust is asked about and made
+	viewing    atomic.Bool // the history window is open
 
 	mu     sync.Mutex
 	notice string     // guarded by mu
@@ -229,13 +242,40 @@ func (a *App) Click(ctx context.Context, act Action) {
 	}()
 }
 
-// ErrNotConfirmed is returned by Do when the person did not confirm a switch
-// to Level 2, or when no popup could ask them.
-var ErrNotConfirmed = errors.New("not switched to Level 2: it needs the person's confirmation")
+// Errors Do returns for a change that raises trust and was not made.
+var (
+	// ErrNotConfirmed: the person did not say yes in the confirmation
+	// popup, or no popup could ask them.
+	ErrNotConfirmed = errors.New("it needs the person's yes in Airlock's confirmation popup")
+	// ErrNotAuthenticated: the device owner's authentication was refused,
+	// cancelled or could not be asked for.
+	ErrNotAuthenticated = errors.New("it needs the device owner's authentication")
+	// ErrConfirmationOpen: another change is being asked about; one
+	// confirmation is open at a time, and clicks meanwhile are dropped (a
+	// process that clicks the menu over D-Bus cannot queue popups).
+	ErrConfirmationOpen = errors.New("another confirmation is open")
+	// ErrKilledAgain: the kill switch was tripped again while Resume was
+	// being asked about; that yes was for the earlier stop.
+	ErrKilledAgain = errors.New("the kill switch was tripped again meanwhile; choose Resume again")
+)
+
+// The titles of the menu's own popups. They are fixed, so that people and
+// tests can find the windows.
+const (
+	ResumeTitle  = "Airlock — resume after the kill switch?"
+	HistoryTitle = "Airlock — history"
+)
+
+// LevelTitle is the title of the popup that confirms a switch to lvl.
+func LevelTitle(lvl policy.Autonomy) string {
+	return fmt.Sprintf("Airlock — switch to Level %d?", int(lvl))
+}
 
 // Do carries out an action and waits for it, confirmation popups included
 // (for Automate: until the gate is done with the plan, approvals included).
-// The menu is rendered again afterwards.
+// The menu is rendered again afterwards. A change that raises trust is made
+// only after the person's yes in a confirmation popup, and, where
+// policy.NeedsOwner says so and the platform has it, their authentication.
 func (a *App) Do(ctx context.Context, act Action) error {
 	defer a.refresh()
 	switch act.Kind {
@@ -244,8 +284,7 @@ func (a *App) Do(ctx context.Context, act Action) error {
 	case Kill:
 		a.cfg.Gate.Kill()
 	case Resume:
-		a.cfg.Gate.Resume()
-		a.setNotice("")
+		return a.resume(ctx)
 	case RevokeGrant:
 		if !a.cfg.Grants.Revoke(act.ID) {
 			return errors.New("revoking a grant: it had already gone")
@@ -273,39 +312,136 @@ func (a *App) Do(ctx context.Context, act Action) error {
 	return nil
 }
 
+// question is a confirmation popup and the reason its authentication, if
+// it needs one, gives.
+type question struct {
+	title, text, yes string
+	reason           string // for Authenticate: "switch Airlock to Level 2"
+}
+
+// raise makes change c, which raises trust, by calling apply, but only after
+// the person said yes to q and, where c needs the owner, authenticated. One
+// such change is asked about at a time: while one is open, others are
+// refused with ErrConfirmationOpen. A change that does not raise trust is
+// applied at once.
+func (a *App) raise(ctx context.Context, c policy.Change, q question, apply func() error) error {
+	if !policy.RaisesTrust(c) {
+		return apply()
+	}
+	if !a.confirming.TryLock() {
+		return ErrConfirmationOpen
+	}
+	defer a.confirming.Unlock()
+	if a.cfg.Confirm == nil {
+		return fmt.Errorf("%w (no popup can ask here)", ErrNotConfirmed)
+	}
+	ok, err := a.cfg.Confirm(ctx, q.title, q.text, q.yes)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: the popup failed: %v", ErrNotConfirmed, err)
+	case !ok:
+		return ErrNotConfirmed
+	}
+	if policy.NeedsOwner(c) && a.cfg.Authenticate != nil {
+		if err := a.cfg.Authenticate(ctx, q.reason); err != nil {
+			return fmt.Errorf("%w: %v", ErrNotAuthenticated, err)
+		}
+	}
+	return apply()
+}
+
 func (a *App) setLevel(ctx context.Context, lvl policy.Autonomy) error {
 	if !lvl.Valid() {
 		return errors.New("changing the level: not a level")
 	}
-	a.actions.Lock()
-	defer a.actions.Unlock()
-	if policy.Autonomy(a.cfg.Gate.Status().Autonomy) == lvl {
+	from := policy.Autonomy(a.cfg.Gate.Status().Autonomy)
+	if from == lvl {
 		return nil // the check mark is put back by the refresh
 	}
-	if lvl == policy.FullAuto {
-		ok := false
-		var err error
-		if a.cfg.Confirm != nil {
-			ok, err = a.cfg.Confirm(ctx, "Switch to Level 2 — Full auto?",
-				"Airlock will then run caution and dangerous actions without asking you. "+
-					"Destructive actions are still asked about, and blocked ones never run.", "Switch to Level 2")
+	c := policy.Change{Kind: policy.ChangeLevel, From: from, To: lvl}
+	err := a.raise(ctx, c, levelQuestion(lvl), func() error {
+		a.actions.Lock()
+		defer a.actions.Unlock()
+		if err := a.cfg.SaveAutonomy(lvl); err != nil {
+			a.setNotice("The level was not changed: the settings could not be saved")
+			return err
 		}
-		if err != nil || !ok {
-			if err != nil {
-				a.cfg.Logf("tray: the Level 2 confirmation failed: %v", err)
-			}
-			a.setNotice("Still at " + levelName(policy.Autonomy(a.cfg.Gate.Status().Autonomy)) + ": Level 2 was not confirmed")
-			return ErrNotConfirmed
-		}
+		a.cfg.Gate.SetAutonomy(lvl)
+		a.setNotice("")
+		a.cfg.Logf("tray: autonomy set to %s from the menu", lvl)
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrConfirmationOpen) && policy.RaisesTrust(c) {
+		a.setNotice("Still at " + levelName(policy.Autonomy(a.cfg.Gate.Status().Autonomy)) + ": " + refusal(err, levelName(lvl)))
 	}
-	if err := a.cfg.SaveAutonomy(lvl); err != nil {
-		a.setNotice("The level was not changed: the settings could not be saved")
-		return err
+	if err != nil {
+		return fmt.Errorf("switching to %s: %w", levelName(lvl), err)
 	}
-	a.cfg.Gate.SetAutonomy(lvl)
-	a.setNotice("")
-	a.cfg.Logf("tray: autonomy set to %s from the menu", lvl)
 	return nil
+}
+
+// levelQuestion asks whether to switch to lvl, saying what it lets run.
+func levelQuestion(lvl policy.Autonomy) question {
+	q := question{title: LevelTitle(lvl), yes: "Switch to Level " + fmt.Sprint(int(lvl)),
+		reason: "switch Airlock to " + levelName(lvl)}
+	switch lvl {
+	case policy.FullAuto:
+		q.text = "Airlock will then run caution and dangerous actions without asking you. " +
+			"Destructive actions are still asked about, and blocked ones never run."
+	case policy.SmartDefault:
+		q.text = "Airlock will then run safe and caution actions without asking you. " +
+			"Dangerous and destructive actions are still asked about, and blocked ones never run."
+	default:
+		q.text = "Airlock will then ask you about every action."
+	}
+	q.text += "\n\nSay yes only if you chose this in Airlock's menu yourself: any program can click the menu."
+	return q
+}
+
+// resume turns the kill switch off once the person confirmed it.
+func (a *App) resume(ctx context.Context) error {
+	st := a.cfg.Gate.Status()
+	if !st.Killed {
+		return nil
+	}
+	c := policy.Change{Kind: policy.ChangeResume, Killed: true}
+	q := question{
+		title: ResumeTitle,
+		text: "The kill switch stopped everything Airlock was doing and refuses new work. " +
+			"Resuming lets the gate take requests again: they run or are asked about as usual.\n\n" +
+			"Say yes only if you chose Resume in Airlock's menu yourself: any program can click the menu.",
+		yes:    "Resume",
+		reason: "resume Airlock after the kill switch",
+	}
+	err := a.raise(ctx, c, q, func() error {
+		if a.cfg.Gate.Status().Kills != st.Kills {
+			return ErrKilledAgain
+		}
+		a.cfg.Gate.Resume()
+		a.setNotice("")
+		a.cfg.Logf("tray: resumed from the menu")
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrConfirmationOpen) {
+		a.setNotice("Still stopped: " + refusal(err, "Resume"))
+	}
+	if err != nil {
+		return fmt.Errorf("resuming: %w", err)
+	}
+	return nil
+}
+
+// refusal says in the menu's notice why a change was not made.
+func refusal(err error, what string) string {
+	switch {
+	case errors.Is(err, ErrNotAuthenticated):
+		return what + " was not authenticated"
+	case errors.Is(err, ErrKilledAgain):
+		return "the kill switch was tripped again"
+	case errors.Is(err, ErrNotConfirmed):
+		return what + " was not confirmed"
+	}
+	return what + " failed"
 }
 
 func (a *App) setNotice(s string) {
@@ -314,19 +450,33 @@ func (a *App) setNotice(s string) {
 	a.mu.Unlock()
 }
 
-// openHistory writes the report of the newest ReportLimit actions to
-// ReportDir/ReportFile (0600) and opens it.
+// ErrHistoryOpen is returned by Do for "Open history…" while the history
+// window is already open.
+var ErrHistoryOpen = errors.New("the history window is already open")
+
+// openHistory shows the report of the newest ReportLimit actions in a
+// window of Airlock's own. It is never written to a file: a report on disk
+// would be the decrypted history, readable by any process of the person's
+// for as long as it stayed there, and a menu click (which any process of
+// the session can send on Linux) would put it there.
 func (a *App) openHistory(ctx context.Context) error {
+	if a.cfg.ShowText == nil {
+		return errors.New("opening the history: no window can show it here")
+	}
+	if !a.viewing.CompareAndSwap(false, true) {
+		return ErrHistoryOpen
+	}
+	defer a.viewing.Store(false)
 	entries, err := a.cfg.History.Recent(ctx, ReportLimit)
 	if err != nil {
+		return fmt.Errorf("opening the history: %w", err)
+	}
+	var b strings.Builder
+	if err := WriteReport(&b, entries, a.cfg.Now()); err != nil {
 		return err
 	}
-	path := filepath.Join(a.cfg.ReportDir, ReportFile)
-	if err := writeReportFile(path, entries, a.cfg.Now()); err != nil {
-		return err
-	}
-	if a.cfg.Open != nil {
-		return a.cfg.Open(path)
+	if err := a.cfg.ShowText(ctx, HistoryTitle, b.String()); err != nil {
+		return fmt.Errorf("opening the history: %w", err)
 	}
 	return nil
 }

@@ -78,8 +78,9 @@ type rig struct {
 	home     string
 	app      *tray.App
 	r        *recorder
+	data     string
 	cancel   context.CancelFunc
-	opened   chan string
+	viewed   chan string // the texts ShowText was given
 	shown    chan approval.Request
 }
 
@@ -89,7 +90,9 @@ type rigOptions struct {
 	confirm  func(ctx context.Context, title, text, yes string) (bool, error)
 	save     func(policy.Autonomy) error
 	askText  func(ctx context.Context, title, prompt string) (string, bool, error)
-	model    *llmtest.Server // the gate's model server, if any
+	auth     func(ctx context.Context, reason string) error
+	showText func(ctx context.Context, title, text string) error // nil: one that reports the text and returns
+	model    *llmtest.Server                                     // the gate's model server, if any
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -116,8 +119,8 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rg := &rig{store: store, home: home, settings: filepath.Join(data, policy.SettingsFile), r: newRecorder(),
-		grants: policy.NewGrants(nil), opened: make(chan string, 4), shown: make(chan approval.Request, 4)}
+	rg := &rig{store: store, home: home, data: data, settings: filepath.Join(data, policy.SettingsFile), r: newRecorder(),
+		grants: policy.NewGrants(nil), viewed: make(chan string, 4), shown: make(chan approval.Request, 4)}
 	rg.broker = approval.NewBroker(o.prompter, approval.Options{Timeout: time.Minute})
 	var fan gate.Fanout
 	gc := gate.Config{Env: &risk.Env{Paths: paths}, Exec: exec, History: store, Approver: rg.broker,
@@ -136,10 +139,20 @@ func newRig(t *testing.T, o rigOptions) *rig {
 			return policy.SaveSettings(rg.settings, s)
 		}
 	}
+	showText := o.showText
+	if showText == nil {
+		showText = func(_ context.Context, title, text string) error {
+			if title != tray.HistoryTitle {
+				t.Errorf("a text window titled %q", title)
+			}
+			rg.viewed <- text
+			return nil
+		}
+	}
 	rg.app = tray.New(tray.Config{Gate: rg.g, Events: fan.Subscribe, Approvals: rg.broker, Grants: rg.grants,
-		History: store, SaveAutonomy: save, Confirm: o.confirm, AskText: o.askText, ReportDir: data, Hotkey: "⌃⌥⌘K",
+		History: store, SaveAutonomy: save, Confirm: o.confirm, Authenticate: o.auth, AskText: o.askText, Hotkey: "⌃⌥⌘K",
 		ShowApproval: func(_ context.Context, r approval.Request) { rg.shown <- r },
-		Open:         func(p string) error { rg.opened <- p; return nil },
+		ShowText:     showText,
 		Logf:         t.Logf})
 	ctx, cancel := context.WithCancel(context.Background())
 	rg.cancel = cancel
@@ -249,7 +262,7 @@ func TestUnsavedLevelDoesNotSwitch(t *testing.T) {
 // The kill switch tripped elsewhere (the socket, the hotkey) turns the menu
 // to Resume through the gate's events; Resume from the menu turns it back.
 func TestKillAndResumeFollowEvents(t *testing.T) {
-	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault})
+	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault, confirm: yes})
 	rg.g.Kill()
 	m := rg.r.await(t, "Resume", func(m tray.Menu) bool { return m.Icon == tray.IconKilled })
 	var resume tray.Action
@@ -339,7 +352,7 @@ func TestRevokeGrant(t *testing.T) {
 		t.Fatal(err)
 	}
 	rg.app.Click(context.Background(), tray.Action{Kind: tray.OpenHistory}) // any click refreshes
-	<-rg.opened
+	<-rg.viewed
 	m := rg.r.await(t, "the grant", func(m tray.Menu) bool { return find(t, m, "Remembered grants").Title == "Remembered grants (1)" })
 	act := find(t, m, "Remembered grants").Children[0].Action
 	if act != (tray.Action{Kind: tray.RevokeGrant, ID: g.ID}) {

@@ -187,7 +187,7 @@ var streaming = regexp.MustCompile(`^Asking model… \([0-9]+ tokens?\)$`)
 func TestAutomateProgressAndKill(t *testing.T) {
 	srv := modelServer(t, llmtest.Reply{Text: "CREATE_FOLDER \"~/Documents/Slow\" ", Hold: true})
 	var popups atomic.Int32
-	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault, model: srv, askText: typed("make a folder slowly", true, &popups)})
+	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault, model: srv, askText: typed("make a folder slowly", true, &popups), confirm: yes})
 	done := make(chan error, 1)
 	go func() { done <- rg.app.Do(context.Background(), tray.Action{Kind: tray.Automate}) }()
 	m := rg.r.await(t, "the model's progress", func(m tray.Menu) bool { return streaming.MatchString(m.Title) })

@@ -1,128 +1,102 @@
 package tray
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
-	"html/template"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/redact"
 )
 
-// ReportFile is the history report's name in the data directory.
-const ReportFile = "history.html"
-
-// ReportLimit is how many actions the report shows, newest first.
+// ReportLimit is how many actions the history report shows, newest first.
 const ReportLimit = 1000
 
-// reportRow is one action as the report shows it. Every field is text:
-// html/template escapes each where it is written.
-type reportRow struct {
-	Time, Client, Request, Preview, Action, Risk, Reasons, Decision, Approval, Status, Output, Error string
-}
+// Bounds on what one action shows in the report. The report is read in a
+// window, not searched: `airlock history --json` has every byte.
+const (
+	reportActionBytes = 4 << 10
+	reportOutputBytes = 1 << 10
+)
 
-var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="referrer" content="no-referrer">
-<title>Airlock history</title>
-<style>
-body { font: 13px -apple-system, system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border-bottom: 1px solid #ddd; padding: 4px 6px; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; position: sticky; top: 0; }
-pre { margin: 0; white-space: pre-wrap; word-break: break-all; font: 12px ui-monospace, monospace; }
-.dangerous, .destructive, .blocked { color: #a00; font-weight: 600; }
-</style>
-</head>
-<body>
-<h1>Airlock history</h1>
-<p>The newest {{len .Rows}} actions, generated {{.Generated}}. Secrets were redacted before they were recorded.
-<code>airlock audit verify</code> checks that the record has not been edited.</p>
-<table>
-<thead><tr><th>Time</th><th>Client</th><th>Action</th><th>Risk</th><th>Decision</th><th>Approval</th><th>Status</th><th>Output / error</th></tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr><td>{{.Time}}</td><td>{{.Client}}<br><small>{{.Request}}</small></td>
-<td>{{.Preview}}<pre>{{.Action}}</pre>{{if .Reasons}}<small>{{.Reasons}}</small>{{end}}</td>
-<td class="{{.Risk}}">{{.Risk}}</td><td>{{.Decision}}</td><td>{{.Approval}}</td><td>{{.Status}}</td>
-<td><pre>{{.Output}}</pre>{{if .Error}}<pre>{{.Error}}</pre>{{end}}</td></tr>
-{{- else}}
-<tr><td colspan="8">Nothing has been recorded yet.</td></tr>
-{{- end}}
-</tbody>
-</table>
-</body>
-</html>
-`))
-
-// WriteReport writes an HTML report of entries (newest first, as
-// history.Store.Recent returns them) to w. Every value is HTML-escaped where
-// it is written, and passed through redact.String once more on the way (the
-// history redacted it before recording; redacting is idempotent). The page
-// loads nothing and runs no script (its Content-Security-Policy forbids
-// both).
+// WriteReport writes the history report, in plain text, of entries (newest
+// first, as history.Store.Recent returns them) to w: for each action when
+// it was decided, how it ended, its risk, who asked, its preview, its exact
+// text, the reasons, and its output or error. Every value is passed through
+// redact.String once more on the way (the history redacted it before
+// recording; redacting is idempotent). The text is for a window that shows
+// it as text (bridge.ShowText escapes what could hide or disguise it); it is
+// never written to a file.
 func WriteReport(w io.Writer, entries []history.Entry, generated time.Time) error {
-	rows := make([]reportRow, len(entries))
-	for i, e := range entries {
-		r := reportRow{
-			Time:     e.Decision.Time.Local().Format("2006-01-02 15:04:05"),
-			Client:   e.Request.Client,
-			Request:  e.Request.ID,
-			Preview:  e.Decision.Preview,
-			Action:   e.Decision.Action,
-			Risk:     e.Decision.Risk.String(),
-			Reasons:  strings.Join(e.Decision.Reasons, "; "),
-			Decision: e.Decision.Decision,
-			Status:   "running",
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "Airlock history: the newest %s, generated %s.\n", actions(len(entries)),
+		generated.Local().Format("2006-01-02 15:04:05 MST"))
+	b.WriteString("Secrets were redacted before they were recorded. `airlock history --json` has the full record;\n" +
+		"`airlock audit verify` checks that it has not been edited.\n")
+	if len(entries) == 0 {
+		b.WriteString("\nNothing has been recorded yet.\n")
+	}
+	for _, e := range entries {
+		outcome, approval := "running", ""
+		if o := e.Outcome; o != nil {
+			outcome, approval = o.Status, o.Approval
+		}
+		if approval != "" && approval != outcome {
+			outcome += " (" + approval + ")"
+		}
+		fmt.Fprintf(b, "\n%s  %s  %s — %s by %s (request %s, action %d)\n",
+			e.Decision.Time.Local().Format("2006-01-02 15:04:05"), outcome, e.Decision.Risk,
+			orNone(e.Decision.Decision), redact.String(orNone(e.Request.Client)), redact.String(e.Request.ID), e.Decision.Index+1)
+		fmt.Fprintf(b, "  %s\n", redact.String(e.Decision.Preview))
+		for _, ln := range strings.Split(cut(redact.String(e.Decision.Action), reportActionBytes), "\n") {
+			fmt.Fprintf(b, "  │ %s\n", ln)
+		}
+		for _, r := range e.Decision.Reasons {
+			fmt.Fprintf(b, "  • %s\n", redact.String(r))
 		}
 		if o := e.Outcome; o != nil {
-			r.Approval, r.Status, r.Output, r.Error = o.Approval, o.Status, o.Output, o.Error
+			if o.Output != "" {
+				fmt.Fprintf(b, "  output: %s\n", indent(cut(redact.String(o.Output), reportOutputBytes)))
+			}
+			if o.Error != "" {
+				fmt.Fprintf(b, "  error: %s\n", indent(cut(redact.String(o.Error), reportOutputBytes)))
+			}
 		}
-		for _, f := range []*string{&r.Client, &r.Request, &r.Preview, &r.Action, &r.Reasons, &r.Output, &r.Error} {
-			*f = redact.String(*f)
-		}
-		rows[i] = r
 	}
-	var b bytes.Buffer
-	if err := reportTemplate.Execute(&b, struct {
-		Rows      []reportRow
-		Generated string
-	}{rows, generated.Local().Format("2006-01-02 15:04:05 MST")}); err != nil {
-		return fmt.Errorf("writing the history report: %w", err)
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-// writeReportFile writes the report to path atomically, owner-only: a
-// temporary file in the same folder, mode 0600, then renamed over path.
-func writeReportFile(path string, entries []history.Entry, now time.Time) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing the history report: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the history report: %w", err)
-	}
-	if err := WriteReport(tmp, entries, now); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the history report: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := b.Flush(); err != nil {
 		return fmt.Errorf("writing the history report: %w", err)
 	}
 	return nil
 }
+
+func actions(n int) string {
+	if n == 1 {
+		return "1 action"
+	}
+	return fmt.Sprintf("%d actions", n)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// cut shortens s to about n bytes, on a character boundary, saying how much
+// it left out.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s\n… (%d more bytes: airlock history --json has them)", s[:i], len(s)-i)
+}
+
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }

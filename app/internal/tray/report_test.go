@@ -1,10 +1,12 @@
 package tray_test
 
 import (
-	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,52 +20,38 @@ import (
 // A token redact recognises, built at run time.
 var token = "ghp_" + strings.Repeat("Zx9Yw8Vu7T", 4)[:36]
 
-// Whatever a field holds, the report shows it as text: markup in any field
-// is escaped, and a secret that slipped into one is redacted.
-func TestWriteReportEscapesEveryField(t *testing.T) {
-	const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`
-	fields := map[string]func(e *history.Entry){
-		"client":  func(e *history.Entry) { e.Request.Client = evil },
-		"request": func(e *history.Entry) { e.Request.ID = evil },
-		"preview": func(e *history.Entry) { e.Decision.Preview = evil },
-		"action":  func(e *history.Entry) { e.Decision.Action = evil },
-		"reasons": func(e *history.Entry) { e.Decision.Reasons = []string{evil} },
-		"output":  func(e *history.Entry) { e.Outcome.Output = evil },
-		"error":   func(e *history.Entry) { e.Outcome.Error = evil },
+// The report shows each action's fields as they were recorded, with a
+// secret that slipped into any of them redacted, and long texts cut.
+func TestWriteReport(t *testing.T) {
+	long := strings.Repeat("é", 5000) // 10,000 bytes
+	e := history.Entry{
+		Request: history.Request{ID: "r1", Client: "mcp: claude " + token},
+		Decision: history.Decision{Index: 1, Time: now, Action: "curl -H 'Authorization: Bearer " + token + "'\n" + long,
+			Preview: "Fetch a page", Risk: level.Dangerous, Reasons: []string{"sends " + token}, Decision: "ask"},
+		Outcome: &history.Outcome{Approval: "approved", Status: "ok", Output: "out " + token, Error: "err\nline 2"},
 	}
-	for name, set := range fields {
-		t.Run(name, func(t *testing.T) {
-			e := history.Entry{Decision: history.Decision{Risk: level.Dangerous, Decision: "ask"},
-				Outcome: &history.Outcome{Status: "ok"}}
-			set(&e)
-			var b bytes.Buffer
-			if err := tray.WriteReport(&b, []history.Entry{e}, now); err != nil {
-				t.Fatal(err)
-			}
-			out := b.String()
-			for _, bad := range []string{"<script>", "<img", "onerror=alert"} {
-				if strings.Contains(out, bad) && !strings.Contains(out, "&lt;img src=x onerror=alert") {
-					t.Errorf("the report holds %q unescaped", bad)
-				}
-			}
-			if strings.Contains(out, "<script>") || strings.Contains(out, "<img") {
-				t.Errorf("markup from the %s reached the page", name)
-			}
-			if !strings.Contains(out, "&lt;script&gt;alert(1)&lt;/script&gt;") {
-				t.Errorf("the %s is not shown as text", name)
-			}
-		})
-	}
-	var b bytes.Buffer
-	e := history.Entry{Decision: history.Decision{Action: "curl -H 'Authorization: Bearer " + token + "'", Risk: level.Caution}}
+	var b strings.Builder
 	if err := tray.WriteReport(&b, []history.Entry{e}, now); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), token) || !strings.Contains(b.String(), "running") {
-		t.Errorf("report:\n%s", b.String())
+	out := b.String()
+	if strings.Contains(out, token) {
+		t.Errorf("the report holds the token:\n%s", out)
 	}
-	if !strings.Contains(b.String(), "default-src 'none'") {
-		t.Error("the page has no Content-Security-Policy")
+	for _, want := range []string{"the newest 1 action,", "ok (approved)  dangerous — ask by mcp: claude", "(request r1, action 2)",
+		"  Fetch a page\n", "  │ curl -H", "  • sends", "  output: out", "  error: err\n    line 2",
+		"more bytes: airlock history --json has them"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if len(out) > 8<<10 {
+		t.Errorf("a 10 KB action made a %d-byte report: it is not cut", len(out))
+	}
+	b.Reset()
+	running := history.Entry{Decision: history.Decision{Action: "x", Risk: level.Caution}}
+	if err := tray.WriteReport(&b, []history.Entry{running}, now); err != nil || !strings.Contains(b.String(), "running  caution") {
+		t.Errorf("an action still running: %v\n%s", err, b.String())
 	}
 	b.Reset()
 	if err := tray.WriteReport(&b, nil, now); err != nil || !strings.Contains(b.String(), "Nothing has been recorded yet") {
@@ -71,42 +59,92 @@ func TestWriteReportEscapesEveryField(t *testing.T) {
 	}
 }
 
-// Open history writes the report of the real history, owner-only, in the
-// data directory, and opens it.
-func TestOpenHistory(t *testing.T) {
-	rg := newRig(t, rigOptions{autonomy: policy.FullAuto})
-	plan := `WRITE_FILE "~/Documents/<b>bold&.txt" "token ` + token + `"`
-	if _, err := rg.g.Submit(context.Background(), gate.Submission{Client: "<i>client</i>", Plan: plan}, nil); err != nil {
-		t.Fatalf("submit: %v", err)
-	}
-	if err := rg.app.Do(context.Background(), tray.Action{Kind: tray.OpenHistory}); err != nil {
-		t.Fatal(err)
-	}
-	path := <-rg.opened
-	if filepath.Base(path) != tray.ReportFile {
-		t.Errorf("opened %s", path)
-	}
-	fi, err := os.Stat(path)
+// files lists every file under dir with its size.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Errorf("report mode %v, want 0600", fi.Mode().Perm())
+	slices.Sort(out)
+	return out
+}
+
+// Open history shows the report of the real history in a window and
+// writes nothing: no file holds the decrypted history afterwards, in the
+// data directory, the home folder or the temporary directory. A second
+// click while the window is open opens no second one.
+func TestOpenHistoryWritesNoFile(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	release := make(chan struct{})
+	shown := make(chan string, 2)
+	rg := newRig(t, rigOptions{autonomy: policy.FullAuto, showText: func(ctx context.Context, title, text string) error {
+		shown <- text
+		<-release
+		return nil
+	}})
+	plan := `WRITE_FILE "~/Documents/report.txt" "token ` + token + `"`
+	if _, err := rg.g.Submit(context.Background(), gate.Submission{Client: "cli", Plan: plan}, nil); err != nil {
+		t.Fatalf("submit: %v", err)
 	}
-	b, _ := os.ReadFile(path)
-	out := string(b)
-	for _, want := range []string{"&lt;i&gt;client&lt;/i&gt;", "&lt;b&gt;bold&amp;.txt", "WRITE_FILE", "dangerous", "ok"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks %q", want)
+	beforeData, beforeHome, beforeTmp := files(t, rg.data), files(t, rg.home), files(t, tmp)
+
+	done := make(chan error, 1)
+	go func() { done <- rg.app.Do(context.Background(), tray.Action{Kind: tray.OpenHistory}) }()
+	text := <-shown
+	if err := rg.app.Do(context.Background(), tray.Action{Kind: tray.OpenHistory}); !errors.Is(err, tray.ErrHistoryOpen) {
+		t.Errorf("a second Open history while the window is open: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"WRITE_FILE", "report.txt", "dangerous", "ok", "by cli"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(out, token) || strings.Contains(out, "<b>") || strings.Contains(out, "<i>") {
-		t.Errorf("the report leaks a secret or markup:\n%s", out)
+	if strings.Contains(text, token) {
+		t.Errorf("the report leaks the token:\n%s", text)
 	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".tmp") {
-			t.Errorf("left a temporary file %s", e.Name())
+	for _, d := range []struct {
+		name          string
+		before, after []string
+	}{
+		{"data directory", beforeData, files(t, rg.data)},
+		{"home", beforeHome, files(t, rg.home)},
+		{"temporary directory", beforeTmp, files(t, tmp)},
+	} {
+		if !slices.Equal(d.before, d.after) {
+			t.Errorf("Open history changed the %s's files: %q → %q", d.name, d.before, d.after)
 		}
+	}
+	// The window closed: it can be opened again.
+	go func() { done <- rg.app.Do(context.Background(), tray.Action{Kind: tray.OpenHistory}) }()
+	<-shown
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Without a window to show it in, Open history fails and says why.
+func TestOpenHistoryWithoutAWindow(t *testing.T) {
+	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault, showText: nil})
+	app := tray.New(tray.Config{Gate: rg.g, Approvals: rg.broker, Grants: rg.grants, History: rg.store})
+	if err := app.Do(context.Background(), tray.Action{Kind: tray.OpenHistory}); err == nil || !strings.Contains(err.Error(), "no window") {
+		t.Errorf("err %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(rg.data, "history.html")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a report file: %v", err)
 	}
 }

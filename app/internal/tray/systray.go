@@ -184,12 +184,19 @@ func (sl *slot) show(v bool) {
 	sl.visible = v
 }
 
-// Prime sets the menu-bar icon and tooltip before systray.Run, on Linux.
-// There systray exports the item's properties while onReady is already
-// running, and a tooltip set in between is lost; values set before Run are
-// exported with the item. Not for macOS, where the status item does not
-// exist before Run: there the first Render sets them.
+// Prime sets the menu-bar icon and tooltip of m. On Linux call it before
+// systray.Run: there systray exports the item's properties while onReady is
+// already running, and a tooltip set in between is lost; values set before
+// Run are exported with the item. On macOS, where the status item exists
+// only once Run has started, call it from onReady (the app shows Starting
+// there while the gate is built).
 func Prime(m Menu) {
 	systray.SetTemplateIcon(Icons[m.Icon], Icons[m.Icon])
 	systray.SetTooltip(m.Tooltip)
+}
+
+// Starting is what the menu-bar item shows before the gate is built: the
+// most cautious level's icon and a tooltip saying why there is no menu yet.
+func Starting() Menu {
+	return Menu{Icon: IconLevel0, Tooltip: "Airlock — starting (macOS may ask whether Airlock can read its key from the Keychain)"}
 }

@@ -4,9 +4,10 @@
 //
 // It must never approve on its own: an error, a closed popup, the deadline
 // or the request's context ending deny (the deadline as a timeout), a
-// destructive item runs only with its own confirmation, and "allow again
-// this session" is never offered or passed on for a request with a
-// destructive item.
+// destructive item runs only with its own confirmation (and, where the
+// platform has it, the owner's authentication: policy.NeedsOwner), and
+// "allow again this session" is never offered or passed on for a request
+// with a destructive item.
 package ui
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -31,6 +33,11 @@ type PopupOptions struct {
 	Show     ShowFunc         // bridge.ShowApproval when nil
 	ArmDelay time.Duration    // bridge.DefaultArmDelay when ≤ 0
 	Now      func() time.Time // the clock that decides whether the deadline passed; time.Now when nil
+	// OwnerAuth reports whether the owner's authentication can be asked for
+	// (bridge.OwnerAuthAvailable when nil). Where it can, the actions
+	// policy.NeedsOwner names (the destructive ones) need it after their own
+	// yes.
+	OwnerAuth func() bool
 }
 
 // NewPopupPrompter returns an approval.Prompter that asks with native
@@ -40,6 +47,10 @@ type PopupOptions struct {
 // approval.Prompter).
 func NewPopupPrompter(opts PopupOptions) *PopupPrompter {
 	p := &PopupPrompter{show: opts.Show, arm: opts.ArmDelay, now: opts.Now}
+	p.ownerAuth = bridge.OwnerAuthAvailable()
+	if opts.OwnerAuth != nil {
+		p.ownerAuth = opts.OwnerAuth()
+	}
 	if p.show == nil {
 		p.show = bridge.ShowApproval
 	}
@@ -55,9 +66,10 @@ func NewPopupPrompter(opts PopupOptions) *PopupPrompter {
 // PopupPrompter asks with native popups; see NewPopupPrompter. It is safe
 // for concurrent use.
 type PopupPrompter struct {
-	show ShowFunc
-	arm  time.Duration
-	now  func() time.Time
+	ownerAuth bool // ask for the owner's authentication where policy.NeedsOwner says so
+	show      ShowFunc
+	arm       time.Duration
+	now       func() time.Time
 
 	mu      sync.Mutex
 	busy    bool           // a popup holds the turn; guarded by mu
@@ -90,7 +102,7 @@ func (p *PopupPrompter) Prompt(ctx context.Context, r approval.Request, shown ap
 		return deny, err
 	}
 	r.Deadline = shown()
-	a, err := p.show(ctx, popupFor(r, p.arm))
+	a, err := p.show(ctx, popupFor(r, p.arm, p.ownerAuth))
 	switch {
 	case err != nil:
 		return deny, fmt.Errorf("approval popup: %w", err)
@@ -208,8 +220,9 @@ func (p *PopupPrompter) pass() {
 	close(t.ready) // busy stays set: t holds the turn now
 }
 
-// popupFor is what the popup for r shows.
-func popupFor(r approval.Request, arm time.Duration) bridge.ApprovalPopup {
+// popupFor is what the popup for r shows. With ownerAuth, the items whose
+// approval policy.NeedsOwner says needs the owner ask for it.
+func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.ApprovalPopup {
 	p := bridge.ApprovalPopup{
 		Client:        r.Client,
 		Program:       r.Program,
@@ -230,6 +243,8 @@ func popupFor(r approval.Request, arm time.Duration) bridge.ApprovalPopup {
 			Reasons: append([]string(nil), it.Reasons...),
 			Confirm: destructive,
 		}
+		p.Items[i].Authenticate = destructive && ownerAuth &&
+			policy.NeedsOwner(policy.Change{Kind: policy.ChangeApprove, Risk: it.Risk})
 		if destructive {
 			p.AllowRemember = false
 		}

@@ -293,3 +293,28 @@ func TestWaitingPopupEndsWithItsContext(t *testing.T) {
 		t.Fatalf("%d popups shown, want 1", shown)
 	}
 }
+
+// Where the platform can ask for the owner's authentication, every
+// destructive item asks for it after its own yes, and nothing else does;
+// where it cannot, no item asks (the bridge would refuse the item).
+func TestPopupAsksTheOwnerForDestructiveActions(t *testing.T) {
+	req := request(level.Safe, level.Caution, level.Dangerous, level.Destructive, level.Destructive)
+	for _, can := range []bool{true, false} {
+		f := &recorder{}
+		p := ui.NewPopupPrompter(ui.PopupOptions{Show: f.show, OwnerAuth: func() bool { return can }})
+		if _, err := p.Prompt(context.Background(), req, shownAt(req.Deadline)); err != nil {
+			t.Fatal(err)
+		}
+		var got []bool
+		for _, it := range f.shown[0].Items {
+			got = append(got, it.Authenticate)
+			if it.Authenticate && !it.Confirm {
+				t.Errorf("item %d asks for authentication without its own yes", it.Number)
+			}
+		}
+		want := []bool{false, false, false, can, can}
+		if !slices.Equal(got, want) {
+			t.Errorf("owner authentication available %v: items ask %v, want %v", can, got, want)
+		}
+	}
+}

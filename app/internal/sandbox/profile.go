@@ -98,9 +98,29 @@ var systemRead = map[string][]string{
 // bus; an action without the UI grant starts without them.
 var uiEnv = []string{"DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"}
 
-// agentEnv are the variables that lead to key agents, which sign and
-// decrypt as the person: never passed on.
-var agentEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "GNOME_KEYRING_CONTROL"}
+// keptEnv are the variables an action starts with (when the gate has
+// them): where things are and how to speak, nothing else. The gate's
+// environment may hold secrets (API tokens, cloud keys) that no action
+// should see, and a deny-list of their names would always miss one, so
+// everything not named here, or a locale variable (LC_*), is left out.
+// Key agents' variables (SSH_AUTH_SOCK, GPG_AGENT_INFO …) never are.
+var keptEnv = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "COLORTERM",
+	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_DIRS",
+	"__CF_USER_TEXT_ENCODING", // macOS: the text encoding Core Foundation uses
+}
+
+// keepEnv reports whether an action without (ui false) or with the UI grant
+// starts with variable k.
+func keepEnv(k string, ui bool) bool {
+	switch {
+	case slices.Contains(keptEnv, k), strings.HasPrefix(k, "LC_"):
+		return true
+	case ui:
+		return slices.Contains(uiEnv, k) || k == "XDG_RUNTIME_DIR" || k == "XDG_SESSION_TYPE"
+	}
+	return false
+}
 
 // Derive returns the profile of one action of the given kind, with g
 // granted, whose temporary folder is tempDir.
@@ -187,16 +207,10 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		}
 	}
 
-	drop := slices.Clone(agentEnv)
-	if !g.UI {
-		drop = append(drop, uiEnv...)
-	}
 	for _, kv := range s.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(drop, k) || k == "TMPDIR" {
-			continue
+		if k, _, _ := strings.Cut(kv, "="); keepEnv(k, g.UI) {
+			p.Env = append(p.Env, kv)
 		}
-		p.Env = append(p.Env, kv)
 	}
 	p.Env = append(p.Env, "TMPDIR="+temp)
 	return p, nil

@@ -31,7 +31,10 @@ func settings() sandbox.Settings {
 			"PATH=/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8",
 			"DISPLAY=:0", "WAYLAND_DISPLAY=wayland-0", "XAUTHORITY=/run/user/1000/gdm/Xauthority",
 			"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "XDG_RUNTIME_DIR=" + runDir,
-			"SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.42", "TMPDIR=/var/tmp/elsewhere",
+			"SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.42", "TMPDIR=/var/tmp/elsewhere", "LC_TIME=en_GB.UTF-8",
+			// Secrets the gate was started with: no action sees them.
+			"GITHUB_TOKEN=ghp_000000000000000000000000000000000000", "AWS_SECRET_ACCESS_KEY=x",
+			"OPENAI_API_KEY=sk-x", "GPG_AGENT_INFO=/run/user/1000/gnupg/S.gpg-agent", "LD_PRELOAD=/tmp/x.so",
 		},
 	}
 }
@@ -41,6 +44,7 @@ func TestDerive(t *testing.T) {
 		home + "/.local/share/keyrings", runDir + "/keyring", runDir + "/gnupg", "/tmp/ssh-XYZ/agent.42"}
 	display := []string{"/tmp/.X11-unix", runDir, "/run/user/1000/bus", "/run/user/1000/gdm/Xauthority", home + "/.Xauthority"}
 	displayEnv := []string{"DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"}
+	secrets := []string{"SSH_AUTH_SOCK", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "GPG_AGENT_INFO", "LD_PRELOAD"}
 	tests := []struct {
 		name       string
 		os, kind   string
@@ -53,11 +57,11 @@ func TestDerive(t *testing.T) {
 	}{
 		{name: "a command, auto-run", os: "linux", kind: sandbox.KindCommand,
 			read: []string{"/usr", "/etc", "/proc", home, docs, "/data/shared", temp}, hidden: append(append([]string{}, never...), display...),
-			envKept: []string{"PATH", "HOME", "LANG"}, envDropped: append([]string{"SSH_AUTH_SOCK"}, displayEnv...)},
+			envKept: []string{"PATH", "HOME", "LANG", "LC_TIME"}, envDropped: append(slices.Clone(secrets), displayEnv...)},
 		{name: "approved but not UI", os: "linux", kind: sandbox.KindCommand, g: sandbox.Grant{Approved: true},
-			hidden: append(append([]string{}, never...), display...), envDropped: displayEnv},
+			hidden: append(append([]string{}, never...), display...), envDropped: append(slices.Clone(secrets), displayEnv...)},
 		{name: "approved UI", os: "linux", kind: sandbox.KindCommand, g: sandbox.Grant{Approved: true, UI: true},
-			hidden: never, shown: display, envKept: displayEnv, envDropped: []string{"SSH_AUTH_SOCK"}},
+			hidden: never, shown: display, envKept: displayEnv, envDropped: secrets},
 		{name: "macOS reads everywhere but what is hidden", os: "darwin", kind: sandbox.KindJXA,
 			read: []string{"/", home, docs, temp}, hidden: never},
 		{name: "the AppleScript helper is Airlock's program", os: "darwin", kind: sandbox.KindAppleScript,

@@ -144,6 +144,25 @@ var credentialZone = []entry{
 	{"~/.zsh_sessions", "shell history (which often holds pasted secrets)"},
 	{"~/.bash_history", "shell history (which often holds pasted secrets)"},
 	{"~/.local/share/fish/fish_history", "shell history (which often holds pasted secrets)"},
+
+	// A red team's finds: agents' own tokens, more browsers, mail and
+	// online accounts on Linux, container registries, and the histories of
+	// database shells and REPLs (where passwords are typed).
+	{"~/.claude", "Claude Code's credentials and sessions"},
+	{"~/.codex", "Codex CLI's credentials and sessions"},
+	{"~/.config/microsoft-edge", "an Edge profile (cookies, saved passwords)"},
+	{"~/.config/vivaldi", "a Vivaldi profile (cookies, saved passwords)"},
+	{"~/.config/opera", "an Opera profile (cookies, saved passwords)"},
+	{"~/.thunderbird", "Thunderbird's mail and saved passwords"},
+	{"~/.config/goa-1.0", "GNOME Online Accounts"},
+	{"~/.local/share/evolution", "Evolution's mail and accounts"},
+	{"~/.config/containers/auth.json", "container registry credentials"},
+	{"~/.config/glab-cli", "GitLab CLI tokens"},
+	{"~/.psql_history", "PostgreSQL shell history (which often holds passwords)"},
+	{"~/.mysql_history", "MySQL shell history (which often holds passwords)"},
+	{"~/.rediscli_history", "Redis shell history (which often holds passwords)"},
+	{"~/.python_history", "Python REPL history (which often holds pasted secrets)"},
+	{"~/.node_repl_history", "Node.js REPL history (which often holds pasted secrets)"},
 }
 
 // persistenceZone is not refused by itself (a path in it that is also

@@ -128,6 +128,14 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		b.store.Close()
 		return nil, err
 	}
+	// This gate now holds the lock and serves no one yet: what the history
+	// shows as in flight was left so by a gate that stopped (crashed, was
+	// killed). Mark it, so the history never shows it as still pending.
+	if _, err := b.store.MarkInterrupted(context.Background()); err != nil {
+		b.srv.Close()
+		b.store.Close()
+		return nil, err
+	}
 	return b, nil
 }
 

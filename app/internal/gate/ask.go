@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
@@ -62,16 +63,17 @@ func (g *Gate) Ask(ctx context.Context, r AskRequest, notify func(Event)) (AskRe
 		r.Client = "unnamed client"
 	}
 	rep := AskReport{Report: Report{Client: r.Client}}
-	ctx, done, err := g.Track(ctx)
+	a := &asking{g: g, r: r, rep: &rep, notify: notify}
+	tctx, done, err := g.Track(ctx)
 	if err != nil {
-		rep.Status, rep.Error = StatusKilled, err.Error()
-		return rep, err
+		rep.Request = g.cfg.NewID()
+		return a.refuse(ctx, StatusKilled, err)
 	}
 	defer done()
-	a := &asking{g: g, r: r, rep: &rep, notify: notify}
+	ctx = tctx
 	rep.Request = g.cfg.NewID()
 	if err := checkAsk(r); err != nil {
-		return a.fail(ctx, StatusRejected, err, false)
+		return a.refuse(ctx, StatusRejected, err)
 	}
 	client, err := a.client(ctx)
 	if err != nil {
@@ -231,6 +233,30 @@ func (a *asking) fail(ctx context.Context, status string, err error, asked bool)
 	}
 	a.event(Event{Type: EventDone, Status: status, Error: rep.Error})
 	return *rep, err
+}
+
+// refuse ends an Ask refused before the model was asked (the kill switch
+// was on, the request was not acceptable) and records it: the request in
+// words, and one row for the whole request saying why.
+func (a *asking) refuse(ctx context.Context, status string, err error) (AskReport, error) {
+	rep := a.rep
+	ctx = context.WithoutCancel(ctx) // a refusal is recorded even if its client has gone
+	text := a.r.Request
+	if len(text) > llm.MaxRequestBytes {
+		text = text[:llm.MaxRequestBytes] + fmt.Sprintf("\n-- cut: the request was %d bytes", len(a.r.Request))
+	}
+	rerr := a.g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: a.g.cfg.Now(),
+		Client: a.r.Client, Program: a.r.Identity.Program, Kind: recordKindAsk, Text: text})
+	if rerr != nil {
+		rerr = fmt.Errorf("recording the request: %w", rerr)
+	} else {
+		rep.Risk = level.Blocked.String()
+		rerr = recordWhole(ctx, a.g, rep.Request, int(a.g.level()), status, err)
+	}
+	if rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	return a.fail(ctx, status, err, false)
 }
 
 func (a *asking) event(e Event) {

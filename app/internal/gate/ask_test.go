@@ -139,7 +139,8 @@ func TestAskRetry(t *testing.T) {
 }
 
 // TestAskBadPlanRejected: a plan that does not parse after the retry goes
-// to the gate, which rejects it whole and records what was proposed.
+// to the gate, which rejects it whole and records what was proposed, with
+// one row saying it was refused whole.
 func TestAskBadPlanRejected(t *testing.T) {
 	r, _ := askRig(t, 2, approveAll, llm.APIOpenAI, llmtest.Plain("NOTIFY \"a\" \"b\"\nrm -rf ~/Documents\nSPEAK \"done\"\n"))
 	rep, err := r.g.Ask(context.Background(), gate.AskRequest{Client: "t", Request: "clean"}, nil)
@@ -150,7 +151,7 @@ func TestAskBadPlanRejected(t *testing.T) {
 		t.Errorf("ran %v", r.exec.names())
 	}
 	reqs, decs, _ := r.hist.snapshot()
-	if len(reqs) != 1 || !strings.Contains(reqs[0].Text, "rm -rf") || len(decs) != 0 {
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Text, "rm -rf") || len(decs) != 1 || decs[0].Decision != "refused" {
 		t.Errorf("recorded %+v and %d decisions", reqs, len(decs))
 	}
 }

@@ -98,18 +98,34 @@ type Report struct {
 // ErrApprovalRequired, approval.ErrTimeout or the first failure. ctx is the
 // client's: its ending while the plan waits for the person withdraws it.
 func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
-	ctx, done, err := g.Track(ctx)
+	tctx, done, err := g.Track(ctx)
 	if err != nil {
-		return Report{Client: s.Client, Status: StatusKilled, Error: err.Error()}, err
+		// Refused, and recorded: nothing refused goes unrecorded.
+		rep := Report{Client: s.Client}
+		sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
+		if rerr := sub.recordRequest(context.WithoutCancel(ctx)); rerr != nil {
+			return sub.fail(StatusKilled, errors.Join(err, rerr))
+		}
+		return sub.refuseWhole(ctx, StatusKilled, err)
 	}
 	defer done()
-	return g.submit(ctx, s, notify)
+	return g.submit(tctx, s, notify)
 }
 
 // submit is Submit for an operation already tracked.
 func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
 	rep := Report{Client: s.Client}
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
+	if err := sub.recordRequest(ctx); err != nil {
+		// Nothing runs unrecorded.
+		return sub.fail(StatusRefused, err)
+	}
+	return sub.run(ctx)
+}
+
+// recordRequest gives the submission its request id and records it.
+func (sub *submission) recordRequest(ctx context.Context) error {
+	g, s, rep := sub.g, sub.s, sub.rep
 	rep.Request = s.id
 	if rep.Request == "" {
 		rep.Request = g.cfg.NewID()
@@ -127,10 +143,9 @@ func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Re
 	text += s.note
 	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
 		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text}); err != nil {
-		// Nothing runs unrecorded.
-		return sub.fail(StatusRefused, fmt.Errorf("recording the request: %w", err))
+		return fmt.Errorf("recording the request: %w", err)
 	}
-	return sub.run(ctx)
+	return nil
 }
 
 func (g *Gate) level() policy.Autonomy {
@@ -233,8 +248,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	g, rep := sub.g, sub.rep
 	total, planReasons, err := sub.prepare()
 	if err != nil {
-		rep.Risk = level.Blocked.String()
-		return sub.fail(StatusRejected, err)
+		return sub.refuseWhole(ctx, StatusRejected, err)
 	}
 	rep.Risk = total.Level.String()
 	rep.Reasons = planReasons
@@ -554,6 +568,48 @@ func (sub *submission) fail(status string, err error) (Report, error) {
 	sub.rep.Status, sub.rep.Error = status, redact.String(err.Error())
 	sub.event(Event{Type: EventDone, Status: status, Error: sub.rep.Error})
 	return *sub.rep, err
+}
+
+// refuseWhole ends a submission refused as a whole before any of its
+// actions was decided (the kill switch was on, the plan did not parse), and
+// records why: the history has one row for the whole request, decided
+// "refused" at risk blocked, with status (StatusKilled, StatusRejected) and
+// err as its outcome. The request itself must have been recorded.
+func (sub *submission) refuseWhole(ctx context.Context, status string, err error) (Report, error) {
+	rep := sub.rep
+	rep.Risk = level.Blocked.String()
+	if rerr := recordWhole(ctx, sub.g, rep.Request, int(sub.autonomy), status, err); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	return sub.fail(status, err)
+}
+
+// wholePreview is what the history shows as the action of a request
+// refused as a whole: none of its actions was decided or run.
+var wholePreview = map[string]string{
+	StatusKilled:   "Whole request refused: the kill switch was on; nothing ran",
+	StatusRejected: "Whole request rejected (its error says why); nothing ran",
+}
+
+// recordWhole records the row of a request refused as a whole (see
+// refuseWhole). A request that was never recorded (its id is empty, or
+// recording it failed) gets nothing more.
+func recordWhole(ctx context.Context, g *Gate, id string, autonomy int, status string, err error) error {
+	if id == "" {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx) // a refusal is recorded even if its client has gone
+	why := redact.String(err.Error())
+	if e := g.cfg.History.AddDecision(ctx, history.Decision{RequestID: id, Index: 0, Time: g.cfg.Now(),
+		Preview: wholePreview[status], Risk: level.Blocked, Reasons: []string{why},
+		Autonomy: autonomy, Decision: policy.Refuse.String()}); e != nil {
+		return fmt.Errorf("recording the refusal: %w", e)
+	}
+	if e := g.cfg.History.AddOutcome(ctx, history.Outcome{RequestID: id, Index: 0, Time: g.cfg.Now(),
+		Status: status, Error: why}); e != nil {
+		return fmt.Errorf("recording the refusal: %w", e)
+	}
+	return nil
 }
 
 // finish records the outcome of every action that has not had one yet and

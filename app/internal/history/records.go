@@ -45,10 +45,14 @@ type Outcome struct {
 	Index     int
 	Time      time.Time // zero means now
 	Approval  string    // "", "approved", "denied", "timeout", "killed", "withdrawn" or "granted"
-	Status    string    // "ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn" or "dry-run"
-	Duration  time.Duration
-	Output    string // a summary of the output (redacted, then sealed)
-	Error     string // the error, if any (redacted, then sealed)
+	// Status is "ok", "failed", "skipped", "denied", "timeout", "refused",
+	// "killed", "withdrawn", "dry-run", "rejected" (the plan did not parse)
+	// or "interrupted" (the gate stopped before the action ended; see
+	// MarkInterrupted).
+	Status   string
+	Duration time.Duration
+	Output   string // a summary of the output (redacted, then sealed)
+	Error    string // the error, if any (redacted, then sealed)
 }
 
 // A ModelCall is one request to a language model.
@@ -76,7 +80,7 @@ type Entry struct {
 var (
 	decisionValues = []string{"auto", "ask", "refused"}
 	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "withdrawn", "granted"}
-	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run"}
+	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run", "rejected", StatusInterrupted}
 )
 
 func unixNano(t time.Time) int64 {

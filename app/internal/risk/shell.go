@@ -1470,20 +1470,26 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		}
 	}
 	cur := word{span: sp}
+	// text is cur's text while it is built (cur.s is set when it is
+	// flushed): adding to a string copies it, and a word of many parts
+	// ('a'\''b'\''c' …, as nested quoting makes) would cost its length
+	// squared.
+	var text []byte
 	quotes := false // cur holds quotes: '' is an empty argument
 	gen := ""
 	if list := onlySubst(w); list != nil {
 		gen = a.generator(list)
 	}
 	flush := func() {
-		if cur.s != "" || cur.hole || quotes {
+		if len(text) > 0 || cur.hole || quotes {
+			cur.s = string(text)
 			out = append(out, cur)
 		}
-		cur = word{span: sp}
+		cur, text = word{span: sp}, text[:0]
 		quotes = false
 	}
 	hole := func(glob bool) {
-		cur.s += holeMark
+		text = append(text, holeMark...)
 		cur.hole = true
 		cur.guess = false
 		if glob {
@@ -1502,36 +1508,36 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			if !quoted && strings.ContainsAny(v, "*?[") && unescapedGlob(v) {
 				cur.glob = true
 			}
-			a.appendLit(&cur, unescapeUnquoted(v))
+			text = a.appendLit(&cur, text, unescapeUnquoted(v))
 		case *syntax.SglQuoted:
 			quotes = true
 			if p.Dollar {
-				a.appendLit(&cur, ansiC(p.Value))
+				text = a.appendLit(&cur, text, ansiC(p.Value))
 			} else {
-				a.appendLit(&cur, p.Value)
+				text = a.appendLit(&cur, text, p.Value)
 			}
 		case *syntax.DblQuoted:
 			quotes = true
 			for _, q := range p.Parts {
 				switch q := q.(type) {
 				case *syntax.Lit:
-					a.appendLit(&cur, unescapeDouble(q.Value))
+					text = a.appendLit(&cur, text, unescapeDouble(q.Value))
 				case *syntax.ParamExp:
 					if val, ok, guess := a.param(q); ok {
-						if guess && cur.s == "" && !cur.hole {
-							cur.s, cur.hole, cur.guess = val, true, true
+						if guess && len(text) == 0 && !cur.hole {
+							text, cur.hole, cur.guess = append(text, val...), true, true
 						} else if guess {
 							hole(false)
 						} else {
-							cur.s += val
+							text = append(text, val...)
 						}
 					} else {
 						param(q, false)
 					}
 				case *syntax.CmdSubst:
-					if a.homeSubst(q) && cur.s == "" && !cur.hole {
+					if a.homeSubst(q) && len(text) == 0 && !cur.hole {
 						a.subst(q, q.Stmts)
-						cur.s, cur.hole, cur.guess = "~", true, true
+						text, cur.hole, cur.guess = append(text, '~'), true, true
 						continue
 					}
 					a.subst(q, q.Stmts)
@@ -1545,8 +1551,8 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			val, ok, guess := a.param(p)
 			switch {
 			case ok && guess:
-				if cur.s == "" && !cur.hole {
-					cur.s, cur.hole, cur.guess = val, true, true
+				if len(text) == 0 && !cur.hole {
+					text, cur.hole, cur.guess = append(text, val...), true, true
 				} else {
 					hole(!quoted)
 				}
@@ -1570,13 +1576,13 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 					if i > 0 {
 						flush()
 					}
-					cur.s += f
+					text = append(text, f...)
 				}
 				if strings.TrimRightFunc(val, split) != val {
 					flush()
 				}
 			case ok:
-				cur.s += val
+				text = append(text, val...)
 			case !quoted && p.Param != nil && p.Param.Value == "IFS" && p.Exp == nil && p.Repl == nil:
 				flush() // ${IFS} splits words: rm${IFS}-rf
 			default:
@@ -1585,9 +1591,9 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 				param(p, !quoted)
 			}
 		case *syntax.CmdSubst:
-			if a.homeSubst(p) && cur.s == "" && !cur.hole {
+			if a.homeSubst(p) && len(text) == 0 && !cur.hole {
 				a.subst(p, p.Stmts)
-				cur.s, cur.hole, cur.guess = "~", true, true
+				text, cur.hole, cur.guess = append(text, '~'), true, true
 				continue
 			}
 			a.subst(p, p.Stmts)
@@ -1598,9 +1604,9 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
-			cur.s += "0"
+			text = append(text, "0"...)
 		case *syntax.ExtGlob, *syntax.BraceExp:
-			cur.s += "*"
+			text = append(text, "*"...)
 			cur.glob = true
 		default:
 			hole(false)
@@ -1854,8 +1860,9 @@ func braceCount(parts []syntax.WordPart) (int, bool) {
 	return n, has
 }
 
-// appendLit adds literal text, turning placeholders into holes.
-func (a *shellAn) appendLit(cur *word, s string) {
+// appendLit adds literal text to text, cur's text, turning placeholders
+// into holes in cur.
+func (a *shellAn) appendLit(cur *word, text []byte, s string) []byte {
 	if strings.Contains(s, "__AIRLOCK_") {
 		if strings.Contains(s, holeUnquoted) {
 			cur.splice = true
@@ -1868,7 +1875,7 @@ func (a *shellAn) appendLit(cur *word, s string) {
 		}
 		cur.guess = false
 	}
-	cur.s += s
+	return append(text, s...)
 }
 
 // param resolves $HOME and variables with one literal value; guess says

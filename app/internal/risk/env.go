@@ -15,6 +15,8 @@ import (
 // sandbox roots, through the sanitiser's configuration.
 type Env struct {
 	Paths *sanitize.Config
+
+	run *bounds // the assessment under way, set on a copy by begin (bounds.go)
 }
 
 // DefaultEnv is the current user's home with the default sandbox roots.

@@ -14,8 +14,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// swapTries is how many actions each case runs against the racer.
-const swapTries = 2000
+// swapTries is how many actions each case runs against the racer: 2,000,
+// or 200 with -short (for -race -count=50).
+func swapTries() int {
+	if testing.Short() {
+		return 200
+	}
+	return 2000
+}
 
 // TestNoSwapBetweenCheckAndUse is issue 12's symlink race: while a racer
 // swaps the folder ~/Documents/real with ~/Documents/link, a link to
@@ -40,7 +46,7 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 		{"copy", func(t *testing.T, s *sandbox) { s.write(t, "Documents/keys.txt", "ssh-ed25519 AAAA attacker") },
 			func(int) string { return `COPY_FILE "~/Documents/keys.txt" "~/Documents/real/authorized_keys"` }},
 		{"move in", func(t *testing.T, s *sandbox) {
-			for i := range swapTries {
+			for i := range swapTries() {
 				s.write(t, fmt.Sprintf("Documents/k%d", i), "ssh-ed25519 AAAA attacker")
 			}
 		}, func(i int) string {
@@ -88,7 +94,7 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 				}
 			})
 			ran := 0
-			for i := range swapTries {
+			for i := range swapTries() {
 				for _, line := range strings.Split(tc.src(i), "\n") {
 					if _, err := s.run(t, line); err == nil {
 						ran++
@@ -112,7 +118,7 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 					t.Errorf("~/.ssh/%s appeared: %q", name, now)
 				}
 			}
-			t.Logf("%d tries, %d swaps, %d actions succeeded, %d escapes", swapTries, swaps, ran, escapes)
+			t.Logf("%d tries, %d swaps, %d actions succeeded, %d escapes", swapTries(), swaps, ran, escapes)
 			if ran == 0 {
 				t.Errorf("no action succeeded: the race was not run")
 			}

@@ -65,13 +65,13 @@ func (e *Env) bounds() *bounds {
 // use. Kill ends a wait for a slot at once.
 var slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
 
-// begin starts an assessment of input under ctx: it returns env bound to a
-// fresh budget (a copy; nil env gives an empty one) and the function that
-// ends it, which adds to the verdict what the bounds cut off and returns an
-// error wrapping ErrStopped when ctx ended first. An env already bound (an
-// analyzer calling a public function of this package for a nested text)
-// keeps its assessment, and end then does nothing: the outermost one
-// reports.
+// begin starts an assessment under ctx, once a slot is free: it returns env
+// bound to a fresh budget (a copy; nil env gives an empty one) and the
+// function that ends it, which frees the slot, adds to the verdict what the
+// bounds cut off and returns an error wrapping ErrStopped when ctx ended
+// first. An env already bound (an analyzer calling a public function of
+// this package for a nested text) keeps its assessment, and its end does
+// nothing: the outermost one reports.
 func (e *Env) begin(ctx context.Context) (*Env, func(v *Verdict) error) {
 	if e.bounds() != nil {
 		return e, func(*Verdict) error { return nil }

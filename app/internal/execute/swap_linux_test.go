@@ -118,7 +118,11 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 					t.Errorf("~/.ssh/%s appeared: %q", name, now)
 				}
 			}
-			t.Logf("%d tries, %d swaps, %d actions succeeded, %d escapes", swapTries(), swaps, ran, escapes)
+			attacker := 0 // the attacker's lines in ~/.ssh: one per escaped write
+			for _, v := range after {
+				attacker += strings.Count(v, "attacker")
+			}
+			t.Logf("%d tries, %d swaps, %d actions succeeded; ~/.ssh: %d entries changed, %d lines of the attacker", swapTries(), swaps, ran, escapes, attacker)
 			if ran == 0 {
 				t.Errorf("no action succeeded: the race was not run")
 			}

@@ -74,7 +74,14 @@ type jsLex struct {
 	unterminated string
 	unbalanced   bool
 	tooDeep      bool // templates nested past jsMaxTemplateNest
+	tooMany      bool // more than jsMaxTokens tokens: the rest were dropped
 }
+
+// jsMaxTokens bounds the tokens of one script: each costs the analysis
+// hundreds of bytes, and a script of one-character tokens (!!!!…, -----…)
+// inside the text budget would otherwise cost hundreds of MB. No script a
+// person would approve comes near it.
+const jsMaxTokens = 1 << 18
 
 // jsOpen is an open bracket. regex: after its closer an operand is due, so
 // a / starts a regular expression (the ) of `if (…)`, the } of a block).
@@ -99,7 +106,7 @@ const jsMaxTemplateNest = 32
 
 func lexJS(src string) *jsLex {
 	lx := &jsLex{}
-	l := &jsLexer{lx: lx, src: src, toks: make([]jsToken, 0, len(src)/4+8)}
+	l := &jsLexer{lx: lx, src: src, toks: make([]jsToken, 0, min(len(src)/4+8, jsMaxTokens))}
 	l.run(0, false)
 	l.finish()
 	lx.toks = l.toks
@@ -115,6 +122,10 @@ func (l *jsLexer) finish() {
 func (l *jsLexer) emit(t jsToken) {
 	t.nl = l.nl
 	l.nl = false
+	if len(l.toks) >= jsMaxTokens {
+		l.lx.tooMany = true
+		return
+	}
 	l.toks = append(l.toks, t)
 }
 
@@ -713,6 +724,10 @@ func jxaAt(src string, env *Env, depth int) Verdict {
 		v.add(level.Dangerous, "jxa.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	lx := lexJS(src)
+	if lx.tooMany {
+		v.add(level.Destructive, "jxa.too-much", Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
+		return v
+	}
 	an := &jsAn{src: src, lx: lx, v: &v, env: env, depth: depth, defs: map[string][]jsDef{}, alias: map[string]string{}}
 	if lx.tooDeep {
 		an.add(level.Destructive, "jxa.too-deep", Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)

@@ -121,6 +121,10 @@ func TestBudget(t *testing.T) {
 	if v := risk.Assess(risk.KindShell, amp, nil); v.Level < level.Dangerous {
 		t.Errorf("amplified: %v, want at least dangerous", v)
 	}
+
+	// A script of a million one-character tokens (each costs the JXA
+	// analysis hundreds of bytes).
+	wantCutOff(t, risk.Assess(risk.KindJXA, "var x = "+strings.Repeat("-", 1_000_000)+"1;", nil), "too much to analyse")
 }
 
 // TestDeepSyntax: syntax nested deeper than any script a person approves

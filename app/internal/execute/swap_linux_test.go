@@ -61,6 +61,7 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 		}},
 		{"create folder", nil, func(i int) string { return fmt.Sprintf(`CREATE_FOLDER "~/Documents/real/new%d/x"`, i) }},
 	}
+	ranAll := 0
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
@@ -123,10 +124,14 @@ func TestNoSwapBetweenCheckAndUse(t *testing.T) {
 				attacker += strings.Count(v, "attacker")
 			}
 			t.Logf("%d tries, %d swaps, %d actions succeeded; ~/.ssh: %d entries changed, %d lines of the attacker", swapTries(), swaps, ran, escapes, attacker)
-			if ran == 0 {
-				t.Errorf("no action succeeded: the race was not run")
-			}
+			ranAll += ran
 		})
+	}
+	// Actions that succeeded went through the check and the use with the
+	// racer running: without any, the test would prove nothing. (One case
+	// alone can, rarely, see the link at every check.)
+	if ranAll == 0 {
+		t.Errorf("no action succeeded: the race was not run")
 	}
 }
 

@@ -189,7 +189,7 @@ func BenchmarkJXA1MB(b *testing.B) {
 }
 
 // BenchmarkNestedShellBomb assesses issue 12's bomb: sh -c nested 12 deep,
-// 797 KB. The budget: under 0.1 s and 100 MB allocated per assessment.
+// 797 KB. The target: under 0.1 s and 100 MB allocated per assessment.
 // cpu-ms/op is the process's CPU time (garbage collection included), which
 // other work on a shared machine inflates less than ns/op.
 func BenchmarkNestedShellBomb(b *testing.B) {

@@ -19,7 +19,7 @@ import (
 // analyse". Together with maxDepth it bounds the time and memory of an
 // assessment whatever its input: quoting a script once more for each level
 // of nesting cannot make it analysed once per level without end.
-const maxAnalysed = 3 << 19
+const maxAnalysed = 1 << 20
 
 // maxNesting bounds the brackets, blocks and substitutions one text may
 // nest inside each other. The parsers recurse once per level: a few
@@ -116,7 +116,7 @@ func (b *bounds) end(v *Verdict) error {
 // about at every autonomy level.
 const (
 	tooDeep = "too deeply nested to analyse"
-	tooMuch = "more than 1.5 MiB of script text in all, nested scripts included: too much to analyse"
+	tooMuch = "more than 1 MiB of script text in all, nested scripts included: too much to analyse"
 )
 
 // enter charges the text src of an analysis at depth (0: the input) and

@@ -214,8 +214,8 @@ func (b *bounds) expand(n int) bool {
 // ( [ { and, with shell set, the shell's blocks (if … fi, case … esac,
 // do … done) and what opens a construct with no closing word: a prefix
 // (!, time, coproc, function, a run of ! - + ~ before a word, f() before a
-// function's body), which the end of its command (; & | or a newline)
-// closes. It reads the text as it is, quotes and all: a bracket in a
+// function's body) or an operator between commands (&&, ||, |), which the
+// end of its command (; & or a newline) closes. It reads the text as it is, quotes and all: a bracket in a
 // string counts too, which can only make it deeper. A closer ends the
 // nearest block of its kind and those opened inside it, and one with no
 // such block is ignored: the ")" after a case pattern does not end the
@@ -272,7 +272,20 @@ func nesting(src string, shell bool) int {
 		switch c {
 		case ' ', '\t', '\r':
 			continue
-		case ';', '&', '|', '\n':
+		case '&', '|':
+			if c == '|' || i+1 < len(src) && src[i+1] == '&' {
+				// a && b, a || b, a | b: the parsers nest each
+				// operator in the next, and the command goes on.
+				if !push(prefix) {
+					return deepest
+				}
+				if i+1 < len(src) && src[i+1] == c {
+					i++
+				}
+				continue
+			}
+			fallthrough // a & b: the end of a command
+		case ';', '\n':
 			for depth > 0 && open[depth-1] == prefix {
 				depth--
 			}

@@ -153,6 +153,8 @@ func TestDeepSyntax(t *testing.T) {
 		"defaults":     "echo " + strings.Repeat("${x:-", 160_000) + "a" + strings.Repeat("}", 160_000),
 		"test not":     "[[ " + strings.Repeat("! ", 480_000) + "-n x ]]",
 		"functions":    strings.Repeat("f() ", 240_000) + "ls",
+		"and chain":    strings.Repeat("ls && ", 170_000) + "ls",
+		"test and":     "[[ " + strings.Repeat("-n x && ", 125_000) + "-n x ]]",
 		"ifs":          strings.Repeat("if true; then ", 1000) + "ls; " + strings.Repeat("fi; ", 1000),
 		"case in case": "echo " + strings.Repeat("$(case x in a) ", 1000) + "ls" + strings.Repeat(" ;; esac)", 1000),
 	} {
@@ -162,9 +164,14 @@ func TestDeepSyntax(t *testing.T) {
 	}
 	wantCutOff(t, risk.Assess(risk.KindJXA, "var x = "+strings.Repeat("f(", 300_000)+"1"+strings.Repeat(")", 300_000)+";", nil), "too deeply nested to analyse")
 	// Ordinary nesting is analysed.
-	ok := strings.Repeat("if true; then ", 20) + "rm -rf ~/Documents; " + strings.Repeat("fi; ", 20)
-	if v := risk.Assess(risk.KindShell, ok, fixtureEnv(t)); hasText(v, "too deeply") || v.Level < level.Destructive {
-		t.Errorf("20 ifs: %v", v)
+	for _, ok := range []string{
+		strings.Repeat("if true; then ", 20) + "rm -rf ~/Documents; " + strings.Repeat("fi; ", 20),
+		strings.Repeat("ls && ", 100) + "rm -rf ~/Documents",
+		strings.Repeat("ls; ", 10_000) + "rm -rf ~/Documents",
+	} {
+		if v := risk.Assess(risk.KindShell, ok, fixtureEnv(t)); hasText(v, "too deeply") || v.Level < level.Destructive {
+			t.Errorf("%.40s…: %v", ok, v)
+		}
 	}
 }
 

@@ -104,6 +104,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/policy:FuzzParseHotkey \
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
+	  ./app/internal/execute:FuzzRootOf \
 	  ./bridge:FuzzShown \
 	  ./bridge:FuzzAppleScriptString \
 	  ./bridge:FuzzHelperAnswer \

@@ -23,5 +23,8 @@
 // anyone: only the gate calls it, after the decision. What it does check, at
 // the moment of execution and again after the gate did, is the sanitiser's
 // hard rules on every path (defence in depth: a symbolic link swapped in
-// after the assessment must not redirect a write into a credential store).
+// after the assessment must not redirect a write into a credential store),
+// and then it uses the path so that nothing can change what it names
+// between that check and the use: from the sandbox root down, no element
+// is followed if it is a link (at.go).
 package execute

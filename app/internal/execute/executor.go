@@ -75,6 +75,15 @@ type Result struct {
 //     or moved as the link; writes and copies act on what it points to.
 //   - CREATE_FOLDER: with any missing parents; one already there is fine.
 //
+// Between the check and the use nothing can redirect a path: every file
+// operation opens the sandbox root that holds the path and the folders
+// beneath it without following a symbolic link in any element (openat2
+// with RESOLVE_NO_SYMLINKS|RESOLVE_BENEATH on Linux, O_NOFOLLOW_ANY on
+// macOS), then acts on a name in the open folder (openat, renameat,
+// mkdirat with O_NOFOLLOW), the Trash included (Trasher.TrashAt). A folder
+// of the path swapped for a link after the check makes the action fail
+// with an error wrapping ErrSwapped, having done nothing.
+//
 // The parent folder of a new file must exist. Everything else goes to
 // e.Desktop. Run checks ctx before it starts; a folder copy stops when ctx is
 // done, and the Desktop honours ctx itself.

@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -44,51 +46,52 @@ func entry(p sanitize.Path) (string, error) {
 	return filepath.Join(parent, filepath.Base(p.Lexical)), nil
 }
 
-func (e *Executor) trash(ctx context.Context, path string) (string, error) {
-	if e.Trash == nil {
-		return "", fmt.Errorf("moving %s to the Trash: no Trash is configured, and Airlock never deletes outright", path)
-	}
-	return e.Trash.Trash(ctx, path)
+// spot is an entry of the sandbox as execute reaches it: the folder that
+// holds it, open, and its name there (at.go says why).
+type spot struct {
+	dir  *folder
+	name string
 }
 
-// existing returns the Lstat of path, or nil when nothing is there.
-func existing(path string) (fs.FileInfo, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return fi, err
-}
+func (s spot) path() string { return s.dir.at(s.name) }
 
-// needFolder checks that the folder a new entry goes into exists.
-func needFolder(path string) error {
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
+// locate opens the folder that holds p, an absolute path the sanitiser
+// resolved (so it has no link in it), beneath the sandbox root p lies in,
+// refusing a link in any element. p may not be a sandbox root itself.
+func (e *Executor) locate(p string) (spot, error) {
+	root, rel, ok := rootOf(e.Paths.Roots, p, foldCase)
+	if !ok {
+		return spot{}, fmt.Errorf("%s lies in no sandbox root", p)
+	}
+	if rel == "." {
+		return spot{}, fmt.Errorf("%s is a sandbox root itself", p)
+	}
+	d, err := openFolder(root, path.Dir(rel))
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("the folder %s does not exist (create it first)", dir)
+		return spot{}, fmt.Errorf("the folder %s does not exist (create it first)", filepath.Dir(p))
 	}
 	if err != nil {
-		return err
+		return spot{}, err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a folder", dir)
-	}
-	return nil
+	return spot{d, path.Base(rel)}, nil
 }
 
-// sameDevice refuses a rename between file systems, before anything moved.
-func sameDevice(a, b string) error {
-	var sa, sb syscall.Stat_t
-	if err := syscall.Lstat(a, &sa); err != nil {
-		return fmt.Errorf("examining %s: %w", a, err)
+// reach opens the folder p itself (a sandbox root, or a folder inside one),
+// as locate does.
+func (e *Executor) reach(p string) (*folder, error) {
+	root, rel, ok := rootOf(e.Paths.Roots, p, foldCase)
+	if !ok {
+		return nil, fmt.Errorf("%s lies in no sandbox root", p)
 	}
-	if err := syscall.Stat(b, &sb); err != nil {
-		return fmt.Errorf("examining %s: %w", b, err)
+	return openFolder(root, rel)
+}
+
+// trash moves the entry at s to the Trash.
+func (e *Executor) trash(ctx context.Context, s spot) (string, error) {
+	if e.Trash == nil {
+		return "", fmt.Errorf("moving %s to the Trash: no Trash is configured, and Airlock never deletes outright", s.path())
 	}
-	if sa.Dev != sb.Dev {
-		return fmt.Errorf("%s and %s are on different disks; moving across disks is not supported", a, filepath.Dir(b))
-	}
-	return nil
+	return e.Trash.TrashAt(ctx, s.dir.f, s.name, s.path())
 }
 
 // inside reports whether path lies strictly inside dir.
@@ -96,20 +99,20 @@ func inside(path, dir string) bool {
 	return strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// replace puts the finished temporary tmp at target: an existing target goes
-// to the Trash first. It returns where the old version went ("" if none).
-// If the rename fails after the old version was trashed, the error says
-// where that version is.
-func (e *Executor) replace(ctx context.Context, tmp, target string, old fs.FileInfo) (string, error) {
+// replace puts the finished temporary tmp (a name in to's folder) at to:
+// an existing target goes to the Trash first. It returns where the old
+// version went ("" if none). If the rename fails after the old version was
+// trashed, the error says where that version is.
+func (e *Executor) replace(ctx context.Context, from spot, to spot, old *entryInfo) (string, error) {
 	where := ""
 	if old != nil {
-		w, err := e.trash(ctx, target)
+		w, err := e.trash(ctx, to)
 		if err != nil {
 			return "", err
 		}
 		where = w
 	}
-	if err := os.Rename(tmp, target); err != nil {
+	if err := renameAt(from.dir, from.name, to.dir, to.name); err != nil {
 		if where != "" {
 			return where, fmt.Errorf("putting the new version in place: %w (the old version is in the Trash at %s)", err, where)
 		}
@@ -119,50 +122,55 @@ func (e *Executor) replace(ctx context.Context, tmp, target string, old fs.FileI
 }
 
 // writeTarget checks a write of content to raw, now: its size, the path, and
-// what is there. It returns the resolved target and what exists there (nil
-// for nothing, in which case its folder must exist); anything but a regular
-// file is refused. verb starts its errors: "writing", "appending to".
-func (e *Executor) writeTarget(raw, content, verb string) (string, fs.FileInfo, error) {
+// what is there. It returns the target, its folder open, and what exists
+// there (nil for nothing); anything but a regular file is refused. verb
+// starts its errors: "writing", "appending to". The caller closes the
+// spot's folder.
+func (e *Executor) writeTarget(raw, content, verb string) (spot, *entryInfo, error) {
 	if err := sanitize.WriteSize(int64(len(content))); err != nil {
-		return "", nil, err
+		return spot{}, nil, err
 	}
 	p, err := e.checkPath(raw, sanitize.OpWrite)
 	if err != nil {
-		return "", nil, err
+		return spot{}, nil, err
 	}
 	target := p.Resolved
-	old, err := existing(target)
+	s, err := e.locate(target)
+	if err != nil {
+		return spot{}, nil, fmt.Errorf("%s %s: %w", verb, target, err)
+	}
+	old, err := s.dir.lstat(s.name)
 	switch {
 	case err != nil:
-		return "", nil, fmt.Errorf("%s %s: %w", verb, target, err)
-	case old != nil && !old.Mode().IsRegular():
-		return "", nil, fmt.Errorf("%s %s: it is not a regular file", verb, target)
-	case old == nil:
-		if err := needFolder(target); err != nil {
-			return "", nil, fmt.Errorf("%s %s: %w", verb, target, err)
-		}
+		s.dir.Close()
+		return spot{}, nil, fmt.Errorf("%s %s: %w", verb, target, err)
+	case old != nil && !old.mode.IsRegular():
+		s.dir.Close()
+		return spot{}, nil, fmt.Errorf("%s %s: it is not a regular file", verb, target)
 	}
-	return target, old, nil
+	return s, old, nil
 }
 
 // writeFile replaces or creates target with content, by way of a temporary
 // file beside it.
 func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, error) {
-	target, old, err := e.writeTarget(raw, content, "writing")
+	s, old, err := e.writeTarget(raw, content, "writing")
 	if err != nil {
 		return Result{}, err
 	}
+	defer s.dir.Close()
+	target := s.path()
 	perm := fs.FileMode(0o644)
 	if old != nil {
-		perm = old.Mode().Perm()
+		perm = old.mode.Perm()
 	}
-	tmp, err := writeTemp(filepath.Dir(target), perm, strings.NewReader(content))
+	tmp, err := writeTemp(s.dir, perm, strings.NewReader(content))
 	if err != nil {
 		return Result{}, fmt.Errorf("writing %s: %w", target, err)
 	}
-	where, err := e.replace(ctx, tmp, target, old)
+	where, err := e.replace(ctx, spot{s.dir, tmp}, s, old)
 	if err != nil {
-		os.Remove(tmp)
+		s.dir.remove(tmp)
 		return Result{Trashed: nonEmpty(where)}, fmt.Errorf("writing %s: %w", target, err)
 	}
 	return Result{
@@ -171,22 +179,19 @@ func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, 
 	}, nil
 }
 
-// writeTemp copies r into a new temporary file in dir with mode perm,
+// writeTemp copies r into a new temporary file in d with mode perm,
 // flushed to disk, and returns its name. On failure nothing is left behind.
-func writeTemp(dir string, perm fs.FileMode, r io.Reader) (name string, err error) {
-	f, err := os.CreateTemp(dir, tempPrefix+"*.tmp")
+func writeTemp(d *folder, perm fs.FileMode, r io.Reader) (name string, err error) {
+	f, tmp, err := d.createTemp(perm)
 	if err != nil {
 		return "", err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(f.Name())
+			d.remove(tmp)
 		}
 	}()
-	if err := f.Chmod(perm); err != nil {
-		return "", err
-	}
 	if _, err := io.Copy(f, r); err != nil {
 		return "", err
 	}
@@ -196,7 +201,7 @@ func writeTemp(dir string, perm fs.FileMode, r io.Reader) (name string, err erro
 	if err := f.Close(); err != nil {
 		return "", err
 	}
-	return f.Name(), nil
+	return tmp, nil
 }
 
 // appendFile adds content to the end of a file, creating it if needed.
@@ -206,21 +211,22 @@ func writeTemp(dir string, perm fs.FileMode, r io.Reader) (name string, err erro
 // states) undoes it. A failed append truncates back to the old size, or
 // removes the file it created.
 func (e *Executor) appendFile(ctx context.Context, raw, content string) (Result, error) {
-	target, old, err := e.writeTarget(raw, content, "appending to")
+	s, old, err := e.writeTarget(raw, content, "appending to")
 	if err != nil {
 		return Result{}, err
 	}
+	defer s.dir.Close()
+	target := s.path()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	// O_NOFOLLOW: the resolved path has no link at its end; one that
-	// appeared since is refused. O_NONBLOCK: a FIFO swapped in is not
-	// waited on.
-	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	// O_NOFOLLOW (always, in open): a link that appeared at the end is
+	// refused. O_NONBLOCK: a FIFO swapped in is not waited on.
+	flags := unix.O_WRONLY | unix.O_APPEND | unix.O_NONBLOCK
 	if old == nil {
-		flags |= os.O_CREATE | os.O_EXCL
+		flags |= unix.O_CREAT | unix.O_EXCL
 	}
-	f, err := os.OpenFile(target, flags, 0o644)
+	f, err := s.dir.open(s.name, flags, 0o644)
 	if err != nil {
 		return Result{}, fmt.Errorf("appending to %s: %w", target, err)
 	}
@@ -240,7 +246,7 @@ func (e *Executor) appendFile(ctx context.Context, raw, content string) (Result,
 	if err != nil {
 		if old == nil {
 			f.Close()
-			os.Remove(target)
+			s.dir.remove(s.name)
 		} else {
 			f.Truncate(size)
 			f.Close()
@@ -254,7 +260,8 @@ func (e *Executor) appendFile(ctx context.Context, raw, content string) (Result,
 }
 
 // createFolder makes a folder and its missing parents; one already there is
-// fine.
+// fine. Each folder is made in, and then opened from, the one before it,
+// never following a link.
 func (e *Executor) createFolder(ctx context.Context, raw string) (Result, error) {
 	p, err := e.checkPath(raw, sanitize.OpCreateDir)
 	if err != nil {
@@ -266,10 +273,61 @@ func (e *Executor) createFolder(ctx context.Context, raw string) (Result, error)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	if err := os.MkdirAll(p.Resolved, 0o755); err != nil {
+	root, rel, ok := rootOf(e.Paths.Roots, p.Resolved, foldCase)
+	if !ok {
+		return Result{}, fmt.Errorf("creating folder %s: it lies in no sandbox root", p.Resolved)
+	}
+	d, err := openFolder(root, ".")
+	if errors.Is(err, fs.ErrNotExist) {
+		// A sandbox root need not exist until something is put there.
+		d, err = makeFolders(root)
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("creating folder %s: %w", p.Resolved, err)
 	}
+	if rel != "." {
+		for _, name := range strings.Split(rel, "/") {
+			next, err := makeSub(d, name)
+			d.Close()
+			if err != nil {
+				return Result{}, fmt.Errorf("creating folder %s: %w", p.Resolved, err)
+			}
+			d = next
+		}
+	}
+	d.Close()
 	return Result{Output: "created folder " + e.short(p.Resolved)}, nil
+}
+
+// makeSub opens the folder name in d, making it first if it is missing.
+func makeSub(d *folder, name string) (*folder, error) {
+	sub, err := d.sub(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := d.mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		sub, err = d.sub(name)
+	}
+	return sub, err
+}
+
+// makeFolders makes the folder at the absolute path p and its missing
+// parents from /, never following a link, and returns it open.
+func makeFolders(p string) (*folder, error) {
+	slash, err := os.Open("/")
+	if err != nil {
+		return nil, err
+	}
+	d := &folder{f: slash, path: "/"}
+	for _, name := range split(p) {
+		next, err := makeSub(d, name)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
 }
 
 // deleteFile moves a file or folder (a link: the link itself) to the Trash.
@@ -285,7 +343,18 @@ func (e *Executor) deleteFile(ctx context.Context, raw string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	where, err := e.trash(ctx, from)
+	s, err := e.locate(from)
+	if err != nil {
+		return Result{}, fmt.Errorf("deleting %s: %w", from, err)
+	}
+	defer s.dir.Close()
+	if info, err := s.dir.lstat(s.name); err != nil || info == nil {
+		if err == nil {
+			err = errors.New("it is no longer there")
+		}
+		return Result{}, fmt.Errorf("deleting %s: %w", from, err)
+	}
+	where, err := e.trash(ctx, s)
 	if err != nil {
 		return Result{}, err
 	}
@@ -311,36 +380,48 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result,
 		return Result{}, err
 	}
 	to := dst.Resolved
-	fi, err := os.Lstat(from)
-	if err != nil {
-		return Result{}, fmt.Errorf("moving %s: %w", from, err)
-	}
 	if from == to {
 		return Result{}, fmt.Errorf("moving %s: it is already there", from)
 	}
-	if fi.IsDir() && inside(to, from) {
-		return Result{}, fmt.Errorf("moving %s: a folder cannot go inside itself", from)
-	}
-	old, err := existing(to)
+	fsrc, err := e.locate(from)
 	if err != nil {
 		return Result{}, fmt.Errorf("moving %s: %w", from, err)
 	}
-	if old != nil && os.SameFile(fi, old) {
+	defer fsrc.dir.Close()
+	fi, err := fsrc.dir.lstat(fsrc.name)
+	if err == nil && fi == nil {
+		err = errors.New("it is no longer there")
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	}
+	if fi.mode.IsDir() && inside(to, from) {
+		return Result{}, fmt.Errorf("moving %s: a folder cannot go inside itself", from)
+	}
+	ts, err := e.locate(to)
+	if err != nil {
+		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	}
+	defer ts.dir.Close()
+	old, err := ts.dir.lstat(ts.name)
+	if err != nil {
+		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	}
+	if old != nil && fi.same(old) {
 		if !strings.EqualFold(from, to) {
 			return Result{}, fmt.Errorf("moving %s: %s is the same file", from, to)
 		}
 		old = nil // a change of case on a case-insensitive disk: nothing to replace
 	}
-	if err := needFolder(to); err != nil {
+	if d, err := ts.dir.stat(); err != nil {
 		return Result{}, fmt.Errorf("moving %s: %w", from, err)
-	}
-	if err := sameDevice(from, filepath.Dir(to)); err != nil {
-		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	} else if d.dev != fi.dev {
+		return Result{}, fmt.Errorf("moving %s: %s and %s are on different disks; moving across disks is not supported", from, from, filepath.Dir(to))
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	where, err := e.replace(ctx, from, to, old)
+	where, err := e.replace(ctx, fsrc, ts, old)
 	if err != nil {
 		return Result{Trashed: nonEmpty(where)}, fmt.Errorf("moving %s: %w", from, err)
 	}
@@ -365,65 +446,109 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 		return Result{}, fmt.Errorf("copying %s: it does not exist", src.Lexical)
 	}
 	from, to := src.Resolved, dst.Resolved
-	fi, err := os.Lstat(from)
-	if err != nil {
-		return Result{}, fmt.Errorf("copying %s: %w", from, err)
-	}
-	if from == to || (fi.IsDir() && inside(to, from)) {
+	if from == to || inside(to, from) {
 		return Result{}, fmt.Errorf("copying %s: a copy cannot go onto or inside its source", from)
 	}
-	old, err := existing(to)
+	srcDir, srcFile, fi, err := e.openSource(from)
 	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
-	if old != nil && os.SameFile(fi, old) {
-		return Result{}, fmt.Errorf("copying %s: %s is the same file", from, to)
+	if srcDir != nil {
+		defer srcDir.Close()
+	} else {
+		defer srcFile.Close()
 	}
-	if err := needFolder(to); err != nil {
+	ts, err := e.locate(to)
+	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
+	defer ts.dir.Close()
+	old, err := ts.dir.lstat(ts.name)
+	if err != nil {
+		return Result{}, fmt.Errorf("copying %s: %w", from, err)
+	}
+	if old != nil && fi.same(old) {
+		return Result{}, fmt.Errorf("copying %s: %s is the same file", from, to)
+	}
 	var tmp string
-	switch {
-	case fi.IsDir():
-		tmp, err = os.MkdirTemp(filepath.Dir(to), tempPrefix+"copy-*")
+	if srcDir != nil {
+		tmp, err = ts.dir.mkdirTemp()
 		if err == nil {
-			err = copyTree(ctx, from, tmp, ".")
+			var t *folder
+			var ti *entryInfo
+			t, err = ts.dir.sub(tmp)
 			if err == nil {
-				err = os.Chmod(tmp, fi.Mode().Perm())
+				if ti, err = t.stat(); err == nil {
+					err = copyTree(ctx, srcDir, t, ".", ti)
+				}
+				if err == nil {
+					err = t.f.Chmod(fi.mode.Perm())
+				}
+				t.Close()
 			}
 			if err != nil {
-				os.RemoveAll(tmp)
+				ts.dir.removeTemp(tmp)
 			}
 		}
-	case fi.Mode().IsRegular():
-		tmp, err = copyToTemp(ctx, from, filepath.Dir(to), fi.Mode().Perm())
-	default:
-		err = errors.New("it is not a regular file or a folder")
+	} else {
+		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile})
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
 	if err := ctx.Err(); err != nil {
-		os.RemoveAll(tmp)
+		ts.dir.removeTemp(tmp)
 		return Result{}, err
 	}
-	where, err := e.replace(ctx, tmp, to, old)
+	where, err := e.replace(ctx, spot{ts.dir, tmp}, ts, old)
 	if err != nil {
-		os.RemoveAll(tmp)
+		ts.dir.removeTemp(tmp)
 		return Result{Trashed: nonEmpty(where)}, fmt.Errorf("copying %s: %w", from, err)
 	}
 	return Result{Output: "copied " + e.short(from) + " to " + e.short(to), Trashed: nonEmpty(where)}, nil
 }
 
-// copyToTemp copies the regular file src into a new temporary file in dir.
-// It stops when ctx is done.
-func copyToTemp(ctx context.Context, src, dir string, perm fs.FileMode) (string, error) {
-	f, err := openRegular(src)
-	if err != nil {
-		return "", err
+// openSource opens what a copy copies from: a folder itself (it may be a
+// sandbox root), or a regular file, refusing a link at its end as along
+// its path; fi describes it.
+func (e *Executor) openSource(from string) (dir *folder, file *os.File, fi *entryInfo, err error) {
+	if _, rel, ok := rootOf(e.Paths.Roots, from, foldCase); ok && rel == "." {
+		dir, err = e.reach(from)
+		if err == nil {
+			if fi, err = dir.stat(); err != nil {
+				dir.Close()
+			}
+		}
+		return dir, nil, fi, err
 	}
-	defer f.Close()
-	return writeTemp(dir, perm, ctxReader{ctx, f})
+	s, err := e.locate(from)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer s.dir.Close()
+	fi, err = s.dir.lstat(s.name)
+	switch {
+	case err != nil:
+		return nil, nil, nil, err
+	case fi == nil:
+		return nil, nil, nil, errors.New("it is no longer there")
+	case fi.mode.IsDir():
+		dir, err = s.dir.sub(s.name)
+		return dir, nil, fi, err
+	}
+	file, err = openRegular(s.dir, s.name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, nil, nil, err
+	}
+	if sys, ok := st.Sys().(*unix.Stat_t); ok {
+		fi = infoOf(sys) // what was opened, should it differ from what was examined
+	}
+	return nil, file, fi, nil
 }
 
 // ctxReader fails its reads once ctx is done, so the kill switch stops a
@@ -440,16 +565,16 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// openRegular opens src for reading, refusing a link or anything but a
-// regular file (without blocking on a FIFO).
-func openRegular(src string) (*os.File, error) {
-	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// openRegular opens the entry name in d for reading, refusing a link or
+// anything but a regular file (without blocking on a FIFO).
+func openRegular(d *folder, name string) (*os.File, error) {
+	f, err := d.open(name, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", src)
+		err = fmt.Errorf("%s is not a regular file", d.at(name))
 	}
 	if err != nil {
 		f.Close()
@@ -458,66 +583,91 @@ func openRegular(src string) (*os.File, error) {
 	return f, nil
 }
 
-// copyTree copies the contents of folder src into the existing folder dst.
-// It stops when ctx is done. rel is src's place in the tree being copied
+// copyTree copies the contents of the folder src into the folder dst. It
+// stops when ctx is done. rel is src's place in the tree being copied
 // ("." at its top): a relative link that climbs out of the tree is refused,
-// since in the copy it would point somewhere nobody checked.
-func copyTree(ctx context.Context, src, dst, rel string) error {
-	entries, err := os.ReadDir(src)
+// since in the copy it would point somewhere nobody checked. copy is the
+// folder the copy is made in: meeting it in the source (a swap made the
+// copy go inside its source) is refused rather than copied without end.
+func copyTree(ctx context.Context, src, dst *folder, rel string, copy *entryInfo) error {
+	names, err := src.f.Readdirnames(-1)
 	if err != nil {
 		return err
 	}
-	for _, d := range entries {
+	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s, t := filepath.Join(src, d.Name()), filepath.Join(dst, d.Name())
-		fi, err := os.Lstat(s)
+		fi, err := src.lstat(name)
 		if err != nil {
 			return err
 		}
-		switch mode := fi.Mode(); {
+		if fi == nil {
+			return fmt.Errorf("%s vanished during the copy", src.at(name))
+		}
+		switch mode := fi.mode; {
 		case mode.IsDir():
-			if err := os.Mkdir(t, 0o700); err != nil {
+			if fi.same(copy) {
+				return fmt.Errorf("copying %s: a copy cannot go inside its source", src.at(name))
+			}
+			if err := dst.mkdir(name, 0o700); err != nil {
 				return err
 			}
-			if err := copyTree(ctx, s, t, filepath.Join(rel, d.Name())); err != nil {
-				return err
-			}
-			if err := os.Chmod(t, mode.Perm()); err != nil {
-				return err
-			}
-		case mode.IsRegular():
-			if err := copyOne(ctx, s, t, mode.Perm()); err != nil {
-				return err
-			}
-		case mode&fs.ModeSymlink != 0:
-			link, err := os.Readlink(s)
+			s, err := src.sub(name)
 			if err != nil {
 				return err
 			}
-			if !filepath.IsAbs(link) && !filepath.IsLocal(filepath.Join(rel, link)) {
-				return fmt.Errorf("%s is a link to %s, outside the folder being copied: in the copy it would point somewhere else", s, link)
-			}
-			if err := os.Symlink(link, t); err != nil {
+			d, err := dst.sub(name)
+			if err != nil {
+				s.Close()
 				return err
 			}
+			err = copyTree(ctx, s, d, path.Join(rel, name), copy)
+			if err == nil {
+				err = d.f.Chmod(mode.Perm())
+			}
+			s.Close()
+			d.Close()
+			if err != nil {
+				return err
+			}
+		case mode.IsRegular():
+			if err := copyOne(ctx, src, dst, name, mode.Perm()); err != nil {
+				return err
+			}
+		case mode&fs.ModeSymlink != 0:
+			var link string
+			err := src.do(func(fd int) error {
+				buf := make([]byte, unix.PathMax)
+				n, err := unix.Readlinkat(fd, name, buf)
+				link = string(buf[:max(n, 0)])
+				return err
+			})
+			if err != nil {
+				return pathErr("reading", src.at(name), err)
+			}
+			if !filepath.IsAbs(link) && !filepath.IsLocal(filepath.Join(rel, link)) {
+				return fmt.Errorf("%s is a link to %s, outside the folder being copied: in the copy it would point somewhere else", src.at(name), link)
+			}
+			if err := dst.do(func(fd int) error { return unix.Symlinkat(link, fd, name) }); err != nil {
+				return pathErr("linking", dst.at(name), err)
+			}
 		default:
-			return fmt.Errorf("%s is not a regular file, folder or link", s)
+			return fmt.Errorf("%s is not a regular file, folder or link", src.at(name))
 		}
 	}
 	return nil
 }
 
-// copyOne copies the regular file src to the new file dst. It stops when
-// ctx is done.
-func copyOne(ctx context.Context, src, dst string, perm fs.FileMode) error {
-	in, err := openRegular(src)
+// copyOne copies the regular file name in src to a new file of that name
+// in dst. It stops when ctx is done.
+func copyOne(ctx context.Context, src, dst *folder, name string, perm fs.FileMode) error {
+	in, err := openRegular(src, name)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	out, err := dst.open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}

@@ -17,12 +17,19 @@ import (
 // A Trasher moves a file or folder to the Trash, where the person can get it
 // back.
 //
-// Trash must move path (absolute; a symbolic link is moved as the link, not
-// followed) whole, or not at all, and return where it now lies. It must never
+// TrashAt must move the entry name of the open folder dir (a symbolic link
+// is moved as the link, not followed) whole, or not at all, by name in dir:
+// never by a path, which something could redirect between the executor's
+// checks and the move (at.go). path is where the entry is, for the Trash's
+// record and messages. It returns where the entry now lies. It must never
 // unlink anything and never overwrite something already in the Trash: two
 // things trashed under one name both stay there. It honours ctx before it
 // starts; a move once started is finished.
+//
+// Trash is the same for an absolute path, whose folder is opened by path
+// (following links): for callers that checked nothing.
 type Trasher interface {
+	TrashAt(ctx context.Context, dir *os.File, name, path string) (where string, err error)
 	Trash(ctx context.Context, path string) (where string, err error)
 }
 
@@ -44,12 +51,25 @@ var ErrCrossDevice = errors.New("on another disk than the Trash")
 // copied and removed: a copy across disks can fail half way, and a delete
 // must be whole or not at all. The folders are made (0700) on first use.
 func FreedesktopTrash(dataHome string) Trasher {
-	return &freedesktop{dir: filepath.Join(dataHome, "Trash"), now: time.Now}
+	return &freedesktop{files: filepath.Join(dataHome, "Trash", "files"), info: filepath.Join(dataHome, "Trash", "info"), now: time.Now}
+}
+
+// HomeTrash returns the Trash of macOS: the folder trash (~/.Trash), where
+// a trashed item goes as it is, named as FreedesktopTrash names it when its
+// name is taken. It is moved there by name in its open folder, as every
+// Trasher must; NSFileManager's trashItemAtURL would take a path, which
+// something could redirect after the executor's checks. The cost: Finder's
+// Put Back does not know where such an item came from (the output of the
+// action says it). An item on another volume is refused with an error
+// wrapping ErrCrossDevice.
+func HomeTrash(trash string) Trasher {
+	return &freedesktop{files: trash, now: time.Now}
 }
 
 type freedesktop struct {
-	dir string
-	now func() time.Time
+	files string // where trashed items go
+	info  string // where their .trashinfo records go; "" for none
+	now   func() time.Time
 }
 
 // Names tried: the item's own, then numbered up to seqTrashNames, then
@@ -67,54 +87,110 @@ func (t *freedesktop) Trash(ctx context.Context, path string) (string, error) {
 		return "", fmt.Errorf("moving %s to the Trash: the path is not absolute", path)
 	}
 	path = filepath.Clean(path)
-	if _, err := os.Lstat(path); err != nil {
+	if path == "/" {
+		return "", fmt.Errorf("moving / to the Trash: refused")
+	}
+	dir, err := os.Open(filepath.Dir(path))
+	if err != nil {
 		return "", fmt.Errorf("moving %s to the Trash: %w", path, err)
 	}
-	files, info := filepath.Join(t.dir, "files"), filepath.Join(t.dir, "info")
-	for _, d := range []string{files, info} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return "", fmt.Errorf("making the Trash: %w", err)
+	defer dir.Close()
+	return t.TrashAt(ctx, dir, filepath.Base(path), path)
+}
+
+func (t *freedesktop) TrashAt(ctx context.Context, dir *os.File, name, path string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	from := &folder{f: dir, path: filepath.Dir(path)}
+	if info, err := from.lstat(name); err != nil || info == nil {
+		if err == nil {
+			err = fs.ErrNotExist
 		}
+		return "", fmt.Errorf("moving %s to the Trash: %w", path, err)
+	}
+	// The Trash's own folders are opened by path: they lie outside the
+	// sandbox roots, where no action can put a link.
+	files, err := openTrashDir(t.files)
+	if err != nil {
+		return "", err
+	}
+	defer files.Close()
+	var info *folder
+	if t.info != "" {
+		if info, err = openTrashDir(t.info); err != nil {
+			return "", err
+		}
+		defer info.Close()
 	}
 	record := "[Trash Info]\nPath=" + escapeTrashPath(path) +
 		"\nDeletionDate=" + t.now().Format("2006-01-02T15:04:05") + "\n"
-	base := filepath.Base(path)
 	for n := 1; n <= maxTrashNames; n++ {
-		name := trashName(base, n)
-		infoPath := filepath.Join(info, name+".trashinfo")
-		// Creating the info file exclusively claims the name (the spec's
-		// way of making concurrent trashing safe).
-		f, err := os.OpenFile(infoPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			continue
+		tname := trashName(name, n)
+		var rec *os.File
+		if info != nil {
+			// Creating the info file exclusively claims the name (the
+			// spec's way of making concurrent trashing safe).
+			rec, err = info.open(tname+".trashinfo", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return "", fmt.Errorf("moving %s to the Trash: %w", path, err)
+			}
 		}
-		if err != nil {
-			return "", fmt.Errorf("moving %s to the Trash: %w", path, err)
+		unclaim := func() {
+			if rec != nil {
+				rec.Close()
+				info.remove(tname + ".trashinfo")
+			}
 		}
-		where := filepath.Join(files, name)
-		if _, err := os.Lstat(where); err == nil {
+		if there, err := files.lstat(tname); err != nil || there != nil {
 			// A stray item without its info file: leave it, take the next name.
-			f.Close()
-			os.Remove(infoPath)
+			unclaim()
 			continue
 		}
-		_, werr := f.WriteString(record)
-		if err := f.Close(); werr == nil {
-			werr = err
+		var werr error
+		if rec != nil {
+			_, werr = rec.WriteString(record)
+			if err := rec.Close(); werr == nil {
+				werr = err
+			}
+			rec = nil
 		}
 		if werr == nil {
-			werr = os.Rename(path, where)
+			werr = renameNoReplace(from, name, files, tname)
+		}
+		if errors.Is(werr, fs.ErrExist) {
+			if info != nil {
+				info.remove(tname + ".trashinfo")
+			}
+			continue // taken since it was looked at
 		}
 		if werr != nil {
-			os.Remove(infoPath)
+			if info != nil {
+				info.remove(tname + ".trashinfo")
+			}
 			if errors.Is(werr, syscall.EXDEV) {
-				return "", fmt.Errorf("moving %s to the Trash: %w (%s)", path, ErrCrossDevice, t.dir)
+				return "", fmt.Errorf("moving %s to the Trash: %w (%s)", path, ErrCrossDevice, t.files)
 			}
 			return "", fmt.Errorf("moving %s to the Trash: %w", path, werr)
 		}
-		return where, nil
+		return files.at(tname), nil
 	}
 	return "", fmt.Errorf("moving %s to the Trash: no free name after %d tries", path, maxTrashNames)
+}
+
+// openTrashDir makes (0700) and opens a folder of the Trash.
+func openTrashDir(dir string) (*folder, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("making the Trash: %w", err)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening the Trash: %w", err)
+	}
+	return &folder{f: f, path: dir}, nil
 }
 
 // trashName is the n-th name to try for base: base itself, then base with

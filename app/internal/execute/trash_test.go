@@ -3,6 +3,8 @@ package execute_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -207,4 +209,40 @@ func FuzzTrashPath(f *testing.F) {
 			t.Fatalf("PathUnescape(%q) = %q, %v; want %q", enc, dec, err, p)
 		}
 	})
+}
+
+// HomeTrash (macOS's ~/.Trash) takes items as they are, without records,
+// and never replaces one already there.
+func TestHomeTrash(t *testing.T) {
+	dir := t.TempDir()
+	trash := filepath.Join(dir, ".Trash")
+	tr := execute.HomeTrash(trash)
+	var wheres []string
+	for i := range 3 {
+		src := filepath.Join(dir, "report.txt")
+		if err := os.WriteFile(src, []byte(fmt.Sprint(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		where, err := tr.Trash(context.Background(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(src); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%s is still there: %v", src, err)
+		}
+		wheres = append(wheres, where)
+	}
+	want := []string{"report.txt", "report.2.txt", "report.3.txt"}
+	for i, w := range wheres {
+		if w != filepath.Join(trash, want[i]) {
+			t.Errorf("item %d went to %s, want %s", i, w, want[i])
+		}
+		if b, err := os.ReadFile(w); err != nil || string(b) != fmt.Sprint(i) {
+			t.Errorf("item %d in the Trash: %q, %v", i, b, err)
+		}
+	}
+	entries, err := os.ReadDir(trash)
+	if err != nil || len(entries) != 3 {
+		t.Fatalf("the Trash holds %v, %v; want the 3 items and nothing else", entries, err)
+	}
 }

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,10 +22,11 @@ var _ execute.Desktop = (*bridge.Desktop)(nil)
 // scripts refused, which only tests want). It lives here, not in main, so
 // that only the gate ever holds an executor.
 //
-// The Trash is NSFileManager's on macOS (through desk, which reports where
-// the item went) and the freedesktop.org home trash elsewhere
-// (execute.FreedesktopTrash, in $XDG_DATA_HOME or ~/.local/share), which
-// refuses an item on another disk rather than copy it.
+// The Trash is ~/.Trash on macOS (execute.HomeTrash) and the freedesktop.org
+// home trash elsewhere (execute.FreedesktopTrash, in $XDG_DATA_HOME or
+// ~/.local/share); both take an item by name in its open folder, never by
+// a path something could redirect, and refuse an item on another disk
+// rather than copy it.
 func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop, box *sandbox.Box) (Executor, error) {
 	if paths == nil {
 		return nil, fmt.Errorf("building the executor: no sandbox configured")
@@ -38,8 +38,10 @@ func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop, box *sandbox.
 		}
 		desk = d
 	}
-	var trash execute.Trasher = desktopTrash{desk}
-	if runtime.GOOS != "darwin" {
+	var trash execute.Trasher
+	if runtime.GOOS == "darwin" {
+		trash = execute.HomeTrash(filepath.Join(paths.Home, ".Trash"))
+	} else {
 		dataHome := os.Getenv("XDG_DATA_HOME")
 		if dataHome == "" || !filepath.IsAbs(dataHome) {
 			dataHome = filepath.Join(paths.Home, ".local", "share")
@@ -47,11 +49,4 @@ func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop, box *sandbox.
 		trash = execute.FreedesktopTrash(dataHome)
 	}
 	return &execute.Executor{Desktop: desk, Trash: trash, Paths: paths, Sandbox: box}, nil
-}
-
-// desktopTrash is the bridge's Trash as an execute.Trasher.
-type desktopTrash struct{ d *bridge.Desktop }
-
-func (t desktopTrash) Trash(ctx context.Context, path string) (string, error) {
-	return t.d.MoveToTrash(ctx, path)
 }

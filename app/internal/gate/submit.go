@@ -185,8 +185,10 @@ type step struct {
 const releaseLock = "RELEASE_LOCK"
 
 // steps turns the submission into what it would do, with the verdict of
-// each and of the whole. A plan that does not parse is an error.
-func (sub *submission) prepare() (risk.Verdict, []string, error) {
+// each and of the whole. A plan that does not parse is an error. The
+// assessment runs under ctx: the kill switch stops it, and the error then
+// wraps risk.ErrStopped.
+func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, error) {
 	g, s := sub.g, sub.s
 	switch s.Kind {
 	case "", KindPlan:
@@ -194,7 +196,10 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 		if err != nil {
 			return risk.Verdict{}, nil, fmt.Errorf("%w: the plan does not parse: %v", ErrBlocked, err)
 		}
-		total, per := risk.Plan(p, s.Plan, g.cfg.Env)
+		total, per, err := risk.PlanContext(ctx, p, s.Plan, g.cfg.Env)
+		if err != nil {
+			return risk.Verdict{}, nil, err
+		}
 		for i, a := range p.Actions {
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
 				run: func(ctx context.Context, _ bool) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
@@ -208,13 +213,16 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 		return total, planOnly(total, p, per), nil
 	case KindAppleScript, KindJXA, KindCommand:
 		var v risk.Verdict
+		var err error
 		var preview string
 		text, argv := s.Plan, s.Argv
 		switch s.Kind {
 		case KindAppleScript:
-			v, preview = risk.AppleScript(s.Plan, g.cfg.Env), "Run AppleScript"
+			v, err = risk.AssessContext(ctx, risk.KindAppleScript, s.Plan, g.cfg.Env)
+			preview = "Run AppleScript"
 		case KindJXA:
-			v, preview = risk.JXA(s.Plan, g.cfg.Env), "Run JavaScript for Automation"
+			v, err = risk.AssessContext(ctx, risk.KindJXA, s.Plan, g.cfg.Env)
+			preview = "Run JavaScript for Automation"
 		case KindCommand:
 			if s.Plan != "" {
 				return risk.Verdict{}, nil, fmt.Errorf("%w: a command is given as argv, not as text", ErrBlocked)
@@ -223,7 +231,12 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 			// it is rated and shown: what the person approves is the path
 			// that is used.
 			argv = expandHome(s.Argv, g.cfg.Env.Paths.Home)
-			v = risk.ShellArgv(argv, g.cfg.Env)
+			v, err = risk.ShellArgvContext(ctx, argv, g.cfg.Env)
+		}
+		if err != nil {
+			return risk.Verdict{}, nil, err
+		}
+		if s.Kind == KindCommand {
 			text = shellQuote(argv)
 			preview = "Run " + text
 		}
@@ -246,7 +259,15 @@ func (sub *submission) prepare() (risk.Verdict, []string, error) {
 
 func (sub *submission) run(ctx context.Context) (Report, error) {
 	g, rep := sub.g, sub.rep
-	total, planReasons, err := sub.prepare()
+	total, planReasons, err := sub.prepare(ctx)
+	if errors.Is(err, risk.ErrStopped) {
+		// The kill switch, or the client went away, while it was being
+		// assessed: nothing was decided.
+		if g.isKilled() {
+			err = fmt.Errorf("%w: %w", ErrKilled, err)
+		}
+		return sub.fail(StatusKilled, err)
+	}
 	if err != nil {
 		return sub.refuseWhole(ctx, StatusRejected, err)
 	}

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"sync"
 
@@ -16,15 +17,19 @@ import (
 // scripts run from strings are analysed recursively, and commands the
 // analyzer does not know are Dangerous.
 func AppleScript(src string, env *Env) Verdict {
+	env, end := env.begin(context.Background())
 	v := appleScriptAt(src, env, 0)
+	end(&v)
 	v.sortReasons()
 	return v
 }
 
 func appleScriptAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
-	if depth > maxDepth {
-		v.add(level.Destructive, "as.too-deep", Span{}, "scripts nested more than %d deep: not analysed", maxDepth)
+	if rule, why, ok := env.bounds().enter(src, depth, "scripts"); !ok {
+		if rule != "" {
+			v.add(level.Destructive, "as."+rule, Span{}, "%s", why)
+		}
 		return v
 	}
 	lx := lexAppleScript(src)
@@ -455,8 +460,11 @@ func (an *asAn) firstDef(name asName) int32 {
 
 // run walks the statements, keeping the tell/block stack.
 func (an *asAn) run() {
+	b := an.env.bounds()
 	an.statements(func(st []asToken) {
-		an.statement(st)
+		if b.live() { // stopped: the rest is skipped, and end says so
+			an.statement(st)
+		}
 	})
 	// Unclosed blocks are a compile error; nothing more to rate.
 }

@@ -698,7 +698,7 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].op != '&') {
 		if an.depth+1 > maxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested too deeply: not analysed")
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", maxDepth, tooDeep)
 			return
 		}
 		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")

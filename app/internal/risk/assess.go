@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -46,24 +47,42 @@ const maxInput = 1<<20 + 10_000_000
 
 // Assess rates input of the given kind.
 func Assess(kind Kind, input string, env *Env) Verdict {
+	v, _ := AssessContext(context.Background(), kind, input, env)
+	return v
+}
+
+// AssessContext is Assess under ctx, the submission's context, which the
+// kill switch cancels. Every assessment is bounded: scripts nested in
+// scripts (sh -c, eval, source, osascript -e, do shell script, run script,
+// doShellScript, eval, Function …) are followed at most maxDepth deep and
+// maxAnalysed bytes in all; past either the verdict is destructive, "too
+// deeply nested to analyse" or "too much to analyse". The analysis looks at
+// ctx at every nested script and in its long loops; once ctx has ended it
+// stops and returns an error wrapping ErrStopped, and its verdict must not
+// be used. At most GOMAXPROCS assessments run at once; the others wait (an
+// ended ctx ends the wait too).
+func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verdict, error) {
+	var v Verdict
 	if len(input) > maxInput {
-		var v Verdict
 		v.add(level.Blocked, "input.too-large", Span{}, "blocked: input is %d bytes; the limit is %d", len(input), maxInput)
-		return v
+		return v, nil
 	}
+	env, end := env.begin(ctx)
 	switch kind {
 	case KindAppleScript:
-		return AppleScript(input, env)
+		v = AppleScript(input, env)
 	case KindJXA:
-		return JXA(input, env)
+		v = JXA(input, env)
 	case KindShell:
-		return Shell(input, env)
+		v = Shell(input, env)
 	case KindDSL:
-		return DSL(input, env)
+		v = DSL(input, env)
 	case KindPath:
-		return PathTarget(input, env)
+		v = PathTarget(input, env)
+	default:
+		v.add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
 	}
-	var v Verdict
-	v.add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
-	return v
+	err := end(&v)
+	v.sortReasons()
+	return v, err
 }

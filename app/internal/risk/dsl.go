@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"context"
 	"errors"
 	"path"
 	"strings"
@@ -41,12 +42,22 @@ func DSL(src string, env *Env) Verdict {
 // highest action, plus what only the whole shows: recipients across
 // actions). src, when given, anchors the reasons' spans to its lines.
 func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
+	total, per, _ := PlanContext(context.Background(), p, src, env)
+	return total, per
+}
+
+// PlanContext is Plan under ctx, bounded and stopped as AssessContext says.
+func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Verdict, []Verdict, error) {
+	env, end := env.begin(ctx)
 	var total Verdict
 	per := make([]Verdict, len(p.Actions))
 	lines := lineStarts(src)
 	recipients, deletes := 0, 0
 	written := map[string]string{} // path as given → text written to it in this plan
 	for i, a := range p.Actions {
+		if !env.bounds().look() {
+			break // stopped: end says so
+		}
 		sp := lineSpan(src, lines, a.Line)
 		per[i] = Action(a, env)
 		for j := range per[i].Reasons {
@@ -86,8 +97,9 @@ func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
 	if len(p.Actions) == 0 {
 		total.add(level.Safe, "dsl.empty", Span{}, "no action needed")
 	}
+	err := end(&total)
 	total.sortReasons()
-	return total, per
+	return total, per, err
 }
 
 // Action rates one action: the registry's class, the sanitiser's refusals

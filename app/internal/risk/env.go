@@ -19,6 +19,8 @@ import (
 type Env struct {
 	Paths *sanitize.Config
 	Self  *Self // nil: nothing known of Airlock's processes (their names still are)
+
+	run *bounds // the assessment under way, set on a copy by begin (bounds.go)
 }
 
 // Self is Airlock as the actions it runs could reach it: what a kill,

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"context"
 	"encoding/base64"
 	"net/url"
 	"sort"
@@ -19,7 +20,9 @@ import (
 // AppleScript: shell commands parsed, code evaluated from strings analysed
 // or, when computed, Destructive.
 func JXA(src string, env *Env) Verdict {
+	env, end := env.begin(context.Background())
 	v := jxaAt(src, env, 0)
+	end(&v)
 	v.sortReasons()
 	return v
 }
@@ -71,7 +74,14 @@ type jsLex struct {
 	unterminated string
 	unbalanced   bool
 	tooDeep      bool // templates nested past jsMaxTemplateNest
+	tooMany      bool // more than jsMaxTokens tokens: the rest were dropped
 }
+
+// jsMaxTokens bounds the tokens of one script: each costs the analysis
+// hundreds of bytes, and a script of one-character tokens (!!!!…, -----…)
+// inside the text budget would otherwise cost hundreds of MB. No script a
+// person would approve comes near it.
+const jsMaxTokens = 1 << 18
 
 // jsOpen is an open bracket. regex: after its closer an operand is due, so
 // a / starts a regular expression (the ) of `if (…)`, the } of a block).
@@ -96,7 +106,7 @@ const jsMaxTemplateNest = 32
 
 func lexJS(src string) *jsLex {
 	lx := &jsLex{}
-	l := &jsLexer{lx: lx, src: src, toks: make([]jsToken, 0, len(src)/4+8)}
+	l := &jsLexer{lx: lx, src: src, toks: make([]jsToken, 0, min(len(src)/4+8, jsMaxTokens))}
 	l.run(0, false)
 	l.finish()
 	lx.toks = l.toks
@@ -112,6 +122,10 @@ func (l *jsLexer) finish() {
 func (l *jsLexer) emit(t jsToken) {
 	t.nl = l.nl
 	l.nl = false
+	if len(l.toks) >= jsMaxTokens {
+		l.lx.tooMany = true
+		return
+	}
 	l.toks = append(l.toks, t)
 }
 
@@ -691,18 +705,29 @@ type jsAn struct {
 	userTask    bool
 	argsSeen    map[string]bool // arguments of computed calls analysed
 	argBytes    int
+	arrowEnds   map[int]int // arrowEnd, remembered
 }
 
 func jxaAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
-	if depth > maxDepth {
-		v.add(level.Destructive, "jxa.too-deep", Span{}, "scripts nested more than %d deep: not analysed", maxDepth)
+	if rule, why, ok := env.bounds().enter(src, depth, "scripts"); !ok {
+		if rule != "" {
+			v.add(level.Destructive, "jxa."+rule, Span{}, "%s", why)
+		}
+		return v
+	}
+	if nesting(src, false) > maxNesting {
+		v.add(level.Destructive, "jxa.too-deep", Span{}, "brackets nested more than %d deep: %s", maxNesting, tooDeep)
 		return v
 	}
 	if !utf8.ValidString(src) {
 		v.add(level.Dangerous, "jxa.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	lx := lexJS(src)
+	if lx.tooMany {
+		v.add(level.Destructive, "jxa.too-much", Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
+		return v
+	}
 	an := &jsAn{src: src, lx: lx, v: &v, env: env, depth: depth, defs: map[string][]jsDef{}, alias: map[string]string{}}
 	if lx.tooDeep {
 		an.add(level.Destructive, "jxa.too-deep", Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)
@@ -1084,13 +1109,57 @@ func (an *jsAn) arrow(toks []jsToken, i int) {
 		an.addFunc(f, toks, body)
 		return
 	}
-	end := jsExprEnd(toks, body)
+	end := an.arrowEnd(toks, body)
 	if end <= body {
 		return
 	}
 	f.start, f.end = toks[body].start, toks[end-1].end
 	f.from, f.to = body, end-1
 	an.registerFunc(f)
+}
+
+// arrowEnd is jsExprEnd for the body of an arrow function without braces
+// at toks[body]. In x => y => z => …, each body holds the next arrow and
+// ends where it ends: the end is found once for the chain and kept, where
+// scanning each body anew would cost n arrows n² steps.
+func (an *jsAn) arrowEnd(toks []jsToken, body int) int {
+	if e, ok := an.arrowEnds[body]; ok {
+		return e
+	}
+	chain := []int{body}
+	end := -1
+	// The lexer gives => as "=" and ">".
+	arrowAt := func(k int) bool {
+		return k+2 < len(toks) && toks[k].text == "=" && toks[k+1].text == ">" && toks[k+1].start == toks[k].end
+	}
+	for b := body; end < 0; {
+		next := -1
+		switch {
+		case toks[b].kind == jsIdent && arrowAt(b+1):
+			next = b + 3
+		case toks[b].text == "(" && toks[b].aux > 0:
+			if c := b + int(toks[b].aux); arrowAt(c + 1) {
+				next = c + 3
+			}
+		}
+		if next < 0 || toks[next].text == "{" {
+			end = jsExprEnd(toks, b)
+			break
+		}
+		if e, ok := an.arrowEnds[next]; ok {
+			end = e
+			break
+		}
+		chain = append(chain, next)
+		b = next
+	}
+	if an.arrowEnds == nil {
+		an.arrowEnds = map[int]int{}
+	}
+	for _, b := range chain {
+		an.arrowEnds[b] = end
+	}
+	return end
 }
 
 // addFunc records f with its body the block opening at toks[open].
@@ -1369,7 +1438,7 @@ func (an *jsAn) template(expr []jsToken, depth int) ([]string, bool) {
 
 func (an *jsAn) spend() bool {
 	an.work++
-	if an.work > jsWorkBudget {
+	if an.work > jsWorkBudget || !an.env.bounds().live() {
 		an.exhausted = true
 		return false
 	}
@@ -2345,7 +2414,11 @@ type jsRef struct {
 // scan walks the tokens looking for calls and flags.
 func (an *jsAn) scan() {
 	toks := an.lx.toks
+	b := an.env.bounds()
 	for i := 0; i < len(toks); i++ {
+		if !b.live() {
+			return // stopped: end says so
+		}
 		t := toks[i]
 		switch t.kind {
 		case jsIdent:
@@ -3647,7 +3720,7 @@ func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp Span) {
 		return
 	}
 	if an.depth+1 > maxDepth {
-		an.add(level.Destructive, "jxa.too-deep", sp, "scripts nested too deeply: not analysed")
+		an.add(level.Destructive, "jxa.too-deep", sp, "scripts nested more than %d deep: %s", maxDepth, tooDeep)
 		return
 	}
 	appleScript, js := false, true

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"strconv"
@@ -25,7 +26,8 @@ const (
 	holeMark     = "\x00" // a hole inside an evaluated word
 )
 
-// maxDepth bounds nested analysis (sh -c inside eval inside osascript …).
+// maxDepth bounds nested analysis (sh -c inside eval inside osascript …);
+// maxAnalysed (bounds.go) the text analysed in all.
 const maxDepth = 8
 
 // maxWork bounds the work of one analysis, nested analyses included: a
@@ -48,7 +50,9 @@ var bashParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Var
 // Shell rates a shell script or command line.
 func Shell(src string, env *Env) Verdict {
 	var v Verdict
+	env, end := env.begin(context.Background())
 	shellInto(&v, src, env, nil, 0)
+	end(&v)
 	v.sortReasons()
 	return v
 }
@@ -56,11 +60,19 @@ func Shell(src string, env *Env) Verdict {
 // ShellArgv rates a command given as an argument vector: no shell reads it,
 // so nothing in it is shell syntax.
 func ShellArgv(argv []string, env *Env) Verdict {
+	v, _ := ShellArgvContext(context.Background(), argv, env)
+	return v
+}
+
+// ShellArgvContext is ShellArgv under ctx, bounded and stopped as
+// AssessContext says.
+func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(argv) == 0 {
 		v.add(level.Dangerous, "shell.empty", Span{}, "empty command")
-		return v
+		return v, nil
 	}
+	env, end := env.begin(ctx)
 	a := newShellAn(&v, env, nil, 0, "", nil)
 	a.sh = &a.own
 	words := make([]word, len(argv))
@@ -69,8 +81,9 @@ func ShellArgv(argv []string, env *Env) Verdict {
 	}
 	a.call(words, Span{}, pipeCtx{})
 	a.finish()
+	err := end(&v)
 	v.sortReasons()
-	return v
+	return v, err
 }
 
 // shellInto analyses src and adds its findings to v. With anchor set, every
@@ -93,11 +106,18 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	if sh == nil {
 		a.sh = &a.own
 	}
-	if depth > maxDepth {
-		a.add(level.Destructive, "shell.too-deep", Span{}, "shell commands nested more than %d deep: not analysed", maxDepth)
+	b := a.env.bounds()
+	if rule, why, ok := b.enter(src, depth, "shell commands"); !ok {
+		if rule != "" {
+			a.add(level.Destructive, "shell."+rule, Span{}, "%s", why)
+		}
 		return a
 	}
 	if !a.spend(1 + len(src)/100) {
+		return a
+	}
+	if nesting(src, true) > maxNesting {
+		a.add(level.Destructive, "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", maxNesting, tooDeep)
 		return a
 	}
 	if !utf8.ValidString(src) {
@@ -111,10 +131,13 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		return a
 	}
 	p := bashParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
+	f, err := p.Parse(b.reader(src), "")
 	bashParsers.Put(p)
-	if err != nil {
-		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(src), "")
+	if err != nil && b.live() {
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.reader(src), "")
+	}
+	if !b.live() {
+		return a // stopped: end says so
 	}
 	if err != nil {
 		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", oneLine(err.Error()))
@@ -136,6 +159,10 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 // (and says so, once).
 func (a *shellAn) spend(n int) bool {
 	if a.sh.over {
+		return false
+	}
+	if !a.env.bounds().live() {
+		a.sh.over = true // stopped: end says so
 		return false
 	}
 	a.sh.work += n
@@ -177,6 +204,10 @@ type shellAn struct {
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
+
+	// Kept so that the analysis stays linear in its input.
+	homes *marks                    // where src names the home, for homeSubst (made on first use)
+	forks map[*syntax.FuncDecl]bool // callsItself, remembered
 }
 
 // maxFileText bounds the text kept for one written file: appending to it
@@ -221,7 +252,11 @@ func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	var count map[string]int
 	values := map[string]*syntax.Word{}
+	b := a.env.bounds()
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if !b.live() {
+			return false // stopped: end says so
+		}
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			a.funcs[n.Name.Value] = true
@@ -313,6 +348,9 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 			return true
 		}
 		v, ok := a.resolveVar(p.Param.Value, values, depth+1)
+		if ok && !a.env.bounds().expand(len(v)) {
+			return false // a=$b$b$b…; c=$a$a$a…: past the budget, not known
+		}
 		if ok && first && a.guess[p.Param.Value] {
 			guess = true
 		}
@@ -748,7 +786,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 			a.stmts(it.Stmts, pipeCtx{})
 		}
 	case *syntax.FuncDecl:
-		if callsItself(c) {
+		if a.callsItself(c) {
 			a.add(level.Destructive, "shell.fork-bomb", a.span(c), "function %s calls itself in a pipeline or in the background: fork bomb", c.Name.Value)
 		}
 		a.stmt(c.Body, pipeCtx{})
@@ -1039,28 +1077,53 @@ func (a *shellAn) nestedText(text string, sp Span, what string) {
 }
 
 // callsItself reports the fork-bomb shape: a function whose body runs
-// itself in a pipeline or in the background.
-func callsItself(f *syntax.FuncDecl) bool {
-	name := f.Name.Value
-	found := false
-	syntax.Walk(f.Body, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				for _, s := range []*syntax.Stmt{n.X, n.Y} {
-					if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
-						found = true
-					}
-				}
-			}
-		case *syntax.Stmt:
-			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && n.Background && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
-				found = true
+// itself in a pipeline or in the background. One walk answers for every
+// function declared inside f too, and the answers are kept: each is asked
+// again when its declaration is analysed, and walking each body anew would
+// cost declarations nested n deep (f() g() h() …) n² steps.
+func (a *shellAn) callsItself(f *syntax.FuncDecl) bool {
+	if r, ok := a.forks[f]; ok {
+		return r
+	}
+	if a.forks == nil {
+		a.forks = map[*syntax.FuncDecl]bool{}
+	}
+	calls := map[string]int{} // name → its calls in a pipeline or in the background so far
+	var path []syntax.Node    // the nodes being walked, outermost first
+	var from []int            // for each FuncDecl on path: calls[its name] when it began
+	call := func(s *syntax.Stmt) {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+			if name := ce.Args[0].Lit(); name != "" {
+				calls[name]++
 			}
 		}
-		return !found
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			if d, ok := path[len(path)-1].(*syntax.FuncDecl); ok {
+				a.forks[d] = calls[d.Name.Value] > from[len(from)-1]
+				from = from[:len(from)-1]
+			}
+			path = path[:len(path)-1]
+			return true
+		}
+		path = append(path, n)
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			from = append(from, calls[n.Name.Value])
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				call(n.X)
+				call(n.Y)
+			}
+		case *syntax.Stmt:
+			if n.Background {
+				call(n)
+			}
+		}
+		return true
 	})
-	return found
+	return a.forks[f]
 }
 
 // pipeline walks a | b | c, telling each stage what feeds it. Its stages
@@ -1478,20 +1541,26 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		}
 	}
 	cur := word{span: sp}
+	// text is cur's text while it is built (cur.s is set when it is
+	// flushed): adding to a string copies it, and a word of many parts
+	// ('a'\''b'\''c' …, as nested quoting makes) would cost its length
+	// squared.
+	var text []byte
 	quotes := false // cur holds quotes: '' is an empty argument
 	gen := ""
 	if list := onlySubst(w); list != nil {
 		gen = a.generator(list)
 	}
 	flush := func() {
-		if cur.s != "" || cur.hole || quotes {
+		if len(text) > 0 || cur.hole || quotes {
+			cur.s = string(text)
 			out = append(out, cur)
 		}
-		cur = word{span: sp}
+		cur, text = word{span: sp}, text[:0]
 		quotes = false
 	}
 	hole := func(glob bool) {
-		cur.s += holeMark
+		text = append(text, holeMark...)
 		cur.hole = true
 		cur.guess = false
 		if glob {
@@ -1503,43 +1572,47 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		syntax.Walk(p, a.walkSubst)
 		hole(glob)
 	}
+	b := a.env.bounds()
 	for _, p := range w.Parts {
+		if !b.live() {
+			break // stopped: end says so
+		}
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := p.Value
 			if !quoted && strings.ContainsAny(v, "*?[") && unescapedGlob(v) {
 				cur.glob = true
 			}
-			a.appendLit(&cur, unescapeUnquoted(v))
+			text = a.appendLit(&cur, text, unescapeUnquoted(v))
 		case *syntax.SglQuoted:
 			quotes = true
 			if p.Dollar {
-				a.appendLit(&cur, ansiC(p.Value))
+				text = a.appendLit(&cur, text, ansiC(p.Value))
 			} else {
-				a.appendLit(&cur, p.Value)
+				text = a.appendLit(&cur, text, p.Value)
 			}
 		case *syntax.DblQuoted:
 			quotes = true
 			for _, q := range p.Parts {
 				switch q := q.(type) {
 				case *syntax.Lit:
-					a.appendLit(&cur, unescapeDouble(q.Value))
+					text = a.appendLit(&cur, text, unescapeDouble(q.Value))
 				case *syntax.ParamExp:
 					if val, ok, guess := a.param(q); ok {
-						if guess && cur.s == "" && !cur.hole {
-							cur.s, cur.hole, cur.guess = val, true, true
+						if guess && len(text) == 0 && !cur.hole {
+							text, cur.hole, cur.guess = append(text, val...), true, true
 						} else if guess {
 							hole(false)
 						} else {
-							cur.s += val
+							text = append(text, val...)
 						}
 					} else {
 						param(q, false)
 					}
 				case *syntax.CmdSubst:
-					if a.homeSubst(q) && cur.s == "" && !cur.hole {
+					if a.homeSubst(q) && len(text) == 0 && !cur.hole {
 						a.subst(q, q.Stmts)
-						cur.s, cur.hole, cur.guess = "~", true, true
+						text, cur.hole, cur.guess = append(text, '~'), true, true
 						continue
 					}
 					a.subst(q, q.Stmts)
@@ -1553,8 +1626,8 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			val, ok, guess := a.param(p)
 			switch {
 			case ok && guess:
-				if cur.s == "" && !cur.hole {
-					cur.s, cur.hole, cur.guess = val, true, true
+				if len(text) == 0 && !cur.hole {
+					text, cur.hole, cur.guess = append(text, val...), true, true
 				} else {
 					hole(!quoted)
 				}
@@ -1578,13 +1651,13 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 					if i > 0 {
 						flush()
 					}
-					cur.s += f
+					text = append(text, f...)
 				}
 				if strings.TrimRightFunc(val, split) != val {
 					flush()
 				}
 			case ok:
-				cur.s += val
+				text = append(text, val...)
 			case !quoted && p.Param != nil && p.Param.Value == "IFS" && p.Exp == nil && p.Repl == nil:
 				flush() // ${IFS} splits words: rm${IFS}-rf
 			default:
@@ -1593,9 +1666,9 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 				param(p, !quoted)
 			}
 		case *syntax.CmdSubst:
-			if a.homeSubst(p) && cur.s == "" && !cur.hole {
+			if a.homeSubst(p) && len(text) == 0 && !cur.hole {
 				a.subst(p, p.Stmts)
-				cur.s, cur.hole, cur.guess = "~", true, true
+				text, cur.hole, cur.guess = append(text, '~'), true, true
 				continue
 			}
 			a.subst(p, p.Stmts)
@@ -1606,9 +1679,9 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
-			cur.s += "0"
+			text = append(text, "0"...)
 		case *syntax.ExtGlob, *syntax.BraceExp:
-			cur.s += "*"
+			text = append(text, "*"...)
 			cur.glob = true
 		default:
 			hole(false)
@@ -1639,8 +1712,10 @@ func (a *shellAn) homeSubst(p *syntax.CmdSubst) bool {
 	if !p.Pos().IsValid() || start < 0 || end > len(a.src) || start >= end {
 		return false
 	}
-	t := a.src[start:end]
-	return strings.Contains(t, "HOME") || strings.Contains(t, "~") || strings.Contains(t, "NFSHomeDirectory")
+	if a.homes == nil {
+		a.homes = newMarks(a.src, "HOME", "~", "NFSHomeDirectory")
+	}
+	return a.homes.within(start, end)
 }
 
 // homeGuess reports an expansion that stands for the home folder, or a
@@ -1862,8 +1937,9 @@ func braceCount(parts []syntax.WordPart) (int, bool) {
 	return n, has
 }
 
-// appendLit adds literal text, turning placeholders into holes.
-func (a *shellAn) appendLit(cur *word, s string) {
+// appendLit adds literal text to text, cur's text, turning placeholders
+// into holes in cur.
+func (a *shellAn) appendLit(cur *word, text []byte, s string) []byte {
 	if strings.Contains(s, "__AIRLOCK_") {
 		if strings.Contains(s, holeUnquoted) {
 			cur.splice = true
@@ -1876,7 +1952,7 @@ func (a *shellAn) appendLit(cur *word, s string) {
 		}
 		cur.guess = false
 	}
-	cur.s += s
+	return append(text, s...)
 }
 
 // param resolves $HOME and variables with one literal value; guess says
@@ -1898,6 +1974,11 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 		if v, ok = a.env.Self.Vars[name]; ok {
 			return v, true, false
 		}
+	}
+	if ok && !a.env.bounds().expand(len(v)) {
+		// $X$X$X… of a long value: past the budget it is not copied
+		// again, and stands for text not known.
+		return "", false, false
 	}
 	return v, ok, ok && a.guess[name]
 }

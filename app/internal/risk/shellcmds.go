@@ -2047,7 +2047,7 @@ func osascriptCommand(c *call) {
 	sp := c.span
 	at := anchorOr(c.a.anchor, &sp)
 	if c.a.depth+1 > maxDepth {
-		c.add(level.Destructive, "too-deep", "scripts nested too deeply: not analysed")
+		c.add(level.Destructive, "too-deep", "scripts nested more than %d deep: %s", maxDepth, tooDeep)
 		return
 	}
 	if !c.a.spend(1 + len(src)/100) {

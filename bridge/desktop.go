@@ -22,12 +22,6 @@ var ErrUnavailable = errors.New("not available on this platform")
 // decides what the confinement is.
 type Confine func(Command) (confined Command, done func(), err error)
 
-// errNoConfine is the error of an action's script given no confinement:
-// the bridge never runs one unconfined.
-func errNoConfine(action string) error {
-	return fmt.Errorf("%s: refused: an action's script runs only confined by the OS sandbox, and none was given", action)
-}
-
 // ErrScriptTimeout is wrapped by the error of a script, shortcut or
 // validation that ran past the script timeout (Options.ScriptTimeout); its
 // process group was killed.

@@ -474,3 +474,9 @@ func running(app string) []appkit.RunningApplication {
 	}
 	return out
 }
+
+// errNoConfine is the error of an action's script given no confinement:
+// the bridge never runs one unconfined.
+func errNoConfine(action string) error {
+	return fmt.Errorf("%s: refused: an action's script runs only confined by the OS sandbox, and none was given", action)
+}

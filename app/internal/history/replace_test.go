@@ -118,18 +118,6 @@ func (r *recordingKeys) Set(name string, b []byte) error {
 	return err
 }
 
-func (r *recordingKeys) names(prefix string) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, n := range r.sets {
-		if strings.HasPrefix(n, prefix) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // TestAnchorKeptUpToDate: the anchor follows the head while rows are
 // written, not only at Close. A gate killed before it closes (its last
 // anchor never written) and a file rolled back to a copy from before most

@@ -38,11 +38,7 @@ func Dial(dir string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the gate: %w", err)
 	}
-	uid, err := peerUID(nc)
-	if err == nil && uid != os.Getuid() {
-		err = fmt.Errorf("the process listening on %s runs as uid %d, not as this user", path, uid)
-	}
-	if err != nil {
+	if err := samePeer(nc, path); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("connecting to the gate: %w", err)
 	}
@@ -76,11 +72,7 @@ func Kill(ctx context.Context, dir string) (json.RawMessage, error) {
 		}
 		break
 	}
-	uid, err := peerUID(nc)
-	if err == nil && uid != os.Getuid() {
-		err = fmt.Errorf("the process listening on %s runs as uid %d, not as this user", path, uid)
-	}
-	if err != nil {
+	if err := samePeer(nc, path); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("tripping the kill switch: %w", err)
 	}
@@ -216,4 +208,14 @@ func closedErr(err error) error {
 		return fmt.Errorf("the gate closed the connection: %w", ErrClosed)
 	}
 	return fmt.Errorf("reading the gate's reply: %w", err)
+}
+
+// samePeer checks that the process listening on path, at the other end of
+// nc, runs as this user: a client tells nothing to another user's socket.
+func samePeer(nc *net.UnixConn, path string) error {
+	uid, err := peerUID(nc)
+	if err == nil && uid != os.Getuid() {
+		err = fmt.Errorf("the process listening on %s runs as uid %d, not as this user", path, uid)
+	}
+	return err
 }

@@ -649,6 +649,31 @@ func (c *call) noteSelfLookup() {
 	}
 }
 
+// killArgs reads kill's arguments: kill [-s SIG | -n NUM | -SIG] [--]
+// pid…, where after the signal -1 is a target (every process), not an
+// option. list reports kill -l (which lists signal names and sends none).
+func killArgs(args []word) (sig string, targets []word, list bool) {
+	i := 0
+	if i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" && len(args[i].s) > 1 {
+		switch s := args[i].s; s {
+		case "-l", "-L":
+			return "", nil, true
+		case "-s", "-n", "--signal":
+			if i+1 < len(args) {
+				sig = args[i+1].s
+			}
+			i += 2
+		default:
+			sig = s[1:]
+			i++
+		}
+	}
+	if i < len(args) && args[i].s == "--" {
+		i++
+	}
+	return sig, args[min(i, len(args)):], false
+}
+
 // guardSignals rates kill, pkill and killall by whom they reach: a signal
 // that can reach the gate (by its pid, its name, a pattern matching it, a
 // pid looked up by its name, or every process: -1, 0, a whole user) is
@@ -662,27 +687,10 @@ func (c *call) guardSignals() {
 	full, exact, user := false, false, false
 	switch c.name {
 	case "kill":
-		// kill [-s SIG | -n NUM | -SIG] [--] pid…: after the signal, -1
-		// is a target (every process), not an option.
-		i := 0
-		if i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" && len(args[i].s) > 1 {
-			switch s := args[i].s; s {
-			case "-l", "-L":
-				return
-			case "-s", "-n", "--signal":
-				if i+1 < len(args) {
-					sig = args[i+1].s
-				}
-				i += 2
-			default:
-				sig = s[1:]
-				i++
-			}
+		var list bool
+		if sig, targets, list = killArgs(args); list {
+			return
 		}
-		if i < len(args) && args[i].s == "--" {
-			i++
-		}
-		targets = args[min(i, len(args)):]
 	default:
 		for i, w := range args {
 			s := w.s

@@ -1473,28 +1473,13 @@ func killCommand(c *call) {
 	args := c.args
 	var targets []word
 	if c.name == "kill" {
-		// kill [-s SIG | -n NUM | -SIG] [--] pid…: after the signal, -1 is
-		// a process (every process), not an option.
-		i := 0
-		if i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" && len(args[i].s) > 1 {
-			switch s := args[i].s; s {
-			case "-l", "-L":
-				return
-			case "-s", "-n", "--signal":
-				if i+1 < len(args) {
-					signal(args[i+1].s)
-				}
-				i += 2
-			default:
-				signal(s[1:])
-				i++
-			}
+		sig, ts, list := killArgs(args)
+		if list {
+			return
 		}
-		if i < len(args) && args[i].s == "--" {
-			i++
-		}
-		if i < len(args) {
-			targets = args[i:]
+		signal(sig)
+		if len(ts) > 0 {
+			targets = ts
 		}
 	} else {
 		for i, w := range args {

@@ -35,7 +35,8 @@ func Open() (KeyStore, error) {
 	if err != nil {
 		return nil, unavailable("no Secret Service: cannot connect to the D-Bus session bus: %v", err)
 	}
-	session, err := openSession(svc, sessionTimeout)
+	svc.SetSessionOpenTimeout(sessionTimeout)
+	session, err := svc.OpenSession(secretservice.AuthenticationDHAES)
 	if err != nil {
 		return nil, unavailable("no Secret Service on the D-Bus session bus: %v", err)
 	}
@@ -120,14 +121,17 @@ func (s *secretService) Set(name string, secret []byte) error {
 }
 
 // sessionAttempts bounds how often one read or write is tried, each time on
-// a fresh session, in case a session fails to decrypt what is sent in it.
-// (go-keychain v0.0.1's own sessions did, about one in 256, and sometimes
-// yielded garbage instead; openSession derives the key as the service does.)
+// a fresh session. go-keychain v0.0.1 derives a session's AES key from the
+// Diffie-Hellman secret with its leading zero bytes dropped (big.Int.Bytes),
+// where gnome-keyring keeps the full 128 bytes; so about one session in 256
+// gets a key the service does not share, and every secret sent or received
+// in it fails to decrypt ("The secret was transferred or encrypted in an
+// invalid way"). Four sessions all failing is a chance of about 1 in 4·10⁹.
 const sessionAttempts = 4
 
 // renewSession replaces the session with a fresh one (new keys).
 func (s *secretService) renewSession() error {
-	session, err := openSession(s.svc, sessionTimeout)
+	session, err := s.svc.OpenSession(secretservice.AuthenticationDHAES)
 	if err != nil {
 		return unavailable("no Secret Service session: %v", err)
 	}

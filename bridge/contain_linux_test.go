@@ -3,7 +3,6 @@
 package bridge_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/bridge"
+
+	"github.com/airlockhq/airlock/bridge/proctest"
 )
 
 // escape is a running testdata/escape.sh: the pids it reported and the
@@ -92,30 +93,10 @@ func newMarker(t testing.TB) string {
 	return "AIRLOCK_ESCAPE_TEST=" + hex.EncodeToString(b)
 }
 
-// marked lists the live processes whose environment holds marker.
-func marked(marker string) []int {
-	var live []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !bytes.Contains(env, []byte(marker+"\x00")) {
-			continue
-		}
-		if alive(pid) {
-			live = append(live, pid)
-		}
-	}
-	return live
-}
-
 // killMarked is a test's own cleanup, so that a failing test leaves nothing
 // running.
 func killMarked(marker string) {
-	for _, pid := range marked(marker) {
+	for _, pid := range proctest.Marked(marker) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
@@ -125,11 +106,11 @@ func killMarked(marker string) {
 func (e escape) assertAllDead(t testing.TB) {
 	t.Helper()
 	for name, pid := range e.pids {
-		if alive(pid) {
+		if proctest.Alive(pid) {
 			t.Errorf("%s (pid %d) is still alive", name, pid)
 		}
 	}
-	if live := marked(e.marker); len(live) > 0 {
+	if live := proctest.Marked(e.marker); len(live) > 0 {
 		t.Errorf("processes of the action still alive: %v", live)
 	}
 }
@@ -238,7 +219,7 @@ func TestKillEscapedSparesOthers(t *testing.T) {
 			t.Fatal(err)
 		}
 		others = append(others, c)
-		for deadline := time.Now().Add(liveness); alive(c.Process.Pid); time.Sleep(time.Millisecond) {
+		for deadline := time.Now().Add(liveness); proctest.Alive(c.Process.Pid); time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatal("sh -c 'exit 7' did not exit")
 			}
@@ -248,10 +229,10 @@ func TestKillEscapedSparesOthers(t *testing.T) {
 	if n := bridge.KillEscaped(); n != 1 {
 		t.Errorf("KillEscaped killed %d processes, want 1 (the orphan)", n)
 	}
-	if alive(orphan) {
+	if proctest.Alive(orphan) {
 		t.Error("the orphan outside our session is alive")
 	}
-	if !alive(linger) {
+	if !proctest.Alive(linger) {
 		t.Error("the lingering program's leftover was killed")
 	}
 	for _, c := range others {

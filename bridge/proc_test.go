@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/bridge"
+
+	"github.com/airlockhq/airlock/bridge/proctest"
 )
 
 // liveness bounds how long a test waits for something that should happen
@@ -139,18 +141,6 @@ func startTree(t *testing.T, ctx context.Context) ([]int, <-chan error) {
 	}
 }
 
-// alive reports whether pid is a process that has not exited (a zombie
-// waiting for its parent counts as exited).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || len(s) < i+3 || (s[i+2] != 'Z' && s[i+2] != 'X')
-}
-
 // groupMembers lists the live processes whose process group is pgid.
 func groupMembers(pgid int) []int {
 	var live []int
@@ -170,7 +160,7 @@ func groupMembers(pgid int) []int {
 			continue
 		}
 		f := strings.Fields(s[i+1:]) // state ppid pgrp ...
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && alive(pid) {
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && proctest.Alive(pid) {
 			live = append(live, pid)
 		}
 	}
@@ -185,7 +175,7 @@ func waitGone(t *testing.T, pgid int, pids []int) {
 	for {
 		var live []int
 		for _, p := range pids {
-			if alive(p) {
+			if proctest.Alive(p) {
 				live = append(live, p)
 			}
 		}
@@ -335,7 +325,7 @@ func TestRunArgvLinger(t *testing.T) {
 		t.Fatalf("pid file %q", b)
 	}
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-	if !alive(pid) {
+	if !proctest.Alive(pid) {
 		t.Fatal("the lingering child was killed")
 	}
 }

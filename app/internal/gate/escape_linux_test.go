@@ -3,7 +3,6 @@
 package gate_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +17,8 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/bridge"
+
+	"github.com/airlockhq/airlock/bridge/proctest"
 )
 
 // escapeRig is a gate with the real executor, in a home of its own, ready
@@ -48,7 +49,7 @@ func newEscapeRig(t testing.TB) *escapeRig {
 	k, v, _ := strings.Cut(marker, "=")
 	setenv(t, k, v)
 	t.Cleanup(func() {
-		for _, pid := range marked(marker) {
+		for _, pid := range proctest.Marked(marker) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
@@ -145,38 +146,6 @@ func (r *escapeRig) start(t testing.TB) escaped {
 	return e
 }
 
-// alive reports whether pid is a process that has not exited (a zombie
-// counts as exited).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || len(s) < i+3 || (s[i+2] != 'Z' && s[i+2] != 'X')
-}
-
-// marked lists the live processes whose environment holds marker.
-func marked(marker string) []int {
-	var live []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !bytes.Contains(env, []byte(marker+"\x00")) {
-			continue
-		}
-		if alive(pid) {
-			live = append(live, pid)
-		}
-	}
-	return live
-}
-
 // An auto-run command leaves processes outside its group and session
 // (setsid, a double fork, both) that hold its output pipes. The kill
 // switch kills them all, and returns at once instead of waiting for the
@@ -193,11 +162,11 @@ func TestKillReachesEscapedProcesses(t *testing.T) {
 	rep := r.g.Kill()
 	took := time.Since(start)
 	for name, pid := range e.pids {
-		if alive(pid) {
+		if proctest.Alive(pid) {
 			t.Errorf("%s (pid %d) is alive after Kill returned", name, pid)
 		}
 	}
-	if live := marked(r.marker); len(live) > 0 {
+	if live := proctest.Marked(r.marker); len(live) > 0 {
 		t.Errorf("processes of the action alive after Kill returned: %v", live)
 	}
 	if took > 500*time.Millisecond || rep.Stragglers != 0 {
@@ -238,7 +207,7 @@ func BenchmarkKillEscaped(b *testing.B) {
 		took = append(took, time.Since(start))
 		b.StopTimer()
 		for name, pid := range e.pids {
-			if alive(pid) {
+			if proctest.Alive(pid) {
 				b.Fatalf("%s (pid %d) is alive after Kill returned", name, pid)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // asRule is one verb rule: a pattern over normalised words, and what a
@@ -74,7 +75,7 @@ func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
 	rule := "as." + name
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.v.addText(l, rule, Span{int(st[i].start), int(st[i+n-1].end)}, text)
+		an.v.AddText(l, rule, Span{Start: int(st[i].start), End: int(st[i+n-1].end)}, text)
 	}
 }
 
@@ -190,7 +191,9 @@ func (an *asAn) loopBulk() bool {
 	return false
 }
 
-func span2(st []asToken, i, n int) Span { return Span{int(st[i].start), int(st[i+n-1].end)} }
+func span2(st []asToken, i, n int) Span {
+	return Span{Start: int(st[i].start), End: int(st[i+n-1].end)}
+}
 
 func init() {
 	rule("delete", func(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -360,7 +363,7 @@ func init() {
 					var w Verdict
 					an.shellInto(&w, c, sp)
 					if w.Level >= level.Destructive {
-						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", display(c))
+						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
 					}
 				}
 			}
@@ -396,7 +399,7 @@ func init() {
 			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
 			for _, t := range st[i+1:] {
 				if t.kind == asString && codeDeletes(an.str(t)) {
-					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", display(an.str(t)))
+					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
 				}
 			}
 		}
@@ -486,7 +489,7 @@ func init() {
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
 				if ext := executableExt(an.str(t)); ext != "" {
-					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", display(an.str(t)), ext)
+					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
 				}
 			}
 		}
@@ -517,7 +520,7 @@ func init() {
 			for k := i + 1; k+2 < len(st); k++ {
 				if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
 					sp := span2(st, k+2, 1)
-					an.v.merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
+					an.v.Merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
 				}
 			}
 		}
@@ -595,40 +598,31 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		}
 		guarded := p // HFS paths are read by the guard itself
 		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-			p = hfsToPOSIX(p)
+			p = rate.HFSToPOSIX(p)
 		}
 		z := an.classify(p)
-		if z.kind == zoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
+		if z.Kind == rate.ZoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
 			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
 			// a fragment under the home.
 			z = an.classify("~/" + strings.TrimPrefix(p, "/"))
 			guarded = "~/" + strings.TrimPrefix(p, "/")
 		}
-		u := useRead
+		u := rate.UseRead
 		if write {
-			u = useWrite
+			u = rate.UseWrite
 		}
-		for _, f := range guardScriptTail(an.env, guarded, u, t.tail) {
-			an.add(f.l, "as."+f.rule, t.sp, "%s", f.text)
+		for _, f := range rate.GuardScriptTail(an.env, guarded, u, t.tail) {
+			an.add(f.Level, "as."+f.Rule, t.sp, "%s", f.Text)
 		}
 		switch {
-		case write && z.persist != "":
-			an.add(level.Destructive, "as.persistence", t.sp, "writes %s: %s runs code automatically (persistence)", display(t.s), z.persist)
-		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
-			an.add(level.Destructive, "as.protected-write", t.sp, "writes %s, inside %s", display(t.s), z.detail)
-		case !write && z.kind == zoneCredential && !z.pub:
-			an.add(level.Dangerous, "as.secret-read", t.sp, "reads %s, inside %s", display(t.s), z.detail)
+		case write && z.Persist != "":
+			an.add(level.Destructive, "as.persistence", t.sp, "writes %s: %s runs code automatically (persistence)", rate.Display(t.s), z.Persist)
+		case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
+			an.add(level.Destructive, "as.protected-write", t.sp, "writes %s, inside %s", rate.Display(t.s), z.Detail)
+		case !write && z.Kind == rate.ZoneCredential && !z.Pub:
+			an.add(level.Dangerous, "as.secret-read", t.sp, "reads %s, inside %s", rate.Display(t.s), z.Detail)
 		}
 	}
-}
-
-// hfsToPOSIX turns "Macintosh HD:Users:me:.ssh:id_rsa" into a POSIX path.
-func hfsToPOSIX(p string) string {
-	parts := strings.Split(p, ":")
-	if len(parts) < 2 {
-		return p
-	}
-	return "/" + strings.Join(parts[1:], "/")
 }
 
 func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -697,18 +691,18 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		}
 	}
 	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].op != '&') {
-		if an.depth+1 > maxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", maxDepth, tooDeep)
+		if an.depth+1 > rate.MaxDepth {
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 			return
 		}
 		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
 		var inner Verdict
 		if jsLang {
-			inner = jxaAt(an.str(rest[0]), an.env, an.depth+1)
+			inner = an.env.Languages().JXA(an.str(rest[0]), an.env, an.depth+1)
 		} else {
 			inner = appleScriptAt(an.str(rest[0]), an.env, an.depth+1)
 		}
-		an.v.merge(inner, &sp)
+		an.v.Merge(inner, &sp)
 		return
 	}
 	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].kw == kwFile || rest[0].kw == kwAlias || rest[0].kw == kwPosix) {
@@ -796,7 +790,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	var joined strings.Builder
 	check := func(label string, mode byte) {
 		if l, what := filterRisk(label, mode); l > level.Caution {
-			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
+			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", rate.Display(label), what)
 		}
 	}
 	// perform action "AXPress" of X: the target is X.
@@ -822,7 +816,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
 			vs, _ := an.template(st[k:k+1], 0)
 			for _, v := range vs {
-				if !strings.Contains(v, holeUnquoted) && !strings.Contains(v, holeQuoted) {
+				if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
 					check(v, an.filterMode(st, k))
 				}
 			}
@@ -840,7 +834,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 			if e = e[:exprEnd(e)]; len(e) > 1 {
 				if vs, whole := an.template(e, 0); !whole {
 					for _, v := range vs {
-						check(strings.ReplaceAll(v, holeUnquoted, ""), an.filterMode(st, k))
+						check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
 					}
 				}
 			}
@@ -975,7 +969,7 @@ func (an *asAn) chosenAtRunTime(target []asToken) bool {
 		vs, _ := an.template(x[:exprEnd(x)], 0)
 		for _, v := range vs {
 			v = strings.TrimSpace(v)
-			if strings.Contains(v, holeUnquoted) || strings.Contains(v, holeQuoted) {
+			if strings.Contains(v, rate.HoleUnquoted) || strings.Contains(v, rate.HoleQuoted) {
 				return true
 			}
 			if _, err := strconv.Atoi(v); err == nil {
@@ -1083,8 +1077,8 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		// Paste into a terminal: the clipboard's text runs.
 		var w Verdict
 		an.shellInto(&w, an.clipboard, sp)
-		an.v.merge(w, &sp)
-		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", display(an.clipboard))
+		an.v.Merge(w, &sp)
+		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", rate.Display(an.clipboard))
 	case quit && mods["command"] && mods["shift"]:
 		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
 	case quit && mods["command"] && mods["option"]:
@@ -1281,7 +1275,7 @@ func (an *asAn) homeFolder(st []asToken) string {
 		return "the home folder"
 	case t.kind == asWord && t.kw == kwFolder && k+3 < len(st) && st[k+1].kind == asString && st[k+2].kw == kwOf && st[k+3].kw == kwHome:
 		if homeFolders[strings.ToLower(an.str(st[k+1]))] {
-			return "the home folder " + display(an.str(st[k+1]))
+			return "the home folder " + rate.Display(an.str(st[k+1]))
 		}
 	case t.kind == asWord && t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
 		if st[k+2].kw == kwHome {
@@ -1298,10 +1292,10 @@ func (an *asAn) homeFolder(st []asToken) string {
 		if k < len(st) && st[k].kind == asString && (k+1 >= len(st) || st[k+1].kw != kwOf) {
 			p := an.str(st[k])
 			if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
-				p = hfsToPOSIX(p)
+				p = rate.HFSToPOSIX(p)
 			}
-			if z := an.classify(strings.TrimRight(p, "/")); z.homeRoot {
-				return display(an.str(st[k]))
+			if z := an.classify(strings.TrimRight(p, "/")); z.HomeRoot {
+				return rate.Display(an.str(st[k]))
 			}
 		}
 	}
@@ -1309,14 +1303,14 @@ func (an *asAn) homeFolder(st []asToken) string {
 }
 
 // classify is classifyPath, remembered for the analysis.
-func (an *asAn) classify(p string) zoneInfo {
+func (an *asAn) classify(p string) rate.Zone {
 	if z, ok := an.zones[p]; ok {
 		return z
 	}
 	if an.zones == nil {
-		an.zones = map[string]zoneInfo{}
+		an.zones = map[string]rate.Zone{}
 	}
-	z := classifyPath(an.env, p)
+	z := rate.ClassifyPath(an.env, p)
 	an.zones[p] = z
 	return z
 }

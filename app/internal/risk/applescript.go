@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -72,7 +73,7 @@ type asFrame struct {
 
 type asApp struct {
 	name    string // lower-case name as written, or bundle id
-	known   *appInfo
+	known   *facts.App
 	dynamic bool // tell application someVariable
 }
 
@@ -619,7 +620,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				j++
 			}
 			if j < len(st) && st[j].kind == asWord && st[j].kw == kwId {
-				j++ // application id "com.apple.finder": appIDs maps it
+				j++ // application id "com.apple.finder": facts.AppIDs maps it
 			}
 			name, end, ok := an.foldStrings(st[j:])
 			if ok {
@@ -666,11 +667,6 @@ func (an *asAn) appVar(t asToken) *asApp {
 	return nil
 }
 
-// terminalApps are applications whose windows run what is typed into them.
-var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezterm hyper tabby
-	com.apple.terminal com.googlecode.iterm2 dev.warp.warp-stable com.mitchellh.ghostty net.kovidgoyal.kitty
-	org.alacritty io.alacritty com.github.wez.wezterm co.zeit.hyper org.tabby`)
-
 // isTerminalApp reports a terminal by name, bundle id, creator code or path
 // ("/Applications/iTerm.app/", "Macintosh HD:Applications:Warp.app:").
 func isTerminalApp(name string) bool {
@@ -685,11 +681,11 @@ func isTerminalApp(name string) bool {
 		key = key[i+1:]
 	}
 	key = bytes.TrimSuffix(key, []byte(".app"))
-	if terminalApps[string(key)] {
+	if facts.Terminals[string(key)] {
 		return true
 	}
 	if info := appInfoFor(low); info != nil {
-		return info.title == "Terminal" || info.title == "iTerm"
+		return info.Title == "Terminal" || info.Title == "iTerm"
 	}
 	return false
 }
@@ -706,20 +702,20 @@ func plainAppName(low []byte) bool {
 }
 
 // terminalKeys is isTerminalApp for plain names: every key of
-// terminalApps, apps and appIDs that names a terminal. It is built on first
+// facts.Terminals, apps and facts.AppIDs that names a terminal. It is built on first
 // use, after every init has added its names to apps.
 var terminalKeys = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for key := range terminalApps {
+	for key := range facts.Terminals {
 		m[key] = true
 	}
-	for key, info := range apps {
-		if info.title == "Terminal" || info.title == "iTerm" {
+	for key, info := range facts.Apps {
+		if info.Title == "Terminal" || info.Title == "iTerm" {
 			m[key] = true
 		}
 	}
-	for key, alias := range appIDs {
-		if info := apps[alias]; info != nil && apps[key] == nil && (info.title == "Terminal" || info.title == "iTerm") {
+	for key, alias := range facts.AppIDs {
+		if info := facts.Apps[alias]; info != nil && facts.Apps[key] == nil && (info.Title == "Terminal" || info.Title == "iTerm") {
 			m[key] = true
 		}
 	}
@@ -735,7 +731,7 @@ func mentionsTerminal(s string) bool {
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return r == ' ' || r == '"' || r == '\'' || r == '/' || r == '-'
 	}) {
-		if terminalApps[strings.TrimSuffix(f, ".app")] {
+		if facts.Terminals[strings.TrimSuffix(f, ".app")] {
 			return true
 		}
 	}
@@ -804,13 +800,13 @@ func newApp(name string, byID bool) *asApp {
 }
 
 // knownApps holds the asApp of every name and bundle id in apps and
-// appIDs, by key: asApps are never changed, so one serves every script.
+// facts.AppIDs, by key: asApps are never changed, so one serves every script.
 var knownApps = func() map[string]*asApp {
 	m := map[string]*asApp{}
-	for key := range apps {
+	for key := range facts.Apps {
 		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
 	}
-	for key := range appIDs {
+	for key := range facts.AppIDs {
 		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
 	}
 	return m
@@ -846,13 +842,13 @@ func appKey(key []byte) []byte {
 }
 
 // appInfoFor finds a lower-cased application name or bundle id in apps.
-func appInfoFor(low []byte) *appInfo {
+func appInfoFor(low []byte) *facts.App {
 	key := appKey(low)
-	if info := apps[string(key)]; info != nil {
+	if info := facts.Apps[string(key)]; info != nil {
 		return info
 	}
-	if alias, ok := appIDs[string(key)]; ok {
-		return apps[alias]
+	if alias, ok := facts.AppIDs[string(key)]; ok {
+		return facts.Apps[alias]
 	}
 	return nil
 }
@@ -1081,14 +1077,14 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
 		return
 	}
-	if l, ok := app.known.verbs[w]; ok {
+	if l, ok := app.known.Verbs[w]; ok {
 		if l > level.Safe {
-			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.title, rate.Display(an.lx.src[t.start:t.end]))
+			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
 		}
 		return
 	}
 	if class.has(kfGeneric | kfAppVerb) {
 		return
 	}
-	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.title)
+	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
 }

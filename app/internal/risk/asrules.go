@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -220,19 +221,19 @@ func init() {
 			an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
 			return
 		}
-		if app != nil && app.known != nil && app.known.title != "Finder" {
+		if app != nil && app.known != nil && app.known.Title != "Finder" {
 			// Outside the Finder nothing goes to the Trash; deleting a
 			// container deletes all it holds.
 			for _, t := range st[i+1 : min(len(st), i+4)] {
 				switch w := an.text(t); w {
 				case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
-					if app.known.title != "System Events" || t.kw == kwFolder {
+					if app.known.Title != "System Events" || t.kw == kwFolder {
 						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
 						return
 					}
 				}
 			}
-			if app.known.title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
+			if app.known.Title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
 				an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
 				return
 			}
@@ -295,7 +296,7 @@ func init() {
 	})
 	rule("empty [the] trash", flat(level.Destructive, "empty-trash", "EMPTY TRASH: Permanently deletes all items in Trash"))
 	rule("empty", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Finder" {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Finder" {
 			an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
 		}
 	})
@@ -341,7 +342,7 @@ func init() {
 		// Typed after Command-Space: the start of a terminal's name launches it.
 		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
 			if typed := strings.ToLower(strings.TrimSpace(an.str(st[i+1]))); len(typed) >= 3 {
-				for name := range terminalApps {
+				for name := range facts.Terminals {
 					if strings.HasPrefix(name, typed) {
 						an.terminal = true
 						an.spotlight = false
@@ -463,7 +464,7 @@ func init() {
 	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
 	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
 	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
 			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 			return
 		}
@@ -472,7 +473,7 @@ func init() {
 		}
 		sp := span2(st, i, 1)
 		switch {
-		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.title == "Shortcuts":
+		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.Title == "Shortcuts":
 			an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 		case app != nil && (app.dynamic || app.known == nil):
 			an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
@@ -482,7 +483,7 @@ func init() {
 		if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
 			return
 		}
-		if app != nil && app.known != nil && isTerminalApp(app.known.title) && i+1 < len(st) {
+		if app != nil && app.known != nil && isTerminalApp(app.known.Title) && i+1 < len(st) {
 			an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
 			return
 		}
@@ -502,7 +503,7 @@ func init() {
 	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
 		an.urlProps(st[i+1:], span2(st, i, 1))
-		if app != nil && app.known != nil && app.known.title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
+		if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 			if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
 				an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
 			} else {
@@ -515,7 +516,7 @@ func init() {
 		if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
 			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
 		}
-		if app != nil && app.known != nil && app.known.title == "Script Editor" {
+		if app != nil && app.known != nil && app.known.Title == "Script Editor" {
 			// make new document with properties {contents:"…"}: code to run.
 			for k := i + 1; k+2 < len(st); k++ {
 				if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
@@ -547,7 +548,7 @@ func appTitle(app *asApp) string {
 	case app == nil:
 		return "the script"
 	case app.known != nil:
-		return app.known.title
+		return app.known.Title
 	}
 	return app.name
 }
@@ -629,8 +630,8 @@ func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	for _, t := range st[i+n:] {
 		if t.kind == asString {
-			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-				l, why := schemeRisk(scheme)
+			if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
+				l, why := facts.SchemeRisk(scheme)
 				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
 				return
 			}
@@ -900,11 +901,6 @@ func (an *asAn) hasText(st []asToken, w string) bool {
 	return false
 }
 
-// riskyLabels are the menu commands whose choice matters, for matching
-// partial texts against.
-var riskyLabels = []string{"empty trash", "empty bin", "secure empty trash", "erase", "move to trash", "move to bin",
-	"delete", "delete immediately", "shut down", "restart", "log out", "force quit", "reset", "clear history", "remove all", "clear all"}
-
 // filterRisk rates a label compared by mode: the worst command it can match.
 func filterRisk(label string, mode byte) (level.Level, string) {
 	best, why := menuItemRisk(label)
@@ -918,7 +914,7 @@ func filterRisk(label string, mode byte) (level.Level, string) {
 	if len(f) < 3 {
 		return level.Dangerous, "a filter this short matches many commands: cannot tell which"
 	}
-	for _, l := range riskyLabels {
+	for _, l := range facts.RiskyMenuLabels {
 		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
 			if lv, w := menuItemRisk(l); lv > best {
 				best, why = lv, w+" (the filter matches "+l+")"
@@ -1113,7 +1109,7 @@ func (an *asAn) mentionsScan(w string) bool {
 		}
 	}
 	for _, a := range an.apps {
-		if a.known != nil && strings.EqualFold(a.known.title, w) {
+		if a.known != nil && strings.EqualFold(a.known.Title, w) {
 			return true
 		}
 	}
@@ -1123,7 +1119,7 @@ func (an *asAn) mentionsScan(w string) bool {
 // executableExt returns the extension of a file that runs code when opened.
 func executableExt(p string) string {
 	low := strings.ToLower(strings.TrimRight(strings.TrimSpace(p), "/"))
-	for _, ext := range executableExts {
+	for _, ext := range facts.RunnableExts {
 		if strings.HasSuffix(low, ext) {
 			return ext
 		}
@@ -1229,8 +1225,8 @@ func (an *asAn) urlProps(st []asToken, sp Span) {
 		if t.kind != asString {
 			continue
 		}
-		if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-			if l, why := schemeRisk(scheme); l > level.Caution {
+		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
+			if l, why := facts.SchemeRisk(scheme); l > level.Caution {
 				an.add(l, "as.url-property", sp, "URL: %s", why)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -87,20 +88,20 @@ func TestTerminalAppPlainNames(t *testing.T) {
 			key = key[i+1:]
 		}
 		key = bytes.TrimSuffix(key, []byte(".app"))
-		if terminalApps[string(key)] {
+		if facts.Terminals[string(key)] {
 			return true
 		}
 		info := appInfoFor(low)
-		return info != nil && (info.title == "Terminal" || info.title == "iTerm")
+		return info != nil && (info.Title == "Terminal" || info.Title == "iTerm")
 	}
 	var names []string
-	for k := range apps {
+	for k := range facts.Apps {
 		names = append(names, k)
 	}
-	for k := range appIDs {
+	for k := range facts.AppIDs {
 		names = append(names, k)
 	}
-	for k := range terminalApps {
+	for k := range facts.Terminals {
 		names = append(names, k)
 	}
 	names = append(names, "Notes", "TextEdit", "Unknown App", "")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -125,7 +126,7 @@ func Action(a action.Action, env *Env) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if l, why := schemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
+			if l, why := facts.SchemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
 				v.Add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
 			}
 			if u.User != nil {
@@ -138,7 +139,7 @@ func Action(a action.Action, env *Env) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || scriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
+			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
 				v.Add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
 			}
 		case action.KindText:
@@ -164,11 +165,6 @@ func blocked(v *Verdict, err error) {
 	v.Add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
 }
 
-// scriptRunners run the files they open.
-var scriptRunners = map[string]bool{"script editor": true, "script debugger": true, "automator": true,
-	"python launcher": true, "python launcher 3": true, "jar launcher": true, "installer": true, "shortcuts": true,
-	"applet launcher": true, "osascript": true}
-
 // pathOps says what each command does to each of its path arguments.
 var pathOps = map[string]sanitize.Op{
 	"MOVE_FILE.from": sanitize.OpMoveFrom, "MOVE_FILE.to": sanitize.OpMoveTo,
@@ -177,12 +173,6 @@ var pathOps = map[string]sanitize.Op{
 	"OPEN_FILE.path": sanitize.OpOpen, "REVEAL_IN_FINDER.path": sanitize.OpOpen,
 	"WRITE_FILE.path": sanitize.OpWrite, "APPEND_FILE.path": sanitize.OpWrite, "WRITE_DOC.path": sanitize.OpWrite,
 }
-
-// executableExts are files that run code when opened.
-var executableExts = []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow",
-	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg",
-	".mobileconfig", ".configprofile", ".shortcut", ".kext", ".plugin", ".bundle", ".qlgenerator", ".mdimporter", ".osax", ".zsh", ".bash", ".pl", ".rb",
-	".alfredworkflow", ".kmmacros", ".kmlibrary", ".jnlp", ".popclipext", ".safariextz", ".xpi", ".crx", ".vsix", ".appex"}
 
 func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	op, ok := pathOps[cmd+"."+arg]
@@ -211,7 +201,7 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 		v.Add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
 	case op == sanitize.OpOpen && cmd == "OPEN_FILE":
 		low := strings.ToLower(strings.TrimSuffix(p.Resolved, "/"))
-		for _, ext := range executableExts {
+		for _, ext := range facts.RunnableExts {
 			if strings.HasSuffix(low, ext) {
 				v.Add(level.Dangerous, "dsl.open-executable", Span{}, "OPEN: %s runs code when opened (%s)", short, ext)
 				break

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -3279,8 +3280,8 @@ func (an *jsAn) openTarget(c jsCall, sp Span, location bool) {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
 			l, w := level.Caution, ""
-			if scheme, ok := urlScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
-				l, w = schemeRisk(scheme)
+			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
+				l, w = facts.SchemeRisk(scheme)
 			}
 			if jsOpensProgram(low) {
 				l, w = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened"
@@ -3638,7 +3639,7 @@ var jsSelectors = map[string]bool{"whose": true, "byName": true, "byId": true, "
 	"push": true, "length": true}
 
 func jsAppRead(n string) bool {
-	return genericVerbs[strings.ToLower(n)] || jsReads(n) || jsSelectors[n]
+	return facts.GenericVerbs[strings.ToLower(n)] || jsReads(n) || jsSelectors[n]
 }
 
 // jsReads: JXA property reads are calls too (app.name(), app.windows()).

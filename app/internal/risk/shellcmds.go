@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -1146,43 +1147,6 @@ func securityCommand(c *call) {
 	}
 }
 
-func urlScheme(s string) (string, bool) {
-	i := strings.Index(s, ":")
-	if i <= 0 {
-		return "", false
-	}
-	for _, r := range s[:i] {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.') {
-			return "", false
-		}
-	}
-	return s[:i], true
-}
-
-// schemeRisk rates a URL scheme: web pages are Caution; local files,
-// scripts, data and settings panes are Dangerous.
-func schemeRisk(scheme string) (level.Level, string) {
-	switch scheme {
-	case "http", "https", "mailto":
-		return level.Caution, "opens a web page"
-	case "spotify", "zoommtg", "zoomus", "slack", "obsidian", "notion", "things", "bear", "drafts", "omnifocus", "raycast",
-		"msteams", "discord", "vscode", "itms-apps", "macappstore", "music", "podcasts", "maps", "facetime", "facetime-audio",
-		"tel", "sms", "webcal", "x-apple-reminderkit", "ical":
-		return level.Caution, "opens a link in " + scheme
-	case "file":
-		return level.Dangerous, "file: URL opens a local file or application"
-	case "javascript", "vbscript":
-		return level.Dangerous, "javascript: URL runs script"
-	case "data", "blob":
-		return level.Dangerous, "data: URL carries its own content"
-	case "x-apple.systempreferences", "x-apple-systempreferences":
-		return level.Dangerous, "opens a System Settings pane"
-	case "applescript", "x-apple-script", "shortcuts", "ssh", "vnc", "smb", "afp", "ftp", "sftp", "telnet", "x-man-page":
-		return level.Dangerous, scheme + ": URL runs or connects to something"
-	}
-	return level.Dangerous, scheme + ": URL hands over to an application that may act on it"
-}
-
 // shellInterp rates sh, bash, zsh …: -c strings are analysed recursively;
 // reading commands from a download or decoded data is Destructive.
 func shellInterp(c *call) {
@@ -1801,9 +1765,6 @@ func copyRemote(c *call) {
 	c.writeDest()
 }
 
-// terminalApps run a command given after --args (-e, --command …).
-var terminalAppNames = []string{"terminal", "iterm", "warp", "alacritty", "kitty", "ghostty", "wezterm", "hyper", "tabby", "rio", "script editor", "xterm", "cool-retro-term"}
-
 func openCommand(c *call) {
 	for i, w := range c.args {
 		// -a APP, -b ID, alone or ending a cluster: -na, -gb
@@ -1811,7 +1772,7 @@ func openCommand(c *call) {
 			strings.Trim(s[1:], "abnFWRgjhstfeuD") == "" && i+1 < len(c.args) {
 			app := strings.ToLower(c.args[i+1].s)
 			term := c.args[i+1].hole
-			for _, t := range terminalAppNames {
+			for _, t := range facts.CommandRunners {
 				if strings.Contains(app, t) {
 					term = true
 				}
@@ -1825,8 +1786,8 @@ func openCommand(c *call) {
 	}
 	for _, w := range c.operands() {
 		s := strings.ToLower(w.s)
-		if scheme, ok := urlScheme(s); ok {
-			l, why := schemeRisk(scheme)
+		if scheme, ok := facts.URLScheme(s); ok {
+			l, why := facts.SchemeRisk(scheme)
 			if l > level.Caution {
 				c.add(l, "open-url", "open %s: %s", rate.Display(w.s), why)
 				continue
@@ -1852,13 +1813,13 @@ func openCommand(c *call) {
 }
 
 // executablePath reports a file that runs code when opened: one of the
-// DSL's executableExts, or a program inside an application bundle.
+// DSL's facts.RunnableExts, or a program inside an application bundle.
 func executablePath(s string) bool {
 	s = strings.TrimSuffix(strings.ToLower(s), "/")
 	if strings.Contains(s, ".app/contents/macos/") {
 		return true
 	}
-	for _, ext := range executableExts {
+	for _, ext := range facts.RunnableExts {
 		if strings.HasSuffix(s, ext) {
 			return true
 		}

@@ -8,6 +8,11 @@
 //	app/internal/sanitize argument rules: control characters, traversal, system and
 //	                     credential paths, persistence locations, sandbox roots, sizes
 //	app/internal/risk    the analyzers: DSL plans, AppleScript, JXA, shell
+//	app/internal/risk/rate  what every analyzer shares: verdicts, Env, bounds,
+//	                     path zones, the guard of Airlock's own files, and
+//	                     Languages, the way to a nested script's analyzer
+//	app/internal/risk/facts the facts they share, as tables: applications,
+//	                     terminals, URL schemes, runnable file types, menu labels
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -20,10 +22,10 @@ import (
 // AppleScript: shell commands parsed, code evaluated from strings analysed
 // or, when computed, Destructive.
 func JXA(src string, env *Env) Verdict {
-	env, end := env.begin(context.Background())
+	env, end := begin(env, context.Background())
 	v := jxaAt(src, env, 0)
 	end(&v)
-	v.sortReasons()
+	v.Sort()
 	return v
 }
 
@@ -579,7 +581,7 @@ func (l *jsLexer) template(i int) int {
 			if !closed {
 				l.lx.unterminated = "template literal"
 				if l.nest == 0 {
-					l.lx.subs = append(l.lx.subs, Span{min(j+2, len(src)), len(src)})
+					l.lx.subs = append(l.lx.subs, Span{Start: min(j+2, len(src)), End: len(src)})
 				}
 				tpl.parts = append(tpl.parts, "")
 				l.emitTemplate(i, len(src), tpl)
@@ -587,7 +589,7 @@ func (l *jsLexer) template(i int) int {
 			}
 			if l.nest == 0 {
 				// Nested ${…} are analysed with the one around them.
-				l.lx.subs = append(l.lx.subs, Span{j + 2, k - 1})
+				l.lx.subs = append(l.lx.subs, Span{Start: j + 2, End: k - 1})
 			}
 			j = k
 		default:
@@ -602,7 +604,7 @@ func (l *jsLexer) template(i int) int {
 }
 
 func (l *jsLexer) emitTemplate(start, end int, tpl jsTpl) {
-	t := jsToken{kind: jsTemplate, start: int32(start), end: int32(end), val: strings.Join(tpl.parts, holeUnquoted)}
+	t := jsToken{kind: jsTemplate, start: int32(start), end: int32(end), val: strings.Join(tpl.parts, rate.HoleUnquoted)}
 	if len(tpl.exprs) > 0 {
 		l.lx.tpls = append(l.lx.tpls, tpl)
 		t.aux = int32(len(l.lx.tpls))
@@ -710,22 +712,22 @@ type jsAn struct {
 
 func jxaAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
-	if rule, why, ok := env.bounds().enter(src, depth, "scripts"); !ok {
+	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.add(level.Destructive, "jxa."+rule, Span{}, "%s", why)
+			v.Add(level.Destructive, "jxa."+rule, Span{}, "%s", why)
 		}
 		return v
 	}
-	if nesting(src, false) > maxNesting {
-		v.add(level.Destructive, "jxa.too-deep", Span{}, "brackets nested more than %d deep: %s", maxNesting, tooDeep)
+	if rate.Nesting(src, false) > rate.MaxNesting {
+		v.Add(level.Destructive, "jxa.too-deep", Span{}, "brackets nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
 		return v
 	}
 	if !utf8.ValidString(src) {
-		v.add(level.Dangerous, "jxa.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
+		v.Add(level.Dangerous, "jxa.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	lx := lexJS(src)
 	if lx.tooMany {
-		v.add(level.Destructive, "jxa.too-much", Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
+		v.Add(level.Destructive, "jxa.too-much", Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
 		return v
 	}
 	an := &jsAn{src: src, lx: lx, v: &v, env: env, depth: depth, defs: map[string][]jsDef{}, alias: map[string]string{}}
@@ -753,22 +755,22 @@ func jxaAt(src string, env *Env, depth int) Verdict {
 	for _, sp := range lx.subs {
 		inner := jxaAt(src[sp.Start:sp.End], env, depth+1)
 		at := sp
-		v.merge(inner, &at)
+		v.Merge(inner, &at)
 	}
 	return v
 }
 
 func (an *jsAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
-	an.v.add(l, rule, sp, format, args...)
+	an.v.Add(l, rule, sp, format, args...)
 }
 
-func jsSpan(t jsToken) Span { return Span{int(t.start), int(t.end)} }
+func jsSpan(t jsToken) Span { return Span{Start: int(t.start), End: int(t.end)} }
 
 func jsSpanOf(ts []jsToken) Span {
 	if len(ts) == 0 {
 		return Span{}
 	}
-	return Span{int(ts[0].start), int(ts[len(ts)-1].end)}
+	return Span{Start: int(ts[0].start), End: int(ts[len(ts)-1].end)}
 }
 
 // jsKeywords cannot name a function or a variable.
@@ -1405,9 +1407,9 @@ type jsVal struct {
 	lit   bool // some of the text is known
 }
 
-func jsHole() jsVal          { return jsVal{strs: []string{holeUnquoted}} }
+func jsHole() jsVal          { return jsVal{strs: []string{rate.HoleUnquoted}} }
 func jsStr(s string) jsVal   { return jsVal{strs: []string{s}, lit: true} }
-func jsIsHole(s string) bool { return s == holeUnquoted }
+func jsIsHole(s string) bool { return s == rate.HoleUnquoted }
 
 // strings returns the value's string variants (an array joins with ",").
 func (an *jsAn) strs(v jsVal) []string {
@@ -1415,7 +1417,7 @@ func (an *jsAn) strs(v jsVal) []string {
 		return an.join(v.elems, ",")
 	}
 	if v.sym != "" || len(v.strs) == 0 {
-		return []string{holeUnquoted}
+		return []string{rate.HoleUnquoted}
 	}
 	return v.strs
 }
@@ -1438,7 +1440,7 @@ func (an *jsAn) template(expr []jsToken, depth int) ([]string, bool) {
 
 func (an *jsAn) spend() bool {
 	an.work++
-	if an.work > jsWorkBudget || !an.env.bounds().live() {
+	if an.work > jsWorkBudget || !an.env.Bounds().Live() {
 		an.exhausted = true
 		return false
 	}
@@ -1580,10 +1582,10 @@ func (an *jsAn) cat(a, b string) string {
 	an.work += (len(a) + len(b)) >> 8
 	if an.work > jsWorkBudget {
 		an.exhausted = true
-		if strings.HasSuffix(a, holeUnquoted) {
+		if strings.HasSuffix(a, rate.HoleUnquoted) {
 			return a
 		}
-		return a + holeUnquoted
+		return a + rate.HoleUnquoted
 	}
 	if len(a)+len(b) <= jsMaxFold {
 		return a + b
@@ -1595,7 +1597,7 @@ func (an *jsAn) cat(a, b string) string {
 	for cut > 0 && !utf8.RuneStart(b[cut]) {
 		cut--
 	}
-	return a + b[:cut] + holeUnquoted
+	return a + b[:cut] + rate.HoleUnquoted
 }
 
 // jsUnion is either value. Spellings past jsMaxVariants are replaced by a
@@ -1615,7 +1617,7 @@ func (an *jsAn) union(a, b jsVal) jsVal {
 		}
 		seen[s] = true
 		if len(out.strs) == jsMaxVariants-1 {
-			out.strs = append(out.strs, holeUnquoted)
+			out.strs = append(out.strs, rate.HoleUnquoted)
 			break
 		}
 		out.strs = append(out.strs, s)
@@ -1628,7 +1630,7 @@ func (an *jsAn) join(elems [][]string, sep string) []string {
 	out := []string{""}
 	for k, e := range elems {
 		if len(e) == 0 {
-			e = []string{holeUnquoted}
+			e = []string{rate.HoleUnquoted}
 		}
 		var next []string
 		if len(out)*len(e) <= jsMaxVariants {
@@ -1753,7 +1755,7 @@ func (an *jsAn) evalTerm(t []jsToken, depth int) jsVal {
 
 func (an *jsAn) evalTemplate(t jsToken, depth int) jsVal {
 	if t.aux <= 0 || int(t.aux) > len(an.lx.tpls) {
-		return jsVal{strs: []string{t.val}, lit: t.val != holeUnquoted}
+		return jsVal{strs: []string{t.val}, lit: t.val != rate.HoleUnquoted}
 	}
 	tpl := an.lx.tpls[t.aux-1]
 	v := jsStr(tpl.parts[0])
@@ -1772,7 +1774,7 @@ func (an *jsAn) evalArray(inner []jsToken, depth int) jsVal {
 	v := jsVal{arr: true, lit: true}
 	for _, e := range jsSplitArgs(inner) {
 		if len(v.elems) >= 256 {
-			v.elems = append(v.elems, []string{holeUnquoted})
+			v.elems = append(v.elems, []string{rate.HoleUnquoted})
 			break
 		}
 		if len(e) > 3 && e[0].text == "." && e[1].text == "." && e[2].text == "." {
@@ -1780,7 +1782,7 @@ func (an *jsAn) evalArray(inner []jsToken, depth int) jsVal {
 			if x.arr {
 				v.elems = append(v.elems, x.elems...)
 			} else {
-				v.elems = append(v.elems, []string{holeUnquoted})
+				v.elems = append(v.elems, []string{rate.HoleUnquoted})
 			}
 			continue
 		}
@@ -1789,7 +1791,7 @@ func (an *jsAn) evalArray(inner []jsToken, depth int) jsVal {
 		}
 		x := an.evalExpr(e, depth)
 		if !x.lit {
-			v.elems = append(v.elems, []string{holeUnquoted})
+			v.elems = append(v.elems, []string{rate.HoleUnquoted})
 			continue
 		}
 		v.elems = append(v.elems, an.strs(x))
@@ -1989,7 +1991,7 @@ func (an *jsAn) method(v jsVal, name string, args []jsToken, depth int) jsVal {
 		}
 		return jsMap(v, func(s string) string {
 			if len(s)*c > jsMaxFold {
-				return s + holeUnquoted
+				return s + rate.HoleUnquoted
 			}
 			return strings.Repeat(s, c)
 		})
@@ -2205,7 +2207,7 @@ func (an *jsAn) defValue(key jsKey, idx int, d jsDef, depth int) jsVal {
 			for _, e := range jsSplitArgs(p) {
 				x := an.evalExpr(e, depth+1)
 				if !x.lit {
-					v.elems = append(v.elems, []string{holeUnquoted})
+					v.elems = append(v.elems, []string{rate.HoleUnquoted})
 				} else {
 					v.elems = append(v.elems, an.strs(x))
 				}
@@ -2414,9 +2416,9 @@ type jsRef struct {
 // scan walks the tokens looking for calls and flags.
 func (an *jsAn) scan() {
 	toks := an.lx.toks
-	b := an.env.bounds()
+	b := an.env.Bounds()
 	for i := 0; i < len(toks); i++ {
-		if !b.live() {
+		if !b.Live() {
 			return // stopped: end says so
 		}
 		t := toks[i]
@@ -2645,7 +2647,7 @@ func (an *jsAn) aliasedAt(toks []jsToken, i int) bool {
 func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 	sp := jsSpan(toks[i])
 	an.add(level.Dangerous, "jxa.computed-call", sp, "calls a method whose name is computed at run time")
-	if an.depth+1 > maxDepth {
+	if an.depth+1 > rate.MaxDepth {
 		return
 	}
 	for _, a := range c.args {
@@ -2666,9 +2668,9 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 			}
 			an.argsSeen[s] = true
 			var w Verdict
-			shellInto(&w, s, an.env, nil, an.depth+1)
+			an.env.Languages().Shell(&w, s, an.env, nil, an.depth+1)
 			js := jxaAt(s, an.env, an.depth+1)
-			as := appleScriptAt(s, an.env, an.depth+1)
+			as := an.env.Languages().AppleScript(s, an.env, an.depth+1)
 			for _, x := range []Verdict{w, js, as} {
 				if x.Level >= level.Destructive {
 					an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
@@ -2680,7 +2682,7 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 }
 
 func jsQuote(s string) string {
-	s = strings.ReplaceAll(s, holeUnquoted, "…")
+	s = strings.ReplaceAll(s, rate.HoleUnquoted, "…")
 	if len(s) > 60 {
 		cut := 60
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -2761,7 +2763,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 			return
 		}
 		for _, s := range vs {
-			shellInto(an.v, s, an.env, &sp, an.depth+1)
+			an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
 		}
 	case "write":
 		c := an.invocation(toks, i)
@@ -2779,7 +2781,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 						an.add(level.Dangerous, "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
 					}
 					for _, s := range vs {
-						shellInto(an.v, s, an.env, &sp, an.depth+1)
+						an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
 					}
 				}
 			}
@@ -2818,7 +2820,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 		}
 		what := "a file"
 		if v := an.evalExpr(c.first, 0); v.lit {
-			what = display(strings.ReplaceAll(an.strs(v)[0], holeUnquoted, "…"))
+			what = rate.Display(strings.ReplaceAll(an.strs(v)[0], rate.HoleUnquoted, "…"))
 		}
 		if name == "truncate" {
 			an.add(level.Destructive, "jxa.truncate", sp, "TRUNCATE: truncate cuts %s short, destroying its contents", what)
@@ -2955,7 +2957,7 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 			vs, whole := an.template(c.first, 0)
 			if !whole {
 				for _, s := range vs {
-					shellInto(an.v, s, an.env, &sp, an.depth+1)
+					an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
 				}
 			}
 		}
@@ -3278,11 +3280,11 @@ func (an *jsAn) openTarget(c jsCall, sp Span, location bool) {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
 			l, w := level.Caution, ""
-			if scheme, ok := urlScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
-				l, w = schemeRisk(scheme)
+			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
+				l, w = facts.SchemeRisk(scheme)
 			}
 			if jsOpensProgram(low) {
-				l, w = level.Dangerous, "opens "+display(strings.ReplaceAll(s, holeUnquoted, "…"))+", a file that runs a program or installs something when opened"
+				l, w = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened"
 			}
 			if l > worst || why == "" && w != "" {
 				worst, why = max(l, worst), w
@@ -3314,27 +3316,27 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 		sp := jsSpanOf(a)
 		for _, p := range an.strs(v) {
 			p = strings.TrimPrefix(p, "file://")
-			if strings.HasPrefix(p, holeUnquoted+"/") {
-				p = "~" + p[len(holeUnquoted):]
+			if strings.HasPrefix(p, rate.HoleUnquoted+"/") {
+				p = "~" + p[len(rate.HoleUnquoted):]
 			}
-			z := classifyPath(an.env, p)
-			shown := display(strings.ReplaceAll(p, holeUnquoted, "…"))
-			if !strings.Contains(p, holeUnquoted) {
-				u := useRead
+			z := rate.ClassifyPath(an.env, p)
+			shown := rate.Display(strings.ReplaceAll(p, rate.HoleUnquoted, "…"))
+			if !strings.Contains(p, rate.HoleUnquoted) {
+				u := rate.UseRead
 				if write {
-					u = useWrite
+					u = rate.UseWrite
 				}
-				for _, f := range guardScriptPath(an.env, p, u, true) {
-					an.add(f.l, "jxa."+f.rule, sp, "%s", f.text)
+				for _, f := range rate.GuardScriptPath(an.env, p, u, true) {
+					an.add(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
 				}
 			}
 			switch {
-			case write && z.kind == zonePersistence:
-				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.detail)
-			case write && (z.kind == zoneSystem || z.kind == zoneCredential):
-				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.detail)
-			case !write && z.kind == zoneCredential && !z.pub:
-				an.add(level.Dangerous, "jxa.secret-read", sp, "reads %s, inside %s", shown, z.detail)
+			case write && z.Kind == rate.ZonePersistence:
+				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
+			case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
+				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
+			case !write && z.Kind == rate.ZoneCredential && !z.Pub:
+				an.add(level.Dangerous, "jxa.secret-read", sp, "reads %s, inside %s", shown, z.Detail)
 			}
 		}
 	}
@@ -3443,7 +3445,7 @@ func (an *jsAn) addLoop(from, to int) {
 	if from > to || to >= len(toks) {
 		return
 	}
-	an.loops = append(an.loops, jsLoop{span: Span{int(toks[from].start), int(toks[to].end)}, from: from, to: to})
+	an.loops = append(an.loops, jsLoop{span: Span{Start: int(toks[from].start), End: int(toks[to].end)}, from: from, to: to})
 }
 
 // loopBody records the statement or block at toks[k] as a loop body.
@@ -3637,7 +3639,7 @@ var jsSelectors = map[string]bool{"whose": true, "byName": true, "byId": true, "
 	"push": true, "length": true}
 
 func jsAppRead(n string) bool {
-	return genericVerbs[strings.ToLower(n)] || jsReads(n) || jsSelectors[n]
+	return facts.GenericVerbs[strings.ToLower(n)] || jsReads(n) || jsSelectors[n]
 }
 
 // jsReads: JXA property reads are calls too (app.name(), app.windows()).
@@ -3707,7 +3709,7 @@ func (an *jsAn) shell(expr []jsToken, sp Span, computedDestructive bool) {
 		an.add(level.Destructive, "jxa.shell-computed", sp, "SHELL COMMAND too large or self-referencing to fold: cannot tell all it runs")
 	}
 	for _, c := range vs {
-		shellInto(an.v, c, an.env, &sp, an.depth+1)
+		an.env.Languages().Shell(an.v, c, an.env, &sp, an.depth+1)
 	}
 }
 
@@ -3719,8 +3721,8 @@ func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp Span) {
 		an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
 		return
 	}
-	if an.depth+1 > maxDepth {
-		an.add(level.Destructive, "jxa.too-deep", sp, "scripts nested more than %d deep: %s", maxDepth, tooDeep)
+	if an.depth+1 > rate.MaxDepth {
+		an.add(level.Destructive, "jxa.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 		return
 	}
 	appleScript, js := false, true
@@ -3754,12 +3756,12 @@ func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp Span) {
 			an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code partly computed at run time", name)
 		}
 		if appleScript {
-			inner := appleScriptAt(code, an.env, an.depth+1)
-			an.v.merge(inner, &sp)
+			inner := an.env.Languages().AppleScript(code, an.env, an.depth+1)
+			an.v.Merge(inner, &sp)
 		}
 		if js {
 			inner := jxaAt(code, an.env, an.depth+1)
-			an.v.merge(inner, &sp)
+			an.v.Merge(inner, &sp)
 		}
 	}
 }
@@ -3838,7 +3840,7 @@ func (an *jsAn) nstask() {
 				if runs < 8 {
 					runs++
 					w := ShellArgv(argv, an.env)
-					an.v.merge(w, &sp)
+					an.v.Merge(w, &sp)
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // JXA keys: keystroke and keyCode rated by the shortcut they press (the key
@@ -26,7 +27,7 @@ func (an *jsAn) jsKeys(c jsCall, code bool) (keys []string, computed bool) {
 		vs = an.strs(v)
 	}
 	for _, s := range vs {
-		if strings.Contains(s, holeUnquoted) || strings.Contains(s, holeQuoted) || strings.Contains(s, jsComputed) {
+		if strings.Contains(s, rate.HoleUnquoted) || strings.Contains(s, rate.HoleQuoted) || strings.Contains(s, jsComputed) {
 			computed = true
 			continue
 		}

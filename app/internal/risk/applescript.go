@@ -195,17 +195,16 @@ func stmtSpan(st []asToken) Span {
 	return Span{int(st[0].start), int(st[len(st)-1].end)}
 }
 
-// statements splits the token stream at line ends.
+// statements splits the token stream at line ends (the lexer noted
+// where they are).
 func (an *asAn) statements(f func(st []asToken)) {
 	toks := an.lx.toks
-	start := 0
-	for i := range toks {
-		if toks[i].kind == asEOL {
-			if i > start {
-				f(toks[start:i])
-			}
-			start = i + 1
+	start := int32(0)
+	for _, e := range an.lx.ends {
+		if e > start {
+			f(toks[start:e])
 		}
+		start = e + 1
 	}
 }
 

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -87,7 +88,8 @@ func (an *asAn) eventCode(t asToken) string {
 // asLex is the normaliser's result.
 type asLex struct {
 	toks  []asToken
-	buf   *[]asToken // toks' pooled buffer
+	ends  []int32  // the index in toks of each statement's asEOL
+	buf   *lexBufs // toks' and ends' pooled buffers
 	names *nameTable
 	src   string
 	// norm holds the tokens' texts: the source with its words lower-cased,
@@ -99,32 +101,45 @@ type asLex struct {
 	badUTF8      bool
 }
 
-// tokenPool reuses token buffers: a 1 MB script has some 200,000 tokens.
-var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
+// lexBufs are a script's token buffers, reused: a 1 MB script has some
+// 200,000 tokens.
+type lexBufs struct {
+	toks []asToken
+	ends []int32
+}
 
-// release returns the token buffer to the pool; lx must not be used after.
+var tokenPool = sync.Pool{New: func() any { return new(lexBufs) }}
+
+// release returns the token buffers to the pool; lx must not be used after.
 func (lx *asLex) release() {
-	*lx.buf = lx.toks[:0]
-	lx.toks = nil
+	lx.buf.toks, lx.buf.ends = lx.toks[:0], lx.ends[:0]
+	lx.toks, lx.ends = nil, nil
 	tokenPool.Put(lx.buf)
 	lx.names.release()
 	lx.names = nil
 }
 
+// lexPad is how many zero bytes follow the source in the normalised
+// buffer: the keyword look-up loads the eight bytes at a word's start,
+// wherever the word stands.
+const lexPad = 8
+
 // lexAppleScript tokenises src. It never fails: problems are recorded in
 // the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
-	buf := tokenPool.Get().(*[]asToken)
-	toks := (*buf)[:0]
+	buf := tokenPool.Get().(*lexBufs)
+	toks := buf.toks[:0]
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable)}
+	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable), ends: buf.ends[:0]}
 	// The normalised buffer starts as a copy of the source: only words need
 	// folding, and the word scan below does it as it goes; everything else
-	// matches byte for byte.
-	lb := []byte(src)
+	// matches byte for byte. Texts the source does not spell out follow
+	// the padding.
 	n := len(src)
+	lb := make([]byte, n+lexPad, n+lexPad+n/16)
+	copy(lb, src)
 	i := 0
 	for i < n {
 		c := src[i]
@@ -161,9 +176,12 @@ func lexAppleScript(src string) *asLex {
 			// would spill the loop's state on every word) and its name:
 			// the keyword's, or one the script's name table gives it.
 			kw, name := kwNone, asName(0)
-			if w := j - i; w <= kwMaxLen && j >= 8 && i+8 <= len(lb) {
-				lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
-				hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
+			if w := j - i; w <= kwMaxLen {
+				lo := binary.LittleEndian.Uint64(lb[i:i+8]) & kwLoMask[w]
+				hi := uint64(0)
+				if w > 8 {
+					hi = binary.LittleEndian.Uint64(lb[j-8 : j])
+				}
 				h := vocab.bucket(lo, hi, w)
 				a, b := &vocab.slots[h], &vocab.slots[h|1]
 				ida, idb := a.id, b.id
@@ -179,10 +197,16 @@ func lexAppleScript(src string) *asLex {
 			} else {
 				kw, name = lx.names.word(lb[i:j])
 			}
-			toks = pushToken(toks, asWord, i, j, i, j-i)
-			toks[len(toks)-1].kw = kw
-			toks[len(toks)-1].name = name
+			if len(toks) == cap(toks) {
+				toks = slices.Grow(toks, 1)
+			}
+			toks = toks[:len(toks)+1]
+			toks[len(toks)-1] = asToken{start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kind: asWord, kw: kw, name: name}
 			i = j
+			// A blank most often follows a word.
+			for i < n && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
 			continue
 		}
 		if c == ' ' || c == '\t' {
@@ -199,7 +223,7 @@ func lexAppleScript(src string) *asLex {
 				i++
 			}
 		case lcEOL:
-			toks = eol(toks, i)
+			toks = lx.eol(toks, i)
 			i++
 		case lcDash:
 			if i+1 < n && src[i+1] == '-' {
@@ -263,11 +287,9 @@ func lexAppleScript(src string) *asLex {
 			toks, lb, i = lx.nonASCII(toks, lb, i)
 		}
 	}
-	lx.toks = eol(toks, n)
-	if len(lb) > 0 {
-		// lb is not written again: the string shares its bytes.
-		lx.norm = unsafe.String(&lb[0], len(lb))
-	}
+	lx.toks = lx.eol(toks, n)
+	// lb is not written again: the string shares its bytes.
+	lx.norm = unsafe.String(&lb[0], len(lb))
 	return lx
 }
 
@@ -321,7 +343,7 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 	case r == '“':
 		toks, lb, i = lx.lexString(toks, lb, i, size, '”')
 	case r == 0x2028 || r == 0x2029:
-		toks = eol(toks, i)
+		toks = lx.eol(toks, i)
 		i += size
 	case isUnicodeSpace(r):
 		i += size
@@ -409,10 +431,11 @@ func wordTail(src string, lb []byte, i, j int) int {
 }
 
 // eol ends a statement at byte at (once: blank lines add nothing).
-func eol(toks []asToken, at int) []asToken {
+func (lx *asLex) eol(toks []asToken, at int) []asToken {
 	if k := len(toks); k > 0 && toks[k-1].kind == asEOL {
 		return toks
 	}
+	lx.ends = append(lx.ends, int32(len(toks)))
 	return pushToken(toks, asEOL, at, at, 0, 0)
 }
 

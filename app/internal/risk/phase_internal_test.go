@@ -21,7 +21,7 @@ func BenchmarkPhaseLex(b *testing.B) {
 	src := benchSrc(1 << 20)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		lexAppleScript(src)
+		lexAppleScript(src).release()
 	}
 }
 

@@ -88,6 +88,7 @@ type asAn struct {
 	terminal  bool
 	selectAll bool                // a Select All was typed: what follows acts on everything
 	zones     map[string]zoneInfo // classifyPath results, by path
+	paths     map[pathVerdictKey]*pathVerdict
 	mentioned map[string]bool     // mentions results, by word
 	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
 	spotlight bool                // Command-Space was typed: the next text launches an app
@@ -142,7 +143,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
 		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
@@ -160,6 +161,10 @@ func (an *asAn) release() {
 		an.symOf[s.name] = 0
 	}
 	clear(an.zones)
+	if len(an.paths) > maxPooled {
+		an.paths = nil // a map that large is not kept for every small script
+	}
+	clear(an.paths)
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)

@@ -89,6 +89,7 @@ func (an *asAn) eventCode(t asToken) string {
 type asLex struct {
 	toks  []asToken
 	ends  []int32  // the index in toks of each statement's asEOL
+	lb    []byte   // while lexing: the normalised buffer (norm after)
 	buf   *lexBufs // toks' and ends' pooled buffers
 	names *nameTable
 	src   string
@@ -132,53 +133,155 @@ func lexAppleScript(src string) *asLex {
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable), ends: buf.ends[:0]}
+	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable), ends: buf.ends[:0], toks: toks}
 	// The normalised buffer starts as a copy of the source: only words need
-	// folding, and the word scan below does it as it goes; everything else
+	// folding, and the word scan does it as it goes; everything else
 	// matches byte for byte. Texts the source does not spell out follow
 	// the padding.
 	n := len(src)
-	lb := make([]byte, n+lexPad, n+lexPad+n/16)
-	copy(lb, src)
-	i := 0
-	for i < n {
-		c := src[i]
-		// Words are most bytes of a script, blanks most of the rest: take
-		// them first (a branch each predicts well; a jump table over every
-		// class would not).
-		if cls := wordClass[c]; cls != 0 {
-			// Scan the word, noting whether it has upper-case letters; only
-			// then does it need folding (most words are lower-case).
-			j := i + 1
-			for j < n {
-				k := wordClass[src[j]]
-				if k == 0 {
-					break
-				}
-				cls |= k
-				j++
+	lx.lb = make([]byte, n+lexPad, n+lexPad+n/16)
+	copy(lx.lb, src)
+	// Words are most bytes of a script, blanks most of the rest: words run
+	// on in words, everything else in other. Each keeps its state in
+	// registers; one loop over both would spill it at every token.
+	for i := 0; i < n; {
+		if wordClass[src[i]] != 0 {
+			i = lx.words(i)
+		} else {
+			i = lx.other(i)
+		}
+	}
+	lx.toks = lx.eol(lx.toks, n)
+	// lb is not written again: the string shares its bytes.
+	lx.norm = unsafe.String(&lx.lb[0], len(lx.lb))
+	lx.lb = nil
+	return lx
+}
+
+// other lexes what starts at i, a byte that does not start a word, and
+// returns where lexing goes on.
+func (lx *asLex) other(i int) int {
+	src, lb, toks := lx.src, lx.lb, lx.toks
+	n := len(src)
+	c := src[i]
+	switch lexClass[c] {
+	case lcBlank:
+		i++
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	case lcEOL:
+		toks = lx.eol(toks, i)
+		i++
+	case lcDash:
+		if i+1 < n && src[i+1] == '-' {
+			i = skipLine(src, i)
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcHash:
+		i = skipLine(src, i)
+	case lcParen:
+		if i+1 < n && src[i+1] == '*' {
+			j, ok := skipBlockComment(src, i)
+			if !ok {
+				lx.unterminated = "comment"
 			}
-			if cls&wordUpper != 0 {
-				for k := i; k < j; k++ {
-					lb[k] = lowerTable[lb[k]]
-				}
+			i = j
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcQuote:
+		toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
+	case lcPipe:
+		j := strings.IndexByte(src[i+1:], '|')
+		if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
+			lx.unterminated = "|identifier|"
+			toks = pushToken(toks, asVar, i, n, i, n-i)
+			toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
+			i = n
+			break
+		}
+		for k := i + 1; k < i+1+j; k++ {
+			lb[k] = lowerTable[src[k]]
+		}
+		toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
+		toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
+		toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
+		i += j + 2
+	case lcApos:
+		if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
+			lb[i+1] = 's' // the text is 's, however spelt
+			toks = pushToken(toks, asOp, i, i+2, i, 2)
+			toks[len(toks)-1].op = opPoss
+			i += 2
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcLess:
+		if i+1 < n && src[i+1] == '<' {
+			toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcOp:
+		toks = pushOp(toks, i, c)
+		i++
+	case lcHigh:
+		toks, lb, i = lx.nonASCII(toks, lb, i)
+	default:
+		// lcWord, lcDigit are words' (lexAppleScript); what is left is a
+		// blank: space or tab.
+		i++
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	lx.lb, lx.toks = lb, toks
+	return i
+}
+
+// words lexes the word or number at i (a byte of wordClass), the blanks
+// after it, and the words and blanks that follow; it returns where lexing
+// goes on.
+func (lx *asLex) words(i int) int {
+	src, lb, toks := lx.src, lx.lb, lx.toks
+	for {
+		// Scan the word, noting whether it has upper-case letters; only
+		// then does it need folding (most words are lower-case). The
+		// padding after the source ends every word.
+		cls := wordClass[lb[i]]
+		j := i + 1
+		for {
+			k := wordClass[lb[j]]
+			if k == 0 {
+				break
 			}
-			if c <= '9' {
+			cls |= k
+			j++
+		}
+		if cls&wordUpper != 0 {
+			for k := i; k < j; k++ {
+				lb[k] = lowerTable[lb[k]]
+			}
+		}
+		if c := src[i]; c <= '9' {
+			j = wordTail(src, lb, i, j)
+			toks = pushToken(toks, asNumber, i, j, i, j-i)
+		} else {
+			if lb[j] >= 0x80 {
 				j = wordTail(src, lb, i, j)
-				toks = pushToken(toks, asNumber, i, j, i, j-i)
-				i = j
-				continue
 			}
-			if j < n && src[j] >= 0x80 {
-				j = wordTail(src, lb, i, j)
-			}
-			// The word's keyword id (lookupKWIn, written out: a call here
-			// would spill the loop's state on every word) and its name:
-			// the keyword's, or one the script's name table gives it.
-			kw, name := kwNone, asName(0)
+			// The word's keyword id and its name: the keyword's, or one
+			// the script's name table gives it.
+			var kw kwID
+			var name asName
 			if w := j - i; w <= kwMaxLen {
-				lo := binary.LittleEndian.Uint64(lb[i:i+8]) & kwLoMask[w]
-				hi := uint64(0)
+				lo, hi := binary.LittleEndian.Uint64(lb[i:i+8])&kwLoMask[w], uint64(0)
 				if w > 8 {
 					hi = binary.LittleEndian.Uint64(lb[j-8 : j])
 				}
@@ -201,96 +304,21 @@ func lexAppleScript(src string) *asLex {
 				toks = slices.Grow(toks, 1)
 			}
 			toks = toks[:len(toks)+1]
-			toks[len(toks)-1] = asToken{start: int32(i), end: int32(j), toff: int32(i), tlen: int32(j - i), kind: asWord, kw: kw, name: name}
-			i = j
-			// A blank most often follows a word.
-			for i < n && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-			continue
+			t := &toks[len(toks)-1]
+			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), int32(i), int32(j-i)
+			t.kind, t.op, t.kw, t.name = asWord, 0, kw, name
 		}
-		if c == ' ' || c == '\t' {
-			i++
-			for i < n && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-			continue
+		// A blank most often follows a word, and a word the blank.
+		for lb[j] == ' ' || lb[j] == '\t' {
+			j++
 		}
-		switch lexClass[c] {
-		case lcBlank:
-			i++
-			for i < n && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-		case lcEOL:
-			toks = lx.eol(toks, i)
-			i++
-		case lcDash:
-			if i+1 < n && src[i+1] == '-' {
-				i = skipLine(src, i)
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcHash:
-			i = skipLine(src, i)
-		case lcParen:
-			if i+1 < n && src[i+1] == '*' {
-				j, ok := skipBlockComment(src, i)
-				if !ok {
-					lx.unterminated = "comment"
-				}
-				i = j
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcQuote:
-			toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
-		case lcPipe:
-			j := strings.IndexByte(src[i+1:], '|')
-			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
-				lx.unterminated = "|identifier|"
-				toks = pushToken(toks, asVar, i, n, i, n-i)
-				toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
-				i = n
-				break
-			}
-			for k := i + 1; k < i+1+j; k++ {
-				lb[k] = lowerTable[src[k]]
-			}
-			toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
-			toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
-			toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
-			i += j + 2
-		case lcApos:
-			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
-				lb[i+1] = 's' // the text is 's, however spelt
-				toks = pushToken(toks, asOp, i, i+2, i, 2)
-				toks[len(toks)-1].op = opPoss
-				i += 2
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcLess:
-			if i+1 < n && src[i+1] == '<' {
-				toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcOp:
-			toks = pushOp(toks, i, c)
-			i++
-		default:
-			toks, lb, i = lx.nonASCII(toks, lb, i)
+		i = j
+		if wordClass[lb[i]] == 0 {
+			break
 		}
 	}
-	lx.toks = lx.eol(toks, n)
-	// lb is not written again: the string shares its bytes.
-	lx.norm = unsafe.String(&lb[0], len(lb))
-	return lx
+	lx.toks = toks
+	return i
 }
 
 // pushToken appends a token, writing its fields in place: a composite

@@ -86,12 +86,12 @@ type asAn struct {
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
-	selectAll bool                // a Select All was typed: what follows acts on everything
-	zones     map[string]zoneInfo // classifyPath results, by path
-	paths     map[pathVerdictKey]*pathVerdict
-	mentioned map[string]bool     // mentions results, by word
-	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
-	spotlight bool                // Command-Space was typed: the next text launches an app
+	selectAll bool                            // a Select All was typed: what follows acts on everything
+	zones     map[string]zoneInfo             // classifyPath results, by path
+	paths     map[pathVerdictKey]*pathVerdict // pathVerdict results
+	mentioned map[string]bool                 // mentions results, by word
+	writes    int8                            // writesFile: 0 not yet known, 1 yes, -1 no
+	spotlight bool                            // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int

@@ -240,7 +240,9 @@ func EditText(ctx context.Context, p EditPopup) (text string, ok bool, err error
 			return "", false, deadlineOK(err)
 		}
 	}
-	text, ok, err = editText(ctx, p, shownBlock(p.Text))
+	// Line ends as an editor writes them: CRLF is one line end to every
+	// parser here, and would otherwise show as ⟨U+000D⟩ on every line.
+	text, ok, err = editText(ctx, p, shownBlock(strings.ReplaceAll(p.Text, "\r\n", "\n")))
 	if err != nil || !ok || ctx.Err() != nil {
 		return "", false, deadlineOK(err)
 	}

@@ -284,13 +284,14 @@ func TestPopupOnX(t *testing.T) {
 			t.Fatalf("Escape: %+v; want no edit", e)
 		}
 
-		// A hidden character reaches the editor as the person sees it.
+		// A hidden character reaches the editor as the person sees it; a
+		// CRLF line end as a line end.
 		hidden := p
-		hidden.Text = "NOTIFY \"a\u202e\" \"b\""
+		hidden.Text = "NOTIFY \"a\u202e\" \"b\"\r\nSPEAK \"c\r\""
 		ch = edit(hidden)
 		id = d.WaitWindow(t, bridge.EditTitle, wait)
 		d.Click(t, id, lastButtonDX, buttonDY)
-		if e := get(ch); !e.ok || e.text != "NOTIFY \"a⟨U+202E⟩\" \"b\"" {
+		if e := get(ch); !e.ok || e.text != "NOTIFY \"a⟨U+202E⟩\" \"b\"\nSPEAK \"c⟨U+000D⟩\"" {
 			t.Fatalf("a hidden character: %+v", e)
 		}
 

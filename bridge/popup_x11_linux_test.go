@@ -233,6 +233,7 @@ func TestPopupOnX(t *testing.T) {
 				if r.err != nil || !r.a.Edit || r.a.Approve || r.a.Remember || !slices.Equal(r.a.Items, []bool{false}) {
 					t.Fatalf("Edit: %+v, %v; want Edit and nothing approved", r.a, r.err)
 				}
+				d.WaitGone(t, bridge.ApprovalTitle, id, wait)
 			})
 		}
 	})
@@ -275,6 +276,7 @@ func TestPopupOnX(t *testing.T) {
 		if e := get(ch); e.err != nil || !e.ok || e.text != plan+"SPEAK \"mine\"" {
 			t.Fatalf("Use my edit: %+v", e)
 		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
 
 		ch = edit(p)
 		id = d.WaitWindow(t, bridge.EditTitle, wait)
@@ -283,6 +285,7 @@ func TestPopupOnX(t *testing.T) {
 		if e := get(ch); e.err != nil || e.ok || e.text != "" {
 			t.Fatalf("Escape: %+v; want no edit", e)
 		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
 
 		// A hidden character reaches the editor as the person sees it; a
 		// CRLF line end as a line end.
@@ -294,6 +297,7 @@ func TestPopupOnX(t *testing.T) {
 		if e := get(ch); !e.ok || e.text != "NOTIFY \"a⟨U+202E⟩\" \"b\"\nSPEAK \"c⟨U+000D⟩\"" {
 			t.Fatalf("a hidden character: %+v", e)
 		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
 
 		// An edit that did not parse: its errors first; Return cancels,
 		// Edit again opens it.
@@ -306,6 +310,7 @@ func TestPopupOnX(t *testing.T) {
 		if e := get(ch); e.err != nil || e.ok {
 			t.Fatalf("Return at the errors: %+v; want no edit", e)
 		}
+		d.WaitGone(t, bridge.EditErrorsTitle, q, wait)
 		ch = edit(bad)
 		q = d.WaitWindow(t, bridge.EditErrorsTitle, wait)
 		d.Click(t, q, lastButtonDX, buttonDY)
@@ -316,6 +321,7 @@ func TestPopupOnX(t *testing.T) {
 		if e := get(ch); e.err != nil || !e.ok || e.text != "SPEAK \"fixed\"" {
 			t.Fatalf("Edit again: %+v", e)
 		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
 
 		// The end of ctx closes the editor at once.
 		ctx, cancel := context.WithCancel(context.Background())

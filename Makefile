@@ -96,6 +96,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/action:FuzzParse \
 	  ./app/internal/sanitize:FuzzPath \
 	  ./app/internal/sanitize:FuzzText \
+	  ./app/internal/sanitize:FuzzApp \
 	  ./app/internal/risk:FuzzAppleScriptLexer \
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk:FuzzShell \

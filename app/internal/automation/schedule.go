@@ -10,7 +10,7 @@ import (
 
 // Bounds of a schedule.
 const (
-	MaxScheduleBytes = 100            // the text of a schedule
+	MaxScheduleBytes = 100             // the text of a schedule
 	MinEvery         = 5 * time.Minute // the shortest "every" interval
 	MaxEvery         = 24 * time.Hour  // the longest; for more, name the days
 )

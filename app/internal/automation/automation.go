@@ -27,6 +27,9 @@ const (
 	// MaxAskBytes bounds a request in words, as the gate's model client
 	// does.
 	MaxAskBytes = llm.MaxRequestBytes
+	// MaxRunBytes bounds a fixed plan: it lives in settings.json, which
+	// is at most 64 KiB.
+	MaxRunBytes = 16 << 10
 )
 
 // ClientPrefix begins the client name every run of an automation is made
@@ -210,6 +213,9 @@ func checkAsk(s string) error {
 func checkPlan(src string) error {
 	if strings.TrimSpace(src) == "" {
 		return errors.New("is empty")
+	}
+	if len(src) > MaxRunBytes {
+		return fmt.Errorf("is longer than %d bytes (settings.json holds it)", MaxRunBytes)
 	}
 	p, err := action.Parse(src)
 	if err != nil {

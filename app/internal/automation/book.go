@@ -131,6 +131,9 @@ func (b *Book) Start(st Settings) {
 // List returns the scheduler's overview.
 func (b *Book) List() Overview { return b.Scheduler.Overview() }
 
+// Subscribe is Scheduler.Subscribe.
+func (b *Book) Subscribe() (<-chan struct{}, func()) { return b.Scheduler.Subscribe() }
+
 // Add adds a, on, after the person's yes. A plan is assessed first: one
 // that does not parse or is blocked is refused (ErrBlocked, with the
 // reasons and their plan lines) before anyone is asked. It returns the

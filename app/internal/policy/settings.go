@@ -493,6 +493,10 @@ func MarshalSettings(s Settings) ([]byte, error) {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}\n")
+	if b.Len() > maxSettingsBytes {
+		// LoadSettings would refuse it, and Airlock would not start.
+		return nil, &SettingsError{Reason: fmt.Sprintf("would be larger than %d bytes (remove an automation or shorten its plan)", maxSettingsBytes)}
+	}
 	return b.Bytes(), nil
 }
 

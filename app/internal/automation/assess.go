@@ -45,7 +45,10 @@ func Assess(a Automation, env *risk.Env) Assessment {
 	as := Assessment{Rated: true, Risk: total.Level}
 	for _, r := range total.Reasons {
 		text := r.Text
-		if r.Span != (risk.Span{}) {
+		switch {
+		case strings.HasPrefix(text, "line "):
+			text = "plan " + text // the analyzer said where
+		case r.Span != (risk.Span{}):
 			text = fmt.Sprintf("plan line %d: %s", 1+strings.Count(a.Run[:min(max(r.Span.Start, 0), len(a.Run))], "\n"), text)
 		}
 		as.Reasons = append(as.Reasons, text)

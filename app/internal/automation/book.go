@@ -60,7 +60,7 @@ func (c Change) Question() (title, text, yes string) {
 			"Turn on"
 	case ChangeAdd:
 		title, yes = fmt.Sprintf("Airlock — add the automation %q?", a.Name), "Add automation"
-		b.WriteString("A program asked to add this automation. It runs without you starting it:\n\n")
+		b.WriteString("Airlock was asked to add this automation. It will run without you starting it:\n\n")
 	case ChangeEnable:
 		title, yes = fmt.Sprintf("Airlock — turn on the automation %q?", a.Name), "Turn on"
 		b.WriteString("This automation will run without you starting it:\n\n")

@@ -219,7 +219,9 @@ func TestAutomationsMenu(t *testing.T) {
 			title, text, yes := c.Question()
 			return trust.Raise(ctx, policy.Change{Kind: policy.ChangeAutomationOn}, tray.Question{Title: title, Text: text, Yes: yes}, func() error { return nil })
 		},
-		Assess:    func(automation.Automation) automation.Assessment { return automation.Assessment{Rated: true, Risk: level.Caution} },
+		Assess: func(automation.Automation) automation.Assessment {
+			return automation.Assessment{Rated: true, Risk: level.Caution}
+		},
 		Scheduler: sched,
 	}
 	tidy := automation.Automation{Name: "tidy", Run: `CREATE_FOLDER "~/Documents/Inbox"`, Schedule: schedule(t, "daily 09:00"), Cooldown: 0, Enabled: true}

@@ -8,6 +8,9 @@
 //	app/internal/sanitize argument rules: control characters, traversal, system and
 //	                     credential paths, persistence locations, sandbox roots, sizes
 //	app/internal/risk    the analyzers: DSL plans, AppleScript, JXA, shell
+//	app/internal/automation the person's scheduled automations: schedules,
+//	                     the scheduler (runs them through the gate), the
+//	                     Book of changes (adding or turning on asks the person)
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -133,7 +133,7 @@ func runAutomations(ctx context.Context, c *ipc.Client, opts automationsOptions,
 	raw, err := c.Call(ctx, "automations", p, nil)
 	var re *ipc.RPCError
 	if errors.As(err, &re) && re.Code == codeAutomation {
-		return errors.New(re.Message)
+		return fmt.Errorf("%s: %s", refused[opts.op], re.Message)
 	}
 	if err != nil {
 		return err
@@ -184,6 +184,9 @@ func runAutomations(ctx context.Context, c *ipc.Client, opts automationsOptions,
 		}
 		verb := map[string]string{"add": "added", "enable": "turned on", "disable": "turned off"}[opts.op]
 		fmt.Fprintf(stdout, "%s %q: %s, %s\n", verb, a.Name, a.Schedule, nextWords(*a, rep.Enabled, time.Now()))
+		if opts.op == "disable" {
+			return nil
+		}
 		if a.Kind == automation.KindRun {
 			fmt.Fprintf(stdout, "its plan is rated %s now (the gate rates it again at each run)\n", a.Assessment.Risk)
 			for _, r := range a.Assessment.Reasons {
@@ -194,6 +197,12 @@ func runAutomations(ctx context.Context, c *ipc.Client, opts automationsOptions,
 		}
 	}
 	return nil
+}
+
+// refused says, for each op, what did not happen when the gate refused it.
+var refused = map[string]string{
+	"list": "cannot list", "add": "not added", "remove": "not removed", "enable": "not turned on",
+	"disable": "not turned off", "run-now": "did not run", "on": "automations not turned on", "off": "automations not turned off",
 }
 
 // raisesTrust reports whether op needs the person's yes.

@@ -89,11 +89,14 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	// Automations are added and turned on only after the person's yes in
 	// a popup; the terminal prompter has none, so there they are changed
 	// in settings.json (read at start) or turned off only.
-	trust := &tray.Trust{}
 	if opts.prompter == "popup" {
-		trust.Confirm = bridge.Confirm
+		b.book.Confirm = confirmAutomation(&tray.Trust{Confirm: bridge.Confirm})
+	} else {
+		b.book.Confirm = func(context.Context, automation.Change) error {
+			return fmt.Errorf("%w, and this gate (airlock serve --prompter=%s) shows none: use the menu-bar app or "+
+				"`airlock serve --prompter=popup`, or write it into settings.json and start the gate again", automation.ErrNotConfirmed, opts.prompter)
+		}
 	}
-	b.book.Confirm = confirmAutomation(trust)
 	b.runScheduler(ctx)
 	fmt.Fprintf(stdout, "airlock: gate serving on %s (autonomy %s, prompter %s)\n", b.srv.Path(), b.settings.Autonomy, opts.prompter)
 	fmt.Fprintf(stdout, "airlock: the OS sandbox of commands and scripts: %s\n", b.box)

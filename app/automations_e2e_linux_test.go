@@ -21,8 +21,9 @@ import (
 // real gate, and the history records it under "automation: hello". Then an
 // agent's `airlock automations add` only opens the confirmation popup: the
 // person's Escape leaves the settings as they were, their click on the yes
-// button adds the automation; "Run now" runs it through the gate; after
-// the kill switch nothing runs.
+// button adds the automation; "Run now" runs it through the gate; the
+// menu's items, clicked over D-Bus, turn off at once and only ask to turn
+// on; after the kill switch nothing runs.
 func TestAutomationsEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds and runs the binary, zenity and Xvfb")
@@ -115,6 +116,28 @@ func TestAutomationsEndToEnd(t *testing.T) {
 	if d.Windows(t, `Airlock — turn on the automation "hello"?`) != nil {
 		t.Error("turning off opened a popup")
 	}
+
+	// The menu, clicked over D-Bus as any program of the session can:
+	// turning all off happens at once; turning hello (an item of its own
+	// submenu) on only opens the popup.
+	b.click(reg.sender, "Automations are on — turn all off")
+	b.awaitMenu(reg.sender, "all paused", hasItem("Automations are off — turn on…"))
+	if s, err := policy.LoadSettings(settings); err != nil || s.AutomationEnabled {
+		t.Fatalf("after turning all off from the menu: %v, switch %v", err, s.AutomationEnabled)
+	}
+	b.click(reg.sender, "Off — turn on…")
+	on := d.WaitWindow(t, `Airlock — turn on the automation "hello"?`, patience)
+	d.Screenshot(t, filepath.Join(artifacts, "automation-enable-confirm.png"))
+	d.Key(t, on, "Escape")
+	b.awaitMenu(reg.sender, "the refusal", hasItem(`"hello" was not turned on`))
+	if s, err := policy.LoadSettings(settings); err != nil || s.Automations[0].Enabled {
+		t.Fatalf("after the refusal hello is %+v, %v", s.Automations[0], err)
+	}
+	b.click(reg.sender, "Automations are off — turn on…")
+	on = d.WaitWindow(t, "Airlock — turn automations on?", patience)
+	time.Sleep(bridge.DefaultArmDelay)
+	d.Click(t, on, xtest.LastButtonDX, xtest.ButtonDY)
+	b.awaitMenu(reg.sender, "all on again", hasItem("Automations are on — turn all off"))
 	if out, code := w.client("", "kill"); code != 0 {
 		t.Fatalf("kill: exit %d\n%s", code, out)
 	}

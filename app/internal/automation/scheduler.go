@@ -267,6 +267,12 @@ func (s *Scheduler) Overview() Overview {
 // it is due until ctx is done. Then it withdraws the runs under way and
 // waits for them to end. It may be called once.
 func (s *Scheduler) Run(ctx context.Context) {
+	now := s.cfg.Clock.Now()
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return
+	}
 	defer func() {
 		s.mu.Lock()
 		s.stopped = true
@@ -274,12 +280,6 @@ func (s *Scheduler) Run(ctx context.Context) {
 		s.cancel()
 		s.runs.Wait()
 	}()
-	now := s.cfg.Clock.Now()
-	s.mu.Lock()
-	if s.started {
-		s.mu.Unlock()
-		return
-	}
 	s.started = true
 	for _, e := range s.entries {
 		if s.enabled && e.a.Enabled && e.a.Schedule.AtLogin() {

@@ -13,6 +13,9 @@
 //	                     Languages, the way to a nested script's analyzer
 //	app/internal/risk/facts the facts they share, as tables: applications,
 //	                     terminals, URL schemes, runnable file types, menu labels
+//	app/internal/automation the person's scheduled automations: schedules,
+//	                     the scheduler (runs them through the gate), the
+//	                     Book of changes (adding or turning on asks the person)
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

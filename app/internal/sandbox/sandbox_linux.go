@@ -99,10 +99,11 @@ func (b *Box) probe() (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// launch runs in the launcher: PID 1 of new user, mount, PID and IPC
-// namespaces (bridge.Command.Namespaces), in a session of its own. It
-// hides what the profile hides, drops its capabilities, applies Landlock
-// and (unless the UI is granted) the socket filter, then starts the
+// launch runs in the launcher: PID 1 of new user, mount, PID, IPC and
+// (unless its network plan keeps the host's) network namespaces
+// (bridge.Command.Namespaces), in a session of its own. It hides what the
+// profile hides, drops its capabilities, applies Landlock, the network
+// plan and (unless the UI is granted) the socket filter, then starts the
 // program and waits for it. When it returns, the kernel kills whatever the
 // program left running in the namespace.
 func launch(s spec) int {

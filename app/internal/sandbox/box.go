@@ -41,8 +41,9 @@ type spec struct {
 	// Probe makes the launcher set everything up, report what it enforced
 	// on stdout, and exit without running anything.
 	Probe bool `json:"probe,omitempty"`
-	// Net is how the Linux launcher holds the profile's network.
-	Net netPlan `json:"net"`
+	// HostNetNS is, on Linux, the inode of the gate's network namespace,
+	// which a launcher that must be in one of its own checks it is not in.
+	HostNetNS uint64 `json:"hostNetNS,omitempty"`
 }
 
 // Box starts actions confined by their profiles. It is safe for concurrent

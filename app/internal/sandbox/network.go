@@ -91,24 +91,23 @@ var webPorts = []uint16{80, 443}
 // netABI is the first Landlock ABI with TCP rules (Linux 6.7).
 const netABI = 4
 
-// netPlan is how the Linux launcher holds a profile's network: decided by
-// the gate (planNetwork), carried to the launcher in its spec.
+// netPlan is how the Linux launcher holds a profile's network. The gate
+// and the launcher each derive it from the profile and the kernel's ABI
+// (planNetwork): the gate to start the launcher in a network namespace of
+// its own or not, the launcher to apply the rest, so that no spec can ask
+// the launcher for less than its profile says.
 type netPlan struct {
 	// OwnNamespace starts the launcher in a network namespace of its own.
-	OwnNamespace bool `json:"ownNamespace"`
-	// HostNamespace is the inode of the gate's network namespace, which
-	// the launcher checks it is not in when OwnNamespace is set; 0 when
-	// not known.
-	HostNamespace uint64 `json:"hostNamespace,omitempty"`
+	OwnNamespace bool
 	// TCP has Landlock refuse every TCP bind, and every TCP connect but
 	// to Connect.
-	TCP     bool     `json:"tcp"`
-	Connect []uint16 `json:"connect,omitempty"`
+	TCP     bool
+	Connect []uint16
 	// Filter has seccomp refuse the sockets and calls Landlock's TCP
 	// rules do not see (Network's doc lists them).
-	Filter bool `json:"filter"`
+	Filter bool
 	// Note says what was given instead of what was asked, and why.
-	Note string `json:"note,omitempty"`
+	Note string
 }
 
 // planNetwork returns how a profile's network is held on Linux, where the

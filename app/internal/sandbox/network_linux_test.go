@@ -388,3 +388,47 @@ func webCheck(home string) int {
 	}
 	return 0
 }
+
+// TestLauncherNeedsItsNetworkNamespace: a launcher whose profile grants no
+// network but that was started in the gate's network namespace, or without
+// being told which namespace that is, refuses rather than run anything.
+func TestLauncherNeedsItsNetworkNamespace(t *testing.T) {
+	r := newRig(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		hostNS uint64
+		host   bool // started in the host's network namespace
+		want   string
+	}{
+		{"in the gate's namespace", st.Ino, true, "network namespace of its own"},
+		{"not told the gate's namespace", 0, false, "network namespace of its own"},
+		{"in one of its own", st.Ino, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := os.CreateTemp(t.TempDir(), "spec")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			fmt.Fprintf(f, `{"profile":{"kind":"command","read":["/"],"env":["PATH=/usr/bin:/bin"]},"argv":["true"],"dir":%q,"hostNetNS":%d}`, r.home, tc.hostNS)
+			f.Seek(0, 0)
+			_, _, err = bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{self, sandbox.LaunchFlag},
+				Env: []string{"PATH=/usr/bin:/bin"}, Dir: "/", ExtraFiles: []*os.File{f}, Namespaces: true, HostNetwork: tc.host})
+			var ee *bridge.ExitError
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("the launcher refused: %v", err)
+			case tc.want != "" && (!errors.As(err, &ee) || ee.Code != 125 || !strings.Contains(ee.LastLine, tc.want)):
+				t.Fatalf("err = %v, want exit 125 saying %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -37,12 +37,12 @@ func selfExe() string { return "/proc/self/exe" }
 // platformCommand starts the launcher in namespaces of its own, the
 // network's too unless the profile's network plan keeps the host's.
 func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) {
-	s.Net = planNetwork(s.Profile, b.abi)
-	if s.Net.OwnNamespace {
-		s.Net.HostNamespace = netNamespace()
+	plan := planNetwork(s.Profile, b.abi)
+	if plan.OwnNamespace {
+		s.HostNetNS = netNamespace()
 	}
 	c.Namespaces = true
-	c.HostNetwork = !s.Net.OwnNamespace
+	c.HostNetwork = !plan.OwnNamespace
 	return c, s
 }
 
@@ -129,7 +129,8 @@ func launch(s spec) int {
 	if err != nil {
 		return fail(exitSetup, "applying Landlock: %v", err)
 	}
-	if err := restrictNetwork(s.Net); err != nil {
+	plan := planNetwork(p, abi)
+	if err := restrictNetwork(plan, s.HostNetNS); err != nil {
 		return fail(exitSetup, "confining the network: %v", err)
 	}
 	if !p.UI {
@@ -145,9 +146,9 @@ func launch(s spec) int {
 		fmt.Println(enforced(abi, p.UI))
 		return 0
 	}
-	if s.Net.Note != "" && p.Network != NetNone {
+	if plan.Note != "" && p.Network != NetNone {
 		// The program will fail to reach what it was granted: say why.
-		fmt.Fprintf(os.Stderr, "%s%s\n", launchPrefix, s.Net.Note)
+		fmt.Fprintf(os.Stderr, "%s%s\n", launchPrefix, plan.Note)
 	}
 	path, code, err := lookPath(s.Argv[0], p.Env)
 	if err != nil {
@@ -208,13 +209,14 @@ func enforced(abi int, ui bool) string {
 }
 
 // restrictNetwork applies the network plan: it checks the launcher is in a
-// network namespace of its own when the plan says so, has Landlock refuse
-// TCP binds and the connects the plan does not allow (strictly: a kernel
-// without TCP rules fails the launch rather than let them through), and
-// installs the seccomp filter that refuses what those rules do not see.
-func restrictNetwork(plan netPlan) error {
+// network namespace of its own, not the gate's (hostNS), when the plan says
+// so, has Landlock refuse TCP binds and the connects the plan does not allow
+// (strictly: a kernel without TCP rules fails the launch rather than let
+// them through), and installs the seccomp filter that refuses what those
+// rules do not see.
+func restrictNetwork(plan netPlan, hostNS uint64) error {
 	if plan.OwnNamespace {
-		if ns := netNamespace(); ns == 0 || ns == plan.HostNamespace {
+		if ns := netNamespace(); hostNS == 0 || ns == 0 || ns == hostNS {
 			return errors.New("the launcher must start in a network namespace of its own, as the sandbox starts it")
 		}
 	}

@@ -18,21 +18,24 @@ import (
 //     reached, and /proc/net lists the namespace's own (empty) tables. An
 //     approved UI action, whose display or bus may listen on an abstract
 //     socket of the host, stays in the host's namespace instead, with
-//     Landlock refusing every TCP connect but the display's X11 port.
+//     Landlock refusing every TCP connect but the display's X11 port (UDP
+//     stays open to it).
 //   - Linux, NetInternet: the host's namespace, with Landlock (ABI 4,
 //     Linux 6.7) allowing TCP connect to ports 80 and 443 only and no TCP
 //     bind. Without ABI 4 the action gets NetNone instead, and says so.
 //     Left open: ports 80 and 443 of this machine and the LAN; UDP, which
 //     Landlock (before ABI 10) does not cover: DNS works, and so would UDP
-//     to a local service; and /proc/net and netlink list the host's
-//     sockets.
+//     to a local service; a listen without bind, which takes a port the
+//     kernel picks and which Landlock does not see; and /proc/net lists
+//     the host's sockets.
 //   - Linux, NetHost: the host's namespace, unrestricted.
 //   - Linux, every value but NetHost: a seccomp filter refuses what
 //     Landlock's TCP rules do not see: MPTCP sockets (they fall back to
 //     plain TCP, through no connect hook), TCP Fast Open (sendto with
 //     MSG_FASTOPEN connects without connect), every address family but
 //     inet, inet6, netlink and unix (vsock reaches the hypervisor from any
-//     namespace), and io_uring.
+//     namespace), netlink but its routing family (socket diagnostics list
+//     the host's sockets), and io_uring.
 //   - macOS (Seatbelt): NetNone allows no network rule at all;
 //     NetInternet allows outbound TCP to ports 80 and 443 and the name
 //     resolver's socket, then refuses every localhost address; NetHost

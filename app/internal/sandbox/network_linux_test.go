@@ -68,6 +68,7 @@ func netHelper(mode string, args []string) (code int, ok bool) {
 		})
 		withSocket("packet", unix.AF_PACKET, unix.SOCK_DGRAM, 0, func(int) error { return nil })
 		withSocket("netlink", unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_ROUTE, func(int) error { return nil })
+		withSocket("socket diagnostics", unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_SOCK_DIAG, func(int) error { return nil })
 	case "listen":
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err == nil {
@@ -202,7 +203,7 @@ func TestNoNetwork(t *testing.T) {
 	out, _, _ = r.run(t, sandbox.Grant{}, r.helper, "tricks", strconv.Itoa(devtools.port))
 	mustSay(t, "tricks", out, "mptcp: protocol not supported", "tcp fast open: permission denied",
 		"tcp fast open by sendmsg: permission denied", "vsock: address family not supported by protocol",
-		"packet: address family not supported by protocol", "netlink: ok")
+		"packet: address family not supported by protocol", "netlink: ok", "socket diagnostics: permission denied")
 	if devtools.reached(t) || devtools6 != nil && devtools6.reached(t) {
 		t.Fatal("a connection reached the local listener")
 	}
@@ -254,7 +255,8 @@ func TestInternetNetwork(t *testing.T) {
 	out, _, _ = r.run(t, web, r.helper, "tricks", strconv.Itoa(devtools.port))
 	mustSay(t, "tricks", out, "mptcp: protocol not supported", "tcp fast open: permission denied",
 		"tcp fast open by sendmsg: permission denied", "sctp: protocol not supported",
-		"vsock: address family not supported by protocol", "packet: address family not supported by protocol", "netlink: ok")
+		"vsock: address family not supported by protocol", "packet: address family not supported by protocol", "netlink: ok",
+		"socket diagnostics: permission denied")
 	out, _, _ = r.run(t, web, r.helper, "listen")
 	mustSay(t, "listen", out, "listen: permission denied")
 	if devtools.reached(t) {

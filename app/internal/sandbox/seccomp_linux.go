@@ -123,8 +123,11 @@ func installFilter(build func(arch uint32, x32 bool) []unix.SockFilter) error {
 // other protocol (SCTP, SMC); and every address family but inet, inet6,
 // netlink and unix, whose sockets may reach past a network namespace
 // (vsock reaches the hypervisor from any) or the LAN by other means
-// (packet, Bluetooth, CAN, TIPC, RDS, XDP …). io_uring, whose requests
-// would bypass the filter, is refused too. Unix sockets are socketFilter's.
+// (packet, Bluetooth, CAN, TIPC, RDS, XDP …); of netlink only the routing
+// family stays (name lookups read the addresses there), not socket
+// diagnostics (which list the host's sockets), generic netlink or uevents.
+// io_uring, whose requests would bypass the filter, is refused too. Unix
+// sockets are socketFilter's.
 func netFilter(arch uint32, x32 bool) []unix.SockFilter {
 	const msgFastOpen = 0x20000000 // MSG_FASTOPEN
 	var b bpf
@@ -144,10 +147,13 @@ func netFilter(arch uint32, x32 bool) []unix.SockFilter {
 	b.label("socket")
 	b.ld(offArg0)
 	b.jeq(unix.AF_UNIX, "allow", "")
-	b.jeq(unix.AF_NETLINK, "allow", "")
+	b.jeq(unix.AF_NETLINK, "netlink", "")
 	b.jeq(unix.AF_INET, "inet", "")
 	b.jeq(unix.AF_INET6, "inet", "")
 	b.ret(errnoRet(unix.EAFNOSUPPORT))
+	b.label("netlink")
+	b.ld(offArg2)
+	b.jeq(unix.NETLINK_ROUTE, "allow", "eacces")
 	b.label("inet")
 	b.ld(offArg1)
 	b.and(0xf) // the type without its flags

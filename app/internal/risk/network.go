@@ -13,7 +13,7 @@ package risk
 // without network (it fails, it does not escape); a rule here that also
 // fires for work without the network (shell.git covers git stash too)
 // gives that work the web's ports when it runs unasked.
-func (v Verdict) UsesNetwork() bool {
+func UsesNetwork(v Verdict) bool {
 	for _, r := range v.Reasons {
 		if networkRules[r.Rule] {
 			return true

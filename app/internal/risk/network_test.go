@@ -42,7 +42,7 @@ func TestUsesNetwork(t *testing.T) {
 			t.Fatalf("network.txt:%d: %v", n, err)
 		}
 		v := risk.Assess(kind, parts[2], env)
-		if !v.UsesNetwork() {
+		if !risk.UsesNetwork(v) {
 			t.Errorf("network.txt:%d: %q does not use the network: %v", n, parts[2], v)
 		}
 		if !slices.ContainsFunc(v.Reasons, func(r risk.Reason) bool { return r.Rule == parts[0] }) {
@@ -63,12 +63,12 @@ func TestUsesNetwork(t *testing.T) {
 		{"ls", "-l"}, {"cat", "notes.txt"}, {"grep", "-r", "TODO", "."}, {"say", "hi"}, {"date"},
 		{"git", "status"}, {"git", "log", "-1"},
 	} {
-		if v := risk.ShellArgv(argv, env); v.UsesNetwork() {
+		if v := risk.ShellArgv(argv, env); risk.UsesNetwork(v) {
 			t.Errorf("%q uses the network: %v", argv, v)
 		}
 	}
 	for _, script := range []string{`tell application "Finder" to get name of every window`, `display dialog "hi"`} {
-		if v := risk.Assess(risk.KindAppleScript, script, env); v.UsesNetwork() {
+		if v := risk.Assess(risk.KindAppleScript, script, env); risk.UsesNetwork(v) {
 			t.Errorf("%q uses the network: %v", script, v)
 		}
 	}

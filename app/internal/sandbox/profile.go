@@ -67,7 +67,7 @@ type Grant struct {
 // host's whole network (NetHost) when the person approved it.
 func GrantFor(v risk.Verdict, approved bool) Grant {
 	g := Grant{Approved: approved, UI: approved && v.SynthesisesInput()}
-	if v.UsesNetwork() {
+	if risk.UsesNetwork(v) {
 		g.Network = NetInternet
 		if approved {
 			g.Network = NetHost

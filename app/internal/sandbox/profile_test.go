@@ -177,7 +177,7 @@ func TestGrantFor(t *testing.T) {
 	}
 	listing := risk.Verdict{Level: level.Caution}
 	fetching := risk.ShellArgv([]string{"curl", "-fsS", "https://example.com/"}, &risk.Env{})
-	if !fetching.UsesNetwork() {
+	if !risk.UsesNetwork(fetching) {
 		t.Fatalf("curl is not rated as using the network: %v", fetching)
 	}
 	tests := []struct {

@@ -1,4 +1,4 @@
-package risk
+package jxa
 
 import (
 	"strings"
@@ -69,7 +69,7 @@ func (an *jsAn) jsMods(c jsCall) map[string]bool {
 }
 
 // keys rates a keystroke or keyCode call.
-func (an *jsAn) keys(toks []jsToken, i int, code bool, sp Span) {
+func (an *jsAn) keys(toks []jsToken, i int, code bool, sp rate.Span) {
 	c := an.invocation(toks, i)
 	if !c.ok {
 		return

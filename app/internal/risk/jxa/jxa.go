@@ -1,7 +1,6 @@
-package risk
+package jxa
 
 import (
-	"context"
 	"encoding/base64"
 	"net/url"
 	"sort"
@@ -14,20 +13,6 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
-
-// JXA rates JavaScript for Automation. It finds what the script calls —
-// however it is spelled: `app.doShellScript(…)`, `app['do'+'ShellScript']`,
-// `var f = app.doShellScript; f(…)`, `Reflect.get(app, …)`, `.call`,
-// `.apply`, unicode escapes in names — and rates it by the same rules as
-// AppleScript: shell commands parsed, code evaluated from strings analysed
-// or, when computed, Destructive.
-func JXA(src string, env *Env) Verdict {
-	env, end := begin(env, context.Background())
-	v := jxaAt(src, env, 0)
-	end(&v)
-	v.Sort()
-	return v
-}
 
 // Bounds of constant folding. Past the work budget, and for a variable met
 // again while it is being resolved, a value is computed (a hole): the
@@ -71,7 +56,7 @@ type jsTpl struct {
 
 type jsLex struct {
 	toks         []jsToken
-	subs         []Span // ${…} expressions inside templates, analysed on their own
+	subs         []rate.Span // ${…} expressions inside templates, analysed on their own
 	tpls         []jsTpl
 	unterminated string
 	unbalanced   bool
@@ -581,7 +566,7 @@ func (l *jsLexer) template(i int) int {
 			if !closed {
 				l.lx.unterminated = "template literal"
 				if l.nest == 0 {
-					l.lx.subs = append(l.lx.subs, Span{Start: min(j+2, len(src)), End: len(src)})
+					l.lx.subs = append(l.lx.subs, rate.Span{Start: min(j+2, len(src)), End: len(src)})
 				}
 				tpl.parts = append(tpl.parts, "")
 				l.emitTemplate(i, len(src), tpl)
@@ -589,7 +574,7 @@ func (l *jsLexer) template(i int) int {
 			}
 			if l.nest == 0 {
 				// Nested ${…} are analysed with the one around them.
-				l.lx.subs = append(l.lx.subs, Span{Start: j + 2, End: k - 1})
+				l.lx.subs = append(l.lx.subs, rate.Span{Start: j + 2, End: k - 1})
 			}
 			j = k
 		default:
@@ -676,7 +661,7 @@ type jsSite struct {
 }
 
 type jsLoop struct {
-	span     Span
+	span     rate.Span
 	from, to int
 }
 
@@ -685,8 +670,8 @@ type jsAn struct {
 	loops       []jsLoop // loop bodies (and functions they call)
 	src         string
 	lx          *jsLex
-	v           *Verdict
-	env         *Env
+	v           *rate.Verdict
+	env         *rate.Env
 	depth       int
 	defs        map[string][]jsDef // every value assigned to a name
 	alias       map[string]string  // var f = app.doShellScript: f stands for doShellScript
@@ -703,41 +688,49 @@ type jsAn struct {
 	exhausted   bool
 	with        bool // sloppy-mode with: bare names may be methods
 	hasNSTask   bool
-	nstaskAt    Span
+	nstaskAt    rate.Span
 	userTask    bool
 	argsSeen    map[string]bool // arguments of computed calls analysed
 	argBytes    int
 	arrowEnds   map[int]int // arrowEnd, remembered
 }
 
-func jxaAt(src string, env *Env, depth int) Verdict {
-	var v Verdict
+// Rate rates the JavaScript for Automation src, a script nested depth deep
+// (0: the input itself) in the assessment env is bound to (rate.Env.Begin).
+// It finds what the script calls — however it is spelled:
+// `app.doShellScript(…)`, `app['do'+'ShellScript']`, `var f =
+// app.doShellScript; f(…)`, `Reflect.get(app, …)`, `.call`, `.apply`,
+// unicode escapes in names — and rates it by the rows of methods (rules.go):
+// shell commands parsed, code evaluated from strings analysed or, when
+// computed, Destructive.
+func Rate(src string, env *rate.Env, depth int) rate.Verdict {
+	var v rate.Verdict
 	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.Add(level.Destructive, "jxa."+rule, Span{}, "%s", why)
+			v.Add(level.Destructive, "jxa."+rule, rate.Span{}, "%s", why)
 		}
 		return v
 	}
 	if rate.Nesting(src, false) > rate.MaxNesting {
-		v.Add(level.Destructive, "jxa.too-deep", Span{}, "brackets nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
+		v.Add(level.Destructive, "jxa.too-deep", rate.Span{}, "brackets nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
 		return v
 	}
 	if !utf8.ValidString(src) {
-		v.Add(level.Dangerous, "jxa.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
+		v.Add(level.Dangerous, "jxa.invalid-utf8", rate.Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	lx := lexJS(src)
 	if lx.tooMany {
-		v.Add(level.Destructive, "jxa.too-much", Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
+		v.Add(level.Destructive, "jxa.too-much", rate.Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
 		return v
 	}
 	an := &jsAn{src: src, lx: lx, v: &v, env: env, depth: depth, defs: map[string][]jsDef{}, alias: map[string]string{}}
 	if lx.tooDeep {
-		an.add(level.Destructive, "jxa.too-deep", Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)
+		an.add(level.Destructive, "jxa.too-deep", rate.Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)
 	}
 	if lx.unterminated != "" {
-		an.add(level.Dangerous, "jxa.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
+		an.add(level.Dangerous, "jxa.unterminated", rate.Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
 	} else if lx.unbalanced {
-		an.add(level.Dangerous, "jxa.unbalanced", Span{}, "unbalanced brackets: the script cannot be analysed reliably")
+		an.add(level.Dangerous, "jxa.unbalanced", rate.Span{}, "unbalanced brackets: the script cannot be analysed reliably")
 	}
 	an.collect()
 	an.findLoops()
@@ -750,27 +743,27 @@ func jxaAt(src string, env *Env, depth int) Verdict {
 		an.nstask()
 	}
 	if an.exhausted {
-		an.add(level.Dangerous, "jxa.fold-budget", Span{}, "string expressions too large or self-referencing to fold: parts are treated as computed at run time")
+		an.add(level.Dangerous, "jxa.fold-budget", rate.Span{}, "string expressions too large or self-referencing to fold: parts are treated as computed at run time")
 	}
 	for _, sp := range lx.subs {
-		inner := jxaAt(src[sp.Start:sp.End], env, depth+1)
+		inner := Rate(src[sp.Start:sp.End], env, depth+1)
 		at := sp
 		v.Merge(inner, &at)
 	}
 	return v
 }
 
-func (an *jsAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
+func (an *jsAn) add(l level.Level, rule string, sp rate.Span, format string, args ...any) {
 	an.v.Add(l, rule, sp, format, args...)
 }
 
-func jsSpan(t jsToken) Span { return Span{Start: int(t.start), End: int(t.end)} }
+func jsSpan(t jsToken) rate.Span { return rate.Span{Start: int(t.start), End: int(t.end)} }
 
-func jsSpanOf(ts []jsToken) Span {
+func jsSpanOf(ts []jsToken) rate.Span {
 	if len(ts) == 0 {
-		return Span{}
+		return rate.Span{}
 	}
-	return Span{Start: int(ts[0].start), End: int(ts[len(ts)-1].end)}
+	return rate.Span{Start: int(ts[0].start), End: int(ts[len(ts)-1].end)}
 }
 
 // jsKeywords cannot name a function or a variable.
@@ -2667,11 +2660,11 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 				an.argsSeen = map[string]bool{}
 			}
 			an.argsSeen[s] = true
-			var w Verdict
+			var w rate.Verdict
 			an.env.Languages().Shell(&w, s, an.env, nil, an.depth+1)
-			js := jxaAt(s, an.env, an.depth+1)
+			js := Rate(s, an.env, an.depth+1)
 			as := an.env.Languages().AppleScript(s, an.env, an.depth+1)
-			for _, x := range []Verdict{w, js, as} {
+			for _, x := range []rate.Verdict{w, js, as} {
 				if x.Level >= level.Destructive {
 					an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
 					break
@@ -2693,7 +2686,7 @@ func jsQuote(s string) string {
 	return strconv.Quote(s)
 }
 
-func jsTop(v Verdict) string {
+func jsTop(v rate.Verdict) string {
 	best := ""
 	var l level.Level
 	for _, r := range v.Reasons {
@@ -2709,7 +2702,7 @@ func jsTop(v Verdict) string {
 
 // unfollowed rates a reference to a method that is not called where it is
 // taken nor stored in a variable the analyzer follows.
-func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp Span) {
+func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp rate.Span) {
 	l := jsMembers[r.name]
 	if l <= level.Safe || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
 		return
@@ -2719,7 +2712,7 @@ func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp Span) {
 
 // calledMember reports a member reference (.x, ['x']) that is called here;
 // a member reference that is not followed to a call is reported as such.
-func (an *jsAn) calledMember(toks []jsToken, i int, r jsRef, sp Span) bool {
+func (an *jsAn) calledMember(toks []jsToken, i int, r jsRef, sp rate.Span) bool {
 	if !r.member {
 		return false
 	}
@@ -3274,7 +3267,7 @@ func jsOpensProgram(p string) bool {
 
 // openTarget rates opening a URL or a file: by its scheme, and Dangerous
 // for a file that runs when opened (setup.command, a .pkg, a profile).
-func (an *jsAn) openTarget(c jsCall, sp Span, location bool) {
+func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
 	worst, why := level.Safe, ""
 	if v := an.evalExpr(c.first, 0); v.lit {
 		for _, s := range an.strs(v) {
@@ -3445,7 +3438,7 @@ func (an *jsAn) addLoop(from, to int) {
 	if from > to || to >= len(toks) {
 		return
 	}
-	an.loops = append(an.loops, jsLoop{span: Span{Start: int(toks[from].start), End: int(toks[to].end)}, from: from, to: to})
+	an.loops = append(an.loops, jsLoop{span: rate.Span{Start: int(toks[from].start), End: int(toks[to].end)}, from: from, to: to})
 }
 
 // loopBody records the statement or block at toks[k] as a loop body.
@@ -3509,10 +3502,6 @@ func (an *jsAn) appNames(args []jsToken) []string {
 	}
 	return out
 }
-
-// jsTerminal reports a terminal application, by name, bundle id or path:
-// the AppleScript analyzer's list, one table for both.
-func jsTerminal(name string) bool { return isTerminalApp(name) }
 
 // unknownApps rates commands to applications Airlock does not know,
 // anywhere in a chain rooted at one: Application('X').documents[0].upload(…),
@@ -3583,7 +3572,7 @@ func (an *jsAn) unknownAppName(args []jsToken) (string, bool) {
 		return "(an application named at run time)", true
 	}
 	for _, n := range names {
-		if strings.TrimSpace(n) != "" && newApp(n, false).known == nil {
+		if strings.TrimSpace(n) != "" && appInfo(n) == nil {
 			return n, true
 		}
 	}
@@ -3694,7 +3683,7 @@ func jsBulk(all []jsToken) bool {
 }
 
 // shell rates a shell command given as a JavaScript expression.
-func (an *jsAn) shell(expr []jsToken, sp Span, computedDestructive bool) {
+func (an *jsAn) shell(expr []jsToken, sp rate.Span, computedDestructive bool) {
 	before := an.exhausted
 	vs, whole := an.template(expr, 0)
 	if whole {
@@ -3715,7 +3704,7 @@ func (an *jsAn) shell(expr []jsToken, sp Span, computedDestructive bool) {
 
 // evalCode rates code run from a string: literal code is analysed, code
 // computed at run time is Destructive.
-func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp Span) {
+func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp rate.Span) {
 	vs, whole := an.template(first, 0)
 	if whole || len(vs) == 0 {
 		an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
@@ -3760,7 +3749,7 @@ func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp Span) {
 			an.v.Merge(inner, &sp)
 		}
 		if js {
-			inner := jxaAt(code, an.env, an.depth+1)
+			inner := Rate(code, an.env, an.depth+1)
 			an.v.Merge(inner, &sp)
 		}
 	}
@@ -3839,7 +3828,7 @@ func (an *jsAn) nstask() {
 				}
 				if runs < 8 {
 					runs++
-					w := ShellArgv(argv, an.env)
+					w := an.argv(argv)
 					an.v.Merge(w, &sp)
 				}
 			}

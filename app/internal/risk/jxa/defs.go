@@ -205,7 +205,7 @@ func (an *jsAn) aliasNames(name string, names []string, dollar bool) {
 			an.alias[name] = jsComputed
 			return
 		}
-		if row, ok := methods[m]; ok && row.follow && (dollar || !row.cfunc) {
+		if row := rowOf(m); row.follow && (dollar || !row.cfunc) {
 			an.alias[name] = m
 		}
 	}
@@ -235,7 +235,7 @@ func (an *jsAn) pattern(toks []jsToken, open, close int) {
 			if t.kind == jsString {
 				key = t.val
 			}
-			if methods[key].follow {
+			if rowOf(key).follow {
 				an.alias[toks[k+2].text] = key
 				an.markPatternKey(k)
 				an.markPatternKey(k + 2)
@@ -245,7 +245,7 @@ func (an *jsAn) pattern(toks []jsToken, open, close int) {
 		if t.kind != jsIdent || next != "," && next != "}" && next != "]" && next != "=" && k+1 != close {
 			continue
 		}
-		if methods[t.text].follow && obj && toks[k-1].text != ":" {
+		if rowOf(t.text).follow && obj && toks[k-1].text != ":" {
 			// {doShellScript} = app: shorthand for {doShellScript: doShellScript}
 			an.alias[t.text] = t.text
 			an.markPatternKey(k)

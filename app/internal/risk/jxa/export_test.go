@@ -14,10 +14,13 @@ type Row struct {
 	Writes []int
 }
 
-// Rows lists the table.
+// Rows lists the table; every row must be found by rowOf.
 func Rows() []Row {
 	var out []Row
 	for name, m := range methods {
+		if rowOf(name) != m {
+			panic("rowOf does not find " + name)
+		}
 		out = append(out, Row{Name: name, Rule: m.rule, Level: m.level, Rater: int(m.rate), CFunc: m.cfunc,
 			Code: m.does&(runsCode|runsShell) != 0, Reads: m.reads, Writes: m.writes})
 	}

@@ -25,14 +25,11 @@ func (u use) tok() jsToken { return u.toks[u.r.i] }
 
 // member rates the reference r by its row, if it has one.
 func (an *jsAn) member(toks []jsToken, r jsRef) {
-	m, ok := methods[r.name]
-	if !ok {
-		return
+	m := rowOf(r.name)
+	if m.rate == rNone || m.cfunc && !r.dollar {
+		return // not a row; or a C function's name on anything but the ObjC bridge
 	}
-	if m.cfunc && !r.dollar {
-		return // a method of that name on anything but the ObjC bridge
-	}
-	m.rate.run(an, use{toks: toks, r: r, m: &m, sp: jsSpan(toks[r.i])})
+	m.rate.run(an, use{toks: toks, r: r, m: m, sp: jsSpan(toks[r.i])})
 }
 
 // finding adds the row's own finding.
@@ -491,7 +488,7 @@ func (an *jsAn) bindFunction(u use) {
 		switch {
 		case n == jsComputed:
 			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds a C function whose name is computed at run time")
-		case methods[n].cfunc:
+		case rowOf(n).cfunc:
 			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds the C function %s, which runs programs or deletes files", n)
 		default:
 			an.add(level.Caution, "jxa.bind-function", u.sp, "binds the C function %s", jsQuote(n))

@@ -17,7 +17,7 @@ import "github.com/airlockhq/airlock/app/internal/level"
 //
 // To change how a JXA method is rated, change its row here; methods.go holds
 // the functions rows name.
-var methods = map[string]method{
+var methods = map[string]*method{
 	// Code: shells, programs, scripts and JavaScript built from strings.
 	"doShellScript": {does: runsShell, level: level.Dangerous, rule: "jxa.shell", follow: true, ref: level.Destructive, rate: rDoShellScript},
 	"doScript":      {does: runsShell, level: level.Caution, rule: "jxa.terminal", follow: true, ref: level.Dangerous, rate: rDoScript},
@@ -159,6 +159,31 @@ var methods = map[string]method{
 	"startScreenSaver": {does: state, level: level.Caution, rule: "jxa.startscreensaver", rate: rAppCommand},
 	"eject":            {does: state, level: level.Caution, rule: "jxa.eject", rate: rAppCommand},
 }
+
+// rowOf returns the row of name, or a row rating nothing (rate rNone).
+// Most names a script uses are no row: a look-up first checks the length
+// and first byte against those of the rows.
+func rowOf(name string) *method {
+	if len(name) == 0 || len(name) >= len(rowShapes) || rowShapes[len(name)][name[0]>>6]&(1<<(name[0]&63)) == 0 {
+		return &noRow
+	}
+	if m := methods[name]; m != nil {
+		return m
+	}
+	return &noRow
+}
+
+var noRow method
+
+// rowShapes marks, by length, the first bytes of the rows' names.
+var rowShapes = func() (s [96][4]uint64) {
+	for name := range methods {
+		if len(name) < len(s) {
+			s[len(name)][name[0]>>6] |= 1 << (name[0] & 63)
+		}
+	}
+	return s
+}()
 
 // method is one row of methods.
 type method struct {

@@ -319,7 +319,7 @@ func jsTop(v rate.Verdict) string {
 // unfollowed rates a reference to a method that is not called where it is
 // taken nor stored in a variable the analyzer follows.
 func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp rate.Span) {
-	l := methods[r.name].ref
+	l := rowOf(r.name).ref
 	if l <= level.Safe || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
 		return
 	}

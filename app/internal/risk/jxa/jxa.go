@@ -537,6 +537,9 @@ func (an *jsAn) shell(expr []jsToken, sp rate.Span, computedDestructive bool) {
 		an.add(level.Destructive, "jxa.shell-computed", sp, "SHELL COMMAND too large or self-referencing to fold: cannot tell all it runs")
 	}
 	for _, c := range vs {
+		if name, ok := seedWord(c); ok {
+			an.add(level.Destructive, "jxa.shell-seed", sp, "DANGEROUS SHELL COMMAND: runs %s (seed 000: critical)", rate.Display(name))
+		}
 		an.env.Languages().Shell(an.v, c, an.env, &sp, an.depth+1)
 	}
 }

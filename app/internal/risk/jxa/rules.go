@@ -122,7 +122,7 @@ var methods = map[string]*method{
 	"click":                   {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
 	"perform":                 {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
 	"hiddenAnswer":            {does: ui, level: level.Dangerous, rule: "jxa.password-prompt", text: "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing", rate: rOption},
-	"administratorPrivileges": {does: runsShell, level: level.Dangerous, rule: "jxa.admin", text: "ADMIN: runs with administrator privileges (as root)", rate: rOption},
+	"administratorPrivileges": {does: runsShell, level: level.Destructive, rule: "jxa.admin", text: "ADMIN: runs a shell command with administrator privileges, as root (seed 000: sudo is critical)", rate: rOption},
 	"setTheClipboardTo":       {does: ui, level: level.Caution, rule: "jxa.clipboard", text: "CLIPBOARD: replaces the clipboard", follow: true, rate: rAlways},
 	"setVolume":               {does: ui, level: level.Caution, rule: "jxa.volume", text: "VOLUME: changes the sound volume", follow: true, rate: rAlways},
 

@@ -114,7 +114,7 @@ func (an *jsAn) writeText(u use) {
 	}
 	for _, a := range c.args[min(1, len(c.args)):] {
 		if v := jsObjectValue(a, "to"); v != nil {
-			an.add(level.Caution, "jxa.write", sp, "WRITE: write writes a file")
+			an.add(level.Dangerous, "jxa.write", sp, "WRITE: write writes a file")
 			an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, true, 0)
 		}
 	}
@@ -221,7 +221,7 @@ func (an *jsAn) timerCode(first []jsToken) bool {
 // fileOp: an NSFileManager or NSString/NSData method that writes files;
 // the row names the arguments that are paths read and written.
 func (an *jsAn) fileOp(u use) {
-	an.add(level.Caution, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
+	an.add(level.Dangerous, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
 	c := an.invocation(u.toks, u.r.i)
 	an.pathArgs(c, false, u.m.reads...)
 	an.pathArgs(c, true, u.m.writes...)
@@ -232,7 +232,7 @@ func (an *jsAn) openForAccess(u use) {
 	c := an.invocation(u.toks, u.r.i)
 	if len(c.args) > 1 {
 		if v := jsObjectValue(c.args[1], "writePermission"); v != nil && !jsFalsy(v) {
-			an.add(level.Caution, "jxa.write", u.sp, "WRITE: openForAccess opens a file for writing")
+			an.add(level.Dangerous, "jxa.write", u.sp, "WRITE: openForAccess opens a file for writing")
 			an.pathArgs(c, true, 0)
 			return
 		}
@@ -267,7 +267,64 @@ func (an *jsAn) deleteItems(u use) {
 		an.add(level.Destructive, "jxa.bulk-delete", u.sp, "BULK DELETE: This will delete multiple files/folders. This action may be irreversible.")
 		return
 	}
+	if an.diskItems(u.toks, u.r.i, c) {
+		an.add(level.Destructive, "jxa.delete-permanent", u.sp, "DELETE: System Events deletes files and folders at once, not to the Trash")
+		return
+	}
 	an.add(level.Dangerous, "jxa.delete", u.sp, "DELETE: Will delete a file or folder (goes to Trash)")
+}
+
+// seDiskItems are System Events' classes of disk items, whose delete does
+// not use the Trash.
+var seDiskItems = map[string]bool{"files": true, "folders": true, "diskItems": true, "aliases": true,
+	"file": true, "folder": true, "diskItem": true, "alias": true, "disks": true, "disk": true, "filePackages": true}
+
+// diskItems: a delete made by System Events on its disk items (the
+// receiver's chain, or the argument's, names one), which is permanent. A
+// delete by System Events whose object cannot be told counts as one.
+func (an *jsAn) diskItems(toks []jsToken, i int, c jsCall) bool {
+	se := false
+	for _, app := range append(an.chainApps(toks, i), an.argApps(c)...) {
+		se = se || strings.EqualFold(strings.TrimSpace(app), "System Events") || strings.EqualFold(app, "com.apple.systemevents")
+	}
+	if !se {
+		return false
+	}
+	elems := toks[jsChainStart(toks, i):i]
+	elems = append(elems[:len(elems):len(elems)], c.all...)
+	for _, x := range elems {
+		if x.kind == jsIdent && seDiskItems[x.text] {
+			return true
+		}
+		if x.kind == jsIdent {
+			for _, d := range an.defs[x.text] {
+				for _, y := range d.expr {
+					if y.kind == jsIdent && seDiskItems[y.text] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	// System Events deletes UI elements and login items too; an object it
+	// cannot tell is taken to be a file.
+	for _, x := range elems {
+		if x.kind == jsIdent && (x.text == "loginItems" || x.text == "processes" || x.text == "uiElements" || x.text == "windows") {
+			return false
+		}
+	}
+	return true
+}
+
+// argApps returns the applications the arguments' chains are rooted at.
+func (an *jsAn) argApps(c jsCall) []string {
+	var out []string
+	for _, a := range c.args {
+		if len(a) > 0 {
+			out = append(out, an.rootApps(a, 0)...)
+		}
+	}
+	return out
 }
 
 // moveItems: an application's move, to the Trash or elsewhere.

@@ -579,3 +579,33 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 		}
 	}
 }
+
+// chainApps returns the applications the chain ending at toks[i] is rooted
+// at, by name: Application('X')…, or a variable holding such a chain (var
+// se = Application('System Events'); se.files['x']), followed a few
+// assignments deep. Nil when the chain is not rooted at one it can name.
+func (an *jsAn) chainApps(toks []jsToken, i int) []string {
+	s := jsChainStart(toks, i)
+	return an.rootApps(toks[s:i+1], 0)
+}
+
+func (an *jsAn) rootApps(chain []jsToken, depth int) []string {
+	if len(chain) == 0 || depth > 4 {
+		return nil
+	}
+	head := chain[0]
+	if head.kind != jsIdent {
+		return nil
+	}
+	if head.text == "Application" && len(chain) > 2 && chain[1].text == "(" {
+		if c := jsMatch(chain, 1); c > 2 {
+			return an.appNames(chain[2:c])
+		}
+		return nil
+	}
+	var out []string
+	for _, d := range an.defs[head.text] {
+		out = append(out, an.rootApps(d.expr, depth+1)...)
+	}
+	return out
+}

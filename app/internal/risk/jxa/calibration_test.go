@@ -1,0 +1,59 @@
+package jxa_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk"
+)
+
+const sa = "var app = Application.currentApplication(); app.includeStandardAdditions = true;\n"
+
+// TestCalibration: the levels DESIGN.md "Risk levels" gives each class of
+// fact, the same in JXA as in every language.
+func TestCalibration(t *testing.T) {
+	env := testEnv(t)
+	tests := []struct {
+		name, src string
+		want      level.Level
+	}{
+		// doShellScript: never below dangerous; seed 000's commands destructive.
+		{"shell ls", sa + `app.doShellScript('ls ~/Desktop')`, level.Dangerous},
+		{"shell date", sa + `var d = app.doShellScript('date +%Y-%m-%d')`, level.Dangerous},
+		{"shell on another app", `var se = Application('System Events'); se.includeStandardAdditions = true; se.doShellScript('ls')`, level.Dangerous},
+		{"shell sudo", sa + `app.doShellScript('sudo purge')`, level.Destructive},
+		{"shell rm", sa + `app.doShellScript('rm ~/Documents/a.txt')`, level.Destructive},
+		{"shell chmod", sa + `app.doShellScript('chmod 644 ~/Documents/a.txt')`, level.Destructive},
+		{"shell chown", sa + `app.doShellScript('cd /tmp; chown me a.txt')`, level.Destructive},
+		{"shell dd", sa + `app.doShellScript('dd if=/dev/zero of=/tmp/x bs=1 count=1')`, level.Destructive},
+		{"shell mkfs", sa + `app.doShellScript('/sbin/mkfs.apfs /dev/disk9')`, level.Destructive},
+		{"shell diskutil erase", sa + `app.doShellScript('diskutil eraseVolume APFS X disk9s1')`, level.Destructive},
+		{"shell built", sa + `var c = 'r' + 'm'; app.doShellScript(c + ' ~/Documents/a.txt')`, level.Destructive},
+		{"shell as root", sa + `app.doShellScript('ls /var/root', {administratorPrivileges: true})`, level.Destructive},
+		{"system rm", `ObjC.import('stdlib'); $.system('rm /tmp/x')`, level.Destructive},
+		{"shell rm word in text", sa + `app.doShellScript('grep -c rm notes.txt')`, level.Dangerous},
+
+		// Writing a file is dangerous; removing data outside the Trash destructive.
+		{"write to", sa + `var f = app.openForAccess(Path('/tmp/log.txt'), {writePermission: true}); app.write('x', {to: f}); app.closeAccess(f)`, level.Dangerous},
+		{"open for access read", sa + `var f = app.openForAccess(Path('/tmp/log.txt')); app.read(f)`, level.Safe},
+		{"NSString write", `ObjC.import('Foundation'); $('hi').writeToFileAtomicallyEncodingError('/tmp/hi.txt', true, 4, null)`, level.Dangerous},
+		{"createFile", `ObjC.import('Foundation'); $.NSFileManager.defaultManager.createFileAtPathContentsAttributes('/tmp/a', $(), $())`, level.Dangerous},
+		{"copy", `ObjC.import('Foundation'); $.NSFileManager.defaultManager.copyItemAtPathToPathError('/tmp/a', '/tmp/b', null)`, level.Dangerous},
+		{"removeItem", `ObjC.import('Foundation'); $.NSFileManager.defaultManager.removeItemAtPathError('/tmp/a', null)`, level.Destructive},
+		{"trashItem", `ObjC.import('Foundation'); $.NSFileManager.defaultManager.trashItemAtURLResultingItemURLError($.NSURL.fileURLWithPath('/tmp/a'), null, null)`, level.Dangerous},
+		{"Finder delete", `var f = Application('Finder'); f.delete(f.desktop.files['a.txt'])`, level.Dangerous},
+		{"System Events delete file", `var se = Application('System Events'); se.delete(se.files['/tmp/a.txt'])`, level.Destructive},
+		{"System Events delete by method", `Application('System Events').folders.byName('/tmp/old').delete()`, level.Destructive},
+		{"System Events delete disk item var", `var se = Application('System Events'); var d = se.diskItems.byName('/tmp/a'); se.delete(d)`, level.Destructive},
+		{"System Events delete login item", `var se = Application('System Events'); se.delete(se.loginItems.byName('Music'))`, level.Dangerous},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := risk.JXA(tt.src, env)
+			if v.Level != tt.want {
+				t.Errorf("%q: %v (%s), want %v", tt.src, v.Level, strings.Join(v.Texts(), " | "), tt.want)
+			}
+		})
+	}
+}

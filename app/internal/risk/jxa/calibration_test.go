@@ -57,3 +57,42 @@ func TestCalibration(t *testing.T) {
 		})
 	}
 }
+
+// TestNotCode: names that merely look like the globals that run code do
+// not fire — a class's constructor and methods, a Map's delete — while the
+// same names that really build and run code still do.
+func TestNotCode(t *testing.T) {
+	env := testEnv(t)
+	tests := []struct {
+		name, src string
+		min, max  level.Level
+	}{
+		{"class constructor", "class Invoice {\n  constructor(items) { this.items = items; }\n  total() { return this.items.length; }\n}\nconst inv = new Invoice([1, 2]);\nconsole.log(inv.total());", level.Safe, level.Safe},
+		{"subclass", "class A { constructor(n) { this.n = n; } }\nclass B extends A { constructor(s) { super('b'); this.s = s; } get area() { return this.s ** 2; } static unit() { return new B(1); } }\nconsole.log(B.unit().area);", level.Safe, level.Safe},
+		{"class expression", "var A = class extends Object { constructor(x) { super(); this.x = x; } eval(s) { return s.length; } };\nnew A(1);", level.Safe, level.Safe},
+		{"methods named like globals", "class Shell { doShellScript(cmd) { return cmd.trim(); } system(x) { return x; } remove(k) { return k; } }\nnew Shell();", level.Safe, level.Safe},
+		{"object literal method", "var calc = { eval(expr) { return expr.length; } };\nconsole.log(calc.eval('1 + 2'));", level.Safe, level.Caution},
+		{"map delete", "var seen = new Map(); seen.set('a', 1); seen.delete('a');", level.Safe, level.Safe},
+		{"set delete", "const s = new Set([1, 2]); s.delete(1);", level.Safe, level.Safe},
+
+		{"eval then block", "eval(atob(x))\n{}", level.Destructive, level.Blocked},
+		{"eval in a block after a label", "lbl: { eval(atob(x))\n{} }", level.Destructive, level.Blocked},
+		{"eval in an arrow body", "var f = () => { eval(atob(x))\n{} }; f();", level.Destructive, level.Blocked},
+		{"eval in a static block", "class A { static { eval(atob(x))\n{} } }", level.Destructive, level.Blocked},
+		{"eval in a computed key", "class A { [eval(atob(x))]() {} }", level.Destructive, level.Blocked},
+		{"eval in a default", "class A { m(a = eval(atob(x))) {} }", level.Destructive, level.Blocked},
+		{"constructor of a function", "var F = (function(){}).constructor; F(atob(x))();", level.Destructive, level.Blocked},
+		{"new Function", "new Function(atob(x))();", level.Destructive, level.Blocked},
+		{"method doShellScript called", "var app = Application.currentApplication(); app.includeStandardAdditions = true;\nclass S { doShellScript(c) { return c; } }\napp.doShellScript('rm -rf ~/Documents/x');", level.Destructive, level.Blocked},
+		{"map reassigned to Finder", "var m = new Map(); m = Application('Finder'); m.delete(m.desktop.files['a.txt']);", level.Dangerous, level.Blocked},
+		{"NSAppleScript", "ObjC.import('Foundation'); $.NSAppleScript.alloc.initWithSource(atob(x)).executeAndReturnError(null);", level.Destructive, level.Blocked},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := risk.JXA(tt.src, env)
+			if v.Level < tt.min || v.Level > tt.max {
+				t.Errorf("%q: %v (%s), want %v..%v", tt.src, v.Level, strings.Join(v.Texts(), " | "), tt.min, tt.max)
+			}
+		})
+	}
+}

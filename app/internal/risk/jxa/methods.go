@@ -29,8 +29,106 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 	if m.rate == rNone || m.cfunc && !r.dollar {
 		return // not a row; or a C function's name on anything but the ObjC bridge
 	}
+	if !r.member && !r.alias && an.methodDef(toks, r.i) {
+		return // class Job { constructor(…) {…} eval(…) {…} }: a definition, not a call
+	}
 	m.rate.run(an, use{toks: toks, r: r, m: m, sp: jsSpan(toks[r.i])})
 }
+
+// methodDef reports that the bare name at toks[i] defines a method of a
+// class body or an object literal — name(…) { … } — rather than calling
+// the function of that name. Outside those, name(…) followed by a block is
+// a call (ASI ends the statement), so it is rated.
+func (an *jsAn) methodDef(toks []jsToken, i int) bool {
+	if i+1 >= len(toks) || toks[i+1].text != "(" {
+		return false
+	}
+	c := jsMatch(toks, i+1)
+	if c < 0 || c+1 >= len(toks) || toks[c+1].text != "{" {
+		return false
+	}
+	o := jsEnclosing(toks, i)
+	if o < 0 {
+		return false
+	}
+	if o > 0 {
+		switch toks[o-1].text {
+		case "=", "(", ",", "[", "return":
+			return true // an object literal (after : or ? a { may be a block: it is not trusted)
+		}
+	}
+	return jsClassBody(toks, o)
+}
+
+// jsEnclosing returns the index of the { that encloses toks[i], or -1 when
+// none is found near enough (or toks[i] is inside parentheses or brackets).
+func jsEnclosing(toks []jsToken, i int) int {
+	for k, steps := i-1, 0; k >= 0 && steps < 4096; k, steps = k-1, steps+1 {
+		switch toks[k].text {
+		case "}", ")", "]":
+			o := jsMatch(toks, k)
+			if o < 0 {
+				return -1
+			}
+			k = o
+		case "{":
+			return k
+		case "(", "[":
+			return -1
+		}
+	}
+	return -1
+}
+
+// jsClassBody reports that the { at toks[o] opens a class body: class Name
+// [extends Expr] {.
+func jsClassBody(toks []jsToken, o int) bool {
+	for k, steps := o-1, 0; k >= 0 && steps < 32; k, steps = k-1, steps+1 {
+		switch t := toks[k]; {
+		case t.kind == jsIdent && t.text == "class":
+			return true
+		case t.text == ")" || t.text == "]":
+			m := jsMatch(toks, k)
+			if m < 0 {
+				return false
+			}
+			k = m
+		case t.text == ";" || t.text == "{" || t.text == "}":
+			return false
+		}
+	}
+	return false
+}
+
+// jsCollection reports that the call at toks[i] is made directly on a
+// variable only ever given a JavaScript collection (new Map(), new Set(),
+// an array literal): map.delete(key) is not an application's delete.
+func (an *jsAn) jsCollection(toks []jsToken, i int) bool {
+	if i < 2 || toks[i-1].text != "." || toks[i-2].kind != jsIdent || i > 2 && toks[i-3].text == "." {
+		return false
+	}
+	ds := an.defs[toks[i-2].text]
+	if len(ds) == 0 {
+		return false
+	}
+	for _, d := range ds {
+		e := d.expr
+		switch {
+		case d.hole || d.elems || len(e) == 0:
+			return false
+		case e[0].text == "[" && jsMatch(e, 0) == len(e)-1:
+		case len(e) >= 4 && e[0].text == "new" && jsCollections[e[1].text] && e[2].text == "(" && jsMatch(e, 2) == len(e)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// jsCollections are JavaScript's own collections, whose delete, clear and
+// the like change nothing outside the script.
+var jsCollections = map[string]bool{"Map": true, "Set": true, "WeakMap": true, "WeakSet": true, "Array": true,
+	"URLSearchParams": true, "Headers": true, "FormData": true}
 
 // finding adds the row's own finding.
 func (an *jsAn) finding(u use) {
@@ -256,7 +354,7 @@ func (an *jsAn) fileRead(u use) {
 // when given a collection or called in a loop.
 func (an *jsAn) deleteItems(u use) {
 	c := an.invocation(u.toks, u.r.i)
-	if !u.r.member {
+	if !u.r.member || an.jsCollection(u.toks, u.r.i) {
 		return
 	}
 	if !c.ok {

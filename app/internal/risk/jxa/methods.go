@@ -344,7 +344,7 @@ func (an *jsAn) fileRead(u use) {
 	c := an.invocation(u.toks, u.r.i)
 	if u.m.does&network != 0 {
 		if v := an.evalExpr(c.first, 0); !v.lit || !strings.HasPrefix(strings.ToLower(an.strs(v)[0]), "file:") && !strings.HasPrefix(an.strs(v)[0], "/") && !strings.HasPrefix(an.strs(v)[0], "~") {
-			an.add(level.Caution, "jxa.network", u.sp, "NETWORK: fetches from the network")
+			an.add(level.Caution, "egress.jxa.network", u.sp, "NETWORK: fetches from the network")
 		}
 	}
 	an.pathArgs(c, false, u.m.reads...)
@@ -504,10 +504,10 @@ func (an *jsAn) sendMessage(u use) {
 		return
 	}
 	if an.inLoop(u.tok()) {
-		an.add(level.Destructive, "jxa.bulk-email", u.sp, "BULK EMAIL: sends messages in a loop over many items")
+		an.add(level.Destructive, "egress.jxa.bulk-email", u.sp, "BULK EMAIL: sends messages in a loop over many items")
 		return
 	}
-	an.add(level.Dangerous, "jxa.send", u.sp, "SEND: sends an email or message as you")
+	an.add(level.Dangerous, "egress.jxa.send", u.sp, "SEND: sends an email or message as you")
 }
 
 // option: an option key set to a true value ({administratorPrivileges:
@@ -644,7 +644,7 @@ func (an *jsAn) bindFunction(u use) {
 		case n == jsComputed:
 			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds a C function whose name is computed at run time")
 		case rowOf(n).cfunc:
-			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds the C function %s, which runs programs or deletes files", n)
+			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds the C function %s, which runs programs, deletes files or reads secrets", n)
 		default:
 			an.add(level.Caution, "jxa.bind-function", u.sp, "binds the C function %s", jsQuote(n))
 		}

@@ -88,22 +88,29 @@ var methods = map[string]*method{
 	"empty":                               {does: deletes, level: level.Destructive, rule: "jxa.empty-trash", text: "EMPTY TRASH: Permanently deletes all items in Trash", follow: true, ref: level.Destructive, rate: rCalled},
 	"emptyTrash":                          {does: deletes, level: level.Destructive, rule: "jxa.empty-trash", text: "EMPTY TRASH: Permanently deletes all items in Trash", follow: true, ref: level.Destructive, rate: rCalled},
 
-	"read":                                  {does: reads, level: level.Dangerous, rule: "jxa.secret-read", follow: true, reads: []int{0}, rate: rFileRead},
-	"stringWithContentsOfFileEncodingError": {does: reads, level: level.Dangerous, rule: "jxa.secret-read", reads: []int{0}, rate: rFileRead},
-	"stringWithContentsOfFile":              {does: reads, level: level.Dangerous, rule: "jxa.secret-read", reads: []int{0}, rate: rFileRead},
-	"dataWithContentsOfFile":                {does: reads, level: level.Dangerous, rule: "jxa.secret-read", reads: []int{0}, rate: rFileRead},
-	"contentsAtPath":                        {does: reads, level: level.Dangerous, rule: "jxa.secret-read", reads: []int{0}, rate: rFileRead},
-	"dataWithContentsOfURL":                 {does: reads | network, level: level.Caution, rule: "jxa.network", reads: []int{0}, rate: rFileRead},
-	"stringWithContentsOfURLEncodingError":  {does: reads | network, level: level.Caution, rule: "jxa.network", reads: []int{0}, rate: rFileRead},
+	"read":                                  {does: reads, level: level.Dangerous, rule: "secret.jxa.read", follow: true, reads: []int{0}, rate: rFileRead},
+	"stringWithContentsOfFileEncodingError": {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"stringWithContentsOfFile":              {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"dataWithContentsOfFile":                {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"contentsAtPath":                        {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"dataWithContentsOfURL":                 {does: reads | network, level: level.Caution, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
+	"stringWithContentsOfURLEncodingError":  {does: reads | network, level: level.Caution, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
 
 	// The network, mail and messages.
-	"dataTaskWithURL":     {does: network, level: level.Caution, rule: "jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
-	"dataTaskWithRequest": {does: network, level: level.Caution, rule: "jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
-	"curl":                {does: network, level: level.Caution, rule: "jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
-	"send":                {does: sends, level: level.Dangerous, rule: "jxa.send", follow: true, ref: level.Dangerous, rate: rSendMessage},
+	"dataTaskWithURL":     {does: network, level: level.Caution, rule: "egress.jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
+	"dataTaskWithRequest": {does: network, level: level.Caution, rule: "egress.jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
+	"curl":                {does: network, level: level.Caution, rule: "egress.jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},
+	// The Keychain, through the Security framework on $.
+	"SecItemCopyMatching":                  {does: reads, level: level.Dangerous, rule: "secret.jxa.keychain", text: "KEYCHAIN: %s reads passwords or keys from the Keychain", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
+	"SecKeychainFindGenericPassword":       {does: reads, level: level.Dangerous, rule: "secret.jxa.keychain", text: "KEYCHAIN: %s reads passwords or keys from the Keychain", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
+	"SecKeychainFindInternetPassword":      {does: reads, level: level.Dangerous, rule: "secret.jxa.keychain", text: "KEYCHAIN: %s reads passwords or keys from the Keychain", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
+	"SecKeychainItemCopyContent":           {does: reads, level: level.Dangerous, rule: "secret.jxa.keychain", text: "KEYCHAIN: %s reads passwords or keys from the Keychain", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
+	"SecKeychainItemCopyAttributesAndData": {does: reads, level: level.Dangerous, rule: "secret.jxa.keychain", text: "KEYCHAIN: %s reads passwords or keys from the Keychain", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
+
+	"send": {does: sends, level: level.Dangerous, rule: "egress.jxa.send", follow: true, ref: level.Dangerous, rate: rSendMessage},
 
 	// Opening files, applications and URLs.
-	"openLocation":                          {does: opens, level: level.Caution, rule: "jxa.open-url", follow: true, rate: rOpenCall},
+	"openLocation":                          {does: opens, level: level.Caution, rule: "egress.jxa.open-url", follow: true, rate: rOpenCall},
 	"openFile":                              {does: opens, level: level.Caution, rule: "jxa.open", follow: true, rate: rOpenCall},
 	"openURL":                               {does: opens, level: level.Caution, rule: "jxa.open", follow: true, rate: rOpenCall},
 	"openFileWithApplication":               {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
@@ -121,9 +128,9 @@ var methods = map[string]*method{
 	"keyUp":                   {does: ui, level: level.Caution, rule: "jxa.keycode", text: "KEY CODE: Simulates key presses", follow: true, rate: rAlways},
 	"click":                   {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
 	"perform":                 {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
-	"hiddenAnswer":            {does: ui, level: level.Dangerous, rule: "jxa.password-prompt", text: "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing", rate: rOption},
+	"hiddenAnswer":            {does: ui, level: level.Dangerous, rule: "secret.jxa.password-prompt", text: "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing", rate: rOption},
 	"administratorPrivileges": {does: runsShell, level: level.Destructive, rule: "jxa.admin", text: "ADMIN: runs a shell command with administrator privileges, as root (seed 000: sudo is critical)", rate: rOption},
-	"setTheClipboardTo":       {does: ui, level: level.Caution, rule: "jxa.clipboard", text: "CLIPBOARD: replaces the clipboard", follow: true, rate: rAlways},
+	"setTheClipboardTo":       {does: ui, level: level.Caution, rule: "egress.jxa.clipboard", text: "CLIPBOARD: replaces the clipboard", follow: true, rate: rAlways},
 	"setVolume":               {does: ui, level: level.Caution, rule: "jxa.volume", text: "VOLUME: changes the sound volume", follow: true, rate: rAlways},
 
 	// The system: power, applications, login items.

@@ -66,13 +66,15 @@ func exampleFor(r jxa.Row) string {
 	switch {
 	case r.CFunc:
 		return `ObjC.import('stdlib'); $.` + r.Name + `('/tmp/x')`
+	case r.Rule == "secret.jxa.keychain":
+		return `ObjC.import('Security'); $.` + r.Name + `(null, null)`
 	case r.Rule == "jxa.write":
 		return `ObjC.import('Foundation'); $.NSFileManager.defaultManager.` + r.Name + `('/tmp/a', '/tmp/b', null)`
-	case r.Rule == "jxa.secret-read":
+	case r.Rule == "secret.jxa.read":
 		return `ObjC.import('Foundation'); $.NSString.` + r.Name + `('~/.ssh/id_ed25519', 4, null)`
-	case r.Rule == "jxa.network" && strings.Contains(r.Name, "URL"):
+	case r.Rule == "egress.jxa.network" && strings.Contains(r.Name, "URL"):
 		return `ObjC.import('Foundation'); $.NSData.` + r.Name + `($.NSURL.URLWithString('https://example.com'))`
-	case r.Rule == "jxa.open-url":
+	case r.Rule == "egress.jxa.open-url":
 		return `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.` + r.Name + `('https://example.com')`
 	case r.Rule == "jxa.open":
 		return `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.` + r.Name + `('/tmp/a.txt')`
@@ -110,7 +112,7 @@ func TestMethodsTable(t *testing.T) {
 			if r.Rater <= 0 || r.Rater >= jxa.NRaters {
 				t.Fatalf("row %q names no function", r.Name)
 			}
-			if !strings.HasPrefix(r.Rule, "jxa.") {
+			if !strings.HasPrefix(r.Rule, "jxa.") && !strings.HasPrefix(r.Rule, "secret.jxa.") && !strings.HasPrefix(r.Rule, "egress.jxa.") {
 				t.Errorf("row %q: rule %q is not a jxa rule", r.Name, r.Rule)
 			}
 			src := exampleFor(r)

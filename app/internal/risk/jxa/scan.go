@@ -513,27 +513,29 @@ func jsOpensProgram(p string) bool {
 // openTarget rates opening a URL or a file: by its scheme, and Dangerous
 // for a file that runs when opened (setup.command, a .pkg, a profile).
 func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
-	worst, why := level.Safe, ""
+	worst, why, program := level.Safe, "", false
 	if v := an.evalExpr(c.first, 0); v.lit {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
-			l, w := level.Caution, ""
+			l, w, p := level.Caution, "", false
 			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
 				l, w = facts.SchemeRisk(scheme)
 			}
 			if jsOpensProgram(low) {
-				l, w = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened"
+				l, w, p = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
 			}
 			if l > worst || why == "" && w != "" {
-				worst, why = max(l, worst), w
+				worst, why, program = max(l, worst), w, p
 			}
 		}
 	}
 	switch {
+	case program:
+		an.add(worst, "jxa.open-program", sp, "OPEN: %s", why)
 	case why != "":
-		an.add(worst, "jxa.open-url", sp, "OPEN: %s", why)
+		an.add(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
 	case location:
-		an.add(level.Caution, "jxa.open-url", sp, "OPEN URL: opens a web page")
+		an.add(level.Caution, "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
 	default:
 		an.add(level.Caution, "jxa.open", sp, "OPEN: opens a file, folder, application or page")
 	}
@@ -574,7 +576,7 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 			case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
 				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
 			case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-				an.add(level.Dangerous, "jxa.secret-read", sp, "reads %s, inside %s", shown, z.Detail)
+				an.add(level.Dangerous, "secret.jxa.read", sp, "reads %s, inside %s", shown, z.Detail)
 			}
 		}
 	}

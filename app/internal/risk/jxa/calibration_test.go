@@ -134,3 +134,40 @@ func TestSecretsAndEgress(t *testing.T) {
 		t.Errorf("open of a .command: %v %v, want dangerous and no egress", v.Level, rules(v))
 	}
 }
+
+// TestKeysNotShell: text typed into an application that is not a terminal
+// is keys, not a command; typed into a terminal, or where the analyzer
+// cannot tell which application is in front, it is read as shell.
+func TestKeysNotShell(t *testing.T) {
+	env := testEnv(t)
+	const se = "var se = Application('System Events');\n"
+	tests := []struct {
+		name, src string
+		shell     bool // the typed text is analysed as a shell command
+	}{
+		{"no terminal", se + "Application('TextEdit').activate();\nse.keystroke('rm -rf ~/Documents');", false},
+		{"code palette after terminal quit", se + "Application('Terminal').quit();\nApplication('Visual Studio Code').activate();\nse.keystroke('>');\nse.keystroke('rm -rf ~/Documents');", false},
+		{"code after terminal", se + "Application('Terminal').activate();\nApplication('Visual Studio Code').activate();\nse.keystroke('rm -rf ~/Documents');", false},
+		{"process frontmost", se + "Application('Terminal').activate();\nse.processes['Code'].frontmost = true;\nse.keystroke('rm -rf ~/Documents');", false},
+		{"terminal", se + "Application('Terminal').activate();\nse.keystroke('rm -rf ~/Documents');", true},
+		{"terminal after code", se + "Application('Visual Studio Code').activate();\nApplication('Terminal').activate();\nse.keystroke('rm -rf ~/Documents');", true},
+		{"iterm by variable", se + "var it = Application('iTerm');\nit.activate();\nse.keystroke('rm -rf ~/Documents');", true},
+		{"terminal process frontmost", se + "Application('TextEdit').activate();\nse.processes.byName('Terminal').frontmost = true;\nse.keystroke('rm -rf ~/Documents');", true},
+		{"terminal in a function", se + "function t() { Application('Terminal').activate(); }\nApplication('TextEdit').activate();\nt();\nse.keystroke('rm -rf ~/Documents');", true},
+		{"keystroke in a function", se + "Application('Terminal').activate();\nfunction k(s) { se.keystroke(s); }\nApplication('TextEdit').activate();\nk('rm -rf ~/Documents');", true},
+		{"no focus seen", se + "Application('Terminal');\nse.keystroke('rm -rf ~/Documents');", true},
+		{"computed front", se + "Application('Terminal');\nApplication(name).activate();\nse.keystroke('rm -rf ~/Documents');", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := risk.JXA(tt.src, env)
+			shell := slices.ContainsFunc(v.Reasons, func(r risk.Reason) bool { return strings.HasPrefix(r.Rule, "shell.") })
+			if shell != tt.shell {
+				t.Errorf("%q: %v %v; typed text read as shell: %v, want %v", tt.src, v.Level, rules(v), shell, tt.shell)
+			}
+			if tt.shell && v.Level < level.Destructive {
+				t.Errorf("%q: %v, want destructive (rm -rf typed into a terminal)", tt.src, v.Level)
+			}
+		})
+	}
+}

@@ -69,6 +69,7 @@ type jsLoop struct {
 
 type jsAn struct {
 	terminal    bool     // the script drives a terminal: typed text runs
+	focus       *jsFocus // where applications are brought to the front (focus.go), found on first use
 	loops       []jsLoop // loop bodies (and functions they call)
 	src         string
 	lx          *jsLex

@@ -466,7 +466,7 @@ func (an *jsAn) keystroke(u use) {
 	an.add(level.Caution, "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 	an.keys(toks, i, false, sp)
 	c := an.invocation(toks, i)
-	if an.terminal && c.ok && !strings.Contains(tokensText(c.all), "using") {
+	if an.typesIntoTerminal(toks, i) && c.ok && !strings.Contains(tokensText(c.all), "using") {
 		an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 		vs, whole := an.template(c.first, 0)
 		if !whole {

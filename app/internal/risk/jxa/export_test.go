@@ -12,6 +12,8 @@ type Row struct {
 	Code   bool // it runs code or a shell command
 	Reads  []int
 	Writes []int
+	Opts   []string // the options keys it models
+	Elems  bool     // its arguments are elements, never options
 }
 
 // Rows lists the table; every row must be found by rowOf.
@@ -22,7 +24,7 @@ func Rows() []Row {
 			panic("rowOf does not find " + name)
 		}
 		out = append(out, Row{Name: name, Rule: m.rule, Level: m.level, Rater: int(m.rate), CFunc: m.cfunc,
-			Code: m.does&(runsCode|runsShell) != 0, Reads: m.reads, Writes: m.writes})
+			Code: m.does&(runsCode|runsShell) != 0, Reads: m.reads, Writes: m.writes, Opts: m.opts, Elems: m.elems})
 	}
 	return out
 }

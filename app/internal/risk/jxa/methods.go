@@ -32,7 +32,42 @@ func (an *jsAn) member(toks []jsToken, r jsRef) {
 	if !r.member && !r.alias && an.methodDef(toks, r.i) {
 		return // class Job { constructor(…) {…} eval(…) {…} }: a definition, not a call
 	}
-	m.rate.run(an, use{toks: toks, r: r, m: m, sp: jsSpan(toks[r.i])})
+	u := use{toks: toks, r: r, m: m, sp: jsSpan(toks[r.i])}
+	an.options(u)
+	m.rate.run(an, u)
+}
+
+// options rates the options records a call gives: a key the row does not
+// model (or one computed, spread or defined as a method) is Dangerous, by
+// the auto-run contract.
+func (an *jsAn) options(u use) {
+	c := an.invocation(u.toks, u.r.i)
+	if !c.ok || u.m.elems {
+		return
+	}
+	for _, a := range c.args {
+		a = jsStripParens(a)
+		if len(a) < 2 || a[0].text != "{" || jsMatch(a, 0) != len(a)-1 {
+			continue
+		}
+		for _, e := range jsSplitArgs(a[1 : len(a)-1]) {
+			if len(e) == 0 {
+				continue
+			}
+			key := "(computed)"
+			switch {
+			case e[0].kind == jsIdent && (len(e) == 1 || e[1].text == ":"):
+				key = e[0].text
+			case e[0].kind == jsString && len(e) > 1 && e[1].text == ":":
+				key = e[0].val
+			case e[0].kind == jsNumber && len(e) > 1 && e[1].text == ":":
+				key = e[0].text
+			}
+			if !slices.Contains(u.m.opts, key) {
+				an.add(level.Dangerous, "jxa.option-unmodelled", u.sp, "%s is given the option %s, which Airlock does not model", u.r.name, jsQuote(key))
+			}
+		}
+	}
 }
 
 // methodDef reports that the bare name at toks[i] defines a method of a

@@ -9,7 +9,8 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // JavaScript.
 //
 // A row says what the method does (does), its level and rule id when it is
-// called, the arguments that are paths it reads or writes, what a reference
+// called, the arguments that are paths it reads or writes, the keys of the
+// options records it models (opts: any other is Dangerous), what a reference
 // to it that is not followed to its call implies (ref; follow: variables
 // holding one are followed, var f = app.doShellScript; f(…)), and, where a
 // table cannot say it, the function that reads its arguments (rate). A map
@@ -19,8 +20,8 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // the functions rows name.
 var methods = map[string]*method{
 	// Code: shells, programs, scripts and JavaScript built from strings.
-	"doShellScript": {does: runsShell, level: level.Dangerous, rule: "jxa.shell", follow: true, ref: level.Destructive, rate: rDoShellScript},
-	"doScript":      {does: runsShell, level: level.Caution, rule: "jxa.terminal", follow: true, ref: level.Dangerous, rate: rDoScript},
+	"doShellScript": {does: runsShell, level: level.Dangerous, rule: "jxa.shell", follow: true, ref: level.Destructive, opts: []string{"administratorPrivileges", "withPrompt", "userName", "password", "alteringLineEndings"}, rate: rDoShellScript},
+	"doScript":      {does: runsShell, level: level.Caution, rule: "jxa.terminal", follow: true, ref: level.Dangerous, opts: []string{"in"}, rate: rDoScript},
 	"system":        {does: runsShell, level: level.Dangerous, rule: "jxa.system", cfunc: true, follow: true, ref: level.Destructive, rate: rCShell},
 	"popen":         {does: runsShell, level: level.Dangerous, rule: "jxa.system", cfunc: true, follow: true, ref: level.Destructive, rate: rCShell},
 	"execv":         {does: runsCode, level: level.Dangerous, rule: "jxa.system", cfunc: true, follow: true, ref: level.Destructive, rate: rCShell},
@@ -33,15 +34,15 @@ var methods = map[string]*method{
 	"eval":                   {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, ref: level.Destructive, rate: rEvalCall},
 	"Function":               {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, ref: level.Destructive, rate: rEvalCall},
 	"constructor":            {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
-	"runScript":              {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, ref: level.Destructive, rate: rEvalCall},
+	"runScript":              {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, ref: level.Destructive, opts: []string{"in", "withParameters"}, rate: rEvalCall},
 	"initWithSource":         {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 	"initWithSourceError":    {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 	"initWithSourceLanguage": {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 	"setTimeout":             {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 	"setInterval":            {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 
-	"doJavaScript": {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, rate: rCalled},
-	"execute":      {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, rate: rCalled},
+	"doJavaScript": {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, opts: []string{"in"}, rate: rCalled},
+	"execute":      {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, opts: []string{"javascript"}, rate: rCalled},
 
 	"NSTask":                              {does: runsCode, level: level.Dangerous, rule: "jxa.nstask", rate: rNstaskRef},
 	"launchedTaskWithLaunchPathArguments": {does: runsCode, level: level.Dangerous, rule: "jxa.nstask", follow: true, rate: rNstaskRef},
@@ -55,8 +56,8 @@ var methods = map[string]*method{
 	"bindFunction":               {does: runsCode, level: level.Caution, rule: "jxa.bind-function", follow: true, rate: rBindFunction},
 
 	// Files: writes, removals and reads, with the arguments that are paths.
-	"write":         {does: writes | runsShell, level: level.Dangerous, rule: "jxa.write", follow: true, rate: rWriteText},
-	"openForAccess": {does: writes | reads, level: level.Dangerous, rule: "jxa.write", follow: true, rate: rOpenForAccess},
+	"write":         {does: writes | runsShell, level: level.Dangerous, rule: "jxa.write", follow: true, opts: []string{"to", "startingAt", "as", "text", "newline"}, rate: rWriteText},
+	"openForAccess": {does: writes | reads, level: level.Dangerous, rule: "jxa.write", follow: true, opts: []string{"writePermission"}, rate: rOpenForAccess},
 
 	"writeToFileAtomicallyEncodingError":                              {does: writes, level: level.Dangerous, rule: "jxa.write", follow: true, writes: []int{0}, rate: rFileOp},
 	"writeToFileAtomically":                                           {does: writes, level: level.Dangerous, rule: "jxa.write", follow: true, writes: []int{0}, rate: rFileOp},
@@ -84,11 +85,11 @@ var methods = map[string]*method{
 	"truncate":                            {does: deletes, level: level.Destructive, rule: "jxa.truncate", cfunc: true, follow: true, ref: level.Destructive, rate: rCDelete},
 	"trashItemAtURLResultingItemURLError": {does: deletes, level: level.Dangerous, rule: "jxa.trash", text: "DELETE: moves an item to the Trash", follow: true, ref: level.Dangerous, rate: rAlways},
 	"delete":                              {does: deletes, level: level.Dangerous, rule: "jxa.delete", follow: true, ref: level.Dangerous, rate: rDeleteItems},
-	"move":                                {does: writes | deletes, level: level.Caution, rule: "jxa.move", follow: true, rate: rMoveItems},
+	"move":                                {does: writes | deletes, level: level.Caution, rule: "jxa.move", follow: true, opts: []string{"to", "replacing", "positionedAt", "routingSuppressed"}, rate: rMoveItems},
 	"empty":                               {does: deletes, level: level.Destructive, rule: "jxa.empty-trash", text: "EMPTY TRASH: Permanently deletes all items in Trash", follow: true, ref: level.Destructive, rate: rCalled},
 	"emptyTrash":                          {does: deletes, level: level.Destructive, rule: "jxa.empty-trash", text: "EMPTY TRASH: Permanently deletes all items in Trash", follow: true, ref: level.Destructive, rate: rCalled},
 
-	"read":                                  {does: reads, level: level.Dangerous, rule: "secret.jxa.read", follow: true, reads: []int{0}, rate: rFileRead},
+	"read":                                  {does: reads, level: level.Dangerous, rule: "secret.jxa.read", follow: true, reads: []int{0}, opts: []string{"from", "for", "to", "until", "before", "usingDelimiter", "usingDelimiters", "as"}, rate: rFileRead},
 	"stringWithContentsOfFileEncodingError": {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
 	"stringWithContentsOfFile":              {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
 	"dataWithContentsOfFile":                {does: reads, level: level.Dangerous, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
@@ -122,16 +123,16 @@ var methods = map[string]*method{
 	"openURLWithAppBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier": {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 
 	// The user interface: keys, clicks, dialogs, the clipboard.
-	"keystroke":               {does: ui | runsShell, level: level.Caution, rule: "jxa.keystroke", follow: true, rate: rKeystroke},
-	"keyCode":                 {does: ui, level: level.Caution, rule: "jxa.keycode", follow: true, rate: rKeyCode},
+	"keystroke":               {does: ui | runsShell, level: level.Caution, rule: "jxa.keystroke", follow: true, opts: []string{"using"}, rate: rKeystroke},
+	"keyCode":                 {does: ui, level: level.Caution, rule: "jxa.keycode", follow: true, opts: []string{"using"}, rate: rKeyCode},
 	"keyDown":                 {does: ui, level: level.Caution, rule: "jxa.keycode", text: "KEY CODE: Simulates key presses", follow: true, rate: rAlways},
 	"keyUp":                   {does: ui, level: level.Caution, rule: "jxa.keycode", text: "KEY CODE: Simulates key presses", follow: true, rate: rAlways},
-	"click":                   {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
+	"click":                   {does: ui, level: level.Caution, rule: "jxa.click", follow: true, opts: []string{"at"}, rate: rClick},
 	"perform":                 {does: ui, level: level.Caution, rule: "jxa.click", follow: true, rate: rClick},
 	"hiddenAnswer":            {does: ui, level: level.Dangerous, rule: "secret.jxa.password-prompt", text: "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing", rate: rOption},
 	"administratorPrivileges": {does: runsShell, level: level.Destructive, rule: "jxa.admin", text: "ADMIN: runs a shell command with administrator privileges, as root (seed 000: sudo is critical)", rate: rOption},
 	"setTheClipboardTo":       {does: ui, level: level.Caution, rule: "egress.jxa.clipboard", text: "CLIPBOARD: replaces the clipboard", follow: true, rate: rAlways},
-	"setVolume":               {does: ui, level: level.Caution, rule: "jxa.volume", text: "VOLUME: changes the sound volume", follow: true, rate: rAlways},
+	"setVolume":               {does: ui, level: level.Caution, rule: "jxa.volume", text: "VOLUME: changes the sound volume", follow: true, opts: []string{"outputVolume", "inputVolume", "alertVolume", "outputMuted"}, rate: rAlways},
 
 	// The system: power, applications, login items.
 	"shutDown": {does: power, level: level.Dangerous, rule: "jxa.power", text: "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac", follow: true, ref: level.Dangerous, rate: rCalled},
@@ -139,20 +140,20 @@ var methods = map[string]*method{
 	"restart":  {does: power, level: level.Dangerous, rule: "jxa.power", text: "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac", follow: true, ref: level.Dangerous, rate: rCalled},
 	"sleep":    {does: power, level: level.Dangerous, rule: "jxa.power", text: "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac", follow: true, ref: level.Dangerous, rate: rCalled},
 	"logOut":   {does: power, level: level.Dangerous, rule: "jxa.power", text: "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac", follow: true, ref: level.Dangerous, rate: rCalled},
-	"quit":     {does: state, level: level.Caution, rule: "jxa.quit", follow: true, rate: rQuitApp},
+	"quit":     {does: state, level: level.Caution, rule: "jxa.quit", follow: true, opts: []string{"saving"}, rate: rQuitApp},
 
 	"loginItems": {does: persists, level: level.Destructive, rule: "jxa.login-item", follow: true, rate: rLoginItems},
-	"LoginItem":  {does: persists, level: level.Destructive, rule: "jxa.login-item", follow: true, rate: rLoginItem},
+	"LoginItem":  {does: persists, level: level.Destructive, rule: "jxa.login-item", follow: true, elems: true, rate: rLoginItem},
 
 	// Application state: the Standard Suite and media commands.
-	"make":             {does: state | persists, level: level.Caution, rule: "jxa.make", follow: true, rate: rAppCommand},
-	"push":             {does: state | persists, level: level.Caution, rule: "jxa.push", follow: true, rate: rAppCommand},
-	"duplicate":        {does: state, level: level.Caution, rule: "jxa.duplicate", follow: true, rate: rAppCommand},
-	"open":             {does: opens, level: level.Caution, rule: "jxa.open", follow: true, rate: rAppCommand},
-	"close":            {does: state, level: level.Caution, rule: "jxa.close", rate: rAppCommand},
-	"save":             {does: state, level: level.Caution, rule: "jxa.save", rate: rAppCommand},
-	"print":            {does: state, level: level.Caution, rule: "jxa.print", rate: rAppCommand},
-	"play":             {does: state, level: level.Caution, rule: "jxa.play", rate: rAppCommand},
+	"make":             {does: state | persists, level: level.Caution, rule: "jxa.make", follow: true, opts: []string{"new", "at", "withData", "withProperties"}, rate: rAppCommand},
+	"push":             {does: state | persists, level: level.Caution, rule: "jxa.push", follow: true, elems: true, rate: rAppCommand},
+	"duplicate":        {does: state, level: level.Caution, rule: "jxa.duplicate", follow: true, opts: []string{"to", "replacing", "routingSuppressed", "exactCopy", "withProperties"}, rate: rAppCommand},
+	"open":             {does: opens, level: level.Caution, rule: "jxa.open", follow: true, opts: []string{"using", "withProperties"}, rate: rAppCommand},
+	"close":            {does: state, level: level.Caution, rule: "jxa.close", opts: []string{"saving", "savingIn"}, rate: rAppCommand},
+	"save":             {does: state, level: level.Caution, rule: "jxa.save", opts: []string{"in", "as"}, rate: rAppCommand},
+	"print":            {does: state, level: level.Caution, rule: "jxa.print", opts: []string{"printDialog", "withProperties"}, rate: rAppCommand},
+	"play":             {does: state, level: level.Caution, rule: "jxa.play", opts: []string{"once"}, rate: rAppCommand},
 	"pause":            {does: state, level: level.Caution, rule: "jxa.pause", rate: rAppCommand},
 	"playpause":        {does: state, level: level.Caution, rule: "jxa.playpause", rate: rAppCommand},
 	"stop":             {does: state, level: level.Caution, rule: "jxa.stop", rate: rAppCommand},
@@ -203,6 +204,12 @@ type method struct {
 	ref    level.Level // what a reference to it that is not followed to a call implies
 
 	reads, writes []int // the arguments that are paths the method reads, writes
+
+	// opts are the keys of the options records ({key: value} arguments)
+	// the method takes and the analyzer models: a closed list. A record
+	// with any other key, or a key it cannot read, is Dangerous.
+	opts  []string
+	elems bool // its arguments are elements or their properties (push, LoginItem({…})), never options
 
 	// rate names the function that reads the call and adds what it
 	// finds (raters). Every row has one.

@@ -87,3 +87,32 @@ func matchParen(s string, open int) int {
 	}
 	return -1
 }
+
+// TestKnownAppCommands: a command to an application Airlock knows is rated
+// by the table, or by the application's verbs in the facts; one it does not
+// model is Dangerous. Reads (JXA's x.name()) and JavaScript on the values
+// they return are not commands.
+func TestKnownAppCommands(t *testing.T) {
+	env := testEnv(t)
+	tests := []struct {
+		name, src string
+		want      level.Level
+	}{
+		{"unknown with arguments", "Application('Finder').frobnicate(1)", level.Dangerous},
+		{"unknown through a variable", "var f = Application('Finder');\nf.desktop.frobnicate('x')", level.Dangerous},
+		{"a verb of the facts", "Application('Finder').erase(Application('Finder').disks['X'])", level.Destructive},
+		{"shortcut run", "Application('Shortcuts Events').shortcuts.byName('x').run()", level.Dangerous},
+		{"app verb", "var m = Application('Mail'); m.importMailMailbox({at: '/tmp/x'})", level.Safe},
+		{"property read then JavaScript", "var u = Application('Safari').windows[0].currentTab.url().substring(0, 5)", level.Safe},
+		{"whose and forEach", "var c = Application('Calendar');\nc.calendars.byName('W').events.whose({summary: 'x'})().forEach(function (e) { console.log(e.summary()); })", level.Safe},
+		{"element made", "var n = Application('Notes'); var x = n.Note({name: 'a', body: 'b'});", level.Safe},
+		{"standard additions", "var se = Application('System Events'); se.includeStandardAdditions = true; se.displayNotification('hi', {withTitle: 'x'})", level.Safe},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if v := risk.JXA(tt.src, env); v.Level != tt.want {
+				t.Errorf("%q: %v %v, want %v", tt.src, v.Level, rules(v), tt.want)
+			}
+		})
+	}
+}

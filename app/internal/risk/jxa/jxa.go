@@ -140,6 +140,7 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	an.scan()
 	an.propertySets()
 	an.unknownApps()
+	an.knownApps()
 	an.literals()
 	an.guard()
 	if an.hasNSTask {

@@ -18,44 +18,6 @@ import (
 // one, which makes an element (Document({…})) that only a row's push or
 // make adds.
 
-// knownApps walks the chains rooted at known applications, directly and
-// through the variables holding them.
-func (an *jsAn) knownApps() {
-	toks := an.lx.toks
-	roots := map[string]*facts.App{}
-	for i := 0; i+1 < len(toks); i++ {
-		t := toks[i]
-		if t.kind != jsIdent || t.text != "Application" || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
-			continue
-		}
-		c := jsMatch(toks, i+1)
-		if c < 0 || c == i+2 {
-			continue
-		}
-		info := an.knownApp(toks[i+2 : c])
-		if info == nil {
-			continue
-		}
-		an.commandChain(toks, c, info)
-		if i >= 2 && toks[i-1].text == "=" && toks[i-2].kind == jsIdent {
-			roots[toks[i-2].text] = info
-		}
-	}
-	if len(roots) == 0 {
-		return
-	}
-	for k, t := range toks {
-		if t.kind != jsIdent {
-			continue
-		}
-		info := roots[t.text]
-		if info == nil || k > 0 && toks[k-1].text == "." || an.definedAt(toks, k) {
-			continue
-		}
-		an.commandChain(toks, k, info)
-	}
-}
-
 // knownApp is the application named by the arguments of Application(…),
 // when every name it can have is one Airlock knows and they are one app.
 func (an *jsAn) knownApp(args []jsToken) *facts.App {

@@ -139,8 +139,7 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	an.findLoops()
 	an.scan()
 	an.propertySets()
-	an.unknownApps()
-	an.knownApps()
+	an.apps()
 	an.literals()
 	an.guard()
 	if an.hasNSTask {
@@ -344,12 +343,13 @@ func (an *jsAn) appNames(args []jsToken) []string {
 	return out
 }
 
-// unknownApps rates commands to applications Airlock does not know,
-// anywhere in a chain rooted at one: Application('X').documents[0].upload(…),
-// or through variables holding it or a part of it.
-func (an *jsAn) unknownApps() {
+// apps rates the commands made on a chain rooted at an application —
+// Application('X').documents[0].upload(…), or through variables holding it
+// or a part of it: to an application Airlock does not know, by walkChain;
+// to one it knows, by commandChain (commands.go).
+func (an *jsAn) apps() {
 	toks := an.lx.toks
-	var roots map[string]string
+	var roots map[string]jsRoot
 	for i := 0; i+1 < len(toks); i++ {
 		t := toks[i]
 		if t.kind != jsIdent || t.text != "Application" || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
@@ -359,16 +359,18 @@ func (an *jsAn) unknownApps() {
 		if c < 0 || c == i+2 {
 			continue
 		}
-		name, unknown := an.unknownAppName(toks[i+2 : c])
-		if !unknown {
+		var root jsRoot
+		if name, unknown := an.unknownAppName(toks[i+2 : c]); unknown {
+			root.unknown = name
+		} else if root.info = an.knownApp(toks[i+2 : c]); root.info == nil {
 			continue
 		}
-		an.walkChain(toks, c, name)
+		an.walkRoot(toks, c, root)
 		if i >= 2 && toks[i-1].text == "=" && toks[i-2].kind == jsIdent {
 			if roots == nil {
-				roots = map[string]string{}
+				roots = map[string]jsRoot{}
 			}
-			roots[toks[i-2].text] = name
+			roots[toks[i-2].text] = root
 		}
 	}
 	if len(roots) == 0 {
@@ -382,10 +384,12 @@ func (an *jsAn) unknownApps() {
 				continue
 			}
 			for _, d := range defs {
-				if len(d.expr) > 0 && d.expr[0].kind == jsIdent && roots[d.expr[0].text] != "" {
-					roots[name] = roots[d.expr[0].text]
-					added = true
-					break
+				if len(d.expr) > 0 && d.expr[0].kind == jsIdent {
+					if r, ok := roots[d.expr[0].text]; ok {
+						roots[name] = r
+						added = true
+						break
+					}
 				}
 			}
 		}
@@ -397,12 +401,27 @@ func (an *jsAn) unknownApps() {
 		if t.kind != jsIdent {
 			continue
 		}
-		app, ok := roots[t.text]
+		root, ok := roots[t.text]
 		if !ok || k > 0 && toks[k-1].text == "." || an.definedAt(toks, k) {
 			continue
 		}
-		an.walkChain(toks, k, app)
+		an.walkRoot(toks, k, root)
 	}
+}
+
+// jsRoot is the application a chain is rooted at: one Airlock does not
+// know (by the name to show), or one it knows.
+type jsRoot struct {
+	unknown string
+	info    *facts.App
+}
+
+func (an *jsAn) walkRoot(toks []jsToken, k int, r jsRoot) {
+	if r.info != nil {
+		an.commandChain(toks, k, r.info)
+		return
+	}
+	an.walkChain(toks, k, r.unknown)
 }
 
 // unknownAppName folds the name given to Application(…): unknown when

@@ -5,8 +5,8 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // The rules of JXA: one row per method (or object, or option key) the
 // analyzer rates, keyed by its name as a script spells it. A name that is
 // not here is rated by what it is called on: a command to an application
-// Airlock does not know is Dangerous (unknownApps), the rest is plain
-// JavaScript.
+// Airlock does not know is Dangerous, and so is one a known application
+// does not model (apps, commands.go); the rest is plain JavaScript.
 //
 // A row says what the method does (does), its level and rule id when it is
 // called, the arguments that are paths it reads or writes, the keys of the

@@ -171,3 +171,26 @@ func TestKeysNotShell(t *testing.T) {
 		})
 	}
 }
+
+// TestDoScript: Terminal's doScript runs shell, read as such; another
+// application's doScript runs a script Airlock cannot see.
+func TestDoScript(t *testing.T) {
+	env := testEnv(t)
+	for _, tt := range []struct {
+		src   string
+		want  level.Level
+		shell bool
+	}{
+		{"Application('Terminal').doScript('ls ~/Desktop')", level.Caution, true},
+		{"var t = Application('Terminal'); t.doScript('rm -rf ~/Documents/x')", level.Destructive, true},
+		{"Application('Script Editor').doScript('display dialog \"hi\"')", level.Dangerous, false},
+		{"Application('Adobe InDesign 2024').doScript('app.documents.add()', {language: 'javascript'})", level.Dangerous, false},
+		{"x.doScript('ls ~/Desktop')", level.Caution, true},
+	} {
+		v := risk.JXA(tt.src, env)
+		shell := slices.ContainsFunc(v.Reasons, func(r risk.Reason) bool { return strings.HasPrefix(r.Rule, "shell.") || r.Rule == "jxa.terminal" })
+		if v.Level != tt.want || shell != tt.shell {
+			t.Errorf("%q: %v %v, want %v (read as shell: %v)", tt.src, v.Level, rules(v), tt.want, tt.shell)
+		}
+	}
+}

@@ -210,6 +210,12 @@ func (an *jsAn) doScript(u use) {
 		an.unfollowed(u.toks, u.r, sp)
 		return
 	}
+	if apps := an.chainApps(u.toks, u.r.i); len(apps) > 0 && !slices.ContainsFunc(apps, jsTerminal) {
+		// InDesign, Script Editor …: a script in the application's own
+		// language, run where Airlock cannot see.
+		an.add(level.Dangerous, "jxa.app-script", sp, "SCRIPT: doScript runs a script inside %s, which Airlock does not analyse", rate.Display(apps[0]))
+		return
+	}
 	an.add(level.Caution, "jxa.terminal", sp, "TERMINAL: doScript runs a command in a live Terminal shell")
 	vs, whole := an.template(c.first, 0)
 	if whole || !c.known {

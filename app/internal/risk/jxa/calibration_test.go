@@ -194,3 +194,33 @@ func TestDoScript(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenCodeAndRemoval: code loaded from where Airlock cannot see it,
+// applications launched from a path, files cut short, and security
+// preferences changed through System Events.
+func TestHiddenCodeAndRemoval(t *testing.T) {
+	env := testEnv(t)
+	for _, tt := range []struct {
+		src  string
+		want level.Level
+	}{
+		{"var lib = Library('Helpers'); lib.run()", level.Dangerous},
+		{"ObjC.import('Foundation'); $.NSBundle.bundleWithPath('/tmp/x.bundle').load", level.Dangerous},
+		{"ObjC.import('Foundation'); $.NSBundle.bundleWithPath('/tmp/x.bundle').loadAndReturnError(null)", level.Dangerous},
+		{"var img = Application('Image Events'); var f = img.open('/tmp/a.png'); f.load", level.Caution},
+		{"Application('/tmp/evil.app').activate()", level.Dangerous},
+		{"var e = Application('/Users/me/Downloads/Helper.app'); e.launch()", level.Dangerous},
+		{"Application('/Applications/Safari.app').activate()", level.Safe},
+		{"Application('Macintosh HD:Applications:Safari.app:').activate()", level.Safe},
+		{"Application('Macintosh HD:Users:me:Downloads:Helper.app:').activate()", level.Dangerous},
+		{"ObjC.import('Foundation'); var h = $.NSFileHandle.fileHandleForWritingAtPath('/tmp/a'); h.truncateFileAtOffset(0)", level.Destructive},
+		{sa + "var f = app.openForAccess(Path('/tmp/a'), {writePermission: true}); app.setEof(f, {to: 0})", level.Destructive},
+		{"var se = Application('System Events'); se.securityPreferences.automaticLogin = true", level.Destructive},
+		{"var se = Application('System Events'); se.securityPreferences().requirePasswordToWake = false", level.Destructive},
+		{"var se = Application('System Events'); se.appearancePreferences.darkMode = true", level.Caution},
+	} {
+		if v := risk.JXA(tt.src, env); v.Level != tt.want {
+			t.Errorf("%q: %v %v, want %v", tt.src, v.Level, rules(v), tt.want)
+		}
+	}
+}

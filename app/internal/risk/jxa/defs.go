@@ -616,9 +616,28 @@ func (an *jsAn) propertySets() {
 		}
 		for k := j; k < i; k++ {
 			if toks[k].kind == jsIdent && (apps[toks[k].text] || toks[k].text == "Application") {
+				if jsSecurityProperty(toks[j : i+1]) {
+					an.add(level.Destructive, "jxa.security-off", jsSpan(toks[i]), "SECURITY: changes %s of the Mac's security preferences (password on wake, automatic login …)", toks[i].text)
+					break
+				}
 				an.add(level.Caution, "jxa.set-property", jsSpan(toks[i]), "SET: changes %s of an application", toks[i].text)
 				break
 			}
 		}
 	}
+}
+
+// jsSecurityProperties are System Events' security preferences: changing
+// one changes how the Mac is protected (DESIGN.md: security controls).
+var jsSecurityProperties = map[string]bool{"securityPreferences": true, "automaticLogin": true,
+	"requirePasswordToWake": true, "requirePasswordToUnlock": true, "logOutWhenInactive": true,
+	"logOutWhenInactiveInterval": true, "secureVirtualMemory": true}
+
+func jsSecurityProperty(chain []jsToken) bool {
+	for _, t := range chain {
+		if t.kind == jsIdent && jsSecurityProperties[t.text] {
+			return true
+		}
+	}
+	return false
 }

@@ -359,6 +359,7 @@ func (an *jsAn) apps() {
 		if c < 0 || c == i+2 {
 			continue
 		}
+		an.appPath(toks[i+2:c], jsSpan(t))
 		var root jsRoot
 		if name, unknown := an.unknownAppName(toks[i+2 : c]); unknown {
 			root.unknown = name
@@ -406,6 +407,30 @@ func (an *jsAn) apps() {
 			continue
 		}
 		an.walkRoot(toks, k, root)
+	}
+}
+
+// appPath rates Application(path) of an application outside the folders
+// applications are installed in: talking to it launches it, and it runs
+// code Airlock knows nothing of.
+func (an *jsAn) appPath(args []jsToken, sp rate.Span) {
+	for _, n := range an.appNames(args) {
+		low := strings.ToLower(strings.TrimSpace(n))
+		if !strings.Contains(low, "/") && !strings.Contains(low, ":") {
+			continue // a name LaunchServices finds among installed applications
+		}
+		p := strings.TrimPrefix(low, "file://")
+		if !strings.Contains(p, "/") { // an HFS path: Macintosh HD:Applications:Foo.app
+			if _, rest, ok := strings.Cut(p, ":"); ok {
+				p = "/" + strings.ReplaceAll(rest, ":", "/")
+			}
+		}
+		if strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
+			strings.HasPrefix(p, "/system/library/coreservices/") {
+			continue
+		}
+		an.add(level.Dangerous, "jxa.app-path", sp, "launches the application at %s, outside /Applications: code Airlock knows nothing of", rate.Display(n))
+		return
 	}
 }
 

@@ -691,3 +691,31 @@ func (an *jsAn) bindFunction(u use) {
 		}
 	}
 }
+
+// bundleLoad: NSBundle's load (a property access in JXA's bridge) runs the
+// bundle's code. Another object's load is rated only when the chain it is
+// made on, or the variable it starts from, reaches NSBundle.
+func (an *jsAn) bundleLoad(u use) {
+	if !u.r.member {
+		return
+	}
+	toks, i := u.toks, u.r.i
+	chain := toks[jsChainStart(toks, i):i]
+	bundle := func(ts []jsToken) bool {
+		for _, x := range ts {
+			if x.kind == jsIdent && (x.text == "NSBundle" || strings.HasPrefix(x.text, "bundleWith")) {
+				return true
+			}
+		}
+		return false
+	}
+	found := bundle(chain)
+	if !found && len(chain) > 0 && chain[0].kind == jsIdent {
+		for _, d := range an.defs[chain[0].text] {
+			found = found || d.hole || bundle(d.expr)
+		}
+	}
+	if found {
+		an.add(level.Dangerous, "jxa.bundle-load", u.sp, "CODE: load loads a bundle's code into the script, which Airlock does not analyse")
+	}
+}

@@ -53,6 +53,10 @@ var methods = map[string]*method{
 	"NSUserAutomatorTask":        {does: runsCode, level: level.Dangerous, rule: "jxa.user-task", rate: rUserTaskRef},
 	"initWithURLError":           {does: runsCode, level: level.Destructive, rule: "jxa.script-file-computed", rate: rScriptFile},
 	"initWithContentsOfURLError": {does: runsCode, level: level.Dangerous, rule: "jxa.script-file", rate: rScriptFile},
+	"Library":                    {does: runsCode, level: level.Dangerous, rule: "jxa.library", text: "SCRIPT: Library loads a script library from ~/Library/Script Libraries, which Airlock does not analyse", rate: rAlways},
+	"loadAndReturnError":         {does: runsCode, level: level.Dangerous, rule: "jxa.bundle-load", text: "CODE: %s loads a bundle's code into the script", follow: true, ref: level.Dangerous, rate: rAlways},
+	"load":                       {does: runsCode, level: level.Dangerous, rule: "jxa.bundle-load", rate: rBundleLoad},
+	"dlopen":                     {does: runsCode, level: level.Dangerous, rule: "jxa.bundle-load", text: "CODE: %s loads a library's code into the script", cfunc: true, follow: true, ref: level.Dangerous, rate: rAlways},
 	"bindFunction":               {does: runsCode, level: level.Caution, rule: "jxa.bind-function", follow: true, rate: rBindFunction},
 
 	// Files: writes, removals and reads, with the arguments that are paths.
@@ -83,6 +87,12 @@ var methods = map[string]*method{
 	"remove":                              {does: deletes, level: level.Destructive, rule: "jxa.unlink", cfunc: true, follow: true, ref: level.Destructive, rate: rCDelete},
 	"rmdir":                               {does: deletes, level: level.Destructive, rule: "jxa.unlink", cfunc: true, follow: true, ref: level.Destructive, rate: rCDelete},
 	"truncate":                            {does: deletes, level: level.Destructive, rule: "jxa.truncate", cfunc: true, follow: true, ref: level.Destructive, rate: rCDelete},
+	"truncateFileAtOffset":                {does: deletes, level: level.Destructive, rule: "jxa.truncate", text: "TRUNCATE: %s cuts a file short, destroying its contents", follow: true, ref: level.Destructive, rate: rAlways},
+	"truncateAtOffsetError":               {does: deletes, level: level.Destructive, rule: "jxa.truncate", text: "TRUNCATE: %s cuts a file short, destroying its contents", follow: true, ref: level.Destructive, rate: rAlways},
+	"setEof":                              {does: deletes, level: level.Destructive, rule: "jxa.truncate", text: "TRUNCATE: %s sets where a file ends, destroying what lies past it", follow: true, ref: level.Destructive, opts: []string{"to"}, rate: rAlways},
+	"fileHandleForWritingAtPath":          {does: writes, level: level.Dangerous, rule: "jxa.write", writes: []int{0}, rate: rFileOp},
+	"fileHandleForUpdatingAtPath":         {does: writes, level: level.Dangerous, rule: "jxa.write", writes: []int{0}, rate: rFileOp},
+	"fileHandleForWritingToURLError":      {does: writes, level: level.Dangerous, rule: "jxa.write", writes: []int{0}, rate: rFileOp},
 	"trashItemAtURLResultingItemURLError": {does: deletes, level: level.Dangerous, rule: "jxa.trash", text: "DELETE: moves an item to the Trash", follow: true, ref: level.Dangerous, rate: rAlways},
 	"delete":                              {does: deletes, level: level.Dangerous, rule: "jxa.delete", follow: true, ref: level.Dangerous, rate: rDeleteItems},
 	"move":                                {does: writes | deletes, level: level.Caution, rule: "jxa.move", follow: true, opts: []string{"to", "replacing", "positionedAt", "routingSuppressed"}, rate: rMoveItems},
@@ -119,6 +129,7 @@ var methods = map[string]*method{
 	"openURLConfigurationCompletionHandler": {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 	"openURLsWithApplicationAtURLConfigurationCompletionHandler":                          {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 	"openApplicationAtURLConfigurationCompletionHandler":                                  {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
+	"launchAppWithBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier":  {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 	"openFileWithApplicationAndDeactivate":                                                {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 	"openURLWithAppBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier": {does: opens, level: level.Caution, rule: "jxa.open", rate: rOpenCall},
 
@@ -268,6 +279,7 @@ const (
 	rLoginItems
 	rLoginItem
 	rAppCommand
+	rBundleLoad
 	nRaters
 )
 
@@ -332,6 +344,8 @@ func (r rater) run(an *jsAn, u use) {
 		an.loginItem(u)
 	case rAppCommand:
 		an.appCommand(u)
+	case rBundleLoad:
+		an.bundleLoad(u)
 	default: // a row naming no function (TestMethodsTable refuses one)
 		an.add(level.Destructive, "jxa.unrated", u.sp, "%s is not rated: Airlock's table has no function for it", u.r.name)
 	}

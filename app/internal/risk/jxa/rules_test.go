@@ -54,6 +54,10 @@ var examples = map[string]string{
 	"loginItems":                 `var se = Application('System Events'); se.NAME.push(se.LoginItem({path: '/Applications/Music.app'}))`,
 	"LoginItem":                  `var se = Application('System Events'); se.NAME({path: '/Applications/Music.app', hidden: false}).make()`,
 	"push":                       `Application('Finder').windows.NAME(Application('Finder').FinderWindow())`,
+	"load":                       `ObjC.import('Foundation'); var b = $.NSBundle.bundleWithPath('/tmp/x.bundle'); b.NAME`,
+	"Library":                    `var lib = NAME('Helpers'); lib.run()`,
+	"setEof":                     `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME(f, {to: 0})`,
+	"truncateFileAtOffset":       `ObjC.import('Foundation'); $.NSFileHandle.fileHandleForWritingAtPath('/tmp/a').NAME(0)`,
 	"read":                       `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('~/.ssh/id_ed25519')`,
 }
 

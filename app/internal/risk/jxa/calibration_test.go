@@ -218,6 +218,8 @@ func TestHiddenCodeAndRemoval(t *testing.T) {
 		{"var se = Application('System Events'); se.securityPreferences.automaticLogin = true", level.Destructive},
 		{"var se = Application('System Events'); se.securityPreferences().requirePasswordToWake = false", level.Destructive},
 		{"var se = Application('System Events'); se.appearancePreferences.darkMode = true", level.Caution},
+		{"var se = Application('System Events'); var fa = se.FolderAction({name: 'x', path: '/Users/me/Downloads'}); se.folderActions.push(fa)", level.Destructive},
+		{"var se = Application('System Events'); se.attachActionTo('/Users/me/Downloads', {using: '/Users/me/x.scpt'})", level.Destructive},
 	} {
 		if v := risk.JXA(tt.src, env); v.Level != tt.want {
 			t.Errorf("%q: %v %v, want %v", tt.src, v.Level, rules(v), tt.want)

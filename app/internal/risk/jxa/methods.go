@@ -597,7 +597,7 @@ func (an *jsAn) appCommand(u use) {
 func (an *jsAn) loginItems(u use) {
 	for _, m := range an.nextMembers(u.toks, u.r.i, 4) {
 		if m == "push" || m == "make" || m == "unshift" || m == "splice" {
-			an.add(level.Destructive, "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
+			an.finding(u)
 			return
 		}
 	}
@@ -623,7 +623,7 @@ func (an *jsAn) loginItem(u use) {
 		}
 	}
 	if made {
-		an.add(level.Destructive, "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
+		an.finding(u)
 	}
 }
 

@@ -153,8 +153,11 @@ var methods = map[string]*method{
 	"logOut":   {does: power, level: level.Dangerous, rule: "jxa.power", text: "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac", follow: true, ref: level.Dangerous, rate: rCalled},
 	"quit":     {does: state, level: level.Caution, rule: "jxa.quit", follow: true, opts: []string{"saving"}, rate: rQuitApp},
 
-	"loginItems": {does: persists, level: level.Destructive, rule: "jxa.login-item", follow: true, rate: rLoginItems},
-	"LoginItem":  {does: persists, level: level.Destructive, rule: "jxa.login-item", follow: true, elems: true, rate: rLoginItem},
+	"loginItems":     {does: persists, level: level.Destructive, rule: "jxa.login-item", text: "PERSISTENCE: adds a login item that starts at every login", follow: true, rate: rLoginItems},
+	"folderActions":  {does: persists, level: level.Destructive, rule: "jxa.folder-action", text: "PERSISTENCE: attaches a folder action, a script that runs whenever the folder changes", follow: true, rate: rLoginItems},
+	"LoginItem":      {does: persists, level: level.Destructive, rule: "jxa.login-item", text: "PERSISTENCE: adds a login item that starts at every login", follow: true, elems: true, rate: rLoginItem},
+	"FolderAction":   {does: persists, level: level.Destructive, rule: "jxa.folder-action", text: "PERSISTENCE: attaches a folder action, a script that runs whenever the folder changes", follow: true, elems: true, rate: rLoginItem},
+	"attachActionTo": {does: persists, level: level.Destructive, rule: "jxa.folder-action", text: "PERSISTENCE: attaches a folder action, a script that runs whenever the folder changes", opts: []string{"using"}, rate: rAlways},
 
 	// Application state: the Standard Suite and media commands.
 	"make":             {does: state | persists, level: level.Caution, rule: "jxa.make", follow: true, opts: []string{"new", "at", "withData", "withProperties"}, rate: rAppCommand},

@@ -58,6 +58,8 @@ var examples = map[string]string{
 	"Library":                    `var lib = NAME('Helpers'); lib.run()`,
 	"setEof":                     `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME(f, {to: 0})`,
 	"truncateFileAtOffset":       `ObjC.import('Foundation'); $.NSFileHandle.fileHandleForWritingAtPath('/tmp/a').NAME(0)`,
+	"folderActions":              `var se = Application('System Events'); se.NAME.push(se.FolderAction({name: 'x', path: '/Users/me/Downloads'}))`,
+	"FolderAction":               `var se = Application('System Events'); se.NAME({name: 'x', path: '/Users/me/Downloads'}).make()`,
 	"read":                       `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('~/.ssh/id_ed25519')`,
 }
 

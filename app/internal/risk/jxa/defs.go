@@ -611,13 +611,22 @@ func (an *jsAn) propertySets() {
 		}
 		// Walk back to the root of the chain.
 		j := i - 1
-		for j > 0 && (toks[j].text == "." || toks[j].kind == jsIdent || toks[j].text == ")" || toks[j].text == "(") {
+		for j > 0 && (toks[j].text == "." || toks[j].kind == jsIdent || toks[j].text == ")" || toks[j].text == "(" || toks[j].text == "]") {
+			if toks[j].text == "]" {
+				if o := jsMatch(toks, j); o > 0 {
+					j = o // windows[0]: over the index
+				}
+			}
 			j--
 		}
 		for k := j; k < i; k++ {
 			if toks[k].kind == jsIdent && (apps[toks[k].text] || toks[k].text == "Application") {
 				if jsSecurityProperty(toks[j : i+1]) {
 					an.add(level.Destructive, "jxa.security-off", jsSpan(toks[i]), "SECURITY: changes %s of the Mac's security preferences (password on wake, automatic login …)", toks[i].text)
+					break
+				}
+				if strings.EqualFold(toks[i].text, "url") {
+					an.add(level.Caution, "egress.jxa.navigate", jsSpan(toks[i]), "NAVIGATE: sends a browser to a URL (what it carries leaves the Mac)")
 					break
 				}
 				an.add(level.Caution, "jxa.set-property", jsSpan(toks[i]), "SET: changes %s of an application", toks[i].text)

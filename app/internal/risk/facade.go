@@ -3,6 +3,7 @@ package risk
 import (
 	"context"
 
+	"github.com/airlockhq/airlock/app/internal/risk/jxa"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -46,5 +47,5 @@ func (languages) AppleScript(src string, env *Env, depth int) Verdict {
 }
 
 func (languages) JXA(src string, env *Env, depth int) Verdict {
-	return jxaAt(src, env, depth)
+	return jxa.Rate(src, env, depth)
 }

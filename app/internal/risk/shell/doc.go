@@ -6,7 +6,7 @@
 // one table, commands in table.go, whose row says what the program does
 // with its options and operands and how bad that is. A reviewer who wants
 // to change how a program is rated opens table.go; a row that needs more
-// than a table can say names a function, kept in the cmd_*.go files.
+// than a table can say names a function, kept in the rows_*.go files.
 //
 // It fails closed: shell it cannot parse, a command name computed at run
 // time, a program that is not in the table or an option its row does not

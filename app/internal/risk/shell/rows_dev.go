@@ -504,6 +504,8 @@ func (c *call) sql(w word) {
 			}
 			c.add(level.Dangerous, "sql-shell", "%s runs a shell command", c.name)
 			c.nestedText(cmd, c.name+" shell escape")
+		case strings.HasPrefix(low, ".load ") || strings.HasPrefix(low, ".read ") || low == ".load" || low == ".read":
+			c.add(level.Dangerous, "hidden-code", "%s %s: runs a loadable extension or a file of commands, which is not analysed", c.name, rate.Display(t))
 		case strings.HasPrefix(low, ".output ") || strings.HasPrefix(low, ".once "):
 			_, f, _ := strings.Cut(t, " ")
 			c.a.write(word{s: strings.Trim(strings.TrimSpace(f), `'"`)}, c.span, c.name+" writes to")
@@ -512,6 +514,9 @@ func (c *call) sql(w word) {
 			body.WriteString(line)
 			body.WriteByte('\n')
 		}
+	}
+	if strings.Contains(strings.ToLower(body.String()), "load_extension") {
+		c.add(level.Dangerous, "hidden-code", "%s: load_extension runs native code, which is not analysed", c.name)
 	}
 	stmts = strings.Split(body.String(), ";")
 	for _, st := range stmts {
@@ -658,7 +663,7 @@ func npmCommand(c *call) {
 			}
 		}
 	}
-	c.add(level.Caution, c.name, "%s: runs package scripts", c.name)
+	c.npmScripts(s)
 }
 
 // pipCommand rates pip: package indexes over plain http, trusted hosts
@@ -685,5 +690,5 @@ func pipCommand(c *call) {
 			return
 		}
 	}
-	c.add(level.Caution, c.name, "%s: installs packages", c.name)
+	c.pipInstall(sub(c.args))
 }

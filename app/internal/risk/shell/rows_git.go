@@ -188,6 +188,9 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 
 // gitSub rates git's subcommand s, whose arguments are rest.
 func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
+	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
+		c.add(level.Dangerous, "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
+	}
 	switch s {
 	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "ls-files", "shortlog",
 		"version", "help", "ls-remote", "cat-file", "rev-list", "whatchanged", "":

@@ -794,14 +794,20 @@ func tarCommand(c *call) {
 			dir, hasDir = v, true
 		}
 	}
-	const valued = "fCbTXIs"
+	const valued = "fCbTXIsFNLVgHK"
 	// The first word may be a bundle without a dash: tar xzf a.tgz
 	if len(args) > 0 && !args[0].hole && !strings.HasPrefix(args[0].s, "-") {
 		i = 1
 		for _, l := range []byte(args[0].s) {
 			setMode(l)
+			if strings.IndexByte(tarShort, l) < 0 {
+				c.unmodelled(string(l))
+			}
 			if strings.IndexByte(valued, l) >= 0 {
 				if v, ok := take(); ok {
+					if l == 'I' || l == 'F' {
+						c.tarProgram("-"+string(l), v)
+					}
 					assign(l, v)
 				}
 			}
@@ -812,7 +818,7 @@ func tarCommand(c *call) {
 		i++
 		s := w.s
 		switch {
-		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+		case w.hole && !strings.HasPrefix(s, "-") || !strings.HasPrefix(s, "-") || s == "-":
 			if hasDir && !w.hole && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
 				if d, ok := c.a.pathOf(dir); ok && (strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~")) {
 					if j := joinPath(d, s); j != "" {
@@ -837,6 +843,15 @@ func tarCommand(c *call) {
 				mode = 'u'
 			case "--list":
 				setMode('t')
+			case "--absolute-names":
+				c.add(level.Dangerous, "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
+			case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action":
+				if !has {
+					if v, has = take(); !has {
+						continue
+					}
+				}
+				c.tarProgram(name, v)
 			case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
 				if !has {
 					if v, has = take(); !has {
@@ -848,12 +863,24 @@ func tarCommand(c *call) {
 				} else if name == "--directory" {
 					assign('C', v)
 				}
+			default:
+				if !tarLong[name] {
+					c.unmodelled(name)
+				} else if tarLongValued[name] && !has {
+					take()
+				}
 			}
 		default:
 			letters := s[1:]
 			for j := 0; j < len(letters); j++ {
 				l := letters[j]
 				setMode(l)
+				switch {
+				case l == 'P':
+					c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
+				case strings.IndexByte(tarShort, l) < 0:
+					c.unmodelled("-" + string(l))
+				}
 				if strings.IndexByte(valued, l) < 0 {
 					continue
 				}
@@ -863,6 +890,12 @@ func tarCommand(c *call) {
 					if v, ok = take(); !ok {
 						break
 					}
+				}
+				switch l {
+				case 'I':
+					c.tarProgram("-I", v)
+				case 'F':
+					c.tarProgram("-F", v)
 				}
 				assign(l, v)
 				break

@@ -120,19 +120,6 @@ func pipxCommand(c *call) {
 	}
 }
 
-func goCommand(c *call) {
-	ops := c.operands()
-	if len(ops) > 1 && strings.EqualFold(ops[0].s, "run") {
-		for _, o := range ops[1:] {
-			if strings.Contains(o.s, "@") || o.hole {
-				packageRunner(c)
-				return
-			}
-		}
-	}
-	c.add(level.Caution, "go", "go: builds code")
-}
-
 func gemCommand(c *call) {
 	if sub(c.args) == "sources" && (hasShort(c.args, 'a') || hasLong(c.args, "--add")) {
 		c.add(level.Dangerous, "supply-chain", "gem sources --add: installs gems from another source from now on")
@@ -174,5 +161,27 @@ func brewCommand(c *call) {
 		c.add(level.Dangerous, "brew-services", "brew services %s: starts or stops background services", rate.Display(s))
 		return
 	}
+	switch {
+	case hasLong(c.args, "--HEAD", "--build-from-source", "--interactive", "--debug") || hasShort(c.args, 's') && inList(s, "install", "reinstall", "upgrade"):
+		c.hiddenCode("brew "+s+" from source", "the formula's build (Ruby, and the project's own build)")
+		return
+	case inList(s, "install", "reinstall", "upgrade"):
+		for _, o := range ops[1:] {
+			if o.hole || strings.HasSuffix(strings.ToLower(o.s), ".rb") || strings.Contains(o.s, "://") {
+				c.hiddenCode("brew "+s+" "+rate.Display(o.s), "a formula file (Ruby) this input does not show")
+				return
+			}
+		}
+	}
+	if _, ok := brewSubs[s]; !ok && !brewChanges[s] {
+		c.unmodelled(s)
+		return
+	}
 	c.bySub(level.Caution, "changes installed software", brewSubs)
 }
+
+// brewChanges are the brew subcommands that install, remove or update
+// bottles and casks without running a formula's code beyond Homebrew's
+// own: Caution.
+var brewChanges = set(`install reinstall upgrade uninstall remove rm update cleanup tap untap link unlink pin unpin
+	autoremove fetch analytics edit`)

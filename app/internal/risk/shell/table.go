@@ -1,6 +1,10 @@
 package shell
 
-import "github.com/airlockhq/airlock/app/internal/level"
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
 
 // A row of the table: what one program does and how bad that is.
 //
@@ -90,7 +94,7 @@ var commands = map[string]row{
 	"hostname": safe, "which": safe, "whereis": safe, "type": safe, "file": safe, "stat": safe, "head": safe,
 	"tail": safe, "wc": safe, "grep": safe, "egrep": safe, "fgrep": safe, "ag": safe, "cut": safe, "tr": safe,
 	"column": safe, "paste": safe, "join": safe, "comm": safe, "fold": safe, "fmt": safe, "nl": safe, "rev": safe,
-	"expand": safe, "unexpand": safe, "diff": safe, "cmp": safe, "less": safe, "more": safe, "ps": safe,
+	"expand": safe, "unexpand": safe, "diff": safe, "cmp": safe, "less": custom(lessCommand), "more": custom(lessCommand), "ps": safe,
 	"pgrep": safe, "lsof": safe, "netstat": safe, "ipconfig": safe, "ping": safe, "traceroute": safe, "dig": safe,
 	"nslookup": safe, "host": safe, "whois": safe, "mdfind": safe, "mdls": safe, "system_profiler": safe,
 	"ioreg": safe, "vm_stat": safe, "iostat": safe, "top": safe, "htop": safe, "w": safe, "who": safe, "last": safe,
@@ -103,7 +107,7 @@ var commands = map[string]row{
 	"set": safe, "unset": safe, "export": safe, "local": safe, "declare": safe, "typeset": safe, "readonly": safe,
 	"getopts": safe, "umask": safe, "ulimit": safe, "tput": safe, "clear": safe, "stty": safe, "tty": safe,
 	"afplay": safe, "say": safe, "command": safe, "nproc": safe, "getconf": safe, "shopt": safe, "let": safe,
-	"fc": safe, "times": safe, "logname": safe, "users": safe, "lastlog": safe, "jq": safe, "yq": safe,
+	"fc": safe, "times": safe, "logname": safe, "users": safe, "lastlog": safe, "jq": custom(jqCommand), "yq": safe,
 	"xmllint": safe, "iconv": safe, "uuidgen": safe, "bat": safe, "fzf": safe, "tree": safe, "exa": safe,
 	"eza": safe, "tac": safe, "tldr": safe, "whatis": safe, "apropos": safe, "lsappinfo": safe, "lpstat": safe,
 	"networkquality": safe, "afinfo": safe, "lesspipe.sh": safe, "lesspipe": safe,
@@ -116,8 +120,7 @@ var commands = map[string]row{
 	"purge": caution("flushes disk caches"), "mount": caution("mounts a volume"), "umount": caution("unmounts a volume"),
 	"code": caution("opens VS Code"), "subl": caution("opens Sublime Text"), "qlmanage": caution("previews files"),
 	"ssh-keygen": caution("manages SSH keys"), "ssh-add": caution("manages the SSH agent"),
-	"cargo": caution("builds code"), "xcodebuild": caution("builds Xcode projects"), "pod": caution("manages CocoaPods"),
-	"bundle": caution("runs Ruby bundles"), "split": caution("splits files"), "lipo": caution("edits binaries"),
+	"split": caution("splits files"), "lipo": caution("edits binaries"),
 	"install_name_tool": caution("edits binaries"), "convert": caution("converts images"),
 	"ffmpeg": caution("converts media"), "pandoc": caution("converts documents"), "textutil": caution("converts documents"),
 	"mv": writes("changes files"), "install": writes("changes files"), "ditto": writes("copies files"),
@@ -227,7 +230,10 @@ var commands = map[string]row{
 	"xvkbd": custom(synthInput),
 
 	// Build tools, package managers, containers, databases, clouds.
-	"make": custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
+	"cargo": custom(cargoCommand), "xcodebuild": dangerous("runs the project's build phases and scripts, which are not analysed"),
+	"pod":    dangerous("runs the Podfile and podspecs (Ruby), which are not analysed"),
+	"bundle": dangerous("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
+	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
 	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
 	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": custom(pipxCommand), "pip": custom(pipCommand),
 	"pip3": custom(pipCommand), "gem": custom(gemCommand), "brew": custom(brewCommand),
@@ -236,4 +242,13 @@ var commands = map[string]row{
 	"mariadb": custom(sqlClientCommand), "redis-cli": custom(redisCommand), "terraform": custom(terraformCommand),
 	"tofu": custom(terraformCommand), "aws": custom(cloudCommand), "gcloud": custom(cloudCommand),
 	"gsutil": custom(cloudCommand), "az": custom(cloudCommand), "git": custom(gitCommand),
+}
+
+// set makes a set of the words of a space-separated list.
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
 }

@@ -445,6 +445,9 @@ func sqliteCommand(c *call) {
 			i++
 		}
 	}
+	if len(ops) > 0 && isTCCDatabase(ops[0]) {
+		c.tccWrite(ops[1:])
+	}
 	switch {
 	case len(ops) > 1:
 		for _, o := range ops[1:] {

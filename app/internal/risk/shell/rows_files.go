@@ -29,6 +29,7 @@ func rmCommand(c *call) {
 		if z := c.a.zoneOf(w); z.Critical() {
 			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", rate.Display(w.s), z.Detail)
 		}
+		c.a.securityTarget(c.a.resolved(w), c.span, "rm")
 	}
 	if len(ops) > 1 {
 		c.add(level.Destructive, "rm-bulk", "rm: permanently deletes %d files (not to the Trash)", len(ops))

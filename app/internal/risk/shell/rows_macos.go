@@ -43,6 +43,13 @@ func defaultsCommand(c *call) {
 			c.add(level.Destructive, "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
 			return
 		}
+		if what, ok := defaultsSecurity(ops); ok && s == "write" || s == "delete" && len(ops) > 2 && securityDefaultKey(ops) {
+			if !ok {
+				what = ops[1].s + " " + ops[2].s
+			}
+			c.add(level.Destructive, "security-off", "defaults %s %s: turns a protection of the OS off", s, rate.Display(what))
+			return
+		}
 		if cosmeticDomains[domain] && s == "write" {
 			c.add(level.Caution, "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
 			return

@@ -69,28 +69,6 @@ func softwareupdateCommand(c *call) {
 	}
 }
 
-func xattrCommand(c *call) {
-	if hasArg(c.args, "com.apple.quarantine") && (hasShort(c.args, 'd') || hasShort(c.args, 'c')) || hasShort(c.args, 'c') {
-		c.add(level.Dangerous, "xattr", "xattr: strips quarantine attributes, bypassing Gatekeeper checks")
-	} else if hasShort(c.args, 'd') || hasShort(c.args, 'w') {
-		c.add(level.Caution, "xattr", "xattr: changes extended attributes")
-	}
-}
-
-func spctlCommand(c *call) {
-	if hasLong(c.args, "--status", "--assess") || hasShort(c.args, 'a') {
-		return
-	}
-	c.add(level.Dangerous, "spctl", "spctl: changes Gatekeeper")
-}
-
-func nvramCommand(c *call) {
-	if len(c.args) == 0 || hasShort(c.args, 'p') || hasShort(c.args, 'x') && len(c.args) == 1 {
-		return
-	}
-	c.add(level.Dangerous, "nvram", "nvram: changes firmware variables")
-}
-
 func pmsetCommand(c *call) {
 	switch {
 	case hasShort(c.args, 'g') && !hasArg(c.args, "sleepnow", "restart", "shutdown"):

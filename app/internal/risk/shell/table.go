@@ -132,12 +132,12 @@ var commands = map[string]row{
 	"netcat": dangerous("opens raw network connections"), "socat": dangerous("relays network connections"),
 	"telnet": dangerous("opens raw network connections"), "ssh-copy-id": dangerous("installs a key on another machine"),
 	"shutdown": dangerous("powers the Mac off or restarts it"), "reboot": dangerous("restarts the Mac"),
-	"halt": dangerous("halts the Mac"), "tccutil": dangerous("resets privacy permissions"),
+	"halt": dangerous("halts the Mac"), "tccutil": custom(tccutilCommand),
 	"unlink": dangerous("permanently deletes a file (not to the Trash)"), "osacompile": dangerous("compiles a script"),
 	"bless": dangerous("changes the startup disk"), "kextload": dangerous("loads a kernel extension"),
 	"kextunload": dangerous("unloads a kernel extension"), "systemextensionsctl": dangerous("manages system extensions"),
 	"dsenableroot": dangerous("enables the root account"), "passwd": dangerous("changes a password"),
-	"chsh": dangerous("changes the login shell"), "visudo": dangerous("edits sudo rules"),
+	"chsh": dangerous("changes the login shell"), "visudo": destructive("edits sudo rules, which decide who may run anything as root"),
 	"mount_smbfs": dangerous("mounts a network share"),
 	"automator":   dangerous("runs a workflow (its actions are not analysed)"),
 
@@ -161,10 +161,6 @@ var commands = map[string]row{
 		"get": level.Safe, "describe": level.Safe, "logs": level.Safe, "version": level.Safe, "config": level.Caution,
 		"top": level.Safe, "explain": level.Safe, "api-resources": level.Safe, "delete": level.Destructive,
 		"completion": level.Safe, "cluster-info": level.Safe, "api-versions": level.Safe,
-	}},
-	"fdesetup": {level: level.Dangerous, why: "changes FileVault", subs: map[string]level.Level{
-		"status": level.Safe, "list": level.Safe, "isactive": level.Safe, "haspersonalrecoverykey": level.Safe,
-		"supportsauthrestart": level.Safe, "disable": level.Destructive,
 	}},
 	"log": {level: level.Dangerous, why: "changes or erases the system log", subs: map[string]level.Level{
 		"show": level.Safe, "stream": level.Safe, "stats": level.Safe, "help": level.Safe, "": level.Safe, "collect": level.Caution,
@@ -199,7 +195,8 @@ var commands = map[string]row{
 	// System settings, accounts, services.
 	"crontab": custom(crontabCommand), "launchctl": custom(launchctlCommand), "at": custom(atCommand),
 	"batch": custom(atCommand), "dscl": custom(dsclCommand), "sysadminctl": custom(sysadminctlCommand),
-	"softwareupdate": custom(softwareupdateCommand), "spctl": custom(spctlCommand), "nvram": custom(nvramCommand),
+	"softwareupdate": custom(softwareupdateCommand), "spctl": custom(spctlCommand), "socketfilterfw": custom(socketfilterfwCommand),
+	"pfctl": custom(pfctlCommand), "fdesetup": custom(fdesetupCommand), "nvram": custom(nvramCommand),
 	"pmset": custom(pmsetCommand), "sysctl": custom(sysctlCommand), "ifconfig": custom(ifconfigCommand),
 	"route": custom(routeCommand), "arp": custom(arpCommand), "dscacheutil": custom(dscacheutilCommand),
 	"dns-sd": custom(dnssdCommand), "xcode-select": custom(xcodeSelectCommand),

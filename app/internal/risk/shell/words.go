@@ -792,6 +792,7 @@ func (a *shellAn) write(w word, sp Span, verb string) {
 			return
 		}
 	}
+	a.securityTarget(r, sp, verb)
 	// writeTarget rates persistence first, also inside system folders
 	// (/etc/zshrc, /Library/LaunchDaemons) and in relative paths (.git/hooks).
 	a.writeTarget(r, sp, verb)

@@ -41,28 +41,6 @@ func crontabCommand(c *call) {
 	}
 }
 
-func dsclCommand(c *call) {
-	for _, w := range c.args {
-		s := strings.ToLower(strings.TrimPrefix(w.s, "-"))
-		switch s {
-		case "delete":
-			c.add(level.Destructive, "dscl", "dscl -delete: deletes directory records (users, groups)")
-			return
-		case "create", "append", "merge", "passwd", "change", "changei", "createpl", "deletepl":
-			c.add(level.Dangerous, "dscl", "dscl -%s: changes users or groups", s)
-			return
-		}
-	}
-}
-
-func sysadminctlCommand(c *call) {
-	if hasArg(c.args, "-deleteUser") {
-		c.add(level.Destructive, "sysadminctl", "sysadminctl -deleteUser: deletes a user account")
-		return
-	}
-	c.add(level.Dangerous, "sysadminctl", "sysadminctl: changes user accounts or security settings")
-}
-
 func softwareupdateCommand(c *call) {
 	if hasShort(c.args, 'i') || hasShort(c.args, 'a') || hasLong(c.args, "--install", "--all", "--install-rosetta", "--restart") {
 		c.add(level.Dangerous, "softwareupdate", "softwareupdate: installs system updates")

@@ -83,7 +83,7 @@ func atCommand(c *call) {
 		c.add(level.Caution, "at", "%s: lists or removes scheduled jobs", c.name)
 		return
 	}
-	c.add(level.Dangerous, "at", "%s: schedules commands to run later", c.name)
+	c.add(level.Destructive, "persistence", "%s: schedules commands to run later, after this action is over (persistence)", c.name)
 	for i, w := range c.args {
 		if w.s == "-f" && i+1 < len(c.args) {
 			f := c.args[i+1]

@@ -196,7 +196,9 @@ var commands = map[string]row{
 
 	// System settings, accounts, services.
 	"crontab": custom(crontabCommand), "launchctl": custom(launchctlCommand), "at": custom(atCommand),
-	"batch": custom(atCommand), "dscl": custom(dsclCommand), "sysadminctl": custom(sysadminctlCommand),
+	"batch": custom(atCommand), "atq": safe, "atrm": caution("removes scheduled jobs"),
+	"periodic": dangerous("runs the periodic maintenance scripts, which are not analysed"),
+	"sfltool":  {level: level.Dangerous, why: "changes login and background items", subs: map[string]level.Level{"dumpbtm": level.Safe, "": level.Safe}}, "dscl": custom(dsclCommand), "sysadminctl": custom(sysadminctlCommand),
 	"softwareupdate": custom(softwareupdateCommand), "spctl": custom(spctlCommand), "socketfilterfw": custom(socketfilterfwCommand),
 	"pfctl": custom(pfctlCommand), "fdesetup": custom(fdesetupCommand), "nvram": custom(nvramCommand),
 	"pmset": custom(pmsetCommand), "sysctl": custom(sysctlCommand), "ifconfig": custom(ifconfigCommand),

@@ -34,7 +34,36 @@ func rmCommand(c *call) {
 	if len(ops) > 1 {
 		c.add(level.Destructive, "rm-bulk", "rm: permanently deletes %d files (not to the Trash)", len(ops))
 	}
-	c.add(level.Dangerous, "rm", "rm: permanently deletes (not to the Trash)")
+	c.removes("rm", ops)
+}
+
+// removes rates the permanent removal of ops by verb (rm, unlink): it is
+// Destructive, unless every one is a scratch file (in /tmp, /var/folders)
+// or a file this same input wrote, which is Dangerous.
+func (c *call) removes(verb string, ops []word) {
+	scratch := len(ops) > 0
+	for _, w := range ops {
+		p, ok := c.a.pathOf(w)
+		_, own := c.a.fileContent(w.s)
+		if !ok || w.hole || w.glob || !(own || scratchPath(p)) {
+			scratch = false
+		}
+	}
+	if scratch {
+		c.add(level.Dangerous, verb, "%s: permanently deletes scratch files (not to the Trash)", verb)
+		return
+	}
+	c.add(level.Destructive, verb, "%s: permanently deletes (not to the Trash)", verb)
+}
+
+// scratchPath reports a path in the system's temporary folders.
+func scratchPath(p string) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
+		if p == t || strings.HasPrefix(p, t+"/") {
+			return !strings.Contains(p, "/../")
+		}
+	}
+	return false
 }
 
 func diskutilCommand(c *call) {
@@ -443,4 +472,8 @@ func isStdinPath(s string) bool {
 		return true
 	}
 	return false
+}
+
+func unlinkCommand(c *call) {
+	c.removes("unlink", c.operands())
 }

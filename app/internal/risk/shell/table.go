@@ -133,7 +133,7 @@ var commands = map[string]row{
 	"telnet": dangerous("opens raw network connections"), "ssh-copy-id": dangerous("installs a key on another machine"),
 	"shutdown": dangerous("powers the Mac off or restarts it"), "reboot": dangerous("restarts the Mac"),
 	"halt": dangerous("halts the Mac"), "tccutil": custom(tccutilCommand),
-	"unlink": dangerous("permanently deletes a file (not to the Trash)"), "osacompile": dangerous("compiles a script"),
+	"unlink": custom(unlinkCommand), "osacompile": dangerous("compiles a script"),
 	"bless": dangerous("changes the startup disk"), "kextload": dangerous("loads a kernel extension"),
 	"kextunload": dangerous("unloads a kernel extension"), "systemextensionsctl": dangerous("manages system extensions"),
 	"dsenableroot": custom(dsenablerootCommand), "passwd": destructive("changes a password"),
@@ -145,7 +145,8 @@ var commands = map[string]row{
 
 	// Irreversible.
 	"srm": destructive("securely erases files: unrecoverable"), "shred": destructive("overwrites files: unrecoverable"),
-	"wipe": destructive("wipes files: unrecoverable"), "fdisk": destructive("edits the partition table"),
+	"wipe": destructive("wipes files: unrecoverable"), "gshred": destructive("overwrites files: unrecoverable"),
+	"gsrm": destructive("securely erases files: unrecoverable"), "fdisk": destructive("edits the partition table"),
 	"gpt": destructive("edits the partition table"), "asr": destructive("restores over a volume"),
 	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand),
 	"dd": custom(ddCommand), "diskutil": custom(diskutilCommand),

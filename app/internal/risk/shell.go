@@ -13,6 +13,7 @@ func Shell(src string, env *Env) Verdict {
 	env, end := begin(env, context.Background())
 	shell.Into(&v, src, env, nil, 0)
 	end(&v)
+	combine(&v)
 	v.Sort()
 	return v
 }
@@ -35,6 +36,7 @@ func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, er
 	env, end := begin(env, ctx)
 	shell.Argv(&v, argv, env)
 	err := end(&v)
+	combine(&v)
 	v.Sort()
 	return v, err
 }

@@ -144,6 +144,9 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 			}
 		}
 		if len(rest) == 0 {
+			if name == "env" {
+				return "env", nil, bulk, w // prints the environment
+			}
 			return "wrapper-alone", nil, bulk, w
 		}
 		words = rest
@@ -349,7 +352,11 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	c.noteSelfLookup()
 	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
 		// Whatever it sends can carry what the script read.
-		a.uploadAt(sp)
+		if netTools[name] {
+			a.egress("network", sp, "%s: sends data over the network", name)
+		} else {
+			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
+		}
 	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {

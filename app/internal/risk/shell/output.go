@@ -337,7 +337,7 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 			} else {
 				a.add(level.Dangerous, "shell.raw-socket", a.span(r), "opens a network connection to %s", t)
 			}
-			a.uploadAt(a.span(r))
+			a.egress("network", a.span(r), "sends data to %s", t)
 			continue
 		}
 		switch r.Op {

@@ -46,7 +46,7 @@ func (a *shellAn) readSource(w word, sp Span) {
 	if z.Kind != rate.ZoneCredential || z.Pub {
 		return
 	}
-	a.add(level.Dangerous, "shell.secret-read", sp, "reads %s, inside %s", rate.Display(w.s), z.Detail)
+	a.add(level.Dangerous, "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), z.Detail)
 	a.secretAt(sp)
 }
 
@@ -54,6 +54,14 @@ func (a *shellAn) secretAt(sp Span) {
 	if a.secret == nil {
 		a.secret = &sp
 	}
+}
+
+// egress notes a way out of the Mac (rule "egress.KIND": network, dns,
+// clipboard, url): with a secret read anywhere in the input, the secret is
+// sent out (finish, and the facade's combination across languages).
+func (a *shellAn) egress(kind string, sp Span, format string, args ...any) {
+	a.add(level.Caution, "egress."+kind, sp, format, args...)
+	a.uploadAt(sp)
 }
 
 func (a *shellAn) uploadAt(sp Span) {

@@ -606,7 +606,7 @@ func cloudCommand(c *call) {
 	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
 	for _, w := range words {
 		if inList(w, "cp", "mv", "sync", "rsync", "upload", "upload-batch", "put-object") {
-			c.a.uploadAt(c.span) // local files may go up
+			c.a.egress("network", c.span, "%s %s: local files may go up", c.name, w) // local files may go up
 		}
 	}
 	for i, w := range words {

@@ -238,11 +238,11 @@ func securityCommand(c *call) {
 	switch {
 	case strings.HasPrefix(s, "find-") && strings.HasSuffix(s, "-password"):
 		if hasShort(c.args, 'w') || hasShort(c.args, 'g') {
-			c.add(level.Dangerous, "keychain-read", "security %s: reads a password from the Keychain", s)
+			c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: reads a password from the Keychain", s)
 			c.a.secretAt(c.span)
 		}
 	case s == "dump-keychain" || s == "export":
-		c.add(level.Dangerous, "keychain-read", "security %s: exports Keychain contents", s)
+		c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: exports Keychain contents", s)
 		c.a.secretAt(c.span)
 	case strings.HasPrefix(s, "delete-") || s == "add-trusted-cert" || s == "remove-trusted-cert" || s == "authorizationdb" || s == "trust-settings-import":
 		c.add(level.Destructive, "keychain-change", "security %s: changes the Keychain or system trust", s)

@@ -1032,7 +1032,7 @@ func opensslCommand(c *call) {
 		return
 	case "s_client", "s_server", "s_time":
 		c.add(level.Dangerous, "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
-		c.a.uploadAt(c.span)
+		c.a.egress("network", c.span, "openssl %s: sends stdin over the network", s)
 		return
 	}
 	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))

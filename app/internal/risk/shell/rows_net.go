@@ -347,7 +347,7 @@ func copyRemote(c *call) {
 	}
 	if remote {
 		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
-		c.a.uploadAt(c.span)
+		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
 		for _, w := range ops[:max(0, len(ops)-1)] {
 			c.a.read(w, c.span)
 		}
@@ -379,6 +379,7 @@ func openCommand(c *call) {
 	for _, w := range c.operands() {
 		s := strings.ToLower(w.s)
 		if scheme, ok := facts.URLScheme(s); ok {
+			c.a.egress("url", c.span, "open %s: the address, and what is in it, goes to a server or another app", rate.Display(w.s))
 			l, why := facts.SchemeRisk(scheme)
 			if l > level.Caution {
 				c.add(l, "open-url", "open %s: %s", rate.Display(w.s), why)

@@ -93,7 +93,7 @@ func gpgCommand(c *call) {
 	case hasLong(c.args, "--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys"):
 		c.add(level.Destructive, "gpg", "gpg: deletes keys")
 	case hasLong(c.args, "--export-secret-keys", "--export-secret-subkeys"):
-		c.add(level.Dangerous, "gpg", "gpg: exports secret keys")
+		c.a.add(level.Dangerous, "secret.gpg", c.span, "gpg: exports secret keys")
 		c.a.secretAt(c.span)
 	}
 }
@@ -185,3 +185,21 @@ func brewCommand(c *call) {
 // own: Caution.
 var brewChanges = set(`install reinstall upgrade uninstall remove rm update cleanup tap untap link unlink pin unpin
 	autoremove fetch analytics edit`)
+
+// pbcopyCommand rates pbcopy: it replaces the clipboard, from where what
+// it holds leaves the Mac with the next paste: a way out.
+func pbcopyCommand(c *call) {
+	c.add(level.Caution, "pbcopy", "pbcopy: replaces the clipboard")
+	c.a.egress("clipboard", c.span, "pbcopy: puts its input on the clipboard, which other apps read")
+}
+
+// printenvCommand rates env and printenv without a command: the whole
+// environment, where API tokens and keys are kept, is printed; printenv
+// NAME prints one variable.
+func printenvCommand(c *call) {
+	if len(c.operands()) > 0 {
+		return
+	}
+	c.a.add(level.Caution, "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", c.name)
+	c.a.secretAt(c.span)
+}

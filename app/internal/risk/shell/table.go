@@ -98,7 +98,7 @@ var commands = map[string]row{
 	"pgrep": safe, "lsof": safe, "netstat": safe, "ipconfig": safe, "ping": safe, "traceroute": safe, "dig": safe,
 	"nslookup": safe, "host": safe, "whois": safe, "mdfind": safe, "mdls": safe, "system_profiler": safe,
 	"ioreg": safe, "vm_stat": safe, "iostat": safe, "top": safe, "htop": safe, "w": safe, "who": safe, "last": safe,
-	"printenv": safe, "locale": safe, "basename": safe, "dirname": safe, "realpath": safe, "readlink": safe,
+	"printenv": custom(printenvCommand), "env": custom(printenvCommand), "locale": safe, "basename": safe, "dirname": safe, "realpath": safe, "readlink": safe,
 	"test": safe, "[": safe, "[[": safe, "true": safe, "false": safe, ":": safe, "sleep": safe, "exit": safe,
 	"return": safe, "cd": safe, "pushd": safe, "popd": safe, "read": safe, "continue": safe, "break": safe,
 	"seq": safe, "jot": safe, "bc": safe, "expr": safe, "md5": safe, "md5sum": safe, "shasum": safe,
@@ -114,7 +114,7 @@ var commands = map[string]row{
 	"wrapper-alone": safe, // sudo, nohup … with nothing to run (peel)
 
 	// Tools that change files or settings in ways that can be undone.
-	"pbcopy": caution("replaces the clipboard"), "rmdir": caution("removes empty folders"),
+	"pbcopy": custom(pbcopyCommand), "rmdir": caution("removes empty folders"),
 	"gzip": caution("compresses files"), "gunzip": caution("decompresses files"), "bzip2": caution("compresses files"),
 	"xz": caution("compresses files"), "screencapture": caution("takes a screenshot"),
 	"purge": caution("flushes disk caches"), "mount": caution("mounts a volume"), "umount": caution("unmounts a volume"),

@@ -156,6 +156,7 @@ func sipsCommand(c *call) {
 		case inList(s, "-1", "--oneLine", "-h", "--help", "-H", "--helpProperties", "--formats", "--debug"):
 		case strings.HasPrefix(s, "-") || c.args[i].hole && i == 0:
 			c.add(level.Caution, "sips", "sips: edits images")
+			c.sipsWrites()
 			return
 		}
 	}
@@ -225,5 +226,33 @@ func shortcutsCommand(c *call) {
 		c.add(level.Dangerous, "shortcuts-run", "shortcuts run: runs a shortcut, whose actions are not analysed")
 	default:
 		c.add(level.Caution, "shortcuts", "shortcuts %s: works with shortcuts", rate.Display(s))
+	}
+}
+
+// sipsWrites rates what an editing sips writes: --out's file or folder,
+// or else every image it is given, in place.
+func (c *call) sipsWrites() {
+	for i, w := range c.args {
+		if (w.s == "--out" || w.s == "-o") && i+1 < len(c.args) {
+			c.a.write(c.args[i+1], c.span, "sips writes to")
+			return
+		}
+	}
+	valued := map[string]bool{"-s": true, "--setProperty": true, "-d": true, "--deleteProperty": true, "-r": true,
+		"--rotate": true, "-f": true, "--flip": true, "-c": true, "--cropToHeightWidth": true, "-p": true,
+		"--padToHeightWidth": true, "-z": true, "--resampleHeightWidth": true, "-Z": true, "--resampleHeightWidthMax": true,
+		"--resampleWidth": true, "--resampleHeight": true, "-i": true, "-e": true, "-m": true, "--matchTo": true,
+		"--cropOffset": true, "--padColor": true, "-g": true, "--getProperty": true}
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case valued[w.s]:
+			i++
+			if inList(w.s, "-s", "--setProperty", "-z", "--resampleHeightWidth", "-c", "--cropToHeightWidth", "-p", "--padToHeightWidth") {
+				i++ // two values
+			}
+		case !strings.HasPrefix(w.s, "-"):
+			c.a.write(w, c.span, "sips edits in place")
+		}
 	}
 }

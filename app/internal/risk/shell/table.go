@@ -249,7 +249,7 @@ var commands = map[string]row{
 	"gzip":   changes("compresses files", gzipShort, "S", gzipLong), "gunzip": changes("decompresses files", gzipShort, "S", gzipLong),
 	"bzip2":         changes("compresses files", "cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
 	"xz":            changes("compresses files", "zdtlkfcqvhHe0123456789", "FCTM", xzLong),
-	"screencapture": changes("takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", ""),
+	"screencapture": copies("takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", "", nil),
 	"purge":         changes("flushes disk caches", "", "", ""), "mount": changes("mounts a volume", "adfFrkuvw", "ot", ""),
 	"umount": changes("unmounts a volume", "fAav", "t", ""), "code": caution("opens VS Code"),
 	"subl": caution("opens Sublime Text"), "qlmanage": changes("previews files", "pthxri", "socg", ""),

@@ -478,6 +478,68 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	}
 	// Redirection words are evaluated once, here; here-documents and
 	// here-strings feed stdin.
+	pc, rws, fds := a.inputs(s, pc)
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
+		// exec 3<… with no command opens the descriptor for the rest of
+		// the script.
+		if a.fds == nil {
+			a.fds = map[string]pipeCtx{}
+		}
+		for n, src := range fds {
+			a.fds[n] = src
+		}
+	}
+	if !isCall || len(ce.Args) == 0 {
+		a.redirects(s.Redirs, rws, s.Cmd == nil, false)
+		a.recordWrites(s.Redirs, rws, "", false)
+		if isCall {
+			for _, as := range ce.Assigns {
+				a.assign(as)
+			}
+			return output{kind: "pipe"}
+		}
+		a.command(s.Cmd, pc)
+		return output{kind: "pipe"}
+	}
+	// A simple command: its words are evaluated once, here.
+	for _, as := range ce.Assigns {
+		a.assign(as)
+	}
+	words := make([]word, 0, len(ce.Args)+2)
+	for _, w := range ce.Args {
+		words = a.appendWord(words, w, false)
+	}
+	name, args, bulk, _ := a.peel(words, Span{}, false)
+	ops := operands(args)
+	var text string
+	var known, obf bool
+	if !bulk {
+		text, known, obf = a.printed(name, args, ops, pc)
+		if len(text) > 256 {
+			a.spend(len(text) / 256)
+		}
+	}
+	// Printing nothing (or only blanks) over a file empties it.
+	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
+	a.redirects(s.Redirs, rws, truncating, shells[name])
+	a.recordWrites(s.Redirs, rws, text, known)
+	if len(words) > 0 {
+		a.callOps(words, a.span(ce), pc, name, args, ops)
+	}
+	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
+		a.chdir(name, args)
+	}
+	if known && name != "cat" {
+		return output{kind: "text", text: text, obf: obf}
+	}
+	return a.produces(name, args, pc)
+}
+
+// inputs evaluates the words of s's redirections, once, and returns pc
+// with what they feed stdin (here-documents, here-strings, files, <&N),
+// the words, and the other descriptors they open.
+func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[string]pipeCtx) {
 	var rws [][]word
 	if len(s.Redirs) > 0 {
 		rws = make([][]word, len(s.Redirs))
@@ -562,61 +624,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if fds != nil {
 		pc.fds = fds
 	}
-	ce, isCall := s.Cmd.(*syntax.CallExpr)
-	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
-		// exec 3<… with no command opens the descriptor for the rest of
-		// the script.
-		if a.fds == nil {
-			a.fds = map[string]pipeCtx{}
-		}
-		for n, src := range fds {
-			a.fds[n] = src
-		}
-	}
-	if !isCall || len(ce.Args) == 0 {
-		a.redirects(s.Redirs, rws, s.Cmd == nil, false)
-		a.recordWrites(s.Redirs, rws, "", false)
-		if isCall {
-			for _, as := range ce.Assigns {
-				a.assign(as)
-			}
-			return output{kind: "pipe"}
-		}
-		a.command(s.Cmd, pc)
-		return output{kind: "pipe"}
-	}
-	// A simple command: its words are evaluated once, here.
-	for _, as := range ce.Assigns {
-		a.assign(as)
-	}
-	words := make([]word, 0, len(ce.Args)+2)
-	for _, w := range ce.Args {
-		words = a.appendWord(words, w, false)
-	}
-	name, args, bulk, _ := a.peel(words, Span{}, false)
-	ops := operands(args)
-	var text string
-	var known, obf bool
-	if !bulk {
-		text, known, obf = a.printed(name, args, ops, pc)
-		if len(text) > 256 {
-			a.spend(len(text) / 256)
-		}
-	}
-	// Printing nothing (or only blanks) over a file empties it.
-	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
-	a.redirects(s.Redirs, rws, truncating, shells[name])
-	a.recordWrites(s.Redirs, rws, text, known)
-	if len(words) > 0 {
-		a.callOps(words, a.span(ce), pc, name, args, ops)
-	}
-	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
-		a.chdir(name, args)
-	}
-	if known && name != "cat" {
-		return output{kind: "text", text: text, obf: obf}
-	}
-	return a.produces(name, args, pc)
+	return pc, rws, fds
 }
 
 // silent reports a command that prints nothing: redirected with > onto a

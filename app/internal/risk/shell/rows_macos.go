@@ -909,6 +909,12 @@ func tarCommand(c *call) {
 			}
 		}
 	}
+	c.tarEffects(mode, archive, dir, hasArchive, hasDir, files)
+}
+
+// tarEffects rates what tar does in its mode: extracting writes into -C
+// DIR (or here), creating writes the archive and reads the files.
+func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool, files []word) {
 	switch mode {
 	case 'x':
 		switch {

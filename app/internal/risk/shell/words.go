@@ -65,37 +65,10 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			return out
 		}
 	}
-	cur := word{span: sp}
-	// text is cur's text while it is built (cur.s is set when it is
-	// flushed): adding to a string copies it, and a word of many parts
-	// ('a'\''b'\''c' …, as nested quoting makes) would cost its length
-	// squared.
-	var text []byte
-	quotes := false // cur holds quotes: '' is an empty argument
+	f := fields{a: a, out: out, cur: word{span: sp}, sp: sp}
 	gen := ""
 	if list := onlySubst(w); list != nil {
 		gen = a.generator(list)
-	}
-	flush := func() {
-		if len(text) > 0 || cur.hole || quotes {
-			cur.s = string(text)
-			out = append(out, cur)
-		}
-		cur, text = word{span: sp}, text[:0]
-		quotes = false
-	}
-	hole := func(glob bool) {
-		text = append(text, rate.HoleMark...)
-		cur.hole = true
-		cur.guess = false
-		if glob {
-			cur.glob = true
-		}
-	}
-	// param adds an expansion the script does not determine.
-	param := func(p *syntax.ParamExp, glob bool) {
-		syntax.Walk(p, a.walkSubst)
-		hole(glob)
 	}
 	b := a.env.Bounds()
 	for _, p := range w.Parts {
@@ -106,115 +79,168 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		case *syntax.Lit:
 			v := p.Value
 			if !quoted && strings.ContainsAny(v, "*?[") && unescapedGlob(v) {
-				cur.glob = true
+				f.cur.glob = true
 			}
-			text = a.appendLit(&cur, text, unescapeUnquoted(v))
+			f.text = a.appendLit(&f.cur, f.text, unescapeUnquoted(v))
 		case *syntax.SglQuoted:
-			quotes = true
+			f.quotes = true
 			if p.Dollar {
-				text = a.appendLit(&cur, text, ansiC(p.Value))
+				f.text = a.appendLit(&f.cur, f.text, ansiC(p.Value))
 			} else {
-				text = a.appendLit(&cur, text, p.Value)
+				f.text = a.appendLit(&f.cur, f.text, p.Value)
 			}
 		case *syntax.DblQuoted:
-			quotes = true
-			for _, q := range p.Parts {
-				switch q := q.(type) {
-				case *syntax.Lit:
-					text = a.appendLit(&cur, text, unescapeDouble(q.Value))
-				case *syntax.ParamExp:
-					if val, ok, guess := a.param(q); ok {
-						if guess && len(text) == 0 && !cur.hole {
-							text, cur.hole, cur.guess = append(text, val...), true, true
-						} else if guess {
-							hole(false)
-						} else {
-							text = append(text, val...)
-						}
-					} else {
-						param(q, false)
-					}
-				case *syntax.CmdSubst:
-					if a.homeSubst(q) && len(text) == 0 && !cur.hole {
-						a.subst(q, q.Stmts)
-						text, cur.hole, cur.guess = append(text, '~'), true, true
-						continue
-					}
-					a.subst(q, q.Stmts)
-					hole(false)
-				default:
-					syntax.Walk(q, a.walkSubst)
-					hole(false)
-				}
-			}
+			f.quotes = true
+			f.dblQuoted(p)
 		case *syntax.ParamExp:
-			val, ok, guess := a.param(p)
-			switch {
-			case ok && guess:
-				if len(text) == 0 && !cur.hole {
-					text, cur.hole, cur.guess = append(text, val...), true, true
-				} else {
-					hole(!quoted)
-				}
-			case ok && !quoted:
-				// An unquoted expansion splits on $IFS, blanks unless the
-				// script sets it: X="rm -rf"; $X ~. IFS=,; X=rm,-rf,~; $X
-				ifs, known := a.ifs()
-				if !known && val != "" {
-					param(p, true)
-					continue
-				}
-				split := func(r rune) bool { return strings.ContainsRune(ifs, r) }
-				fields := strings.FieldsFunc(val, split)
-				if len(fields) == 0 {
-					continue
-				}
-				if strings.TrimLeftFunc(val, split) != val {
-					flush()
-				}
-				for i, f := range fields {
-					if i > 0 {
-						flush()
-					}
-					text = append(text, f...)
-				}
-				if strings.TrimRightFunc(val, split) != val {
-					flush()
-				}
-			case ok:
-				text = append(text, val...)
-			case !quoted && p.Param != nil && p.Param.Value == "IFS" && p.Exp == nil && p.Repl == nil:
-				flush() // ${IFS} splits words: rm${IFS}-rf
-			default:
-				// Unquoted, the value is split into words and globbed, but
-				// never parsed as shell again: many unknown words.
-				param(p, !quoted)
-			}
+			f.paramExp(p, quoted)
 		case *syntax.CmdSubst:
-			if a.homeSubst(p) && len(text) == 0 && !cur.hole {
+			if a.homeSubst(p) && len(f.text) == 0 && !f.cur.hole {
 				a.subst(p, p.Stmts)
-				text, cur.hole, cur.guess = append(text, '~'), true, true
+				f.text, f.cur.hole, f.cur.guess = append(f.text, '~'), true, true
 				continue
 			}
 			a.subst(p, p.Stmts)
-			hole(!quoted)
+			f.hole(!quoted)
 		case *syntax.ProcSubst:
 			a.subst(p, p.Stmts)
-			hole(false)
-			cur.proc = true
+			f.hole(false)
+			f.cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
-			text = append(text, "0"...)
+			f.text = append(f.text, "0"...)
 		case *syntax.ExtGlob, *syntax.BraceExp:
-			text = append(text, "*"...)
-			cur.glob = true
+			f.text = append(f.text, "*"...)
+			f.cur.glob = true
 		default:
-			hole(false)
+			f.hole(false)
 		}
 	}
-	cur.gen = gen
-	flush()
-	return out
+	f.cur.gen = gen
+	f.flush()
+	return f.out
+}
+
+// fields builds the words of one shell word as appendFields evaluates its
+// parts.
+type fields struct {
+	a   *shellAn
+	out []word
+	cur word
+	// text is cur's text while it is built (cur.s is set when it is
+	// flushed): adding to a string copies it, and a word of many parts
+	// ('a'\''b'\''c' …, as nested quoting makes) would cost its length
+	// squared.
+	text   []byte
+	quotes bool // cur holds quotes: '' is an empty argument
+	sp     Span
+}
+
+// flush ends the current word.
+func (f *fields) flush() {
+	if len(f.text) > 0 || f.cur.hole || f.quotes {
+		f.cur.s = string(f.text)
+		f.out = append(f.out, f.cur)
+	}
+	f.cur, f.text = word{span: f.sp}, f.text[:0]
+	f.quotes = false
+}
+
+// hole adds text the script does not determine.
+func (f *fields) hole(glob bool) {
+	f.text = append(f.text, rate.HoleMark...)
+	f.cur.hole = true
+	f.cur.guess = false
+	if glob {
+		f.cur.glob = true
+	}
+}
+
+// param adds an expansion the script does not determine.
+func (f *fields) param(p *syntax.ParamExp, glob bool) {
+	syntax.Walk(p, f.a.walkSubst)
+	f.hole(glob)
+}
+
+// dblQuoted adds the parts of "…".
+func (f *fields) dblQuoted(p *syntax.DblQuoted) {
+	a := f.a
+	for _, q := range p.Parts {
+		switch q := q.(type) {
+		case *syntax.Lit:
+			f.text = a.appendLit(&f.cur, f.text, unescapeDouble(q.Value))
+		case *syntax.ParamExp:
+			if val, ok, guess := a.param(q); ok {
+				if guess && len(f.text) == 0 && !f.cur.hole {
+					f.text, f.cur.hole, f.cur.guess = append(f.text, val...), true, true
+				} else if guess {
+					f.hole(false)
+				} else {
+					f.text = append(f.text, val...)
+				}
+			} else {
+				f.param(q, false)
+			}
+		case *syntax.CmdSubst:
+			if a.homeSubst(q) && len(f.text) == 0 && !f.cur.hole {
+				a.subst(q, q.Stmts)
+				f.text, f.cur.hole, f.cur.guess = append(f.text, '~'), true, true
+				continue
+			}
+			a.subst(q, q.Stmts)
+			f.hole(false)
+		default:
+			syntax.Walk(q, a.walkSubst)
+			f.hole(false)
+		}
+	}
+}
+
+// paramExp adds an unquoted or quoted $x, ${x…}.
+func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
+	a := f.a
+	val, ok, guess := a.param(p)
+	switch {
+	case ok && guess:
+		if len(f.text) == 0 && !f.cur.hole {
+			f.text, f.cur.hole, f.cur.guess = append(f.text, val...), true, true
+		} else {
+			f.hole(!quoted)
+		}
+	case ok && !quoted:
+		// An unquoted expansion splits on $IFS, blanks unless the
+		// script sets it: X="rm -rf"; $X ~. IFS=,; X=rm,-rf,~; $X
+		ifs, known := a.ifs()
+		if !known && val != "" {
+			f.param(p, true)
+			return
+		}
+		split := func(r rune) bool { return strings.ContainsRune(ifs, r) }
+		words := strings.FieldsFunc(val, split)
+		if len(words) == 0 {
+			return
+		}
+		if strings.TrimLeftFunc(val, split) != val {
+			f.flush()
+		}
+		for i, w := range words {
+			if i > 0 {
+				f.flush()
+			}
+			f.text = append(f.text, w...)
+		}
+		if strings.TrimRightFunc(val, split) != val {
+			f.flush()
+		}
+	case ok:
+		f.text = append(f.text, val...)
+	case !quoted && p.Param != nil && p.Param.Value == "IFS" && p.Exp == nil && p.Repl == nil:
+		f.flush() // ${IFS} splits words: rm${IFS}-rf
+	default:
+		// Unquoted, the value is split into words and globbed, but
+		// never parsed as shell again: many unknown words.
+		f.param(p, !quoted)
+	}
 }
 
 // ifs returns the characters unquoted expansions split on: blanks, or the

@@ -26,8 +26,8 @@ var unmodelledOptions = []string{"--airlock-unmodelled", "-Ж"}
 // that keeps the contract may not join it.
 var optionsOwnFunction = map[string]bool{
 	"curl": true, "wget": true, "rsync": true, "scp": true, "git": true, "open": true, "openssl": true, "gpg": true,
-	"screen": true, "tmux": true, "psql": true, "mysql": true, "mariadb": true, "redis-cli": true, "gem": true,
-	"pipx": true, "vim": true, "vi": true, "view": true, "vimdiff": true, "nvi": true, "nvim": true, "ex": true,
+	"screen": true, "tmux": true, "psql": true, "mysql": true, "mariadb": true, "redis-cli": true,
+	"vim": true, "vi": true, "view": true, "vimdiff": true, "nvi": true, "nvim": true, "ex": true,
 	"gvim": true, "mvim": true,
 }
 

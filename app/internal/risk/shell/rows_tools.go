@@ -116,6 +116,12 @@ func pipxCommand(c *call) {
 		packageRunner(c)
 	case "list", "--version", "--help", "":
 	default:
+		for _, o := range c.operands()[1:] {
+			if pipSource(o) {
+				c.hiddenCode("pipx "+sub(c.args)+" "+rate.Display(o.s), "the build backend of a local or downloaded source tree (setup.py)")
+				return
+			}
+		}
 		c.add(level.Caution, "pipx", "pipx: installs Python applications")
 	}
 }

@@ -172,3 +172,25 @@ const hdiutilWords = `-readonly -readwrite -nobrowse -browse -mountpoint= -mount
 	-recover= -insecurehandler= -drivekey= -spotlight -nospotlight -attach -anyowners -skipjournal -fsargs=
 	-segmentSize= -segmentCount= -tgtimagekey= -noext -noautofsck -autofsck -help -nocrossdev -crossdev -scrub
 	-noscrub -notremovable -section= -partitionType= -partitionNumber= -srcimagekey= -library= -checksum=`
+
+// gem's and pipx's options; pipx hands some to pip, which may build what
+// they name.
+const (
+	gemLong = `--user-install --no-user-install --no-document --document= --version= --source= --clear-sources
+		--install-dir= --bindir= --force --local --remote --both --conservative --minimal-deps --pre --prerelease
+		--platform= --explain --lock --no-lock --suggestions --no-suggestions --help --verbose --quiet --silent
+		--norc --backtrace --debug --ignore-dependencies --development --development-all --env-shebang --no-env-shebang
+		--details --versions --all --exact --installed --no-installed --name-matches= --build-root= --vendor --default
+		--add= --remove= --list --update --clear-all --append= --prepend=`
+	pipxLong = `--help --version --verbose --quiet --python= --include-deps --force --suffix= --global --system-site-packages
+		--index-url= --no-cache --fetch-missing-python --all-shells --include-injected --short --json --skip-maintenance
+		--include-apps --with-suffix --backend= --outdated --all --upgrade-strategy=`
+)
+
+var pipxEffects = map[string]effect{
+	"--pip-args":   {level.Dangerous, "hands options to pip, which may build what they name"},
+	"--spec":       {level.Dangerous, "installs from a spec that may be a local or downloaded source tree, whose build runs"},
+	"--editable":   {level.Dangerous, "installs a source tree, whose build runs"},
+	"-e":           {level.Dangerous, "installs a source tree, whose build runs"},
+	"--preinstall": {level.Dangerous, "installs more packages first, which may be source trees whose build runs"},
+}

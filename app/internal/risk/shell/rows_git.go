@@ -188,6 +188,15 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 
 // gitSub rates git's subcommand s, whose arguments are rest.
 func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
+	for _, w := range rest {
+		switch low := strings.ToLower(w.s); {
+		case strings.HasPrefix(low, "ext::"):
+			c.add(level.Dangerous, "hidden-code", "git %s %s: the ext:: transport runs a command", s, rate.Display(w.s))
+			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
+		case strings.HasPrefix(low, "--template"):
+			c.add(level.Dangerous, "hidden-code", "git %s --template: copies hooks from a template folder, which later git commands run", s)
+		}
+	}
 	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
 		c.add(level.Dangerous, "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
 	}

@@ -278,6 +278,8 @@ func wgetCommand(c *call) {
 			}
 		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
 			c.a.read(v, c.span)
+		case opt == "-e" || opt == "--execute" || opt == "--config":
+			c.add(level.Dangerous, "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
 		}
 	})
 	if upload {

@@ -127,6 +127,10 @@ func pipxCommand(c *call) {
 }
 
 func gemCommand(c *call) {
+	if s := sub(c.args); s == "build" || inList(s, "install", "update", "i") && gemSource(c.operands()[1:]) {
+		c.hiddenCode("gem "+s, "a gemspec or a local gem's extension build (Ruby)")
+		return
+	}
 	if sub(c.args) == "sources" && (hasShort(c.args, 'a') || hasLong(c.args, "--add")) {
 		c.add(level.Dangerous, "supply-chain", "gem sources --add: installs gems from another source from now on")
 		return
@@ -208,4 +212,15 @@ func printenvCommand(c *call) {
 	}
 	c.a.add(level.Caution, "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", c.name)
 	c.a.secretAt(c.span)
+}
+
+// gemSource reports a local gem file or path among ops: its native
+// extensions build with code it carries.
+func gemSource(ops []word) bool {
+	for _, o := range ops {
+		if o.hole || strings.HasSuffix(o.s, ".gem") || strings.ContainsAny(o.s, "/~") {
+			return true
+		}
+	}
+	return false
 }

@@ -1010,6 +1010,9 @@ func hashCommand(c *call) {
 // launchctlCommand rates launchctl; asuser and bsexec run a command.
 func launchctlCommand(c *call) {
 	s := sub(c.args)
+	if c.launchctlSecurity(s) {
+		return
+	}
 	switch s {
 	case "list", "print", "print-disabled", "blame", "version", "help", "getenv", "print-cache", "dumpstate", "procinfo", "hostinfo", "resolveport", "examine", "":
 		return

@@ -24,6 +24,13 @@ func (c *call) securityOff(format string, args ...any) {
 // --enable of a rule, an option not modelled) changes what may run.
 func spctlCommand(c *call) {
 	enable := false
+	if ops := c.operands(); len(ops) > 0 && inList(strings.ToLower(ops[0].s), "kext-consent", "developer-mode") {
+		if len(ops) < 2 || inList(strings.ToLower(ops[1].s), "status", "list") {
+			return
+		}
+		c.securityOff("spctl %s %s: lets code run that the OS would refuse", ops[0].s, rate.Display(ops[1].s))
+		return
+	}
 	for _, w := range c.args {
 		switch {
 		case w.hole:
@@ -306,4 +313,43 @@ func (c *call) tccWrite(sql []word) {
 			}
 		}
 	}
+}
+
+// securityServices are the launchd labels of the OS's protections.
+var securityServices = []string{"com.apple.alf", "com.apple.xprotect", "com.apple.syspolicy", "com.apple.tccd",
+	"com.apple.mrt", "com.apple.security", "com.apple.trustd", "com.apple.managedclient", "com.apple.endpointsecurity",
+	"com.apple.amfid", "com.apple.sandboxd", "com.apple.opendirectoryd", "com.apple.screensharing"}
+
+// codeVars are environment variables that make every program load or run
+// what they name.
+var codeVars = []string{"DYLD_", "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS", "PERL5OPT", "PYTHONSTARTUP",
+	"RUBYOPT", "JAVA_TOOL_OPTIONS", "BASH_ENV", "PYTHONPATH", "CFNETWORK_LIBRARY_PATH"}
+
+// launchctlSecurity rates stopping or disabling a protection's service,
+// and setenv of a variable that injects code into every app started from
+// now on. It reports whether it rated c.
+func (c *call) launchctlSecurity(s string) bool {
+	ops := c.operands()
+	switch s {
+	case "bootout", "disable", "unload", "remove", "kill", "stop":
+		for _, o := range ops[1:] {
+			low := strings.ToLower(o.s)
+			for _, svc := range securityServices {
+				if strings.Contains(low, svc) {
+					c.securityOff("launchctl %s %s: stops a protection of the OS", s, rate.Display(o.s))
+					return true
+				}
+			}
+		}
+	case "setenv":
+		if len(ops) > 1 {
+			for _, v := range codeVars {
+				if strings.HasPrefix(strings.ToUpper(ops[1].s), v) || ops[1].hole {
+					c.add(level.Destructive, "persistence", "launchctl setenv %s: every app started from now on loads or runs what it names (persistence)", rate.Display(ops[1].s))
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -256,3 +256,16 @@ func (c *call) sipsWrites() {
 		}
 	}
 }
+
+// systemsetupCommand rates systemsetup: -get… and -list… read; turning on
+// remote login or remote Apple events opens the Mac to others; other
+// -set… flags change system settings.
+func systemsetupCommand(c *call) {
+	for i, w := range c.args {
+		if inList(strings.ToLower(w.s), "-setremotelogin", "-setremoteappleevents") && i+1 < len(c.args) && !inList(strings.ToLower(c.args[i+1].s), "off", "no") {
+			c.add(level.Destructive, "security-off", "systemsetup %s %s: lets others log in or send Apple events from the network", w.s, rate.Display(c.args[i+1].s))
+			return
+		}
+	}
+	getterSetter("-get", "-list", "-print", "-version", "-help")(c)
+}

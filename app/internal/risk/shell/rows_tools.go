@@ -207,7 +207,13 @@ func pbcopyCommand(c *call) {
 // environment, where API tokens and keys are kept, is printed; printenv
 // NAME prints one variable.
 func printenvCommand(c *call) {
-	if len(c.operands()) > 0 {
+	if ops := c.operands(); len(ops) > 0 {
+		for _, o := range ops {
+			if secretName(o.s) {
+				c.a.add(level.Caution, "secret.variable", c.span, "%s %s: prints a variable that by its name holds a secret", c.name, rate.Display(o.s))
+				c.a.secretAt(c.span)
+			}
+		}
 		return
 	}
 	c.a.add(level.Caution, "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", c.name)
@@ -220,6 +226,18 @@ func gemSource(ops []word) bool {
 	for _, o := range ops {
 		if o.hole || strings.HasSuffix(o.s, ".gem") || strings.ContainsAny(o.s, "/~") {
 			return true
+		}
+	}
+	return false
+}
+
+// secretName reports an environment variable whose name says it holds a
+// credential: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, API_KEY …
+func secretName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH"} {
+		if strings.Contains(up, w) {
+			return !strings.HasPrefix(up, "GIT_ASKPASS") && up != "SSH_AUTH_SOCK" && up != "XAUTHORITY"
 		}
 	}
 	return false

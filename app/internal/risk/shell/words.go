@@ -509,6 +509,10 @@ func (a *shellAn) appendLit(cur *word, text []byte, s string) []byte {
 // param resolves $HOME and variables with one literal value; guess says
 // the value starts with a guessed home (see homeGuess).
 func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
+	if p.Param != nil && secretName(p.Param.Value) && !p.Length {
+		a.add(level.Caution, "secret.variable", a.span(p), "reads $%s, which by its name holds a secret", p.Param.Value)
+		a.secretAt(a.span(p))
+	}
 	if g, ok := homeGuess(p); ok {
 		return g, true, true
 	}

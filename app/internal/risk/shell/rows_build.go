@@ -14,9 +14,12 @@ import (
 // code (print versions, list, look up, download) is modelled per
 // subcommand; a subcommand not modelled is Dangerous too.
 
-// hiddenCode rates a use of c that runs code Airlock cannot see.
+// hiddenCode rates a use of c that runs code Airlock cannot see. The rule
+// is the program's own (shell.npm, shell.go …), as the sandbox's grant of
+// the network reads it (risk.UsesNetwork): a package manager's install
+// still fetches.
 func (c *call) hiddenCode(what, code string) {
-	c.add(level.Dangerous, "hidden-code", "%s: runs %s, which is not analysed", what, code)
+	c.add(level.Dangerous, c.name, "%s: runs %s, which is not analysed", what, code)
 }
 
 // goSubs are the go subcommands that build no code of the project and run

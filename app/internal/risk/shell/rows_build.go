@@ -88,9 +88,9 @@ func goCommand(c *call) {
 // procedural macros run when anything is compiled, cargo check included).
 var cargoSubs = map[string]level.Level{
 	"": level.Safe, "--version": level.Safe, "-v": level.Safe, "-V": level.Safe, "version": level.Safe, "help": level.Safe,
-	"--help": level.Safe, "-h": level.Safe, "search": level.Safe, "tree": level.Safe, "metadata": level.Safe,
+	"--help": level.Safe, "-h": level.Safe, "search": level.Caution, "tree": level.Safe, "metadata": level.Caution,
 	"locate-project": level.Safe, "pkgid": level.Safe, "verify-project": level.Safe, "read-manifest": level.Safe,
-	"--list": level.Safe, "info": level.Safe,
+	"--list": level.Safe, "info": level.Caution,
 	"fetch": level.Caution, "update": level.Caution, "generate-lockfile": level.Caution, "fmt": level.Caution,
 	"new": level.Caution, "init": level.Caution, "add": level.Caution, "remove": level.Caution, "clean": level.Caution,
 	"vendor": level.Caution, "uninstall": level.Caution,
@@ -108,18 +108,22 @@ func cargoCommand(c *call) {
 	case !ok:
 		c.hiddenCode("cargo "+rate.Display(s), "the project's build scripts, macros or code")
 	case l > level.Safe:
-		c.add(l, "cargo", "cargo %s: changes the project or its dependencies", s)
+		c.add(l, "cargo", "cargo %s: asks crates.io, or changes the project or its dependencies", s)
 	}
 }
 
 // npmSubs are the npm, pnpm and yarn subcommands that run no package
 // script: they print, look up, or change settings.
+//
+// Those that ask the registry (view, info, search, outdated, ping, whoami,
+// doctor) are Caution under the program's rule, which the sandbox's grant
+// of the network reads (risk.UsesNetwork).
 var npmSubs = map[string]level.Level{
-	"ls": level.Safe, "list": level.Safe, "ll": level.Safe, "la": level.Safe, "view": level.Safe, "v": level.Safe,
-	"info": level.Safe, "show": level.Safe, "search": level.Safe, "outdated": level.Safe, "help": level.Safe,
-	"--version": level.Safe, "-v": level.Safe, "--help": level.Safe, "-h": level.Safe, "whoami": level.Safe,
-	"ping": level.Safe, "root": level.Safe, "prefix": level.Safe, "bin": level.Safe, "explain": level.Safe,
-	"why": level.Safe, "fund": level.Safe, "doctor": level.Safe, "query": level.Safe, "sbom": level.Safe,
+	"ls": level.Safe, "list": level.Safe, "ll": level.Safe, "la": level.Safe, "view": level.Caution, "v": level.Caution,
+	"info": level.Caution, "show": level.Caution, "search": level.Caution, "outdated": level.Caution, "help": level.Safe,
+	"--version": level.Safe, "-v": level.Safe, "--help": level.Safe, "-h": level.Safe, "whoami": level.Caution,
+	"ping": level.Caution, "root": level.Safe, "prefix": level.Safe, "bin": level.Safe, "explain": level.Safe,
+	"why": level.Safe, "fund": level.Safe, "doctor": level.Caution, "query": level.Safe, "sbom": level.Safe,
 	"docs": level.Caution, "repo": level.Caution, "bugs": level.Caution, "home": level.Caution,
 	"uninstall": level.Caution, "remove": level.Caution, "rm": level.Caution, "un": level.Caution, "unlink": level.Caution,
 	"cache": level.Caution, "prune": level.Caution, "login": level.Caution, "logout": level.Caution, "pkg": level.Caution,
@@ -134,6 +138,7 @@ func (c *call) npmScripts(s string) {
 		if len(c.operands()) > 1 && strings.EqualFold(c.operands()[1].s, "fix") {
 			s = "audit fix" // installs
 		} else {
+			c.add(level.Caution, c.name, "%s audit: asks the registry about known vulnerabilities", c.name)
 			return
 		}
 	}
@@ -142,7 +147,7 @@ func (c *call) npmScripts(s string) {
 	}
 	if l, ok := npmSubs[s]; ok {
 		if l > level.Safe {
-			c.add(l, c.name, "%s %s: changes packages or settings", c.name, s)
+			c.add(l, c.name, "%s %s: asks the registry, or changes packages or settings", c.name, s)
 		}
 		return
 	}
@@ -163,8 +168,8 @@ func (c *call) npmScripts(s string) {
 // pipSubs are the pip subcommands that build and install nothing.
 var pipSubs = map[string]level.Level{
 	"": level.Safe, "list": level.Safe, "show": level.Safe, "freeze": level.Safe, "check": level.Safe,
-	"search": level.Safe, "help": level.Safe, "--version": level.Safe, "-V": level.Safe, "inspect": level.Safe,
-	"index": level.Safe, "debug": level.Safe, "hash": level.Safe, "--help": level.Safe, "-h": level.Safe,
+	"search": level.Caution, "help": level.Safe, "--version": level.Safe, "-V": level.Safe, "inspect": level.Safe,
+	"index": level.Caution, "debug": level.Safe, "hash": level.Safe, "--help": level.Safe, "-h": level.Safe,
 	"cache": level.Caution, "config": level.Caution, "uninstall": level.Caution,
 	"install": level.Caution, "download": level.Caution, "wheel": level.Caution,
 }
@@ -178,7 +183,7 @@ func (c *call) pipInstall(s string) {
 		if l, ok := pipSubs[s]; !ok {
 			c.unmodelled(s)
 		} else if l > level.Safe {
-			c.add(l, c.name, "%s %s: changes installed packages", c.name, s)
+			c.add(l, c.name, "%s %s: asks the index, or changes installed packages", c.name, s)
 		}
 		return
 	}

@@ -23,6 +23,7 @@ type opts struct {
 	long    string            // long options and single-dash words (-productVersion), space-separated; "--x=" takes a value
 	effects map[string]effect // options with an effect of their own, short ("-s") or long ("--output")
 	free    bool              // every word is data, options included (echo, printf, test)
+	stop    string            // a word after which the words are another program's (open --args)
 }
 
 // effect is what one option does.
@@ -48,7 +49,7 @@ func (m *opts) check(c *call) bool {
 		if !strings.HasPrefix(s, "-") || s == "-" {
 			continue // an operand, or a word computed at run time (read as one)
 		}
-		if s == "--" {
+		if s == "--" || m.stop != "" && s == m.stop {
 			return true
 		}
 		name, _, has := strings.Cut(s, "=")

@@ -413,7 +413,7 @@ var commands = map[string]row{
 	"ksh": custom(shellInterp), "mksh": custom(shellInterp), "fish": custom(shellInterp), "tcsh": custom(shellInterp),
 	"csh": custom(shellInterp), "eval": custom(evalCommand), "source": custom(sourceCommand), ".": custom(sourceCommand),
 	"alias": {run: aliasCommand, opts: freeWords}, "trap": {run: trapCommand, opts: freeWords}, "osascript": custom(osascriptCommand),
-	"open": custom(openCommand), "node": custom(interpreter(nodeSpec)), "nodejs": custom(interpreter(nodeSpec)),
+	"open": {run: openCommand, opts: openModel}, "node": custom(interpreter(nodeSpec)), "nodejs": custom(interpreter(nodeSpec)),
 	"swift": custom(interpreter(interpSpec{code: "e"})), "php": custom(interpreter(phpSpec)),
 	"lua": custom(interpreter(luaSpec)), "luajit": custom(interpreter(luaSpec)),
 	"tclsh": custom(interpreter(interpSpec{})), "wish": custom(interpreter(interpSpec{})),

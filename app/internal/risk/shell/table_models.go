@@ -194,3 +194,14 @@ var pipxEffects = map[string]effect{
 	"-e":           {level.Dangerous, "installs a source tree, whose build runs"},
 	"--preinstall": {level.Dangerous, "installs more packages first, which may be source trees whose build runs"},
 }
+
+// openModel is open's option model: -a/-b pick the app, -e/-t/-f an editor,
+// --args hands the rest to the app; --env sets the app's environment
+// (DYLD_INSERT_LIBRARIES …) and --stdout/--stderr write files.
+var openModel = &opts{short: "eftFWRngjhDiN", valued: "abusHr", stop: "--args", long: "--fresh --wait-apps --reveal --new --background --hide --header --sdk= --url= --arch=",
+	effects: map[string]effect{
+		"--env":    {level.Dangerous, "sets the environment of the app it starts, which can load code into it"},
+		"--stdin":  {level.Caution, "feeds the app a file"},
+		"--stdout": {level.Caution, "writes the app's output to a file"},
+		"--stderr": {level.Caution, "writes the app's errors to a file"},
+	}}

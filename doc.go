@@ -11,6 +11,7 @@
 //	app/internal/risk/rate  what every analyzer shares: verdicts, Env, bounds,
 //	                     path zones, the guard of Airlock's own files, and
 //	                     Languages, the way to a nested script's analyzer
+//	app/internal/risk/shell the shell analyzer; its rules are one table, table.go
 //	app/internal/risk/facts the facts they share, as tables: applications,
 //	                     terminals, URL schemes, runnable file types, menu labels
 //	app/internal/automation the person's scheduled automations: schedules,

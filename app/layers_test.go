@@ -12,7 +12,8 @@ const module = "github.com/airlockhq/airlock"
 // TestLayers checks the import graph: bridge imports nothing from app,
 // app/internal packages never import the program, the pure packages
 // (level, action, sanitize, risk and its packages) import no platform code,
-// risk/facts imports no analyzer and risk/rate no language, and only the gate
+// risk/facts imports no analyzer, risk/rate no language and a language's
+// package no other (risk/shell …, through rate.Languages), and only the gate
 // reaches the executor (it builds it, too, so main need not import it).
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
@@ -51,6 +52,9 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s imports %s: the facts are data, below every analyzer", p.ImportPath, imp)
 			case p.ImportPath == module+"/app/internal/risk/rate" && strings.HasPrefix(imp, module+"/app/internal/risk") && imp != module+"/app/internal/risk/facts":
 				t.Errorf("%s imports %s: the shared core knows no language (they reach each other through rate.Languages)", p.ImportPath, imp)
+			case languagePackage(p.ImportPath) && strings.HasPrefix(imp, module+"/app/internal/risk") &&
+				imp != module+"/app/internal/risk/rate" && imp != module+"/app/internal/risk/facts":
+				t.Errorf("%s imports %s: a language's analyzer reaches another only through rate.Languages", p.ImportPath, imp)
 			}
 		}
 	}
@@ -63,4 +67,11 @@ func isPure(pkg string) bool {
 		}
 	}
 	return false
+}
+
+// languagePackage reports a package of one language's analyzer: a package
+// under risk other than rate and facts.
+func languagePackage(pkg string) bool {
+	rest, ok := strings.CutPrefix(pkg, module+"/app/internal/risk/")
+	return ok && rest != "rate" && rest != "facts" && !strings.HasPrefix(rest, "rate/") && !strings.HasPrefix(rest, "facts/")
 }

@@ -83,6 +83,7 @@ func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verd
 		v.Add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
 	}
 	err := end(&v)
+	combine(&v)
 	v.Sort()
 	return v, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"github.com/airlockhq/airlock/app/internal/risk/shell"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -41,7 +42,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	// commands add themselves (at a lower level than they do).
 	var probe Verdict
 	for _, c := range cmds {
-		shellInto(&probe, c, env, &Span{Start: 1, End: 2}, 1)
+		shell.Into(&probe, c, env, &Span{Start: 1, End: 2}, 1)
 	}
 	prefills := func(n int) []Reason {
 		var rs []Reason
@@ -63,7 +64,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 				sp := Span{Start: 10 * i, End: 10*i + 5}
 				want := Verdict{Reasons: prefills(n)}
 				got := Verdict{Reasons: prefills(n)}
-				shellInto(&want, c, env, &sp, 1)
+				shell.Into(&want, c, env, &sp, 1)
 				an.shellInto(&got, c, sp)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%d reasons before, round %d, %q:\ngot  %v\nwant %v", n, round, c, got, want)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/risk/jxa"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"github.com/airlockhq/airlock/app/internal/risk/shell"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -39,7 +40,7 @@ func begin(env *Env, ctx context.Context) (*Env, func(*Verdict) error) {
 type languages struct{}
 
 func (languages) Shell(v *Verdict, src string, env *Env, at *Span, depth int) {
-	shellInto(v, src, env, at, depth)
+	shell.Into(v, src, env, at, depth)
 }
 
 func (languages) AppleScript(src string, env *Env, depth int) Verdict {

@@ -3,9 +3,10 @@ package risk
 import (
 	"os"
 
-	"mvdan.cc/sh/v3/syntax"
 	"strings"
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/risk/shell"
 )
 
 func benchSrc(n int) string {
@@ -44,7 +45,7 @@ func BenchmarkPhaseAll(b *testing.B) {
 func BenchmarkPhaseSmallShell(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var v Verdict
-		shellInto(&v, "df -h '__AIRLOCK_Q__' | tail -1", nil, nil, 1)
+		shell.Into(&v, "df -h '__AIRLOCK_Q__' | tail -1", nil, nil, 1)
 	}
 }
 
@@ -65,8 +66,8 @@ func BenchmarkPhase2KBNoShell(b *testing.B) {
 func BenchmarkPhase2KBShellOnly(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var v Verdict
-		shellInto(&v, "date +%Y-%m-%d", nil, nil, 1)
-		shellInto(&v, "df -h '__AIRLOCK_Q__' | tail -1", nil, nil, 1)
+		shell.Into(&v, "date +%Y-%m-%d", nil, nil, 1)
+		shell.Into(&v, "df -h '__AIRLOCK_Q__' | tail -1", nil, nil, 1)
 	}
 }
 
@@ -74,12 +75,5 @@ func BenchmarkPhase2KBAllNilEnv(b *testing.B) {
 	src := benchSrc(2048)
 	for i := 0; i < b.N; i++ {
 		appleScriptAt(src, nil, 0)
-	}
-}
-
-func BenchmarkMvdanParseTiny(b *testing.B) {
-	p := bashParsers.Get().(*syntax.Parser)
-	for i := 0; i < b.N; i++ {
-		p.Parse(strings.NewReader("df -h '__AIRLOCK_Q__' | tail -1"), "")
 	}
 }

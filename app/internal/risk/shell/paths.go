@@ -1,6 +1,8 @@
-package risk
+package shell
 
 import (
+	"strings"
+
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -36,8 +38,26 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 	case rate.ZoneSystem:
 		a.add(level.Dangerous, "shell.system-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
 	default:
-		a.add(level.Caution, "shell.write", sp, "%s %s", verb, rate.Display(w.s))
+		if copyVerb(verb) {
+			a.add(level.Caution, "shell.write", sp, "%s %s", verb, rate.Display(w.s))
+			return
+		}
+		a.add(level.Dangerous, "shell.write", sp, "%s %s: writes or overwrites a file", verb, rate.Display(w.s))
 	}
+}
+
+// copyVerb reports a write that copies, moves, links or extracts files,
+// creates folders or touches a file: Caution, as the DSL's COPY_FILE,
+// MOVE_FILE and CREATE_FOLDER. Writing or overwriting a file's contents
+// (a redirection, tee, an edit in place, a download saved, an output
+// file) is Dangerous, as the DSL's WRITE_FILE (seed 003: file_write).
+func copyVerb(verb string) bool {
+	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "git clone", "tar extracts", "unzip extracts", "defaults "} {
+		if strings.HasPrefix(verb, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // readSource notes a read from a credential store (public keys excepted).
@@ -46,7 +66,7 @@ func (a *shellAn) readSource(w word, sp Span) {
 	if z.Kind != rate.ZoneCredential || z.Pub {
 		return
 	}
-	a.add(level.Dangerous, "shell.secret-read", sp, "reads %s, inside %s", rate.Display(w.s), z.Detail)
+	a.add(level.Dangerous, "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), z.Detail)
 	a.secretAt(sp)
 }
 
@@ -54,6 +74,14 @@ func (a *shellAn) secretAt(sp Span) {
 	if a.secret == nil {
 		a.secret = &sp
 	}
+}
+
+// egress notes a way out of the Mac (rule "egress.KIND": network, dns,
+// clipboard, url): with a secret read anywhere in the input, the secret is
+// sent out (finish, and the facade's combination across languages).
+func (a *shellAn) egress(kind string, sp Span, format string, args ...any) {
+	a.add(level.Caution, "egress."+kind, sp, format, args...)
+	a.uploadAt(sp)
 }
 
 func (a *shellAn) uploadAt(sp Span) {

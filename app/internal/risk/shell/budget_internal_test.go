@@ -1,8 +1,10 @@
-package risk
+package shell
 
 import (
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 )
@@ -61,5 +63,12 @@ func TestShellBudget(t *testing.T) {
 	}
 	if sh.work > maxWork+10 {
 		t.Fatalf("analysis went on past the budget: %d units", sh.work)
+	}
+}
+
+func BenchmarkMvdanParseTiny(b *testing.B) {
+	p := bashParsers.Get().(*syntax.Parser)
+	for i := 0; i < b.N; i++ {
+		p.Parse(strings.NewReader("df -h '__AIRLOCK_Q__' | tail -1"), "")
 	}
 }

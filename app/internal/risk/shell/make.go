@@ -1,4 +1,4 @@
-package risk
+package shell
 
 import (
 	"strings"
@@ -7,17 +7,23 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
-// make runs the shell commands of its makefile's recipes. An everyday
-// `make build` reads a Makefile this input cannot see and stays Caution,
-// but when the input shows the makefile — fed on standard input (-f -),
-// written earlier by the same input, or given as --eval text — its
-// commands are rated like any other shell text.
+// make runs the shell commands of its makefile's recipes, and its
+// $(shell …) functions even with -n. A makefile this input does not show
+// hands control to code Airlock cannot see: Dangerous. When the input
+// shows the makefile — fed on standard input (-f -), written earlier by
+// the same input, or given as --eval text — its commands are rated like
+// any other shell text.
 
 // makeCommand rates make: Caution for running build rules, plus whatever
 // the makefiles and --eval texts it can see run.
 func makeCommand(c *call) {
 	c.add(level.Caution, c.name, "%s: runs build rules", c.name)
 	var files, evals []word
+	var dir word
+	hasDir := false
+	if len(c.args) == 1 && inList(c.args[0].s, "-v", "--version", "-h", "--help") {
+		return
+	}
 	args := c.args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -36,6 +42,12 @@ func makeCommand(c *call) {
 			if v, ok := value(); ok {
 				files = append(files, v)
 			}
+		case s == "-C" || s == "--directory":
+			if v, ok := value(); ok {
+				dir, hasDir = v, true
+			}
+		case strings.HasPrefix(s, "--directory="):
+			dir, hasDir = word{s: s[len("--directory="):], hole: w.hole}, true
 		case s == "-E" || s == "--eval":
 			if v, ok := value(); ok {
 				evals = append(evals, v)
@@ -49,6 +61,24 @@ func makeCommand(c *call) {
 			}
 		case strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--"):
 			files = append(files, word{s: s[2:], hole: w.hole})
+		}
+	}
+	if len(files) == 0 {
+		// make reads GNUmakefile, makefile or Makefile in -C DIR or here.
+		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+			f := word{s: n}
+			if hasDir {
+				f = word{s: joinPath(dir.s, n), hole: dir.hole}
+			}
+			// Only a makefile this input wrote as text is read; one it
+			// downloaded (git clone … && make) is as unseen as any other.
+			if content, ok := c.a.fileContent(f.s); ok && !f.hole && content != fileDownloaded && content != fileComputed {
+				files = append(files, f)
+				break
+			}
+		}
+		if len(files) == 0 {
+			c.hiddenCode(c.name, "the recipes of a makefile this input does not show")
 		}
 	}
 	for _, f := range files {
@@ -65,6 +95,7 @@ func makeCommand(c *call) {
 			content, ok := c.a.fileContent(f.s)
 			switch {
 			case !ok:
+				c.hiddenCode(c.name+" -f "+rate.Display(f.s), "the recipes of a makefile this input does not show")
 			case content == fileDownloaded || content == fileComputed:
 				c.add(level.Destructive, "download-exec", "%s -f %s: runs a makefile this input downloaded or computed", c.name, rate.Display(f.s))
 			default:

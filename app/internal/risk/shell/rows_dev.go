@@ -1,0 +1,697 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// toolCommands registers stock macOS tools that only read, and the rules
+// for archivers, databases, clouds, package runners, editors and
+// supply-chain settings.
+// compose rates docker compose (and docker-compose) by its subcommand,
+// after its options: -f file, -p name …
+func (c *call) compose(args []word) {
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") && !args[0].hole {
+		s := args[0].s
+		args = args[1:]
+		if !strings.Contains(s, "=") && inList(s, "-f", "--file", "-p", "--project-name", "--env-file", "--profile",
+			"--project-directory", "--ansi", "--progress", "--parallel") && len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	s := ""
+	if len(args) > 0 {
+		s = strings.ToLower(args[0].s)
+	}
+	switch {
+	case inList(s, "ps", "logs", "config", "ls", "images", "top", "version", "port", "events", ""):
+	case (s == "down" || s == "rm") && (hasShort(args, 'v') || hasLong(args, "--volumes")):
+		c.add(level.Destructive, "docker-volumes", "docker compose %s -v: deletes the project's volumes (their data is lost)", s)
+	case inList(s, "up", "down", "stop", "start", "restart", "pull", "build", "create", "pause", "unpause", "kill", "rm"):
+		c.add(level.Caution, "docker-compose", "docker compose %s: starts, stops or builds the project's containers", s)
+	default:
+		c.add(level.Dangerous, "docker-compose", "docker compose %s: runs commands in containers", rate.Display(s))
+	}
+}
+
+// dockerRun rates docker run: a container with a folder of this Mac
+// mounted can change it, so its command is analysed as if run here.
+func (c *call) dockerRun(args []word) {
+	c.add(level.Dangerous, "docker", "docker run: runs a container")
+	mounted := false
+	mount := func(v word, spec bool) {
+		src := v.s
+		if spec {
+			// --mount type=bind,source=/,target=/host
+			src = ""
+			for _, kv := range strings.Split(v.s, ",") {
+				if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+					src = val
+				}
+			}
+		} else if i := strings.IndexByte(src, ':'); i >= 0 {
+			src = src[:i]
+		}
+		if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
+			return // a named volume
+		}
+		mounted = true
+		if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
+			c.add(level.Dangerous, "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
+		}
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, has := strings.Cut(s, "=")
+			if inList(name, "--rm", "--privileged", "--init", "--read-only", "--interactive", "--tty", "--detach", "--publish-all",
+				"--no-healthcheck", "--oom-kill-disable", "--sig-proxy", "--disable-content-trust", "--quiet", "--help", "--use-api-socket") {
+				continue
+			}
+			v := word{s: val, hole: w.hole}
+			if !has && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if name == "--volume" {
+				mount(v, false)
+			} else if name == "--mount" {
+				mount(v, true)
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			if strings.IndexByte("aceEhlmpuvw", letters[j]) < 0 {
+				continue
+			}
+			v := word{s: letters[j+1:], span: w.span}
+			if v.s == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if letters[j] == 'v' {
+				mount(v, false)
+			}
+			break
+		}
+	}
+	if mounted && i+1 < len(args) {
+		c.a.call(args[i+1:], c.span, pipeCtx{})
+	}
+}
+
+// zipCommand rates zip: -m deletes what it archives (with -r or a
+// password, every file of a folder: the ransom pattern); -TT names a
+// command zip runs.
+func zipCommand(c *call) {
+	move, recurse, crypt := false, false, false
+	var archive *word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+			if archive == nil {
+				archive = &c.args[i]
+			}
+			continue
+		case s == "-TT" || s == "--unzip-command":
+			if i+1 < len(c.args) {
+				i++
+				c.add(level.Dangerous, "zip-command", "zip -TT: runs a command to test the archive")
+				c.optionCommand(c.args[i], "zip -TT")
+			}
+			continue
+		case strings.HasPrefix(s, "--unzip-command="):
+			c.add(level.Dangerous, "zip-command", "zip -TT: runs a command to test the archive")
+			c.optionCommand(word{s: s[len("--unzip-command="):], hole: w.hole}, "zip -TT")
+			continue
+		case s == "--move":
+			move = true
+		case s == "--recurse-paths":
+			recurse = true
+		case s == "--encrypt" || s == "--password":
+			crypt = true
+			if s == "--password" {
+				i++
+			}
+		case inList(s, "-b", "-n", "-t", "-tt", "-O", "-Z", "-ds", "-lf", "-P"):
+			if s == "-P" {
+				crypt = true
+			}
+			i++
+			continue
+		}
+		if strings.HasPrefix(s, "--") {
+			continue
+		}
+		// zip's multi-letter options (-db, -FS, -sf, -lf …) hold no m,
+		// r, e or P.
+		for _, l := range s[1:] {
+			switch l {
+			case 'm':
+				move = true
+			case 'r', 'R':
+				recurse = true
+			case 'e', 'P':
+				crypt = true
+			}
+		}
+	}
+	switch {
+	case move && (recurse || crypt):
+		c.add(level.Destructive, "zip-move", "zip -m with -r or a password: archives files and deletes the originals")
+	case move:
+		c.add(level.Dangerous, "zip-move", "zip -m: deletes the files it archives")
+	default:
+		c.add(level.Caution, "zip", "zip: archives files")
+	}
+	if archive != nil && archive.s != "-" {
+		c.a.write(*archive, c.span, "zip writes")
+	}
+}
+
+// optionCommand analyses a command given as an option's value (zip -TT,
+// ssh -o ProxyCommand=, rsync -e).
+func (c *call) optionCommand(w word, what string) {
+	c.add(level.Caution, "option-command", "%s: runs %s", what, rate.Display(w.s))
+	c.nested([]word{w}, what)
+}
+
+// sshOptions analyses the local commands of -o ProxyCommand=…,
+// LocalCommand=… and KnownHostsCommand=… (ssh, scp, sftp).
+func (c *call) sshOptions() {
+	for i, w := range c.args {
+		var v word
+		switch {
+		case w.s == "-o" && i+1 < len(c.args):
+			v = c.args[i+1]
+		case strings.HasPrefix(w.s, "-o") && len(w.s) > 2:
+			v = word{s: w.s[2:], hole: w.hole, span: w.span}
+		default:
+			continue
+		}
+		k, val, ok := strings.Cut(v.s, "=")
+		if !ok {
+			k, val, _ = strings.Cut(strings.TrimSpace(v.s), " ")
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if v.hole && strings.Contains(k, rate.HoleMark) {
+			c.add(level.Dangerous, "ssh-option", "%s -o: an option computed at run time", c.name)
+			continue
+		}
+		if !inList(k, "proxycommand", "localcommand", "knownhostscommand") || strings.EqualFold(strings.TrimSpace(val), "none") {
+			continue
+		}
+		c.add(level.Dangerous, "ssh-command", "%s -o %s: runs a command on this Mac", c.name, k)
+		c.nested([]word{{s: val, hole: v.hole, span: v.span}}, c.name+" -o "+k)
+	}
+}
+
+// vimCommand rates vim and its kin: commands given with -c, --cmd or +,
+// and read from stdin in ex mode, are rated; ! and :r ! run shell commands.
+func vimCommand(c *call) {
+	c.add(level.Caution, "editor", "%s: opens files in an editor", c.name)
+	ex := c.name == "ex"
+	cmds := false
+	var files []word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+"):
+			files = append(files, w)
+		case (s == "-c" || s == "--cmd") && i+1 < len(c.args):
+			i++
+			cmds = true
+			c.vimCmd(c.args[i])
+		case strings.HasPrefix(s, "+"):
+			cmds = true
+			c.vimCmd(word{s: s[1:], span: w.span})
+		case (s == "-S" || s == "-u" || s == "-s" && !ex || s == "-W" || s == "-w") && i+1 < len(c.args):
+			i++
+			if (s == "-u" || s == "-S") && inList(c.args[i].s, "NONE", "NORC", "DEFAULTS") {
+				continue
+			}
+			if s == "-w" || s == "-W" {
+				c.a.write(c.args[i], c.span, c.name+" writes keystrokes to")
+				continue
+			}
+			c.add(level.Dangerous, "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, rate.Display(c.args[i].s))
+		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "eE"):
+			ex = true
+		}
+	}
+	if cmds || ex {
+		// Edited without anyone looking: the files are written.
+		for _, f := range files {
+			if !isDevice(f.s) {
+				c.a.write(f, c.span, c.name+" edits")
+			}
+		}
+	}
+	if !ex {
+		return
+	}
+	switch c.pc.stdin {
+	case "text":
+		for _, line := range strings.Split(c.pc.text, "\n") {
+			if strings.TrimSpace(line) != "" {
+				c.vimCmd(word{s: line})
+			}
+		}
+	case "download", "decoded":
+		c.add(level.Destructive, "editor-stdin", "%s runs editor commands from a download or decoded data", c.name)
+	case "pipe", "computed":
+		c.add(level.Dangerous, "editor-stdin", "%s runs editor commands computed at run time", c.name)
+	}
+}
+
+// vimCmd rates one command line of vim: ! (with a range: a filter), r !
+// and w ! run shell commands; system(), :terminal, :python, :lua … run
+// code; other commands edit text.
+func (c *call) vimCmd(w word) {
+	if w.hole {
+		c.add(level.Dangerous, "editor-command", "%s runs an editor command computed at run time", c.name)
+		return
+	}
+	rest := w.s
+	for rest != "" {
+		t := strings.TrimLeft(rest, ": \t")
+		for _, p := range []string{"silent!", "silent", "sil!", "sil"} {
+			if strings.HasPrefix(t, p) {
+				t = strings.TrimLeft(t[len(p):], " \t")
+				break
+			}
+		}
+		t = strings.TrimLeft(t, "0123456789%$.,;'<>+- \t")
+		shell := ""
+		switch {
+		case strings.HasPrefix(t, "!"):
+			shell = t[1:]
+		case strings.HasPrefix(t, "r!") || strings.HasPrefix(t, "r !") || strings.HasPrefix(t, "read!") || strings.HasPrefix(t, "read !") ||
+			strings.HasPrefix(t, "w !") || strings.HasPrefix(t, "write !"):
+			shell = t[strings.IndexByte(t, '!')+1:]
+		}
+		if shell != "" || strings.HasPrefix(t, "!") {
+			c.add(level.Caution, "editor-shell", "%s runs a shell command: %s", c.name, rate.Display(shell))
+			c.nestedText(shell, c.name+" !")
+			return
+		}
+		piece, next, _ := strings.Cut(t, "|")
+		low := strings.ToLower(strings.TrimSpace(piece))
+		name := strings.TrimRight(low, "! ")
+		if k := strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); k >= 0 {
+			name = name[:k]
+		}
+		code := !inList(strings.TrimSuffix(low, "!"), "w", "wq", "q", "qa", "qall", "wa", "wqa", "x", "xa", "e", "bd", "update", "up") &&
+			strings.Contains(low, "!") || strings.Contains(low, "system") || strings.Contains(low, `\=`) ||
+			len(name) > 2 && strings.HasSuffix(name, "do") && name != "undo" && name != "redo"
+		for _, full := range []string{"source", "python", "python3", "py3", "pyfile", "py3file", "pythonx", "pyxfile", "lua", "luafile",
+			"perl", "ruby", "rubyfile", "call", "execute", "normal", "terminal", "let", "autocmd", "command", "tcl", "mzscheme", "redir"} {
+			if len(name) > 1 && strings.HasPrefix(full, name) {
+				code = true
+			}
+		}
+		if code {
+			c.add(level.Dangerous, "editor-code", "%s command %q runs code", c.name, rate.Display(strings.TrimSpace(piece)))
+			scanCode(c, piece)
+		}
+		rest = next
+	}
+}
+
+// expectCommand rates expect: its Tcl program is not analysed, but what
+// it spawns or execs is, and the program is scanned for the obvious.
+func expectCommand(c *call) {
+	c.add(level.Dangerous, "expect", "expect: runs a Tcl program that drives other programs")
+	found := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case w.s == "-c" && i+1 < len(c.args):
+			i++
+			found = true
+			if c.args[i].hole {
+				c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
+				continue
+			}
+			c.expectCode(c.args[i].s)
+		case w.s == "-f" && i+1 < len(c.args) || w.hole || !strings.HasPrefix(w.s, "-"):
+			if w.s == "-f" {
+				i++
+			}
+			if !found {
+				c.programFile(c.args[i])
+			}
+			return
+		}
+	}
+	if !found && c.pc.stdin == "text" {
+		c.expectCode(c.pc.text)
+	} else if !found {
+		c.fromStdinAs(false)
+	}
+}
+
+func (c *call) expectCode(code string) {
+	scanCode(c, code)
+	// Text sent to a shell it spawned runs as commands.
+	if i := strings.Index(code, "spawn "); i >= 0 {
+		f := strings.Fields(strings.NewReplacer("{", " ", "}", " ", "]", " ", ";", " ").Replace(code[i+len("spawn "):]))
+		for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			f = f[1:]
+		}
+		if len(f) > 0 && shells[commandName(strings.Trim(f[0], `"'`))] {
+			for rest := code; ; {
+				j := strings.Index(rest, "send ")
+				if j < 0 {
+					break
+				}
+				rest = rest[j+len("send "):]
+				t := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest, " \t"), "--"), " \t")
+				if !strings.HasPrefix(t, `"`) {
+					continue
+				}
+				end := strings.IndexByte(t[1:], '"')
+				if end < 0 {
+					break
+				}
+				text, _, _ := decodeEscapes(t[1:1+end], false)
+				c.nestedText(strings.ReplaceAll(text, "\r", "\n"), "expect send")
+			}
+		}
+	}
+	for _, kw := range []string{"spawn", "exec"} {
+		for rest := code; ; {
+			i := strings.Index(rest, kw+" ")
+			if i < 0 {
+				break
+			}
+			before := byte(' ')
+			if i > 0 {
+				before = rest[i-1]
+			}
+			rest = rest[i+len(kw)+1:]
+			if !strings.ContainsRune(" \t\n;[{", rune(before)) {
+				continue
+			}
+			line, _, _ := strings.Cut(rest, "\n")
+			line, _, _ = strings.Cut(line, "]")
+			line, _, _ = strings.Cut(line, ";")
+			f := strings.Fields(line)
+			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+				f = f[1:] // spawn -noecho, exec -ignorestderr
+			}
+			cmd := strings.NewReplacer("{", "'", "}", "'").Replace(strings.Join(f, " "))
+			c.nestedText(cmd, "expect "+kw)
+		}
+	}
+}
+
+// sqliteCommand rates sqlite3: its SQL (after the database, with -cmd,
+// or on stdin) is rated; .shell and .system run commands.
+func sqliteCommand(c *call) {
+	c.add(level.Caution, "sqlite3", "sqlite3: opens a database")
+	var ops []word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		if w.hole || !strings.HasPrefix(w.s, "-") || w.s == "-" {
+			ops = append(ops, w)
+			continue
+		}
+		switch strings.TrimLeft(w.s, "-") {
+		case "cmd":
+			if i+1 < len(c.args) {
+				i++
+				c.sql(c.args[i])
+			}
+		case "init":
+			c.add(level.Dangerous, "sql-file", "sqlite3 -init: runs commands from a file that is not analysed")
+			i++
+		case "separator", "nullvalue", "newline", "vfs", "mmap", "maxsize", "heap", "lookaside", "pagecache", "escape", "A":
+			i++
+		}
+	}
+	if len(ops) > 0 && isTCCDatabase(ops[0]) {
+		c.tccWrite(ops[1:])
+	}
+	switch {
+	case len(ops) > 1:
+		for _, o := range ops[1:] {
+			c.sql(o)
+		}
+	case c.pc.stdin == "text":
+		c.sql(word{s: c.pc.text})
+	case c.pc.stdin == "download" || c.pc.stdin == "decoded":
+		c.add(level.Dangerous, "sql-computed", "%s runs SQL computed at run time", c.name)
+	}
+}
+
+// sqlClientCommand rates psql (-c) and mysql (-e): the SQL given is rated.
+func sqlClientCommand(c *call) {
+	c.add(level.Caution, c.name, "%s: runs SQL on a database server", c.name)
+	short, long := "-e", "--execute"
+	if c.name == "psql" {
+		short, long = "-c", "--command"
+	}
+	found := false
+	for i, w := range c.args {
+		switch {
+		case (w.s == short || w.s == long) && i+1 < len(c.args):
+			found = true
+			c.sql(c.args[i+1])
+		case strings.HasPrefix(w.s, long+"="):
+			found = true
+			c.sql(word{s: w.s[len(long)+1:], hole: w.hole})
+		case strings.HasPrefix(w.s, short) && len(w.s) > 2 && !strings.HasPrefix(w.s, "--"):
+			found = true
+			c.sql(word{s: w.s[2:], hole: w.hole})
+		}
+	}
+	if !found && c.pc.stdin == "text" {
+		c.sql(word{s: c.pc.text})
+	}
+}
+
+// sql rates SQL text: dropping or truncating tables and deleting every
+// row are destructive; the clients' shell escapes (sqlite3 .shell,
+// psql \!, mysql system) are analysed.
+func (c *call) sql(w word) {
+	if w.hole {
+		c.add(level.Dangerous, "sql-computed", "%s runs SQL computed at run time", c.name)
+		return
+	}
+	var stmts []string
+	var body strings.Builder
+	for _, line := range strings.Split(w.s, "\n") {
+		t := strings.TrimSpace(line)
+		low := strings.ToLower(t)
+		switch {
+		case strings.HasPrefix(low, ".shell ") || strings.HasPrefix(low, ".system ") || strings.HasPrefix(t, `\!`) || strings.HasPrefix(low, "system "):
+			_, cmd, _ := strings.Cut(t, " ")
+			if strings.HasPrefix(t, `\!`) {
+				cmd = t[2:]
+			}
+			c.add(level.Dangerous, "sql-shell", "%s runs a shell command", c.name)
+			c.nestedText(cmd, c.name+" shell escape")
+		case strings.HasPrefix(low, ".load ") || strings.HasPrefix(low, ".read ") || low == ".load" || low == ".read":
+			c.add(level.Dangerous, "hidden-code", "%s %s: runs a loadable extension or a file of commands, which is not analysed", c.name, rate.Display(t))
+		case strings.HasPrefix(low, ".output ") || strings.HasPrefix(low, ".once "):
+			_, f, _ := strings.Cut(t, " ")
+			c.a.write(word{s: strings.Trim(strings.TrimSpace(f), `'"`)}, c.span, c.name+" writes to")
+		case strings.HasPrefix(t, "."):
+		default:
+			body.WriteString(line)
+			body.WriteByte('\n')
+		}
+	}
+	if strings.Contains(strings.ToLower(body.String()), "load_extension") {
+		c.add(level.Dangerous, "hidden-code", "%s: load_extension runs native code, which is not analysed", c.name)
+	}
+	stmts = strings.Split(body.String(), ";")
+	for _, st := range stmts {
+		f := strings.Fields(strings.ToUpper(st))
+		if len(f) == 0 {
+			continue
+		}
+		where := inList("WHERE", f...)
+		switch {
+		case f[0] == "DROP" && len(f) > 1 && inList(f[1], "TABLE", "DATABASE", "SCHEMA", "VIEW", "COLLECTION"):
+			c.add(level.Destructive, "sql-drop", "%s: DROP %s deletes it with all its data", c.name, f[1])
+		case f[0] == "TRUNCATE":
+			c.add(level.Destructive, "sql-drop", "%s: TRUNCATE deletes every row", c.name)
+		case f[0] == "DELETE" && !where:
+			c.add(level.Destructive, "sql-delete-all", "%s: DELETE without WHERE deletes every row", c.name)
+		case f[0] == "UPDATE" && !where:
+			c.add(level.Dangerous, "sql-update-all", "%s: UPDATE without WHERE changes every row", c.name)
+		}
+	}
+}
+
+// redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
+func redisCommand(c *call) {
+	cmd := ""
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		if strings.HasPrefix(w.s, "-") && !w.hole {
+			if w.s == "--eval" {
+				c.add(level.Dangerous, "redis", "redis-cli --eval: runs a Lua script on the server")
+			}
+			if inList(w.s, "-h", "-p", "-a", "-n", "-u", "-s", "-r", "-i", "-d", "--user", "--pass", "--pattern", "--count", "--eval") {
+				i++
+			}
+			continue
+		}
+		cmd = strings.ToUpper(w.s)
+		break
+	}
+	if cmd == "" && c.pc.stdin == "text" {
+		cmd = strings.ToUpper(c.pc.text)
+	}
+	switch {
+	case strings.Contains(cmd, "FLUSHALL") || strings.Contains(cmd, "FLUSHDB"):
+		c.add(level.Destructive, "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
+	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
+		c.add(level.Dangerous, "redis", "redis-cli %s: changes or runs code on the server", cmd)
+	default:
+		c.add(level.Caution, "redis", "redis-cli: talks to a Redis server")
+	}
+}
+
+// terraformCommand rates terraform and tofu: destroy (or apply -destroy)
+// deletes real infrastructure.
+func terraformCommand(c *call) {
+	ops := c.operands()
+	s := sub(c.args)
+	next := ""
+	if len(ops) > 1 {
+		next = strings.ToLower(ops[1].s)
+	}
+	switch {
+	case inList(s, "", "version", "validate", "fmt", "show", "output", "providers", "graph", "help"),
+		s == "state" && inList(next, "list", "show", "pull"), s == "workspace" && inList(next, "list", "show"):
+	case s == "destroy" || s == "apply" && hasArg(c.args, "-destroy", "--destroy"):
+		c.add(level.Destructive, "terraform-destroy", "%s destroy: deletes the infrastructure it manages", c.name)
+	case inList(s, "init", "plan", "get", "refresh", "import", "taint", "untaint", "login", "logout", "console", "test"), s == "workspace" && next != "delete":
+		c.add(level.Caution, "terraform", "%s %s", c.name, s)
+	default:
+		c.add(level.Dangerous, "terraform", "%s %s: changes real infrastructure", c.name, rate.Display(s))
+	}
+}
+
+// cloudCommand rates aws, gcloud, gsutil and az: deleting resources is
+// destructive, anything else dangerous (it acts on real infrastructure).
+func cloudCommand(c *call) {
+	ops := c.operands()
+	var words []string
+	for _, o := range ops {
+		words = append(words, strings.ToLower(o.s))
+	}
+	if len(c.args) == 1 && inList(c.args[0].s, "--version", "version", "help", "--help") {
+		return
+	}
+	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
+	for _, w := range words {
+		if inList(w, "cp", "mv", "sync", "rsync", "upload", "upload-batch", "put-object") {
+			c.a.egress("network", c.span, "%s %s: local files may go up", c.name, w) // local files may go up
+		}
+	}
+	for i, w := range words {
+		switch {
+		case w == "delete" || strings.HasPrefix(w, "delete-") || strings.HasPrefix(w, "terminate-"),
+			w == "rm" && recursive, w == "rb" && hasLong(c.args, "--force"):
+			c.add(level.Destructive, "cloud-delete", "%s … %s: deletes cloud resources or data", c.name, words[i])
+			return
+		}
+	}
+	c.add(level.Dangerous, "cloud", "%s: acts on cloud resources", c.name)
+}
+
+// packageRunner rates npx and its kin: they download a package from a
+// registry and run it.
+func packageRunner(c *call) {
+	if len(c.args) == 1 && inList(c.args[0].s, "--version", "-v", "--help", "-h") {
+		return
+	}
+	c.add(level.Dangerous, "package-runner", "%s: downloads a package from a registry and runs it", c.name)
+	c.embedded()
+}
+
+// npmCommand rates npm, pnpm and yarn: exec, dlx and create run a package
+// from the registry; setting the registry or the script shell changes
+// what every later install runs.
+func npmCommand(c *call) {
+	ops := c.operands()
+	s := sub(c.args)
+	switch {
+	case inList(s, "exec", "x", "dlx", "create") || s == "init" && len(ops) > 1 && !strings.HasPrefix(ops[1].s, "-"):
+		packageRunner(c)
+		return
+	case s == "config" || s == "set":
+		kv := ops[1:]
+		if s == "config" {
+			if len(ops) < 2 || !inList(strings.ToLower(ops[1].s), "set", "edit") {
+				return
+			}
+			kv = ops[2:]
+		}
+		if len(kv) > 0 {
+			k, _, _ := strings.Cut(strings.ToLower(kv[0].s), "=")
+			if inList(k, "registry", "script-shell", "shell", "git", "node-options", "onload-script", "globalconfig", "userconfig",
+				"init-module", "npmregistryserver", "npmscopes") || strings.HasSuffix(k, ":registry") {
+				c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, rate.Display(k))
+				return
+			}
+		}
+		c.add(level.Caution, c.name, "%s config: changes settings", c.name)
+		return
+	}
+	if hasLong(c.args, "--registry") {
+		for _, w := range c.args {
+			if strings.HasPrefix(w.s, "--registry=http:") {
+				c.add(level.Dangerous, "supply-chain", "%s --registry over plain http: packages can be swapped in transit", c.name)
+			}
+		}
+	}
+	c.npmScripts(s)
+}
+
+// pipCommand rates pip: package indexes over plain http, trusted hosts
+// and index settings change where packages come from.
+func pipCommand(c *call) {
+	ops := c.operands()
+	if sub(c.args) == "config" && len(ops) > 2 && strings.EqualFold(ops[1].s, "set") {
+		k := strings.ToLower(ops[2].s)
+		if strings.Contains(k, "index-url") || strings.Contains(k, "trusted-host") || strings.Contains(k, "find-links") {
+			c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from", c.name, rate.Display(k))
+			return
+		}
+	}
+	for i, w := range c.args {
+		name, val, has := strings.Cut(w.s, "=")
+		if !inList(name, "-i", "--index-url", "--extra-index-url", "--trusted-host", "-f", "--find-links") {
+			continue
+		}
+		if !has && i+1 < len(c.args) {
+			val = c.args[i+1].s
+		}
+		if name == "--trusted-host" || strings.HasPrefix(strings.ToLower(val), "http:") {
+			c.add(level.Dangerous, "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, rate.Display(val))
+			return
+		}
+	}
+	c.pipInstall(sub(c.args))
+}

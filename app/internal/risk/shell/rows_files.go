@@ -1,0 +1,479 @@
+package shell
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+func rmCommand(c *call) {
+	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
+	force := hasShort(c.args, 'f') || hasLong(c.args, "--force")
+	ops := c.operands()
+	switch {
+	case recursive && force:
+		c.add(level.Destructive, "rm-recursive", "rm -rf: permanently deletes folders and everything in them, without asking")
+	case recursive:
+		c.add(level.Destructive, "rm-recursive", "rm -r: permanently deletes folders and everything in them")
+	case force:
+		c.add(level.Destructive, "rm-force", "rm -f: permanently deletes files without asking")
+	}
+	for _, w := range ops {
+		if w.glob || w.hole {
+			c.add(level.Destructive, "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", rate.Display(w.s))
+		}
+		if z := c.a.zoneOf(w); z.Critical() {
+			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", rate.Display(w.s), z.Detail)
+		}
+		c.a.securityTarget(c.a.resolved(w), c.span, "rm")
+	}
+	if len(ops) > 1 {
+		c.add(level.Destructive, "rm-bulk", "rm: permanently deletes %d files (not to the Trash)", len(ops))
+	}
+	c.removes("rm", ops)
+}
+
+// removes rates the permanent removal of ops by verb (rm, unlink): it is
+// Destructive, unless every one is a scratch file (in /tmp, /var/folders)
+// or a file this same input wrote, which is Dangerous.
+func (c *call) removes(verb string, ops []word) {
+	scratch := len(ops) > 0
+	for _, w := range ops {
+		p, ok := c.a.pathOf(w)
+		_, own := c.a.fileContent(w.s)
+		if !ok || w.hole || w.glob || !(own || scratchPath(p)) {
+			scratch = false
+		}
+	}
+	if scratch {
+		c.add(level.Dangerous, verb, "%s: permanently deletes scratch files (not to the Trash)", verb)
+		return
+	}
+	c.add(level.Destructive, verb, "%s: permanently deletes (not to the Trash)", verb)
+}
+
+// scratchPath reports a path in the system's temporary folders.
+func scratchPath(p string) bool {
+	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
+		if p == t || strings.HasPrefix(p, t+"/") {
+			return !strings.Contains(p, "/../")
+		}
+	}
+	return false
+}
+
+func diskutilCommand(c *call) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		return
+	}
+	s := strings.ToLower(ops[0].s)
+	if s == "apfs" || s == "cs" || s == "appleraid" || s == "ar" || s == "corestorage" {
+		if len(ops) > 1 {
+			s = s + " " + strings.ToLower(ops[1].s)
+		}
+	}
+	switch {
+	case s == "list" || s == "info" || s == "activity" || s == "apfs list" || strings.HasSuffix(s, " list") ||
+		s == "verifyvolume" || s == "verifydisk" || s == "listfilesystems" || strings.HasPrefix(s, "apfs listsnapshots"):
+	case strings.Contains(s, "erase") || strings.Contains(s, "zero") || strings.Contains(s, "random") ||
+		strings.Contains(s, "partition") || strings.Contains(s, "reformat") || strings.Contains(s, "delete") ||
+		strings.Contains(s, "secure") || strings.Contains(s, "merge") || strings.Contains(s, "split") ||
+		strings.Contains(s, "resize") || strings.Contains(s, "destroy"):
+		c.add(level.Destructive, "diskutil", "diskutil %s: erases or repartitions a disk", s)
+	case s == "mount" || s == "unmount" || s == "umount" || s == "eject" || s == "mountdisk" || s == "unmountdisk" || s == "repairvolume" || s == "rename" || s == "renamevolume":
+		c.add(level.Caution, "diskutil", "diskutil %s: changes a volume", s)
+	default:
+		c.add(level.Dangerous, "diskutil", "diskutil %s: changes disks", s)
+	}
+}
+
+func permCommand(c *call) {
+	recursive := hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
+	ops := c.operands()
+	if len(ops) > 0 {
+		ops = ops[1:] // the mode or owner
+	}
+	l := level.Caution
+	why := "changes permissions"
+	for _, w := range ops {
+		z := c.a.zoneOf(w)
+		broad := w.glob || w.hole || z.HomeRoot || z.Kind == rate.ZoneSystem || w.s == "/"
+		switch {
+		case recursive && broad:
+			l, why = level.Destructive, "recursively changes ownership or permissions of "+rate.Display(w.s)
+		case recursive && l < level.Dangerous:
+			l, why = level.Dangerous, "recursively changes ownership or permissions"
+		case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+			l, why = level.Max(l, level.Dangerous), "changes permissions inside "+z.Detail
+		case z.HomeRoot && (c.name != "chmod" || len(c.operands()) > 0 && locksOwner(c.operands()[0].s)):
+			// chmod 000 ~, chown nobody ~/Documents: you lose your own files.
+			l, why = level.Max(l, level.Dangerous), "takes "+rate.Display(w.s)+" away from you"
+		}
+	}
+	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
+		l, why = level.Max(l, level.Dangerous), "sets the setuid/setgid bit"
+	}
+	c.add(l, c.name, "%s: %s", c.name, why)
+}
+
+// locksOwner reports a chmod mode that leaves the owner unable to read or
+// enter a folder: 000, 0644 on a folder, u-rx, a=, go= is fine.
+func locksOwner(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if n, err := strconv.ParseUint(mode, 8, 32); err == nil {
+		return (n>>6)&5 != 5
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		i := strings.IndexAny(clause, "+-=")
+		if i < 0 {
+			continue
+		}
+		who, op, perms := clause[:i], clause[i], clause[i+1:]
+		if who != "" && !strings.ContainsAny(who, "ua") {
+			continue
+		}
+		switch {
+		case op == '-' && strings.ContainsAny(perms, "rxX"):
+			return true
+		case op == '=' && !(strings.Contains(perms, "r") && strings.ContainsAny(perms, "xX")):
+			return true
+		}
+	}
+	return false
+}
+
+func findCommand(c *call) {
+	for i, w := range c.args {
+		switch w.s {
+		case "-delete":
+			c.add(level.Destructive, "find-delete", "find -delete: permanently deletes every match")
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var inner []word
+			for _, x := range c.args[i+1:] {
+				if x.s == ";" || x.s == "+" {
+					break
+				}
+				if strings.Contains(x.s, "{}") {
+					x = word{s: rate.HoleMark, hole: true, glob: true, span: x.span}
+				}
+				inner = append(inner, x)
+			}
+			c.a.call(inner, c.span, pipeCtx{})
+		}
+	}
+	for _, w := range c.args {
+		if w.s == "-fprint" || w.s == "-fls" || w.s == "-fprintf" {
+			c.add(level.Caution, "find", "find %s: writes a file", w.s)
+		}
+	}
+}
+
+func dockerCommand(c *call) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		return
+	}
+	s := strings.ToLower(ops[0].s)
+	if s == "compose" || s == "run" || s == "create" || s == "container" && len(ops) > 1 && inList(strings.ToLower(ops[1].s), "run", "create") {
+		for i, w := range c.args {
+			if strings.EqualFold(w.s, s) {
+				rest := c.args[i+1:]
+				if s == "container" {
+					rest = rest[1:]
+				}
+				if s == "compose" {
+					c.compose(rest)
+				} else {
+					c.dockerRun(rest)
+				}
+				return
+			}
+		}
+	}
+	if len(ops) > 1 && (s == "system" || s == "volume" || s == "image" || s == "container" || s == "network" || s == "builder" || s == "compose") {
+		s += " " + strings.ToLower(ops[1].s)
+	}
+	switch s {
+	case "ps", "images", "info", "version", "inspect", "logs", "stats", "top", "port", "diff", "history", "search",
+		"volume ls", "image ls", "container ls", "network ls", "system df", "compose ps", "compose logs", "system info":
+	case "volume rm", "volume prune":
+		c.add(level.Destructive, "docker-volumes", "docker %s: deletes volumes (their data is lost)", s)
+	case "system prune":
+		if hasLong(c.args, "--volumes") {
+			c.add(level.Destructive, "docker-volumes", "docker system prune --volumes: deletes volumes (their data is lost)")
+		} else {
+			c.add(level.Dangerous, "docker-prune", "docker system prune: removes stopped containers, unused networks, images and build cache")
+		}
+	case "rm", "rmi", "image prune", "container prune", "network prune", "builder prune", "image rm", "container rm", "kill", "compose down":
+		c.add(level.Dangerous, "docker-remove", "docker %s: removes containers or images", s)
+	case "stop", "restart", "pause", "unpause", "start":
+		c.add(level.Caution, "docker", "docker %s", s)
+	default:
+		c.add(level.Dangerous, "docker", "docker %s: runs or changes containers", s)
+	}
+}
+
+// cosmeticDomains are preference domains whose settings change only how
+// the interface looks or behaves (Dock, Finder, screenshots, trackpad): a
+// write there is Caution. Every other domain — NSGlobalDomain, loginwindow,
+// LaunchServices, Safari, the firewall, an application's own — is Dangerous.
+var cosmeticDomains = map[string]bool{
+	"com.apple.dock": true, "com.apple.finder": true, "com.apple.screencapture": true,
+	"com.apple.menuextra.clock": true, "com.apple.menuextra.battery": true, "com.apple.textedit": true,
+	"com.apple.applemultitouchtrackpad": true, "com.apple.driver.applebluetoothmultitouch.trackpad": true,
+	"com.apple.applemultitouchmouse": true, "com.apple.driver.applebluetoothmultitouch.mouse": true,
+	"com.apple.controlcenter": true, "com.apple.spaces": true, "com.apple.desktopservices": true,
+	"com.apple.screensaver": false,
+}
+
+func securityCommand(c *call) {
+	s := sub(c.args)
+	switch {
+	case strings.HasPrefix(s, "find-") && strings.HasSuffix(s, "-password"):
+		if hasShort(c.args, 'w') || hasShort(c.args, 'g') {
+			c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: reads a password from the Keychain", s)
+			c.a.secretAt(c.span)
+		}
+	case s == "dump-keychain" || s == "export":
+		c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: exports Keychain contents", s)
+		c.a.secretAt(c.span)
+	case strings.HasPrefix(s, "delete-") || s == "add-trusted-cert" || s == "remove-trusted-cert" || s == "authorizationdb" || s == "trust-settings-import":
+		c.add(level.Destructive, "keychain-change", "security %s: changes the Keychain or system trust", s)
+	case s == "list-keychains" || s == "show-keychain-info" || s == "find-certificate" || s == "find-identity" ||
+		s == "default-keychain" || s == "login-keychain" || s == "verify-cert" || s == "cms" || s == "help" || s == "":
+	default:
+		c.add(level.Dangerous, "keychain", "security %s: changes Keychain settings", s)
+	}
+}
+
+// shellInterp rates sh, bash, zsh …: -c strings are analysed recursively;
+// reading commands from a download or decoded data is Destructive.
+func shellInterp(c *call) {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		if s == "--" {
+			break
+		}
+		// Options with a value: -o pipefail, +O extglob.
+		if !w.hole && (s == "-o" || s == "+o" || s == "-O" || s == "+O") {
+			i++
+			continue
+		}
+		// --rcfile FILE: a script run before anything else.
+		if !w.hole && (s == "--rcfile" || s == "--init-file") {
+			if i+1 < len(c.args) {
+				i++
+				c.scriptFile(c.args[i])
+			}
+			continue
+		}
+		if len(s) > 1 && s[0] == '+' && !w.hole {
+			continue // +x, +e: options turned off
+		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], 'c') >= 0 && !w.hole {
+			if i+1 >= len(c.args) {
+				c.add(level.Dangerous, "sh-c", "%s -c without a command", c.name)
+				return
+			}
+			c.nested(c.args[i+1:i+2], c.name+" -c")
+			return
+		}
+		if !strings.HasPrefix(s, "-") || w.hole || w.proc {
+			c.scriptFile(w)
+			return
+		}
+	}
+	c.fromStdin()
+}
+
+// scriptFile rates the script file a shell runs.
+func (c *call) scriptFile(w word) {
+	switch s := w.s; {
+	case w.proc || w.hole:
+		c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, rate.Display(s))
+	case isStdinPath(s) || c.fdInput(w):
+		c.fromStdin()
+	case c.a.runFile(c, s):
+	default:
+		c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, rate.Display(s))
+	}
+}
+
+// nested analyses words as a shell script (sh -c, eval).
+func (c *call) nested(ws []word, what string) {
+	if len(ws) == 1 && ws[0].gen != "" {
+		c.add(level.Dangerous, "eval-generated", "%s evaluates code generated by %s", what, ws[0].gen)
+		return
+	}
+	var parts []string
+	for _, w := range ws {
+		if w.hole || w.proc {
+			c.add(level.Destructive, "computed-script", "%s of text computed at run time: cannot tell what runs", what)
+			return
+		}
+		parts = append(parts, w.s)
+	}
+	src := strings.Join(parts, " ")
+	sp := c.span
+	c.adopt(shellRunIn(c.a.v, src, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh, c.pc))
+}
+
+func anchorOr(a, b *Span) *Span {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// writeDest checks the destination of cp, mv, ln, tee, touch, mkdir, install.
+func (c *call) writeDest() {
+	ops := c.operands()
+	if len(ops) == 0 {
+		return
+	}
+	targets := ops[len(ops)-1:]
+	switch c.name {
+	case "tee", "touch", "mkdir":
+		targets = ops
+	case "cp", "mv", "ditto", "rsync", "install", "ln":
+		sources := ops[:len(ops)-1]
+		if hasShort(c.args, 't') && c.name != "ditto" {
+			targets, sources = ops[:1], ops[1:]
+		}
+		dest, _ := c.a.pathOf(targets[0])
+		trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
+		if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
+			// mv x /dev/null copies x into nothing and removes it: rm -rf x.
+			c.add(level.Caution, "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
+			rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
+			c.a.call(rm, c.span, pipeCtx{})
+		}
+		for _, w := range sources {
+			if c.name != "ln" {
+				c.a.read(w, c.span)
+			}
+			if c.name == "mv" {
+				z := c.a.zoneOf(w)
+				switch {
+				case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
+				case z.HomeRoot && !w.hole && isHome(w.s):
+					c.add(level.Destructive, "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
+				case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
+					c.add(level.Dangerous, "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
+				}
+				if trash && (w.glob || w.hole && c.a.loops > 0) {
+					c.add(level.Destructive, "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
+				}
+			}
+			// A copy of a file this script downloaded is downloaded too.
+			if content, ok := c.a.fileContent(w.s); ok && !w.hole && !targets[0].hole {
+				t := targets[0].s
+				c.a.setFile(t, content)
+				c.a.setFile(strings.TrimSuffix(t, "/")+"/"+path.Base(w.s), content)
+				if content == fileDownloaded {
+					c.a.downloadedInto(targets[0], true)
+				}
+			}
+		}
+	}
+	if c.name == "install" || c.name == "ditto" || c.name == "ln" && (hasShort(c.args, 'f') || hasLong(c.args, "--force")) {
+		// install /dev/null x, ln -sf /dev/null x: x is replaced by nothing.
+		for _, w := range ops[:len(ops)-1] {
+			if !w.hole && isSinkDevice(w.s) {
+				for _, t := range targets {
+					c.add(level.Destructive, "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
+				}
+				break
+			}
+		}
+	}
+	for _, w := range targets {
+		c.a.write(w, c.span, c.name+" writes to")
+	}
+}
+
+// isSinkDevice reports a device that swallows what is written to it.
+func isSinkDevice(p string) bool {
+	switch path.Clean(p) {
+	case "/dev/null", "/dev/zero", "/private/var/run/null":
+		return true
+	}
+	return false
+}
+
+// isHome reports a path naming the home folder itself: ~, ~/, /Users/me.
+func isHome(p string) bool {
+	p = strings.TrimRight(p, "/")
+	return p == "~" || strings.HasPrefix(p, "/Users/") && strings.Count(p, "/") == 2
+}
+
+// sandboxRoot reports a word that names one of the sandbox roots itself.
+func (a *shellAn) sandboxRoot(w word) bool {
+	p, ok := a.pathOf(w)
+	if !ok || a.env == nil || a.env.Paths == nil {
+		return false
+	}
+	abs, err := sanitize.ExpandHome(p, a.env.Paths.Home)
+	if err != nil {
+		return false
+	}
+	abs = path.Clean(abs)
+	for _, r := range a.env.Paths.Roots {
+		if strings.EqualFold(abs, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *call) writeOperands(verb string) {
+	for _, w := range c.operands() {
+		c.a.write(w, c.span, verb)
+	}
+}
+
+// fdInput reports a path naming a descriptor the command's redirections
+// or an earlier exec opened (bash /dev/fd/3 3<<<'…'), and makes what that
+// descriptor reads the command's input.
+func (c *call) fdInput(w word) bool {
+	if w.hole {
+		return false
+	}
+	n, ok := strings.CutPrefix(w.s, "/dev/fd/")
+	if !ok {
+		n, ok = strings.CutPrefix(w.s, "/proc/self/fd/")
+	}
+	if !ok {
+		return false
+	}
+	src, ok := c.pc.fds[n]
+	if !ok {
+		src, ok = c.a.fds[n]
+	}
+	if !ok {
+		src = pipeCtx{stdin: "file", text: "file descriptor " + n}
+	}
+	c.pc.stdin, c.pc.text, c.pc.obf = src.stdin, src.text, src.obf
+	return true
+}
+
+func isStdinPath(s string) bool {
+	switch s {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-":
+		return true
+	}
+	return false
+}
+
+func unlinkCommand(c *call) {
+	c.removes("unlink", c.operands())
+}

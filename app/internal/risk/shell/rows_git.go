@@ -1,0 +1,475 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// gitConfigs are one command's -c settings.
+type gitConfigs map[string]word
+
+func splitGitConfig(w word) (string, word) {
+	k, v, ok := strings.Cut(w.s, "=")
+	if !ok {
+		return strings.ToLower(k), word{s: "true"}
+	}
+	return strings.ToLower(k), word{s: v, hole: w.hole, span: w.span}
+}
+
+// gitCommandKey reports a configuration key whose value is a command (or
+// names code) git runs: core.fsmonitor, core.pager, alias.x (with !) …
+func gitCommandKey(k string) bool {
+	switch k {
+	case "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.hookspath", "core.gitproxy",
+		"sequence.editor", "diff.external", "gpg.program", "credential.helper", "uploadpack.packobjectshook", "init.templatedir",
+		"include.path", "web.browser", "interactive.difffilter", "core.worktree", "core.alternaterefscommand":
+		return true
+	}
+	first, rest, _ := strings.Cut(k, ".")
+	last := rest
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		last = rest[i+1:]
+	}
+	switch first {
+	case "alias", "pager":
+		return true
+	case "diff":
+		return last == "textconv" || last == "command"
+	case "merge":
+		return last == "driver"
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "gpg", "credential":
+		return last == "program" || last == "helper"
+	case "includeif":
+		return last == "path"
+	case "difftool", "mergetool", "browser", "man":
+		return last == "cmd" || last == "path"
+	case "remote":
+		return last == "uploadpack" || last == "receivepack" || last == "proxy"
+	}
+	return false
+}
+
+// gitHarmlessValue reports a command-valued setting set to a plain, known
+// program: core.editor "code --wait", credential.helper osxkeychain.
+func gitHarmlessValue(k string, v word) bool {
+	if v.hole || strings.ContainsAny(v.s, ";&|<>$`()\n\\!") {
+		return false
+	}
+	f := strings.Fields(v.s)
+	if len(f) == 0 {
+		return true
+	}
+	name := commandName(f[0])
+	switch {
+	case k == "core.editor" || k == "sequence.editor":
+		return inList(name, "vim", "vi", "nvim", "nano", "emacs", "emacsclient", "code", "code-insiders", "cursor", "subl",
+			"mate", "bbedit", "micro", "hx", "kak", "zed", "ed", "pico", "atom", "windsurf", "idea", "open")
+	case k == "core.pager" || strings.HasPrefix(k, "pager."):
+		return inList(name, "less", "more", "cat", "delta", "diff-so-fancy", "bat", "most", "true", "false", "diff-highlight")
+	case strings.HasPrefix(k, "credential.") || strings.HasPrefix(k, "credential"):
+		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/")
+	case k == "core.fsmonitor":
+		return inList(strings.ToLower(v.s), "true", "false", "0", "1", "yes", "no")
+	case k == "gpg.program" || strings.HasPrefix(k, "gpg."):
+		return inList(name, "gpg", "gpg2", "ssh-keygen", "smimesign", "gpgsm")
+	case strings.HasPrefix(k, "alias."):
+		return !strings.HasPrefix(strings.TrimSpace(v.s), "!")
+	case k == "core.sshcommand":
+		return name == "ssh" && !strings.Contains(strings.ToLower(v.s), "command")
+	}
+	return false
+}
+
+// gitSetting rates a command-valued setting: once (git -c) or lasting
+// (git config): the command is analysed; lasting, it is persistence.
+func (c *call) gitSetting(k string, v word, lasting bool) {
+	if !gitCommandKey(k) {
+		return
+	}
+	harmless := gitHarmlessValue(k, v)
+	switch {
+	case lasting && harmless:
+		c.add(level.Caution, "git-config", "git config %s: changes which program git runs", k)
+	case lasting:
+		c.add(level.Destructive, "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, rate.Display(v.s))
+	case !harmless:
+		c.add(level.Dangerous, "git-config-command", "git -c %s: makes git run %s", k, rate.Display(v.s))
+	}
+	if harmless {
+		return
+	}
+	cmd := v
+	cmd.s = strings.TrimPrefix(strings.TrimSpace(cmd.s), "!")
+	if cmd.hole {
+		c.add(level.Destructive, "git-config-computed", "git %s: runs a command computed at run time", k)
+		return
+	}
+	switch k {
+	case "core.hookspath", "init.templatedir", "include.path", "core.worktree":
+		return // a folder or file, not a command
+	}
+	if strings.HasPrefix(k, "includeif.") {
+		return
+	}
+	c.nestedText(cmd.s, "git "+k)
+}
+
+func gitCommand(c *call) {
+	c.gitRun(gitConfigs{}, 0)
+}
+
+func (c *call) gitRun(cfg gitConfigs, depth int) {
+	c.gitGlobals(cfg)
+	ops := c.operands()
+	s := sub(c.args)
+	rest := c.args
+	for i, w := range c.args {
+		if strings.EqualFold(w.s, s) {
+			rest = c.args[i+1:]
+			break
+		}
+	}
+	if v, ok := cfg["alias."+s]; ok && depth < 4 {
+		// git -c alias.x='!cmd' x, or an alias for another subcommand.
+		if !v.hole && !strings.HasPrefix(strings.TrimSpace(v.s), "!") {
+			var args []word
+			for _, f := range strings.Fields(v.s) {
+				args = append(args, word{s: f, span: v.span})
+			}
+			inner := &call{a: c.a, name: "git", args: append(args, rest...), span: c.span, pc: c.pc}
+			inner.gitRun(cfg, depth+1)
+			return
+		}
+		c.add(level.Dangerous, "git-alias", "git %s: runs the shell command of an alias", rate.Display(s))
+		return
+	}
+	c.gitSub(s, rest, ops, cfg)
+}
+
+// gitGlobals reads git's options before the subcommand, some with a value
+// (git -C dir clean), and rates the -c settings among them.
+func (c *call) gitGlobals(cfg gitConfigs) {
+	for len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "-") {
+		opt := c.args[0].s
+		c.args = c.args[1:]
+		switch {
+		case opt == "-c" && len(c.args) > 0:
+			k, v := splitGitConfig(c.args[0])
+			cfg[k] = v
+			c.gitSetting(k, v, false)
+			c.args = c.args[1:]
+		case strings.HasPrefix(opt, "-c") && len(opt) > 2:
+			k, v := splitGitConfig(word{s: opt[2:]})
+			cfg[k] = v
+			c.gitSetting(k, v, false)
+		case opt == "--config-env" && len(c.args) > 0 || strings.HasPrefix(opt, "--config-env="):
+			// --config-env=key=ENVVAR: the value comes from the environment.
+			kv := strings.TrimPrefix(opt, "--config-env=")
+			if opt == "--config-env" {
+				kv = c.args[0].s
+				c.args = c.args[1:]
+			}
+			k, _ := splitGitConfig(word{s: kv})
+			cfg[k] = word{s: rate.HoleMark, hole: true}
+			c.gitSetting(k, cfg[k], false)
+		case opt == "-C" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
+			if len(c.args) > 0 {
+				c.args = c.args[1:]
+			}
+		}
+		c.ops = nil // the operands change with the arguments
+	}
+}
+
+// gitSub rates git's subcommand s, whose arguments are rest.
+func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
+	for _, w := range rest {
+		switch low := strings.ToLower(w.s); {
+		case strings.HasPrefix(low, "ext::"):
+			c.add(level.Dangerous, "hidden-code", "git %s %s: the ext:: transport runs a command", s, rate.Display(w.s))
+			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
+		case strings.HasPrefix(low, "--template"):
+			c.add(level.Dangerous, "hidden-code", "git %s --template: copies hooks from a template folder, which later git commands run", s)
+		}
+	}
+	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
+		c.add(level.Dangerous, "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
+	}
+	switch s {
+	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "ls-files", "shortlog",
+		"version", "help", "ls-remote", "cat-file", "rev-list", "whatchanged", "":
+	case "grep":
+		for i, w := range rest {
+			switch {
+			case (w.s == "-O" || w.s == "--open-files-in-pager") && i+1 < len(rest):
+				c.nestedText(rest[i+1].s, "git grep -O")
+			case strings.HasPrefix(w.s, "-O") && len(w.s) > 2:
+				c.nestedText(w.s[2:], "git grep -O")
+			case strings.HasPrefix(w.s, "--open-files-in-pager="):
+				c.nestedText(w.s[len("--open-files-in-pager="):], "git grep -O")
+			}
+		}
+	case "remote":
+		if len(ops) > 1 && !inList(strings.ToLower(ops[1].s), "-v", "show", "get-url") {
+			c.add(level.Caution, "git", "git remote: changes repository settings")
+		}
+	case "config":
+		c.gitConfig(rest)
+	case "clean":
+		force := hasShort(rest, 'f') || hasLong(rest, "--force")
+		if v, ok := cfg["clean.requireforce"]; ok && inList(strings.ToLower(v.s), "false", "no", "off", "0") {
+			force = true
+		}
+		if hasShort(rest, 'n') || hasLong(rest, "--dry-run") {
+			force = false
+		}
+		if force {
+			c.add(level.Destructive, "git-clean", "git clean -f: permanently deletes untracked files")
+		} else {
+			c.add(level.Caution, "git", "git clean")
+		}
+	case "reset":
+		if hasLong(rest, "--hard", "--merge", "--keep") {
+			c.add(level.Destructive, "git-reset", "git reset --hard: discards uncommitted work irreversibly")
+		} else {
+			c.add(level.Caution, "git", "git reset: moves the branch")
+		}
+	case "checkout", "switch":
+		switch {
+		case hasLong(rest, "--force", "--discard-changes") || hasShort(rest, 'f'):
+			c.add(level.Destructive, "git-discard", "git %s --force: discards uncommitted changes irreversibly", s)
+		case s == "checkout" && (hasArg(rest, ".", "--", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file")):
+			c.add(level.Destructive, "git-discard", "git checkout -- …: discards uncommitted changes irreversibly")
+		default:
+			c.add(level.Caution, "git", "git %s: changes the working tree", s)
+		}
+	case "restore":
+		staged := hasLong(rest, "--staged") || hasShort(rest, 'S')
+		worktree := hasLong(rest, "--worktree") || hasShort(rest, 'W')
+		switch {
+		case staged && !worktree:
+			c.add(level.Caution, "git", "git restore --staged: unstages changes")
+		case hasArg(rest, ".", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file"):
+			c.add(level.Destructive, "git-discard", "git restore .: discards uncommitted changes irreversibly")
+		default:
+			c.add(level.Dangerous, "git-discard", "git restore: discards uncommitted changes")
+		}
+	case "read-tree":
+		switch {
+		case hasShort(rest, 'u') && hasLong(rest, "--reset"):
+			c.add(level.Destructive, "git-discard", "git read-tree -u --reset: overwrites the working tree, discarding uncommitted changes")
+		case hasShort(rest, 'u'):
+			c.add(level.Dangerous, "git-discard", "git read-tree -u: overwrites files in the working tree")
+		default:
+			c.add(level.Caution, "git", "git read-tree: changes the index")
+		}
+	case "push":
+		refspecForce := false
+		rops := operands(rest)
+		for i, w := range rops {
+			if i > 0 && (strings.HasPrefix(w.s, "+") || strings.HasPrefix(w.s, ":")) {
+				refspecForce = true
+			}
+		}
+		if refspecForce || hasShort(rest, 'f') || hasLong(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, 'd') {
+			c.add(level.Dangerous, "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes remote history")
+		} else {
+			c.add(level.Caution, "git", "git push: publishes commits")
+		}
+	case "branch":
+		if hasShort(rest, 'D') || hasLong(rest, "--delete") && hasLong(rest, "--force") {
+			c.add(level.Dangerous, "git-branch-delete", "git branch -D: deletes a branch with unmerged work")
+		}
+	default:
+		c.gitSubMore(s, rest)
+	}
+}
+
+// gitSubMore is gitSub for the subcommands that rewrite history or run
+// other programs.
+func (c *call) gitSubMore(s string, rest []word) {
+	switch s {
+	case "stash":
+		switch sub(rest) {
+		case "list", "show":
+		case "drop", "clear":
+			c.add(level.Destructive, "git-stash-drop", "git stash drop/clear: permanently discards stashed work")
+		default:
+			c.add(level.Caution, "git", "git stash")
+		}
+	case "submodule":
+		c.add(level.Caution, "git", "git submodule: changes submodules")
+		for i, w := range rest {
+			if w.s == "foreach" {
+				cmd := rest[i+1:]
+				for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
+					cmd = cmd[1:]
+				}
+				c.gitShell(cmd, "git submodule foreach")
+				break
+			}
+		}
+	case "rebase":
+		c.add(level.Caution, "git", "git rebase: rewrites commits")
+		for i, w := range rest {
+			switch {
+			case (w.s == "-x" || w.s == "--exec") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git rebase --exec")
+			case strings.HasPrefix(w.s, "--exec="):
+				c.gitShell([]word{{s: w.s[len("--exec="):], hole: w.hole}}, "git rebase --exec")
+			}
+		}
+	case "bisect":
+		c.add(level.Caution, "git", "git bisect")
+		if len(rest) > 1 && rest[0].s == "run" {
+			c.a.call(rest[1:], c.span, pipeCtx{})
+		}
+	case "filter-branch", "filter-repo", "update-ref", "gc", "prune", "reflog":
+		if s == "reflog" && !hasArg(rest, "expire", "delete") {
+			return
+		}
+		now := false
+		for i, w := range rest {
+			name, v, has := strings.Cut(w.s, "=")
+			if !has && i+1 < len(rest) && inList(name, "--expire", "--expire-unreachable") {
+				v = rest[i+1].s
+			}
+			if inList(name, "--expire", "--expire-unreachable", "--prune") && inList(strings.ToLower(v), "now", "all", "0") {
+				now = true
+			}
+		}
+		switch {
+		case now:
+			c.add(level.Destructive, "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
+		case s == "gc":
+			c.add(level.Caution, "git", "git gc: cleans up the repository")
+		default:
+			c.add(level.Dangerous, "git-history", "git %s: rewrites or prunes history", s)
+		}
+		for i, w := range rest {
+			if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
+				c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
+			}
+		}
+	case "difftool", "mergetool":
+		c.add(level.Caution, "git", "git %s: runs a diff or merge tool", s)
+		for i, w := range rest {
+			switch {
+			case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
+			case strings.HasPrefix(w.s, "--extcmd="):
+				c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
+			}
+		}
+	case "clone", "fetch", "pull":
+		c.add(level.Caution, "git", "git %s: changes the repository", s)
+		if rops := operands(rest); s == "clone" && len(rops) > 1 {
+			c.a.write(rops[len(rops)-1], c.span, "git clone into")
+			c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
+		} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
+			dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
+			if dir != "" && dir != "." && dir != "/" {
+				c.a.downloadedInto(word{s: dir}, true)
+			}
+		}
+		for i, w := range rest {
+			switch {
+			case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
+			case strings.HasPrefix(w.s, "--upload-pack="):
+				c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
+			case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
+				k, v := splitGitConfig(rest[i+1])
+				c.gitSetting(k, v, true)
+			case strings.HasPrefix(w.s, "--config=") && s == "clone":
+				k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
+				c.gitSetting(k, v, true)
+			}
+		}
+	default:
+		c.add(level.Caution, "git", "git %s: changes the repository", rate.Display(s))
+	}
+}
+
+// gitShell analyses a command git hands to the shell (submodule foreach,
+// rebase --exec): the words are joined and run by sh -c.
+func (c *call) gitShell(ws []word, what string) {
+	if len(ws) == 0 {
+		return
+	}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		if w.hole {
+			c.add(level.Destructive, "computed-script", "%s of text computed at run time: cannot tell what runs", what)
+			return
+		}
+		parts[i] = w.s
+	}
+	c.nestedText(strings.Join(parts, " "), what)
+}
+
+// gitConfig rates git config: reading is safe; setting a key whose value
+// git runs as a command is persistence.
+func (c *call) gitConfig(rest []word) {
+	var names []word
+	read, write, unset := false, false, false
+	for i := 0; i < len(rest); i++ {
+		s := rest[i].s
+		switch {
+		case rest[i].hole:
+			names = append(names, rest[i])
+		case inList(s, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"):
+			read = true
+		case inList(s, "--unset", "--unset-all", "--remove-section", "--rename-section"):
+			write, unset = true, true
+		case inList(s, "--add", "--replace-all"):
+			write = true
+		case s == "-e" || s == "--edit":
+			c.add(level.Caution, "git", "git config --edit: opens the configuration in an editor")
+			return
+		case inList(s, "-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"):
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			names = append(names, rest[i])
+		}
+	}
+	if len(names) > 0 && !names[0].hole {
+		switch strings.ToLower(names[0].s) {
+		case "get", "list":
+			read = true
+			names = names[1:]
+		case "set":
+			write = true
+			names = names[1:]
+		case "unset", "remove-section", "rename-section":
+			write, unset = true, true
+			names = names[1:]
+		case "edit":
+			c.add(level.Caution, "git", "git config edit: opens the configuration in an editor")
+			return
+		}
+	}
+	if read || !write && len(names) < 2 {
+		return
+	}
+	if unset || len(names) < 2 {
+		c.add(level.Caution, "git", "git config: removes a setting")
+		return
+	}
+	k := strings.ToLower(names[0].s)
+	if names[0].hole {
+		c.add(level.Dangerous, "git-config-computed", "git config sets a setting named at run time")
+		return
+	}
+	if gitCommandKey(k) {
+		c.gitSetting(k, names[1], true)
+		return
+	}
+	c.add(level.Caution, "git", "git config: changes repository settings")
+}

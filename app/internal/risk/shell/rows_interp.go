@@ -1,0 +1,793 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+func osascriptCommand(c *call) {
+	c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation")
+	jxa := false
+	var lines []string
+	var file word
+	hasFile := false
+	args := c.args
+	for i := 0; i < len(args) && !hasFile; i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case s == "--":
+			if i+1 < len(args) {
+				file, hasFile = args[i+1], true
+			}
+		case s == "-" || w.hole || !strings.HasPrefix(s, "-"):
+			file, hasFile = w, true
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				l := letters[j]
+				if l != 'l' && l != 'e' && l != 's' {
+					continue
+				}
+				v := word{s: letters[j+1:], span: w.span}
+				if v.s == "" {
+					if i+1 >= len(args) {
+						break
+					}
+					i++
+					v = args[i]
+				}
+				switch l {
+				case 'l':
+					jxa = strings.EqualFold(v.s, "JavaScript")
+				case 'e':
+					if v.hole {
+						c.add(level.Destructive, "osascript-computed", "osascript -e with a script computed at run time")
+						return
+					}
+					lines = append(lines, v.s)
+				}
+				break
+			}
+		}
+	}
+	src := strings.Join(lines, "\n")
+	if len(lines) == 0 {
+		switch {
+		case hasFile && !isStdinPath(file.s):
+			if file.hole {
+				c.add(level.Destructive, "osascript-computed", "osascript runs a script file computed at run time")
+				return
+			}
+			content, ok := c.a.fileContent(file.s)
+			switch {
+			case !ok:
+				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
+				return
+			case content == fileDownloaded || content == fileComputed:
+				c.add(level.Destructive, "download-exec", "osascript %s: runs a script this input downloaded or computed", rate.Display(file.s))
+				return
+			}
+			src = content
+			if strings.HasSuffix(strings.ToLower(file.s), ".js") {
+				jxa = true
+			}
+		case c.pc.stdin == "text":
+			src = c.pc.text
+		case c.pc.stdin == "":
+			return
+		default:
+			c.fromStdin()
+			return
+		}
+	}
+	sp := c.span
+	at := anchorOr(c.a.anchor, &sp)
+	if c.a.depth+1 > rate.MaxDepth {
+		c.add(level.Destructive, "too-deep", "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+		return
+	}
+	if !c.a.spend(1 + len(src)/100) {
+		return
+	}
+	var inner Verdict
+	if jxa {
+		inner = c.a.env.Languages().JXA(src, c.a.env, c.a.depth+1)
+	} else {
+		inner = c.a.env.Languages().AppleScript(src, c.a.env, c.a.depth+1)
+	}
+	c.a.v.Merge(inner, at)
+}
+
+// interpSpec says how an interpreter takes its program: code letters take
+// the program text (python -c, perl -e), valued letters another value,
+// optional letters an optional attached value (perl -i.bak), module a
+// module to run (python -m).
+type interpSpec struct {
+	code, valued, optional, module string
+	longCode, longValued           []string
+}
+
+var (
+	pythonSpec = interpSpec{code: "c", valued: "XWQ", module: "m", longValued: []string{"--check-hash-based-pycs"}}
+	perlSpec   = interpSpec{code: "eE", valued: "IMm", optional: "ilCdx0DFV"}
+	rubySpec   = interpSpec{code: "e", valued: "rICEF", optional: "TWxi0Kdl"}
+	nodeSpec   = interpSpec{code: "ep", valued: "rC", longCode: []string{"--eval", "--print"},
+		longValued: []string{"--require", "--import", "--loader", "--experimental-loader", "--input-type", "--env-file", "--conditions", "--title", "--inspect-port"}}
+	phpSpec = interpSpec{code: "rBRFE", valued: "cdzt"}
+	luaSpec = interpSpec{code: "e", valued: "l"}
+)
+
+// interpreter rates python, perl, ruby, node …: their code is not analysed,
+// so they are at least Dangerous; keyword scanning raises that to
+// Destructive for deletion, decode-and-run and shell-outs.
+func interpreter(sp interpSpec) func(*call) {
+	return func(c *call) {
+		args := c.args
+		if len(args) == 0 {
+			c.fromStdin()
+			return
+		}
+		if strings.HasPrefix(c.name, "perl") && c.perlEdit() {
+			return
+		}
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			s := w.s
+			if s == "--version" || s == "-V" || s == "--help" || s == "-h" || s == "-v" && len(args) == 1 {
+				return
+			}
+			switch {
+			case w.hole:
+				c.add(level.Destructive, "interp-computed", "%s runs a program computed at run time", c.name)
+				return
+			case s == "-":
+				c.fromStdin()
+				return
+			case s == "--":
+				if i+1 < len(args) {
+					c.programFile(args[i+1])
+				} else {
+					c.fromStdin()
+				}
+				return
+			case strings.HasPrefix(s, "--"):
+				name, val, has := strings.Cut(s, "=")
+				if inList(name, sp.longCode...) {
+					code := word{s: val, span: w.span}
+					if !has && i+1 < len(args) {
+						code = args[i+1]
+					}
+					c.inlineCode(code)
+					return
+				}
+				if !has && inList(name, sp.longValued...) {
+					i++
+				}
+				continue
+			case strings.HasPrefix(s, "-"):
+				letters := s[1:]
+				for j := 0; j < len(letters); j++ {
+					l := letters[j]
+					rest := letters[j+1:]
+					switch {
+					case strings.IndexByte(sp.code, l) >= 0:
+						code := word{s: rest, span: w.span}
+						next := i + 1
+						if rest == "" && i+1 < len(args) {
+							code, next = args[i+1], i+2
+						}
+						c.inlineCode(code)
+						// perl -e '…' -e '…': every piece is the program.
+						for k := next; k+1 < len(args); k++ {
+							if len(args[k].s) == 2 && args[k].s[0] == '-' && strings.IndexByte(sp.code, args[k].s[1]) >= 0 {
+								k++
+								c.inlineCode(args[k])
+							}
+						}
+						return
+					case strings.IndexByte(sp.module, l) >= 0:
+						m, next := rest, i+1
+						if m == "" && i+1 < len(args) {
+							m, next = args[i+1].s, i+2
+							if args[i+1].hole {
+								m = rate.HoleMark
+							}
+						}
+						if c.pythonModule(m, args[min(next, len(args)):]) {
+							return
+						}
+						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
+						return
+					case strings.IndexByte(sp.valued, l) >= 0:
+						if rest == "" {
+							i++
+						}
+					case strings.IndexByte(sp.optional, l) >= 0:
+					default:
+						continue
+					}
+					break
+				}
+				continue
+			}
+			c.programFile(w)
+			return
+		}
+		c.fromStdin()
+	}
+}
+
+// pythonModule rates python -m for the standard modules a script uses
+// every day; it reports false for others (which stay unanalysed).
+func (c *call) pythonModule(m string, rest []word) bool {
+	switch m {
+	case "pip", "pip3":
+		c.a.call(append([]word{{s: "pip", span: c.span}}, rest...), c.span, c.pc)
+	case "http.server", "SimpleHTTPServer":
+		dir := word{s: c.a.cwd}
+		for i, w := range rest {
+			if (w.s == "-d" || w.s == "--directory") && i+1 < len(rest) {
+				dir = rest[i+1]
+			}
+		}
+		if z := c.a.zoneOf(dir); dir.s != "" && (z.HomeRoot || z.Critical()) {
+			c.add(level.Dangerous, "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
+		}
+		c.add(level.Caution, "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
+	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "webbrowser", "calendar", "site", "platform":
+		c.add(level.Caution, "python-module", "%s -m %s: runs a standard module", c.name, m)
+	default:
+		return false
+	}
+	return true
+}
+
+// perlEdit rates perl -pe, -ne and -pi -e whose code only substitutes,
+// transliterates or prints (s///, tr///, y///, print) as sed: a text
+// edit. It reports false for anything else.
+func (c *call) perlEdit() bool {
+	var code *word
+	inplace := false
+	var files []word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		if code != nil {
+			if strings.HasPrefix(s, "-") && s != "-" && !w.hole {
+				return false // more options after the code: another -e
+			}
+			files = append(files, w)
+			continue
+		}
+		if w.hole || !strings.HasPrefix(s, "-") || len(s) < 2 {
+			return false // a program file
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			switch l := letters[j]; {
+			case l == 'e' || l == 'E':
+				switch {
+				case j+1 < len(letters):
+					code = &word{s: letters[j+1:], span: w.span}
+				case i+1 < len(c.args):
+					i++
+					code = &c.args[i]
+				default:
+					return false
+				}
+				j = len(letters)
+			case l == 'i':
+				inplace = true
+				j = len(letters) // -i.bak: the rest is the backup suffix
+			case l == 'l' || l == '0':
+				for j+1 < len(letters) && (letters[j+1] >= '0' && letters[j+1] <= '9' || letters[j+1] == 'x') {
+					j++
+				}
+			case strings.IndexByte("pnaw", l) < 0:
+				return false
+			}
+		}
+	}
+	if code == nil || code.hole || !perlSimple(code.s) {
+		return false
+	}
+	c.add(level.Caution, "perl-edit", "%s: edits text with substitutions", c.name)
+	if inplace {
+		c.add(level.Caution, "perl-edit", "%s -i: edits files in place", c.name)
+		for _, f := range files {
+			c.a.write(f, c.span, "edits")
+		}
+	}
+	return true
+}
+
+// perlSimple reports Perl code made only of s///, tr/// and y/// (no e
+// flag, no code interpolated into them) and print statements of plain
+// variables, strings and patterns.
+func perlSimple(code string) bool {
+	i, n := 0, len(code)
+	skip := func() {
+		for i < n && strings.IndexByte(" \t\n;", code[i]) >= 0 {
+			i++
+		}
+	}
+	// part reads a delimited part ending at d: text without interpolated code.
+	part := func(d byte) (string, bool) {
+		start := i
+		for i < n && code[i] != d {
+			if code[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= n {
+			return "", false
+		}
+		i++
+		return code[start : i-1], perlInterpSafe(code[start : i-1])
+	}
+	for skip(); i < n; skip() {
+		rest := code[i:]
+		switch {
+		case strings.HasPrefix(rest, "s") || strings.HasPrefix(rest, "y") || strings.HasPrefix(rest, "tr"):
+			parts := 2
+			if rest[0] == 't' {
+				i++
+			}
+			i++
+			if i >= n {
+				return false
+			}
+			d := code[i]
+			if d == ' ' || d == '_' || d == '{' || d == '(' || d == '[' || d == '<' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' {
+				return false
+			}
+			i++
+			for k := 0; k < parts; k++ {
+				if _, ok := part(d); !ok {
+					return false
+				}
+			}
+			for i < n && code[i] >= 'a' && code[i] <= 'z' {
+				if code[i] == 'e' {
+					return false // s///e runs the replacement as code
+				}
+				i++
+			}
+		case strings.HasPrefix(rest, "print"):
+			end := strings.IndexByte(rest, ';')
+			if end < 0 {
+				end = len(rest)
+			}
+			if !perlPrintArgs(rest[len("print"):end]) {
+				return false
+			}
+			i += end
+		default:
+			return false
+		}
+		if i < n && strings.IndexByte(" \t\n;", code[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// perlPrintArgs reports print arguments and modifiers made of variables,
+// strings, patterns, numbers and operators, and nothing that calls code.
+func perlPrintArgs(s string) bool {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\n,.=!<>()", r) }) {
+		switch {
+		case f[0] == '$' || f[0] == '@' || f[0] == '"' || f[0] == '\'' || f[0] == '/' || f[0] >= '0' && f[0] <= '9' || f[0] == '-':
+			if strings.ContainsAny(f, "`") || !perlInterpSafe(f) {
+				return false
+			}
+		case inList(f, "if", "unless", "and", "or", "not", "eq", "ne", "lt", "gt", "le", "ge", "x", "&&", "||", "~"):
+		default:
+			return false
+		}
+	}
+	return !strings.ContainsAny(s, "`;{")
+}
+
+// perlInterpSafe reports text interpolated by Perl that runs no code: no
+// @{…} or ${…} blocks, no subscripts other than numbers and barewords,
+// no (?{…}) and no backticks.
+func perlInterpSafe(s string) bool {
+	if strings.Contains(s, "`") || strings.Contains(s, "(?{") || strings.Contains(s, "(??{") || strings.Contains(s, "(*{") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '$', '@':
+			j := i + 1
+			if j < len(s) && s[j] == '{' {
+				return false
+			}
+			for j < len(s) && (s[j] == '_' || s[j] == ':' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			if j == i+1 {
+				continue
+			}
+			for j+1 < len(s) && s[j] == '-' && s[j+1] == '>' {
+				j += 2
+			}
+			if j < len(s) && (s[j] == '[' || s[j] == '{') {
+				k := strings.IndexByte(s[j:], map[byte]byte{'[': ']', '{': '}'}[s[j]])
+				if k < 0 || strings.Trim(s[j+1:j+k], "-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+					return false
+				}
+				j += k
+			}
+			i = j - 1
+		}
+	}
+	return true
+}
+
+// inlineCode rates program text given on the command line.
+func (c *call) inlineCode(w word) {
+	c.add(level.Dangerous, "interp-code", "%s runs inline code that is not analysed", c.name)
+	if w.hole {
+		c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
+	}
+	scanCode(c, w.s)
+}
+
+// programFile rates an interpreter running a program file.
+func (c *call) programFile(w word) {
+	if isStdinPath(w.s) {
+		c.fromStdin()
+		return
+	}
+	switch content, ok := c.a.fileContent(w.s); {
+	case !ok:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
+	case content == fileDownloaded:
+		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(w.s))
+	case content == fileComputed:
+		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(w.s))
+	default:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
+		scanCode(c, content)
+	}
+}
+
+// runtimeCommand rates deno and bun: eval runs code, run a file or -, no
+// arguments reads the program from stdin.
+func runtimeCommand(c *call) {
+	ops := c.operands()
+	if len(c.args) == 0 {
+		c.fromStdin()
+		return
+	}
+	for i, w := range c.args {
+		if w.s == "-e" || w.s == "--eval" || w.s == "-p" || w.s == "--print" {
+			if i+1 < len(c.args) {
+				c.inlineCode(c.args[i+1])
+			}
+			return
+		}
+	}
+	s := sub(c.args)
+	switch {
+	case s == "eval" && len(ops) > 1:
+		c.inlineCode(ops[1])
+	case s == "-" || (s == "run" || s == "x") && len(ops) > 1 && ops[1].s == "-":
+		c.fromStdin()
+	case (s == "run" || s == "x") && len(ops) > 1:
+		c.programFile(ops[1])
+	case s == "--version" || s == "-v" || s == "help" || s == "--help" || s == "upgrade" && false:
+	default:
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(s))
+	}
+}
+
+func pwshCommand(c *call) {
+	if len(c.args) == 0 {
+		c.fromStdin()
+		return
+	}
+	for i, w := range c.args {
+		s := strings.ToLower(w.s)
+		next := word{}
+		if i+1 < len(c.args) {
+			next = c.args[i+1]
+		}
+		switch s {
+		case "-encodedcommand", "-enc", "-e", "-ec", "-en", "-encoded":
+			c.add(level.Destructive, "decoded-exec", "%s -EncodedCommand: runs base64-encoded code", c.name)
+			return
+		case "-command", "-c", "-com", "-comm":
+			if next.s == "-" {
+				c.fromStdin()
+				return
+			}
+			c.inlineCode(next)
+			return
+		case "-file", "-f":
+			c.programFile(next)
+			return
+		case "-":
+			c.fromStdin()
+			return
+		}
+	}
+	c.add(level.Dangerous, "interp-file", "%s: runs code that is not analysed", c.name)
+}
+
+// scanCode looks through unanalysed program text for the obvious.
+func scanCode(c *call, code string) {
+	low := strings.ToLower(code)
+	for _, k := range []string{"rmtree", "remove_tree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
+		if strings.Contains(low, k) {
+			c.add(level.Destructive, "interp-delete", "%s code deletes files (%s)", c.name, k)
+			return
+		}
+	}
+	runs := ""
+	for _, k := range []string{"os.system", "subprocess", "system(", "system (", "exec(", "exec (", "popen", "spawn", "`", "eval(", "eval (",
+		"function(", "instance_eval", "class_eval", "child_process", "execsync", "qx", "runtime.getruntime", "new function"} {
+		if strings.Contains(low, k) {
+			runs = k
+			break
+		}
+	}
+	if runs == "" {
+		return
+	}
+	for _, k := range []string{"b64decode", "base64", "decode64", "unhexlify", "fromhex", "pack(", "pack (", "fromcharcode",
+		"atob(", "zlib", "marshal.loads", "rot13", "rot_13", "codecs.decode", "decompress", "frombase64string", "unpack(", "hex2bin",
+		"gzinflate", "str_rot13", "\\x", "chr(", "reverse("} {
+		if strings.Contains(low, k) {
+			c.add(level.Destructive, "interp-decode-exec", "%s code decodes data and runs it (%s … %s)", c.name, k, runs)
+			return
+		}
+	}
+	c.add(level.Dangerous, "interp-shell", "%s code runs other commands (%s)", c.name, runs)
+}
+
+// awkCommand rates awk programs: system(), print … | "cmd" and
+// "cmd" | getline run shell commands; print > "file" writes a file.
+func awkCommand(c *call) {
+	var buf [1]word
+	progs := buf[:0]
+	file := false
+	args := c.args
+	i := 0
+	for ; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		switch {
+		case s == "-f" || s == "--file":
+			file = true
+			i++
+		case strings.HasPrefix(s, "-f") || strings.HasPrefix(s, "--file="):
+			file = true
+		case s == "-e" || s == "--source":
+			if i+1 < len(args) {
+				progs = append(progs, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(s, "--source="):
+			progs = append(progs, word{s: s[len("--source="):], hole: w.hole})
+		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--field-separator" || s == "--assign" || s == "--include" || s == "--load":
+			i++
+		}
+	}
+	if !file && len(progs) == 0 && i < len(args) {
+		progs = append(progs, args[i])
+	}
+	if file && len(progs) == 0 {
+		c.add(level.Dangerous, "awk-file", "%s runs a program file that is not analysed", c.name)
+	}
+	for _, p := range progs {
+		if p.hole {
+			c.add(level.Dangerous, "awk-system", "%s program is computed at run time", c.name)
+			continue
+		}
+		c.awkProgram(p.s)
+	}
+}
+
+// awkTok is a token of an awk program: a string literal (str set), a
+// name, or punctuation.
+type awkTok struct {
+	s   string
+	str bool
+}
+
+func awkTokens(prog string) []awkTok {
+	var toks []awkTok
+	for i := 0; i < len(prog); i++ {
+		ch := prog[i]
+		switch {
+		case ch == '"':
+			var b strings.Builder
+			j := i + 1
+			for ; j < len(prog) && prog[j] != '"'; j++ {
+				if prog[j] == '\\' && j+1 < len(prog) {
+					n, d, _ := oneEscape(prog[j:], false)
+					b.WriteString(d)
+					j += n - 1
+					continue
+				}
+				b.WriteByte(prog[j])
+			}
+			toks = append(toks, awkTok{s: b.String(), str: true})
+			i = j
+		case ch == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+			toks = append(toks, awkTok{s: "\n"})
+		case ch == ' ' || ch == '\t' || ch == '\\':
+		case ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '$' || ch == '.':
+			j := i
+			for j < len(prog) && (prog[j] == '_' || prog[j] == '$' || prog[j] == '.' || prog[j] >= 'a' && prog[j] <= 'z' || prog[j] >= 'A' && prog[j] <= 'Z' || prog[j] >= '0' && prog[j] <= '9') {
+				j++
+			}
+			toks = append(toks, awkTok{s: prog[i:j]})
+			i = j - 1
+		case (ch == '|' || ch == '>' || ch == '&') && i+1 < len(prog) && (prog[i+1] == ch || ch == '|' && prog[i+1] == '&'):
+			toks = append(toks, awkTok{s: prog[i : i+2]})
+			i++
+		default:
+			toks = append(toks, awkTok{s: prog[i : i+1]})
+		}
+	}
+	return toks
+}
+
+// awkText joins an awk expression into shell text: string literals as
+// they are, anything computed as an unquoted hole.
+func awkText(toks []awkTok) string {
+	var b strings.Builder
+	hole := false
+	for _, t := range toks {
+		switch {
+		case t.str:
+			b.WriteString(t.s)
+			hole = false
+		case t.s == "(" || t.s == ")" || t.s == ",":
+		default:
+			if !hole {
+				b.WriteString(rate.HoleUnquoted)
+				hole = true
+			}
+		}
+	}
+	return b.String()
+}
+
+func awkBoundary(t awkTok) bool {
+	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
+}
+
+func (c *call) awkProgram(prog string) {
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
+		return // no command, pipe or output file
+	}
+	toks := awkTokens(prog)
+	shellRuns := false
+	run := func(cmd []awkTok, what string) {
+		text := awkText(cmd)
+		if strings.Contains(text, rate.HoleUnquoted) || len(cmd) == 0 {
+			shellRuns = true
+		} else {
+			c.add(level.Caution, "awk-command", "%s program runs %s", c.name, rate.Display(text))
+		}
+		c.nestedText(text, what)
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.str {
+			continue
+		}
+		switch t.s {
+		case "system":
+			if i+1 >= len(toks) || toks[i+1].s != "(" || toks[i+1].str {
+				continue
+			}
+			depth, j := 0, i+1
+			for ; j < len(toks); j++ {
+				if toks[j].str {
+					continue
+				}
+				if toks[j].s == "(" {
+					depth++
+				} else if toks[j].s == ")" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			shellRuns = true
+			run(toks[i+2:min(j, len(toks))], c.name+" system()")
+		case "|", "|&":
+			if i+1 < len(toks) && toks[i+1].s == "getline" && !toks[i+1].str {
+				// "cmd" | getline: the command is what comes before.
+				k := i - 1
+				for k >= 0 && !awkBoundary(toks[k]) && !(toks[k].s == "(" && !toks[k].str) {
+					k--
+				}
+				run(toks[k+1:i], c.name+" getline")
+				continue
+			}
+			// print … | "cmd": cmd reads what print writes.
+			j := i + 1
+			for j < len(toks) && !awkBoundary(toks[j]) && !(toks[j].s == ")" && !toks[j].str) {
+				j++
+			}
+			cmd := toks[i+1 : j]
+			k := i - 1
+			for k >= 0 && !awkBoundary(toks[k]) && !(!toks[k].str && (toks[k].s == "print" || toks[k].s == "printf")) {
+				k--
+			}
+			run(cmd, c.name+" print |")
+			if text := awkText(cmd); len(cmd) > 0 && cmd[0].str {
+				if f := strings.Fields(text); len(f) > 0 && shells[commandName(f[0])] && len(f) == 1 {
+					// print … | "sh": what is printed runs as commands.
+					shellRuns = true
+					c.nestedText(awkText(toks[max(k+1, 0):i]), c.name+" print | sh")
+				}
+			}
+		case ">", ">>":
+			// print > "file"
+			k := i - 1
+			inPrint := false
+			for k >= 0 && !awkBoundary(toks[k]) {
+				if !toks[k].str && (toks[k].s == "print" || toks[k].s == "printf") {
+					inPrint = true
+				}
+				k--
+			}
+			if inPrint && i+1 < len(toks) {
+				if toks[i+1].str {
+					c.a.write(word{s: toks[i+1].s}, c.span, c.name+" writes to")
+				} else {
+					c.add(level.Caution, "awk-write", "%s program writes a file named at run time", c.name)
+				}
+			}
+		}
+	}
+	if shellRuns {
+		c.add(level.Dangerous, "awk-system", "%s program runs shell commands", c.name)
+	}
+}
+
+// nestedText analyses text as a shell script whose rate.HoleUnquoted markers
+// stand for computed text.
+func (c *call) nestedText(text, what string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	sp := c.span
+	inner := shellRun(c.a.v, text, c.a.env, anchorOr(c.a.anchor, &sp), c.a.depth+1, c.a.sh)
+	c.adopt(inner)
+}
+
+// adopt takes over what a nested analysis found that matters to the whole
+// script: a secret read and data sent.
+func (c *call) adopt(inner *shellAn) {
+	if inner.secret != nil {
+		c.a.secretAt(c.span)
+	}
+	if inner.upload != nil {
+		c.a.uploadAt(c.span)
+	}
+}

@@ -1,0 +1,1061 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+func defaultsCommand(c *call) {
+	args := c.args
+	for len(args) > 0 && (args[0].s == "-currentHost" || args[0].s == "-host") {
+		if args[0].s == "-host" && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	s := sub(args)
+	switch s {
+	case "read", "read-type", "domains", "find", "export", "help", "":
+	case "write", "delete", "import", "rename":
+		ops := operands(args)
+		domain := ""
+		if len(ops) > 1 {
+			domain = strings.ToLower(ops[1].s)
+			if d := ops[1]; strings.HasPrefix(d.s, "/") || strings.HasPrefix(d.s, "~") || d.guess {
+				// A domain given as a path is that property list.
+				if !strings.HasSuffix(strings.ToLower(d.s), ".plist") {
+					d.s += ".plist"
+				}
+				c.a.write(d, c.span, "defaults "+s+" changes")
+			}
+		}
+		if d := ops[min(1, len(ops)-1)]; len(ops) > 1 && !d.hole && !strings.ContainsAny(d.s, "/~") {
+			// A domain is a property list in ~/Library/Preferences: some
+			// of them (login items) are persistence.
+			plist := word{s: "~/Library/Preferences/" + d.s + ".plist", span: d.span}
+			if z := c.a.zoneOf(plist); z.Kind == rate.ZonePersistence {
+				c.a.write(plist, c.span, "defaults "+s+" changes")
+			}
+		}
+		if strings.Contains(domain, "loginwindow") && hasArg(args, "LoginHook", "LogoutHook") {
+			c.add(level.Destructive, "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
+			return
+		}
+		if what, ok := defaultsSecurity(ops); ok && s == "write" || s == "delete" && len(ops) > 2 && securityDefaultKey(ops) {
+			if !ok {
+				what = ops[1].s + " " + ops[2].s
+			}
+			c.add(level.Destructive, "security-off", "defaults %s %s: turns a protection of the OS off", s, rate.Display(what))
+			return
+		}
+		if cosmeticDomains[domain] && s == "write" {
+			c.add(level.Caution, "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
+			return
+		}
+		c.add(level.Dangerous, "defaults-write", "defaults %s: changes preferences", s)
+	default:
+		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", rate.Display(s))
+	}
+}
+
+// suCommand rates su: a shell as another user; -c runs a command there.
+func suCommand(c *call) {
+	c.add(level.Dangerous, "su", "su: runs commands as another user")
+	for i, w := range c.args {
+		switch {
+		case (w.s == "-c" || w.s == "--command") && i+1 < len(c.args):
+			c.nested(c.args[i+1:i+2], "su -c")
+			return
+		case strings.HasPrefix(w.s, "--command="):
+			c.nested([]word{{s: w.s[len("--command="):], hole: w.hole}}, "su -c")
+			return
+		}
+	}
+	c.fromStdinAs(true)
+}
+
+// atCommand rates at and batch: they run commands read from stdin (or
+// -f file) later.
+func atCommand(c *call) {
+	if hasShort(c.args, 'l') || hasShort(c.args, 'r') || hasShort(c.args, 'd') || c.name == "at" && hasShort(c.args, 'c') {
+		c.add(level.Caution, "at", "%s: lists or removes scheduled jobs", c.name)
+		return
+	}
+	c.add(level.Destructive, "persistence", "%s: schedules commands to run later, after this action is over (persistence)", c.name)
+	for i, w := range c.args {
+		if w.s == "-f" && i+1 < len(c.args) {
+			f := c.args[i+1]
+			switch {
+			case f.hole:
+				c.add(level.Destructive, "at-computed", "%s -f: runs a file named at run time", c.name)
+			case isStdinPath(f.s):
+				c.fromStdinAs(true)
+			case c.a.runFile(c, f.s):
+			default:
+				c.add(level.Dangerous, "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, rate.Display(f.s))
+			}
+			return
+		}
+	}
+	c.fromStdinAs(true)
+}
+
+// typed rates text typed into a terminal session (tmux send-keys, screen
+// -X stuff): it runs as commands there.
+func (c *call) typed(ws []word, what string) {
+	c.add(level.Dangerous, "type-into-terminal", "%s types into a terminal session: the text runs as commands", what)
+	var b strings.Builder
+	for _, w := range ws {
+		if w.hole {
+			c.add(level.Destructive, "computed-script", "%s types text computed at run time: cannot tell what runs", what)
+			return
+		}
+		b.WriteString(w.s)
+	}
+	c.nestedText(b.String(), what)
+}
+
+func screenCommand(c *call) {
+	c.add(level.Caution, "screen", "screen: controls terminal sessions")
+	args := c.args
+	attach, detached, mflag := false, false, false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") {
+			if attach || detached && !mflag {
+				return // a session name
+			}
+			c.a.call(args[i:], c.span, pipeCtx{})
+			return
+		}
+		switch {
+		case s == "-X" || s == "-Q":
+			cmd := args[i+1:]
+			if len(cmd) == 0 {
+				return
+			}
+			switch strings.ToLower(cmd[0].s) {
+			case "stuff":
+				var keys []word
+				for _, k := range cmd[1:] {
+					if !k.hole {
+						k.s = strings.NewReplacer("^M", "\n", "^J", "\n", `\n`, "\n", `\r`, "\n", `\015`, "\n", `\012`, "\n").Replace(k.s)
+					}
+					keys = append(keys, k)
+				}
+				c.typed(keys, "screen -X stuff")
+			case "exec", "screen":
+				if len(cmd) > 1 {
+					c.a.call(cmd[1:], c.span, pipeCtx{})
+				}
+			case "source":
+				c.add(level.Dangerous, "screen-source", "screen -X source: runs screen commands from a file")
+			}
+			return
+		case inList(s, "-ls", "-list", "-wipe", "-v", "-h", "-help", "--help", "-version"):
+			return
+		case strings.HasPrefix(s, "-Logfile"):
+			if s == "-Logfile" {
+				i++
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			switch {
+			case strings.IndexByte("rRxD", l) >= 0:
+				attach = true
+			case l == 'd':
+				detached = true
+			case l == 'm':
+				mflag = true
+			case strings.IndexByte("ScehpTtsL", l) >= 0 && l != 'L':
+				if j == len(letters)-1 {
+					i++
+				}
+				j = len(letters)
+			}
+		}
+	}
+}
+
+// tmuxSubs are the tmux commands that run a shell command (kind 1), type
+// keys (2), test a shell command (3) or run tmux commands from a file
+// (4), with their valued options.
+var tmuxSubs = map[string]struct {
+	valued string
+	kind   int
+}{
+	"new-session": {"cefFnstxy", 1}, "new": {"cefFnstxy", 1}, "new-window": {"cenFt", 1}, "neww": {"cenFt", 1},
+	"split-window": {"celpFt", 1}, "splitw": {"celpFt", 1}, "respawn-pane": {"cet", 1}, "respawnp": {"cet", 1},
+	"respawn-window": {"cet", 1}, "respawnw": {"cet", 1}, "run-shell": {"cdt", 1}, "run": {"cdt", 1},
+	"display-popup": {"bcdehsStTwxy", 1}, "popup": {"bcdehsStTwxy", 1}, "pipe-pane": {"t", 1}, "pipep": {"t", 1},
+	"send-keys": {"cNt", 2}, "send": {"cNt", 2}, "if-shell": {"t", 3}, "if": {"t", 3},
+	"source-file": {"t", 4}, "source": {"t", 4},
+}
+
+func tmuxCommand(c *call) {
+	c.add(level.Caution, "tmux", "tmux: controls terminal sessions")
+	args := c.args
+	i := 0
+	for i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1 {
+		s := args[i].s
+		i++
+		if s == "--" {
+			break
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			if strings.IndexByte("LSfcT", l) < 0 {
+				continue
+			}
+			v := word{s: letters[j+1:]}
+			if v.s == "" && i < len(args) {
+				v = args[i]
+				i++
+			}
+			if l == 'c' {
+				c.nested([]word{v}, "tmux -c")
+			}
+			break
+		}
+	}
+	for i < len(args) {
+		j := i
+		for j < len(args) && args[j].s != ";" {
+			j++
+		}
+		c.tmuxOne(args[i:j])
+		i = j + 1
+	}
+}
+
+func (c *call) tmuxOne(ws []word) {
+	if len(ws) == 0 {
+		return
+	}
+	sub := strings.ToLower(ws[0].s)
+	spec, ok := tmuxSubs[sub]
+	if !ok {
+		return
+	}
+	rest := ws[1:]
+	literal := false
+	for len(rest) > 0 && !rest[0].hole && strings.HasPrefix(rest[0].s, "-") && len(rest[0].s) > 1 {
+		s := rest[0].s
+		rest = rest[1:]
+		if s == "--" {
+			break
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			if letters[j] == 'l' && spec.kind == 2 {
+				literal = true
+			}
+			if strings.IndexByte(spec.valued, letters[j]) >= 0 {
+				if j == len(letters)-1 && len(rest) > 0 {
+					rest = rest[1:]
+				}
+				break
+			}
+		}
+	}
+	what := "tmux " + sub
+	switch spec.kind {
+	case 1:
+		if len(rest) == 1 {
+			c.nested(rest, what)
+		} else if len(rest) > 1 {
+			c.a.call(rest, c.span, pipeCtx{})
+		}
+	case 2:
+		keys := make([]word, 0, len(rest))
+		for _, k := range rest {
+			if !literal && !k.hole {
+				switch k.s {
+				case "Enter", "C-m", "KPEnter", "C-j", "C-c", "C-d", "C-z", "C-u", "Escape", "C-M", "C-J", "C-C", "C-D":
+					k.s = "\n"
+				case "Space":
+					k.s = " "
+				case "Tab", "C-i":
+					k.s = "\t"
+				case "Up", "Down", "Left", "Right", "Home", "End", "BSpace", "PageUp", "PageDown", "PPage", "NPage", "C-l":
+					k.s = ""
+				}
+			}
+			keys = append(keys, k)
+		}
+		c.typed(keys, what)
+	case 3:
+		if len(rest) > 0 {
+			c.nested(rest[:1], what)
+		}
+		if len(rest) > 1 {
+			c.add(level.Dangerous, "tmux-commands", "%s: runs tmux commands that are not analysed", what)
+		}
+	case 4:
+		c.add(level.Dangerous, "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+	}
+}
+
+// xcodeTools are the developer tools xcrun finds in Xcode.
+var xcodeTools = map[string]bool{
+	"clang": true, "clang++": true, "swiftc": true, "altool": true, "notarytool": true, "stapler": true, "actool": true,
+	"ibtool": true, "momc": true, "agvtool": true, "xctrace": true, "instruments": true, "lldb": true, "ld": true, "ar": true,
+	"nm": true, "otool": true, "strip": true, "dsymutil": true, "libtool": true, "size": true, "devicectl": true,
+	"xcresulttool": true, "docc": true, "metal": true, "metallib": true, "swift-demangle": true, "llvm-cov": true,
+	"llvm-profdata": true, "dwarfdump": true, "sourcekit-lsp": true, "simctl": true, "xcodebuild": true, "pngcrush": true,
+	"ranlib": true, "lipo": true, "codesign_allocate": true, "swift-format": true, "coremlc": true, "texturetool": true,
+}
+
+// xcrunCommand rates xcrun TOOL args as TOOL args (simctl by its own
+// rules); xcrun -f only finds a tool.
+func xcrunCommand(c *call) {
+	args := c.args
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") && !args[0].hole {
+		s := args[0].s
+		args = args[1:]
+		switch {
+		case inList(s, "-f", "--find", "-h", "--help", "--version", "--kill-cache") || strings.HasPrefix(s, "--show-"):
+			return
+		case inList(s, "-sdk", "--sdk", "-toolchain", "--toolchain"):
+			if len(args) > 0 {
+				args = args[1:]
+			}
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	tool := commandName(args[0].s)
+	if tool == "simctl" {
+		if len(args) > 1 {
+			switch strings.ToLower(args[1].s) {
+			case "list", "help", "getenv", "listapps", "appinfo", "get_app_container":
+				return
+			case "erase", "delete", "uninstall":
+				c.add(level.Dangerous, "simctl", "simctl %s: wipes simulator data", args[1].s)
+				return
+			}
+		}
+		c.add(level.Caution, "xcrun", "xcrun simctl: controls simulators")
+		return
+	}
+	_, known := rows.row(tool)
+	if !known && xcodeTools[tool] && !args[0].hole {
+		c.add(level.Caution, "xcrun", "xcrun %s: runs a developer tool", rate.Display(tool))
+		return
+	}
+	c.a.call(args, c.span, c.pc)
+}
+
+// manCommand rates man: -P (pager) and -H (browser) name commands it runs.
+func manCommand(c *call) {
+	for i, w := range c.args {
+		s := w.s
+		var v word
+		switch {
+		case (s == "-P" || s == "--pager") && i+1 < len(c.args):
+			v = c.args[i+1]
+		case strings.HasPrefix(s, "--pager=") || strings.HasPrefix(s, "--html="):
+			_, val, _ := strings.Cut(s, "=")
+			v = word{s: val, hole: w.hole}
+		case (strings.HasPrefix(s, "-P") || strings.HasPrefix(s, "-H")) && len(s) > 2:
+			v = word{s: s[2:], hole: w.hole}
+		default:
+			continue
+		}
+		c.add(level.Caution, "man-pager", "man: runs %s to show the page", rate.Display(v.s))
+		c.nested([]word{v}, "man pager")
+	}
+}
+
+// fdCommand rates fd: -x/--exec and -X/--exec-batch run a command on every
+// match, like find -exec.
+func fdCommand(c *call) {
+	for i, w := range c.args {
+		if !inList(w.s, "-x", "--exec", "-X", "--exec-batch") {
+			continue
+		}
+		var inner []word
+		placeholder := false
+		for _, x := range c.args[i+1:] {
+			if x.s == ";" {
+				break
+			}
+			if strings.Contains(x.s, "{") && strings.Contains(x.s, "}") {
+				x = word{s: rate.HoleMark, hole: true, glob: true, span: x.span}
+				placeholder = true
+			}
+			inner = append(inner, x)
+		}
+		if !placeholder {
+			inner = append(inner, word{s: rate.HoleMark, hole: true, glob: true})
+		}
+		c.a.call(inner, c.span, pipeCtx{})
+		return
+	}
+}
+
+// rgCommand rates ripgrep: --pre runs a command on every file searched.
+func rgCommand(c *call) {
+	for i, w := range c.args {
+		var pre word
+		switch {
+		case w.s == "--pre" && i+1 < len(c.args):
+			pre = c.args[i+1]
+		case strings.HasPrefix(w.s, "--pre="):
+			pre = word{s: w.s[len("--pre="):], hole: w.hole, span: w.span}
+		default:
+			continue
+		}
+		if pre.s == "" {
+			continue
+		}
+		c.add(level.Caution, "rg-pre", "rg --pre: runs %s on every file searched", rate.Display(pre.s))
+		c.a.call([]word{pre, {s: rate.HoleMark, hole: true, glob: true}}, c.span, pipeCtx{})
+	}
+}
+
+// plutilCommand rates plutil: -p, -lint, -type read; -convert, -insert,
+// -replace, -remove, -create and -extract (without -o -) write.
+func plutilCommand(c *call) {
+	mode := ""
+	var out word
+	hasOut := false
+	args := c.args
+	for i, w := range args {
+		switch w.s {
+		case "-extract":
+			if mode == "" {
+				mode = "extract"
+			}
+		case "-convert", "-insert", "-replace", "-remove", "-create", "-append":
+			mode = "write"
+		case "-o":
+			if i+1 < len(args) {
+				out, hasOut = args[i+1], true
+			}
+		}
+	}
+	switch {
+	case hasOut && out.s != "-" && !isDevice(out.s):
+		c.add(level.Caution, "plutil", "plutil: writes a property list")
+		c.a.write(out, c.span, "plutil writes")
+	case hasOut:
+	case mode != "" && len(args) > 0:
+		c.add(level.Caution, "plutil", "plutil: changes a property list in place")
+		last := args[len(args)-1]
+		c.a.write(last, c.span, "plutil changes")
+	}
+}
+
+// plistBuddyCommand rates /usr/libexec/PlistBuddy: commands other than
+// Print change the file.
+func plistBuddyCommand(c *call) {
+	write, cmds := false, 0
+	var file word
+	hasFile := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case w.s == "-c" && i+1 < len(c.args):
+			cmds++
+			cmd := c.args[i+1]
+			f := strings.Fields(cmd.s)
+			if cmd.hole || len(f) == 0 || !inList(strings.ToLower(f[0]), "print", "help", "exit", "quit") {
+				write = true
+			}
+			i++
+		case strings.HasPrefix(w.s, "-"):
+		default:
+			file, hasFile = w, true
+		}
+	}
+	if cmds == 0 {
+		write = true // interactive
+	}
+	if write {
+		c.add(level.Caution, "plistbuddy", "PlistBuddy: edits a property list")
+		if hasFile {
+			c.a.write(file, c.span, "PlistBuddy changes")
+		}
+	}
+}
+
+// sortCommand rates sort -o FILE.
+func sortCommand(c *call) {
+	long := func(n string) bool {
+		return inList(n, "--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size", "--files0-from", "--parallel", "--batch-size", "--compress-program", "--random-source")
+	}
+	var out word
+	var ins []word
+	shortOpts(c.args, "oktTS", long, func(opt string, v word, has bool) {
+		switch {
+		case (opt == "-o" || opt == "--output") && has:
+			c.add(level.Caution, "sort", "sort -o: writes a file")
+			c.a.write(v, c.span, "sort -o writes")
+			out = v
+		case opt == "":
+			ins = append(ins, v)
+		case opt == "--compress-program" && has:
+			c.a.call([]word{v}, c.span, pipeCtx{})
+		}
+	})
+	empty := len(ins) == 0 && c.pc.stdin == "devnull"
+	for i, in := range ins {
+		empty = in.s == "/dev/null" && (i == 0 || empty)
+	}
+	if out.s != "" && !isDevice(out.s) && empty {
+		c.add(level.Destructive, "truncate", "sort -o %s of empty input: empties the file", rate.Display(out.s))
+	}
+}
+
+// uniqCommand rates uniq IN OUT: the second operand is written.
+func uniqCommand(c *call) {
+	var ops []word
+	shortOpts(c.args, "fsw", func(n string) bool { return inList(n, "--skip-fields", "--skip-chars", "--check-chars") }, func(opt string, v word, has bool) {
+		if opt == "" {
+			ops = append(ops, v)
+		}
+	})
+	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
+		c.add(level.Caution, "uniq", "uniq: writes a file")
+		c.a.write(ops[1], c.span, "uniq writes")
+		if ops[0].s == "/dev/null" || ops[0].s == "-" && c.pc.stdin == "devnull" {
+			c.add(level.Destructive, "truncate", "uniq /dev/null %s: empties the file", rate.Display(ops[1].s))
+		}
+	}
+}
+
+// base64Command rates base64 -o FILE (macOS) and --output.
+func base64Command(c *call) {
+	shortOpts(c.args, "ioBbw", func(n string) bool { return inList(n, "--input", "--output", "--break", "--wrap") }, func(opt string, v word, has bool) {
+		if (opt == "-o" || opt == "--output") && has && v.s != "-" && !isDevice(v.s) {
+			c.add(level.Caution, "base64", "base64 -o: writes a file")
+			c.a.write(v, c.span, "base64 writes")
+			if !v.hole {
+				c.a.setFile(v.s, fileComputed)
+			}
+		}
+	})
+}
+
+// xxdCommand rates xxd IN OUT: the second operand is written.
+func xxdCommand(c *call) {
+	var ops []word
+	shortOpts(c.args, "cglsonR", nil, func(opt string, v word, has bool) {
+		if opt == "" {
+			ops = append(ops, v)
+		}
+	})
+	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
+		c.add(level.Caution, "xxd", "xxd: writes a file")
+		c.a.write(ops[1], c.span, "xxd writes")
+		if !ops[1].hole {
+			c.a.setFile(ops[1].s, fileComputed)
+		}
+	}
+}
+
+// sedCommand rates sed: -i edits files; the script's w, W and s///w write
+// files, r and R read them, e and s///e (GNU) run commands.
+func sedCommand(c *call) {
+	var buf [4]word
+	scripts, files := buf[:0:1], buf[1:1]
+	inplace, fromFile := false, false
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		if w.hole || !strings.HasPrefix(s, "-") || s == "-" {
+			if len(scripts) == 0 && !fromFile {
+				scripts = append(scripts, w)
+			} else {
+				files = append(files, w)
+			}
+			continue
+		}
+		if s == "--" {
+			for _, o := range args[i+1:] {
+				if len(scripts) == 0 && !fromFile {
+					scripts = append(scripts, o)
+				} else {
+					files = append(files, o)
+				}
+			}
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, has := strings.Cut(s, "=")
+			switch name {
+			case "--expression":
+				if has {
+					scripts = append(scripts, word{s: val, hole: w.hole})
+				} else if i+1 < len(args) {
+					scripts = append(scripts, args[i+1])
+					i++
+				}
+			case "--file":
+				fromFile = true
+				if !has {
+					i++
+				}
+			case "--in-place":
+				inplace = true
+			case "--line-length":
+				if !has {
+					i++
+				}
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			rest := letters[j+1:]
+			switch l {
+			case 'e', 'f':
+				v := word{s: rest, span: w.span}
+				if rest == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				if l == 'e' {
+					scripts = append(scripts, v)
+				} else {
+					fromFile = true
+				}
+				j = len(letters)
+			case 'i', 'I':
+				inplace = true
+				// BSD sed -i takes the backup suffix as the next word:
+				// sed -i '' … and sed -i .bak …
+				if rest == "" && i+1 < len(args) && (args[i+1].s == "" || strings.HasPrefix(args[i+1].s, ".")) {
+					i++
+				}
+				j = len(letters)
+			case 'l':
+				if rest == "" {
+					i++
+				}
+				j = len(letters)
+			}
+		}
+	}
+	if fromFile {
+		c.add(level.Caution, "sed-file", "%s runs a sed script from a file", c.name)
+	}
+	if inplace {
+		c.add(level.Caution, "sed", "sed -i: edits files in place")
+		for _, f := range files {
+			c.a.write(f, c.span, "edits")
+		}
+		if len(scripts) == 1 && !scripts[0].hole {
+			switch strings.Join(strings.Fields(strings.TrimRight(scripts[0].s, "; \n")), "") {
+			case "d", "1,$d", "0,$d", ",$d", "D", "1,$D":
+				c.add(level.Destructive, "truncate", "sed -i %s: deletes every line, emptying the files", rate.Display(scripts[0].s))
+			}
+		}
+	}
+	for _, sc := range scripts {
+		if sc.hole {
+			c.add(level.Caution, "sed-computed", "%s script computed at run time", c.name)
+			continue
+		}
+		c.sedScript(sc.s)
+	}
+}
+
+// sedScript finds the file names and commands in a sed script.
+func (c *call) sedScript(s string) {
+	restOfLine := func(i int) (string, int) {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return strings.TrimSpace(s[i:]), len(s)
+		}
+		return strings.TrimSpace(s[i : i+j]), i + j
+	}
+	// skipDelim skips a delimited part (/re/, s's pattern and replacement).
+	skipDelim := func(i int, d byte) int {
+		for i < len(s) && s[i] != d {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		return i + 1
+	}
+	for i := 0; i < len(s); {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '{' || ch == '}' || ch == '!' || ch == ',' || ch == '$' || ch == '+' || ch == '~' || ch >= '0' && ch <= '9':
+			i++
+		case ch == '/':
+			i = skipDelim(i+1, '/')
+			if i < len(s) && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case ch == '\\' && i+1 < len(s):
+			i = skipDelim(i+2, s[i+1])
+		case ch == '#':
+			_, i = restOfLine(i + 1)
+		case ch == ':' || ch == 'b' || ch == 't' || ch == 'T':
+			// A label ends at ; (GNU) or at the end of the line (BSD):
+			// taking the shorter reading sees any command after it.
+			i++
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				i++
+			}
+		case ch == 'a' || ch == 'i' || ch == 'c':
+			// Text to the end of the line; a\ continues on the next lines.
+			var text string
+			text, i = restOfLine(i + 1)
+			for strings.HasSuffix(text, "\\") && i < len(s) {
+				text, i = restOfLine(i + 1)
+			}
+		case ch == 's' || ch == 'y':
+			if i+1 >= len(s) {
+				return
+			}
+			d := s[i+1]
+			i = skipDelim(i+2, d)
+			i = skipDelim(i, d)
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				switch s[i] {
+				case 'w':
+					var f string
+					f, i = restOfLine(i + 1)
+					c.sedFile(f, true)
+					continue
+				case 'e':
+					c.add(level.Dangerous, "sed-exec", "%s s///e: runs the pattern space as a command", c.name)
+				}
+				i++
+			}
+		case ch == 'w' || ch == 'W' || ch == 'r' || ch == 'R':
+			var f string
+			f, i = restOfLine(i + 1)
+			c.sedFile(f, ch == 'w' || ch == 'W')
+		case ch == 'e':
+			var cmd string
+			cmd, i = restOfLine(i + 1)
+			c.add(level.Dangerous, "sed-exec", "%s e: runs a command", c.name)
+			c.nestedText(cmd, "sed e")
+		default:
+			i++
+		}
+	}
+}
+
+func (c *call) sedFile(f string, write bool) {
+	if f == "" || isDevice(f) || f == "/dev/stdout" {
+		return
+	}
+	if write {
+		c.add(level.Caution, "sed-write", "%s script writes %s", c.name, rate.Display(f))
+		c.a.write(word{s: f}, c.span, "sed writes to")
+		return
+	}
+	c.a.read(word{s: f}, c.span)
+}
+
+// tarCommand rates tar: extracting writes into -C DIR (or the working
+// directory); creating writes the archive.
+func tarCommand(c *call) {
+	c.add(level.Caution, "tar", "tar: archives or extracts files")
+	var mode byte
+	var archive, dir word
+	hasArchive, hasDir := false, false
+	setMode := func(l byte) {
+		switch l {
+		case 'x', 'c', 'r', 'u':
+			mode = l
+		case 't':
+			if mode == 0 {
+				mode = l
+			}
+		}
+	}
+	args := c.args
+	i := 0
+	take := func() (word, bool) {
+		if i < len(args) {
+			i++
+			return args[i-1], true
+		}
+		return word{}, false
+	}
+	// Operands are read relative to the -C folder given before them.
+	var files []word
+	assign := func(l byte, v word) {
+		switch l {
+		case 'f':
+			archive, hasArchive = v, true
+		case 'C':
+			dir, hasDir = v, true
+		}
+	}
+	const valued = "fCbTXIsFNLVgHK"
+	// The first word may be a bundle without a dash: tar xzf a.tgz
+	if len(args) > 0 && !args[0].hole && !strings.HasPrefix(args[0].s, "-") {
+		i = 1
+		for _, l := range []byte(args[0].s) {
+			setMode(l)
+			if strings.IndexByte(tarShort, l) < 0 {
+				c.unmodelled(string(l))
+			}
+			if strings.IndexByte(valued, l) >= 0 {
+				if v, ok := take(); ok {
+					if l == 'I' || l == 'F' {
+						c.tarProgram("-"+string(l), v)
+					}
+					assign(l, v)
+				}
+			}
+		}
+	}
+	for i < len(args) {
+		w := args[i]
+		i++
+		s := w.s
+		switch {
+		case w.hole && !strings.HasPrefix(s, "-") || !strings.HasPrefix(s, "-") || s == "-":
+			if hasDir && !w.hole && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+				if d, ok := c.a.pathOf(dir); ok && (strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~")) {
+					if j := joinPath(d, s); j != "" {
+						w.s = j
+					}
+				}
+			}
+			files = append(files, w)
+		case strings.HasPrefix(s, "--"):
+			name, val, has := strings.Cut(s, "=")
+			v := word{s: val, hole: w.hole, span: w.span}
+			switch name {
+			case "--remove-files":
+				c.add(level.Destructive, "tar-remove", "tar --remove-files: deletes the files it archives")
+			case "--extract", "--get":
+				mode = 'x'
+			case "--create":
+				mode = 'c'
+			case "--append":
+				mode = 'r'
+			case "--update":
+				mode = 'u'
+			case "--list":
+				setMode('t')
+			case "--absolute-names":
+				c.add(level.Dangerous, "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
+			case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action":
+				if !has {
+					if v, has = take(); !has {
+						continue
+					}
+				}
+				c.tarProgram(name, v)
+			case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
+				if !has {
+					if v, has = take(); !has {
+						continue
+					}
+				}
+				if name == "--file" {
+					assign('f', v)
+				} else if name == "--directory" {
+					assign('C', v)
+				}
+			default:
+				if !tarLong[name] {
+					c.unmodelled(name)
+				} else if tarLongValued[name] && !has {
+					take()
+				}
+			}
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				l := letters[j]
+				setMode(l)
+				switch {
+				case l == 'P':
+					c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
+				case strings.IndexByte(tarShort, l) < 0:
+					c.unmodelled("-" + string(l))
+				}
+				if strings.IndexByte(valued, l) < 0 {
+					continue
+				}
+				v := word{s: letters[j+1:], span: w.span}
+				if v.s == "" {
+					var ok bool
+					if v, ok = take(); !ok {
+						break
+					}
+				}
+				switch l {
+				case 'I':
+					c.tarProgram("-I", v)
+				case 'F':
+					c.tarProgram("-F", v)
+				}
+				assign(l, v)
+				break
+			}
+		}
+	}
+	c.tarEffects(mode, archive, dir, hasArchive, hasDir, files)
+}
+
+// tarEffects rates what tar does in its mode: extracting writes into -C
+// DIR (or here), creating writes the archive and reads the files.
+func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool, files []word) {
+	switch mode {
+	case 'x':
+		switch {
+		case hasDir:
+			c.a.write(dir, c.span, "tar extracts into")
+		case c.a.cwd != "":
+			c.a.write(word{s: c.a.cwd}, c.span, "tar extracts into")
+		}
+		content, _ := c.a.fileContent(archive.s)
+		if (!hasArchive || archive.s == "-") && c.pc.stdin == "download" || hasArchive && !archive.hole && content == fileDownloaded {
+			c.a.downloadedInto(dir, hasDir)
+		}
+	case 'c', 'r', 'u':
+		if hasArchive && archive.s != "-" && !isDevice(archive.s) {
+			c.a.write(archive, c.span, "tar writes the archive")
+		}
+		for _, f := range files {
+			c.a.read(f, c.span)
+		}
+	}
+}
+
+// unzipCommand rates unzip: it writes into -d DIR or the working
+// directory.
+func unzipCommand(c *call) {
+	c.add(level.Caution, "unzip", "unzip: extracts files")
+	list, hasDir := false, false
+	var dir, archive word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case w.s == "-d" && i+1 < len(c.args):
+			i++
+			dir, hasDir = c.args[i], true
+		case strings.HasPrefix(w.s, "-d") && len(w.s) > 2:
+			dir, hasDir = word{s: w.s[2:], hole: w.hole, span: w.span}, true
+		case w.s == "-x":
+			i = len(c.args) // exclusion patterns to the end (or -d, rarely)
+		case strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.ContainsAny(w.s[1:], "lptvZz"):
+			list = true
+		case !strings.HasPrefix(w.s, "-") && archive.s == "" && !archive.hole:
+			archive = w
+		}
+	}
+	switch {
+	case list:
+		return
+	case hasDir:
+		c.a.write(dir, c.span, "unzip extracts into")
+	case c.a.cwd != "":
+		c.a.write(word{s: c.a.cwd}, c.span, "unzip extracts into")
+	}
+	if content, ok := c.a.fileContent(archive.s); ok && !archive.hole && content == fileDownloaded {
+		c.a.downloadedInto(dir, hasDir)
+	}
+}
+
+// chflagsCommand rates chflags: recursive changes and immutable flags
+// (schg, uchg) lock files away from their owner.
+func chflagsCommand(c *call) {
+	ops := c.operands()
+	flags := ""
+	if len(ops) > 0 {
+		flags = strings.ToLower(ops[0].s)
+	}
+	lock := false
+	for _, f := range strings.Split(flags, ",") {
+		if inList(f, "schg", "schange", "simmutable", "uchg", "uchange", "uimmutable", "sappnd", "sappend", "uappnd", "uappend", "sunlnk", "sunlink") {
+			lock = true
+		}
+	}
+	switch {
+	case lock:
+		c.add(level.Dangerous, "chflags", "chflags %s: locks files so that they cannot be changed or deleted", rate.Display(flags))
+	case hasShort(c.args, 'R'):
+		c.add(level.Dangerous, "chflags", "chflags -R %s: changes the flags of every file in a folder", rate.Display(flags))
+	default:
+		c.add(level.Caution, "chflags", "chflags: changes file flags")
+	}
+}
+
+// hashCommand rates hash -p (bash) and hash name=path (zsh): a command
+// name now runs another program.
+func hashCommand(c *call) {
+	for _, w := range c.args {
+		if w.s == "-p" || strings.Contains(w.s, "=") {
+			c.add(level.Dangerous, "hash", "hash: makes a command name run another program")
+			return
+		}
+	}
+}
+
+// launchctlCommand rates launchctl; asuser and bsexec run a command.
+func launchctlCommand(c *call) {
+	s := sub(c.args)
+	if c.launchctlSecurity(s) {
+		return
+	}
+	switch s {
+	case "list", "print", "print-disabled", "blame", "version", "help", "getenv", "print-cache", "dumpstate", "procinfo", "hostinfo", "resolveport", "examine", "":
+		return
+	case "load", "bootstrap", "submit", "enable":
+		c.add(level.Destructive, "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)
+		return
+	case "asuser", "bsexec":
+		c.add(level.Dangerous, "launchctl", "launchctl %s: runs a command in another session", s)
+		for i, w := range c.args {
+			if strings.EqualFold(w.s, s) && i+2 < len(c.args) {
+				c.a.call(c.args[i+2:], c.span, c.pc)
+				break
+			}
+		}
+		return
+	}
+	c.add(level.Dangerous, "launchctl", "launchctl %s: changes background services", rate.Display(s))
+}
+
+// opensslCommand rates openssl: -out writes a file, s_client and s_server
+// talk to the network.
+func opensslCommand(c *call) {
+	s := sub(c.args)
+	switch s {
+	case "version", "help", "list", "":
+		return
+	case "s_client", "s_server", "s_time":
+		c.add(level.Dangerous, "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
+		c.a.egress("network", c.span, "openssl %s: sends stdin over the network", s)
+		return
+	}
+	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
+	for i, w := range c.args {
+		if i+1 >= len(c.args) {
+			break
+		}
+		switch w.s {
+		case "-out", "-keyout", "-signkey":
+			if w.s != "-signkey" && !isDevice(c.args[i+1].s) {
+				c.a.write(c.args[i+1], c.span, "openssl writes")
+			}
+		case "-in", "-key", "-inkey", "-passin":
+			c.a.read(c.args[i+1], c.span)
+		}
+	}
+}

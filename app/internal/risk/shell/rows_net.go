@@ -1,0 +1,511 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// synthInput rates a tool that types or clicks on the person's behalf: what
+// it does lands in whatever app is in front, and the gate checks the context
+// lock (and that no approval is on screen) before it runs.
+func synthInput(c *call) {
+	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
+}
+
+// moreCommands registers the handlers of commands that run other commands,
+// write files, or reach the network in ways their names do not show.
+func killCommand(c *call) {
+	c.guardSignals()
+	forced := false
+	signal := func(s string) {
+		u := strings.TrimPrefix(strings.ToUpper(s), "SIG")
+		if u == "9" || u == "KILL" {
+			forced = true
+		}
+	}
+	args := c.args
+	var targets []word
+	if c.name == "kill" {
+		sig, ts, list := killArgs(args)
+		if list {
+			return
+		}
+		signal(sig)
+		if len(ts) > 0 {
+			targets = ts
+		}
+	} else {
+		for i, w := range args {
+			s := w.s
+			switch {
+			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
+				c.add(level.Dangerous, "kill-user", "%s %s: kills every process of a user", c.name, s)
+			case s == "-s" || s == "--signal":
+				if i+1 < len(args) {
+					signal(args[i+1].s)
+				}
+			case strings.HasPrefix(s, "--signal="):
+				signal(s[len("--signal="):])
+			case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--"):
+				signal(s[1:])
+			}
+		}
+		targets = c.operands()
+	}
+	for _, w := range targets {
+		switch strings.ToLower(w.s) {
+		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1":
+			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
+		}
+	}
+	if forced {
+		c.add(level.Dangerous, "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
+		return
+	}
+	c.add(level.Caution, "kill", "%s: stops processes", c.name)
+}
+
+// shortOpts walks a command's arguments the way getopt does: clusters of
+// short letters (-sLo file, -sLofile), long options (--name=value, --name
+// value), operands. valued lists the short letters that take a value;
+// longValued says whether a long option without = takes the next word.
+// visit sees each option with its value (or each operand, opt "").
+func shortOpts(args []word, valued string, longValued func(string) bool, visit func(opt string, val word, has bool)) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+			visit("", w, true)
+		case s == "--":
+			for _, o := range args[i+1:] {
+				visit("", o, true)
+			}
+			return
+		case strings.HasPrefix(s, "--"):
+			name, val, has := strings.Cut(s, "=")
+			if has {
+				visit(name, word{s: val, hole: w.hole, span: w.span}, true)
+			} else if longValued != nil && longValued(name) && i+1 < len(args) {
+				visit(name, args[i+1], true)
+				i++
+			} else {
+				visit(name, word{}, false)
+			}
+		default:
+			letters := s[1:]
+			for j := 0; j < len(letters); j++ {
+				opt := "-" + letters[j:j+1]
+				if strings.IndexByte(valued, letters[j]) < 0 {
+					visit(opt, word{}, false)
+					continue
+				}
+				if rest := letters[j+1:]; rest != "" {
+					visit(opt, word{s: rest, span: w.span}, true)
+				} else if i+1 < len(args) {
+					visit(opt, args[i+1], true)
+					i++
+				} else {
+					visit(opt, word{}, false)
+				}
+				break
+			}
+		}
+	}
+}
+
+func inList(s string, list ...string) bool {
+	for _, l := range list {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+// curlValued are curl's short options that take a value.
+const curlValued = "oDdFTHXueAbcKxrCwmEUyYztQPh"
+
+func curlLongValued(n string) bool {
+	switch n {
+	case "--output", "--output-dir", "--upload-file", "--form", "--form-string", "--json", "--header", "--request",
+		"--user", "--referer", "--user-agent", "--cookie", "--cookie-jar", "--config", "--proxy", "--range",
+		"--continue-at", "--write-out", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
+		"--cert", "--key", "--cacert", "--capath", "--resolve", "--connect-to", "--url", "--dump-header", "--trace",
+		"--trace-ascii", "--stderr", "--limit-rate", "--max-filesize", "--proto", "--proto-redir", "--interface",
+		"--local-port", "--dns-servers", "--oauth2-bearer", "--aws-sigv4", "--variable", "--netrc-file", "--unix-socket",
+		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
+		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
+		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey":
+		return true
+	}
+	return strings.HasPrefix(n, "--data")
+}
+
+func curlCommand(c *call) {
+	upload, remoteName := false, false
+	outDir := word{}
+	var outputs []word
+	var urls []word
+	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) {
+		switch {
+		case opt == "":
+			urls = append(urls, v)
+		case !has:
+			if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
+				remoteName = true
+			}
+		case opt == "-T" || opt == "--upload-file":
+			upload = true
+			if v.s != "-" && v.s != "." {
+				c.a.read(v, c.span)
+			}
+		case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
+			upload = true
+			data := v.s
+			if j := strings.IndexAny(data, "@<"); j >= 0 {
+				c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
+			}
+		case opt == "-X" || opt == "--request":
+			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+				upload = true
+			}
+		case opt == "-K" || opt == "--config":
+			c.add(level.Dangerous, "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
+			c.a.read(v, c.span)
+		case opt == "-o" || opt == "--output":
+			outputs = append(outputs, v)
+		case opt == "--output-dir":
+			outDir = v
+		case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
+			opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
+			if v.s != "-" && !isDevice(v.s) {
+				c.a.write(v, c.span, c.name+" writes")
+			}
+		}
+	})
+	inDir := func(name word) word {
+		if outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
+			return name
+		}
+		return word{s: strings.TrimSuffix(outDir.s, "/") + "/" + name.s, hole: outDir.hole, guess: outDir.guess, span: name.span}
+	}
+	for _, o := range outputs {
+		if o.s == "-" || isDevice(o.s) {
+			continue
+		}
+		o = inDir(o)
+		c.a.write(o, c.span, "downloads into")
+		if !o.hole {
+			c.a.setFile(o.s, fileDownloaded)
+		}
+	}
+	if remoteName {
+		for _, u := range urls {
+			name := urlBase(u)
+			if outDir.s == "" && c.a.cwd == "" {
+				if name.s != "" && !name.hole {
+					c.a.setFile(name.s, fileDownloaded)
+				}
+				continue
+			}
+			f := inDir(name)
+			c.a.write(f, c.span, "downloads into")
+			if !f.hole {
+				c.a.setFile(f.s, fileDownloaded)
+			}
+		}
+	}
+	if upload {
+		c.add(level.Dangerous, "upload", "%s: sends data to a server", c.name)
+		return
+	}
+	c.add(level.Caution, "download", "%s: fetches from the network", c.name)
+}
+
+// urlBase is the file name a download of u is saved under (curl -O, wget).
+func urlBase(u word) word {
+	s := u.s
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	_, p, ok := strings.Cut(s, "/")
+	name := path.Base("/" + p)
+	if !ok || name == "/" || name == "." {
+		name = "index.html"
+	}
+	return word{s: name, hole: u.hole && strings.Contains(name, rate.HoleMark), span: u.span}
+}
+
+func wgetCommand(c *call) {
+	dir := word{}
+	var out []word
+	var urls []word
+	upload := false
+	long := func(n string) bool {
+		return inList(n, "--output-document", "--directory-prefix", "--post-data", "--post-file", "--body-data", "--body-file",
+			"--method", "--input-file", "--output-file", "--append-output", "--header", "--user-agent", "--user", "--password",
+			"--load-cookies", "--save-cookies", "--execute", "--tries", "--timeout", "--wait", "--referer", "--config")
+	}
+	shortOpts(c.args, "OoaPieUtTwQlARDXIB", long, func(opt string, v word, has bool) {
+		switch {
+		case opt == "":
+			urls = append(urls, v)
+		case opt == "-O" || opt == "--output-document":
+			out = append(out, v)
+		case opt == "-P" || opt == "--directory-prefix":
+			dir = v
+		case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
+			if has {
+				c.a.write(v, c.span, "wget writes")
+			}
+		case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
+			upload = true
+			if strings.HasSuffix(opt, "-file") {
+				c.a.read(v, c.span)
+			}
+		case opt == "--method":
+			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+				upload = true
+			}
+		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
+			c.a.read(v, c.span)
+		case opt == "-e" || opt == "--execute" || opt == "--config":
+			c.add(level.Dangerous, "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
+		}
+	})
+	if upload {
+		c.add(level.Dangerous, "upload", "wget: sends data to a server")
+	}
+	for _, o := range out {
+		if o.s == "-" || isDevice(o.s) {
+			continue
+		}
+		c.a.write(o, c.span, "downloads into")
+		if !o.hole {
+			c.a.setFile(o.s, fileDownloaded)
+		}
+	}
+	if len(out) == 0 {
+		for _, u := range urls {
+			name := urlBase(u)
+			f := name
+			if dir.s != "" {
+				f = word{s: strings.TrimSuffix(dir.s, "/") + "/" + name.s, hole: dir.hole || name.hole, guess: dir.guess, span: u.span}
+			}
+			if dir.s != "" || c.a.cwd != "" {
+				c.a.write(f, c.span, "downloads into")
+			}
+			if !f.hole {
+				c.a.setFile(f.s, fileDownloaded)
+			}
+		}
+	}
+	c.add(level.Caution, "download", "wget: fetches from the network")
+}
+
+// copyRemote rates scp and rsync: a host:path operand sends or fetches
+// files over the network; rsync --delete deletes at the destination.
+func copyRemote(c *call) {
+	c.sshOptions()
+	for i, w := range c.args {
+		switch s := w.s; {
+		case c.name != "rsync" || w.hole:
+		case (s == "--rsh" || len(s) > 1 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'e') && i+1 < len(c.args):
+			c.optionCommand(c.args[i+1], "rsync -e")
+		case strings.HasPrefix(s, "--rsh="):
+			c.optionCommand(word{s: s[len("--rsh="):], span: w.span}, "rsync -e")
+		}
+	}
+	ops := c.operands()
+	remote := false
+	for _, w := range ops {
+		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
+			remote = true
+		}
+	}
+	if hasLong(c.args, "--delete", "--del", "--delete-after", "--delete-before", "--delete-during", "--delete-delay", "--delete-excluded", "--delete-missing-args") {
+		dest := word{}
+		if len(ops) > 0 {
+			dest = ops[len(ops)-1]
+		}
+		p, _ := c.a.pathOf(dest)
+		if remote || strings.HasPrefix(p, "/Volumes/") {
+			c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
+		} else {
+			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
+		}
+	}
+	if hasLong(c.args, "--remove-source-files") {
+		c.add(level.Dangerous, "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
+	}
+	if remote {
+		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
+		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
+		for _, w := range ops[:max(0, len(ops)-1)] {
+			c.a.read(w, c.span)
+		}
+		return
+	}
+	c.add(level.Caution, c.name, "%s: copies files", c.name)
+	c.writeDest()
+}
+
+func openCommand(c *call) {
+	for i, w := range c.args {
+		// -a APP, -b ID, alone or ending a cluster: -na, -gb
+		if s := w.s; len(s) > 1 && s[0] == '-' && s[1] != '-' && (s[len(s)-1] == 'a' || s[len(s)-1] == 'b') &&
+			strings.Trim(s[1:], "abnFWRgjhstfeuD") == "" && i+1 < len(c.args) {
+			app := strings.ToLower(c.args[i+1].s)
+			term := c.args[i+1].hole
+			for _, t := range facts.CommandRunners {
+				if strings.Contains(app, t) {
+					term = true
+				}
+			}
+			if term {
+				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", rate.Display(c.args[i+1].s))
+				c.terminalArgs()
+				return
+			}
+		}
+	}
+	for _, w := range c.operands() {
+		s := strings.ToLower(w.s)
+		if scheme, ok := facts.URLScheme(s); ok {
+			c.a.egress("url", c.span, "open %s: the address, and what is in it, goes to a server or another app", rate.Display(w.s))
+			l, why := facts.SchemeRisk(scheme)
+			if l > level.Caution {
+				c.add(l, "open-url", "open %s: %s", rate.Display(w.s), why)
+				continue
+			}
+			c.add(level.Caution, "open-url", "open: %s", why)
+			continue
+		}
+		tail := s[strings.LastIndex(s, rate.HoleMark)+1:]
+		exe := executablePath(tail)
+		switch {
+		case exe && !w.hole:
+			if content, ok := c.a.fileContent(w.s); ok && (content == fileDownloaded || content == fileComputed) {
+				c.add(level.Destructive, "download-exec", "open %s: launches something this script downloaded", rate.Display(w.s))
+			}
+			c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", rate.Display(w.s))
+		case w.hole && (exe || strings.Trim(w.s, rate.HoleMark+"/") == ""):
+			c.add(level.Dangerous, "open-computed", "open %s: opens something computed at run time", rate.Display(w.s))
+		case w.hole:
+			c.add(level.Caution, "open-computed", "open %s: opens a file named partly at run time", rate.Display(w.s))
+		}
+	}
+	c.add(level.Caution, "open", "open: opens a file, folder or application")
+}
+
+// executablePath reports a file that runs code when opened: one of the
+// DSL's facts.RunnableExts, or a program inside an application bundle.
+func executablePath(s string) bool {
+	s = strings.TrimSuffix(strings.ToLower(s), "/")
+	if strings.Contains(s, ".app/contents/macos/") {
+		return true
+	}
+	for _, ext := range facts.RunnableExts {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// terminalArgs analyses the command a terminal opened with open -a … --args
+// runs: after -e, --command, -x or --, or the arguments themselves.
+func (c *call) terminalArgs() {
+	for i, w := range c.args {
+		if w.s != "--args" {
+			continue
+		}
+		rest := c.args[i+1:]
+		marker := func(s string) bool { return inList(s, "-e", "--command", "-x", "--execute", "--", "start", "-c") }
+		for j, r := range rest {
+			if marker(r.s) {
+				rest = rest[j+1:]
+				break
+			}
+		}
+		for len(rest) > 0 && marker(rest[0].s) && len(rest) > 1 && !shells[commandName(rest[0].s)] {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].hole {
+			c.add(level.Dangerous, "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
+			return
+		}
+		if len(rest) == 1 && (rest[0].hole || strings.ContainsAny(rest[0].s, " ;|&\n")) {
+			c.nested(rest, "terminal command")
+			return
+		}
+		if len(rest) > 0 {
+			c.a.call(rest, c.span, pipeCtx{})
+		}
+		return
+	}
+}
+
+// fromStdin rates an interpreter that reads its program from stdin:
+// reading commands from a download or decoded data is Destructive.
+func (c *call) fromStdin() { c.fromStdinAs(shells[c.name]) }
+
+// fromStdinAs rates a program that reads its program from stdin; shell
+// says the program is shell commands (sh, at, source /dev/stdin).
+func (c *call) fromStdinAs(shell bool) {
+	switch c.pc.stdin {
+	case "download":
+		c.add(level.Destructive, "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
+	case "decoded":
+		c.add(level.Destructive, "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
+	case "text":
+		if c.pc.obf {
+			c.add(level.Dangerous, "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
+		}
+		if shell {
+			c.nested([]word{{s: c.pc.text}}, c.name)
+		} else {
+			c.add(level.Dangerous, "interp-stdin", "%s runs a program that is not analysed", c.name)
+			scanCode(c, c.pc.text)
+		}
+	case "computed":
+		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
+	case "file":
+		if shell {
+			c.add(level.Dangerous, "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
+		} else {
+			c.add(level.Dangerous, "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
+		}
+	case "pipe":
+		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
+	}
+}
+
+// runFile rates running a script file this same input wrote or downloaded
+// earlier; it reports false for a file the input did not produce.
+func (a *shellAn) runFile(c *call, name string) bool {
+	content, ok := a.fileContent(name)
+	if !ok {
+		return false
+	}
+	if content == fileDownloaded {
+		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
+		return true
+	}
+	if content == fileComputed {
+		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
+		return true
+	}
+	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
+	c.nested([]word{{s: content}}, c.name+" "+name)
+	return true
+}

@@ -1,0 +1,448 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// A row of the table: what one program does and how bad that is.
+//
+// A row with run set is rated by that function alone (a rule a table
+// cannot say). Otherwise the row says it: every use is level, "name: why",
+// except that with subs the first operand picks the level (an operand not
+// in subs gets level), and with writes the last operand is a file it
+// writes, rated by where it is.
+type row struct {
+	level  level.Level
+	why    string
+	subs   map[string]level.Level
+	writes bool
+	opts   *opts // the option model; a Safe or Caution row without one takes none
+	run    func(*call)
+}
+
+// rate adds what the row says of c.
+func (r row) rate(c *call) {
+	m := r.opts
+	if m == nil && r.run == nil && (r.level <= level.Caution || r.subs != nil) {
+		m = noOptions
+	}
+	m.check(c)
+	switch {
+	case r.run != nil:
+		r.run(c)
+	case r.subs != nil:
+		c.bySub(r.level, r.why, r.subs)
+	default:
+		if r.level > level.Safe {
+			c.add(r.level, c.name, "%s: %s", c.name, r.why)
+		}
+		if r.writes {
+			c.writeDest()
+		}
+	}
+}
+
+// bySub rates c by its first operand, lower-cased: subs gives its level,
+// an operand not in subs gets def, "name sub: defWhy".
+func (c *call) bySub(def level.Level, defWhy string, subs map[string]level.Level) {
+	s := sub(c.args)
+	l, ok := subs[s]
+	if !ok {
+		l = def
+	}
+	if l > level.Safe {
+		why := defWhy
+		if ok {
+			why = s
+		}
+		c.add(l, c.name, "%s %s: %s", c.name, s, why)
+	}
+}
+
+// Row makers, so a row reads as what it says. safe takes no options.
+var (
+	safe = row{opts: noOptions}
+)
+
+func caution(why string) row     { return row{level: level.Caution, why: why} }
+func dangerous(why string) row   { return row{level: level.Dangerous, why: why} }
+func destructive(why string) row { return row{level: level.Destructive, why: why} }
+func writes(why string) row      { return row{level: level.Caution, why: why, writes: true} }
+func custom(f func(*call)) row   { return row{run: f} }
+
+// reads is a read-only row with its option model: short options, short
+// options with a value, long options.
+func reads(short, valued, long string) row {
+	return row{opts: &opts{short: short, valued: valued, long: long}}
+}
+
+// changes is a Caution row with its option model.
+func changes(why, short, valued, long string) row {
+	return row{level: level.Caution, why: why, opts: &opts{short: short, valued: valued, long: long}}
+}
+
+// copies is changes for a program whose last operand it writes.
+func copies(why, short, valued, long string, effects map[string]effect) row {
+	return row{level: level.Caution, why: why, writes: true, opts: &opts{short: short, valued: valued, long: long, effects: effects}}
+}
+
+// rows finds a command's row. The rows name functions that analyse nested
+// scripts, which look rows up again; a direct reference from them to
+// commands would make its initialiser depend on itself, which Go refuses.
+// So lookups go through this interface value, whose dynamic call Go's
+// initialisation order does not follow.
+var rows rowTable = tableRef{}
+
+type rowTable interface{ row(name string) (row, bool) }
+
+type tableRef struct{}
+
+func (tableRef) row(name string) (row, bool) {
+	r, ok := commands[name]
+	return r, ok
+}
+
+// commands is the table: one row per program, keyed by the lower-case base
+// name the analyzer sees once wrappers (sudo, env, xargs …) are peeled off.
+// A Go map literal refuses a duplicate key; table_test.go refuses a row no
+// command name can reach. Programs named by a prefix (python3.12, perl5.30,
+// mkfs.ext4 …) are in prefixCommand. Everything else is unknown: Dangerous.
+var commands = map[string]row{
+	// Read-only tools: they print what they find. Each names its options
+	// (BSD and GNU manuals); "every word is data" where no option does
+	// more than choose what is printed.
+	"ls": reads("@1ABCFGHILOPRSTUWabcdefghiklmnopqrstuvwxyZ%,", "D", `--all --almost-all --author --escape
+		--block-size= --ignore-backups --color --color= --directory --dired --classify --file-type --format=
+		--full-time --group-directories-first --no-group --human-readable --si --dereference-command-line
+		--dereference-command-line-symlink-to-dir --hide= --hyperlink --hyperlink= --indicator-style= --inode
+		--ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars
+		--quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width=
+		--context --zero --help --version`),
+	"cat": reads("belnstuvAET", "", `--show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs
+		--show-nonprinting --help --version`),
+	"echo": {opts: freeWords}, "printf": {opts: freeWords}, "test": {opts: freeWords}, "[": {opts: freeWords},
+	"[[": {opts: freeWords}, "true": {opts: freeWords}, "false": {opts: freeWords}, ":": {opts: freeWords},
+	"pwd": reads("LP", "", ""), "whoami": {opts: noOptions}, "groups": {opts: noOptions},
+	"id":   reads("AFGPaghnpruZz", "", "--group --groups --name --real --user --zero --context --help --version"),
+	"date": custom(dateCommand), "hostname": custom(hostnameCommand),
+	"cal": reads("13hjyNeCHJpw", "mABdy", ""), "uptime": reads("ps", "", "--pretty --since --help --version"),
+	"df": reads("abcgHhiklmnPT", "t", `--all --block-size= --human-readable --si --inodes --local --no-sync --output
+		--output= --portability --print-type --sync --total --type= --exclude-type= --help --version`),
+	"du": reads("AcHhkLmnPrsxg0ab", "dBIt", `--all --apparent-size --block-size= --bytes --total
+		--dereference-args --max-depth= --files0-from= --human-readable --inodes --dereference --count-links
+		--no-dereference --separate-dirs --si --summarize --threshold= --time --time= --time-style=
+		--exclude-from= --exclude= --one-file-system --null --help --version`),
+	"sw_vers": {opts: freeWords}, "system_profiler": {opts: freeWords}, "ioreg": {opts: freeWords},
+	"vm_stat": {opts: freeWords}, "iostat": {opts: freeWords}, "top": {opts: freeWords}, "htop": {opts: freeWords},
+	"whois": {opts: freeWords}, "nslookup": {opts: freeWords}, "mdfind": {opts: freeWords},
+	"lpstat": {opts: freeWords}, "networkquality": {opts: freeWords}, "afinfo": {opts: freeWords},
+	"lesspipe.sh": {opts: freeWords}, "lesspipe": {opts: freeWords}, "help": {opts: freeWords},
+	"whatis": {opts: freeWords}, "apropos": {opts: freeWords}, "expr": {opts: freeWords}, "sleep": {opts: freeWords},
+	"mdls": {opts: &opts{free: true, effects: map[string]effect{"-plist": {level.Caution, "writes the attributes to a file"}}}},
+	"uname": reads("amnoprsvKUiI", "", `--all --kernel-name --nodename --kernel-release --kernel-version --machine
+		--processor --hardware-platform --operating-system --help --version`),
+	"which": reads("as", "", ""), "whereis": reads("bmsuBMSfql", "", ""), "type": {opts: freeWords},
+	"file": {opts: &opts{short: "bcdDhiIkLlNnprsvz0S", valued: "eFfmMP", long: `--brief --mime --mime-type
+		--mime-encoding --no-dereference --dereference --separator= --files-from= --magic-file= --keep-going --raw
+		--special-files --uncompress --uncompress-noreport --no-pad --preserve-date --print0 --apple --extension
+		--exclude= --exclude-quiet= --help --version`, effects: map[string]effect{"-C": {level.Caution, "writes a compiled magic file"}}}},
+	"stat": reads("FLlnqrsx", "ftc", "--dereference --file-system --format= --printf= --terse --cached= --help --version"),
+	"head": reads("qvz0123456789", "cn", "--bytes= --lines= --quiet --silent --verbose --zero-terminated --help --version"),
+	"tail": reads("bfFqrz0123456789", "bcn", `--bytes= --follow --follow= --lines= --pid= --quiet --silent --retry
+		--sleep-interval= --verbose --zero-terminated --max-unchanged-stats= --help --version`),
+	"wc":   reads("clmwL", "", "--bytes --chars --lines --words --max-line-length --files0-from= --total= --help --version"),
+	"grep": reads(grepShort, grepValued, grepLong), "egrep": reads(grepShort, grepValued, grepLong),
+	"fgrep": reads(grepShort, grepValued, grepLong), "ag": {},
+	"cut": reads("nswz", "bcdf", `--bytes= --characters= --delimiter= --fields= --complement --only-delimited
+		--output-delimiter= --zero-terminated --help --version`),
+	"tr": reads("CcdsuA", "", "--complement --delete --squeeze-repeats --truncate-set1 --help --version"),
+	"column": reads("txneJLdR", "csoNOWHlr", `--table --separator= --output-separator= --columns= --fillrows
+		--table-columns= --json --keep-empty-lines --output-width= --help --version`),
+	"paste": reads("sz", "d", "--serial --delimiters= --zero-terminated --help --version"),
+	"join":  reads("iz", "12aejotv", "--ignore-case --check-order --nocheck-order --header --zero-terminated --help --version"),
+	"comm":  reads("123iz", "", "--check-order --nocheck-order --output-delimiter= --total --zero-terminated --help --version"),
+	"fold":  reads("bs", "w", "--bytes --spaces --width= --help --version"),
+	"fmt":   reads("cmnsu0123456789", "dlptw", "--crown-margin --prefix= --split-only --tagged-paragraph --uniform-spacing --width= --goal= --help --version"),
+	"nl": reads("p", "bdfhilnsvw", `--body-numbering= --section-delimiter= --footer-numbering= --header-numbering=
+		--line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number=
+		--number-width= --help --version`),
+	"rev": {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
+	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
+	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
+	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
+	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
+	"ps":         reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"),
+	"pgrep":      reads("adfFGgIilLnoPqstUuvx", "dFGgMNPstUu", "--list-name --list-full --full --newest --oldest --exact --help --version"),
+	"lsof":       reads("?abChKlnNOPRtUvVXwx", "AcdDgiIkoprsSTuEe", ""),
+	"netstat":    reads("AaBbdgilLmnqQrRsStTuvWx46", "fIpwc", ""),
+	"ping":       reads("AaDdfLnoQqRrvXY46", "bcCgGhiIkKlmMpPsStTWz", ""),
+	"traceroute": reads("adDeFIlMnrSvwxz46", "AfgimMpPqstz", ""),
+	"dig":        reads("46hmuvri", "bcfkpqtxy", ""), "host": reads("aACdilrsTtUvVwW46", "cNRtWm", ""),
+	"ipconfig": {level: level.Dangerous, why: "changes network settings", opts: noOptions, subs: map[string]level.Level{
+		"": level.Safe, "getifaddr": level.Safe, "getpacket": level.Safe, "getoption": level.Safe, "getv6packet": level.Safe,
+		"getsummary": level.Safe, "ifcount": level.Safe, "getiflist": level.Safe, "getra": level.Safe,
+	}},
+	"w": reads("hinsf", "MN", ""), "who": reads("abdHlmpqrsTtu", "", ""), "last": reads("hstTy", "fn", ""),
+	"printenv": {run: printenvCommand, opts: model("0", "--null --help --version")}, "env": {run: printenvCommand, opts: model("0i", "--null --ignore-environment --help --version")},
+	"locale":   reads("acmkv", "", "--all-locales --charmaps --category-name --keyword-name --verbose --help --version"),
+	"basename": reads("az", "s", "--multiple --suffix= --zero --help --version"),
+	"dirname":  reads("z", "", "--zero --help --version"),
+	"realpath": reads("qsLPemz", "", `--relative-to= --relative-base= --canonicalize-existing --canonicalize-missing
+		--logical --physical --quiet --strip --no-symlinks --zero --help --version`),
+	"readlink": reads("fnqsvemz", "", `--canonicalize --canonicalize-existing --canonicalize-missing --no-newline
+		--quiet --silent --verbose --zero --help --version`),
+	// Shell builtins: their options change only the shell itself.
+	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
+	"popd": {opts: freeWords}, "read": {opts: freeWords}, "continue": {opts: freeWords}, "break": {opts: freeWords},
+	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords},
+	"unset": {opts: freeWords}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
+	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
+	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
+	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
+	"history": {opts: &opts{free: true, effects: map[string]effect{"-c": {level.Caution, "clears the shell history"},
+		"-d": {level.Caution, "deletes history entries"}, "-w": {level.Caution, "writes the history file"}}}},
+	"seq": reads("w", "fst", "--format= --separator= --equal-width --help --version"),
+	"jot": reads("cnr", "bswp", ""), "bc": reads("hilqsvw", "e", "--help --interactive --mathlib --quiet --standard --warn --version --expression= --file="),
+	"md5": reads("pqrt", "s", ""), "md5sum": reads(sumShort, "", sumLong), "shasum": reads(sumShort+"0123456789UpP", "a", sumLong+" --algorithm= --portable --UNIVERSAL --01"),
+	"sha1sum": reads(sumShort, "", sumLong), "sha256sum": reads(sumShort, "", sumLong), "cksum": reads("", "oa", "--algorithm= --base64 --raw --tag --untagged --check --length= --help --version"),
+	"od": reads("abBcdDeFfhHiIlLOosvxX", "AjNtw", `--address-radix= --endian= --skip-bytes= --read-bytes= --format=
+		--output-duplicates --strings --strings= --width --width= --traditional --help --version`),
+	"hexdump": reads("bcCdovx", "efns", ""), "xxd": {run: xxdCommand, opts: &opts{short: "abEeiruUpdCR", valued: "cgloOsn", long: "-autoskip -bits -capitalize -cols= -EBCDIC -groupsize= -include -len= -name= -offset= -postscript -plain -ps -revert -seek= -uppercase -version -help"}},
+	"less": {run: lessCommand, opts: &opts{short: lessShort, valued: "bhjPpxyzt#", long: lessLong}}, "more": {run: lessCommand, opts: &opts{short: lessShort, valued: "bhjPpxyzt#", long: lessLong}},
+	"strings": reads("afo0123456789", "ntT", "--all --bytes= --radix= --encoding= --print-file-name --include-all-whitespace --help --version"),
+	"pbpaste": reads("", "", "-pboard= -Prefer= -help"), "info": {opts: noOptions},
+	"tput": {opts: freeWords}, "clear": reads("xT", "", ""), "stty": {opts: freeWords}, "tty": reads("s", "", ""),
+	"afplay": reads("dhq", "vtrq", "--volume= --time= --rate= --rQuality= --debug --leaks --help"),
+	"say": {opts: &opts{short: "i", valued: "vrfa", long: `--voice= --rate= --input-file= --audio-device= --interactive
+		--interactive= --progress --file-format= --data-format= --channels= --bit-rate= --quality=`, effects: map[string]effect{
+		"-o": {level.Caution, "writes the speech to a file"}, "--output-file": {level.Caution, "writes the speech to a file"},
+		"-n": {level.Dangerous, "sends the speech over the network"}, "--network-send": {level.Dangerous, "sends the speech over the network"}}}},
+	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
+	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
+	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": {}, "fzf": {}, "exa": {}, "eza": {}, "tldr": {},
+	"xmllint": {opts: &opts{long: `--format --noout --xpath= --valid --dtdvalid= --schema= --relaxng= --html --xml
+		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
+		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd
+		--dtdattr --catalogs --nocatalogs --postvalid --insert --compress --memory --push --testIO --load-trace`,
+		effects: map[string]effect{"--output": {level.Caution, "writes a file"}, "-o": {level.Caution, "writes a file"}}}},
+	"iconv": {opts: &opts{short: "cls", valued: "ft", long: "--from-code= --to-code= --list --silent --help --version",
+		effects: map[string]effect{"--output": {level.Caution, "writes a file"}, "-o": {level.Caution, "writes a file"}}}},
+	"uuidgen": reads("rtsmx", "nN", "--random --time --sha1 --md5 --hex --namespace= --name= --help --version"),
+	"bat": {opts: &opts{short: "AbnpPuh", valued: "lHrmdLw", long: `--show-all --plain --language= --highlight-line=
+		--file-name= --diff --diff-context= --tabs= --wrap= --terminal-width= --number --color= --italic-text=
+		--decorations= --force-colorization --paging= --map-syntax= --theme= --list-themes --style= --line-range=
+		--list-languages --unbuffered --help --version`, effects: map[string]effect{"--pager": {level.Dangerous, "runs the pager it names, which is not analysed"}}}},
+	"tree": {opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
+		--timefmt= --dirsfirst --du --si --prune --matchdirs --ignore-case --gitignore --info --sort= --fromfile --help
+		--version`, effects: map[string]effect{"-o": {level.Caution, "writes its listing to a file"}}}},
+	"lsappinfo": {level: level.Dangerous, why: "changes how applications run", opts: noOptions, subs: map[string]level.Level{
+		"": level.Safe, "list": level.Safe, "info": level.Safe, "front": level.Safe, "find": level.Safe,
+		"visibleprocesslist": level.Safe, "metainfo": level.Safe, "processlist": level.Safe,
+	}},
+	"wrapper-alone": {opts: freeWords}, // sudo, nohup … with nothing to run (peel)
+
+	// Tools that change files or settings in ways that can be undone.
+	"pbcopy": {run: pbcopyCommand, opts: &opts{valued: "", long: "-pboard= -Prefer= -help"}},
+	"rmdir":  changes("removes empty folders", "pv", "", "--parents --ignore-fail-on-non-empty --verbose --help --version"),
+	"gzip":   changes("compresses files", gzipShort, "S", gzipLong), "gunzip": changes("decompresses files", gzipShort, "S", gzipLong),
+	"bzip2":         changes("compresses files", "cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
+	"xz":            changes("compresses files", "zdtlkfcqvhHe0123456789", "FCTM", xzLong),
+	"screencapture": copies("takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", "", nil),
+	"purge":         changes("flushes disk caches", "", "", ""), "mount": changes("mounts a volume", "adfFrkuvw", "ot", ""),
+	"umount": changes("unmounts a volume", "fAav", "t", ""), "code": caution("opens VS Code"),
+	"subl": caution("opens Sublime Text"), "qlmanage": changes("previews files", "pthxri", "socg", ""),
+	"ssh-keygen": changes("manages SSH keys", "AaBcDeFgHiKklLMpQqRUuvXy", "bCEfFGImMnNOPrsStTVwYzZJjDa", ""),
+	"ssh-add":    changes("manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
+	"split":      changes("splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
+	"lipo":       caution("edits binaries"), "install_name_tool": caution("edits binaries"), "convert": caution("converts images"),
+	"ffmpeg": caution("converts media"), "pandoc": caution("converts documents"),
+	"textutil": changes("converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
+		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
+		-prefixspaces= -title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=`),
+	"mv": copies("changes files", "fhinvF", "St", `--force --interactive --no-clobber --verbose --backup --backup=
+		--suffix= --target-directory= --no-target-directory --update --strip-trailing-slashes --help --version`, nil),
+	"install": copies("changes files", "bCcpSsvdMUBD", "BfgmoT", "", nil),
+	"ditto": copies("copies files", "", "", `-c -k -x -z -j -V -v -X --rsrc --norsrc --extattr --noextattr --qtn
+		--acl --noacl --sequesterRsrc --keepParent --arch= --bom= --hfsCompression --nohfsCompression
+		--preserveHFSCompression --nopreserveHFSCompression --zlibCompressionLevel= --nocache --persistRootless`,
+		map[string]effect{"--noqtn": {level.Destructive, "strips the quarantine attribute from what it copies, so Gatekeeper never checks it"}}),
+	"ln": copies("creates links", "FfhinsLPvwr", "St", `--force --interactive --no-dereference --symbolic --verbose --logical
+		--physical --relative --backup --backup= --suffix= --target-directory= --no-target-directory --help --version`, nil),
+	"touch": copies("creates or updates files", "acfhmC", "Adrt", "--date= --reference= --no-create --no-dereference --time= --help --version", nil),
+	"mkdir": copies("creates folders", "pv", "m", "--parents --mode= --verbose --help --version", nil),
+	"cp":    {run: cpCommand, opts: &opts{short: "acfHiLlnPpRrsvXxNTcgEDU", valued: "tS", long: cpLong}}, "tee": {run: teeCommand, opts: model("aip", "--append --ignore-interrupts --output-error --output-error= --help --version")},
+
+	// Standard macOS tools (printing, diagnostics, Kerberos, iCloud, file
+	// utilities), each with its option model.
+	"lpinfo": {opts: freeWords}, "lpq": {opts: freeWords}, "klist": {opts: freeWords}, "kextstat": {opts: freeWords},
+	"osalang": {opts: freeWords}, "getfileinfo": {opts: freeWords}, "locate": {opts: freeWords}, "look": {opts: freeWords},
+	"units": {opts: freeWords}, "ncal": {opts: freeWords}, "pagesize": {opts: noOptions}, "machine": {opts: noOptions},
+	"hostinfo": {opts: noOptions}, "nettop": {opts: freeWords}, "nfsstat": {opts: freeWords}, "showmount": {opts: freeWords},
+	"vmmap": {opts: freeWords}, "heap": {opts: freeWords}, "leaks": {opts: freeWords}, "footprint": {opts: freeWords},
+	"lpoptions": {opts: &opts{short: "lr", valued: "dhpU", effects: map[string]effect{"-o": {level.Caution, "sets printer options"},
+		"-x": {level.Caution, "removes saved printer options"}}}},
+	"lp": changes("prints files", "cEhmqsrt", "dhHnoPqtTUN", ""), "lpr": changes("prints files", "EhlmqrsC", "#HJoPTUN", ""),
+	"cancel": changes("cancels print jobs", "aEx", "hU", ""), "lprm": changes("cancels print jobs", "E", "hPU", ""),
+	"cupsenable": changes("starts a printer", "Ec", "hU", "--hold --release"), "cupsdisable": changes("stops a printer", "Ec", "hUr", "--hold --release"),
+	"cupsaccept": changes("accepts print jobs", "E", "hUr", ""), "cupsreject": changes("rejects print jobs", "E", "hUr", ""),
+	"lpadmin": {level: level.Caution, why: "changes printer settings", opts: &opts{short: "ER", valued: "dpcrvDLoouUh",
+		effects: map[string]effect{"-P": {level.Dangerous, "installs a PPD file, whose filters run programs that are not analysed"},
+			"-m": {level.Dangerous, "installs a printer driver model, whose filters run programs that are not analysed"},
+			"-i": {level.Dangerous, "installs an interface script, which runs for every job and is not analysed"},
+			"-x": {level.Caution, "removes a printer"}}}},
+	"kinit": changes("gets Kerberos tickets", "fFpPaAvVRlnsc", "lsrkcSt", ""), "kdestroy": changes("removes Kerberos tickets", "Aaq", "c", "--all"),
+	"sntp": {opts: &opts{short: "dhKr", valued: "t", effects: map[string]effect{"-S": {level.Dangerous, "sets the system clock"},
+		"-s": {level.Dangerous, "sets the system clock"}}}},
+	"brctl": {level: level.Dangerous, why: "changes iCloud Drive", opts: noOptions, subs: map[string]level.Level{
+		"": level.Safe, "log": level.Safe, "status": level.Safe, "dump": level.Safe, "quota": level.Safe, "monitor": level.Safe,
+		"download": level.Caution, "evict": level.Caution,
+	}},
+	"smbutil": {level: level.Dangerous, why: "changes network shares", opts: noOptions, subs: map[string]level.Level{
+		"": level.Safe, "statshares": level.Safe, "lookup": level.Safe, "status": level.Safe, "view": level.Safe,
+		"identity": level.Safe, "help": level.Safe, "multichannel": level.Safe, "smbstatus": level.Safe,
+	}},
+	"sharing":  {level: level.Dangerous, why: "changes what this Mac shares on the network", opts: noOptions, subs: map[string]level.Level{"": level.Safe}},
+	"iconutil": changes("converts icons", "", "co", "--convert= --output="), "afconvert": caution("converts audio"),
+	"compression_tool": caution("compresses or decompresses files"), "aa": caution("archives or extracts files"),
+	"setfile": changes("changes file attributes", "P", "acdmtCT", ""), "mkfile": changes("creates files", "nv", "", ""),
+	"dot_clean": changes("merges and removes ._ files", "fmnsv", "", "--keep= --rsrc"),
+	"pkgbuild":  caution("builds an installer package"), "productbuild": caution("builds an installer package"),
+	"productsign": caution("signs an installer package"),
+	"powermetrics": {opts: &opts{free: true, effects: map[string]effect{"-o": {level.Caution, "writes its samples to a file"},
+		"--output-file": {level.Caution, "writes its samples to a file"}}}},
+	"sample":    changes("samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"),
+	"spindump":  caution("samples every process and writes a report"),
+	"dc":        dangerous("runs its programs, whose ! command runs shell commands that are not analysed"),
+	"bputil":    destructive("changes the boot security policy"),
+	"mdmclient": dangerous("talks to device management"), "fileproviderctl": dangerous("changes file providers"),
+
+	// Hard to reverse, or reaching beyond the Mac.
+	"nc": dangerous("opens raw network connections"), "ncat": dangerous("opens raw network connections"),
+	"netcat": dangerous("opens raw network connections"), "socat": dangerous("relays network connections"),
+	"telnet": dangerous("opens raw network connections"), "ssh-copy-id": dangerous("installs a key on another machine"),
+	"shutdown": dangerous("powers the Mac off or restarts it"), "reboot": dangerous("restarts the Mac"),
+	"halt": dangerous("halts the Mac"), "tccutil": custom(tccutilCommand),
+	"unlink": custom(unlinkCommand), "osacompile": dangerous("compiles a script"),
+	"bless": dangerous("changes the startup disk"), "kextload": dangerous("loads a kernel extension"),
+	"kextunload": dangerous("unloads a kernel extension"), "systemextensionsctl": dangerous("manages system extensions"),
+	"dsenableroot": custom(dsenablerootCommand), "passwd": destructive("changes a password"),
+	"createhomedir": destructive("creates home folders for accounts"), "dseditgroup": {run: dseditgroupCommand, opts: &opts{short: "pqvLS", valued: "onuPadtTigkmrcsCf"}},
+	"pwpolicy": {run: pwpolicyCommand, opts: &opts{free: true}}, "dsmemberutil": custom(dsmemberutilCommand),
+	"chsh": dangerous("changes the login shell"), "visudo": destructive("edits sudo rules, which decide who may run anything as root"),
+	"mount_smbfs": dangerous("mounts a network share"),
+	"automator":   dangerous("runs a workflow (its actions are not analysed)"),
+
+	// Irreversible.
+	"srm": destructive("securely erases files: unrecoverable"), "shred": destructive("overwrites files: unrecoverable"),
+	"wipe": destructive("wipes files: unrecoverable"), "gshred": destructive("overwrites files: unrecoverable"),
+	"gsrm": destructive("securely erases files: unrecoverable"), "fdisk": destructive("edits the partition table"),
+	"gpt": destructive("edits the partition table"), "asr": destructive("restores over a volume"),
+	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand),
+	"dd": {run: ddCommand, opts: model("", "--help --version")}, "diskutil": custom(diskutilCommand),
+
+	// By subcommand.
+	"tmutil": {level: level.Dangerous, why: "changes Time Machine", opts: model("abcdefgilmnpqrstuvxDEUX@", ""), subs: map[string]level.Level{
+		"status": level.Safe, "listbackups": level.Safe, "latestbackup": level.Safe, "listlocalsnapshots": level.Safe,
+		"listlocalsnapshotdates": level.Safe, "machinedirectory": level.Safe, "isexcluded": level.Safe, "destinationinfo": level.Safe,
+		"version": level.Safe, "compare": level.Safe, "calculatedrift": level.Safe, "uniquesize": level.Safe,
+		"startbackup": level.Caution, "stopbackup": level.Caution, "addexclusion": level.Caution,
+		"delete": level.Destructive, "deletelocalsnapshots": level.Destructive, "thinlocalsnapshots": level.Destructive,
+		"deleteinprogress": level.Destructive, "disable": level.Dangerous, "removeexclusion": level.Caution,
+	}},
+	"kubectl": {level: level.Dangerous, why: "changes a cluster", subs: map[string]level.Level{
+		"get": level.Safe, "describe": level.Safe, "logs": level.Safe, "version": level.Safe, "config": level.Caution,
+		"top": level.Safe, "explain": level.Safe, "api-resources": level.Safe, "delete": level.Destructive,
+		"completion": level.Safe, "cluster-info": level.Safe, "api-versions": level.Safe,
+	}},
+	"log": {level: level.Dangerous, why: "changes or erases the system log", opts: &opts{long: logLong}, subs: map[string]level.Level{
+		"show": level.Safe, "stream": level.Safe, "stats": level.Safe, "help": level.Safe, "": level.Safe, "collect": level.Caution,
+	}},
+	"wdutil": {level: level.Dangerous, why: "changes Wi-Fi diagnostics", subs: map[string]level.Level{
+		"info": level.Safe, "help": level.Safe, "": level.Safe, "diagnose": level.Caution,
+	}},
+	"kmutil": {level: level.Dangerous, why: "loads, unloads or rebuilds kernel extensions", subs: map[string]level.Level{
+		"showloaded": level.Safe, "inspect": level.Safe, "print-diagnostics": level.Safe, "help": level.Safe, "": level.Safe,
+	}},
+	"mas": {level: level.Caution, why: "changes App Store apps", opts: model("", "--price --bundle --help --version --verbose --force"), subs: map[string]level.Level{
+		"list": level.Safe, "outdated": level.Safe, "search": level.Safe, "info": level.Safe, "version": level.Safe,
+		"help": level.Safe, "account": level.Safe, "vendor": level.Safe, "": level.Safe, "uninstall": level.Dangerous,
+	}},
+
+	// Files, text and archives.
+	"chmod": {run: permCommand, opts: model("fhvRHLPcENnaCIi+rwxXstugo", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --help --version")}, "chown": {run: permCommand, opts: model("fhvRHLPcn", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --dereference --no-dereference --from= --help --version")}, "chgrp": {run: permCommand, opts: model("fhvRHLPcn", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --dereference --no-dereference --from= --help --version")},
+	"find": {run: findCommand, opts: &opts{short: "EHLPXdsx", valued: "fD", long: findLong}}, "fd": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "fdfind": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "rg": {run: rgCommand, opts: &opts{short: rgShort, valued: "ABCegEjmMtTfr", long: rgLong}},
+	"sort": {run: sortCommand, opts: &opts{short: "bcCdfghiMmnRrsuVz", valued: "kotST", long: sortLong}}, "uniq": {run: uniqCommand, opts: &opts{short: "cdDiuz", valued: "fsw", long: "--count --repeated --all-repeated --all-repeated= --skip-fields= --group --group= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= --help --version"}}, "base64": {run: base64Command, opts: &opts{short: "Ddin", valued: "biow", long: "--decode --ignore-garbage --wrap= --input= --output= --break= --help --version"}},
+	"sed": {run: sedCommand, opts: &opts{short: "nrEsuzla", valued: "efiIl", long: sedLong}}, "gsed": {run: sedCommand, opts: &opts{short: "nrEsuzla", valued: "efiIl", long: sedLong}}, "awk": {run: awkCommand, opts: awkModel}, "gawk": {run: awkCommand, opts: awkModel},
+	"nawk": {run: awkCommand, opts: awkModel}, "mawk": {run: awkCommand, opts: awkModel}, "tar": custom(tarCommand), "bsdtar": custom(tarCommand),
+	"gtar": custom(tarCommand), "zip": {run: zipCommand, opts: &opts{short: zipShort, valued: "bnPtxiIsOZYbU", long: zipLong}}, "unzip": {run: unzipCommand, opts: &opts{short: "ZlvtTzfuopcaqnjCKLMVXDsb", valued: "dxP", long: "-hh --help"}},
+	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
+	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
+	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
+	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": custom(gpgCommand),
+	"openssl": custom(opensslCommand), "security": custom(securityCommand),
+	"vim": custom(vimCommand), "vi": custom(vimCommand), "nvim": custom(vimCommand), "view": custom(vimCommand),
+	"vimdiff": custom(vimCommand), "nvi": custom(vimCommand), "ex": custom(vimCommand), "gvim": custom(vimCommand),
+	"mvim": custom(vimCommand),
+
+	// System settings, accounts, services.
+	"crontab": custom(crontabCommand), "launchctl": custom(launchctlCommand), "at": custom(atCommand),
+	"batch": custom(atCommand), "atq": safe, "atrm": caution("removes scheduled jobs"),
+	"periodic": dangerous("runs the periodic maintenance scripts, which are not analysed"),
+	"sfltool":  {level: level.Dangerous, why: "changes login and background items", subs: map[string]level.Level{"dumpbtm": level.Safe, "": level.Safe}}, "dscl": {run: dsclCommand, opts: &opts{free: true}}, "sysadminctl": {run: sysadminctlCommand, opts: &opts{free: true}},
+	"softwareupdate": {run: softwareupdateCommand, opts: &opts{short: "laidrR", long: swupdateLong}}, "spctl": custom(spctlCommand), "socketfilterfw": custom(socketfilterfwCommand),
+	"pfctl": custom(pfctlCommand), "fdesetup": custom(fdesetupCommand), "nvram": custom(nvramCommand),
+	"pmset": custom(pmsetCommand), "sysctl": {run: sysctlCommand, opts: model("AabdehiNnoqWwXx", "")}, "ifconfig": custom(ifconfigCommand),
+	"route": custom(routeCommand), "arp": {run: arpCommand, opts: model("adnSsfilvx", "")}, "dscacheutil": {run: dscacheutilCommand, opts: model("", "-q= -a= -flushcache -statistics -cachedump -configuration -buckets -entries -h")},
+	"dns-sd": {run: dnssdCommand, opts: model("BLRPEFAUNTMIZGVXqi", "-lo -p2p -tc -unicast -i=")}, "xcode-select": {run: xcodeSelectCommand, opts: model("pvhrs", "--print-path --version --help --reset --switch= --install")},
+	"memory_pressure": {run: memoryPressureCommand, opts: &opts{short: "lQS", valued: "ps"}}, "profiles": custom(profilesCommand),
+	"installer": custom(installerCommand), "networksetup": custom(networksetupCommand),
+	"systemsetup": custom(systemsetupCommand),
+	"kickstart":   destructive("turns on or changes Remote Management: others may see and control this Mac"),
+	"scutil":      custom(getterSetter("--get", "--dns", "--proxy", "--nwi", "-r", "-w", "--nc")),
+	"shortcuts":   {run: shortcutsCommand, opts: &opts{short: "hio", valued: "", long: "--input-path= --output-path= --output-type= --show-identifiers --folder-name= --help"}}, "kill": {run: killCommand, opts: killModel}, "killall": {run: killCommand, opts: killModel},
+	"pkill": {run: killCommand, opts: killModel}, "su": custom(suCommand), "hash": {run: hashCommand, opts: freeWords},
+
+	// Network.
+	"curl": custom(curlCommand), "wget": custom(wgetCommand), "scp": custom(copyRemote), "rsync": custom(copyRemote),
+	"ssh": custom(sshCommand), "sftp": custom(sftpCommand),
+
+	// Scripts, interpreters, terminals: what they run is analysed when it can be.
+	"sh": custom(shellInterp), "bash": custom(shellInterp), "zsh": custom(shellInterp), "dash": custom(shellInterp),
+	"ksh": custom(shellInterp), "mksh": custom(shellInterp), "fish": custom(shellInterp), "tcsh": custom(shellInterp),
+	"csh": custom(shellInterp), "eval": custom(evalCommand), "source": custom(sourceCommand), ".": custom(sourceCommand),
+	"alias": {run: aliasCommand, opts: freeWords}, "trap": {run: trapCommand, opts: freeWords}, "osascript": custom(osascriptCommand),
+	"open": {run: openCommand, opts: openModel}, "node": custom(interpreter(nodeSpec)), "nodejs": custom(interpreter(nodeSpec)),
+	"swift": custom(interpreter(interpSpec{code: "e"})), "php": custom(interpreter(phpSpec)),
+	"lua": custom(interpreter(luaSpec)), "luajit": custom(interpreter(luaSpec)),
+	"tclsh": custom(interpreter(interpSpec{})), "wish": custom(interpreter(interpSpec{})),
+	"deno": custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
+	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": custom(screenCommand),
+	"tmux": custom(tmuxCommand), "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
+	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
+	"xvkbd": custom(synthInput),
+
+	// Build tools, package managers, containers, databases, clouds.
+	"cargo": custom(cargoCommand), "xcodebuild": dangerous("runs the project's build phases and scripts, which are not analysed"),
+	"pod":    dangerous("runs the Podfile and podspecs (Ruby), which are not analysed"),
+	"bundle": dangerous("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
+	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
+	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
+	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
+	"pip3": custom(pipCommand), "gem": {run: gemCommand, opts: &opts{short: "VqlrbfNE", valued: "vsinpPw", long: gemLong}}, "brew": custom(brewCommand),
+	"docker": custom(dockerCommand), "podman": custom(dockerCommand), "docker-compose": custom(composeCommand),
+	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": custom(sqlClientCommand), "mysql": custom(sqlClientCommand),
+	"mariadb": custom(sqlClientCommand), "redis-cli": custom(redisCommand), "terraform": custom(terraformCommand),
+	"tofu": custom(terraformCommand), "aws": custom(cloudCommand), "gcloud": custom(cloudCommand),
+	"gsutil": custom(cloudCommand), "az": custom(cloudCommand), "git": custom(gitCommand),
+}
+
+// set makes a set of the words of a space-separated list.
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

@@ -13,6 +13,8 @@
 //	                     Languages, the way to a nested script's analyzer
 //	app/internal/risk/facts the facts they share, as tables: applications,
 //	                     terminals, URL schemes, runnable file types, menu labels
+//	app/internal/risk/applescript the AppleScript analyzer (ASObjC too); its
+//	                     rules are one table, rules.go
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -181,12 +181,12 @@ func (l *jsLexer) run(i int, sub bool) (int, bool) {
 			}
 		case c >= '0' && c <= '9':
 			j := i + 1
-			for j < n && (isWordByte(src[j]) || src[j] == '.') {
+			for j < n && (rate.IsWordByte(src[j]) || src[j] == '.') {
 				j++
 			}
 			l.emit(jsToken{kind: jsNumber, start: int32(i), end: int32(j), text: src[i:j]})
 			i = j
-		case isWordByte(c) || c == '$' || c == '\\' || c >= 0x80:
+		case rate.IsWordByte(c) || c == '$' || c == '\\' || c >= 0x80:
 			j, name := jsIdentAt(src, i)
 			if j == i {
 				r, size := utf8.DecodeRuneInString(src[i:])
@@ -408,7 +408,7 @@ func jsRegexEnd(src string, i int) (int, bool) {
 		case '/':
 			if !inClass {
 				j++
-				for j < len(src) && isWordByte(src[j]) {
+				for j < len(src) && rate.IsWordByte(src[j]) {
 					j++
 				}
 				return j, true
@@ -423,7 +423,7 @@ func jsRegexEnd(src string, i int) (int, bool) {
 // JavaScript `doShell\u0053cript` is doShellScript.
 func jsIdentAt(src string, i int) (int, string) {
 	j := i
-	for j < len(src) && (isWordByte(src[j]) || src[j] == '$') {
+	for j < len(src) && (rate.IsWordByte(src[j]) || src[j] == '$') {
 		j++
 	}
 	if j == len(src) || src[j] != '\\' && src[j] < 0x80 {
@@ -434,7 +434,7 @@ func jsIdentAt(src string, i int) (int, string) {
 	for j < len(src) {
 		c := src[j]
 		switch {
-		case isWordByte(c) || c == '$':
+		case rate.IsWordByte(c) || c == '$':
 			b.WriteByte(c)
 			j++
 		case c == '\\' && j+1 < len(src) && src[j+1] == 'u':
@@ -446,7 +446,7 @@ func jsIdentAt(src string, i int) (int, string) {
 			j = k
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(src[j:])
-			if !isUnicodeLetter(r) {
+			if !rate.IsUnicodeLetter(r) {
 				return j, b.String()
 			}
 			b.WriteRune(r)
@@ -3224,7 +3224,7 @@ func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, st
 		if strings.Contains(s, "__AIRLOCK_") {
 			return
 		}
-		if l, w := menuItemRisk(s); l > best {
+		if l, w := facts.MenuItemRisk(s); l > best {
 			best, label, why = l, s, w
 		}
 	}
@@ -3512,7 +3512,7 @@ func (an *jsAn) appNames(args []jsToken) []string {
 
 // jsTerminal reports a terminal application, by name, bundle id or path:
 // the AppleScript analyzer's list, one table for both.
-func jsTerminal(name string) bool { return isTerminalApp(name) }
+func jsTerminal(name string) bool { return facts.IsTerminal(name) }
 
 // unknownApps rates commands to applications Airlock does not know,
 // anywhere in a chain rooted at one: Application('X').documents[0].upload(…),
@@ -3583,7 +3583,7 @@ func (an *jsAn) unknownAppName(args []jsToken) (string, bool) {
 		return "(an application named at run time)", true
 	}
 	for _, n := range names {
-		if strings.TrimSpace(n) != "" && newApp(n, false).known == nil {
+		if strings.TrimSpace(n) != "" && facts.AppInfo(n) == nil {
 			return n, true
 		}
 	}

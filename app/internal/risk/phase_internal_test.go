@@ -3,6 +3,8 @@ package risk
 import (
 	"os"
 
+	"github.com/airlockhq/airlock/app/internal/risk/applescript"
+
 	"mvdan.cc/sh/v3/syntax"
 	"strings"
 	"testing"
@@ -17,19 +19,11 @@ func benchSrc(n int) string {
 	return strings.Repeat(script, n/len(script)+1)[:n]
 }
 
-func BenchmarkPhaseLex(b *testing.B) {
-	src := benchSrc(1 << 20)
-	b.SetBytes(int64(len(src)))
-	for i := 0; i < b.N; i++ {
-		lexAppleScript(src)
-	}
-}
-
 func BenchmarkPhaseNoShell(b *testing.B) {
 	src := strings.ReplaceAll(benchSrc(1<<20), "do shell script", "do shel1 script")
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -37,7 +31,7 @@ func BenchmarkPhaseAll(b *testing.B) {
 	src := benchSrc(1 << 20)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -48,17 +42,10 @@ func BenchmarkPhaseSmallShell(b *testing.B) {
 	}
 }
 
-func BenchmarkPhase2KBLex(b *testing.B) {
-	src := benchSrc(2048)
-	for i := 0; i < b.N; i++ {
-		lexAppleScript(src).release()
-	}
-}
-
 func BenchmarkPhase2KBNoShell(b *testing.B) {
 	src := strings.ReplaceAll(benchSrc(2048), "do shell script", "do shel1 script")
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -73,7 +60,7 @@ func BenchmarkPhase2KBShellOnly(b *testing.B) {
 func BenchmarkPhase2KBAllNilEnv(b *testing.B) {
 	src := benchSrc(2048)
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 

@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import (
 	"encoding/binary"
@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // The AppleScript normaliser: a lexer that reduces a script to the tokens
@@ -323,9 +325,9 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 	case r == 0x2028 || r == 0x2029:
 		toks = eol(toks, i)
 		i += size
-	case isUnicodeSpace(r):
+	case rate.IsUnicodeSpace(r):
 		i += size
-	case isUnicodeLetter(r):
+	case rate.IsUnicodeLetter(r):
 		j := i + size
 		for j < n {
 			if isWordByte(src[j]) {
@@ -334,7 +336,7 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 				continue
 			}
 			r2, s2 := utf8.DecodeRuneInString(src[j:])
-			if src[j] < 0x80 || !isUnicodeLetter(r2) {
+			if src[j] < 0x80 || !rate.IsUnicodeLetter(r2) {
 				break
 			}
 			j += s2
@@ -396,7 +398,7 @@ func wordTail(src string, lb []byte, i, j int) int {
 	}
 	for j < n && src[j] >= 0x80 {
 		r, size := utf8.DecodeRuneInString(src[j:])
-		if !isUnicodeLetter(r) {
+		if !rate.IsUnicodeLetter(r) {
 			break
 		}
 		j += size
@@ -588,20 +590,6 @@ const (
 )
 
 func isWordByte(c byte) bool { return wordBytes[c] }
-
-func isUnicodeSpace(r rune) bool {
-	switch r {
-	case 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
-		0x202f, 0x205f, 0x3000, 0xfeff, 0x200b, 0x2060, 0x85:
-		return true
-	}
-	return false
-}
-
-func isUnicodeLetter(r rune) bool {
-	return r >= 0xc0 && r != 0xd7 && r != 0xf7 && r != '¬' && r != '«' && r != '»' && !isUnicodeSpace(r) &&
-		(r < 0x2000 || r > 0x2bff) && r != '“' && r != '”' && r != '≠' && r != '≤' && r != '≥' && r != '÷'
-}
 
 var lowerTable = func() (t [256]byte) {
 	for c := 0; c < 256; c++ {

@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import (
 	"strconv"
@@ -483,13 +483,13 @@ func init() {
 		if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
 			return
 		}
-		if app != nil && app.known != nil && isTerminalApp(app.known.Title) && i+1 < len(st) {
+		if app != nil && app.known != nil && facts.IsTerminal(app.known.Title) && i+1 < len(st) {
 			an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
 			return
 		}
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
-				if ext := executableExt(an.str(t)); ext != "" {
+				if ext := facts.RunnableExt(an.str(t)); ext != "" {
 					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
 				}
 			}
@@ -726,35 +726,6 @@ func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
 	}
 }
 
-// menuItemRisk rates a menu item or button chosen by UI scripting by what
-// it is called.
-func menuItemRisk(label string) (level.Level, string) {
-	l := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
-	// A prefix of a dangerous label finds it too (whose name starts with "Empty").
-	for _, full := range []string{"empty trash", "empty bin", "erase", "secure empty trash", "move to trash", "move to bin", "shut down", "restart", "log out"} {
-		if len(l) >= 4 && strings.HasPrefix(full, l) {
-			l = full
-			break
-		}
-	}
-	if l == "trash" || l == "bin" || strings.HasSuffix(l, " trash") || strings.HasSuffix(l, " bin") {
-		// whose name ends with "Trash": Empty Trash or Move to Trash.
-		if !strings.HasPrefix(l, "empty") && !strings.HasPrefix(l, "move") {
-			return level.Dangerous, "empties the Trash or moves items to it"
-		}
-	}
-	switch {
-	case strings.Contains(l, "empty trash") || strings.Contains(l, "empty bin") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
-		return level.Destructive, "permanently deletes"
-	case strings.Contains(l, "delete") || strings.Contains(l, "move to trash") || strings.Contains(l, "move to bin") ||
-		strings.Contains(l, "shut down") || strings.Contains(l, "restart") || strings.Contains(l, "log out") ||
-		strings.Contains(l, "force quit") || strings.Contains(l, "reset") || strings.Contains(l, "clear history") ||
-		strings.Contains(l, "remove all") || strings.Contains(l, "clear all"):
-		return level.Dangerous, "deletes, resets or powers off"
-	}
-	return level.Safe, ""
-}
-
 // hasWord reports the word k in st; k must be a named keyword (kwTo …).
 func hasWord(st []asToken, k kwID) bool {
 	for _, t := range st {
@@ -903,7 +874,7 @@ func (an *asAn) hasText(st []asToken, w string) bool {
 
 // filterRisk rates a label compared by mode: the worst command it can match.
 func filterRisk(label string, mode byte) (level.Level, string) {
-	best, why := menuItemRisk(label)
+	best, why := facts.MenuItemRisk(label)
 	if mode == 'x' {
 		return best, why
 	}
@@ -916,7 +887,7 @@ func filterRisk(label string, mode byte) (level.Level, string) {
 	}
 	for _, l := range facts.RiskyMenuLabels {
 		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
-			if lv, w := menuItemRisk(l); lv > best {
+			if lv, w := facts.MenuItemRisk(l); lv > best {
 				best, why = lv, w+" (the filter matches "+l+")"
 			}
 		}
@@ -1029,8 +1000,8 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		// Key codes typed into a terminal are a command by other means.
 		var typed strings.Builder
 		for _, k := range keys {
-			if mods["shift"] && shifted[k] != "" {
-				k = shifted[k]
+			if mods["shift"] && facts.Shifted[k] != "" {
+				k = facts.Shifted[k]
 			}
 			if len(k) == 1 {
 				typed.WriteString(k)
@@ -1114,17 +1085,6 @@ func (an *asAn) mentionsScan(w string) bool {
 		}
 	}
 	return false
-}
-
-// executableExt returns the extension of a file that runs code when opened.
-func executableExt(p string) string {
-	low := strings.ToLower(strings.TrimRight(strings.TrimSpace(p), "/"))
-	for _, ext := range facts.RunnableExts {
-		if strings.HasSuffix(low, ext) {
-			return ext
-		}
-	}
-	return ""
 }
 
 // codeDeletes spots deletion in code of a language Airlock does not parse

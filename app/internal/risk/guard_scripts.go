@@ -1,7 +1,6 @@
 package risk
 
 import (
-
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )

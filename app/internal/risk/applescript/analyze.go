@@ -770,7 +770,7 @@ func (an *asAn) scan(st []asToken, head bool) {
 			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {
-						r.apply(an, st, i, n, app)
+						r.row.apply(an, st, i, n, app)
 					}
 				}
 			}
@@ -838,7 +838,7 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 	if rules := vocab.rules[synth[0].kw]; rules != nil {
 		for _, r := range rules {
 			if n := r.match(synth, 0); n > 0 {
-				r.apply(an, synth, 0, n, app)
+				r.row.apply(an, synth, 0, n, app)
 			}
 		}
 	}

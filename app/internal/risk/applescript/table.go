@@ -1,0 +1,284 @@
+package applescript
+
+import "github.com/airlockhq/airlock/app/internal/level"
+
+// The verb table: every AppleScript command the analyzer rates by its
+// words, one row each. This is the file a reviewer opens to change what a
+// command is rated.
+//
+// A row's Pattern is matched on the normalised words of a statement, at
+// every word (Head: only where a command can start): "(a|b)" is one of the
+// words, "[a]" a word that may be missing. Every row whose pattern
+// matches applies, in the order of this table. A row with Fn fnFlat adds
+// its ID at its Level with its Text; any other row names the function that
+// rates what a table cannot say (which object, which application, which
+// parameters), whose lowest verdict on a match is Level.
+//
+// Effect says what the command does, and Params the labelled parameters
+// it reads (its option model): a parameter that writes, deletes, sends or
+// runs code has a row of its own (with replacing, with administrator
+// privileges), so no parameter goes unrated. Example is a statement the row
+// matches, inside `tell application App` when App is set, and on which it
+// must add ID at Level at least: table_internal_test.go runs every one, so a
+// row no input can reach, or one that no longer rates what it says, fails.
+var verbs = []verb{
+	{Pattern: "delete", Fn: fnDelete, Effect: fxDelete, Level: level.Dangerous, ID: "as.delete",
+		Params: "from in of", App: "Finder", Example: `delete file "a.txt" of desktop`},
+	{Pattern: "move", Fn: fnMove, Effect: fxWrite, Level: level.Caution, ID: "as.move",
+		Params: "to with replacing", App: "Finder", Example: `move file "a.txt" of desktop to folder "b" of desktop`},
+	{Pattern: "duplicate (every|all)", Effect: fxWrite, Level: level.Caution, ID: "as.bulk-duplicate",
+		Text: "BULK DUPLICATE: May use significant disk space", App: "Finder", Example: `duplicate every file of desktop`},
+	{Pattern: "duplicate", Fn: fnDuplicate, Effect: fxWrite, Level: level.Caution, ID: "as.duplicate",
+		Params: "to with replacing", App: "Finder", Example: `duplicate file "a.txt" of desktop`},
+	{Pattern: "empty [the] trash", Effect: fxDelete, Level: level.Destructive, ID: "as.empty-trash",
+		Text: "EMPTY TRASH: Permanently deletes all items in Trash", App: "Finder", Example: `empty the trash`},
+	{Pattern: "empty", Fn: fnEmpty, Effect: fxDelete, Level: level.Safe, ID: "as.empty-trash",
+		App: "Finder", Example: `empty`},
+	{Pattern: "erase", Head: true, Effect: fxDelete, Level: level.Destructive, ID: "as.erase",
+		Text: "ERASE: erases a disk", App: "Finder", Example: `erase disk "X"`},
+	{Pattern: "send (every|all) (message|messages|mail|mails|email|emails|outgoing)", Effect: fxSend, Level: level.Destructive, ID: "as.bulk-email",
+		Text: "BULK EMAIL: Will send multiple emails", App: "Mail", Example: `send every outgoing message`},
+	{Pattern: "send", Fn: fnSend, Effect: fxSend, Level: level.Dangerous, ID: "as.send",
+		Params: "to", App: "Mail", Example: `send m`},
+	{Pattern: "shut down", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `shut down`},
+	{Pattern: "shutdown", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `shutdown`},
+	{Pattern: "restart", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `restart`},
+	{Pattern: "sleep", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `sleep`},
+	{Pattern: "log out", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `log out`},
+	{Pattern: "logout", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+		App: "System Events", Example: `logout`},
+	{Pattern: "quit (every|all) (application|applications|app|apps|process|processes)", Effect: fxControl, Level: level.Dangerous, ID: "as.quit-all",
+		Text: "QUIT ALL APPS: Will quit multiple applications", App: "System Events", Example: `quit every application`},
+	{Pattern: "quit", Fn: fnQuit, Effect: fxControl, Level: level.Caution, ID: "as.quit",
+		Params: "saving", App: "TextEdit", Example: `quit`},
+	{Pattern: "keystroke", Fn: fnKeystroke, Effect: fxInput, Level: level.Caution, ID: "as.keystroke",
+		Params: "using", App: "System Events", Example: `keystroke "a"`},
+	{Pattern: "key (code|down|up)", Fn: fnKey, Effect: fxInput, Level: level.Caution, ID: "as.keycode",
+		Params: "using", App: "System Events", Example: `key code 0`},
+	{Pattern: "click", Head: true, Fn: fnClick, Effect: fxInput, Level: level.Caution, ID: "as.click",
+		Params: "at", App: "System Events", Example: `click button "OK" of window 1 of process "TextEdit"`},
+	{Pattern: "perform [action]", Head: true, Fn: fnPerform, Effect: fxInput, Level: level.Caution, ID: "as.perform",
+		App: "System Events", Example: `perform action "AXPress" of button "OK" of window 1 of process "TextEdit"`},
+	{Pattern: "do shell script", Fn: fnDoShellScript, Effect: fxRun, Level: level.Dangerous, ID: "as.shell",
+		Params: "as user name password with administrator privileges altering line endings", Example: `do shell script "ls"`},
+	{Pattern: "do script", Fn: fnDoScript, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+		Params: "in", App: "Terminal", Example: `do script "ls"`},
+	{Pattern: "write text", Fn: fnWriteText, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+		Params: "newline", App: "iTerm", Example: `write text "ls"`},
+	{Pattern: "write contents of file", Effect: fxRun, Level: level.Dangerous, ID: "as.terminal-file",
+		Text: "TERMINAL: types a file's contents into a live iTerm shell, where they run unseen", App: "iTerm", Example: `write contents of file "/tmp/x"`},
+	{Pattern: "do javascript", Effect: fxRun, Level: level.Dangerous, ID: "as.javascript",
+		Text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", App: "Safari", Example: `do JavaScript "1" in document 1`},
+	{Pattern: "execute", Fn: fnExecute, Effect: fxRun, Level: level.Dangerous, ID: "as.execute",
+		App: "Google Chrome", Example: `execute front window's active tab`},
+	{Pattern: "with replacing", Effect: fxWrite, Level: level.Dangerous, ID: "as.replacing",
+		Text: "REPLACE: overwrites existing items of the same name", App: "Finder", Example: `duplicate file "a" of desktop to folder "b" of desktop with replacing`},
+	{Pattern: "run script", Fn: fnRunScript, Effect: fxRun, Level: level.Caution, ID: "as.run-script",
+		Params: "with parameters in", Example: `run script "1 + 1"`},
+	{Pattern: "load script", Effect: fxRun, Level: level.Dangerous, ID: "as.load-script",
+		Text: "LOAD SCRIPT: loads a compiled script that is not analysed", Example: `load script file "x.scpt"`},
+	{Pattern: "store script", Effect: fxWrite, Level: level.Dangerous, ID: "as.store-script",
+		Text: "STORE SCRIPT: writes a compiled script to disk", Example: `store script s in file "x.scpt"`},
+	{Pattern: "with administrator privileges", Effect: fxAdmin, Level: level.Dangerous, ID: "as.admin",
+		Text: "ADMIN: runs with administrator privileges (as root)", Example: `do shell script "ls" with administrator privileges`},
+	{Pattern: "administrator privileges", Fn: fnAdminBare, Effect: fxAdmin, Level: level.Dangerous, ID: "as.admin",
+		Example: `do shell script "ls" administrator privileges true`},
+	{Pattern: "display dialog", Fn: fnDialog, Effect: fxInput, Level: level.Dangerous, ID: "as.password-prompt",
+		Params: "default answer hidden buttons with title icon giving up after", Example: `display dialog "Password?" default answer "" with hidden answer`},
+	{Pattern: "set eof", Fn: fnSetEOF, Effect: fxWrite, Level: level.Dangerous, ID: "as.set-eof",
+		Params: "to", Example: `set eof f to 0`},
+	{Pattern: "set [the] clipboard", Fn: fnClipboard, Effect: fxSend, Level: level.Caution, ID: "as.clipboard",
+		Params: "to", Example: `set the clipboard to "x"`},
+	{Pattern: "set volume", Effect: fxControl, Level: level.Caution, ID: "as.volume",
+		Text: "VOLUME: changes the sound volume", Example: `set volume 3`},
+	{Pattern: "open location", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+		Params: "error reporting", Example: `open location "https://example.com"`},
+	{Pattern: "openurl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+		Example: `OpenURL "https://example.com"`},
+	{Pattern: "geturl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+		Example: `GetURL "https://example.com"`},
+	{Pattern: "make [new] login item", Effect: fxPersist, Level: level.Destructive, ID: "as.login-item",
+		Text: "PERSISTENCE: adds a login item that starts at every login", App: "System Events", Example: `make new login item at end with properties {path:"/Applications/X.app"}`},
+	{Pattern: "make", Fn: fnMake, Effect: fxWrite, Level: level.Caution, ID: "as.make",
+		Params: "new at with properties with data", App: "Notes", Example: `make new note with properties {name:"x"}`},
+	{Pattern: "write", Fn: fnWrite, Effect: fxWrite, Level: level.Caution, ID: "as.write",
+		Params: "to for starting at as", Example: `write "x" to f`},
+	{Pattern: "open for access", Fn: fnOpenForAccess, Effect: fxRead, Level: level.Safe,
+		Params: "with write permission", Example: `open for access file "/tmp/x"`},
+	{Pattern: "read", Fn: fnRead, Effect: fxRead, Level: level.Safe,
+		Params: "from for to before until using delimiter as", Example: `read file "/tmp/x"`},
+	{Pattern: "eject", Head: true, Effect: fxControl, Level: level.Caution, ID: "as.eject",
+		Text: "EJECT: ejects disks", App: "Finder", Example: `eject disk "X"`},
+	{Pattern: "mount volume", Effect: fxControl, Level: level.Caution, ID: "as.mount",
+		Text: "MOUNT: mounts a volume", Example: `mount volume "smb://host/share"`},
+	{Pattern: "run", Fn: fnRun, Effect: fxRun, Level: level.Dangerous, ID: "as.shortcut",
+		App: "Shortcuts Events", Example: `run shortcut "x"`},
+	{Pattern: "open", Fn: fnOpen, Effect: fxRun, Level: level.Safe,
+		Params: "using with properties", App: "Finder", Example: `open file "a.txt" of desktop`},
+	{Pattern: "attach [action]", Fn: fnAttach, Effect: fxPersist, Level: level.Destructive, ID: "as.folder-action",
+		App: "System Events", Example: `attach action to folder "x" using "y.scpt"`},
+}
+
+// verb is one row of the verb table.
+type verb struct {
+	Pattern string      // the words it matches
+	Head    bool        // only where a command can start (isHead)
+	Fn      verbFn      // fnFlat, or the function that rates a match
+	Effect  effect      // what the command does
+	Level   level.Level // a flat row's level; the lowest a function gives a match
+	ID      string      // the rule id it adds (a function adds others besides)
+	Text    string      // a flat row's warning
+	Params  string      // the labelled parameters the command reads
+	App     string      // the application Example is told to ("": none)
+	Example string      // a statement the row rates at Level, with ID
+}
+
+// effect is what a command does, for the reviewer and the table's tests.
+type effect uint8
+
+const (
+	fxRead    effect = iota + 1 // reads files or data
+	fxWrite                     // writes, moves or copies
+	fxDelete                    // deletes
+	fxSend                      // sends something out: mail, a URL, the clipboard
+	fxRun                       // runs code Airlock must analyse or cannot see
+	fxInput                     // types, clicks or asks as if the user did
+	fxPower                     // shuts down, restarts, logs out, sleeps
+	fxControl                   // changes an application's or the Mac's state
+	fxAdmin                     // runs as root
+	fxPersist                   // starts something again later by itself
+)
+
+// verbFn names the function that rates a row's match: rows name
+// functions, so the table stays data (and the vocabulary, built from it,
+// depends on no function).
+type verbFn uint8
+
+const (
+	fnFlat verbFn = iota
+	fnDelete
+	fnMove
+	fnDuplicate
+	fnEmpty
+	fnSend
+	fnPower
+	fnQuit
+	fnKeystroke
+	fnKey
+	fnClick
+	fnPerform
+	fnDoShellScript
+	fnDoScript
+	fnWriteText
+	fnExecute
+	fnRunScript
+	fnAdminBare
+	fnDialog
+	fnSetEOF
+	fnClipboard
+	fnOpenLocation
+	fnMake
+	fnWrite
+	fnOpenForAccess
+	fnRead
+	fnRun
+	fnOpen
+	fnAttach
+	fnCount // the number of functions
+)
+
+// call runs the function fn names (a switch, not a table of functions:
+// the functions reach the table again through nested scripts, and Go
+// refuses a variable whose value depends on itself).
+func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
+	switch fn {
+	case fnDelete:
+		verbDelete(an, st, i, n, app)
+	case fnMove:
+		verbMove(an, st, i, n, app)
+	case fnDuplicate:
+		verbDuplicate(an, st, i, n, app)
+	case fnEmpty:
+		verbEmpty(an, st, i, n, app)
+	case fnSend:
+		verbSend(an, st, i, n, app)
+	case fnPower:
+		verbPower(an, st, i, n, app)
+	case fnQuit:
+		verbQuit(an, st, i, n, app)
+	case fnKeystroke:
+		verbKeystroke(an, st, i, n, app)
+	case fnKey:
+		verbKey(an, st, i, n, app)
+	case fnClick:
+		verbClick(an, st, i, n, app)
+	case fnPerform:
+		verbPerform(an, st, i, n, app)
+	case fnDoShellScript:
+		verbDoShellScript(an, st, i, n, app)
+	case fnDoScript:
+		verbDoScript(an, st, i, n, app)
+	case fnWriteText:
+		verbWriteText(an, st, i, n, app)
+	case fnExecute:
+		verbExecute(an, st, i, n, app)
+	case fnRunScript:
+		verbRunScript(an, st, i, n, app)
+	case fnAdminBare:
+		verbAdminBare(an, st, i, n, app)
+	case fnDialog:
+		verbDialog(an, st, i, n, app)
+	case fnSetEOF:
+		verbSetEOF(an, st, i, n, app)
+	case fnClipboard:
+		verbClipboard(an, st, i, n, app)
+	case fnOpenLocation:
+		verbOpenLocation(an, st, i, n, app)
+	case fnMake:
+		verbMake(an, st, i, n, app)
+	case fnWrite:
+		verbWrite(an, st, i, n, app)
+	case fnOpenForAccess:
+		verbOpenForAccess(an, st, i, n, app)
+	case fnRead:
+		verbRead(an, st, i, n, app)
+	case fnRun:
+		verbRun(an, st, i, n, app)
+	case fnOpen:
+		verbOpen(an, st, i, n, app)
+	case fnAttach:
+		verbAttach(an, st, i, n, app)
+	default:
+		panic("applescript: verb function out of range")
+	}
+}
+
+// apply rates a match of the row: n tokens at st[i:].
+func (r *verb) apply(an *asAn, st []asToken, i, n int, app *asApp) {
+	if r.Head && !isHead(st, i) {
+		return
+	}
+	if r.Fn == fnFlat {
+		an.v.AddText(r.Level, r.ID, span2(st, i, n), r.Text)
+		return
+	}
+	r.Fn.call(an, st, i, n, app)
+}
+
+// indexVerbs adds the table's words to v and indexes each row by the words
+// it can start with, so each word consults only the rows that can match
+// there, in the table's order.
+func (v *vocabulary) indexVerbs() {
+	for k := range verbs {
+		pat := pattern(v, verbs[k].Pattern)
+		for _, w := range pat[0].alts {
+			v.rules[w] = append(v.rules[w], asRule{pat: pat, row: &verbs[k]})
+			v.flags[w] |= kfRule
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package applescript
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+)
+
+// TestVerbTableHasNoDuplicates refuses two rows of one pattern: the second
+// would silently add to (or undo) what the first says.
+func TestVerbTableHasNoDuplicates(t *testing.T) {
+	seen := map[string]int{}
+	for k, r := range verbs {
+		key := strings.Join(strings.Fields(strings.ToLower(r.Pattern)), " ")
+		if j, ok := seen[key]; ok {
+			t.Errorf("rows %d and %d both have the pattern %q", j, k, r.Pattern)
+		}
+		seen[key] = k
+	}
+}
+
+// TestVerbTableRowsAreWhole checks every row says what it is: a flat row
+// its id, level and warning; a function row a function that exists, and
+// every function a row.
+func TestVerbTableRowsAreWhole(t *testing.T) {
+	used := map[verbFn]bool{}
+	for k, r := range verbs {
+		used[r.Fn] = true
+		switch {
+		case r.Fn >= fnCount:
+			t.Errorf("row %d (%q) names function %d, past the last", k, r.Pattern, r.Fn)
+		case r.Fn == fnFlat && (r.ID == "" || r.Text == ""):
+			t.Errorf("row %d (%q) is flat but has no id or no warning", k, r.Pattern)
+		case r.Fn != fnFlat && r.Text != "":
+			t.Errorf("row %d (%q) has a warning its function does not use", k, r.Pattern)
+		}
+		if r.ID != "" && !strings.HasPrefix(r.ID, "as.") {
+			t.Errorf("row %d (%q): rule id %q does not start with as.", k, r.Pattern, r.ID)
+		}
+		if r.Effect == 0 {
+			t.Errorf("row %d (%q) says no effect", k, r.Pattern)
+		}
+		if r.Example == "" {
+			t.Errorf("row %d (%q) has no example", k, r.Pattern)
+		}
+		if r.App != "" && facts.AppInfo(r.App) == nil {
+			t.Errorf("row %d (%q): its example's application %q is not one facts knows", k, r.Pattern, r.App)
+		}
+	}
+	for fn := fnFlat + 1; fn < fnCount; fn++ {
+		if !used[fn] {
+			t.Errorf("function %d is named by no row: dead", fn)
+		}
+	}
+}
+
+// TestVerbTableExamples runs every row's example: the row's pattern must
+// match it where a command starts (a pattern no input can produce is
+// dead), and the verdict must hold the row's id at the row's level at
+// least (a row that no longer rates what it says is wrong).
+func TestVerbTableExamples(t *testing.T) {
+	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
+	defer end(&Verdict{})
+	for k, r := range verbs {
+		src := r.Example
+		if r.App != "" {
+			src = "tell application \"" + r.App + "\"\n" + r.Example + "\nend tell"
+		}
+		lx := lexAppleScript(src)
+		pat := pattern(vocab, r.Pattern)
+		row := asRule{pat: pat, row: &verbs[k]}
+		matched := false
+		start := 0
+		for i, tk := range lx.toks {
+			if tk.kind != asEOL {
+				continue
+			}
+			st := lx.toks[start:i]
+			start = i + 1
+			for j := range st {
+				if row.match(st, j) > 0 && (!r.Head || isHead(st, j)) {
+					matched = true
+				}
+			}
+		}
+		lx.release()
+		if !matched {
+			t.Errorf("row %d (%q) does not match its example %q", k, r.Pattern, r.Example)
+			continue
+		}
+		v := Rate(src, env, 0)
+		if r.ID == "" {
+			continue
+		}
+		found := false
+		for _, reason := range v.Reasons {
+			if reason.Rule == r.ID && reason.Level >= r.Level {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("row %d (%q): its example %q gives %v, without %s at %v or above", k, r.Pattern, r.Example, v, r.ID, r.Level)
+		}
+	}
+}

@@ -503,7 +503,6 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 }
 
-
 func (an *asAn) nextNoun(st []asToken, j int) string {
 	for ; j < len(st); j++ {
 		if st[j].kind == asWord && st[j].kw != kwNew && st[j].kw != kwA && st[j].kw != kwThe {

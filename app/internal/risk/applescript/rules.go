@@ -373,9 +373,13 @@ func verbExecute(an *asAn, st []asToken, i, n int, app *asApp) {
 }
 
 func verbAdminBare(an *asAn, st []asToken, i, n int, app *asApp) {
-	if i == 0 || st[i-1].kw != kwWith {
-		an.add(level.Dangerous, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root)")
+	if i > 0 && (st[i-1].kw == kwWith || st[i-1].kw == kwWithout) {
+		return // the row of its own, or none asked
 	}
+	if i+n < len(st) && st[i+n].kind == asWord && an.text(st[i+n]) == "false" {
+		return // administrator privileges false
+	}
+	an.add(level.Destructive, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root): sudo, by AppleScript")
 }
 
 func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -613,8 +617,9 @@ func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 }
 
 // verbDoShellScript rates `do shell script <expr>`: Dangerous at least, then
-// the command itself, parsed. A command computed at run time is
-// Destructive: nothing can be known of it.
+// the command itself, parsed, and Destructive when it runs one of seed
+// 000's programs (shellFloor), whatever the parse says of it. A command
+// computed at run time is Destructive: nothing can be known of it.
 func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := stmtSpan(st[i:])
 	an.add(level.Dangerous, "as.shell", span2(st, i, n), "SHELL COMMAND: Review carefully for dangerous operations")
@@ -625,6 +630,9 @@ func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for _, cmd := range variants {
 		an.shellInto(an.v, cmd, sp)
+		if why := shellFloorHit(cmd); why != "" {
+			an.add(level.Destructive, "as.shell-destructive", sp, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (%s)", why)
+		}
 	}
 }
 

@@ -410,21 +410,68 @@ func verbClipboard(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbMake(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 && !(i+2 < len(st) && st[i+2].kw == kwLogin || i+1 < len(st) && st[i+1].kw == kwLogin) {
-		an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
+		if an.makesFile(st, i+1, app) {
+			// Finder and System Events never make a file over an existing
+			// one: an empty new file loses and holds nothing, like a new
+			// folder; one made with data is a file written.
+			if hasWord(st[i+1:], kwContents) || an.hasText(st[i+1:], "data") {
+				an.add(level.Dangerous, "as.make-file", span2(st, i, 1), "MAKE: writes a new file on disk")
+			} else {
+				an.add(level.Caution, "as.make-file", span2(st, i, 1), "MAKE: creates a new, empty file")
+			}
+		} else {
+			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
+		}
 	}
 	makeDetails(an, st, i, n, app)
+}
+
+// makesFile reports `make [new] file …` (a file, text file, property list
+// file …) outside the applications whose "file" is no file on disk (a
+// Calendar file alarm).
+func (an *asAn) makesFile(st []asToken, j int, app *asApp) bool {
+	if app != nil && app.known != nil && app.known.Title != "Finder" && app.known.Title != "System Events" {
+		return false
+	}
+	for k := j; k < len(st) && k < j+4; k++ {
+		t := st[k]
+		if t.kind != asWord {
+			return false
+		}
+		switch {
+		case t.kw == kwFile:
+			return k+1 >= len(st) || st[k+1].kw != kwAlarm
+		case t.kw == kwNew || t.kw == kwA || t.kw == kwThe || an.text(t) == "text" || an.text(t) == "property" || an.text(t) == "list":
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 func verbWrite(an *asAn, st []asToken, i, n int, app *asApp) {
 	if i+1 < len(st) && st[i+1].kw == kwText {
 		return
 	}
-	an.add(level.Caution, "as.write", span2(st, i, 1), "WRITE: writes to a file")
+	an.add(level.Dangerous, "as.write", span2(st, i, 1), "WRITE: writes to a file")
 	an.pathArgs(st[i+1:], true)
 }
 
+// verbOpenForAccess rates open for access: with write permission it
+// creates the file or opens it to be written, a file write.
 func verbOpenForAccess(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.pathArgs(st[i+n:], hasWordSeq(st[i+n:], kwWrite, kwPermission))
+	write := hasWordSeq(st[i+n:], kwWrite, kwPermission) && !hasWordSeq(st[i+n:], kwWithout, kwWrite)
+	if write {
+		an.add(level.Dangerous, "as.write", span2(st, i, n), "WRITE: opens a file to write it (creating it if it does not exist)")
+	}
+	an.pathArgs(st[i+n:], write)
+}
+
+// verbSave rates save: a document written to its file, or to the file
+// or folder named after in/as.
+func verbSave(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.add(level.Dangerous, "as.save", span2(st, i, n), "SAVE: writes a document to a file")
+	an.pathArgs(st[i+n:], true)
 }
 
 func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {

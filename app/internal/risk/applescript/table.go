@@ -104,12 +104,20 @@ var verbs = []verb{
 		Example: `GetURL "https://example.com"`},
 	{Pattern: "make [new] login item", Effect: fxPersist, Level: level.Destructive, ID: "as.login-item",
 		Text: "PERSISTENCE: adds a login item that starts at every login", App: "System Events", Example: `make new login item at end with properties {path:"/Applications/X.app"}`},
+	// make: as.make-file for a file on disk (makesFile), Dangerous when it is
+	// made with data.
 	{Pattern: "make", Fn: fnMake, Effect: fxWrite, Level: level.Caution, ID: "as.make",
 		Params: "new at with properties with data", App: "Notes", Example: `make new note with properties {name:"x"}`},
-	{Pattern: "write", Fn: fnWrite, Effect: fxWrite, Level: level.Caution, ID: "as.write",
+	{Pattern: "write", Fn: fnWrite, Effect: fxWrite, Level: level.Dangerous, ID: "as.write",
 		Params: "to for starting at as", Example: `write "x" to f`},
-	{Pattern: "open for access", Fn: fnOpenForAccess, Effect: fxRead, Level: level.Safe,
-		Params: "with write permission", Example: `open for access file "/tmp/x"`},
+	{Pattern: "open for access", Fn: fnOpenForAccess, Effect: fxWrite, Level: level.Dangerous, ID: "as.write",
+		Params: "with write permission", Example: `open for access file "/tmp/x" with write permission`},
+	{Pattern: "save", Head: true, Fn: fnSave, Effect: fxWrite, Level: level.Dangerous, ID: "as.save",
+		Params: "in as", App: "TextEdit", Example: `save document 1 in POSIX file "/tmp/x.rtf"`},
+	{Pattern: "saving yes", Effect: fxWrite, Level: level.Dangerous, ID: "as.save",
+		Text: "SAVE: saves the documents it closes", App: "TextEdit", Example: `close every document saving yes`},
+	{Pattern: "export", Head: true, Effect: fxWrite, Level: level.Dangerous, ID: "as.export",
+		Text: "EXPORT: writes files", App: "Photos", Example: `export (get selection) to POSIX file "/tmp/out"`},
 	{Pattern: "read", Fn: fnRead, Effect: fxRead, Level: level.Safe,
 		Params: "from for to before until using delimiter as", Example: `read file "/tmp/x"`},
 	{Pattern: "eject", Head: true, Effect: fxControl, Level: level.Caution, ID: "as.eject",
@@ -185,6 +193,7 @@ const (
 	fnMake
 	fnWrite
 	fnOpenForAccess
+	fnSave
 	fnRead
 	fnRun
 	fnOpen
@@ -245,6 +254,8 @@ func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
 		verbWrite(an, st, i, n, app)
 	case fnOpenForAccess:
 		verbOpenForAccess(an, st, i, n, app)
+	case fnSave:
+		verbSave(an, st, i, n, app)
 	case fnRead:
 		verbRead(an, st, i, n, app)
 	case fnRun:

@@ -39,6 +39,9 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	}
 	an.collect()
 	an.run()
+	if an.objcTask {
+		an.objcTasks()
+	}
 	an.guard()
 	an.repeatedEffects()
 	if an.deletes > bulkCount {
@@ -106,6 +109,10 @@ type asAn struct {
 	effects  []asEffect
 	returns  []asReturn
 	hasSubs  bool
+	// The Objective-C bridge (objc.go): whether the script uses it (0 not
+	// yet known, 1 yes, -1 no), and whether it starts an NSTask.
+	objc     int8
+	objcTask bool
 	// uses[name]: how the script mentions the name, for bindCalls
 	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
 	// usedBare.
@@ -488,6 +495,10 @@ var blockOpeners = map[string]bool{"repeat": true, "try": true, "considering": t
 
 func (an *asAn) statement(st []asToken) {
 	first := st[0]
+	if first.kind == asWord && first.tlen == 3 && an.text(first) == "use" {
+		an.use(st)
+		return
+	}
 	if first.kind == asWord {
 		switch first.kw {
 		case kwEnd:
@@ -765,6 +776,12 @@ func (an *asAn) scan(st []asToken, head bool) {
 			// the stack noteCall reads).
 			if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
 				an.noteCall(st[i-1])
+			}
+			// x's sel:… or x's sel(…): a method call, if the script uses
+			// the Objective-C bridge.
+			if t.op == opPoss && i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) &&
+				(st[i+2].isOp(':') || st[i+2].isOp('(')) && an.objcOn() {
+				an.objcCall(st, i+1, app)
 			}
 		case asWord:
 			if rules := vocab.rules[t.kw]; rules != nil {

@@ -2,8 +2,10 @@ package applescript
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -502,11 +504,70 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 			toks = pushToken(toks, asWord, i, end, int(off), int(size))
 			toks[len(toks)-1].kw = lookupKW(w)
 		}
-	default: // «data …» and the like: a value
+	case "data":
+		// «data utf8…», «data TEXT…», «data utxt…»: text spelled in hex,
+		// read as the string literal it is.
+		if text, ok := dataText(code); ok {
+			lb, off, size = appendText(lb, "\""+text)
+			toks = pushToken(toks, asString, i, end, int(off), int(size))
+			break
+		}
+		lb, off, size = appendText(lb, "«data»")
+		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
+	default: // «script», «constant» and the like: a value
 		lb, off, size = appendText(lb, "«data»")
 		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	}
 	return toks, lb, end
+}
+
+// dataText decodes the body of a «data» literal that holds text: a type
+// (utf8, TEXT or utxt, any case) and its bytes in hex. Other data, or hex
+// that is not, is no text.
+func dataText(code string) (string, bool) {
+	code = strings.ReplaceAll(code, " ", "")
+	if len(code) < 4 {
+		return "", false
+	}
+	typ, hexText := strings.ToLower(code[:4]), code[4:]
+	b, err := hex.DecodeString(hexText)
+	if err != nil {
+		return "", false
+	}
+	switch typ {
+	case "utf8", "text":
+		// TEXT is Mac Roman, which is ASCII below 0x80; what is above is
+		// kept as it is, and the analysis reads it as invalid text.
+		return string(b), true
+	case "utxt", "ut16":
+		if len(b)%2 != 0 {
+			return "", false
+		}
+		// Native byte order, which the literal does not say: read both,
+		// and take the one that reads as more ASCII (a byte-order mark
+		// decides, where there is one).
+		be, le := make([]uint16, len(b)/2), make([]uint16, len(b)/2)
+		beASCII, leASCII := 0, 0
+		for k := range be {
+			be[k] = uint16(b[2*k])<<8 | uint16(b[2*k+1])
+			le[k] = uint16(b[2*k+1])<<8 | uint16(b[2*k])
+			if be[k] < 0x80 {
+				beASCII++
+			}
+			if le[k] < 0x80 {
+				leASCII++
+			}
+		}
+		u := be
+		if len(le) > 0 && le[0] == 0xfeff || leASCII > beASCII && !(len(be) > 0 && be[0] == 0xfeff) {
+			u = le
+		}
+		if len(u) > 0 && u[0] == 0xfeff {
+			u = u[1:]
+		}
+		return string(utf16.Decode(u)), true
+	}
+	return "", false
 }
 
 // skipLine returns the end of the line starting at i: the next \n, \r,

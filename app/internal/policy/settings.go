@@ -35,7 +35,10 @@ type Settings struct {
 	// Roots are the sandbox roots file operations must stay inside; ~ is
 	// allowed. Empty means none: every file operation is refused.
 	Roots []string
-	// AllowedApps names the applications OPEN_APP and QUIT_APP may touch.
+	// AllowedApps names the applications an action may open, quit or
+	// bring to the front (OPEN_APP, QUIT_APP, ACTIVATE_APP, OPEN_FILE's
+	// app): any other is blocked. Empty means none; sanitize.AnyApp ("*")
+	// alone means any. Names compare as sanitize.Config.App says.
 	AllowedApps []string
 	// ApprovalTimeout is how long a prompt waits before it denies, recorded
 	// as a timeout.
@@ -223,19 +226,24 @@ func (s Settings) validate(home string) error {
 	if err := sanitize.List("allowedApps", s.AllowedApps); err != nil {
 		return bad("allowedApps", len(s.AllowedApps), "has more than 100 entries")
 	}
-	seen := map[string]int{}
 	for i, a := range s.AllowedApps {
 		field := fmt.Sprintf("allowedApps[%d]", i)
-		if strings.TrimSpace(a) == "" {
+		switch {
+		case strings.TrimSpace(a) == "":
 			return bad(field, a, "is empty")
+		case a == sanitize.AnyApp && len(s.AllowedApps) > 1:
+			return bad(field, a, `means any app, so it must be the only entry (["*"]); remove it or the others`)
+		case a == sanitize.AnyApp:
+			continue
 		}
-		if err := sanitize.Strict("app", a); err != nil {
+		if err := sanitize.AppName(a); err != nil {
 			return bad(field, a, refusalDetail(err))
 		}
-		if j, dup := seen[strings.ToLower(a)]; dup {
-			return bad(field, a, fmt.Sprintf("repeats allowedApps[%d]", j))
+		for j, b := range s.AllowedApps[:i] {
+			if sanitize.SameApp(a, b) {
+				return bad(field, a, fmt.Sprintf("repeats allowedApps[%d] (%s)", j, sanitize.Display(b)))
+			}
 		}
-		seen[strings.ToLower(a)] = i
 	}
 	if t := s.ApprovalTimeout; t < MinApprovalTimeout || t > MaxApprovalTimeout {
 		return bad("approvalTimeout", t.String(), fmt.Sprintf("must be between %v and %v", MinApprovalTimeout, MaxApprovalTimeout))

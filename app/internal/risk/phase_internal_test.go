@@ -11,11 +11,11 @@ import (
 )
 
 func benchSrc(n int) string {
-	b, _ := os.ReadFile("bench_test.go")
-	s := string(b)
-	i := strings.Index(s, "const benchScript = `") + len("const benchScript = `")
-	j := strings.Index(s[i:], "`")
-	script := s[i : i+j]
+	b, err := os.ReadFile("testdata/bench/tidy.applescript")
+	if err != nil {
+		panic(err)
+	}
+	script := string(b)
 	return strings.Repeat(script, n/len(script)+1)[:n]
 }
 

@@ -85,11 +85,12 @@ type asAn struct {
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
-	selectAll bool                 // a Select All was typed: what follows acts on everything
-	zones     map[string]rate.Zone // classifyPath results, by path
-	mentioned map[string]bool      // mentions results, by word
-	writes    int8                 // writesFile: 0 not yet known, 1 yes, -1 no
-	spotlight bool                 // Command-Space was typed: the next text launches an app
+	selectAll bool                            // a Select All was typed: what follows acts on everything
+	zones     map[string]rate.Zone            // classifyPath results, by path
+	paths     map[pathVerdictKey]*pathVerdict // pathVerdict results
+	mentioned map[string]bool                 // mentions results, by word
+	writes    int8                            // writesFile: 0 not yet known, 1 yes, -1 no
+	spotlight bool                            // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int
@@ -145,7 +146,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
 		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
@@ -163,6 +164,10 @@ func (an *asAn) release() {
 		an.symOf[s.name] = 0
 	}
 	clear(an.zones)
+	if len(an.paths) > maxPooled {
+		an.paths = nil // a map that large is not kept for every small script
+	}
+	clear(an.paths)
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)
@@ -198,17 +203,16 @@ func stmtSpan(st []asToken) Span {
 	return Span{Start: int(st[0].start), End: int(st[len(st)-1].end)}
 }
 
-// statements splits the token stream at line ends.
+// statements splits the token stream at line ends (the lexer noted
+// where they are).
 func (an *asAn) statements(f func(st []asToken)) {
 	toks := an.lx.toks
-	start := 0
-	for i := range toks {
-		if toks[i].kind == asEOL {
-			if i > start {
-				f(toks[start:i])
-			}
-			start = i + 1
+	start := int32(0)
+	for _, e := range an.lx.ends {
+		if e > start {
+			f(toks[start:e])
 		}
+		start = e + 1
 	}
 }
 

@@ -575,25 +575,37 @@ func appTitle(app *asApp) string {
 
 // pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
 func (an *asAn) pathArgs(st []asToken, write bool) {
-	// A literal path, and where it stands.
-	type pathLit struct {
+	// Each literal path, and where it stands, as it is found. A literal
+	// that is no path, or the same path at the same place as the one
+	// before (one variable's definitions often fold to the same path),
+	// adds nothing.
+	var last struct {
 		s    string
 		sp   Span
 		tail bool // it follows an &: the end of a path computed at run time
 	}
-	var room [16]pathLit
-	strs := room[:0]
+	seen := false
+	lit := func(s string, sp Span, tail bool) {
+		if !strings.ContainsAny(s, "/:~") {
+			return // a name ("Screenshots"), not a path
+		}
+		if seen && s == last.s && sp == last.sp && tail == last.tail {
+			return
+		}
+		seen, last.s, last.sp, last.tail = true, s, sp, tail
+		an.pathLit(s, sp, write, tail)
+	}
 	for k, t := range st {
 		switch t.kind {
 		case asString:
-			strs = append(strs, pathLit{an.str(t), tokSpan(t), k > 0 && st[k-1].isOp('&')})
+			lit(an.str(t), tokSpan(t), k > 0 && st[k-1].isOp('&'))
 		case asWord, asVar:
 			// open for access f / write x to f: follow the variable one step.
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				expr := an.defList[d].expr
 				for j, x := range expr {
 					if x.kind == asString {
-						strs = append(strs, pathLit{an.str(x), tokSpan(x), j > 0 && expr[j-1].isOp('&')})
+						lit(an.str(x), tokSpan(x), j > 0 && expr[j-1].isOp('&'))
 					}
 				}
 			}
@@ -604,46 +616,74 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)) {
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				if p := an.foldDef(d); p != "" {
-					strs = append(strs, pathLit{p, tokSpan(t), false})
+					lit(p, tokSpan(t), false)
 				}
 			}
 		}
 	}
 	if p := an.foldPath(st, 0); p != "" && len(st) > 0 {
-		strs = append(strs, pathLit{p, tokSpan(st[0]), false})
+		lit(p, tokSpan(st[0]), false)
 	}
-	for _, t := range strs {
-		p := t.s
-		if !strings.ContainsAny(p, "/:~") {
-			continue // a name ("Screenshots"), not a path
-		}
-		guarded := p // HFS paths are read by the guard itself
-		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-			p = rate.HFSToPOSIX(p)
-		}
-		z := an.classify(p)
-		if z.Kind == rate.ZoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
-			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
-			// a fragment under the home.
-			z = an.classify("~/" + strings.TrimPrefix(p, "/"))
-			guarded = "~/" + strings.TrimPrefix(p, "/")
-		}
-		u := rate.UseRead
-		if write {
-			u = rate.UseWrite
-		}
-		for _, f := range rate.GuardScriptTail(an.env, guarded, u, t.tail) {
-			an.add(f.Level, "as."+f.Rule, t.sp, "%s", f.Text)
-		}
-		switch {
-		case write && z.Persist != "":
-			an.add(level.Destructive, "as.persistence", t.sp, "writes %s: %s runs code automatically (persistence)", rate.Display(t.s), z.Persist)
-		case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
-			an.add(level.Destructive, "as.protected-write", t.sp, "writes %s, inside %s", rate.Display(t.s), z.Detail)
-		case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-			an.add(level.Dangerous, "as.secret-read", t.sp, "reads %s, inside %s", rate.Display(t.s), z.Detail)
-		}
+}
+
+// pathLit rates the literal path s found at sp.
+func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
+	pv := an.pathVerdict(s, write, tail)
+	for _, f := range pv.findings {
+		an.add(f.Level, "as."+f.Rule, sp, "%s", f.Text)
 	}
+	switch z := pv.zone; {
+	case write && z.Persist != "":
+		an.add(level.Destructive, "as.persistence", sp, "writes %s: %s runs code automatically (persistence)", rate.Display(s), z.Persist)
+	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
+		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
+	case !write && z.Kind == rate.ZoneCredential && !z.Pub:
+		an.add(level.Dangerous, "as.secret-read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
+	}
+}
+
+// pathVerdict is what pathArgs finds of one literal path, whatever its
+// place: its zone and the guard's findings.
+type pathVerdict struct {
+	zone     rate.Zone
+	findings []rate.Finding
+}
+
+type pathVerdictKey struct {
+	s           string
+	write, tail bool
+}
+
+// pathVerdict works out what pathArgs finds of the literal s, once per
+// analysis: a script names the same few paths again and again (a loop
+// unrolled, a block pasted many times).
+func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
+	key := pathVerdictKey{s, write, tail}
+	if pv, ok := an.paths[key]; ok {
+		return pv
+	}
+	p := s
+	guarded := p // HFS paths are read by the guard itself
+	if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		p = rate.HFSToPOSIX(p)
+	}
+	z := an.classify(p)
+	if z.Kind == rate.ZoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
+		// (path to home folder as text) & "Library/LaunchAgents/x.plist":
+		// a fragment under the home.
+		z = an.classify("~/" + strings.TrimPrefix(p, "/"))
+		guarded = "~/" + strings.TrimPrefix(p, "/")
+	}
+	u := rate.UseRead
+	if write {
+		u = rate.UseWrite
+	}
+	pv := &pathVerdict{zone: z, findings: rate.GuardScriptTail(an.env, guarded, u, tail)}
+	if an.paths == nil {
+		an.paths = map[pathVerdictKey]*pathVerdict{}
+	}
+	an.paths[key] = pv
+	return pv
 }
 
 // verbOpenLocation rates open location, openURL and GetURL by the URL's

@@ -48,7 +48,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
 	}
 	if an.sends > bulkCount {
-		an.add(level.Destructive, "as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
+		an.add(level.Destructive, "egress.as-bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
 	an.release()
 	lx.release()
@@ -834,7 +834,33 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 	}
 	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+rate.Display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
+	if app.known != nil && app.known.Title == "System Events" {
+		an.securityPrefs(st, target)
+	}
 }
+
+// securityPrefs rates a change of System Events' security preferences
+// (require password to wake, automatic login, secure virtual memory, log
+// out when inactive): each weakens a security control, Destructive.
+func (an *asAn) securityPrefs(st, target []asToken) {
+	words := ""
+	for _, t := range st {
+		if t.kind == asWord {
+			words += " " + an.text(t)
+		}
+	}
+	for _, p := range securityPrefProps {
+		if strings.Contains(words, " "+p) {
+			an.add(level.Destructive, "as.security-setting", stmtSpan(target), "SECURITY: changes %s in the Mac's security preferences", p)
+			return
+		}
+	}
+}
+
+// securityPrefProps are the properties of System Events' security
+// preferences (and the object itself).
+var securityPrefProps = []string{"security preferences", "require password to wake", "require password to unlock",
+	"automatic login", "secure virtual memory", "log out when inactive", "require password to unlock"}
 
 // event rates a raw «event» code: known codes are rated as their terms,
 // unknown ones are Dangerous.

@@ -40,6 +40,7 @@ func (an *asAn) objcOn() bool {
 type objcScope struct {
 	value    bool     // a value class (NSString …)
 	acting   []string // classes that act (NSFileManager …), and classes Airlock does not know
+	values   []string // the value classes
 	computed bool     // a class looked up by a name computed at run time
 	strs     []string // the string literals the receiver is built from (a suite name, a path)
 	words    []string // the words it is built from (constants: NSURLQuarantinePropertiesKey)
@@ -61,7 +62,26 @@ func (s *objcScope) has(class string) bool {
 			return true
 		}
 	}
+	for _, c := range s.values {
+		if c == class {
+			return true
+		}
+	}
 	return false
+}
+
+// note adds a class the scope names.
+func (s *objcScope) note(name string, c facts.ObjCClass) {
+	switch {
+	case s.has(name):
+	case c.Value:
+		s.value = true
+		if len(s.values) < 16 {
+			s.values = append(s.values, name)
+		}
+	default:
+		s.acting = append(s.acting, name)
+	}
 }
 
 // scope adds what toks name to s, following variables (depth: how many
@@ -83,11 +103,7 @@ func (an *asAn) scope(s *objcScope, toks []asToken, depth int) {
 			s.words = append(s.words, w)
 		}
 		if name, c, ok := facts.LookupObjCClass(w); ok {
-			if c.Value {
-				s.value = true
-			} else if !s.has(name) {
-				s.acting = append(s.acting, name)
-			}
+			s.note(name, c)
 			continue
 		}
 		if w == "nsclassfromstring" {
@@ -97,11 +113,7 @@ func (an *asAn) scope(s *objcScope, toks []asToken, depth int) {
 				continue
 			}
 			if name, c, ok := facts.LookupObjCClass(vs[0]); ok {
-				if c.Value {
-					s.value = true
-				} else if !s.has(name) {
-					s.acting = append(s.acting, name)
-				}
+				s.note(name, c)
 			} else if !s.has(vs[0]) {
 				s.acting = append(s.acting, vs[0])
 			}
@@ -229,7 +241,7 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 		an.pathArgs(args, false)
 		for _, v := range an.objcStrings(objcArg(args, 0)) {
 			if scheme, ok := facts.URLScheme(strings.ToLower(v)); ok && scheme != "file" {
-				an.add(level.Caution, "as.objc-network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
+				an.add(level.Caution, "egress.as-network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
 			}
 		}
 	case facts.ObjCTask:
@@ -244,7 +256,7 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 	case facts.ObjCOpen:
 		an.objcOpen(key, m, args, sp)
 	case facts.ObjCClipboard:
-		an.add(m.Level, "as.clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
+		an.add(m.Level, "egress.as-clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
 	case facts.ObjCDefaults:
 		an.objcDefaults(key, m, s, args, sp)
 	case facts.ObjCResource:
@@ -260,15 +272,16 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 			an.add(level.Dangerous, "as.objc-class", sp, "OBJC: looks up a class by a name computed at run time")
 		}
 	default: // load code, script files, raw events, secrets, sending, quitting, the network
-		an.add(m.Level, "as.objc-"+objcEffectNames[m.Effect], sp, "OBJC: %s %s", key, m.What)
+		an.add(m.Level, objcEffectRules[m.Effect], sp, "OBJC: %s %s", key, m.What)
 	}
 }
 
-// objcEffectNames name the rule of the effects objcEffect rates alike.
-var objcEffectNames = map[facts.ObjCEffect]string{
-	facts.ObjCScriptFile: "script-file", facts.ObjCLoadCode: "load-code", facts.ObjCNetwork: "network",
-	facts.ObjCQuit: "quit", facts.ObjCSecret: "secret", facts.ObjCEvent: "event", facts.ObjCSend: "send",
-	facts.ObjCTrash: "trash",
+// objcEffectRules are the rules of the effects objcEffect rates alike: a
+// secret read starts secret., a way out egress. (the facade combines them).
+var objcEffectRules = map[facts.ObjCEffect]string{
+	facts.ObjCScriptFile: "as.objc-script-file", facts.ObjCLoadCode: "as.objc-load-code", facts.ObjCNetwork: "egress.as-network",
+	facts.ObjCQuit: "as.objc-quit", facts.ObjCSecret: "secret.as-cookies", facts.ObjCEvent: "as.objc-event", facts.ObjCSend: "egress.as-share",
+	facts.ObjCTrash: "as.objc-trash",
 }
 
 // objcStrings returns the texts an argument can hold: its string literals
@@ -327,7 +340,7 @@ func (an *asAn) objcOpen(key string, m facts.ObjCMethod, args []asToken, sp Span
 		}
 		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(v))); ok && scheme != "file" {
 			l, why := facts.SchemeRisk(scheme)
-			an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
+			an.add(l, "egress.as-url", sp, "OPEN URL: %s", why)
 			return
 		}
 	}

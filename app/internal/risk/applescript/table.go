@@ -36,9 +36,9 @@ var verbs = []verb{
 		App: "Finder", Example: `empty`},
 	{Pattern: "erase", Head: true, Effect: fxDelete, Level: level.Destructive, ID: "as.erase",
 		Text: "ERASE: erases a disk", App: "Finder", Example: `erase disk "X"`},
-	{Pattern: "send (every|all) (message|messages|mail|mails|email|emails|outgoing)", Effect: fxSend, Level: level.Destructive, ID: "as.bulk-email",
+	{Pattern: "send (every|all) (message|messages|mail|mails|email|emails|outgoing)", Effect: fxSend, Level: level.Destructive, ID: "egress.as-bulk-email",
 		Text: "BULK EMAIL: Will send multiple emails", App: "Mail", Example: `send every outgoing message`},
-	{Pattern: "send", Fn: fnSend, Effect: fxSend, Level: level.Dangerous, ID: "as.send",
+	{Pattern: "send", Fn: fnSend, Effect: fxSend, Level: level.Dangerous, ID: "egress.as-send",
 		Params: "to", App: "Mail", Example: `send m`},
 	{Pattern: "shut down", Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
 		App: "System Events", Example: `shut down`},
@@ -92,15 +92,15 @@ var verbs = []verb{
 		Params: "default answer hidden buttons with title icon giving up after", Example: `display dialog "Password?" default answer "" with hidden answer`},
 	{Pattern: "set eof", Fn: fnSetEOF, Effect: fxWrite, Level: level.Dangerous, ID: "as.set-eof",
 		Params: "to", Example: `set eof f to 0`},
-	{Pattern: "set [the] clipboard", Fn: fnClipboard, Effect: fxSend, Level: level.Caution, ID: "as.clipboard",
+	{Pattern: "set [the] clipboard", Fn: fnClipboard, Effect: fxSend, Level: level.Caution, ID: "egress.as-clipboard",
 		Params: "to", Example: `set the clipboard to "x"`},
 	{Pattern: "set volume", Effect: fxControl, Level: level.Caution, ID: "as.volume",
 		Text: "VOLUME: changes the sound volume", Example: `set volume 3`},
-	{Pattern: "open location", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+	{Pattern: "open location", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as-url",
 		Params: "error reporting", Example: `open location "https://example.com"`},
-	{Pattern: "openurl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+	{Pattern: "openurl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as-url",
 		Example: `OpenURL "https://example.com"`},
-	{Pattern: "geturl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "as.open-url",
+	{Pattern: "geturl", Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as-url",
 		Example: `GetURL "https://example.com"`},
 	{Pattern: "make [new] login item", Effect: fxPersist, Level: level.Destructive, ID: "as.login-item",
 		Text: "PERSISTENCE: adds a login item that starts at every login", App: "System Events", Example: `make new login item at end with properties {path:"/Applications/X.app"}`},
@@ -124,6 +124,8 @@ var verbs = []verb{
 		Text: "EJECT: ejects disks", App: "Finder", Example: `eject disk "X"`},
 	{Pattern: "mount volume", Effect: fxControl, Level: level.Caution, ID: "as.mount",
 		Text: "MOUNT: mounts a volume", Example: `mount volume "smb://host/share"`},
+	{Pattern: "password", Fn: fnPassword, Effect: fxSecret, Level: level.Dangerous, ID: "secret.as-keychain",
+		App: "Keychain Scripting", Example: `get password of first key of current keychain`},
 	{Pattern: "run", Fn: fnRun, Effect: fxRun, Level: level.Dangerous, ID: "as.shortcut",
 		App: "Shortcuts Events", Example: `run shortcut "x"`},
 	{Pattern: "open", Fn: fnOpen, Effect: fxRun, Level: level.Safe,
@@ -160,6 +162,7 @@ const (
 	fxControl                   // changes an application's or the Mac's state
 	fxAdmin                     // runs as root
 	fxPersist                   // starts something again later by itself
+	fxSecret                    // reads a secret
 )
 
 // verbFn names the function that rates a row's match: rows name
@@ -198,6 +201,7 @@ const (
 	fnRun
 	fnOpen
 	fnAttach
+	fnPassword
 	fnCount // the number of functions
 )
 
@@ -264,6 +268,8 @@ func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
 		verbOpen(an, st, i, n, app)
 	case fnAttach:
 		verbAttach(an, st, i, n, app)
+	case fnPassword:
+		verbPassword(an, st, i, n, app)
 	default:
 		panic("applescript: verb function out of range")
 	}

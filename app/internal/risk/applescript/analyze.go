@@ -114,6 +114,10 @@ type asAn struct {
 	// yet known, 1 yes, -1 no), and whether it starts an NSTask.
 	objc     int8
 	objcTask bool
+	// front is the application the script last brought to the front
+	// ("": none seen), frontTerminal whether it is a terminal.
+	front         string
+	frontTerminal bool
 	// uses[name]: how the script mentions the name, for bindCalls
 	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
 	// usedBare.
@@ -773,6 +777,12 @@ func (an *asAn) scan(st []asToken, head bool) {
 	for i := 0; i < len(st); i++ {
 		t := st[i]
 		switch t.kind {
+		case asString:
+			// open -a Terminal, activate application "iTerm" …: a terminal
+			// may now be in front.
+			if an.terminal && (mentionsTerminal(an.str(t)) || facts.IsTerminal(an.str(t))) {
+				an.front, an.frontTerminal = an.str(t), true
+			}
 		case asEvent:
 			an.event(st, i, app)
 		case asOp:
@@ -788,6 +798,9 @@ func (an *asAn) scan(st []asToken, head bool) {
 				an.objcCall(st, i+1, app)
 			}
 		case asWord:
+			if t.tlen == 8 && an.text(t) == "activate" || t.tlen == 9 && an.text(t) == "frontmost" {
+				an.noteFront(st, i, app)
+			}
 			if rules := vocab.rules[t.kw]; rules != nil {
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {

@@ -74,7 +74,7 @@ func isHead(st []asToken, i int) bool {
 		return false
 	}
 	switch p.kw {
-	case kwTo, kwThen, kwElse, kwTry, kwIgnoring, kwResponses:
+	case kwTo, kwThen, kwElse, kwTry, kwIgnoring, kwResponses, kwReturn:
 		return true
 	}
 	return false
@@ -313,32 +313,83 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 				if strings.HasPrefix(name, typed) {
 					an.terminal = true
 					an.spotlight = false
+					an.front, an.frontTerminal = name, true
 					an.add(level.Dangerous, "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
 					return
 				}
 			}
 		}
 	}
+	// A Command shortcut can bring another application to the front
+	// (Command-Tab, Command-Space …): which one is no longer known.
+	if an.front != "" && hasWord(st[i+1:], kwUsing) && an.hasText(st[i+1:], "command") {
+		an.front, an.frontTerminal = "", false
+	}
 	// Text typed while a terminal is in use runs as a command; a key
 	// combination (keystroke "t" using command down) types nothing.
 	if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
-		if an.terminal {
+		switch {
+		case an.front != "" && !an.frontTerminal:
+			// Typed into an application the script brought to the front
+			// (a text editor, a code editor's palette): keys, not shell.
+		case an.frontTerminal || an.front == "" && an.terminal:
 			an.typedIntoTerminal(st, i+1, sp)
-		} else if variants, whole := an.template(st[i+1:], 0); !whole {
-			// Typed where no terminal is seen: only what reads as a
-			// destructive command counts (prose is not shell).
-			for _, c := range variants {
-				var w Verdict
-				an.shellInto(&w, c, sp)
-				if w.Level >= level.Destructive {
-					an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
-				}
+		default:
+			an.typedUnknown(st, i+1, sp)
+		}
+	}
+}
+
+// typedUnknown rates text typed where the script says nothing of which
+// application is in front: only what reads as a destructive command
+// counts (prose is not shell), at Dangerous.
+func (an *asAn) typedUnknown(st []asToken, from int, sp Span) {
+	if variants, whole := an.template(st[from:], 0); !whole {
+		// Typed where no terminal is seen: only what reads as a
+		// destructive command counts (prose is not shell).
+		for _, c := range variants {
+			var w Verdict
+			an.shellInto(&w, c, sp)
+			if w.Level >= level.Destructive {
+				an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
 			}
 		}
 	}
 }
 
+// noteFront notes the application a statement brings to the front:
+// activate (of the application told, or named), or a process set
+// frontmost. Text typed after goes to it.
+func (an *asAn) noteFront(st []asToken, i int, app *asApp) {
+	name := ""
+	for j := i + 1; j+1 < len(st) && j < i+4; j++ {
+		if (st[j].kw == kwApplication || st[j].kw == kwApp || st[j].kw == kwProcess) && st[j+1].kind == asString {
+			name = an.str(st[j+1])
+		}
+	}
+	if name == "" {
+		for j := 0; j+1 < len(st) && j < i; j++ {
+			if st[j].kw == kwProcess && st[j+1].kind == asString {
+				name = an.str(st[j+1])
+			}
+		}
+	}
+	if name == "" && app != nil && !app.dynamic {
+		name = app.name
+		if app.known != nil {
+			name = app.known.Title
+		}
+	}
+	if name == "" || strings.EqualFold(name, "System Events") {
+		return
+	}
+	an.front, an.frontTerminal = name, facts.IsTerminal(name)
+}
+
 func verbKey(an *asAn, st []asToken, i, n int, app *asApp) {
+	if an.front != "" && hasWord(st[i+1:], kwUsing) && an.hasText(st[i+1:], "command") {
+		an.front, an.frontTerminal = "", false // Command-Tab …: the front is not known
+	}
 	an.add(level.Caution, "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
 	an.keyCombo(st, i, app)
 }
@@ -730,9 +781,33 @@ func verbPassword(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 }
 
-// verbDoScript is Terminal's do script (terminalText).
+// verbDoScript is Terminal's do script (terminalText). Told to a script
+// runner (Script Editor …), the text is AppleScript it runs; told to
+// another application Airlock knows (InDesign, Photoshop …), a script in
+// that application's own language, which is not analysed.
 func verbDoScript(an *asAn, st []asToken, i, n int, app *asApp) {
-	terminalText(an, st, i, n, "do script", "Terminal")
+	if app == nil || app.dynamic || app.known == nil || facts.IsTerminal(app.known.Title) {
+		terminalText(an, st, i, n, "do script", "Terminal")
+		return
+	}
+	sp := stmtSpan(st[i:])
+	if !facts.ScriptRunners[strings.ToLower(app.known.Title)] {
+		an.add(level.Dangerous, "as.do-script", span2(st, i, n), "SCRIPT: do script runs a script inside %s, which Airlock does not analyse", appTitle(app))
+		return
+	}
+	an.add(level.Caution, "as.do-script", span2(st, i, n), "SCRIPT: %s runs script text", appTitle(app))
+	variants, whole := an.template(st[i+n:], 0)
+	if whole {
+		an.add(level.Destructive, "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
+		return
+	}
+	for _, v := range variants {
+		if an.depth+1 > rate.MaxDepth {
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+			return
+		}
+		an.v.Merge(appleScriptAt(v, an.env, an.depth+1), &sp)
+	}
 }
 
 // verbWriteText is iTerm's write text (terminalText).

@@ -22,7 +22,7 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // must add ID at Level at least: table_internal_test.go runs every one, so a
 // row no input can reach, or one that no longer rates what it says, fails.
 var verbs = []verb{
-	{Pattern: "delete", Fn: fnDelete, Effect: fxDelete, Level: level.Dangerous, ID: "as.delete",
+	{Pattern: "delete", Head: true, Fn: fnDelete, Effect: fxDelete, Level: level.Dangerous, ID: "as.delete",
 		Params: "from in of", App: "Finder", Example: `delete file "a.txt" of desktop`},
 	{Pattern: "move", Fn: fnMove, Effect: fxWrite, Level: level.Caution, ID: "as.move",
 		Params: "to with replacing", App: "Finder", Example: `move file "a.txt" of desktop to folder "b" of desktop`},

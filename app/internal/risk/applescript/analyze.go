@@ -802,10 +802,21 @@ func (an *asAn) scan(st []asToken, head bool) {
 				an.noteFront(st, i, app)
 			}
 			if rules := vocab.rules[t.kw]; rules != nil {
+				// Every row that matches applies; the longest one, where a
+				// command starts, is the command, whose parameters must be
+				// ones it models.
+				var cmd *verb
+				cmdN := 0
 				for _, r := range rules {
 					if n := r.match(st, i); n > 0 {
 						r.row.apply(an, st, i, n, app)
+						if n > cmdN && (!r.row.Head || isHead(st, i)) {
+							cmd, cmdN = r.row, n
+						}
 					}
+				}
+				if cmd != nil && cmd.Floor < level.Dangerous && !cmd.Part && isHead(st, i) {
+					an.checkParams(cmd, st, i, cmdN)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
@@ -108,6 +109,68 @@ func TestVerbTableExamples(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("row %d (%q): its example %q gives %v, without %s at %v or above", k, r.Pattern, r.Example, v, r.ID, r.Level)
+		}
+	}
+}
+
+// codeRows are the rows that start code and can still stay below
+// Dangerous, with how: each analyses the code it runs, or rates by its
+// target what it cannot see.
+var codeRows = map[verbFn]string{
+	fnDoScript:  "Terminal's text is analysed as shell; a script runner's as AppleScript; other applications are Dangerous",
+	fnWriteText: "iTerm's text is analysed as shell",
+	fnRunScript: "a literal is analysed; a file is Dangerous, computed text Destructive",
+	fnRun:       "run of a known application starts it; a shortcut or an unknown application is Dangerous",
+	fnOpen:      "a document opens; a runnable file or a terminal's open is Dangerous",
+	fnExecute:   "only a statement's head executes (Dangerous); elsewhere it is a word",
+	fnAttach:    "only a Folder Action attaches code (Destructive)",
+	fnAdminBare: "administrator privileges false asks for none",
+}
+
+// TestAutoRunContract walks the table: every row a match of which can stay
+// below Dangerous has a closed option model, which the analyzer enforces
+// (a labelled parameter it does not list makes the command Dangerous, one
+// it lists does not); every such row that starts code says how it sees the
+// code; and every row's example is rated at its floor at least.
+func TestAutoRunContract(t *testing.T) {
+	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
+	defer end(&Verdict{})
+	rate := func(r verb, stmt string) Verdict {
+		src := stmt
+		if r.App != "" {
+			src = "tell application \"" + r.App + "\"\n" + stmt + "\nend tell"
+		}
+		return Rate(src, env, 0)
+	}
+	has := func(v Verdict, rule string) bool {
+		for _, x := range v.Reasons {
+			if x.Rule == rule {
+				return true
+			}
+		}
+		return false
+	}
+	for k, r := range verbs {
+		if v := rate(r, r.Example); v.Level < r.Floor {
+			t.Errorf("row %d (%q): its example is rated %v, below the row's floor %v", k, r.Pattern, v.Level, r.Floor)
+		}
+		if r.Floor >= level.Dangerous || r.Part {
+			continue
+		}
+		if (r.Effect == fxRun || r.Effect == fxPersist || r.Effect == fxAdmin) && codeRows[r.Fn] == "" {
+			t.Errorf("row %d (%q) starts code below Dangerous and does not say how it sees it (codeRows)", k, r.Pattern)
+		}
+		if v := rate(r, r.Example+" with frobnication"); v.Level < level.Dangerous || !has(v, "as.unmodelled-param") {
+			t.Errorf("row %d (%q): an unmodelled parameter leaves it at %v: %v", k, r.Pattern, v.Level, v)
+		}
+		f := strings.Fields(r.Params)
+		for j := 0; j+1 < len(f); j++ {
+			if f[j] != "with" {
+				continue
+			}
+			if v := rate(r, r.Example+" with "+f[j+1]); has(v, "as.unmodelled-param") {
+				t.Errorf("row %d (%q): its own parameter with %s is called unmodelled: %v", k, r.Pattern, f[j+1], v)
+			}
 		}
 	}
 }

@@ -829,6 +829,35 @@ func (an *asAn) scan(st []asToken, head bool) {
 	}
 }
 
+// appVerbParams holds a known application's command that stays below
+// Dangerous to the auto-run contract: the parameters its dictionary's
+// verbs take that change nothing are appVerbLabels; any other `with x` is
+// one Airlock does not model, Dangerous.
+func (an *asAn) appVerbParams(st []asToken, i int, app *asApp) {
+	depth := 0
+	for j := i + 1; j+1 < len(st); j++ {
+		t := st[j]
+		switch {
+		case t.kind == asOp && (t.op == '(' || t.op == '{'):
+			depth++
+		case t.kind == asOp && (t.op == ')' || t.op == '}'):
+			depth--
+		case depth == 0 && t.kind == asWord && (t.kw == kwWith || t.kw == kwWithout) && (st[j+1].kind == asWord || st[j+1].kind == asVar):
+			label := an.text(st[j+1])
+			if appVerbLabels[label] || ownRow(st, j) {
+				continue
+			}
+			an.add(level.Dangerous, "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s's %s is not one Airlock models: cannot tell what it does",
+				an.text(t), rate.Display(label), app.known.Title, rate.Display(an.lx.src[st[i].start:st[i].end]))
+		}
+	}
+}
+
+// appVerbLabels are the labelled parameters of applications' everyday
+// commands that change nothing of their own: the properties of what is
+// made, showing a dialog or window, and the like.
+var appVerbLabels = set(`properties properties, data print dialog opening window icon title timeout`)
+
 // propertySet rates `set <property> of … to …` inside an application: a
 // change to the application's state (Caution), unlike `set x to …`, which
 // only assigns a script variable.
@@ -1015,6 +1044,9 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		an.checkExprHead(st, i, app)
 	}
 	if strings.HasPrefix(w, "__airlock_") || class.has(kfKeyword) && !(unknownApp && w == "run" && i+1 < len(st)) {
+		if class.has(kfGeneric) && !class.has(kfRule) && app != nil && app.known != nil {
+			an.appVerbParams(st, i, app) // reveal, select, print …: the Standard Suite's commands
+		}
 		return
 	}
 	if an.known(an.name(t)) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
@@ -1050,9 +1082,13 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		if l > level.Safe {
 			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
 		}
+		if l < level.Dangerous {
+			an.appVerbParams(st, i, app)
+		}
 		return
 	}
 	if class.has(kfGeneric | kfAppVerb) {
+		an.appVerbParams(st, i, app)
 		return
 	}
 	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)

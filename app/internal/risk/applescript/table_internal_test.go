@@ -174,3 +174,31 @@ func TestAutoRunContract(t *testing.T) {
 		}
 	}
 }
+
+// TestAppVerbContract checks the contract for the commands of known
+// applications' dictionaries (facts.Apps): a parameter they do not model
+// makes them Dangerous, the everyday ones do not.
+func TestAppVerbContract(t *testing.T) {
+	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
+	defer end(&Verdict{})
+	for _, c := range []struct {
+		script string
+		want   bool // unmodelled
+	}{
+		{"tell application \"Music\" to play track 1 with frobnication", true},
+		{"tell application \"Photos\" to import {f} with skip check duplicates", true},
+		{"tell application \"Finder\" to reveal file \"a\" of desktop with deleting", true},
+		{"tell application \"Mail\" to reply m with opening window", false},
+		{"tell application \"Music\" to play track 1", false},
+		{"tell application \"Preview\" to print document 1 without print dialog", false},
+	} {
+		v := Rate(c.script, env, 0)
+		got := false
+		for _, r := range v.Reasons {
+			got = got || r.Rule == "as.unmodelled-param"
+		}
+		if got != c.want || got && v.Level < level.Dangerous {
+			t.Errorf("%q: %v, want unmodelled %v", c.script, v, c.want)
+		}
+	}
+}

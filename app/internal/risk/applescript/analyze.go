@@ -613,6 +613,20 @@ func (an *asAn) statement(st []asToken) {
 	an.scan(st, true)
 }
 
+// appAllowed rates a tell (or use) of an application the allowedApps
+// setting does not list: at least Dangerous, as the setting asks.
+func (an *asAn) appAllowed(name string, sp Span) {
+	if an.env == nil || an.env.AppAllowed == nil {
+		return
+	}
+	if ok, why := an.env.AppAllowed(name); !ok {
+		if why == "" {
+			why = "it is not in the allowedApps setting"
+		}
+		an.add(level.Dangerous, "as.app-not-allowed", sp, "APP: %s is not allowed: %s (the allowedApps setting)", rate.Display(name), why)
+	}
+}
+
 // tellTarget parses what follows `tell`. It returns the application (nil
 // when the target is an object of the current one), and for a one-line
 // `tell X to …` the statement after `to`.
@@ -636,14 +650,23 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				j++ // application id "com.apple.finder": facts.AppIDs maps it
 			}
 			name, end, ok := an.foldStrings(st[j:])
+			if !ok && j > i+1 && st[i+1].op == '(' && st[j].kind == asString {
+				// application ("Saf" & "ari"): the parenthesised text.
+				name, end, ok = an.foldStrings(st[i+1:])
+				j = i + 1
+			}
 			if ok {
 				app = an.app(name)
+				an.appAllowed(name, tokSpan(st[j]))
 				if err := sanitize.Strict("app", name); err != nil {
 					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
 				}
 				i = j + end - 1
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
+				if an.env != nil && an.env.AppAllowed != nil && j < len(st) {
+					an.add(level.Dangerous, "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
+				}
 			}
 		case t.kind == asWord && t.kw == kwTo && depth <= 0:
 			if app == nil && i == 1 {

@@ -507,7 +507,9 @@ func (an *asAn) use(st []asToken) {
 	case what == "application" || what == "app":
 		if name == "" {
 			an.add(level.Dangerous, "as.use", sp, "USE: names an application computed at run time")
+			return
 		}
+		an.appAllowed(name, sp)
 	case what == "script":
 		an.add(level.Dangerous, "as.use-script", sp, "USE: loads the script library %s, whose code is not analysed", rate.Display(name))
 	default:

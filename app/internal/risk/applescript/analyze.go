@@ -220,6 +220,24 @@ func (an *asAn) statements(f func(st []asToken)) {
 	}
 }
 
+// collectReturns records what a statement of handler returns; a handler
+// that returns a collection (my targets()) is many things.
+func (an *asAn) collectReturns(st []asToken, handler asName) {
+	for k := 0; k+1 < len(st); k++ {
+		if st[k].kind == asWord && st[k].kw == kwReturn {
+			if k+1 < len(st) && len(an.returns) < maxDefs*4 {
+				an.returns = append(an.returns, asReturn{handler: handler, expr: st[k+1:]})
+			}
+			for _, x := range st[k+1:] {
+				if x.kind == asWord && x.kw.has(kfBulk) {
+					an.def(handler, st[k+1:])
+					break
+				}
+			}
+		}
+	}
+}
+
 // collect records variables, handlers and the expressions assigned to
 // variables, so `do shell script cmd` can see what cmd holds.
 func (an *asAn) collect() {
@@ -234,20 +252,7 @@ func (an *asAn) collect() {
 			inHandler = false
 		}
 		if inHandler {
-			// A handler that returns a collection: my targets() is many things.
-			for k := 0; k+1 < len(st); k++ {
-				if st[k].kind == asWord && st[k].kw == kwReturn {
-					if k+1 < len(st) && len(an.returns) < maxDefs*4 {
-						an.returns = append(an.returns, asReturn{handler: handler, expr: st[k+1:]})
-					}
-					for _, x := range st[k+1:] {
-						if x.kind == asWord && x.kw.has(kfBulk) {
-							an.def(handler, st[k+1:])
-							break
-						}
-					}
-				}
-			}
+			an.collectReturns(st, handler)
 		}
 		for i := 0; i < len(st); i++ {
 			t := &st[i]

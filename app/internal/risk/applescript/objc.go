@@ -456,15 +456,19 @@ func (an *asAn) objcPath(e []asToken) ([]string, bool) {
 
 // objcList folds an argument list: {"-c", "…"}, or a variable set to one.
 func (an *asAn) objcList(e []asToken) ([]string, bool) {
-	for len(e) > 1 && e[0].isOp('(') && e[len(e)-1].isOp(')') {
-		e = e[1 : len(e)-1]
-	}
-	if len(e) == 1 && (e[0].kind == asWord || e[0].kind == asVar) {
+	for depth := 0; len(e) == 1 && (e[0].kind == asWord || e[0].kind == asVar) || len(e) > 1 && e[0].isOp('(') && e[len(e)-1].isOp(')'); depth++ {
+		if depth > 4 {
+			return nil, false // set a to b, set b to a …
+		}
+		if e[0].isOp('(') {
+			e = e[1 : len(e)-1]
+			continue
+		}
 		d := an.firstDef(an.name(e[0]))
 		if d < 0 || an.defList[d].next >= 0 {
 			return nil, false
 		}
-		return an.objcList(an.defList[d].expr)
+		e = an.defList[d].expr
 	}
 	if len(e) < 2 || !e[0].isOp('{') || !e[len(e)-1].isOp('}') {
 		return nil, false

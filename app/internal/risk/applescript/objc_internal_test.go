@@ -40,6 +40,8 @@ func TestObjC(t *testing.T) {
 			level.Dangerous, level.Blocked, "as.objc-task"},
 		{"task with computed arguments", "use framework \"Foundation\"\nset t to current application's NSTask's launchedTaskWithLaunchPath:\"/bin/sh\" arguments:{\"-c\", x}",
 			level.Destructive, level.Blocked, "as.objc-task-computed"},
+		{"task with arguments set in a cycle", "use framework \"Foundation\"\nset a to b\nset b to a\ncurrent application's NSTask's launchedTaskWithLaunchPath:\"/bin/ls\" arguments:a",
+			level.Destructive, level.Blocked, "as.objc-task-computed"},
 		{"task rm", "use framework \"Foundation\"\ncurrent application's NSTask's launchedTaskWithLaunchPath:\"/bin/rm\" arguments:{\"-f\", \"/tmp/a\"}",
 			level.Destructive, level.Blocked, "as.objc-task-destructive"},
 		{"task by URL", "use framework \"Foundation\"\nset t to current application's NSTask's new()\nt's setExecutableURL:(current application's NSURL's fileURLWithPath:\"/usr/bin/sudo\")\nt's setArguments:{\"id\"}\nt's launchAndReturnError:(missing value)",

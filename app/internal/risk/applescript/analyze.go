@@ -655,7 +655,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				j++ // application id "com.apple.finder": facts.AppIDs maps it
 			}
 			name, end, ok := an.foldStrings(st[j:])
-			if !ok && j > i+1 && st[i+1].op == '(' && st[j].kind == asString {
+			if !ok && j > i+1 && j < len(st) && st[i+1].op == '(' && st[j].kind == asString {
 				// application ("Saf" & "ari"): the parenthesised text.
 				name, end, ok = an.foldStrings(st[i+1:])
 				j = i + 1

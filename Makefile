@@ -107,6 +107,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/policy:FuzzParseSettings \
 	  ./app/internal/policy:FuzzParseHotkey \
+	  ./app/internal/automation:FuzzParseSchedule \
+	  ./app/internal/automation:FuzzDecodeList \
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \

@@ -13,8 +13,13 @@
 //	                     Languages, the way to a nested script's analyzer
 //	app/internal/risk/facts the facts they share, as tables: applications,
 //	                     terminals, URL schemes, runnable file types, menu labels
+//	app/internal/automation the person's scheduled automations: schedules,
+//	                     the scheduler (runs them through the gate), the
+//	                     Book of changes (adding or turning on asks the person)
+//	app/internal/risk/jxa   JavaScript for Automation; its rules are one table
+//	                     (rules.go: a row per method with its level and rule id)
 //	app/internal/risk/applescript the AppleScript analyzer (ASObjC too); its
-//	                     rules are one table, rules.go
+//	                     rules are one table, table.go
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -214,7 +214,6 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		if err != nil {
 			return risk.Verdict{}, nil, err
 		}
-		policy.LimitApps(p, s.Plan, g.cfg.Env, &total, per)
 		for i, a := range p.Actions {
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
 				run: func(ctx context.Context, _ bool) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}

@@ -194,6 +194,8 @@ func (c *conn) handle(req Request) {
 		res, err = h.History(c.ctx, req.Params.(HistoryParams))
 	case "kill":
 		res, err = h.Kill(c.ctx)
+	case "automations":
+		res, err = h.Automations(c.ctx, req.Params.(AutomationsParams))
 	default: // DecodeRequest lets no other method through
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}

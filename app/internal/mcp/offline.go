@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/action"
-	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/bridge"
@@ -42,7 +41,7 @@ func (o *offline) assess(in assessArgs) (*sdk.CallToolResult, Verdict, error) {
 	if err != nil {
 		return nil, Verdict{}, err
 	}
-	v, _ := policy.Assess(context.Background(), kind, in.Input, env)
+	v, _ := risk.AssessContext(context.Background(), kind, in.Input, env)
 	out := Verdict{Risk: v.Level.String(), Reasons: append([]string{}, v.Texts()...)}
 	var b strings.Builder
 	fmt.Fprintf(&b, "risk: %s (nothing was run)\n", out.Risk)

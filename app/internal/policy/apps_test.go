@@ -67,7 +67,7 @@ func TestAssessAllowedApps(t *testing.T) {
 				apps = policy.DefaultSettings().AllowedApps
 			}
 			env := appsEnv(t, apps)
-			v, err := policy.Assess(context.Background(), risk.KindDSL, tc.plan, env)
+			v, err := risk.AssessContext(context.Background(), risk.KindDSL, tc.plan, env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,9 +84,9 @@ func TestAssessAllowedApps(t *testing.T) {
 	}
 }
 
-// LimitApps blocks the action and the plan, anchors the reason to the
-// action's line, and adds it once however often it is called.
-func TestLimitApps(t *testing.T) {
+// An app outside the list blocks its action and the plan, with one reason
+// that points at the action's line.
+func TestPlanOutsideAllowedApps(t *testing.T) {
 	env := appsEnv(t, []string{"Safari"})
 	src := "NOTIFY \"a\" \"b\"\nOPEN_APP \"Terminal\"\n"
 	p, err := action.Parse(src)
@@ -94,15 +94,12 @@ func TestLimitApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	total, per := risk.Plan(p, src, env)
-	for range 3 {
-		policy.LimitApps(p, src, env, &total, per)
-	}
 	if per[0].Level != level.Safe || per[1].Level != level.Blocked || total.Level != level.Blocked {
 		t.Fatalf("levels: %v, %v; plan %v", per[0].Level, per[1].Level, total.Level)
 	}
 	n := 0
 	for _, r := range total.Reasons {
-		if r.Rule == policy.RuleAppNotAllowed {
+		if r.Rule == ruleAppNotAllowed {
 			n++
 			if got := src[r.Span.Start:r.Span.End]; got != `OPEN_APP "Terminal"` {
 				t.Errorf("the reason points at %q", got)
@@ -112,7 +109,10 @@ func TestLimitApps(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d reasons of the rule in %q; want 1", n, total.Texts())
 	}
-	if r := per[1].Reasons[0]; r.Rule != policy.RuleAppNotAllowed || strings.HasPrefix(r.Text, "line") {
-		t.Errorf("the action's first reason is %+v", r)
+	if !strings.Contains(strings.Join(per[1].Texts(), "\n"), "not in allowedApps") {
+		t.Errorf("the action's reasons %q do not name the setting", per[1].Texts())
 	}
 }
+
+// ruleAppNotAllowed is risk's rule for an app outside the allowed apps.
+const ruleAppNotAllowed = "dsl.app-not-allowed"

@@ -140,6 +140,15 @@ func Action(a action.Action, env *Env) Verdict {
 				blocked(&v, err)
 				continue
 			}
+			if appLimited[c.Name] && env != nil {
+				if ok, why := env.Paths.AppAllowed(val); !ok {
+					if strings.Contains(why, "allowedApps") {
+						why += "; add it there to allow " + c.Name
+					}
+					v.Add(level.Blocked, "dsl.app-not-allowed", Span{}, "blocked: %s", why)
+					continue
+				}
+			}
 			if c.Name == "OPEN_FILE" && (facts.IsTerminal(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
 				v.Add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
 			}
@@ -161,6 +170,12 @@ func Action(a action.Action, env *Env) Verdict {
 	}
 	return v
 }
+
+// appLimited are the commands that open, quit or bring forward the app they
+// name: what the allowedApps setting (sanitize.Config.AppAllowed) limits.
+// OPEN_FILE with an app opens that app. RELEASE_LOCK names an app only to
+// lock onto it: it starts nothing.
+var appLimited = map[string]bool{"OPEN_APP": true, "QUIT_APP": true, "ACTIVATE_APP": true, "OPEN_FILE": true}
 
 func blocked(v *Verdict, err error) {
 	v.Add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())

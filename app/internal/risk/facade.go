@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/airlockhq/airlock/app/internal/risk/applescript"
+	"github.com/airlockhq/airlock/app/internal/risk/jxa"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -47,5 +48,5 @@ func (languages) AppleScript(src string, env *Env, depth int) Verdict {
 }
 
 func (languages) JXA(src string, env *Env, depth int) Verdict {
-	return jxaAt(src, env, depth)
+	return jxa.Rate(src, env, depth)
 }

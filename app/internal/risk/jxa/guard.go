@@ -1,14 +1,11 @@
-package risk
+package jxa
 
 import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
-// The guard for JXA (rate/guard.go has the rules; AppleScript's is
-// applescript/guard.go): the paths and names in its string literals.
-
-// guardJS applies the guard to every string literal of a JXA script:
+// guard applies the guard to every string literal of a JXA script:
 // names of Airlock itself, its own files anywhere, and credential stores
 // and system folders in Path(…) and the file APIs (pathArgs).
 func (an *jsAn) guard() {

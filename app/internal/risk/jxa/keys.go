@@ -1,4 +1,4 @@
-package risk
+package jxa
 
 import (
 	"strings"
@@ -70,7 +70,7 @@ func (an *jsAn) jsMods(c jsCall) map[string]bool {
 }
 
 // keys rates a keystroke or keyCode call.
-func (an *jsAn) keys(toks []jsToken, i int, code bool, sp Span) {
+func (an *jsAn) keys(toks []jsToken, i int, code bool, sp rate.Span) {
 	c := an.invocation(toks, i)
 	if !c.ok {
 		return
@@ -80,7 +80,7 @@ func (an *jsAn) keys(toks []jsToken, i int, code bool, sp Span) {
 	if computed && (mods["command"] || mods["control"]) {
 		an.add(level.Dangerous, "jxa.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
 	}
-	if code && an.terminal && !mods["command"] && !mods["control"] {
+	if code && an.typesIntoTerminal(toks, i) && !mods["command"] && !mods["control"] {
 		an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
 	}
 	finder := false

@@ -48,7 +48,7 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
 	}
 	if an.sends > bulkCount {
-		an.add(level.Destructive, "egress.as-bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
+		an.add(level.Destructive, "egress.as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
 	an.release()
 	lx.release()

@@ -42,11 +42,11 @@ func TestCalibration(t *testing.T) {
 		// Security, secrets, ways out.
 		{"screen lock off", "tell application \"System Events\" to set require password to wake of security preferences to false", level.Destructive, level.Blocked, "as.security-setting"},
 		{"automatic login", "tell application \"System Events\"\n\ttell security preferences\n\t\tset automatic login to true\n\tend tell\nend tell", level.Destructive, level.Blocked, "as.security-setting"},
-		{"keychain password", "tell application \"Keychain Scripting\" to get password of first key of current keychain", level.Dangerous, level.Blocked, "secret.as-keychain"},
+		{"keychain password", "tell application \"Keychain Scripting\" to get password of first key of current keychain", level.Dangerous, level.Blocked, "secret.as.keychain"},
 		{"secret file", `set k to read POSIX file "~/.ssh/id_rsa"`, level.Safe, level.Blocked, ""},
-		{"send", "tell application \"Mail\" to send m", level.Dangerous, level.Dangerous, "egress.as-send"},
-		{"clipboard", `set the clipboard to "x"`, level.Caution, level.Caution, "egress.as-clipboard"},
-		{"open location", `open location "https://example.com/?q=1"`, level.Caution, level.Dangerous, "egress.as-url"},
+		{"send", "tell application \"Mail\" to send m", level.Dangerous, level.Dangerous, "egress.as.send"},
+		{"clipboard", `set the clipboard to "x"`, level.Caution, level.Caution, "egress.as.clipboard"},
+		{"open location", `open location "https://example.com/?q=1"`, level.Caution, level.Dangerous, "egress.as.open-url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -241,7 +241,7 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 		an.pathArgs(args, false)
 		for _, v := range an.objcStrings(objcArg(args, 0)) {
 			if scheme, ok := facts.URLScheme(strings.ToLower(v)); ok && scheme != "file" {
-				an.add(level.Caution, "egress.as-network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
+				an.add(level.Caution, "egress.as.network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
 			}
 		}
 	case facts.ObjCTask:
@@ -256,7 +256,7 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 	case facts.ObjCOpen:
 		an.objcOpen(key, m, args, sp)
 	case facts.ObjCClipboard:
-		an.add(m.Level, "egress.as-clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
+		an.add(m.Level, "egress.as.clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
 	case facts.ObjCDefaults:
 		an.objcDefaults(key, m, s, args, sp)
 	case facts.ObjCResource:
@@ -279,8 +279,8 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 // objcEffectRules are the rules of the effects objcEffect rates alike: a
 // secret read starts secret., a way out egress. (the facade combines them).
 var objcEffectRules = map[facts.ObjCEffect]string{
-	facts.ObjCScriptFile: "as.objc-script-file", facts.ObjCLoadCode: "as.objc-load-code", facts.ObjCNetwork: "egress.as-network",
-	facts.ObjCQuit: "as.objc-quit", facts.ObjCSecret: "secret.as-cookies", facts.ObjCEvent: "as.objc-event", facts.ObjCSend: "egress.as-share",
+	facts.ObjCScriptFile: "as.objc-script-file", facts.ObjCLoadCode: "as.objc-load-code", facts.ObjCNetwork: "egress.as.network",
+	facts.ObjCQuit: "as.objc-quit", facts.ObjCSecret: "secret.as.cookies", facts.ObjCEvent: "as.objc-event", facts.ObjCSend: "egress.as.share",
 	facts.ObjCTrash: "as.objc-trash",
 }
 
@@ -340,7 +340,7 @@ func (an *asAn) objcOpen(key string, m facts.ObjCMethod, args []asToken, sp Span
 		}
 		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(v))); ok && scheme != "file" {
 			l, why := facts.SchemeRisk(scheme)
-			an.add(l, "egress.as-url", sp, "OPEN URL: %s", why)
+			an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
 			return
 		}
 	}

@@ -277,14 +277,14 @@ func verbSend(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 {
 		an.sends++
 		if an.bulkRecipients {
-			an.add(level.Destructive, "egress.as-bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
+			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
 			return
 		}
 		if bulk, _ := an.bulkObject(st, i+1); bulk {
-			an.add(level.Destructive, "egress.as-bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
+			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
 			return
 		}
-		an.add(level.Dangerous, "egress.as-send", span2(st, i, 1), "SEND: sends an email or message as you")
+		an.add(level.Dangerous, "egress.as.send", span2(st, i, 1), "SEND: sends an email or message as you")
 	}
 }
 
@@ -436,7 +436,7 @@ func verbAdminBare(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
 	for j := i + 2; j+1 < len(st); j++ {
 		if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
-			an.add(level.Dangerous, "as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
+			an.add(level.Dangerous, "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
 			return
 		}
 	}
@@ -453,7 +453,7 @@ func verbSetEOF(an *asAn, st []asToken, i, n int, app *asApp) {
 }
 
 func verbClipboard(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.add(level.Caution, "egress.as-clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
+	an.add(level.Caution, "egress.as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
 	if k := i + n; k+1 < len(st) && st[k].kw == kwTo && st[k+1].kind == asString {
 		an.clipboard = an.str(st[k+1])
 	}
@@ -689,7 +689,7 @@ func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
 	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
 		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
 	case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-		an.add(level.Dangerous, "secret.as-file", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
+		an.add(level.Dangerous, "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
 	}
 }
 
@@ -745,13 +745,13 @@ func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 		if t.kind == asString {
 			if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
 				l, why := facts.SchemeRisk(scheme)
-				an.add(l, "egress.as-url", sp, "OPEN URL: %s", why)
+				an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
 				return
 			}
 			break
 		}
 	}
-	an.add(level.Caution, "egress.as-url", sp, "OPEN URL: opens a web page")
+	an.add(level.Caution, "egress.as.open-url", sp, "OPEN URL: opens a web page")
 }
 
 // verbDoShellScript rates `do shell script <expr>`: Dangerous at least, then
@@ -777,7 +777,7 @@ func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 // verbPassword rates a password read from Keychain Scripting: a secret.
 func verbPassword(an *asAn, st []asToken, i, n int, app *asApp) {
 	if app != nil && app.known != nil && app.known.Title == "Keychain Scripting" {
-		an.add(level.Dangerous, "secret.as-keychain", span2(st, i, n), "KEYCHAIN: reads a password from the Keychain")
+		an.add(level.Dangerous, "secret.as.keychain", span2(st, i, n), "KEYCHAIN: reads a password from the Keychain")
 	}
 }
 

@@ -37,8 +37,8 @@ func TestVerbTableRowsAreWhole(t *testing.T) {
 		case r.Fn != fnFlat && r.Text != "":
 			t.Errorf("row %d (%q) has a warning its function does not use", k, r.Pattern)
 		}
-		if r.ID != "" && !strings.HasPrefix(r.ID, "as.") && !strings.HasPrefix(r.ID, "secret.as-") && !strings.HasPrefix(r.ID, "egress.as-") {
-			t.Errorf("row %d (%q): rule id %q starts with none of as., secret.as-, egress.as-", k, r.Pattern, r.ID)
+		if r.ID != "" && !strings.HasPrefix(r.ID, "as.") && !strings.HasPrefix(r.ID, "secret.as.") && !strings.HasPrefix(r.ID, "egress.as.") {
+			t.Errorf("row %d (%q): rule id %q starts with none of as., secret.as., egress.as.", k, r.Pattern, r.ID)
 		}
 		if (r.Effect == fxSend) != strings.HasPrefix(r.ID, "egress.") && r.ID != "" {
 			t.Errorf("row %d (%q): a way out is an egress. rule, and only a way out (id %q)", k, r.Pattern, r.ID)

@@ -19,6 +19,8 @@
 //	                     Book of changes (adding or turning on asks the person)
 //	app/internal/risk/jxa   JavaScript for Automation; its rules are one table
 //	                     (rules.go: a row per method with its level and rule id)
+//	app/internal/risk/applescript the AppleScript analyzer (ASObjC too); its
+//	                     rules are one table, table.go
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -81,7 +82,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 		case "OPEN_FILE":
 			// A file this plan wrote, opened to run: what was written runs.
 			path, _ := a.Arg("path")
-			if content, ok := written[path]; ok && executableExt(path) != "" {
+			if content, ok := written[path]; ok && facts.RunnableExt(path) != "" {
 				w := Shell(content, env)
 				for _, r := range w.Reasons {
 					total.Add(r.Level, r.Rule, sp, "line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text)
@@ -89,7 +90,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			}
 		}
 	}
-	if deletes > bulkCount {
+	if deletes > rate.BulkCount {
 		total.Add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
 	}
 	if recipients > maxRecipients && len(p.Actions) > 1 {
@@ -148,7 +149,7 @@ func Action(a action.Action, env *Env) Verdict {
 					continue
 				}
 			}
-			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
+			if c.Name == "OPEN_FILE" && (facts.IsTerminal(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
 				v.Add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
 			}
 		case action.KindText:

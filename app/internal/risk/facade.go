@@ -3,6 +3,7 @@ package risk
 import (
 	"context"
 
+	"github.com/airlockhq/airlock/app/internal/risk/applescript"
 	"github.com/airlockhq/airlock/app/internal/risk/jxa"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/risk/shell"
@@ -44,7 +45,7 @@ func (languages) Shell(v *Verdict, src string, env *Env, at *Span, depth int) {
 }
 
 func (languages) AppleScript(src string, env *Env, depth int) Verdict {
-	return appleScriptAt(src, env, depth)
+	return applescript.Rate(src, env, depth)
 }
 
 func (languages) JXA(src string, env *Env, depth int) Verdict {

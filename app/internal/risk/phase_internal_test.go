@@ -2,10 +2,10 @@ package risk
 
 import (
 	"os"
-
 	"strings"
 	"testing"
 
+	"github.com/airlockhq/airlock/app/internal/risk/applescript"
 	"github.com/airlockhq/airlock/app/internal/risk/shell"
 )
 
@@ -18,19 +18,11 @@ func benchSrc(n int) string {
 	return strings.Repeat(script, n/len(script)+1)[:n]
 }
 
-func BenchmarkPhaseLex(b *testing.B) {
-	src := benchSrc(1 << 20)
-	b.SetBytes(int64(len(src)))
-	for i := 0; i < b.N; i++ {
-		lexAppleScript(src).release()
-	}
-}
-
 func BenchmarkPhaseNoShell(b *testing.B) {
 	src := strings.ReplaceAll(benchSrc(1<<20), "do shell script", "do shel1 script")
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -38,7 +30,7 @@ func BenchmarkPhaseAll(b *testing.B) {
 	src := benchSrc(1 << 20)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -49,17 +41,10 @@ func BenchmarkPhaseSmallShell(b *testing.B) {
 	}
 }
 
-func BenchmarkPhase2KBLex(b *testing.B) {
-	src := benchSrc(2048)
-	for i := 0; i < b.N; i++ {
-		lexAppleScript(src).release()
-	}
-}
-
 func BenchmarkPhase2KBNoShell(b *testing.B) {
 	src := strings.ReplaceAll(benchSrc(2048), "do shell script", "do shel1 script")
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }
 
@@ -74,6 +59,6 @@ func BenchmarkPhase2KBShellOnly(b *testing.B) {
 func BenchmarkPhase2KBAllNilEnv(b *testing.B) {
 	src := benchSrc(2048)
 	for i := 0; i < b.N; i++ {
-		appleScriptAt(src, nil, 0)
+		applescript.Rate(src, nil, 0)
 	}
 }

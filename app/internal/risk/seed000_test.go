@@ -35,7 +35,7 @@ func TestSeed000Table(t *testing.T) {
 		{"send every message", `tell application "Mail" to send every outgoing message`, level.Destructive, "BULK EMAIL: Will send multiple emails"},
 		{"send all mail", `tell application "Mail" to send all mail`, level.Destructive, "BULK EMAIL"},
 		{"shell rm", `do shell script "rm -rf ~/Documents/old"`, level.Destructive, "rm -rf"},
-		{"shell sudo", `do shell script "sudo purge"`, level.Dangerous, "sudo: runs as root"},
+		{"shell sudo", `do shell script "sudo purge"`, level.Destructive, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (sudo runs as root)"},
 		// (On the home itself they are blocked: it holds credential stores,
 		// which seed 003 keeps every action away from.)
 		{"shell chmod", `do shell script "chmod -R 777 ~/Documents"`, level.Destructive, "recursively changes"},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -15,7 +16,7 @@ import (
 func (an *jsAn) jsKeys(c jsCall, code bool) (keys []string, computed bool) {
 	first := jsStripParens(c.first)
 	if len(first) == 1 && first[0].kind == jsNumber {
-		return []string{keyName("code:" + first[0].text)}, false
+		return []string{facts.KeyName("code:" + first[0].text)}, false
 	}
 	v := an.evalExpr(first, 0)
 	var vs []string
@@ -34,7 +35,7 @@ func (an *jsAn) jsKeys(c jsCall, code bool) (keys []string, computed bool) {
 		if code {
 			s = "code:" + strings.TrimSpace(s)
 		}
-		keys = append(keys, keyName(s))
+		keys = append(keys, facts.KeyName(s))
 	}
 	return keys, computed
 }

@@ -18,6 +18,9 @@ import (
 type Env struct {
 	Paths *sanitize.Config
 	Self  *Self // nil: nothing known of Airlock's processes (their names still are)
+	// AppAllowed says whether the allowedApps setting lets an action drive
+	// the application name, and if not why; nil allows every application.
+	AppAllowed func(name string) (ok bool, why string)
 
 	run   *Bounds   // the assessment under way, set on a copy by Begin (bounds.go)
 	langs Languages // the analyzers of nested scripts, set with run

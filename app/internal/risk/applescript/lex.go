@@ -1,12 +1,16 @@
-package risk
+package applescript
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // The AppleScript normaliser: a lexer that reduces a script to the tokens
@@ -373,9 +377,9 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 	case r == 0x2028 || r == 0x2029:
 		toks = lx.eol(toks, i)
 		i += size
-	case isUnicodeSpace(r):
+	case rate.IsUnicodeSpace(r):
 		i += size
-	case isUnicodeLetter(r):
+	case rate.IsUnicodeLetter(r):
 		j := i + size
 		for j < n {
 			if isWordByte(src[j]) {
@@ -384,7 +388,7 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 				continue
 			}
 			r2, s2 := utf8.DecodeRuneInString(src[j:])
-			if src[j] < 0x80 || !isUnicodeLetter(r2) {
+			if src[j] < 0x80 || !rate.IsUnicodeLetter(r2) {
 				break
 			}
 			j += s2
@@ -446,7 +450,7 @@ func wordTail(src string, lb []byte, i, j int) int {
 	}
 	for j < n && src[j] >= 0x80 {
 		r, size := utf8.DecodeRuneInString(src[j:])
-		if !isUnicodeLetter(r) {
+		if !rate.IsUnicodeLetter(r) {
 			break
 		}
 		j += size
@@ -551,11 +555,70 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 			toks = pushToken(toks, asWord, i, end, int(off), int(size))
 			toks[len(toks)-1].kw = lookupKW(w)
 		}
-	default: // «data …» and the like: a value
+	case "data":
+		// «data utf8…», «data TEXT…», «data utxt…»: text spelled in hex,
+		// read as the string literal it is.
+		if text, ok := dataText(code); ok {
+			lb, off, size = appendText(lb, "\""+text)
+			toks = pushToken(toks, asString, i, end, int(off), int(size))
+			break
+		}
+		lb, off, size = appendText(lb, "«data»")
+		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
+	default: // «script», «constant» and the like: a value
 		lb, off, size = appendText(lb, "«data»")
 		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	}
 	return toks, lb, end
+}
+
+// dataText decodes the body of a «data» literal that holds text: a type
+// (utf8, TEXT or utxt, any case) and its bytes in hex. Other data, or hex
+// that is not, is no text.
+func dataText(code string) (string, bool) {
+	code = strings.ReplaceAll(code, " ", "")
+	if len(code) < 4 {
+		return "", false
+	}
+	typ, hexText := strings.ToLower(code[:4]), code[4:]
+	b, err := hex.DecodeString(hexText)
+	if err != nil {
+		return "", false
+	}
+	switch typ {
+	case "utf8", "text":
+		// TEXT is Mac Roman, which is ASCII below 0x80; what is above is
+		// kept as it is, and the analysis reads it as invalid text.
+		return string(b), true
+	case "utxt", "ut16":
+		if len(b)%2 != 0 {
+			return "", false
+		}
+		// Native byte order, which the literal does not say: read both,
+		// and take the one that reads as more ASCII (a byte-order mark
+		// decides, where there is one).
+		be, le := make([]uint16, len(b)/2), make([]uint16, len(b)/2)
+		beASCII, leASCII := 0, 0
+		for k := range be {
+			be[k] = uint16(b[2*k])<<8 | uint16(b[2*k+1])
+			le[k] = uint16(b[2*k+1])<<8 | uint16(b[2*k])
+			if be[k] < 0x80 {
+				beASCII++
+			}
+			if le[k] < 0x80 {
+				leASCII++
+			}
+		}
+		u := be
+		if len(le) > 0 && le[0] == 0xfeff || leASCII > beASCII && !(len(be) > 0 && be[0] == 0xfeff) {
+			u = le
+		}
+		if len(u) > 0 && u[0] == 0xfeff {
+			u = u[1:]
+		}
+		return string(utf16.Decode(u)), true
+	}
+	return "", false
 }
 
 // skipLine returns the end of the line starting at i: the next \n, \r,
@@ -639,20 +702,6 @@ const (
 )
 
 func isWordByte(c byte) bool { return wordBytes[c] }
-
-func isUnicodeSpace(r rune) bool {
-	switch r {
-	case 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
-		0x202f, 0x205f, 0x3000, 0xfeff, 0x200b, 0x2060, 0x85:
-		return true
-	}
-	return false
-}
-
-func isUnicodeLetter(r rune) bool {
-	return r >= 0xc0 && r != 0xd7 && r != 0xf7 && r != '¬' && r != '«' && r != '»' && !isUnicodeSpace(r) &&
-		(r < 0x2000 || r > 0x2bff) && r != '“' && r != '”' && r != '≠' && r != '≤' && r != '≥' && r != '÷'
-}
 
 var lowerTable = func() (t [256]byte) {
 	for c := 0; c < 256; c++ {

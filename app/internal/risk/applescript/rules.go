@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import (
 	"strconv"
@@ -12,8 +12,8 @@ import (
 // asRule is one verb rule: a pattern over normalised words, and what a
 // match means.
 type asRule struct {
-	pat   []asElem
-	apply func(an *asAn, st []asToken, i, n int, app *asApp)
+	pat []asElem
+	row *verb
 }
 
 // asElem is one element of a pattern: the words it accepts.
@@ -50,44 +50,16 @@ func containsKW(list []kwID, k kwID) bool {
 }
 
 // pattern compiles "delete (every|all) [the] (file|folder)".
-func pattern(s string) []asElem {
+func pattern(v *vocabulary, s string) []asElem {
 	var out []asElem
 	for _, el := range strings.Fields(s) {
 		e := asElem{optional: strings.HasPrefix(el, "[")}
 		for _, w := range strings.Split(strings.Trim(el, "[]()"), "|") {
-			e.alts = append(e.alts, vocab.intern(w))
+			e.alts = append(e.alts, v.intern(w))
 		}
 		out = append(out, e)
 	}
 	return out
-}
-
-// rule adds a verb rule; vocab.rules indexes it by the words it can start
-// with, so each word consults only the rules that can match there.
-func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
-	pat := pattern(p)
-	for _, k := range pat[0].alts {
-		vocab.rules[k] = append(vocab.rules[k], asRule{pat: pat, apply: apply})
-		vocab.flags[k] |= kfRule
-	}
-}
-
-// flat rates a match at a fixed level with a fixed warning.
-func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
-	rule := "as." + name
-	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.v.AddText(l, rule, Span{Start: int(st[i].start), End: int(st[i+n-1].end)}, text)
-	}
-}
-
-// headOnly applies f only where a command can start: a statement's first
-// word, or after `tell … to`, `then`, `else`, `try`.
-func headOnly(f func(an *asAn, st []asToken, i, n int, app *asApp)) func(an *asAn, st []asToken, i, n int, app *asApp) {
-	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if isHead(st, i) {
-			f(an, st, i, n, app)
-		}
-	}
 }
 
 func isHead(st []asToken, i int) bool {
@@ -102,7 +74,7 @@ func isHead(st []asToken, i int) bool {
 		return false
 	}
 	switch p.kw {
-	case kwTo, kwThen, kwElse, kwTry, kwIgnoring, kwResponses:
+	case kwTo, kwThen, kwElse, kwTry, kwIgnoring, kwResponses, kwReturn:
 		return true
 	}
 	return false
@@ -196,342 +168,441 @@ func span2(st []asToken, i, n int) Span {
 	return Span{Start: int(st[i].start), End: int(st[i+n-1].end)}
 }
 
-func init() {
-	rule("delete", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, 1)
-		an.deletes++
-		if what := an.homeFolder(st[i+1:]); what != "" {
-			an.add(level.Destructive, "as.delete-home-folder", sp, "BULK DELETE: deletes %s and everything in it", what)
-			return
-		}
-		if bulk, what := an.bulkObject(st, i+1); bulk {
-			noun := "files/folders"
-			for _, t := range st[i+1 : min(len(st), i+5)] {
-				switch an.text(t) {
-				case "event", "events", "reminder", "reminders", "calendar", "calendars":
-					an.add(level.Destructive, "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
-					return
-				case "note", "notes", "contact", "contacts", "person", "people":
-					an.add(level.Destructive, "as.bulk-delete-notes", sp, "BULK DELETE: Deletes multiple notes or contacts (%s)", what)
-					return
-				case "message", "messages", "mailbox", "mailboxes":
-					noun = "messages"
-				}
-			}
-			an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
-			return
-		}
-		if app != nil && app.known != nil && app.known.Title != "Finder" {
-			// Outside the Finder nothing goes to the Trash; deleting a
-			// container deletes all it holds.
-			for _, t := range st[i+1 : min(len(st), i+4)] {
-				switch w := an.text(t); w {
-				case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
-					if app.known.Title != "System Events" || t.kw == kwFolder {
-						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
-						return
-					}
-				}
-			}
-			if app.known.Title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
-				an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
+func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, 1)
+	an.deletes++
+	if what := an.homeFolder(st[i+1:]); what != "" {
+		an.add(level.Destructive, "as.delete-home-folder", sp, "BULK DELETE: deletes %s and everything in it", what)
+		return
+	}
+	if bulk, what := an.bulkObject(st, i+1); bulk {
+		noun := "files/folders"
+		for _, t := range st[i+1 : min(len(st), i+5)] {
+			switch an.text(t) {
+			case "event", "events", "reminder", "reminders", "calendar", "calendars":
+				an.add(level.Destructive, "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
 				return
+			case "note", "notes", "contact", "contacts", "person", "people":
+				an.add(level.Destructive, "as.bulk-delete-notes", sp, "BULK DELETE: Deletes multiple notes or contacts (%s)", what)
+				return
+			case "message", "messages", "mailbox", "mailboxes":
+				noun = "messages"
 			}
 		}
-
+		an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
+		return
+	}
+	if app != nil && app.known != nil && app.known.Title != "Finder" {
+		// Outside the Finder nothing goes to the Trash; deleting a
+		// container deletes all it holds.
 		for _, t := range st[i+1 : min(len(st), i+4)] {
-			if t.kw == kwLogin {
-				an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
-				return
+			switch w := an.text(t); w {
+			case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
+				if app.known.Title != "System Events" || t.kw == kwFolder {
+					an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
+					return
+				}
 			}
 		}
-		an.add(level.Dangerous, "as.delete", sp, "DELETE: Will delete a file or folder (goes to Trash)")
-	})
-	rule("move", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, 1)
-		bulk, what := an.bulkObject(st, i+1)
-		trash := false
-		isTrash := func(t asToken) bool {
-			return t.kw == kwTrash || t.kind == asString && strings.Contains(strings.ToLower(an.str(t)), ".trash")
+		if app.known.Title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
+			an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
+			return
 		}
-		for j := i + 1; j < len(st); j++ {
-			if st[j].kind == asWord && st[j].kw == kwTo {
-				for k := j + 1; k < len(st) && k < j+5; k++ {
-					if isTrash(st[k]) {
-						trash = true
-					}
-					for d := an.firstDef(an.name(st[k])); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
-						for _, x := range an.defList[d].expr {
-							trash = trash || isTrash(x)
-						}
+	}
+
+	for _, t := range st[i+1 : min(len(st), i+4)] {
+		if t.kw == kwLogin {
+			an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
+			return
+		}
+	}
+	an.add(level.Dangerous, "as.delete", sp, "DELETE: Will delete a file or folder (goes to Trash)")
+}
+
+func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, 1)
+	bulk, what := an.bulkObject(st, i+1)
+	trash := false
+	isTrash := func(t asToken) bool {
+		return t.kw == kwTrash || t.kind == asString && strings.Contains(strings.ToLower(an.str(t)), ".trash")
+	}
+	for j := i + 1; j < len(st); j++ {
+		if st[j].kind == asWord && st[j].kw == kwTo {
+			for k := j + 1; k < len(st) && k < j+5; k++ {
+				if isTrash(st[k]) {
+					trash = true
+				}
+				for d := an.firstDef(an.name(st[k])); d >= 0 && (st[k].kind == asWord || st[k].kind == asVar); d = an.defList[d].next {
+					for _, x := range an.defList[d].expr {
+						trash = trash || isTrash(x)
 					}
 				}
 			}
 		}
-		if home := an.homeFolder(st[i+1:]); home != "" {
-			l := level.Dangerous
-			if trash {
-				l = level.Destructive
-			}
-			an.add(l, "as.move-home-folder", sp, "MOVE: moves %s, with everything in it", home)
+	}
+	if home := an.homeFolder(st[i+1:]); home != "" {
+		l := level.Dangerous
+		if trash {
+			l = level.Destructive
 		}
-		switch {
-		case bulk && trash:
-			an.add(level.Destructive, "as.bulk-trash", sp, "BULK DELETE: moves multiple items (%s) to the Trash", what)
-		case trash:
-			an.add(level.Dangerous, "as.trash", sp, "DELETE: moves items to the Trash")
-		case bulk:
-			an.add(level.Dangerous, "as.bulk-move", sp, "BULK MOVE: Will move multiple files/folders (%s)", what)
-		default:
-			an.add(level.Caution, "as.move", sp, "MOVE: moves files or objects")
+		an.add(l, "as.move-home-folder", sp, "MOVE: moves %s, with everything in it", home)
+	}
+	switch {
+	case bulk && trash:
+		an.add(level.Destructive, "as.bulk-trash", sp, "BULK DELETE: moves multiple items (%s) to the Trash", what)
+	case trash:
+		an.add(level.Dangerous, "as.trash", sp, "DELETE: moves items to the Trash")
+	case bulk:
+		an.add(level.Dangerous, "as.bulk-move", sp, "BULK MOVE: Will move multiple files/folders (%s)", what)
+	default:
+		an.add(level.Caution, "as.move", sp, "MOVE: moves files or objects")
+	}
+}
+
+func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
+	if bulk, _ := an.bulkObject(st, i+1); bulk {
+		an.add(level.Caution, "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
+		return
+	}
+	an.add(level.Caution, "as.duplicate", span2(st, i, 1), "DUPLICATE: makes a copy")
+}
+
+func verbEmpty(an *asAn, st []asToken, i, n int, app *asApp) {
+	if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Finder" {
+		an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
+	}
+}
+
+func verbSend(an *asAn, st []asToken, i, n int, app *asApp) {
+	if n == 1 {
+		an.sends++
+		if an.bulkRecipients {
+			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
+			return
 		}
-	})
-	rule("duplicate (every|all)", flat(level.Caution, "bulk-duplicate", "BULK DUPLICATE: May use significant disk space"))
-	rule("duplicate", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		if bulk, _ := an.bulkObject(st, i+1); bulk {
-			an.add(level.Caution, "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
+			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
 			return
 		}
-		an.add(level.Caution, "as.duplicate", span2(st, i, 1), "DUPLICATE: makes a copy")
-	})
-	rule("empty [the] trash", flat(level.Destructive, "empty-trash", "EMPTY TRASH: Permanently deletes all items in Trash"))
-	rule("empty", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Finder" {
-			an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
-		}
-	})
-	rule("erase", headOnly(flat(level.Destructive, "erase", "ERASE: erases a disk")))
-	rule("send (every|all) (message|messages|mail|mails|email|emails|outgoing)", flat(level.Destructive, "bulk-email", "BULK EMAIL: Will send multiple emails"))
-	rule("send", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 {
-			an.sends++
-			if an.bulkRecipients {
-				an.add(level.Destructive, "as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
-				return
-			}
-			if bulk, _ := an.bulkObject(st, i+1); bulk {
-				an.add(level.Destructive, "as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
-				return
-			}
-			an.add(level.Dangerous, "as.send", span2(st, i, 1), "SEND: sends an email or message as you")
-		}
-	})
-	power := headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.add(level.Dangerous, "as.power", span2(st, i, n), "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
-	})
-	rule("shut down", power)
-	rule("shutdown", power)
-	rule("restart", power)
-	rule("sleep", power)
-	rule("log out", power)
-	rule("logout", power)
-	rule("quit (every|all) (application|applications|app|apps|process|processes)", flat(level.Dangerous, "quit-all", "QUIT ALL APPS: Will quit multiple applications"))
-	rule("quit", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && an.loopBulk() {
-			an.add(level.Dangerous, "as.quit-all", span2(st, i, 1), "QUIT ALL APPS: quits applications in a loop")
-			return
-		}
-		if n == 1 && isHead(st, i) {
-			an.add(level.Caution, "as.quit", span2(st, i, 1), "QUIT: quits an application")
-		}
-	})
-	rule("keystroke", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, 1)
-		an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
-		an.keyCombo(st, i, app)
-		// Typed after Command-Space: the start of a terminal's name launches it.
-		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
-			if typed := strings.ToLower(strings.TrimSpace(an.str(st[i+1]))); len(typed) >= 3 {
-				for name := range facts.Terminals {
-					if strings.HasPrefix(name, typed) {
-						an.terminal = true
-						an.spotlight = false
-						an.add(level.Dangerous, "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
-						return
-					}
+		an.add(level.Dangerous, "egress.as.send", span2(st, i, 1), "SEND: sends an email or message as you")
+	}
+}
+
+func verbPower(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.add(level.Dangerous, "as.power", span2(st, i, n), "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
+}
+
+func verbQuit(an *asAn, st []asToken, i, n int, app *asApp) {
+	if n == 1 && an.loopBulk() {
+		an.add(level.Dangerous, "as.quit-all", span2(st, i, 1), "QUIT ALL APPS: quits applications in a loop")
+		return
+	}
+	if n == 1 && isHead(st, i) {
+		an.add(level.Caution, "as.quit", span2(st, i, 1), "QUIT: quits an application")
+	}
+}
+
+func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, 1)
+	an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+	an.keyCombo(st, i, app)
+	// Typed after Command-Space: the start of a terminal's name launches it.
+	if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
+		if typed := strings.ToLower(strings.TrimSpace(an.str(st[i+1]))); len(typed) >= 3 {
+			for name := range facts.Terminals {
+				if strings.HasPrefix(name, typed) {
+					an.terminal = true
+					an.spotlight = false
+					an.front, an.frontTerminal = name, true
+					an.add(level.Dangerous, "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
+					return
 				}
 			}
 		}
-		// Text typed while a terminal is in use runs as a command; a key
-		// combination (keystroke "t" using command down) types nothing.
-		if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
-			if an.terminal {
-				an.typedIntoTerminal(st, i+1, sp)
-			} else if variants, whole := an.template(st[i+1:], 0); !whole {
-				// Typed where no terminal is seen: only what reads as a
-				// destructive command counts (prose is not shell).
-				for _, c := range variants {
-					var w Verdict
-					an.shellInto(&w, c, sp)
-					if w.Level >= level.Destructive {
-						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
-					}
-				}
+	}
+	// A Command shortcut can bring another application to the front
+	// (Command-Tab, Command-Space …): which one is no longer known.
+	if an.front != "" && hasWord(st[i+1:], kwUsing) && an.hasText(st[i+1:], "command") {
+		an.front, an.frontTerminal = "", false
+	}
+	// Text typed while a terminal is in use runs as a command; a key
+	// combination (keystroke "t" using command down) types nothing.
+	if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
+		switch {
+		case an.front != "" && !an.frontTerminal:
+			// Typed into an application the script brought to the front
+			// (a text editor, a code editor's palette): keys, not shell.
+		case an.frontTerminal || an.front == "" && an.terminal:
+			an.typedIntoTerminal(st, i+1, sp)
+		default:
+			an.typedUnknown(st, i+1, sp)
+		}
+	}
+}
+
+// typedUnknown rates text typed where the script says nothing of which
+// application is in front: only what reads as a destructive command
+// counts (prose is not shell), at Dangerous.
+func (an *asAn) typedUnknown(st []asToken, from int, sp Span) {
+	if variants, whole := an.template(st[from:], 0); !whole {
+		// Typed where no terminal is seen: only what reads as a
+		// destructive command counts (prose is not shell).
+		for _, c := range variants {
+			var w Verdict
+			an.shellInto(&w, c, sp)
+			if w.Level >= level.Destructive {
+				an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
 			}
 		}
-	})
-	rule("key (code|down|up)", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.add(level.Caution, "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
-		an.keyCombo(st, i, app)
-	})
-	rule("click", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, 1)
-		an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
-		an.menuLabels(st[i+1:], sp)
-	}))
-	rule("perform [action]", headOnly(func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := span2(st, i, n)
-		an.add(level.Caution, "as.perform", sp, "PERFORM: Triggers an interface action")
-		an.menuLabels(st[i+n:], sp)
-	}))
-	rule("do shell script", doShellScript)
-	rule("do script", terminalText("do script", "Terminal"))
-	rule("write text", terminalText("write text", "iTerm"))
-	rule("write contents of file", flat(level.Dangerous, "terminal-file", "TERMINAL: types a file's contents into a live iTerm shell, where they run unseen"))
-	rule("do javascript", flat(level.Dangerous, "javascript", "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session"))
-	rule("execute", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		for _, t := range st[i:] {
-			if t.kw == kwJavascript {
-				an.add(level.Dangerous, "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
-				return
+	}
+}
+
+// noteFront notes the application a statement brings to the front:
+// activate (of the application told, or named), or a process set
+// frontmost. Text typed after goes to it.
+func (an *asAn) noteFront(st []asToken, i int, app *asApp) {
+	name := ""
+	for j := i + 1; j+1 < len(st) && j < i+4; j++ {
+		if (st[j].kw == kwApplication || st[j].kw == kwApp || st[j].kw == kwProcess) && st[j+1].kind == asString {
+			name = an.str(st[j+1])
+		}
+	}
+	if name == "" {
+		for j := 0; j+1 < len(st) && j < i; j++ {
+			if st[j].kw == kwProcess && st[j+1].kind == asString {
+				name = an.str(st[j+1])
 			}
 		}
-		if isHead(st, i) {
-			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
-			for _, t := range st[i+1:] {
-				if t.kind == asString && codeDeletes(an.str(t)) {
-					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
-				}
-			}
+	}
+	if name == "" && app != nil && !app.dynamic {
+		name = app.name
+		if app.known != nil {
+			name = app.known.Title
 		}
-	})
-	rule("with replacing", flat(level.Dangerous, "replacing", "REPLACE: overwrites existing items of the same name"))
-	rule("run script", runScript)
-	rule("load script", flat(level.Dangerous, "load-script", "LOAD SCRIPT: loads a compiled script that is not analysed"))
-	rule("store script", flat(level.Dangerous, "store-script", "STORE SCRIPT: writes a compiled script to disk"))
-	rule("with administrator privileges", flat(level.Dangerous, "admin", "ADMIN: runs with administrator privileges (as root)"))
-	rule("administrator privileges", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i == 0 || st[i-1].kw != kwWith {
-			an.add(level.Dangerous, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root)")
-		}
-	})
-	rule("display dialog", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		for j := i + 2; j+1 < len(st); j++ {
-			if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
-				an.add(level.Dangerous, "as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
-				return
-			}
-		}
-	})
-	rule("set eof", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		// set eof f to 0 then write: the usual way to overwrite a file. With
-		// nothing written, the file is emptied.
-		if an.writesFile() {
-			an.add(level.Dangerous, "as.set-eof", span2(st, i, n), "OVERWRITE: set eof cuts a file's contents before writing it anew")
+	}
+	if name == "" || strings.EqualFold(name, "System Events") {
+		return
+	}
+	an.front, an.frontTerminal = name, facts.IsTerminal(name)
+}
+
+func verbKey(an *asAn, st []asToken, i, n int, app *asApp) {
+	if an.front != "" && hasWord(st[i+1:], kwUsing) && an.hasText(st[i+1:], "command") {
+		an.front, an.frontTerminal = "", false // Command-Tab …: the front is not known
+	}
+	an.add(level.Caution, "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
+	an.keyCombo(st, i, app)
+}
+
+func verbClick(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, 1)
+	an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
+	an.menuLabels(st[i+1:], sp)
+}
+
+func verbPerform(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, n)
+	an.add(level.Caution, "as.perform", sp, "PERFORM: Triggers an interface action")
+	an.menuLabels(st[i+n:], sp)
+}
+
+func verbExecute(an *asAn, st []asToken, i, n int, app *asApp) {
+	for _, t := range st[i:] {
+		if t.kw == kwJavascript {
+			an.add(level.Dangerous, "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
 			return
 		}
-		an.add(level.Destructive, "as.set-eof", span2(st, i, n), "TRUNCATE: set eof empties a file and nothing is written back")
-	})
-	rule("set [the] clipboard", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.add(level.Caution, "as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
-		if k := i + n; k+1 < len(st) && st[k].kw == kwTo && st[k+1].kind == asString {
-			an.clipboard = an.str(st[k+1])
+	}
+	if isHead(st, i) {
+		an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
+		for _, t := range st[i+1:] {
+			if t.kind == asString && codeDeletes(an.str(t)) {
+				an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
+			}
 		}
-	})
-	rule("set volume", flat(level.Caution, "volume", "VOLUME: changes the sound volume"))
-	rule("open location", openLocation)
-	rule("openurl", openLocation)
-	rule("geturl", openLocation)
-	rule("make [new] login item", flat(level.Destructive, "login-item", "PERSISTENCE: adds a login item that starts at every login"))
-	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && !(i+2 < len(st) && st[i+2].kw == kwLogin || i+1 < len(st) && st[i+1].kw == kwLogin) {
+	}
+}
+
+func verbAdminBare(an *asAn, st []asToken, i, n int, app *asApp) {
+	if i > 0 && (st[i-1].kw == kwWith || st[i-1].kw == kwWithout) {
+		return // the row of its own, or none asked
+	}
+	if i+n < len(st) && st[i+n].kind == asWord && an.text(st[i+n]) == "false" {
+		return // administrator privileges false
+	}
+	an.add(level.Destructive, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root): sudo, by AppleScript")
+}
+
+func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
+	for j := i + 2; j+1 < len(st); j++ {
+		if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
+			an.add(level.Dangerous, "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
+			return
+		}
+	}
+}
+
+func verbSetEOF(an *asAn, st []asToken, i, n int, app *asApp) {
+	// set eof f to 0 then write: the usual way to overwrite a file. With
+	// nothing written, the file is emptied.
+	if an.writesFile() {
+		an.add(level.Dangerous, "as.set-eof", span2(st, i, n), "OVERWRITE: set eof cuts a file's contents before writing it anew")
+		return
+	}
+	an.add(level.Destructive, "as.set-eof", span2(st, i, n), "TRUNCATE: set eof empties a file and nothing is written back")
+}
+
+func verbClipboard(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.add(level.Caution, "egress.as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
+	if k := i + n; k+1 < len(st) && st[k].kw == kwTo && st[k+1].kind == asString {
+		an.clipboard = an.str(st[k+1])
+	}
+}
+
+func verbMake(an *asAn, st []asToken, i, n int, app *asApp) {
+	if n == 1 && !(i+2 < len(st) && st[i+2].kw == kwLogin || i+1 < len(st) && st[i+1].kw == kwLogin) {
+		if an.makesFile(st, i+1, app) {
+			// Finder and System Events never make a file over an existing
+			// one: an empty new file loses and holds nothing, like a new
+			// folder; one made with data is a file written.
+			if hasWord(st[i+1:], kwContents) || an.hasText(st[i+1:], "data") {
+				an.add(level.Dangerous, "as.make-file", span2(st, i, 1), "MAKE: writes a new file on disk")
+			} else {
+				an.add(level.Caution, "as.make-file", span2(st, i, 1), "MAKE: creates a new, empty file")
+			}
+		} else {
 			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
 		}
-	})
-	rule("write", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i+1 < len(st) && st[i+1].kw == kwText {
-			return
+	}
+	makeDetails(an, st, i, n, app)
+}
+
+// makesFile reports `make [new] file …` (a file, text file, property list
+// file …) outside the applications whose "file" is no file on disk (a
+// Calendar file alarm).
+func (an *asAn) makesFile(st []asToken, j int, app *asApp) bool {
+	if app != nil && app.known != nil && app.known.Title != "Finder" && app.known.Title != "System Events" {
+		return false
+	}
+	for k := j; k < len(st) && k < j+4; k++ {
+		t := st[k]
+		if t.kind != asWord {
+			return false
 		}
-		an.add(level.Caution, "as.write", span2(st, i, 1), "WRITE: writes to a file")
-		an.pathArgs(st[i+1:], true)
-	})
-	rule("open for access", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.pathArgs(st[i+n:], hasWordSeq(st[i+n:], kwWrite, kwPermission))
-	})
-	rule("read", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.pathArgs(st[i+1:], false)
-	})
-	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
-	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
-	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
-			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
-			return
-		}
-		if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].kw == kwScript {
-			return
-		}
-		sp := span2(st, i, 1)
 		switch {
-		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.Title == "Shortcuts":
-			an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
-		case app != nil && (app.dynamic || app.known == nil):
-			an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
+		case t.kw == kwFile:
+			return k+1 >= len(st) || st[k+1].kw != kwAlarm
+		case t.kw == kwNew || t.kw == kwA || t.kw == kwThe || an.text(t) == "text" || an.text(t) == "property" || an.text(t) == "list":
+			continue
 		}
-	})
-	rule("open", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
+		return false
+	}
+	return false
+}
+
+func verbWrite(an *asAn, st []asToken, i, n int, app *asApp) {
+	if i+1 < len(st) && st[i+1].kw == kwText {
+		return
+	}
+	an.add(level.Dangerous, "as.write", span2(st, i, 1), "WRITE: writes to a file")
+	an.pathArgs(st[i+1:], true)
+}
+
+// verbOpenForAccess rates open for access: with write permission it
+// creates the file or opens it to be written, a file write.
+func verbOpenForAccess(an *asAn, st []asToken, i, n int, app *asApp) {
+	write := hasWordSeq(st[i+n:], kwWrite, kwPermission) && !hasWordSeq(st[i+n:], kwWithout, kwWrite)
+	if write {
+		an.add(level.Dangerous, "as.write", span2(st, i, n), "WRITE: opens a file to write it (creating it if it does not exist)")
+	}
+	an.pathArgs(st[i+n:], write)
+}
+
+// verbSave rates save: a document written to its file, or to the file
+// or folder named after in/as.
+func verbSave(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.add(level.Dangerous, "as.save", span2(st, i, n), "SAVE: writes a document to a file")
+	an.pathArgs(st[i+n:], true)
+}
+
+func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.pathArgs(st[i+1:], false)
+}
+
+func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
+	if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
+		an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+		return
+	}
+	if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].kw == kwScript {
+		return
+	}
+	sp := span2(st, i, 1)
+	switch {
+	case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.Title == "Shortcuts":
+		an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+	case app != nil && (app.dynamic || app.known == nil):
+		an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
+	}
+}
+
+func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
+	if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
+		return
+	}
+	if app != nil && app.known != nil && facts.IsTerminal(app.known.Title) && i+1 < len(st) {
+		an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
+		return
+	}
+	for _, t := range st[i+1:] {
+		if t.kind == asString {
+			if ext := facts.RunnableExt(an.str(t)); ext != "" {
+				an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
+			}
+		}
+	}
+}
+
+func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
+	if isHead(st, i) && hasWord(st[i:], kwFolder) {
+		an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
+	}
+}
+
+// makeDetails rates what `make` makes: a property list at a persistence
+// place, a web page, a Mail rule, a Folder Action, a Script Editor
+// document's code, a file alarm.
+func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
+	an.urlProps(st[i+1:], span2(st, i, 1))
+	if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
+		if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
+			an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
+		} else {
+			an.add(level.Dangerous, "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
+		}
+	}
+	if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], kwRecipient) {
+		an.bulkRecipients = true
+	}
+	if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
+		an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
+	}
+	if app != nil && app.known != nil && app.known.Title == "Script Editor" {
+		// make new document with properties {contents:"…"}: code to run.
+		for k := i + 1; k+2 < len(st); k++ {
+			if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
+				sp := span2(st, k+2, 1)
+				an.v.Merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
+			}
+		}
+	}
+	for j := i + 1; j+1 < len(st) && j < i+5; j++ {
+		if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
+			an.add(level.Dangerous, "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
 			return
 		}
-		if app != nil && app.known != nil && isTerminalApp(app.known.Title) && i+1 < len(st) {
-			an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
-			return
-		}
-		for _, t := range st[i+1:] {
-			if t.kind == asString {
-				if ext := executableExt(an.str(t)); ext != "" {
-					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
-				}
-			}
-		}
-	})
-	rule("attach [action]", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if isHead(st, i) && hasWord(st[i:], kwFolder) {
-			an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
-		}
-	})
-	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
-		an.urlProps(st[i+1:], span2(st, i, 1))
-		if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
-			if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
-				an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
-			} else {
-				an.add(level.Dangerous, "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
-			}
-		}
-		if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], kwRecipient) {
-			an.bulkRecipients = true
-		}
-		if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
-			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
-		}
-		if app != nil && app.known != nil && app.known.Title == "Script Editor" {
-			// make new document with properties {contents:"…"}: code to run.
-			for k := i + 1; k+2 < len(st); k++ {
-				if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
-					sp := span2(st, k+2, 1)
-					an.v.Merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
-				}
-			}
-		}
-		for j := i + 1; j+1 < len(st) && j < i+5; j++ {
-			if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
-				an.add(level.Dangerous, "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
-				return
-			}
-		}
-	})
+	}
 }
 
 func (an *asAn) nextNoun(st []asToken, j int) string {
@@ -618,7 +689,7 @@ func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
 	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
 		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
 	case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-		an.add(level.Dangerous, "as.secret-read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
+		an.add(level.Dangerous, "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
 	}
 }
 
@@ -666,25 +737,28 @@ func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
 	return pv
 }
 
-func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
+// verbOpenLocation rates open location, openURL and GetURL by the URL's
+// scheme.
+func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	for _, t := range st[i+n:] {
 		if t.kind == asString {
 			if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
 				l, why := facts.SchemeRisk(scheme)
-				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
+				an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
 				return
 			}
 			break
 		}
 	}
-	an.add(level.Caution, "as.open-url", sp, "OPEN URL: opens a web page")
+	an.add(level.Caution, "egress.as.open-url", sp, "OPEN URL: opens a web page")
 }
 
-// doShellScript rates `do shell script <expr>`: Dangerous at least, then
-// the command itself, parsed. A command computed at run time is
-// Destructive: nothing can be known of it.
-func doShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
+// verbDoShellScript rates `do shell script <expr>`: Dangerous at least, then
+// the command itself, parsed, and Destructive when it runs one of seed
+// 000's programs (shellFloor), whatever the parse says of it. A command
+// computed at run time is Destructive: nothing can be known of it.
+func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := stmtSpan(st[i:])
 	an.add(level.Dangerous, "as.shell", span2(st, i, n), "SHELL COMMAND: Review carefully for dangerous operations")
 	variants, whole := an.template(st[i+n:], 0)
@@ -694,35 +768,77 @@ func doShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for _, cmd := range variants {
 		an.shellInto(an.v, cmd, sp)
+		if why := shellFloorHit(cmd); why != "" {
+			an.add(level.Destructive, "as.shell-destructive", sp, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (%s)", why)
+		}
 	}
+}
+
+// verbPassword rates a password read from Keychain Scripting: a secret.
+func verbPassword(an *asAn, st []asToken, i, n int, app *asApp) {
+	if app != nil && app.known != nil && app.known.Title == "Keychain Scripting" {
+		an.add(level.Dangerous, "secret.as.keychain", span2(st, i, n), "KEYCHAIN: reads a password from the Keychain")
+	}
+}
+
+// verbDoScript is Terminal's do script (terminalText). Told to a script
+// runner (Script Editor …), the text is AppleScript it runs; told to
+// another application Airlock knows (InDesign, Photoshop …), a script in
+// that application's own language, which is not analysed.
+func verbDoScript(an *asAn, st []asToken, i, n int, app *asApp) {
+	if app == nil || app.dynamic || app.known == nil || facts.IsTerminal(app.known.Title) {
+		terminalText(an, st, i, n, "do script", "Terminal")
+		return
+	}
+	sp := stmtSpan(st[i:])
+	if !facts.ScriptRunners[strings.ToLower(app.known.Title)] {
+		an.add(level.Dangerous, "as.do-script", span2(st, i, n), "SCRIPT: do script runs a script inside %s, which Airlock does not analyse", appTitle(app))
+		return
+	}
+	an.add(level.Caution, "as.do-script", span2(st, i, n), "SCRIPT: %s runs script text", appTitle(app))
+	variants, whole := an.template(st[i+n:], 0)
+	if whole {
+		an.add(level.Destructive, "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
+		return
+	}
+	for _, v := range variants {
+		if an.depth+1 > rate.MaxDepth {
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+			return
+		}
+		an.v.Merge(appleScriptAt(v, an.env, an.depth+1), &sp)
+	}
+}
+
+// verbWriteText is iTerm's write text (terminalText).
+func verbWriteText(an *asAn, st []asToken, i, n int, app *asApp) {
+	terminalText(an, st, i, n, "write text", "iTerm")
 }
 
 // terminalText rates text typed into a live shell (Terminal's do script,
 // iTerm's write text). The text is visible in the terminal as it runs, so a
 // computed command is Dangerous rather than Destructive; literal commands
 // are rated as shell.
-func terminalText(verb, appName string) func(an *asAn, st []asToken, i, n int, app *asApp) {
-	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		sp := stmtSpan(st[i:])
-		an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
-		if hasWordSeq(st[i+n:], kwDo, kwShell, kwScript) {
-			an.add(level.Destructive, "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
-		}
-		variants, whole := an.template(st[i+n:], 0)
-		if whole {
-			// Nothing of the command is in the script: there is nothing to parse.
-			an.add(level.Dangerous, "as.terminal-computed", sp, "TERMINAL: runs a command computed at run time in %s", appName)
-			return
-		}
-		for _, cmd := range variants {
-			an.shellInto(an.v, cmd, sp)
-		}
+func terminalText(an *asAn, st []asToken, i, n int, verb, appName string) {
+	sp := stmtSpan(st[i:])
+	an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
+	if hasWordSeq(st[i+n:], kwDo, kwShell, kwScript) {
+		an.add(level.Destructive, "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
+	}
+	variants, whole := an.template(st[i+n:], 0)
+	if whole {
+		// Nothing of the command is in the script: there is nothing to parse.
+		an.add(level.Dangerous, "as.terminal-computed", sp, "TERMINAL: runs a command computed at run time in %s", appName)
+		return
+	}
+	for _, cmd := range variants {
+		an.shellInto(an.v, cmd, sp)
 	}
 }
 
-// runScript rates `run script`: a literal is analysed as AppleScript (or
+// verbRunScript rates `run script`: a literal is analysed as AppleScript (or
 // JavaScript with `in "JavaScript"`), anything else is not visible.
-func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
+func verbRunScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := stmtSpan(st[i:])
 	rest := st[i+n:]
 	jsLang := false
@@ -764,35 +880,6 @@ func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
 	for _, c := range variants {
 		an.shellInto(an.v, c, sp)
 	}
-}
-
-// menuItemRisk rates a menu item or button chosen by UI scripting by what
-// it is called.
-func menuItemRisk(label string) (level.Level, string) {
-	l := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
-	// A prefix of a dangerous label finds it too (whose name starts with "Empty").
-	for _, full := range []string{"empty trash", "empty bin", "erase", "secure empty trash", "move to trash", "move to bin", "shut down", "restart", "log out"} {
-		if len(l) >= 4 && strings.HasPrefix(full, l) {
-			l = full
-			break
-		}
-	}
-	if l == "trash" || l == "bin" || strings.HasSuffix(l, " trash") || strings.HasSuffix(l, " bin") {
-		// whose name ends with "Trash": Empty Trash or Move to Trash.
-		if !strings.HasPrefix(l, "empty") && !strings.HasPrefix(l, "move") {
-			return level.Dangerous, "empties the Trash or moves items to it"
-		}
-	}
-	switch {
-	case strings.Contains(l, "empty trash") || strings.Contains(l, "empty bin") || strings.Contains(l, "erase") || strings.Contains(l, "secure empty"):
-		return level.Destructive, "permanently deletes"
-	case strings.Contains(l, "delete") || strings.Contains(l, "move to trash") || strings.Contains(l, "move to bin") ||
-		strings.Contains(l, "shut down") || strings.Contains(l, "restart") || strings.Contains(l, "log out") ||
-		strings.Contains(l, "force quit") || strings.Contains(l, "reset") || strings.Contains(l, "clear history") ||
-		strings.Contains(l, "remove all") || strings.Contains(l, "clear all"):
-		return level.Dangerous, "deletes, resets or powers off"
-	}
-	return level.Safe, ""
 }
 
 // hasWord reports the word k in st; k must be a named keyword (kwTo …).
@@ -943,7 +1030,7 @@ func (an *asAn) hasText(st []asToken, w string) bool {
 
 // filterRisk rates a label compared by mode: the worst command it can match.
 func filterRisk(label string, mode byte) (level.Level, string) {
-	best, why := menuItemRisk(label)
+	best, why := facts.MenuItemRisk(label)
 	if mode == 'x' {
 		return best, why
 	}
@@ -956,7 +1043,7 @@ func filterRisk(label string, mode byte) (level.Level, string) {
 	}
 	for _, l := range facts.RiskyMenuLabels {
 		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
-			if lv, w := menuItemRisk(l); lv > best {
+			if lv, w := facts.MenuItemRisk(l); lv > best {
 				best, why = lv, w+" (the filter matches "+l+")"
 			}
 		}
@@ -1069,8 +1156,8 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 		// Key codes typed into a terminal are a command by other means.
 		var typed strings.Builder
 		for _, k := range keys {
-			if mods["shift"] && shifted[k] != "" {
-				k = shifted[k]
+			if mods["shift"] && facts.Shifted[k] != "" {
+				k = facts.Shifted[k]
 			}
 			if len(k) == 1 {
 				typed.WriteString(k)
@@ -1154,17 +1241,6 @@ func (an *asAn) mentionsScan(w string) bool {
 		}
 	}
 	return false
-}
-
-// executableExt returns the extension of a file that runs code when opened.
-func executableExt(p string) string {
-	low := strings.ToLower(strings.TrimRight(strings.TrimSpace(p), "/"))
-	for _, ext := range facts.RunnableExts {
-		if strings.HasSuffix(low, ext) {
-			return ext
-		}
-	}
-	return ""
 }
 
 // codeDeletes spots deletion in code of a language Airlock does not parse

@@ -1,7 +1,6 @@
-package risk
+package applescript
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -9,9 +8,7 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
-	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
-	"github.com/airlockhq/airlock/app/internal/risk/shell"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -25,9 +22,9 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Bound to an assessment, as AppleScript binds it: nested shell
-	// commands reach the shell analyzer through it.
-	env, end := begin(&Env{Paths: cfg}, context.Background())
+	// Bound to an assessment, as the facade binds it: nested shell
+	// commands reach the stand-in shell analyzer through it.
+	env, end := (&Env{Paths: cfg}).Begin(context.Background(), fakeShell{})
 	defer end(&Verdict{})
 	cmds := []string{
 		"ls -la ~/Documents",
@@ -42,7 +39,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	// commands add themselves (at a lower level than they do).
 	var probe Verdict
 	for _, c := range cmds {
-		shell.Into(&probe, c, env, &Span{Start: 1, End: 2}, 1)
+		fakeShell{}.Shell(&probe, c, env, &Span{Start: 1, End: 2}, 1)
 	}
 	prefills := func(n int) []Reason {
 		var rs []Reason
@@ -64,7 +61,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 				sp := Span{Start: 10 * i, End: 10*i + 5}
 				want := Verdict{Reasons: prefills(n)}
 				got := Verdict{Reasons: prefills(n)}
-				shell.Into(&want, c, env, &sp, 1)
+				fakeShell{}.Shell(&want, c, env, &sp, 1)
 				an.shellInto(&got, c, sp)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%d reasons before, round %d, %q:\ngot  %v\nwant %v", n, round, c, got, want)
@@ -78,53 +75,24 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	}
 }
 
-// TestTerminalAppPlainNames checks isTerminalApp's short way for plain
-// names (one look-up in terminalKeys) against the long way every other
-// name takes, for every name the tables hold, in several spellings.
-func TestTerminalAppPlainNames(t *testing.T) {
-	long := func(name string) bool {
-		low := lowerName(nil, name)
-		key := bytes.TrimRight(low, "/:")
-		if i := bytes.LastIndexAny(key, "/:"); i >= 0 {
-			key = key[i+1:]
+// fakeShell stands in for the shell analyzer: like it, a pure function of
+// the command that only adds to the verdict it is given, several reasons
+// per command (some shared between commands, at other levels), anchored
+// at the span given or at spans of their own.
+type fakeShell struct{}
+
+func (fakeShell) Shell(v *Verdict, src string, _ *Env, at *Span, _ int) {
+	for k, w := range strings.Fields(src) {
+		sp := Span{Start: k, End: k + len(w)}
+		if at != nil && k%3 != 2 {
+			sp = *at
 		}
-		key = bytes.TrimSuffix(key, []byte(".app"))
-		if facts.Terminals[string(key)] {
-			return true
+		v.Add(level.Level(len(w)%4), "fake.word", sp, "word %q", w)
+		if k%2 == 0 {
+			v.Add(level.Level(k%4), "fake.shared", sp, "shared %d", len(w)%3)
 		}
-		info := appInfoFor(low)
-		return info != nil && (info.Title == "Terminal" || info.Title == "iTerm")
-	}
-	var names []string
-	for k := range facts.Apps {
-		names = append(names, k)
-	}
-	for k := range facts.AppIDs {
-		names = append(names, k)
-	}
-	for k := range facts.Terminals {
-		names = append(names, k)
-	}
-	names = append(names, "Notes", "TextEdit", "Unknown App", "")
-	terminals := 0
-	for _, n := range names {
-		for _, s := range []string{n, strings.ToUpper(n), " " + n + " ", capitalize(n), "/Applications/" + capitalize(n) + ".app/"} {
-			if got, want := isTerminalApp(s), long(s); got != want {
-				t.Errorf("isTerminalApp(%q) = %v, want %v", s, got, want)
-			}
-			if isTerminalApp(s) {
-				terminals++
-			}
-		}
-	}
-	if terminals == 0 {
-		t.Error("no name was a terminal: the tables are not what this test expects")
 	}
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+func (fakeShell) AppleScript(string, *Env, int) Verdict { return Verdict{} }
+func (fakeShell) JXA(string, *Env, int) Verdict         { return Verdict{} }

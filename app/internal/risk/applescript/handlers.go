@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import "github.com/airlockhq/airlock/app/internal/level"
 
@@ -177,8 +177,10 @@ var perItem = map[string]struct {
 }{
 	"as.delete":                {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes is called for many items (in a loop or recursively)"},
 	"as.delete-permanent":      {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
+	"as.objc-remove":           {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
+	"as.objc-trash":            {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
 	"as.trash":                 {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
-	"as.send":                  {level.Destructive, "as.bulk-email", "BULK EMAIL: a handler that sends is called many times (in a loop or recursively)"},
+	"egress.as.send":           {level.Destructive, "egress.as.bulk-email", "BULK EMAIL: a handler that sends is called many times (in a loop or recursively)"},
 	"as.quit":                  {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that quits is called in a loop or recursively"},
 	"as.shortcut-quit":         {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that types Command-Q is called in a loop or recursively"},
 	"as.shortcut-trash":        {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that types Command-Delete in the Finder is called in a loop or recursively"},

@@ -1,49 +1,16 @@
-package risk
+package applescript
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Keys: what `keystroke` and `key code` press, however the key is spelled:
 // a literal, a variable, an item of a list, a handler's parameter, a
 // loop over a list of codes, `character id …` or `ASCII character …`.
-
-// keyNames names the key codes (US layout) whose shortcuts mean something
-// to the analyzer, and the letters and signs a typed command is made of.
-var keyNames = map[int]string{
-	0: "a", 1: "s", 2: "d", 3: "f", 4: "h", 5: "g", 6: "z", 7: "x", 8: "c", 9: "v", 11: "b", 12: "q",
-	13: "w", 14: "e", 15: "r", 16: "y", 17: "t", 18: "1", 19: "2", 20: "3", 21: "4", 22: "6", 23: "5",
-	24: "=", 25: "9", 26: "7", 27: "-", 28: "8", 29: "0", 30: "]", 31: "o", 32: "u", 33: "[", 34: "i",
-	35: "p", 36: "\n", 37: "l", 38: "j", 39: "'", 40: "k", 41: ";", 42: "\\", 43: ",", 44: "/", 45: "n",
-	46: "m", 47: ".", 49: " ", 50: "`", 51: "delete", 53: "escape", 76: "\n", 117: "delete",
-}
-
-// shifted is what a key types with Shift down.
-var shifted = map[string]string{"`": "~", "1": "!", "7": "&", "\\": "|", ";": ":", "'": "\"", ",": "<", ".": ">", "/": "?", "-": "_", "=": "+", "9": "(", "0": ")", "8": "*", "4": "$", "3": "#", "2": "@"}
-
-// keyName reads a key value: "code:N" for key codes, else the typed text.
-func keyName(v string) string {
-	if c, ok := strings.CutPrefix(v, "code:"); ok {
-		if n, err := strconv.Atoi(c); err == nil {
-			if k, ok := keyNames[n]; ok {
-				return k
-			}
-		}
-		return v
-	}
-	switch v = strings.ToLower(v); v {
-	case "\b", "\x7f":
-		return "delete"
-	case "\x1b":
-		return "escape"
-	case "\r":
-		return "\n"
-	}
-	return v
-}
 
 // maxKeys bounds the values one key argument is read as.
 const maxKeys = 64
@@ -72,7 +39,7 @@ func (an *asAn) keyValues(st []asToken, code bool) (vals []string, computed bool
 				}
 			}
 		case len(e) == 1 && e[0].kind == asWord && textConst[an.text(e[0])] == "":
-			vals = append(vals, keyName(an.text(e[0]))) // keystroke delete
+			vals = append(vals, facts.KeyName(an.text(e[0]))) // keystroke delete
 		default:
 			vs, _ := an.template(e, depth)
 			for _, v := range vs {
@@ -83,7 +50,7 @@ func (an *asAn) keyValues(st []asToken, code bool) (vals []string, computed bool
 				if code {
 					v = "code:" + strings.TrimSpace(v)
 				}
-				vals = append(vals, keyName(v))
+				vals = append(vals, facts.KeyName(v))
 			}
 		}
 	}

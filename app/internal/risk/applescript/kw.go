@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import (
 	"encoding/binary"
@@ -183,7 +183,7 @@ type vocabulary struct {
 }
 
 // vocab is built when the package's variables are, before any init runs:
-// the named words first, then the word sets; rule() adds the rules' words.
+// the named words first, then the word sets, then the verb table's.
 var vocab = newVocabulary()
 
 func newVocabulary() *vocabulary {
@@ -203,6 +203,7 @@ func newVocabulary() *vocabulary {
 	v.flagWords(kfGeneric, facts.GenericVerbs)
 	v.flagWords(kfAppVerb, facts.AppVerbs)
 	v.flagWords(kfBlock, blockOpeners)
+	v.indexVerbs()
 	return v
 }
 

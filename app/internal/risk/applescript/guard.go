@@ -1,4 +1,4 @@
-package risk
+package applescript
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
-// The guard for AppleScript and JXA (rate/guard.go has the rules): the
-// paths and names in their string literals.
+// The guard for AppleScript (rate/guard.go has the rules): the paths and
+// names in its string literals.
 
 // asWrites are the verbs after which an AppleScript statement's paths are
 // written; asTree, changed with everything inside them.

@@ -116,3 +116,24 @@ func TestPlanOutsideAllowedApps(t *testing.T) {
 
 // ruleAppNotAllowed is risk's rule for an app outside the allowed apps.
 const ruleAppNotAllowed = "dsl.app-not-allowed"
+
+// AppleScript's tell targets are held to the allowed apps: an app outside
+// them is at least dangerous and the reason names the setting; "*" frees them.
+func TestAppleScriptTellAllowedApps(t *testing.T) {
+	script := `tell application "Terminal" to activate`
+	for _, tc := range []struct {
+		apps []string
+		want bool // the allowedApps reason
+	}{
+		{[]string{"Safari"}, true},
+		{[]string{"Safari", "Terminal"}, false},
+		{[]string{"*"}, false},
+	} {
+		env := appsEnv(t, tc.apps)
+		v := risk.Assess(risk.KindAppleScript, script, env)
+		says := strings.Contains(strings.Join(v.Texts(), "\n"), "allowedApps")
+		if says != tc.want || (tc.want && v.Level < level.Dangerous) {
+			t.Errorf("allowed %q: %v %q", tc.apps, v.Level, v.Texts())
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -27,6 +28,11 @@ func (s Settings) Env(home string, gatePID int) (*risk.Env, error) {
 	env, err := risk.WithSelf(paths, gatePID)
 	if err != nil {
 		return nil, fmt.Errorf("finding Airlock's own files: %w", err)
+	}
+	if !slices.Equal(s.AllowedApps, []string{sanitize.AnyApp}) {
+		// AppleScript's tell targets are held to the same list as the
+		// DSL's app commands; "*" alone leaves them free.
+		env.AppAllowed = env.Paths.AppAllowed
 	}
 	return env, nil
 }

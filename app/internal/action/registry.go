@@ -129,7 +129,7 @@ var registry = []*Command{
 		Preview: "Write {content:chars} to {path}",
 	},
 	{
-		Name: "APPEND_FILE", Group: groupDocs, Class: level.Caution,
+		Name: "APPEND_FILE", Group: groupDocs, Class: level.Dangerous,
 		Args:    []ArgSpec{argPath("path"), argBody("content")},
 		Help:    "Append content to the end of a file, creating it if needed.",
 		Preview: "Append {content:chars} to {path}",

@@ -22,7 +22,7 @@ var specRegistry = []struct {
 	{"OPEN_FILE", "path:path app:app?", level.Caution},
 	{"REVEAL_IN_FINDER", "path:path", level.Safe},
 	{"WRITE_FILE", "path:path content:text<<", level.Dangerous},
-	{"APPEND_FILE", "path:path content:text<<", level.Caution},
+	{"APPEND_FILE", "path:path content:text<<", level.Dangerous},
 	{"WRITE_DOC", "path:path content:text<<", level.Dangerous},
 	{"SEND_EMAIL", "to:email_list subject:text body:text<<", level.Dangerous},
 	{"OPEN_URL", "url:url", level.Caution},

@@ -57,8 +57,8 @@ func TestAssessAllowedApps(t *testing.T) {
 		{"the second line", []string{"Safari"}, "OPEN_APP \"Safari\"\nQUIT_APP \"Finder\"", level.Blocked, `line 2: blocked: "Finder"`},
 		{"an empty list allows none", []string{}, `OPEN_APP "Safari"`, level.Blocked, "which is empty"},
 		{"* allows any", []string{"*"}, `OPEN_APP "Terminal"`, level.Caution, ""},
-		{"the default list", nil, `OPEN_APP "Notes"`, level.Caution, ""},
-		{"the default list leaves out Terminal", nil, `OPEN_APP "Terminal"`, level.Blocked, "allowedApps"},
+		{"the default allows every app", nil, `OPEN_APP "Notes"`, level.Caution, ""},
+		{"the default does not block Terminal", nil, `OPEN_APP "Terminal"`, level.Caution, ""},
 		{"not an app command", []string{"Safari"}, `NOTIFY "Terminal" "Terminal"`, level.Safe, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -71,12 +71,13 @@ type Settings struct {
 }
 
 // DefaultSettings are seed 004's sandbox (~/Documents, ~/Downloads,
-// ~/Desktop), a short list of everyday apps, seed 002's five-minute timeout
+// ~/Desktop), every app allowed (the person narrows allowedApps), seed
+// 002's five-minute timeout
 // and Level 1.
 func DefaultSettings() Settings {
 	return Settings{
 		Roots:           []string{"~/Documents", "~/Downloads", "~/Desktop"},
-		AllowedApps:     []string{"Calendar", "Finder", "Mail", "Music", "Notes", "Preview", "Reminders", "Safari", "TextEdit"},
+		AllowedApps:     []string{sanitize.AnyApp},
 		ApprovalTimeout: DefaultApprovalTimeout,
 		Autonomy:        SmartDefault,
 		KillHotkey:      DefaultKillHotkey,

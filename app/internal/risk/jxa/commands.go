@@ -23,7 +23,7 @@ import (
 func (an *jsAn) knownApp(args []jsToken) *facts.App {
 	var info *facts.App
 	for _, n := range an.appNames(args) {
-		i := appInfo(n)
+		i := facts.AppInfo(n)
 		if i == nil || info != nil && i != info {
 			return nil
 		}

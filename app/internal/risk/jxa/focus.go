@@ -64,7 +64,7 @@ func (an *jsAn) focuses(toks []jsToken) *jsFocus {
 		}
 		named := false
 		for _, n := range names {
-			named = named || jsTerminal(n) || facts.Terminals[n]
+			named = named || facts.IsTerminal(n) || facts.Terminals[n]
 		}
 		f.terminal = f.terminal || named
 		term := named || len(names) == 0 // an application that cannot be told may be one

@@ -227,7 +227,7 @@ func (an *jsAn) findLoops() {
 				}
 			}
 			for _, n := range an.appNames(args) {
-				if jsTerminal(n) {
+				if facts.IsTerminal(n) {
 					an.terminal = true
 				}
 			}
@@ -457,7 +457,7 @@ func (an *jsAn) unknownAppName(args []jsToken) (string, bool) {
 		return "(an application named at run time)", true
 	}
 	for _, n := range names {
-		if strings.TrimSpace(n) != "" && appInfo(n) == nil {
+		if strings.TrimSpace(n) != "" && facts.AppInfo(n) == nil {
 			return n, true
 		}
 	}

@@ -151,12 +151,12 @@ func (l *jsLexer) run(i int, sub bool) (int, bool) {
 			}
 		case c >= '0' && c <= '9':
 			j := i + 1
-			for j < n && (isWordByte(src[j]) || src[j] == '.') {
+			for j < n && (rate.IsWordByte(src[j]) || src[j] == '.') {
 				j++
 			}
 			l.emit(jsToken{kind: jsNumber, start: int32(i), end: int32(j), text: src[i:j]})
 			i = j
-		case isWordByte(c) || c == '$' || c == '\\' || c >= 0x80:
+		case rate.IsWordByte(c) || c == '$' || c == '\\' || c >= 0x80:
 			j, name := jsIdentAt(src, i)
 			if j == i {
 				r, size := utf8.DecodeRuneInString(src[i:])
@@ -378,7 +378,7 @@ func jsRegexEnd(src string, i int) (int, bool) {
 		case '/':
 			if !inClass {
 				j++
-				for j < len(src) && isWordByte(src[j]) {
+				for j < len(src) && rate.IsWordByte(src[j]) {
 					j++
 				}
 				return j, true
@@ -393,7 +393,7 @@ func jsRegexEnd(src string, i int) (int, bool) {
 // JavaScript `doShell\u0053cript` is doShellScript.
 func jsIdentAt(src string, i int) (int, string) {
 	j := i
-	for j < len(src) && (isWordByte(src[j]) || src[j] == '$') {
+	for j < len(src) && (rate.IsWordByte(src[j]) || src[j] == '$') {
 		j++
 	}
 	if j == len(src) || src[j] != '\\' && src[j] < 0x80 {
@@ -404,7 +404,7 @@ func jsIdentAt(src string, i int) (int, string) {
 	for j < len(src) {
 		c := src[j]
 		switch {
-		case isWordByte(c) || c == '$':
+		case rate.IsWordByte(c) || c == '$':
 			b.WriteByte(c)
 			j++
 		case c == '\\' && j+1 < len(src) && src[j+1] == 'u':
@@ -416,7 +416,7 @@ func jsIdentAt(src string, i int) (int, string) {
 			j = k
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(src[j:])
-			if !isUnicodeLetter(r) {
+			if !rate.IsUnicodeLetter(r) {
 				return j, b.String()
 			}
 			b.WriteRune(r)

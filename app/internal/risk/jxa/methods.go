@@ -1,6 +1,7 @@
 package jxa
 
 import (
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"slices"
 	"strings"
 
@@ -210,7 +211,7 @@ func (an *jsAn) doScript(u use) {
 		an.unfollowed(u.toks, u.r, sp)
 		return
 	}
-	if apps := an.chainApps(u.toks, u.r.i); len(apps) > 0 && !slices.ContainsFunc(apps, jsTerminal) {
+	if apps := an.chainApps(u.toks, u.r.i); len(apps) > 0 && !slices.ContainsFunc(apps, facts.IsTerminal) {
 		// InDesign, Script Editor …: a script in the application's own
 		// language, run where Airlock cannot see.
 		an.add(level.Dangerous, "jxa.app-script", sp, "SCRIPT: doScript runs a script inside %s, which Airlock does not analyse", rate.Display(apps[0]))

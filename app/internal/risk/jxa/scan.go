@@ -462,7 +462,7 @@ func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, st
 		if strings.Contains(s, "__AIRLOCK_") {
 			return
 		}
-		if l, w := menuItemRisk(s); l > best {
+		if l, w := facts.MenuItemRisk(s); l > best {
 			best, label, why = l, s, w
 		}
 	}

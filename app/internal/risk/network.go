@@ -25,7 +25,7 @@ func UsesNetwork(v Verdict) bool {
 // networkRules are the rules that find use of the network.
 var networkRules = map[string]bool{
 	// Fetching and sending.
-	"shell.download": true, "shell.upload": true, "shell.exfiltration": true, "egress.jxa.network": true, "egress.as.network": true,
+	"shell.download": true, "shell.net-lookup": true, "shell.upload": true, "shell.exfiltration": true, "egress.jxa.network": true, "egress.as.network": true,
 	// Connections to another machine.
 	"shell.ssh": true, "shell.ssh-copy-id": true, "shell.sftp": true, "shell.nc": true, "shell.ncat": true,
 	"shell.netcat": true, "shell.socat": true, "shell.telnet": true, "shell.openssl-connect": true,

@@ -357,6 +357,10 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		} else {
 			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
 		}
+	} else if lookupTools[name] {
+		// Nothing read goes out, but it needs the network to work: the
+		// sandbox gives the network only to what says so (risk.UsesNetwork).
+		c.add(level.Safe, "net-lookup", "%s: queries the network", name)
 	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {

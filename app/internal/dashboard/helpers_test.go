@@ -151,9 +151,11 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		rg.store, h = s, notifying{s, rg.outcomes}
 	}
 	cfg := dashboard.Config{
-		History:        h,
-		Status:         func() dashboard.Status { return dashboard.Status{Autonomy: 1} },
-		Settings:       func() dashboard.Settings { return dashboard.Settings{AllowedApps: []string{"Safari", "Notes"}, Roots: []string{"/home/p/Documents"}} },
+		History: h,
+		Status:  func() dashboard.Status { return dashboard.Status{Autonomy: 1} },
+		Settings: func() dashboard.Settings {
+			return dashboard.Settings{AllowedApps: []string{"Safari", "Notes"}, Roots: []string{"/home/p/Documents"}}
+		},
 		Confirm:        o.confirm,
 		ConfirmTimeout: o.confirmTimeout,
 		Location:       time.UTC,

@@ -256,10 +256,12 @@ func TestHistoryEscapesHostile(t *testing.T) {
 // always does; the dashboard redacts again on the way out).
 type fakeHistory struct{ groups []history.Group }
 
-func (f fakeHistory) Groups(context.Context, history.Query) ([]history.Group, error) { return f.groups, nil }
-func (fakeHistory) AddRequest(context.Context, history.Request) error                 { return nil }
-func (fakeHistory) AddDecision(context.Context, history.Decision) error               { return nil }
-func (fakeHistory) AddOutcome(context.Context, history.Outcome) error                 { return nil }
+func (f fakeHistory) Groups(context.Context, history.Query) ([]history.Group, error) {
+	return f.groups, nil
+}
+func (fakeHistory) AddRequest(context.Context, history.Request) error   { return nil }
+func (fakeHistory) AddDecision(context.Context, history.Decision) error { return nil }
+func (fakeHistory) AddOutcome(context.Context, history.Outcome) error   { return nil }
 
 // Everything shown passes through redact once more.
 func TestHistoryRedactsAgain(t *testing.T) {

@@ -25,9 +25,9 @@ const maxClientFilter = 64
 // wrote it (the form shows it back), and the history.Query it means.
 type Filter struct {
 	Client, Risk, Outcome, Since, Until string
-	N                                    string
-	Before                               string
-	Query                                history.Query
+	N                                   string
+	Before                              string
+	Query                               history.Query
 }
 
 // filterParams are the parameters the history page takes.

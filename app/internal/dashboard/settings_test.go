@@ -261,7 +261,9 @@ func TestOneChangeAtATime(t *testing.T) {
 	cookie := rg.session(dashboard.Full)
 	page := rg.get("/settings", cookie).body
 	first := make(chan response, 1)
-	go func() { first <- rg.post("/settings/automations", cookie, form(t, page, "/settings/automations", `value="false"`), nil) }()
+	go func() {
+		first <- rg.post("/settings/automations", cookie, form(t, page, "/settings/automations", `value="false"`), nil)
+	}()
 	<-open
 	res := rg.post("/settings/automation", cookie, form(t, page, "/settings/automation", `value="tidy downloads"`), nil)
 	if res.header.Get("Location") != "/settings?result=busy" {

@@ -302,4 +302,6 @@ func splitText(kind, text string) (asked, plan string, notes []note) {
 	return "", text, nil
 }
 
-func knownNote(k string) bool { return slices.Contains([]string{"context", "model", "no plan", "cut"}, k) }
+func knownNote(k string) bool {
+	return slices.Contains([]string{"context", "model", "no plan", "cut"}, k)
+}

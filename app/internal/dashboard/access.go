@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -264,7 +265,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 }
 
 // open swaps a link's code for the session cookie and sends the browser on
-// to a URL without the code. A browser that already has a session and
+// to a URL without the code: the history, or the page ?next= names. A browser that already has a session and
 // follows a spent link is sent on too: it needs no code.
 func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -273,10 +274,19 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	next := q.Get("next")
+	if next == "" {
+		next = "/"
+	}
+	if !slices.Contains(openTargets, next) {
+		// Checked before the code is spent: the link stays good.
+		plain(w, http.StatusBadRequest, "400 Bad Request: parameter next: "+quote(next)+" is not a page of the dashboard (want / or /settings)\n")
+		return
+	}
 	a := s.redeem(q.Get("code"))
 	if a == 0 {
 		if c, err := r.Cookie(CookieName); err == nil && s.keys.session(c.Value) != 0 {
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+			http.Redirect(w, r, next, http.StatusSeeOther)
 			return
 		}
 		forbid(w, "this dashboard link was used already, has expired, or is not one: open the dashboard again "+
@@ -290,5 +300,9 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,
 	})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }
+
+// openTargets are the pages a link may send the browser on to (?next=);
+// nothing else, so a link cannot redirect anywhere else.
+var openTargets = []string{"/", "/settings"}

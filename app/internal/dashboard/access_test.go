@@ -139,6 +139,20 @@ func TestLinkOpensOnce(t *testing.T) {
 		t.Errorf("the good code after bad tries: %d", res.status)
 	}
 
+	// ?next= names a page of the dashboard, and nothing else: a bad one is
+	// refused before the code is spent.
+	link, err = rg.srv.Link(dashboard.Full)
+	must(t, err)
+	for _, next := range []string{"//evil.example/", "https://evil.example/", "/settings/automations", "/%2F/evil.example"} {
+		if res := rg.get(link[len(rg.base):]+"&next="+url.QueryEscape(next), nil); res.status != http.StatusBadRequest ||
+			!strings.Contains(res.body, "parameter next") || res.header.Get("Location") != "" {
+			t.Errorf("next=%s: %d %q to %q", next, res.status, res.body, res.header.Get("Location"))
+		}
+	}
+	if res := rg.get(link[len(rg.base):]+"&next=/settings", nil); res.status != http.StatusSeeOther || res.header.Get("Location") != "/settings" {
+		t.Errorf("next=/settings: %d to %q", res.status, res.header.Get("Location"))
+	}
+
 	// Only the newest links are kept.
 	first, err := rg.srv.Link(dashboard.ReadOnly)
 	must(t, err)

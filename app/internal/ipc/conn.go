@@ -194,6 +194,12 @@ func (c *conn) handle(req Request) {
 		res, err = h.History(c.ctx, req.Params.(HistoryParams))
 	case "kill":
 		res, err = h.Kill(c.ctx)
+	case "dashboard":
+		if dh, ok := h.(DashboardHandler); ok {
+			res, err = dh.Dashboard(c.ctx, req.Params.(DashboardParams))
+		} else {
+			err = &RPCError{Code: CodeServerError, Message: "this gate has no dashboard: it comes with the menu-bar app (airlock), not airlock serve"}
+		}
 	default: // DecodeRequest lets no other method through
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}

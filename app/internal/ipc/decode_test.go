@@ -156,23 +156,25 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly five methods,
-// and a Handler with exactly the five matching methods, so nothing a client
-// can call approves, denies, resumes or changes a setting.
+// TestMethodsAreClosed pins the protocol's surface: exactly six methods,
+// and a Handler (with its optional DashboardHandler) with exactly the six
+// matching methods, so nothing a client can call approves, denies, resumes
+// or changes a setting.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"ask", "history", "kill", "status", "submit"}
+	want := []string{"ask", "dashboard", "history", "kill", "status", "submit"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
 	}
-	h := reflect.TypeFor[ipc.Handler]()
 	var names []string
-	for i := range h.NumMethod() {
-		names = append(names, strings.ToLower(h.Method(i).Name))
+	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler]()} {
+		for i := range h.NumMethod() {
+			names = append(names, strings.ToLower(h.Method(i).Name))
+		}
 	}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
-		t.Errorf("Handler methods %q, want exactly %q", names, want)
+		t.Errorf("Handler and DashboardHandler methods %q, want exactly %q", names, want)
 	}
 }
 
@@ -183,6 +185,8 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`4`), Method: "history", Params: ipc.HistoryParams{Limit: 20}},
 		{ID: json.RawMessage(`5`), Method: "submit", Params: ipc.SubmitParams{Client: "mcp", Plan: "open \"/tmp\"\nnotify \"é\"", DryRun: true}},
 		{ID: json.RawMessage(`6`), Method: "ask", Params: ipc.AskParams{Client: "airlock ask", Request: "tidy \"it\"", Context: "x\ny", Model: "m:1b", DryRun: true}},
+		{ID: json.RawMessage(`7`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
+		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()

@@ -3,12 +3,14 @@
 // JSON-RPC 2.0 framing with its limits, and the client the CLI and the MCP
 // server use to talk to a running gate.
 //
-// The protocol is a closed set of five methods (Methods): submit work (a
+// The protocol is a closed set of six methods (Methods): submit work (a
 // plan, or a request in words for the gate's model to turn into one), read
-// status, read history, trip the kill switch. It must never grow a method
-// that approves, denies, changes the autonomy level, re-arms after a kill or
-// changes settings: those happen only in the native UI, so an agent holding
-// the socket still cannot approve itself.
+// status, read history, trip the kill switch, and open the dashboard (the
+// app opens it in the browser itself; a client asking for a link to print
+// gets one that can only read). It must never grow a method that approves,
+// denies, changes the autonomy level, re-arms after a kill or changes
+// settings: those happen only in the native UI, so an agent holding the
+// socket still cannot approve itself.
 //
 // The kill switch also has a socket of its own (KillSocketName), its
 // reserved path: connecting trips it, the gate reads nothing there, and no

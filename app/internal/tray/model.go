@@ -50,6 +50,8 @@ type State struct {
 	Now time.Time
 	// Automation is the menu's own request in words, if one is under way.
 	Automation Automation
+	// CanOpenDashboard is whether "Dashboard…" can open the dashboard.
+	CanOpenDashboard bool
 }
 
 // Automation is the state of the request in words that "Automate…" started.
@@ -107,6 +109,7 @@ const (
 	OpenHistory              // write the history report and open it
 	Quit                     // quit the app
 	Automate                 // ask for a request in words and have the gate's model plan it
+	OpenDashboard            // open the dashboard in the browser
 )
 
 // Action is what an item does when clicked.
@@ -170,6 +173,7 @@ func Build(s State) Menu {
 	}
 	m.Items = append(m.Items,
 		Item{Title: "Open history…", Enabled: true, Action: Action{Kind: OpenHistory}},
+		Item{Title: DashboardTitle, Enabled: s.CanOpenDashboard, Action: Action{Kind: OpenDashboard}},
 		Item{Separator: true},
 		Item{Title: "Quit Airlock", Enabled: true, Action: Action{Kind: Quit}})
 	return m
@@ -211,6 +215,9 @@ func titleOf(s State) string {
 	}
 	return progressText(s.Automation)
 }
+
+// DashboardTitle is the title of the item that opens the dashboard.
+const DashboardTitle = "Dashboard…"
 
 // AutomateTitle is the title of the "Automate…" item when it can be clicked.
 const AutomateTitle = "Automate…"

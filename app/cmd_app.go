@@ -15,6 +15,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -42,6 +43,7 @@ var appUI = uiHooks{
 	askText:      bridge.AskText,
 	showText:     bridge.ShowText,
 	authenticate: ownerAuthentication(),
+	openURL:      openInBrowser,
 }
 
 // uiHooks are the popups the menu-bar app asks with.
@@ -54,6 +56,18 @@ type uiHooks struct {
 	// authenticate asks for the device owner's authentication (Touch ID or
 	// the login password on macOS); nil where the platform has none.
 	authenticate func(ctx context.Context, reason string) error
+	// openURL opens a URL in the person's browser: the dashboard's link.
+	openURL func(ctx context.Context, url string) error
+}
+
+// openInBrowser opens u with the bridge's opener (NSWorkspace on macOS,
+// xdg-open or gio on Linux).
+func openInBrowser(ctx context.Context, u string) error {
+	d, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return err
+	}
+	return d.OpenURL(ctx, u)
 }
 
 // ownerAuthentication is bridge.Authenticate where the platform has owner
@@ -99,6 +113,9 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 			hooks.showApproval = opener(p)
 		}
 	}
+	// The menu and the dashboard ask with the same popups, one at a time:
+	// a program that clicks both cannot stack confirmations.
+	hooks.confirm = dashboard.OneAtATime(hooks.confirm)
 	// Signals end the app once its loop runs: until onReady starts the
 	// goroutine that reads them, they wait here.
 	sigs := make(chan os.Signal, 1)
@@ -190,7 +207,11 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 		systray.Quit()
 	}()
 
-	app := tray.New(tray.Config{
+	var openDashboard func(context.Context) error
+	if d := startDashboard(ctx, b, hooks.confirm, hooks.openURL); d != nil && hooks.openURL != nil {
+		openDashboard = d.openBrowser
+	}
+	cfg := tray.Config{
 		Gate:         menuGate{b.gate},
 		Events:       b.events.Subscribe,
 		Approvals:    b.broker,
@@ -204,7 +225,9 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 		ShowText:     hooks.showText,
 		Quit:         systray.Quit,
 		Logf:         logs.Printf("tray"),
-	})
+	}
+	cfg.OpenDashboard = openDashboard
+	app := tray.New(cfg)
 	if hk := b.settings.KillHotkey; hk.Key != "" {
 		stop, err := bridge.RegisterHotkey(bridge.Hotkey(hk), func() {
 			log.Printf("kill hotkey pressed")

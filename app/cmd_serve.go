@@ -168,6 +168,7 @@ func popupsUsable() error {
 type gateHandler struct {
 	g     *gate.Gate
 	store *history.Store
+	dash  *dashLink // nil or empty: no dashboard (airlock serve)
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {

@@ -51,6 +51,8 @@ type builtGate struct {
 	gate         *gate.Gate
 	srv          *ipc.Server
 	box          *sandbox.Box // the OS sandbox of commands and scripts
+	roots        []string     // the sandbox roots as the gate uses them (resolved)
+	dash         *dashLink    // the menu-bar app's dashboard, once it serves
 }
 
 // buildGate reads the settings, opens the key store and the history, builds
@@ -64,7 +66,8 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err := datadir.Ensure(dir); err != nil {
 		return nil, err
 	}
-	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{}}
+	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{},
+		dash: &dashLink{}}
 	b.settings, err = policy.LoadSettings(b.settingsPath)
 	if err != nil {
 		return nil, err
@@ -81,6 +84,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		return nil, fmt.Errorf("%s: %w", b.settingsPath, err)
 	}
 	paths := env.Paths
+	b.roots = paths.Roots
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
@@ -123,7 +127,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
 	})
-	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store})
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, dash: b.dash})
 	if err != nil {
 		b.store.Close()
 		return nil, err

@@ -100,16 +100,16 @@ func (i Icon) String() string {
 type Kind int
 
 const (
-	DoNothing    Kind = iota // information only
-	SetLevel                 // switch to Action.Level (Level 2 asks first)
-	ShowApproval             // show the popup of pending request Action.ID
-	RevokeGrant              // forget grant Action.ID
-	Kill                     // trip the kill switch
-	Resume                   // turn the kill switch off
-	OpenHistory              // write the history report and open it
-	Quit                     // quit the app
-	Automate                 // ask for a request in words and have the gate's model plan it
-	OpenDashboard            // open the dashboard in the browser
+	DoNothing     Kind = iota // information only
+	SetLevel                  // switch to Action.Level (Level 2 asks first)
+	ShowApproval              // show the popup of pending request Action.ID
+	RevokeGrant               // forget grant Action.ID
+	Kill                      // trip the kill switch
+	Resume                    // turn the kill switch off
+	OpenHistory               // write the history report and open it
+	Quit                      // quit the app
+	Automate                  // ask for a request in words and have the gate's model plan it
+	OpenDashboard             // open the dashboard in the browser
 )
 
 // Action is what an item does when clicked.

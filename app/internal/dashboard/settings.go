@@ -204,12 +204,13 @@ func (s *Server) postAutomation(w http.ResponseWriter, r *http.Request) {
 		forbid(w, "the form's CSRF value does not match it: reload the settings page and try again")
 		return
 	}
-	i := slices.IndexFunc(auto.List(), func(v AutomationView) bool { return v.Name == name })
+	list := auto.List()
+	i := slices.IndexFunc(list, func(v AutomationView) bool { return v.Name == name })
 	if i < 0 {
 		plain(w, http.StatusBadRequest, "400 Bad Request: field name: there is no automation named "+quote(name)+" (any more?): reload the settings page\n")
 		return
 	}
-	if auto.List()[i].Enabled == on {
+	if list[i].Enabled == on {
 		seeResult(w, r, "unchanged")
 		return
 	}

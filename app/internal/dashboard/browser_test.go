@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,22 +29,52 @@ import (
 // kept in $AIRLOCK_TEST_ARTIFACTS/dashboard (default: a new temporary
 // directory, whose path is logged).
 
-// chromium finds the browser or skips the test.
+// chromium finds the browser or skips the test. A program of that name
+// counts only if it says it is Chromium (`chromium --version`: "Chromium
+// 156.0…"): a stand-in is not a browser.
 func chromium(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("AIRLOCK_CHROMIUM"); p != "" {
-		return p
+	found.once.Do(func() { found.bin, found.skip = findChromium() })
+	if found.skip != "" {
+		t.Skip(found.skip)
 	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
+	return found.bin
+}
+
+// found is chromium's answer, looked for once.
+var found struct {
+	once      sync.Once
+	bin, skip string
+}
+
+func findChromium() (bin, skip string) {
+	bin = os.Getenv("AIRLOCK_CHROMIUM")
+	for _, name := range []string{"chromium", "chromium-browser", "/usr/bin/chromium"} {
+		if bin != "" {
+			break
+		}
 		if p, err := exec.LookPath(name); err == nil {
-			return p
+			bin = p
 		}
 	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
+	if bin == "" {
+		return "", "headless Chromium is not installed (Debian: apt-get install chromium; or set AIRLOCK_CHROMIUM): the real-browser test of the dashboard did not run"
 	}
-	t.Skip("headless Chromium is not installed (Debian: apt-get install chromium; or set AIRLOCK_CHROMIUM): the real-browser test of the dashboard did not run")
-	return ""
+	home, err := os.MkdirTemp("", "airlock-chromium-version")
+	if err != nil {
+		return "", err.Error()
+	}
+	defer os.RemoveAll(home)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	out, _ := cmd.Output()
+	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, "Chromium ") {
+		return "", fmt.Sprintf("%s is not Chromium (`--version` says %q; Debian: apt-get install chromium): "+
+			"the real-browser test of the dashboard did not run", bin, v)
+	}
+	return bin, ""
 }
 
 // artifacts is the directory the screenshots and DOM dumps are kept in.

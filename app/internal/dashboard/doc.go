@@ -30,8 +30,10 @@
 // A change posted from a full session (the global automation switch, one
 // automation on or off) changes nothing by itself: it is made only after
 // the person's yes in Airlock's own confirmation popup (Config.Confirm, the
-// one the menu uses for trust-raising changes; one at a time), and every
-// answer is recorded in the history as a request of kind "setting". A
+// one the menu uses for trust-raising changes; one at a time; or, for
+// turning something on, the scheduler's own question, when it is a
+// SelfConfirming one that shows the plan and its rating), and every answer
+// is recorded in the history as a request of kind "setting". A
 // cookie on 127.0.0.1 is sent to every port of 127.0.0.1 (browsers do not
 // isolate cookies by port), so the session is not what stands between an
 // agent and a setting: the popup is.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -60,7 +61,7 @@ func (a *automations) Enabled() bool {
 	return a.on
 }
 
-func (a *automations) SetEnabled(on bool) error {
+func (a *automations) SetEnabled(_ context.Context, on bool) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.err != nil {
@@ -71,7 +72,7 @@ func (a *automations) SetEnabled(on bool) error {
 	return nil
 }
 
-func (a *automations) SetAutomation(name string, on bool) error {
+func (a *automations) SetAutomation(_ context.Context, name string, on bool) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.err != nil {
@@ -100,7 +101,48 @@ func onOff(on bool) string {
 	return "off"
 }
 
+// selfConfirming is a scheduler that asks the person itself before turning
+// anything on, as automation.Book does: ask is its popup.
+type selfConfirming struct {
+	*automations
+	ask func(ctx context.Context, what string) (bool, error)
+}
+
+func (selfConfirming) ConfirmsTurningOn() {}
+
+func (s selfConfirming) confirm(ctx context.Context, what string) error {
+	yes, err := s.ask(ctx, what)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %v", dashboard.ErrNotConfirmed, err)
+	case !yes:
+		return dashboard.ErrNotConfirmed
+	}
+	return nil
+}
+
+func (s selfConfirming) SetEnabled(ctx context.Context, on bool) error {
+	if on {
+		if err := s.confirm(ctx, "all"); err != nil {
+			return err
+		}
+	}
+	return s.automations.SetEnabled(ctx, on)
+}
+
+func (s selfConfirming) SetAutomation(ctx context.Context, name string, on bool) error {
+	if on {
+		if err := s.confirm(ctx, name); err != nil {
+			return err
+		}
+	}
+	return s.automations.SetAutomation(ctx, name, on)
+}
+
 type rigOptions struct {
+	// selfConfirm, when set, makes the scheduler a SelfConfirming one that
+	// asks with it.
+	selfConfirm    func(ctx context.Context, what string) (bool, error)
 	confirm        func(ctx context.Context, title, text, yes string) (bool, error)
 	noAutomations  bool
 	history        dashboard.History // nil: a real history in a temp dir
@@ -168,6 +210,9 @@ func newRig(t *testing.T, o rigOptions) *rig {
 			{Name: "tidy downloads", Enabled: false, Schedule: "every 2h"},
 		}}
 		cfg.Automations = rg.auto
+		if o.selfConfirm != nil {
+			cfg.Automations = selfConfirming{rg.auto, o.selfConfirm}
+		}
 	}
 	srv, err := dashboard.Listen(cfg)
 	if err != nil {

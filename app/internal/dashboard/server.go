@@ -27,8 +27,11 @@ type History interface {
 
 // Automations is the scheduler as the dashboard shows and switches it.
 // SetEnabled and SetAutomation persist the change (the settings file) and
-// apply it; the dashboard calls them only after the person's yes. The
-// methods are called from request goroutines, concurrently.
+// apply it. The dashboard calls them only after the person's yes in its
+// confirmation popup, unless the implementation is a SelfConfirming one,
+// which asks the person itself before turning anything on. The methods are
+// called from request goroutines, concurrently; ctx ends when the page
+// goes away or the person took too long to answer.
 type Automations interface {
 	// List returns every automation, in the order the settings hold them.
 	List() []AutomationView
@@ -36,11 +39,28 @@ type Automations interface {
 	// pauses every schedule.
 	Enabled() bool
 	// SetEnabled turns the global switch on or off.
-	SetEnabled(on bool) error
+	SetEnabled(ctx context.Context, on bool) error
 	// SetAutomation turns one automation, named as List names it, on or
 	// off.
-	SetAutomation(name string, on bool) error
+	SetAutomation(ctx context.Context, name string, on bool) error
 }
+
+// SelfConfirming is an Automations that asks the person itself, in
+// Airlock's own confirmation popup, before every change that turns
+// something on (the global switch, or one automation), and makes none
+// without their yes, returning an error that wraps ErrNotConfirmed (as
+// automation.Book does, whose question shows the plan and its rating). The
+// dashboard then leaves those questions to it, so that the person is asked
+// once; it still asks itself before a change that turns something off.
+type SelfConfirming interface {
+	Automations
+	// ConfirmsTurningOn marks the implementation; it does nothing.
+	ConfirmsTurningOn()
+}
+
+// ErrNotConfirmed is wrapped by the error a SelfConfirming implementation
+// returns when the person did not say yes.
+var ErrNotConfirmed = errors.New("the person did not say yes in Airlock's confirmation popup")
 
 // AutomationView is one automation as the dashboard shows it.
 type AutomationView struct {

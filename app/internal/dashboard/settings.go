@@ -24,6 +24,9 @@ const (
 	RecordKind   = "setting"
 )
 
+// applyTimeout bounds making a change the person said yes to.
+const applyTimeout = 30 * time.Second
+
 // maxForm bounds a posted form, in bytes.
 const maxForm = 4 << 10
 
@@ -169,7 +172,8 @@ func (s *Server) postSwitch(w http.ResponseWriter, r *http.Request) {
 		action:  "turn automations " + onOff(on),
 		preview: "Turn every automation's schedule " + onOff(on) + " (settings automationEnabled)",
 		risk:    level.Safe,
-		apply:   func() error { return auto.SetEnabled(on) },
+		apply:   func(ctx context.Context) error { return auto.SetEnabled(ctx, on) },
+		raises:  on,
 	}
 	if on {
 		c.risk = level.Caution
@@ -220,7 +224,8 @@ func (s *Server) postAutomation(w http.ResponseWriter, r *http.Request) {
 		action:  fmt.Sprintf("turn automation %s %s", strconv.Quote(name), onOff(on)),
 		preview: fmt.Sprintf("Turn the automation %s %s", shownName, onOff(on)),
 		risk:    level.Safe,
-		apply:   func() error { return auto.SetAutomation(name, on) },
+		apply:   func(ctx context.Context) error { return auto.SetAutomation(ctx, name, on) },
+		raises:  on,
 	}
 	if on {
 		c.risk = level.Caution
@@ -297,7 +302,8 @@ type change struct {
 	action           string // what the history records as the action
 	preview          string
 	risk             level.Level // safe for what only pauses, caution for what lets automations run
-	apply            func() error
+	apply            func(ctx context.Context) error
+	raises           bool // it turns something on
 }
 
 // ErrConfirmationOpen is what a Confirm made by OneAtATime returns while
@@ -306,10 +312,12 @@ var ErrConfirmationOpen = errors.New("another confirmation is open")
 
 // change asks the person about c in the confirmation popup, applies it
 // after their yes, and records the question and the answer in the history
-// (the request and its decision before asking, the outcome after). It
-// returns the result the settings page shows. One change is asked about at
-// a time; one asked meanwhile is refused as "busy" and not recorded, so
-// that clicks cannot queue popups or flood the history.
+// (the request and its decision before asking, the outcome after). A
+// change that turns something on, made through a SelfConfirming
+// Automations, is asked about by it instead, once. It returns the result
+// the settings page shows. One change is asked about at a time; one asked
+// meanwhile is refused as "busy" and not recorded, so that clicks cannot
+// queue popups or flood the history.
 func (s *Server) change(ctx context.Context, c change) string {
 	if s.cfg.Confirm == nil {
 		return "unavailable"
@@ -318,6 +326,8 @@ func (s *Server) change(ctx context.Context, c change) string {
 		return "busy"
 	}
 	defer s.confirming.Unlock()
+	_, asksItself := s.cfg.Automations.(SelfConfirming)
+	asksItself = asksItself && c.raises
 	rec := context.WithoutCancel(ctx) // the answer is recorded even if the page went away
 	id := s.cfg.NewID()
 	now := s.cfg.Now()
@@ -339,27 +349,45 @@ func (s *Server) change(ctx context.Context, c change) string {
 	o := history.Outcome{RequestID: id, Index: 0}
 	result := ""
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.ConfirmTimeout)
+	defer cancel()
 	start := time.Now()
-	yes, err := s.cfg.Confirm(cctx, c.title, c.text, c.yes)
-	cancel()
+	var yes bool
+	var askErr, applyErr error
+	if asksItself {
+		// The implementation asks, and changes only after a yes.
+		switch applyErr = c.apply(cctx); {
+		case applyErr == nil:
+			yes = true
+		case errors.Is(applyErr, ErrNotConfirmed):
+			askErr, applyErr = applyErr, nil
+		}
+	} else {
+		yes, askErr = s.cfg.Confirm(cctx, c.title, c.text, c.yes)
+		if yes && askErr == nil {
+			// The person said yes: made even if the page has gone since.
+			actx, cancel := context.WithTimeout(rec, applyTimeout)
+			applyErr = c.apply(actx)
+			cancel()
+		}
+	}
 	switch {
-	case errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-		o.Approval, o.Status, o.Error, result = "timeout", "timeout", "the confirmation popup was not answered in time", "timeout"
+	case yes && askErr == nil && applyErr == nil:
+		o.Approval, o.Status, o.Output, result = "approved", "ok", "changed", "changed"
+	case applyErr != nil:
+		if !asksItself {
+			o.Approval = "approved" // it failed after the yes
+		}
+		o.Status, o.Error, result = "failed", applyErr.Error(), "failed"
 	case ctx.Err() != nil:
 		o.Approval, o.Status, o.Error, result = "withdrawn", "withdrawn", "the dashboard's page went away before an answer", "withdrawn"
-	case errors.Is(err, ErrConfirmationOpen):
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		o.Approval, o.Status, o.Error, result = "timeout", "timeout", "the confirmation popup was not answered in time", "timeout"
+	case errors.Is(askErr, ErrConfirmationOpen):
 		o.Status, o.Error, result = "refused", "another confirmation was open", "busy"
-	case err != nil:
-		o.Status, o.Error, result = "failed", "the confirmation popup failed: "+err.Error(), "failed"
-	case !yes:
-		o.Approval, o.Status, result = "denied", "denied", "declined"
+	case askErr != nil && !asksItself:
+		o.Status, o.Error, result = "failed", "the confirmation popup failed: "+askErr.Error(), "failed"
 	default:
-		o.Approval = "approved"
-		if err := c.apply(); err != nil {
-			o.Status, o.Error, result = "failed", err.Error(), "failed"
-		} else {
-			o.Status, o.Output, result = "ok", "changed", "changed"
-		}
+		o.Approval, o.Status, result = "denied", "denied", "declined"
 	}
 	o.Time, o.Duration = s.cfg.Now(), time.Since(start)
 	if err := s.cfg.History.AddOutcome(rec, o); err != nil {

@@ -388,3 +388,77 @@ func TestSettingsPageParams(t *testing.T) {
 		t.Errorf("/settings?result=declined: %d", res.status)
 	}
 }
+
+// A scheduler that asks the person itself before turning anything on (as
+// automation.Book does) is left to ask, so the person is asked once; the
+// answer is recorded all the same. Turning something off is still asked
+// about by the dashboard.
+func TestSelfConfirmingScheduler(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		answer   func(ctx context.Context) (bool, error)
+		timeout  time.Duration
+		result   string
+		on       bool
+		approval string
+		status   string
+	}{
+		{"yes", answerYes, 0, "changed", true, "approved", "ok"},
+		{"no", func(context.Context) (bool, error) { return false, nil }, 0, "declined", false, "denied", "denied"},
+		{"no answer in time", func(ctx context.Context) (bool, error) { <-ctx.Done(); return false, ctx.Err() },
+			50 * time.Millisecond, "timeout", false, "timeout", "timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked := make(chan string, 4)
+			var dashPopups atomic.Int32
+			rg := newRig(t, rigOptions{
+				confirm: func(context.Context, string, string, string) (bool, error) { dashPopups.Add(1); return true, nil },
+				selfConfirm: func(ctx context.Context, what string) (bool, error) {
+					asked <- what
+					return tc.answer(ctx)
+				},
+				confirmTimeout: tc.timeout,
+			})
+			cookie := rg.session(dashboard.Full)
+			page := rg.get("/settings", cookie).body
+			res := rg.post("/settings/automation", cookie, form(t, page, "/settings/automation", `value="tidy downloads"`), nil)
+			if res.header.Get("Location") != "/settings?result="+tc.result {
+				t.Fatalf("turning on: %d %q, want ?result=%s", res.status, res.header.Get("Location"), tc.result)
+			}
+			what := ""
+			select {
+			case what = <-asked: // asked before the response came
+			default:
+			}
+			if what != "tidy downloads" || len(asked) != 0 || dashPopups.Load() != 0 {
+				t.Errorf("asked by the scheduler about %q (%d more), by the dashboard %d times; want the scheduler once",
+					what, len(asked), dashPopups.Load())
+			}
+			on := slices.Contains(rg.auto.changes(), "tidy downloads=on")
+			if on != tc.on {
+				t.Errorf("turned on %v, want %v", on, tc.on)
+			}
+			if o := <-rg.outcomes; o.Approval != tc.approval || o.Status != tc.status {
+				t.Errorf("recorded %+v, want approval %q, status %q", o, tc.approval, tc.status)
+			}
+		})
+	}
+
+	// Off: the scheduler does not ask; the dashboard does.
+	var dashPopups atomic.Int32
+	rg := newRig(t, rigOptions{
+		confirm: func(context.Context, string, string, string) (bool, error) { dashPopups.Add(1); return true, nil },
+		selfConfirm: func(context.Context, string) (bool, error) {
+			t.Error("the scheduler asked about turning something off")
+			return true, nil
+		},
+	})
+	cookie := rg.session(dashboard.Full)
+	page := rg.get("/settings", cookie).body
+	if res := rg.post("/settings/automations", cookie, form(t, page, "/settings/automations", `value="false"`), nil); res.header.Get("Location") != "/settings?result=changed" {
+		t.Fatalf("turning off: %q", res.header.Get("Location"))
+	}
+	if dashPopups.Load() != 1 || rg.auto.Enabled() {
+		t.Errorf("the dashboard asked %d times; automations on %v", dashPopups.Load(), rg.auto.Enabled())
+	}
+}

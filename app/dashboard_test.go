@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/dashboard"
@@ -199,7 +200,7 @@ func TestDashboardSocketAnswerHasNoSecret(t *testing.T) {
 func TestDashboardOpenFailureKeepsTheLink(t *testing.T) {
 	dg := startDashGate(t)
 	dg.openErr = errors.New("no browser")
-	var logged bytes.Buffer
+	var logged logBuffer
 	log.SetOutput(&logged)
 	defer log.SetOutput(os.Stderr)
 	code, stdout, stderr := runCLI(t, "", "dashboard")
@@ -223,4 +224,22 @@ func TestDashboardWithoutOne(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "no dashboard") || strings.Contains(stderr, "http") {
 		t.Errorf("airlock dashboard against airlock serve: %d %q", code, stderr)
 	}
+}
+
+// logBuffer is a buffer the log may write to while the test reads it.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -83,7 +83,11 @@ check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
 bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start)
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk ./app/internal/action \
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk
+	@# The peer of the AppleScript benchmarks, right after them: seed 000's regex table in Node.
+	@if command -v node >/dev/null 2>&1; then node app/internal/risk/testdata/peer/seed000.js -count 5; \
+	else echo "bench: node is not installed: skipping the AppleScript peer (app/internal/risk/testdata/peer/seed000.js)"; fi
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
 	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox
 
@@ -92,6 +96,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/action:FuzzParse \
 	  ./app/internal/sanitize:FuzzPath \
 	  ./app/internal/sanitize:FuzzText \
+	  ./app/internal/sanitize:FuzzApp \
 	  ./app/internal/risk:FuzzAppleScriptLexer \
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk:FuzzShell \
@@ -104,6 +109,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/policy:FuzzParseSettings \
 	  ./app/internal/policy:FuzzParseHotkey \
+	  ./app/internal/automation:FuzzParseSchedule \
+	  ./app/internal/automation:FuzzDecodeList \
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \

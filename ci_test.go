@@ -12,7 +12,7 @@ import (
 // Every package .ci/run can install, in the order it decides about them.
 var allPackages = []string{
 	"make", "gcc", "git", "dbus", "dbus-daemon", "gnome-keyring", "xvfb", "xdotool", "zenity",
-	"x11-apps", "imagemagick", "xclip", "libnotify-bin", "libglib2.0-bin", "gsettings-desktop-schemas",
+	"x11-apps", "imagemagick", "xclip", "libnotify-bin", "libglib2.0-bin", "gsettings-desktop-schemas", "chromium",
 }
 
 // What each tool prints when it is the real one, as Debian 12 installs it.
@@ -32,6 +32,7 @@ var realTools = map[string]string{
 	"gio":                  "Usage:\n  gio COMMAND [ARGS…]",
 	"gsettings": "Usage:\n  gsettings --version\n  list-schemas              List installed schemas\n" +
 		"org.gnome.desktop.interface\norg.gnome.desktop.notifications",
+	"chromium": "Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)",
 }
 
 // The stand-in this machine image ships as /usr/local/bin/convert.
@@ -56,6 +57,7 @@ func TestCIInstallDecisions(t *testing.T) {
 		{"zenity and xwd present but not from their packages", realTools, false, []string{"zenity", "x11-apps"}},
 		{"gsettings without the notifications schema", with(realTools, "gsettings", "Usage:\n  list-schemas\norg.gnome.desktop.interface"), true, []string{"gsettings-desktop-schemas"}},
 		{"gio missing", with(realTools, "gio", ""), true, []string{"libglib2.0-bin"}},
+		{"chromium a wrapper without the browser", with(realTools, "chromium", "chromium: not found"), true, []string{"chromium"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

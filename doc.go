@@ -8,6 +8,16 @@
 //	app/internal/sanitize argument rules: control characters, traversal, system and
 //	                     credential paths, persistence locations, sandbox roots, sizes
 //	app/internal/risk    the analyzers: DSL plans, AppleScript, JXA, shell
+//	app/internal/risk/rate  what every analyzer shares: verdicts, Env, bounds,
+//	                     path zones, the guard of Airlock's own files, and
+//	                     Languages, the way to a nested script's analyzer
+//	app/internal/risk/facts the facts they share, as tables: applications,
+//	                     terminals, URL schemes, runnable file types, menu labels
+//	app/internal/automation the person's scheduled automations: schedules,
+//	                     the scheduler (runs them through the gate), the
+//	                     Book of changes (adding or turning on asks the person)
+//	app/internal/risk/jxa   JavaScript for Automation; its rules are one table
+//	                     (rules.go: a row per method with its level and rule id)
 //	bridge/              platform code (darwin, linux); no policy
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //

@@ -187,13 +187,18 @@ type builtResult struct {
 
 // menuState is the state the menu starts from.
 func menuState(ctx context.Context, b *builtGate) tray.State {
-	return tray.New(tray.Config{Gate: b.gate, Approvals: b.broker, Grants: b.grants, History: b.store}).State(ctx)
+	return tray.New(tray.Config{Gate: b.gate, Approvals: b.broker, Grants: b.grants, History: b.store, Automations: b.book}).State(ctx)
 }
 
 // serveMenu serves the gate's socket and keeps the menu in step with the
 // gate until ctx ends; the socket failing for good quits the app. It runs
 // in systray's onReady, once the gate is built.
 func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
+	// One confirmation at a time for every change that raises trust: the
+	// menu's, and the automations' from the socket.
+	trust := &tray.Trust{Confirm: hooks.confirm, Authenticate: hooks.authenticate}
+	b.book.Confirm = confirmAutomation(trust)
+	b.runScheduler(ctx)
 	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
 	go logGateEvents(ctx, b.events)
 	served := make(chan error, 1)
@@ -218,8 +223,8 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 		Grants:       b.grants,
 		History:      b.store,
 		SaveAutonomy: b.saveAutonomy,
-		Confirm:      hooks.confirm,
-		Authenticate: hooks.authenticate,
+		Trust:        trust,
+		Automations:  b.book,
 		AskText:      hooks.askText,
 		ShowApproval: hooks.showApproval,
 		ShowText:     hooks.showText,

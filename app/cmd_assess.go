@@ -92,7 +92,7 @@ func pickKind(flagKind, name string) (risk.Kind, error) {
 }
 
 func runAssess(kind risk.Kind, src string, asJSON bool, w io.Writer, env *risk.Env) error {
-	v := risk.Assess(kind, src, env)
+	v, _ := risk.AssessContext(context.Background(), kind, src, env)
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -190,7 +190,7 @@ func assessLine(line string, n int, tooLong bool, env *risk.Env) any {
 	if err != nil {
 		return jsonlErr{ID: id, Error: fmt.Sprintf("line %d: %s", n, err)}
 	}
-	v := risk.Assess(kind, *in.Input, env)
+	v, _ := risk.AssessContext(context.Background(), kind, *in.Input, env)
 	return jsonlOut{ID: id, Risk: v.Level, Reasons: append([]string{}, v.Texts()...)}
 }
 

@@ -160,6 +160,9 @@ func printEvent(w io.Writer, e gate.Event) {
 		fmt.Fprintln(w, "waiting for approval at the gate…")
 	case gate.EventApproval:
 		fmt.Fprintf(w, "approval: %s\n", e.Approval)
+		if e.Approval == gate.StatusEdited {
+			fmt.Fprintln(w, "the person edited the plan; their edit is judged from scratch:")
+		}
 	case gate.EventResult:
 		fmt.Fprintf(w, "%d. %s: %s", e.Index+1, e.Preview, e.Status)
 		if e.Error != "" {
@@ -181,6 +184,9 @@ func printReport(w io.Writer, rep gate.Report) {
 		fmt.Fprintf(w, ": %s", rep.Error)
 	}
 	fmt.Fprintln(w)
+	if rep.EditOf != "" {
+		fmt.Fprintf(w, "(the person's edit of request %s, edited by %s)\n", rep.EditOf, rep.EditedBy)
+	}
 }
 
 func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
@@ -333,12 +339,17 @@ type historyRecord struct {
 	Millis   float64   `json:"ms,omitempty"`
 	Output   string    `json:"output,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	// EditOf and EditedBy are set for a plan the person edited in the
+	// approval popup: the request whose plan they edited, and who.
+	EditOf   string `json:"editOf,omitempty"`
+	EditedBy string `json:"editedBy,omitempty"`
 }
 
 func recordOf(e history.Entry) historyRecord {
 	r := historyRecord{Request: e.Request.ID, Time: e.Decision.Time, Client: e.Request.Client, Program: e.Request.Program, Index: e.Decision.Index,
 		Action: e.Decision.Action, Preview: e.Decision.Preview, Risk: e.Decision.Risk.String(), Reasons: e.Decision.Reasons,
-		Autonomy: e.Decision.Autonomy, Decision: e.Decision.Decision, Status: "pending"}
+		Autonomy: e.Decision.Autonomy, Decision: e.Decision.Decision, Status: "pending",
+		EditOf: e.Request.EditOf, EditedBy: e.Request.EditedBy}
 	if o := e.Outcome; o != nil {
 		r.Approval, r.Status, r.Output, r.Error = o.Approval, o.Status, o.Output, o.Error
 		r.Millis = float64(o.Duration.Microseconds()) / 1000
@@ -356,6 +367,9 @@ func formatEntry(r historyRecord) string {
 		fmt.Fprintf(&b, "  (%s — %s)", r.Client, r.Program)
 	} else {
 		fmt.Fprintf(&b, "  (%s)", r.Client)
+	}
+	if r.EditOf != "" {
+		fmt.Fprintf(&b, "\n    edited: by %s, from request %s", r.EditedBy, r.EditOf)
 	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\n    error: %s", r.Error)

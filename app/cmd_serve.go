@@ -14,10 +14,12 @@ import (
 	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/automation"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/tray"
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
 )
@@ -84,6 +86,18 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return err
 	}
 	defer b.Close()
+	// Automations are added and turned on only after the person's yes in
+	// a popup; the terminal prompter has none, so there they are changed
+	// in settings.json (read at start) or turned off only.
+	if opts.prompter == "popup" {
+		b.book.Confirm = confirmAutomation(&tray.Trust{Confirm: bridge.Confirm})
+	} else {
+		b.book.Confirm = func(context.Context, automation.Change) error {
+			return fmt.Errorf("%w, and this gate (airlock serve --prompter=%s) shows none: use the menu-bar app or "+
+				"`airlock serve --prompter=popup`, or write it into settings.json and start the gate again", automation.ErrNotConfirmed, opts.prompter)
+		}
+	}
+	b.runScheduler(ctx)
 	fmt.Fprintf(stdout, "airlock: gate serving on %s (autonomy %s, prompter %s)\n", b.srv.Path(), b.settings.Autonomy, opts.prompter)
 	fmt.Fprintf(stdout, "airlock: the OS sandbox of commands and scripts: %s\n", b.box)
 	fmt.Fprintln(stdout, "airlock: `airlock kill` stops everything; after a kill, restart the gate here to accept work again.")
@@ -127,12 +141,14 @@ func popupsHere() error {
 
 // socketClient is the name a socket client is shown and recorded under. A
 // client names itself, so it may not take a name the gate's own front ends
-// use: one claiming the menu's "Automate…" is shown as what it is.
+// use: one claiming the menu's "Automate…" or an automation's
+// "automation: NAME" is shown as what it is.
 func socketClient(name string) string {
+	lower := strings.ToLower(name)
 	switch {
 	case name == "":
 		return "unnamed client"
-	case strings.HasPrefix(strings.ToLower(name), "automate"):
+	case strings.HasPrefix(lower, "automate"), strings.HasPrefix(lower, "automation"):
 		return "socket client calling itself " + strconv.Quote(name)
 	}
 	return name
@@ -168,7 +184,8 @@ func popupsUsable() error {
 type gateHandler struct {
 	g     *gate.Gate
 	store *history.Store
-	dash  *dashLink // nil or empty: no dashboard (airlock serve)
+	dash  *dashLink        // nil or empty: no dashboard (airlock serve)
+	book  *automation.Book // the automations; nil: none here
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/automation"
 	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
@@ -53,6 +55,16 @@ type builtGate struct {
 	box          *sandbox.Box // the OS sandbox of commands and scripts
 	roots        []string     // the sandbox roots as the gate uses them (resolved)
 	dash         *dashLink    // the menu-bar app's dashboard, once it serves
+
+	// settingsMu is held by every change of the settings file (the level,
+	// the automations), each a read, a change and a write.
+	settingsMu sync.Mutex
+	// scheduler runs the automations; book makes the person's changes of
+	// them (its Confirm is set before the socket serves). stopScheduler,
+	// once runScheduler has started it, stops it and waits for its runs.
+	scheduler     *automation.Scheduler
+	book          *automation.Book
+	stopScheduler func()
 }
 
 // buildGate reads the settings, opens the key store and the history, builds
@@ -127,7 +139,8 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
 	})
-	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, dash: b.dash})
+	b.startAutomations(env)
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash})
 	if err != nil {
 		b.store.Close()
 		return nil, err
@@ -143,16 +156,23 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	return b, nil
 }
 
-// Close closes the socket (cancelling what its clients asked for) and then
-// the history.
+// Close closes the socket (cancelling what its clients asked for), stops
+// the scheduler (withdrawing the automations' runs under way), and then
+// closes the history.
 func (b *builtGate) Close() error {
-	return errors.Join(b.srv.Close(), b.store.Close())
+	err := b.srv.Close()
+	if b.stopScheduler != nil {
+		b.stopScheduler()
+	}
+	return errors.Join(err, b.store.Close())
 }
 
 // saveAutonomy persists a level chosen in the menu: it rereads the settings
 // file, so that what the person wrote there is kept, and writes it back with
 // the new level. A file that no longer reads refuses the change.
 func (b *builtGate) saveAutonomy(a policy.Autonomy) error {
+	b.settingsMu.Lock()
+	defer b.settingsMu.Unlock()
 	s, err := policy.LoadSettings(b.settingsPath)
 	if err != nil {
 		return err

@@ -11,7 +11,8 @@ const module = "github.com/airlockhq/airlock"
 
 // TestLayers checks the import graph: bridge imports nothing from app,
 // app/internal packages never import the program, the pure packages
-// (level, action, sanitize, risk) import no platform code, and only the gate
+// (level, action, sanitize, risk and its packages) import no platform code,
+// risk/facts imports no analyzer and risk/rate no language, and only the gate
 // reaches the executor (it builds it, too, so main need not import it).
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
@@ -46,6 +47,10 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s imports %s: the judgement packages are platform-neutral", p.ImportPath, imp)
 			case imp == module+"/app/internal/execute" && p.ImportPath != module+"/app/internal/gate":
 				t.Errorf("%s imports the executor: only app/internal/gate may", p.ImportPath)
+			case p.ImportPath == module+"/app/internal/risk/facts" && strings.HasPrefix(imp, module+"/app/internal/risk"):
+				t.Errorf("%s imports %s: the facts are data, below every analyzer", p.ImportPath, imp)
+			case p.ImportPath == module+"/app/internal/risk/rate" && strings.HasPrefix(imp, module+"/app/internal/risk") && imp != module+"/app/internal/risk/facts":
+				t.Errorf("%s imports %s: the shared core knows no language (they reach each other through rate.Languages)", p.ImportPath, imp)
 			}
 		}
 	}
@@ -53,7 +58,7 @@ func TestLayers(t *testing.T) {
 
 func isPure(pkg string) bool {
 	for _, p := range []string{"level", "action", "sanitize", "risk"} {
-		if pkg == module+"/app/internal/"+p {
+		if pkg == module+"/app/internal/"+p || strings.HasPrefix(pkg, module+"/app/internal/"+p+"/") {
 			return true
 		}
 	}

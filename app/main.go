@@ -43,6 +43,7 @@ var commands = []command{
 	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},
 	{"dashboard", "airlock dashboard [--print]", "open the running app's dashboard (the history by request, the automations, the settings) in the browser; --print prints a one-time read-only link instead", cmdDashboard},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
+	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},
 	{"mcp", "airlock mcp [--progress-every 10s]", "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", cmdMCP},
 	{"audit", "airlock audit verify", "check the history's audit chain for edited, deleted or reordered rows", cmdAudit},
 	{"version", "airlock version", "print the version", cmdVersion},

@@ -14,6 +14,8 @@ var (
 	ZenityEnv      = zenityEnv
 	EntryResult    = entryResult
 	QuestionResult = questionResult
+	ZenityEditor   = zenityEditor
+	EditorResult   = editorResult
 )
 
 const MaxArgText = maxArgText
@@ -27,7 +29,7 @@ func ZenityQuestion(title, text, yes, no string, early, timeout time.Duration) [
 // remember.
 func ApprovalResult(stdout, stderr string, code int) (string, error) {
 	c, err := approvalResult(stdout, stderr, code)
-	return [...]string{"deny", "approve", "remember"}[c], err
+	return [...]string{"deny", "approve", "remember", "edit"}[c], err
 }
 
 // SparePopup is the pid of the spare approval popup, or 0 when there is

@@ -26,6 +26,12 @@ func SetAuthenticateOwner(f func(ctx context.Context, reason string) error) (res
 // Details is p's full text as its popup shows it.
 func Details(p ApprovalPopup, now time.Time) string { return p.details(now) }
 
+// EditErrors is the question that shows why an edit was refused.
+func EditErrors(p EditPopup, now time.Time) (title, text, yes, no string) {
+	q := editErrorsQuestion(p, now)
+	return q.title, q.text, q.yes, q.no
+}
+
 // Summary is p's headline.
 func Summary(p ApprovalPopup) string { return p.summary() }
 

@@ -13,14 +13,20 @@ import (
 // Window titles. They are fixed, so that tests (and people) can find the
 // windows; nothing a model wrote ever goes into a title.
 const (
-	ApprovalTitle = "Airlock — approval needed"
-	ConfirmTitle  = "Airlock — confirm a destructive action"
+	ApprovalTitle   = "Airlock — approval needed"
+	ConfirmTitle    = "Airlock — confirm a destructive action"
+	EditTitle       = "Airlock — edit the plan"
+	EditErrorsTitle = "Airlock — your edit does not parse"
 )
 
 // Button labels shared by every platform.
 const (
-	labelApprove = "Approve"
-	labelDeny    = "Deny"
+	labelApprove   = "Approve"
+	labelDeny      = "Deny"
+	labelEdit      = "Edit…"
+	labelUseEdit   = "Use my edit"
+	labelEditAgain = "Edit again"
+	labelCancel    = "Cancel"
 )
 
 // DefaultArmDelay is how long an approval popup is shown before Approve
@@ -65,6 +71,11 @@ type ApprovalPopup struct {
 	// AllowRemember offers "allow again this session". ShowApproval never
 	// reports Remember for a popup with a Confirm item.
 	AllowRemember bool
+	// AllowEdit offers Edit: the person may choose to edit the plan's text
+	// (EditText) instead of answering.
+	AllowEdit bool
+	// EditedBy, for a plan the person edited, says who edited it and where.
+	EditedBy string
 }
 
 // PopupAnswer is what the person chose.
@@ -72,6 +83,9 @@ type PopupAnswer struct {
 	Approve  bool   // the popup was approved and at least one item may run
 	Items    []bool // per item: may it run; all false unless Approve
 	Remember bool   // "allow again this session" was chosen with Approve
+	// Edit: the person chose Edit (only in a popup that offered it) and
+	// answered nothing; Approve is false.
+	Edit bool
 }
 
 // ShowApproval shows p and waits for the person. Deny is the default: the
@@ -100,8 +114,12 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 		return deny, deadlineOK(err)
 	}
 	c, err := showApproval(ctx, p)
-	if err != nil || c == choiceDeny {
+	if err != nil || c == choiceDeny || (c == choiceEdit && !p.AllowEdit) {
 		return deny, deadlineOK(err)
+	}
+	if c == choiceEdit {
+		deny.Edit = true
+		return deny, nil
 	}
 	a := PopupAnswer{Items: make([]bool, len(p.Items)), Remember: c == choiceApproveRemember && p.AllowRemember}
 	for i, it := range p.Items {
@@ -184,6 +202,77 @@ func ShowText(ctx context.Context, title, text string) error {
 	return err
 }
 
+// EditPopup is the editor the approval popup's Edit opens: the text behind
+// a request, for the person to change.
+type EditPopup struct {
+	Client string // the name the client gave itself, as in the approval popup
+	What   string // what the text is, in words: "plan", "AppleScript"
+	Text   string // the text to edit, as it would run
+	// Errors say why the person's last edit (Text) was refused, line by
+	// line. EditText shows them first and asks whether to edit again.
+	Errors   []string
+	Deadline time.Time // the request's: the editor closes then; zero: none
+}
+
+// EditText lets the person edit p.Text and returns what they left there
+// when they chose "Use my edit"; ok is false when they cancel (Cancel,
+// Escape, closing the window), at the deadline, and when ctx ends (the
+// editor is closed at once; the error is then ctx's). With p.Errors it first shows them and asks
+// "Edit again" or "Cancel" (the default). The text reaches the editor and
+// comes back only through the window (Linux: zenity's standard input and
+// output; macOS: the alert's own text view), never a file or a command
+// line; characters that could hide or disguise text are shown as in the
+// approval popup (⟨U+202E⟩), so the person edits what they see, and that
+// is what comes back. On macOS "Use my edit" counts only a press of the
+// person's own mouse (PersonPressed), as Approve does.
+func EditText(ctx context.Context, p EditPopup) (text string, ok bool, err error) {
+	if !p.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return "", false, deadlineOK(err)
+	}
+	if len(p.Errors) > 0 {
+		again, err := ask(ctx, editErrorsQuestion(p, time.Now()))
+		if err != nil || !again {
+			return "", false, deadlineOK(err)
+		}
+	}
+	// Line ends as an editor writes them: CRLF is one line end to every
+	// parser here, and would otherwise show as ⟨U+000D⟩ on every line.
+	text, ok, err = editText(ctx, p, shownBlock(strings.ReplaceAll(p.Text, "\r\n", "\n")))
+	if err != nil || !ok || ctx.Err() != nil {
+		return "", false, deadlineOK(err)
+	}
+	return text, true, nil
+}
+
+// editErrorsQuestion asks whether to edit again an edit that was refused.
+func editErrorsQuestion(p EditPopup, now time.Time) question {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your edit of the %s from %s does not parse, so nothing of it ran:\n\n", shownLine(orWhat(p.What)), shownLine(orUnknown(p.Client)))
+	for _, e := range p.Errors {
+		fmt.Fprintf(&b, "• %s\n", shownLine(e))
+	}
+	fmt.Fprintf(&b, "\nEdit again opens your edit to fix it; Cancel (the default: Return, Escape) denies the %s. %s",
+		shownLine(orWhat(p.What)), deadlineLine(p.Deadline, now))
+	return question{title: EditErrorsTitle, text: excerpt(b.String(), 40, 4000), yes: labelEditAgain, no: labelCancel}
+}
+
+func orWhat(s string) string {
+	if s == "" {
+		return "plan"
+	}
+	return s
+}
+
+// PopupName says which kind of popup asks the person here ("zenity",
+// "macOS alert"), for the record of who edited a plan; "" where there are
+// none.
+func PopupName() string { return popupName }
+
 // PopupsAvailable says why this process cannot show popups, or nil.
 func PopupsAvailable() error { return popupsAvailable() }
 
@@ -201,6 +290,7 @@ const (
 	choiceDeny choice = iota
 	choiceApprove
 	choiceApproveRemember
+	choiceEdit // the person chose Edit; nothing is approved
 )
 
 // question is a yes-or-no popup whose default is no.
@@ -306,6 +396,9 @@ func (p ApprovalPopup) details(now time.Time) string {
 	}
 	if p.Tool != "" {
 		fmt.Fprintf(&b, "Tool:     %s\n", shownLine(p.Tool))
+	}
+	if p.EditedBy != "" {
+		fmt.Fprintf(&b, "Edited:   by %s; judged again from scratch, as your own plan\n", shownLine(p.EditedBy))
 	}
 	fmt.Fprintf(&b, "%s\n", deadlineLine(p.Deadline, now))
 	items := destructiveFirst(p.Items)

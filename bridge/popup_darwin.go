@@ -43,6 +43,8 @@ import (
 // it key; until then Return and Escape go to the other app, which can only
 // leave the popup unanswered (its deadline denies), never approve it.
 
+const popupName = "macOS alert"
+
 func popupsAvailable() error { return nil }
 
 func prepareApprovalPopup() {}
@@ -63,14 +65,46 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		s.remember = "Allow again this session"
 	}
+	if p.AllowEdit {
+		s.edit = labelEdit
+		s.info += " Edit… opens the text to change it; your edit is then judged from scratch, as your own plan."
+	}
 	r, err := showAlert(ctx, s)
 	switch {
-	case err != nil || !r.yes:
+	case err != nil:
 		return choiceDeny, err
+	case r.edit:
+		return choiceEdit, nil
+	case !r.yes:
+		return choiceDeny, nil
 	case r.remember:
 		return choiceApproveRemember, nil
 	}
 	return choiceApprove, nil
+}
+
+// editText shows text in an editable text view of an alert; "Use my edit"
+// (guarded: only the person's own mouse) returns what the view holds then.
+// Return inserts a new line there; Escape and Cancel cancel.
+func editText(ctx context.Context, p EditPopup, text string) (string, bool, error) {
+	what := orWhat(p.What)
+	s := alertSpec{
+		title:    EditTitle,
+		message:  "Edit the " + what + " from " + shownLine(orUnknown(p.Client)),
+		info:     "Use my edit: Airlock judges your edit from scratch, as your own " + what + ", before anything runs. Cancel (Escape) goes back.",
+		details:  text,
+		editable: true,
+		yes:      labelUseEdit,
+		no:       labelCancel,
+		deadline: p.Deadline,
+		guarded:  true,
+		wide:     true,
+	}
+	r, err := showAlert(ctx, s)
+	if err != nil || !r.yes {
+		return "", false, err
+	}
+	return r.text, true, nil
 }
 
 func ask(ctx context.Context, q question) (bool, error) {
@@ -104,25 +138,31 @@ type alertSpec struct {
 	deadline             time.Time // for the countdown; zero: none
 	remember             string    // the checkbox's title; "" for none
 	critical             bool
-	input                bool // a text field; Return submits (yes), Escape cancels
-	guarded              bool // yes and remember count only the person's own mouse (PersonPressed)
-	wide                 bool // a larger text view (the history)
+	input                bool   // a text field; Return submits (yes), Escape cancels
+	guarded              bool   // yes, edit and remember count only the person's own mouse (PersonPressed)
+	wide                 bool   // a larger text view (the history, the editor)
+	edit                 string // a third button's title (Edit…), left of yes; "" for none
+	editable             bool   // details may be edited; Return inserts a new line, and yes returns the text
 }
 
 type alertResult struct {
 	yes, remember bool
-	text          string
+	edit          bool   // the edit button was pressed
+	text          string // what was typed (input, editable)
 }
 
 // alertUI is a shown alert. Its fields are touched only on the main queue.
 type alertUI struct {
 	alert     appkit.Alert
 	yes       appkit.Button
+	edit      appkit.Button
 	countdown appkit.TextField // the countdown, and why a press did not count
 	input     appkit.TextField
+	editor    appkit.TextView // the editable details (editable)
 	monitor   objc.Object
 	guard     pressGuard // the yes button's: armed with it
 	boxGuard  pressGuard // the "allow again" box's: armed when shown
+	editGuard pressGuard // the edit button's: armed when shown
 	closed    bool
 }
 
@@ -209,7 +249,22 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 		if s.yes != "" {
 			ui.yes = a.AddButtonWithTitle(s.yes)
 		}
+		if s.edit != "" {
+			// Leftmost, away from the default; not reachable by Tab or a
+			// key, and enabled at once: it answers nothing by itself.
+			ui.edit = a.AddButtonWithTitle(s.edit)
+			ui.edit.SetKeyEquivalent("")
+			ui.edit.SetRefusesFirstResponder(true)
+			ui.editGuard.arm()
+		}
 		switch {
+		case s.editable:
+			// Return belongs to the text; only the mouse answers.
+			no.SetKeyEquivalent("")
+			ui.yes.SetKeyEquivalent("")
+			ui.yes.SetRefusesFirstResponder(true)
+			ui.yes.SetEnabled(true)
+			ui.guard.arm()
 		case s.input:
 			ui.yes.SetKeyEquivalent("\r")
 			no.SetKeyEquivalent("")
@@ -251,9 +306,25 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			scroll.SetHasHorizontalScroller(false)
 			scroll.SetBorderType(appkit.BezelBorder)
 			text := appkit.TextViewFrom(scroll.DocumentView().Ptr())
-			text.SetEditable(false)
+			text.SetEditable(s.editable)
 			text.SetSelectable(true)
 			text.SetFont(appkit.Font_MonospacedSystemFontOfSizeWeight(11, appkit.FontWeightRegular))
+			if s.editable {
+				// Plain text exactly as typed: no smart quotes or dashes, no
+				// replacements or corrections that would change a plan
+				// behind the person's back.
+				text.SetRichText(false)
+				text.SetAutomaticQuoteSubstitutionEnabled(false)
+				text.SetAutomaticDashSubstitutionEnabled(false)
+				text.SetAutomaticTextReplacementEnabled(false)
+				text.SetAutomaticSpellingCorrectionEnabled(false)
+				text.SetAutomaticTextCompletionEnabled(false)
+				text.SetAutomaticLinkDetectionEnabled(false)
+				text.SetAutomaticDataDetectionEnabled(false)
+				text.SetSmartInsertDeleteEnabled(false)
+				text.SetAllowsUndo(true)
+				ui.editor = text
+			}
 			text.SetString(s.details)
 			view.AddSubview(scroll)
 		}
@@ -280,9 +351,22 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			if yes && s.input {
 				r.text = ui.input.StringValue()
 			}
+			if yes && s.editable && !ui.editor.IsNil() {
+				r.text = ui.editor.String()
+			}
 			ui.close()
 			select {
 			case results <- r:
+			default:
+			}
+		}
+		finishEdit := func() {
+			if ui.closed {
+				return
+			}
+			ui.close()
+			select {
+			case results <- alertResult{edit: true}:
 			default:
 			}
 		}
@@ -304,6 +388,18 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 					}
 				}
 				finish(true)
+			})
+		}
+		if s.edit != "" {
+			edit := ui.edit
+			action.Set(edit, func(objc.Object) {
+				if s.guarded {
+					if err := ui.editGuard.check(edit.View); err != nil {
+						refused(s.edit, err)
+						return
+					}
+				}
+				finishEdit()
 			})
 		}
 		if s.remember != "" && s.guarded {
@@ -339,9 +435,12 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 		activate()
 		w.MakeKeyAndOrderFront(nil)
 		w.OrderFrontRegardless()
-		if s.input {
+		switch {
+		case s.input:
 			w.MakeFirstResponder(ui.input)
-		} else {
+		case s.editable && !ui.editor.IsNil():
+			w.MakeFirstResponder(ui.editor)
+		default:
 			w.SetInitialFirstResponder(no)
 			w.MakeFirstResponder(no)
 		}

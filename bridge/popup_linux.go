@@ -34,6 +34,8 @@ import (
 // shown (with or without the remember button); it shows nothing and takes
 // no processor time while it waits.
 
+const popupName = "zenity"
+
 func popupsAvailable() error {
 	if _, err := exec.LookPath("zenity"); err != nil {
 		return fmt.Errorf("%w: zenity is not installed (apt install zenity)", ErrNoPopups)
@@ -55,6 +57,9 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 		c, err := approvalResult(r.stdout, r.stderr, r.code)
 		if err != nil || c == choiceDeny {
 			return choiceDeny, err
+		}
+		if c == choiceEdit {
+			return c, nil // it approves nothing: no arm delay
 		}
 		if r.shown < p.ArmDelay {
 			early = max(r.shown, time.Millisecond)
@@ -95,6 +100,16 @@ func askText(ctx context.Context, title, prompt string) (string, bool, error) {
 	return entryResult(r.stdout, r.stderr, r.code)
 }
 
+// editText runs zenity's editable text window with text on its standard
+// input, and reads the edit from its standard output.
+func editText(ctx context.Context, _ EditPopup, text string) (string, bool, error) {
+	r, err := runZenity(ctx, zenityEditor(), text)
+	if err != nil {
+		return "", false, err
+	}
+	return editorResult(r.stdout, r.stderr, r.code)
+}
+
 func showText(ctx context.Context, title, text string) error {
 	r, err := runZenity(ctx, zenityViewer(title), text)
 	if err != nil {
@@ -114,12 +129,12 @@ type zenityRun struct {
 var spares sparePopups
 
 // prepareApprovalPopup starts a spare approval popup of the common kind
-// (with the remember button).
+// (with the remember and edit buttons: a plan from a verified client).
 func prepareApprovalPopup() {
 	if popupsAvailable() != nil {
 		return
 	}
-	args, _ := zenityApproval(ApprovalPopup{AllowRemember: true}, 0, time.Now())
+	args, _ := zenityApproval(ApprovalPopup{AllowRemember: true, AllowEdit: true}, 0, time.Now())
 	spares.prepare(args)
 }
 

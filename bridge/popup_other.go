@@ -6,6 +6,8 @@ import "context"
 
 // Outside macOS and Linux the bridge has no popups: every approval denies.
 
+const popupName = ""
+
 func popupsAvailable() error { return ErrNoPopups }
 
 func prepareApprovalPopup() {}
@@ -17,3 +19,7 @@ func ask(context.Context, question) (bool, error) { return false, ErrNoPopups }
 func askText(context.Context, string, string) (string, bool, error) { return "", false, ErrNoPopups }
 
 func showText(context.Context, string, string) error { return ErrNoPopups }
+
+func editText(context.Context, EditPopup, string) (string, bool, error) {
+	return "", false, ErrNoPopups
+}

@@ -272,3 +272,35 @@ func TestShowApprovalAfterItsDeadline(t *testing.T) {
 		t.Fatalf("ShowApproval past its deadline = %+v, %v; want a plain denial", a, err)
 	}
 }
+
+func TestDetailsSayWhoEdited(t *testing.T) {
+	p := hostilePopup()
+	if strings.Contains(bridge.Details(p, clock), "Edited:") {
+		t.Error("an unedited plan says it was edited")
+	}
+	p.EditedBy = "the person, in the approval popup (zenity)\u202e"
+	if d := bridge.Details(p, clock); !strings.Contains(d, "Edited:   by the person, in the approval popup (zenity)⟨U+202E⟩; judged again from scratch") {
+		t.Errorf("details do not say who edited:\n%s", d)
+	}
+}
+
+func TestEditErrorsQuestion(t *testing.T) {
+	title, text, yes, no := bridge.EditErrors(bridge.EditPopup{Client: "mcp: agent\x1b[2J", What: "plan", Text: "FOO",
+		Errors: []string{"line 1: unknown command \"FOO\"\u202e", "line 3: missing argument"}, Deadline: clock.Add(time.Minute)}, clock)
+	if title != bridge.EditErrorsTitle || yes != "Edit again" || no != "Cancel" {
+		t.Errorf("question %q: %q / %q", title, yes, no)
+	}
+	for _, want := range []string{"Your edit of the plan from mcp: agent⟨U+001B⟩[2J does not parse", "• line 1: unknown command \"FOO\"⟨U+202E⟩\n",
+		"• line 3: missing argument\n", "Cancel (the default: Return, Escape) denies the plan", "No answer by"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("question lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestEditTextAfterItsDeadline(t *testing.T) {
+	text, ok, err := bridge.EditText(context.Background(), bridge.EditPopup{Text: "x", Deadline: time.Now().Add(-time.Second)})
+	if text != "" || ok || err != nil {
+		t.Fatalf("EditText after its deadline = %q, %v, %v; want nothing, no error", text, ok, err)
+	}
+}

@@ -78,6 +78,7 @@ func onePopup(arm time.Duration) bridge.ApprovalPopup {
 		Deadline:      time.Now().Add(time.Minute),
 		ArmDelay:      arm,
 		AllowRemember: true,
+		AllowEdit:     true,
 		Items: []bridge.PopupItem{{
 			Number: 1, Level: "dangerous", Preview: "Write a file: ~/Documents/a.txt",
 			Text: `WRITE_FILE "~/Documents/a.txt" "hi"`, Reasons: []string{"writes or overwrites a file"},
@@ -211,6 +212,127 @@ func TestPopupOnX(t *testing.T) {
 				}
 			})
 		}
+	})
+
+	t.Run("Edit answers nothing but that the person wants to edit", func(t *testing.T) {
+		for _, tc := range []struct {
+			name     string
+			remember bool
+			dx       int
+		}{{"beside remember", true, xtest.EditButtonDX}, {"without remember", false, xtest.EditAloneButtonDX}} {
+			t.Run(tc.name, func(t *testing.T) {
+				p := onePopup(bridge.DefaultArmDelay) // Edit needs no arm delay: it approves nothing
+				p.AllowRemember = tc.remember
+				ch := showAsync(t, context.Background(), p)
+				id := d.WaitWindow(t, bridge.ApprovalTitle, wait)
+				if tc.remember {
+					d.Screenshot(t, filepath.Join(artifacts, "popup-with-edit.png"))
+				}
+				d.Click(t, id, tc.dx, buttonDY)
+				r := result(t, ch)
+				if r.err != nil || !r.a.Edit || r.a.Approve || r.a.Remember || !slices.Equal(r.a.Items, []bool{false}) {
+					t.Fatalf("Edit: %+v, %v; want Edit and nothing approved", r.a, r.err)
+				}
+				d.WaitGone(t, bridge.ApprovalTitle, id, wait)
+			})
+		}
+	})
+
+	t.Run("the editor returns the person's edit", func(t *testing.T) {
+		type edited struct {
+			text string
+			ok   bool
+			err  error
+		}
+		edit := func(p bridge.EditPopup) <-chan edited {
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			ch := make(chan edited, 1)
+			go func() {
+				text, ok, err := bridge.EditText(ctx, p)
+				ch <- edited{text, ok, err}
+			}()
+			return ch
+		}
+		get := func(ch <-chan edited) edited {
+			t.Helper()
+			select {
+			case e := <-ch:
+				return e
+			case <-time.After(20 * time.Second):
+				t.Fatal("EditText did not return")
+			}
+			return edited{}
+		}
+		plan := "NOTIFY \"a\" \"b\"\n"
+		p := bridge.EditPopup{Client: "cli", What: "plan", Text: plan, Deadline: time.Now().Add(time.Minute)}
+
+		ch := edit(p)
+		id := d.WaitWindow(t, bridge.EditTitle, wait)
+		d.Key(t, id, "ctrl+End")
+		d.Type(t, id, "SPEAK \"mine\"")
+		d.Screenshot(t, filepath.Join(artifacts, "popup-editor.png"))
+		d.Click(t, id, lastButtonDX, buttonDY)
+		if e := get(ch); e.err != nil || !e.ok || e.text != plan+"SPEAK \"mine\"" {
+			t.Fatalf("Use my edit: %+v", e)
+		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
+
+		ch = edit(p)
+		id = d.WaitWindow(t, bridge.EditTitle, wait)
+		d.Type(t, id, "x")
+		d.Key(t, id, "Escape")
+		if e := get(ch); e.err != nil || e.ok || e.text != "" {
+			t.Fatalf("Escape: %+v; want no edit", e)
+		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
+
+		// A hidden character reaches the editor as the person sees it; a
+		// CRLF line end as a line end.
+		hidden := p
+		hidden.Text = "NOTIFY \"a\u202e\" \"b\"\r\nSPEAK \"c\r\""
+		ch = edit(hidden)
+		id = d.WaitWindow(t, bridge.EditTitle, wait)
+		d.Click(t, id, lastButtonDX, buttonDY)
+		if e := get(ch); !e.ok || e.text != "NOTIFY \"a⟨U+202E⟩\" \"b\"\nSPEAK \"c⟨U+000D⟩\"" {
+			t.Fatalf("a hidden character: %+v", e)
+		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
+
+		// An edit that did not parse: its errors first; Return cancels,
+		// Edit again opens it.
+		bad := p
+		bad.Text, bad.Errors = "FOO\n", []string{"line 1: unknown command \"FOO\""}
+		ch = edit(bad)
+		q := d.WaitWindow(t, bridge.EditErrorsTitle, wait)
+		d.Screenshot(t, filepath.Join(artifacts, "popup-edit-errors.png"))
+		d.Key(t, q, "Return")
+		if e := get(ch); e.err != nil || e.ok {
+			t.Fatalf("Return at the errors: %+v; want no edit", e)
+		}
+		d.WaitGone(t, bridge.EditErrorsTitle, q, wait)
+		ch = edit(bad)
+		q = d.WaitWindow(t, bridge.EditErrorsTitle, wait)
+		d.Click(t, q, lastButtonDX, buttonDY)
+		id = d.WaitWindow(t, bridge.EditTitle, wait)
+		d.Key(t, id, "ctrl+a")
+		d.Type(t, id, "SPEAK \"fixed\"")
+		d.Click(t, id, lastButtonDX, buttonDY)
+		if e := get(ch); e.err != nil || !e.ok || e.text != "SPEAK \"fixed\"" {
+			t.Fatalf("Edit again: %+v", e)
+		}
+		d.WaitGone(t, bridge.EditTitle, id, wait)
+
+		// The end of ctx closes the editor at once.
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { _, _, err := bridge.EditText(ctx, p); done <- err }()
+		id = d.WaitWindow(t, bridge.EditTitle, wait)
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled: %v", err)
+		}
+		d.WaitGone(t, bridge.EditTitle, id, 2*time.Second)
 	})
 
 	t.Run("ctx ending closes the popup at once", func(t *testing.T) {

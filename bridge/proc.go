@@ -72,14 +72,22 @@ type Command struct {
 	NewSession bool
 
 	// Namespaces (Linux only; elsewhere StartArgv refuses it) starts the
-	// program, in a session of its own, in new user, mount, PID and IPC
-	// namespaces, with this user's uid and gid mapped to themselves: it
+	// program, in a session of its own, in new user, mount, PID, IPC and
+	// (unless HostNetwork) network namespaces, with this user's uid and
+	// gid mapped to themselves: it
 	// is PID 1 there, so that when it exits every process it left behind
 	// is killed by the kernel. It holds CAP_SYS_ADMIN and CAP_SETPCAP in
 	// those namespaces (only there), to set them up; it must drop them
 	// before it runs anything else. It is how the sandbox's launcher
 	// starts.
 	Namespaces bool
+
+	// HostNetwork keeps a program started with Namespaces in the host's
+	// network namespace. Without it the program's network namespace is
+	// new: an unconfigured loopback only, so nothing listening on this
+	// machine or beyond it can be reached, and /proc/net lists only its
+	// own sockets.
+	HostNetwork bool
 
 	// Name is what errors call the program; "" means Argv[0]. A launcher
 	// that runs another program gives that program's name.

@@ -62,7 +62,8 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 
 // sysProcAttr starts the process where launchAttr says (a group of its
 // own, or a session of its own for Contain, NewSession and Namespaces),
-// enters it into new namespaces for Namespaces and, for DieWithParent, sets
+// enters it into new namespaces for Namespaces (the network's too unless
+// HostNetwork) and, for DieWithParent, sets
 // the parent-death signal. The kernel sends that signal when the thread
 // that started the process ends, not only the process; Go ends a thread
 // only when a goroutine locked to it returns without unlocking. The one
@@ -74,6 +75,9 @@ func sysProcAttr(c Command) *syscall.SysProcAttr {
 	a := launchAttr(c)
 	if c.Namespaces {
 		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		if !c.HostNetwork {
+			a.Cloneflags |= syscall.CLONE_NEWNET
+		}
 		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 		a.GidMappingsEnableSetgroups = false

@@ -54,6 +54,7 @@ const (
 	zenityCancel   = "Cancel"
 	zenityApprove  = labelApprove
 	zenityRemember = "Approve, and allow again this session"
+	zenityEdit     = labelEdit
 )
 
 // zenity's exit statuses.
@@ -81,6 +82,10 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 		"--ok-label=" + zenityDeny,
 		"--cancel-label=" + zenityCancel,
 	}
+	if p.AllowEdit {
+		// Left of the approving buttons, which keep their places.
+		args = append(args, "--extra-button="+zenityEdit)
+	}
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		args = append(args, "--extra-button="+zenityRemember)
 	}
@@ -90,7 +95,11 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 	if early > 0 {
 		fmt.Fprintf(&b, "⚠ Approve was pressed %v after the previous popup appeared, before it could be read, so it did not count. Read the request, then choose again.\n\n", early.Round(10*time.Millisecond))
 	}
-	fmt.Fprintf(&b, "Deny is the default: Return, Escape, Deny, Cancel, closing this window and the time running out all deny. Approve counts once this window has been shown for %v.\n\n", p.ArmDelay)
+	fmt.Fprintf(&b, "Deny is the default: Return, Escape, Deny, Cancel, closing this window and the time running out all deny. Approve counts once this window has been shown for %v.\n", p.ArmDelay)
+	if p.AllowEdit {
+		b.WriteString("Edit… opens the text below to change it; your edit is then judged from scratch, as your own plan, before anything runs.\n")
+	}
+	b.WriteString("\n")
 	b.WriteString(p.details(now))
 	return args, b.String()
 }
@@ -130,6 +139,24 @@ func zenityViewer(title string) []string {
 		"--font=Monospace 10",
 		"--ok-label=Close",
 		"--cancel-label=Close",
+	}
+}
+
+// zenityEditor returns the arguments of the editor Edit opens: an editable
+// text window whose text comes on standard input and which prints the
+// edited text on standard output when its OK button (Use my edit) is
+// pressed. Return inserts a new line there; Escape, Cancel and closing it
+// cancel.
+func zenityEditor() []string {
+	return []string{
+		"--text-info",
+		"--editable",
+		"--title=" + EditTitle,
+		"--width=900",
+		"--height=600",
+		"--font=Monospace 10",
+		"--ok-label=" + labelUseEdit,
+		"--cancel-label=" + labelCancel,
 	}
 }
 
@@ -186,6 +213,8 @@ func approvalResult(stdout, stderr string, code int) (choice, error) {
 			return choiceApprove, nil
 		case zenityRemember:
 			return choiceApproveRemember, nil
+		case zenityEdit:
+			return choiceEdit, nil
 		}
 		return choiceDeny, errors.New("zenity answered with an unknown button")
 	}
@@ -213,6 +242,23 @@ func entryResult(stdout, stderr string, code int) (string, bool, error) {
 	switch code {
 	case zenityOK:
 		return strings.TrimSuffix(stdout, "\n"), true, nil
+	case zenityClosed:
+		if noDisplay(stderr) {
+			return "", false, errNoDisplay
+		}
+		return "", false, nil
+	case zenityTimeout:
+		return "", false, nil
+	}
+	return "", false, zenityFailed(code, stderr)
+}
+
+// editorResult reads the editor's answer: the text on OK, nothing on
+// Cancel, Escape or closing.
+func editorResult(stdout, stderr string, code int) (string, bool, error) {
+	switch code {
+	case zenityOK:
+		return stdout, true, nil
 	case zenityClosed:
 		if noDisplay(stderr) {
 			return "", false, errNoDisplay

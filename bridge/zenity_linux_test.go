@@ -42,6 +42,16 @@ func TestZenityApprovalArgs(t *testing.T) {
 			edit: func(p *bridge.ApprovalPopup) { p.Items = p.Items[:1]; p.AllowRemember = false },
 			want: append(slices.Clone(base), "--extra-button=Approve"),
 		},
+		{
+			name: "edit offered, left of the approving buttons",
+			edit: func(p *bridge.ApprovalPopup) { p.Items = p.Items[:1]; p.AllowRemember = true; p.AllowEdit = true },
+			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
+		},
+		{
+			name: "edit offered, no remember",
+			edit: func(p *bridge.ApprovalPopup) { p.AllowEdit = true },
+			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve"),
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,5 +343,53 @@ func TestDisplayIdentity(t *testing.T) {
 		if got := bridge.DisplayIdentity(env); got != "" {
 			t.Errorf("%q: identity %q, want none", env, got)
 		}
+	}
+}
+
+func TestZenityEditor(t *testing.T) {
+	args := bridge.ZenityEditor()
+	for _, want := range []string{"--text-info", "--editable", "--title=" + bridge.EditTitle, "--ok-label=Use my edit", "--cancel-label=Cancel"} {
+		if !slices.Contains(args, want) {
+			t.Errorf("editor argv %q lacks %q", args, want)
+		}
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "--filename") {
+			t.Errorf("the editor reads a file: %q", a)
+		}
+	}
+	for _, tc := range []struct {
+		stdout, stderr string
+		code           int
+		text           string
+		ok, err        bool
+	}{
+		{"NOTIFY \"a\" \"b\"\n", "", 0, "NOTIFY \"a\" \"b\"\n", true, false},
+		{"", "", 0, "", true, false}, // everything deleted: an empty plan
+		{"", "", 1, "", false, false},
+		{"", "", 5, "", false, false},
+		{"", "Gtk-WARNING: cannot open display: :9", 1, "", false, true},
+		{"", "boom", 255, "", false, true},
+	} {
+		text, ok, err := bridge.EditorResult(tc.stdout, tc.stderr, tc.code)
+		if text != tc.text || ok != tc.ok || (err != nil) != tc.err {
+			t.Errorf("EditorResult(%q, %q, %d) = %q, %v, %v", tc.stdout, tc.stderr, tc.code, text, ok, err)
+		}
+	}
+	if c, err := bridge.ApprovalResult("Edit…\n", "", 1); c != "edit" || err != nil {
+		t.Errorf("the Edit button reads as %s, %v", c, err)
+	}
+}
+
+func TestZenityApprovalSaysWhatEditDoes(t *testing.T) {
+	p := hostilePopup()
+	_, stdin := bridge.ZenityApproval(p, 0, clock)
+	if strings.Contains(stdin, "Edit…") {
+		t.Error("a popup without Edit explains it")
+	}
+	p.AllowEdit = true
+	_, stdin = bridge.ZenityApproval(p, 0, clock)
+	if !strings.Contains(stdin, "Edit… opens the text below to change it; your edit is then judged from scratch") {
+		t.Errorf("a popup with Edit does not say what it does:\n%s", stdin[:400])
 	}
 }

@@ -373,13 +373,31 @@ func (d *Display) Key(t testing.TB, w Window, key string) {
 }
 
 // Where zenity puts its buttons, for Click: offsets from the window's bottom
-// right corner. The last button (Approve, or a question's yes) ends about
-// 8 px from the edge; "Approve, and allow again this session" is left of it.
+// right corner. The last button (Approve, a question's yes, the editor's
+// "Use my edit") ends about 8 px from the edge; "Approve, and allow again
+// this session" is left of it, and "Edit…" left of that (EditButtonDX), or
+// left of Approve when there is no remember button (EditAloneButtonDX).
 const (
-	LastButtonDX     = 40
-	RememberButtonDX = 200
-	ButtonDY         = 25
+	LastButtonDX      = 40
+	RememberButtonDX  = 200
+	EditButtonDX      = 447
+	EditAloneButtonDX = 155
+	ButtonDY          = 25
 )
+
+// Type types text into window w, as keystrokes (xdotool type), no sooner
+// than Settle after w appeared. The text is an argument of xdotool, never
+// read by a shell.
+func (d *Display) Type(t testing.TB, w Window, text string) {
+	t.Helper()
+	d.settle(w)
+	if _, err := d.run("xdotool", "windowfocus", "--sync", w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.run("xdotool", "type", "--delay", "5", "--", text); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // Settle is how soon after a window appears Key and Click act on it, as a
 // person could: GTK drops a click that arrives in the moment after its

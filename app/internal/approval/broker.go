@@ -108,7 +108,9 @@ func NewBroker(p Prompter, opts Options) *Broker {
 // ErrTimeout, ErrKilled, or ErrWithdrawn when ctx ends first: ctx is the
 // client's, and its ending means the client withdrew the request, which is
 // not the person's denial. An Approved answer may still leave items out: run
-// only those whose Items entry is true.
+// only those whose Items entry is true. An Edited answer (only for a request
+// that offered Edit, from a Prompter that showed it) comes with a nil error
+// and the person's text: nothing of the request runs.
 //
 // The broker sets r's Created, and its ID when empty; the Prompter is shown
 // that copy and sets its Shown and Deadline through its ShownFunc: the
@@ -223,6 +225,10 @@ func (b *Broker) answered(p *pending, a Answer, err error) {
 		b.finishLocked(p, Answer{Outcome: Denied}, nil)
 	case a.Outcome == Approved && p.req.Shown.IsZero():
 		b.finishLocked(p, Answer{Outcome: Denied}, errors.New("prompter: it approved a request it never showed"))
+	case a.Outcome == Edited && p.req.Shown.IsZero():
+		b.finishLocked(p, Answer{Outcome: Denied}, errors.New("prompter: it edited a request it never showed"))
+	case a.Outcome == Edited && p.req.Edit == nil:
+		b.finishLocked(p, Answer{Outcome: Denied}, errors.New("prompter: it edited a request that offered no edit"))
 	default:
 		b.finishLocked(p, a, nil)
 	}
@@ -248,9 +254,9 @@ func (b *Broker) finishLocked(p *pending, a Answer, cause error) bool {
 		delete(b.recent, b.order[0])
 		b.order = b.order[1:]
 	}
-	p.answer = settle(p.req.Items, a)
+	p.answer = settle(p.req, a)
 	switch p.answer.Outcome {
-	case Approved:
+	case Approved, Edited:
 	case Timeout:
 		p.err = fmt.Errorf("%w: no answer within %v of its being shown", ErrTimeout, b.timeout)
 		if cause != nil {

@@ -16,6 +16,7 @@ const (
 	EventTimeout   = "timeout"
 	EventKilled    = "killed"
 	EventWithdrawn = "withdrawn" // its client withdrew it; not the person's denial
+	EventEdited    = "edited"    // the person edited the text instead of answering; it is judged again
 )
 
 // Event reports a change in a request's state.

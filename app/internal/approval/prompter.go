@@ -16,6 +16,13 @@ import (
 // must read the answer only from the person — never from standard input or
 // anything else an agent can write to.
 //
+// A request with Edit may be answered Edited instead: the person chose to
+// edit its text, and Answer.Text is what they wrote, taken from Airlock's
+// own editor as the person left it (never from anything an agent can
+// write to), and Answer.By says which popup. A prompter that cannot edit
+// ignores Edit, and denies a request that offers nothing but an edit (no
+// Items). Edit, like Approve, counts only when the person chose it.
+//
 // The request's time runs from when the person can see it, not from when it
 // was submitted: Prompt must call shown once it is about to put r on screen
 // (right before the window is mapped or the text is written, with nothing

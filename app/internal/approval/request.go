@@ -17,6 +17,10 @@ const (
 	Timeout                  // nobody answered in time; a denial recorded as "timeout"
 	Killed                   // the kill switch denied it
 	Withdrawn                // its client withdrew it (gave up, disconnected) before the person answered
+	// Edited: the person edited the request's text in the popup (Answer.Text)
+	// instead of answering. Nothing of the request runs; the gate judges the
+	// edit from scratch as the person's own.
+	Edited
 )
 
 func (o Outcome) String() string {
@@ -31,6 +35,8 @@ func (o Outcome) String() string {
 		return "killed"
 	case Withdrawn:
 		return "withdrawn"
+	case Edited:
+		return "edited"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
@@ -56,6 +62,17 @@ type Item struct {
 	Reasons []string    // the assessment's warnings
 }
 
+// Edit offers the person the text behind a request to edit in place of
+// answering it: a plan (every action of it), or one script.
+type Edit struct {
+	Kind string // what the text is: "dsl" (a plan), "applescript" or "jxa"
+	Text string // the whole text, exactly as it would run
+	// Errors, in a request that offers nothing else (no Items), say why
+	// the person's last edit (Text) was refused: what did not parse, line
+	// by line. The person may edit it again or cancel.
+	Errors []string
+}
+
 // Request asks the person to approve one or more actions, usually a plan.
 type Request struct {
 	ID     string // the callId; the broker assigns one when empty
@@ -70,8 +87,16 @@ type Request struct {
 	Tool       string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
 	// Asked is, for a plan a model made from a request in words, those
 	// words: what the person or the client asked for.
-	Asked    string
+	Asked string
+	// EditedBy is set for a plan the person edited: who edited it and
+	// where ("the person, in the approval popup (zenity)").
+	EditedBy string
 	Items    []Item
+	// Edit, when set, offers the person to edit the text behind Items
+	// instead of answering (Edited). With no Items, the request is only
+	// that: the person's last edit was refused (Edit.Errors), and they may
+	// edit it again or cancel.
+	Edit     *Edit
 	Created  time.Time // set by the broker
 	Shown    time.Time // set by the broker when the prompter shows it; zero while it waits its turn
 	Deadline time.Time // set by the broker when it is shown: after it the request times out
@@ -88,11 +113,15 @@ type Answer struct {
 	// Remember asks the gate to remember the approval for the session. It
 	// holds only with Approved; the gate never remembers destructive items.
 	Remember bool
+	// Text is, with Edited, the person's edit of the request's Edit.Text;
+	// By says who edited it and in which popup. Both are kept only with
+	// Edited, for a request that offered Edit.
+	Text, By string
 }
 
 // checkRequest refuses what may never be offered.
 func checkRequest(r Request) error {
-	if len(r.Items) == 0 {
+	if len(r.Items) == 0 && (r.Edit == nil || len(r.Edit.Errors) == 0) {
 		return errors.New("approval request offers no action")
 	}
 	for i, it := range r.Items {
@@ -103,13 +132,21 @@ func checkRequest(r Request) error {
 	return nil
 }
 
-// settle makes a prompter's or a UI's answer safe to act on: an outcome other
-// than Approved runs nothing, a malformed item list denies everything, a nil
+// settle makes a prompter's or a UI's answer to r safe to act on: an
+// outcome other than Approved runs nothing, an edit counts only for a
+// request that offered one, a malformed item list denies everything, a nil
 // list approves the items that are not destructive, and an approval that
 // leaves no item to run is a denial.
-func settle(items []Item, a Answer) Answer {
+func settle(r Request, a Answer) Answer {
+	items := r.Items
 	out := Answer{Outcome: a.Outcome, Items: make([]bool, len(items))}
 	switch {
+	case a.Outcome == Edited && r.Edit != nil:
+		out.Text, out.By = a.Text, a.By
+		if out.By == "" {
+			out.By = "the person"
+		}
+		return out
 	case a.Outcome != Approved:
 		if a.Outcome != Timeout && a.Outcome != Killed && a.Outcome != Withdrawn {
 			out.Outcome = Denied

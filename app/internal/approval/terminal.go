@@ -118,7 +118,8 @@ func (t *Terminal) offer(l line) {
 // deadline or ctx ending deny; anything else is asked again, with the time
 // left, up to three times. Each destructive item of an approved request then
 // needs "yes" typed in full, or it does not run. r's time starts when its
-// turn comes and it is written out (shown is called then).
+// turn comes and it is written out (shown is called then). The terminal
+// offers no Edit; a request that offers nothing but an edit is denied.
 func (t *Terminal) Prompt(ctx context.Context, r Request, shown ShownFunc) (Answer, error) {
 	select {
 	case t.turn <- struct{}{}:
@@ -130,6 +131,10 @@ func (t *Terminal) Prompt(ctx context.Context, r Request, shown ShownFunc) (Answ
 		return Answer{}, err
 	}
 
+	if len(r.Items) == 0 {
+		// Only an edit is offered, and the terminal cannot edit.
+		return Answer{Outcome: Denied}, errors.New("the terminal prompter cannot edit a plan")
+	}
 	r.Deadline = shown()
 	var b strings.Builder
 	writeRequest(&b, r, t.now())

@@ -230,3 +230,42 @@ func act(t *testing.T, name string, args ...string) action.Action {
 	}
 	return action.Action{Cmd: cmd, Args: args}
 }
+
+// The allowed apps are checked again here: an app they do not list never
+// reaches the Desktop, whatever the gate decided.
+func TestDesktopAllowedApps(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		allowed bool
+	}{
+		{`OPEN_APP "Safari"`, true},
+		{`OPEN_APP "safari.app"`, true},
+		{`OPEN_APP "Terminal"`, false},
+		{`QUIT_APP "Terminal"`, false},
+		{`ACTIVATE_APP "Terminal.app"`, false},
+		{`OPEN_FILE "~/Documents/a.txt" "Terminal"`, false},
+		{`OPEN_FILE "~/Documents/a.txt"`, true},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			s := newSandbox(t)
+			s.write(t, "Documents/a.txt", "a")
+			paths, err := s.ex.Paths.WithApps([]string{"Safari"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.ex.Paths = paths
+			r := &recorder{}
+			s.ex.Desktop = r
+			_, err = s.run(t, tc.src)
+			if tc.allowed {
+				if err != nil || len(r.calls) != 1 {
+					t.Fatalf("Run: %v, calls %q; want one call", err, r.calls)
+				}
+				return
+			}
+			if !errors.Is(err, sanitize.ErrBlocked) || !strings.Contains(err.Error(), "allowedApps") || len(r.calls) != 0 {
+				t.Fatalf("Run: %v, calls %q; want it blocked by allowedApps, no call", err, r.calls)
+			}
+		})
+	}
+}

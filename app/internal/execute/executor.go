@@ -152,7 +152,7 @@ func (e *Executor) desktop(ctx context.Context, a action.Action, args *argReader
 	var out string
 	switch a.Cmd.Name {
 	case "OPEN_FILE":
-		p, app := args.path(e, "path", sanitize.OpOpen), args.app("app")
+		p, app := args.path(e, "path", sanitize.OpOpen), args.app(e, "app")
 		run = func() error { return d.OpenFile(ctx, p, app) }
 	case "REVEAL_IN_FINDER":
 		p := args.path(e, "path", sanitize.OpOpen)
@@ -164,7 +164,7 @@ func (e *Executor) desktop(ctx context.Context, a action.Action, args *argReader
 		t := args.text("text")
 		run = func() error { return d.SetClipboard(ctx, t) }
 	case "OPEN_APP", "QUIT_APP", "ACTIVATE_APP":
-		app := args.app("app")
+		app := args.app(e, "app")
 		f := map[string]func(context.Context, string) error{
 			"OPEN_APP": d.OpenApp, "QUIT_APP": d.QuitApp, "ACTIVATE_APP": d.ActivateApp,
 		}[a.Cmd.Name]
@@ -266,12 +266,16 @@ func (r *argReader) content(name string) string {
 	return t
 }
 
-func (r *argReader) app(name string) string {
+// app reads an app's name, refused unless the allowed apps (e.Paths) list
+// it: checked here again, as the sandbox is.
+func (r *argReader) app(e *Executor, name string) string {
 	v, ok := r.get(name)
 	if !ok {
 		return ""
 	}
 	if err := sanitize.Strict("app", v); err != nil {
+		r.fail(err)
+	} else if err := e.Paths.App(v); err != nil {
 		r.fail(err)
 	}
 	return v

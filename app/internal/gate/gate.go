@@ -3,7 +3,9 @@
 // here, and nothing else in the program may reach the executor (a test checks
 // the import graph). It also owns the kill switch, and Ask, which has a
 // model turn a request in words into a plan and then submits that plan like
-// any other: model output never changes a decision.
+// any other: model output never changes a decision. A plan the person edits
+// in the approval popup instead of answering is theirs: it is judged again
+// from scratch, as a new request that names the one it replaces.
 //
 // Its contract: nothing executes that the policy did not allow or the person
 // did not approve; a blocked action is never offered for approval; when no

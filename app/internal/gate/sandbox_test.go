@@ -24,9 +24,12 @@ func (f fakeSandbox) String() string {
 
 // TestSandboxGrant: the executor hears whether the person approved the
 // script, and the UI is granted only to an approved one that types or
-// clicks, never to one that ran unasked (Level 2).
+// clicks, never to one that ran unasked (Level 2); the network only to one
+// whose verdict says it uses it: the web's ports unasked, the host's
+// network approved.
 func TestSandboxGrant(t *testing.T) {
 	typing := []string{"xdotool", "type", "hello"}
+	fetching := []string{"curl", "-fsS", "https://example.com/"}
 	for _, tc := range []struct {
 		name     string
 		autonomy policy.Autonomy
@@ -37,6 +40,10 @@ func TestSandboxGrant(t *testing.T) {
 		{"approved, no UI", 1, []string{"rm", "/tmp/x"}, ossandbox.Grant{Approved: true}},
 		{"approved, types", 1, typing, ossandbox.Grant{Approved: true, UI: true}},
 		{"types, auto-run at Level 2", 2, typing, ossandbox.Grant{}},
+		{"fetches, auto-run", 1, fetching, ossandbox.Grant{Network: ossandbox.NetInternet}},
+		{"fetches, approved at Level 0", 0, fetching, ossandbox.Grant{Approved: true, Network: ossandbox.NetHost}},
+		{"connects, approved", 1, []string{"ssh", "build.example.com", "uptime"}, ossandbox.Grant{Approved: true, Network: ossandbox.NetHost}},
+		{"connects, auto-run at Level 2", 2, []string{"ssh", "build.example.com", "uptime"}, ossandbox.Grant{Network: ossandbox.NetInternet}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, tc.autonomy, approveAll, func(c *gate.Config) { c.Sandbox = fakeSandbox{} })

@@ -39,6 +39,12 @@ type Submission struct {
 	// the kind recorded, notes appended to the recorded text, and the words
 	// the model was asked (shown with the plan for approval).
 	id, recordKind, note, asked string
+
+	// Set only for the person's edit of a plan (submission.edited): the
+	// request it replaces, who edited it and where, and how many edits led
+	// to it.
+	editOf, editedBy string
+	edits            int
 }
 
 // The kinds of work a submission carries.
@@ -61,6 +67,7 @@ const (
 	StatusKilled    = "killed"    // the kill switch stopped it
 	StatusDryRun    = "dry-run"   // would have been decided as Decision; nothing ran
 	StatusRejected  = "rejected"  // the plan did not parse
+	StatusEdited    = "edited"    // the person edited it in the approval popup; their edit was judged and ran instead
 )
 
 // ActionReport is what happened to one action.
@@ -71,7 +78,7 @@ type ActionReport struct {
 	Risk     string   `json:"risk"`
 	Reasons  []string `json:"reasons"`
 	Decision string   `json:"decision"`           // auto, ask, granted, refused
-	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed, withdrawn, granted
+	Approval string   `json:"approval,omitempty"` // approved, denied, timeout, killed, withdrawn, granted, edited
 	Status   string   `json:"status"`
 	Output   string   `json:"output,omitempty"`
 	Error    string   `json:"error,omitempty"`
@@ -89,6 +96,12 @@ type Report struct {
 	Reasons []string       `json:"reasons,omitempty"` // what only the whole plan shows
 	Actions []ActionReport `json:"actions"`
 	Error   string         `json:"error,omitempty"`
+	// EditOf is set when the person edited the plan in the approval
+	// popup: this report is of their edit, judged from scratch, and EditOf
+	// is the request whose plan they edited (its actions ended "edited").
+	// EditedBy says who edited it and where.
+	EditOf   string `json:"editOf,omitempty"`
+	EditedBy string `json:"editedBy,omitempty"`
 }
 
 // Submit takes a plan through the whole pipeline. notify, when not nil,
@@ -114,7 +127,7 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 
 // submit is Submit for an operation already tracked.
 func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
-	rep := Report{Client: s.Client}
+	rep := Report{Client: s.Client, EditOf: s.editOf, EditedBy: s.editedBy}
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
 	if err := sub.recordRequest(ctx); err != nil {
 		// Nothing runs unrecorded.
@@ -142,7 +155,8 @@ func (sub *submission) recordRequest(ctx context.Context) error {
 	}
 	text += s.note
 	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
-		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text}); err != nil {
+		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text,
+		EditOf: s.editOf, EditedBy: s.editedBy}); err != nil {
 		return fmt.Errorf("recording the request: %w", err)
 	}
 	return nil
@@ -326,6 +340,10 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	}
 	if ask {
 		if err := sub.approve(ctx, planAsk); err != nil {
+			var ed *editedPlan
+			if errors.As(err, &ed) {
+				return sub.edited(ctx, ed)
+			}
 			return sub.finish(ctx, statusOf(err), err)
 		}
 	}
@@ -352,6 +370,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	}
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
 		NoRemember: !sub.s.Identity.Verified(), Tool: toolOf(sub.s), Asked: sub.s.asked,
+		EditedBy: sub.s.editedBy, Edit: editOffer(sub.s),
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
 	for i, st := range sub.steps {
 		ar := rep.Actions[i]
@@ -363,33 +382,21 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 			Risk: st.verdict.Level, Reasons: ar.Reasons}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
-	var ans approval.Answer
-	err := g.beginApproval(ctx)
-	if err == nil {
-		ans, err = g.cfg.Approver.Ask(ctx, req)
-		g.endApproval()
-	}
-	outcome := ans.Outcome
-	switch {
-	case err == nil && outcome == approval.Approved:
-	case errors.Is(err, approval.ErrKilled) || outcome == approval.Killed || g.isKilled():
-		outcome, err = approval.Killed, ErrKilled
-	case errors.Is(err, approval.ErrTimeout) || outcome == approval.Timeout:
-		outcome, err = approval.Timeout, approval.ErrTimeout
-	case errors.Is(err, ErrApprovalRequired):
-		outcome = approval.Denied
-	case errors.Is(err, ErrWithdrawn) || errors.Is(err, approval.ErrWithdrawn) || outcome == approval.Withdrawn ||
-		ctx.Err() != nil && !errors.Is(err, approval.ErrDenied) && !errors.Is(err, ErrDenied):
-		// The client gave up (its context ended) before the person
-		// answered: not the person's denial.
-		outcome, err = approval.Withdrawn, withdrawn(ctx)
-	default:
-		if err == nil || !errors.Is(err, ErrDenied) {
-			err = fmt.Errorf("%w by the person", ErrDenied)
-		}
-		outcome = approval.Denied
+	ans, err := sub.ask(ctx, req)
+	outcome, err := sub.outcome(ctx, ans, err)
+	if outcome == approval.Edited {
+		ans, outcome, err = sub.editUntilValid(ctx, req, ans)
 	}
 	sub.event(Event{Type: EventApproval, Approval: outcome.String()})
+	if outcome == approval.Edited {
+		for i := range rep.Actions {
+			if needsAnswer(rep.Actions[i], planAsk) {
+				rep.Actions[i].Approval = approval.Edited.String()
+			}
+			rep.Actions[i].Status = StatusEdited
+		}
+		return &editedPlan{text: ans.Text, by: ans.By}
+	}
 	if outcome != approval.Approved {
 		for i := range rep.Actions {
 			if needsAnswer(rep.Actions[i], planAsk) {
@@ -418,6 +425,148 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		}
 	}
 	return nil
+}
+
+// ask asks the approver, once no action that types or clicks runs (see
+// beginApproval).
+func (sub *submission) ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	g := sub.g
+	if err := g.beginApproval(ctx); err != nil {
+		return approval.Answer{}, err
+	}
+	defer g.endApproval()
+	return g.cfg.Approver.Ask(ctx, req)
+}
+
+// outcome is how a question ended, from the approver's answer and error:
+// approved or edited by the person, or else the kill switch, the timeout,
+// the client's withdrawal or a denial, with the error the submission ends
+// with.
+func (sub *submission) outcome(ctx context.Context, ans approval.Answer, err error) (approval.Outcome, error) {
+	outcome := ans.Outcome
+	switch {
+	case err == nil && outcome == approval.Approved:
+	case err == nil && outcome == approval.Edited && !sub.g.isKilled():
+	case errors.Is(err, approval.ErrKilled) || outcome == approval.Killed || sub.g.isKilled():
+		outcome, err = approval.Killed, ErrKilled
+	case errors.Is(err, approval.ErrTimeout) || outcome == approval.Timeout:
+		outcome, err = approval.Timeout, approval.ErrTimeout
+	case errors.Is(err, ErrApprovalRequired):
+		outcome = approval.Denied
+	case errors.Is(err, ErrWithdrawn) || errors.Is(err, approval.ErrWithdrawn) || outcome == approval.Withdrawn ||
+		ctx.Err() != nil && !errors.Is(err, approval.ErrDenied) && !errors.Is(err, ErrDenied):
+		// The client gave up (its context ended) before the person
+		// answered: not the person's denial.
+		outcome, err = approval.Withdrawn, withdrawn(ctx)
+	default:
+		if err == nil || !errors.Is(err, ErrDenied) {
+			err = fmt.Errorf("%w by the person", ErrDenied)
+		}
+		outcome = approval.Denied
+	}
+	return outcome, err
+}
+
+// maxEdits bounds how many times one submission's plan may be edited, one
+// edit after another: past it the popup offers no Edit.
+const maxEdits = 20
+
+// editOffer is what the person may edit instead of answering: the plan, or
+// the script (its arguments stay as they are); nil for a command, whose
+// argv Airlock never parses from text, and past maxEdits.
+func editOffer(s Submission) *approval.Edit {
+	if s.edits >= maxEdits {
+		return nil
+	}
+	switch s.Kind {
+	case "", KindPlan:
+		return &approval.Edit{Kind: KindPlan, Text: s.Plan}
+	case KindAppleScript, KindJXA:
+		return &approval.Edit{Kind: s.Kind, Text: s.Plan}
+	}
+	return nil
+}
+
+// editErrors says why text cannot stand as an edit of kind: a plan's
+// line-numbered parse errors; a script that is empty or too large. A script
+// is otherwise not checked here: the analyzer rates it, failing closed.
+func editErrors(kind, text string) []string {
+	switch kind {
+	case KindPlan:
+		if _, err := action.Parse(text); err != nil {
+			var errs action.Errors
+			if errors.As(err, &errs) {
+				out := make([]string, len(errs))
+				for i, e := range errs {
+					out[i] = e.Error()
+				}
+				return out
+			}
+			return []string{err.Error()}
+		}
+	default:
+		switch {
+		case strings.TrimSpace(text) == "":
+			return []string{"the script is empty"}
+		case len(text) > action.MaxPlanBytes:
+			return []string{fmt.Sprintf("the script is %d bytes; at most %d", len(text), action.MaxPlanBytes)}
+		}
+	}
+	return nil
+}
+
+// editUntilValid takes the person's edit (ans, Edited) of req: while it
+// does not parse, it asks again, showing the errors, until the person
+// gives an edit that does, or cancels (a denial), or the question ends
+// otherwise (timeout, kill, withdrawal). It returns the last answer and the
+// outcome the original request ends with.
+func (sub *submission) editUntilValid(ctx context.Context, req approval.Request, ans approval.Answer) (approval.Answer, approval.Outcome, error) {
+	for {
+		errs := editErrors(req.Edit.Kind, ans.Text)
+		if len(errs) == 0 {
+			return ans, approval.Edited, nil
+		}
+		again := approval.Request{Client: req.Client, Program: req.Program, NoRemember: true, Tool: req.Tool,
+			Asked: req.Asked, EditedBy: req.EditedBy, Created: sub.g.cfg.Now(),
+			Edit: &approval.Edit{Kind: req.Edit.Kind, Text: ans.Text, Errors: errs}}
+		a, err := sub.ask(ctx, again)
+		outcome, err := sub.outcome(ctx, a, err)
+		if outcome != approval.Edited {
+			return a, outcome, err
+		}
+		ans = a
+	}
+}
+
+// editedPlan is approve's answer when the person edited the plan instead:
+// their text, and who edited it where.
+type editedPlan struct{ text, by string }
+
+func (e *editedPlan) Error() string { return "the person edited the plan in the approval popup" }
+
+// edited ends the submission whose plan the person edited (its actions end
+// "edited"), and submits their edit in its place as a new request that
+// names it: parsed, sanitised, assessed and decided from scratch, as the
+// person's own plan. It keeps the program that asked for the record but not
+// its identity: no grant covers the edit, and none is offered for it. Its
+// report is the answer to the client.
+func (sub *submission) edited(ctx context.Context, ed *editedPlan) (Report, error) {
+	g, s := sub.g, sub.s
+	next := g.cfg.NewID()
+	why := fmt.Errorf("the person edited the plan in the approval popup; their edit is request %s", next)
+	for i := range sub.rep.Actions {
+		sub.rep.Actions[i].Error = "replaced by the person's edit, request " + next
+	}
+	if _, err := sub.finish(ctx, StatusEdited, why); err != why {
+		return *sub.rep, err // its outcome could not be recorded: nothing more runs
+	}
+	client := s.Client
+	if s.editOf == "" {
+		client += " (edited by the person)"
+	}
+	edit := Submission{Client: client, Identity: policy.Identity{Program: s.Identity.Program}, Kind: s.Kind, Plan: ed.text,
+		Argv: s.Argv, id: next, asked: s.asked, editOf: sub.rep.Request, editedBy: ed.by, edits: s.edits + 1}
+	return g.submit(ctx, edit, sub.notify)
 }
 
 // needsAnswer says whether the person's answer decides whether the action

@@ -14,7 +14,10 @@
 // Four tables: requests, decisions, outcomes and model_calls. A request
 // keeps both the name its client gave itself and the client's program as
 // the operating system vouched for it (program, added by schema 2; rows
-// chained before it leave it out of their link). Every text field passes
+// chained before it leave it out of their link), and, for a plan the person
+// edited in the approval popup, the request it replaced and who edited it
+// there (edit_of and edited_by, added by schema 3 the same way; the
+// replaced request's actions end with the approval and status "edited"). Every text field passes
 // redact.String first. Enumerations (decision, approval, status) are
 // checked against their fixed sets instead. Then the fields
 // that can carry content — plan text, action text, preview, reasons,
@@ -22,7 +25,8 @@
 // value, and associated data binding the table, the row's sequence number,
 // the column and the key id, so a sealed value copied into another row or
 // column no longer opens. What stays in clear is what `airlock history`
-// needs to list and join: ids, times, client, program, kind, risk level,
+// needs to list and join: ids, times, client, program, kind, edit link and
+// editor, risk level,
 // autonomy level, decision, approval, status, durations, endpoint, HTTP
 // status and token counts.
 //

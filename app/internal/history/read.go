@@ -15,7 +15,7 @@ import (
 // entrySQL joins each decision with its request and, when there is one,
 // its outcome. Callers add WHERE, ORDER BY and LIMIT.
 const entrySQL = `SELECT
-	r.seq, r.id, r.time, r.client, r.program, r.kind, r.text, r.key_id,
+	r.seq, r.id, r.time, r.client, r.program, r.kind, r.text, r.key_id, r.edit_of, r.edited_by,
 	d.seq, d.idx, d.time, d.risk, d.autonomy, d.decision, d.action, d.preview, d.reasons, d.key_id,
 	o.seq, o.time, o.approval, o.status, o.duration, o.output, o.error, o.key_id
 FROM decisions d
@@ -54,8 +54,8 @@ func (s *Store) Request(ctx context.Context, id string) (Request, []Entry, error
 		client, kind string
 		program      string
 	)
-	err := s.r.QueryRowContext(ctx, "SELECT seq, time, client, program, kind, text, key_id FROM requests WHERE id = ?", id).
-		Scan(&seq, &when, &client, &program, &kind, &sealed, &keyID)
+	err := s.r.QueryRowContext(ctx, "SELECT seq, time, client, program, kind, text, key_id, edit_of, edited_by FROM requests WHERE id = ?", id).
+		Scan(&seq, &when, &client, &program, &kind, &sealed, &keyID, &r.EditOf, &r.EditedBy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Request{}, nil, fmt.Errorf("reading request %q: %w", id, ErrNotFound)
 	}
@@ -110,7 +110,7 @@ func (s *Store) entries(rows *sql.Rows, capacity int) ([]Entry, error) {
 			e                          Entry
 		)
 		if err := rows.Scan(
-			&rSeq, &e.Request.ID, &rTime, &e.Request.Client, &e.Request.Program, &e.Request.Kind, &rText, &rKey,
+			&rSeq, &e.Request.ID, &rTime, &e.Request.Client, &e.Request.Program, &e.Request.Kind, &rText, &rKey, &e.Request.EditOf, &e.Request.EditedBy,
 			&dSeq, &dIdx, &dTime, &dRisk, &dAuto, &e.Decision.Decision, &dAction, &dPreview, &dReason, &dKey,
 			&oSeq, &oTime, &oApproval, &oStatus, &oDur, &oOutput, &oError, &oKey,
 		); err != nil {

@@ -22,6 +22,14 @@ type Request struct {
 	Program string
 	Kind    string // "plan", "ask", "mcp", … (stored redacted, in clear)
 	Text    string // the plan text (redacted, then sealed)
+	// EditOf is, for a plan the person edited in the approval popup, the
+	// id of the request whose plan they edited (its actions' outcomes are
+	// "edited"); "" for any other request. Stored in clear.
+	EditOf string
+	// EditedBy says who edited it and where, as the popup reported it:
+	// "the person, in the approval popup (zenity)". Set exactly when EditOf
+	// is. Stored redacted, in clear.
+	EditedBy string
 }
 
 // A Decision is the gate's verdict on one action of a request, recorded
@@ -44,11 +52,12 @@ type Outcome struct {
 	RequestID string
 	Index     int
 	Time      time.Time // zero means now
-	Approval  string    // "", "approved", "denied", "timeout", "killed", "withdrawn" or "granted"
+	Approval  string    // "", "approved", "denied", "timeout", "killed", "withdrawn", "granted" or "edited"
 	// Status is "ok", "failed", "skipped", "denied", "timeout", "refused",
-	// "killed", "withdrawn", "dry-run", "rejected" (the plan did not parse)
-	// or "interrupted" (the gate stopped before the action ended; see
-	// MarkInterrupted).
+	// "killed", "withdrawn", "dry-run", "rejected" (the plan did not parse),
+	// "edited" (the person edited the plan in the approval popup: the
+	// request whose EditOf names this one ran instead) or "interrupted"
+	// (the gate stopped before the action ended; see MarkInterrupted).
 	Status   string
 	Duration time.Duration
 	Output   string // a summary of the output (redacted, then sealed)
@@ -79,8 +88,8 @@ type Entry struct {
 // refused with ErrInvalid, so these fields need no redaction.
 var (
 	decisionValues = []string{"auto", "ask", "refused"}
-	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "withdrawn", "granted"}
-	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run", "rejected", StatusInterrupted}
+	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "withdrawn", "granted", "edited"}
+	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run", "rejected", "edited", StatusInterrupted}
 )
 
 func unixNano(t time.Time) int64 {
@@ -105,11 +114,17 @@ func oneOf(what, field, v string, set []string) error {
 // columns still plain (the writer seals them once it knows the row's seq).
 
 func (r Request) values() ([]any, error) {
-	if r.ID == "" {
+	switch {
+	case r.ID == "":
 		return nil, invalid("a request", "the id is empty")
+	case (r.EditOf == "") != (r.EditedBy == ""):
+		return nil, invalid("a request", "an edited plan needs both the request it edits and who edited it (edit of %q, edited by %q)", r.EditOf, r.EditedBy)
+	case r.EditOf == r.ID:
+		return nil, invalid("a request", "request %q cannot be an edit of itself", r.ID)
 	}
 	return []any{redact.String(r.ID), unixNano(r.Time), redact.String(r.Client),
-		redact.String(r.Kind), redact.String(r.Text), redact.String(r.Program)}, nil
+		redact.String(r.Kind), redact.String(r.Text), redact.String(r.Program),
+		redact.String(r.EditOf), redact.String(r.EditedBy)}, nil
 }
 
 func (d Decision) values() ([]any, error) {

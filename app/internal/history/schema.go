@@ -69,6 +69,10 @@ CREATE TABLE model_calls (
 CREATE INDEX model_calls_request ON model_calls (request_id);`,
 	// The client's verified program, beside the name it gave itself.
 	`ALTER TABLE requests ADD COLUMN program TEXT NOT NULL DEFAULT '';`,
+	// A plan the person edited in the approval popup: the request it
+	// replaced, and who edited it there.
+	`ALTER TABLE requests ADD COLUMN edit_of TEXT NOT NULL DEFAULT '';
+ALTER TABLE requests ADD COLUMN edited_by TEXT NOT NULL DEFAULT '';`,
 }
 
 // A colKind says how a column is stored and chained.
@@ -118,7 +122,8 @@ func newTable(name string, cols ...column) *table {
 var (
 	requestsTable = newTable("requests",
 		column{"id", textCol}, column{"time", intCol}, column{"client", textCol},
-		column{"kind", textCol}, column{"text", sealedCol}, column{"program", addedTextCol})
+		column{"kind", textCol}, column{"text", sealedCol}, column{"program", addedTextCol},
+		column{"edit_of", addedTextCol}, column{"edited_by", addedTextCol})
 	decisionsTable = newTable("decisions",
 		column{"request_id", textCol}, column{"idx", intCol}, column{"time", intCol},
 		column{"risk", textCol}, column{"autonomy", intCol}, column{"decision", textCol},

@@ -194,6 +194,8 @@ func (c *conn) handle(req Request) {
 		res, err = h.History(c.ctx, req.Params.(HistoryParams))
 	case "kill":
 		res, err = h.Kill(c.ctx)
+	case "automations":
+		res, err = h.Automations(c.ctx, req.Params.(AutomationsParams))
 	case "dashboard":
 		if dh, ok := h.(DashboardHandler); ok {
 			res, err = dh.Dashboard(c.ctx, req.Params.(DashboardParams))

@@ -108,6 +108,18 @@ func decodeRequest(frame []byte) (Request, error) {
 			return req, err
 		}
 		req.Params = p
+	case "automations":
+		if !hasParams {
+			return req, invalid(CodeInvalidParams, "automations needs params: op")
+		}
+		var p AutomationsParams
+		if err := decodeParams(params, &p); err != nil {
+			return req, err
+		}
+		if err := checkAutomations(p); err != nil {
+			return req, err
+		}
+		req.Params = p
 	case "history":
 		var p HistoryParams
 		if hasParams {
@@ -201,11 +213,46 @@ func checkAsk(p AskParams) error {
 	return nil
 }
 
+func checkAutomations(p AutomationsParams) error {
+	if !slices.Contains(AutomationOps, p.Op) {
+		return invalid(CodeInvalidParams, "op %s: want one of %s", quoteShort(p.Op), strings.Join(AutomationOps, ", "))
+	}
+	named := p.Op != "list" && p.Op != "on" && p.Op != "off"
+	switch {
+	case named && !validName(p.Name, MaxAutomationName):
+		return invalid(CodeInvalidParams, "%s needs a name: 1 to %d bytes of printable text without surrounding spaces", p.Op, MaxAutomationName)
+	case !named && p.Name != "":
+		return invalid(CodeInvalidParams, "%s takes no name", p.Op)
+	case p.Op != "add" && (p.Ask != "" || p.Run != "" || p.Schedule != "" || p.Cooldown != ""):
+		return invalid(CodeInvalidParams, "only add takes ask, run, schedule and cooldown")
+	case p.Op != "add":
+		return nil
+	case (p.Ask == "") == (p.Run == ""):
+		return invalid(CodeInvalidParams, "add needs exactly one of ask (a request in words) and run (a plan)")
+	case len(p.Ask) > MaxAskRequest:
+		return invalid(CodeInvalidParams, "ask has %d bytes: at most %d", len(p.Ask), MaxAskRequest)
+	case p.Schedule == "" || len(p.Schedule) > MaxAutomationSchedule:
+		return invalid(CodeInvalidParams, "add needs a schedule of at most %d bytes", MaxAutomationSchedule)
+	case len(p.Cooldown) > MaxAutomationCooldown:
+		return invalid(CodeInvalidParams, "cooldown has %d bytes: at most %d", len(p.Cooldown), MaxAutomationCooldown)
+	}
+	return nil
+}
+
+// validName is validClient with a bound of n bytes.
+func validName(s string, n int) bool {
+	return len(s) <= n && validClientText(s)
+}
+
 // validClient accepts names an approval popup can show as they are: no
 // control, format (bidi overrides, zero-width) or non-ASCII space
 // characters, which could make one client look like another.
 func validClient(s string) bool {
-	if s == "" || len(s) > MaxClientName || strings.TrimSpace(s) != s {
+	return len(s) <= MaxClientName && validClientText(s)
+}
+
+func validClientText(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
 		return false
 	}
 	for _, r := range s {

@@ -46,6 +46,14 @@ func TestDecodeRequestAccepts(t *testing.T) {
 			ipc.Request{ID: json.RawMessage(`3`), Method: "ask", Params: ipc.AskParams{Client: "c", Request: "r", Context: "ctx", Model: "llama3.2:3b", Endpoint: "https://m.example.com/v1"}}},
 		{"largest integer id", `{"jsonrpc":"2.0","id":9223372036854775807,"method":"kill"}`,
 			ipc.Request{ID: json.RawMessage(`9223372036854775807`), Method: "kill"}},
+		{"automations list", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"list"}}`,
+			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "list"}}},
+		{"automations add", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"add","name":"morning","ask":"open my notes","schedule":"weekdays 09:00","cooldown":"1h"}}`,
+			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "add", Name: "morning", Ask: "open my notes", Schedule: "weekdays 09:00", Cooldown: "1h"}}},
+		{"automations run-now", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"run-now","name":"morning"}}`,
+			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "run-now", Name: "morning"}}},
+		{"automations off", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"off"}}`,
+			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "off"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,6 +138,18 @@ func TestDecodeRequestRefuses(t *testing.T) {
 		{"ask approves itself", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","confirmedDangerous":true}}`, ipc.CodeInvalidParams, "1"},
 		{"ask sets the level", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","autonomy":2}}`, ipc.CodeInvalidParams, "1"},
 		{"ask with a plan", `{"jsonrpc":"2.0","id":1,"method":"ask","params":{"client":"c","request":"r","plan":"x"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations without params", `{"jsonrpc":"2.0","id":1,"method":"automations"}`, ipc.CodeInvalidParams, "1"},
+		{"automations unknown op", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"confirm","name":"a"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations confirmed by the client", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"add","name":"a","ask":"r","schedule":"daily 09:00","confirmed":true}}`, ipc.CodeInvalidParams, "1"},
+		{"automations enable without a name", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"enable"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations list with a name", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"list","name":"a"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations enable with a plan", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"enable","name":"a","run":"x"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations add both", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"add","name":"a","ask":"r","run":"x","schedule":"daily 09:00"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations add neither", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"add","name":"a","schedule":"daily 09:00"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations add without a schedule", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"add","name":"a","ask":"r"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations name with a bidi override", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"remove","name":"a\u202eb"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations name too long", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"remove","name":"` + strings.Repeat("n", 65) + `"}}`, ipc.CodeInvalidParams, "1"},
+		{"automations ask too long", `{"jsonrpc":"2.0","id":1,"method":"automations","params":{"op":"add","name":"a","schedule":"daily 09:00","ask":"` + strings.Repeat("r", ipc.MaxAskRequest+1) + `"}}`, ipc.CodeInvalidParams, "1"},
 		{"lone high surrogate in plan", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","plan":"\ud83d x"}}`, ipc.CodeInvalidParams, "1"},
 		{"lone low surrogate in plan", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","plan":"\ude00"}}`, ipc.CodeInvalidParams, "1"},
 	}
@@ -156,12 +176,15 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly six methods,
-// and a Handler (with its optional DashboardHandler) with exactly the six
-// matching methods, so nothing a client can call approves, denies, resumes
-// or changes a setting.
+// TestMethodsAreClosed pins the protocol's surface: exactly seven methods,
+// and a Handler (with its optional DashboardHandler) with exactly the
+// matching methods, so nothing a client can call approves, denies or
+// resumes (automations may only propose a change that raises trust: the
+// person says yes to it in a popup; dashboard opens the browser itself or
+// hands out a link that can only read), and the operations automations
+// takes.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"ask", "dashboard", "history", "kill", "status", "submit"}
+	want := []string{"ask", "automations", "dashboard", "history", "kill", "status", "submit"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
@@ -176,6 +199,10 @@ func TestMethodsAreClosed(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("Handler and DashboardHandler methods %q, want exactly %q", names, want)
 	}
+	ops := []string{"add", "disable", "enable", "list", "off", "on", "remove", "run-now"}
+	if got := slices.Sorted(slices.Values(ipc.AutomationOps)); !slices.Equal(got, ops) {
+		t.Errorf("AutomationOps = %q, want exactly %q", got, ops)
+	}
 }
 
 func TestEncodeRoundTrip(t *testing.T) {
@@ -185,8 +212,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`4`), Method: "history", Params: ipc.HistoryParams{Limit: 20}},
 		{ID: json.RawMessage(`5`), Method: "submit", Params: ipc.SubmitParams{Client: "mcp", Plan: "open \"/tmp\"\nnotify \"é\"", DryRun: true}},
 		{ID: json.RawMessage(`6`), Method: "ask", Params: ipc.AskParams{Client: "airlock ask", Request: "tidy \"it\"", Context: "x\ny", Model: "m:1b", DryRun: true}},
-		{ID: json.RawMessage(`7`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
-		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{}},
+		{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "add", Name: "inbox", Run: "CREATE_FOLDER \"~/Documents/Inbox\"\n", Schedule: "every 2h"}},
+		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
+		{ID: json.RawMessage(`9`), Method: "dashboard", Params: ipc.DashboardParams{}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()
@@ -222,6 +250,8 @@ func FuzzDecode(f *testing.F) {
 		`[1,{"a":"\udc00"}]`,
 		`{"jsonrpc":"2.0","id":4,"method":"submit","params":{"client":"c\u202e","plan":"x"}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"history","params":{"limit":-1}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"add","name":"a","run":"NOTIFY \"x\" \"y\"","schedule":"every 2h","cooldown":"1h"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"automations","params":{"op":"enable","name":"a"}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"st\xffatus\"}",
 	} {
 		f.Add([]byte(s))
@@ -266,6 +296,10 @@ func FuzzDecode(f *testing.F) {
 			}
 		case ipc.HistoryParams:
 			if req.Method != "history" || p.Limit < 0 || p.Limit > ipc.MaxHistoryLimit {
+				t.Fatalf("accepted %#v", req)
+			}
+		case ipc.AutomationsParams:
+			if req.Method != "automations" || !slices.Contains(ipc.AutomationOps, p.Op) || (p.Op != "add" && (p.Ask != "" || p.Run != "")) {
 				t.Fatalf("accepted %#v", req)
 			}
 		case nil:

@@ -73,6 +73,11 @@ func (g *fakeGate) History(ctx context.Context, p ipc.HistoryParams) (any, error
 	return map[string]int{"limit": p.Limit}, nil
 }
 
+func (g *fakeGate) Automations(ctx context.Context, p ipc.AutomationsParams) (any, error) {
+	g.record("automations")
+	return map[string]string{"op": p.Op, "name": p.Name}, nil
+}
+
 func (g *fakeGate) Kill(ctx context.Context) (any, error) {
 	g.record("kill")
 	if g.kill != nil {

@@ -44,13 +44,27 @@ const MaxClientName = 64
 const MaxHistoryLimit = 1000
 
 // Methods is the exact, closed set of methods a client may call. Nothing
-// here approves, denies, changes the autonomy level, resumes after a kill or
-// changes settings, and nothing may be added that does. ask is a submission
-// in words: the model's plan is then decided and approved like any other.
-// dashboard opens the dashboard in the person's browser, or returns a
-// read-only link to it: it shows what history already returns, and every
-// change made there waits for the person's yes in a popup.
-var Methods = []string{"submit", "ask", "status", "history", "kill", "dashboard"}
+// here approves, denies, changes the autonomy level or resumes after a
+// kill, and nothing may be added that does. ask is a submission in words:
+// the model's plan is then decided and approved like any other.
+// automations may only ask: a change of the automations that raises trust
+// (adding one, turning one or all on) is made only after the person's yes
+// in Airlock's own confirmation popup, as from the menu; one that lowers it
+// (removing, turning off) is made at once, like kill. dashboard opens the
+// dashboard in the person's browser, or returns a read-only link to it: it
+// shows what history already returns, and every change made there waits
+// for the person's yes in a popup.
+var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard"}
+
+// AutomationOps are the values AutomationsParams.Op may take.
+var AutomationOps = []string{"list", "add", "remove", "enable", "disable", "run-now", "on", "off"}
+
+// Bounds of AutomationsParams, in bytes.
+const (
+	MaxAutomationName     = 64
+	MaxAutomationSchedule = 100
+	MaxAutomationCooldown = 32
+)
 
 // Bounds of AskParams, in bytes (the gate's model client has the same).
 const (
@@ -106,6 +120,26 @@ type HistoryParams struct {
 	// Limit is how many records to return, newest first; 0 leaves it to the
 	// gate. At most MaxHistoryLimit.
 	Limit int `json:"limit"`
+}
+
+// AutomationsParams are the params of automations: read or change the
+// person's scheduled automations.
+type AutomationsParams struct {
+	// Op is one of AutomationOps: list them; add one (Name, Ask or Run,
+	// Schedule, Cooldown); remove, enable, disable or run-now the one
+	// called Name; turn every automation on or off (the global switch).
+	Op string `json:"op"`
+	// Name names the automation; required except for list, on and off.
+	Name string `json:"name,omitempty"`
+	// Ask is the request in words, or Run the plan, of the one to add:
+	// exactly one of them, and only for add.
+	Ask string `json:"ask,omitempty"`
+	Run string `json:"run,omitempty"`
+	// Schedule is when it runs ("weekdays 09:00"); required for add.
+	Schedule string `json:"schedule,omitempty"`
+	// Cooldown is the least time between two runs ("30m"); "" for the
+	// default. Only for add.
+	Cooldown string `json:"cooldown,omitempty"`
 }
 
 // DashboardParams are the params of dashboard.
@@ -170,6 +204,10 @@ type Handler interface {
 	History(ctx context.Context, p HistoryParams) (any, error)
 	// Kill trips the kill switch. Nothing in this protocol can undo it.
 	Kill(ctx context.Context) (any, error)
+	// Automations reads or changes the automations. A change that raises
+	// trust must wait for the person's yes in Airlock's own popup, and fail
+	// without it; it must never be made on the client's word.
+	Automations(ctx context.Context, p AutomationsParams) (any, error)
 }
 
 // Request is one decoded client request.
@@ -180,7 +218,8 @@ type Request struct {
 	// Method is one of Methods.
 	Method string
 	// Params is SubmitParams for submit, AskParams for ask, HistoryParams
-	// for history, DashboardParams for dashboard, nil for status and kill.
+	// for history, AutomationsParams for automations, DashboardParams for
+	// dashboard, nil for status and kill.
 	Params any
 }
 

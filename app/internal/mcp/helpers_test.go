@@ -207,6 +207,9 @@ func (h handler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v a
 func (h handler) Status(context.Context) (any, error)                     { return h.g.Status(), nil }
 func (h handler) History(context.Context, ipc.HistoryParams) (any, error) { return []string{}, nil }
 func (h handler) Kill(context.Context) (any, error)                       { return h.g.Kill(), nil }
+func (h handler) Automations(context.Context, ipc.AutomationsParams) (any, error) {
+	return nil, errors.New("automations are not the MCP server's")
+}
 func (h handler) Ask(context.Context, ipc.AskParams, func(any) error) (any, error) {
 	return nil, errors.New("no model in these tests")
 }

@@ -41,7 +41,7 @@ func (o *offline) assess(in assessArgs) (*sdk.CallToolResult, Verdict, error) {
 	if err != nil {
 		return nil, Verdict{}, err
 	}
-	v := risk.Assess(kind, in.Input, env)
+	v, _ := risk.AssessContext(context.Background(), kind, in.Input, env)
 	out := Verdict{Risk: v.Level.String(), Reasons: append([]string{}, v.Texts()...)}
 	var b strings.Builder
 	fmt.Fprintf(&b, "risk: %s (nothing was run)\n", out.Risk)

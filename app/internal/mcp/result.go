@@ -28,6 +28,10 @@ type RunResult struct {
 	Error   string         `json:"error,omitempty"`
 	// Truncated says some output was cut to fit the result's bound.
 	Truncated bool `json:"truncated,omitempty"`
+	// EditOf is set when the person edited the plan in the approval popup:
+	// the result is of their edit (Request), and EditOf is the request
+	// whose plan they edited.
+	EditOf string `json:"editOf,omitempty"`
 }
 
 // ActionResult is what happened to one action of a run.
@@ -57,6 +61,7 @@ func resultOf(rep gate.Report, maxOutput int) RunResult {
 		Risk:    rep.Risk,
 		Reasons: redactAll(rep.Reasons),
 		Actions: make([]ActionResult, len(rep.Actions)),
+		EditOf:  rep.EditOf,
 	}
 	if rep.Status == gate.StatusRefused && rep.Risk == level.Blocked.String() {
 		res.Status = StatusBlocked
@@ -147,6 +152,10 @@ func decisionWords(d string) string {
 func (r RunResult) Text() string {
 	var b strings.Builder
 	b.WriteString(headline(r.Status))
+	if r.EditOf != "" {
+		fmt.Fprintf(&b, "\nThe person edited your plan in Airlock's approval popup (your request %s); what follows is their edit, "+
+			"judged and run in its place. Do not submit your original again.", r.EditOf)
+	}
 	fmt.Fprintf(&b, "\n\nrequest %s from %q: status %s", r.Request, r.Client, r.Status)
 	if r.Risk != "" {
 		fmt.Fprintf(&b, ", risk %s", r.Risk)

@@ -434,3 +434,34 @@ func TestWithdrawnByTheClient(t *testing.T) {
 		}
 	})
 }
+
+// TestEditedByThePerson: the person edits the agent's plan in the popup;
+// the agent is told that what ran is the person's edit, and of which
+// request.
+func TestEditedByThePerson(t *testing.T) {
+	forEachTransport(t, func(t *testing.T, connect func(*world) *mcp.ClientSession) {
+		answered := 0
+		w := newWorld(t, gateOpts{autonomy: policy.SmartDefault, answer: func(_ context.Context, r approval.Request) (approval.Answer, error) {
+			answered++
+			if answered == 1 {
+				return approval.Answer{Outcome: approval.Edited, Text: `CREATE_FOLDER "~/Documents/mine"`, By: "the person, in a test"}, nil
+			}
+			return approval.Answer{Outcome: approval.Denied}, nil
+		}})
+		w.startGate()
+		cs := connect(w)
+		rr, res := run(t, cs, airmcp.ToolRunActions, map[string]any{"plan": `WRITE_FILE "~/Documents/theirs.md" "x"`})
+		if res.IsError || rr.Status != gate.StatusOK || rr.EditOf == "" || rr.EditOf == rr.Request {
+			t.Fatalf("IsError %v, status %q, edit of %q:\n%s", res.IsError, rr.Status, rr.EditOf, textOf(res))
+		}
+		if !strings.Contains(textOf(res), "The person edited your plan in Airlock's approval popup (your request "+rr.EditOf+")") {
+			t.Errorf("text:\n%s", textOf(res))
+		}
+		if fi, err := os.Stat(filepath.Join(w.home, "Documents", "mine")); err != nil || !fi.IsDir() {
+			t.Errorf("the edit did not run: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(w.home, "Documents", "theirs.md")); !os.IsNotExist(err) {
+			t.Errorf("the agent's plan ran: %v", err)
+		}
+	})
+}

@@ -16,7 +16,8 @@
 //     (Identity), never for a name a client gives itself, never for
 //     destructive actions;
 //   - the settings file (Settings): sandbox roots, allowed apps, approval
-//     timeout, autonomy level and kill hotkey, validated on load;
+//     timeout, autonomy level, kill hotkey and the automations
+//     (app/internal/automation reads them), validated on load;
 //   - which of the person's changes raise trust (RaisesTrust: they must come
 //     from the person's own input, confirmed in Airlock's own popup) and
 //     which also need the device owner's authentication (NeedsOwner).

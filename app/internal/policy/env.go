@@ -10,7 +10,7 @@ import (
 )
 
 // Env is what every verdict under these settings is given against: home,
-// the settings' sandbox roots, and Airlock itself (its own files and its
+// the settings' sandbox roots and allowed apps, and Airlock itself (its own files and its
 // gate's process, which no action may touch: risk.WithSelf). The gate,
 // `airlock assess`, `airlock validate` and MCP's assess all build theirs
 // here, so that one input gets one verdict wherever it is rated. gatePID is
@@ -20,6 +20,9 @@ func (s Settings) Env(home string, gatePID int) (*risk.Env, error) {
 	paths, err := sanitize.NewConfig(home, s.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox roots: %w", err)
+	}
+	if paths, err = paths.WithApps(nonNil(s.AllowedApps)); err != nil {
+		return nil, err
 	}
 	env, err := risk.WithSelf(paths, gatePID)
 	if err != nil {

@@ -21,6 +21,7 @@ func FuzzParseSettings(f *testing.F) {
 		`[]`, `{"x": {"y": [1, 2]}}`, `{"roots": []} {}`,
 		`{"llmEndpoint": "https://m.example.com/v1", "llmApi": "openai", "llmModel": "a:b", "llmApiKey": "k"}`,
 		`{"llmEndpoint": "http://[::1]:8080"}`,
+		`{"automationEnabled": false, "automations": [{"name": "a", "ask": "tidy", "schedule": "weekdays 09:00"}, {"name": "b", "run": ["NOTIFY "x" "y""], "schedule": "every 2h", "cooldown": "30m", "enabled": false}]}`,
 	} {
 		f.Add([]byte(s))
 	}

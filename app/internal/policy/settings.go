@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airlockhq/airlock/app/internal/automation"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -35,7 +36,10 @@ type Settings struct {
 	// Roots are the sandbox roots file operations must stay inside; ~ is
 	// allowed. Empty means none: every file operation is refused.
 	Roots []string
-	// AllowedApps names the applications OPEN_APP and QUIT_APP may touch.
+	// AllowedApps names the applications an action may open, quit or
+	// bring to the front (OPEN_APP, QUIT_APP, ACTIVATE_APP, OPEN_FILE's
+	// app): any other is blocked. Empty means none; sanitize.AnyApp ("*")
+	// alone means any. Names compare as sanitize.Config.App says.
 	AllowedApps []string
 	// ApprovalTimeout is how long a prompt waits before it denies, recorded
 	// as a timeout.
@@ -57,6 +61,13 @@ type Settings struct {
 	// LLMKeyName names the API key in the key store (`airlock key set
 	// NAME`), sent to LLMEndpoint only; "" for none.
 	LLMKeyName string
+	// AutomationEnabled is the global switch of the automations (seed
+	// 004's "automation on/off"): off, none runs on its schedule.
+	AutomationEnabled bool
+	// Automations are the person's scheduled requests (nil for none). Each
+	// runs through the gate as the person's own request would, under the
+	// client name "automation: NAME".
+	Automations []automation.Automation
 }
 
 // DefaultSettings are seed 004's sandbox (~/Documents, ~/Downloads,
@@ -70,6 +81,8 @@ func DefaultSettings() Settings {
 		Autonomy:        SmartDefault,
 		KillHotkey:      DefaultKillHotkey,
 		LLMEndpoint:     llm.DefaultEndpoint,
+
+		AutomationEnabled: true,
 	}
 }
 
@@ -163,6 +176,29 @@ var settingsFields = []settingsField{
 	{"llmApiKey", func(s *Settings, raw json.RawMessage) error {
 		return readString(raw, &s.LLMKeyName)
 	}, func(s Settings) any { return s.LLMKeyName }},
+	{"automationEnabled", func(s *Settings, raw json.RawMessage) error {
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &s.AutomationEnabled) != nil {
+			return errors.New("must be true (automations run on their schedules) or false (none does)")
+		}
+		return nil
+	}, func(s Settings) any { return s.AutomationEnabled }},
+	{"automations", func(s *Settings, raw json.RawMessage) error {
+		list, err := automation.DecodeList(raw)
+		if err != nil {
+			return err
+		}
+		s.Automations = nil // none is nil, as in DefaultSettings
+		if len(list) > 0 {
+			s.Automations = list
+		}
+		return nil
+	}, func(s Settings) any {
+		b, err := automation.EncodeList(s.Automations, "  ")
+		if err != nil {
+			return err
+		}
+		return written{raw: b}
+	}},
 }
 
 func readString(raw json.RawMessage, dst *string) error {
@@ -223,19 +259,24 @@ func (s Settings) validate(home string) error {
 	if err := sanitize.List("allowedApps", s.AllowedApps); err != nil {
 		return bad("allowedApps", len(s.AllowedApps), "has more than 100 entries")
 	}
-	seen := map[string]int{}
 	for i, a := range s.AllowedApps {
 		field := fmt.Sprintf("allowedApps[%d]", i)
-		if strings.TrimSpace(a) == "" {
+		switch {
+		case strings.TrimSpace(a) == "":
 			return bad(field, a, "is empty")
+		case a == sanitize.AnyApp && len(s.AllowedApps) > 1:
+			return bad(field, a, `means any app, so it must be the only entry (["*"]); remove it or the others`)
+		case a == sanitize.AnyApp:
+			continue
 		}
-		if err := sanitize.Strict("app", a); err != nil {
+		if err := sanitize.AppName(a); err != nil {
 			return bad(field, a, refusalDetail(err))
 		}
-		if j, dup := seen[strings.ToLower(a)]; dup {
-			return bad(field, a, fmt.Sprintf("repeats allowedApps[%d]", j))
+		for j, b := range s.AllowedApps[:i] {
+			if sanitize.SameApp(a, b) {
+				return bad(field, a, fmt.Sprintf("repeats allowedApps[%d] (%s)", j, sanitize.Display(b)))
+			}
 		}
-		seen[strings.ToLower(a)] = i
 	}
 	if t := s.ApprovalTimeout; t < MinApprovalTimeout || t > MaxApprovalTimeout {
 		return bad("approvalTimeout", t.String(), fmt.Sprintf("must be between %v and %v", MinApprovalTimeout, MaxApprovalTimeout))
@@ -263,6 +304,13 @@ func (s Settings) validate(home string) error {
 	}
 	if s.LLMKeyName != "" && !llm.ValidKeyName(s.LLMKeyName) {
 		return bad("llmApiKey", s.LLMKeyName, "must name a key: up to 64 letters, digits and . _ -")
+	}
+	if err := automation.ValidateList(s.Automations); err != nil {
+		var fe *automation.FieldError
+		if errors.As(err, &fe) {
+			return &SettingsError{Field: "automations" + fe.Field, Value: fe.Value, Reason: fe.Reason}
+		}
+		return err
 	}
 	return nil
 }
@@ -344,10 +392,12 @@ func ParseSettings(data []byte) (Settings, error) {
 	return s, nil
 }
 
-// written is where and how the file wrote a field.
+// written is where and how the file wrote a field; as a field's write
+// value, raw is its JSON as it is to be written (indented).
 type written struct {
 	line  int
 	value string // escaped for display
+	raw   []byte
 }
 
 // decodeSettings reads the top-level object field by field, so that an error
@@ -391,7 +441,7 @@ func decodeSettings(data []byte, s *Settings, fields map[string]written) error {
 		if first, dup := fields[name]; dup {
 			return &SettingsError{Line: line, Field: name, Value: value, Reason: fmt.Sprintf("repeats the field of line %d", first.line)}
 		}
-		fields[name] = written{line, value}
+		fields[name] = written{line: line, value: value}
 		var field *settingsField
 		for i := range settingsFields {
 			if settingsFields[i].name == name {
@@ -406,6 +456,12 @@ func decodeSettings(data []byte, s *Settings, fields map[string]written) error {
 			return &SettingsError{Line: line, Field: name, Value: value, Reason: "is not a setting (known: " + strings.Join(known, ", ") + ")"}
 		}
 		if err := field.read(s, raw); err != nil {
+			var fe *automation.FieldError
+			if errors.As(err, &fe) {
+				// Within the value: its own line, field and value.
+				start := dec.InputOffset() - int64(len(raw))
+				return &SettingsError{Line: lineAt(start + int64(max(fe.Offset, 0))), Field: name + fe.Field, Value: fe.Value, Reason: fe.Reason}
+			}
 			return &SettingsError{Line: line, Field: name, Value: value, Reason: err.Error()}
 		}
 	}
@@ -426,9 +482,17 @@ func MarshalSettings(s Settings) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	for i, f := range settingsFields {
-		v, err := json.Marshal(f.write(s))
-		if err != nil {
-			return nil, fmt.Errorf("writing settings: %w", err)
+		var v []byte
+		switch w := f.write(s).(type) {
+		case written:
+			v = w.raw
+		case error:
+			return nil, fmt.Errorf("writing settings: %w", w)
+		default:
+			var err error
+			if v, err = json.Marshal(w); err != nil {
+				return nil, fmt.Errorf("writing settings: %w", err)
+			}
 		}
 		fmt.Fprintf(&b, "  %q: %s", f.name, v)
 		if i < len(settingsFields)-1 {
@@ -437,6 +501,10 @@ func MarshalSettings(s Settings) ([]byte, error) {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}\n")
+	if b.Len() > maxSettingsBytes {
+		// LoadSettings would refuse it, and Airlock would not start.
+		return nil, &SettingsError{Reason: fmt.Sprintf("would be larger than %d bytes (remove an automation or shorten its plan)", maxSettingsBytes)}
+	}
 	return b.Bytes(), nil
 }
 

@@ -30,6 +30,13 @@ const (
 	ChangeRemember                       // "allow again this session": a grant
 	ChangeRevoke                         // forget a grant
 	ChangeKill                           // trip the kill switch
+	// ChangeAutomationOn adds an automation, turns one on, or turns the
+	// automations' global switch on: something will run that the person
+	// did not start.
+	ChangeAutomationOn
+	// ChangeAutomationOff removes an automation, turns one off, or turns
+	// the global switch off.
+	ChangeAutomationOff
 )
 
 func (k ChangeKind) String() string {
@@ -46,13 +53,17 @@ func (k ChangeKind) String() string {
 		return "revoke"
 	case ChangeKill:
 		return "kill"
+	case ChangeAutomationOn:
+		return "automation on"
+	case ChangeAutomationOff:
+		return "automation off"
 	}
 	return fmt.Sprintf("ChangeKind(%d)", int(k))
 }
 
 // RaisesTrust reports whether c lets more run without asking than before:
 // a higher autonomy level, resuming while the kill switch is on, an
-// approval, a grant. Such a change must come from the person's own input
+// approval, a grant, an automation added or turned on. Such a change must come from the person's own input
 // in Airlock's own window: on Linux a menu item that raises trust only opens
 // a confirmation popup (the tray's D-Bus menu obeys any process of the
 // session); on macOS the control that makes it refuses accessibility presses
@@ -68,10 +79,10 @@ func RaisesTrust(c Change) bool {
 		return !c.From.Valid() || !c.To.Valid() || c.To > c.From
 	case ChangeResume:
 		return c.Killed
-	case ChangeRevoke, ChangeKill:
+	case ChangeRevoke, ChangeKill, ChangeAutomationOff:
 		return false
 	}
-	return true // ChangeApprove, ChangeRemember, and anything unknown
+	return true // ChangeApprove, ChangeRemember, ChangeAutomationOn, and anything unknown
 }
 
 // NeedsOwner reports whether c needs the device owner's authentication
@@ -92,6 +103,10 @@ func NeedsOwner(c Change) bool {
 		// A grant never covers a destructive action (Grants.Allow refuses
 		// one), so remembering needs no more than the approval it comes
 		// with.
+		return false
+	case ChangeAutomationOn, ChangeAutomationOff:
+		// An automation's runs are decided like the person's own
+		// requests: what would need the owner then still asks then.
 		return false
 	}
 	return true

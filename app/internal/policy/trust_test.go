@@ -48,6 +48,8 @@ func TestTrust(t *testing.T) {
 		{"remember", policy.Change{Kind: policy.ChangeRemember, Risk: level.Dangerous}, true, false},
 		{"revoke", policy.Change{Kind: policy.ChangeRevoke}, false, false},
 		{"kill", policy.Change{Kind: policy.ChangeKill}, false, false},
+		{"an automation on", policy.Change{Kind: policy.ChangeAutomationOn}, true, false},
+		{"an automation off", policy.Change{Kind: policy.ChangeAutomationOff}, false, false},
 		{"no kind", policy.Change{}, true, true},
 		{"an unknown kind", policy.Change{Kind: 99}, true, true},
 	}

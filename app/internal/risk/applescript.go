@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -17,18 +19,18 @@ import (
 // scripts run from strings are analysed recursively, and commands the
 // analyzer does not know are Dangerous.
 func AppleScript(src string, env *Env) Verdict {
-	env, end := env.begin(context.Background())
+	env, end := begin(env, context.Background())
 	v := appleScriptAt(src, env, 0)
 	end(&v)
-	v.sortReasons()
+	v.Sort()
 	return v
 }
 
 func appleScriptAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
-	if rule, why, ok := env.bounds().enter(src, depth, "scripts"); !ok {
+	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.add(level.Destructive, "as."+rule, Span{}, "%s", why)
+			v.Add(level.Destructive, "as."+rule, Span{}, "%s", why)
 		}
 		return v
 	}
@@ -71,7 +73,7 @@ type asFrame struct {
 
 type asApp struct {
 	name    string // lower-case name as written, or bundle id
-	known   *appInfo
+	known   *facts.App
 	dynamic bool // tell application someVariable
 }
 
@@ -86,11 +88,12 @@ type asAn struct {
 	defList []asDef
 	// terminal: the script drives Terminal or iTerm, so typed text runs.
 	terminal  bool
-	selectAll bool                // a Select All was typed: what follows acts on everything
-	zones     map[string]zoneInfo // classifyPath results, by path
-	mentioned map[string]bool     // mentions results, by word
-	writes    int8                // writesFile: 0 not yet known, 1 yes, -1 no
-	spotlight bool                // Command-Space was typed: the next text launches an app
+	selectAll bool                            // a Select All was typed: what follows acts on everything
+	zones     map[string]rate.Zone            // classifyPath results, by path
+	paths     map[pathVerdictKey]*pathVerdict // pathVerdict results
+	mentioned map[string]bool                 // mentions results, by word
+	writes    int8                            // writesFile: 0 not yet known, 1 yes, -1 no
+	spotlight bool                            // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int
@@ -142,7 +145,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
 		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
@@ -160,6 +163,10 @@ func (an *asAn) release() {
 		an.symOf[s.name] = 0
 	}
 	clear(an.zones)
+	if len(an.paths) > maxPooled {
+		an.paths = nil // a map that large is not kept for every small script
+	}
+	clear(an.paths)
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)
@@ -176,7 +183,7 @@ func (an *asAn) release() {
 }
 
 func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
-	an.v.add(l, rule, sp, format, args...)
+	an.v.Add(l, rule, sp, format, args...)
 	if an.hasSubs {
 		an.effect(rule, sp)
 	}
@@ -186,26 +193,25 @@ func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...
 func (an *asAn) text(t asToken) string { return an.lx.text(t) }
 func (an *asAn) str(t asToken) string  { return an.lx.str(t) }
 
-func tokSpan(t asToken) Span { return Span{int(t.start), int(t.end)} }
+func tokSpan(t asToken) Span { return Span{Start: int(t.start), End: int(t.end)} }
 
 func stmtSpan(st []asToken) Span {
 	if len(st) == 0 {
 		return Span{}
 	}
-	return Span{int(st[0].start), int(st[len(st)-1].end)}
+	return Span{Start: int(st[0].start), End: int(st[len(st)-1].end)}
 }
 
-// statements splits the token stream at line ends.
+// statements splits the token stream at line ends (the lexer noted
+// where they are).
 func (an *asAn) statements(f func(st []asToken)) {
 	toks := an.lx.toks
-	start := 0
-	for i := range toks {
-		if toks[i].kind == asEOL {
-			if i > start {
-				f(toks[start:i])
-			}
-			start = i + 1
+	start := int32(0)
+	for _, e := range an.lx.ends {
+		if e > start {
+			f(toks[start:e])
 		}
+		start = e + 1
 	}
 }
 
@@ -460,9 +466,9 @@ func (an *asAn) firstDef(name asName) int32 {
 
 // run walks the statements, keeping the tell/block stack.
 func (an *asAn) run() {
-	b := an.env.bounds()
+	b := an.env.Bounds()
 	an.statements(func(st []asToken) {
-		if b.live() { // stopped: the rest is skipped, and end says so
+		if b.Live() { // stopped: the rest is skipped, and end says so
 			an.statement(st)
 		}
 	})
@@ -618,7 +624,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				j++
 			}
 			if j < len(st) && st[j].kind == asWord && st[j].kw == kwId {
-				j++ // application id "com.apple.finder": appIDs maps it
+				j++ // application id "com.apple.finder": facts.AppIDs maps it
 			}
 			name, end, ok := an.foldStrings(st[j:])
 			if ok {
@@ -665,11 +671,6 @@ func (an *asAn) appVar(t asToken) *asApp {
 	return nil
 }
 
-// terminalApps are applications whose windows run what is typed into them.
-var terminalApps = set(`terminal iterm iterm2 warp ghostty kitty alacritty wezterm hyper tabby
-	com.apple.terminal com.googlecode.iterm2 dev.warp.warp-stable com.mitchellh.ghostty net.kovidgoyal.kitty
-	org.alacritty io.alacritty com.github.wez.wezterm co.zeit.hyper org.tabby`)
-
 // isTerminalApp reports a terminal by name, bundle id, creator code or path
 // ("/Applications/iTerm.app/", "Macintosh HD:Applications:Warp.app:").
 func isTerminalApp(name string) bool {
@@ -684,11 +685,11 @@ func isTerminalApp(name string) bool {
 		key = key[i+1:]
 	}
 	key = bytes.TrimSuffix(key, []byte(".app"))
-	if terminalApps[string(key)] {
+	if facts.Terminals[string(key)] {
 		return true
 	}
 	if info := appInfoFor(low); info != nil {
-		return info.title == "Terminal" || info.title == "iTerm"
+		return info.Title == "Terminal" || info.Title == "iTerm"
 	}
 	return false
 }
@@ -705,20 +706,20 @@ func plainAppName(low []byte) bool {
 }
 
 // terminalKeys is isTerminalApp for plain names: every key of
-// terminalApps, apps and appIDs that names a terminal. It is built on first
+// facts.Terminals, apps and facts.AppIDs that names a terminal. It is built on first
 // use, after every init has added its names to apps.
 var terminalKeys = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for key := range terminalApps {
+	for key := range facts.Terminals {
 		m[key] = true
 	}
-	for key, info := range apps {
-		if info.title == "Terminal" || info.title == "iTerm" {
+	for key, info := range facts.Apps {
+		if info.Title == "Terminal" || info.Title == "iTerm" {
 			m[key] = true
 		}
 	}
-	for key, alias := range appIDs {
-		if info := apps[alias]; info != nil && apps[key] == nil && (info.title == "Terminal" || info.title == "iTerm") {
+	for key, alias := range facts.AppIDs {
+		if info := facts.Apps[alias]; info != nil && facts.Apps[key] == nil && (info.Title == "Terminal" || info.Title == "iTerm") {
 			m[key] = true
 		}
 	}
@@ -734,7 +735,7 @@ func mentionsTerminal(s string) bool {
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return r == ' ' || r == '"' || r == '\'' || r == '/' || r == '-'
 	}) {
-		if terminalApps[strings.TrimSuffix(f, ".app")] {
+		if facts.Terminals[strings.TrimSuffix(f, ".app")] {
 			return true
 		}
 	}
@@ -803,13 +804,13 @@ func newApp(name string, byID bool) *asApp {
 }
 
 // knownApps holds the asApp of every name and bundle id in apps and
-// appIDs, by key: asApps are never changed, so one serves every script.
+// facts.AppIDs, by key: asApps are never changed, so one serves every script.
 var knownApps = func() map[string]*asApp {
 	m := map[string]*asApp{}
-	for key := range apps {
+	for key := range facts.Apps {
 		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
 	}
-	for key := range appIDs {
+	for key := range facts.AppIDs {
 		m[key] = &asApp{name: key, known: appInfoFor([]byte(key))}
 	}
 	return m
@@ -845,13 +846,13 @@ func appKey(key []byte) []byte {
 }
 
 // appInfoFor finds a lower-cased application name or bundle id in apps.
-func appInfoFor(low []byte) *appInfo {
+func appInfoFor(low []byte) *facts.App {
 	key := appKey(low)
-	if info := apps[string(key)]; info != nil {
+	if info := facts.Apps[string(key)]; info != nil {
 		return info
 	}
-	if alias, ok := appIDs[string(key)]; ok {
-		return apps[alias]
+	if alias, ok := facts.AppIDs[string(key)]; ok {
+		return facts.Apps[alias]
 	}
 	return nil
 }
@@ -916,7 +917,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
-	an.v.addText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
+	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+rate.Display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 }
 
@@ -988,7 +989,7 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(an.name(st[k])) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
-			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", display(an.lx.src[st[k].start:st[k].end]), app.name)
+			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[st[k].start:st[k].end]), app.name)
 			return
 		}
 	}
@@ -1066,28 +1067,28 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {
-		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", display(an.lx.src[t.start:t.end]))
+		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.dynamic {
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", display(an.lx.src[t.start:t.end]))
+		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.known == nil {
 		if class.has(kfGeneric) {
 			return
 		}
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", display(an.lx.src[t.start:t.end]), app.name)
+		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
 		return
 	}
-	if l, ok := app.known.verbs[w]; ok {
+	if l, ok := app.known.Verbs[w]; ok {
 		if l > level.Safe {
-			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.title, display(an.lx.src[t.start:t.end]))
+			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
 		}
 		return
 	}
 	if class.has(kfGeneric | kfAppVerb) {
 		return
 	}
-	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", display(an.lx.src[t.start:t.end]), app.known.title)
+	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
 }

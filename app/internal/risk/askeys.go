@@ -3,6 +3,8 @@ package risk
 import (
 	"strconv"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Keys: what `keystroke` and `key code` press, however the key is spelled:
@@ -74,7 +76,7 @@ func (an *asAn) keyValues(st []asToken, code bool) (vals []string, computed bool
 		default:
 			vs, _ := an.template(e, depth)
 			for _, v := range vs {
-				if strings.Contains(v, holeUnquoted) || strings.Contains(v, holeQuoted) {
+				if strings.Contains(v, rate.HoleUnquoted) || strings.Contains(v, rate.HoleQuoted) {
 					computed = true
 					continue
 				}

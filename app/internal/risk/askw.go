@@ -3,6 +3,8 @@ package risk
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
 // Interned keywords: every word any AppleScript rule or word set mentions
@@ -142,11 +144,11 @@ const (
 	kfKeyword   uint16 = 1 << iota // asKeywords: statement words that are not commands
 	kfNoun                         // asNouns: start expression statements
 	kfRule                         // starts a verb rule
-	kfAddition                     // standardAdditions
+	kfAddition                     // facts.StandardAdditions
 	kfBulk                         // bulkWords: names many things
 	kfConnector                    // connectors: continue an expression
-	kfGeneric                      // genericVerbs: the Standard Suite
-	kfAppVerb                      // appVerbs
+	kfGeneric                      // facts.GenericVerbs: the Standard Suite
+	kfAppVerb                      // facts.AppVerbs
 	kfBlock                        // opens a block: repeat, try, considering, ignoring, script
 )
 
@@ -195,11 +197,11 @@ func newVocabulary() *vocabulary {
 	}
 	v.flagWords(kfKeyword, asKeywords)
 	v.flagWords(kfNoun, asNouns)
-	v.flagWords(kfAddition, standardAdditions)
+	v.flagWords(kfAddition, facts.StandardAdditions)
 	v.flagWords(kfBulk, bulkWords)
 	v.flagWords(kfConnector, connectors)
-	v.flagWords(kfGeneric, genericVerbs)
-	v.flagWords(kfAppVerb, appVerbs)
+	v.flagWords(kfGeneric, facts.GenericVerbs)
+	v.flagWords(kfAppVerb, facts.AppVerbs)
 	v.flagWords(kfBlock, blockOpeners)
 	return v
 }

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -87,7 +88,9 @@ func (an *asAn) eventCode(t asToken) string {
 // asLex is the normaliser's result.
 type asLex struct {
 	toks  []asToken
-	buf   *[]asToken // toks' pooled buffer
+	ends  []int32  // the index in toks of each statement's asEOL
+	lb    []byte   // while lexing: the normalised buffer (norm after)
+	buf   *lexBufs // toks' and ends' pooled buffers
 	names *nameTable
 	src   string
 	// norm holds the tokens' texts: the source with its words lower-cased,
@@ -99,71 +102,189 @@ type asLex struct {
 	badUTF8      bool
 }
 
-// tokenPool reuses token buffers: a 1 MB script has some 200,000 tokens.
-var tokenPool = sync.Pool{New: func() any { return new([]asToken) }}
+// lexBufs are a script's token buffers, reused: a 1 MB script has some
+// 200,000 tokens.
+type lexBufs struct {
+	toks []asToken
+	ends []int32
+}
 
-// release returns the token buffer to the pool; lx must not be used after.
+var tokenPool = sync.Pool{New: func() any { return new(lexBufs) }}
+
+// release returns the token buffers to the pool; lx must not be used after.
 func (lx *asLex) release() {
-	*lx.buf = lx.toks[:0]
-	lx.toks = nil
+	lx.buf.toks, lx.buf.ends = lx.toks[:0], lx.ends[:0]
+	lx.toks, lx.ends = nil, nil
 	tokenPool.Put(lx.buf)
 	lx.names.release()
 	lx.names = nil
 }
 
+// lexPad is how many zero bytes follow the source in the normalised
+// buffer: the keyword look-up loads the eight bytes at a word's start,
+// wherever the word stands.
+const lexPad = 8
+
 // lexAppleScript tokenises src. It never fails: problems are recorded in
 // the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
-	buf := tokenPool.Get().(*[]asToken)
-	toks := (*buf)[:0]
+	buf := tokenPool.Get().(*lexBufs)
+	toks := buf.toks[:0]
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable)}
+	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable), ends: buf.ends[:0], toks: toks}
 	// The normalised buffer starts as a copy of the source: only words need
-	// folding, and the word scan below does it as it goes; everything else
-	// matches byte for byte.
-	lb := []byte(src)
+	// folding, and the word scan does it as it goes; everything else
+	// matches byte for byte. Texts the source does not spell out follow
+	// the padding.
 	n := len(src)
-	i := 0
-	for i < n {
-		c := src[i]
-		// Words are most bytes of a script, blanks most of the rest: take
-		// them first (a branch each predicts well; a jump table over every
-		// class would not).
-		if cls := wordClass[c]; cls != 0 {
-			// Scan the word, noting whether it has upper-case letters; only
-			// then does it need folding (most words are lower-case).
-			j := i + 1
-			for j < n {
-				k := wordClass[src[j]]
-				if k == 0 {
-					break
-				}
-				cls |= k
-				j++
+	lx.lb = make([]byte, n+lexPad, n+lexPad+n/16)
+	copy(lx.lb, src)
+	// Words are most bytes of a script, blanks most of the rest: words run
+	// on in words, everything else in other. Each keeps its state in
+	// registers; one loop over both would spill it at every token.
+	for i := 0; i < n; {
+		if wordClass[src[i]] != 0 {
+			i = lx.words(i)
+		} else {
+			i = lx.other(i)
+		}
+	}
+	lx.toks = lx.eol(lx.toks, n)
+	// lb is not written again: the string shares its bytes.
+	lx.norm = unsafe.String(&lx.lb[0], len(lx.lb))
+	lx.lb = nil
+	return lx
+}
+
+// other lexes what starts at i, a byte that does not start a word, and
+// returns where lexing goes on.
+func (lx *asLex) other(i int) int {
+	src, lb, toks := lx.src, lx.lb, lx.toks
+	n := len(src)
+	c := src[i]
+	switch lexClass[c] {
+	case lcBlank:
+		i++
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	case lcEOL:
+		toks = lx.eol(toks, i)
+		i++
+	case lcDash:
+		if i+1 < n && src[i+1] == '-' {
+			i = skipLine(src, i)
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcHash:
+		i = skipLine(src, i)
+	case lcParen:
+		if i+1 < n && src[i+1] == '*' {
+			j, ok := skipBlockComment(src, i)
+			if !ok {
+				lx.unterminated = "comment"
 			}
-			if cls&wordUpper != 0 {
-				for k := i; k < j; k++ {
-					lb[k] = lowerTable[lb[k]]
-				}
+			i = j
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcQuote:
+		toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
+	case lcPipe:
+		j := strings.IndexByte(src[i+1:], '|')
+		if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
+			lx.unterminated = "|identifier|"
+			toks = pushToken(toks, asVar, i, n, i, n-i)
+			toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
+			i = n
+			break
+		}
+		for k := i + 1; k < i+1+j; k++ {
+			lb[k] = lowerTable[src[k]]
+		}
+		toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
+		toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
+		toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
+		i += j + 2
+	case lcApos:
+		if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
+			lb[i+1] = 's' // the text is 's, however spelt
+			toks = pushToken(toks, asOp, i, i+2, i, 2)
+			toks[len(toks)-1].op = opPoss
+			i += 2
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcLess:
+		if i+1 < n && src[i+1] == '<' {
+			toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
+			break
+		}
+		toks = pushOp(toks, i, c)
+		i++
+	case lcOp:
+		toks = pushOp(toks, i, c)
+		i++
+	case lcHigh:
+		toks, lb, i = lx.nonASCII(toks, lb, i)
+	default:
+		// lcWord, lcDigit are words' (lexAppleScript); what is left is a
+		// blank: space or tab.
+		i++
+		for i < n && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	lx.lb, lx.toks = lb, toks
+	return i
+}
+
+// words lexes the word or number at i (a byte of wordClass), the blanks
+// after it, and the words and blanks that follow; it returns where lexing
+// goes on.
+func (lx *asLex) words(i int) int {
+	src, lb, toks := lx.src, lx.lb, lx.toks
+	for {
+		// Scan the word, noting whether it has upper-case letters; only
+		// then does it need folding (most words are lower-case). The
+		// padding after the source ends every word.
+		cls := wordClass[lb[i]]
+		j := i + 1
+		for {
+			k := wordClass[lb[j]]
+			if k == 0 {
+				break
 			}
-			if c <= '9' {
+			cls |= k
+			j++
+		}
+		if cls&wordUpper != 0 {
+			for k := i; k < j; k++ {
+				lb[k] = lowerTable[lb[k]]
+			}
+		}
+		if c := src[i]; c <= '9' {
+			j = wordTail(src, lb, i, j)
+			toks = pushToken(toks, asNumber, i, j, i, j-i)
+		} else {
+			if lb[j] >= 0x80 {
 				j = wordTail(src, lb, i, j)
-				toks = pushToken(toks, asNumber, i, j, i, j-i)
-				i = j
-				continue
 			}
-			if j < n && src[j] >= 0x80 {
-				j = wordTail(src, lb, i, j)
-			}
-			// The word's keyword id (lookupKWIn, written out: a call here
-			// would spill the loop's state on every word) and its name:
-			// the keyword's, or one the script's name table gives it.
-			kw, name := kwNone, asName(0)
-			if w := j - i; w <= kwMaxLen && j >= 8 && i+8 <= len(lb) {
-				lo := binary.LittleEndian.Uint64(lb[i:]) & kwLoMask[w]
-				hi := binary.LittleEndian.Uint64(lb[j-8:]) & kwHiMask[w]
+			// The word's keyword id and its name: the keyword's, or one
+			// the script's name table gives it.
+			var kw kwID
+			var name asName
+			if w := j - i; w <= kwMaxLen {
+				lo, hi := binary.LittleEndian.Uint64(lb[i:i+8])&kwLoMask[w], uint64(0)
+				if w > 8 {
+					hi = binary.LittleEndian.Uint64(lb[j-8 : j])
+				}
 				h := vocab.bucket(lo, hi, w)
 				a, b := &vocab.slots[h], &vocab.slots[h|1]
 				ida, idb := a.id, b.id
@@ -179,96 +300,25 @@ func lexAppleScript(src string) *asLex {
 			} else {
 				kw, name = lx.names.word(lb[i:j])
 			}
-			toks = pushToken(toks, asWord, i, j, i, j-i)
-			toks[len(toks)-1].kw = kw
-			toks[len(toks)-1].name = name
-			i = j
-			continue
+			if len(toks) == cap(toks) {
+				toks = slices.Grow(toks, 1)
+			}
+			toks = toks[:len(toks)+1]
+			t := &toks[len(toks)-1]
+			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), int32(i), int32(j-i)
+			t.kind, t.op, t.kw, t.name = asWord, 0, kw, name
 		}
-		if c == ' ' || c == '\t' {
-			i++
-			for i < n && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-			continue
+		// A blank most often follows a word, and a word the blank.
+		for lb[j] == ' ' || lb[j] == '\t' {
+			j++
 		}
-		switch lexClass[c] {
-		case lcBlank:
-			i++
-			for i < n && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-		case lcEOL:
-			toks = eol(toks, i)
-			i++
-		case lcDash:
-			if i+1 < n && src[i+1] == '-' {
-				i = skipLine(src, i)
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcHash:
-			i = skipLine(src, i)
-		case lcParen:
-			if i+1 < n && src[i+1] == '*' {
-				j, ok := skipBlockComment(src, i)
-				if !ok {
-					lx.unterminated = "comment"
-				}
-				i = j
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcQuote:
-			toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
-		case lcPipe:
-			j := strings.IndexByte(src[i+1:], '|')
-			if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
-				lx.unterminated = "|identifier|"
-				toks = pushToken(toks, asVar, i, n, i, n-i)
-				toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
-				i = n
-				break
-			}
-			for k := i + 1; k < i+1+j; k++ {
-				lb[k] = lowerTable[src[k]]
-			}
-			toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
-			toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
-			toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
-			i += j + 2
-		case lcApos:
-			if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
-				lb[i+1] = 's' // the text is 's, however spelt
-				toks = pushToken(toks, asOp, i, i+2, i, 2)
-				toks[len(toks)-1].op = opPoss
-				i += 2
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcLess:
-			if i+1 < n && src[i+1] == '<' {
-				toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
-				break
-			}
-			toks = pushOp(toks, i, c)
-			i++
-		case lcOp:
-			toks = pushOp(toks, i, c)
-			i++
-		default:
-			toks, lb, i = lx.nonASCII(toks, lb, i)
+		i = j
+		if wordClass[lb[i]] == 0 {
+			break
 		}
 	}
-	lx.toks = eol(toks, n)
-	if len(lb) > 0 {
-		// lb is not written again: the string shares its bytes.
-		lx.norm = unsafe.String(&lb[0], len(lb))
-	}
-	return lx
+	lx.toks = toks
+	return i
 }
 
 // pushToken appends a token, writing its fields in place: a composite
@@ -321,7 +371,7 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 	case r == '“':
 		toks, lb, i = lx.lexString(toks, lb, i, size, '”')
 	case r == 0x2028 || r == 0x2029:
-		toks = eol(toks, i)
+		toks = lx.eol(toks, i)
 		i += size
 	case isUnicodeSpace(r):
 		i += size
@@ -409,10 +459,11 @@ func wordTail(src string, lb []byte, i, j int) int {
 }
 
 // eol ends a statement at byte at (once: blank lines add nothing).
-func eol(toks []asToken, at int) []asToken {
+func (lx *asLex) eol(toks []asToken, at int) []asToken {
 	if k := len(toks); k > 0 && toks[k-1].kind == asEOL {
 		return toks
 	}
+	lx.ends = append(lx.ends, int32(len(toks)))
 	return pushToken(toks, asEOL, at, at, 0, 0)
 }
 

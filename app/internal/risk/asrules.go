@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // asRule is one verb rule: a pattern over normalised words, and what a
@@ -74,7 +76,7 @@ func rule(p string, apply func(an *asAn, st []asToken, i, n int, app *asApp)) {
 func flat(l level.Level, name, text string) func(an *asAn, st []asToken, i, n int, app *asApp) {
 	rule := "as." + name
 	return func(an *asAn, st []asToken, i, n int, app *asApp) {
-		an.v.addText(l, rule, Span{int(st[i].start), int(st[i+n-1].end)}, text)
+		an.v.AddText(l, rule, Span{Start: int(st[i].start), End: int(st[i+n-1].end)}, text)
 	}
 }
 
@@ -190,7 +192,9 @@ func (an *asAn) loopBulk() bool {
 	return false
 }
 
-func span2(st []asToken, i, n int) Span { return Span{int(st[i].start), int(st[i+n-1].end)} }
+func span2(st []asToken, i, n int) Span {
+	return Span{Start: int(st[i].start), End: int(st[i+n-1].end)}
+}
 
 func init() {
 	rule("delete", func(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -217,19 +221,19 @@ func init() {
 			an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
 			return
 		}
-		if app != nil && app.known != nil && app.known.title != "Finder" {
+		if app != nil && app.known != nil && app.known.Title != "Finder" {
 			// Outside the Finder nothing goes to the Trash; deleting a
 			// container deletes all it holds.
 			for _, t := range st[i+1 : min(len(st), i+4)] {
 				switch w := an.text(t); w {
 				case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
-					if app.known.title != "System Events" || t.kw == kwFolder {
+					if app.known.Title != "System Events" || t.kw == kwFolder {
 						an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
 						return
 					}
 				}
 			}
-			if app.known.title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
+			if app.known.Title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
 				an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
 				return
 			}
@@ -292,7 +296,7 @@ func init() {
 	})
 	rule("empty [the] trash", flat(level.Destructive, "empty-trash", "EMPTY TRASH: Permanently deletes all items in Trash"))
 	rule("empty", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Finder" {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Finder" {
 			an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
 		}
 	})
@@ -338,7 +342,7 @@ func init() {
 		// Typed after Command-Space: the start of a terminal's name launches it.
 		if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
 			if typed := strings.ToLower(strings.TrimSpace(an.str(st[i+1]))); len(typed) >= 3 {
-				for name := range terminalApps {
+				for name := range facts.Terminals {
 					if strings.HasPrefix(name, typed) {
 						an.terminal = true
 						an.spotlight = false
@@ -360,7 +364,7 @@ func init() {
 					var w Verdict
 					an.shellInto(&w, c, sp)
 					if w.Level >= level.Destructive {
-						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", display(c))
+						an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
 					}
 				}
 			}
@@ -396,7 +400,7 @@ func init() {
 			an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
 			for _, t := range st[i+1:] {
 				if t.kind == asString && codeDeletes(an.str(t)) {
-					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", display(an.str(t)))
+					an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
 				}
 			}
 		}
@@ -460,7 +464,7 @@ func init() {
 	rule("eject", headOnly(flat(level.Caution, "eject", "EJECT: ejects disks")))
 	rule("mount volume", flat(level.Caution, "mount", "MOUNT: mounts a volume"))
 	rule("run", func(an *asAn, st []asToken, i, n int, app *asApp) {
-		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
+		if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
 			an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 			return
 		}
@@ -469,7 +473,7 @@ func init() {
 		}
 		sp := span2(st, i, 1)
 		switch {
-		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.title == "Shortcuts":
+		case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.Title == "Shortcuts":
 			an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 		case app != nil && (app.dynamic || app.known == nil):
 			an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
@@ -479,14 +483,14 @@ func init() {
 		if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
 			return
 		}
-		if app != nil && app.known != nil && isTerminalApp(app.known.title) && i+1 < len(st) {
+		if app != nil && app.known != nil && isTerminalApp(app.known.Title) && i+1 < len(st) {
 			an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
 			return
 		}
 		for _, t := range st[i+1:] {
 			if t.kind == asString {
 				if ext := executableExt(an.str(t)); ext != "" {
-					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", display(an.str(t)), ext)
+					an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
 				}
 			}
 		}
@@ -499,7 +503,7 @@ func init() {
 	rule("make", func(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
 		an.urlProps(st[i+1:], span2(st, i, 1))
-		if app != nil && app.known != nil && app.known.title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
+		if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 			if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
 				an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
 			} else {
@@ -512,12 +516,12 @@ func init() {
 		if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
 			an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
 		}
-		if app != nil && app.known != nil && app.known.title == "Script Editor" {
+		if app != nil && app.known != nil && app.known.Title == "Script Editor" {
 			// make new document with properties {contents:"…"}: code to run.
 			for k := i + 1; k+2 < len(st); k++ {
 				if st[k].kw == kwContents && st[k+1].op == ':' && st[k+2].kind == asString {
 					sp := span2(st, k+2, 1)
-					an.v.merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
+					an.v.Merge(appleScriptAt(an.str(st[k+2]), an.env, an.depth+1), &sp)
 				}
 			}
 		}
@@ -544,32 +548,44 @@ func appTitle(app *asApp) string {
 	case app == nil:
 		return "the script"
 	case app.known != nil:
-		return app.known.title
+		return app.known.Title
 	}
 	return app.name
 }
 
 // pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
 func (an *asAn) pathArgs(st []asToken, write bool) {
-	// A literal path, and where it stands.
-	type pathLit struct {
+	// Each literal path, and where it stands, as it is found. A literal
+	// that is no path, or the same path at the same place as the one
+	// before (one variable's definitions often fold to the same path),
+	// adds nothing.
+	var last struct {
 		s    string
 		sp   Span
 		tail bool // it follows an &: the end of a path computed at run time
 	}
-	var room [16]pathLit
-	strs := room[:0]
+	seen := false
+	lit := func(s string, sp Span, tail bool) {
+		if !strings.ContainsAny(s, "/:~") {
+			return // a name ("Screenshots"), not a path
+		}
+		if seen && s == last.s && sp == last.sp && tail == last.tail {
+			return
+		}
+		seen, last.s, last.sp, last.tail = true, s, sp, tail
+		an.pathLit(s, sp, write, tail)
+	}
 	for k, t := range st {
 		switch t.kind {
 		case asString:
-			strs = append(strs, pathLit{an.str(t), tokSpan(t), k > 0 && st[k-1].isOp('&')})
+			lit(an.str(t), tokSpan(t), k > 0 && st[k-1].isOp('&'))
 		case asWord, asVar:
 			// open for access f / write x to f: follow the variable one step.
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				expr := an.defList[d].expr
 				for j, x := range expr {
 					if x.kind == asString {
-						strs = append(strs, pathLit{an.str(x), tokSpan(x), j > 0 && expr[j-1].isOp('&')})
+						lit(an.str(x), tokSpan(x), j > 0 && expr[j-1].isOp('&'))
 					}
 				}
 			}
@@ -580,63 +596,82 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 		if (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)) {
 			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
 				if p := an.foldDef(d); p != "" {
-					strs = append(strs, pathLit{p, tokSpan(t), false})
+					lit(p, tokSpan(t), false)
 				}
 			}
 		}
 	}
 	if p := an.foldPath(st, 0); p != "" && len(st) > 0 {
-		strs = append(strs, pathLit{p, tokSpan(st[0]), false})
-	}
-	for _, t := range strs {
-		p := t.s
-		if !strings.ContainsAny(p, "/:~") {
-			continue // a name ("Screenshots"), not a path
-		}
-		guarded := p // HFS paths are read by the guard itself
-		if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-			p = hfsToPOSIX(p)
-		}
-		z := an.classify(p)
-		if z.kind == zoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
-			// (path to home folder as text) & "Library/LaunchAgents/x.plist":
-			// a fragment under the home.
-			z = an.classify("~/" + strings.TrimPrefix(p, "/"))
-			guarded = "~/" + strings.TrimPrefix(p, "/")
-		}
-		u := useRead
-		if write {
-			u = useWrite
-		}
-		for _, f := range guardScriptTail(an.env, guarded, u, t.tail) {
-			an.add(f.l, "as."+f.rule, t.sp, "%s", f.text)
-		}
-		switch {
-		case write && z.persist != "":
-			an.add(level.Destructive, "as.persistence", t.sp, "writes %s: %s runs code automatically (persistence)", display(t.s), z.persist)
-		case write && (z.kind == zoneSystem || z.kind == zoneCredential):
-			an.add(level.Destructive, "as.protected-write", t.sp, "writes %s, inside %s", display(t.s), z.detail)
-		case !write && z.kind == zoneCredential && !z.pub:
-			an.add(level.Dangerous, "as.secret-read", t.sp, "reads %s, inside %s", display(t.s), z.detail)
-		}
+		lit(p, tokSpan(st[0]), false)
 	}
 }
 
-// hfsToPOSIX turns "Macintosh HD:Users:me:.ssh:id_rsa" into a POSIX path.
-func hfsToPOSIX(p string) string {
-	parts := strings.Split(p, ":")
-	if len(parts) < 2 {
-		return p
+// pathLit rates the literal path s found at sp.
+func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
+	pv := an.pathVerdict(s, write, tail)
+	for _, f := range pv.findings {
+		an.add(f.Level, "as."+f.Rule, sp, "%s", f.Text)
 	}
-	return "/" + strings.Join(parts[1:], "/")
+	switch z := pv.zone; {
+	case write && z.Persist != "":
+		an.add(level.Destructive, "as.persistence", sp, "writes %s: %s runs code automatically (persistence)", rate.Display(s), z.Persist)
+	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
+		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
+	case !write && z.Kind == rate.ZoneCredential && !z.Pub:
+		an.add(level.Dangerous, "as.secret-read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
+	}
+}
+
+// pathVerdict is what pathArgs finds of one literal path, whatever its
+// place: its zone and the guard's findings.
+type pathVerdict struct {
+	zone     rate.Zone
+	findings []rate.Finding
+}
+
+type pathVerdictKey struct {
+	s           string
+	write, tail bool
+}
+
+// pathVerdict works out what pathArgs finds of the literal s, once per
+// analysis: a script names the same few paths again and again (a loop
+// unrolled, a block pasted many times).
+func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
+	key := pathVerdictKey{s, write, tail}
+	if pv, ok := an.paths[key]; ok {
+		return pv
+	}
+	p := s
+	guarded := p // HFS paths are read by the guard itself
+	if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		p = rate.HFSToPOSIX(p)
+	}
+	z := an.classify(p)
+	if z.Kind == rate.ZoneNormal && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && strings.Contains(p, "/") {
+		// (path to home folder as text) & "Library/LaunchAgents/x.plist":
+		// a fragment under the home.
+		z = an.classify("~/" + strings.TrimPrefix(p, "/"))
+		guarded = "~/" + strings.TrimPrefix(p, "/")
+	}
+	u := rate.UseRead
+	if write {
+		u = rate.UseWrite
+	}
+	pv := &pathVerdict{zone: z, findings: rate.GuardScriptTail(an.env, guarded, u, tail)}
+	if an.paths == nil {
+		an.paths = map[pathVerdictKey]*pathVerdict{}
+	}
+	an.paths[key] = pv
+	return pv
 }
 
 func openLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	for _, t := range st[i+n:] {
 		if t.kind == asString {
-			if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-				l, why := schemeRisk(scheme)
+			if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
+				l, why := facts.SchemeRisk(scheme)
 				an.add(l, "as.open-url", sp, "OPEN URL: %s", why)
 				return
 			}
@@ -697,18 +732,18 @@ func runScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		}
 	}
 	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].op != '&') {
-		if an.depth+1 > maxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", maxDepth, tooDeep)
+		if an.depth+1 > rate.MaxDepth {
+			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 			return
 		}
 		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
 		var inner Verdict
 		if jsLang {
-			inner = jxaAt(an.str(rest[0]), an.env, an.depth+1)
+			inner = an.env.Languages().JXA(an.str(rest[0]), an.env, an.depth+1)
 		} else {
 			inner = appleScriptAt(an.str(rest[0]), an.env, an.depth+1)
 		}
-		an.v.merge(inner, &sp)
+		an.v.Merge(inner, &sp)
 		return
 	}
 	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].kw == kwFile || rest[0].kw == kwAlias || rest[0].kw == kwPosix) {
@@ -796,7 +831,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	var joined strings.Builder
 	check := func(label string, mode byte) {
 		if l, what := filterRisk(label, mode); l > level.Caution {
-			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", display(label), what)
+			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", rate.Display(label), what)
 		}
 	}
 	// perform action "AXPress" of X: the target is X.
@@ -822,7 +857,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
 			vs, _ := an.template(st[k:k+1], 0)
 			for _, v := range vs {
-				if !strings.Contains(v, holeUnquoted) && !strings.Contains(v, holeQuoted) {
+				if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
 					check(v, an.filterMode(st, k))
 				}
 			}
@@ -840,7 +875,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 			if e = e[:exprEnd(e)]; len(e) > 1 {
 				if vs, whole := an.template(e, 0); !whole {
 					for _, v := range vs {
-						check(strings.ReplaceAll(v, holeUnquoted, ""), an.filterMode(st, k))
+						check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
 					}
 				}
 			}
@@ -906,11 +941,6 @@ func (an *asAn) hasText(st []asToken, w string) bool {
 	return false
 }
 
-// riskyLabels are the menu commands whose choice matters, for matching
-// partial texts against.
-var riskyLabels = []string{"empty trash", "empty bin", "secure empty trash", "erase", "move to trash", "move to bin",
-	"delete", "delete immediately", "shut down", "restart", "log out", "force quit", "reset", "clear history", "remove all", "clear all"}
-
 // filterRisk rates a label compared by mode: the worst command it can match.
 func filterRisk(label string, mode byte) (level.Level, string) {
 	best, why := menuItemRisk(label)
@@ -924,7 +954,7 @@ func filterRisk(label string, mode byte) (level.Level, string) {
 	if len(f) < 3 {
 		return level.Dangerous, "a filter this short matches many commands: cannot tell which"
 	}
-	for _, l := range riskyLabels {
+	for _, l := range facts.RiskyMenuLabels {
 		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
 			if lv, w := menuItemRisk(l); lv > best {
 				best, why = lv, w+" (the filter matches "+l+")"
@@ -975,7 +1005,7 @@ func (an *asAn) chosenAtRunTime(target []asToken) bool {
 		vs, _ := an.template(x[:exprEnd(x)], 0)
 		for _, v := range vs {
 			v = strings.TrimSpace(v)
-			if strings.Contains(v, holeUnquoted) || strings.Contains(v, holeQuoted) {
+			if strings.Contains(v, rate.HoleUnquoted) || strings.Contains(v, rate.HoleQuoted) {
 				return true
 			}
 			if _, err := strconv.Atoi(v); err == nil {
@@ -1083,8 +1113,8 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		// Paste into a terminal: the clipboard's text runs.
 		var w Verdict
 		an.shellInto(&w, an.clipboard, sp)
-		an.v.merge(w, &sp)
-		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", display(an.clipboard))
+		an.v.Merge(w, &sp)
+		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", rate.Display(an.clipboard))
 	case quit && mods["command"] && mods["shift"]:
 		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
 	case quit && mods["command"] && mods["option"]:
@@ -1119,7 +1149,7 @@ func (an *asAn) mentionsScan(w string) bool {
 		}
 	}
 	for _, a := range an.apps {
-		if a.known != nil && strings.EqualFold(a.known.title, w) {
+		if a.known != nil && strings.EqualFold(a.known.Title, w) {
 			return true
 		}
 	}
@@ -1129,7 +1159,7 @@ func (an *asAn) mentionsScan(w string) bool {
 // executableExt returns the extension of a file that runs code when opened.
 func executableExt(p string) string {
 	low := strings.ToLower(strings.TrimRight(strings.TrimSpace(p), "/"))
-	for _, ext := range executableExts {
+	for _, ext := range facts.RunnableExts {
 		if strings.HasSuffix(low, ext) {
 			return ext
 		}
@@ -1235,8 +1265,8 @@ func (an *asAn) urlProps(st []asToken, sp Span) {
 		if t.kind != asString {
 			continue
 		}
-		if scheme, ok := urlScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-			if l, why := schemeRisk(scheme); l > level.Caution {
+		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
+			if l, why := facts.SchemeRisk(scheme); l > level.Caution {
 				an.add(l, "as.url-property", sp, "URL: %s", why)
 			}
 		}
@@ -1281,7 +1311,7 @@ func (an *asAn) homeFolder(st []asToken) string {
 		return "the home folder"
 	case t.kind == asWord && t.kw == kwFolder && k+3 < len(st) && st[k+1].kind == asString && st[k+2].kw == kwOf && st[k+3].kw == kwHome:
 		if homeFolders[strings.ToLower(an.str(st[k+1]))] {
-			return "the home folder " + display(an.str(st[k+1]))
+			return "the home folder " + rate.Display(an.str(st[k+1]))
 		}
 	case t.kind == asWord && t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
 		if st[k+2].kw == kwHome {
@@ -1298,10 +1328,10 @@ func (an *asAn) homeFolder(st []asToken) string {
 		if k < len(st) && st[k].kind == asString && (k+1 >= len(st) || st[k+1].kw != kwOf) {
 			p := an.str(st[k])
 			if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") {
-				p = hfsToPOSIX(p)
+				p = rate.HFSToPOSIX(p)
 			}
-			if z := an.classify(strings.TrimRight(p, "/")); z.homeRoot {
-				return display(an.str(st[k]))
+			if z := an.classify(strings.TrimRight(p, "/")); z.HomeRoot {
+				return rate.Display(an.str(st[k]))
 			}
 		}
 	}
@@ -1309,14 +1339,14 @@ func (an *asAn) homeFolder(st []asToken) string {
 }
 
 // classify is classifyPath, remembered for the analysis.
-func (an *asAn) classify(p string) zoneInfo {
+func (an *asAn) classify(p string) rate.Zone {
 	if z, ok := an.zones[p]; ok {
 		return z
 	}
 	if an.zones == nil {
-		an.zones = map[string]zoneInfo{}
+		an.zones = map[string]rate.Zone{}
 	}
-	z := classifyPath(an.env, p)
+	z := rate.ClassifyPath(an.env, p)
 	an.zones[p] = z
 	return z
 }

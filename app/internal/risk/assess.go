@@ -54,8 +54,8 @@ func Assess(kind Kind, input string, env *Env) Verdict {
 // AssessContext is Assess under ctx, the submission's context, which the
 // kill switch cancels. Every assessment is bounded: scripts nested in
 // scripts (sh -c, eval, source, osascript -e, do shell script, run script,
-// doShellScript, eval, Function …) are followed at most maxDepth deep and
-// maxAnalysed bytes in all; past either the verdict is destructive, "too
+// doShellScript, eval, Function …) are followed at most MaxDepth (package rate) deep and
+// MaxAnalysed bytes in all; past either the verdict is destructive, "too
 // deeply nested to analyse" or "too much to analyse". The analysis looks at
 // ctx at every nested script and in its long loops; once ctx has ended it
 // stops and returns an error wrapping ErrStopped, and its verdict must not
@@ -64,10 +64,10 @@ func Assess(kind Kind, input string, env *Env) Verdict {
 func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(input) > maxInput {
-		v.add(level.Blocked, "input.too-large", Span{}, "blocked: input is %d bytes; the limit is %d", len(input), maxInput)
+		v.Add(level.Blocked, "input.too-large", Span{}, "blocked: input is %d bytes; the limit is %d", len(input), maxInput)
 		return v, nil
 	}
-	env, end := env.begin(ctx)
+	env, end := begin(env, ctx)
 	switch kind {
 	case KindAppleScript:
 		v = AppleScript(input, env)
@@ -80,9 +80,9 @@ func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verd
 	case KindPath:
 		v = PathTarget(input, env)
 	default:
-		v.add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
+		v.Add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
 	}
 	err := end(&v)
-	v.sortReasons()
+	v.Sort()
 	return v, err
 }

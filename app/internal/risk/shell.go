@@ -13,22 +13,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
-
-// Placeholders stand for values computed at run time when another analyzer
-// hands the shell analyzer a command template: the AppleScript
-// `"ls " & quoted form of p` becomes `ls __AIRLOCK_Q__`. A Q hole is quoted
-// (one word, no shell syntax can leak out of it); a U hole is spliced in
-// unquoted and may carry any shell syntax at all.
-const (
-	holeQuoted   = "__AIRLOCK_Q__"
-	holeUnquoted = "__AIRLOCK_U__"
-	holeMark     = "\x00" // a hole inside an evaluated word
-)
-
-// maxDepth bounds nested analysis (sh -c inside eval inside osascript …);
-// maxAnalysed (bounds.go) the text analysed in all.
-const maxDepth = 8
 
 // maxWork bounds the work of one analysis, nested analyses included: a
 // statement or a command substitution visited costs one unit, a nested
@@ -50,10 +36,10 @@ var bashParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Var
 // Shell rates a shell script or command line.
 func Shell(src string, env *Env) Verdict {
 	var v Verdict
-	env, end := env.begin(context.Background())
+	env, end := begin(env, context.Background())
 	shellInto(&v, src, env, nil, 0)
 	end(&v)
-	v.sortReasons()
+	v.Sort()
 	return v
 }
 
@@ -69,10 +55,10 @@ func ShellArgv(argv []string, env *Env) Verdict {
 func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(argv) == 0 {
-		v.add(level.Dangerous, "shell.empty", Span{}, "empty command")
+		v.Add(level.Dangerous, "shell.empty", Span{}, "empty command")
 		return v, nil
 	}
-	env, end := env.begin(ctx)
+	env, end := begin(env, ctx)
 	a := newShellAn(&v, env, nil, 0, "", nil)
 	a.sh = &a.own
 	words := make([]word, len(argv))
@@ -82,7 +68,7 @@ func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, er
 	a.call(words, Span{}, pipeCtx{})
 	a.finish()
 	err := end(&v)
-	v.sortReasons()
+	v.Sort()
 	return v, err
 }
 
@@ -106,8 +92,8 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	if sh == nil {
 		a.sh = &a.own
 	}
-	b := a.env.bounds()
-	if rule, why, ok := b.enter(src, depth, "shell commands"); !ok {
+	b := a.env.Bounds()
+	if rule, why, ok := b.Enter(src, depth, "shell commands"); !ok {
 		if rule != "" {
 			a.add(level.Destructive, "shell."+rule, Span{}, "%s", why)
 		}
@@ -116,8 +102,8 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	if !a.spend(1 + len(src)/100) {
 		return a
 	}
-	if nesting(src, true) > maxNesting {
-		a.add(level.Destructive, "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", maxNesting, tooDeep)
+	if rate.Nesting(src, true) > rate.MaxNesting {
+		a.add(level.Destructive, "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
 		return a
 	}
 	if !utf8.ValidString(src) {
@@ -131,16 +117,16 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		return a
 	}
 	p := bashParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(b.reader(src), "")
+	f, err := p.Parse(b.Reader(src), "")
 	bashParsers.Put(p)
-	if err != nil && b.live() {
-		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.reader(src), "")
+	if err != nil && b.Live() {
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
 	}
-	if !b.live() {
+	if !b.Live() {
 		return a // stopped: end says so
 	}
 	if err != nil {
-		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", oneLine(err.Error()))
+		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", rate.OneLine(err.Error()))
 		return a
 	}
 	// Only assignments (=), functions ( ( or "function"), for and read
@@ -161,7 +147,7 @@ func (a *shellAn) spend(n int) bool {
 	if a.sh.over {
 		return false
 	}
-	if !a.env.bounds().live() {
+	if !a.env.Bounds().Live() {
 		a.sh.over = true // stopped: end says so
 		return false
 	}
@@ -228,14 +214,14 @@ func (a *shellAn) add(l level.Level, rule string, sp Span, format string, args .
 	if a.anchor != nil {
 		sp = *a.anchor
 	}
-	a.v.add(l, rule, sp, format, args...)
+	a.v.Add(l, rule, sp, format, args...)
 }
 
 func (a *shellAn) span(n syntax.Node) Span {
 	if n == nil || !n.Pos().IsValid() {
 		return Span{}
 	}
-	return Span{int(n.Pos().Offset()), int(n.End().Offset())}
+	return Span{Start: int(n.Pos().Offset()), End: int(n.End().Offset())}
 }
 
 // finish adds the findings that need the whole script: a secret read
@@ -252,9 +238,9 @@ func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	var count map[string]int
 	values := map[string]*syntax.Word{}
-	b := a.env.bounds()
+	b := a.env.Bounds()
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if !b.live() {
+		if !b.Live() {
 			return false // stopped: end says so
 		}
 		switch n := n.(type) {
@@ -348,7 +334,7 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 			return true
 		}
 		v, ok := a.resolveVar(p.Param.Value, values, depth+1)
-		if ok && !a.env.bounds().expand(len(v)) {
+		if ok && !a.env.Bounds().Expand(len(v)) {
 			return false // a=$b$b$b…; c=$a$a$a…: past the budget, not known
 		}
 		if ok && first && a.guess[p.Param.Value] {
@@ -586,7 +572,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 			switch content, ok := a.fileContent(ws[0].s); {
 			case ws[0].hole || !ok:
 				// A file the analysis cannot see: sh < ~/Downloads/x.sh
-				in(r, pipeCtx{stdin: "file", text: display(ws[0].s)})
+				in(r, pipeCtx{stdin: "file", text: rate.Display(ws[0].s)})
 			case content == fileDownloaded:
 				in(r, pipeCtx{stdin: "download"})
 			case content == fileComputed:
@@ -730,10 +716,10 @@ func (a *shellAn) docText(w *syntax.Word) string {
 				continue
 			}
 			syntax.Walk(p, a.walkSubst)
-			b.WriteString(holeUnquoted)
+			b.WriteString(rate.HoleUnquoted)
 		default:
 			syntax.Walk(p, a.walkSubst)
-			b.WriteString(holeUnquoted)
+			b.WriteString(rate.HoleUnquoted)
 		}
 	}
 	return b.String()
@@ -887,15 +873,15 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		first, _, _ := strings.Cut(w.s, ":")
 		switch {
 		case w.s == "":
-		case strings.Contains(first, holeMark) && !w.guess:
+		case strings.Contains(first, rate.HoleMark) && !w.guess:
 			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
 			// does not name.
 			a.add(level.Caution, "shell.path-computed", sp, "PATH is set to folders computed at run time")
 		case trustedBinDir(first):
 		case usualCodeDir(first):
-			a.add(level.Caution, "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", display(first))
+			a.add(level.Caution, "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
 		default:
-			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", display(first))
+			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
 		}
 	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
 		a.add(level.Dangerous, "shell.library-injection", sp, "%s: loads other code into every program started", name)
@@ -928,16 +914,16 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		for _, d := range strings.Split(w.s, ":") {
 			switch {
 			case d == "" || w.guess && strings.HasPrefix(d, "~"):
-			case strings.Contains(d, holeMark):
+			case strings.Contains(d, rate.HoleMark):
 				a.add(level.Caution, "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
 			case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
 				if up == "HOME" || up == "GIT_DIR" {
-					a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, display(d))
+					a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
 				}
 			case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
 				d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
 			default:
-				a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, display(d))
+				a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
 			}
 		}
 	case commandVars[up]:
@@ -957,7 +943,7 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		if up == "LESSOPEN" || up == "LESSCLOSE" {
 			// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
 			// reads the output; %s is the file.
-			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", holeQuoted)
+			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
 		}
 		a.nestedText(text, sp, name)
 	}
@@ -1466,12 +1452,12 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 				continue
 			}
 			if truncating && (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll) {
-				a.add(level.Destructive, "shell.truncate", a.span(r), "truncates %s to zero length", display(w.s))
+				a.add(level.Destructive, "shell.truncate", a.span(r), "truncates %s to zero length", rate.Display(w.s))
 			}
 			a.write(w, a.span(r), "writes to")
 		case syntax.RdrIn:
 			for _, w := range rws[i] {
-				a.guard(w, a.span(r), useRead)
+				a.guard(w, a.span(r), rate.UseRead)
 				a.read(w, a.span(r))
 			}
 		case syntax.DplOut, syntax.DplIn:
@@ -1489,7 +1475,7 @@ func isDevice(s string) bool {
 
 // word is one field of an evaluated shell word.
 type word struct {
-	s      string // the text; holeMark where a computed value goes
+	s      string // the text; rate.HoleMark where a computed value goes
 	hole   bool   // part of it is computed at run time
 	splice bool   // a computed part came in unquoted (it may carry shell syntax)
 	glob   bool   // unquoted glob characters
@@ -1521,7 +1507,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		}
 	}
 	if a.sh.over {
-		return append(out, word{s: holeMark, hole: true, glob: !quoted, span: sp})
+		return append(out, word{s: rate.HoleMark, hole: true, glob: !quoted, span: sp})
 	}
 	if braces {
 		if ws, many, ok := braceWords(w); ok {
@@ -1560,7 +1546,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		quotes = false
 	}
 	hole := func(glob bool) {
-		text = append(text, holeMark...)
+		text = append(text, rate.HoleMark...)
 		cur.hole = true
 		cur.guess = false
 		if glob {
@@ -1572,9 +1558,9 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 		syntax.Walk(p, a.walkSubst)
 		hole(glob)
 	}
-	b := a.env.bounds()
+	b := a.env.Bounds()
 	for _, p := range w.Parts {
-		if !b.live() {
+		if !b.Live() {
 			break // stopped: end says so
 		}
 		switch p := p.(type) {
@@ -1941,14 +1927,14 @@ func braceCount(parts []syntax.WordPart) (int, bool) {
 // into holes in cur.
 func (a *shellAn) appendLit(cur *word, text []byte, s string) []byte {
 	if strings.Contains(s, "__AIRLOCK_") {
-		if strings.Contains(s, holeUnquoted) {
+		if strings.Contains(s, rate.HoleUnquoted) {
 			cur.splice = true
 			cur.hole = true
-			s = strings.ReplaceAll(s, holeUnquoted, holeMark)
+			s = strings.ReplaceAll(s, rate.HoleUnquoted, rate.HoleMark)
 		}
-		if strings.Contains(s, holeQuoted) {
+		if strings.Contains(s, rate.HoleQuoted) {
 			cur.hole = true
-			s = strings.ReplaceAll(s, holeQuoted, holeMark)
+			s = strings.ReplaceAll(s, rate.HoleQuoted, rate.HoleMark)
 		}
 		cur.guess = false
 	}
@@ -1975,7 +1961,7 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 			return v, true, false
 		}
 	}
-	if ok && !a.env.bounds().expand(len(v)) {
+	if ok && !a.env.Bounds().Expand(len(v)) {
 		// $X$X$X… of a long value: past the budget it is not copied
 		// again, and stands for text not known.
 		return "", false, false
@@ -2113,31 +2099,6 @@ func commandName(s string) string {
 	return strings.ToLower(path.Base(s))
 }
 
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
-	return s
-}
-
-// display shows a value from the input inside a warning: one line, bounded,
-// holes shown as ….
-func display(s string) string {
-	s = strings.ReplaceAll(s, holeMark, "…")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '·'
-		}
-		return r
-	}, s)
-	if utf8.RuneCountInString(s) > 80 {
-		r := []rune(s)
-		s = string(r[:80]) + "…"
-	}
-	return s
-}
-
 // recordWrites remembers what this input writes into files, so running the
 // file later (sh /tmp/x.sh) is judged by what was written.
 func (a *shellAn) recordWrites(rs []*syntax.Redirect, rws [][]word, content string, known bool) {
@@ -2232,11 +2193,11 @@ func (a *shellAn) pathOf(w word) (string, bool) {
 	s := w.s
 	if w.hole {
 		switch {
-		case w.guess && !strings.Contains(s, holeMark):
+		case w.guess && !strings.Contains(s, rate.HoleMark):
 		case strings.HasPrefix(s, "/Users/") || strings.HasPrefix(s, "/home/"):
 			base := s[:strings.IndexByte(s[1:], '/')+2]
 			user, rest, _ := strings.Cut(s[len(base):], "/")
-			if !strings.Contains(user, holeMark) || strings.Contains(rest, holeMark) {
+			if !strings.Contains(user, rate.HoleMark) || strings.Contains(rest, rate.HoleMark) {
 				return "", false
 			}
 			s = base + "someone"
@@ -2268,27 +2229,27 @@ func (a *shellAn) resolved(w word) word {
 	return w
 }
 
-func (a *shellAn) zoneOf(w word) zoneInfo { return a.zone(a.resolved(w)) }
+func (a *shellAn) zoneOf(w word) rate.Zone { return a.zone(a.resolved(w)) }
 
 func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
 
 // write rates writing a file: writeTarget, plus what it does not see —
 // raw disks and targets under a computed folder that may be the home.
 func (a *shellAn) write(w word, sp Span, verb string) {
-	a.guard(w, sp, useWrite)
+	a.guard(w, sp, rate.UseWrite)
 	r := a.resolved(w)
-	if r.hole && strings.HasPrefix(r.s, holeMark) && a.env != nil && a.env.Paths != nil {
+	if r.hole && strings.HasPrefix(r.s, rate.HoleMark) && a.env != nil && a.env.Paths != nil {
 		// "$dir/.zshrc": a start-up file, if $dir is the home.
-		tail := r.s[strings.LastIndex(r.s, holeMark)+len(holeMark):]
+		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
 		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
-			if z := classifyPath(a.env, "~"+tail); z.kind == zonePersistence {
-				a.add(level.Dangerous, "shell.persistence-maybe", sp, "%s …%s: if the computed folder is the home, %s runs code automatically", verb, display(tail), z.detail)
+			if z := rate.ClassifyPath(a.env, "~"+tail); z.Kind == rate.ZonePersistence {
+				a.add(level.Dangerous, "shell.persistence-maybe", sp, "%s …%s: if the computed folder is the home, %s runs code automatically", verb, rate.Display(tail), z.Detail)
 			}
 		}
 	}
 	if !r.hole {
 		if isRawDisk(r.s) {
-			a.add(level.Destructive, "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, display(r.s))
+			a.add(level.Destructive, "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, rate.Display(r.s))
 			return
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -53,10 +55,10 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 		name = commandName(w.s)
 		if t, ok := a.rebind[name]; ok {
 			if report {
-				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", display(name))
+				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", rate.Display(name))
 			}
 			if t == "" {
-				return "", append([]word{{s: holeMark, hole: true, span: w.span}}, words[1:]...), bulk, w
+				return "", append([]word{{s: rate.HoleMark, hole: true, span: w.span}}, words[1:]...), bulk, w
 			}
 			name = t
 		}
@@ -214,7 +216,7 @@ func replaceHoles(ws []word, repl string) []word {
 	out := make([]word, len(ws))
 	for i, w := range ws {
 		if strings.Contains(w.s, repl) {
-			w = word{s: strings.ReplaceAll(w.s, repl, holeMark), hole: true, glob: true, span: w.span}
+			w = word{s: strings.ReplaceAll(w.s, repl, rate.HoleMark), hole: true, glob: true, span: w.span}
 		}
 		out[i] = w
 	}
@@ -289,7 +291,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 				l = level.Dangerous
 			}
 		}
-		a.add(l, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, display(head.s))
+		a.add(l, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, rate.Display(head.s))
 		for _, w := range args[1:] {
 			a.read(w, sp)
 		}
@@ -297,7 +299,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	}
 	if bulk {
 		// xargs appends many words read from stdin.
-		args = append(args, word{s: holeMark, hole: true, glob: true})
+		args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
 	}
 	c := &call{a: a, name: name, args: args, span: sp, pc: pc}
 	if knownOps != nil && !bulk {
@@ -344,7 +346,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	} else if h := prefixCommand(name); h != nil {
 		h(c)
 	} else {
-		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", display(name))
+		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
 	}
 	c.guardCall()
@@ -406,9 +408,9 @@ func (c *call) embedded() {
 		if unsure {
 			continue
 		}
-		c.add(level.Destructive, "runs-arguments", "%s may run its arguments as a command: %s", c.name, display(w.s))
+		c.add(level.Destructive, "runs-arguments", "%s may run its arguments as a command: %s", c.name, rate.Display(w.s))
 		for _, r := range sub.Reasons {
-			c.a.v.addText(r.Level, r.Rule, r.Span, r.Text)
+			c.a.v.AddText(r.Level, r.Rule, r.Span, r.Text)
 		}
 		c.adopt(inner)
 		return
@@ -669,7 +671,7 @@ func init() {
 	shellCommands["dd"] = func(c *call) {
 		for _, w := range c.args {
 			if strings.HasPrefix(strings.ToLower(w.s), "of=") {
-				c.add(level.Destructive, "dd", "dd %s: overwrites a file or disk block by block", display(w.s))
+				c.add(level.Destructive, "dd", "dd %s: overwrites a file or disk block by block", rate.Display(w.s))
 				return
 			}
 		}
@@ -871,7 +873,7 @@ func init() {
 	shellCommands["cp"] = func(c *call) {
 		ops := c.operands()
 		if len(ops) == 2 && ops[0].s == "/dev/null" {
-			c.add(level.Destructive, "truncate", "cp /dev/null %s: empties the file", display(ops[1].s))
+			c.add(level.Destructive, "truncate", "cp /dev/null %s: empties the file", rate.Display(ops[1].s))
 			return
 		}
 		c.add(level.Caution, "cp", "cp: copies files")
@@ -881,7 +883,7 @@ func init() {
 		c.add(level.Caution, "tee", "tee: writes files")
 		if c.pc.stdin == "devnull" && !hasShort(c.args, 'a') && !hasLong(c.args, "--append") {
 			for _, w := range c.operands() {
-				c.add(level.Destructive, "truncate", "tee %s with empty input: empties the file", display(w.s))
+				c.add(level.Destructive, "truncate", "tee %s with empty input: empties the file", rate.Display(w.s))
 			}
 		}
 		// What tee writes is its input: curl … | tee ~/bin/x makes x a
@@ -928,7 +930,7 @@ func getterSetter(read ...string) func(*call) {
 				return
 			}
 		}
-		c.add(level.Dangerous, c.name, "%s %s: changes system settings", c.name, display(c.args[0].s))
+		c.add(level.Dangerous, c.name, "%s %s: changes system settings", c.name, rate.Display(c.args[0].s))
 	}
 }
 
@@ -946,10 +948,10 @@ func rmCommand(c *call) {
 	}
 	for _, w := range ops {
 		if w.glob || w.hole {
-			c.add(level.Destructive, "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", display(w.s))
+			c.add(level.Destructive, "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", rate.Display(w.s))
 		}
-		if z := c.a.zoneOf(w); z.critical() {
-			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", display(w.s), z.detail)
+		if z := c.a.zoneOf(w); z.Critical() {
+			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", rate.Display(w.s), z.Detail)
 		}
 	}
 	if len(ops) > 1 {
@@ -994,17 +996,17 @@ func permCommand(c *call) {
 	why := "changes permissions"
 	for _, w := range ops {
 		z := c.a.zoneOf(w)
-		broad := w.glob || w.hole || z.homeRoot || z.kind == zoneSystem || w.s == "/"
+		broad := w.glob || w.hole || z.HomeRoot || z.Kind == rate.ZoneSystem || w.s == "/"
 		switch {
 		case recursive && broad:
-			l, why = level.Destructive, "recursively changes ownership or permissions of "+display(w.s)
+			l, why = level.Destructive, "recursively changes ownership or permissions of "+rate.Display(w.s)
 		case recursive && l < level.Dangerous:
 			l, why = level.Dangerous, "recursively changes ownership or permissions"
-		case z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence:
-			l, why = level.Max(l, level.Dangerous), "changes permissions inside "+z.detail
-		case z.homeRoot && (c.name != "chmod" || len(c.operands()) > 0 && locksOwner(c.operands()[0].s)):
+		case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+			l, why = level.Max(l, level.Dangerous), "changes permissions inside "+z.Detail
+		case z.HomeRoot && (c.name != "chmod" || len(c.operands()) > 0 && locksOwner(c.operands()[0].s)):
 			// chmod 000 ~, chown nobody ~/Documents: you lose your own files.
-			l, why = level.Max(l, level.Dangerous), "takes "+display(w.s)+" away from you"
+			l, why = level.Max(l, level.Dangerous), "takes "+rate.Display(w.s)+" away from you"
 		}
 	}
 	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
@@ -1053,7 +1055,7 @@ func findCommand(c *call) {
 					break
 				}
 				if strings.Contains(x.s, "{}") {
-					x = word{s: holeMark, hole: true, glob: true, span: x.span}
+					x = word{s: rate.HoleMark, hole: true, glob: true, span: x.span}
 				}
 				inner = append(inner, x)
 			}
@@ -1145,43 +1147,6 @@ func securityCommand(c *call) {
 	}
 }
 
-func urlScheme(s string) (string, bool) {
-	i := strings.Index(s, ":")
-	if i <= 0 {
-		return "", false
-	}
-	for _, r := range s[:i] {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.') {
-			return "", false
-		}
-	}
-	return s[:i], true
-}
-
-// schemeRisk rates a URL scheme: web pages are Caution; local files,
-// scripts, data and settings panes are Dangerous.
-func schemeRisk(scheme string) (level.Level, string) {
-	switch scheme {
-	case "http", "https", "mailto":
-		return level.Caution, "opens a web page"
-	case "spotify", "zoommtg", "zoomus", "slack", "obsidian", "notion", "things", "bear", "drafts", "omnifocus", "raycast",
-		"msteams", "discord", "vscode", "itms-apps", "macappstore", "music", "podcasts", "maps", "facetime", "facetime-audio",
-		"tel", "sms", "webcal", "x-apple-reminderkit", "ical":
-		return level.Caution, "opens a link in " + scheme
-	case "file":
-		return level.Dangerous, "file: URL opens a local file or application"
-	case "javascript", "vbscript":
-		return level.Dangerous, "javascript: URL runs script"
-	case "data", "blob":
-		return level.Dangerous, "data: URL carries its own content"
-	case "x-apple.systempreferences", "x-apple-systempreferences":
-		return level.Dangerous, "opens a System Settings pane"
-	case "applescript", "x-apple-script", "shortcuts", "ssh", "vnc", "smb", "afp", "ftp", "sftp", "telnet", "x-man-page":
-		return level.Dangerous, scheme + ": URL runs or connects to something"
-	}
-	return level.Dangerous, scheme + ": URL hands over to an application that may act on it"
-}
-
 // shellInterp rates sh, bash, zsh …: -c strings are analysed recursively;
 // reading commands from a download or decoded data is Destructive.
 func shellInterp(c *call) {
@@ -1227,12 +1192,12 @@ func shellInterp(c *call) {
 func (c *call) scriptFile(w word) {
 	switch s := w.s; {
 	case w.proc || w.hole:
-		c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, display(s))
+		c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, rate.Display(s))
 	case isStdinPath(s) || c.fdInput(w):
 		c.fromStdin()
 	case c.a.runFile(c, s):
 	default:
-		c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, display(s))
+		c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, rate.Display(s))
 	}
 }
 
@@ -1281,7 +1246,7 @@ func (c *call) writeDest() {
 		trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
 		if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
 			// mv x /dev/null copies x into nothing and removes it: rm -rf x.
-			c.add(level.Caution, "move-to-sink", "mv into %s: what it moves is destroyed", display(dest))
+			c.add(level.Caution, "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
 			rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
 			c.a.call(rm, c.span, pipeCtx{})
 		}
@@ -1292,15 +1257,15 @@ func (c *call) writeDest() {
 			if c.name == "mv" {
 				z := c.a.zoneOf(w)
 				switch {
-				case z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence:
-					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", display(w.s), z.detail)
-				case z.homeRoot && !w.hole && isHome(w.s):
-					c.add(level.Destructive, "move-home", "mv %s: moves your whole home folder away", display(w.s))
-				case z.homeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
-					c.add(level.Dangerous, "move-protected", "mv %s: moves a top-level folder of your home away", display(w.s))
+				case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
+				case z.HomeRoot && !w.hole && isHome(w.s):
+					c.add(level.Destructive, "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
+				case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
+					c.add(level.Dangerous, "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
 				}
 				if trash && (w.glob || w.hole && c.a.loops > 0) {
-					c.add(level.Destructive, "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", display(w.s))
+					c.add(level.Destructive, "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
 				}
 			}
 			// A copy of a file this script downloaded is downloaded too.
@@ -1319,7 +1284,7 @@ func (c *call) writeDest() {
 		for _, w := range ops[:len(ops)-1] {
 			if !w.hole && isSinkDevice(w.s) {
 				for _, t := range targets {
-					c.add(level.Destructive, "truncate", "%s %s %s: replaces the file with an empty one", c.name, display(w.s), display(t.s))
+					c.add(level.Destructive, "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
 				}
 				break
 			}
@@ -1407,7 +1372,7 @@ func isStdinPath(s string) bool {
 // it does lands in whatever app is in front, and the gate checks the context
 // lock (and that no approval is on screen) before it runs.
 func synthInput(c *call) {
-	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", display(c.name))
+	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
 }
 
 // moreCommands registers the handlers of commands that run other commands,
@@ -1436,7 +1401,7 @@ func moreCommands() {
 			case "run":
 				c.add(level.Dangerous, "shortcuts-run", "shortcuts run: runs a shortcut, whose actions are not analysed")
 			default:
-				c.add(level.Caution, "shortcuts", "shortcuts %s: works with shortcuts", display(s))
+				c.add(level.Caution, "shortcuts", "shortcuts %s: works with shortcuts", rate.Display(s))
 			}
 		},
 	} {
@@ -1454,7 +1419,7 @@ func moreCommands() {
 			case "", "list", "ls", "info":
 				return
 			}
-			c.add(level.Dangerous, "brew-services", "brew services %s: starts or stops background services", display(s))
+			c.add(level.Dangerous, "brew-services", "brew services %s: starts or stops background services", rate.Display(s))
 			return
 		}
 		brew(c)
@@ -1685,7 +1650,7 @@ func urlBase(u word) word {
 	if !ok || name == "/" || name == "." {
 		name = "index.html"
 	}
-	return word{s: name, hole: u.hole && strings.Contains(name, holeMark), span: u.span}
+	return word{s: name, hole: u.hole && strings.Contains(name, rate.HoleMark), span: u.span}
 }
 
 func wgetCommand(c *call) {
@@ -1782,7 +1747,7 @@ func copyRemote(c *call) {
 		if remote || strings.HasPrefix(p, "/Volumes/") {
 			c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
 		} else {
-			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, display(dest.s))
+			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
 	if hasLong(c.args, "--remove-source-files") {
@@ -1800,9 +1765,6 @@ func copyRemote(c *call) {
 	c.writeDest()
 }
 
-// terminalApps run a command given after --args (-e, --command …).
-var terminalAppNames = []string{"terminal", "iterm", "warp", "alacritty", "kitty", "ghostty", "wezterm", "hyper", "tabby", "rio", "script editor", "xterm", "cool-retro-term"}
-
 func openCommand(c *call) {
 	for i, w := range c.args {
 		// -a APP, -b ID, alone or ending a cluster: -na, -gb
@@ -1810,13 +1772,13 @@ func openCommand(c *call) {
 			strings.Trim(s[1:], "abnFWRgjhstfeuD") == "" && i+1 < len(c.args) {
 			app := strings.ToLower(c.args[i+1].s)
 			term := c.args[i+1].hole
-			for _, t := range terminalAppNames {
+			for _, t := range facts.CommandRunners {
 				if strings.Contains(app, t) {
 					term = true
 				}
 			}
 			if term {
-				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", display(c.args[i+1].s))
+				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", rate.Display(c.args[i+1].s))
 				c.terminalArgs()
 				return
 			}
@@ -1824,40 +1786,40 @@ func openCommand(c *call) {
 	}
 	for _, w := range c.operands() {
 		s := strings.ToLower(w.s)
-		if scheme, ok := urlScheme(s); ok {
-			l, why := schemeRisk(scheme)
+		if scheme, ok := facts.URLScheme(s); ok {
+			l, why := facts.SchemeRisk(scheme)
 			if l > level.Caution {
-				c.add(l, "open-url", "open %s: %s", display(w.s), why)
+				c.add(l, "open-url", "open %s: %s", rate.Display(w.s), why)
 				continue
 			}
 			c.add(level.Caution, "open-url", "open: %s", why)
 			continue
 		}
-		tail := s[strings.LastIndex(s, holeMark)+1:]
+		tail := s[strings.LastIndex(s, rate.HoleMark)+1:]
 		exe := executablePath(tail)
 		switch {
 		case exe && !w.hole:
 			if content, ok := c.a.fileContent(w.s); ok && (content == fileDownloaded || content == fileComputed) {
-				c.add(level.Destructive, "download-exec", "open %s: launches something this script downloaded", display(w.s))
+				c.add(level.Destructive, "download-exec", "open %s: launches something this script downloaded", rate.Display(w.s))
 			}
-			c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", display(w.s))
-		case w.hole && (exe || strings.Trim(w.s, holeMark+"/") == ""):
-			c.add(level.Dangerous, "open-computed", "open %s: opens something computed at run time", display(w.s))
+			c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", rate.Display(w.s))
+		case w.hole && (exe || strings.Trim(w.s, rate.HoleMark+"/") == ""):
+			c.add(level.Dangerous, "open-computed", "open %s: opens something computed at run time", rate.Display(w.s))
 		case w.hole:
-			c.add(level.Caution, "open-computed", "open %s: opens a file named partly at run time", display(w.s))
+			c.add(level.Caution, "open-computed", "open %s: opens a file named partly at run time", rate.Display(w.s))
 		}
 	}
 	c.add(level.Caution, "open", "open: opens a file, folder or application")
 }
 
 // executablePath reports a file that runs code when opened: one of the
-// DSL's executableExts, or a program inside an application bundle.
+// DSL's facts.RunnableExts, or a program inside an application bundle.
 func executablePath(s string) bool {
 	s = strings.TrimSuffix(strings.ToLower(s), "/")
 	if strings.Contains(s, ".app/contents/macos/") {
 		return true
 	}
-	for _, ext := range executableExts {
+	for _, ext := range facts.RunnableExts {
 		if strings.HasSuffix(s, ext) {
 			return true
 		}
@@ -1941,14 +1903,14 @@ func (a *shellAn) runFile(c *call, name string) bool {
 		return false
 	}
 	if content == fileDownloaded {
-		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, display(name))
+		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
 		return true
 	}
 	if content == fileComputed {
-		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, display(name))
+		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
 		return true
 	}
-	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, display(name))
+	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
 	c.nested([]word{{s: content}}, c.name+" "+name)
 	return true
 }
@@ -2013,7 +1975,7 @@ func osascriptCommand(c *call) {
 				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
 				return
 			case content == fileDownloaded || content == fileComputed:
-				c.add(level.Destructive, "download-exec", "osascript %s: runs a script this input downloaded or computed", display(file.s))
+				c.add(level.Destructive, "download-exec", "osascript %s: runs a script this input downloaded or computed", rate.Display(file.s))
 				return
 			}
 			src = content
@@ -2031,8 +1993,8 @@ func osascriptCommand(c *call) {
 	}
 	sp := c.span
 	at := anchorOr(c.a.anchor, &sp)
-	if c.a.depth+1 > maxDepth {
-		c.add(level.Destructive, "too-deep", "scripts nested more than %d deep: %s", maxDepth, tooDeep)
+	if c.a.depth+1 > rate.MaxDepth {
+		c.add(level.Destructive, "too-deep", "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 		return
 	}
 	if !c.a.spend(1 + len(src)/100) {
@@ -2040,11 +2002,11 @@ func osascriptCommand(c *call) {
 	}
 	var inner Verdict
 	if jxa {
-		inner = jxaAt(src, c.a.env, c.a.depth+1)
+		inner = c.a.env.Languages().JXA(src, c.a.env, c.a.depth+1)
 	} else {
-		inner = appleScriptAt(src, c.a.env, c.a.depth+1)
+		inner = c.a.env.Languages().AppleScript(src, c.a.env, c.a.depth+1)
 	}
-	c.a.v.merge(inner, at)
+	c.a.v.Merge(inner, at)
 }
 
 // interpSpec says how an interpreter takes its program: code letters take
@@ -2139,13 +2101,13 @@ func interpreter(sp interpSpec) func(*call) {
 						if m == "" && i+1 < len(args) {
 							m, next = args[i+1].s, i+2
 							if args[i+1].hole {
-								m = holeMark
+								m = rate.HoleMark
 							}
 						}
 						if c.pythonModule(m, args[min(next, len(args)):]) {
 							return
 						}
-						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, display(m))
+						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
 						return
 					case strings.IndexByte(sp.valued, l) >= 0:
 						if rest == "" {
@@ -2179,8 +2141,8 @@ func (c *call) pythonModule(m string, rest []word) bool {
 				dir = rest[i+1]
 			}
 		}
-		if z := c.a.zoneOf(dir); dir.s != "" && (z.homeRoot || z.critical()) {
-			c.add(level.Dangerous, "python-module", "%s -m %s: serves %s to the network", c.name, m, display(dir.s))
+		if z := c.a.zoneOf(dir); dir.s != "" && (z.HomeRoot || z.Critical()) {
+			c.add(level.Dangerous, "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
 		}
 		c.add(level.Caution, "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
 	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "webbrowser", "calendar", "site", "platform":
@@ -2394,13 +2356,13 @@ func (c *call) programFile(w word) {
 	}
 	switch content, ok := c.a.fileContent(w.s); {
 	case !ok:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(w.s))
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
 	case content == fileDownloaded:
-		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, display(w.s))
+		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(w.s))
 	case content == fileComputed:
-		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, display(w.s))
+		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(w.s))
 	default:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(w.s))
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
 		scanCode(c, content)
 	}
 }
@@ -2431,7 +2393,7 @@ func runtimeCommand(c *call) {
 		c.programFile(ops[1])
 	case s == "--version" || s == "-v" || s == "help" || s == "--help" || s == "upgrade" && false:
 	default:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, display(s))
+		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(s))
 	}
 }
 
@@ -2611,7 +2573,7 @@ func awkText(toks []awkTok) string {
 		case t.s == "(" || t.s == ")" || t.s == ",":
 		default:
 			if !hole {
-				b.WriteString(holeUnquoted)
+				b.WriteString(rate.HoleUnquoted)
 				hole = true
 			}
 		}
@@ -2631,10 +2593,10 @@ func (c *call) awkProgram(prog string) {
 	shellRuns := false
 	run := func(cmd []awkTok, what string) {
 		text := awkText(cmd)
-		if strings.Contains(text, holeUnquoted) || len(cmd) == 0 {
+		if strings.Contains(text, rate.HoleUnquoted) || len(cmd) == 0 {
 			shellRuns = true
 		} else {
-			c.add(level.Caution, "awk-command", "%s program runs %s", c.name, display(text))
+			c.add(level.Caution, "awk-command", "%s program runs %s", c.name, rate.Display(text))
 		}
 		c.nestedText(text, what)
 	}
@@ -2716,7 +2678,7 @@ func (c *call) awkProgram(prog string) {
 	}
 }
 
-// nestedText analyses text as a shell script whose holeUnquoted markers
+// nestedText analyses text as a shell script whose rate.HoleUnquoted markers
 // stand for computed text.
 func (c *call) nestedText(text, what string) {
 	if strings.TrimSpace(text) == "" {
@@ -2826,9 +2788,9 @@ func (c *call) gitSetting(k string, v word, lasting bool) {
 	case lasting && harmless:
 		c.add(level.Caution, "git-config", "git config %s: changes which program git runs", k)
 	case lasting:
-		c.add(level.Destructive, "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, display(v.s))
+		c.add(level.Destructive, "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, rate.Display(v.s))
 	case !harmless:
-		c.add(level.Dangerous, "git-config-command", "git -c %s: makes git run %s", k, display(v.s))
+		c.add(level.Dangerous, "git-config-command", "git -c %s: makes git run %s", k, rate.Display(v.s))
 	}
 	if harmless {
 		return
@@ -2876,7 +2838,7 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 				c.args = c.args[1:]
 			}
 			k, _ := splitGitConfig(word{s: kv})
-			cfg[k] = word{s: holeMark, hole: true}
+			cfg[k] = word{s: rate.HoleMark, hole: true}
 			c.gitSetting(k, cfg[k], false)
 		case opt == "-C" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
 			if len(c.args) > 0 {
@@ -2905,7 +2867,7 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 			inner.gitRun(cfg, depth+1)
 			return
 		}
-		c.add(level.Dangerous, "git-alias", "git %s: runs the shell command of an alias", display(s))
+		c.add(level.Dangerous, "git-alias", "git %s: runs the shell command of an alias", rate.Display(s))
 		return
 	}
 	switch s {
@@ -3091,7 +3053,7 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 			}
 		}
 	default:
-		c.add(level.Caution, "git", "git %s: changes the repository", display(s))
+		c.add(level.Caution, "git", "git %s: changes the repository", rate.Display(s))
 	}
 }
 
@@ -3201,7 +3163,7 @@ func defaultsCommand(c *call) {
 			// A domain is a property list in ~/Library/Preferences: some
 			// of them (login items) are persistence.
 			plist := word{s: "~/Library/Preferences/" + d.s + ".plist", span: d.span}
-			if z := c.a.zoneOf(plist); z.kind == zonePersistence {
+			if z := c.a.zoneOf(plist); z.Kind == rate.ZonePersistence {
 				c.a.write(plist, c.span, "defaults "+s+" changes")
 			}
 		}
@@ -3215,7 +3177,7 @@ func defaultsCommand(c *call) {
 		}
 		c.add(level.Dangerous, "defaults-write", "defaults %s: changes preferences", s)
 	default:
-		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", display(s))
+		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", rate.Display(s))
 	}
 }
 
@@ -3253,7 +3215,7 @@ func atCommand(c *call) {
 				c.fromStdinAs(true)
 			case c.a.runFile(c, f.s):
 			default:
-				c.add(level.Dangerous, "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, display(f.s))
+				c.add(level.Dangerous, "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, rate.Display(f.s))
 			}
 			return
 		}
@@ -3507,7 +3469,7 @@ func xcrunCommand(c *call) {
 	}
 	_, known := shellCommands[tool]
 	if !known && xcodeTools[tool] && !args[0].hole {
-		c.add(level.Caution, "xcrun", "xcrun %s: runs a developer tool", display(tool))
+		c.add(level.Caution, "xcrun", "xcrun %s: runs a developer tool", rate.Display(tool))
 		return
 	}
 	c.a.call(args, c.span, c.pc)
@@ -3529,7 +3491,7 @@ func manCommand(c *call) {
 		default:
 			continue
 		}
-		c.add(level.Caution, "man-pager", "man: runs %s to show the page", display(v.s))
+		c.add(level.Caution, "man-pager", "man: runs %s to show the page", rate.Display(v.s))
 		c.nested([]word{v}, "man pager")
 	}
 }
@@ -3548,13 +3510,13 @@ func fdCommand(c *call) {
 				break
 			}
 			if strings.Contains(x.s, "{") && strings.Contains(x.s, "}") {
-				x = word{s: holeMark, hole: true, glob: true, span: x.span}
+				x = word{s: rate.HoleMark, hole: true, glob: true, span: x.span}
 				placeholder = true
 			}
 			inner = append(inner, x)
 		}
 		if !placeholder {
-			inner = append(inner, word{s: holeMark, hole: true, glob: true})
+			inner = append(inner, word{s: rate.HoleMark, hole: true, glob: true})
 		}
 		c.a.call(inner, c.span, pipeCtx{})
 		return
@@ -3576,8 +3538,8 @@ func rgCommand(c *call) {
 		if pre.s == "" {
 			continue
 		}
-		c.add(level.Caution, "rg-pre", "rg --pre: runs %s on every file searched", display(pre.s))
-		c.a.call([]word{pre, {s: holeMark, hole: true, glob: true}}, c.span, pipeCtx{})
+		c.add(level.Caution, "rg-pre", "rg --pre: runs %s on every file searched", rate.Display(pre.s))
+		c.a.call([]word{pre, {s: rate.HoleMark, hole: true, glob: true}}, c.span, pipeCtx{})
 	}
 }
 
@@ -3671,7 +3633,7 @@ func sortCommand(c *call) {
 		empty = in.s == "/dev/null" && (i == 0 || empty)
 	}
 	if out.s != "" && !isDevice(out.s) && empty {
-		c.add(level.Destructive, "truncate", "sort -o %s of empty input: empties the file", display(out.s))
+		c.add(level.Destructive, "truncate", "sort -o %s of empty input: empties the file", rate.Display(out.s))
 	}
 }
 
@@ -3687,7 +3649,7 @@ func uniqCommand(c *call) {
 		c.add(level.Caution, "uniq", "uniq: writes a file")
 		c.a.write(ops[1], c.span, "uniq writes")
 		if ops[0].s == "/dev/null" || ops[0].s == "-" && c.pc.stdin == "devnull" {
-			c.add(level.Destructive, "truncate", "uniq /dev/null %s: empties the file", display(ops[1].s))
+			c.add(level.Destructive, "truncate", "uniq /dev/null %s: empties the file", rate.Display(ops[1].s))
 		}
 	}
 }
@@ -3818,7 +3780,7 @@ func sedCommand(c *call) {
 		if len(scripts) == 1 && !scripts[0].hole {
 			switch strings.Join(strings.Fields(strings.TrimRight(scripts[0].s, "; \n")), "") {
 			case "d", "1,$d", "0,$d", ",$d", "D", "1,$D":
-				c.add(level.Destructive, "truncate", "sed -i %s: deletes every line, emptying the files", display(scripts[0].s))
+				c.add(level.Destructive, "truncate", "sed -i %s: deletes every line, emptying the files", rate.Display(scripts[0].s))
 			}
 		}
 	}
@@ -3917,7 +3879,7 @@ func (c *call) sedFile(f string, write bool) {
 		return
 	}
 	if write {
-		c.add(level.Caution, "sed-write", "%s script writes %s", c.name, display(f))
+		c.add(level.Caution, "sed-write", "%s script writes %s", c.name, rate.Display(f))
 		c.a.write(word{s: f}, c.span, "sed writes to")
 		return
 	}
@@ -4108,9 +4070,9 @@ func chflagsCommand(c *call) {
 	}
 	switch {
 	case lock:
-		c.add(level.Dangerous, "chflags", "chflags %s: locks files so that they cannot be changed or deleted", display(flags))
+		c.add(level.Dangerous, "chflags", "chflags %s: locks files so that they cannot be changed or deleted", rate.Display(flags))
 	case hasShort(c.args, 'R'):
-		c.add(level.Dangerous, "chflags", "chflags -R %s: changes the flags of every file in a folder", display(flags))
+		c.add(level.Dangerous, "chflags", "chflags -R %s: changes the flags of every file in a folder", rate.Display(flags))
 	default:
 		c.add(level.Caution, "chflags", "chflags: changes file flags")
 	}
@@ -4146,7 +4108,7 @@ func launchctlCommand(c *call) {
 		}
 		return
 	}
-	c.add(level.Dangerous, "launchctl", "launchctl %s: changes background services", display(s))
+	c.add(level.Dangerous, "launchctl", "launchctl %s: changes background services", rate.Display(s))
 }
 
 // opensslCommand rates openssl: -out writes a file, s_client and s_server
@@ -4161,7 +4123,7 @@ func opensslCommand(c *call) {
 		c.a.uploadAt(c.span)
 		return
 	}
-	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", display(s))
+	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
 	for i, w := range c.args {
 		if i+1 >= len(c.args) {
 			break
@@ -4234,7 +4196,7 @@ func toolCommands() {
 	shellCommands["xcode-select"] = func(c *call) {
 		for _, w := range c.args {
 			if !inList(w.s, "-p", "--print-path", "-v", "--version", "-h", "--help") {
-				c.add(level.Caution, "xcode-select", "xcode-select %s: changes or installs the developer tools", display(w.s))
+				c.add(level.Caution, "xcode-select", "xcode-select %s: changes or installs the developer tools", rate.Display(w.s))
 				return
 			}
 		}
@@ -4250,7 +4212,7 @@ func toolCommands() {
 		case inList(s, "status", "list", "show", "help", "version", "validate"):
 		case s == "" && !hasShort(c.args, 'I') && !hasShort(c.args, 'R') && !hasShort(c.args, 'D') && !hasShort(c.args, 'N'):
 		default:
-			c.add(level.Dangerous, "profiles", "profiles %s: installs or removes configuration profiles", display(s))
+			c.add(level.Dangerous, "profiles", "profiles %s: installs or removes configuration profiles", rate.Display(s))
 		}
 	}
 	shellCommands["mdutil"] = func(c *call) {
@@ -4292,7 +4254,7 @@ func toolCommands() {
 		for i, w := range c.args {
 			if (w.s == "-pkg" || w.s == "-package") && i+1 < len(c.args) {
 				if content, ok := c.a.fileContent(c.args[i+1].s); ok && (content == fileDownloaded || content == fileComputed) {
-					c.add(level.Destructive, "download-exec", "installer installs %s, downloaded by this same script", display(c.args[i+1].s))
+					c.add(level.Destructive, "download-exec", "installer installs %s, downloaded by this same script", rate.Display(c.args[i+1].s))
 				}
 			}
 		}
@@ -4372,7 +4334,7 @@ func toolCommands() {
 		s := sub(c.args)
 		switch {
 		case s == "tap" && len(ops) > 2 && !strings.Contains(strings.ToLower(ops[2].s), "github.com/homebrew/"):
-			c.add(level.Dangerous, "supply-chain", "brew tap %s: installs formulae from %s", display(ops[1].s), display(ops[2].s))
+			c.add(level.Dangerous, "supply-chain", "brew tap %s: installs formulae from %s", rate.Display(ops[1].s), rate.Display(ops[2].s))
 			return
 		case inList(s, "uninstall", "remove", "rm") && hasLong(c.args, "--zap"):
 			c.add(level.Dangerous, "brew-zap", "brew %s --zap: also deletes the application's settings and data", s)
@@ -4404,7 +4366,7 @@ func (c *call) compose(args []word) {
 	case inList(s, "up", "down", "stop", "start", "restart", "pull", "build", "create", "pause", "unpause", "kill", "rm"):
 		c.add(level.Caution, "docker-compose", "docker compose %s: starts, stops or builds the project's containers", s)
 	default:
-		c.add(level.Dangerous, "docker-compose", "docker compose %s: runs commands in containers", display(s))
+		c.add(level.Dangerous, "docker-compose", "docker compose %s: runs commands in containers", rate.Display(s))
 	}
 }
 
@@ -4426,12 +4388,12 @@ func (c *call) dockerRun(args []word) {
 		} else if i := strings.IndexByte(src, ':'); i >= 0 {
 			src = src[:i]
 		}
-		if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, holeMark) {
+		if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
 			return // a named volume
 		}
 		mounted = true
-		if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, holeMark)}); z.homeRoot || z.critical() {
-			c.add(level.Dangerous, "docker-mount", "docker run -v %s: gives the container %s", display(src), z.detail)
+		if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
+			c.add(level.Dangerous, "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
 		}
 	}
 	i := 0
@@ -4558,7 +4520,7 @@ func zipCommand(c *call) {
 // optionCommand analyses a command given as an option's value (zip -TT,
 // ssh -o ProxyCommand=, rsync -e).
 func (c *call) optionCommand(w word, what string) {
-	c.add(level.Caution, "option-command", "%s: runs %s", what, display(w.s))
+	c.add(level.Caution, "option-command", "%s: runs %s", what, rate.Display(w.s))
 	c.nested([]word{w}, what)
 }
 
@@ -4580,7 +4542,7 @@ func (c *call) sshOptions() {
 			k, val, _ = strings.Cut(strings.TrimSpace(v.s), " ")
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
-		if v.hole && strings.Contains(k, holeMark) {
+		if v.hole && strings.Contains(k, rate.HoleMark) {
 			c.add(level.Dangerous, "ssh-option", "%s -o: an option computed at run time", c.name)
 			continue
 		}
@@ -4621,7 +4583,7 @@ func vimCommand(c *call) {
 				c.a.write(c.args[i], c.span, c.name+" writes keystrokes to")
 				continue
 			}
-			c.add(level.Dangerous, "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, display(c.args[i].s))
+			c.add(level.Dangerous, "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, rate.Display(c.args[i].s))
 		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "eE"):
 			ex = true
 		}
@@ -4678,7 +4640,7 @@ func (c *call) vimCmd(w word) {
 			shell = t[strings.IndexByte(t, '!')+1:]
 		}
 		if shell != "" || strings.HasPrefix(t, "!") {
-			c.add(level.Caution, "editor-shell", "%s runs a shell command: %s", c.name, display(shell))
+			c.add(level.Caution, "editor-shell", "%s runs a shell command: %s", c.name, rate.Display(shell))
 			c.nestedText(shell, c.name+" !")
 			return
 		}
@@ -4698,7 +4660,7 @@ func (c *call) vimCmd(w word) {
 			}
 		}
 		if code {
-			c.add(level.Dangerous, "editor-code", "%s command %q runs code", c.name, display(strings.TrimSpace(piece)))
+			c.add(level.Dangerous, "editor-code", "%s command %q runs code", c.name, rate.Display(strings.TrimSpace(piece)))
 			scanCode(c, piece)
 		}
 		rest = next
@@ -4952,7 +4914,7 @@ func terraformCommand(c *call) {
 	case inList(s, "init", "plan", "get", "refresh", "import", "taint", "untaint", "login", "logout", "console", "test"), s == "workspace" && next != "delete":
 		c.add(level.Caution, "terraform", "%s %s", c.name, s)
 	default:
-		c.add(level.Dangerous, "terraform", "%s %s: changes real infrastructure", c.name, display(s))
+		c.add(level.Dangerous, "terraform", "%s %s: changes real infrastructure", c.name, rate.Display(s))
 	}
 }
 
@@ -5016,7 +4978,7 @@ func npmCommand(c *call) {
 			k, _, _ := strings.Cut(strings.ToLower(kv[0].s), "=")
 			if inList(k, "registry", "script-shell", "shell", "git", "node-options", "onload-script", "globalconfig", "userconfig",
 				"init-module", "npmregistryserver", "npmscopes") || strings.HasSuffix(k, ":registry") {
-				c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, display(k))
+				c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, rate.Display(k))
 				return
 			}
 		}
@@ -5040,7 +5002,7 @@ func pipCommand(c *call) {
 	if sub(c.args) == "config" && len(ops) > 2 && strings.EqualFold(ops[1].s, "set") {
 		k := strings.ToLower(ops[2].s)
 		if strings.Contains(k, "index-url") || strings.Contains(k, "trusted-host") || strings.Contains(k, "find-links") {
-			c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from", c.name, display(k))
+			c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from", c.name, rate.Display(k))
 			return
 		}
 	}
@@ -5053,7 +5015,7 @@ func pipCommand(c *call) {
 			val = c.args[i+1].s
 		}
 		if name == "--trusted-host" || strings.HasPrefix(strings.ToLower(val), "http:") {
-			c.add(level.Dangerous, "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, display(val))
+			c.add(level.Dangerous, "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, rate.Display(val))
 			return
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // make runs the shell commands of its makefile's recipes. An everyday
@@ -65,7 +66,7 @@ func makeCommand(c *call) {
 			switch {
 			case !ok:
 			case content == fileDownloaded || content == fileComputed:
-				c.add(level.Destructive, "download-exec", "%s -f %s: runs a makefile this input downloaded or computed", c.name, display(f.s))
+				c.add(level.Destructive, "download-exec", "%s -f %s: runs a makefile this input downloaded or computed", c.name, rate.Display(f.s))
 			default:
 				c.nestedText(makeRecipes(content), c.name)
 			}

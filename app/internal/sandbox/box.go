@@ -41,6 +41,9 @@ type spec struct {
 	// Probe makes the launcher set everything up, report what it enforced
 	// on stdout, and exit without running anything.
 	Probe bool `json:"probe,omitempty"`
+	// HostNetNS is, on Linux, the inode of the gate's network namespace,
+	// which a launcher that must be in one of its own checks it is not in.
+	HostNetNS uint64 `json:"hostNetNS,omitempty"`
 }
 
 // Box starts actions confined by their profiles. It is safe for concurrent
@@ -52,6 +55,7 @@ type Box struct {
 	once  sync.Once
 	avail error  // why this platform cannot confine; nil when it can
 	info  string // what the probe reported enforcing
+	abi   int    // Linux: the kernel's Landlock ABI, read by the probe
 }
 
 // New returns a Box for the settings. The launcher is this program, which
@@ -117,19 +121,19 @@ func (b *Box) Confine(c bridge.Command, kind string, g Grant) (bridge.Command, f
 		c.Env, c.NewSession = p.Env, true
 		return c, removeTmp, nil
 	}
-	f, err := specFile(spec{Profile: p, Argv: c.Argv, Dir: c.Dir})
-	if err != nil {
-		removeTmp()
-		return c, nil, err
-	}
 	out := c
 	out.Name = c.Argv[0]
 	out.Argv = []string{b.launcher, LaunchFlag}
 	out.Env = p.Env
 	out.Dir = "/"
-	out.ExtraFiles = []*os.File{f}
 	out.Linger = false
-	out = platformCommand(out)
+	out, s := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir})
+	f, err := specFile(s)
+	if err != nil {
+		removeTmp()
+		return c, nil, err
+	}
+	out.ExtraFiles = []*os.File{f}
 	return out, func() { f.Close(); removeTmp() }, nil
 }
 

@@ -10,13 +10,17 @@
 //     the sandbox roots and a temporary folder of its own, never see
 //     Airlock's own files or the credential stores, no controlling terminal,
 //     no display server or session bus unless it drives the UI and the
-//     person approved that;
+//     person approved that, and no network unless its verdict says it uses
+//     the network: then the web's ports when it runs unasked, the whole
+//     network when the person approved it (Network says how each platform
+//     holds that, and what it leaves open);
 //   - the Seatbelt text of a profile for macOS (Seatbelt), platform-neutral
 //     so that it is tested everywhere;
 //   - Box, which starts a bridge.Command confined: on Linux through a
 //     launcher (this program run again with LaunchFlag) that enters new user,
-//     mount, PID and IPC namespaces, hides what the profile hides, applies
-//     Landlock and a seccomp filter and then starts the action; on macOS
+//     mount, PID, IPC and (unless the action is granted a network) network
+//     namespaces, hides what the profile hides, applies Landlock and seccomp
+//     filters and then starts the action; on macOS
 //     through /usr/bin/sandbox-exec, spawned with its TCC responsibility
 //     disclaimed.
 //

@@ -54,13 +54,26 @@ type Grant struct {
 	// the person approved it: it may reach the display server and the
 	// session bus.
 	UI bool
+	// Network is what it may reach over the network: NetNone unless its
+	// verdict says it uses the network; NetHost only if the person
+	// approved it.
+	Network Network
 }
 
 // GrantFor returns the grant of an action with verdict v that the person
 // approved or not: the UI only for an approved action whose verdict says it
-// synthesises input.
+// synthesises input; the network only to one whose verdict says it uses
+// the network, the web's ports (NetInternet) when it runs unasked and the
+// host's whole network (NetHost) when the person approved it.
 func GrantFor(v risk.Verdict, approved bool) Grant {
-	return Grant{Approved: approved, UI: approved && v.SynthesisesInput()}
+	g := Grant{Approved: approved, UI: approved && v.SynthesisesInput()}
+	if risk.UsesNetwork(v) {
+		g.Network = NetInternet
+		if approved {
+			g.Network = NetHost
+		}
+	}
+	return g
 }
 
 // Profile is what one action may do. Paths are absolute and clean; a folder
@@ -79,6 +92,9 @@ type Profile struct {
 	Hide []string `json:"hide"`
 	// UI says it may reach the display server and the session bus.
 	UI bool `json:"ui"`
+	// Network is what it may reach over the network (network.go says how
+	// each platform enforces it).
+	Network Network `json:"network"`
 	// TempDir is its own temporary folder (TMPDIR).
 	TempDir string `json:"tempDir"`
 	// Env is its environment.
@@ -154,8 +170,14 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 			return Profile{}, err
 		}
 	}
+	if err := g.Network.valid(); err != nil {
+		return Profile{}, err
+	}
+	if g.Network == NetHost && !g.Approved {
+		return Profile{}, errors.New("sandbox: the host's whole network is granted only to an action the person approved")
+	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
-	p := Profile{Kind: kind, UI: g.UI, TempDir: temp}
+	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, TempDir: temp}
 
 	p.Read = append(p.Read, sys...)
 	p.Read = append(p.Read, home)

@@ -176,6 +176,10 @@ func TestGrantFor(t *testing.T) {
 		t.Fatalf("xdotool type is not rated as synthesising input: %v", typing)
 	}
 	listing := risk.Verdict{Level: level.Caution}
+	fetching := risk.ShellArgv([]string{"curl", "-fsS", "https://example.com/"}, &risk.Env{})
+	if !risk.UsesNetwork(fetching) {
+		t.Fatalf("curl is not rated as using the network: %v", fetching)
+	}
 	tests := []struct {
 		name     string
 		v        risk.Verdict
@@ -186,11 +190,59 @@ func TestGrantFor(t *testing.T) {
 		{"typing, auto-run (Level 2)", typing, false, sandbox.Grant{}},
 		{"no UI, approved", listing, true, sandbox.Grant{Approved: true}},
 		{"no UI, auto-run", listing, false, sandbox.Grant{}},
+		{"fetching, auto-run", fetching, false, sandbox.Grant{Network: sandbox.NetInternet}},
+		{"fetching, approved", fetching, true, sandbox.Grant{Approved: true, Network: sandbox.NetHost}},
 	}
 	for _, tt := range tests {
 		if got := sandbox.GrantFor(tt.v, tt.approved); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestDeriveNetwork: the profile carries the grant's network, none by
+// default; the host's whole network only for an approved action; an
+// unknown value is refused.
+func TestDeriveNetwork(t *testing.T) {
+	p, err := sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{}, temp)
+	if err != nil || p.Network != sandbox.NetNone {
+		t.Fatalf("by default: %v (%v)", p.Network, err)
+	}
+	p, err = sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{Network: sandbox.NetInternet}, temp)
+	if err != nil || p.Network != sandbox.NetInternet {
+		t.Fatalf("internet: %v (%v)", p.Network, err)
+	}
+	p, err = sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{Approved: true, Network: sandbox.NetHost}, temp)
+	if err != nil || p.Network != sandbox.NetHost {
+		t.Fatalf("host, approved: %v (%v)", p.Network, err)
+	}
+	if _, err := sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{Network: sandbox.NetHost}, temp); err == nil || !strings.Contains(err.Error(), "approved") {
+		t.Errorf("host, unasked: %v", err)
+	}
+	if _, err := sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{Network: 7}, temp); err == nil || !strings.Contains(err.Error(), "unknown network grant") {
+		t.Errorf("unknown: %v", err)
+	}
+}
+
+// TestNetworkText: a network grant travels as its name, and a name that is
+// none of them is refused.
+func TestNetworkText(t *testing.T) {
+	for _, n := range []sandbox.Network{sandbox.NetNone, sandbox.NetInternet, sandbox.NetHost} {
+		b, err := n.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back sandbox.Network
+		if err := back.UnmarshalText(b); err != nil || back != n || string(b) != n.String() {
+			t.Errorf("%v: %q → %v (%v)", n, b, back, err)
+		}
+	}
+	var n sandbox.Network
+	if err := n.UnmarshalText([]byte("everything")); err == nil || !strings.Contains(err.Error(), `"everything"`) {
+		t.Errorf("an unknown name: %v", err)
+	}
+	if _, err := sandbox.Network(9).MarshalText(); err == nil {
+		t.Error("an unknown value was written")
 	}
 }
 

@@ -17,9 +17,9 @@ func selfExe() string {
 
 // platformCommand starts the launcher in a session of its own: no
 // controlling terminal reaches what it execs.
-func platformCommand(c bridge.Command) bridge.Command {
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) {
 	c.NewSession = true
-	return c
+	return c, s
 }
 
 // probe checks that Seatbelt's front end is there.

@@ -34,10 +34,26 @@ const probeTimeout = 10 * time.Second
 // binary even if the file was replaced since.
 func selfExe() string { return "/proc/self/exe" }
 
-// platformCommand starts the launcher in namespaces of its own.
-func platformCommand(c bridge.Command) bridge.Command {
+// platformCommand starts the launcher in namespaces of its own, the
+// network's too unless the profile's network plan keeps the host's.
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) {
+	plan := planNetwork(s.Profile, b.abi)
+	if plan.OwnNamespace {
+		s.HostNetNS = netNamespace()
+	}
 	c.Namespaces = true
-	return c
+	c.HostNetwork = !plan.OwnNamespace
+	return c, s
+}
+
+// netNamespace returns the inode of this process's network namespace, or 0
+// when it cannot be read.
+func netNamespace() uint64 {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &st); err != nil {
+		return 0
+	}
+	return st.Ino
 }
 
 // probe checks the kernel, then starts the launcher once in probe mode:
@@ -50,6 +66,7 @@ func (b *Box) probe() (string, error) {
 	if abi < minABI {
 		return "", fmt.Errorf("the kernel's Landlock is ABI %d; ABI %d (Linux 6.2) or newer is needed", abi, minABI)
 	}
+	b.abi = abi
 	tmp, err := os.MkdirTemp("", tempDirPattern)
 	if err != nil {
 		return "", fmt.Errorf("making a temporary folder: %w", err)
@@ -59,15 +76,17 @@ func (b *Box) probe() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := specFile(spec{Profile: p, Probe: true})
+	c, s := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
+		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true})
+	f, err := specFile(s)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	c.ExtraFiles = []*os.File{f}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	out, _, err := bridge.RunArgv(ctx, bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: p.Env, Dir: "/", ExtraFiles: []*os.File{f}, Namespaces: true})
+	out, _, err := bridge.RunArgv(ctx, c)
 	var ee *bridge.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		// It did not start: the kernel refused the namespaces (user
@@ -80,10 +99,11 @@ func (b *Box) probe() (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// launch runs in the launcher: PID 1 of new user, mount, PID and IPC
-// namespaces (bridge.Command.Namespaces), in a session of its own. It
-// hides what the profile hides, drops its capabilities, applies Landlock
-// and (unless the UI is granted) the socket filter, then starts the
+// launch runs in the launcher: PID 1 of new user, mount, PID, IPC and
+// (unless its network plan keeps the host's) network namespaces
+// (bridge.Command.Namespaces), in a session of its own. It hides what the
+// profile hides, drops its capabilities, applies Landlock, the network
+// plan and (unless the UI is granted) the socket filter, then starts the
 // program and waits for it. When it returns, the kernel kills whatever the
 // program left running in the namespace.
 func launch(s spec) int {
@@ -109,6 +129,10 @@ func launch(s spec) int {
 	if err != nil {
 		return fail(exitSetup, "applying Landlock: %v", err)
 	}
+	plan := planNetwork(p, abi)
+	if err := restrictNetwork(plan, s.HostNetNS); err != nil {
+		return fail(exitSetup, "confining the network: %v", err)
+	}
 	if !p.UI {
 		if err := denyLocalSockets(); err != nil {
 			return fail(exitSetup, "applying the socket filter: %v", err)
@@ -121,6 +145,10 @@ func launch(s spec) int {
 	if s.Probe {
 		fmt.Println(enforced(abi, p.UI))
 		return 0
+	}
+	if plan.Note != "" && p.Network != NetNone {
+		// The program will fail to reach what it was granted: say why.
+		fmt.Fprintf(os.Stderr, "%s%s\n", launchPrefix, plan.Note)
 	}
 	path, code, err := lookPath(s.Argv[0], p.Env)
 	if err != nil {
@@ -159,17 +187,58 @@ func ownNamespaces() error {
 func enforced(abi int, ui bool) string {
 	var what []string
 	what = append(what, "files")
+	if abi >= netABI {
+		what = append(what, "TCP ports")
+	}
 	if abi >= 6 {
 		what = append(what, "signals", "abstract sockets")
 	}
 	if abi >= 9 {
 		what = append(what, "unix sockets")
 	}
-	s := fmt.Sprintf("Landlock ABI %d (%s), namespaces (user, mount, PID, IPC)", abi, strings.Join(what, ", "))
+	s := fmt.Sprintf("Landlock ABI %d (%s), namespaces (user, mount, PID, IPC, network)", abi, strings.Join(what, ", "))
+	if abi >= netABI {
+		s += "; the network only for actions that use it: TCP to ports 80 and 443 unless approved"
+	} else {
+		s += fmt.Sprintf("; no network for actions that run unasked (TCP ports need Landlock ABI %d)", netABI)
+	}
 	if !ui {
-		s += ", seccomp (no local sockets)"
+		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
 	return s
+}
+
+// restrictNetwork applies the network plan: it checks the launcher is in a
+// network namespace of its own, not the gate's (hostNS), when the plan says
+// so, has Landlock refuse TCP binds and the connects the plan does not allow
+// (strictly: a kernel without TCP rules fails the launch rather than let
+// them through), and installs the seccomp filter that refuses what those
+// rules do not see.
+func restrictNetwork(plan netPlan, hostNS uint64) error {
+	if plan.OwnNamespace {
+		if ns := netNamespace(); hostNS == 0 || ns == 0 || ns == hostNS {
+			return errors.New("the launcher must start in a network namespace of its own, as the sandbox starts it")
+		}
+	}
+	if plan.TCP {
+		cfg, err := landlock.NewConfig(landlock.AccessNetSet(llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP))
+		if err != nil {
+			return err
+		}
+		var rules []landlock.Rule
+		for _, port := range plan.Connect {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+		if err := cfg.RestrictNet(rules...); err != nil {
+			return fmt.Errorf("applying Landlock's TCP rules: %w", err)
+		}
+	}
+	if plan.Filter {
+		if err := installFilter(netFilter); err != nil {
+			return fmt.Errorf("applying the network filter: %w", err)
+		}
+	}
+	return nil
 }
 
 // hide makes the profile's hidden paths unreachable in this mount

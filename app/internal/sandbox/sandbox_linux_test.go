@@ -151,6 +151,9 @@ func helper(mode string, args []string) int {
 			}
 		}
 	default:
+		if code, ok := netHelper(mode, args); ok {
+			return code
+		}
 		fmt.Printf("unknown helper mode %q\n", mode)
 		return 2
 	}

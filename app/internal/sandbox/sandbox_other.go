@@ -14,7 +14,7 @@ func selfExe() string {
 	return exe
 }
 
-func platformCommand(c bridge.Command) bridge.Command { return c }
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) { return c, s }
 
 func (b *Box) probe() (string, error) {
 	return "", errors.New("Airlock has no OS sandbox for this platform (only Linux and macOS)")

@@ -58,12 +58,13 @@ var baseMachServices = []string{
 //
 // A command starts from "deny everything" and is allowed what programs need:
 // to run, read where the profile reads, write where it writes, reach the
-// internet and the name resolver, and, with the UI grant, the window
+// network its grant names (Network), and, with the UI grant, the window
 // server, the pasteboard and Apple events. AppleScript and JXA (osascript)
 // need more of the system than can be listed without a Mac to test on, so
 // they start from "allow everything" and are refused what an action must
 // not do: write outside the profile's folders, signal other processes,
-// send Apple events to terminals, script runners or Airlock, and, without
+// reach the network beyond its grant, send Apple events to terminals,
+// script runners or Airlock, and, without
 // the UI grant, to System Events (keystrokes and clicks) or reach the window
 // server. Both end by refusing the hidden paths and the terminal: later
 // rules win in SBPL, so no rule before can open them.
@@ -120,17 +121,62 @@ func (sb *sbpl) command(p Profile) {
 	sb.line(`(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero"))`)
 	sb.line(`(allow file-read* (literal "/dev/random") (literal "/dev/urandom"))`)
 	sb.line("")
-	sb.line("; Network: the internet and the name resolver's socket; no other local socket.")
-	sb.line(`(allow network-outbound (remote ip "*:*"))`)
-	sb.line(`(allow network-inbound network-bind (local ip "*:*"))`)
 	sb.line("(allow system-socket)")
-	sb.line(`(allow network-outbound (literal "/private/var/run/mDNSResponder"))`)
+	sb.commandNetwork(p.Network)
 	if p.UI {
 		sb.line("")
 		sb.line("; The UI, which the person approved: the window server, the pasteboard, Apple events.")
 		sb.names("(allow mach-lookup", uiMachServices)
 		sb.line("(allow appleevent-send)")
 		sb.names("(deny appleevent-send", forbiddenAppleEventTargets)
+	}
+}
+
+// mDNSResponder is the name resolver's socket.
+const mDNSResponder = `(literal "/private/var/run/mDNSResponder")`
+
+// webOnly are the rules of NetInternet once everything else is refused:
+// TCP to the web's ports and the name resolver, then never this machine.
+func (sb *sbpl) webOnly() {
+	sb.line(`(allow network-outbound (remote tcp "*:80") (remote tcp "*:443"))`)
+	sb.line("(allow network-outbound " + mDNSResponder + ")")
+	sb.line(`(deny network-outbound (remote ip "localhost:*"))`)
+}
+
+// commandNetwork writes a command's network rules; what they do not allow,
+// "deny default" refuses.
+func (sb *sbpl) commandNetwork(n Network) {
+	sb.line("")
+	switch n {
+	case NetInternet:
+		sb.line("; Network: TCP to the web's ports and the name resolver, never this machine's services.")
+		sb.webOnly()
+	case NetHost:
+		sb.line("; Network: all of it, as the person approved; no local socket but the name resolver's.")
+		sb.line(`(allow network-outbound (remote ip "*:*"))`)
+		sb.line(`(allow network-inbound network-bind (local ip "*:*"))`)
+		sb.line("(allow network-outbound " + mDNSResponder + ")")
+	default:
+		sb.line("; Network: none (no rule allows it), not even the name resolver.")
+	}
+}
+
+// scriptNetwork writes a script's network rules: its profile allows by
+// default, so each grant but the host's refuses first.
+func (sb *sbpl) scriptNetwork(n Network) {
+	switch n {
+	case NetInternet:
+		sb.line("")
+		sb.line("; Network: TCP to the web's ports and the name resolver only, never this machine's services.")
+		sb.line(`(deny network-outbound (remote ip "*:*"))`)
+		sb.line(`(deny network-inbound network-bind (local ip "*:*"))`)
+		sb.webOnly()
+	case NetHost:
+	default:
+		sb.line("")
+		sb.line("; Network: none, not even the name resolver.")
+		sb.line(`(deny network-outbound (remote ip "*:*") ` + mDNSResponder + ")")
+		sb.line(`(deny network-inbound network-bind (local ip "*:*"))`)
 	}
 }
 
@@ -148,6 +194,7 @@ func (sb *sbpl) script(p Profile) {
 	sb.line("(deny file-write*)")
 	sb.rule("(allow file-write*", "subpath", "WRITE", p.Write)
 	sb.line(`(allow file-write-data (literal "/dev/null"))`)
+	sb.scriptNetwork(p.Network)
 	sb.line("")
 	sb.line("; Apple events never to a terminal, a script runner or Airlock.")
 	sb.names("(deny appleevent-send", forbiddenAppleEventTargets)

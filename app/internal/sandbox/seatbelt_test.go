@@ -125,7 +125,7 @@ func TestSeatbeltCommand(t *testing.T) {
 		}
 		checkText(t, p, text, params)
 		for _, want := range []string{"(deny default)", "(allow process-exec process-fork)",
-			"(allow signal (target same-sandbox))", `(allow network-outbound (literal "/private/var/run/mDNSResponder"))`} {
+			"(allow signal (target same-sandbox))"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("UI %v: the text lacks %s", ui, want)
 			}
@@ -176,6 +176,77 @@ func TestSeatbeltScripts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSeatbeltNetwork: each network grant's rules, for commands (deny by
+// default) and scripts (allow by default): none allows nothing, not even
+// the name resolver; the internet allows TCP to ports 80 and 443 and the
+// resolver and then refuses localhost (later rules win); the host's
+// network allows everything.
+func TestSeatbeltNetwork(t *testing.T) {
+	const (
+		web       = `(allow network-outbound (remote tcp "*:80") (remote tcp "*:443"))`
+		resolver  = `(allow network-outbound (literal "/private/var/run/mDNSResponder"))`
+		noLocal   = `(deny network-outbound (remote ip "localhost:*"))`
+		anywhere  = `(allow network-outbound (remote ip "*:*"))`
+		inbound   = `(allow network-inbound network-bind (local ip "*:*"))`
+		denyIP    = `(deny network-outbound (remote ip "*:*")`
+		denyBind  = `(deny network-inbound network-bind (local ip "*:*"))`
+		noNetwork = `(deny network-outbound (remote ip "*:*") (literal "/private/var/run/mDNSResponder"))`
+	)
+	for _, tc := range []struct {
+		kind    string
+		net     sandbox.Network
+		inOrder []string // each after the one before
+		never   []string
+	}{
+		{sandbox.KindCommand, sandbox.NetNone, nil, []string{"(allow network", "(remote ip", "(remote tcp", "mDNSResponder"}},
+		{sandbox.KindCommand, sandbox.NetInternet, []string{web, resolver, noLocal}, []string{anywhere, inbound, "(allow network-bind", "(allow network-inbound"}},
+		{sandbox.KindCommand, sandbox.NetHost, []string{anywhere, inbound, resolver}, []string{noLocal}},
+		{sandbox.KindAppleScript, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind}, []string{"(allow network"}},
+		{sandbox.KindJXA, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind}, []string{"(allow network"}},
+		{sandbox.KindJXA, sandbox.NetInternet, []string{"(allow default)", denyIP, denyBind, web, resolver, noLocal}, []string{anywhere, inbound}},
+		{sandbox.KindAppleScript, sandbox.NetHost, []string{"(allow default)"}, []string{denyIP, denyBind, "(deny network"}},
+	} {
+		name := tc.kind + "/" + tc.net.String()
+		p := macProfile(t, tc.kind, sandbox.Grant{Approved: tc.net == sandbox.NetHost, Network: tc.net})
+		text, params, err := sandbox.Seatbelt(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, p, text, params)
+		at := -1
+		for _, want := range tc.inOrder {
+			i := strings.Index(text[at+1:], want)
+			if i < 0 {
+				t.Errorf("%s: %q missing or out of order:\n%s", name, want, text)
+				break
+			}
+			at += 1 + i
+		}
+		for _, never := range tc.never {
+			if strings.Contains(text, never) {
+				t.Errorf("%s: the text holds %q:\n%s", name, never, text)
+			}
+		}
+		// The UI grant changes nothing of the network.
+		p.UI = true
+		withUI, _, _ := sandbox.Seatbelt(p)
+		if netRules(withUI) != netRules(text) {
+			t.Errorf("%s: the UI grant changes the network rules", name)
+		}
+	}
+}
+
+// netRules returns the lines of a text that speak of the network.
+func netRules(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "network") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // TestSeatbeltPathsStayData: a path holding quotes and parentheses changes

@@ -34,6 +34,8 @@ const (
 	offArch = 4
 	offArg0 = 16
 	offArg1 = 24
+	offArg2 = 32
+	offArg3 = 40
 )
 
 // socketFilter returns the BPF program for arch (an AUDIT_ARCH_* value).
@@ -84,10 +86,14 @@ func socketFilter(arch uint32, x32 bool) []unix.SockFilter {
 	return prog
 }
 
-// denyLocalSockets installs socketFilter on every thread of this process
-// (the launcher's no_new_privs, set by Landlock, lets it; TSYNC reaches the
-// other threads), so that the program it starts inherits it.
-func denyLocalSockets() error {
+// denyLocalSockets installs socketFilter.
+func denyLocalSockets() error { return installFilter(socketFilter) }
+
+// installFilter installs the filter build returns for this architecture on
+// every thread of this process (the launcher's no_new_privs, set by
+// Landlock, lets it; TSYNC reaches the other threads), so that the program
+// it starts inherits it.
+func installFilter(build func(arch uint32, x32 bool) []unix.SockFilter) error {
 	var arch uint32
 	x32 := false
 	switch runtime.GOARCH {
@@ -98,7 +104,7 @@ func denyLocalSockets() error {
 	default:
 		return fmt.Errorf("no socket filter is written for %s", runtime.GOARCH)
 	}
-	prog := socketFilter(arch, x32)
+	prog := build(arch, x32)
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
 	runtime.KeepAlive(prog)
@@ -106,4 +112,137 @@ func denyLocalSockets() error {
 		return e
 	}
 	return nil
+}
+
+// Landlock's TCP rules (ABI 4) see bind and connect of TCP sockets only.
+// netFilter refuses, for every network grant but the host's, what reaches
+// the network around them (each tried in the tests): MPTCP sockets, which
+// fall back to plain TCP with a peer that lacks MPTCP and which Landlock
+// does not treat as TCP (connect, bind and listen go through unchecked); TCP Fast Open (sendto, sendmsg or sendmmsg with
+// MSG_FASTOPEN), which connects without connect; stream sockets of any
+// other protocol (SCTP, SMC); and every address family but inet, inet6,
+// netlink and unix, whose sockets may reach past a network namespace
+// (vsock reaches the hypervisor from any) or the LAN by other means
+// (packet, Bluetooth, CAN, TIPC, RDS, XDP …); of netlink only the routing
+// family stays (name lookups read the addresses there), not socket
+// diagnostics (which list the host's sockets), generic netlink or uevents.
+// io_uring, whose requests would bypass the filter, is refused too. Unix
+// sockets are socketFilter's.
+func netFilter(arch uint32, x32 bool) []unix.SockFilter {
+	const msgFastOpen = 0x20000000 // MSG_FASTOPEN
+	var b bpf
+	b.ld(offArch)
+	b.jeq(arch, "", "enosys")
+	b.ld(offNr)
+	if x32 {
+		b.jge(0x40000000, "enosys", "")
+	}
+	b.jeq(uint32(unix.SYS_IO_URING_SETUP), "enosys", "")
+	b.jeq(uint32(unix.SYS_SOCKET), "socket", "")
+	b.jeq(uint32(unix.SYS_SENDTO), "flags3", "")
+	b.jeq(uint32(unix.SYS_SENDMMSG), "flags3", "")
+	b.jeq(uint32(unix.SYS_SENDMSG), "flags2", "")
+	b.ret(seccompRetAllow)
+
+	b.label("socket")
+	b.ld(offArg0)
+	b.jeq(unix.AF_UNIX, "allow", "")
+	b.jeq(unix.AF_NETLINK, "netlink", "")
+	b.jeq(unix.AF_INET, "inet", "")
+	b.jeq(unix.AF_INET6, "inet", "")
+	b.ret(errnoRet(unix.EAFNOSUPPORT))
+	b.label("netlink")
+	b.ld(offArg2)
+	b.jeq(unix.NETLINK_ROUTE, "allow", "eacces")
+	b.label("inet")
+	b.ld(offArg1)
+	b.and(0xf) // the type without its flags
+	b.jeq(unix.SOCK_DGRAM, "allow", "")
+	b.jeq(unix.SOCK_STREAM, "", "eacces")
+	b.ld(offArg2)
+	b.jeq(0, "allow", "")
+	b.jeq(unix.IPPROTO_TCP, "allow", "noproto")
+
+	b.label("flags3")
+	b.ld(offArg3)
+	b.jset(msgFastOpen, "eacces", "allow")
+	b.label("flags2")
+	b.ld(offArg2)
+	b.jset(msgFastOpen, "eacces", "allow")
+
+	b.label("allow")
+	b.ret(seccompRetAllow)
+	b.label("eacces")
+	b.ret(errnoRet(unix.EACCES))
+	b.label("noproto")
+	// As a kernel without MPTCP answers: programs that try MPTCP first
+	// (Go's listeners do) fall back to plain TCP, which Landlock sees.
+	b.ret(errnoRet(unix.EPROTONOSUPPORT))
+	b.label("enosys")
+	b.ret(errnoRet(unix.ENOSYS))
+	return b.program()
+}
+
+func errnoRet(e unix.Errno) uint32 { return seccompRetErrno | uint32(e) }
+
+// bpf assembles a classic BPF program whose jumps name labels ("" is the
+// next instruction), so that no offset is counted by hand.
+type bpf struct {
+	prog   []unix.SockFilter
+	jumps  map[int][2]string // instruction → its true and false labels
+	labels map[string]int
+}
+
+func (b *bpf) emit(f unix.SockFilter) { b.prog = append(b.prog, f) }
+
+func (b *bpf) ld(off uint32) {
+	b.emit(unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
+}
+
+func (b *bpf) and(k uint32) {
+	b.emit(unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
+}
+
+func (b *bpf) ret(k uint32) { b.emit(unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k}) }
+
+func (b *bpf) jump(op uint16, k uint32, jt, jf string) {
+	if b.jumps == nil {
+		b.jumps = map[int][2]string{}
+	}
+	b.jumps[len(b.prog)] = [2]string{jt, jf}
+	b.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+func (b *bpf) jeq(k uint32, jt, jf string)  { b.jump(unix.BPF_JEQ, k, jt, jf) }
+func (b *bpf) jge(k uint32, jt, jf string)  { b.jump(unix.BPF_JGE, k, jt, jf) }
+func (b *bpf) jset(k uint32, jt, jf string) { b.jump(unix.BPF_JSET, k, jt, jf) }
+
+func (b *bpf) label(name string) {
+	if b.labels == nil {
+		b.labels = map[string]int{}
+	}
+	if _, ok := b.labels[name]; ok {
+		panic("bpf: label " + name + " defined twice")
+	}
+	b.labels[name] = len(b.prog)
+}
+
+// program resolves the jumps. A label that is missing, lies behind its
+// jump or more than 255 instructions ahead is a bug in this file: it
+// panics.
+func (b *bpf) program() []unix.SockFilter {
+	for at, to := range b.jumps {
+		off := func(name string) uint8 {
+			if name == "" {
+				return 0
+			}
+			target, ok := b.labels[name]
+			if !ok || target <= at || target-at-1 > 255 {
+				panic(fmt.Sprintf("bpf: bad jump from %d to %q", at, name))
+			}
+			return uint8(target - at - 1)
+		}
+		b.prog[at].Jt, b.prog[at].Jf = off(to[0]), off(to[1])
+	}
+	return b.prog
 }

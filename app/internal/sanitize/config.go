@@ -7,15 +7,17 @@ import (
 	"strings"
 )
 
-// Config is the user's home and sandbox roots. Make it with NewConfig and do
-// not change it afterwards: NewConfig compiles it for matching. It is safe
-// for concurrent use.
+// Config is the user's home and sandbox roots, and, once given (WithOwn,
+// WithApps), Airlock's own places and the allowed apps. Make it with
+// NewConfig and do not change it afterwards: NewConfig compiles it for
+// matching. It is safe for concurrent use.
 type Config struct {
 	Home  string   // absolute and clean, as given
 	Roots []string // the sandbox roots, expanded, cleaned and symlink-resolved
 
-	m   *model
-	own []OwnPlace // Airlock's own places (WithOwn)
+	m    *model
+	own  []OwnPlace // Airlock's own places (WithOwn)
+	apps *appList   // the allowed apps (WithApps); nil: no limit
 }
 
 // NewConfig checks and compiles a home and its sandbox roots. Roots may use

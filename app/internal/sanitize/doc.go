@@ -18,6 +18,9 @@
 //     locations, temporary folders and the sandbox roots (Config.Classify,
 //     Config.Encloses for what a folder holds, Config.Pattern for a shell
 //     glob or a path computed at run time; the tables are in zones.go);
+//   - the allowed apps (the allowedApps setting): which applications an
+//     action may open, quit or bring to the front, and how two app names
+//     compare (Config.WithApps, Config.App, Config.AppAllowed);
 //   - the size limits on strings, lists, reads and writes;
 //   - how an argument is shown in a message (Display): on one line, with
 //     control and invisible characters escaped.

@@ -61,7 +61,7 @@ func (c *Config) WithOwn(places []OwnPlace) (*Config, error) {
 	// The most specific place first: a pattern names the settings file
 	// rather than the folder that holds it.
 	slices.SortStableFunc(m.own, func(a, b ownPlace) int { return len(b.pat) - len(a.pat) })
-	out := &Config{Home: c.Home, Roots: c.Roots, m: &m, own: kept}
+	out := &Config{Home: c.Home, Roots: c.Roots, m: &m, own: kept, apps: c.apps}
 	return out, nil
 }
 

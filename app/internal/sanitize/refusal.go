@@ -34,6 +34,8 @@ const (
 	RuleInvalidURL      Rule = "invalid-url"         // unparsable, or without a scheme
 	RuleNotFolder       Rule = "not-a-folder"        // a sandbox root that is a file (NewConfig)
 	RulePersistence     Rule = "persistence"         // a sandbox root in a persistence location (NewConfig)
+	RuleNotAppName      Rule = "not-an-app-name"     // a path, white space at an end, a leading . or - (AppName)
+	RuleAppNotAllowed   Rule = "app-not-allowed"     // an app the allowedApps setting does not list (Config.App)
 )
 
 // ErrBlocked matches every *Refusal under errors.Is.

@@ -3,6 +3,7 @@
 package secrets
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync"
@@ -75,24 +76,40 @@ func (s *secretService) Get(name string) ([]byte, error) {
 	if len(items) == 0 {
 		return nil, ErrNotFound
 	}
-	// A session whose key the service does not share fails to decrypt
-	// (see sessionAttempts): try again on a fresh one.
-	for attempt := 1; ; attempt++ {
-		secret, err := s.svc.GetSecret(items[0], *s.session)
-		if err == nil && secret != nil {
-			return secret, nil
-		}
-		if attempt == sessionAttempts {
-			if err == nil {
-				// The library reports a failure to decrypt as (nil, nil).
-				return nil, unavailable("reading %q from the keyring: the secret could not be decrypted", name)
+	return s.read(name, items[0])
+}
+
+// read returns the item's secret as two sessions agree on it. A session whose
+// key the service does not share (see sessionAttempts) mostly fails to
+// decrypt, reported by the library as (nil, nil), but about one time in 256
+// its garbage passes the padding check and comes back as a secret. Two
+// sessions with different keys never decrypt to the same garbage, so a value
+// two sessions read alike is the stored one.
+func (s *secretService) read(name string, item dbus.ObjectPath) ([]byte, error) {
+	var seen []byte
+	var lastErr error
+	for attempt := 1; attempt <= 2*sessionAttempts; attempt++ {
+		if attempt > 1 {
+			if err := s.renewSession(); err != nil {
+				return nil, err
 			}
-			return nil, unavailable("reading %q from the keyring: %v", name, err)
 		}
-		if err := s.renewSession(); err != nil {
-			return nil, err
+		secret, err := s.svc.GetSecret(item, *s.session)
+		switch {
+		case err != nil:
+			lastErr = err
+		case secret == nil:
+			lastErr = fmt.Errorf("the secret could not be decrypted")
+		case seen != nil && bytes.Equal(seen, secret):
+			return secret, nil
+		default:
+			seen = secret
 		}
 	}
+	if lastErr == nil {
+		lastErr = fmt.Errorf("no two sessions read the same secret")
+	}
+	return nil, unavailable("reading %q from the keyring: %v", name, lastErr)
 }
 
 func (s *secretService) Set(name string, secret []byte) error {
@@ -102,22 +119,34 @@ func (s *secretService) Set(name string, secret []byte) error {
 		return err
 	}
 	props := secretservice.NewSecretProperties("Airlock: "+name, s.attributes(name))
-	for attempt := 1; ; attempt++ {
+	// What a session with a wrong key sends can reach the service as
+	// garbage that still decrypts (see read), so every write is read back.
+	var lastErr error
+	for attempt := 1; attempt <= sessionAttempts; attempt++ {
+		if attempt > 1 {
+			if err := s.renewSession(); err != nil {
+				return err
+			}
+		}
 		value, err := s.session.NewSecret(append([]byte(nil), secret...))
 		if err != nil {
 			return fmt.Errorf("storing %q in the keyring: %w", name, err)
 		}
-		_, err = s.svc.CreateItem(collection, props, value, secretservice.ReplaceBehaviorReplace)
-		if err == nil {
-			return nil
+		item, err := s.svc.CreateItem(collection, props, value, secretservice.ReplaceBehaviorReplace)
+		if err != nil {
+			lastErr = err
+			continue
 		}
-		if attempt == sessionAttempts {
-			return unavailable("storing %q in the keyring: %v", name, err)
-		}
-		if err := s.renewSession(); err != nil {
+		got, err := s.read(name, item)
+		if err != nil {
 			return err
 		}
+		if bytes.Equal(got, secret) {
+			return nil
+		}
+		lastErr = fmt.Errorf("the service stored something else than was sent")
 	}
+	return unavailable("storing %q in the keyring: %v", name, lastErr)
 }
 
 // sessionAttempts bounds how often one read or write is tried, each time on
@@ -126,15 +155,18 @@ func (s *secretService) Set(name string, secret []byte) error {
 // where gnome-keyring keeps the full 128 bytes; so about one session in 256
 // gets a key the service does not share, and every secret sent or received
 // in it fails to decrypt ("The secret was transferred or encrypted in an
-// invalid way"). Four sessions all failing is a chance of about 1 in 4·10⁹.
+// invalid way") — or, one time in 256 of those, decrypts to garbage (see
+// read). Four sessions all failing is a chance of about 1 in 4·10⁹.
 const sessionAttempts = 4
 
-// renewSession replaces the session with a fresh one (new keys).
+// renewSession replaces the session with a fresh one (new keys) and closes
+// the old one.
 func (s *secretService) renewSession() error {
 	session, err := s.svc.OpenSession(secretservice.AuthenticationDHAES)
 	if err != nil {
 		return unavailable("no Secret Service session: %v", err)
 	}
+	s.svc.CloseSession(s.session)
 	s.session = session
 	return nil
 }

@@ -78,6 +78,11 @@ type Config struct {
 	// non-nil error refuses the change. Nil: this platform has none to ask
 	// for (Linux), and the confirmation alone stands.
 	Authenticate func(ctx context.Context, reason string) error
+	// Trust, if set, asks about the changes that raise trust in place of
+	// Confirm and Authenticate, so that the menu shares it (and its one
+	// confirmation at a time) with the other ways of changing the
+	// automations (the socket, the dashboard).
+	Trust *Trust
 	// ShowApproval shows a pending request's popup. Nil: the pending items
 	// are shown but cannot be clicked.
 	ShowApproval func(ctx context.Context, r approval.Request)
@@ -97,6 +102,9 @@ type Config struct {
 	// Hotkey is the kill switch's combination as the menu shows it, if
 	// known at the start; SetHotkey changes it.
 	Hotkey string
+	// Automations are the person's automations, for the Automations
+	// submenu. Nil: the submenu says none can be shown here.
+	Automations Automations
 	// Quit ends the app. Nil: the Quit item does nothing.
 	Quit func()
 	// Logf logs a message; nil: none.
@@ -112,9 +120,9 @@ type App struct {
 
 	dirty chan struct{} // capacity 1: a refresh is due
 
-	actions    sync.Mutex  // serialises saving and setting a level
-	confirming sync.Mutex  // held while a change that raises trust is asked about and made
-	viewing    atomic.Bool // the history window is open
+	actions sync.Mutex  // serialises saving and setting a level
+	trust   *Trust      // Config.Trust, or one of Confirm and Authenticate
+	viewing atomic.Bool // the history window is open
 
 	mu     sync.Mutex
 	notice string     // guarded by mu
@@ -131,7 +139,11 @@ func New(cfg Config) *App {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &App{cfg: cfg, dirty: make(chan struct{}, 1), hotkey: cfg.Hotkey}
+	trust := cfg.Trust
+	if trust == nil {
+		trust = &Trust{Confirm: cfg.Confirm, Authenticate: cfg.Authenticate}
+	}
+	return &App{cfg: cfg, dirty: make(chan struct{}, 1), hotkey: cfg.Hotkey, trust: trust}
 }
 
 // SetHotkey changes the kill switch's combination the menu shows, once it
@@ -144,13 +156,19 @@ func (a *App) SetHotkey(symbols string) {
 }
 
 // Run renders the menu, calls ready (if not nil), and then re-renders each
-// time the gate or the broker reports an event or a click has changed
-// something, until ctx is done. It never polls: between events it sleeps.
+// time the gate, the broker or the automations report an event or a click
+// has changed something, until ctx is done. It never polls: between events it sleeps.
 func (a *App) Run(ctx context.Context, r Renderer, ready func()) {
 	gateEvents, stopGate := a.cfg.Events(64)
 	defer stopGate()
 	brokerEvents, stopBroker := a.cfg.Approvals.Subscribe(64)
 	defer stopBroker()
+	var autoEvents <-chan struct{}
+	if a.cfg.Automations != nil {
+		var stop func()
+		autoEvents, stop = a.cfg.Automations.Subscribe()
+		defer stop()
+	}
 	a.render(ctx, r)
 	if ready != nil {
 		ready()
@@ -169,6 +187,7 @@ func (a *App) Run(ctx context.Context, r Renderer, ready func()) {
 				brokerEvents = nil
 				continue
 			}
+		case <-autoEvents:
 		case <-a.dirty:
 		}
 		a.render(ctx, r)
@@ -201,6 +220,9 @@ func (a *App) State(ctx context.Context) State {
 		a.cfg.Logf("tray: reading recent activity: %v", err)
 	}
 	s.Recent = recent
+	if a.cfg.Automations != nil {
+		s.Automations, s.HasAutomations = a.cfg.Automations.List(), true
+	}
 	a.mu.Lock()
 	s.Notice, s.Hotkey, s.Automation = a.notice, a.hotkey, a.auto
 	a.mu.Unlock()
@@ -313,6 +335,12 @@ func (a *App) Do(ctx context.Context, act Action) error {
 		}
 	case Automate:
 		return a.automate(ctx)
+	case SetAutomations:
+		return a.setAutomations(ctx, act.On)
+	case SetAutomation:
+		return a.setAutomation(ctx, act.ID, act.On)
+	case RunAutomation:
+		return a.runAutomation(act.ID)
 	case OpenDashboard:
 		if a.cfg.OpenDashboard == nil {
 			return errors.New("opening the dashboard: there is none here")
@@ -331,35 +359,10 @@ type question struct {
 	reason           string // for Authenticate: "switch Airlock to Level 2"
 }
 
-// raise makes change c, which raises trust, by calling apply, but only after
-// the person said yes to q and, where c needs the owner, authenticated. One
-// such change is asked about at a time: while one is open, others are
-// refused with ErrConfirmationOpen. A change that does not raise trust is
-// applied at once.
+// raise makes change c by calling apply, after the person's yes to q where
+// c raises trust (Trust.Raise).
 func (a *App) raise(ctx context.Context, c policy.Change, q question, apply func() error) error {
-	if !policy.RaisesTrust(c) {
-		return apply()
-	}
-	if !a.confirming.TryLock() {
-		return ErrConfirmationOpen
-	}
-	defer a.confirming.Unlock()
-	if a.cfg.Confirm == nil {
-		return fmt.Errorf("%w (no popup can ask here)", ErrNotConfirmed)
-	}
-	ok, err := a.cfg.Confirm(ctx, q.title, q.text, q.yes)
-	switch {
-	case err != nil:
-		return fmt.Errorf("%w: the popup failed: %v", ErrNotConfirmed, err)
-	case !ok:
-		return ErrNotConfirmed
-	}
-	if policy.NeedsOwner(c) && a.cfg.Authenticate != nil {
-		if err := a.cfg.Authenticate(ctx, q.reason); err != nil {
-			return fmt.Errorf("%w: %v", ErrNotAuthenticated, err)
-		}
-	}
-	return apply()
+	return a.trust.Raise(ctx, c, Question{Title: q.title, Text: q.text, Yes: q.yes, Reason: q.reason}, apply)
 }
 
 func (a *App) setLevel(ctx context.Context, lvl policy.Autonomy) error {

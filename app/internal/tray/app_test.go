@@ -93,6 +93,10 @@ type rigOptions struct {
 	auth     func(ctx context.Context, reason string) error
 	showText func(ctx context.Context, title, text string) error // nil: one that reports the text and returns
 	model    *llmtest.Server                                     // the gate's model server, if any
+	// trust and automations, when set, are the App's Config.Trust and
+	// Config.Automations.
+	trust       *tray.Trust
+	automations tray.Automations
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
@@ -153,6 +157,8 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		History: store, SaveAutonomy: save, Confirm: o.confirm, Authenticate: o.auth, AskText: o.askText, Hotkey: "⌃⌥⌘K",
 		ShowApproval: func(_ context.Context, r approval.Request) { rg.shown <- r },
 		ShowText:     showText,
+		Trust:        o.trust,
+		Automations:  o.automations,
 		Logf:         t.Logf})
 	ctx, cancel := context.WithCancel(context.Background())
 	rg.cancel = cancel

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/automation"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -50,6 +51,10 @@ type State struct {
 	Now time.Time
 	// Automation is the menu's own request in words, if one is under way.
 	Automation Automation
+	// Automations are the person's scheduled automations; HasAutomations
+	// is false where the app has none to show (no scheduler).
+	Automations    automation.Overview
+	HasAutomations bool
 	// CanOpenDashboard is whether "Dashboard…" can open the dashboard.
 	CanOpenDashboard bool
 }
@@ -100,23 +105,27 @@ func (i Icon) String() string {
 type Kind int
 
 const (
-	DoNothing     Kind = iota // information only
-	SetLevel                  // switch to Action.Level (Level 2 asks first)
-	ShowApproval              // show the popup of pending request Action.ID
-	RevokeGrant               // forget grant Action.ID
-	Kill                      // trip the kill switch
-	Resume                    // turn the kill switch off
-	OpenHistory               // write the history report and open it
-	Quit                      // quit the app
-	Automate                  // ask for a request in words and have the gate's model plan it
-	OpenDashboard             // open the dashboard in the browser
+	DoNothing      Kind = iota // information only
+	SetLevel                   // switch to Action.Level (Level 2 asks first)
+	ShowApproval               // show the popup of pending request Action.ID
+	RevokeGrant                // forget grant Action.ID
+	Kill                       // trip the kill switch
+	Resume                     // turn the kill switch off
+	OpenHistory                // write the history report and open it
+	Quit                       // quit the app
+	Automate                   // ask for a request in words and have the gate's model plan it
+	SetAutomations             // turn the automations' global switch to Action.On
+	SetAutomation              // turn automation Action.ID to Action.On
+	RunAutomation              // run automation Action.ID now
+	OpenDashboard              // open the dashboard in the browser
 )
 
 // Action is what an item does when clicked.
 type Action struct {
 	Kind  Kind
 	Level policy.Autonomy // for SetLevel
-	ID    string          // for ShowApproval and RevokeGrant
+	ID    string          // for ShowApproval and RevokeGrant; the automation's name
+	On    bool            // for SetAutomations and SetAutomation
 }
 
 // Item is one line of the menu. An item with Children is a submenu; it
@@ -129,6 +138,10 @@ type Item struct {
 	Checked   bool
 	Action    Action
 	Children  []Item
+	// Groups, on a submenu, makes each of its children after the first a
+	// submenu itself, of at most MaxGroupItems items (Automations: the
+	// switch, then one submenu per automation).
+	Groups bool
 }
 
 // Menu is the whole menu-bar item: icon, title, tooltip and menu.
@@ -160,7 +173,7 @@ func Build(s State) Menu {
 		m.Items = append(m.Items, Item{Title: LevelTitles[lvl], Enabled: true, Checkable: true,
 			Checked: s.Autonomy == lvl, Action: Action{Kind: SetLevel, Level: lvl}})
 	}
-	m.Items = append(m.Items, Item{Separator: true}, automateItem(s),
+	m.Items = append(m.Items, Item{Separator: true}, automateItem(s), automationsMenu(s),
 		pendingMenu(s), recentMenu(s), grantsMenu(s), Item{Separator: true})
 	if s.Killed {
 		m.Items = append(m.Items, Item{Title: "Resume (the kill switch is on)", Enabled: true, Action: Action{Kind: Resume}})

@@ -11,7 +11,8 @@ import (
 // Systray renders a Menu with fyne.io/systray. The first Render builds the
 // menu's skeleton (Build's shape is fixed, so it never changes): one systray
 // item per top-level item, and for each submenu a slot per line it can
-// hold, hidden while unused. Later renders change titles, check marks,
+// hold, hidden while unused (for a submenu of Groups, each slot after the
+// first a submenu of MaxGroupItems slots). Later renders change titles, check marks,
 // enabled states and which slots are shown.
 //
 // Make it inside systray's onReady and render from one goroutine at a time.
@@ -71,17 +72,24 @@ func (s *Systray) Render(m Menu) {
 	for i, sl := range s.top {
 		if i < len(m.Items) {
 			sl.update(m.Items[i])
-			for j, c := range sl.children {
-				if j < len(m.Items[i].Children) {
-					c.update(m.Items[i].Children[j])
-					c.show(true)
-				} else {
-					c.show(false)
-				}
-			}
+			sl.updateChildren(m.Items[i].Children)
 		}
 	}
 	s.shown = m
+}
+
+// updateChildren shows items in sl's child slots, and their children in
+// theirs, hiding the slots left over.
+func (sl *slot) updateChildren(items []Item) {
+	for j, c := range sl.children {
+		if j < len(items) {
+			c.update(items[j])
+			c.show(true)
+			c.updateChildren(items[j].Children)
+		} else {
+			c.show(false)
+		}
+	}
 }
 
 func (s *Systray) build(m Menu) {
@@ -105,18 +113,21 @@ func (s *Systray) build(m Menu) {
 		}
 		sl := &slot{item: mi, shown: Item{Title: it.Title, Checkable: it.Checkable, Checked: it.Checked, Enabled: true}, visible: true}
 		sl.update(it)
-		s.listen(sl, i, -1)
+		s.listen(sl, i, -1, -1)
 		if it.Children != nil {
 			for j := range maxChildren {
 				c := &slot{item: mi.AddSubMenuItem("", ""), shown: Item{Enabled: true}, visible: true}
-				if j < len(it.Children) {
-					c.update(it.Children[j])
-				} else {
-					c.show(false)
+				if it.Groups && j > 0 {
+					for k := range MaxGroupItems {
+						g := &slot{item: c.item.AddSubMenuItem("", ""), shown: Item{Enabled: true}, visible: true}
+						s.listen(g, i, j, k)
+						c.children = append(c.children, g)
+					}
 				}
-				s.listen(c, i, j)
+				s.listen(c, i, j, -1)
 				sl.children = append(sl.children, c)
 			}
+			sl.updateChildren(it.Children)
 		}
 		s.top = append(s.top, sl)
 	}
@@ -124,28 +135,39 @@ func (s *Systray) build(m Menu) {
 }
 
 // listen passes the slot's clicks on with the action of what it shows at
-// the time of the click. systray drops a click nobody is waiting for, so
-// this goroutine does nothing else.
-func (s *Systray) listen(sl *slot, i, j int) {
+// the time of the click: top-level item i, its child j (-1: the item
+// itself) and that child's child k (-1: the child itself). systray drops a
+// click nobody is waiting for, so this goroutine does nothing else.
+func (s *Systray) listen(sl *slot, i, j, k int) {
 	go func() {
 		for range sl.item.ClickedCh {
 			s.mu.Lock()
-			var it Item
-			if i < len(s.shown.Items) {
-				it = s.shown.Items[i]
-				if j >= 0 {
-					it = Item{}
-					if j < len(s.shown.Items[i].Children) {
-						it = s.shown.Items[i].Children[j]
-					}
-				}
-			}
+			it := s.shown.at(i, j, k)
 			s.mu.Unlock()
 			if it.Enabled && it.Action.Kind != DoNothing {
 				s.onClick(it.Action)
 			}
 		}
 	}()
+}
+
+// at is the item at top-level index i, child j and grandchild k (-1 for
+// none), or the zero Item where m has none.
+func (m Menu) at(i, j, k int) Item {
+	if i < 0 || i >= len(m.Items) {
+		return Item{}
+	}
+	it := m.Items[i]
+	for _, n := range []int{j, k} {
+		if n < 0 {
+			break
+		}
+		if n >= len(it.Children) {
+			return Item{}
+		}
+		it = it.Children[n]
+	}
+	return it
 }
 
 func (sl *slot) update(it Item) {

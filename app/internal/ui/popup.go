@@ -2,8 +2,10 @@
 // requests to the bridge's approval popup and the popup's answer back to an
 // approval answer, one popup at a time.
 //
-// It must never approve on its own: an error, a closed popup, the deadline
-// or the request's context ending deny (the deadline as a timeout), a
+// It must never approve or edit on its own: an error, a closed popup, the
+// deadline or the request's context ending deny (the deadline as a
+// timeout), an edit is only what the person left in the editor when they
+// chose to use it (a cancelled editor goes back to the request), a
 // destructive item runs only with its own confirmation (and, where the
 // platform has it, the owner's authentication: policy.NeedsOwner), and
 // "allow again this session" is never offered or passed on for a request
@@ -28,9 +30,16 @@ import (
 // when ctx ends, and asks about each Confirm item on its own.
 type ShowFunc func(ctx context.Context, p bridge.ApprovalPopup) (bridge.PopupAnswer, error)
 
+// EditFunc opens the editor of a request's text and returns the person's
+// edit, with bridge.EditText's contract: ok only when the person chose to
+// use their edit; it closes when ctx ends.
+type EditFunc func(ctx context.Context, p bridge.EditPopup) (text string, ok bool, err error)
+
 // PopupOptions configure NewPopupPrompter. Zero values take the defaults.
 type PopupOptions struct {
 	Show     ShowFunc         // bridge.ShowApproval when nil
+	Edit     EditFunc         // bridge.EditText when nil
+	EditedBy string           // who an edit is recorded as made by; "the person, in the approval popup (" + bridge.PopupName() + ")" when ""
 	ArmDelay time.Duration    // bridge.DefaultArmDelay when ≤ 0
 	Now      func() time.Time // the clock that decides whether the deadline passed; time.Now when nil
 	// OwnerAuth reports whether the owner's authentication can be asked for
@@ -46,7 +55,13 @@ type PopupOptions struct {
 // once. A request's time starts when its popup is put on screen (see
 // approval.Prompter).
 func NewPopupPrompter(opts PopupOptions) *PopupPrompter {
-	p := &PopupPrompter{show: opts.Show, arm: opts.ArmDelay, now: opts.Now}
+	p := &PopupPrompter{show: opts.Show, edit: opts.Edit, editedBy: opts.EditedBy, arm: opts.ArmDelay, now: opts.Now}
+	if p.edit == nil {
+		p.edit = bridge.EditText
+	}
+	if p.editedBy == "" {
+		p.editedBy = "the person, in the approval popup (" + bridge.PopupName() + ")"
+	}
 	p.ownerAuth = bridge.OwnerAuthAvailable()
 	if opts.OwnerAuth != nil {
 		p.ownerAuth = opts.OwnerAuth()
@@ -68,6 +83,8 @@ func NewPopupPrompter(opts PopupOptions) *PopupPrompter {
 type PopupPrompter struct {
 	ownerAuth bool // ask for the owner's authentication where policy.NeedsOwner says so
 	show      ShowFunc
+	edit      EditFunc
+	editedBy  string
 	arm       time.Duration
 	now       func() time.Time
 
@@ -102,14 +119,62 @@ func (p *PopupPrompter) Prompt(ctx context.Context, r approval.Request, shown ap
 		return deny, err
 	}
 	r.Deadline = shown()
-	a, err := p.show(ctx, popupFor(r, p.arm, p.ownerAuth))
+	if len(r.Items) == 0 {
+		// Only an edit is offered: the person's last edit was refused.
+		return p.editAgain(ctx, r)
+	}
+	for {
+		a, err := p.show(ctx, popupFor(r, p.arm, p.ownerAuth))
+		switch {
+		case err != nil:
+			return deny, fmt.Errorf("approval popup: %w", err)
+		case !a.Approve && !r.Deadline.IsZero() && !p.now().Before(r.Deadline):
+			return approval.Answer{Outcome: approval.Timeout}, nil
+		case a.Edit && r.Edit != nil:
+			text, ok, err := p.edit(ctx, editorFor(r))
+			switch {
+			case err != nil:
+				return deny, fmt.Errorf("editor: %w", err)
+			case ok:
+				return approval.Answer{Outcome: approval.Edited, Text: text, By: p.editedBy}, nil
+			case !r.Deadline.IsZero() && !p.now().Before(r.Deadline):
+				return approval.Answer{Outcome: approval.Timeout}, nil
+			}
+			continue // cancelled: back to the request as it was
+		}
+		return answerFor(r, a)
+	}
+}
+
+// editAgain shows why the person's last edit was refused and lets them
+// edit it again; anything but a new edit denies.
+func (p *PopupPrompter) editAgain(ctx context.Context, r approval.Request) (approval.Answer, error) {
+	if r.Edit == nil || len(r.Edit.Errors) == 0 {
+		return approval.Answer{Outcome: approval.Denied}, fmt.Errorf("approval popup: the request offers nothing")
+	}
+	text, ok, err := p.edit(ctx, editorFor(r))
 	switch {
 	case err != nil:
-		return deny, fmt.Errorf("approval popup: %w", err)
-	case !a.Approve && !r.Deadline.IsZero() && !p.now().Before(r.Deadline):
+		return approval.Answer{Outcome: approval.Denied}, fmt.Errorf("editor: %w", err)
+	case ok:
+		return approval.Answer{Outcome: approval.Edited, Text: text, By: p.editedBy}, nil
+	case !r.Deadline.IsZero() && !p.now().Before(r.Deadline):
 		return approval.Answer{Outcome: approval.Timeout}, nil
 	}
-	return answerFor(r, a)
+	return approval.Answer{Outcome: approval.Denied}, nil
+}
+
+// editorFor is what the editor of r's text shows.
+func editorFor(r approval.Request) bridge.EditPopup {
+	what := "plan"
+	switch r.Edit.Kind {
+	case "applescript":
+		what = "AppleScript"
+	case "jxa":
+		what = "JavaScript for Automation"
+	}
+	return bridge.EditPopup{Client: r.Client, What: what, Text: r.Edit.Text,
+		Errors: append([]string(nil), r.Edit.Errors...), Deadline: r.Deadline}
 }
 
 // Open shows the request with this id at once, beside whatever popup is up,
@@ -232,6 +297,8 @@ func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.Appr
 		Deadline:      r.Deadline,
 		ArmDelay:      arm,
 		AllowRemember: !r.NoRemember,
+		AllowEdit:     r.Edit != nil,
+		EditedBy:      r.EditedBy,
 	}
 	for i, it := range r.Items {
 		destructive := it.Risk >= level.Destructive

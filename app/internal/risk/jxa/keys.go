@@ -1,9 +1,10 @@
-package risk
+package jxa
 
 import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // JXA keys: keystroke and keyCode rated by the shortcut they press (the key
@@ -26,7 +27,7 @@ func (an *jsAn) jsKeys(c jsCall, code bool) (keys []string, computed bool) {
 		vs = an.strs(v)
 	}
 	for _, s := range vs {
-		if strings.Contains(s, holeUnquoted) || strings.Contains(s, holeQuoted) || strings.Contains(s, jsComputed) {
+		if strings.Contains(s, rate.HoleUnquoted) || strings.Contains(s, rate.HoleQuoted) || strings.Contains(s, jsComputed) {
 			computed = true
 			continue
 		}
@@ -68,7 +69,7 @@ func (an *jsAn) jsMods(c jsCall) map[string]bool {
 }
 
 // keys rates a keystroke or keyCode call.
-func (an *jsAn) keys(toks []jsToken, i int, code bool, sp Span) {
+func (an *jsAn) keys(toks []jsToken, i int, code bool, sp rate.Span) {
 	c := an.invocation(toks, i)
 	if !c.ok {
 		return
@@ -78,7 +79,7 @@ func (an *jsAn) keys(toks []jsToken, i int, code bool, sp Span) {
 	if computed && (mods["command"] || mods["control"]) {
 		an.add(level.Dangerous, "jxa.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
 	}
-	if code && an.terminal && !mods["command"] && !mods["control"] {
+	if code && an.typesIntoTerminal(toks, i) && !mods["command"] && !mods["control"] {
 		an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
 	}
 	finder := false

@@ -1,4 +1,4 @@
-package risk
+package rate
 
 import (
 	"os"
@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -20,7 +19,8 @@ type Env struct {
 	Paths *sanitize.Config
 	Self  *Self // nil: nothing known of Airlock's processes (their names still are)
 
-	run *bounds // the assessment under way, set on a copy by begin (bounds.go)
+	run   *Bounds   // the assessment under way, set on a copy by Begin (bounds.go)
+	langs Languages // the analyzers of nested scripts, set with run
 }
 
 // Self is Airlock as the actions it runs could reach it: what a kill,
@@ -79,46 +79,44 @@ func WithSelf(paths *sanitize.Config, gatePID int) (*Env, error) {
 	return &Env{Paths: cfg, Self: self}, nil
 }
 
-type zoneKind int
+// ZoneKind is the kind of place a path names, as the analyzers rate it.
+type ZoneKind int
 
+// The kinds of place, from the sanitiser's zones.
 const (
-	zoneNormal zoneKind = iota
-	zoneTemp
-	zoneSandbox
-	zonePersistence
-	zoneSystem
-	zoneCredential
+	ZoneNormal ZoneKind = iota
+	ZoneTemp
+	ZoneSandbox
+	ZonePersistence
+	ZoneSystem
+	ZoneCredential
 )
 
-type zoneInfo struct {
-	kind     zoneKind
-	detail   string
-	persist  string // a persistence location, even where another zone wins
-	homeRoot bool   // the home folder itself, or one of its top-level folders
-	pub      bool   // a public key: not a secret though it sits in ~/.ssh
+// Zone is where a literal path found in a script points.
+type Zone struct {
+	Kind     ZoneKind
+	Detail   string
+	Persist  string // a persistence location, even where another zone wins
+	HomeRoot bool   // the home folder itself, or one of its top-level folders
+	Pub      bool   // a public key: not a secret though it sits in ~/.ssh
 }
 
-// critical: deleting there is never a small thing.
-func (z zoneInfo) critical() bool {
-	return z.homeRoot || z.kind == zoneSystem || z.kind == zoneCredential || z.kind == zonePersistence
+// Critical reports a place where deleting is never a small thing.
+func (z Zone) Critical() bool {
+	return z.HomeRoot || z.Kind == ZoneSystem || z.Kind == ZoneCredential || z.Kind == ZonePersistence
 }
 
-// zone classifies a literal path found inside a script. Only words that
-// are plainly paths (/…, ~…) are classified; anything else is normal.
-func (a *shellAn) zone(w word) zoneInfo {
-	if w.hole {
-		return zoneInfo{}
-	}
-	return classifyPath(a.env, w.s)
-}
-
-func classifyPath(env *Env, p string) zoneInfo {
+// ClassifyPath classifies a literal path found inside a script. Only
+// plain paths (/…, ~…) are classified, besides the persistence places that
+// match anywhere (.git/hooks/pre-commit); anything else is ZoneNormal, and
+// so is every path for an Env without paths.
+func ClassifyPath(env *Env, p string) Zone {
 	if env == nil || env.Paths == nil || p == "" {
-		return zoneInfo{}
+		return Zone{}
 	}
 	key := zoneKey{env.Paths, p}
 	if z, ok := zoneMemo.Load(key); ok {
-		return z.(zoneInfo)
+		return z.(Zone)
 	}
 	z := classifyPathUncached(env, p)
 	if zoneMemoSize.Add(1) > maxZoneMemo {
@@ -134,7 +132,7 @@ func classifyPath(env *Env, p string) zoneInfo {
 // configuration and the path, and a gate sees the same few paths again and
 // again (~/Desktop, ~/Library/LaunchAgents …).
 var (
-	zoneMemo     sync.Map // zoneKey → zoneInfo
+	zoneMemo     sync.Map // zoneKey → Zone
 	zoneMemoSize atomic.Int64
 )
 
@@ -145,58 +143,58 @@ type zoneKey struct {
 	path string
 }
 
-func classifyPathUncached(env *Env, p string) zoneInfo {
+func classifyPathUncached(env *Env, p string) Zone {
 	if p == "/" || p == "/*" {
-		return zoneInfo{kind: zoneSystem, detail: "the whole disk", homeRoot: true}
+		return Zone{Kind: ZoneSystem, Detail: "the whole disk", HomeRoot: true}
 	}
 	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 		// A relative path: only the "anywhere" persistence entries apply
 		// (.git/hooks/pre-commit, lib/site-packages/x.pth).
 		if z, ok := env.Paths.Persistence(p); ok {
-			return zoneInfo{kind: zonePersistence, detail: z.Detail, persist: z.Detail}
+			return Zone{Kind: ZonePersistence, Detail: z.Detail, Persist: z.Detail}
 		}
-		return zoneInfo{}
+		return Zone{}
 	}
 	home := env.Paths.Home
 	abs, err := sanitize.ExpandHome(p, home)
 	if err != nil || !strings.HasPrefix(abs, "/") {
-		return zoneInfo{}
+		return Zone{}
 	}
 	abs = path.Clean(abs)
-	abs = otherHome(abs, home)
+	abs = OtherHome(abs, home)
 	z := env.Paths.Classify(abs)
-	info := zoneInfo{detail: z.Detail}
+	info := Zone{Detail: z.Detail}
 	if pz, ok := env.Paths.Persistence(abs); ok {
-		info.persist = pz.Detail
+		info.Persist = pz.Detail
 	}
 	switch z.Kind {
 	case sanitize.ZoneTemp:
-		info.kind = zoneTemp
+		info.Kind = ZoneTemp
 	case sanitize.ZoneSandbox:
-		info.kind = zoneSandbox
+		info.Kind = ZoneSandbox
 	case sanitize.ZonePersistence:
-		info.kind = zonePersistence
+		info.Kind = ZonePersistence
 	case sanitize.ZoneSystem:
-		info.kind = zoneSystem
+		info.Kind = ZoneSystem
 	case sanitize.ZoneCredential:
-		info.kind = zoneCredential
+		info.Kind = ZoneCredential
 		base := strings.ToLower(path.Base(abs))
-		info.pub = strings.HasSuffix(base, ".pub") || base == "known_hosts"
+		info.Pub = strings.HasSuffix(base, ".pub") || base == "known_hosts"
 	}
 	rel := strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(abs), "/*"), strings.ToLower(home))
 	if strings.EqualFold(abs, home) || strings.EqualFold(strings.TrimSuffix(abs, "/*"), home) ||
 		(strings.HasPrefix(strings.ToLower(abs), strings.ToLower(home)+"/") && strings.Count(strings.Trim(rel, "/"), "/") == 0) {
-		info.homeRoot = true
-		if info.detail == "" {
-			info.detail = "your home folder"
+		info.HomeRoot = true
+		if info.Detail == "" {
+			info.Detail = "your home folder"
 		}
 	}
 	return info
 }
 
-// otherHome maps /Users/<someone>/… to the configured home, so a script
+// OtherHome maps /Users/<someone>/… to the configured home, so a script
 // written for another account's paths is judged the same way.
-func otherHome(abs, home string) string {
+func OtherHome(abs, home string) string {
 	for _, base := range []string{"/Users/", "/home/"} {
 		if !strings.HasPrefix(abs, base) || strings.HasPrefix(strings.ToLower(abs), strings.ToLower(home)+"/") || strings.EqualFold(abs, home) {
 			continue
@@ -212,52 +210,4 @@ func otherHome(abs, home string) string {
 		return home + "/" + tail
 	}
 	return abs
-}
-
-// writeTarget rates a file written by a command or redirection.
-func (a *shellAn) writeTarget(w word, sp Span, verb string) {
-	if w.hole {
-		if w.splice || w.glob {
-			a.add(level.Caution, "shell.write-computed", sp, "%s a path computed at run time", verb)
-		}
-		return
-	}
-	z := a.zone(w)
-	switch {
-	case z.persist != "":
-		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(w.s), z.persist)
-		return
-	}
-	switch z.kind {
-	case zonePersistence:
-		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, display(w.s), z.detail)
-	case zoneCredential:
-		a.add(level.Destructive, "shell.credential-write", sp, "%s %s, inside %s", verb, display(w.s), z.detail)
-	case zoneSystem:
-		a.add(level.Dangerous, "shell.system-write", sp, "%s %s, inside %s", verb, display(w.s), z.detail)
-	default:
-		a.add(level.Caution, "shell.write", sp, "%s %s", verb, display(w.s))
-	}
-}
-
-// readSource notes a read from a credential store (public keys excepted).
-func (a *shellAn) readSource(w word, sp Span) {
-	z := a.zone(w)
-	if z.kind != zoneCredential || z.pub {
-		return
-	}
-	a.add(level.Dangerous, "shell.secret-read", sp, "reads %s, inside %s", display(w.s), z.detail)
-	a.secretAt(sp)
-}
-
-func (a *shellAn) secretAt(sp Span) {
-	if a.secret == nil {
-		a.secret = &sp
-	}
-}
-
-func (a *shellAn) uploadAt(sp Span) {
-	if a.upload == nil {
-		a.upload = &sp
-	}
 }

@@ -1,4 +1,4 @@
-package risk
+package rate
 
 import (
 	"context"
@@ -11,23 +11,27 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 )
 
-// maxAnalysed is the budget of one assessment: the bytes of text it
+// MaxAnalysed is the budget of one assessment: the bytes of text it
 // analyses in all, the input and every script nested in it (sh -c, bash -c,
 // eval, source, osascript -e, do shell script, run script, doShellScript,
 // eval, Function …), each counted where its analysis starts. Past it the
 // rest is not analysed and the verdict is destructive, "too much to
-// analyse". Together with maxDepth it bounds the time and memory of an
+// analyse". Together with MaxDepth it bounds the time and memory of an
 // assessment whatever its input: quoting a script once more for each level
 // of nesting cannot make it analysed once per level without end.
-const maxAnalysed = 1 << 20
+const MaxAnalysed = 1 << 20
 
-// maxNesting bounds the brackets, blocks and substitutions one text may
+// MaxDepth bounds nested analysis (sh -c inside eval inside osascript …);
+// MaxAnalysed the text analysed in all.
+const MaxDepth = 8
+
+// MaxNesting bounds the brackets, blocks and substitutions one text may
 // nest inside each other. The parsers recurse once per level: a few
 // hundred thousand levels, a few hundred KB of "((((…" or "${x:-${x:-…",
 // overflow the goroutine's stack, which no recover catches, and well
 // before that deep nesting costs time out of proportion (parsing
 // "((((…" backtracks). No script a person would approve nests this deep.
-const maxNesting = 256
+const MaxNesting = 256
 
 // ErrStopped is wrapped by the error of an assessment whose context ended
 // before it finished (the kill switch, or a client that went away). Its
@@ -38,10 +42,11 @@ var ErrStopped = errors.New("the assessment was stopped before it finished")
 // assessment's context in a long loop.
 const stepsPerLook = 256
 
-// bounds is what every analysis of one assessment shares, nested analyses
+// Bounds is what every analysis of one assessment shares, nested analyses
 // in any language included: its context and its budget of analysed text.
-// An assessment runs on one goroutine; bounds has no lock.
-type bounds struct {
+// An assessment runs on one goroutine; Bounds has no lock. The nil Bounds
+// (of an Env not bound to an assessment) has no budget and never stops.
+type Bounds struct {
 	ctx     context.Context
 	used    int   // bytes of text whose analysis has started
 	over    bool  // the budget ran out: something was not analysed
@@ -50,10 +55,10 @@ type bounds struct {
 	copied  int   // bytes evaluation copied into words (expand)
 }
 
-// bounds returns the assessment env belongs to; nil (for env nil, or an
-// env not bound to an assessment) has no budget and never stops, but still
-// bounds the depth.
-func (e *Env) bounds() *bounds {
+// Bounds returns the bounds of the assessment e belongs to; nil (for e nil,
+// or an Env not bound to an assessment) has no budget and never stops, but
+// still bounds the depth.
+func (e *Env) Bounds() *Bounds {
 	if e == nil {
 		return nil
 	}
@@ -65,23 +70,24 @@ func (e *Env) bounds() *bounds {
 // use. Kill ends a wait for a slot at once.
 var slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
 
-// begin starts an assessment under ctx, once a slot is free: it returns env
-// bound to a fresh budget (a copy; nil env gives an empty one) and the
-// function that ends it, which frees the slot, adds to the verdict what the
-// bounds cut off and returns an error wrapping ErrStopped when ctx ended
-// first. An env already bound (an analyzer calling a public function of
-// this package for a nested text) keeps its assessment, and its end does
-// nothing: the outermost one reports.
-func (e *Env) begin(ctx context.Context) (*Env, func(v *Verdict) error) {
-	if e.bounds() != nil {
+// Begin starts an assessment under ctx, once a slot is free: it returns e
+// bound to a fresh budget and to langs, the analyzers its nested scripts go
+// to (a copy; e nil gives an empty Env), and the function that ends it,
+// which frees the slot, adds to the verdict what the bounds cut off and
+// returns an error wrapping ErrStopped when ctx ended first. An Env already
+// bound (an analyzer calling a public entry point for a nested text) keeps
+// its assessment and its analyzers, and its end does nothing: the outermost
+// one reports.
+func (e *Env) Begin(ctx context.Context, langs Languages) (*Env, func(v *Verdict) error) {
+	if e.Bounds() != nil {
 		return e, func(*Verdict) error { return nil }
 	}
-	b := &bounds{ctx: ctx}
-	bound := &Env{run: b}
+	b := &Bounds{ctx: ctx}
+	bound := &Env{}
 	if e != nil {
 		*bound = *e
-		bound.run = b
 	}
+	bound.run, bound.langs = b, langs
 	if ctx.Done() != nil {
 		select {
 		case slots <- struct{}{}:
@@ -100,13 +106,13 @@ func (e *Env) begin(ctx context.Context) (*Env, func(v *Verdict) error) {
 
 // end adds what the bounds cut off to v, the outermost verdict, and
 // returns the stop, if any.
-func (b *bounds) end(v *Verdict) error {
+func (b *Bounds) end(v *Verdict) error {
 	if b.stopped != nil {
-		v.add(level.Destructive, "analysis.stopped", Span{}, "the analysis was stopped before it finished (%s): not analysed", oneLine(b.stopped.Error()))
+		v.Add(level.Destructive, "analysis.stopped", Span{}, "the analysis was stopped before it finished (%s): not analysed", OneLine(b.stopped.Error()))
 		return fmt.Errorf("%w: %w", ErrStopped, b.stopped)
 	}
-	if b.over && !hasText(*v, tooMuch) {
-		v.add(level.Destructive, "analysis.too-much", Span{}, tooMuch)
+	if b.over && !v.hasText(TooMuch) {
+		v.Add(level.Destructive, "analysis.too-much", Span{}, TooMuch)
 	}
 	return nil
 }
@@ -115,37 +121,37 @@ func (b *bounds) end(v *Verdict) error {
 // everything the analyzers cannot read: never safe or caution, and asked
 // about at every autonomy level.
 const (
-	tooDeep = "too deeply nested to analyse"
-	tooMuch = "more than 1 MiB of script text in all, nested scripts included: too much to analyse"
+	TooDeep = "too deeply nested to analyse"
+	TooMuch = "more than 1 MiB of script text in all, nested scripts included: too much to analyse"
 )
 
-// enter charges the text src of an analysis at depth (0: the input) and
+// Enter charges the text src of an analysis at depth (0: the input) and
 // reports whether the analysis may go on. When not, rule ("too-deep",
 // "too-much") and why say which bound stopped it, for the analyzer to add
 // to its verdict (destructive); what names the text in why ("shell
 // commands", "scripts"). A stop of the assessment gives rule "", and end
 // reports it.
-func (b *bounds) enter(src string, depth int, what string) (rule, why string, ok bool) {
-	if depth > maxDepth {
-		return "too-deep", fmt.Sprintf("%s nested more than %d deep: %s", what, maxDepth, tooDeep), false
+func (b *Bounds) Enter(src string, depth int, what string) (rule, why string, ok bool) {
+	if depth > MaxDepth {
+		return "too-deep", fmt.Sprintf("%s nested more than %d deep: %s", what, MaxDepth, TooDeep), false
 	}
 	if b == nil {
 		return "", "", true
 	}
-	if !b.look() {
+	if !b.Look() {
 		return "", "", false
 	}
-	if b.over || len(src) > maxAnalysed-b.used {
+	if b.over || len(src) > MaxAnalysed-b.used {
 		b.over = true
-		return "too-much", tooMuch, false
+		return "too-much", TooMuch, false
 	}
 	b.used += len(src)
 	return "", "", true
 }
 
-// live reports whether the assessment may go on; in long loops it looks at
+// Live reports whether the assessment may go on; in long loops it looks at
 // the context once every stepsPerLook calls.
-func (b *bounds) live() bool {
+func (b *Bounds) Live() bool {
 	if b == nil {
 		return true
 	}
@@ -155,11 +161,11 @@ func (b *bounds) live() bool {
 	if b.steps++; b.steps < stepsPerLook {
 		return true
 	}
-	return b.look()
+	return b.Look()
 }
 
-// look looks at the context now.
-func (b *bounds) look() bool {
+// Look looks at the context now.
+func (b *Bounds) Look() bool {
 	if b == nil {
 		return true
 	}
@@ -174,9 +180,9 @@ func (b *bounds) look() bool {
 	return true
 }
 
-// reader reads src for a parser, failing once the assessment is stopped:
+// Reader reads src for a parser, failing once the assessment is stopped:
 // a parse of a long text ends between two reads.
-func (b *bounds) reader(src string) io.Reader {
+func (b *Bounds) Reader(src string) io.Reader {
 	if b == nil {
 		return strings.NewReader(src)
 	}
@@ -184,33 +190,33 @@ func (b *bounds) reader(src string) io.Reader {
 }
 
 type stopReader struct {
-	b *bounds
+	b *Bounds
 	r io.Reader
 }
 
 func (s stopReader) Read(p []byte) (int, error) {
-	if !s.b.look() {
+	if !s.b.Look() {
 		return 0, ErrStopped
 	}
 	return s.r.Read(p)
 }
 
-// expand charges n bytes that evaluation copied into a word from
+// Expand charges n bytes that evaluation copied into a word from
 // elsewhere (a variable's value), which a short script can repeat many
 // times ($X$X$X…). It reports false once the copies would pass
-// maxAnalysed: the value then stands for text not known.
-func (b *bounds) expand(n int) bool {
+// MaxAnalysed: the value then stands for text not known.
+func (b *Bounds) Expand(n int) bool {
 	if b == nil {
 		return true
 	}
-	if n > maxAnalysed-b.copied {
+	if n > MaxAnalysed-b.copied {
 		return false
 	}
 	b.copied += n
 	return true
 }
 
-// nesting returns how deep src nests, up to maxNesting+1: brackets
+// Nesting returns how deep src nests, up to MaxNesting+1: brackets
 // ( [ { and, with shell set, the shell's blocks (if … fi, case … esac,
 // do … done) and what opens a construct with no closing word: a prefix
 // (!, time, coproc, function, a run of ! - + ~ before a word, f() before a
@@ -220,9 +226,9 @@ func (b *bounds) expand(n int) bool {
 // nearest block of its kind and those opened inside it, and one with no
 // such block is ignored: the ")" after a case pattern does not end the
 // case.
-func nesting(src string, shell bool) int {
+func Nesting(src string, shell bool) int {
 	const prefix = 'p'
-	var open [maxNesting + 1]byte // the kinds of the blocks open, innermost last
+	var open [MaxNesting + 1]byte // the kinds of the blocks open, innermost last
 	depth, deepest := 0, 0
 	push := func(kind byte) bool {
 		if depth == len(open) {
@@ -326,7 +332,8 @@ func nesting(src string, shell bool) int {
 	return deepest
 }
 
-func hasText(v Verdict, text string) bool {
+// hasText reports a reason of v with the warning text.
+func (v *Verdict) hasText(text string) bool {
 	for _, r := range v.Reasons {
 		if r.Text == text {
 			return true

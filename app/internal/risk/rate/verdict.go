@@ -1,19 +1,4 @@
-// Package risk rates what an action would do, on the one scale of package
-// level. It owns the analyzers for Action DSL plans, AppleScript, JXA and
-// shell, and the rules they share.
-//
-// Its contract: it never returns Safe for input it cannot parse or cannot
-// fully understand. Text computed at run time, unknown application commands,
-// raw «event» codes it does not know and shell it cannot parse are at least
-// Dangerous. Every verdict carries its reasons, and each reason the span of
-// the input that triggered it.
-//
-// The analyzers are pure functions of their input and an Env; the only I/O
-// anywhere below is the sanitiser's symlink resolution for DSL paths.
-// WithSelf, which makes an Env (policy.Settings.Env calls it), reads the
-// environment once, to learn where Airlock's own files are and which
-// process is its gate: no action of any kind may touch those (guard.go).
-package risk
+package rate
 
 import (
 	"cmp"
@@ -47,20 +32,24 @@ type Verdict struct {
 	Reasons []Reason    `json:"reasons"`
 }
 
-// maxReasons bounds a verdict's reasons: a 1 MB script with a million
+// MaxReasons bounds a verdict's reasons: a 1 MB script with a million
 // keystrokes must not produce a million warnings.
-const maxReasons = 64
+const MaxReasons = 64
 
-func (v *Verdict) add(l level.Level, rule string, span Span, format string, args ...any) {
+// Add adds a reason: level l, found by rule at span, whose warning is format
+// with args (format alone when there are none). A reason with the same
+// rule and warning as one v has only raises that one's level. Past
+// MaxReasons the mildest reason gives way to a more severe one.
+func (v *Verdict) Add(l level.Level, rule string, span Span, format string, args ...any) {
 	text := format
 	if len(args) > 0 {
 		text = fmt.Sprintf(format, args...)
 	}
-	v.addText(l, rule, span, text)
+	v.AddText(l, rule, span, text)
 }
 
-// addText is add for a warning that needs no formatting.
-func (v *Verdict) addText(l level.Level, rule string, span Span, text string) {
+// AddText is Add for a warning that needs no formatting.
+func (v *Verdict) AddText(l level.Level, rule string, span Span, text string) {
 	if l > v.Level {
 		v.Level = l
 	}
@@ -74,7 +63,7 @@ func (v *Verdict) addText(l level.Level, rule string, span Span, text string) {
 			return
 		}
 	}
-	if len(v.Reasons) >= maxReasons {
+	if len(v.Reasons) >= MaxReasons {
 		// Keep the most severe findings: replace the mildest one.
 		low := 0
 		for i, r := range v.Reasons {
@@ -91,23 +80,23 @@ func (v *Verdict) addText(l level.Level, rule string, span Span, text string) {
 	v.Reasons = append(v.Reasons, Reason{l, rule, text, span})
 }
 
-// merge adds every reason of w to v. With at non-zero, the reasons are
+// Merge adds every reason of w to v. With at non-zero, the reasons are
 // re-anchored to that span of v's input (used for nested analysis: the shell
 // command inside an AppleScript string literal).
-func (v *Verdict) merge(w Verdict, at *Span) {
+func (v *Verdict) Merge(w Verdict, at *Span) {
 	for _, r := range w.Reasons {
 		if at != nil {
 			r.Span = *at
 		}
-		v.add(r.Level, r.Rule, r.Span, "%s", r.Text)
+		v.Add(r.Level, r.Rule, r.Span, "%s", r.Text)
 	}
 	if w.Level > v.Level {
 		v.Level = w.Level
 	}
 }
 
-// sortReasons orders reasons most severe first, then by position.
-func (v *Verdict) sortReasons() {
+// Sort orders v's reasons most severe first, then by position.
+func (v *Verdict) Sort() {
 	slices.SortStableFunc(v.Reasons, func(a, b Reason) int {
 		if a.Level != b.Level {
 			return cmp.Compare(b.Level, a.Level)

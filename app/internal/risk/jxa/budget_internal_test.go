@@ -1,10 +1,11 @@
-package risk
+package jxa
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // TestJXAFoldingBudget: self-referencing folds that would take exponential
@@ -15,7 +16,7 @@ func TestJXAFoldingBudget(t *testing.T) {
 		"pair":  "var a = 'x', b = 'y';\n" + strings.Repeat("a = a + b; b = b + a;\n", 16) + "app.doShellScript(a);",
 		"plus=": "var c = 'rm -rf ~ ';\n" + strings.Repeat("c += c;\n", 64) + "app.doShellScript(c);",
 	} {
-		var v Verdict
+		var v rate.Verdict
 		lx := lexJS(src)
 		an := &jsAn{src: src, lx: lx, v: &v, defs: map[string][]jsDef{}, alias: map[string]string{}}
 		an.collect()

@@ -1,0 +1,108 @@
+package rate
+
+import (
+	"strings"
+)
+
+// The guard for AppleScript and JXA (guard.go has the rules): the paths
+// and names in their string literals.
+
+// SelfApp reports a string that names Airlock itself as an application or
+// a process: tell application "Airlock", process "Airlock" of System
+// Events, Application('dev.airlock.Airlock'). A script that drives Airlock
+// could press its Approve button or switch it to Level 2.
+func (e *Env) SelfApp(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, selfID) {
+		return true
+	}
+	for _, n := range selfNames {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	if e != nil && e.Self != nil {
+		for _, n := range e.Self.Names {
+			if strings.EqualFold(s, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ScriptPath turns a string literal that is a path into one the guard
+// reads: POSIX (/…, ~/…), file:// URLs and HFS paths ("Macintosh
+// HD:Users:me:.ssh:id_rsa"). ok is false for anything else.
+func ScriptPath(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, "file://"); ok {
+		s = rest
+	}
+	switch {
+	case s == "":
+		return "", false
+	case strings.Contains(s, "://"):
+		return "", false
+	case strings.HasPrefix(s, "/") || s == "~" || strings.HasPrefix(s, "~/"):
+		return s, true
+	case strings.Contains(s, ":") && !strings.ContainsAny(s, "/\n") && !strings.HasPrefix(s, ":"):
+		return HFSToPOSIX(s), true
+	}
+	return "", false
+}
+
+// GuardScriptPath applies the guard to a path found in a script: every
+// Finding for Airlock's own files, and for credential stores and system
+// folders when the script plainly uses it as a path (after POSIX file,
+// alias, file, folder, in read, write, open for access, or a file API).
+func GuardScriptPath(env *Env, s string, u Use, asPath bool) []Finding {
+	p, ok := ScriptPath(s)
+	if !ok {
+		return nil
+	}
+	if strings.HasPrefix(p, "/") {
+		p = OtherHome(p, HomeOf(env))
+	}
+	fs := GuardPath(env, p, u, Display(s))
+	if asPath {
+		return fs
+	}
+	var own []Finding
+	for _, f := range fs {
+		if f.Rule == "own-files" {
+			own = append(own, f)
+		}
+	}
+	return own
+}
+
+// GuardScriptTail is GuardScriptPath for a path used as a path, or, with
+// tail set, for the end of one computed at run time (h & "/settings.json"):
+// that may only be found to name Airlock's own files.
+func GuardScriptTail(env *Env, s string, u Use, tail bool) []Finding {
+	if !tail {
+		return GuardScriptPath(env, s, u, true)
+	}
+	p, ok := ScriptPath(s)
+	if !ok || !strings.HasPrefix(p, "/") {
+		return nil
+	}
+	var own []Finding
+	for _, f := range GuardPattern(env, HoleMark+p, u, Display(s)) {
+		if f.Rule == "own-files-maybe" {
+			own = append(own, f)
+		}
+	}
+	return own
+}
+
+func HomeOf(env *Env) string {
+	if env == nil || env.Paths == nil {
+		return ""
+	}
+	return env.Paths.Home
+}

@@ -279,3 +279,51 @@ func TestHistoryRedactsAgain(t *testing.T) {
 		t.Error("no redaction marker on the page")
 	}
 }
+
+// An edited plan links to the request whose plan the person edited and says
+// who edited it; that request says the person edited it and links to the
+// edit: on the same page by its card, across pages by a page that starts
+// with it.
+func TestHistoryEdits(t *testing.T) {
+	rg := newRig(t, rigOptions{})
+	r := &record{t: t, s: rg.store}
+	r.request("orig1", "mcp: Claude", "dsl", "DELETE_FILE \"~/a\"\n")
+	r.action("orig1", 0, `DELETE_FILE "~/a"`, "Delete ~/a", level.Dangerous, "ask", "deletes a file")
+	r.outcome("orig1", 0, "edited", "edited", "", "the person edited the plan: request edit1 runs instead")
+	r.request("mid1", "airlock run", "plan", "NOTIFY \"x\" \"y\"\n")
+	must(t, rg.store.AddRequest(context.Background(), history.Request{ID: "edit1", Time: t0.Add(9 * time.Minute),
+		Client: "mcp: Claude (edited by the person)", Kind: "dsl", Text: "TRASH_FILE \"~/a\"\n",
+		EditOf: "orig1", EditedBy: "the person, in the approval popup (zenity)"}))
+	cookie := rg.session(dashboard.ReadOnly)
+
+	page := rg.get("/", cookie).body
+	gs, err := rg.store.Groups(context.Background(), history.Query{Limit: 3})
+	must(t, err)
+	seq := map[string]int64{}
+	for _, g := range gs {
+		seq[g.Request.ID] = g.Seq
+	}
+	for _, want := range []string{
+		`ran instead of request <a href="#r` + strconv.FormatInt(seq["orig1"], 10) + `">orig1</a>, edited by the person, in the approval popup (zenity).`,
+		`the edited plan ran as request <a href="#r` + strconv.FormatInt(seq["edit1"], 10) + `">edit1</a>.`,
+		"edited by the person in Airlock&#39;s popup: the edited plan ran instead",
+		`<option value="edited">edited</option>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+
+	// One request a page: each links to the page that starts with the other.
+	page = rg.get("/?n=1", cookie).body
+	if want := `<a href="/?before=` + strconv.FormatInt(seq["orig1"]+1, 10) + `#r` + strconv.FormatInt(seq["orig1"], 10) + `">orig1</a>`; !strings.Contains(page, want) {
+		t.Errorf("the edit alone on its page lacks %q", want)
+	}
+	page = rg.get("/?n=1&before="+strconv.FormatInt(seq["orig1"]+1, 10), cookie).body
+	if want := `<a href="/?before=` + strconv.FormatInt(seq["edit1"]+1, 10) + `#r` + strconv.FormatInt(seq["edit1"], 10) + `">edit1</a>`; !strings.Contains(page, want) {
+		t.Errorf("the original alone on its page lacks %q", want)
+	}
+	if !strings.Contains(page, `id="r`+strconv.FormatInt(seq["orig1"], 10)+`"`) {
+		t.Error("the page a link goes to has no card with the link's anchor")
+	}
+}

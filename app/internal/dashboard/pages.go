@@ -121,8 +121,13 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 	for _, o := range history.Outcomes() {
 		d.OutcomeOptions = append(d.OutcomeOptions, option{Value: o, Label: o, Selected: f.Outcome == o})
 	}
+	seqs := make(map[int64]bool, len(groups))
 	for _, g := range groups {
-		d.Groups = append(d.Groups, viewGroup(g, s.cfg.Location))
+		seqs[g.Seq] = true
+	}
+	onPage := func(seq int64) bool { return seqs[seq] }
+	for _, g := range groups {
+		d.Groups = append(d.Groups, viewGroup(g, s.cfg.Location, onPage))
 	}
 	switch n := len(groups); {
 	case n == 1:

@@ -62,6 +62,12 @@ type groupView struct {
 	Risk     string // the highest risk of its actions; "" with none
 	Outcome  string
 	OutClass string
+	// An edited plan names the request whose plan the person edited, and
+	// who edited it; that request names the one that ran instead. The
+	// links go to the request on this page, or to a page that starts with
+	// it; "" when the history does not hold it.
+	EditOf, EditOfHref, EditedBy string
+	EditedAs, EditedAsHref       string
 }
 
 type noteView struct{ Key, Value string }
@@ -91,7 +97,8 @@ type actionView struct {
 }
 
 // viewGroup turns a recorded request into what the page shows.
-func viewGroup(g history.Group, loc *time.Location) groupView {
+// onPage reports whether the request at a seq is on the same page.
+func viewGroup(g history.Group, loc *time.Location, onPage func(int64) bool) groupView {
 	r := g.Request
 	v := groupView{
 		Seq:     g.Seq,
@@ -119,7 +126,27 @@ func viewGroup(g history.Group, loc *time.Location) groupView {
 		v.Risk = top.String()
 	}
 	v.Outcome, v.OutClass = summary(g)
+	if r.EditOf != "" {
+		v.EditOf, v.EditedBy = shown(g.Original.ID, lineBytes), shown(r.EditedBy, lineBytes)
+		v.EditOfHref = requestHref(g.Original.Seq, onPage)
+	}
+	if g.EditedAs.ID != "" {
+		v.EditedAs, v.EditedAsHref = shown(g.EditedAs.ID, lineBytes), requestHref(g.EditedAs.Seq, onPage)
+	}
 	return v
+}
+
+// requestHref is the link to the request at seq: its card on this page
+// (onPage), or a page that starts with it; "" for none (seq 0: the history
+// does not hold it).
+func requestHref(seq int64, onPage func(int64) bool) string {
+	switch {
+	case seq <= 0:
+		return ""
+	case onPage(seq):
+		return fmt.Sprintf("#r%d", seq)
+	}
+	return fmt.Sprintf("/?before=%d#r%d", seq+1, seq)
 }
 
 func viewCall(c history.ModelCall, loc *time.Location) callView {
@@ -176,6 +203,8 @@ func approvalText(d history.Decision, ended bool, approval string) string {
 		return "stopped by the kill switch"
 	case "withdrawn":
 		return "withdrawn by its client before an answer"
+	case "edited":
+		return "edited by the person in Airlock's popup: the edited plan ran instead"
 	case "":
 	default:
 		return approval
@@ -204,7 +233,7 @@ func statusClass(status string) string {
 		return "ok"
 	case "failed", "rejected", "interrupted", "killed":
 		return "bad"
-	case "dry-run":
+	case "dry-run", "edited":
 		return "info"
 	}
 	return "stopped" // denied, timeout, refused, withdrawn, skipped, and what comes later

@@ -63,6 +63,20 @@ type Group struct {
 	Request    Request
 	ModelCalls []ModelCall // oldest first
 	Actions    []Entry     // in plan order; empty when no action was decided
+	// Original is, for a plan the person edited in the approval popup
+	// (Request.EditOf set), the request whose plan they edited; its Seq is
+	// 0 if the history does not hold it.
+	Original Ref
+	// EditedAs is, for a request whose plan the person edited (its actions
+	// ended "edited"), the request that ran the edited plan instead; zero
+	// when there is none.
+	EditedAs Ref
+}
+
+// A Ref names a request and its place in the history.
+type Ref struct {
+	ID  string
+	Seq int64
 }
 
 func (q Query) check() error {
@@ -143,7 +157,7 @@ func (s *Store) Groups(ctx context.Context, q Query) ([]Group, error) {
 		return nil, err
 	}
 	where, args := q.where()
-	rows, err := s.r.QueryContext(ctx, "SELECT r.seq, r.id, r.time, r.client, r.program, r.kind, r.text, r.key_id FROM requests r"+
+	rows, err := s.r.QueryContext(ctx, "SELECT r.seq, r.id, r.time, r.client, r.program, r.kind, r.text, r.key_id, r.edit_of, r.edited_by FROM requests r"+
 		where+" ORDER BY r.seq DESC LIMIT ?", append(args, q.Limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("reading history: %w", err)
@@ -194,11 +208,80 @@ func (s *Store) Groups(ctx context.Context, q Query) ([]Group, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading history: %w", err)
 	}
+	if err := s.linkEdits(ctx, groups); err != nil {
+		return nil, err
+	}
 	return groups, nil
 }
 
+// linkEdits fills in each group's Original and EditedAs: an edited plan
+// and the request whose plan the person edited name each other.
+func (s *Store) linkEdits(ctx context.Context, groups []Group) error {
+	var originals, edited []any
+	var oldest int64
+	for _, g := range groups {
+		if g.Request.EditOf != "" {
+			originals = append(originals, g.Request.EditOf)
+		}
+		if slices.ContainsFunc(g.Actions, func(e Entry) bool { return e.Outcome != nil && e.Outcome.Status == "edited" }) {
+			edited = append(edited, g.Request.ID)
+			if oldest == 0 || g.Seq < oldest {
+				oldest = g.Seq
+			}
+		}
+	}
+	refs := func(query string, args []any, link func(ref Ref, editOf string)) error {
+		if len(args) == 0 {
+			return nil
+		}
+		rows, err := s.r.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("reading history: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var ref Ref
+			var editOf string
+			if err := rows.Scan(&ref.Seq, &ref.ID, &editOf); err != nil {
+				return fmt.Errorf("reading history: %w", err)
+			}
+			link(ref, editOf)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading history: %w", err)
+		}
+		return nil
+	}
+	in := func(n int) string { return " IN (" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")" }
+	for i := range groups {
+		if id := groups[i].Request.EditOf; id != "" {
+			groups[i].Original = Ref{ID: id}
+		}
+	}
+	err := refs("SELECT seq, id, edit_of FROM requests WHERE id"+in(len(originals)), originals, func(ref Ref, _ string) {
+		for i := range groups {
+			if groups[i].Request.EditOf == ref.ID {
+				groups[i].Original = ref
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	// An edit is recorded after the request it edits: only newer rows
+	// are read.
+	return refs("SELECT seq, id, edit_of FROM requests WHERE seq > ? AND edit_of"+in(len(edited)), append([]any{oldest}, edited...),
+		func(ref Ref, editOf string) {
+			for i := range groups {
+				if groups[i].Request.ID == editOf {
+					groups[i].EditedAs = ref
+				}
+			}
+		})
+}
+
 // requestRows reads rows of (seq, id, time, client, program, kind, text,
-// key_id) from requests, opening each text.
+// key_id, edit_of, edited_by) from requests, opening each text.
 func (s *Store) requestRows(rows *sql.Rows, capacity int) ([]Group, error) {
 	defer rows.Close()
 	out := make([]Group, 0, min(capacity, 64))
@@ -210,7 +293,7 @@ func (s *Store) requestRows(rows *sql.Rows, capacity int) ([]Group, error) {
 			keyID  string
 		)
 		r := &g.Request
-		if err := rows.Scan(&g.Seq, &r.ID, &when, &r.Client, &r.Program, &r.Kind, &sealed, &keyID); err != nil {
+		if err := rows.Scan(&g.Seq, &r.ID, &when, &r.Client, &r.Program, &r.Kind, &sealed, &keyID, &r.EditOf, &r.EditedBy); err != nil {
 			return nil, fmt.Errorf("reading history: %w", err)
 		}
 		r.Time = time.Unix(0, when)

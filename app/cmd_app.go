@@ -15,7 +15,6 @@ import (
 	"fyne.io/systray"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
-	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -113,9 +112,6 @@ func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writ
 			hooks.showApproval = opener(p)
 		}
 	}
-	// The menu and the dashboard ask with the same popups, one at a time:
-	// a program that clicks both cannot stack confirmations.
-	hooks.confirm = dashboard.OneAtATime(hooks.confirm)
 	// Signals end the app once its loop runs: until onReady starts the
 	// goroutine that reads them, they wait here.
 	sigs := make(chan os.Signal, 1)
@@ -195,7 +191,7 @@ func menuState(ctx context.Context, b *builtGate) tray.State {
 // in systray's onReady, once the gate is built.
 func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	// One confirmation at a time for every change that raises trust: the
-	// menu's, and the automations' from the socket.
+	// menu's, the automations' from the socket, and the dashboard's.
 	trust := &tray.Trust{Confirm: hooks.confirm, Authenticate: hooks.authenticate}
 	b.book.Confirm = confirmAutomation(trust)
 	b.runScheduler(ctx)
@@ -213,7 +209,7 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	}()
 
 	var openDashboard func(context.Context) error
-	if d := startDashboard(ctx, b, hooks.confirm, hooks.openURL); d != nil && hooks.openURL != nil {
+	if d := startDashboard(ctx, b, trust, hooks.openURL); d != nil && hooks.openURL != nil {
 		openDashboard = d.openBrowser
 	}
 	cfg := tray.Config{

@@ -15,6 +15,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/logs"
+	"github.com/airlockhq/airlock/app/internal/tray"
 )
 
 // cmdDashboard is `airlock dashboard`: it asks the running app to open the
@@ -124,8 +125,11 @@ func (h gateHandler) Dashboard(ctx context.Context, p ipc.DashboardParams) (ipc.
 // startDashboard serves the dashboard of the menu-bar app until ctx ends,
 // and makes it reachable from the socket. A dashboard that cannot start is
 // logged and left out: the menu and the socket still work.
-func startDashboard(ctx context.Context, b *builtGate, confirm func(ctx context.Context, title, text, yes string) (bool, error),
-	openURL func(ctx context.Context, url string) error) *dashEnd {
+func startDashboard(ctx context.Context, b *builtGate, trust *tray.Trust, openURL func(ctx context.Context, url string) error) *dashEnd {
+	var automations dashboard.Automations
+	if b.book != nil {
+		automations = bookAutomations{b.book}
+	}
 	srv, err := dashboard.Listen(dashboard.Config{
 		History: b.store,
 		Status: func() dashboard.Status {
@@ -135,9 +139,9 @@ func startDashboard(ctx context.Context, b *builtGate, confirm func(ctx context.
 		Settings: func() dashboard.Settings {
 			return dashboard.Settings{AllowedApps: b.settings.AllowedApps, Roots: b.roots}
 		},
-		// Automations: the scheduler, once there is one (issue 15).
-		Confirm: confirm,
-		Logf:    logs.Printf("dashboard"),
+		Automations: automations,
+		Confirm:     confirmDashboard(trust),
+		Logf:        logs.Printf("dashboard"),
 	})
 	if err != nil {
 		log.Printf("dashboard: %v (the menu and the socket still work)", err)

@@ -23,6 +23,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/airlockhq/airlock/app/internal/tray"
 )
 
 // dashGate is a gate served in this process as the menu-bar app serves
@@ -67,7 +68,7 @@ func startDashGate(t *testing.T) *dashGate {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	confirm := func(context.Context, string, string, string) (bool, error) { return false, nil }
-	d := startDashboard(ctx, dg.b, confirm, func(_ context.Context, u string) error {
+	d := startDashboard(ctx, dg.b, &tray.Trust{Confirm: confirm}, func(_ context.Context, u string) error {
 		dg.opened <- u
 		if dg.openErr != nil {
 			return errors.Join(errors.New("xdg-open "+u+": exit status 4"), dg.openErr)

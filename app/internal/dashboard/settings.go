@@ -306,8 +306,10 @@ type change struct {
 	raises           bool // it turns something on
 }
 
-// ErrConfirmationOpen is what a Confirm made by OneAtATime returns while
-// another confirmation is open.
+// ErrConfirmationOpen is wrapped by the error Config.Confirm (or a
+// SelfConfirming Automations) returns while another confirmation is open
+// elsewhere: one is open at a time for the menu, the socket and the
+// dashboard.
 var ErrConfirmationOpen = errors.New("another confirmation is open")
 
 // change asks the person about c in the confirmation popup, applies it
@@ -395,24 +397,4 @@ func (s *Server) change(ctx context.Context, c change) string {
 	}
 	s.cfg.Logf("dashboard: %s: %s", c.action, o.Status)
 	return result
-}
-
-// OneAtATime wraps confirm so that one confirmation is open at a time
-// across everything that shares the result (the menu and the dashboard):
-// a call while another is open returns ErrConfirmationOpen at once, so
-// that a program clicking both cannot stack popups for the person.
-func OneAtATime(confirm func(ctx context.Context, title, text, yes string) (bool, error)) func(ctx context.Context, title, text, yes string) (bool, error) {
-	if confirm == nil {
-		return nil
-	}
-	busy := make(chan struct{}, 1)
-	return func(ctx context.Context, title, text, yes string) (bool, error) {
-		select {
-		case busy <- struct{}{}:
-		default:
-			return false, ErrConfirmationOpen
-		}
-		defer func() { <-busy }()
-		return confirm(ctx, title, text, yes)
-	}
 }

@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -242,8 +243,8 @@ func TestReadOnlyCannotChange(t *testing.T) {
 }
 
 // One change is asked about at a time: a post while a popup is open is
-// refused as busy at once, shows no second popup and records nothing; and
-// OneAtATime makes the menu's and the dashboard's popups share that.
+// refused as busy at once, shows no second popup and records nothing; a
+// popup open elsewhere makes it busy too.
 func TestOneChangeAtATime(t *testing.T) {
 	open := make(chan struct{})
 	answer := make(chan bool)
@@ -283,26 +284,21 @@ func TestOneChangeAtATime(t *testing.T) {
 		t.Errorf("%d changes recorded, want 1", n)
 	}
 
-	// OneAtATime: one shared popup for two callers.
-	held := make(chan struct{})
-	release := make(chan struct{})
-	shared := dashboard.OneAtATime(func(context.Context, string, string, string) (bool, error) {
-		close(held)
-		<-release
-		return true, nil
-	})
-	done := make(chan error, 1)
-	go func() { _, err := shared(context.Background(), "a", "b", "c"); done <- err }()
-	<-held
-	if _, err := shared(context.Background(), "a", "b", "c"); !errors.Is(err, dashboard.ErrConfirmationOpen) {
-		t.Errorf("a second confirmation while one is open: %v", err)
+	// A popup open elsewhere (the menu's, the socket's: Confirm says
+	// ErrConfirmationOpen) is busy too, and the refusal is recorded.
+	rg = newRig(t, rigOptions{confirm: func(context.Context, string, string, string) (bool, error) {
+		return false, fmt.Errorf("asking: %w", dashboard.ErrConfirmationOpen)
+	}})
+	cookie = rg.session(dashboard.Full)
+	page = rg.get("/settings", cookie).body
+	if res := rg.post("/settings/automations", cookie, form(t, page, "/settings/automations", `value="false"`), nil); res.header.Get("Location") != "/settings?result=busy" {
+		t.Errorf("a change while another confirmation is open: %d %q", res.status, res.header.Get("Location"))
 	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Error(err)
+	if got := rg.auto.changes(); len(got) != 0 {
+		t.Errorf("changes %q", got)
 	}
-	if dashboard.OneAtATime(nil) != nil {
-		t.Error("OneAtATime(nil) made a popup")
+	if recs := settingRecords(t, rg.store); len(recs) != 1 || len(recs[0].Actions) != 1 || recs[0].Actions[0].Outcome == nil || recs[0].Actions[0].Outcome.Status != "refused" {
+		t.Errorf("recorded %+v, want one refused", recs)
 	}
 }
 

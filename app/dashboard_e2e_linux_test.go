@@ -60,7 +60,7 @@ func TestAppDashboard(t *testing.T) {
 			t.Errorf("the dashboard lacks %q", want)
 		}
 	}
-	if settings := get(t, address+"settings", full); !strings.Contains(settings, "No automations.") || !strings.Contains(settings, "/Documents") {
+	if settings := get(t, address+"settings", full); !strings.Contains(settings, "No automations are set up.") || !strings.Contains(settings, "/Documents") {
 		t.Error("the settings page does not show the automations and the roots")
 	}
 

@@ -103,6 +103,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/ipc:FuzzDecode \
+	  ./app/internal/dashboard:FuzzParseFilter \
+	  ./app/internal/dashboard:FuzzSplitText \
 	  ./app/internal/mcp:FuzzClientName \
 	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/policy:FuzzParseSettings \

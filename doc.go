@@ -17,6 +17,7 @@
 //	app/internal/automation the person's scheduled automations: schedules,
 //	                     the scheduler (runs them through the gate), the
 //	                     Book of changes (adding or turning on asks the person)
+//	app/internal/dashboard the browser's dashboard on 127.0.0.1: history by request, automations
 //	app/internal/risk/jxa   JavaScript for Automation; its rules are one table
 //	                     (rules.go: a row per method with its level and rule id)
 //	app/internal/risk/applescript the AppleScript analyzer (ASObjC too); its

@@ -119,7 +119,7 @@ func confirmAutomation(trust *tray.Trust) func(ctx context.Context, c automation
 		case err == nil:
 			return nil
 		case errors.Is(err, tray.ErrConfirmationOpen):
-			return fmt.Errorf("%w: another confirmation is open; try again once it is answered", automation.ErrNotConfirmed)
+			return fmt.Errorf("%w: %w; try again once it is answered", automation.ErrNotConfirmed, err)
 		case errors.Is(err, tray.ErrNotConfirmed):
 			// The same words; tray's may say why nobody could be asked.
 			return fmt.Errorf("%w%s", automation.ErrNotConfirmed, strings.TrimPrefix(err.Error(), tray.ErrNotConfirmed.Error()))

@@ -42,6 +42,7 @@ var appUI = uiHooks{
 	askText:      bridge.AskText,
 	showText:     bridge.ShowText,
 	authenticate: ownerAuthentication(),
+	openURL:      openInBrowser,
 }
 
 // uiHooks are the popups the menu-bar app asks with.
@@ -54,6 +55,18 @@ type uiHooks struct {
 	// authenticate asks for the device owner's authentication (Touch ID or
 	// the login password on macOS); nil where the platform has none.
 	authenticate func(ctx context.Context, reason string) error
+	// openURL opens a URL in the person's browser: the dashboard's link.
+	openURL func(ctx context.Context, url string) error
+}
+
+// openInBrowser opens u with the bridge's opener (NSWorkspace on macOS,
+// xdg-open or gio on Linux).
+func openInBrowser(ctx context.Context, u string) error {
+	d, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return err
+	}
+	return d.OpenURL(ctx, u)
 }
 
 // ownerAuthentication is bridge.Authenticate where the platform has owner
@@ -178,7 +191,7 @@ func menuState(ctx context.Context, b *builtGate) tray.State {
 // in systray's onReady, once the gate is built.
 func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	// One confirmation at a time for every change that raises trust: the
-	// menu's, and the automations' from the socket.
+	// menu's, the automations' from the socket, and the dashboard's.
 	trust := &tray.Trust{Confirm: hooks.confirm, Authenticate: hooks.authenticate}
 	b.book.Confirm = confirmAutomation(trust)
 	b.runScheduler(ctx)
@@ -195,7 +208,11 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 		systray.Quit()
 	}()
 
-	app := tray.New(tray.Config{
+	var openDashboard func(context.Context) error
+	if d := startDashboard(ctx, b, trust, hooks.openURL); d != nil && hooks.openURL != nil {
+		openDashboard = d.openBrowser
+	}
+	cfg := tray.Config{
 		Gate:         menuGate{b.gate},
 		Events:       b.events.Subscribe,
 		Approvals:    b.broker,
@@ -209,7 +226,9 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 		ShowText:     hooks.showText,
 		Quit:         systray.Quit,
 		Logf:         logs.Printf("tray"),
-	})
+	}
+	cfg.OpenDashboard = openDashboard
+	app := tray.New(cfg)
 	if hk := b.settings.KillHotkey; hk.Key != "" {
 		stop, err := bridge.RegisterHotkey(bridge.Hotkey(hk), func() {
 			log.Printf("kill hotkey pressed")

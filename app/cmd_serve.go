@@ -184,6 +184,7 @@ func popupsUsable() error {
 type gateHandler struct {
 	g     *gate.Gate
 	store *history.Store
+	dash  *dashLink        // nil or empty: no dashboard (airlock serve)
 	book  *automation.Book // the automations; nil: none here
 }
 

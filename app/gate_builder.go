@@ -53,6 +53,8 @@ type builtGate struct {
 	gate         *gate.Gate
 	srv          *ipc.Server
 	box          *sandbox.Box // the OS sandbox of commands and scripts
+	roots        []string     // the sandbox roots as the gate uses them (resolved)
+	dash         *dashLink    // the menu-bar app's dashboard, once it serves
 
 	// settingsMu is held by every change of the settings file (the level,
 	// the automations), each a read, a change and a write.
@@ -76,7 +78,8 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err := datadir.Ensure(dir); err != nil {
 		return nil, err
 	}
-	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{}}
+	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{},
+		dash: &dashLink{}}
 	b.settings, err = policy.LoadSettings(b.settingsPath)
 	if err != nil {
 		return nil, err
@@ -93,6 +96,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		return nil, fmt.Errorf("%s: %w", b.settingsPath, err)
 	}
 	paths := env.Paths
+	b.roots = paths.Roots
 	if err := ownFilesOutsideSandbox(paths, dir); err != nil {
 		return nil, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
 	}
@@ -136,7 +140,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Sandbox:   b.box,
 	})
 	b.startAutomations(env)
-	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book})
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash})
 	if err != nil {
 		b.store.Close()
 		return nil, err

@@ -78,6 +78,14 @@
 // action that names Airlock's key-store items). It protects the record against tampering with the file, not
 // against the user's own account once its Keychain is open to an attacker.
 //
+// # Reading
+//
+// Recent lists the newest actions (`airlock history`, the menu); Request
+// reads one request; Groups reads whole requests — the request, its model
+// calls and its actions in plan order — selected by client, risk, outcome
+// and time (the dashboard). Every read opens what it returns and fails
+// with a *TamperError naming the row whose sealed value does not open.
+//
 // # Writing
 //
 // One goroutine owns the write connection. Add* calls hand their record to

@@ -107,3 +107,60 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestGroupsLinkEdits: Groups reads an edited plan's link and who edited
+// it, and links the two requests both ways, across pages; an edit whose
+// original the history does not hold keeps its id with no place, and the
+// outcome filter finds the edited original.
+func TestGroupsLinkEdits(t *testing.T) {
+	s, _, _ := open(t)
+	ctx := context.Background()
+	must(t, s.AddRequest(ctx, history.Request{ID: "orig", Time: t0, Client: "mcp: claude-ai", Kind: "dsl", Text: "NOTIFY \"a\" \"0\"\n"}))
+	must(t, s.AddDecision(ctx, decision("orig", 0, "ask")))
+	must(t, s.AddOutcome(ctx, history.Outcome{RequestID: "orig", Index: 0, Time: t0, Approval: "edited", Status: "edited"}))
+	must(t, s.AddRequest(ctx, history.Request{ID: "other", Time: t0.Add(time.Second), Client: "c", Kind: "dsl", Text: "x"}))
+	must(t, s.AddRequest(ctx, history.Request{ID: "edit1", Time: t0.Add(2 * time.Second), Client: "mcp: claude-ai (edited by the person)", Kind: "dsl",
+		Text: "NOTIFY \"a\" \"1\"\n", EditOf: "orig", EditedBy: "the person, in the approval popup (zenity)"}))
+	must(t, s.AddRequest(ctx, history.Request{ID: "stray", Time: t0.Add(3 * time.Second), Client: "c", Kind: "dsl",
+		Text: "x", EditOf: "gone", EditedBy: "the person"}))
+
+	gs, err := s.Groups(ctx, history.Query{Limit: 10})
+	must(t, err)
+	by := map[string]history.Group{}
+	for _, g := range gs {
+		by[g.Request.ID] = g
+	}
+	orig, edit := by["orig"], by["edit1"]
+	if edit.Request.EditOf != "orig" || edit.Request.EditedBy != "the person, in the approval popup (zenity)" {
+		t.Errorf("the edit's request = %+v", edit.Request)
+	}
+	if edit.Original != (history.Ref{ID: "orig", Seq: orig.Seq}) || orig.Seq == 0 {
+		t.Errorf("the edit's Original = %+v, want orig at %d", edit.Original, orig.Seq)
+	}
+	if orig.EditedAs != (history.Ref{ID: "edit1", Seq: edit.Seq}) {
+		t.Errorf("the original's EditedAs = %+v, want edit1 at %d", orig.EditedAs, edit.Seq)
+	}
+	if g := by["stray"]; g.Original != (history.Ref{ID: "gone"}) {
+		t.Errorf("an edit of a request not held: Original = %+v", g.Original)
+	}
+	if g := by["other"]; g.Original != (history.Ref{}) || g.EditedAs != (history.Ref{}) {
+		t.Errorf("an unrelated request is linked: %+v %+v", g.Original, g.EditedAs)
+	}
+
+	// Page by page: each side finds the other off its page.
+	page, err := s.Groups(ctx, history.Query{Limit: 1, Before: orig.Seq + 1})
+	must(t, err)
+	if len(page) != 1 || page[0].EditedAs.ID != "edit1" {
+		t.Errorf("the original alone on its page: %+v", page)
+	}
+	page, err = s.Groups(ctx, history.Query{Limit: 1, Before: edit.Seq + 1})
+	must(t, err)
+	if len(page) != 1 || page[0].Original.Seq != orig.Seq {
+		t.Errorf("the edit alone on its page: %+v", page)
+	}
+	page, err = s.Groups(ctx, history.Query{Limit: 10, Outcome: "edited"})
+	must(t, err)
+	if len(page) != 1 || page[0].Request.ID != "orig" {
+		t.Errorf("outcome edited selects %q, want orig", ids(page))
+	}
+}

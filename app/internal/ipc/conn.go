@@ -196,6 +196,12 @@ func (c *conn) handle(req Request) {
 		res, err = h.Kill(c.ctx)
 	case "automations":
 		res, err = h.Automations(c.ctx, req.Params.(AutomationsParams))
+	case "dashboard":
+		if dh, ok := h.(DashboardHandler); ok {
+			res, err = dh.Dashboard(c.ctx, req.Params.(DashboardParams))
+		} else {
+			err = &RPCError{Code: CodeServerError, Message: "this gate has no dashboard: it comes with the menu-bar app (airlock), not airlock serve"}
+		}
 	default: // DecodeRequest lets no other method through
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}

@@ -131,6 +131,14 @@ func decodeRequest(frame []byte) (Request, error) {
 			return req, invalid(CodeInvalidParams, "limit must be between 0 and %d", MaxHistoryLimit)
 		}
 		req.Params = p
+	case "dashboard":
+		var p DashboardParams
+		if hasParams {
+			if err := decodeParams(params, &p); err != nil {
+				return req, err
+			}
+		}
+		req.Params = p
 	default: // status, kill: no params, or an empty object
 		if hasParams {
 			if err := decodeParams(params, &struct{}{}); err != nil {

@@ -176,25 +176,28 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly six methods,
-// and a Handler with exactly the six matching methods, so nothing a client
-// can call approves, denies or resumes (automations may only propose a
-// change that raises trust: the person says yes to it in a popup), and the
-// operations automations takes.
+// TestMethodsAreClosed pins the protocol's surface: exactly seven methods,
+// and a Handler (with its optional DashboardHandler) with exactly the
+// matching methods, so nothing a client can call approves, denies or
+// resumes (automations may only propose a change that raises trust: the
+// person says yes to it in a popup; dashboard opens the browser itself or
+// hands out a link that can only read), and the operations automations
+// takes.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"ask", "automations", "history", "kill", "status", "submit"}
+	want := []string{"ask", "automations", "dashboard", "history", "kill", "status", "submit"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
 	}
-	h := reflect.TypeFor[ipc.Handler]()
 	var names []string
-	for i := range h.NumMethod() {
-		names = append(names, strings.ToLower(h.Method(i).Name))
+	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler]()} {
+		for i := range h.NumMethod() {
+			names = append(names, strings.ToLower(h.Method(i).Name))
+		}
 	}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
-		t.Errorf("Handler methods %q, want exactly %q", names, want)
+		t.Errorf("Handler and DashboardHandler methods %q, want exactly %q", names, want)
 	}
 	ops := []string{"add", "disable", "enable", "list", "off", "on", "remove", "run-now"}
 	if got := slices.Sorted(slices.Values(ipc.AutomationOps)); !slices.Equal(got, ops) {
@@ -210,6 +213,8 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`5`), Method: "submit", Params: ipc.SubmitParams{Client: "mcp", Plan: "open \"/tmp\"\nnotify \"é\"", DryRun: true}},
 		{ID: json.RawMessage(`6`), Method: "ask", Params: ipc.AskParams{Client: "airlock ask", Request: "tidy \"it\"", Context: "x\ny", Model: "m:1b", DryRun: true}},
 		{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "add", Name: "inbox", Run: "CREATE_FOLDER \"~/Documents/Inbox\"\n", Schedule: "every 2h"}},
+		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
+		{ID: json.RawMessage(`9`), Method: "dashboard", Params: ipc.DashboardParams{}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()

@@ -3,16 +3,18 @@
 // JSON-RPC 2.0 framing with its limits, and the client the CLI and the MCP
 // server use to talk to a running gate.
 //
-// The protocol is a closed set of six methods (Methods): submit work (a
+// The protocol is a closed set of seven methods (Methods): submit work (a
 // plan, or a request in words for the gate's model to turn into one), read
-// status, read history, trip the kill switch, and read or change the
-// person's automations. It must never grow a method that approves, denies,
-// changes the autonomy level or re-arms after a kill, nor one that makes a
-// change raising trust on the client's word: those happen only in the
-// native UI, so an agent holding the socket still cannot approve itself.
-// An automation a client adds or turns on is only proposed: it runs once
-// the person has said yes in Airlock's own confirmation popup (the same as
-// the menu's), and each of its runs is decided like any request.
+// status, read history, trip the kill switch, read or change the person's
+// automations, and open the dashboard (the app opens it in the browser
+// itself; a client asking for a link to print gets one that can only
+// read). It must never grow a method that approves, denies, changes the
+// autonomy level or re-arms after a kill, nor one that makes a change
+// raising trust on the client's word: those happen only in the native UI,
+// so an agent holding the socket still cannot approve itself. An
+// automation a client adds or turns on is only proposed: it runs once the
+// person has said yes in Airlock's own confirmation popup (the same as the
+// menu's), and each of its runs is decided like any request.
 //
 // The kill switch also has a socket of its own (KillSocketName), its
 // reserved path: connecting trips it, the gate reads nothing there, and no

@@ -47,5 +47,5 @@ func Example() {
 	// event: {"client":"airlock run","event":"awaiting_approval"}
 	// event: {"event":"approved"}
 	// result: {"outcome":"done"} <nil>
-	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations (code -32601)
+	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations, dashboard (code -32601)
 }

@@ -50,8 +50,11 @@ const MaxHistoryLimit = 1000
 // automations may only ask: a change of the automations that raises trust
 // (adding one, turning one or all on) is made only after the person's yes
 // in Airlock's own confirmation popup, as from the menu; one that lowers it
-// (removing, turning off) is made at once, like kill.
-var Methods = []string{"submit", "ask", "status", "history", "kill", "automations"}
+// (removing, turning off) is made at once, like kill. dashboard opens the
+// dashboard in the person's browser, or returns a read-only link to it: it
+// shows what history already returns, and every change made there waits
+// for the person's yes in a popup.
+var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard"}
 
 // AutomationOps are the values AutomationsParams.Op may take.
 var AutomationOps = []string{"list", "add", "remove", "enable", "disable", "run-now", "on", "off"}
@@ -139,6 +142,38 @@ type AutomationsParams struct {
 	Cooldown string `json:"cooldown,omitempty"`
 }
 
+// DashboardParams are the params of dashboard.
+type DashboardParams struct {
+	// Print asks for a link the client prints instead of the gate opening
+	// the browser. Such a link opens a read-only session: the socket is
+	// open to every program of the user, agents included, so what it hands
+	// out may show no more than history does.
+	Print bool `json:"print,omitempty"`
+}
+
+// DashboardResult is the result of dashboard.
+type DashboardResult struct {
+	// Address is the dashboard's address, with no secret in it; on its own
+	// it opens nothing.
+	Address string `json:"address"`
+	// Opened is set when the gate opened the dashboard in the browser.
+	Opened bool `json:"opened,omitempty"`
+	// URL is the one-time link, for Print: it opens a read-only session
+	// once, within a few minutes.
+	URL string `json:"url,omitempty"`
+}
+
+// DashboardHandler is a Handler that serves the dashboard method. The
+// server answers dashboard with an error saying the gate has no dashboard
+// when its Handler is not one.
+type DashboardHandler interface {
+	// Dashboard opens the dashboard in the person's browser (the gate's
+	// own opener, never the client's), or with p.Print returns a link that
+	// opens a read-only session. It must never give a client a link that
+	// can change anything.
+	Dashboard(ctx context.Context, p DashboardParams) (DashboardResult, error)
+}
+
 // Handler is the gate's side of the protocol. The server calls it with
 // requests that have already been decoded and checked: the method is one of
 // Methods and the params are well-formed and within their bounds.
@@ -183,8 +218,8 @@ type Request struct {
 	// Method is one of Methods.
 	Method string
 	// Params is SubmitParams for submit, AskParams for ask, HistoryParams
-	// for history, AutomationsParams for automations, nil for status and
-	// kill.
+	// for history, AutomationsParams for automations, DashboardParams for
+	// dashboard, nil for status and kill.
 	Params any
 }
 

@@ -95,6 +95,10 @@ type Config struct {
 	// report, which never goes to a file. Nil: "Open history…" logs that
 	// it cannot be shown.
 	ShowText func(ctx context.Context, title, text string) error
+	// OpenDashboard opens the dashboard in the person's browser with a
+	// link that opens a full session (one whose changes still wait for the
+	// person's yes in a popup). Nil: "Dashboard…" cannot be clicked.
+	OpenDashboard func(ctx context.Context) error
 	// Hotkey is the kill switch's combination as the menu shows it, if
 	// known at the start; SetHotkey changes it.
 	Hotkey string
@@ -207,6 +211,7 @@ func (a *App) State(ctx context.Context) State {
 		Pending:          a.cfg.Approvals.Pending(),
 		Grants:           a.cfg.Grants.List(),
 		CanShowApprovals: a.cfg.ShowApproval != nil,
+		CanOpenDashboard: a.cfg.OpenDashboard != nil,
 		Now:              a.cfg.Now(),
 	}
 	recent, err := a.cfg.History.Recent(ctx, MaxRecent)
@@ -336,6 +341,13 @@ func (a *App) Do(ctx context.Context, act Action) error {
 		return a.setAutomation(ctx, act.ID, act.On)
 	case RunAutomation:
 		return a.runAutomation(act.ID)
+	case OpenDashboard:
+		if a.cfg.OpenDashboard == nil {
+			return errors.New("opening the dashboard: there is none here")
+		}
+		if err := a.cfg.OpenDashboard(ctx); err != nil {
+			return fmt.Errorf("opening the dashboard: %w", err)
+		}
 	}
 	return nil
 }

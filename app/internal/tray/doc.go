@@ -4,8 +4,9 @@
 // menu's items, icon, title and tooltip (Build); the App that keeps it in
 // step with the gate's and the broker's events and carries out what the
 // person clicks, "Automate…" and the history report included (a request typed into a popup, which
-// the gate's model turns into a plan); and its rendering with fyne.io/systray
-// (Systray).
+// the gate's model turns into a plan), and "Dashboard…" (the dashboard,
+// opened in the browser; app/internal/dashboard); and its rendering with
+// fyne.io/systray (Systray).
 //
 // It is one of the only two places a person changes what the gate may do:
 // the autonomy level, resuming after a kill, revoking a grant. A click on

@@ -55,6 +55,8 @@ type State struct {
 	// is false where the app has none to show (no scheduler).
 	Automations    automation.Overview
 	HasAutomations bool
+	// CanOpenDashboard is whether "Dashboard…" can open the dashboard.
+	CanOpenDashboard bool
 }
 
 // Automation is the state of the request in words that "Automate…" started.
@@ -115,6 +117,7 @@ const (
 	SetAutomations             // turn the automations' global switch to Action.On
 	SetAutomation              // turn automation Action.ID to Action.On
 	RunAutomation              // run automation Action.ID now
+	OpenDashboard              // open the dashboard in the browser
 )
 
 // Action is what an item does when clicked.
@@ -183,6 +186,7 @@ func Build(s State) Menu {
 	}
 	m.Items = append(m.Items,
 		Item{Title: "Open history…", Enabled: true, Action: Action{Kind: OpenHistory}},
+		Item{Title: DashboardTitle, Enabled: s.CanOpenDashboard, Action: Action{Kind: OpenDashboard}},
 		Item{Separator: true},
 		Item{Title: "Quit Airlock", Enabled: true, Action: Action{Kind: Quit}})
 	return m
@@ -224,6 +228,9 @@ func titleOf(s State) string {
 	}
 	return progressText(s.Automation)
 }
+
+// DashboardTitle is the title of the item that opens the dashboard.
+const DashboardTitle = "Dashboard…"
 
 // AutomateTitle is the title of the "Automate…" item when it can be clicked.
 const AutomateTitle = "Automate…"

@@ -69,7 +69,6 @@ var (
 func caution(why string) row     { return row{level: level.Caution, why: why} }
 func dangerous(why string) row   { return row{level: level.Dangerous, why: why} }
 func destructive(why string) row { return row{level: level.Destructive, why: why} }
-func writes(why string) row      { return row{level: level.Caution, why: why, writes: true} }
 func custom(f func(*call)) row   { return row{run: f} }
 
 // reads is a read-only row with its option model: short options, short

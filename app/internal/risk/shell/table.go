@@ -139,14 +139,14 @@ var commands = map[string]row{
 	"lpstat": {opts: freeWords}, "networkquality": {opts: freeWords}, "afinfo": {opts: freeWords},
 	"lesspipe.sh": {opts: freeWords}, "lesspipe": {opts: freeWords}, "help": {opts: freeWords},
 	"whatis": {opts: freeWords}, "apropos": {opts: freeWords}, "expr": {opts: freeWords}, "sleep": {opts: freeWords},
-	"mdls": {opts: &opts{free: true, effects: map[string]effect{"-plist": {level.Caution, "writes the attributes to a file"}}}},
+	"mdls": {opts: &opts{free: true, effects: map[string]effect{"-plist": {level.Dangerous, "writes the attributes to a file"}}}},
 	"uname": reads("amnoprsvKUiI", "", `--all --kernel-name --nodename --kernel-release --kernel-version --machine
 		--processor --hardware-platform --operating-system --help --version`),
 	"which": reads("as", "", ""), "whereis": reads("bmsuBMSfql", "", ""), "type": {opts: freeWords},
 	"file": {opts: &opts{short: "bcdDhiIkLlNnprsvz0S", valued: "eFfmMP", long: `--brief --mime --mime-type
 		--mime-encoding --no-dereference --dereference --separator= --files-from= --magic-file= --keep-going --raw
 		--special-files --uncompress --uncompress-noreport --no-pad --preserve-date --print0 --apple --extension
-		--exclude= --exclude-quiet= --help --version`, effects: map[string]effect{"-C": {level.Caution, "writes a compiled magic file"}}}},
+		--exclude= --exclude-quiet= --help --version`, effects: map[string]effect{"-C": {level.Dangerous, "writes a compiled magic file"}}}},
 	"stat": reads("FLlnqrsx", "ftc", "--dereference --file-system --format= --printf= --terse --cached= --help --version"),
 	"head": reads("qvz0123456789", "cn", "--bytes= --lines= --quiet --silent --verbose --zero-terminated --help --version"),
 	"tail": reads("bfFqrz0123456789", "bcn", `--bytes= --follow --follow= --lines= --pid= --quiet --silent --retry
@@ -201,7 +201,7 @@ var commands = map[string]row{
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
 	"history": {opts: &opts{free: true, effects: map[string]effect{"-c": {level.Caution, "clears the shell history"},
-		"-d": {level.Caution, "deletes history entries"}, "-w": {level.Caution, "writes the history file"}}}},
+		"-d": {level.Caution, "deletes history entries"}, "-w": {level.Dangerous, "writes the history file"}}}},
 	"seq": reads("w", "fst", "--format= --separator= --equal-width --help --version"),
 	"jot": reads("cnr", "bswp", ""), "bc": reads("hilqsvw", "e", "--help --interactive --mathlib --quiet --standard --warn --version --expression= --file="),
 	"md5": reads("pqrt", "s", ""), "md5sum": reads(sumShort, "", sumLong), "shasum": reads(sumShort+"0123456789UpP", "a", sumLong+" --algorithm= --portable --UNIVERSAL --01"),
@@ -216,7 +216,7 @@ var commands = map[string]row{
 	"afplay": reads("dhq", "vtrq", "--volume= --time= --rate= --rQuality= --debug --leaks --help"),
 	"say": {opts: &opts{short: "i", valued: "vrfa", long: `--voice= --rate= --input-file= --audio-device= --interactive
 		--interactive= --progress --file-format= --data-format= --channels= --bit-rate= --quality=`, effects: map[string]effect{
-		"-o": {level.Caution, "writes the speech to a file"}, "--output-file": {level.Caution, "writes the speech to a file"},
+		"-o": {level.Dangerous, "writes the speech to a file"}, "--output-file": {level.Dangerous, "writes the speech to a file"},
 		"-n": {level.Dangerous, "sends the speech over the network"}, "--network-send": {level.Dangerous, "sends the speech over the network"}}}},
 	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
 	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
@@ -225,9 +225,9 @@ var commands = map[string]row{
 		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
 		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd
 		--dtdattr --catalogs --nocatalogs --postvalid --insert --compress --memory --push --testIO --load-trace`,
-		effects: map[string]effect{"--output": {level.Caution, "writes a file"}, "-o": {level.Caution, "writes a file"}}}},
+		effects: map[string]effect{"--output": {level.Dangerous, "writes a file"}, "-o": {level.Dangerous, "writes a file"}}}},
 	"iconv": {opts: &opts{short: "cls", valued: "ft", long: "--from-code= --to-code= --list --silent --help --version",
-		effects: map[string]effect{"--output": {level.Caution, "writes a file"}, "-o": {level.Caution, "writes a file"}}}},
+		effects: map[string]effect{"--output": {level.Dangerous, "writes a file"}, "-o": {level.Dangerous, "writes a file"}}}},
 	"uuidgen": reads("rtsmx", "nN", "--random --time --sha1 --md5 --hex --namespace= --name= --help --version"),
 	"bat": {opts: &opts{short: "AbnpPuh", valued: "lHrmdLw", long: `--show-all --plain --language= --highlight-line=
 		--file-name= --diff --diff-context= --tabs= --wrap= --terminal-width= --number --color= --italic-text=
@@ -235,7 +235,7 @@ var commands = map[string]row{
 		--list-languages --unbuffered --help --version`, effects: map[string]effect{"--pager": {level.Dangerous, "runs the pager it names, which is not analysed"}}}},
 	"tree": {opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
 		--timefmt= --dirsfirst --du --si --prune --matchdirs --ignore-case --gitignore --info --sort= --fromfile --help
-		--version`, effects: map[string]effect{"-o": {level.Caution, "writes its listing to a file"}}}},
+		--version`, effects: map[string]effect{"-o": {level.Dangerous, "writes its listing to a file"}}}},
 	"lsappinfo": {level: level.Dangerous, why: "changes how applications run", opts: noOptions, subs: map[string]level.Level{
 		"": level.Safe, "list": level.Safe, "info": level.Safe, "front": level.Safe, "find": level.Safe,
 		"visibleprocesslist": level.Safe, "metainfo": level.Safe, "processlist": level.Safe,
@@ -309,8 +309,8 @@ var commands = map[string]row{
 	"dot_clean": changes("merges and removes ._ files", "fmnsv", "", "--keep= --rsrc"),
 	"pkgbuild":  caution("builds an installer package"), "productbuild": caution("builds an installer package"),
 	"productsign": caution("signs an installer package"),
-	"powermetrics": {opts: &opts{free: true, effects: map[string]effect{"-o": {level.Caution, "writes its samples to a file"},
-		"--output-file": {level.Caution, "writes its samples to a file"}}}},
+	"powermetrics": {opts: &opts{free: true, effects: map[string]effect{"-o": {level.Dangerous, "writes its samples to a file"},
+		"--output-file": {level.Dangerous, "writes its samples to a file"}}}},
 	"sample":    changes("samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"),
 	"spindump":  caution("samples every process and writes a report"),
 	"dc":        dangerous("runs its programs, whose ! command runs shell commands that are not analysed"),

@@ -202,6 +202,6 @@ var openModel = &opts{short: "eftFWRngjhDiN", valued: "abusHr", stop: "--args", 
 	effects: map[string]effect{
 		"--env":    {level.Dangerous, "sets the environment of the app it starts, which can load code into it"},
 		"--stdin":  {level.Caution, "feeds the app a file"},
-		"--stdout": {level.Caution, "writes the app's output to a file"},
-		"--stderr": {level.Caution, "writes the app's errors to a file"},
+		"--stdout": {level.Dangerous, "writes the app's output to a file"},
+		"--stderr": {level.Dangerous, "writes the app's errors to a file"},
 	}}

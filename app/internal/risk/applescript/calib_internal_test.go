@@ -13,14 +13,7 @@ import (
 // the facade combines: every secret read is secret.*, every way out
 // egress.*.
 func TestCalibration(t *testing.T) {
-	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
-	defer end(&Verdict{})
-	tests := []struct {
-		name     string
-		script   string
-		min, max level.Level
-		rule     string
-	}{
+	tests := []rated{
 		// do shell script: never below dangerous; seed 000's programs destructive.
 		{"shell ls", `do shell script "ls"`, level.Dangerous, level.Dangerous, "as.shell"},
 		{"shell sudo", `do shell script "sudo -n true"`, level.Destructive, level.Blocked, "as.shell-destructive"},
@@ -48,6 +41,24 @@ func TestCalibration(t *testing.T) {
 		{"clipboard", `set the clipboard to "x"`, level.Caution, level.Caution, "egress.as.clipboard"},
 		{"open location", `open location "https://example.com/?q=1"`, level.Caution, level.Dangerous, "egress.as.open-url"},
 	}
+	checkRated(t, tests)
+}
+
+// rated is a script the analyzer must rate within [min, max], with rule
+// among the reasons that fired ("" for no rule in particular).
+type rated struct {
+	name     string
+	script   string
+	min, max level.Level
+	rule     string
+}
+
+// checkRated rates each case, in a subtest of its own, with nested shell
+// scripts going to fakeShell.
+func checkRated(t *testing.T, tests []rated) {
+	t.Helper()
+	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
+	defer end(&Verdict{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := Rate(tt.script, env, 0)

@@ -12,14 +12,7 @@ import (
 // that everyday Foundation use is not over-rated. Every case is a script
 // the analyzer only reads.
 func TestObjC(t *testing.T) {
-	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
-	defer end(&Verdict{})
-	tests := []struct {
-		name     string
-		script   string
-		min, max level.Level
-		rule     string // a rule that must fire ("" none)
-	}{
+	tests := []rated{
 		{"remove, colon form", "use framework \"Foundation\"\nset fm to current application's NSFileManager's defaultManager()\nfm's removeItemAtPath:\"/tmp/x\" |error|:(missing value)",
 			level.Destructive, level.Blocked, "as.objc-remove"},
 		{"remove, underscore form", "use framework \"Foundation\"\ncurrent application's NSFileManager's defaultManager()'s removeItemAtPath_error_(\"/tmp/x\", missing value)",
@@ -79,23 +72,7 @@ func TestObjC(t *testing.T) {
 		{"script object handler is no method", "script S\n\ton greet()\n\t\treturn \"hi\"\n\tend greet\nend script\nset g to S's greet()",
 			level.Safe, level.Caution, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v := Rate(tt.script, env, 0)
-			if v.Level < tt.min || v.Level > tt.max {
-				t.Errorf("level %v, want %v..%v: %v", v.Level, tt.min, tt.max, v)
-			}
-			if tt.rule == "" {
-				return
-			}
-			for _, r := range v.Reasons {
-				if r.Rule == tt.rule {
-					return
-				}
-			}
-			t.Errorf("no %s among %v", tt.rule, v)
-		})
-	}
+	checkRated(t, tests)
 }
 
 // TestDataLiterals checks that «data» literals holding text are read as

@@ -1,0 +1,359 @@
+package facts
+
+import (
+	"bytes"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// A launch makes the OS start a program Airlock does not confine: opening a
+// file or a URL hands it to a handler that runs outside every sandbox, with
+// the display, the session bus and the person's rights. So a launch runs
+// unasked (Caution) only when the handler is known to merely display what
+// it is given and the file is inert by what it is: its content, its
+// executable bit and its type. Anything else asks: a viewer given a file
+// that could run is Dangerous; a handler that runs, installs or executes
+// what it is given, and one Airlock does not know, is Destructive, since
+// what the file holds would run outside the sandbox — at every level.
+//
+// Handlers are identified by what the OS resolved — a bundle identifier on
+// macOS, a desktop file and the program its Exec runs on Linux — never by a
+// name the agent chose.
+
+// Platforms of the viewer allow-list.
+const (
+	Darwin = "darwin"
+	Linux  = "linux"
+)
+
+// Handler is the program the OS would start for a launch, as the platform
+// resolved it.
+type Handler struct {
+	Platform string // Darwin or Linux
+	// ID is the bundle identifier (macOS: "com.apple.Preview") or the
+	// desktop file's id (Linux: "org.gnome.Evince").
+	ID   string
+	Name string // what the person knows it by: "Preview", "Document Viewer"
+	// Path is where the app bundle or the desktop file is.
+	Path string
+	// Program is the absolute path of the executable the launch starts
+	// (Linux: the first word of Exec, found on PATH; macOS: the bundle's
+	// executable), "" when it could not be found.
+	Program string
+	// Terminal is a desktop file's Terminal=true: it runs in a terminal.
+	Terminal bool
+	// UserOwned says the app bundle, the desktop file or its program lies
+	// in the home folder, where an action could have put it.
+	UserOwned bool
+}
+
+// HandlerKind is what a handler does with what it is given.
+type HandlerKind int
+
+// The kinds of handler.
+const (
+	HandlerUnknown HandlerKind = iota // not known: it may do anything with it
+	HandlerViewer                     // only displays it (a document viewer, an editor, a browser for web pages)
+	HandlerRunner                     // runs, installs or executes it
+)
+
+func (k HandlerKind) String() string {
+	switch k {
+	case HandlerViewer:
+		return "viewer"
+	case HandlerRunner:
+		return "runner"
+	}
+	return "unknown"
+}
+
+// Input is what a launch hands its handler.
+type Input int
+
+// The inputs of a launch.
+const (
+	InputFile   Input = iota // a local file
+	InputFolder              // a local folder
+	InputWeb                 // an http or https URL
+)
+
+func (in Input) String() string {
+	switch in {
+	case InputFolder:
+		return "a folder"
+	case InputWeb:
+		return "a web page"
+	}
+	return "a file"
+}
+
+func (in Input) plural() string {
+	switch in {
+	case InputFolder:
+		return "folders"
+	case InputWeb:
+		return "web pages"
+	}
+	return "files"
+}
+
+// Viewer is one entry of the allow-list of handlers known to only display
+// their input.
+type Viewer struct {
+	Platform string
+	// IDs are the bundle identifiers (macOS) or desktop file ids (Linux)
+	// it has, lower case.
+	IDs []string
+	// Programs are the names of the executables its Exec may start
+	// (Linux), lower case; on macOS the bundle identifier is the identity.
+	Programs []string
+	Takes    Input  // what it may be given
+	Why      string // why it only displays what it is given
+}
+
+// Viewers is the allow-list of handlers known to only display their input,
+// each with its reason. An editor counts: it shows a file and changes it
+// only when the person saves. A browser counts for web pages only: a local
+// HTML file runs its script with the rights of file: URLs.
+var Viewers = []Viewer{
+	// macOS, by bundle identifier.
+	{Darwin, []string{"com.apple.preview"}, nil, InputFile, "Preview shows PDFs and images"},
+	{Darwin, []string{"com.apple.textedit"}, nil, InputFile, "TextEdit shows and edits text and rich text; it does not run it"},
+	{Darwin, []string{"com.apple.quicktimeplayerx"}, nil, InputFile, "QuickTime Player plays audio and video"},
+	{Darwin, []string{"com.apple.photos"}, nil, InputFile, "Photos shows images and video"},
+	{Darwin, []string{"com.apple.ibooksx"}, nil, InputFile, "Books shows EPUB and PDF books"},
+	{Darwin, []string{"com.apple.finder"}, nil, InputFolder, "Finder shows folders"},
+	{Darwin, []string{"com.apple.safari"}, nil, InputWeb, "Safari shows web pages in its own sandbox"},
+	{Darwin, []string{"com.google.chrome"}, nil, InputWeb, "Chrome shows web pages in its own sandbox"},
+	{Darwin, []string{"org.mozilla.firefox"}, nil, InputWeb, "Firefox shows web pages in its own sandbox"},
+	{Darwin, []string{"com.microsoft.edgemac"}, nil, InputWeb, "Edge shows web pages in its own sandbox"},
+	{Darwin, []string{"com.brave.browser"}, nil, InputWeb, "Brave shows web pages in its own sandbox"},
+	// Linux, by desktop file id and the program its Exec starts.
+	{Linux, []string{"org.gnome.evince", "evince"}, []string{"evince"}, InputFile, "Evince (Document Viewer) shows PDF, PostScript and DjVu"},
+	{Linux, []string{"org.gnome.papers"}, []string{"papers"}, InputFile, "Papers shows PDF documents"},
+	{Linux, []string{"org.kde.okular", "okularapplication_pdf"}, []string{"okular"}, InputFile, "Okular shows documents"},
+	{Linux, []string{"atril"}, []string{"atril"}, InputFile, "Atril shows documents"},
+	{Linux, []string{"xreader"}, []string{"xreader"}, InputFile, "Xreader shows documents"},
+	{Linux, []string{"org.gnome.eog", "eog"}, []string{"eog"}, InputFile, "Eye of GNOME shows images"},
+	{Linux, []string{"org.gnome.loupe"}, []string{"loupe"}, InputFile, "Loupe shows images"},
+	{Linux, []string{"org.kde.gwenview"}, []string{"gwenview"}, InputFile, "Gwenview shows images"},
+	{Linux, []string{"org.xfce.ristretto", "ristretto"}, []string{"ristretto"}, InputFile, "Ristretto shows images"},
+	{Linux, []string{"feh"}, []string{"feh"}, InputFile, "feh shows images"},
+	{Linux, []string{"org.gnome.gedit", "gedit"}, []string{"gedit"}, InputFile, "gedit shows and edits text; opening a file does not run it"},
+	{Linux, []string{"org.gnome.texteditor"}, []string{"gnome-text-editor"}, InputFile, "Text Editor shows and edits text"},
+	{Linux, []string{"org.xfce.mousepad", "mousepad"}, []string{"mousepad"}, InputFile, "Mousepad shows and edits text"},
+	{Linux, []string{"org.x.editor", "xed"}, []string{"xed"}, InputFile, "Xed shows and edits text"},
+	{Linux, []string{"pluma"}, []string{"pluma"}, InputFile, "Pluma shows and edits text"},
+	{Linux, []string{"org.kde.kwrite"}, []string{"kwrite"}, InputFile, "KWrite shows and edits text"},
+	{Linux, []string{"org.gnome.totem", "totem"}, []string{"totem"}, InputFile, "Videos (Totem) plays audio and video"},
+	{Linux, []string{"mpv"}, []string{"mpv"}, InputFile, "mpv plays audio and video"},
+	{Linux, []string{"org.gnome.nautilus", "nautilus"}, []string{"nautilus"}, InputFolder, "Files (Nautilus) shows folders; it opens nothing by itself"},
+	{Linux, []string{"org.kde.dolphin"}, []string{"dolphin"}, InputFolder, "Dolphin shows folders"},
+	{Linux, []string{"thunar", "org.xfce.thunar"}, []string{"thunar"}, InputFolder, "Thunar shows folders"},
+	{Linux, []string{"nemo"}, []string{"nemo"}, InputFolder, "Nemo shows folders"},
+	{Linux, []string{"caja", "caja-folder-handler"}, []string{"caja"}, InputFolder, "Caja shows folders"},
+	{Linux, []string{"firefox", "firefox-esr", "org.mozilla.firefox"}, []string{"firefox", "firefox-esr"}, InputWeb, "Firefox shows web pages in its own sandbox"},
+	{Linux, []string{"chromium", "chromium-browser", "org.chromium.chromium"}, []string{"chromium", "chromium-browser"}, InputWeb, "Chromium shows web pages in its own sandbox"},
+	{Linux, []string{"google-chrome", "com.google.chrome"}, []string{"google-chrome", "google-chrome-stable"}, InputWeb, "Chrome shows web pages in its own sandbox"},
+	{Linux, []string{"org.gnome.epiphany", "epiphany"}, []string{"epiphany", "epiphany-browser"}, InputWeb, "Web (Epiphany) shows web pages"},
+}
+
+// Runners are what runs, installs or executes the files it is given, by
+// lower-case bundle identifier, desktop file id or program name: terminals,
+// shells and interpreters, script editors, installers and package tools,
+// emulation layers. A handler that is none of these and not a viewer is
+// unknown, which a launch treats the same way.
+var Runners = map[string]bool{
+	// macOS bundle identifiers.
+	"com.apple.terminal": true, "com.googlecode.iterm2": true, "dev.warp.warp-stable": true,
+	"com.mitchellh.ghostty": true, "net.kovidgoyal.kitty": true, "org.alacritty": true, "io.alacritty": true,
+	"com.github.wez.wezterm": true, "co.zeit.hyper": true, "com.apple.scripteditor2": true,
+	"com.apple.automator": true, "com.apple.shortcuts": true, "com.apple.installer": true,
+	"com.apple.dt.xcode": true, "com.microsoft.vscode": true, "org.python.pythonlauncher": true,
+	"com.apple.jarlauncher": true, "com.apple.appletlauncher": true, "com.latenightsw.scriptdebugger8": true,
+	// Programs and desktop ids (Linux), and the same tools anywhere.
+	"xterm": true, "uxterm": true, "zutty": true, "gnome-terminal": true, "org.gnome.terminal": true,
+	"org.gnome.console": true, "kgx": true, "konsole": true, "org.kde.konsole": true, "xfce4-terminal": true,
+	"lxterminal": true, "mate-terminal": true, "terminator": true, "tilix": true, "com.gexperts.tilix": true,
+	"kitty": true, "alacritty": true, "foot": true, "wezterm": true, "st": true, "urxvt": true, "rxvt": true,
+	"sakura": true, "guake": true, "tilda": true, "x-terminal-emulator": true, "qterminal": true,
+	"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true, "ksh": true, "csh": true, "tcsh": true,
+	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true,
+	"php": true, "lua": true, "tclsh": true, "wish": true, "java": true, "wine": true, "mono": true,
+	"osascript": true, "env": true, "xdg-open": true, "gio": true, "exo-open": true, "kioclient": true,
+	"kioclient5": true, "gdebi": true, "gdebi-gtk": true, "apturl": true, "dpkg": true, "apt": true,
+	"org.gnome.software": true, "gnome-software": true, "flatpak": true, "snap": true, "appimagelauncher": true,
+	"code": true, "codium": true, "emacs": true, "vim": true, "gvim": true, "nvim": true,
+}
+
+// interpreterPrefixes name families of programs that run code: python3.11,
+// perl5.36, ruby3.1, node18 … are runners without each having a row.
+var interpreterPrefixes = []string{"python", "perl", "ruby", "node", "php", "lua", "tclsh", "wish", "java", "pypy", "jruby"}
+
+// Classify says what a handler does with what it is given, and why, in
+// words the person reads. A handler is a viewer only when its identity
+// matches the allow-list for its platform and it is not the person's own
+// or an action's (an app or desktop file in the home folder); on Linux the
+// program its Exec starts must be the viewer's too, and it must not run in
+// a terminal. in is what it would be given: a viewer of files is not one of
+// folders (a file manager given a file may launch it), nor a browser one of
+// files.
+func Classify(h Handler, in Input) (HandlerKind, string) {
+	name := h.Name
+	if name == "" {
+		name = h.ID
+	}
+	id := strings.ToLower(h.ID)
+	prog := strings.ToLower(path.Base(h.Program))
+	if h.Program == "" {
+		prog = ""
+	}
+	switch {
+	case h.Terminal:
+		return HandlerRunner, name + " runs in a terminal"
+	case isRunner(id) || (prog != "" && isRunner(prog)):
+		return HandlerRunner, name + " runs, installs or executes what it opens"
+	}
+	if h.UserOwned {
+		return HandlerUnknown, name + " lies in the home folder, where an action could have placed it"
+	}
+	for _, v := range Viewers {
+		if v.Platform != h.Platform || !contains(v.IDs, id) {
+			continue
+		}
+		if h.Platform == Linux && !contains(v.Programs, prog) {
+			return HandlerUnknown, name + "'s desktop file starts " + orUnknown(h.Program) + ", not the viewer's program"
+		}
+		if v.Takes != in {
+			return HandlerUnknown, name + " is a viewer of " + v.Takes.plural() + ", not known to only display " + in.String()
+		}
+		return HandlerViewer, v.Why
+	}
+	return HandlerUnknown, name + " is not known to only display what it opens"
+}
+
+func isRunner(name string) bool {
+	if name == "" {
+		return false
+	}
+	if Runners[name] {
+		return true
+	}
+	for _, p := range interpreterPrefixes {
+		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" && strings.Trim(rest, "0123456789.-") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown program"
+	}
+	return s
+}
+
+// File is what a launch knows of the file it opens.
+type File struct {
+	Name   string      // its path or name: the extension is read from it
+	Mode   fs.FileMode // from lstat; 0 when not known
+	Known  bool        // Mode and Head were read from the file itself
+	Head   []byte      // its first bytes (HeadSize is enough)
+	Folder bool        // it is a folder
+}
+
+// HeadSize is how much of a file Inert needs to see.
+const HeadSize = 512
+
+// ExtraRunnableExts are, besides RunnableExts, the extensions of files that
+// run or install code when opened on Linux and Windows-compatible layers.
+var ExtraRunnableExts = []string{".desktop", ".appimage", ".run", ".bin", ".exe", ".msi", ".com", ".bat",
+	".cmd", ".ps1", ".vbs", ".deb", ".rpm", ".flatpakref", ".flatpakrepo", ".snap", ".js", ".jse", ".wsf",
+	".hta", ".lnk", ".csh", ".fish", ".ksh", ".php", ".lua", ".tcl", ".ipynb", ".class", ".elf", ".out",
+	".so", ".dylib", ".o", ".apk", ".xpi"}
+
+// magics are the starts of files that run: scripts (#!), ELF, Mach-O (both
+// byte orders, 32 and 64 bits, and fat), Windows PE, desktop entries and
+// AppleScript compiled scripts.
+var magics = []struct {
+	head []byte
+	what string
+}{
+	{[]byte("#!"), "a script (#!)"},
+	{[]byte("\x7fELF"), "an ELF program"},
+	{[]byte{0xfe, 0xed, 0xfa, 0xce}, "a Mach-O program"},
+	{[]byte{0xfe, 0xed, 0xfa, 0xcf}, "a Mach-O program"},
+	{[]byte{0xce, 0xfa, 0xed, 0xfe}, "a Mach-O program"},
+	{[]byte{0xcf, 0xfa, 0xed, 0xfe}, "a Mach-O program"},
+	{[]byte{0xca, 0xfe, 0xba, 0xbe}, "a universal Mach-O program or Java class"},
+	{[]byte("MZ"), "a Windows program"},
+	{[]byte("[Desktop Entry]"), "a desktop entry"},
+	{[]byte("FasdUAS"), "a compiled AppleScript"},
+}
+
+// Inert says whether opening f could run it, and if not why, by what it is:
+// a folder that is an app or bundle, an extension that runs, an executable
+// bit, a first line or magic number of a program. A file whose mode and
+// content were not read is not inert: it may be anything by the time it is
+// opened.
+func Inert(f File) (bool, string) {
+	name := strings.ToLower(strings.TrimRight(f.Name, "/"))
+	for _, list := range [][]string{RunnableExts, ExtraRunnableExts} {
+		for _, ext := range list {
+			if strings.HasSuffix(name, ext) {
+				return false, "its type (" + ext + ") runs code when opened"
+			}
+		}
+	}
+	if !f.Known {
+		return false, "what it holds could not be read"
+	}
+	if f.Folder {
+		return true, ""
+	}
+	if !f.Mode.IsRegular() {
+		return false, "it is not a regular file"
+	}
+	if f.Mode&0o111 != 0 {
+		return false, "it is executable"
+	}
+	head := bytes.TrimLeft(f.Head, "\ufeff \t\r\n")
+	for _, m := range magics {
+		if bytes.HasPrefix(head, m.head) {
+			return false, "it is " + m.what
+		}
+	}
+	return true, ""
+}
+
+// LaunchLevel is the level of opening f (nil: a URL, or an app with
+// nothing to open) with a handler of kind k, and why, from what Classify and
+// Inert said. It is the one rule every language and the executor's check at
+// launch apply.
+func LaunchLevel(name string, k HandlerKind, why string, f *File) (level.Level, string) {
+	switch k {
+	case HandlerRunner:
+		return level.Destructive, why + ": what it is given would run outside the sandbox"
+	case HandlerUnknown:
+		return level.Destructive, why + ": it would get the input outside the sandbox"
+	}
+	if f != nil {
+		if ok, whyNot := Inert(*f); !ok {
+			return level.Dangerous, name + " could run: " + whyNot + " (" + why + ")"
+		}
+	}
+	return level.Caution, why
+}

@@ -1,0 +1,140 @@
+package facts_test
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+)
+
+func TestClassify(t *testing.T) {
+	evince := facts.Handler{Platform: facts.Linux, ID: "org.gnome.Evince", Name: "Document Viewer", Program: "/usr/bin/evince"}
+	for _, tc := range []struct {
+		name string
+		h    facts.Handler
+		in   facts.Input
+		want facts.HandlerKind
+	}{
+		{"a system viewer", evince, facts.InputFile, facts.HandlerViewer},
+		{"a viewer's id with another program", with(evince, func(h *facts.Handler) { h.Program = "/usr/bin/zutty" }), facts.InputFile, facts.HandlerRunner},
+		{"a viewer's id starting an unknown program", with(evince, func(h *facts.Handler) { h.Program = "/usr/bin/payload" }), facts.InputFile, facts.HandlerUnknown},
+		{"a viewer's id whose program is not found", with(evince, func(h *facts.Handler) { h.Program = "" }), facts.InputFile, facts.HandlerUnknown},
+		{"a viewer's desktop file in the home folder", with(evince, func(h *facts.Handler) { h.UserOwned = true }), facts.InputFile, facts.HandlerUnknown},
+		{"a viewer run in a terminal", with(evince, func(h *facts.Handler) { h.Terminal = true }), facts.InputFile, facts.HandlerRunner},
+		{"a viewer on the other platform's list", with(evince, func(h *facts.Handler) { h.Platform = facts.Darwin }), facts.InputFile, facts.HandlerUnknown},
+		{"a document viewer given a web page", evince, facts.InputWeb, facts.HandlerUnknown},
+		{"a document viewer given a folder", evince, facts.InputFolder, facts.HandlerUnknown},
+		{"a terminal nobody listed by id", facts.Handler{Platform: facts.Linux, ID: "zutty", Program: "/usr/bin/zutty"}, facts.InputFile, facts.HandlerRunner},
+		{"a versioned interpreter", facts.Handler{Platform: facts.Linux, ID: "debian-python3.11", Program: "/usr/bin/python3.11"}, facts.InputFile, facts.HandlerRunner},
+		{"Terminal=true whatever it runs", facts.Handler{Platform: facts.Linux, ID: "htop", Program: "/usr/bin/htop", Terminal: true}, facts.InputFile, facts.HandlerRunner},
+		{"an unknown app", facts.Handler{Platform: facts.Linux, ID: "org.example.Thing", Program: "/usr/bin/thing"}, facts.InputFile, facts.HandlerUnknown},
+		{"a browser given a web page", facts.Handler{Platform: facts.Linux, ID: "chromium", Program: "/usr/bin/chromium"}, facts.InputWeb, facts.HandlerViewer},
+		{"a browser given a local file", facts.Handler{Platform: facts.Linux, ID: "chromium", Program: "/usr/bin/chromium"}, facts.InputFile, facts.HandlerUnknown},
+		{"a file manager given a folder", facts.Handler{Platform: facts.Linux, ID: "org.gnome.Nautilus", Program: "/usr/bin/nautilus"}, facts.InputFolder, facts.HandlerViewer},
+		{"a file manager given a file", facts.Handler{Platform: facts.Linux, ID: "org.gnome.Nautilus", Program: "/usr/bin/nautilus"}, facts.InputFile, facts.HandlerUnknown},
+		{"Preview by bundle id", facts.Handler{Platform: facts.Darwin, ID: "com.apple.Preview", Name: "Preview"}, facts.InputFile, facts.HandlerViewer},
+		{"Terminal by bundle id", facts.Handler{Platform: facts.Darwin, ID: "com.apple.Terminal", Name: "Terminal"}, facts.InputFile, facts.HandlerRunner},
+		{"Script Editor by bundle id", facts.Handler{Platform: facts.Darwin, ID: "com.apple.ScriptEditor2"}, facts.InputFile, facts.HandlerRunner},
+		{"an app named Preview with another id", facts.Handler{Platform: facts.Darwin, ID: "com.evil.preview", Name: "Preview"}, facts.InputFile, facts.HandlerUnknown},
+		{"Finder given a file", facts.Handler{Platform: facts.Darwin, ID: "com.apple.finder"}, facts.InputFile, facts.HandlerUnknown},
+		{"Safari given a web page", facts.Handler{Platform: facts.Darwin, ID: "com.apple.Safari"}, facts.InputWeb, facts.HandlerViewer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := facts.Classify(tc.h, tc.in)
+			if got != tc.want {
+				t.Errorf("Classify = %v (%s), want %v", got, why, tc.want)
+			}
+			if why == "" {
+				t.Error("no reason given")
+			}
+		})
+	}
+}
+
+func with(h facts.Handler, f func(*facts.Handler)) facts.Handler {
+	f(&h)
+	return h
+}
+
+func TestInert(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    facts.File
+		want bool
+	}{
+		{"plain text", facts.File{Name: "notes.txt", Mode: 0o644, Known: true, Head: []byte("hello\n")}, true},
+		{"a PDF", facts.File{Name: "a.pdf", Mode: 0o600, Known: true, Head: []byte("%PDF-1.7")}, true},
+		{"a folder", facts.File{Name: "Documents", Mode: fs.ModeDir | 0o755, Known: true, Folder: true}, true},
+		{"an app bundle folder", facts.File{Name: "Thing.app", Mode: fs.ModeDir | 0o755, Known: true, Folder: true}, false},
+		{"executable text", facts.File{Name: "notes", Mode: 0o744, Known: true, Head: []byte("hello")}, false},
+		{"a script without the bit", facts.File{Name: "notes", Mode: 0o644, Known: true, Head: []byte("#!/bin/sh\nid\n")}, false},
+		{"a script after a byte-order mark", facts.File{Name: "notes", Mode: 0o644, Known: true, Head: []byte("\ufeff#!/bin/sh\n")}, false},
+		{"an ELF program", facts.File{Name: "x.dat", Mode: 0o644, Known: true, Head: []byte("\x7fELF\x02")}, false},
+		{"a Mach-O program", facts.File{Name: "x.dat", Mode: 0o644, Known: true, Head: []byte{0xcf, 0xfa, 0xed, 0xfe, 7}}, false},
+		{"a desktop entry", facts.File{Name: "notes.txt", Mode: 0o644, Known: true, Head: []byte("[Desktop Entry]\nExec=sh")}, false},
+		{"a runnable extension", facts.File{Name: "x.command", Mode: 0o644, Known: true, Head: []byte("ls")}, false},
+		{"a Linux runnable extension", facts.File{Name: "x.AppImage", Mode: 0o644, Known: true}, false},
+		{"not read", facts.File{Name: "notes.txt"}, false},
+		{"a device", facts.File{Name: "tty", Mode: fs.ModeDevice | 0o666, Known: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := facts.Inert(tc.f)
+			if got != tc.want {
+				t.Errorf("Inert = %v (%s), want %v", got, why, tc.want)
+			}
+			if !got && why == "" {
+				t.Error("no reason given")
+			}
+		})
+	}
+}
+
+func TestLaunchLevel(t *testing.T) {
+	text := &facts.File{Name: "a.txt", Mode: 0o644, Known: true, Head: []byte("hi")}
+	script := &facts.File{Name: "a.txt", Mode: 0o755, Known: true, Head: []byte("#!/bin/sh")}
+	for _, tc := range []struct {
+		name string
+		k    facts.HandlerKind
+		f    *facts.File
+		want level.Level
+	}{
+		{"a viewer and an inert file", facts.HandlerViewer, text, level.Caution},
+		{"a viewer and a web page", facts.HandlerViewer, nil, level.Caution},
+		{"a viewer and a file that runs", facts.HandlerViewer, script, level.Dangerous},
+		{"a runner", facts.HandlerRunner, text, level.Destructive},
+		{"an unknown handler", facts.HandlerUnknown, text, level.Destructive},
+		{"an unknown handler of a URL", facts.HandlerUnknown, nil, level.Destructive},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := facts.LaunchLevel("a.txt", tc.k, "because", tc.f)
+			if got != tc.want || !strings.Contains(why, "because") {
+				t.Errorf("LaunchLevel = %v (%s), want %v with the handler's reason", got, why, tc.want)
+			}
+		})
+	}
+}
+
+// Every viewer has a reason, an id, a program on Linux, and no id that is
+// also a runner's; ids and programs are lower case.
+func TestViewersAreWellFormed(t *testing.T) {
+	for _, v := range facts.Viewers {
+		if v.Why == "" || len(v.IDs) == 0 || (v.Platform == facts.Linux && len(v.Programs) == 0) {
+			t.Errorf("%v: needs ids, a reason and, on Linux, programs", v.IDs)
+		}
+		for _, s := range append(append([]string{}, v.IDs...), v.Programs...) {
+			if s != strings.ToLower(s) {
+				t.Errorf("%q is not lower case", s)
+			}
+			if facts.Runners[s] {
+				t.Errorf("%q is both a viewer and a runner", s)
+			}
+		}
+	}
+	for k := range facts.Runners {
+		if k != strings.ToLower(k) {
+			t.Errorf("Runners: %q is not lower case", k)
+		}
+	}
+}

@@ -174,6 +174,7 @@ var Runners = map[string]bool{
 	"com.apple.automator": true, "com.apple.shortcuts": true, "com.apple.installer": true,
 	"com.apple.dt.xcode": true, "com.microsoft.vscode": true, "org.python.pythonlauncher": true,
 	"com.apple.jarlauncher": true, "com.apple.appletlauncher": true, "com.latenightsw.scriptdebugger8": true,
+	"org.tabby": true,
 	// Programs and desktop ids (Linux), and the same tools anywhere.
 	"xterm": true, "uxterm": true, "zutty": true, "gnome-terminal": true, "org.gnome.terminal": true,
 	"org.gnome.console": true, "kgx": true, "konsole": true, "org.kde.konsole": true, "xfce4-terminal": true,
@@ -310,13 +311,8 @@ var magics = []struct {
 // content were not read is not inert: it may be anything by the time it is
 // opened.
 func Inert(f File) (bool, string) {
-	name := strings.ToLower(strings.TrimRight(f.Name, "/"))
-	for _, list := range [][]string{RunnableExts, ExtraRunnableExts} {
-		for _, ext := range list {
-			if strings.HasSuffix(name, ext) {
-				return false, "its type (" + ext + ") runs code when opened"
-			}
-		}
+	if ext := runnableType(f.Name); ext != "" {
+		return false, "its type (" + ext + ") runs code when opened"
 	}
 	if !f.Known {
 		return false, "what it holds could not be read"
@@ -339,6 +335,20 @@ func Inert(f File) (bool, string) {
 	return true, ""
 }
 
+// runnableType returns the extension of name that runs code when opened
+// (RunnableExts, ExtraRunnableExts), "" for none.
+func runnableType(name string) string {
+	name = strings.ToLower(strings.TrimRight(name, "/"))
+	for _, list := range [][]string{RunnableExts, ExtraRunnableExts} {
+		for _, ext := range list {
+			if strings.HasSuffix(name, ext) {
+				return ext
+			}
+		}
+	}
+	return ""
+}
+
 // LaunchLevel is the level of opening f (nil: a URL, or an app with
 // nothing to open) with a handler of kind k, and why, from what Classify and
 // Inert said. It is the one rule every language and the executor's check at
@@ -356,4 +366,96 @@ func LaunchLevel(name string, k HandlerKind, why string, f *File) (level.Level, 
 		}
 	}
 	return level.Caution, why
+}
+
+// AppName is a viewer as a script names it: its bundle identifier in
+// Viewers, and why the name is enough to know the app.
+type AppName struct {
+	ID  string
+	Why string
+}
+
+// ViewerAppNames are the viewers a script may name by name ("Preview" in
+// tell application "Preview", open -a, withApplication:), lower case. A
+// script has nothing but the name, so only apps that ship with macOS are
+// here: the system keeps them on its sealed volume, and another app of
+// the same name would have to be put there first, by an action the
+// analyzer rates on its own.
+var ViewerAppNames = map[string]AppName{
+	"preview":          {"com.apple.preview", "Preview ships with macOS, in /System/Applications"},
+	"textedit":         {"com.apple.textedit", "TextEdit ships with macOS, in /System/Applications"},
+	"quicktime player": {"com.apple.quicktimeplayerx", "QuickTime Player ships with macOS, in /System/Applications"},
+	"photos":           {"com.apple.photos", "Photos ships with macOS, in /System/Applications"},
+	"books":            {"com.apple.ibooksx", "Books ships with macOS, in /System/Applications"},
+	"safari":           {"com.apple.safari", "Safari ships with macOS, which protects its bundle in /Applications"},
+}
+
+// RunnerAppNames are the runners a script may name by name, lower case,
+// with their key in Runners: terminals, script editors and launchers,
+// installers, and editors that run what they open (tasks, extensions).
+// Every name of Terminals and ScriptRunners is here.
+var RunnerAppNames = map[string]string{
+	"terminal": "com.apple.terminal", "iterm": "com.googlecode.iterm2", "iterm2": "com.googlecode.iterm2",
+	"iterm 2": "com.googlecode.iterm2", "warp": "dev.warp.warp-stable", "ghostty": "com.mitchellh.ghostty",
+	"kitty": "net.kovidgoyal.kitty", "alacritty": "org.alacritty", "wezterm": "com.github.wez.wezterm",
+	"hyper": "co.zeit.hyper", "tabby": "org.tabby", "script editor": "com.apple.scripteditor2",
+	"applescript editor": "com.apple.scripteditor2", "script debugger": "com.latenightsw.scriptdebugger8",
+	"automator": "com.apple.automator", "shortcuts": "com.apple.shortcuts", "installer": "com.apple.installer",
+	"python launcher": "org.python.pythonlauncher", "python launcher 3": "org.python.pythonlauncher",
+	"jar launcher": "com.apple.jarlauncher", "applet launcher": "com.apple.appletlauncher", "osascript": "osascript",
+	"xcode": "com.apple.dt.xcode", "visual studio code": "com.microsoft.vscode", "code": "com.microsoft.vscode",
+}
+
+// NamedHandler is the macOS handler a script names for a launch: by name
+// ("Terminal", "Preview"), by the path of its bundle
+// ("/System/Applications/Preview.app", "Macintosh HD:Applications:…"), or,
+// with byID, by bundle identifier (application id "…", open -b). A name
+// is a viewer only through ViewerAppNames, a runner through
+// RunnerAppNames or Runners; any other name is a handler Classify does
+// not know. A bundle outside the folders applications are installed in
+// is the person's own or an action's (UserOwned).
+func NamedHandler(app string, byID bool) Handler {
+	name := strings.TrimSpace(app)
+	h := Handler{Platform: Darwin, Name: name}
+	low := string(LowerName(nil, name))
+	if byID {
+		h.ID = low
+		return h
+	}
+	if strings.ContainsAny(low, "/:") {
+		h.Path = name
+		h.UserOwned = !InstalledApp(low)
+	}
+	key := string(AppKey([]byte(low)))
+	switch {
+	case ViewerAppNames[key].ID != "":
+		h.ID = ViewerAppNames[key].ID
+	case RunnerAppNames[key] != "":
+		h.ID = RunnerAppNames[key]
+	case isRunner(key):
+		h.ID = key
+	}
+	return h
+}
+
+// DefaultHandler is the handler of a launch that names none: the one
+// Launch Services (macOS) or the desktop's MIME associations (Linux)
+// choose for the file, which the analyzer cannot know and an action may
+// have changed.
+func DefaultHandler(platform string) Handler {
+	return Handler{Platform: platform, Name: "the application the system chooses for it"}
+}
+
+// InstalledApp reports a path (lower case; POSIX, HFS or a file: URL)
+// inside the folders applications are installed in: /Applications,
+// /System/Applications and the system's own CoreServices.
+func InstalledApp(low string) bool {
+	p := strings.TrimPrefix(low, "file://")
+	if !strings.Contains(p, "/") { // Macintosh HD:Applications:Foo.app
+		if _, rest, ok := strings.Cut(p, ":"); ok {
+			p = "/" + strings.ReplaceAll(rest, ":", "/")
+		}
+	}
+	return strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
+		strings.HasPrefix(p, "/system/library/coreservices/")
 }

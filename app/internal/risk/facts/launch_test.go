@@ -138,3 +138,155 @@ func TestViewersAreWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// The names scripts give apps: a viewer only by a name of ViewerAppNames
+// or a path in the application folders, a runner by any of its names.
+func TestNamedHandler(t *testing.T) {
+	for _, tc := range []struct {
+		app  string
+		byID bool
+		want facts.HandlerKind
+	}{
+		{"Preview", false, facts.HandlerViewer},
+		{"TextEdit", false, facts.HandlerViewer},
+		{"textedit", false, facts.HandlerViewer},
+		{"QuickTime Player", false, facts.HandlerViewer},
+		{"Photos.app", false, facts.HandlerViewer},
+		{"/System/Applications/Preview.app", false, facts.HandlerViewer},
+		{"Macintosh HD:System:Applications:TextEdit.app:", false, facts.HandlerViewer},
+		{"com.apple.Preview", true, facts.HandlerViewer},
+		{"/Users/me/Applications/Preview.app", false, facts.HandlerUnknown},
+		{"~/Downloads/TextEdit.app", false, facts.HandlerUnknown},
+		{"Terminal", false, facts.HandlerRunner},
+		{"iTerm", false, facts.HandlerRunner},
+		{"/System/Applications/Utilities/Terminal.app", false, facts.HandlerRunner},
+		{"/Users/me/Terminal.app", false, facts.HandlerRunner},
+		{"com.apple.Terminal", true, facts.HandlerRunner},
+		{"Script Editor", false, facts.HandlerRunner},
+		{"Visual Studio Code", false, facts.HandlerRunner},
+		{"python3.12", false, facts.HandlerRunner},
+		{"Acme Reader", false, facts.HandlerUnknown},
+		{"com.evil.preview", true, facts.HandlerUnknown},
+		{"Preview", true, facts.HandlerUnknown}, // a name where an id belongs
+		{"Finder", false, facts.HandlerUnknown}, // a viewer of folders, not of files
+	} {
+		got, why := facts.Classify(facts.NamedHandler(tc.app, tc.byID), facts.InputFile)
+		if got != tc.want || why == "" {
+			t.Errorf("NamedHandler(%q, %v): %v (%s), want %v", tc.app, tc.byID, got, why, tc.want)
+		}
+	}
+	if got, _ := facts.Classify(facts.DefaultHandler(facts.Darwin), facts.InputFile); got != facts.HandlerUnknown {
+		t.Errorf("the default handler is %v, want unknown", got)
+	}
+}
+
+// Every viewer name is a Darwin viewer of files or web pages, every
+// runner name a runner, and every terminal and script runner name has a
+// runner name.
+func TestAppNamesAreWellFormed(t *testing.T) {
+	for name, v := range facts.ViewerAppNames {
+		h := facts.Handler{Platform: facts.Darwin, ID: v.ID}
+		if k, _ := facts.Classify(h, facts.InputFile); k != facts.HandlerViewer {
+			if k, _ := facts.Classify(h, facts.InputWeb); k != facts.HandlerViewer {
+				t.Errorf("ViewerAppNames[%q] = %q is not a viewer", name, v.ID)
+			}
+		}
+		if name != strings.ToLower(name) || v.Why == "" {
+			t.Errorf("ViewerAppNames[%q]: needs a lower-case name and a reason", name)
+		}
+	}
+	for name, id := range facts.RunnerAppNames {
+		if k, _ := facts.Classify(facts.Handler{Platform: facts.Darwin, ID: id}, facts.InputFile); k != facts.HandlerRunner || name != strings.ToLower(name) {
+			t.Errorf("RunnerAppNames[%q] = %q is not a runner, or the name is not lower case", name, id)
+		}
+		if facts.ViewerAppNames[name].ID != "" {
+			t.Errorf("%q is both a viewer's and a runner's name", name)
+		}
+	}
+	for name := range facts.Terminals {
+		if !strings.Contains(name, ".") && facts.RunnerAppNames[name] == "" {
+			t.Errorf("terminal %q has no RunnerAppNames entry", name)
+		}
+	}
+	for name := range facts.ScriptRunners {
+		if facts.RunnerAppNames[name] == "" {
+			t.Errorf("script runner %q has no RunnerAppNames entry", name)
+		}
+	}
+}
+
+func TestOpenPath(t *testing.T) {
+	for _, tc := range []struct {
+		p    string
+		want facts.Target
+	}{
+		{"/Users/me/Documents/notes", facts.TargetFile},
+		{"~/notes", facts.TargetFile},
+		{"notes.txt", facts.TargetFile},
+		{"Macintosh HD:Users:me:notes", facts.TargetFile},
+		{"/Users/me/Documents/", facts.TargetFolder},
+		{"Macintosh HD:Users:me:Documents:", facts.TargetFolder},
+		{"~/Documents", facts.TargetFolder},
+		{"$HOME/Downloads", facts.TargetFolder},
+		{"/Users/me", facts.TargetFolder},
+		{"/Users/me/Desktop", facts.TargetFolder},
+		{".", facts.TargetFolder},
+		{"~", facts.TargetFolder},
+		{"~/Documents/Projects", facts.TargetFile}, // could be either: a file
+		{"/Applications/Safari.app", facts.TargetApp},
+		{"/System/Applications/Calculator.app/", facts.TargetApp},
+		{"Macintosh HD:Applications:Safari.app:", facts.TargetApp},
+		{"/Users/me/Downloads/Updater.app", facts.TargetFile},
+		{"/Users/me/Downloads/Updater.app/", facts.TargetFile},
+	} {
+		if got := facts.OpenPath(tc.p); got != tc.want {
+			t.Errorf("OpenPath(%q) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestOpenURL(t *testing.T) {
+	for _, tc := range []struct {
+		u    string
+		want facts.Target
+		path string
+		ok   bool
+	}{
+		{"https://example.com/", facts.TargetWeb, "", true},
+		{"HTTP://example.com/", facts.TargetWeb, "", true},
+		{"file:///Users/me/notes", facts.TargetFile, "/Users/me/notes", true},
+		{"file://localhost/Users/me/notes", facts.TargetFile, "/Users/me/notes", true},
+		{"file:///Users/me/Documents/", facts.TargetFolder, "/Users/me/Documents/", true},
+		{"file:///Applications/Calculator.app", facts.TargetApp, "/Applications/Calculator.app", true},
+		{"x-apple.systempreferences:com.apple.preference.security", facts.TargetURL, "", true},
+		{"/Users/me/notes", facts.TargetFile, "", false},
+	} {
+		got, path, ok := facts.OpenURL(tc.u)
+		if got != tc.want || path != tc.path || ok != tc.ok {
+			t.Errorf("OpenURL(%q) = %v %q %v, want %v %q %v", tc.u, got, path, ok, tc.want, tc.path, tc.ok)
+		}
+	}
+}
+
+func TestScriptOpen(t *testing.T) {
+	preview := facts.NamedHandler("Preview", false)
+	for _, tc := range []struct {
+		name string
+		o    facts.ScriptOpen
+		want level.Level
+	}{
+		{"the default app", facts.ScriptOpen{Handler: facts.DefaultHandler(facts.Darwin), Path: "/Users/me/a.pdf", Whole: true}, level.Destructive},
+		{"a runner", facts.ScriptOpen{Handler: facts.NamedHandler("Terminal", false), Path: "/Users/me/a.txt", Whole: true}, level.Destructive},
+		{"an unknown app", facts.ScriptOpen{Handler: facts.NamedHandler("Acme", false), Path: "/Users/me/a.txt", Whole: true}, level.Destructive},
+		{"an app named at run time", facts.ScriptOpen{Handler: facts.Handler{Platform: facts.Darwin, Name: "an app named at run time"}, Path: "/Users/me/a.txt", Whole: true}, level.Destructive},
+		{"a viewer and an inert name", facts.ScriptOpen{Handler: preview, Path: "/Users/me/a.pdf", Whole: true}, level.Caution},
+		{"a viewer and no extension", facts.ScriptOpen{Handler: preview, Path: "/Users/me/notes", Whole: true}, level.Caution},
+		{"a viewer and a runnable type", facts.ScriptOpen{Handler: preview, Path: "/Users/me/a.command", Whole: true}, level.Dangerous},
+		{"a viewer and a name computed", facts.ScriptOpen{Handler: preview, Path: "/Users/me/", Whole: false}, level.Dangerous},
+	} {
+		got, _, why := tc.o.Level()
+		if got != tc.want || why == "" {
+			t.Errorf("%s: %v (%s), want %v", tc.name, got, why, tc.want)
+		}
+	}
+}

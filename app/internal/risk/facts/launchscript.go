@@ -1,0 +1,124 @@
+package facts
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
+
+// A script's launch is judged by its text alone: nothing checks it again
+// when it happens, the analyzer cannot read the file it opens, and it
+// knows the handler only by the name the script gives. These read that
+// text the same way for every language; LaunchLevel decides.
+
+// Target is what a script's launch opens, by its text.
+type Target int
+
+// The targets of a launch.
+const (
+	TargetFile   Target = iota // a file, or what could be one
+	TargetFolder               // a folder: the path ends in / (or : in HFS) or is a known folder
+	TargetApp                  // an application in the folders apps are installed in: launching it
+	TargetWeb                  // an http or https URL
+	TargetURL                  // a URL of another scheme, which SchemeRisk rates
+)
+
+// knownFolders are folders a script opens by a path that does not end in
+// a slash: the home folder's standard ones and the system's, lower case,
+// without ~/ or /Users/NAME/.
+var knownFolders = map[string]bool{
+	"desktop": true, "documents": true, "downloads": true, "pictures": true, "music": true, "movies": true,
+	"public": true, "applications": true, "library": true, "sites": true,
+}
+
+// OpenPath says what opening the path p (POSIX, HFS or ~) opens: a folder
+// when it ends in / or :, is . or .., the home folder or one of its
+// standard folders (~/Documents), or the root or a top folder of the
+// system; an installed application when it is an .app bundle in the
+// application folders; a file otherwise, an app bundle elsewhere among
+// them (opening it runs it).
+func OpenPath(p string) Target {
+	low := strings.ToLower(strings.TrimSpace(p))
+	trim := strings.TrimRight(low, "/:")
+	if strings.HasSuffix(trim, ".app") {
+		if InstalledApp(trim) {
+			return TargetApp
+		}
+		return TargetFile
+	}
+	if low != trim || trim == "" || trim == "." || trim == ".." || trim == "~" || trim == "$home" || trim == "${home}" {
+		return TargetFolder
+	}
+	for _, home := range []string{"~/", "$home/", "${home}/"} {
+		if rest, ok := strings.CutPrefix(trim, home); ok {
+			return folderIf(knownFolders[rest])
+		}
+	}
+	if rest, ok := strings.CutPrefix(trim, "/users/"); ok {
+		user, sub, _ := strings.Cut(rest, "/")
+		return folderIf(user != "" && (sub == "" || knownFolders[sub]))
+	}
+	switch trim {
+	case "/applications", "/users", "/tmp", "/private/tmp", "/volumes", "/library", "/system/applications":
+		return TargetFolder
+	}
+	return TargetFile
+}
+
+func folderIf(folder bool) Target {
+	if folder {
+		return TargetFolder
+	}
+	return TargetFile
+}
+
+// OpenURL says what opening the URL u opens, and for a file: URL its
+// path: a file: URL is the file (OpenPath), http and https a web page,
+// any other scheme a URL. ok is false when u has no scheme.
+func OpenURL(u string) (t Target, path string, ok bool) {
+	low := strings.ToLower(strings.TrimSpace(u))
+	scheme, ok := URLScheme(low)
+	if !ok {
+		return TargetFile, "", false
+	}
+	switch scheme {
+	case "http", "https":
+		return TargetWeb, "", true
+	case "file":
+		path = strings.TrimSpace(u)[len("file:"):]
+		if strings.HasPrefix(path, "//") {
+			path = path[2:]
+			if i := strings.IndexByte(path, '/'); i > 0 && strings.EqualFold(path[:i], "localhost") {
+				path = path[i:]
+			}
+		}
+		return OpenPath(path), path, true
+	}
+	return TargetURL, "", true
+}
+
+// ScriptOpen is a script's opening of a file, as far as its text tells.
+type ScriptOpen struct {
+	// Handler is what the script names (NamedHandler), DefaultHandler when
+	// it names none, or a Handler with only a Name when its name is
+	// computed at run time.
+	Handler Handler
+	Path    string // the file's path, or the start of it the text tells
+	Whole   bool   // Path is all of it (false: named at run time, in whole or part)
+	Shown   string // the path as a warning shows it
+}
+
+// Level rates the opening by LaunchLevel, with the file judged by its
+// name: a viewer given a path whose type does not run only displays it
+// (Caution); given a runnable type or a name computed at run time it could
+// run (Dangerous); a runner, and a handler Airlock does not know (the
+// default one among them), get it outside the sandbox (Destructive).
+func (o ScriptOpen) Level() (level.Level, HandlerKind, string) {
+	k, why := Classify(o.Handler, InputFile)
+	var f *File
+	if runnableType(o.Path) != "" || !o.Whole {
+		f = &File{Name: o.Path} // not read: LaunchLevel holds it could run
+	}
+	l, w := LaunchLevel(o.Shown, k, why, f)
+	return l, k, w
+}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
-	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -357,69 +356,6 @@ func copyRemote(c *call) {
 	}
 	c.add(level.Caution, c.name, "%s: copies files", c.name)
 	c.writeDest()
-}
-
-func openCommand(c *call) {
-	for i, w := range c.args {
-		// -a APP, -b ID, alone or ending a cluster: -na, -gb
-		if s := w.s; len(s) > 1 && s[0] == '-' && s[1] != '-' && (s[len(s)-1] == 'a' || s[len(s)-1] == 'b') &&
-			strings.Trim(s[1:], "abnFWRgjhstfeuD") == "" && i+1 < len(c.args) {
-			app := strings.ToLower(c.args[i+1].s)
-			term := c.args[i+1].hole
-			for _, t := range facts.CommandRunners {
-				if strings.Contains(app, t) {
-					term = true
-				}
-			}
-			if term {
-				c.add(level.Dangerous, "open-terminal", "open -a %s: opens a terminal or script runner", rate.Display(c.args[i+1].s))
-				c.terminalArgs()
-				return
-			}
-		}
-	}
-	for _, w := range c.operands() {
-		s := strings.ToLower(w.s)
-		if scheme, ok := facts.URLScheme(s); ok {
-			c.a.egress("url", c.span, "open %s: the address, and what is in it, goes to a server or another app", rate.Display(w.s))
-			l, why := facts.SchemeRisk(scheme)
-			if l > level.Caution {
-				c.add(l, "open-url", "open %s: %s", rate.Display(w.s), why)
-				continue
-			}
-			c.add(level.Caution, "open-url", "open: %s", why)
-			continue
-		}
-		tail := s[strings.LastIndex(s, rate.HoleMark)+1:]
-		exe := executablePath(tail)
-		switch {
-		case exe && !w.hole:
-			if content, ok := c.a.fileContent(w.s); ok && (content == fileDownloaded || content == fileComputed) {
-				c.add(level.Destructive, "download-exec", "open %s: launches something this script downloaded", rate.Display(w.s))
-			}
-			c.add(level.Dangerous, "open-executable", "open %s: launches something that runs code", rate.Display(w.s))
-		case w.hole && (exe || strings.Trim(w.s, rate.HoleMark+"/") == ""):
-			c.add(level.Dangerous, "open-computed", "open %s: opens something computed at run time", rate.Display(w.s))
-		case w.hole:
-			c.add(level.Caution, "open-computed", "open %s: opens a file named partly at run time", rate.Display(w.s))
-		}
-	}
-	c.add(level.Caution, "open", "open: opens a file, folder or application")
-}
-
-// executablePath reports a file that runs code when opened: one of the
-// DSL's facts.RunnableExts, or a program inside an application bundle.
-func executablePath(s string) bool {
-	s = strings.TrimSuffix(strings.ToLower(s), "/")
-	if strings.Contains(s, ".app/contents/macos/") {
-		return true
-	}
-	for _, ext := range facts.RunnableExts {
-		if strings.HasSuffix(s, ext) {
-			return true
-		}
-	}
-	return false
 }
 
 // terminalArgs analyses the command a terminal opened with open -a … --args

@@ -1,0 +1,325 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// Launchers: open (macOS), xdg-open, gio open and launch, kioclient exec,
+// exo-open and gtk-launch (Linux) make the system start a program Airlock
+// does not confine and hand it a file or URL. Nothing checks a script's
+// launch again when it happens, so a file is rated by facts.ScriptOpen:
+// given to a viewer the script names by a path whose type does not run,
+// Caution; to a viewer otherwise, Dangerous; to a runner, an app Airlock
+// does not know or whichever one the system chooses, Destructive. A web
+// page is Caution, another URL what its scheme says, a folder and an
+// installed application are what they were.
+
+// launch is one launch a launcher makes: the handler it names (nil: the
+// one the system chooses), and on which platform.
+type launch struct {
+	c        *call
+	handler  *facts.Handler
+	platform string
+}
+
+// namedApp is the handler a word names: computed at run time, it is one
+// Airlock cannot know.
+func namedApp(w word, byID bool) *facts.Handler {
+	if w.hole {
+		return &facts.Handler{Platform: facts.Darwin, Name: "an application named at run time"}
+	}
+	h := facts.NamedHandler(w.s, byID)
+	return &h
+}
+
+// file rates handing the file or URL w to the handler.
+func (l launch) file(w word) {
+	c := l.c
+	s := w.s
+	if strings.Trim(s, rate.HoleMark) == "" {
+		// A word computed at run time: a file or a URL.
+		if l.handler == nil {
+			c.add(level.Dangerous, "open-computed", "%s %s: opens something computed at run time", c.name, rate.Display(s))
+			return
+		}
+		l.path(w, s)
+		return
+	}
+	if t, p, ok := facts.OpenURL(s); ok {
+		if t == facts.TargetFile {
+			l.path(w, p)
+			return
+		}
+		l.url(w, t)
+		return
+	}
+	switch facts.OpenPath(strings.ReplaceAll(s, rate.HoleMark, "…")) {
+	case facts.TargetFolder:
+		return
+	case facts.TargetApp:
+		if l.handler == nil {
+			// Launching an installed application, unless this script put it there.
+			if content, ok := c.a.fileContent(s); ok && !w.hole && (content == fileDownloaded || content == fileComputed) {
+				c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, rate.Display(s))
+			}
+			return
+		}
+	}
+	l.path(w, s)
+}
+
+// url rates opening a URL that is not a file's: by its scheme, and a
+// runner given it runs it.
+func (l launch) url(w word, t facts.Target) {
+	c := l.c
+	c.a.egress("url", c.span, "%s %s: the address, and what is in it, goes to a server or another app", c.name, rate.Display(w.s))
+	if l.handler != nil {
+		if k, why := facts.Classify(*l.handler, facts.InputWeb); k == facts.HandlerRunner {
+			lv, why := facts.LaunchLevel(rate.Display(w.s), k, why, nil)
+			c.add(lv, "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
+			return
+		}
+	}
+	scheme, _ := facts.URLScheme(strings.ToLower(w.s))
+	lv, why := facts.SchemeRisk(scheme)
+	if t == facts.TargetWeb || lv <= level.Caution {
+		c.add(level.Caution, "open-url", "%s: %s", c.name, why)
+		return
+	}
+	c.add(lv, "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
+}
+
+// path rates opening the file at p (w's text, or a file: URL's path).
+func (l launch) path(w word, p string) {
+	c := l.c
+	h := facts.DefaultHandler(l.platform)
+	rule := "open-default"
+	if l.handler != nil {
+		h = *l.handler
+	}
+	whole := !w.hole
+	if i := strings.Index(p, rate.HoleMark); i >= 0 {
+		whole = false
+	}
+	shown := rate.Display(p)
+	lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: shown}.Level()
+	if l.handler != nil {
+		rule = "open-" + k.String()
+	}
+	if content, ok := c.a.fileContent(p); ok && whole && (content == fileDownloaded || content == fileComputed) {
+		c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, shown)
+	}
+	c.add(lv, rule, "%s %s: %s", c.name, shown, why)
+}
+
+// openCommand rates open (macOS): each operand goes to the app -a or -b
+// names, to TextEdit with -e, to the default text editor with -t, to the
+// app Launch Services chooses otherwise; -R only shows it in the Finder;
+// what follows --args is the app's. A terminal or script runner named
+// with -a runs the command --args gives it.
+func openCommand(c *call) {
+	l := launch{c: c, platform: facts.Darwin}
+	reveal, term := false, false
+	var operands []word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		switch {
+		case s == "--args":
+			i = len(c.args)
+		case strings.HasPrefix(s, "--") && !w.hole:
+			name, _, has := strings.Cut(s, "=")
+			switch name {
+			case "--reveal":
+				reveal = true
+			case "--env", "--stdin", "--stdout", "--stderr", "--sdk", "--arch":
+				if !has {
+					i++
+				}
+			case "--url":
+				if v, ok := strings.CutPrefix(s, "--url="); ok {
+					operands = append(operands, word{s: v, hole: w.hole, span: w.span})
+				} else if i+1 < len(c.args) {
+					i++
+					operands = append(operands, c.args[i])
+				}
+			}
+		case len(s) > 1 && s[0] == '-' && !w.hole:
+		cluster:
+			for k := 1; k < len(s); k++ {
+				switch s[k] {
+				case 'R':
+					reveal = true
+				case 'e', 'f':
+					h := facts.NamedHandler("TextEdit", false)
+					l.handler = &h
+				case 't':
+					l.handler = &facts.Handler{Platform: facts.Darwin, Name: "the text editor the system chooses"}
+				}
+				if !strings.ContainsRune("abusHr", rune(s[k])) {
+					continue
+				}
+				v := word{s: s[k+1:], span: w.span}
+				if v.s == "" && i+1 < len(c.args) {
+					i++
+					v = c.args[i]
+				}
+				switch s[k] {
+				case 'a', 'b':
+					l.handler = namedApp(v, s[k] == 'b')
+					if runsCommands(v) {
+						term = true
+						c.add(level.Dangerous, "open-terminal", "open -%c %s: opens a terminal or script runner", s[k], rate.Display(v.s))
+						c.terminalArgs()
+					}
+				case 'u':
+					operands = append(operands, v)
+				}
+				break cluster
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	if !reveal {
+		for _, w := range operands {
+			l.file(w)
+		}
+	}
+	if !term {
+		c.add(level.Caution, "open", "open: opens a file, folder or application")
+	}
+}
+
+// runsCommands reports an app named with open -a that runs the command
+// --args gives it: a terminal or script runner, or one computed at run
+// time.
+func runsCommands(w word) bool {
+	if w.hole {
+		return true
+	}
+	app := strings.ToLower(w.s)
+	for _, t := range facts.CommandRunners {
+		if strings.Contains(app, t) {
+			return true
+		}
+	}
+	return facts.IsTerminal(w.s)
+}
+
+// xdgOpen rates xdg-open, exo-open, and the launchers of gio and
+// kioclient given their subcommand's operands: the desktop's default
+// handler of each.
+func xdgOpen(c *call) {
+	l := launch{c: c, platform: facts.Linux}
+	args := c.args
+	if c.name == "exo-open" {
+		for i := 0; i < len(args); i++ {
+			switch s := args[i].s; {
+			case s == "--launch" && i+1 < len(args):
+				c.add(level.Dangerous, "exo-launch", "exo-open --launch %s: starts the preferred application of that kind", rate.Display(args[i+1].s))
+				if strings.EqualFold(args[i+1].s, "TerminalEmulator") || args[i+1].hole {
+					l.handler = &facts.Handler{Platform: facts.Linux, ID: "x-terminal-emulator", Name: "the preferred terminal"}
+				} else {
+					l.handler = &facts.Handler{Platform: facts.Linux, Name: "the preferred " + args[i+1].s}
+				}
+				i++
+			case s == "--working-directory" && i+1 < len(args):
+				i++
+			case strings.HasPrefix(s, "-") && !args[i].hole:
+			default:
+				l.launchOperand(args[i])
+			}
+		}
+		c.add(level.Caution, "open", "%s: opens a file, folder or web page", c.name)
+		return
+	}
+	for _, w := range operands(args) {
+		l.launchOperand(w)
+	}
+	c.add(level.Caution, "open", "%s: opens a file, folder or web page", c.name)
+}
+
+// launchOperand rates one operand of a Linux launcher: a folder goes to
+// the file manager the desktop chooses, which is not known (Dangerous, as
+// an unknown command was); the rest as on macOS.
+func (l launch) launchOperand(w word) {
+	if !w.hole {
+		if _, _, ok := facts.OpenURL(w.s); !ok && facts.OpenPath(w.s) == facts.TargetFolder {
+			l.c.add(level.Dangerous, "open-folder", "%s %s: the folder goes to the file manager the desktop chooses", l.c.name, rate.Display(w.s))
+			return
+		}
+	}
+	l.file(w)
+}
+
+// gioCommand rates gio: open hands its operands to their default
+// handlers, launch a desktop file's program the files after it; the other
+// subcommands (copy, remove, trash, mount …) are not modelled.
+func gioCommand(c *call) {
+	ops := operands(c.args)
+	switch sub(c.args) {
+	case "open":
+		xdgOpen(&call{a: c.a, name: "gio open", args: ops[1:], span: c.span, pc: c.pc})
+	case "launch":
+		if len(ops) < 2 {
+			c.add(level.Dangerous, "gio-launch", "gio launch: starts a desktop file's program")
+			return
+		}
+		l := launch{c: &call{a: c.a, name: "gio launch", args: c.args, span: c.span, pc: c.pc}, platform: facts.Linux, handler: desktopHandler(ops[1])}
+		c.add(level.Dangerous, "gio-launch", "gio launch %s: starts the program of a desktop file", rate.Display(ops[1].s))
+		for _, w := range ops[2:] {
+			l.file(w)
+		}
+	default:
+		c.add(level.Dangerous, "gio", "gio %s: a subcommand Airlock does not model", rate.Display(sub(c.args)))
+	}
+}
+
+// kioCommand rates kioclient: exec opens its URL with its default handler
+// (or runs it, for a desktop file); the other subcommands are not
+// modelled.
+func kioCommand(c *call) {
+	ops := operands(c.args)
+	switch sub(c.args) {
+	case "exec":
+		if len(ops) > 1 {
+			xdgOpen(&call{a: c.a, name: c.name + " exec", args: ops[1:2], span: c.span, pc: c.pc})
+			return
+		}
+		c.add(level.Dangerous, "kioclient-exec", "%s exec: runs or opens what it is given", c.name)
+	default:
+		c.add(level.Dangerous, "kioclient", "%s %s: a subcommand Airlock does not model", c.name, rate.Display(sub(c.args)))
+	}
+}
+
+// gtkLaunch rates gtk-launch APP FILE…: the desktop file of that id starts
+// its program with the files.
+func gtkLaunch(c *call) {
+	ops := operands(c.args)
+	if len(ops) == 0 {
+		return
+	}
+	c.add(level.Dangerous, "gtk-launch", "gtk-launch %s: starts the program of a desktop file", rate.Display(ops[0].s))
+	l := launch{c: c, platform: facts.Linux, handler: desktopHandler(ops[0])}
+	for _, w := range ops[1:] {
+		l.file(w)
+	}
+}
+
+// desktopHandler is the handler a desktop file's id or path names. Its
+// program is not known from the script, so a viewer's desktop file is no
+// viewer here; a terminal's or an interpreter's id is a runner.
+func desktopHandler(w word) *facts.Handler {
+	if w.hole {
+		return &facts.Handler{Platform: facts.Linux, Name: "a desktop file named at run time"}
+	}
+	id := strings.TrimSuffix(path.Base(w.s), ".desktop")
+	return &facts.Handler{Platform: facts.Linux, ID: id, Name: w.s, Path: w.s,
+		UserOwned: strings.HasPrefix(w.s, "~") || strings.HasPrefix(w.s, "/home/") || strings.HasPrefix(w.s, "/Users/")}
+}

@@ -125,6 +125,7 @@ var Viewers = []Viewer{
 	{Darwin, []string{"com.apple.quicktimeplayerx"}, nil, InputFile, "QuickTime Player plays audio and video"},
 	{Darwin, []string{"com.apple.photos"}, nil, InputFile, "Photos shows images and video"},
 	{Darwin, []string{"com.apple.ibooksx"}, nil, InputFile, "Books shows EPUB and PDF books"},
+	{Darwin, []string{"com.apple.imageevents"}, nil, InputFile, "Image Events reads images to convert them; it has no window and runs nothing"},
 	{Darwin, []string{"com.apple.finder"}, nil, InputFolder, "Finder shows folders"},
 	{Darwin, []string{"com.apple.safari"}, nil, InputWeb, "Safari shows web pages in its own sandbox"},
 	{Darwin, []string{"com.google.chrome"}, nil, InputWeb, "Chrome shows web pages in its own sandbox"},
@@ -387,6 +388,7 @@ var ViewerAppNames = map[string]AppName{
 	"quicktime player": {"com.apple.quicktimeplayerx", "QuickTime Player ships with macOS, in /System/Applications"},
 	"photos":           {"com.apple.photos", "Photos ships with macOS, in /System/Applications"},
 	"books":            {"com.apple.ibooksx", "Books ships with macOS, in /System/Applications"},
+	"image events":     {"com.apple.imageevents", "Image Events ships with macOS, in /System/Library/CoreServices"},
 	"safari":           {"com.apple.safari", "Safari ships with macOS, which protects its bundle in /Applications"},
 }
 

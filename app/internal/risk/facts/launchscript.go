@@ -105,7 +105,7 @@ type ScriptOpen struct {
 	Handler Handler
 	Path    string // the file's path, or the start of it the text tells
 	Whole   bool   // Path is all of it (false: named at run time, in whole or part)
-	Shown   string // the path as a warning shows it
+	Shown   string // how a warning names the file: its path, or "it" after it
 }
 
 // Level rates the opening by LaunchLevel, with the file judged by its

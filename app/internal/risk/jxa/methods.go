@@ -570,7 +570,7 @@ func (an *jsAn) openCall(u use) {
 	if !c.ok {
 		return
 	}
-	an.openTarget(c, u.sp, u.r.name == "openLocation")
+	an.launchCall(u, c)
 }
 
 // appCommand: the Standard Suite's make, duplicate, open … and media
@@ -586,7 +586,7 @@ func (an *jsAn) appCommand(u use) {
 		return
 	}
 	if name == "open" {
-		an.openTarget(c, u.sp, false)
+		an.appOpen(u, c)
 		return
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {

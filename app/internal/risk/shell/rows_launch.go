@@ -107,7 +107,7 @@ func (l launch) path(w word, p string) {
 		whole = false
 	}
 	shown := rate.Display(p)
-	lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: shown}.Level()
+	lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Level()
 	if l.handler != nil {
 		rule = "open-" + k.String()
 	}

@@ -192,7 +192,7 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 	display := rate.Display(an.lx.src[st[k].start:st[k].end])
 	sp := tokSpan(st[k])
 	var s objcScope
-	an.scope(&s, st[:k-1], 0)
+	an.scope(&s, st[receiverStart(st, k-1):k], 0)
 	key, m, known := facts.LookupObjCMethod(first)
 	if known && m.On != "" && !s.hasAny(m.On) {
 		known = false // setObject:forKey: of a dictionary, not of the defaults
@@ -211,6 +211,29 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 	}
 	args := st[k+1:]
 	an.objcEffect(key, m, &s, st, k, args, sp)
+}
+
+// receiverStart returns where the receiver of the call whose 's is st[end]
+// starts: after the bracket or argument label it is written in
+// (ws's openURL:(current application's NSURL's URLWithString:"…") calls
+// URLWithString: on NSURL, not on NSWorkspace), or at the statement's start.
+func receiverStart(st []asToken, end int) int {
+	depth := 0
+	for j := end - 1; j >= 0; j-- {
+		t := st[j]
+		switch {
+		case t.kind == asOp && (t.op == ')' || t.op == '}'):
+			depth++
+		case t.kind == asOp && (t.op == '(' || t.op == '{'):
+			if depth == 0 {
+				return j + 1
+			}
+			depth--
+		case depth == 0 && t.isOp(':'):
+			return j + 1
+		}
+	}
+	return 0
 }
 
 // objcWhat says what a class does.

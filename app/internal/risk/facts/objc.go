@@ -62,6 +62,7 @@ var ObjCClasses = map[string]ObjCClass{
 	"NSFileWrapper":                   {What: "reads and writes files"},
 	"NSKeyedArchiver":                 {What: "writes archives"},
 	"NSWorkspace":                     {What: "opens files, URLs and applications"},
+	"NSWorkspaceOpenConfiguration":    {Value: true},
 	"NSRunningApplication":            {What: "controls running applications"},
 	"NSTask":                          {What: "runs programs"},
 	"NSUserUnixTask":                  {What: "runs script files"},

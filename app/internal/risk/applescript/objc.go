@@ -277,7 +277,7 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 		}
 		an.objcSource(st, args, sp)
 	case facts.ObjCOpen:
-		an.objcOpen(key, m, args, sp)
+		an.objcOpen(key, an.text(st[k]), m, args, sp)
 	case facts.ObjCClipboard:
 		an.add(m.Level, "egress.as.clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
 	case facts.ObjCDefaults:
@@ -351,23 +351,6 @@ func (an *asAn) objcSource(st []asToken, args []asToken, sp Span) {
 		}
 		an.v.Merge(inner, &sp)
 	}
-}
-
-// objcOpen rates NSWorkspace's open methods: a runnable file runs, a URL
-// is rated by its scheme.
-func (an *asAn) objcOpen(key string, m facts.ObjCMethod, args []asToken, sp Span) {
-	for _, v := range an.objcStrings(objcArg(args, 0)) {
-		if ext := facts.RunnableExt(v); ext != "" {
-			an.add(level.Dangerous, "as.open-executable", sp, "OPEN: %s opens %s, which runs code (%s)", key, rate.Display(v), ext)
-			return
-		}
-		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(v))); ok && scheme != "file" {
-			l, why := facts.SchemeRisk(scheme)
-			an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
-			return
-		}
-	}
-	an.add(m.Level, "as.objc-open", sp, "OPEN: %s %s", key, m.What)
 }
 
 // objcDefaults rates a write through NSUserDefaults: to a security

@@ -50,7 +50,7 @@ func TestObjC(t *testing.T) {
 		{"quarantine off", "use framework \"Foundation\"\nset u to current application's NSURL's fileURLWithPath:\"/tmp/A.app\"\nu's setResourceValue:(missing value) forKey:(current application's NSURLQuarantinePropertiesKey) |error|:(missing value)",
 			level.Destructive, level.Blocked, "as.objc-quarantine"},
 		{"open a runnable file", "use framework \"AppKit\"\nset u to current application's NSURL's fileURLWithPath:\"/tmp/Setup.command\"\ncurrent application's NSWorkspace's sharedWorkspace()'s openURL:u",
-			level.Dangerous, level.Blocked, "as.open-executable"},
+			level.Destructive, level.Blocked, "as.launch-default"},
 		{"load a bundle", "use framework \"Foundation\"\nset b to current application's NSBundle's bundleWithPath:\"/tmp/x.bundle\"\nb's load()",
 			level.Dangerous, level.Blocked, "as.objc-load-code"},
 		{"unknown framework", "use framework \"Evil\"\nbeep", level.Dangerous, level.Blocked, "as.use-framework"},

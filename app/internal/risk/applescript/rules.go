@@ -546,23 +546,6 @@ func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 }
 
-func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
-	if i+1 < len(st) && st[i+1].kw == kwLocation || i+2 < len(st) && st[i+1].kw == kwFor && st[i+2].kw == kwAccess {
-		return
-	}
-	if app != nil && app.known != nil && facts.IsTerminal(app.known.Title) && i+1 < len(st) {
-		an.add(level.Dangerous, "as.open-in-terminal", span2(st, i, 1), "OPEN: a terminal runs the file it opens")
-		return
-	}
-	for _, t := range st[i+1:] {
-		if t.kind == asString {
-			if ext := facts.RunnableExt(an.str(t)); ext != "" {
-				an.add(level.Dangerous, "as.open-executable", span2(st, i, 1), "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
-			}
-		}
-	}
-}
-
 func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
 	if isHead(st, i) && hasWord(st[i:], kwFolder) {
 		an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
@@ -735,23 +718,6 @@ func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
 	}
 	an.paths[key] = pv
 	return pv
-}
-
-// verbOpenLocation rates open location, openURL and GetURL by the URL's
-// scheme.
-func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
-	sp := span2(st, i, n)
-	for _, t := range st[i+n:] {
-		if t.kind == asString {
-			if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-				l, why := facts.SchemeRisk(scheme)
-				an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
-				return
-			}
-			break
-		}
-	}
-	an.add(level.Caution, "egress.as.open-url", sp, "OPEN URL: opens a web page")
 }
 
 // verbDoShellScript rates `do shell script <expr>`: Dangerous at least, then

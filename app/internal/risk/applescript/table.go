@@ -140,7 +140,7 @@ var verbs = []verb{
 		App: "Keychain Scripting", Params: "of", Example: `get password of first key of current keychain`},
 	{Pattern: "run", Floor: level.Safe, Fn: fnRun, Effect: fxRun, Level: level.Dangerous, ID: "as.shortcut",
 		Params: "with input", App: "Shortcuts Events", Example: `run shortcut "x"`},
-	{Pattern: "open", Floor: level.Safe, Fn: fnOpen, Effect: fxRun, Level: level.Safe,
+	{Pattern: "open", Floor: level.Safe, Fn: fnOpen, Effect: fxRun, Level: level.Destructive, ID: "as.launch-default",
 		Params: "using with properties", App: "Finder", Example: `open file "a.txt" of desktop`},
 	{Pattern: "attach [action]", Floor: level.Safe, Fn: fnAttach, Effect: fxPersist, Level: level.Destructive, ID: "as.folder-action",
 		App: "System Events", Params: "to using", Example: `attach action to folder "x" using "y.scpt"`},

@@ -238,6 +238,10 @@ func TestOpenPath(t *testing.T) {
 		{"Macintosh HD:Applications:Safari.app:", facts.TargetApp},
 		{"/Users/me/Downloads/Updater.app", facts.TargetFile},
 		{"/Users/me/Downloads/Updater.app/", facts.TargetFile},
+		{"/Users/me/Downloads/Cleanup.workflow/", facts.TargetFile},
+		{"Macintosh HD:Users:me:Downloads:x.scptd:", facts.TargetFile},
+		{"~/Applications", facts.TargetFile}, // not in every home: an action could put a file there
+		{"~/Library", facts.TargetFolder},
 	} {
 		if got := facts.OpenPath(tc.p); got != tc.want {
 			t.Errorf("OpenPath(%q) = %v, want %v", tc.p, got, tc.want)

@@ -24,26 +24,29 @@ const (
 )
 
 // knownFolders are folders a script opens by a path that does not end in
-// a slash: the home folder's standard ones and the system's, lower case,
-// without ~/ or /Users/NAME/.
+// a slash: the home folder's standard ones, lower case, without ~/ or
+// /Users/NAME/. Only those macOS makes in every home are here: where one
+// may be missing (~/Applications, ~/Sites), an action could put a file of
+// that name.
 var knownFolders = map[string]bool{
 	"desktop": true, "documents": true, "downloads": true, "pictures": true, "music": true, "movies": true,
-	"public": true, "applications": true, "library": true, "sites": true,
+	"public": true, "library": true,
 }
 
 // OpenPath says what opening the path p (POSIX, HFS or ~) opens: a folder
 // when it ends in / or :, is . or .., the home folder or one of its
 // standard folders (~/Documents), or the root or a top folder of the
 // system; an installed application when it is an .app bundle in the
-// application folders; a file otherwise, an app bundle elsewhere among
-// them (opening it runs it).
+// application folders; a file otherwise, a bundle of a runnable type
+// among them (an app, a workflow, a script bundle, a package: opening it
+// runs it, slash or not).
 func OpenPath(p string) Target {
 	low := strings.ToLower(strings.TrimSpace(p))
 	trim := strings.TrimRight(low, "/:")
-	if strings.HasSuffix(trim, ".app") {
-		if InstalledApp(trim) {
-			return TargetApp
-		}
+	if strings.HasSuffix(trim, ".app") && InstalledApp(trim) {
+		return TargetApp
+	}
+	if runnableType(trim) != "" {
 		return TargetFile
 	}
 	if low != trim || trim == "" || trim == "." || trim == ".." || trim == "~" || trim == "$home" || trim == "${home}" {

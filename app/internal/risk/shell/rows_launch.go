@@ -19,11 +19,12 @@ import (
 // page is Caution, another URL what its scheme says, a folder and an
 // installed application are what they were.
 
-// launch is one launch a launcher makes: the handler it names (nil: the
-// one the system chooses), and on which platform.
+// launch is one launch a launcher makes: the handlers it names (none: the
+// one the system chooses; open -a A -a B names two, and either may be the
+// one that opens), and on which platform.
 type launch struct {
 	c        *call
-	handler  *facts.Handler
+	handlers []*facts.Handler
 	platform string
 }
 
@@ -37,13 +38,13 @@ func namedApp(w word, byID bool) *facts.Handler {
 	return &h
 }
 
-// file rates handing the file or URL w to the handler.
+// file rates handing the file or URL w to the handlers.
 func (l launch) file(w word) {
 	c := l.c
 	s := w.s
 	if strings.Trim(s, rate.HoleMark) == "" {
 		// A word computed at run time: a file or a URL.
-		if l.handler == nil {
+		if len(l.handlers) == 0 {
 			c.add(level.Dangerous, "open-computed", "%s %s: opens something computed at run time", c.name, rate.Display(s))
 			return
 		}
@@ -62,7 +63,7 @@ func (l launch) file(w word) {
 	case facts.TargetFolder:
 		return
 	case facts.TargetApp:
-		if l.handler == nil {
+		if len(l.handlers) == 0 {
 			// Launching an installed application, unless this script put it there.
 			if content, ok := c.a.fileContent(s); ok && !w.hole && (content == fileDownloaded || content == fileComputed) {
 				c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, rate.Display(s))
@@ -78,8 +79,8 @@ func (l launch) file(w word) {
 func (l launch) url(w word, t facts.Target) {
 	c := l.c
 	c.a.egress("url", c.span, "%s %s: the address, and what is in it, goes to a server or another app", c.name, rate.Display(w.s))
-	if l.handler != nil {
-		if k, why := facts.Classify(*l.handler, facts.InputWeb); k == facts.HandlerRunner {
+	for _, h := range l.handlers {
+		if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
 			lv, why := facts.LaunchLevel(rate.Display(w.s), k, why, nil)
 			c.add(lv, "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
 			return
@@ -94,27 +95,30 @@ func (l launch) url(w word, t facts.Target) {
 	c.add(lv, "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
 }
 
-// path rates opening the file at p (w's text, or a file: URL's path).
+// path rates opening the file at p (w's text, or a file: URL's path) with
+// each handler.
 func (l launch) path(w word, p string) {
 	c := l.c
-	h := facts.DefaultHandler(l.platform)
-	rule := "open-default"
-	if l.handler != nil {
-		h = *l.handler
-	}
-	whole := !w.hole
-	if i := strings.Index(p, rate.HoleMark); i >= 0 {
-		whole = false
-	}
+	whole := !w.hole && !strings.Contains(p, rate.HoleMark)
 	shown := rate.Display(p)
-	lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Level()
-	if l.handler != nil {
-		rule = "open-" + k.String()
-	}
 	if content, ok := c.a.fileContent(p); ok && whole && (content == fileDownloaded || content == fileComputed) {
 		c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, shown)
 	}
-	c.add(lv, rule, "%s %s: %s", c.name, shown, why)
+	hs := l.handlers
+	if len(hs) == 0 {
+		hs = []*facts.Handler{nil}
+	}
+	for _, named := range hs {
+		h, rule := facts.DefaultHandler(l.platform), "open-default"
+		if named != nil {
+			h = *named
+		}
+		lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Level()
+		if named != nil {
+			rule = "open-" + k.String()
+		}
+		c.add(lv, rule, "%s %s: %s", c.name, shown, why)
+	}
 }
 
 // openCommand rates open (macOS): each operand goes to the app -a or -b
@@ -157,9 +161,9 @@ func openCommand(c *call) {
 					reveal = true
 				case 'e', 'f':
 					h := facts.NamedHandler("TextEdit", false)
-					l.handler = &h
+					l.handlers = append(l.handlers, &h)
 				case 't':
-					l.handler = &facts.Handler{Platform: facts.Darwin, Name: "the text editor the system chooses"}
+					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Darwin, Name: "the text editor the system chooses"})
 				}
 				if !strings.ContainsRune("abusHr", rune(s[k])) {
 					continue
@@ -171,7 +175,7 @@ func openCommand(c *call) {
 				}
 				switch s[k] {
 				case 'a', 'b':
-					l.handler = namedApp(v, s[k] == 'b')
+					l.handlers = append(l.handlers, namedApp(v, s[k] == 'b'))
 					if runsCommands(v) {
 						term = true
 						c.add(level.Dangerous, "open-terminal", "open -%c %s: opens a terminal or script runner", s[k], rate.Display(v.s))
@@ -212,9 +216,9 @@ func runsCommands(w word) bool {
 	return facts.IsTerminal(w.s)
 }
 
-// xdgOpen rates xdg-open, exo-open, and the launchers of gio and
-// kioclient given their subcommand's operands: the desktop's default
-// handler of each.
+// xdgOpen rates xdg-open, exo-open, kde-open, gnome-open, gvfs-open,
+// wslview, and the launchers of gio and kioclient given their
+// subcommand's operands: the desktop's default handler of each.
 func xdgOpen(c *call) {
 	l := launch{c: c, platform: facts.Linux}
 	args := c.args
@@ -224,9 +228,9 @@ func xdgOpen(c *call) {
 			case s == "--launch" && i+1 < len(args):
 				c.add(level.Dangerous, "exo-launch", "exo-open --launch %s: starts the preferred application of that kind", rate.Display(args[i+1].s))
 				if strings.EqualFold(args[i+1].s, "TerminalEmulator") || args[i+1].hole {
-					l.handler = &facts.Handler{Platform: facts.Linux, ID: "x-terminal-emulator", Name: "the preferred terminal"}
+					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, ID: "x-terminal-emulator", Name: "the preferred terminal"})
 				} else {
-					l.handler = &facts.Handler{Platform: facts.Linux, Name: "the preferred " + args[i+1].s}
+					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, Name: "the preferred " + args[i+1].s})
 				}
 				i++
 			case s == "--working-directory" && i+1 < len(args):
@@ -271,7 +275,7 @@ func gioCommand(c *call) {
 			c.add(level.Dangerous, "gio-launch", "gio launch: starts a desktop file's program")
 			return
 		}
-		l := launch{c: &call{a: c.a, name: "gio launch", args: c.args, span: c.span, pc: c.pc}, platform: facts.Linux, handler: desktopHandler(ops[1])}
+		l := launch{c: &call{a: c.a, name: "gio launch", args: c.args, span: c.span, pc: c.pc}, platform: facts.Linux, handlers: []*facts.Handler{desktopHandler(ops[1])}}
 		c.add(level.Dangerous, "gio-launch", "gio launch %s: starts the program of a desktop file", rate.Display(ops[1].s))
 		for _, w := range ops[2:] {
 			l.file(w)
@@ -306,7 +310,7 @@ func gtkLaunch(c *call) {
 		return
 	}
 	c.add(level.Dangerous, "gtk-launch", "gtk-launch %s: starts the program of a desktop file", rate.Display(ops[0].s))
-	l := launch{c: c, platform: facts.Linux, handler: desktopHandler(ops[0])}
+	l := launch{c: c, platform: facts.Linux, handlers: []*facts.Handler{desktopHandler(ops[0])}}
 	for _, w := range ops[1:] {
 		l.file(w)
 	}

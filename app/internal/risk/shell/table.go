@@ -413,6 +413,8 @@ var commands = map[string]row{
 	"csh": custom(shellInterp), "eval": custom(evalCommand), "source": custom(sourceCommand), ".": custom(sourceCommand),
 	"alias": {run: aliasCommand, opts: freeWords}, "trap": {run: trapCommand, opts: freeWords}, "osascript": custom(osascriptCommand),
 	"open": {run: openCommand, opts: openModel}, "xdg-open": custom(xdgOpen), "exo-open": custom(xdgOpen),
+	"kde-open": custom(xdgOpen), "kde-open5": custom(xdgOpen), "kde-open6": custom(xdgOpen), "gnome-open": custom(xdgOpen),
+	"gvfs-open": custom(xdgOpen), "wslview": custom(xdgOpen),
 	"gio": custom(gioCommand), "kioclient": custom(kioCommand), "kioclient5": custom(kioCommand),
 	"kioclient6": custom(kioCommand), "gtk-launch": custom(gtkLaunch), "node": custom(interpreter(nodeSpec)), "nodejs": custom(interpreter(nodeSpec)),
 	"swift": custom(interpreter(interpSpec{code: "e"})), "php": custom(interpreter(phpSpec)),

@@ -89,6 +89,9 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 		hs = []*facts.Handler{&h}
 	}
 	kind, vals := an.openObject(obj, 0)
+	if kind == objOther && forward {
+		kind = objUnknown // the Finder's objects are files and folders: one it cannot tell may be a file
+	}
 	for _, h := range hs {
 		switch kind {
 		case objFile:
@@ -290,12 +293,39 @@ func matchClose(st []asToken) int {
 // maxObjectDepth bounds the variables openObject follows.
 const maxObjectDepth = 3
 
+// objectLead are the words that may come before what a reference names:
+// ordinals, get, a reference to, my.
+var objectLead = set(`first second third fourth fifth sixth seventh eighth ninth tenth last middle some front back
+	get my a reference to every`)
+
 // openObject says what the object of open is, and for a file the paths it
 // can be (a Finder item: its name).
 func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 	t := trimParens(obj)
 	if len(t) == 0 {
 		return objUnknown, nil
+	}
+	if t[0].isOp('{') {
+		// A list: each item is opened; the worst of them counts.
+		kind := objKind(255)
+		var vals []launchVal
+		for _, e := range listElems(t) {
+			k, vs := objUnknown, []launchVal(nil)
+			if depth < maxObjectDepth {
+				k, vs = an.openObject(e, depth+1)
+			}
+			kind = worseObject(kind, k)
+			vals = append(vals, vs...)
+		}
+		if kind == 255 {
+			return objOther, nil
+		}
+		return kind, vals
+	}
+	every := false
+	for len(t) > 1 && t[0].kind == asWord && objectLead[an.text(t[0])] {
+		every = every || an.text(t[0]) == "every"
+		t = trimParens(t[1:])
 	}
 	word := func(k int) string {
 		if k < len(t) && t[k].kind == asWord {
@@ -306,14 +336,18 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 	switch w := word(0); {
 	case t[0].kind == asString:
 		return an.pathObject(t)
-	case w == "posix" && word(1) == "file", w == "file" && !finderRef(t, 1), w == "alias" && !finderRef(t, 1):
+	case w == "posix" && word(1) == "file" && !every, (w == "file" || w == "alias") && pathArg(t) && !every:
 		k := 1
 		if w == "posix" {
 			k = 2
 		}
 		return an.pathObject(t[k:])
-	case w == "file" || w == "alias" || w == "item" && k1String(t) || w == "document" && word(1) == "file" ||
-		w == "alias" && word(1) == "file" || w == "every" || w == "files" || w == "items" || w == "document" && word(1) == "files":
+	case w == "file" || w == "alias" || w == "item" || w == "document" && word(1) == "file" ||
+		w == "files" || w == "items" || w == "document" && word(1) == "files" || w == "disk" && word(1) == "item" ||
+		w == "disk" && word(1) == "items":
+		if w == "item" && !every && len(t) > 2 && t[1].kind == asNumber && !an.finderItems(t) {
+			return objUnknown, nil // item 1 of argv, of a list
+		}
 		return objFile, an.itemName(t)
 	case w == "application" && word(1) == "file":
 		of := 2
@@ -346,10 +380,7 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 			if expr != nil {
 				k, vs = an.openObject(expr, depth+1)
 			}
-			switch {
-			case kind == 255, k == objFile, k == objUnknown && kind != objFile:
-				kind = k
-			}
+			kind = worseObject(kind, k)
 			vals = append(vals, vs...)
 		}
 		if kind == 255 {
@@ -364,14 +395,37 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 	return objOther, nil
 }
 
-// finderRef reports `file "x" of …` from st[k]: a Finder item, not a path.
-func finderRef(st []asToken, k int) bool {
-	return k+1 < len(st) && st[k].kind == asString && st[k+1].kw == kwOf
+// worseObject is the kind that counts of two a reference can be: a file
+// over anything, what cannot be told over a folder or an app's object.
+func worseObject(a, b objKind) objKind {
+	switch {
+	case a == 255, b == objFile, b == objUnknown && a != objFile, b == objApp && (a == objFolder || a == objOther):
+		return b
+	}
+	return a
 }
 
-// k1String reports item "name" (a Finder item by name), not item 1.
-func k1String(st []asToken) bool {
-	return len(st) > 1 && st[1].kind == asString
+// pathArg reports file X or alias X whose X is a path (a string, a
+// variable, an expression), not a Finder item (file "x" of …, file 1 of …).
+func pathArg(st []asToken) bool {
+	if len(st) < 2 {
+		return false
+	}
+	if st[1].kind == asString || st[1].kind == asNumber {
+		return len(st) == 2 || st[2].kw != kwOf
+	}
+	return true
+}
+
+// finderItems reports item N of a Finder container (of folder …, of
+// desktop, of home), not of a list.
+func (an *asAn) finderItems(st []asToken) bool {
+	for _, t := range st[2:] {
+		if t.kind == asWord && (t.kw == kwFolder || t.kw == kwHome || t.kw == kwDisk || an.text(t) == "desktop" || an.text(t) == "container" || t.kw == kwPath) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstString(an *asAn, st []asToken) string {

@@ -190,6 +190,7 @@ var ObjCMethods = map[string]ObjCMethod{
 	"openApplicationAtURL":                    {ObjCOpen, level.Caution, "opens an application", ""},
 	"launchApplication":                       {ObjCOpen, level.Caution, "opens an application", ""},
 	"launchAppWithBundleIdentifier":           {ObjCOpen, level.Caution, "opens an application", ""},
+	"launchApplicationAtURL":                  {ObjCOpen, level.Caution, "opens an application", ""},
 	"dataTaskWithURL":                         {ObjCNetwork, level.Caution, "fetches from the network", ""},
 	"dataTaskWithRequest":                     {ObjCNetwork, level.Dangerous, "sends a request over the network", ""},
 	"uploadTaskWithRequest":                   {ObjCNetwork, level.Dangerous, "uploads over the network", ""},

@@ -49,9 +49,10 @@ func (an *jsAn) launchCall(u use, c jsCall) {
 		an.launch(u.sp, u.m.rule, nil, c.first, targetURL, false)
 	case "openFileWithApplication", "openFileWithApplicationAndDeactivate":
 		an.launch(u.sp, u.m.rule, an.handlerOf(arg(1), false), c.first, targetFile, false)
-	case "openURLsWithApplicationAtURLConfigurationCompletionHandler":
+	case "openURLsWithApplicationAtURLConfigurationCompletionHandler", "openURLsWithApplicationAtURLOptionsConfigurationError":
 		an.launch(u.sp, u.m.rule, an.handlerOf(arg(1), false), c.first, targetURL, false)
-	case "openURLWithAppBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier":
+	case "openURLWithAppBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier",
+		"openURLsWithAppBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifiers":
 		an.launch(u.sp, u.m.rule, an.handlerOf(arg(1), true), c.first, targetURL, false)
 	case "open":
 		an.appOpen(u, c)

@@ -207,6 +207,9 @@ func (an *asAn) appRef(st []asToken) []*facts.Handler {
 		break
 	}
 	name := st[k:]
+	if len(name) == 0 {
+		return []*facts.Handler{&computedApp}
+	}
 	userOwned := false
 	if finderRef && !byID {
 		// application file "X.app" of folder "Utilities" of folder "Applications" of startup disk
@@ -327,6 +330,9 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 		every = every || an.text(t[0]) == "every"
 		t = trimParens(t[1:])
 	}
+	if len(t) == 0 {
+		return objUnknown, nil
+	}
 	word := func(k int) string {
 		if k < len(t) && t[k].kind == asWord {
 			return an.text(t[k])
@@ -375,6 +381,9 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 		kind := objKind(255)
 		var vals []launchVal
 		for d := an.firstDef(an.name(t[0])); d >= 0; d = an.defList[d].next {
+			if an.foldWork++; an.foldWork > maxFoldWork {
+				return objUnknown, nil // past the budget: what it holds is computed
+			}
 			expr := an.defList[d].expr
 			k, vs := objUnknown, []launchVal(nil)
 			if expr != nil {
@@ -617,6 +626,9 @@ func (an *asAn) objcValues(arg []asToken, depth int) []launchVal {
 	if len(arg) == 1 && (arg[0].kind == asWord || arg[0].kind == asVar) && an.isVar(an.name(arg[0])) {
 		var out []launchVal
 		for d := an.firstDef(an.name(arg[0])); d >= 0; d = an.defList[d].next {
+			if an.foldWork++; an.foldWork > maxFoldWork {
+				return append(out, computed...)
+			}
 			if expr := an.defList[d].expr; expr != nil {
 				out = append(out, an.objcValues(expr, depth+1)...)
 			} else {

@@ -418,7 +418,7 @@ var RunnerAppNames = map[string]string{
 // is the person's own or an action's (UserOwned).
 func NamedHandler(app string, byID bool) Handler {
 	name := strings.TrimSpace(app)
-	h := Handler{Platform: Darwin, Name: name}
+	h := Handler{Platform: Darwin, Name: shown(name)}
 	low := string(LowerName(nil, name))
 	if byID {
 		h.ID = low
@@ -438,6 +438,22 @@ func NamedHandler(app string, byID bool) Handler {
 		h.ID = key
 	}
 	return h
+}
+
+// shown is a name from a script as a warning may show it: valid UTF-8
+// (strings.Map writes an invalid byte as U+FFFD), control characters as ·,
+// at most 80 bytes.
+func shown(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '·'
+		}
+		return r
+	}, s)
+	if len(s) > 80 {
+		s = strings.ToValidUTF8(s[:80], "") + "…"
+	}
+	return s
 }
 
 // DefaultHandler is the handler of a launch that names none: the one

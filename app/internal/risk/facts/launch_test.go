@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
@@ -292,5 +293,16 @@ func TestScriptOpen(t *testing.T) {
 		if got != tc.want || why == "" {
 			t.Errorf("%s: %v (%s), want %v", tc.name, got, why, tc.want)
 		}
+	}
+}
+
+// A name from a script reaches warnings only as printable UTF-8.
+func TestNamedHandlerShowsNamesSafely(t *testing.T) {
+	h := facts.NamedHandler("Acme\x1b[2J\xff Reader", false)
+	if !utf8.ValidString(h.Name) || strings.Contains(h.Name, "\x1b") {
+		t.Errorf("Name = %q: not safe to show", h.Name)
+	}
+	if _, why := facts.Classify(h, facts.InputFile); !utf8.ValidString(why) {
+		t.Errorf("reason %q is not UTF-8", why)
 	}
 }

@@ -230,7 +230,7 @@ func xdgOpen(c *call) {
 				if strings.EqualFold(args[i+1].s, "TerminalEmulator") || args[i+1].hole {
 					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, ID: "x-terminal-emulator", Name: "the preferred terminal"})
 				} else {
-					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, Name: "the preferred " + args[i+1].s})
+					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, Name: "the preferred " + rate.Display(args[i+1].s)})
 				}
 				i++
 			case s == "--working-directory" && i+1 < len(args):
@@ -324,6 +324,6 @@ func desktopHandler(w word) *facts.Handler {
 		return &facts.Handler{Platform: facts.Linux, Name: "a desktop file named at run time"}
 	}
 	id := strings.TrimSuffix(path.Base(w.s), ".desktop")
-	return &facts.Handler{Platform: facts.Linux, ID: id, Name: w.s, Path: w.s,
+	return &facts.Handler{Platform: facts.Linux, ID: id, Name: rate.Display(w.s), Path: w.s,
 		UserOwned: strings.HasPrefix(w.s, "~") || strings.HasPrefix(w.s, "/home/") || strings.HasPrefix(w.s, "/Users/")}
 }

@@ -67,29 +67,29 @@ func (an *jsAn) launchCall(u use, c jsCall) {
 func (an *jsAn) appOpen(u use, c jsCall) {
 	apps := an.chainApps(u.toks, u.r.i)
 	var hs []*facts.Handler
-	forward := len(apps) > 0
+	forward := false
 	for _, a := range apps {
-		key := string(facts.AppKey(facts.LowerName(nil, a)))
-		if !forwarders[key] && !forwarders[facts.AppIDs[key]] {
-			forward = false
-			hs = append(hs, appHandler(a))
+		key := facts.AppKey(facts.LowerName(nil, a))
+		if forwarders[string(key)] || forwarders[facts.AppIDs[string(key)]] {
+			forward = true
+			continue
 		}
+		hs = append(hs, appHandler(a))
 	}
 	if len(apps) == 0 {
 		hs = append(hs, &facts.Handler{Platform: facts.Darwin, Name: "an application named at run time"})
 	}
-	kind := targetObject
+	for _, h := range hs {
+		an.launch(u.sp, u.m.rule, h, c.first, targetObject, false)
+	}
 	if forward {
-		kind = targetFile
-		hs = []*facts.Handler{nil}
+		var h *facts.Handler
 		if len(c.args) > 1 {
 			if v := jsObjectValue(c.args[1], "using"); v != nil {
-				hs = []*facts.Handler{an.handlerOf(v, false)}
+				h = an.handlerOf(v, false)
 			}
 		}
-	}
-	for _, h := range hs {
-		an.launch(u.sp, u.m.rule, h, c.first, kind, false)
+		an.launch(u.sp, u.m.rule, h, c.first, targetFile, false)
 	}
 }
 

@@ -11,9 +11,11 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
+	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 type assessOptions struct {
@@ -70,6 +72,13 @@ func gateEnv() (*risk.Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the gate's settings (assess rates as the gate would): %w", err)
 	}
+	// Launches are rated by the program this machine would start for them,
+	// as the gate resolves it.
+	desk, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return nil, err
+	}
+	env.Launch = gate.Handlers(desk)
 	return env, nil
 }
 

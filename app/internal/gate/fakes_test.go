@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
@@ -30,7 +31,7 @@ type fakeExec struct {
 	script func(ctx context.Context)
 }
 
-func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, error) {
+func (f *fakeExec) RunAssessed(ctx context.Context, a action.Action, _ level.Level) (execute.Result, error) {
 	f.mu.Lock()
 	f.ran = append(f.ran, a.Cmd.Name)
 	f.mu.Unlock()

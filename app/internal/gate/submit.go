@@ -215,8 +215,11 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			return risk.Verdict{}, nil, err
 		}
 		for i, a := range p.Actions {
+			assessed := per[i].Level
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context, _ bool) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
+				run: func(ctx context.Context, _ bool) (execute.Result, error) {
+					return g.cfg.Exec.RunAssessed(ctx, a, assessed)
+				}}
 			if a.Cmd.Name == releaseLock {
 				// The gate's own state, not the executor's work.
 				st.releaseTo, _ = a.Arg("app")

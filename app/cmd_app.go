@@ -15,6 +15,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -210,7 +211,9 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 
 	var openDashboard func(context.Context) error
 	if d := startDashboard(ctx, b, trust, hooks.openURL); d != nil && hooks.openURL != nil {
-		openDashboard = d.openBrowser
+		// Only the person can click the menu: its links are kept apart
+		// from those socket clients ask for.
+		openDashboard = func(ctx context.Context) error { return d.openBrowser(ctx, dashboard.Menu) }
 	}
 	cfg := tray.Config{
 		Gate:         menuGate{b.gate},

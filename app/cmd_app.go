@@ -91,7 +91,14 @@ func ownerAuthentication() func(ctx context.Context, reason string) error {
 // menu bar starts at once and shows that Airlock is starting; on Linux,
 // where the tray's first properties must be set before systray.Run (see
 // tray.Prime), systray starts once the gate is built.
-func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdApp(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("takes no arguments")
+	}
 	// Everything logged, systray's own messages included, is redacted on
 	// its way to the system log (and the terminal the app started from).
 	lg := openLog(stderr)

@@ -224,7 +224,7 @@ func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := newFlags("history")
 	asJSON := fs.Bool("json", false, "print the records as JSON")
-	n := fs.Int("n", 20, "how many of the newest records (at most 1000)")
+	n := fs.Int("n", 20, "how many of the newest actions, one a line (at most 1000; a request of several actions shows several)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ var commands = []command{
 	{"ask", `airlock ask [--dry-run] [--json] [--model M] [--endpoint URL] [--context TEXT|-] "REQUEST"|-`, "have the gate's model turn a request in words into a plan, then follow it like airlock run", cmdAsk},
 	{"key", "airlock key set NAME   or   airlock key delete NAME", "keep a model server's API key in the key store (typed at the terminal, not shown)", cmdKey},
 	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
-	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},
+	{"history", "airlock history [--json] [-n N]", "show the newest actions of the gate's history, one a line", cmdHistory},
 	{"dashboard", "airlock dashboard [--print]", "open the running app's dashboard (the history by request, the automations, the settings) in the browser; --print prints a one-time read-only link instead", cmdDashboard},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
 	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},

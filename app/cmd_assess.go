@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,13 +25,12 @@ type assessOptions struct {
 
 func cmdAssess(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var opts assessOptions
-	fs := flag.NewFlagSet("assess", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("assess")
 	fs.StringVar(&opts.kind, "kind", "", "applescript, jxa, shell, dsl or path")
 	fs.BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	fs.BoolVar(&opts.jsonl, "jsonl", false, `read {"id","kind","input"} lines, write {"id","risk","reasons"} lines`)
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	env, err := gateEnv()
 	if err != nil {

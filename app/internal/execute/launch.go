@@ -93,7 +93,7 @@ func (e *Executor) launchURL(ctx context.Context, d Desktop, u string, assessed 
 		if lvl, why := facts.LaunchLevel(u, kind, why, nil); lvl > assessed {
 			return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
 		}
-	} else if lvl, why := facts.AppLevel(HandlerFacts(h)); lvl > assessed {
+	} else if lvl, why := facts.SchemeLevel(HandlerFacts(h)); lvl > assessed {
 		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
 	}
 	l, err := d.Launch(ctx, h, u)

@@ -59,6 +59,9 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	scheme = strings.ToLower(scheme)
 	if scheme == "file" {
+		// The file's own path rules first (the sanitiser's refusals), as
+		// for OPEN_FILE.
+		dslPath(v, env, "OPEN_FILE", "path", path)
 		dslLaunchFile(v, env, path, "", nil)
 		return
 	}
@@ -79,9 +82,8 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 		v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
 		return
 	}
-	if l, why := facts.AppLevel(h); l > level.Caution {
-		v.Add(l, "dsl.launch-app", Span{}, "OPEN URL: %s", why)
-	}
+	l, why := facts.SchemeLevel(h)
+	v.Add(l, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
 }
 
 // dslLaunchApp rates launching app with nothing to open.

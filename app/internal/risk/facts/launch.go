@@ -378,6 +378,20 @@ func AppLevel(h Handler) (level.Level, string) {
 	return level.Caution, "launches " + name
 }
 
+// SchemeLevel is the level of handing a URL of a scheme other than http,
+// https and file to the app h the OS resolved for it. The URL is the
+// agent's and the app acts on it outside the sandbox (vscode:// opens a
+// folder in an IDE, mailto:?attach= puts a file in a draft), so only a
+// viewer of web pages is as AppLevel says; an app that runs what it is
+// given, and one Airlock does not know, is Destructive, as for a file.
+func SchemeLevel(h Handler) (level.Level, string) {
+	kind, why := Classify(h, InputWeb)
+	if kind != HandlerViewer {
+		return level.Destructive, why + ": it would act on the agent's URL outside the sandbox"
+	}
+	return AppLevel(h)
+}
+
 // Resolver finds the handler the OS would start for a launch, as the
 // platform resolves it (the bridge's Desktop, adapted). The analyzers ask it
 // what a file or URL would be opened with; nil means nothing can be

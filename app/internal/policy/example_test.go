@@ -6,6 +6,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
 func ExampleDecide() {
@@ -22,16 +23,17 @@ func ExampleDecide() {
 
 func ExampleGrants() {
 	g := policy.NewGrants(nil)
+	noFiles := risk.Runs{Known: true} // a plan that writes a file runs no file (risk.RunFiles)
 	agent := policy.Identity{Key: "linux:/usr/bin/agent:2049:1234", Program: "/usr/bin/agent (pid 42)"}
 	impostor := policy.Identity{Key: "linux:/tmp/agent:2049:999", Program: "/tmp/agent (pid 77)"}
-	_, err := g.Allow(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous, time.Hour)
+	_, err := g.Allow(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, noFiles, level.Dangerous, time.Hour)
 	fmt.Println(err)
-	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
-	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk!"`, level.Dangerous))
-	fmt.Println(g.Allowed(impostor, `WRITE_FILE "~/Documents/todo.txt" "milk"`, level.Dangerous))
-	_, err = g.Allow(agent, `EMPTY_TRASH`, level.Destructive, 0)
+	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk"`, noFiles, level.Dangerous))
+	fmt.Println(g.Allowed(agent, `WRITE_FILE "~/Documents/todo.txt" "milk!"`, noFiles, level.Dangerous))
+	fmt.Println(g.Allowed(impostor, `WRITE_FILE "~/Documents/todo.txt" "milk"`, noFiles, level.Dangerous))
+	_, err = g.Allow(agent, `EMPTY_TRASH`, noFiles, level.Destructive, 0)
 	fmt.Println(err)
-	_, err = g.Allow(policy.Identity{Program: "unknown"}, `NOTIFY "a" "b"`, level.Caution, 0)
+	_, err = g.Allow(policy.Identity{Program: "unknown"}, `NOTIFY "a" "b"`, noFiles, level.Caution, 0)
 	fmt.Println(err)
 	// Output:
 	// <nil>

@@ -88,7 +88,7 @@ type Request struct {
 	// "allow again"; an answer that asks for it anyway is not remembered.
 	NoRemember    bool
 	NoRememberWhy string
-	Tool       string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
+	Tool          string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
 	// Asked is, for a plan a model made from a request in words, those
 	// words: what the person or the client asked for.
 	Asked string

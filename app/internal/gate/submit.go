@@ -388,7 +388,7 @@ func (sub *submission) granted(ctx context.Context, i int) bool {
 // possible for every action the answer would remember (Grants.Grantable:
 // its program is verified, it is not destructive, and Airlock can name and
 // read the files it runs).
-func (sub *submission) rememberable(ctx context.Context) (bool, string) {
+func (sub *submission) rememberable() (bool, string) {
 	g := sub.g
 	if !sub.s.Identity.Verified() {
 		return false, "the client's program is not verified"
@@ -396,14 +396,12 @@ func (sub *submission) rememberable(ctx context.Context) (bool, string) {
 	if g.cfg.Grants == nil {
 		return true, ""
 	}
-	for i := range sub.steps {
-		st := &sub.steps[i]
+	for i, st := range sub.steps {
+		// Every action asked about had its files named when it was
+		// decided (granted).
 		ar := sub.rep.Actions[i]
 		if ar.Decision != policy.Ask.String() || ar.Approval == approvalGranted {
 			continue
-		}
-		if !st.runs.Known && st.runsOf != nil {
-			st.runs = st.runsOf(ctx)
 		}
 		if err := g.cfg.Grants.Grantable(sub.s.Identity, st.runs, st.verdict.Level); err != nil {
 			why := strings.TrimPrefix(err.Error(), policy.ErrNotGrantable.Error()+": ")
@@ -430,7 +428,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		}
 		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
 	}
-	remember, whyNot := sub.rememberable(ctx)
+	remember, whyNot := sub.rememberable()
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
 		NoRemember: !remember, NoRememberWhy: whyNot, Tool: toolOf(sub.s), Asked: sub.s.asked,
 		EditedBy: sub.s.editedBy, Edit: editOffer(sub.s),

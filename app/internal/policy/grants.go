@@ -39,7 +39,7 @@ var errNotCovered = errors.New("no remembered approval covers this action")
 const MaxPinBytes = 16 << 20
 
 // maxPins bounds the files one grant pins.
-const maxPins = 64
+const maxPins = 16
 
 // Grant is one remembered approval: the exact text of an action the person
 // approved for one client program, identified by its SHA-256, up to the risk

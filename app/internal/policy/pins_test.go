@@ -149,7 +149,7 @@ func TestGrantsNotGrantable(t *testing.T) {
 	f.Close()
 	ok := filepath.Join(dir, "ok.py")
 	write(t, ok, "print(1)\n")
-	many := make([]string, 65)
+	many := make([]string, 17)
 	for i := range many {
 		many[i] = filepath.Join(dir, strings.Repeat("m", i+1))
 	}

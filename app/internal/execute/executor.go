@@ -86,7 +86,8 @@ type Result struct {
 // with an error wrapping ErrSwapped, having done nothing.
 //
 // The parent folder of a new file must exist. Everything else goes to
-// e.Desktop. Run checks ctx before it starts; a folder copy stops when ctx is
+// e.Desktop. Run checks ctx, and the check WithCheck attached to it, before
+// it starts; a folder copy stops when ctx is
 // done, and the Desktop honours ctx itself.
 func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 	return e.RunAssessed(ctx, a, level.Caution)
@@ -109,6 +110,9 @@ func (e *Executor) RunAssessed(ctx context.Context, a action.Action, assessed le
 	defer release()
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", a.Cmd.Name, err)
+	}
+	if err := Check(ctx); err != nil {
+		return Result{}, fmt.Errorf("%s: not started: %w", a.Cmd.Name, err)
 	}
 	args := argReader{a: a}
 	switch a.Cmd.Name {

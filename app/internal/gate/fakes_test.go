@@ -31,7 +31,12 @@ type fakeExec struct {
 	script func(ctx context.Context)
 }
 
+// Run and RunScript honour execute.WithCheck as the real executor does:
+// an action whose check fails does not start (and is not recorded).
 func (f *fakeExec) RunAssessed(ctx context.Context, a action.Action, _ level.Level) (execute.Result, error) {
+	if err := execute.Check(ctx); err != nil {
+		return execute.Result{}, err
+	}
 	f.mu.Lock()
 	f.ran = append(f.ran, a.Cmd.Name)
 	f.mu.Unlock()
@@ -42,6 +47,9 @@ func (f *fakeExec) RunAssessed(ctx context.Context, a action.Action, _ level.Lev
 }
 
 func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string, g ossandbox.Grant) (execute.Result, error) {
+	if err := execute.Check(ctx); err != nil {
+		return execute.Result{}, err
+	}
 	f.mu.Lock()
 	f.ran = append(f.ran, kind)
 	f.grants = append(f.grants, g)

@@ -118,6 +118,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./bridge:FuzzAppleScriptString \
 	  ./bridge:FuzzHelperAnswer \
 	  ./bridge:FuzzHelperRequest \
+	  ./bridge:FuzzExec \
 	  ./app/internal/llm:FuzzExtract \
 	  ./app/internal/llm:FuzzDecodeStreams ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \

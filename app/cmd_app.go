@@ -15,6 +15,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
+	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/policy"
@@ -90,7 +91,14 @@ func ownerAuthentication() func(ctx context.Context, reason string) error {
 // menu bar starts at once and shows that Airlock is starting; on Linux,
 // where the tray's first properties must be set before systray.Run (see
 // tray.Prime), systray starts once the gate is built.
-func cmdApp(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdApp(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("takes no arguments")
+	}
 	// Everything logged, systray's own messages included, is redacted on
 	// its way to the system log (and the terminal the app started from).
 	lg := openLog(stderr)
@@ -210,7 +218,9 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 
 	var openDashboard func(context.Context) error
 	if d := startDashboard(ctx, b, trust, hooks.openURL); d != nil && hooks.openURL != nil {
-		openDashboard = d.openBrowser
+		// Only the person can click the menu: its links are kept apart
+		// from those socket clients ask for.
+		openDashboard = func(ctx context.Context) error { return d.openBrowser(ctx, dashboard.Menu) }
 	}
 	cfg := tray.Config{
 		Gate:         menuGate{b.gate},

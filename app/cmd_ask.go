@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,16 +29,15 @@ type askOptions struct {
 // run`'s.
 func cmdAsk(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var opts askOptions
-	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("ask")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "show the plan and every decision, execute nothing")
 	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
 	fs.StringVar(&opts.model, "model", "", "the model to use instead of the configured one")
 	fs.StringVar(&opts.endpoint, "endpoint", "", "the model server to use instead of the configured one (never gets the configured API key)")
 	fs.StringVar(&opts.context, "context", "", "context for the model, given to it as quoted data; - reads it from standard input")
 	fs.StringVar(&opts.client, "client", "airlock ask", "the name the gate records and shows for this client")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	request := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(request) == "" {

@@ -4,16 +4,17 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
+	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 type assessOptions struct {
@@ -24,13 +25,12 @@ type assessOptions struct {
 
 func cmdAssess(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var opts assessOptions
-	fs := flag.NewFlagSet("assess", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("assess")
 	fs.StringVar(&opts.kind, "kind", "", "applescript, jxa, shell, dsl or path")
 	fs.BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	fs.BoolVar(&opts.jsonl, "jsonl", false, `read {"id","kind","input"} lines, write {"id","risk","reasons"} lines`)
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	env, err := gateEnv()
 	if err != nil {
@@ -70,6 +70,13 @@ func gateEnv() (*risk.Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the gate's settings (assess rates as the gate would): %w", err)
 	}
+	// Launches are rated by the program this machine would start for them,
+	// as the gate resolves it.
+	desk, err := bridge.NewDesktop(bridge.Options{})
+	if err != nil {
+		return nil, err
+	}
+	env.Launch = gate.Handlers(desk)
 	return env, nil
 }
 

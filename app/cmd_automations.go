@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -59,6 +58,11 @@ func cmdAutomations(ctx context.Context, args []string, stdin io.Reader, stdout,
 // any order.
 func parseAutomations(args []string) (automationsOptions, error) {
 	var opts automationsOptions
+	top := newFlags("automations")
+	if err := parseFlags(top, args); err != nil {
+		return opts, err
+	}
+	args = top.Args()
 	if len(args) == 0 {
 		return opts, usagef("say what to do: list, add, remove, enable, disable, run-now, on or off")
 	}
@@ -70,8 +74,7 @@ func parseAutomations(args []string) (automationsOptions, error) {
 	if !known {
 		return opts, usagef("%q: want list, add, remove, enable, disable, run-now, on or off", opts.op)
 	}
-	fs := flag.NewFlagSet("automations "+opts.op, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("automations " + opts.op)
 	switch opts.op {
 	case "list":
 		fs.BoolVar(&opts.json, "json", false, "print the automations as JSON")
@@ -85,8 +88,8 @@ func parseAutomations(args []string) (automationsOptions, error) {
 	rest := args[1:]
 	var names []string
 	for {
-		if err := fs.Parse(rest); err != nil {
-			return opts, usagef("%s", err)
+		if err := parseFlags(fs, rest); err != nil {
+			return opts, err
 		}
 		if fs.NArg() == 0 {
 			break

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -61,14 +60,13 @@ type runOptions struct {
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var opts runOptions
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("run")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "report every decision, execute nothing")
 	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
 	fs.StringVar(&opts.client, "client", "airlock run", "the name the gate records and shows for this client")
 	fs.StringVar(&opts.kind, "kind", "dsl", "what FILE holds: dsl, applescript or jxa; or command, with the program and its arguments instead of FILE")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	var plan string
 	var argv []string
@@ -224,12 +222,11 @@ func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 }
 
 func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("history")
 	asJSON := fs.Bool("json", false, "print the records as JSON")
-	n := fs.Int("n", 20, "how many of the newest records (at most 1000)")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	n := fs.Int("n", 20, "how many of the newest actions, one a line (at most 1000; a request of several actions shows several)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
@@ -261,7 +258,11 @@ func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wr
 }
 
 func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) > 0 {
+	fs := newFlags("kill")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}
 	dir, err := datadir.Data()
@@ -289,6 +290,11 @@ func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Write
 }
 
 func cmdAudit(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := newFlags("audit")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	args = fs.Args()
 	if len(args) != 1 || args[0] != "verify" {
 		return usagef("the only audit command is: airlock audit verify")
 	}
@@ -309,11 +315,10 @@ func cmdAudit(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writ
 }
 
 func jsonFlag(name string, args []string) (bool, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags(name)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return false, usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return false, err
 	}
 	if fs.NArg() > 0 {
 		return false, usagef("takes no arguments")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -25,11 +24,10 @@ import (
 // agents included, so that printed link can show no more than `airlock
 // history` already does, and changes nothing.
 func cmdDashboard(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("dashboard")
 	printLink := fs.Bool("print", false, "print a one-time, read-only link instead of opening the browser")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
@@ -80,10 +78,11 @@ type dashEnd struct {
 const openTimeout = 30 * time.Second
 
 // openBrowser opens the dashboard in the person's browser with a link to a
-// full session, minted for this opening only. The link goes to the opener
-// and nowhere else: an error that quotes it is rewritten without its code.
-func (d *dashEnd) openBrowser(ctx context.Context) error {
-	link, err := d.srv.Link(dashboard.Full)
+// full session, minted for this opening only, asked for by from (the menu,
+// or a socket client). The link goes to the opener and nowhere else: an
+// error that quotes it is rewritten without its code.
+func (d *dashEnd) openBrowser(ctx context.Context, from dashboard.Asker) error {
+	link, err := d.srv.Link(from)
 	if err != nil {
 		return err
 	}
@@ -109,11 +108,11 @@ func (h gateHandler) Dashboard(ctx context.Context, p ipc.DashboardParams) (ipc.
 	}
 	res := ipc.DashboardResult{Address: d.srv.Address()}
 	if p.Print {
-		link, err := d.srv.Link(dashboard.ReadOnly)
+		link, err := d.srv.Link(dashboard.ClientPrint)
 		res.URL = link
 		return res, err
 	}
-	if err := d.openBrowser(ctx); err != nil {
+	if err := d.openBrowser(ctx, dashboard.ClientOpen); err != nil {
 		log.Printf("dashboard: opening it in the browser: %v", err)
 		return res, &ipc.RPCError{Code: ipc.CodeServerError,
 			Message: "the dashboard could not be opened in the browser (the app's log says why); `airlock dashboard --print` prints a read-only link"}

@@ -21,6 +21,11 @@ const maxKeyBytes = 4096
 // terminal with echo off, never from arguments, standard input, the
 // environment or a file, and never printed.
 func cmdKey(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := newFlags("key")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	args = fs.Args()
 	if len(args) != 2 || args[0] != "set" && args[0] != "delete" {
 		return usagef("want: airlock key set NAME, or airlock key delete NAME")
 	}

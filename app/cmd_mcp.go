@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,11 +15,10 @@ import (
 // cmdMCP serves MCP on standard input and output until the client hangs up.
 // Standard output carries the protocol only; anything else goes to stderr.
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("mcp")
 	every := fs.Duration("progress-every", mcp.DefaultProgressEvery, "how often a call that waits for approval or runs sends a progress notification")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments: an MCP client starts it and talks to it on standard input and output")

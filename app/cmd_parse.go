@@ -16,6 +16,11 @@ type planError struct{ err error }
 func (e planError) Error() string { return e.err.Error() }
 
 func cmdParse(_ context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
+	fs := newFlags("parse")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	args = fs.Args()
 	if len(args) != 1 {
 		return usagef("want one FILE or - for standard input")
 	}
@@ -49,7 +54,11 @@ func runParse(src string, w io.Writer) error {
 }
 
 func cmdCommands(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) > 0 {
+	fs := newFlags("commands")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}
 	fmt.Fprint(stdout, action.Markdown())

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -31,11 +30,10 @@ type serveOptions struct {
 
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	opts := serveOptions{tty: "/dev/tty"}
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("serve")
 	fs.StringVar(&opts.prompter, "prompter", "auto", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop), none (nothing that needs approval runs), or auto (popup with a display, else terminal with one, else none)")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")

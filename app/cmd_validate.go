@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -30,11 +29,10 @@ var compileAppleScript = func(ctx context.Context, src string) error {
 // error and how to fix the common kinds) and how the gate would rate it.
 // Exit status 1 when it does not compile or cannot be checked here.
 func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("validate")
 	asJSON := fs.Bool("json", false, "print the result as JSON: valid, errors, risk, reasons")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%s", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return usagef("want one FILE or - for standard input")

@@ -176,6 +176,31 @@ func TestDashboardCommand(t *testing.T) {
 	}
 }
 
+// Socket clients (agents, perhaps) asking for link after link cannot make
+// the app forget the link the person's click on the menu gave the browser:
+// it still opens a full session.
+func TestDashboardSocketCannotForgetTheMenusLink(t *testing.T) {
+	dg := startDashGate(t)
+	d := dg.b.dash.get()
+	if err := d.openBrowser(context.Background(), dashboard.Menu); err != nil {
+		t.Fatal(err)
+	}
+	menu := <-dg.opened
+	for range 20 {
+		if code, _, stderr := runCLI(t, "", "dashboard", "--print"); code != 0 {
+			t.Fatalf("airlock dashboard --print: %d %q", code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "", "dashboard"); code != 0 {
+			t.Fatalf("airlock dashboard: %d %q", code, stderr)
+		}
+		<-dg.opened
+	}
+	full := followLink(t, menu)
+	if status, body := tryChange(t, d.srv.Address(), full); status != http.StatusNotFound || !strings.Contains(body, "no automations") {
+		t.Errorf("a change from the menu link's session: %d %q, want the full session's 404", status, body)
+	}
+}
+
 // The raw answer on the socket to an opening holds no link: nothing a
 // client reads can open a session.
 func TestDashboardSocketAnswerHasNoSecret(t *testing.T) {

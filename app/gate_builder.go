@@ -108,6 +108,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, err
 	}
+	env.Launch = gate.Handlers(desk)
 	exec, err := gate.DefaultExecutor(paths, desk, b.box)
 	if err != nil {
 		return nil, err

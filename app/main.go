@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,37 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// helpError is -h, -help or --help given to a subcommand: run prints the
+// subcommand's usage and its flags to standard output, and exits 0.
+type helpError struct{ flags string }
+
+func (helpError) Error() string { return "help requested" }
+
+// newFlags is a subcommand's flag set. It prints nothing itself: parseFlags
+// returns help and bad flags as errors for run to show.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args into fs: -h, -help or --help is a helpError
+// describing fs's flags, a bad flag a usageError naming it.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		return helpError{flags: b.String()}
+	case err != nil:
+		return usagef("%s", err)
+	}
+	return nil
+}
 
 type command struct {
 	name  string
@@ -40,13 +72,13 @@ var commands = []command{
 	{"ask", `airlock ask [--dry-run] [--json] [--model M] [--endpoint URL] [--context TEXT|-] "REQUEST"|-`, "have the gate's model turn a request in words into a plan, then follow it like airlock run", cmdAsk},
 	{"key", "airlock key set NAME   or   airlock key delete NAME", "keep a model server's API key in the key store (typed at the terminal, not shown)", cmdKey},
 	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
-	{"history", "airlock history [--json] [-n N]", "show the newest records of the gate's history", cmdHistory},
+	{"history", "airlock history [--json] [-n N]", "show the newest actions of the gate's history, one a line", cmdHistory},
 	{"dashboard", "airlock dashboard [--print]", "open the running app's dashboard (the history by request, the automations, the settings) in the browser; --print prints a one-time read-only link instead", cmdDashboard},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
 	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},
 	{"mcp", "airlock mcp [--progress-every 10s]", "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", cmdMCP},
 	{"audit", "airlock audit verify", "check the history's audit chain for edited, deleted or reordered rows", cmdAudit},
-	{"version", "airlock version", "print the version", cmdVersion},
+	{"version", "airlock version   or   airlock --version", "print the version", cmdVersion},
 }
 
 var version = "dev"
@@ -68,9 +100,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 {
 		args = []string{""} // the menu-bar app
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) == 2 && args[0] == "help" && args[1] != "" {
+			// airlock help COMMAND: as airlock COMMAND --help.
+			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+		}
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "airlock: %s takes at most one COMMAND\n", args[0])
+			return 2
+		}
 		printUsage(stdout)
 		return 0
+	case "-version", "--version":
+		args[0] = "version"
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -82,7 +125,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			var ue usageError
 			var pe planError
 			var oe outcomeError
+			var he helpError
 			switch {
+			case errors.As(err, &he):
+				printHelp(stdout, c, he.flags)
+				return 0
 			case errors.As(err, &oe):
 				return 1
 			case errors.As(err, &pe):
@@ -102,7 +149,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: airlock COMMAND [arguments]")
+	fmt.Fprintln(w, "usage: airlock COMMAND [arguments]   (airlock COMMAND --help describes one)")
 	fmt.Fprintln(w)
 	for _, c := range commands {
 		name := c.name
@@ -113,8 +160,21 @@ func printUsage(w io.Writer) {
 	}
 }
 
+// printHelp is a subcommand's --help: its usage, what it does, and its
+// flags.
+func printHelp(w io.Writer, c command, flags string) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", c.usage, c.help)
+	if flags != "" {
+		fmt.Fprintf(w, "\nflags:\n%s", flags)
+	}
+}
+
 func cmdVersion(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) > 0 {
+	fs := newFlags("version")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}
 	fmt.Fprintln(stdout, "airlock", version)

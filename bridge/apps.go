@@ -57,6 +57,7 @@ type desktopEntry struct {
 	Name            string // the unlocalised Name
 	Exec            string
 	DBusActivatable bool
+	Terminal        bool
 }
 
 // findDesktopFile finds the application named app in the applications
@@ -71,6 +72,24 @@ func findDesktopFile(app string, dataDirs []string) (desktopEntry, error) {
 		return desktopEntry{}, err
 	}
 	want := strings.TrimSuffix(app, ".desktop")
+	entries := desktopEntries(dataDirs)
+	for _, match := range []func(desktopEntry) bool{
+		func(e desktopEntry) bool { return strings.EqualFold(e.ID, want) },
+		func(e desktopEntry) bool { return strings.EqualFold(e.Name, app) },
+	} {
+		for _, e := range entries {
+			if match(e) {
+				return e, nil
+			}
+		}
+	}
+	return desktopEntry{}, fmt.Errorf("%w: no desktop file for %q in the applications folders of %s", ErrNoSuchApp, app, strings.Join(dataDirs, ", "))
+}
+
+// desktopEntries reads the visible application entries of the
+// applications folders under dataDirs, in order of precedence: a file in an
+// earlier folder hides one with its id in a later one.
+func desktopEntries(dataDirs []string) []desktopEntry {
 	seen := map[string]bool{}
 	var entries []desktopEntry
 	for _, dd := range dataDirs {
@@ -92,17 +111,19 @@ func findDesktopFile(app string, dataDirs []string) (desktopEntry, error) {
 			return nil
 		})
 	}
-	for _, match := range []func(desktopEntry) bool{
-		func(e desktopEntry) bool { return strings.EqualFold(e.ID, want) },
-		func(e desktopEntry) bool { return strings.EqualFold(e.Name, app) },
-	} {
-		for _, e := range entries {
-			if match(e) {
-				return e, nil
-			}
+	return entries
+}
+
+// desktopByID finds the entry whose desktop file id is id (with or without
+// ".desktop"), exactly.
+func desktopByID(id string, dataDirs []string) (desktopEntry, bool) {
+	id = strings.TrimSuffix(id, ".desktop")
+	for _, e := range desktopEntries(dataDirs) {
+		if e.ID == id {
+			return e, true
 		}
 	}
-	return desktopEntry{}, fmt.Errorf("%w: no desktop file for %q in the applications folders of %s", ErrNoSuchApp, app, strings.Join(dataDirs, ", "))
+	return desktopEntry{}, false
 }
 
 // readDesktopFile reads the [Desktop Entry] group of a desktop file. ok is
@@ -139,6 +160,8 @@ func readDesktopFile(p string) (e desktopEntry, ok bool) {
 			hidden = v == "true"
 		case "DBusActivatable":
 			e.DBusActivatable = v == "true"
+		case "Terminal":
+			e.Terminal = v == "true"
 		}
 	}
 	return e, sc.Err() == nil && typ == "Application" && !hidden

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -436,4 +437,30 @@ func closeOnExec() error {
 		}
 	}
 	return nil
+}
+
+// startDetached starts argv, with env, in a session of its own and does
+// not wait for it: a launched application, which outlives the action that
+// opened it. It is not recorded as ours, so from its start it counts as an
+// orphan outside our session: the reaper reaps it when it exits, and
+// KillEscaped (the kill switch) kills it and all it started. This process
+// becomes a child subreaper first, so nothing the program starts can leave
+// our tree by exiting its parent.
+func startDetached(argv []string, env []string) (int, error) {
+	if err := subreaper(); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setpgid: false}
+	contain.spawn.RLock()
+	err := cmd.Start()
+	contain.spawn.RUnlock()
+	if err != nil {
+		return 0, err
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release() // the reaper waits for it, not os/exec
+	reapOrphans()             // in case it has already exited
+	return pid, nil
 }

@@ -10,7 +10,8 @@ func startCmd(cmd *exec.Cmd, _ bool) (map[int]uint64, error) {
 	return nil, cmd.Start()
 }
 
-// KillEscaped does nothing here and returns 0: without a subreaper (macOS
-// has none) a process that left an action's group is reparented to launchd,
-// out of reach. See Command.Contain.
-func KillEscaped() int { return 0 }
+// KillEscaped kills the applications an action launched (Desktop.Launch on
+// macOS: ones that were not running before it) and returns how many.
+// Without a subreaper (macOS has none) a process that left an action's
+// group is reparented to launchd, out of reach. See Command.Contain.
+func KillEscaped() int { return killLaunched() }

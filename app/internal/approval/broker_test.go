@@ -578,3 +578,18 @@ func TestMaxWait(t *testing.T) {
 		t.Fatalf("Ask = %+v, %v; want a timeout saying it was never shown", a, err)
 	}
 }
+
+// TestAskNeverRemembersWhatWasNotOffered: a prompter that reports "allow
+// again" for a request that did not offer it (Airlock cannot pin what it
+// runs) is approved, but nothing is remembered.
+func TestAskNeverRemembersWhatWasNotOffered(t *testing.T) {
+	r := request(item(1, level.Dangerous, "python3 -c \"$(cat x)\""))
+	r.NoRemember, r.NoRememberWhy = true, "a word is computed when the command runs"
+	p := approval.ScriptedFunc(func(context.Context, approval.Request) (approval.Answer, error) {
+		return approval.Answer{Outcome: approval.Approved, Remember: true}, nil
+	})
+	a, err := approval.NewBroker(p, approval.Options{}).Ask(context.Background(), r)
+	if err != nil || a.Outcome != approval.Approved || a.Remember {
+		t.Fatalf("Ask = %+v, %v; want approved, not remembered", a, err)
+	}
+}

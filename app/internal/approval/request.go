@@ -81,10 +81,14 @@ type Request struct {
 	// it ("/usr/bin/foo (pid 123)", with its signer on macOS), or "" when
 	// unknown. The name above is the client's own claim; this is not.
 	Program string
-	// NoRemember says no grant could hold for this request (its client's
-	// program is not verified): a prompter must not offer "allow again".
-	NoRemember bool
-	Tool       string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
+	// NoRemember says no grant could hold for this request — its client's
+	// program is not verified, or Airlock cannot name or read the files an
+	// action runs, so a grant could not cover what runs — and
+	// NoRememberWhy says why, for the person. A prompter must not offer
+	// "allow again"; an answer that asks for it anyway is not remembered.
+	NoRemember    bool
+	NoRememberWhy string
+	Tool          string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
 	// Asked is, for a plan a model made from a request in words, those
 	// words: what the person or the client asked for.
 	Asked string
@@ -133,7 +137,8 @@ func checkRequest(r Request) error {
 }
 
 // settle makes a prompter's or a UI's answer to r safe to act on: an
-// outcome other than Approved runs nothing, an edit counts only for a
+// outcome other than Approved runs nothing, nothing is remembered for a
+// request that offered no "allow again", an edit counts only for a
 // request that offered one, a malformed item list denies everything, a nil
 // list approves the items that are not destructive, and an approval that
 // leaves no item to run is a denial.
@@ -168,7 +173,7 @@ func settle(r Request, a Answer) Answer {
 	if !some {
 		return Answer{Outcome: Denied, Items: out.Items}
 	}
-	out.Remember = a.Remember
+	out.Remember = a.Remember && !r.NoRemember
 	return out
 }
 

@@ -277,7 +277,11 @@ func writeRequest(b *strings.Builder, r Request, now time.Time) {
 		fmt.Fprintf(b, "Tool:     %s\n", visible(r.Tool))
 	}
 	fmt.Fprintf(b, "Call:     %s\n", visible(r.ID))
-	fmt.Fprintf(b, "%s; no answer denies.\n\n", timeLeft(r.Deadline, now))
+	fmt.Fprintf(b, "%s; no answer denies.\n", timeLeft(r.Deadline, now))
+	if r.NoRemember && r.NoRememberWhy != "" {
+		fmt.Fprintf(b, "Not offered: allow again this session (%s).\n", visible(r.NoRememberWhy))
+	}
+	b.WriteString("\n")
 	for _, it := range r.Items {
 		fmt.Fprintf(b, "%3d. [%s] %s\n", it.Index, it.Risk, visible(it.Preview))
 		for _, ln := range strings.Split(it.Text, "\n") {

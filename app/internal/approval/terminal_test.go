@@ -475,11 +475,14 @@ func TestTerminalShowsWhoAndWhat(t *testing.T) {
 	<-done
 
 	r = timedRequest()
-	r.Program, r.NoRemember = "", true
+	r.Program, r.NoRemember, r.NoRememberWhy = "", true, "the client's program is not verified"
 	done = prompt(context.Background(), term, r)
 	shown = s.waitFor("[y/N")
 	if !strings.Contains(shown, "Program:  (not verified") {
 		t.Errorf("an unverified client is not said to be one:\n%s", shown)
+	}
+	if !strings.Contains(shown, "Not offered: allow again this session (the client's program is not verified).") {
+		t.Errorf("the request does not say why allow again is not offered:\n%s", shown)
 	}
 	if rest := s.waitFor("]"); strings.Contains(rest, "allow again") {
 		t.Errorf("allow again offered for a request no grant could hold: %q", rest)

@@ -40,8 +40,55 @@ func (a Access) String() string {
 // OpenCodeLifetime is how long a link from Server.Link opens a session.
 const OpenCodeLifetime = 2 * time.Minute
 
-// maxCodes bounds the links not yet used; minting one more forgets the
-// oldest.
+// Asker is who asked for a link. It sets the link's access, and each
+// asker's unused codes are kept apart, at most maxCodes of them: one more
+// forgets that asker's oldest, never another's. So a socket client (an
+// agent, perhaps) that asks again and again forgets only the codes socket
+// clients asked for, never the one the person's click on the menu minted.
+type Asker int
+
+const (
+	// Menu is the person's own act, the menu's "Dashboard…": only the
+	// person can click it. The link, opened by the app in the browser,
+	// gives a Full session.
+	Menu Asker = iota + 1
+	// ClientOpen is a socket client's `airlock dashboard`: any program of
+	// the user may ask, an agent included, but the link goes to the app's
+	// own browser opener, never to the client. It gives a Full session.
+	ClientOpen
+	// ClientPrint is a socket client's `airlock dashboard --print`: the
+	// link goes to the client, so it gives a ReadOnly session, never more.
+	ClientPrint
+)
+
+// askers is how many askers there are.
+const askers = int(ClientPrint)
+
+// access is the session a link asked for by a opens, or 0.
+func (a Asker) access() Access {
+	switch a {
+	case Menu, ClientOpen:
+		return Full
+	case ClientPrint:
+		return ReadOnly
+	}
+	return 0
+}
+
+func (a Asker) String() string {
+	switch a {
+	case Menu:
+		return "the menu"
+	case ClientOpen:
+		return "a socket client opening the browser"
+	case ClientPrint:
+		return "a socket client printing a link"
+	}
+	return fmt.Sprintf("Asker(%d)", int(a))
+}
+
+// maxCodes bounds each asker's links not yet used; minting one more
+// forgets that asker's oldest.
 const maxCodes = 16
 
 // CookieName is the session cookie's name.
@@ -79,6 +126,10 @@ type code struct {
 	access  Access
 	expires time.Time
 }
+
+// codes are the links not yet used, per asker (index Asker-1), each
+// oldest first.
+type codes [askers][]code
 
 // keys are the per-launch secrets.
 type keys struct {
@@ -132,12 +183,13 @@ func (k keys) csrfOK(a Access, form, got string) bool {
 // which no part can hold (names are checked).
 func formID(parts ...string) string { return strings.Join(parts, "\x00") }
 
-// Link returns a one-time link that opens a session with access a: the
-// address and a code good for OpenCodeLifetime. The code is spent by its
-// first use, and minting more than maxCodes forgets the oldest unused.
-func (s *Server) Link(a Access) (string, error) {
-	if a != ReadOnly && a != Full {
-		return "", fmt.Errorf("a dashboard link: %v is not an access", a)
+// Link returns a one-time link that opens a session with the access asker
+// a is given (Asker): the address and a code good for OpenCodeLifetime. The
+// code is spent by its first use, and minting more than maxCodes for one
+// asker forgets that asker's oldest unused.
+func (s *Server) Link(a Asker) (string, error) {
+	if a.access() == 0 {
+		return "", fmt.Errorf("a dashboard link: %v is not who may ask for one", a)
 	}
 	v, err := newSecret()
 	if err != nil {
@@ -146,23 +198,26 @@ func (s *Server) Link(a Access) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dropExpiredLocked()
-	if len(s.codes) == maxCodes {
-		s.codes = s.codes[1:]
+	mine := s.codes[a-1]
+	if len(mine) == maxCodes {
+		mine = slices.Delete(mine, 0, 1)
 	}
-	s.codes = append(s.codes, code{v: v, access: a, expires: s.cfg.Now().Add(OpenCodeLifetime)})
+	s.codes[a-1] = append(mine, code{v: v, access: a.access(), expires: s.cfg.Now().Add(OpenCodeLifetime)})
 	return s.origin + "/open?code=" + v.String(), nil
 }
 
 func (s *Server) dropExpiredLocked() {
 	now := s.cfg.Now()
-	kept := s.codes[:0]
-	for _, c := range s.codes {
-		if now.Before(c.expires) {
-			kept = append(kept, c)
+	for i, cs := range s.codes {
+		kept := cs[:0]
+		for _, c := range cs {
+			if now.Before(c.expires) {
+				kept = append(kept, c)
+			}
 		}
+		clear(cs[len(kept):])
+		s.codes[i] = kept
 	}
-	clear(s.codes[len(kept):])
-	s.codes = kept
 }
 
 // redeem spends a code, returning the access it opens, or 0. Every live
@@ -175,17 +230,20 @@ func (s *Server) redeem(v string) Access {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dropExpiredLocked()
-	match := -1
-	for i, c := range s.codes {
-		if subtle.ConstantTimeCompare(got[:], c.v[:]) == 1 {
-			match = i
+	asker, match := -1, -1
+	for i, cs := range s.codes {
+		for j, c := range cs {
+			if subtle.ConstantTimeCompare(got[:], c.v[:]) == 1 {
+				asker, match = i, j
+			}
 		}
 	}
 	if match < 0 {
 		return 0
 	}
-	a := s.codes[match].access
-	s.codes = append(s.codes[:match], s.codes[match+1:]...)
+	cs := s.codes[asker]
+	a := cs[match].access
+	s.codes[asker] = slices.Delete(cs, match, match+1)
 	return a
 }
 

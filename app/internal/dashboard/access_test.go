@@ -71,7 +71,7 @@ func TestNoSessionIs403(t *testing.T) {
 // forgotten codes open nothing.
 func TestLinkOpensOnce(t *testing.T) {
 	rg := newRig(t, rigOptions{})
-	link, err := rg.srv.Link(dashboard.Full)
+	link, err := rg.srv.Link(dashboard.Menu)
 	must(t, err)
 	u, err := url.Parse(link)
 	must(t, err)
@@ -111,7 +111,7 @@ func TestLinkOpensOnce(t *testing.T) {
 	}
 
 	// Expired.
-	link, err = rg.srv.Link(dashboard.Full)
+	link, err = rg.srv.Link(dashboard.Menu)
 	must(t, err)
 	rg.clock.Add(dashboard.OpenCodeLifetime)
 	u, _ = url.Parse(link)
@@ -120,7 +120,7 @@ func TestLinkOpensOnce(t *testing.T) {
 	}
 
 	// Altered, or not a code at all.
-	link, err = rg.srv.Link(dashboard.Full)
+	link, err = rg.srv.Link(dashboard.Menu)
 	must(t, err)
 	u, _ = url.Parse(link)
 	good := u.Query().Get("code")
@@ -141,7 +141,7 @@ func TestLinkOpensOnce(t *testing.T) {
 
 	// ?next= names a page of the dashboard, and nothing else: a bad one is
 	// refused before the code is spent.
-	link, err = rg.srv.Link(dashboard.Full)
+	link, err = rg.srv.Link(dashboard.Menu)
 	must(t, err)
 	for _, next := range []string{"//evil.example/", "https://evil.example/", "/settings/automations", "/%2F/evil.example"} {
 		if res := rg.get(link[len(rg.base):]+"&next="+url.QueryEscape(next), nil); res.status != http.StatusBadRequest ||
@@ -154,10 +154,10 @@ func TestLinkOpensOnce(t *testing.T) {
 	}
 
 	// Only the newest links are kept.
-	first, err := rg.srv.Link(dashboard.ReadOnly)
+	first, err := rg.srv.Link(dashboard.ClientPrint)
 	must(t, err)
 	for range 16 {
-		_, err := rg.srv.Link(dashboard.ReadOnly)
+		_, err := rg.srv.Link(dashboard.ClientPrint)
 		must(t, err)
 	}
 	u, _ = url.Parse(first)
@@ -181,7 +181,7 @@ func TestHostHeader(t *testing.T) {
 		if res.status != http.StatusForbidden || !strings.Contains(res.body, "Host") {
 			t.Errorf("Host %q: %d %q, want 403 naming the Host", host, res.status, res.body)
 		}
-		link, _ := rg.srv.Link(dashboard.Full)
+		link, _ := rg.srv.Link(dashboard.Menu)
 		u, _ := url.Parse(link)
 		res = rg.do(http.MethodGet, u.RequestURI(), nil, nil, func(r *http.Request) { r.Host = host })
 		if res.status != http.StatusForbidden || res.header.Get("Set-Cookie") != "" {
@@ -206,6 +206,107 @@ func TestSecurityHeaders(t *testing.T) {
 	for _, bad := range []string{"<script", " style=", "<style", "http://", "https://"} {
 		if strings.Contains(res.body, bad) {
 			t.Errorf("the page holds %q: no script, no inline style, nothing fetched from elsewhere", bad)
+		}
+	}
+}
+
+// follow follows a link as a browser without a session would, and returns
+// the session it opened: "full" (the settings page holds forms),
+// "read-only", or "none" (the link opened nothing).
+func follow(rg *rig, link string) string {
+	rg.t.Helper()
+	u, err := url.Parse(link)
+	must(rg.t, err)
+	res := rg.get(u.RequestURI()+"&next=/settings", nil)
+	if res.status != http.StatusSeeOther {
+		return "none"
+	}
+	cookies := (&http.Response{Header: res.header}).Cookies()
+	if len(cookies) != 1 {
+		rg.t.Fatalf("the link set %d cookies", len(cookies))
+	}
+	page := rg.get("/settings", cookies[0])
+	switch {
+	case page.status != http.StatusOK:
+		rg.t.Fatalf("the session's settings page: %d %s", page.status, page.body)
+	case strings.Contains(page.body, "<form") && !strings.Contains(page.body, "Read-only"):
+		return "full"
+	case !strings.Contains(page.body, "<form") && strings.Contains(page.body, "Read-only"):
+		return "read-only"
+	}
+	rg.t.Fatalf("the settings page is neither full nor read-only: %s", page.body)
+	return ""
+}
+
+// A socket client (an agent, perhaps) asking for link after link forgets
+// only links socket clients asked for: the person's link from the menu,
+// not yet followed, still opens a full session. Each asker keeps at most
+// 16 codes, and a printed link never opens more than a read-only session.
+func TestAskersKeepTheirOwnLinks(t *testing.T) {
+	rg := newRig(t, rigOptions{confirm: func(context.Context, string, string, string) (bool, error) { return false, nil }})
+	person, err := rg.srv.Link(dashboard.Menu)
+	must(t, err)
+	var printed, opened []string
+	for range 100 {
+		l, err := rg.srv.Link(dashboard.ClientPrint)
+		must(t, err)
+		printed = append(printed, l)
+		l, err = rg.srv.Link(dashboard.ClientOpen)
+		must(t, err)
+		opened = append(opened, l)
+	}
+	for _, a := range []dashboard.Asker{dashboard.Menu, dashboard.ClientOpen, dashboard.ClientPrint} {
+		if n := rg.srv.CodesHeld(a); n > 16 {
+			t.Errorf("%v holds %d codes, want at most 16", a, n)
+		}
+	}
+	if got := follow(rg, person); got != "full" {
+		t.Fatalf("the person's link after 200 asked for by socket clients opens %s, want full", got)
+	}
+	if got := follow(rg, person); got != "none" {
+		t.Errorf("the person's link again opens %s, want none", got)
+	}
+
+	// Socket clients' links forget each other, oldest first, and each
+	// opens what its asker may have.
+	for i, want := range map[int]string{0: "none", 83: "none", 84: "read-only", 99: "read-only"} {
+		if got := follow(rg, printed[i]); got != want {
+			t.Errorf("printed link %d opens %s, want %s", i, got, want)
+		}
+	}
+	for i, want := range map[int]string{0: "none", 83: "none", 84: "full", 99: "full"} {
+		if got := follow(rg, opened[i]); got != want {
+			t.Errorf("opened link %d opens %s, want %s", i, got, want)
+		}
+	}
+
+	// The person's own links forget each other, too.
+	first, err := rg.srv.Link(dashboard.Menu)
+	must(t, err)
+	for range 16 {
+		_, err := rg.srv.Link(dashboard.Menu)
+		must(t, err)
+	}
+	if n := rg.srv.CodesHeld(dashboard.Menu); n != 16 {
+		t.Errorf("the menu holds %d codes, want 16", n)
+	}
+	if got := follow(rg, first); got != "none" {
+		t.Errorf("the menu's 17th-newest link opens %s", got)
+	}
+
+	// Expired codes are dropped, each asker's.
+	rg.clock.Add(dashboard.OpenCodeLifetime)
+	if _, err := rg.srv.Link(dashboard.ClientPrint); err != nil {
+		t.Fatal(err)
+	}
+	for a, want := range map[dashboard.Asker]int{dashboard.Menu: 0, dashboard.ClientOpen: 0, dashboard.ClientPrint: 1} {
+		if n := rg.srv.CodesHeld(a); n != want {
+			t.Errorf("after expiry %v holds %d codes, want %d", a, n, want)
+		}
+	}
+	for _, a := range []dashboard.Asker{0, dashboard.ClientPrint + 1, -1} {
+		if _, err := rg.srv.Link(a); err == nil {
+			t.Errorf("Link(%v) made a link", a)
 		}
 	}
 }

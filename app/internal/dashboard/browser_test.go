@@ -185,7 +185,7 @@ func TestBrowserDashboard(t *testing.T) {
 	rg.auto.list = append(rg.auto.list, dashboard.AutomationView{Name: h["automation"], Schedule: "at login", LastResult: h["error"]})
 
 	link := func(next string) string {
-		l, err := rg.srv.Link(dashboard.Full)
+		l, err := rg.srv.Link(dashboard.Menu)
 		must(t, err)
 		if next != "" {
 			l += "&next=" + next

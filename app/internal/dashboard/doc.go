@@ -25,6 +25,11 @@
 // history. A read-only session shows no form and every change it posts is
 // refused.
 //
+// Who asked for a link (Asker) sets its access, and each asker's unused
+// codes are kept apart, a few of each: a socket client asking for link
+// after link forgets only codes socket clients asked for, never the one
+// the person's click on the menu minted and the browser has yet to follow.
+//
 // # Changing a setting
 //
 // A change posted from a full session (the global automation switch, one

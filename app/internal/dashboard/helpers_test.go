@@ -283,10 +283,12 @@ func (rg *rig) post(path string, cookie *http.Cookie, form url.Values, edit func
 }
 
 // session opens a session with access a, as a browser following the link
-// would, and returns its cookie.
+// would, and returns its cookie: a Full one from a link the menu asked for,
+// a ReadOnly one from a link a socket client asked to print.
 func (rg *rig) session(a dashboard.Access) *http.Cookie {
 	rg.t.Helper()
-	link, err := rg.srv.Link(a)
+	asker := map[dashboard.Access]dashboard.Asker{dashboard.Full: dashboard.Menu, dashboard.ReadOnly: dashboard.ClientPrint}[a]
+	link, err := rg.srv.Link(asker)
 	if err != nil {
 		rg.t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ type Server struct {
 	confirming sync.Mutex // held while a change is asked about
 
 	mu    sync.Mutex
-	codes []code // guarded by mu; oldest first
+	codes codes // guarded by mu
 }
 
 // Listen makes the per-launch secrets and binds a random port on

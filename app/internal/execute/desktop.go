@@ -31,11 +31,17 @@ var ErrUnavailable = bridge.ErrUnavailable
 //
 // Paths given to it are absolute and already resolved by the sanitiser.
 type Desktop interface {
-	OpenFile(ctx context.Context, path, app string) error // app "" means the default app
+	// FileHandler and URLHandler resolve the app the OS would start to
+	// open a file (app "" means its default app; path "" resolves app
+	// alone) or a URL, as the platform chooses it; Launch starts exactly
+	// that handler with target ("" for nothing to open), keeping what it
+	// started within reach of the kill switch where the platform allows
+	// (bridge.Desktop.Launch says how), and says what it started.
+	FileHandler(path, app string) (bridge.Handler, error)
+	URLHandler(url string) (bridge.Handler, error)
+	Launch(ctx context.Context, h bridge.Handler, target string) (bridge.Launched, error)
 	Reveal(ctx context.Context, path string) error
-	OpenURL(ctx context.Context, url string) error
 	SetClipboard(ctx context.Context, text string) error
-	OpenApp(ctx context.Context, app string) error
 	QuitApp(ctx context.Context, app string) error
 	ActivateApp(ctx context.Context, app string) error
 	Notify(ctx context.Context, title, message, sound string) error // sound "" means none
@@ -76,13 +82,19 @@ type unavailable struct{}
 
 func no(action string) error { return &UnavailableError{Action: action} }
 
-func (unavailable) OpenFile(context.Context, string, string) error { return no("open a file") }
-func (unavailable) Reveal(context.Context, string) error           { return no("reveal a file") }
-func (unavailable) OpenURL(context.Context, string) error          { return no("open a URL") }
-func (unavailable) SetClipboard(context.Context, string) error     { return no("set the clipboard") }
-func (unavailable) OpenApp(context.Context, string) error          { return no("open an app") }
-func (unavailable) QuitApp(context.Context, string) error          { return no("quit an app") }
-func (unavailable) ActivateApp(context.Context, string) error      { return no("activate an app") }
+func (unavailable) FileHandler(string, string) (bridge.Handler, error) {
+	return bridge.Handler{}, no("open a file")
+}
+func (unavailable) URLHandler(string) (bridge.Handler, error) {
+	return bridge.Handler{}, no("open a URL")
+}
+func (unavailable) Launch(context.Context, bridge.Handler, string) (bridge.Launched, error) {
+	return bridge.Launched{}, no("open an app")
+}
+func (unavailable) Reveal(context.Context, string) error       { return no("reveal a file") }
+func (unavailable) SetClipboard(context.Context, string) error { return no("set the clipboard") }
+func (unavailable) QuitApp(context.Context, string) error      { return no("quit an app") }
+func (unavailable) ActivateApp(context.Context, string) error  { return no("activate an app") }
 func (unavailable) Notify(context.Context, string, string, string) error {
 	return no("show a notification")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 func TestUnavailable(t *testing.T) {
@@ -19,11 +20,11 @@ func TestUnavailable(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	calls := map[string]func() error{
-		"OpenFile":       func() error { return d.OpenFile(ctx, "/x", "") },
+		"FileHandler":    func() error { _, err := d.FileHandler("/x", ""); return err },
 		"Reveal":         func() error { return d.Reveal(ctx, "/x") },
-		"OpenURL":        func() error { return d.OpenURL(ctx, "https://example.com") },
+		"URLHandler":     func() error { _, err := d.URLHandler("https://example.com"); return err },
 		"SetClipboard":   func() error { return d.SetClipboard(ctx, "x") },
-		"OpenApp":        func() error { return d.OpenApp(ctx, "Safari") },
+		"Launch":         func() error { _, err := d.Launch(ctx, bridge.Handler{}, "/x"); return err },
 		"QuitApp":        func() error { return d.QuitApp(ctx, "Safari") },
 		"ActivateApp":    func() error { return d.ActivateApp(ctx, "Safari") },
 		"Notify":         func() error { return d.Notify(ctx, "t", "m", "") },
@@ -56,10 +57,39 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
-// recorder is a Desktop that records its calls.
+// recorder is a Desktop that records its calls. It resolves every file to
+// handlers (by app name; "" for the default app) and every URL to web;
+// unknown names resolve to an app nobody knows.
 type recorder struct {
-	mu    sync.Mutex
-	calls []string
+	mu       sync.Mutex
+	calls    []string
+	handlers map[string]bridge.Handler // app name ("" default) → handler; nil: viewers
+}
+
+// viewers are the recorder's handlers by default: Linux viewers, as the
+// executor's platform rates them (facts.Viewers), and a system app.
+var viewers = map[string]bridge.Handler{
+	"":         {ID: "org.gnome.Evince", Name: "Document Viewer", Program: "/usr/bin/evince"},
+	"TextEdit": {ID: "org.gnome.gedit", Name: "Text Editor", Program: "/usr/bin/gedit"},
+	"web":      {ID: "chromium", Name: "Chromium", Program: "/usr/bin/chromium"},
+	"Terminal": {ID: "org.gnome.Terminal", Name: "Terminal", Program: "/usr/bin/gnome-terminal"},
+}
+
+func (r *recorder) FileHandler(p, app string) (bridge.Handler, error) {
+	hs := r.handlers
+	if hs == nil {
+		hs = viewers
+	}
+	if h, ok := hs[app]; ok {
+		return h, nil
+	}
+	return bridge.Handler{ID: strings.ToLower(app), Name: app, Program: "/usr/bin/" + strings.ToLower(app)}, nil
+}
+
+func (r *recorder) URLHandler(u string) (bridge.Handler, error) { return r.FileHandler("", "web") }
+
+func (r *recorder) Launch(_ context.Context, h bridge.Handler, target string) (bridge.Launched, error) {
+	return bridge.Launched{Program: h.Program, PID: 42}, r.rec("Launch %s %s", h.ID, target)
 }
 
 func (r *recorder) rec(format string, a ...any) error {
@@ -69,15 +99,10 @@ func (r *recorder) rec(format string, a ...any) error {
 	return nil
 }
 
-func (r *recorder) OpenFile(_ context.Context, p, app string) error {
-	return r.rec("OpenFile %s %q", p, app)
-}
-func (r *recorder) Reveal(_ context.Context, p string) error  { return r.rec("Reveal %s", p) }
-func (r *recorder) OpenURL(_ context.Context, u string) error { return r.rec("OpenURL %s", u) }
+func (r *recorder) Reveal(_ context.Context, p string) error { return r.rec("Reveal %s", p) }
 func (r *recorder) SetClipboard(_ context.Context, s string) error {
 	return r.rec("SetClipboard %q", s)
 }
-func (r *recorder) OpenApp(_ context.Context, a string) error     { return r.rec("OpenApp %s", a) }
 func (r *recorder) QuitApp(_ context.Context, a string) error     { return r.rec("QuitApp %s", a) }
 func (r *recorder) ActivateApp(_ context.Context, a string) error { return r.rec("ActivateApp %s", a) }
 func (r *recorder) Notify(_ context.Context, t, m, s string) error {
@@ -115,12 +140,12 @@ func TestDesktopActions(t *testing.T) {
 		want    string // the call; HOME stands for the fake home
 		wantOut string
 	}{
-		{`OPEN_FILE "~/Documents/a.txt"`, `OpenFile HOME/Documents/a.txt ""`, ""},
-		{`OPEN_FILE "~/Documents/a.txt" "TextEdit"`, `OpenFile HOME/Documents/a.txt "TextEdit"`, ""},
+		{`OPEN_FILE "~/Documents/a.txt"`, `Launch org.gnome.Evince HOME/Documents/a.txt`, "opened ~/Documents/a.txt with Document Viewer: /usr/bin/evince (pid 42)"},
+		{`OPEN_FILE "~/Documents/a.txt" "TextEdit"`, `Launch org.gnome.gedit HOME/Documents/a.txt`, "opened ~/Documents/a.txt with Text Editor: /usr/bin/gedit (pid 42)"},
 		{`REVEAL_IN_FINDER "~/Documents/a.txt"`, `Reveal HOME/Documents/a.txt`, ""},
-		{`OPEN_URL "https://example.com/?q=$(id)"`, `OpenURL https://example.com/?q=$(id)`, ""},
+		{`OPEN_URL "https://example.com/?q=$(id)"`, `Launch chromium https://example.com/?q=$(id)`, "opened https://example.com/?q=$(id) with Chromium: /usr/bin/chromium (pid 42)"},
 		{`COPY_TO_CLIPBOARD "line\nnext"`, `SetClipboard "line\nnext"`, ""},
-		{`OPEN_APP "Safari"`, `OpenApp Safari`, ""},
+		{`OPEN_APP "Safari"`, `Launch safari `, "opened Safari: /usr/bin/safari (pid 42)"},
 		{`QUIT_APP "Safari"`, `QuitApp Safari`, ""},
 		{`ACTIVATE_APP "Safari"`, `ActivateApp Safari`, ""},
 		{`NOTIFY "Airlock" "Done"`, `Notify "Airlock" "Done" ""`, ""},

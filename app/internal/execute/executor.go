@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
@@ -85,9 +86,20 @@ type Result struct {
 // with an error wrapping ErrSwapped, having done nothing.
 //
 // The parent folder of a new file must exist. Everything else goes to
-// e.Desktop. Run checks ctx before it starts; a folder copy stops when ctx is
+// e.Desktop. Run checks ctx, and the check WithCheck attached to it, before
+// it starts; a folder copy stops when ctx is
 // done, and the Desktop honours ctx itself.
 func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
+	return e.RunAssessed(ctx, a, level.Caution)
+}
+
+// RunAssessed is Run for an action that was assessed (and approved, or let
+// run by the autonomy level) at assessed. A launch — OPEN_FILE, OPEN_URL,
+// OPEN_APP — is rated again right before it starts, with the handler the OS
+// would start now and the file as it is now (facts.LaunchLevel), and refused
+// with an error wrapping ErrLaunchChanged when that is above assessed; the
+// handler rated is the one started. Run assumes Caution: what runs unasked.
+func (e *Executor) RunAssessed(ctx context.Context, a action.Action, assessed level.Level) (Result, error) {
 	if a.Cmd == nil {
 		return Result{}, errors.New("running an action: it has no command")
 	}
@@ -98,6 +110,9 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 	defer release()
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", a.Cmd.Name, err)
+	}
+	if err := Check(ctx); err != nil {
+		return Result{}, fmt.Errorf("%s: not started: %w", a.Cmd.Name, err)
 	}
 	args := argReader{a: a}
 	switch a.Cmd.Name {
@@ -135,7 +150,7 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 		}
 		return e.createFolder(ctx, path)
 	}
-	out, err := e.desktop(ctx, a, &args)
+	out, err := e.desktop(ctx, a, &args, assessed)
 	if err != nil {
 		return Result{}, err
 	}
@@ -143,7 +158,7 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 }
 
 // desktop runs an action through e.Desktop, after checking its arguments.
-func (e *Executor) desktop(ctx context.Context, a action.Action, args *argReader) (string, error) {
+func (e *Executor) desktop(ctx context.Context, a action.Action, args *argReader, assessed level.Level) (string, error) {
 	d := e.Desktop
 	if d == nil {
 		d = Unavailable()
@@ -153,20 +168,23 @@ func (e *Executor) desktop(ctx context.Context, a action.Action, args *argReader
 	switch a.Cmd.Name {
 	case "OPEN_FILE":
 		p, app := args.path(e, "path", sanitize.OpOpen), args.app(e, "app")
-		run = func() error { return d.OpenFile(ctx, p, app) }
+		run = func() (err error) { out, err = e.launchFile(ctx, d, p, app, assessed); return err }
 	case "REVEAL_IN_FINDER":
 		p := args.path(e, "path", sanitize.OpOpen)
 		run = func() error { return d.Reveal(ctx, p) }
 	case "OPEN_URL":
 		u := args.url(e, "url")
-		run = func() error { return d.OpenURL(ctx, u) }
+		run = func() (err error) { out, err = e.launchURL(ctx, d, u, assessed); return err }
 	case "COPY_TO_CLIPBOARD":
 		t := args.text("text")
 		run = func() error { return d.SetClipboard(ctx, t) }
-	case "OPEN_APP", "QUIT_APP", "ACTIVATE_APP":
+	case "OPEN_APP":
+		app := args.app(e, "app")
+		run = func() (err error) { out, err = e.launchApp(ctx, d, app, assessed); return err }
+	case "QUIT_APP", "ACTIVATE_APP":
 		app := args.app(e, "app")
 		f := map[string]func(context.Context, string) error{
-			"OPEN_APP": d.OpenApp, "QUIT_APP": d.QuitApp, "ACTIVATE_APP": d.ActivateApp,
+			"QUIT_APP": d.QuitApp, "ACTIVATE_APP": d.ActivateApp,
 		}[a.Cmd.Name]
 		run = func() error { return f(ctx, app) }
 	case "NOTIFY":

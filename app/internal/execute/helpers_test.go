@@ -88,14 +88,20 @@ func (s *sandbox) write(t testing.TB, rel, content string) {
 // run parses one line of the DSL and runs it.
 func (s *sandbox) run(t testing.TB, src string) (execute.Result, error) {
 	t.Helper()
-	plan, err := action.Parse(src)
+	return s.ex.Run(context.Background(), s.parse(t, src))
+}
+
+// parse parses one line of the DSL, HOME in it standing for the fake home.
+func (s *sandbox) parse(t testing.TB, src string) action.Action {
+	t.Helper()
+	plan, err := action.Parse(strings.ReplaceAll(src, "HOME", s.home))
 	if err != nil {
 		t.Fatalf("parsing %q: %v", src, err)
 	}
 	if len(plan.Actions) != 1 {
 		t.Fatalf("%q parsed to %d actions", src, len(plan.Actions))
 	}
-	return s.ex.Run(context.Background(), plan.Actions[0])
+	return plan.Actions[0]
 }
 
 func readFile(t testing.TB, path string) string {

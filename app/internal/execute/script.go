@@ -23,7 +23,8 @@ const (
 // argv, run without a shell from the home folder, contained: in a session of
 // its own, and nothing it starts outlives it (bridge.Command.Contain).
 // Every argument passes sanitize.Text again; one it would change (control
-// characters) is refused rather than altered.
+// characters) is refused rather than altered. The check WithCheck attached
+// to ctx runs once its turn comes, before anything starts.
 //
 // Each runs confined by e.Sandbox with the profile of g (the grant the gate
 // decided); with no Sandbox, commands run unconfined and scripts are refused
@@ -36,6 +37,9 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	defer release()
 	if err := context.Cause(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
+	}
+	if err := Check(ctx); err != nil {
+		return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
 	}
 	if len(argv) > sanitize.MaxListItems {
 		return Result{}, fmt.Errorf("%s: %d arguments: at most %d", kind, len(argv), sanitize.MaxListItems)

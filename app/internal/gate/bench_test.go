@@ -15,6 +15,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/llm/llmtest"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
@@ -41,7 +42,7 @@ func (nopExec) RunScript(context.Context, string, string, []string, ossandbox.Gr
 	return execute.Result{}, nil
 }
 
-func (nopExec) Run(context.Context, action.Action) (execute.Result, error) {
+func (nopExec) RunAssessed(context.Context, action.Action, level.Level) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
@@ -139,7 +140,9 @@ func BenchmarkKill(b *testing.B) {
 
 type execFunc func(ctx context.Context, a action.Action) (execute.Result, error)
 
-func (f execFunc) Run(ctx context.Context, a action.Action) (execute.Result, error) { return f(ctx, a) }
+func (f execFunc) RunAssessed(ctx context.Context, a action.Action, _ level.Level) (execute.Result, error) {
+	return f(ctx, a)
+}
 func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string, _ ossandbox.Grant) (execute.Result, error) {
 	return f(ctx, action.Action{})
 }

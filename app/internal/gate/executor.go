@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
@@ -50,3 +51,8 @@ func DefaultExecutor(paths *sanitize.Config, desk *bridge.Desktop, box *sandbox.
 	}
 	return &execute.Executor{Desktop: desk, Trash: trash, Paths: paths, Sandbox: box}, nil
 }
+
+// Handlers resolves launches for the analyzers (risk.Env.Launch) through
+// desk, as the executor resolves them right before it launches: so a
+// verdict is of the program that would start.
+func Handlers(desk *bridge.Desktop) facts.Resolver { return execute.Handlers(desk) }

@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
@@ -30,7 +31,12 @@ type fakeExec struct {
 	script func(ctx context.Context)
 }
 
-func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, error) {
+// Run and RunScript honour execute.WithCheck as the real executor does:
+// an action whose check fails does not start (and is not recorded).
+func (f *fakeExec) RunAssessed(ctx context.Context, a action.Action, _ level.Level) (execute.Result, error) {
+	if err := execute.Check(ctx); err != nil {
+		return execute.Result{}, err
+	}
 	f.mu.Lock()
 	f.ran = append(f.ran, a.Cmd.Name)
 	f.mu.Unlock()
@@ -41,6 +47,9 @@ func (f *fakeExec) Run(ctx context.Context, a action.Action) (execute.Result, er
 }
 
 func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string, g ossandbox.Grant) (execute.Result, error) {
+	if err := execute.Check(ctx); err != nil {
+		return execute.Result{}, err
+	}
 	f.mu.Lock()
 	f.ran = append(f.ran, kind)
 	f.grants = append(f.grants, g)

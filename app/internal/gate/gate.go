@@ -25,6 +25,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/history"
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
@@ -46,7 +47,10 @@ var (
 // RunScript must run the script confined by the OS sandbox with the
 // profile of g.
 type Executor interface {
-	Run(ctx context.Context, a action.Action) (execute.Result, error)
+	// RunAssessed carries out an action assessed at the given level
+	// (execute.Executor.RunAssessed: a launch is rated again at its start
+	// and refused above it).
+	RunAssessed(ctx context.Context, a action.Action, assessed level.Level) (execute.Result, error)
 	RunScript(ctx context.Context, kind, src string, argv []string, g sandbox.Grant) (execute.Result, error)
 }
 

@@ -22,7 +22,7 @@ type argvExec struct {
 	argv [][]string
 }
 
-func (e *argvExec) Run(context.Context, action.Action) (execute.Result, error) {
+func (e *argvExec) RunAssessed(context.Context, action.Action, level.Level) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 

@@ -55,7 +55,7 @@ func (h *nopHistory) AddOutcome(_ context.Context, o history.Outcome) error {
 
 type nopExec struct{}
 
-func (nopExec) Run(context.Context, action.Action) (execute.Result, error) {
+func (nopExec) RunAssessed(context.Context, action.Action, level.Level) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 func (nopExec) RunScript(context.Context, string, string, []string, sandbox.Grant) (execute.Result, error) {

@@ -189,6 +189,11 @@ type step struct {
 	confined bool
 	// run carries the step out; approved says the person approved it.
 	run func(ctx context.Context, approved bool) (execute.Result, error)
+	// runsOf names the files the step runs besides its text (a remembered
+	// approval pins them); runs is its answer, worked out only for a step
+	// that would be asked about.
+	runsOf func(ctx context.Context) risk.Runs
+	runs   risk.Runs
 	// releaseTo, for RELEASE_LOCK, is the app the plan switches to: the
 	// step releases the context lock, and the next action that types or
 	// clicks locks onto that app (nil run).
@@ -215,8 +220,14 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			return risk.Verdict{}, nil, err
 		}
 		for i, a := range p.Actions {
+			assessed := per[i].Level
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context, _ bool) (execute.Result, error) { return g.cfg.Exec.Run(ctx, a) }}
+				run: func(ctx context.Context, _ bool) (execute.Result, error) {
+					return g.cfg.Exec.RunAssessed(ctx, a, assessed)
+				}}
+			st.runsOf = func(ctx context.Context) risk.Runs {
+				return risk.RunFiles(ctx, risk.KindDSL, st.text, g.home(), g.cfg.Env)
+			}
 			if a.Cmd.Name == releaseLock {
 				// The gate's own state, not the executor's work.
 				st.releaseTo, _ = a.Arg("app")
@@ -264,6 +275,16 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true,
 			run: func(ctx context.Context, approved bool) (execute.Result, error) {
 				return g.cfg.Exec.RunScript(ctx, kind, src, argv, sandbox.GrantFor(v, approved))
+			},
+			runsOf: func(ctx context.Context) risk.Runs {
+				switch kind {
+				case KindCommand:
+					// Commands start in the home (execute.RunScript).
+					return risk.RunFilesArgv(ctx, argv, g.home(), g.cfg.Env)
+				case KindJXA:
+					return risk.RunFiles(ctx, risk.KindJXA, src, g.home(), g.cfg.Env)
+				}
+				return risk.RunFiles(ctx, risk.KindAppleScript, src, g.home(), g.cfg.Env)
 			}}}
 		return v, nil, nil
 	default:
@@ -312,7 +333,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 			if blocked < 0 {
 				blocked = i
 			}
-		case d == policy.Ask && g.cfg.Grants != nil && g.cfg.Grants.Allowed(sub.s.Identity, st.text, v.Level):
+		case d == policy.Ask && g.cfg.Grants != nil && sub.granted(ctx, i):
 			ar.Approval = approvalGranted
 		case d == policy.Ask:
 			ask = true
@@ -354,6 +375,48 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 // remembered grant exactly, so nobody was asked.
 const approvalGranted = "granted"
 
+// granted names the files step i runs and reports whether a remembered
+// grant covers it: its text, for this client's program, with those files
+// as they were approved (read again now).
+func (sub *submission) granted(ctx context.Context, i int) bool {
+	st := &sub.steps[i]
+	if st.runsOf != nil {
+		st.runs = st.runsOf(ctx)
+	}
+	return sub.g.cfg.Grants.Allowed(sub.s.Identity, st.text, st.runs, st.verdict.Level)
+}
+
+// rememberable says whether the person may be offered "allow again" for
+// the actions the submission asks about, and if not why: a grant must be
+// possible for every action the answer would remember (Grants.Grantable:
+// its program is verified, it is not destructive, and Airlock can name and
+// read the files it runs).
+func (sub *submission) rememberable() (bool, string) {
+	g := sub.g
+	if !sub.s.Identity.Verified() {
+		return false, "the client's program is not verified"
+	}
+	if g.cfg.Grants == nil {
+		return true, ""
+	}
+	for i, st := range sub.steps {
+		// Every action asked about had its files named when it was
+		// decided (granted).
+		ar := sub.rep.Actions[i]
+		if ar.Decision != policy.Ask.String() || ar.Approval == approvalGranted {
+			continue
+		}
+		if err := g.cfg.Grants.Grantable(sub.s.Identity, st.runs, st.verdict.Level); err != nil {
+			why := strings.TrimPrefix(err.Error(), policy.ErrNotGrantable.Error()+": ")
+			if len(sub.steps) > 1 {
+				why = fmt.Sprintf("action %d: %s", i+1, why)
+			}
+			return false, why
+		}
+	}
+	return true, ""
+}
+
 // approve asks the person about the plan: one request listing every action.
 // It returns nil when the plan may start; actions the person did not allow
 // are marked and stop the plan when reached.
@@ -368,8 +431,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		}
 		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
 	}
+	remember, whyNot := sub.rememberable()
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
-		NoRemember: !sub.s.Identity.Verified(), Tool: toolOf(sub.s), Asked: sub.s.asked,
+		NoRemember: !remember, NoRememberWhy: whyNot, Tool: toolOf(sub.s), Asked: sub.s.asked,
 		EditedBy: sub.s.editedBy, Edit: editOffer(sub.s),
 		Created: g.cfg.Now(), Items: make([]approval.Item, len(rep.Actions))}
 	for i, st := range sub.steps {
@@ -417,11 +481,13 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 			continue
 		}
 		ar.Approval = approval.Approved.String()
-		if ans.Remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
-			// A grant covers exactly this text for this client's verified
-			// program, never destructive ones and nothing for an unverified
-			// program (Allow refuses those).
-			g.cfg.Grants.Allow(sub.s.Identity, sub.steps[i].text, sub.steps[i].verdict.Level, g.cfg.GrantTTL)
+		if ans.Remember && remember && ar.Decision == policy.Ask.String() && g.cfg.Grants != nil {
+			// A grant covers exactly this text and the files it runs, as
+			// they are now, for this client's verified program; never
+			// destructive ones, nothing for an unverified program, nothing
+			// whose files Airlock cannot name (Allow refuses those).
+			st := sub.steps[i]
+			g.cfg.Grants.Allow(sub.s.Identity, st.text, st.runs, st.verdict.Level, g.cfg.GrantTTL)
 		}
 	}
 	return nil
@@ -579,6 +645,15 @@ func needsAnswer(ar ActionReport, planAsk bool) bool {
 	return ar.Decision == policy.Ask.String() || planAsk
 }
 
+// home is the folder commands start in and ~ names (the analyzers' home,
+// which the executor shares), or "" when none is configured.
+func (g *Gate) home() string {
+	if g.cfg.Env == nil || g.cfg.Env.Paths == nil {
+		return ""
+	}
+	return g.cfg.Env.Paths.Home
+}
+
 func (g *Gate) isKilled() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -633,7 +708,16 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			switchTo = st.releaseTo
 		} else {
 			approved := ar.Approval == approval.Approved.String() || ar.Approval == approvalGranted
-			res, err = st.run(ctx, approved)
+			runCtx := ctx
+			if ar.Approval == approvalGranted {
+				// Checked again when its turn comes, right before it
+				// starts: a file it runs changed while it waited (for
+				// the person's answer to the rest of the plan, for the
+				// action before it) and the grant no longer holds.
+				id, text, runs, lvl := sub.s.Identity, st.text, st.runs, st.verdict.Level
+				runCtx = execute.WithCheck(ctx, func() error { return g.cfg.Grants.Check(id, text, runs, lvl) })
+			}
+			res, err = st.run(runCtx, approved)
 		}
 		g.end(synth)
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
@@ -641,6 +725,8 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		switch {
 		case err == nil:
 			ar.Status = StatusOK
+		case errors.Is(err, policy.ErrLapsed):
+			ar.Status, ar.Error = StatusRefused, redact.String(err.Error())+"; submit it again to be asked"
 		case g.isKilled() || errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			ar.Status, ar.Error = StatusKilled, ErrKilled.Error()
 		default:
@@ -654,6 +740,9 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		if ar.Status != StatusOK {
 			if ar.Status == StatusKilled {
 				return sub.finish(ctx, StatusKilled, ErrKilled)
+			}
+			if ar.Status == StatusRefused {
+				return sub.finish(ctx, StatusRefused, fmt.Errorf("action %d (line %d) did not start: %w", i+1, ar.Line, err))
 			}
 			return sub.finish(ctx, StatusFailed, fmt.Errorf("action %d (line %d) failed: %s", i+1, ar.Line, ar.Error))
 		}

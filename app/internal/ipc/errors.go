@@ -29,13 +29,15 @@ type UserError interface {
 // RPCError is a JSON-RPC error. Call returns it for error responses; a
 // Handler may return it (or wrap it) to choose the code, message and data a
 // client sees. It is a UserError: Message and Data must be safe to show.
+// Its Error text is Message alone, as a person reads it; a caller that
+// branches on the code reads Code (errors.As).
 type RPCError struct {
 	Code    int
 	Message string
 	Data    any
 }
 
-func (e *RPCError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
+func (e *RPCError) Error() string { return e.Message }
 
 // RPCCode returns e.Code.
 func (e *RPCError) RPCCode() int { return e.Code }

@@ -3,6 +3,7 @@ package ipc_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,11 +42,16 @@ func Example() {
 		func(ev json.RawMessage) { fmt.Println("event:", string(ev)) })
 	fmt.Println("result:", string(res), err)
 
+	// An error answer reads as its message; its code is there for callers
+	// that branch on it.
 	_, err = c.Call(context.Background(), "approve", nil, nil)
 	fmt.Println(err)
+	var rerr *ipc.RPCError
+	fmt.Println(errors.As(err, &rerr) && rerr.Code == ipc.CodeMethodNotFound)
 	// Output:
 	// event: {"client":"airlock run","event":"awaiting_approval"}
 	// event: {"event":"approved"}
 	// result: {"outcome":"done"} <nil>
-	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations, dashboard (code -32601)
+	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations, dashboard
+	// true
 }

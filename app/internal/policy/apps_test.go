@@ -11,6 +11,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
 // appsEnv is the Env of settings whose allowed apps are apps, in a
@@ -31,8 +32,17 @@ func appsEnv(t *testing.T, apps []string) *risk.Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	env.Launch = textViewer{} // what opens a file is not this test's subject
 	return env
 }
+
+// textViewer resolves every launch to a text viewer.
+type textViewer struct{}
+
+func (textViewer) FileHandler(string, string) (facts.Handler, error) {
+	return facts.Handler{Platform: facts.Linux, ID: "org.gnome.gedit", Name: "gedit", Program: "/usr/bin/gedit"}, nil
+}
+func (v textViewer) URLHandler(string) (facts.Handler, error) { return v.FileHandler("", "") }
 
 func TestAssessAllowedApps(t *testing.T) {
 	for _, tc := range []struct {

@@ -20,13 +20,13 @@ func BenchmarkAllowed(b *testing.B) {
 	g := policy.NewGrants(nil)
 	text := strings.Repeat("tell application \"Finder\" to get name of every window\n", 75)
 	for i := range 100 {
-		if _, err := g.Allow(me, text+strings.Repeat(" ", i), level.Dangerous, 0); err != nil {
+		if _, err := g.Allow(me, text+strings.Repeat(" ", i), textOnly, level.Dangerous, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		if !g.Allowed(me, text, level.Dangerous) {
+		if !g.Allowed(me, text, textOnly, level.Dangerous) {
 			b.Fatal("not allowed")
 		}
 	}

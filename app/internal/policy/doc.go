@@ -12,9 +12,12 @@
 //     once the plan has released the lock to switch apps (RELEASE_LOCK), the
 //     application it named;
 //   - remembered grants (Grants): "allow again this session" for the exact
-//     action text the person saw, for the verified program that asked
-//     (Identity), never for a name a client gives itself, never for
-//     destructive actions;
+//     action text the person saw and the content of every file it runs
+//     (risk.RunFiles names them; each is read again when the grant is
+//     checked, so a changed script is asked about again), for the verified
+//     program that asked (Identity), never for a name a client gives
+//     itself, never for destructive actions, never for an action whose
+//     files Airlock cannot name;
 //   - the settings file (Settings): sandbox roots, allowed apps, approval
 //     timeout, autonomy level, kill hotkey and the automations
 //     (app/internal/automation reads them), validated on load;
@@ -23,7 +26,7 @@
 //     which also need the device owner's authentication (NeedsOwner).
 //
 // It must never approve anything itself, never widen a grant beyond the exact
-// text approved, never let a setting make destructive actions run unasked,
+// text approved and the files as they were, never let a setting make destructive actions run unasked,
 // and never treat a state it cannot establish (no frontmost app, an
 // unreadable settings file, an unknown level) as permission.
 package policy

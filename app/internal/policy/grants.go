@@ -7,37 +7,71 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
-// ErrNotGrantable is wrapped by Allow's error for what can never be
-// remembered: destructive and blocked actions, empty text, a negative time,
-// a client whose program is not verified.
+// ErrNotGrantable is wrapped by Allow's and Grantable's error for what can
+// never be remembered: destructive and blocked actions, empty text, a
+// negative time, a client whose program is not verified, an action whose
+// files Airlock cannot name (risk.Runs not Known), and a file it runs that
+// cannot be pinned (missing, not a regular file, larger than MaxPinBytes).
 var ErrNotGrantable = errors.New("cannot remember this approval")
+
+// ErrLapsed is wrapped by Check's error when a grant for the action exists
+// but a file it pinned is no longer what it was when the person approved
+// it: the action must be asked about again.
+var ErrLapsed = errors.New("the remembered approval no longer holds")
+
+// errNotCovered is Check's error when no live grant covers the action.
+var errNotCovered = errors.New("no remembered approval covers this action")
+
+// MaxPinBytes bounds a file a grant pins: it is read whole, and hashed
+// again every time the grant is checked. A larger file cannot be pinned.
+const MaxPinBytes = 16 << 20
+
+// maxPins bounds the files one grant pins.
+const maxPins = 16
 
 // Grant is one remembered approval: the exact text of an action the person
 // approved for one client program, identified by its SHA-256, up to the risk
-// it was approved at.
+// it was approved at, with the content of every file the action runs.
 type Grant struct {
 	ID      string      // random, for Revoke
 	Hash    string      // hex SHA-256 of the exact text
 	Text    string      // the text, for the menu's list
 	Program string      // the program it belongs to, as the person saw it (Identity.Program)
 	Risk    level.Level // the highest risk this grant covers
+	Pins    []Pin       // the files the action runs (risk.Runs), as they were when it was granted
 	Created time.Time   //
 	Expires time.Time   // zero: when the session ends (Clear)
 }
 
+// Pin is one file a grant covers: its path and what it held.
+type Pin struct {
+	Path string // absolute
+	Sum  string // hex SHA-256 of its content; "" when it was absent (an optional file)
+}
+
 // Grants holds the session's remembered approvals ("allow again this
-// session"). A grant covers the exact text approved — one character
-// different is another action — for the program it was approved for — any
-// other program, whatever name it gives itself, is asked again — at a risk
-// no higher than the one the person saw, never destructive or blocked
-// actions, and nothing for a program that is not verified. It is safe for
+// session"). A grant covers what runs, not only the words that start it:
+// the exact text approved — one character different is another action —
+// and the content of every file that text runs (risk.RunFiles names them:
+// the script of `python3 build.py`, a makefile, package.json), each read
+// again when the grant is checked, so a file changed, removed or put in
+// place since is asked about again. It holds for the program it was
+// approved for — any other program, whatever name it gives itself, is
+// asked again — at a risk no higher than the one the person saw. It is
+// never given for destructive or blocked actions, for a program that is not
+// verified, or for an action whose files Airlock cannot name. It is safe for
 // concurrent use.
 type Grants struct {
 	now func() time.Time
@@ -55,30 +89,77 @@ func NewGrants(now func() time.Time) *Grants {
 	return &Grants{now: now, byHash: map[[sha256.Size]byte]Grant{}}
 }
 
-// Allow remembers the approval of text at risk for owner's program, for ttl,
-// or until the session ends when ttl is 0. It replaces an earlier grant for
-// the same text and program. It refuses destructive and blocked risks, an
-// empty text, a negative ttl and an owner that is not verified with an error
-// wrapping ErrNotGrantable.
-func (g *Grants) Allow(owner Identity, text string, risk level.Level, ttl time.Duration) (Grant, error) {
+// Grantable returns nil when an approval of an action that runs runs, at
+// risk lvl, for owner's program, could be remembered now, and otherwise an
+// error wrapping ErrNotGrantable that says why, for the person: the gate
+// offers "allow again" only when it returns nil. It reads the files runs
+// names, as Allow does.
+func (g *Grants) Grantable(owner Identity, runs risk.Runs, lvl level.Level) error {
+	_, err := grantable(owner, runs, lvl)
+	return err
+}
+
+func grantable(owner Identity, runs risk.Runs, lvl level.Level) ([]Pin, error) {
 	switch {
-	case risk >= level.Destructive || risk < level.Safe:
-		return Grant{}, fmt.Errorf("%w: a %s action needs its own approval every time", ErrNotGrantable, risk)
+	case lvl >= level.Destructive || lvl < level.Safe:
+		return nil, fmt.Errorf("%w: a %s action needs its own approval every time", ErrNotGrantable, lvl)
+	case !owner.Verified():
+		return nil, fmt.Errorf("%w: the client's program is not verified, and a grant never belongs to a name", ErrNotGrantable)
+	case !runs.Known:
+		why := runs.Why
+		if why == "" {
+			why = "Airlock cannot name the files it runs"
+		}
+		return nil, fmt.Errorf("%w: %s", ErrNotGrantable, why)
+	case len(runs.Files)+len(runs.Optional) > maxPins:
+		return nil, fmt.Errorf("%w: it runs %d files; at most %d can be pinned", ErrNotGrantable, len(runs.Files)+len(runs.Optional), maxPins)
+	}
+	pins := make([]Pin, 0, len(runs.Files)+len(runs.Optional))
+	for _, p := range runs.Files {
+		sum, err := hashFile(p)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%w: %w", ErrNotGrantable, err)
+		case sum == "":
+			return nil, fmt.Errorf("%w: %s, which it runs, does not exist", ErrNotGrantable, p)
+		}
+		pins = append(pins, Pin{Path: p, Sum: sum})
+	}
+	for _, p := range runs.Optional {
+		sum, err := hashFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNotGrantable, err)
+		}
+		pins = append(pins, Pin{Path: p, Sum: sum})
+	}
+	return pins, nil
+}
+
+// Allow remembers the approval of text, which runs runs, at risk lvl for
+// owner's program, for ttl, or until the session ends when ttl is 0: it
+// reads each file runs names and pins what it holds (or that an optional
+// one is absent). It replaces an earlier grant for the same text, files
+// and program. It refuses what Grantable refuses, an empty text and a
+// negative ttl with an error wrapping ErrNotGrantable.
+func (g *Grants) Allow(owner Identity, text string, runs risk.Runs, lvl level.Level, ttl time.Duration) (Grant, error) {
+	switch {
 	case text == "":
 		return Grant{}, fmt.Errorf("%w: the action text is empty", ErrNotGrantable)
 	case ttl < 0:
 		return Grant{}, fmt.Errorf("%w: negative lifetime %v", ErrNotGrantable, ttl)
-	case !owner.Verified():
-		return Grant{}, fmt.Errorf("%w: the client's program is not verified, and a grant never belongs to a name", ErrNotGrantable)
+	}
+	pins, err := grantable(owner, runs, lvl)
+	if err != nil {
+		return Grant{}, err
 	}
 	sum := sha256.Sum256([]byte(text))
-	key := grantKey(owner, text)
+	key := grantKey(owner, text, runs)
 	id, err := newID()
 	if err != nil {
 		return Grant{}, err
 	}
 	now := g.now()
-	gr := Grant{ID: id, Hash: hex.EncodeToString(sum[:]), Text: text, Program: owner.Program, Risk: risk, Created: now}
+	gr := Grant{ID: id, Hash: hex.EncodeToString(sum[:]), Text: text, Program: owner.Program, Risk: lvl, Pins: pins, Created: now}
 	if ttl > 0 {
 		gr.Expires = now.Add(ttl)
 	}
@@ -88,37 +169,105 @@ func (g *Grants) Allow(owner Identity, text string, risk level.Level, ttl time.D
 	return gr, nil
 }
 
-// Allowed reports whether a live grant covers exactly text at risk for
-// owner's program: the same program (Identity.Key) and the same text, the
-// grant has not expired, and risk is not above the granted one. Destructive
-// and blocked risks, and owners that are not verified, are never allowed.
-func (g *Grants) Allowed(owner Identity, text string, risk level.Level) bool {
-	if risk >= level.Destructive || risk < level.Safe || !owner.Verified() {
-		return false
-	}
-	key := grantKey(owner, text)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	gr, ok := g.byHash[key]
-	if !ok {
-		return false
-	}
-	if g.expiredLocked(gr) {
-		delete(g.byHash, key)
-		return false
-	}
-	return risk <= gr.Risk
+// Allowed reports whether a live grant covers exactly text, which runs
+// runs, at risk lvl for owner's program (Check returns nil).
+func (g *Grants) Allowed(owner Identity, text string, runs risk.Runs, lvl level.Level) bool {
+	return g.Check(owner, text, runs, lvl) == nil
 }
 
-// grantKey is the SHA-256 of the owner's key and the text, each prefixed
-// with its length, so that no other pair of key and text has the same bytes.
-func grantKey(owner Identity, text string) [sha256.Size]byte {
+// Check returns nil when a live grant covers exactly text, which runs runs,
+// at risk lvl for owner's program: the same program (Identity.Key), the
+// same text and files, the grant has not expired, lvl is not above the
+// granted risk, and every pinned file holds now what it held then (read
+// again here: call it right before deciding, and again right before the
+// action starts). When a grant exists but a file changed, the error wraps
+// ErrLapsed and names the file; the grant stays, and covers the action
+// again should the file be restored. Destructive and blocked risks, owners
+// that are not verified and runs that are not Known are never covered.
+func (g *Grants) Check(owner Identity, text string, runs risk.Runs, lvl level.Level) error {
+	if lvl >= level.Destructive || lvl < level.Safe || !owner.Verified() || !runs.Known {
+		return errNotCovered
+	}
+	key := grantKey(owner, text, runs)
+	g.mu.Lock()
+	gr, ok := g.byHash[key]
+	if ok && g.expiredLocked(gr) {
+		delete(g.byHash, key)
+		ok = false
+	}
+	g.mu.Unlock()
+	if !ok || lvl > gr.Risk {
+		return errNotCovered
+	}
+	for _, p := range gr.Pins {
+		sum, err := hashFile(p.Path)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: %w", ErrLapsed, err)
+		case sum == "" && p.Sum != "":
+			return fmt.Errorf("%w: %s was removed since it was approved", ErrLapsed, p.Path)
+		case sum != "" && p.Sum == "":
+			return fmt.Errorf("%w: %s was put in place since it was approved", ErrLapsed, p.Path)
+		case sum != p.Sum:
+			return fmt.Errorf("%w: %s changed since it was approved", ErrLapsed, p.Path)
+		}
+	}
+	return nil
+}
+
+// hashFile returns the hex SHA-256 of the regular file at p, following
+// symbolic links, or "" when nothing is there. It never blocks on a FIFO
+// or a device (opened without blocking, refused as not a regular file) and
+// reads at most MaxPinBytes.
+func hashFile(p string) (string, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", p, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading %s: %w", p, err)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file", p)
+	case fi.Size() > MaxPinBytes:
+		return "", fmt.Errorf("%s is larger than %d MiB", p, MaxPinBytes>>20)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, MaxPinBytes+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading %s: %w", p, err)
+	case n > MaxPinBytes:
+		return "", fmt.Errorf("%s is larger than %d MiB", p, MaxPinBytes>>20)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// grantKey is the SHA-256 of the owner's key, the text and the paths of
+// the files it runs, each prefixed with its length (and the lists with
+// theirs), so that no other combination has the same bytes.
+func grantKey(owner Identity, text string, runs risk.Runs) [sha256.Size]byte {
 	h := sha256.New()
 	var n [8]byte
-	for _, s := range []string{"airlock-grant-v1", owner.Key, text} {
+	put := func(s string) {
 		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 		h.Write(n[:])
 		h.Write([]byte(s))
+	}
+	put("airlock-grant-v2")
+	put(owner.Key)
+	put(text)
+	for _, list := range [][]string{runs.Files, runs.Optional} {
+		binary.BigEndian.PutUint64(n[:], uint64(len(list)))
+		h.Write(n[:])
+		for _, p := range list {
+			put(p)
+		}
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])

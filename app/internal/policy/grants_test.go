@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
 // clock is a fake time source the test moves by hand.
@@ -33,11 +34,14 @@ func (c *clock) Advance(d time.Duration) {
 // me is the program the grants are for.
 var me = policy.Identity{Key: "exe:/usr/bin/agent", Program: "/usr/bin/agent (pid 42)"}
 
+// textOnly is what a plan that opens no file runs: its text, nothing more.
+var textOnly = risk.Runs{Known: true}
+
 const moveText = `MOVE_FILE "~/Downloads/report.pdf" "~/Documents/report.pdf"`
 
 func TestGrantsExactText(t *testing.T) {
 	g := policy.NewGrants(newClock().Now)
-	if _, err := g.Allow(me, moveText, level.Dangerous, 0); err != nil {
+	if _, err := g.Allow(me, moveText, textOnly, level.Dangerous, 0); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -57,7 +61,7 @@ func TestGrantsExactText(t *testing.T) {
 		{"empty", "", level.Safe, false},
 	}
 	for _, tt := range tests {
-		if got := g.Allowed(me, tt.text, tt.risk); got != tt.want {
+		if got := g.Allowed(me, tt.text, textOnly, tt.risk); got != tt.want {
 			t.Errorf("%s: Allowed = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -65,12 +69,12 @@ func TestGrantsExactText(t *testing.T) {
 
 func TestGrantsRiskEscalation(t *testing.T) {
 	g := policy.NewGrants(nil)
-	if _, err := g.Allow(me, "NOTIFY \"a\" \"b\"", level.Caution, time.Hour); err != nil {
+	if _, err := g.Allow(me, "NOTIFY \"a\" \"b\"", textOnly, level.Caution, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	// The same text assessed higher later (new analyzer rules, a changed
 	// file system) is not covered by what the person saw.
-	if g.Allowed(me, "NOTIFY \"a\" \"b\"", level.Dangerous) {
+	if g.Allowed(me, "NOTIFY \"a\" \"b\"", textOnly, level.Dangerous) {
 		t.Fatal("a caution grant covered a dangerous assessment")
 	}
 }
@@ -89,10 +93,10 @@ func TestGrantsRefused(t *testing.T) {
 		{"empty text", "", level.Safe, 0},
 		{"negative ttl", "x", level.Safe, -time.Second},
 	} {
-		if _, err := g.Allow(me, tt.text, tt.risk, tt.ttl); !errors.Is(err, policy.ErrNotGrantable) {
+		if _, err := g.Allow(me, tt.text, textOnly, tt.risk, tt.ttl); !errors.Is(err, policy.ErrNotGrantable) {
 			t.Errorf("%s: Allow = %v, want ErrNotGrantable", tt.name, err)
 		}
-		if g.Allowed(me, tt.text, tt.risk) {
+		if g.Allowed(me, tt.text, textOnly, tt.risk) {
 			t.Errorf("%s: allowed after a refused grant", tt.name)
 		}
 	}
@@ -104,33 +108,33 @@ func TestGrantsRefused(t *testing.T) {
 func TestGrantsExpiry(t *testing.T) {
 	c := newClock()
 	g := policy.NewGrants(c.Now)
-	timed, err := g.Allow(me, "A", level.Caution, 10*time.Minute)
+	timed, err := g.Allow(me, "A", textOnly, level.Caution, 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Allow(me, "B", level.Caution, 0); err != nil {
+	if _, err := g.Allow(me, "B", textOnly, level.Caution, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !timed.Expires.Equal(c.Now().Add(10 * time.Minute)) {
 		t.Errorf("Expires = %v", timed.Expires)
 	}
 	c.Advance(10*time.Minute - time.Nanosecond)
-	if !g.Allowed(me, "A", level.Caution) {
+	if !g.Allowed(me, "A", textOnly, level.Caution) {
 		t.Fatal("expired early")
 	}
 	c.Advance(time.Nanosecond)
-	if g.Allowed(me, "A", level.Caution) {
+	if g.Allowed(me, "A", textOnly, level.Caution) {
 		t.Fatal("allowed at its expiry time")
 	}
 	c.Advance(1000 * time.Hour)
-	if !g.Allowed(me, "B", level.Caution) {
+	if !g.Allowed(me, "B", textOnly, level.Caution) {
 		t.Fatal("a session grant expired by time")
 	}
 	if l := g.List(); len(l) != 1 || l[0].Text != "B" || !l[0].Expires.IsZero() {
 		t.Fatalf("List = %+v, want only the session grant", l)
 	}
 	g.Clear()
-	if g.Allowed(me, "B", level.Caution) || len(g.List()) != 0 {
+	if g.Allowed(me, "B", textOnly, level.Caution) || len(g.List()) != 0 {
 		t.Fatal("Clear left a grant")
 	}
 }
@@ -140,7 +144,7 @@ func TestGrantsListAndRevoke(t *testing.T) {
 	g := policy.NewGrants(c.Now)
 	var ids []string
 	for _, text := range []string{"first", "second", "third"} {
-		gr, err := g.Allow(me, text, level.Dangerous, 0)
+		gr, err := g.Allow(me, text, textOnly, level.Dangerous, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,20 +164,20 @@ func TestGrantsListAndRevoke(t *testing.T) {
 	if g.Revoke(ids[1]) || g.Revoke("nope") {
 		t.Fatal("Revoke of a missing grant returned true")
 	}
-	if g.Allowed(me, "second", level.Dangerous) {
+	if g.Allowed(me, "second", textOnly, level.Dangerous) {
 		t.Fatal("revoked grant still allows")
 	}
-	if !g.Allowed(me, "first", level.Dangerous) || !g.Allowed(me, "third", level.Dangerous) {
+	if !g.Allowed(me, "first", textOnly, level.Dangerous) || !g.Allowed(me, "third", textOnly, level.Dangerous) {
 		t.Fatal("Revoke removed another grant")
 	}
 	// Allowing the same text again replaces its grant rather than adding one.
-	if _, err := g.Allow(me, "first", level.Caution, 0); err != nil {
+	if _, err := g.Allow(me, "first", textOnly, level.Caution, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(g.List()); n != 2 {
 		t.Fatalf("%d grants after re-allowing, want 2", n)
 	}
-	if g.Allowed(me, "first", level.Dangerous) {
+	if g.Allowed(me, "first", textOnly, level.Dangerous) {
 		t.Fatal("the replaced grant's higher risk survived")
 	}
 }
@@ -184,7 +188,7 @@ func TestGrantsListAndRevoke(t *testing.T) {
 // and an unverified program gets and matches nothing.
 func TestGrantsBelongToAProgram(t *testing.T) {
 	g := policy.NewGrants(nil)
-	gr, err := g.Allow(me, moveText, level.Dangerous, 0)
+	gr, err := g.Allow(me, moveText, textOnly, level.Dangerous, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,11 +208,11 @@ func TestGrantsBelongToAProgram(t *testing.T) {
 		{"key extended", policy.Identity{Key: me.Key + "x"}, moveText, false},
 		{"key and text shifted", policy.Identity{Key: me.Key + moveText[:1]}, moveText[1:], false},
 	} {
-		if got := g.Allowed(tt.owner, tt.text, level.Dangerous); got != tt.want {
+		if got := g.Allowed(tt.owner, tt.text, textOnly, level.Dangerous); got != tt.want {
 			t.Errorf("%s: Allowed = %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	if _, err := g.Allow(policy.Identity{Program: "unverified"}, moveText, level.Caution, 0); !errors.Is(err, policy.ErrNotGrantable) {
+	if _, err := g.Allow(policy.Identity{Program: "unverified"}, moveText, textOnly, level.Caution, 0); !errors.Is(err, policy.ErrNotGrantable) {
 		t.Errorf("Allow for an unverified program = %v, want ErrNotGrantable", err)
 	}
 }

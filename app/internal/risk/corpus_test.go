@@ -14,6 +14,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -77,7 +78,39 @@ func fixtureEnv(t testing.TB) *risk.Env {
 	must(os.Symlink("../Library/LaunchAgents", filepath.Join(home, "Documents/agents")))
 	cfg, err := sanitize.NewConfig(home, nil)
 	must(err)
-	return &risk.Env{Paths: cfg}
+	return &risk.Env{Paths: cfg, Launch: fixtureLaunch{}}
+}
+
+// fixtureLaunch resolves handlers as Launch Services would on a Mac with
+// its own apps: files open in Preview (text in TextEdit), web pages in
+// Safari, a named app is itself; Terminal and Script Editor are known.
+type fixtureLaunch struct{}
+
+var fixtureApps = map[string]facts.Handler{
+	"preview":       {ID: "com.apple.Preview", Name: "Preview"},
+	"textedit":      {ID: "com.apple.TextEdit", Name: "TextEdit"},
+	"safari":        {ID: "com.apple.Safari", Name: "Safari"},
+	"terminal":      {ID: "com.apple.Terminal", Name: "Terminal"},
+	"script editor": {ID: "com.apple.ScriptEditor2", Name: "Script Editor"},
+}
+
+func (fixtureLaunch) FileHandler(path, app string) (facts.Handler, error) {
+	if app == "" {
+		app = "preview"
+		if strings.HasSuffix(path, ".txt") || strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".sh") {
+			app = "textedit"
+		}
+	}
+	h, ok := fixtureApps[strings.ToLower(strings.TrimSuffix(app, ".app"))]
+	if !ok {
+		h = facts.Handler{ID: "com.example." + strings.ToLower(app), Name: app}
+	}
+	h.Platform, h.Path, h.Program = facts.Darwin, "/Applications/"+h.Name+".app", "/Applications/"+h.Name+".app/Contents/MacOS/"+h.Name
+	return h, nil
+}
+
+func (f fixtureLaunch) URLHandler(u string) (facts.Handler, error) {
+	return f.FileHandler("", "safari")
 }
 
 // TestCorpora runs every case of the evasion and benign sets and checks

@@ -10,6 +10,10 @@
 // Dangerous. Every verdict carries its reasons, and each reason the span of
 // the input that triggered it.
 //
+// RunFiles names what an action runs besides its own text (the script a
+// python3 command runs, the makefile make reads), for a remembered approval
+// to pin; it never claims to know when it cannot say for certain.
+//
 // The analyzers are pure functions of their input and an Env; the only I/O
 // anywhere below is the sanitiser's symlink resolution for DSL paths.
 // WithSelf, which makes an Env (policy.Settings.Env calls it), reads the

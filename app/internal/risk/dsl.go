@@ -61,7 +61,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			break // stopped: end says so
 		}
 		sp := lineSpan(src, lines, a.Line)
-		per[i] = Action(a, env)
+		per[i] = actionIn(a, env, written)
 		for j := range per[i].Reasons {
 			per[i].Reasons[j].Span = sp
 		}
@@ -106,7 +106,12 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 
 // Action rates one action: the registry's class, the sanitiser's refusals
 // (Blocked) and the escalations its arguments call for.
-func Action(a action.Action, env *Env) Verdict {
+func Action(a action.Action, env *Env) Verdict { return actionIn(a, env, nil) }
+
+// actionIn is Action for an action of a plan whose earlier actions wrote
+// written (path as given → text): a file the plan wrote is rated by what it
+// will hold when it is opened.
+func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 	var v Verdict
 	c := a.Cmd
 	v.Add(c.Class, "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
@@ -130,6 +135,9 @@ func Action(a action.Action, env *Env) Verdict {
 			if l, why := facts.SchemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
 				v.Add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
 			}
+			if c.Name == "OPEN_URL" {
+				dslLaunchURL(&v, env, u.String(), u.Scheme, u.Path)
+			}
 			if u.User != nil {
 				if _, hasPass := u.User.Password(); hasPass {
 					v.Add(level.Dangerous, "dsl.url-password", Span{}, "URL carries a password")
@@ -149,9 +157,6 @@ func Action(a action.Action, env *Env) Verdict {
 					continue
 				}
 			}
-			if c.Name == "OPEN_FILE" && (facts.IsTerminal(val) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(val, ".app"))]) {
-				v.Add(level.Dangerous, "dsl.open-with-runner", Span{}, "OPEN: opens the file with %s, which runs what it is given", val)
-			}
 		case action.KindText:
 			if _, err := sanitize.Text(val); err != nil && !spec.Heredoc {
 				blocked(&v, err)
@@ -166,6 +171,17 @@ func Action(a action.Action, env *Env) Verdict {
 			if n > maxRecipients {
 				v.Add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
 			}
+		}
+	}
+	if v.Level < level.Blocked {
+		switch c.Name {
+		case "OPEN_FILE":
+			p, _ := a.Arg("path")
+			app, _ := a.Arg("app")
+			dslLaunchFile(&v, env, p, app, written)
+		case "OPEN_APP":
+			app, _ := a.Arg("app")
+			dslLaunchApp(&v, env, app)
 		}
 	}
 	return v
@@ -215,14 +231,6 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 		v.Add(level.Dangerous, "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
 	case op == sanitize.OpMoveFrom && p.IsDir:
 		v.Add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
-	case op == sanitize.OpOpen && cmd == "OPEN_FILE":
-		low := strings.ToLower(strings.TrimSuffix(p.Resolved, "/"))
-		for _, ext := range facts.RunnableExts {
-			if strings.HasSuffix(low, ext) {
-				v.Add(level.Dangerous, "dsl.open-executable", Span{}, "OPEN: %s runs code when opened (%s)", short, ext)
-				break
-			}
-		}
 	}
 }
 

@@ -353,7 +353,7 @@ func TestPendingApprovalsFollowTheBroker(t *testing.T) {
 
 func TestRevokeGrant(t *testing.T) {
 	rg := newRig(t, rigOptions{autonomy: policy.SmartDefault})
-	g, err := rg.grants.Allow(policy.Identity{Key: "exe:/usr/bin/agent", Program: "/usr/bin/agent (pid 42)"}, `OPEN_URL "https://example.com"`, level.Caution, 0)
+	g, err := rg.grants.Allow(policy.Identity{Key: "exe:/usr/bin/agent", Program: "/usr/bin/agent (pid 42)"}, `OPEN_URL "https://example.com"`, risk.Runs{Known: true}, level.Caution, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,9 @@ package facts
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -476,4 +478,83 @@ func InstalledApp(low string) bool {
 	}
 	return strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
 		strings.HasPrefix(p, "/system/library/coreservices/")
+}
+
+// AppLevel is the level of launching the app h with nothing to open: it
+// runs only its own code, so Caution, unless the app or its program lies in
+// the home folder, where an action could have put it, or could not be
+// found.
+func AppLevel(h Handler) (level.Level, string) {
+	name := h.Name
+	if name == "" {
+		name = h.ID
+	}
+	switch {
+	case h.UserOwned:
+		return level.Dangerous, name + " lies in the home folder, where an action could have placed it"
+	case h.Program == "":
+		return level.Dangerous, name + "'s program was not found, so what would start is not known"
+	}
+	return level.Caution, "launches " + name
+}
+
+// SchemeLevel is the level of handing a URL of a scheme other than http,
+// https and file to the app h the OS resolved for it. The URL is the
+// agent's and the app acts on it outside the sandbox (vscode:// opens a
+// folder in an IDE, mailto:?attach= puts a file in a draft), so only a
+// viewer of web pages is as AppLevel says; an app that runs what it is
+// given, and one Airlock does not know, is Destructive, as for a file.
+func SchemeLevel(h Handler) (level.Level, string) {
+	kind, why := Classify(h, InputWeb)
+	if kind != HandlerViewer {
+		return level.Destructive, why + ": it would act on the agent's URL outside the sandbox"
+	}
+	return AppLevel(h)
+}
+
+// Resolver finds the handler the OS would start for a launch, as the
+// platform resolves it (the bridge's Desktop, adapted). The analyzers ask it
+// what a file or URL would be opened with; nil means nothing can be
+// resolved, and every launch of a file or URL is then rated as by an
+// unknown handler.
+type Resolver interface {
+	// FileHandler resolves the app that opens the file at path: app's own
+	// when app is named, else the default app for the file's type. With
+	// path "" it resolves app alone.
+	FileHandler(path, app string) (Handler, error)
+	// URLHandler resolves the default app for the URL's scheme.
+	URLHandler(u string) (Handler, error)
+}
+
+// LookAt reads what Inert needs of the file at p: its mode (without
+// following a final symbolic link: a link is not inert) and its first
+// HeadSize bytes. A file it cannot read comes back with Known false.
+func LookAt(p string) File {
+	f := File{Name: p}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return f
+	}
+	f.Mode = fi.Mode()
+	if fi.IsDir() {
+		f.Folder, f.Known = true, true
+		return f
+	}
+	if !fi.Mode().IsRegular() {
+		f.Known = true
+		return f
+	}
+	r, err := os.Open(p)
+	if err != nil {
+		return f
+	}
+	defer r.Close()
+	again, err := r.Stat()
+	if err != nil || !os.SameFile(fi, again) {
+		return f // swapped between the two looks
+	}
+	buf := make([]byte, HeadSize)
+	n, _ := io.ReadFull(r, buf)
+	f.Head, f.Known = buf[:n], true
+	return f
 }

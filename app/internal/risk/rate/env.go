@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -21,6 +22,10 @@ type Env struct {
 	// AppAllowed says whether the allowedApps setting lets an action drive
 	// the application name, and if not why; nil allows every application.
 	AppAllowed func(name string) (ok bool, why string)
+	// Launch resolves the program the OS would start to open a file or a
+	// URL (the platform's, through the bridge); nil resolves nothing, and
+	// every launch of a file or URL is then rated as by an unknown handler.
+	Launch facts.Resolver
 
 	run   *Bounds   // the assessment under way, set on a copy by Begin (bounds.go)
 	langs Languages // the analyzers of nested scripts, set with run

@@ -13,4 +13,9 @@
 // model is at least Dangerous, never Safe. Scripts nested in the shell
 // (osascript -e, sh -c, eval) go to their analyzers through
 // rate.Env.Languages; this package imports no other language.
+//
+// Runs (runs.go) answers another question about the same parse: which files
+// a command line hands control to, so that a remembered approval can pin
+// their content. It models a few dozen interpreters and build tools and
+// otherwise asks the table; whatever it cannot name for certain it says so.
 package shell

@@ -1,0 +1,26 @@
+package execute
+
+import "context"
+
+// checkKey is the context key of the check WithCheck attaches.
+type checkKey struct{}
+
+// WithCheck returns ctx carrying check, which Run and RunScript call once
+// the executor's turn is theirs, right before the action starts: an error
+// from it refuses the action, which then does nothing, and is returned
+// wrapped. The gate uses it for an action a remembered grant covers: the
+// files the grant pinned must still hold what the person approved when the
+// action starts, not only when it was decided (nothing else the executor
+// runs can change them between the check and the start).
+func WithCheck(ctx context.Context, check func() error) context.Context {
+	return context.WithValue(ctx, checkKey{}, check)
+}
+
+// Check runs the check WithCheck attached to ctx, if any. Executors other
+// than this one (tests') call it where they would start an action.
+func Check(ctx context.Context) error {
+	if check, ok := ctx.Value(checkKey{}).(func() error); ok && check != nil {
+		return check()
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package execute
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/bridge"
+)
+
+// ErrLaunchChanged is wrapped by the error of a launch refused at the last
+// moment: the handler the OS would now start, or the file, no longer fits
+// the level the action was assessed (and perhaps approved) at.
+var ErrLaunchChanged = fmt.Errorf("refused: what it would open or start changed since it was assessed")
+
+// HandlerFacts describes a bridge's resolved handler for the analyzers and
+// for the check at launch, on this platform.
+func HandlerFacts(h bridge.Handler) facts.Handler {
+	return facts.Handler{Platform: platform(), ID: h.ID, Name: h.Name, Path: h.Path, Program: h.Program,
+		Terminal: h.Terminal, UserOwned: h.UserOwned}
+}
+
+func platform() string {
+	if runtime.GOOS == "darwin" {
+		return facts.Darwin
+	}
+	return facts.Linux
+}
+
+// Handlers adapts d's resolution to facts.Resolver, for the analyzers: they
+// rate a launch by the handler the executor would start.
+func Handlers(d Desktop) facts.Resolver { return resolver{d} }
+
+type resolver struct{ d Desktop }
+
+func (r resolver) FileHandler(path, app string) (facts.Handler, error) {
+	h, err := r.d.FileHandler(path, app)
+	return HandlerFacts(h), err
+}
+
+func (r resolver) URLHandler(u string) (facts.Handler, error) {
+	h, err := r.d.URLHandler(u)
+	return HandlerFacts(h), err
+}
+
+// launchFile opens path (app "" means its default app) with the handler
+// resolved now, after rating that handler and the file as they are now with
+// facts.LaunchLevel: a level above assessed refuses it. The handler that was
+// rated is the one started (Desktop.Launch), so no later choice of the OS
+// can put the file in another program.
+func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, assessed level.Level) (string, error) {
+	h, err := d.FileHandler(path, app)
+	if err != nil {
+		return "", err
+	}
+	f := facts.LookAt(path)
+	in := facts.InputFile
+	if f.Folder {
+		in = facts.InputFolder
+	}
+	kind, why := facts.Classify(HandlerFacts(h), in)
+	lvl, why := facts.LaunchLevel(e.short(path), kind, why, &f)
+	if lvl > assessed {
+		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", e.short(path), ErrLaunchChanged, lvl, why, assessed)
+	}
+	l, err := d.Launch(ctx, h, path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("opened %s with %s: %s", e.short(path), nameOf(h), l), nil
+}
+
+// launchURL opens u with the handler of its scheme, checked as launchFile
+// checks a file; a file: URL is its file's.
+func (e *Executor) launchURL(ctx context.Context, d Desktop, u string, assessed level.Level) (string, error) {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "", fmt.Errorf("open %s: %w", u, err)
+	}
+	if strings.EqualFold(pu.Scheme, "file") {
+		return e.launchFile(ctx, d, pu.Path, "", assessed)
+	}
+	h, err := d.URLHandler(u)
+	if err != nil {
+		return "", err
+	}
+	if web := strings.EqualFold(pu.Scheme, "http") || strings.EqualFold(pu.Scheme, "https"); web {
+		kind, why := facts.Classify(HandlerFacts(h), facts.InputWeb)
+		if lvl, why := facts.LaunchLevel(u, kind, why, nil); lvl > assessed {
+			return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
+		}
+	} else if lvl, why := facts.SchemeLevel(HandlerFacts(h)); lvl > assessed {
+		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
+	}
+	l, err := d.Launch(ctx, h, u)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("opened %s with %s: %s", u, nameOf(h), l), nil
+}
+
+// launchApp starts app with nothing to open, checked with facts.AppLevel.
+func (e *Executor) launchApp(ctx context.Context, d Desktop, app string, assessed level.Level) (string, error) {
+	h, err := d.FileHandler("", app)
+	if err != nil {
+		return "", err
+	}
+	if lvl, why := facts.AppLevel(HandlerFacts(h)); lvl > assessed {
+		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", app, ErrLaunchChanged, lvl, why, assessed)
+	}
+	l, err := d.Launch(ctx, h, "")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("opened %s: %s", nameOf(h), l), nil
+}
+
+func nameOf(h bridge.Handler) string {
+	if h.Name != "" {
+		return h.Name
+	}
+	return h.ID
+}

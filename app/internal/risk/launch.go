@@ -1,0 +1,123 @@
+package risk
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// The DSL's launches (OPEN_FILE, OPEN_URL, OPEN_APP) are rated by what the
+// OS would start for them, resolved through env.Launch, and by the file as
+// it is (or as the plan will have written it): facts.LaunchLevel, the rule
+// the executor applies again right before the launch.
+
+// dslLaunchFile rates opening raw (as given) with app ("" for its default
+// app).
+func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]string) {
+	if env == nil || env.Paths == nil {
+		return // dslPath has blocked it
+	}
+	p, err := env.Paths.Path(raw, sanitize.OpOpen)
+	if err != nil {
+		return // dslPath has blocked it
+	}
+	short := env.Paths.ShortPath(p.Resolved)
+	f := facts.LookAt(p.Resolved)
+	if !p.Exists {
+		// Nothing to open yet: rated by its name, and by what it holds
+		// when the executor checks it again right before the launch.
+		f = facts.File{Name: p.Resolved, Mode: 0o644, Known: true}
+	}
+	if content, ok := written[raw]; ok {
+		// What the plan writes there is what will be opened (the DSL's
+		// writes never set an executable bit).
+		head := content[:min(len(content), facts.HeadSize)]
+		f = facts.File{Name: p.Resolved, Mode: 0o644, Known: true, Head: []byte(head)}
+	}
+	in := facts.InputFile
+	if f.Folder {
+		in = facts.InputFolder
+	}
+	h, err := resolveFile(env, p.Resolved, app)
+	if err != nil {
+		// The executor resolves it again right before the launch and
+		// refuses anything above this level: only a viewer could open it.
+		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
+		return
+	}
+	kind, why := facts.Classify(h, in)
+	l, why := facts.LaunchLevel(short, kind, why, &f)
+	v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
+}
+
+// dslLaunchURL rates opening u: a web page by the browser that would show
+// it, a file: URL as its file, another scheme by its app (facts.AppLevel;
+// the scheme's own risk is facts.SchemeRisk's).
+func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
+	scheme = strings.ToLower(scheme)
+	if scheme == "file" {
+		// The file's own path rules first (the sanitiser's refusals), as
+		// for OPEN_FILE.
+		dslPath(v, env, "OPEN_FILE", "path", path)
+		dslLaunchFile(v, env, path, "", nil)
+		return
+	}
+	if env == nil || env.Launch == nil {
+		if scheme == "http" || scheme == "https" {
+			v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
+		}
+		return
+	}
+	h, err := env.Launch.URLHandler(u)
+	if err != nil {
+		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
+		return
+	}
+	if scheme == "http" || scheme == "https" {
+		kind, why := facts.Classify(h, facts.InputWeb)
+		l, why := facts.LaunchLevel(u, kind, why, nil)
+		v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
+		return
+	}
+	l, why := facts.SchemeLevel(h)
+	v.Add(l, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
+}
+
+// dslLaunchApp rates launching app with nothing to open.
+func dslLaunchApp(v *Verdict, env *Env, app string) {
+	if env == nil || env.Launch == nil {
+		return // the registry's class stands: no input of the agent's reaches it
+	}
+	h, err := env.Launch.FileHandler("", app)
+	if err != nil {
+		// Nothing of the agent's reaches it; the executor resolves it again
+		// right before the launch and starts it only if it is still Caution.
+		v.Add(level.Caution, "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
+		return
+	}
+	if l, why := facts.AppLevel(h); l > level.Caution {
+		v.Add(l, "dsl.launch-app", Span{}, "OPEN APP: %s", why)
+	}
+}
+
+func resolveFile(env *Env, path, app string) (facts.Handler, error) {
+	if env.Launch == nil {
+		return facts.Handler{}, errNoResolver
+	}
+	return env.Launch.FileHandler(path, app)
+}
+
+var errNoResolver = errors.New("nothing resolves handlers here")
+
+func handlerName(h facts.Handler) string {
+	if h.Name != "" {
+		return h.Name
+	}
+	if h.ID != "" {
+		return h.ID
+	}
+	return "an unknown app"
+}

@@ -130,11 +130,18 @@ func noDash(action, v string) error {
 // dataDirs are $XDG_DATA_HOME and then $XDG_DATA_DIRS, with the
 // specification's defaults; relative entries are ignored.
 func (d *Desktop) dataDirs() []string {
+	return d.xdgList("XDG_DATA_HOME", ".local/share", "XDG_DATA_DIRS", "/usr/local/share:/usr/share")
+}
+
+// xdgList is the folder homeVar names (else homeRel in $HOME) and then
+// those listVar lists (else listDefault), as the XDG base directory
+// specification reads them: relative entries are ignored.
+func (d *Desktop) xdgList(homeVar, homeRel, listVar, listDefault string) []string {
 	var dirs []string
-	home := d.getenv("XDG_DATA_HOME")
+	home := d.getenv(homeVar)
 	if !filepath.IsAbs(home) {
 		if h := d.getenv("HOME"); filepath.IsAbs(h) {
-			home = filepath.Join(h, ".local", "share")
+			home = filepath.Join(h, homeRel)
 		} else {
 			home = ""
 		}
@@ -142,9 +149,9 @@ func (d *Desktop) dataDirs() []string {
 	if home != "" {
 		dirs = append(dirs, home)
 	}
-	rest := d.getenv("XDG_DATA_DIRS")
+	rest := d.getenv(listVar)
 	if rest == "" {
-		rest = "/usr/local/share:/usr/share"
+		rest = listDefault
 	}
 	for _, p := range filepath.SplitList(rest) {
 		if filepath.IsAbs(p) {

@@ -91,28 +91,7 @@ func (d *Desktop) handlerOf(e desktopEntry, typ string) (Handler, error) {
 // xdg returns the configuration and data folders from the Desktop's
 // environment, with the specification's defaults.
 func (d *Desktop) xdg() xdgDirs {
-	var configs []string
-	ch := d.getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(ch) {
-		if h := d.getenv("HOME"); filepath.IsAbs(h) {
-			ch = filepath.Join(h, ".config")
-		} else {
-			ch = ""
-		}
-	}
-	if ch != "" {
-		configs = append(configs, ch)
-	}
-	rest := d.getenv("XDG_CONFIG_DIRS")
-	if rest == "" {
-		rest = "/etc/xdg"
-	}
-	for _, p := range filepath.SplitList(rest) {
-		if filepath.IsAbs(p) {
-			configs = append(configs, p)
-		}
-	}
-	return xdgDirs{configs: configs, data: d.dataDirs()}
+	return xdgDirs{configs: d.xdgList("XDG_CONFIG_HOME", ".config", "XDG_CONFIG_DIRS", "/etc/xdg"), data: d.dataDirs()}
 }
 
 // peek opens path without following a final symbolic link and returns

@@ -12,10 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
-	"github.com/airlockhq/airlock/bridge"
 	"github.com/airlockhq/airlock/bridge/proctest"
 )
 
@@ -32,58 +30,7 @@ type launchRig struct {
 
 func newLaunchRig(t *testing.T, autonomy policy.Autonomy) *launchRig {
 	t.Helper()
-	env, home := sandbox(t)
-	sys := t.TempDir() // the system's folders: not the home, so not the person's or an action's
-	bin, apps := filepath.Join(sys, "bin"), filepath.Join(sys, "share", "applications")
-	for _, d := range []string{bin, apps} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	install := func(src, name string) {
-		b, err := os.ReadFile(filepath.Join("testdata", "launch", src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(bin, name), b, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	install("viewer.sh", "evince")
-	install("runner.sh", "zutty")
-	install("runner.sh", "python3.11")
-	desktop := map[string]string{
-		"org.gnome.Evince.desktop": "[Desktop Entry]\nType=Application\nName=Document Viewer\nExec=evince %U\nMimeType=application/pdf;\n",
-		"zutty.desktop":            "[Desktop Entry]\nType=Application\nName=Zutty\nExec=zutty\n",
-		"debian-python3.desktop":   "[Desktop Entry]\nType=Application\nName=Python (v3.11)\nExec=python3.11\nTerminal=true\n",
-		"mimeapps.list":            "[Default Applications]\ntext/plain=org.gnome.Evince.desktop;\n",
-	}
-	for name, text := range desktop {
-		if err := os.WriteFile(filepath.Join(apps, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	log := filepath.Join(t.TempDir(), "launch")
-	marker := "AIRLOCK_LAUNCH_TEST=" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	desk, err := bridge.NewDesktop(bridge.Options{Env: []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home,
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_DATA_DIRS=" + filepath.Join(sys, "share"), "XDG_CONFIG_DIRS=" + filepath.Join(sys, "etc"),
-		"AIRLOCK_LAUNCH_LOG=" + log, marker}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, pid := range proctest.Marked(marker) {
-			_ = syscallKill(pid)
-		}
-	})
-	ex, err := gate.DefaultExecutor(env.Paths, desk, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.Launch = execute.Handlers(desk)
-	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: autonomy})
-	return &launchRig{g: g, home: home, log: log}
+	return newRedRig(t, autonomy, baseRed())
 }
 
 func (r *launchRig) write(t *testing.T, rel, testdata string, mode os.FileMode) {

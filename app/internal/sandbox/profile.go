@@ -95,6 +95,12 @@ type Profile struct {
 	// Network is what it may reach over the network (network.go says how
 	// each platform enforces it).
 	Network Network `json:"network"`
+	// Unasked says the person did not approve this action: what it writes
+	// in the sandbox roots is not trusted. On Linux it writes into a
+	// copy-on-write view of each root (Layers) that the gate reviews
+	// after it ends; on macOS Seatbelt refuses what cannot be reviewed
+	// there (removing, planting, executable bits).
+	Unasked bool `json:"unasked,omitempty"`
 	// TempDir is its own temporary folder (TMPDIR).
 	TempDir string `json:"tempDir"`
 	// Env is its environment.
@@ -177,7 +183,7 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		return Profile{}, errors.New("sandbox: the host's whole network is granted only to an action the person approved")
 	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
-	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, TempDir: temp}
+	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp}
 
 	p.Read = append(p.Read, sys...)
 	p.Read = append(p.Read, home)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -68,7 +69,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var plan string
+	var plan, dir, pathList string
 	var argv []string
 	switch opts.kind {
 	case "command":
@@ -76,6 +77,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return usagef("--kind command wants the program and its arguments: airlock run --kind command -- ls -l")
 		}
 		argv = fs.Args()
+		// The command runs where it was typed, with the program the
+		// caller's PATH names (gate.Submission.Dir and Path).
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("reading the working folder: %w", err)
+		}
+		dir, pathList = wd, os.Getenv("PATH")
 	case "dsl", "applescript", "jxa":
 		if fs.NArg() == 0 {
 			return usagef("want one FILE or - for standard input")
@@ -97,7 +105,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer c.Close()
 	var rep gate.Report
-	err = follow(ctx, c, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun},
+	err = follow(ctx, c, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun,
+		Dir: dir, Path: pathList},
 		opts.json, stdout, nil, &rep)
 	if err != nil {
 		return err

@@ -188,7 +188,7 @@ type gateHandler struct {
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {
 	rep, _ := h.g.Submit(ctx, gate.Submission{Client: socketClient(p.Client), Identity: peerIdentity(ctx),
-		Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun}, func(e gate.Event) {
+		Kind: p.Kind, Plan: p.Plan, Argv: p.Argv, DryRun: p.DryRun, Dir: p.Dir, Path: p.Path}, func(e gate.Event) {
 		notify(e) // a client that went away cancels ctx; its events are dropped
 	})
 	return rep, nil

@@ -188,6 +188,7 @@ func (w *world) clientAsyncAt(bin, stdin string, args ...string) <-chan clientRe
 	go func() {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = w.env
+		cmd.Dir = w.home // a command runs where `airlock run` is typed
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.CombinedOutput()
 		code := 0

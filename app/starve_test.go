@@ -38,6 +38,7 @@ func startLocalGate(t *testing.T, autonomy policy.Autonomy) string {
 	}
 	data := filepath.Join(home, "data")
 	t.Setenv("HOME", home)
+	t.Chdir(home) // commands run where `airlock run` is typed
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local/share"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_RUNTIME_DIR", filepath.Join(home, "run"))

@@ -22,7 +22,7 @@ func TestCheckRunsInTheTurn(t *testing.T) {
 	e := &execute.Executor{Desktop: d}
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(context.Background(), execute.KindAppleScript, "first", nil, ossandbox.Grant{})
+		_, err := e.RunScript(context.Background(), execute.KindAppleScript, "first", nil, "", ossandbox.Grant{})
 		first <- err
 	}()
 	<-d.started
@@ -35,7 +35,7 @@ func TestCheckRunsInTheTurn(t *testing.T) {
 	})
 	second := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(ctx, execute.KindAppleScript, "second", nil, ossandbox.Grant{})
+		_, err := e.RunScript(ctx, execute.KindAppleScript, "second", nil, "", ossandbox.Grant{})
 		second <- err
 	}()
 	firstDone.Store(true)
@@ -62,7 +62,7 @@ func TestCheckRunsInTheTurn(t *testing.T) {
 		t.Fatalf("Run: err = %v, want the check's", err)
 	}
 	ok := execute.WithCheck(context.Background(), func() error { return nil })
-	if _, err := e.RunScript(ok, execute.KindAppleScript, "third", nil, ossandbox.Grant{}); err != nil {
+	if _, err := e.RunScript(ok, execute.KindAppleScript, "third", nil, "", ossandbox.Grant{}); err != nil {
 		t.Fatalf("a passing check: %v", err)
 	}
 	if err := execute.Check(context.Background()); err != nil {

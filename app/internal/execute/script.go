@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
@@ -20,7 +21,8 @@ const (
 
 // RunScript carries out one approved script: AppleScript or JXA through the
 // Desktop with argv as the run handler's arguments, or a command given as
-// argv, run without a shell from the home folder, contained: in a session of
+// argv, run without a shell from dir (absolute; "" is the home folder),
+// contained: in a session of
 // its own, and nothing it starts outlives it (bridge.Command.Contain).
 // Every argument passes sanitize.Text again; one it would change (control
 // characters) is refused rather than altered. The check WithCheck attached
@@ -29,7 +31,7 @@ const (
 // Each runs confined by e.Sandbox with the profile of g (the grant the gate
 // decided); with no Sandbox, commands run unconfined and scripts are refused
 // (only tests leave it out).
-func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string, g sandbox.Grant) (Result, error) {
+func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string, dir string, g sandbox.Grant) (Result, error) {
 	release, err := e.turn(ctx)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: stopped before it started: %w", kind, err)
@@ -53,6 +55,9 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 			return Result{}, fmt.Errorf("%s: argument %d holds control characters", kind, i+1)
 		}
 	}
+	if dir != "" && (kind != KindCommand || !filepath.IsAbs(dir)) {
+		return Result{}, fmt.Errorf("%s: a working folder is given only to a command, as an absolute path (got %q)", kind, dir)
+	}
 	d := e.Desktop
 	if d == nil {
 		d = Unavailable()
@@ -74,8 +79,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		if len(argv) == 0 || argv[0] == "" {
 			return Result{}, errors.New("command: no program given")
 		}
-		dir := ""
-		if e.Paths != nil {
+		if dir == "" && e.Paths != nil {
 			dir = e.Paths.Home
 		}
 		// Contained (a session of its own; what it leaves behind is killed)

@@ -38,14 +38,14 @@ func TestRunScript(t *testing.T) {
 	e := &execute.Executor{Desktop: d}
 	ctx := context.Background()
 
-	res, err := e.RunScript(ctx, execute.KindAppleScript, "on run argv\nreturn item 1 of argv\nend run", []string{`"; do shell script "id`}, ossandbox.Grant{})
+	res, err := e.RunScript(ctx, execute.KindAppleScript, "on run argv\nreturn item 1 of argv\nend run", []string{`"; do shell script "id`}, "", ossandbox.Grant{})
 	if err != nil || res.Output != "result" || d.kind != "applescript" || d.argv[0] != `"; do shell script "id` {
 		t.Fatalf("applescript: %v %+v %+v", err, res, d)
 	}
-	if _, err := e.RunScript(ctx, execute.KindJXA, "function run(argv) { return argv[0] }", []string{"x"}, ossandbox.Grant{}); err != nil || d.kind != "jxa" {
+	if _, err := e.RunScript(ctx, execute.KindJXA, "function run(argv) { return argv[0] }", []string{"x"}, "", ossandbox.Grant{}); err != nil || d.kind != "jxa" {
 		t.Fatalf("jxa: %v %+v", err, d)
 	}
-	res, err = e.RunScript(ctx, execute.KindCommand, "", []string{"printf", "%s", "$(id); rm -rf ~"}, ossandbox.Grant{})
+	res, err = e.RunScript(ctx, execute.KindCommand, "", []string{"printf", "%s", "$(id); rm -rf ~"}, "", ossandbox.Grant{})
 	if err != nil || res.Output != "$(id); rm -rf ~" {
 		t.Fatalf("command: %v %q", err, res.Output)
 	}
@@ -63,19 +63,19 @@ func TestRunScript(t *testing.T) {
 		{"too many arguments", execute.KindJXA, "x", make([]string, 101), "at most 100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.RunScript(ctx, tc.kind, tc.src, tc.argv, ossandbox.Grant{})
+			_, err := e.RunScript(ctx, tc.kind, tc.src, tc.argv, "", ossandbox.Grant{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}
 		})
 	}
 	plain := &execute.Executor{}
-	if _, err := plain.RunScript(ctx, execute.KindAppleScript, "beep", nil, ossandbox.Grant{}); !errors.Is(err, execute.ErrUnavailable) {
+	if _, err := plain.RunScript(ctx, execute.KindAppleScript, "beep", nil, "", ossandbox.Grant{}); !errors.Is(err, execute.ErrUnavailable) {
 		t.Fatalf("no desktop: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}, ossandbox.Grant{}); err == nil {
+	if _, err := e.RunScript(cancelled, execute.KindCommand, "", []string{"true"}, "", ossandbox.Grant{}); err == nil {
 		t.Fatal("a cancelled script started")
 	}
 }
@@ -89,14 +89,14 @@ func TestOneActionAtATime(t *testing.T) {
 	ctx := context.Background()
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(ctx, execute.KindAppleScript, "first", nil, ossandbox.Grant{})
+		_, err := e.RunScript(ctx, execute.KindAppleScript, "first", nil, "", ossandbox.Grant{})
 		first <- err
 	}()
 	<-d.started
 	waiting, cancel := context.WithCancel(ctx)
 	second := make(chan error, 1)
 	go func() {
-		_, err := e.RunScript(waiting, execute.KindAppleScript, "second", nil, ossandbox.Grant{})
+		_, err := e.RunScript(waiting, execute.KindAppleScript, "second", nil, "", ossandbox.Grant{})
 		second <- err
 	}()
 	select {

@@ -38,7 +38,7 @@ func benchGate(b *testing.B) *gate.Gate {
 
 type nopExec struct{}
 
-func (nopExec) RunScript(context.Context, string, string, []string, ossandbox.Grant) (execute.Result, error) {
+func (nopExec) RunScript(context.Context, string, string, []string, string, ossandbox.Grant) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
@@ -143,7 +143,7 @@ type execFunc func(ctx context.Context, a action.Action) (execute.Result, error)
 func (f execFunc) RunAssessed(ctx context.Context, a action.Action, _ level.Level) (execute.Result, error) {
 	return f(ctx, a)
 }
-func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string, _ ossandbox.Grant) (execute.Result, error) {
+func (f execFunc) RunScript(ctx context.Context, _, _ string, _ []string, _ string, _ ossandbox.Grant) (execute.Result, error) {
 	return f(ctx, action.Action{})
 }
 

@@ -46,7 +46,7 @@ func (f *fakeExec) RunAssessed(ctx context.Context, a action.Action, _ level.Lev
 	return execute.Result{Output: "done " + a.Cmd.Name}, nil
 }
 
-func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string, g ossandbox.Grant) (execute.Result, error) {
+func (f *fakeExec) RunScript(ctx context.Context, kind, src string, argv []string, dir string, g ossandbox.Grant) (execute.Result, error) {
 	if err := execute.Check(ctx); err != nil {
 		return execute.Result{}, err
 	}

@@ -51,7 +51,7 @@ type Executor interface {
 	// (execute.Executor.RunAssessed: a launch is rated again at its start
 	// and refused above it).
 	RunAssessed(ctx context.Context, a action.Action, assessed level.Level) (execute.Result, error)
-	RunScript(ctx context.Context, kind, src string, argv []string, g sandbox.Grant) (execute.Result, error)
+	RunScript(ctx context.Context, kind, src string, argv []string, dir string, g sandbox.Grant) (execute.Result, error)
 }
 
 // Sandbox says whether the OS sandbox confines commands and scripts here.

@@ -20,16 +20,18 @@ import (
 type argvExec struct {
 	mu   sync.Mutex
 	argv [][]string
+	dirs []string
 }
 
 func (e *argvExec) RunAssessed(context.Context, action.Action, level.Level) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 
-func (e *argvExec) RunScript(_ context.Context, _, _ string, argv []string, _ ossandbox.Grant) (execute.Result, error) {
+func (e *argvExec) RunScript(_ context.Context, _, _ string, argv []string, dir string, _ ossandbox.Grant) (execute.Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.argv = append(e.argv, slices.Clone(argv))
+	e.dirs = append(e.dirs, dir)
 	return execute.Result{}, nil
 }
 

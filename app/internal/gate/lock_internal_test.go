@@ -58,7 +58,7 @@ type nopExec struct{}
 func (nopExec) RunAssessed(context.Context, action.Action, level.Level) (execute.Result, error) {
 	return execute.Result{}, nil
 }
-func (nopExec) RunScript(context.Context, string, string, []string, sandbox.Grant) (execute.Result, error) {
+func (nopExec) RunScript(context.Context, string, string, []string, string, sandbox.Grant) (execute.Result, error) {
 	return execute.Result{}, nil
 }
 

@@ -34,6 +34,12 @@ type Submission struct {
 	Plan     string // the plan, or the script's source (empty for a command)
 	Argv     []string
 	DryRun   bool // report every decision, execute nothing
+	// Dir and Path are, for a command, the caller's working folder
+	// (absolute; "" is the home) and PATH ("" leaves the program to the
+	// sandbox's PATH): the command runs there, its program is looked up
+	// there, and the path found is what is assessed, shown and run
+	// (commandPlace).
+	Dir, Path string
 
 	// Set only by Ask: the request id chosen before the model was asked,
 	// the kind recorded, notes appended to the recorded text, and the words
@@ -237,9 +243,12 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		}
 		return total, planOnly(total, p, per), nil
 	case KindAppleScript, KindJXA, KindCommand:
+		if s.Kind != KindCommand && (s.Dir != "" || s.Path != "") {
+			return risk.Verdict{}, nil, fmt.Errorf("%w: a working folder and PATH are given only with a command", ErrBlocked)
+		}
 		var v risk.Verdict
 		var err error
-		var preview string
+		var preview, dir string
 		text, argv := s.Plan, s.Argv
 		switch s.Kind {
 		case KindAppleScript:
@@ -256,7 +265,10 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			// it is rated and shown: what the person approves is the path
 			// that is used.
 			argv = expandHome(s.Argv, g.cfg.Env.Paths.Home)
-			v, err = risk.ShellArgvContext(ctx, argv, g.cfg.Env)
+			if argv, dir, err = commandPlace(argv, s.Dir, s.Path, g.cfg.Env.Paths); err != nil {
+				return risk.Verdict{}, nil, fmt.Errorf("%w: %v", ErrBlocked, err)
+			}
+			v, err = risk.ShellArgvIn(ctx, argv, dir, g.cfg.Env)
 		}
 		if err != nil {
 			return risk.Verdict{}, nil, err
@@ -264,6 +276,12 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		if s.Kind == KindCommand {
 			text = shellQuote(argv)
 			preview = "Run " + text
+			if dir != "" {
+				// Where it runs is part of what is approved: a grant for
+				// "rm -r build" in one folder covers no other.
+				text += "\n-- in: " + dir
+				preview += " (in " + dir + ")"
+			}
 		}
 		if len(argv) > 0 && s.Kind != KindCommand {
 			text += "\n-- arguments: " + shellQuote(argv)
@@ -274,12 +292,16 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		kind, src := s.Kind, s.Plan
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true,
 			run: func(ctx context.Context, approved bool) (execute.Result, error) {
-				return g.cfg.Exec.RunScript(ctx, kind, src, argv, sandbox.GrantFor(v, approved))
+				return g.cfg.Exec.RunScript(ctx, kind, src, argv, dir, sandbox.GrantFor(v, approved))
 			},
 			runsOf: func(ctx context.Context) risk.Runs {
 				switch kind {
 				case KindCommand:
-					// Commands start in the home (execute.RunScript).
+					// Commands start in dir, or else the home
+					// (execute.RunScript).
+					if dir != "" {
+						return risk.RunFilesArgv(ctx, argv, dir, g.cfg.Env)
+					}
 					return risk.RunFilesArgv(ctx, argv, g.home(), g.cfg.Env)
 				case KindJXA:
 					return risk.RunFiles(ctx, risk.KindJXA, src, g.home(), g.cfg.Env)

@@ -177,6 +177,9 @@ func checkSubmit(p SubmitParams) error {
 	if len(p.Argv) > MaxArgv {
 		return invalid(CodeInvalidParams, "argv has %d items: at most %d", len(p.Argv), MaxArgv)
 	}
+	if err := checkPlace(p); err != nil {
+		return err
+	}
 	if p.Kind == "command" {
 		if p.Plan != "" {
 			return invalid(CodeInvalidParams, "a command is given as argv, and plan must be empty")
@@ -188,6 +191,31 @@ func checkSubmit(p SubmitParams) error {
 	}
 	if strings.TrimSpace(p.Plan) == "" {
 		return invalid(CodeInvalidParams, "plan is empty")
+	}
+	return nil
+}
+
+// checkPlace checks a submission's working folder and PATH: given only
+// with a command, the folder absolute, neither longer than its bound nor
+// holding a NUL or a line break.
+func checkPlace(p SubmitParams) error {
+	if p.Dir == "" && p.Path == "" {
+		return nil
+	}
+	if p.Kind != "command" {
+		return invalid(CodeInvalidParams, "dir and path are given only with a command (kind command)")
+	}
+	switch {
+	case len(p.Dir) > MaxDir:
+		return invalid(CodeInvalidParams, "dir has %d bytes: at most %d", len(p.Dir), MaxDir)
+	case p.Dir != "" && !strings.HasPrefix(p.Dir, "/"):
+		return invalid(CodeInvalidParams, "dir %s is not an absolute path", quoteShort(p.Dir))
+	case strings.ContainsAny(p.Dir, "\x00\n\r"):
+		return invalid(CodeInvalidParams, "dir holds a NUL or a line break")
+	case len(p.Path) > MaxPathList:
+		return invalid(CodeInvalidParams, "path has %d bytes: at most %d", len(p.Path), MaxPathList)
+	case strings.ContainsAny(p.Path, "\x00\n\r"):
+		return invalid(CodeInvalidParams, "path holds a NUL or a line break")
 	}
 	return nil
 }

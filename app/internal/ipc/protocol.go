@@ -93,7 +93,23 @@ type SubmitParams struct {
 	Argv []string `json:"argv,omitempty"`
 	// DryRun asks for the assessment without running anything.
 	DryRun bool `json:"dryRun,omitempty"`
+	// Dir is the caller's working folder, absolute: a command runs there
+	// (inside the sandbox's view of it) and its relative paths are read
+	// from there. "" runs it in the home folder. Commands only.
+	Dir string `json:"dir,omitempty"`
+	// Path is the caller's PATH: a command's program named without a
+	// slash is looked up on its absolute entries, and the path found is
+	// what is assessed, shown and run. "" looks it up on the sandbox's
+	// PATH when it runs. Commands only; at most MaxPathList bytes.
+	Path string `json:"path,omitempty"`
 }
+
+// MaxDir bounds SubmitParams.Dir, and MaxPathList SubmitParams.Path, in
+// bytes.
+const (
+	MaxDir      = 4096
+	MaxPathList = 32 << 10
+)
 
 // AskParams are the params of ask: a request in words for the gate's model
 // to turn into a plan.

@@ -31,6 +31,7 @@ var errNotRunning = errors.New("airlock's gate is not running")
 // found.
 type forwarder struct {
 	dir       func() (string, error)
+	path      string // Config.Path
 	maxOutput int
 	// progressEvery is the period of the notifications a waiting call
 	// sends; approvalTimeout is the gate's approval timeout, for the time
@@ -57,7 +58,7 @@ func (f *forwarder) dial() (*ipc.Client, error) {
 // submit sends one piece of work to the gate and turns its report into the
 // tool's result. A report whose status is not ok is an error result that
 // still carries the report.
-func (f *forwarder) submit(ctx context.Context, req *sdk.CallToolRequest, kind, src string, argv []string) (*sdk.CallToolResult, RunResult, error) {
+func (f *forwarder) submit(ctx context.Context, req *sdk.CallToolRequest, kind, src string, argv []string, dir string) (*sdk.CallToolResult, RunResult, error) {
 	size := len(src)
 	for _, a := range argv {
 		size += len(a)
@@ -74,6 +75,9 @@ func (f *forwarder) submit(ctx context.Context, req *sdk.CallToolRequest, kind, 
 	}
 	defer c.Close()
 	params := ipc.SubmitParams{Client: ClientName(clientName(req)), Kind: kind, Plan: src, Argv: argv}
+	if kind == gate.KindCommand {
+		params.Dir, params.Path = dir, f.path
+	}
 	p := newProgress(ctx, req, f.progressEvery, f.approvalTimeout())
 	stop := make(chan struct{})
 	defer close(stop)

@@ -42,6 +42,9 @@ type Config struct {
 	// Validate compiles an AppleScript without running it; nil means the
 	// bridge's (macOS only: elsewhere it answers "needs macOS").
 	Validate func(ctx context.Context, src string) error
+	// Path is the PATH run_command's programs are looked up on (the
+	// server's own, for `airlock mcp`); "" leaves them to the sandbox's.
+	Path string
 }
 
 // instructions tell the agent, once per session, how the server behaves.
@@ -89,7 +92,7 @@ func NewServer(cfg Config) *sdk.Server {
 		}
 		return 0 // the notifications leave out the time left
 	}
-	f := &forwarder{dir: dir, maxOutput: cfg.MaxOutput, progressEvery: cfg.ProgressEvery, approvalTimeout: timeout}
+	f := &forwarder{dir: dir, path: cfg.Path, maxOutput: cfg.MaxOutput, progressEvery: cfg.ProgressEvery, approvalTimeout: timeout}
 	o := &offline{env: func() (*risk.Env, error) {
 		if cfg.Env != nil {
 			return cfg.Env, nil
@@ -104,16 +107,16 @@ func NewServer(cfg Config) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "airlock", Title: "Airlock", Version: version},
 		&sdk.ServerOptions{Instructions: instructions})
 	sdk.AddTool(s, runActionsTool, func(ctx context.Context, req *sdk.CallToolRequest, in planArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindPlan, in.Plan, nil)
+		return f.submit(ctx, req, gate.KindPlan, in.Plan, nil, "")
 	})
 	sdk.AddTool(s, runAppleScriptTool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindAppleScript, in.Source, in.Argv)
+		return f.submit(ctx, req, gate.KindAppleScript, in.Source, in.Argv, "")
 	})
 	sdk.AddTool(s, runJXATool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindJXA, in.Source, in.Argv)
+		return f.submit(ctx, req, gate.KindJXA, in.Source, in.Argv, "")
 	})
 	sdk.AddTool(s, runCommandTool, func(ctx context.Context, req *sdk.CallToolRequest, in commandArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindCommand, "", in.Argv)
+		return f.submit(ctx, req, gate.KindCommand, "", in.Argv, in.Cwd)
 	})
 	sdk.AddTool(s, assessTool, func(_ context.Context, _ *sdk.CallToolRequest, in assessArgs) (*sdk.CallToolResult, Verdict, error) {
 		return o.assess(in)

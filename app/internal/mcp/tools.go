@@ -36,6 +36,7 @@ type (
 	}
 	commandArgs struct {
 		Argv []string `json:"argv"`
+		Cwd  string   `json:"cwd,omitempty"`
 	}
 	validateArgs struct {
 		Source string `json:"source"`
@@ -146,10 +147,13 @@ var (
 		Description: "Run one program with its arguments, given as an argv array and run without a shell: " +
 			"no pipes, redirections, globbing or variable expansion. An argument that is ~ or starts with ~/ " +
 			"means the person's home folder: Airlock expands it before rating and showing the command, " +
-			"so the person approves the path that is used." + gateNote,
+			"so the person approves the path that is used. A program named without a slash is looked up on " +
+			"the PATH Airlock's MCP server was started with, and the path found is what is rated, shown and run." + gateNote,
 		Annotations: runAnnotations("Run a command"),
 		InputSchema: object(map[string]any{
 			"argv": argv(`the program and its arguments, e.g. ["ls", "-l", "~/Documents"] (a leading ~ or ~/ is the home folder)`, 1),
+			"cwd": map[string]any{"type": "string", "maxLength": 4096,
+				"description": "the absolute folder to run it in (in the home folder or a sandbox root); the home folder when left out"},
 		}, "argv"),
 	}
 	assessTool = &sdk.Tool{

@@ -28,13 +28,19 @@ func ShellArgv(argv []string, env *Env) Verdict {
 // ShellArgvContext is ShellArgv under ctx, bounded and stopped as
 // AssessContext says.
 func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, error) {
+	return ShellArgvIn(ctx, argv, "", env)
+}
+
+// ShellArgvIn is ShellArgvContext for a command run in the folder dir
+// (absolute; "" is the home): its relative paths are read from there.
+func ShellArgvIn(ctx context.Context, argv []string, dir string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(argv) == 0 {
 		v.Add(level.Dangerous, "shell.empty", Span{}, "empty command")
 		return v, nil
 	}
 	env, end := begin(env, ctx)
-	shell.Argv(&v, argv, env)
+	shell.ArgvIn(&v, argv, dir, env)
 	err := end(&v)
 	combine(&v)
 	v.Sort()

@@ -40,19 +40,43 @@ func Into(v *rate.Verdict, src string, env *rate.Env, anchor *rate.Span, depth i
 // Argv adds to v the findings of a command given as an argument vector: no
 // shell reads it, so nothing in it is shell syntax. env must be bound to
 // an assessment.
-func Argv(v *rate.Verdict, argv []string, env *rate.Env) {
+func Argv(v *rate.Verdict, argv []string, env *rate.Env) { ArgvIn(v, argv, "", env) }
+
+// ArgvIn is Argv for a command run in the folder dir (absolute; "" is the
+// home, where the gate starts commands by default): its relative paths are
+// read from there.
+func ArgvIn(v *rate.Verdict, argv []string, dir string, env *rate.Env) {
 	if len(argv) == 0 {
 		v.Add(level.Dangerous, "shell.empty", rate.Span{}, "empty command")
 		return
 	}
 	a := newShellAn(v, env, nil, 0, "", nil)
 	a.sh = &a.own
+	if dir != "" {
+		a.cwd = homeForm(path.Clean(dir), env)
+	}
 	words := make([]word, len(argv))
 	for i, s := range argv {
 		words[i] = word{s: s}
 	}
 	a.call(words, rate.Span{}, pipeCtx{})
 	a.finish()
+}
+
+// homeForm writes an absolute folder inside the home as ~/…, as the
+// analyzer writes paths it follows.
+func homeForm(dir string, env *rate.Env) string {
+	if env == nil || env.Paths == nil {
+		return dir
+	}
+	home := path.Clean(env.Paths.Home)
+	switch {
+	case dir == home:
+		return "~"
+	case strings.HasPrefix(dir, home+"/"):
+		return "~" + dir[len(home):]
+	}
+	return dir
 }
 
 // shellRun is shellInto sharing a work budget with an enclosing analysis

@@ -49,6 +49,10 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 			return "", words, bulk, w
 		}
 		name = commandName(w.s)
+		if a.writableProgram(w) {
+			// Judged as what it is, an unknown file, not by its name.
+			return w.s, words[1:], bulk, w
+		}
 		if t, ok := a.rebind[name]; ok {
 			if report {
 				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", rate.Display(name))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -29,5 +30,5 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintln(stderr, "airlock mcp: serving the Model Context Protocol on stdio; every run_* tool call goes through the running gate")
-	return mcp.Serve(ctx, mcp.Config{Version: version, ProgressEvery: *every, Path: os.Getenv("PATH")}, stdin, stdout)
+	return mcp.Serve(ctx, mcp.Config{Version: version, ProgressEvery: *every, Path: os.Getenv("PATH"), NoScripts: runtime.GOOS != "darwin"}, stdin, stdout)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -139,6 +140,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Autonomy:  b.settings.Autonomy,
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
+		NoScripts: noScripts(),
 	})
 	b.startAutomations(env)
 	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash})
@@ -246,4 +248,13 @@ func ownFilesOutsideSandbox(paths *sanitize.Config, dataDir string) error {
 		}
 	}
 	return nil
+}
+
+// noScripts says why AppleScript and JXA cannot run on this platform, or ""
+// where they can (macOS): the gate then refuses them before it asks.
+func noScripts() string {
+	if runtime.GOOS == "darwin" {
+		return ""
+	}
+	return "AppleScript and JavaScript for Automation need macOS; on " + runtime.GOOS + " use a command or the Action DSL"
 }

@@ -38,6 +38,7 @@ var (
 	ErrDenied           = errors.New("denied")
 	ErrWithdrawn        = errors.New("withdrawn by its client before the person answered")
 	ErrBlocked          = errors.New("blocked")
+	ErrUnsupported      = errors.New("cannot run here")
 	ErrApprovalRequired = policy.ErrApprovalRequired
 )
 
@@ -116,6 +117,10 @@ type Config struct {
 	// the person for every one. nil: not known (for tests whose executor
 	// runs nothing for real); the gate then decides by the level alone.
 	Sandbox Sandbox
+	// NoScripts, when set, says why AppleScript and JXA cannot run here
+	// ("AppleScript and JXA need macOS"): such a submission is refused
+	// before anyone is asked, rather than approved and then failed.
+	NoScripts string
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.

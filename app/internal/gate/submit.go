@@ -191,8 +191,9 @@ type step struct {
 	text    string // the exact text the person approves (and a grant covers)
 	preview string
 	verdict risk.Verdict
-	// confined says the step runs in the OS sandbox (a command or script).
-	confined bool
+	// confined says the step runs in the OS sandbox (a command or script);
+	// script that it is AppleScript or JXA.
+	confined, script bool
 	// run carries the step out; approved says the person approved it.
 	run func(ctx context.Context, approved bool) (execute.Result, error)
 	// runsOf names the files the step runs besides its text (a remembered
@@ -290,7 +291,7 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			preview += fmt.Sprintf(" (%d lines)", n)
 		}
 		kind, src := s.Kind, s.Plan
-		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true,
+		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true, script: s.Kind != KindCommand,
 			run: func(ctx context.Context, approved bool) (execute.Result, error) {
 				return g.cfg.Exec.RunScript(ctx, kind, src, argv, dir, sandbox.GrantFor(v, approved))
 			},
@@ -333,7 +334,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 
 	// Decide every action before anything runs: a plan with a blocked
 	// action is refused whole, and nothing of it runs.
-	ask, blocked := false, -1
+	ask, blocked, unsupported := false, -1, -1
 	rep.Actions = make([]ActionReport, len(sub.steps))
 	for i, st := range sub.steps {
 		v := st.verdict
@@ -341,6 +342,14 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 		*ar = ActionReport{Index: i, Line: st.line, Preview: redact.String(st.preview), Risk: v.Level.String(),
 			Reasons: redactAll(v.Texts()), Status: StatusSkipped}
 		d := policy.Decide(sub.autonomy, v.Level)
+		if st.script && g.cfg.NoScripts != "" && d != policy.Refuse {
+			// Rated as anywhere, but never asked about: it cannot run.
+			d = policy.Refuse
+			ar.Reasons = append(ar.Reasons, g.cfg.NoScripts)
+			if unsupported < 0 {
+				unsupported = i
+			}
+		}
 		if d == policy.Auto && st.confined && g.cfg.Sandbox != nil {
 			// Fail closed: what the OS sandbox cannot confine here never
 			// runs unasked.
@@ -351,6 +360,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 		}
 		ar.Decision = d.String()
 		switch {
+		case d == policy.Refuse && unsupported == i:
 		case d == policy.Refuse:
 			if blocked < 0 {
 				blocked = i
@@ -374,6 +384,11 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 		ar.Status = StatusRefused
 		ar.Error = firstBlocked(sub.steps[blocked].verdict)
 		return sub.finish(ctx, StatusRefused, fmt.Errorf("%w: action %d (line %d): %s", ErrBlocked, blocked+1, ar.Line, ar.Error))
+	}
+	if unsupported >= 0 && !sub.s.DryRun {
+		ar := &rep.Actions[unsupported]
+		ar.Status, ar.Error = StatusRefused, g.cfg.NoScripts
+		return sub.finish(ctx, StatusRefused, fmt.Errorf("%w: %s", ErrUnsupported, g.cfg.NoScripts))
 	}
 	if sub.s.DryRun {
 		for i := range rep.Actions {

@@ -45,16 +45,20 @@ type Config struct {
 	// Path is the PATH run_command's programs are looked up on (the
 	// server's own, for `airlock mcp`); "" leaves them to the sandbox's.
 	Path string
+	// NoScripts leaves out the tools of AppleScript and JXA
+	// (run_applescript, run_jxa, validate_applescript), for a platform
+	// where they cannot run: an agent is offered only what can work.
+	NoScripts bool
 }
 
 // instructions tell the agent, once per session, how the server behaves.
-const instructions = "Airlock stands between you and the person's Mac. run_actions, run_applescript, run_jxa and " +
-	"run_command send work to Airlock's gate, which rates it and asks the person, in its own popup, to approve " +
+const instructions = "Airlock stands between you and the person's computer. The run_* tools " +
+	"send work to Airlock's gate, which rates it and asks the person, in its own popup, to approve " +
 	"anything risky; a call can wait minutes for that answer, and says so in progress notifications while it " +
 	"waits. Nothing you send can approve anything. " +
 	"A denied, timed-out, blocked or killed call is final: tell the person, and do not retry it unchanged or " +
 	"look for another way to do the same thing. Use assess to see how a script or plan would be rated before " +
-	"running it, validate_applescript to check that an AppleScript compiles, and list_actions for the Action " +
+	"running it, validate_applescript (where AppleScript runs) to check that an AppleScript compiles, and list_actions for the Action " +
 	"DSL commands."
 
 // NewServer returns an MCP server with Airlock's tools. It holds no
@@ -109,20 +113,22 @@ func NewServer(cfg Config) *sdk.Server {
 	sdk.AddTool(s, runActionsTool, func(ctx context.Context, req *sdk.CallToolRequest, in planArgs) (*sdk.CallToolResult, RunResult, error) {
 		return f.submit(ctx, req, gate.KindPlan, in.Plan, nil, "")
 	})
-	sdk.AddTool(s, runAppleScriptTool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindAppleScript, in.Source, in.Argv, "")
-	})
-	sdk.AddTool(s, runJXATool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
-		return f.submit(ctx, req, gate.KindJXA, in.Source, in.Argv, "")
-	})
+	if !cfg.NoScripts {
+		sdk.AddTool(s, runAppleScriptTool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
+			return f.submit(ctx, req, gate.KindAppleScript, in.Source, in.Argv, "")
+		})
+		sdk.AddTool(s, runJXATool, func(ctx context.Context, req *sdk.CallToolRequest, in scriptArgs) (*sdk.CallToolResult, RunResult, error) {
+			return f.submit(ctx, req, gate.KindJXA, in.Source, in.Argv, "")
+		})
+		sdk.AddTool(s, validateTool, func(ctx context.Context, _ *sdk.CallToolRequest, in validateArgs) (*sdk.CallToolResult, Validation, error) {
+			return o.validateAppleScript(ctx, in)
+		})
+	}
 	sdk.AddTool(s, runCommandTool, func(ctx context.Context, req *sdk.CallToolRequest, in commandArgs) (*sdk.CallToolResult, RunResult, error) {
 		return f.submit(ctx, req, gate.KindCommand, "", in.Argv, in.Cwd)
 	})
 	sdk.AddTool(s, assessTool, func(_ context.Context, _ *sdk.CallToolRequest, in assessArgs) (*sdk.CallToolResult, Verdict, error) {
 		return o.assess(in)
-	})
-	sdk.AddTool(s, validateTool, func(ctx context.Context, _ *sdk.CallToolRequest, in validateArgs) (*sdk.CallToolResult, Validation, error) {
-		return o.validateAppleScript(ctx, in)
 	})
 	sdk.AddTool(s, listActionsTool, func(context.Context, *sdk.CallToolRequest, noArgs) (*sdk.CallToolResult, ActionList, error) {
 		return o.listActions()

@@ -91,7 +91,7 @@ func kinds() []string {
 
 func ptr[T any](v T) *T { return &v }
 
-// runAnnotations are those of the run_* tools: they change the person's Mac
+// runAnnotations are those of the run_* tools: they change the person's computer
 // and the world beyond it, and running one twice does it twice.
 func runAnnotations(title string) *sdk.ToolAnnotations {
 	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: false, DestructiveHint: ptr(true), IdempotentHint: false, OpenWorldHint: ptr(true)}
@@ -103,7 +103,7 @@ func readAnnotations(title string) *sdk.ToolAnnotations {
 	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
-const gateNote = " It goes through Airlock's gate on the person's Mac: it is checked and rated, " +
+const gateNote = " It goes through Airlock's gate on the person's computer: it is checked and rated, " +
 	"and anything risky waits until the person approves it in Airlock's own popup. " +
 	"You cannot approve anything, and no argument does. Denied, timed out, blocked, " +
 	"refused, killed and failed calls are errors; do not retry a denied call unchanged. " +

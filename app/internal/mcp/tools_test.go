@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -107,6 +108,9 @@ func TestArgumentValidation(t *testing.T) {
 		w.startGate()
 		cs := connect(w)
 		for _, tc := range cases {
+			if !offered(t, cs, tc.tool) {
+				continue // `airlock mcp` off macOS offers no script tools
+			}
 			res := call(t, cs, tc.tool, tc.args)
 			if !res.IsError || !strings.Contains(textOf(res), tc.want) || len(textOf(res)) > 1000 {
 				t.Errorf("%s: IsError %v: %s", tc.name, res.IsError, textOf(res))
@@ -133,6 +137,9 @@ func TestWithoutGate(t *testing.T) {
 				args = map[string]any{"source": "1"}
 			case airmcp.ToolRunCommand:
 				args = map[string]any{"argv": []string{"true"}}
+			}
+			if !offered(t, cs, tool) {
+				continue // `airlock mcp` off macOS offers no script tools
 			}
 			res := call(t, cs, tool, args)
 			text := textOf(res)
@@ -241,4 +248,46 @@ func TestStatus(t *testing.T) {
 			t.Errorf("text: %s", textOf(res))
 		}
 	})
+}
+
+// TestToolListWithoutScripts checks that where AppleScript and JXA cannot
+// run, their tools are not offered at all, and the rest are.
+func TestToolListWithoutScripts(t *testing.T) {
+	w := newWorld(t, gateOpts{})
+	cs := connectMemoryConfig(t, w, nil, airmcp.Config{Env: w.env, NoScripts: true})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	want := []string{airmcp.ToolAssess, airmcp.ToolListActions, airmcp.ToolRunActions, airmcp.ToolRunCommand, airmcp.ToolStatus}
+	if !slices.Equal(names, want) {
+		t.Errorf("tools %q, want %q", names, want)
+	}
+}
+
+// offered reports whether the session's server offers the tool; every
+// tool but those of AppleScript and JXA must be offered everywhere.
+func offered(t *testing.T, cs *mcp.ClientSession, tool string) bool {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range res.Tools {
+		if x.Name == tool {
+			return true
+		}
+	}
+	switch tool {
+	case airmcp.ToolRunAppleScript, airmcp.ToolRunJXA, airmcp.ToolValidate:
+		if runtime.GOOS != "darwin" {
+			return false
+		}
+	}
+	t.Fatalf("the server does not offer %s", tool)
+	return false
 }

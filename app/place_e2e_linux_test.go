@@ -73,3 +73,23 @@ func TestRunCommandWhereItIsTyped(t *testing.T) {
 		t.Errorf("a command typed outside the home: exit %d\n%s", code, out)
 	}
 }
+
+// TestSandboxRefusalExplains checks that a command the sandbox refuses a
+// write fails with a message that says the sandbox may have refused it,
+// where commands may write, and how to allow another folder.
+func TestSandboxRefusalExplains(t *testing.T) {
+	w := newWorld(t, "")
+	w.startGate()
+	out, code := w.client("", "run", "--kind", "command", "--", "touch", filepath.Join(w.home, "outside-the-roots.txt"))
+	if code == 0 {
+		t.Fatalf("a write outside the roots succeeded:\n%s", out)
+	}
+	for _, want := range []string{"Permission denied", "the OS sandbox may have refused it", filepath.Join(w.home, "Documents"), `"roots" in settings.json`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.home, "outside-the-roots.txt")); err == nil {
+		t.Error("the file was written")
+	}
+}

@@ -98,6 +98,9 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		if err == nil && strings.TrimSpace(out) == "" {
 			out = bridge.LastLine(stderr)
 		}
+		if confine != nil && ctx.Err() == nil {
+			err = explainRefusal(err, stderr, e.roots())
+		}
 	default:
 		return Result{}, fmt.Errorf("unknown kind of script %q", kind)
 	}
@@ -105,4 +108,12 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		return Result{}, fmt.Errorf("%s: %w", kind, err)
 	}
 	return Result{Output: out}, nil
+}
+
+// roots are the sandbox roots, as messages name them.
+func (e *Executor) roots() []string {
+	if e.Paths == nil {
+		return nil
+	}
+	return e.Paths.Roots
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -46,6 +47,9 @@ type PopupItem struct {
 	Preview string   // one line in words
 	Text    string   // the exact action text, shown in full (scrollable)
 	Reasons []string // why it needs approval
+	// RunsAnyway says the item would run without a yes at the person's
+	// level: the popup shows it so the whole plan is seen, and says so.
+	RunsAnyway bool
 	// Confirm asks for a confirmation of this item on its own, after the
 	// popup is approved; without it the item does not run. Items with it are
 	// the destructive ones: the popup lists them first.
@@ -377,6 +381,8 @@ func (p ApprovalPopup) summary() string {
 			levels = append(levels, l)
 		}
 	}
+	// The highest first: the headline leads with what matters most.
+	slices.SortStableFunc(levels, func(a, b string) int { return levelRank(b) - levelRank(a) })
 	return fmt.Sprintf("%s asks to run %s (%s)", shownLine(orUnknown(p.Client)), n, strings.Join(levels, ", "))
 }
 
@@ -402,6 +408,7 @@ func (p ApprovalPopup) details(now time.Time) string {
 	}
 	fmt.Fprintf(&b, "%s\n", deadlineLine(p.Deadline, now))
 	items := destructiveFirst(p.Items)
+	mixed := slices.ContainsFunc(items, func(it PopupItem) bool { return it.RunsAnyway })
 	if n := countConfirm(items); n > 0 && n < len(items) {
 		fmt.Fprintf(&b, "\n%d of the %d actions cannot be undone; they are listed first.\n", n, len(items))
 	}
@@ -409,6 +416,13 @@ func (p ApprovalPopup) details(now time.Time) string {
 		fmt.Fprintf(&b, "\n%d. [%s] %s\n", it.Number, shownLine(it.Level), shownLine(it.Preview))
 		if it.Confirm {
 			b.WriteString("   ⚠ cannot be undone: asked about again on its own after Approve\n")
+		}
+		if mixed {
+			if it.RunsAnyway {
+				b.WriteString("   runs at your level without a yes; shown so you see the whole plan\n")
+			} else {
+				b.WriteString("   needs your yes\n")
+			}
 		}
 		for _, r := range it.Reasons {
 			fmt.Fprintf(&b, "   • %s\n", shownLine(r))
@@ -418,6 +432,24 @@ func (p ApprovalPopup) details(now time.Time) string {
 		}
 	}
 	return b.String()
+}
+
+// levelRank orders the risk levels' names, lowest first; a name it does
+// not know ranks above them all (it is shown first, never hidden).
+func levelRank(name string) int {
+	switch name {
+	case "safe":
+		return 0
+	case "caution":
+		return 1
+	case "dangerous":
+		return 2
+	case "destructive":
+		return 3
+	case "blocked":
+		return 4
+	}
+	return 5
 }
 
 // destructiveFirst returns items with the Confirm ones (destructive) first,

@@ -145,7 +145,7 @@ func TestDetailsShowEverything(t *testing.T) {
 	p := hostilePopup()
 	got := bridge.Details(p, clock.Add(30*time.Second))
 	for _, want := range []string{
-		"mcp: <b>claude</b>⟨U+000A⟩Approved by admin asks to run 2 actions (dangerous, destructive).",
+		"mcp: <b>claude</b>⟨U+000A⟩Approved by admin asks to run 2 actions (destructive, dangerous).",
 		"Asked by: mcp: <b>claude</b>⟨U+000A⟩Approved by admin\n",
 		"Tool:     run_script⟨U+001B⟩[2J\n",
 		"No answer by 14:05:00 denies it (4m30s after this appeared).\n",
@@ -302,5 +302,36 @@ func TestEditTextAfterItsDeadline(t *testing.T) {
 	text, ok, err := bridge.EditText(context.Background(), bridge.EditPopup{Text: "x", Deadline: time.Now().Add(-time.Second)})
 	if text != "" || ok || err != nil {
 		t.Fatalf("EditText after its deadline = %q, %v, %v; want nothing, no error", text, ok, err)
+	}
+}
+
+// TestSummaryLeadsWithTheHighestLevel checks that the headline lists the
+// levels highest first, whatever the plan's order.
+func TestSummaryLeadsWithTheHighestLevel(t *testing.T) {
+	p := bridge.ApprovalPopup{Client: "cli", Items: []bridge.PopupItem{
+		{Number: 1, Level: "caution"}, {Number: 2, Level: "safe"}, {Number: 3, Level: "destructive"}, {Number: 4, Level: "dangerous"}, {Number: 5, Level: "caution"},
+	}}
+	if got, want := bridge.Summary(p), "cli asks to run 5 actions (destructive, dangerous, caution, safe)"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+// TestDetailsSayWhichActionsNeedTheYes checks that when some actions of a
+// plan would run anyway, each says whether it needs the person's yes; and
+// that a plan where every action needs it carries no such lines.
+func TestDetailsSayWhichActionsNeedTheYes(t *testing.T) {
+	p := bridge.ApprovalPopup{Client: "cli", Items: []bridge.PopupItem{
+		{Number: 1, Level: "safe", Preview: "Notify", RunsAnyway: true},
+		{Number: 2, Level: "dangerous", Preview: "Run thing"},
+	}}
+	got := bridge.Details(p, time.Now())
+	safeAt, needAt := strings.Index(got, "1. [safe] Notify"), strings.Index(got, "2. [dangerous] Run thing")
+	anyway, yes := strings.Index(got, "runs at your level without a yes"), strings.Index(got, "needs your yes")
+	if safeAt < 0 || needAt < 0 || anyway < safeAt || anyway > needAt || yes < needAt {
+		t.Errorf("each action does not say whether it needs the yes:\n%s", got)
+	}
+	p.Items[0].RunsAnyway = false
+	if got := bridge.Details(p, time.Now()); strings.Contains(got, "needs your yes") {
+		t.Errorf("a plan where everything needs the yes says so of each:\n%s", got)
 	}
 }

@@ -60,6 +60,11 @@ type Item struct {
 	Text    string      // the exact action text (a DSL line, a whole script)
 	Risk    level.Level // never Blocked: blocked actions are not offered
 	Reasons []string    // the assessment's warnings
+	// RunsAnyway says the action would run without the person's yes at
+	// this level: it is listed so that the whole plan is seen, and its
+	// answer is not asked for (a no to the plan still stops it when its
+	// turn comes).
+	RunsAnyway bool
 }
 
 // Edit offers the person the text behind a request to edit in place of

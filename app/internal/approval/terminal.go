@@ -282,8 +282,12 @@ func writeRequest(b *strings.Builder, r Request, now time.Time) {
 		fmt.Fprintf(b, "Not offered: allow again this session (%s).\n", visible(r.NoRememberWhy))
 	}
 	b.WriteString("\n")
+	mixed := anyRunsAnyway(r.Items)
 	for _, it := range r.Items {
 		fmt.Fprintf(b, "%3d. [%s] %s\n", it.Index, it.Risk, visible(it.Preview))
+		if mixed {
+			fmt.Fprintf(b, "       %s\n", yesNote(it))
+		}
 		for _, ln := range strings.Split(it.Text, "\n") {
 			fmt.Fprintf(b, "       │ %s\n", visible(ln))
 		}
@@ -292,6 +296,25 @@ func writeRequest(b *strings.Builder, r Request, now time.Time) {
 		}
 	}
 	b.WriteString("\n")
+}
+
+// anyRunsAnyway reports whether some items would run without a yes: the
+// list then says of each whether it needs one.
+func anyRunsAnyway(items []Item) bool {
+	for _, it := range items {
+		if it.RunsAnyway {
+			return true
+		}
+	}
+	return false
+}
+
+// yesNote says whether an item needs the person's yes.
+func yesNote(it Item) string {
+	if it.RunsAnyway {
+		return "(runs at this level without your yes; shown so you see the whole plan)"
+	}
+	return "(needs your yes)"
 }
 
 func orUnknown(s string) string {

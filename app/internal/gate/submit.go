@@ -480,7 +480,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		// client is redacted), so nothing approved can hide behind a
 		// "[redacted]" marker.
 		req.Items[i] = approval.Item{Index: i + 1, Preview: st.preview, Text: st.text,
-			Risk: st.verdict.Level, Reasons: ar.Reasons}
+			Risk: st.verdict.Level, Reasons: ar.Reasons, RunsAnyway: !needsAnswer(ar, planAsk)}
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
 	ans, err := sub.ask(ctx, req)

@@ -303,12 +303,13 @@ func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.Appr
 	for i, it := range r.Items {
 		destructive := it.Risk >= level.Destructive
 		p.Items[i] = bridge.PopupItem{
-			Number:  it.Index,
-			Level:   it.Risk.String(),
-			Preview: it.Preview,
-			Text:    it.Text,
-			Reasons: append([]string(nil), it.Reasons...),
-			Confirm: destructive,
+			Number:     it.Index,
+			Level:      it.Risk.String(),
+			Preview:    it.Preview,
+			Text:       it.Text,
+			Reasons:    append([]string(nil), it.Reasons...),
+			RunsAnyway: it.RunsAnyway,
+			Confirm:    destructive,
 		}
 		p.Items[i].Authenticate = destructive && ownerAuth &&
 			policy.NeedsOwner(policy.Change{Kind: policy.ChangeApprove, Risk: it.Risk})

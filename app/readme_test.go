@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/airlockhq/airlock/app/internal/risk"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's generated command table")
@@ -65,6 +69,51 @@ func TestReadmePlatformTable(t *testing.T) {
 	for _, c := range action.Commands() {
 		if !rows[c.Name] {
 			t.Errorf("the platform table has no row for %s", c.Name)
+		}
+	}
+}
+
+// TestReadmeExamples checks that every file under examples/ the README
+// names is there and is what its extension says: a plan that parses, a
+// script the analyzers rate without error; and that each file there is
+// named by the README.
+func TestReadmeExamples(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile(`examples/[A-Za-z0-9._-]+`).FindAllString(string(b), -1) {
+		named[strings.TrimRight(m, ".")] = true
+	}
+	if len(named) == 0 {
+		t.Fatal("the README names no example")
+	}
+	for name := range named {
+		src, err := os.ReadFile("../" + name)
+		if err != nil {
+			t.Errorf("the README names %s: %v", name, err)
+			continue
+		}
+		kind, err := pickKind("", name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if kind == risk.KindDSL {
+			if _, err := action.Parse(string(src)); err != nil {
+				t.Errorf("%s does not parse: %v", name, err)
+			}
+			continue
+		}
+		if _, err := risk.AssessContext(context.Background(), kind, string(src), nil); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	files, _ := filepath.Glob("../examples/*")
+	for _, f := range files {
+		if name := "examples/" + filepath.Base(f); !named[name] {
+			t.Errorf("%s is not named by the README", name)
 		}
 	}
 }

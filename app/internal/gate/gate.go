@@ -34,7 +34,7 @@ import (
 
 // Errors callers branch on. Each is also safe to show to a user.
 var (
-	ErrKilled           = errors.New("the kill switch is on: nothing runs until it is reset from the menu")
+	ErrKilled           = errors.New("the kill switch is on: nothing runs until you resume from the menu (Resume after a kill), or restart Airlock")
 	ErrDenied           = errors.New("denied")
 	ErrWithdrawn        = errors.New("withdrawn by its client before the person answered")
 	ErrBlocked          = errors.New("blocked")

@@ -39,6 +39,17 @@ func (s Status) String() string {
 // MarshalText writes the status's name.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a name MarshalText wrote.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, name := range statusNames {
+		if name != "" && string(b) == name {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("sandbox: unknown check status %q: want held, NOT HELD or skipped", b)
+}
+
 // A Finding is the outcome of one check.
 type Finding struct {
 	// Check says what holds when it passes ("writing outside the sandbox

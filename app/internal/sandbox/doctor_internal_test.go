@@ -30,6 +30,13 @@ func TestStatus(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"status":"NOT HELD"`) {
 		t.Errorf("%s, %v", b, err)
 	}
+	var back Finding
+	if err := json.Unmarshal(b, &back); err != nil || back.Status != NotHeld {
+		t.Errorf("reading it back: %+v, %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"status":"fine"}`), &back); err == nil || !strings.Contains(err.Error(), "unknown check status") {
+		t.Errorf("a bad status: %v", err)
+	}
 	if Status(9).String() != "Status(9)" {
 		t.Error(Status(9).String())
 	}

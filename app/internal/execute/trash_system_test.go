@@ -81,6 +81,20 @@ func TestViaSystem(t *testing.T) {
 		t.Errorf("another folder: %v, the system asked %d times", err, len(r.calls))
 	}
 
+	// A hard link to the same file, in another folder: the entry is the
+	// same file, the place is not.
+	r = newSystemRig(t)
+	linked := filepath.Join(filepath.Dir(r.dir), "Linked")
+	if err := os.Mkdir(linked, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(r.dir, "thesis.docx"), filepath.Join(linked, "thesis.docx")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.t.viaSystem(ctx, r.from, "thesis.docx", filepath.Join(linked, "thesis.docx")); !errors.Is(err, ErrSwapped) || len(r.calls) != 0 {
+		t.Errorf("a hard link elsewhere: %v, the system asked %d times", err, len(r.calls))
+	}
+
 	// The folder was swapped for another after it was opened.
 	r = newSystemRig(t)
 	if err := os.Rename(r.dir, r.dir+".old"); err != nil {

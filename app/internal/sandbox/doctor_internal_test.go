@@ -113,12 +113,15 @@ func TestDoctorJudges(t *testing.T) {
 		if nm.skip != "" {
 			t.Errorf("%s names skipped: %s", goos, nm.skip)
 		}
-		leak := outcome{stdout: "93.184.215.14   example.com\n"}
+		leaks := []outcome{{stdout: "93.184.215.14   example.com\n"}}
 		if goos == "darwin" {
-			leak.stdout = "name: example.com\nip_address: 93.184.215.14\n"
+			leaks = []outcome{{stdout: "name: example.com\nip_address: 93.184.215.14\n"},
+				{stdout: "PING example.com (93.184.215.14): 56 data bytes\n", err: errors.New("exit 2")}}
 		}
-		if st, _ := nm.judge(leak); st != NotHeld {
-			t.Errorf("%s names: resolved, held", goos)
+		for _, leak := range leaks {
+			if st, _ := nm.judge(leak); st != NotHeld {
+				t.Errorf("%s names: resolved (%q), held", goos, leak.stdout)
+			}
 		}
 		if st, _ := nm.judge(refused); st != Held {
 			t.Errorf("%s names: refused, not held", goos)

@@ -285,8 +285,13 @@ func (e *doctorEnv) names(ctx context.Context, goos string) probe {
 	leaked := func(o outcome) bool { return o.err == nil && strings.TrimSpace(o.stdout) != "" }
 	switch goos {
 	case "darwin":
-		p.argv = []string{"/usr/bin/dscacheutil", "-q", "host", "-a", "name", resolvedName}
-		leaked = func(o outcome) bool { return strings.Contains(o.stdout, "address:") }
+		// getaddrinfo as programs call it (ping names the address it
+		// resolved before it sends anything), and the directory service's
+		// cache, which opendirectoryd answers.
+		p.argv = []string{shell, "-c", `/sbin/ping -c 1 -t 1 "$1"; /usr/bin/dscacheutil -q host -a name "$1"`, "sh", resolvedName}
+		leaked = func(o outcome) bool {
+			return strings.Contains(o.stdout, "PING "+resolvedName+" (") || strings.Contains(o.stdout, "address:")
+		}
 	default:
 		p.argv = []string{"getent", "hosts", resolvedName}
 	}

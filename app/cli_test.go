@@ -44,16 +44,18 @@ func TestVersion(t *testing.T) {
 func TestSubcommandHelp(t *testing.T) {
 	tempHome(t)
 	flags := map[string][]string{
-		"assess":      {"-kind", "-json", "-jsonl"},
-		"validate":    {"-json"},
-		"serve":       {"-prompter"},
-		"run":         {"-dry-run", "-json", "-kind"},
-		"ask":         {"-dry-run", "-json", "-model", "-endpoint", "-context"},
-		"status":      {"-json"},
-		"history":     {"-json", "-n"},
-		"dashboard":   {"-print"},
-		"mcp":         {"-progress-every"},
-		"automations": nil,
+		"assess":          {"-kind", "-json", "-jsonl"},
+		"validate":        {"-json"},
+		"serve":           {"-prompter"},
+		"run":             {"-dry-run", "-json", "-kind"},
+		"ask":             {"-dry-run", "-json", "-model", "-endpoint", "-context"},
+		"status":          {"-json"},
+		"history":         {"-json", "-n"},
+		"dashboard":       {"-print"},
+		"mcp":             {"-progress-every"},
+		"automations":     nil,
+		"doctor":          {"-json"},
+		"sandbox-profile": {"-os", "-kind", "-unasked", "-network", "-ui"},
 	}
 	for _, c := range commands {
 		if c.name == "" {

@@ -199,6 +199,18 @@ func (f frontmost) Frontmost(ctx context.Context) (policy.App, error) {
 // platform once, here, so that the gate knows before the first action
 // whether it can confine.
 func newSandbox(home string, paths *sanitize.Config, dataDir string) (*sandbox.Box, error) {
+	box, err := sandbox.New(boxSettings(home, paths, dataDir), "")
+	if err != nil {
+		return nil, fmt.Errorf("the OS sandbox: %w", err)
+	}
+	box.Available()
+	return box, nil
+}
+
+// boxSettings are the OS sandbox's settings of a gate with these home,
+// sandbox roots and data directory: what newSandbox builds the sandbox
+// from, and what airlock doctor and airlock sandbox-profile show.
+func boxSettings(home string, paths *sanitize.Config, dataDir string) sandbox.Settings {
 	own := []string{dataDir}
 	if logs, err := datadir.Logs(); err == nil {
 		own = append(own, logs)
@@ -210,12 +222,7 @@ func newSandbox(home string, paths *sanitize.Config, dataDir string) (*sandbox.B
 		}
 		program = programPath(exe)
 	}
-	box, err := sandbox.New(sandbox.Settings{Home: home, Roots: paths.Roots, Own: own, Program: program, Env: os.Environ()}, "")
-	if err != nil {
-		return nil, fmt.Errorf("the OS sandbox: %w", err)
-	}
-	box.Available()
-	return box, nil
+	return sandbox.Settings{Home: home, Roots: paths.Roots, Own: own, Program: program, Env: os.Environ()}
 }
 
 // programPath is what of Airlock an action must not reach: the .app bundle

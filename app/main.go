@@ -78,6 +78,8 @@ var commands = []command{
 	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},
 	{"mcp", "airlock mcp [--progress-every 10s]", "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", cmdMCP},
 	{"audit", "airlock audit verify", "check the history's audit chain for edited, deleted or reordered rows", cmdAudit},
+	{"doctor", "airlock doctor [--json]", "prove containment on this machine: run harmless checks of what the OS sandbox claims, as the gate runs actions (exit status 1 when one does not hold)", cmdDoctor},
+	{"sandbox-profile", sandboxProfileUsage, "print the OS sandbox profile an action would get with your settings (Seatbelt text; on Linux the profile and what the launcher does), so that you can read what confines it", cmdSandboxProfile},
 	{"version", "airlock version   or   airlock --version", "print the version", cmdVersion},
 }
 

@@ -1,8 +1,10 @@
 package bridge
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -45,6 +47,12 @@ import (
 //     Approve) or older than maxPressAge is stale: AppKit's currentEvent is
 //     the last event it dispatched, which an accessibility press arriving
 //     later would otherwise borrow. And one event answers one press.
+//
+// None of this has been measured on a Mac: what AppKit hands a button for a
+// real click is what Apple's headers and the projects above say. Every
+// press is logged with what its event carried (LogPress), so that the first
+// run on a Mac shows it; if a real click carries other values, the decision
+// changes with that log as its evidence, not before.
 type PressEvent struct {
 	// Present: NSApp had a current event when the action ran.
 	Present bool
@@ -62,6 +70,15 @@ type PressEvent struct {
 	SourcePID, SourceState int64
 	// Reused: this event already answered a press.
 	Reused bool
+
+	// Recorded for the log only, not part of the decision: the event's
+	// kCGEventSourceUserID (43), kCGEventSourceGroupID (44) and
+	// kCGEventSourceUserData (42) fields, its NSEvent subtype and click
+	// count. Nobody has yet measured what AppKit hands a button for a real
+	// click on every Mac; the log of the first presses tells, and
+	// PersonPressed changes only with that evidence.
+	SourceUID, SourceGID, SourceUserData int64
+	Subtype, Clicks                      int
 }
 
 // Event types and source states a press may have (CGEventTypes.h,
@@ -108,4 +125,36 @@ func PersonPressed(e PressEvent, self int) error {
 		return refuse("its event was made with event source state %d, not the hardware's (%d)", e.SourceState, sourceStateHIDSystem)
 	}
 	return nil
+}
+
+// pressCategory is the log category of presses (logs.CategoryKey names the
+// attribute; bridge imports nothing from app).
+const pressCategory = "press"
+
+// LogPress logs what the event behind a press of a trust-raising control
+// carried and whether it counted (err is PersonPressed's): at Info when it
+// counted, at Warn (os.log keeps those) when it did not. Nothing in it is
+// secret. `log show --info --predicate 'subsystem == "dev.airlock.Airlock"
+// AND category == "press"'` shows them.
+func LogPress(e PressEvent, err error) {
+	level, what := slog.LevelInfo, "a press counted"
+	if err != nil {
+		level, what = slog.LevelWarn, "a press did not count"
+	}
+	slog.Default().Log(context.Background(), level, what, pressAttrs(e, err)...)
+}
+
+// pressAttrs are the attributes LogPress logs.
+func pressAttrs(e PressEvent, err error) []any {
+	attrs := []any{"category", pressCategory, "present", e.Present}
+	if e.Present {
+		attrs = append(attrs, "type", e.Type, "inControl", e.InControl, "reused", e.Reused,
+			"sourcePID", e.SourcePID, "sourceState", e.SourceState, "sourceUID", e.SourceUID,
+			"sourceGID", e.SourceGID, "sourceUserData", e.SourceUserData, "subtype", e.Subtype, "clicks", e.Clicks,
+			"age", (e.Now - e.Time).Round(time.Millisecond).String(), "sinceArmed", (e.Time - e.Armed).Round(time.Millisecond).String())
+	}
+	if err != nil {
+		attrs = append(attrs, "why", err.Error())
+	}
+	return attrs
 }

@@ -74,13 +74,21 @@ func (g *pressGuard) check(c appkit.View) error {
 			e.InControl = p.X >= b.Origin.X && p.X <= b.Origin.X+b.Size.Width &&
 				p.Y >= b.Origin.Y && p.Y <= b.Origin.Y+b.Size.Height
 		}
+		e.Subtype, e.Clicks = int(ev.Subtype()), ev.ClickCount()
 		e.SourcePID, e.SourceState = -1, -1 // unknown unless the Quartz event says
 		if cg := ev.CGEvent(); cg != 0 {
-			e.SourcePID = int64(C.airlock_event_field(C.uintptr_t(cg), C.uint32_t(coregraphics.KEventSourceUnixProcessID)))
-			e.SourceState = int64(C.airlock_event_field(C.uintptr_t(cg), C.uint32_t(coregraphics.KEventSourceStateID)))
+			field := func(f coregraphics.EventField) int64 {
+				return int64(C.airlock_event_field(C.uintptr_t(cg), C.uint32_t(f)))
+			}
+			e.SourcePID = field(coregraphics.KEventSourceUnixProcessID)
+			e.SourceState = field(coregraphics.KEventSourceStateID)
+			e.SourceUID = field(coregraphics.KEventSourceUserID)
+			e.SourceGID = field(coregraphics.KEventSourceGroupID)
+			e.SourceUserData = field(coregraphics.KEventSourceUserData)
 		}
 	}
 	err := PersonPressed(e, os.Getpid())
+	LogPress(e, err)
 	if err == nil && mouse {
 		g.last.number, g.last.time = ev.EventNumber(), ev.Timestamp()
 	}

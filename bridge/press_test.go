@@ -1,7 +1,9 @@
 package bridge_test
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +64,43 @@ func TestPersonPressed(t *testing.T) {
 				t.Errorf("err %v, want ErrNotPerson saying %q", err, tt.why)
 			}
 		})
+	}
+}
+
+// TestLogPress: every press is logged with what its event carried, in the
+// press category: at Info when it counted, at Warn (which os.log keeps)
+// with the reason when it did not; a press without an event says so.
+func TestLogPress(t *testing.T) {
+	var b bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+
+	boot := 1000 * time.Second
+	click := bridge.PressEvent{Present: true, Type: 2, InControl: true, Time: boot - 30*time.Millisecond, Now: boot,
+		Armed: boot - 5*time.Second, SourcePID: 0, SourceState: 1, SourceUID: 501, SourceGID: 20, Subtype: 0, Clicks: 1}
+	bridge.LogPress(click, bridge.PersonPressed(click, 4242))
+	posted := click
+	posted.SourcePID, posted.SourceState = 777, 0
+	bridge.LogPress(posted, bridge.PersonPressed(posted, 4242))
+	bridge.LogPress(bridge.PressEvent{Now: boot}, bridge.PersonPressed(bridge.PressEvent{Now: boot}, 4242))
+
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	for i, want := range [][]string{
+		{"level=INFO", `msg="a press counted"`, "category=press", "sourcePID=0", "sourceState=1", "sourceUID=501", "sourceGID=20", "clicks=1", "age=30ms", "type=2"},
+		{"level=WARN", `msg="a press did not count"`, "category=press", "sourcePID=777", "sourceState=0", `why="the press did not come from the person's mouse: process 777 posted its event"`},
+		{"level=WARN", "present=false", "no event came with it"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(lines[i], w) {
+				t.Errorf("line %d lacks %s:\n%s", i, w, lines[i])
+			}
+		}
+	}
+	if strings.Contains(lines[2], "sourcePID") {
+		t.Errorf("a press without an event logs event fields: %s", lines[2])
 	}
 }

@@ -61,15 +61,18 @@ func FreedesktopTrash(dataHome string) Trasher {
 // something could redirect after the executor's checks. The cost: Finder's
 // Put Back does not know where such an item came from (the output of the
 // action says it). An item on another volume is refused with an error
-// wrapping ErrCrossDevice.
+// wrapping ErrCrossDevice. Where the system refuses to open the Trash's
+// folder (macOS's privacy protections, without Full Disk Access), the item
+// is moved through the system instead, its path checked first (viaSystem).
 func HomeTrash(trash string) Trasher {
-	return &freedesktop{files: trash, now: time.Now}
+	return &freedesktop{files: trash, now: time.Now, system: homeSystemTrash}
 }
 
 type freedesktop struct {
-	files string // where trashed items go
-	info  string // where their .trashinfo records go; "" for none
-	now   func() time.Time
+	files  string // where trashed items go
+	info   string // where their .trashinfo records go; "" for none
+	now    func() time.Time
+	system systemTrasher // when not nil, used where files cannot be opened (viaSystem)
 }
 
 // Names tried: the item's own, then numbered up to seqTrashNames, then
@@ -112,6 +115,9 @@ func (t *freedesktop) TrashAt(ctx context.Context, dir *os.File, name, path stri
 	// The Trash's own folders are opened by path: they lie outside the
 	// sandbox roots, where no action can put a link.
 	files, err := openTrashDir(t.files)
+	if err != nil && t.system != nil && trashDirRefused(err) {
+		return t.viaSystem(ctx, from, name, path)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -15,7 +15,10 @@
 //     network when the person approved it (Network says how each platform
 //     holds that, and what it leaves open);
 //   - the Seatbelt text of a profile for macOS (Seatbelt), platform-neutral
-//     so that it is tested everywhere;
+//     so that it is tested everywhere, with the rules an action the person
+//     did not approve meets there (seatbelt_unasked.go);
+//   - Doctor, the harmless checks that prove on the machine it runs on
+//     what this package claims, through the real launcher;
 //   - Box, which starts a bridge.Command confined: on Linux through a
 //     launcher (this program run again with LaunchFlag) that enters new user,
 //     mount, PID, IPC and (unless the action is granted a network) network

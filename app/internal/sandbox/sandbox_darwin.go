@@ -3,12 +3,25 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/airlockhq/airlock/bridge"
 )
+
+// seatbeltProbeTimeout bounds each of the probe's trial runs.
+const seatbeltProbeTimeout = 10 * time.Second
+
+// probeProgram is what the probe runs under each profile: nothing.
+const probeProgram = "/usr/bin/true"
+
+// probeKinds are the kinds whose profiles the probe loads: a command's and
+// a script's (AppleScript's and JXA's texts differ in a comment only).
+var probeKinds = []string{KindCommand, KindAppleScript}
 
 func selfExe() string {
 	exe, _ := os.Executable()
@@ -22,29 +35,83 @@ func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) {
 	return c, s
 }
 
-// probe checks that Seatbelt's front end is there.
+// probe checks that Seatbelt confines here, by running it: sandbox-exec
+// must apply a profile at all (it cannot inside another sandbox, or where
+// the system refuses it: sandbox_apply fails, and so would every action),
+// and then the launcher, started as every action is, must load the profile
+// an unasked command and an unasked script get on this machine (the real
+// settings, resolved) and run a program under it, disclaimed. Checking
+// that /usr/bin/sandbox-exec exists would say "Seatbelt" while every
+// action failed.
 func (b *Box) probe() (string, error) {
-	fi, err := os.Stat(SandboxExec)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-		return "", fmt.Errorf("%s is missing (%v)", SandboxExec, err)
+	ctx, cancel := context.WithTimeout(context.Background(), seatbeltProbeTimeout)
+	defer cancel()
+	_, stderr, err := bridge.RunArgv(ctx, bridge.Command{Name: SandboxExec, NewSession: true, Env: []string{"PATH=/usr/bin:/bin"},
+		Argv: []string{SandboxExec, "-p", "(version 1)(allow default)", "--", probeProgram}})
+	if err != nil {
+		return "", fmt.Errorf("%s cannot apply a profile here (%v%s)", SandboxExec, err, says(stderr))
 	}
-	return "Seatbelt (" + SandboxExec + "), TCC responsibility disclaimed", nil
+	for _, kind := range probeKinds {
+		if err := b.probeKind(ctx, kind); err != nil {
+			return "", err
+		}
+	}
+	return "Seatbelt (" + SandboxExec + "): the profiles of commands and scripts load; TCC responsibility disclaimed", nil
+}
+
+// probeKind runs the launcher in probe mode with the profile an unasked
+// action of kind gets.
+func (b *Box) probeKind(ctx context.Context, kind string) error {
+	tmp, err := os.MkdirTemp("", tempDirPattern)
+	if err != nil {
+		return fmt.Errorf("making a temporary folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	p, err := Derive(b.s, kind, Grant{}, tmp)
+	if err != nil {
+		return err
+	}
+	c, s := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
+		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true})
+	f, err := specFile(s)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	c.ExtraFiles = []*os.File{f}
+	if _, stderr, err := bridge.RunArgv(ctx, c); err != nil {
+		return fmt.Errorf("the Seatbelt profile of %s does not load (%v%s)", kindWords(kind)+"s", err, says(stderr))
+	}
+	return nil
+}
+
+// says is what a program printed on standard error, for a message.
+func says(stderr string) string {
+	if s := strings.TrimSpace(stderr); s != "" {
+		return ": " + s
+	}
+	return ""
 }
 
 // launch runs in the launcher: it turns the profile into Seatbelt text and
 // replaces itself (posix_spawn with POSIX_SPAWN_SETEXEC, so the pid, the
 // process group and the pipes stay the gate's to watch and kill) with
-// sandbox-exec running the program, its TCC responsibility disclaimed so
-// that it never acts with Airlock's Accessibility or Automation grants, and
-// with no file descriptor but 0, 1 and 2.
+// sandbox-exec running the program, with no file descriptor but 0, 1 and 2,
+// and its TCC responsibility disclaimed: the program is responsible for
+// itself, so TCC judges it by its own code identity, not Airlock's. A
+// command (sh, python, …) therefore has none of Airlock's Accessibility or
+// Automation grants. The AppleScript helper is the exception: it is
+// Airlock's own executable, signed as Airlock, and TCC attributes grants by
+// code identity, so once it runs it is judged as Airlock and has Airlock's
+// grants (README: which grants AppleScript actions run with). In probe
+// mode it runs probeProgram instead of the action.
 func launch(s spec) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, launchPrefix+format+"\n", a...)
 		return code
 	}
 	if s.Probe {
-		fmt.Println("Seatbelt")
-		return 0
+		s.Argv = []string{probeProgram}
 	}
 	text, params, err := Seatbelt(Resolve(s.Profile))
 	if err != nil {

@@ -9,48 +9,6 @@ import (
 // SandboxExec is macOS's Seatbelt front end.
 const SandboxExec = "/usr/bin/sandbox-exec"
 
-// Apple event destinations an action's script may never send to, whatever
-// it was granted: terminals and script runners run code outside the sandbox,
-// and Airlock itself answers only the person.
-var forbiddenAppleEventTargets = []string{
-	"com.apple.Terminal",
-	"com.googlecode.iterm2",
-	"com.apple.ScriptEditor2",
-	"com.apple.Automator",
-	"com.apple.shortcuts",
-	"dev.airlock.Airlock",
-}
-
-// uiMachServices are what drives the UI on macOS: the window server (and
-// through it synthesised input), Apple events and Launch Services. A
-// command reaches them only with the UI grant.
-var uiMachServices = []string{
-	"com.apple.windowserver.active",
-	"com.apple.CARenderServer",
-	"com.apple.coreservices.appleevents",
-	"com.apple.coreservices.launchservicesd",
-	"com.apple.lsd.mapdb",
-	"com.apple.pasteboard.1",
-	"com.apple.tccd",
-}
-
-// baseMachServices are what any program needs to start, look up users,
-// log, and resolve names and check certificates.
-var baseMachServices = []string{
-	"com.apple.bsd.dirhelper",
-	"com.apple.dnssd.service",
-	"com.apple.logd",
-	"com.apple.networkd",
-	"com.apple.SecurityServer",
-	"com.apple.system.logger",
-	"com.apple.system.notification_center",
-	"com.apple.system.opendirectoryd.libinfo",
-	"com.apple.system.opendirectoryd.membership",
-	"com.apple.SystemConfiguration.configd",
-	"com.apple.SystemConfiguration.DNSConfiguration",
-	"com.apple.trustd.agent",
-}
-
 // Seatbelt returns the profile as Seatbelt (SBPL) text for `sandbox-exec
 // -p TEXT`, with the -D parameters its paths come in as (KEY=VALUE, in
 // order), so that no path is ever spliced into the text. Seatbelt matches
@@ -58,16 +16,28 @@ var baseMachServices = []string{
 //
 // A command starts from "deny everything" and is allowed what programs need:
 // to run, read where the profile reads, write where it writes, reach the
-// network its grant names (Network), and, with the UI grant, the window
+// network its grant names (Network) and, with the UI grant, the window
 // server, the pasteboard and Apple events. AppleScript and JXA (osascript)
 // need more of the system than can be listed without a Mac to test on, so
 // they start from "allow everything" and are refused what an action must
-// not do: write outside the profile's folders, signal other processes,
-// reach the network beyond its grant, send Apple events to terminals,
-// script runners or Airlock, and, without
-// the UI grant, to System Events (keystrokes and clicks) or reach the window
-// server. Both end by refusing the hidden paths and the terminal: later
-// rules win in SBPL, so no rule before can open them.
+// not do: write outside the profile's folders or through a daemon that
+// writes preferences for it, signal other processes, reach the network
+// beyond its grant (names included), reach the keychain daemons without the
+// host's network, send Apple events to terminals, script runners or
+// Airlock, and, without the UI grant, to System Events (keystrokes and
+// clicks) or reach the window server. An action the person did not approve
+// (Profile.Unasked) is then refused what starts code outside the sandbox
+// and, in the sandbox roots, what could not be undone (seatbelt_unasked.go).
+// Every profile ends by refusing the hidden paths and the terminal.
+//
+// How SBPL decides, as the projects that rely on it have measured it (Codex
+// CLI, sandbox-runtime, and others' tests against sandbox-exec): among the
+// rules that name an operation, the last one that matches wins; and a rule
+// naming a specific operation (file-write-data) wins over one naming its
+// wildcard (file-write*) whatever their order. So the profiles allow a
+// specific file operation only on fixed device paths, never on a path a
+// later wildcard rule must be able to deny, and what must hold against the
+// wildcard allows of the roots is denied by its specific operations.
 func Seatbelt(p Profile) (text string, params []string, err error) {
 	sb := &sbpl{}
 	for _, group := range [][]string{p.Read, p.Write, p.Hide} {
@@ -76,6 +46,9 @@ func Seatbelt(p Profile) (text string, params []string, err error) {
 				return "", nil, err
 			}
 		}
+	}
+	if err := p.Network.valid(); err != nil {
+		return "", nil, err
 	}
 	sb.line("(version 1)")
 	switch p.Kind {
@@ -86,13 +59,19 @@ func Seatbelt(p Profile) (text string, params []string, err error) {
 	default:
 		return "", nil, fmt.Errorf("sandbox: unknown kind of action %q", p.Kind)
 	}
+	if p.Unasked {
+		if err := sb.unasked(p); err != nil {
+			return "", nil, err
+		}
+	}
 	sb.line("")
-	sb.line("; Never: the terminal (no input can be typed into it).")
+	sb.line("; Never: the terminal. The action has no controlling terminal (a session of its own),")
+	sb.line("; and no terminal device opens either: nothing can be typed into one.")
 	sb.line(`(deny file-read* file-write* file-ioctl (regex #"^/dev/(tty|pty|ptmx)"))`)
 	if len(p.Hide) > 0 {
-		sb.line("; Never: Airlock's own files, the credential stores and agent sockets")
-		sb.line(";        (and without the UI grant the display's and bus's). Last: later rules win.")
-		sb.rule("(deny file-read* file-write*", "subpath", "HIDE", p.Hide)
+		sb.line("; Never: Airlock's own files, the credential stores and agent sockets (reading, writing,")
+		sb.line("; connecting), and without the UI grant the display's and bus's. Last: later rules win.")
+		sb.rule("(deny file-read* file-write* network-outbound", "subpath", "HIDE", p.Hide)
 	}
 	return sb.b.String(), sb.params, nil
 }
@@ -107,18 +86,26 @@ func (sb *sbpl) command(p Profile) {
 	sb.line("(allow signal (target same-sandbox))")
 	sb.line("(allow process-info* (target same-sandbox))")
 	sb.line("")
-	sb.line("; What programs need to start, look up users, log, resolve names and check certificates.")
+	sb.line("; What programs need to start, learn who they run as, log and read preferences:")
+	sb.line("; sysctls, the host's processor information (libuv's os.cpus()), semaphores (Python's")
+	sb.line("; multiprocessing), the power-management client Core Foundation opens, notify(3)'s")
+	sb.line("; shared memory.")
 	sb.line("(allow sysctl-read)")
-	sb.line("(allow user-preference-read)")
+	sb.line("(allow mach-host*)")
 	sb.line("(allow ipc-posix-sem)")
-	sb.names("(allow mach-lookup", baseMachServices)
+	sb.line(`(allow ipc-posix-shm-read* (ipc-posix-name "apple.shm.notification_center"))`)
+	sb.line(`(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))`)
+	sb.line("(allow user-preference-read)")
+	sb.names("(allow mach-lookup", baseServices)
+	sb.line(`(allow mach-lookup (local-name "com.apple.cfprefsd.agent"))`)
 	sb.line("")
 	sb.line("; Files: read here,")
 	sb.rule("(allow file-read*", "subpath", "READ", p.Read)
 	sb.line("; write only here,")
 	sb.rule("(allow file-read* file-write*", "subpath", "WRITE", p.Write)
-	sb.line("; and the harmless devices.")
-	sb.line(`(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero"))`)
+	sb.line("; and the devices that reach nothing new: the empty ones, and the program's own")
+	sb.line("; descriptors (/dev/stdout, /dev/stderr and /dev/fd/N reopen what it already holds).")
+	sb.devices()
 	sb.line(`(allow file-read* (literal "/dev/random") (literal "/dev/urandom"))`)
 	sb.line("")
 	sb.line("(allow system-socket)")
@@ -126,10 +113,17 @@ func (sb *sbpl) command(p Profile) {
 	if p.UI {
 		sb.line("")
 		sb.line("; The UI, which the person approved: the window server, the pasteboard, Apple events.")
-		sb.names("(allow mach-lookup", uiMachServices)
+		sb.names("(allow mach-lookup", uiServices)
 		sb.line("(allow appleevent-send)")
-		sb.names("(deny appleevent-send", forbiddenAppleEventTargets)
+		sb.appleEvents("(deny appleevent-send", forbiddenAppleEventTargets)
 	}
+}
+
+// devices allows writing the devices that reach nothing new: file-write-data
+// on fixed paths only (a specific operation: see Seatbelt).
+func (sb *sbpl) devices() {
+	sb.line(`(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero")`)
+	sb.line(`  (literal "/dev/stdout") (literal "/dev/stderr") (literal "/dev/stdin") (subpath "/dev/fd"))`)
 }
 
 // mDNSResponder is the name resolver's socket.
@@ -151,13 +145,20 @@ func (sb *sbpl) commandNetwork(n Network) {
 	case NetInternet:
 		sb.line("; Network: TCP to the web's ports and the name resolver, never this machine's services.")
 		sb.webOnly()
+		sb.names("(allow mach-lookup", resolverServices)
+		sb.names("(allow mach-lookup", networkServices)
 	case NetHost:
-		sb.line("; Network: all of it, as the person approved; no local socket but the name resolver's.")
+		sb.line("; Network: all of it, as the person approved; no local socket but the name resolver's;")
+		sb.line("; the keychain daemons, for client certificates and trust settings kept in keychains.")
 		sb.line(`(allow network-outbound (remote ip "*:*"))`)
 		sb.line(`(allow network-inbound network-bind (local ip "*:*"))`)
 		sb.line("(allow network-outbound " + mDNSResponder + ")")
+		sb.names("(allow mach-lookup", resolverServices)
+		sb.names("(allow mach-lookup", networkServices)
+		sb.names("(allow mach-lookup", keychainServices)
 	default:
-		sb.line("; Network: none (no rule allows it), not even the name resolver.")
+		sb.line("; Network: none (no rule allows it), not even names: neither the resolver's socket")
+		sb.line("; nor its service, nor the keychain daemons.")
 	}
 }
 
@@ -174,9 +175,15 @@ func (sb *sbpl) scriptNetwork(n Network) {
 	case NetHost:
 	default:
 		sb.line("")
-		sb.line("; Network: none, not even the name resolver.")
+		sb.line("; Network: none, not even names (the resolver's socket and its service).")
 		sb.line(`(deny network-outbound (remote ip "*:*") ` + mDNSResponder + ")")
 		sb.line(`(deny network-inbound network-bind (local ip "*:*"))`)
+		sb.names("(deny mach-lookup", resolverServices)
+	}
+	if n != NetHost {
+		sb.line("; The keychain daemons, which read keychain items for whoever asks: only with the")
+		sb.line("; host's network, which only the person grants.")
+		sb.names("(deny mach-lookup", keychainServices)
 	}
 }
 
@@ -190,18 +197,20 @@ func (sb *sbpl) script(p Profile) {
 	sb.line("(deny signal)")
 	sb.line("(allow signal (target same-sandbox))")
 	sb.line("")
-	sb.line("; Writes only in the sandbox roots and the action's temporary folder.")
+	sb.line("; Writes only in the sandbox roots and the action's temporary folder, and no")
+	sb.line("; preferences written by cfprefsd on the script's behalf (they lie outside them).")
 	sb.line("(deny file-write*)")
+	sb.line("(deny user-preference-write)")
 	sb.rule("(allow file-write*", "subpath", "WRITE", p.Write)
-	sb.line(`(allow file-write-data (literal "/dev/null"))`)
+	sb.devices()
 	sb.scriptNetwork(p.Network)
 	sb.line("")
 	sb.line("; Apple events never to a terminal, a script runner or Airlock.")
-	sb.names("(deny appleevent-send", forbiddenAppleEventTargets)
+	sb.appleEvents("(deny appleevent-send", forbiddenAppleEventTargets)
 	if !p.UI {
 		sb.line("; Without the UI grant: no keystrokes or clicks through System Events, no window server.")
-		sb.names("(deny appleevent-send", []string{"com.apple.systemevents"})
-		sb.names("(deny mach-lookup", []string{"com.apple.windowserver.active"})
+		sb.appleEvents("(deny appleevent-send", []string{"com.apple.systemevents"})
+		sb.names("(deny mach-lookup", []machService{{name: "com.apple.windowserver.active"}})
 	}
 }
 
@@ -236,17 +245,27 @@ func (sb *sbpl) rule(head, filter, prefix string, paths []string) {
 	sb.b.WriteString(")\n")
 }
 
-// names writes head followed by the filter each name needs: a Mach service
-// for mach-lookup, an Apple event destination for appleevent-send. Names
-// are constants of this package, never input.
-func (sb *sbpl) names(head string, names []string) {
-	filter := "global-name"
-	if strings.Contains(head, "appleevent-send") {
-		filter = "appleevent-destination"
-	}
+// names writes head followed by a global-name (or global-name-prefix)
+// filter per Mach service. Names are constants of this package, never
+// input.
+func (sb *sbpl) names(head string, services []machService) {
 	sb.b.WriteString(head)
-	for _, n := range names {
-		fmt.Fprintf(&sb.b, "\n  (%s %q)", filter, n)
+	for _, s := range services {
+		filter := "global-name"
+		if s.prefix {
+			filter = "global-name-prefix"
+		}
+		fmt.Fprintf(&sb.b, "\n  (%s %q)", filter, s.name)
+	}
+	sb.b.WriteString(")\n")
+}
+
+// appleEvents writes head followed by an appleevent-destination filter per
+// bundle id (constants of this package, never input).
+func (sb *sbpl) appleEvents(head string, ids []string) {
+	sb.b.WriteString(head)
+	for _, id := range ids {
+		fmt.Fprintf(&sb.b, "\n  (appleevent-destination %q)", id)
 	}
 	sb.b.WriteString(")\n")
 }

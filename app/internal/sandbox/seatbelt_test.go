@@ -11,17 +11,31 @@ import (
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
+const macTemp = "/private/var/folders/xy/T/airlock-action-1"
+
 // macProfile is the profile of one action on a Mac.
 func macProfile(t *testing.T, kind string, g sandbox.Grant) sandbox.Profile {
 	t.Helper()
 	s := sandbox.Settings{OS: "darwin", Home: "/Users/ann", Roots: []string{"/Users/ann/Documents"},
 		Own:     []string{"/Users/ann/Library/Application Support/Airlock", "/Users/ann/Library/Logs/Airlock"},
 		Program: "/Applications/Airlock.app", Env: []string{"PATH=/usr/bin:/bin", "HOME=/Users/ann"}}
-	p, err := sandbox.Derive(s, kind, g, "/private/var/folders/xy/T/airlock-action-1")
+	p, err := sandbox.Derive(s, kind, g, macTemp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// seatbelt returns the text and parameters of p's profile, checked as
+// every profile must be (checkText).
+func seatbelt(t *testing.T, p sandbox.Profile) (string, map[string]string) {
+	t.Helper()
+	text, params, err := sandbox.Seatbelt(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, p, text, params)
+	return text, paramMap(t, params)
 }
 
 // paramMap reads sandbox-exec's -D parameters.
@@ -41,39 +55,121 @@ func paramMap(t *testing.T, params []string) map[string]string {
 	return m
 }
 
-// checkText checks what every profile text must hold: balanced
-// parentheses, each parameter used once and each use given, no path of
-// the profile spliced into the text, the hidden paths denied after every
-// allow, and the terminal refused.
+// sbRule is one top-level rule of a profile: (allow|deny OP… FILTER…).
+type sbRule struct {
+	action  string
+	ops     []string
+	filters []string // each as written, "(subpath (param \"WRITE_0\"))"
+	at      int      // its index in the text
+}
+
+// parseRules splits a profile into its top-level forms, skipping comments
+// and reading strings ("…") and regular expressions (#"…") whole. It fails
+// the test on unbalanced text.
+func parseRules(t *testing.T, text string) []sbRule {
+	t.Helper()
+	var rules []sbRule
+	depth, start := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case ';':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case '"':
+			raw := i > 0 && text[i-1] == '#' // #"…": a regular expression, no escapes
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' && !raw {
+					i++
+				}
+			}
+			if i >= len(text) {
+				t.Fatalf("an unterminated string in:\n%s", text)
+			}
+		case '(':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				t.Fatalf("unbalanced parentheses at %d:\n%s", i, text)
+			}
+			if depth == 0 {
+				rules = append(rules, splitRule(text[start:i+1], start))
+			}
+		}
+	}
+	if depth != 0 {
+		t.Fatalf("unbalanced text (depth %d):\n%s", depth, text)
+	}
+	return rules
+}
+
+// splitRule reads "(allow op op (filter …) (filter …))".
+func splitRule(form string, at int) sbRule {
+	r := sbRule{at: at}
+	body := form[1 : len(form)-1]
+	fields := strings.Fields(strings.SplitN(body, "(", 2)[0])
+	if len(fields) > 0 {
+		r.action, r.ops = fields[0], fields[1:]
+	}
+	depth, start := 0, 0
+	inString := false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '(':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				r.filters = append(r.filters, body[start:i+1])
+			}
+		}
+	}
+	return r
+}
+
+// has reports whether r names operation op.
+func (r sbRule) has(op string) bool { return slices.Contains(r.ops, op) }
+
+// names reports whether one of r's filters is (KIND "name").
+func (r sbRule) names(kind, name string) bool {
+	return slices.Contains(r.filters, "("+kind+" "+strconv.Quote(name)+")")
+}
+
+// find returns the rules with the action that name op and a filter
+// (kind "name").
+func find(rules []sbRule, action, op, kind, name string) []sbRule {
+	var out []sbRule
+	for _, r := range rules {
+		if r.action == action && r.has(op) && r.names(kind, name) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// checkText checks what every profile text must hold: (version 1) first,
+// balanced forms, each parameter used once and each use given, no path of
+// the profile spliced into the text; no allow of a specific file
+// operation on anything but a fixed device path (a specific rule would win
+// over the later wildcard denies); the terminal refused and the hidden
+// paths denied (reading, writing, connecting) after every allow; and an
+// unasked action's rules after every allow.
 func checkText(t *testing.T, p sandbox.Profile, text string, params []string) {
 	t.Helper()
 	if !strings.HasPrefix(text, "(version 1)\n") {
 		t.Errorf("the text does not start with (version 1):\n%s", text)
 	}
-	depth := 0
-	inString := false
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), ";") {
-			continue
-		}
-		for i := 0; i < len(line); i++ {
-			switch c := line[i]; {
-			case c == '"':
-				inString = !inString
-			case inString:
-			case c == '(':
-				depth++
-			case c == ')':
-				depth--
-				if depth < 0 {
-					t.Fatalf("unbalanced parentheses at %q", line)
-				}
-			}
-		}
-	}
-	if depth != 0 || inString {
-		t.Fatalf("unbalanced text (depth %d, in a string %v):\n%s", depth, inString, text)
-	}
+	rules := parseRules(t, text)
 	m := paramMap(t, params)
 	for k := range m {
 		if n := strings.Count(text, `(param "`+k+`")`); n != 1 {
@@ -104,36 +200,103 @@ func checkText(t *testing.T, p sandbox.Profile, text string, params []string) {
 			}
 		}
 	}
-	hide := strings.LastIndex(text, "(deny file-read* file-write*\n  (subpath (param \"HIDE_0\"))")
+	lastAllow := -1
+	for _, r := range rules {
+		if r.action != "allow" {
+			continue
+		}
+		lastAllow = r.at
+		for _, op := range r.ops {
+			if !strings.HasPrefix(op, "file-") || strings.HasSuffix(op, "*") {
+				continue
+			}
+			for _, f := range r.filters {
+				if !strings.HasPrefix(f, `(literal "/dev/`) && f != `(subpath "/dev/fd")` {
+					t.Errorf("(allow %s …) names %s: a specific allow beats later wildcard denies", op, f)
+				}
+			}
+		}
+	}
+	tty := slices.IndexFunc(rules, func(r sbRule) bool {
+		return r.action == "deny" && slices.Equal(r.ops, []string{"file-read*", "file-write*", "file-ioctl"}) &&
+			slices.Equal(r.filters, []string{`(regex #"^/dev/(tty|pty|ptmx)")`})
+	})
+	if tty < 0 || rules[tty].at < lastAllow {
+		t.Errorf("the terminal is not refused after every allow")
+	}
+	hide := slices.IndexFunc(rules, func(r sbRule) bool {
+		return r.action == "deny" && len(r.filters) > 0 && r.filters[0] == `(subpath (param "HIDE_0"))`
+	})
 	if hide < 0 {
 		t.Fatalf("the hidden paths are not denied:\n%s", text)
 	}
-	if last := strings.LastIndex(text, "(allow"); last > hide {
-		t.Errorf("an allow rule follows the hidden paths' deny (later rules win):\n%s", text[last:])
+	if !slices.Equal(rules[hide].ops, []string{"file-read*", "file-write*", "network-outbound"}) {
+		t.Errorf("the hidden paths are denied only %v", rules[hide].ops)
 	}
-	if !strings.Contains(text, `(deny file-read* file-write* file-ioctl (regex #"^/dev/(tty|pty|ptmx)"))`) {
-		t.Errorf("the terminal is not refused")
+	if rules[hide].at < lastAllow {
+		t.Errorf("an allow rule follows the hidden paths' deny (later rules win)")
 	}
+	if p.Unasked {
+		for _, want := range []string{"lsopen", "job-creation"} {
+			i := slices.IndexFunc(rules, func(r sbRule) bool { return r.action == "deny" && slices.Equal(r.ops, []string{want}) })
+			if i < 0 || rules[i].at < lastAllow {
+				t.Errorf("unasked: (deny %s) missing or before an allow", want)
+			}
+		}
+	}
+}
+
+// allKinds are the kinds of action a Mac runs confined.
+var allKinds = []string{sandbox.KindCommand, sandbox.KindAppleScript, sandbox.KindJXA}
+
+// everyProfile calls f with the profile of every kind, network grant, UI
+// grant and approval.
+func everyProfile(t *testing.T, f func(name string, p sandbox.Profile)) {
+	for _, kind := range allKinds {
+		for _, n := range []sandbox.Network{sandbox.NetNone, sandbox.NetInternet, sandbox.NetHost} {
+			for _, approved := range []bool{false, true} {
+				if n == sandbox.NetHost && !approved {
+					continue
+				}
+				for _, ui := range []bool{false, true} {
+					p := macProfile(t, kind, sandbox.Grant{Approved: approved, UI: ui, Network: n})
+					f(kind+"/"+n.String()+"/approved="+strconv.FormatBool(approved)+"/ui="+strconv.FormatBool(ui), p)
+				}
+			}
+		}
+	}
+}
+
+// TestSeatbeltEveryProfile: every combination reads as a profile must.
+func TestSeatbeltEveryProfile(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		t.Run(name, func(t *testing.T) { seatbelt(t, p) })
+	})
 }
 
 func TestSeatbeltCommand(t *testing.T) {
 	for _, ui := range []bool{false, true} {
 		p := macProfile(t, sandbox.KindCommand, sandbox.Grant{Approved: ui, UI: ui})
-		text, params, err := sandbox.Seatbelt(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkText(t, p, text, params)
+		text, _ := seatbelt(t, p)
+		rules := parseRules(t, text)
 		for _, want := range []string{"(deny default)", "(allow process-exec process-fork)",
-			"(allow signal (target same-sandbox))"} {
+			"(allow signal (target same-sandbox))", "(allow process-info* (target same-sandbox))",
+			// Core Foundation and libuv: cfprefsd, host_processor_info, the power-management client.
+			"(allow mach-host*)", `(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))`,
+			`(allow mach-lookup (local-name "com.apple.cfprefsd.agent"))`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("UI %v: the text lacks %s", ui, want)
 			}
 		}
-		if strings.Contains(text, "(allow default)") {
-			t.Errorf("a command's profile allows by default")
+		for _, svc := range []string{"com.apple.cfprefsd.agent", "com.apple.cfprefsd.daemon", "com.apple.system.opendirectoryd.libinfo"} {
+			if len(find(rules, "allow", "mach-lookup", "global-name", svc)) == 0 {
+				t.Errorf("UI %v: %s is not reachable", ui, svc)
+			}
 		}
-		windowServer := strings.Contains(text, `(global-name "com.apple.windowserver.active")`)
+		if strings.Contains(text, "(allow default)") || strings.Contains(text, "user-preference-write") {
+			t.Errorf("a command's profile allows by default, or writes preferences")
+		}
+		windowServer := len(find(rules, "allow", "mach-lookup", "global-name", "com.apple.windowserver.active")) > 0
 		appleEvents := strings.Contains(text, "(allow appleevent-send)")
 		if windowServer != ui || appleEvents != ui {
 			t.Errorf("UI %v: window server %v, Apple events %v", ui, windowServer, appleEvents)
@@ -148,17 +311,37 @@ func TestSeatbeltCommand(t *testing.T) {
 	}
 }
 
+// TestSeatbeltDevices: the standard streams and the program's own
+// descriptors are writable in every kind (they reopen what it holds); the
+// terminal is not (checkText).
+func TestSeatbeltDevices(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		rules := parseRules(t, mustSeatbelt(t, p))
+		for _, dev := range []string{`(literal "/dev/stdout")`, `(literal "/dev/stderr")`, `(subpath "/dev/fd")`, `(literal "/dev/null")`} {
+			ok := slices.ContainsFunc(rules, func(r sbRule) bool {
+				return r.action == "allow" && r.has("file-write-data") && slices.Contains(r.filters, dev)
+			})
+			if !ok {
+				t.Errorf("%s: %s is not writable", name, dev)
+			}
+		}
+	})
+}
+
+func mustSeatbelt(t *testing.T, p sandbox.Profile) string {
+	t.Helper()
+	text, _ := seatbelt(t, p)
+	return text
+}
+
 func TestSeatbeltScripts(t *testing.T) {
 	for _, kind := range []string{sandbox.KindAppleScript, sandbox.KindJXA} {
 		for _, ui := range []bool{false, true} {
 			p := macProfile(t, kind, sandbox.Grant{Approved: ui, UI: ui})
-			text, params, err := sandbox.Seatbelt(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkText(t, p, text, params)
+			text, _ := seatbelt(t, p)
 			order := []string{"(allow default)", "(deny signal)", "(allow signal (target same-sandbox))",
-				"(deny file-write*)", "(allow file-write*\n  (subpath (param \"WRITE_0\"))", `(appleevent-destination "com.apple.Terminal")`}
+				"(deny file-write*)", "(deny user-preference-write)", "(allow file-write*\n  (subpath (param \"WRITE_0\"))",
+				`(appleevent-destination "com.apple.Terminal")`}
 			at := -1
 			for _, want := range order {
 				i := strings.Index(text, want)
@@ -180,9 +363,9 @@ func TestSeatbeltScripts(t *testing.T) {
 
 // TestSeatbeltNetwork: each network grant's rules, for commands (deny by
 // default) and scripts (allow by default): none allows nothing, not even
-// the name resolver; the internet allows TCP to ports 80 and 443 and the
-// resolver and then refuses localhost (later rules win); the host's
-// network allows everything.
+// names (the resolver's socket or its service); the internet allows TCP to
+// ports 80 and 443 and names and then refuses localhost (later rules win);
+// the host's network allows everything.
 func TestSeatbeltNetwork(t *testing.T) {
 	const (
 		web       = `(allow network-outbound (remote tcp "*:80") (remote tcp "*:443"))`
@@ -193,6 +376,7 @@ func TestSeatbeltNetwork(t *testing.T) {
 		denyIP    = `(deny network-outbound (remote ip "*:*")`
 		denyBind  = `(deny network-inbound network-bind (local ip "*:*"))`
 		noNetwork = `(deny network-outbound (remote ip "*:*") (literal "/private/var/run/mDNSResponder"))`
+		dnssd     = `(global-name "com.apple.dnssd.service")`
 	)
 	for _, tc := range []struct {
 		kind    string
@@ -200,21 +384,17 @@ func TestSeatbeltNetwork(t *testing.T) {
 		inOrder []string // each after the one before
 		never   []string
 	}{
-		{sandbox.KindCommand, sandbox.NetNone, nil, []string{"(allow network", "(remote ip", "(remote tcp", "mDNSResponder"}},
-		{sandbox.KindCommand, sandbox.NetInternet, []string{web, resolver, noLocal}, []string{anywhere, inbound, "(allow network-bind", "(allow network-inbound"}},
-		{sandbox.KindCommand, sandbox.NetHost, []string{anywhere, inbound, resolver}, []string{noLocal}},
-		{sandbox.KindAppleScript, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind}, []string{"(allow network"}},
-		{sandbox.KindJXA, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind}, []string{"(allow network"}},
-		{sandbox.KindJXA, sandbox.NetInternet, []string{"(allow default)", denyIP, denyBind, web, resolver, noLocal}, []string{anywhere, inbound}},
-		{sandbox.KindAppleScript, sandbox.NetHost, []string{"(allow default)"}, []string{denyIP, denyBind, "(deny network"}},
+		{sandbox.KindCommand, sandbox.NetNone, nil, []string{"(allow network", "(remote ip", "(remote tcp", "mDNSResponder", dnssd, "configd"}},
+		{sandbox.KindCommand, sandbox.NetInternet, []string{web, resolver, noLocal, dnssd}, []string{anywhere, inbound, "(allow network-bind", "(allow network-inbound"}},
+		{sandbox.KindCommand, sandbox.NetHost, []string{anywhere, inbound, resolver, dnssd}, []string{noLocal}},
+		{sandbox.KindAppleScript, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind, "(deny mach-lookup\n  " + dnssd}, []string{"(allow network"}},
+		{sandbox.KindJXA, sandbox.NetNone, []string{"(allow default)", noNetwork, denyBind, "(deny mach-lookup\n  " + dnssd}, []string{"(allow network"}},
+		{sandbox.KindJXA, sandbox.NetInternet, []string{"(allow default)", denyIP, denyBind, web, resolver, noLocal}, []string{anywhere, inbound, dnssd}},
+		{sandbox.KindAppleScript, sandbox.NetHost, []string{"(allow default)"}, []string{denyIP, denyBind, "(deny network", dnssd}},
 	} {
 		name := tc.kind + "/" + tc.net.String()
 		p := macProfile(t, tc.kind, sandbox.Grant{Approved: tc.net == sandbox.NetHost, Network: tc.net})
-		text, params, err := sandbox.Seatbelt(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkText(t, p, text, params)
+		text, _ := seatbelt(t, p)
 		at := -1
 		for _, want := range tc.inOrder {
 			i := strings.Index(text[at+1:], want)
@@ -238,6 +418,59 @@ func TestSeatbeltNetwork(t *testing.T) {
 	}
 }
 
+// TestSeatbeltKeychain: the keychain daemons, which read keychain items
+// for whoever asks, are reached only with the host's network (which only
+// the person grants): a command is allowed them then only; a script is
+// refused them otherwise.
+func TestSeatbeltKeychain(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		rules := parseRules(t, mustSeatbelt(t, p))
+		for _, svc := range []string{"com.apple.SecurityServer", "com.apple.securityd.xpc"} {
+			allowed := len(find(rules, "allow", "mach-lookup", "global-name", svc)) > 0
+			denied := len(find(rules, "deny", "mach-lookup", "global-name", svc)) > 0
+			host := p.Network == sandbox.NetHost
+			switch {
+			case p.Kind == sandbox.KindCommand && allowed != host:
+				t.Errorf("%s: a command reaches %s: %v", name, svc, allowed)
+			case p.Kind != sandbox.KindCommand && denied == host:
+				t.Errorf("%s: a script is refused %s: %v", name, svc, denied)
+			case allowed && denied:
+				t.Errorf("%s: %s both allowed and denied", name, svc)
+			}
+		}
+	})
+}
+
+// TestSeatbeltLaunches: an action the person did not approve, of every
+// kind, cannot have Launch Services, launchd or the login items start code
+// outside the sandbox, and these rules come after every allow (the UI
+// grant's Launch Services included); an approved one is not refused them.
+func TestSeatbeltLaunches(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		text := mustSeatbelt(t, p)
+		rules := parseRules(t, text)
+		for _, svc := range []string{"com.apple.coreservices.launchservicesd", "com.apple.CoreServices.coreservicesd", "com.apple.lsd.modifydb"} {
+			deny := find(rules, "deny", "mach-lookup", "global-name", svc)
+			if (len(deny) > 0) != p.Unasked {
+				t.Errorf("%s: %s refused: %v", name, svc, len(deny) > 0)
+			}
+			for _, allow := range find(rules, "allow", "mach-lookup", "global-name", svc) {
+				if len(deny) > 0 && allow.at > deny[0].at {
+					t.Errorf("%s: %s allowed after it is refused", name, svc)
+				}
+			}
+		}
+		for _, prefix := range []string{"com.apple.coreservices.sharedfilelistd", "com.apple.backgroundtaskmanagement"} {
+			if got := len(find(rules, "deny", "mach-lookup", "global-name-prefix", prefix)) > 0; got != p.Unasked {
+				t.Errorf("%s: %s* refused: %v", name, prefix, got)
+			}
+		}
+		if got := strings.Contains(text, "(deny lsopen)"); got != p.Unasked {
+			t.Errorf("%s: (deny lsopen): %v", name, got)
+		}
+	})
+}
+
 // netRules returns the lines of a text that speak of the network.
 func netRules(text string) string {
 	var out []string
@@ -258,11 +491,7 @@ func TestSeatbeltPathsStayData(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Write = append(p.Write, `/Users/ann/x") (allow default) ("`)
-	text, params, err := sandbox.Seatbelt(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkText(t, p, text, params)
+	text, _ := seatbelt(t, p)
 	if strings.Contains(text, "(allow default)") {
 		t.Fatalf("a path became a rule:\n%s", text)
 	}
@@ -281,6 +510,11 @@ func TestSeatbeltRefuses(t *testing.T) {
 	p.Kind = "perl"
 	if _, _, err := sandbox.Seatbelt(p); err == nil || !strings.Contains(err.Error(), "unknown kind") {
 		t.Errorf("unknown kind: %v", err)
+	}
+	p = macProfile(t, sandbox.KindCommand, sandbox.Grant{})
+	p.Network = 7
+	if _, _, err := sandbox.Seatbelt(p); err == nil || !strings.Contains(err.Error(), "network grant") {
+		t.Errorf("unknown network grant: %v", err)
 	}
 }
 

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+)
+
+func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := newFlags("doctor")
+	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("takes no arguments")
+	}
+	s, err := loadBoxSettings()
+	if err != nil {
+		return err
+	}
+	return runDoctor(ctx, s, "", *asJSON, stdout)
+}
+
+// runDoctor runs the sandbox's checks with settings s through launcher
+// ("" for this program) and prints what each found, a table or JSON. It
+// fails (exit status 1, after the findings are printed) when something
+// does not hold.
+func runDoctor(ctx context.Context, s sandbox.Settings, launcher string, asJSON bool, w io.Writer) error {
+	findings, err := sandbox.Doctor(ctx, s, launcher)
+	if err != nil {
+		return err
+	}
+	return reportFindings(findings, asJSON, w)
+}
+
+// reportFindings prints the findings, a table or JSON, and fails when one
+// does not hold.
+func reportFindings(findings []sandbox.Finding, asJSON bool, w io.Writer) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(findings); err != nil {
+			return err
+		}
+	} else {
+		printFindings(w, findings)
+	}
+	if !sandbox.Holds(findings) {
+		return outcomeError{status: "with containment not holding"}
+	}
+	return nil
+}
+
+// printFindings writes one line a check, its status first, and under it
+// what was tried and what happened; then a line saying whether all holds.
+func printFindings(w io.Writer, findings []sandbox.Finding) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	bad := 0
+	for _, f := range findings {
+		fmt.Fprintf(tw, "%s\t%s\n", f.Status, f.Check)
+		if f.Detail != "" {
+			fmt.Fprintf(tw, "\t  %s\n", strings.ReplaceAll(f.Detail, "\n", " "))
+		}
+		if f.Status != sandbox.Held && f.Status != sandbox.Skipped {
+			bad++
+		}
+	}
+	tw.Flush()
+	if bad > 0 {
+		fmt.Fprintf(w, "\n%d of %d checks do NOT hold: actions are not contained as Airlock claims on this machine.\n", bad, len(findings))
+		return
+	}
+	fmt.Fprintf(w, "\nContainment holds: %d checks.\n", len(findings))
+}

@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// What Seatbelt refuses an action the person did not approve (Profile.Unasked)
+// in the sandbox roots. macOS has no copy-on-write view for the gate to
+// review afterwards, so what could not be undone is refused while the action
+// runs. How Apple's sandbox checks each file operation, as the kernel's MAC
+// hooks (xnu's bsd/vfs) and the sandbox's operation names say, and as
+// projects that confine agents with Seatbelt have measured:
+//
+//   - unlink(2) and rmdir(2) are file-write-unlink on what is removed.
+//   - rename(2) is file-write-unlink on its source and file-write-create on
+//     the destination's name; when the destination exists it is being
+//     replaced, and its vnode is checked as an unlink too (there is no
+//     file-write-rename: profiles that name it fail to load). So refusing
+//     file-write-unlink in the roots refuses moving or renaming anything
+//     there, and renaming anything from anywhere over an existing file
+//     there; renamex_np's RENAME_SWAP is a rename of an existing source.
+//   - open(2) of an existing file for writing, and truncate(2), are
+//     file-write-data on the file. Opening with O_CREAT a name that does not
+//     exist is file-write-create only: xnu's vn_open_auth skips the open
+//     check of a file it has just created, and Seatbelt does not check
+//     write(2) on an open descriptor. So refusing file-write-data in the
+//     roots while allowing file-write-create lets an action create new files
+//     and write them in the open that creates them, and refuses every
+//     change to a file that was there — including one it created itself and
+//     opens again (`echo a > f; echo b >> f` fails at the second line),
+//     and ftruncate of a new file.
+//   - chmod(2) is file-write-mode, chown(2) file-write-owner (and
+//     file-write-setugid for the set-id bits), chflags(2) file-write-flags,
+//     setxattr(2) and removexattr(2) file-write-xattr (removing
+//     com.apple.quarantine from a download is one).
+//
+// What that leaves, and what it does not hold:
+//
+//   - A new file may be created with its executable bits already set (the
+//     mode argument of open(2) or mkdir(2)): Seatbelt checks the creation,
+//     not its mode. What would run it by itself is refused by the planting
+//     rules below.
+//   - Times (file-write-times) may change: touch of an existing file.
+//   - Hard links (link(2) is file-write-create on the new name) may be
+//     made in the roots; nothing in them can then be written (the linked
+//     file is an existing file).
+//   - The rename check on a replaced destination is how reimplementations
+//     of Apple's hook and other projects' rules describe it; it is the one
+//     claim here no public Apple source states. `airlock doctor` on a Mac
+//     tries it (renaming over a file in a folder of its own that it makes a
+//     root) and fails if it is not refused.
+//
+// Planting: writes to the places of the persistence table (code there runs
+// later, unasked: git hooks and configuration, shell start-up files,
+// .envrc, editor tasks, launchd …) are refused wherever they lie, by one
+// regular expression per place, generated from the table.
+
+// unaskedFileOps are the file operations refused in the sandbox roots to
+// an unasked action. They are specific operations, not file-write*: in
+// SBPL a rule naming a specific operation wins over one naming its
+// wildcard whatever their order, so these hold against the roots'
+// (allow file-write* …).
+var unaskedFileOps = []string{
+	"file-write-unlink",  // unlink, rmdir, rename's source and a replaced destination
+	"file-write-data",    // opening an existing file for writing, truncate
+	"file-write-mode",    // chmod: new executable bits, and any other mode
+	"file-write-owner",   // chown
+	"file-write-setugid", // set-user-id and set-group-id bits
+	"file-write-flags",   // chflags: immutable, hidden …
+	"file-write-xattr",   // extended attributes, com.apple.quarantine among them
+}
+
+// unaskedRoots are the folders of a profile its unasked rules cover: its
+// Write folders but the action's own temporary folder (and what it
+// resolves to), where an action may remove and rewrite what it made.
+func unaskedRoots(p Profile) []string {
+	temp := map[string]bool{p.TempDir: true}
+	if r, err := filepath.EvalSymlinks(p.TempDir); err == nil {
+		temp[r] = true
+	}
+	var out []string
+	for _, w := range p.Write {
+		if !temp[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// plantingRegexes are the persistence table's places as SBPL regular
+// expressions (the text between #" and "), in table order, each matching
+// the place wherever it lies (a "~/" entry in any folder: the profile does
+// not know which home an action sees, and a superset refuses more, never
+// less) and everything under it.
+func plantingRegexes() ([]string, error) {
+	var out []string
+	for _, pl := range sanitize.PersistencePlaces("") {
+		re, err := placeRegex(pl)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// placeRegex returns the regular expression of one place: anchored at the
+// start of the path when the place starts in a folder, at any element
+// otherwise; names compared as a Mac's file system compares them (foldName);
+// "*" any one element, "*x" any element ending in x; then the end of the
+// path or a slash (the place covers what lies under it).
+func placeRegex(pl sanitize.PersistencePlace) (string, error) {
+	var b strings.Builder
+	switch pl.Under {
+	case "":
+		b.WriteString("/")
+	case "/":
+		b.WriteString("^/")
+	default:
+		under, err := foldName(strings.TrimPrefix(pl.Under, "/"))
+		if err != nil {
+			return "", fmt.Errorf("sandbox: the persistence place %s: %w", pl.Entry, err)
+		}
+		b.WriteString("^/" + under + "/")
+	}
+	for i, e := range pl.Elems {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		switch {
+		case e == "*":
+			b.WriteString("[^/]+")
+			continue
+		case strings.HasPrefix(e, "*"):
+			b.WriteString("[^/]*")
+			e = e[1:]
+		}
+		f, err := foldName(e)
+		if err != nil {
+			return "", fmt.Errorf("sandbox: the persistence place %s: %w", pl.Entry, err)
+		}
+		b.WriteString(f)
+	}
+	b.WriteString("(/|$)")
+	return b.String(), nil
+}
+
+// foldName returns a regular expression matching name as APFS compares
+// names on a default (case-insensitive) volume: each ASCII letter in either
+// case, and s and k also as the two other letters that fold to them (ſ,
+// U+017F, and the Kelvin sign, U+212A, which is K under normalisation too).
+// Regular expression syntax is escaped. A quote or a control character,
+// which no place holds, is an error: the text could not carry it.
+func foldName(name string) (string, error) {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r == utf8.RuneError || r < 0x20 || r == 0x7f || r == '"':
+			return "", fmt.Errorf("the name %q holds a character a profile cannot carry", name)
+		case r == 's' || r == 'S':
+			b.WriteString("(s|S|\u017f)")
+		case r == 'k' || r == 'K':
+			b.WriteString("(k|K|\u212a)")
+		case 'a' <= r && r <= 'z':
+			fmt.Fprintf(&b, "[%c%c]", r, r-'a'+'A')
+		case 'A' <= r && r <= 'Z':
+			fmt.Fprintf(&b, "[%c%c]", r-'A'+'a', r)
+		case strings.ContainsRune(`\.+*?()|[]{}^$#`, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), nil
+}
+
+// unasked writes the rules of an action the person did not approve: no
+// launches outside the sandbox, and in the sandbox roots nothing removed,
+// replaced, rewritten or planted.
+func (sb *sbpl) unasked(p Profile) error {
+	sb.line("")
+	sb.line("; Not approved: nothing that starts code outside the sandbox (Launch Services' open,")
+	sb.line("; launchd jobs, login items). Later rules win: this holds over every allow above.")
+	sb.line("(deny lsopen)")
+	sb.line("(deny job-creation)")
+	sb.names("(deny mach-lookup", launchServices)
+	if roots := unaskedRoots(p); len(roots) > 0 {
+		sb.line("; Not approved: in the sandbox roots nothing is removed, renamed, replaced or rewritten;")
+		sb.line("; new files and folders may be made (seatbelt_unasked.go says what this holds).")
+		sb.rule("(deny "+strings.Join(unaskedFileOps, " "), "subpath", "ROOT", roots)
+	}
+	res, err := plantingRegexes()
+	if err != nil {
+		return err
+	}
+	sb.line("; Not approved: nothing is written where code runs later by itself (the persistence")
+	sb.line("; table: git hooks and configuration, shell start-up files, .envrc, launchd …), anywhere.")
+	sb.b.WriteString("(deny file-write*")
+	for _, re := range res {
+		fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
+	}
+	sb.b.WriteString(")\n")
+	return nil
+}

@@ -1,0 +1,212 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// unaskedOps are the operations refused in the roots to an unasked action.
+var unaskedOps = []string{"file-write-unlink", "file-write-data", "file-write-mode", "file-write-owner",
+	"file-write-setugid", "file-write-flags", "file-write-xattr"}
+
+// TestSeatbeltUnaskedRoots: an action the person did not approve, of every
+// kind, is refused in each sandbox root (and not in its temporary folder)
+// removing and renaming (rename unlinks its source and a replaced
+// destination), writing an existing file, and changing modes, owners,
+// flags and extended attributes; by specific operations, which win over the
+// roots' wildcard allow; and not creating. An approved one is refused none
+// of it.
+func TestSeatbeltUnaskedRoots(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		text, params := seatbelt(t, p)
+		rules := parseRules(t, text)
+		var roots []string
+		for i := 0; ; i++ {
+			v, ok := params["ROOT_"+strconv.Itoa(i)]
+			if !ok {
+				break
+			}
+			roots = append(roots, v)
+		}
+		if !p.Unasked {
+			if len(roots) > 0 || strings.Contains(text, "file-write-unlink") {
+				t.Errorf("%s: an approved action is refused in the roots: %q", name, roots)
+			}
+			return
+		}
+		if !slices.Equal(roots, []string{"/Users/ann/Documents"}) {
+			t.Errorf("%s: the unasked rules cover %q, want the root only", name, roots)
+		}
+		i := slices.IndexFunc(rules, func(r sbRule) bool { return r.action == "deny" && r.has("file-write-unlink") })
+		if i < 0 {
+			t.Fatalf("%s: no unasked rule:\n%s", name, text)
+		}
+		r := rules[i]
+		if !slices.Equal(r.ops, unaskedOps) || !slices.Equal(r.filters, []string{`(subpath (param "ROOT_0"))`}) {
+			t.Errorf("%s: the unasked rule is %v %v", name, r.ops, r.filters)
+		}
+		if r.has("file-write-create") || r.has("file-write*") {
+			t.Errorf("%s: new files are refused too", name)
+		}
+	})
+}
+
+// TestSeatbeltUnaskedTemp: the temporary folder and where it leads (macOS's
+// /var is /private/var) are not covered by the unasked rules, once the
+// profile is resolved as the launcher resolves it.
+func TestSeatbeltUnaskedTemp(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real-temp")
+	root := filepath.Join(dir, "Documents")
+	for _, d := range []string{real, root} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "temp")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	s := sandbox.Settings{OS: "darwin", Home: dir, Roots: []string{root}, Env: []string{"HOME=" + dir}}
+	p, err := sandbox.Derive(s, sandbox.KindCommand, sandbox.Grant{}, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = sandbox.Resolve(p)
+	realResolved, err := filepath.EvalSymlinks(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(p.Write, realResolved) {
+		t.Fatalf("Resolve did not add where the temporary folder leads: %q", p.Write)
+	}
+	_, params := seatbelt(t, p)
+	rootResolved, _ := filepath.EvalSymlinks(root)
+	for k, v := range params {
+		if strings.HasPrefix(k, "ROOT_") && v != root && v != rootResolved {
+			t.Errorf("%s=%s: the unasked rules cover more than the root", k, v)
+		}
+	}
+}
+
+// plantingRules returns the regular expressions of the profile's planting
+// rule, compiled (Go's syntax reads the subset the profile uses: classes,
+// groups, alternation, anchors and escapes).
+func plantingRules(t *testing.T, text string) []*regexp.Regexp {
+	t.Helper()
+	rules := parseRules(t, text)
+	i := slices.IndexFunc(rules, func(r sbRule) bool {
+		return r.action == "deny" && slices.Equal(r.ops, []string{"file-write*"}) && len(r.filters) > 0 && strings.HasPrefix(r.filters[0], "(regex ")
+	})
+	if i < 0 {
+		return nil
+	}
+	var out []*regexp.Regexp
+	for _, f := range rules[i].filters {
+		src, ok := strings.CutPrefix(f, `(regex #"`)
+		if !ok || !strings.HasSuffix(src, `")`) {
+			t.Fatalf("filter %s is not a regular expression", f)
+		}
+		out = append(out, regexp.MustCompile(strings.TrimSuffix(src, `")`)))
+	}
+	return out
+}
+
+func anyMatch(res []*regexp.Regexp, path string) bool {
+	return slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(path) })
+}
+
+// TestSeatbeltPlanting: writes where code runs later by itself are refused
+// to an unasked action wherever they lie, under any spelling a Mac's file
+// system takes for the same name; other files are not.
+func TestSeatbeltPlanting(t *testing.T) {
+	p := macProfile(t, sandbox.KindCommand, sandbox.Grant{Network: sandbox.NetInternet})
+	text := mustSeatbelt(t, p)
+	res := plantingRules(t, text)
+	if len(res) == 0 {
+		t.Fatalf("no planting rule:\n%s", text)
+	}
+	rules := parseRules(t, text)
+	last := 0
+	for _, r := range rules {
+		if r.action == "allow" {
+			last = r.at
+		}
+	}
+	if strings.LastIndex(text, "(regex #\"/") < last {
+		t.Error("an allow follows the planting rule")
+	}
+	const d = "/Users/ann/Documents/work"
+	for _, path := range []string{
+		d + "/.git", d + "/.git/hooks/pre-commit", d + "/.git/config", d + "/.git/info/attributes",
+		d + "/.GIT/Hooks/pre-commit", d + "/proj.git/hooks/post-update", d + "/.envrc", d + "/.ENVRC",
+		d + "/.vscode/tasks.json", d + "/.husky/pre-push", d + "/.githooks/x", d + "/.pre-commit-config.yaml",
+		d + "/venv/bin/activate", d + "/lib/python3.12/site-packages/evil.pth",
+		"/Users/ann/.zshrc", "/Users/ann/.zprofile", "/Users/ann/Library/LaunchAgents/x.plist",
+		"/Users/ann/.config/fish/conf.d/x.fish", "/private/etc/zshrc", "/etc/paths.d/x",
+		d + "/.z\u017fhrc",  // ſ: APFS takes it for s
+		d + "/.\u212ashrc",  // the Kelvin sign: K
+		"/Users/ann/.ZshRC", // case
+		d + "/.zshrc",       // a home's file, wherever it lies
+		d + "/.git/hooks",   // the folder itself
+	} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused", path)
+		}
+	}
+	for _, path := range []string{
+		d + "/notes.txt", d + "/.gitignore", d + "/.github/workflows/ci.yml", d + "/git/hooks/x",
+		d + "/src/main.go", d + "/.zshrc.bak", d + "/my.envrc", d + "/bin/activate.sh", "/Users/ann/Documents",
+		macTemp + "/out.txt",
+	} {
+		if anyMatch(res, path) {
+			t.Errorf("%s is refused", path)
+		}
+	}
+	p.Unasked = false
+	if res := plantingRules(t, mustSeatbelt(t, p)); len(res) > 0 {
+		t.Error("an approved action is refused the planting places")
+	}
+}
+
+// TestSeatbeltPlantingTable: every place of the persistence table, spelled
+// out in a root, is refused: the rules are generated from the table, so a
+// place added to it is refused too.
+func TestSeatbeltPlantingTable(t *testing.T) {
+	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindJXA, sandbox.Grant{})))
+	places := sanitize.PersistencePlaces("")
+	if len(res) != len(places) {
+		t.Fatalf("%d rules for %d places", len(res), len(places))
+	}
+	for _, pl := range places {
+		var elems []string
+		for _, e := range pl.Elems {
+			switch {
+			case e == "*":
+				elems = append(elems, "any")
+			case strings.HasPrefix(e, "*"):
+				elems = append(elems, "any"+e[1:])
+			default:
+				elems = append(elems, e)
+			}
+		}
+		under := "/Users/ann/Documents/p"
+		if pl.Under == "/" {
+			under = "/"
+		}
+		path := filepath.Join(append([]string{under}, elems...)...)
+		for _, spelled := range []string{path, strings.ToUpper(path), path + "/x"} {
+			if !anyMatch(res, spelled) {
+				t.Errorf("%s (%s) is not refused", spelled, pl.Entry)
+			}
+		}
+	}
+}

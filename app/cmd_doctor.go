@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
 func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
@@ -24,7 +25,21 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 	if err != nil {
 		return err
 	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "%s\n\n", keyStoreLine(secrets.Open))
+	}
 	return runDoctor(ctx, s, "", *asJSON, stdout)
+}
+
+// keyStoreLine says whether the key store that holds the history's key can
+// be reached, and if not why and where the README says how to get one: the
+// gate does not start without it, and `airlock audit verify` needs it.
+func keyStoreLine(open func() (secrets.KeyStore, error)) string {
+	if _, err := open(); err != nil {
+		return "key store: MISSING (" + err.Error() + "): the gate and `airlock audit verify` need it for the history's key; " +
+			"outside a desktop session start one as the README's \"The two commands\" says"
+	}
+	return "key store: reachable"
 }
 
 // runDoctor runs the sandbox's checks with settings s through launcher

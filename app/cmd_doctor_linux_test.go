@@ -14,6 +14,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
 // TestDoctorRuns runs `airlock doctor` for real, as a person would: the
@@ -72,6 +73,22 @@ func TestDoctorRuns(t *testing.T) {
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".airlock-doctor") {
 			t.Errorf("the doctor left %s in the data folder", e.Name())
+		}
+	}
+}
+
+// TestDoctorKeyStoreLine checks what the doctor says of the key store, both
+// ways.
+func TestDoctorKeyStoreLine(t *testing.T) {
+	if got := keyStoreLine(func() (secrets.KeyStore, error) { return secrets.NewMemory(), nil }); got != "key store: reachable" {
+		t.Errorf("reachable: %q", got)
+	}
+	got := keyStoreLine(func() (secrets.KeyStore, error) {
+		return nil, errors.New("no Secret Service: DBUS_SESSION_BUS_ADDRESS is not set")
+	})
+	for _, want := range []string{"MISSING", "DBUS_SESSION_BUS_ADDRESS is not set", "audit verify", "outside a desktop session"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing: %q lacks %q", got, want)
 		}
 	}
 }

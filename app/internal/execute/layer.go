@@ -367,7 +367,7 @@ func (e *Executor) bundle(title, label string, items []pending, recs []ChangeRec
 	var b *bundleFolder
 	movedDirs := map[string]string{} // a new folder moved, by path: its place in the bundle
 	var placed []int
-	for _, it := range items {
+	for n, it := range items {
 		r := &recs[it.rec]
 		if it.c.Kind == sandbox.Removed {
 			r.Note = joinNote(r.Note, "nothing to keep: what it removed stays where it is")
@@ -391,7 +391,9 @@ func (e *Executor) bundle(title, label string, items []pending, recs []ChangeRec
 		if b == nil {
 			if b, err = e.newBundle(it.c.Path, title, label); err != nil {
 				up.dir.Close()
-				r.Note = joinNote(r.Note, "its new version could not be kept in the Trash: "+err.Error())
+				for _, rest := range items[n:] {
+					recs[rest.rec].Note = joinNote(recs[rest.rec].Note, "its new version could not be kept in the Trash: "+err.Error())
+				}
 				return err
 			}
 			defer b.Close()
@@ -552,8 +554,11 @@ func (b *bundleFolder) trash(e *Executor) (string, error) {
 // followed), anything but files, folders and links left out.
 func copyLoose(src *folder, name string, dst *folder) error {
 	fi, err := src.lstat(name)
-	if err != nil || fi == nil {
-		return errors.Join(err, fs.ErrNotExist)
+	if err != nil {
+		return err
+	}
+	if fi == nil {
+		return &fs.PathError{Op: "copying", Path: src.at(name), Err: fs.ErrNotExist}
 	}
 	switch m := fi.mode; {
 	case m.IsRegular():

@@ -251,7 +251,11 @@ func (h HeldChange) String() string {
 // Changes that plant code are held, not applied (Held; nil when none):
 // those at a place sanitize.Config.Plants names, a new .git anywhere, and
 // a regular file that gains an executable bit. A held new folder carries
-// the changes inside it (HeldChange.Inside). A change that could not be
+// the changes inside it (HeldChange.Inside): they are kept or discarded
+// with it. A held change inside a new folder that is not held itself
+// (proj/.envrc in a new proj) is held alone: the folder and its other
+// entries are applied, and keeping the change later puts it in that
+// folder. A change that could not be
 // applied (a folder of its path swapped for a link meanwhile, say) has
 // its new version moved to the Trash, into one folder named "Not applied
 // by Airlock (label)", and the error wraps ErrNotApplied; the Applied

@@ -52,6 +52,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"status":          {"-json"},
 		"history":         {"-json", "-n"},
 		"dashboard":       {"-print"},
+		"undo":            {"-json"},
 		"mcp":             {"-progress-every"},
 		"automations":     nil,
 		"doctor":          {"-json"},

@@ -87,12 +87,19 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	// Automations are added and turned on only after the person's yes in
 	// a popup; the terminal prompter has none, so there they are changed
 	// in settings.json (read at start) or turned off only.
+	// An undo, the same: only after the person's yes in a popup.
 	if opts.prompter == "popup" {
-		b.book.Confirm = confirmAutomation(&tray.Trust{Confirm: bridge.Confirm})
+		trust := &tray.Trust{Confirm: bridge.Confirm}
+		b.book.Confirm = confirmAutomation(trust)
+		b.undo.confirm = confirmUndo(trust)
 	} else {
 		b.book.Confirm = func(context.Context, automation.Change) error {
 			return fmt.Errorf("%w, and this gate (airlock serve --prompter=%s) shows none: use the menu-bar app or "+
 				"`airlock serve --prompter=popup`, or write it into settings.json and start the gate again", automation.ErrNotConfirmed, opts.prompter)
+		}
+		b.undo.confirm = func(context.Context, gate.UndoQuestion) error {
+			return fmt.Errorf("not undone: it needs the person's yes in Airlock's confirmation popup, and this gate "+
+				"(airlock serve --prompter=%s) shows none: use the menu-bar app or `airlock serve --prompter=popup`", opts.prompter)
 		}
 	}
 	b.runScheduler(ctx)
@@ -184,6 +191,7 @@ type gateHandler struct {
 	store *history.Store
 	dash  *dashLink        // nil or empty: no dashboard (airlock serve)
 	book  *automation.Book // the automations; nil: none here
+	undo  *undoConfirm     // how an undo asks the person; nil or empty: nobody can
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {

@@ -56,6 +56,7 @@ type builtGate struct {
 	box          *sandbox.Box // the OS sandbox of commands and scripts
 	roots        []string     // the sandbox roots as the gate uses them (resolved)
 	dash         *dashLink    // the menu-bar app's dashboard, once it serves
+	undo         *undoConfirm // how an undo asks the person (set before the socket serves)
 
 	// settingsMu is held by every change of the settings file (the level,
 	// the automations), each a read, a change and a write.
@@ -80,7 +81,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		return nil, err
 	}
 	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{},
-		dash: &dashLink{}}
+		dash: &dashLink{}, undo: &undoConfirm{}}
 	b.settings, err = policy.LoadSettings(b.settingsPath)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		NoScripts: noScripts(),
 	})
 	b.startAutomations(env)
-	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash})
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash, undo: b.undo})
 	if err != nil {
 		b.store.Close()
 		return nil, err

@@ -74,6 +74,7 @@ var commands = []command{
 	{"status", "airlock status [--json]", "show the running gate's state", cmdStatus},
 	{"history", "airlock history [--json] [-n N]", "show the newest actions of the gate's history, one a line", cmdHistory},
 	{"dashboard", "airlock dashboard [--print]", "open the running app's dashboard (the history by request, the automations, the settings) in the browser; --print prints a one-time read-only link instead", cmdDashboard},
+	{"undo", "airlock undo [--json] REQUEST", "put back what a request's actions replaced or removed on disk, and move what they made to the Trash (after your yes in a popup)", cmdUndo},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
 	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},
 	{"mcp", "airlock mcp [--progress-every 10s]", "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", cmdMCP},

@@ -10,6 +10,10 @@
 //   - the rule that nothing is unlinked: a delete, and the old version of an
 //     overwritten or replaced file, go to the Trash first (Trasher; the
 //     freedesktop trash on Linux);
+//   - the review of what a command or script run unasked changed in its
+//     copy-on-write layer (changes.go): applied by the same rules, what
+//     plants code held for the person, nothing lost, everything recorded
+//     for Undo;
 //   - processes run from an argument vector, never through a shell, each in a
 //     process group of its own that is killed as a whole (SIGKILL) when the
 //     context is cancelled, which is how the kill switch stops them (the

@@ -11,7 +11,10 @@
 //
 // # What is stored, and how
 //
-// Four tables: requests, decisions, outcomes and model_calls. A request
+// Five tables: requests, decisions, outcomes, model_calls and changes (what
+// an action run unasked changed on disk, added by schema 4: kind, status,
+// sizes and modes in clear, its paths, hashes and Trash locations sealed
+// unredacted, since undo needs them exact). A request
 // keeps both the name its client gave itself and the client's program as
 // the operating system vouched for it (program, added by schema 2; rows
 // chained before it leave it out of their link), and, for a plan the person
@@ -39,7 +42,7 @@
 // # The audit chain
 //
 // Every row of every table is an audit row. Rows carry a sequence number
-// (seq) that is global across the four tables and given by this package,
+// (seq) that is global across the tables and given by this package,
 // not by SQLite, so VACUUM cannot renumber it. Each row stores
 //
 //	link(n) = HMAC-SHA256(chain key, link(n-1) ‖ table ‖ seq ‖ key id ‖ every column, sealed ones as stored)

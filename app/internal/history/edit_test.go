@@ -88,13 +88,14 @@ func TestUpgradeFromSchema2(t *testing.T) {
 		EditOf: "v2-b", EditedBy: "the person, in the approval popup (zenity)"}))
 	must(t, s.AddDecision(ctx, decision("v3-a", 0, "ask")))
 	must(t, s.AddOutcome(ctx, history.Outcome{RequestID: "v3-a", Index: 0, Time: t0, Approval: "approved", Status: "ok"}))
+	must(t, s.AddFileChanges(ctx, fileChanges("v3-a")))
 	must(t, s.Close())
 	must(t, history.VerifyFile(path, ks))
 
 	db = raw(t, path)
 	must(t, db.QueryRow("PRAGMA user_version").Scan(&v))
-	if v != 3 {
-		t.Errorf("migrated to schema %d, want 3", v)
+	if v != 4 {
+		t.Errorf("migrated to schema %d, want 4 (the latest)", v)
 	}
 	for _, col := range []string{"edited_by", "edit_of"} {
 		var seq int64

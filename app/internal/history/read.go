@@ -164,3 +164,45 @@ func (s *Store) entries(rows *sql.Rows, capacity int) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// FileChanges returns what request id's actions changed (AddFileChanges),
+// in the order of the actions and of the changes, decrypted; none for a
+// request that changed nothing or is unknown.
+func (s *Store) FileChanges(ctx context.Context, id string) ([]FileChange, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
+	id = redact.String(id) // ids are stored redacted
+	rows, err := s.r.QueryContext(ctx, `SELECT seq, key_id, idx, n, time, kind, status, held, placed, mode, size, old_mode,
+	path, hash, old, old_hash, discarded, note FROM changes WHERE request_id = ? ORDER BY idx, n`, id)
+	if err != nil {
+		return nil, fmt.Errorf("reading the changes of request %q: %w", id, err)
+	}
+	defer rows.Close()
+	var out []FileChange
+	for rows.Next() {
+		var (
+			seq, idx, n, when, held, placed, mode, oldMode int64
+			keyID                                          string
+			sealed                                         [6][]byte
+			c                                              = FileChange{RequestID: id}
+		)
+		if err := rows.Scan(&seq, &keyID, &idx, &n, &when, &c.Kind, &c.Status, &held, &placed, &mode, &c.Size, &oldMode,
+			&sealed[0], &sealed[1], &sealed[2], &sealed[3], &sealed[4], &sealed[5]); err != nil {
+			return nil, fmt.Errorf("reading the changes of request %q: %w", id, err)
+		}
+		c.Index, c.N, c.Time = int(idx), int(n), time.Unix(0, when)
+		c.Held, c.Placed, c.Mode, c.OldMode = held != 0, placed != 0, uint32(mode), uint32(oldMode)
+		dst := []*string{&c.Path, &c.Hash, &c.Old, &c.OldHash, &c.Discarded, &c.Note}
+		for i, col := range []string{"path", "hash", "old", "old_hash", "discarded", "note"} {
+			if *dst[i], err = s.unseal(changesTable, seq, col, keyID, sealed[i]); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the changes of request %q: %w", id, err)
+	}
+	return out, nil
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -75,6 +76,30 @@ type ModelCall struct {
 	CompletionTokens int
 }
 
+// A FileChange is one path an action that ran unasked changed, as the
+// gate applied, held or discarded it (execute.ChangeRecord): what undo
+// reads back. The paths and hashes are sealed as they are, unredacted:
+// undo needs them exact, and sealed they are not readable in clear.
+type FileChange struct {
+	RequestID string
+	Index     int       // the action's position in the plan, from 0; its decision must be recorded
+	N         int       // the change's position among the action's, from 0
+	Time      time.Time // zero means now
+	Kind      string    // "created", "changed", "removed" or "replaced"
+	Status    string    // "applied", "discarded", "skipped" or "failed"
+	Held      bool      // held for the person; with "applied", they kept it
+	Placed    bool      // a new version was put at Path
+	Mode      uint32    // the new version's type and permission bits (fs.FileMode)
+	Size      int64
+	OldMode   uint32 // what was at Path before (fs.FileMode)
+	Path      string // absolute (sealed)
+	Hash      string // hex SHA-256 of the new version (sealed)
+	Old       string // where the old version lies in the Trash (sealed)
+	OldHash   string // hex SHA-256 of the old version (sealed)
+	Discarded string // where a new version not applied lies in the Trash (sealed)
+	Note      string // why it was held, skipped or not applied (redacted, then sealed)
+}
+
 // An Entry is one action as `airlock history` shows it: the request it
 // belongs to, the decision, and the outcome once there is one. Everything
 // in it is decrypted.
@@ -90,6 +115,8 @@ var (
 	decisionValues = []string{"auto", "ask", "refused"}
 	approvalValues = []string{"", "approved", "denied", "timeout", "killed", "withdrawn", "granted", "edited"}
 	statusValues   = []string{"ok", "failed", "skipped", "denied", "timeout", "refused", "killed", "withdrawn", "dry-run", "rejected", "edited", StatusInterrupted}
+	changeKinds    = []string{"created", "changed", "removed", "replaced"}
+	changeStatuses = []string{"applied", "discarded", "skipped", "failed"}
 )
 
 func unixNano(t time.Time) int64 {
@@ -186,4 +213,34 @@ func (m ModelCall) values() ([]any, error) {
 	}
 	return []any{redact.String(m.RequestID), unixNano(m.Time), redact.String(m.Endpoint),
 		int64(m.Status), int64(m.Duration), int64(m.PromptTokens), int64(m.CompletionTokens)}, nil
+}
+
+func (c FileChange) values() ([]any, error) {
+	const what = "a file change"
+	switch {
+	case c.RequestID == "":
+		return nil, invalid(what, "the request id is empty")
+	case c.Index < 0 || c.N < 0:
+		return nil, invalid(what, "index %d or position %d is negative", c.Index, c.N)
+	case c.Size < 0:
+		return nil, invalid(what, "size %d is negative", c.Size)
+	case !strings.HasPrefix(c.Path, "/"):
+		return nil, invalid(what, "the path is not absolute")
+	}
+	if err := oneOf(what, "kind", c.Kind, changeKinds); err != nil {
+		return nil, err
+	}
+	if err := oneOf(what, "status", c.Status, changeStatuses); err != nil {
+		return nil, err
+	}
+	return []any{redact.String(c.RequestID), int64(c.Index), int64(c.N), unixNano(c.Time), c.Kind, c.Status,
+		boolInt(c.Held), boolInt(c.Placed), int64(c.Mode), c.Size, int64(c.OldMode),
+		c.Path, c.Hash, c.Old, c.OldHash, c.Discarded, redact.String(c.Note)}, nil
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

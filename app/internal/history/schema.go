@@ -73,6 +73,32 @@ CREATE INDEX model_calls_request ON model_calls (request_id);`,
 	// replaced, and who edited it there.
 	`ALTER TABLE requests ADD COLUMN edit_of TEXT NOT NULL DEFAULT '';
 ALTER TABLE requests ADD COLUMN edited_by TEXT NOT NULL DEFAULT '';`,
+	// What an action that ran unasked changed, as the gate applied, held
+	// or discarded it: for the person to see and for undo.
+	`CREATE TABLE changes (
+	seq        INTEGER PRIMARY KEY,
+	request_id TEXT NOT NULL,
+	idx        INTEGER NOT NULL,
+	n          INTEGER NOT NULL,
+	time       INTEGER NOT NULL,
+	kind       TEXT NOT NULL,
+	status     TEXT NOT NULL,
+	held       INTEGER NOT NULL,
+	placed     INTEGER NOT NULL,
+	mode       INTEGER NOT NULL,
+	size       INTEGER NOT NULL,
+	old_mode   INTEGER NOT NULL,
+	path       BLOB NOT NULL,
+	hash       BLOB NOT NULL,
+	old        BLOB NOT NULL,
+	old_hash   BLOB NOT NULL,
+	discarded  BLOB NOT NULL,
+	note       BLOB NOT NULL,
+	key_id     TEXT NOT NULL,
+	link       BLOB NOT NULL,
+	UNIQUE (request_id, idx, n),
+	FOREIGN KEY (request_id, idx) REFERENCES decisions (request_id, idx)
+) STRICT;`,
 }
 
 // A colKind says how a column is stored and chained.
@@ -137,7 +163,14 @@ var (
 		column{"status", intCol}, column{"duration", intCol},
 		column{"prompt_tokens", intCol}, column{"completion_tokens", intCol})
 
-	tables = []*table{requestsTable, decisionsTable, outcomesTable, modelCallsTable}
+	changesTable = newTable("changes",
+		column{"request_id", textCol}, column{"idx", intCol}, column{"n", intCol}, column{"time", intCol},
+		column{"kind", textCol}, column{"status", textCol}, column{"held", intCol}, column{"placed", intCol},
+		column{"mode", intCol}, column{"size", intCol}, column{"old_mode", intCol},
+		column{"path", sealedCol}, column{"hash", sealedCol}, column{"old", sealedCol},
+		column{"old_hash", sealedCol}, column{"discarded", sealedCol}, column{"note", sealedCol})
+
+	tables = []*table{requestsTable, decisionsTable, outcomesTable, modelCallsTable, changesTable}
 )
 
 // migrate brings the schema up to date, one transaction per step. It

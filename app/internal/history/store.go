@@ -68,6 +68,7 @@ type Store struct {
 type job struct {
 	t      *table
 	vals   []any    // t.cols in order; sealed columns still plain strings
+	more   [][]any  // further rows of t, written in the same transaction
 	rotate *keyring // instead of a row: seal new rows with this key
 	res    chan error
 }
@@ -351,6 +352,12 @@ func lastRow(ctx context.Context, q querier) (head, string, error) {
 	var last head
 	where := ""
 	for _, t := range tables {
+		if ok, err := present(ctx, q, t); err != nil || !ok {
+			if err != nil {
+				return head{}, "", err
+			}
+			continue
+		}
 		var h head
 		err := q.QueryRowContext(ctx, "SELECT seq, link FROM "+t.name+" ORDER BY seq DESC LIMIT 1").Scan(&h.seq, &h.link)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -366,9 +373,24 @@ func lastRow(ctx context.Context, q querier) (head, string, error) {
 	return last, where, nil
 }
 
+// present reports whether the file has table t: one of an older schema,
+// which VerifyFile reads without migrating it, lacks those a later
+// migration made.
+func present(ctx context.Context, q querier, t *table) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", t.name).Scan(&n)
+	return n > 0, err
+}
+
 // linkAt returns the stored link of the row with the given seq, or nil.
 func linkAt(ctx context.Context, q querier, seq int64) ([]byte, string, error) {
 	for _, t := range tables {
+		if ok, err := present(ctx, q, t); err != nil || !ok {
+			if err != nil {
+				return nil, "", err
+			}
+			continue
+		}
 		var link []byte
 		err := q.QueryRowContext(ctx, "SELECT link FROM "+t.name+" WHERE seq = ?", seq).Scan(&link)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -147,7 +147,8 @@ func newCursor(ctx context.Context, q querier, t *table) (*cursor, error) {
 
 // selectFor is t's SELECT for the file as it is: VerifyFile migrates
 // nothing, so a file of an older schema may lack columns a later migration
-// added (addedTextCol); those read as ”, as the migration would fill them.
+// added (addedTextCol), which read as ”, as the migration would fill them,
+// or the whole table (changes), which reads as no rows.
 func selectFor(ctx context.Context, q querier, t *table) (string, error) {
 	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", t.name)
 	if err != nil {
@@ -164,6 +165,10 @@ func selectFor(ctx context.Context, q querier, t *table) (string, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return "", err
+	}
+	if len(have) == 0 {
+		// A table a later migration made: none of its rows to read.
+		return "SELECT 1 WHERE 0", nil
 	}
 	names := make([]string, len(t.cols))
 	missing := false

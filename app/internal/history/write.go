@@ -32,6 +32,24 @@ func (s *Store) AddModelCall(ctx context.Context, m ModelCall) error {
 	return s.add(ctx, modelCallsTable, m.values)
 }
 
+// AddFileChanges records what one action changed, all of it in one
+// transaction: the records are written together or not at all. The
+// action's decision must have been recorded.
+func (s *Store) AddFileChanges(ctx context.Context, cs []FileChange) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(cs))
+	for i, c := range cs {
+		vals, err := c.values()
+		if err != nil {
+			return fmt.Errorf("change %d: %w", i+1, err)
+		}
+		rows[i] = vals
+	}
+	return s.submit(ctx, &job{t: changesTable, vals: rows[0], more: rows[1:]})
+}
+
 // Rotate makes a new key, stores it in the key store and seals every
 // later row with it. Earlier rows keep their key id and still open: old
 // keys stay in the key store. It returns the new key's id.
@@ -153,26 +171,28 @@ func (s *Store) commit(batch []*job) (err error) {
 			cur = j.rotate
 			continue
 		}
-		seq := h.seq + 1
-		args := make([]any, 3+len(j.t.cols))
-		vals := args[3:]
-		for i, c := range j.t.cols {
-			vals[i] = j.vals[i]
-			if c.kind == sealedCol {
-				vals[i] = cur.seal(j.t.name, seq, c.name, j.vals[i].(string))
-			}
-		}
-		link := cur.link(h.link, j.t, seq, vals)
-		args[0], args[1], args[2] = seq, cur.id, link
 		st := stmts[j.t]
 		if st == nil {
 			st = tx.StmtContext(ctx, s.ins[j.t])
 			stmts[j.t] = st
 		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("writing history: %s: %w", j.t.name, err)
+		for _, row := range append([][]any{j.vals}, j.more...) {
+			seq := h.seq + 1
+			args := make([]any, 3+len(j.t.cols))
+			vals := args[3:]
+			for i, c := range j.t.cols {
+				vals[i] = row[i]
+				if c.kind == sealedCol {
+					vals[i] = cur.seal(j.t.name, seq, c.name, row[i].(string))
+				}
+			}
+			link := cur.link(h.link, j.t, seq, vals)
+			args[0], args[1], args[2] = seq, cur.id, link
+			if _, err := st.ExecContext(ctx, args...); err != nil {
+				return fmt.Errorf("writing history: %s: %w", j.t.name, err)
+			}
+			h = head{seq: seq, link: link}
 		}
-		h = head{seq: seq, link: link}
 	}
 	blob := cur.encodeHead(s.dbID, h)
 	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = ? WHERE name = 'head'", blob); err != nil {

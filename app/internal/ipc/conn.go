@@ -202,6 +202,12 @@ func (c *conn) handle(req Request) {
 		} else {
 			err = &RPCError{Code: CodeServerError, Message: "this gate has no dashboard: it comes with the menu-bar app (airlock), not airlock serve"}
 		}
+	case "undo":
+		if uh, ok := h.(UndoHandler); ok {
+			res, err = uh.Undo(c.ctx, req.Params.(UndoParams))
+		} else {
+			err = &RPCError{Code: CodeServerError, Message: "this gate cannot undo"}
+		}
 	default: // DecodeRequest lets no other method through
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}

@@ -139,6 +139,18 @@ func decodeRequest(frame []byte) (Request, error) {
 			}
 		}
 		req.Params = p
+	case "undo":
+		if !hasParams {
+			return req, invalid(CodeInvalidParams, "undo needs params: request")
+		}
+		var p UndoParams
+		if err := decodeParams(params, &p); err != nil {
+			return req, err
+		}
+		if !validName(p.Request, MaxRequestID) {
+			return req, invalid(CodeInvalidParams, "request must be a request id: 1 to %d bytes of printable text without surrounding spaces", MaxRequestID)
+		}
+		req.Params = p
 	default: // status, kill: no params, or an empty object
 		if hasParams {
 			if err := decodeParams(params, &struct{}{}); err != nil {

@@ -56,6 +56,8 @@ func TestDecodeRequestAccepts(t *testing.T) {
 			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "run-now", Name: "morning"}}},
 		{"automations off", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"off"}}`,
 			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "off"}}},
+		{"undo", `{"jsonrpc":"2.0","id":8,"method":"undo","params":{"request":"9f1c2a3b4d5e6f708192a3b4"}}`,
+			ipc.Request{ID: json.RawMessage(`8`), Method: "undo", Params: ipc.UndoParams{Request: "9f1c2a3b4d5e6f708192a3b4"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +108,11 @@ func TestDecodeRequestRefuses(t *testing.T) {
 		{"folder with a line break", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","kind":"command","argv":["ls"],"dir":"/a\nb"}}`, ipc.CodeInvalidParams, "1"},
 		{"long folder", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","kind":"command","argv":["ls"],"dir":"/` + strings.Repeat("a", ipc.MaxDir) + `"}}`, ipc.CodeInvalidParams, "1"},
 		{"PATH with a NUL", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","kind":"command","argv":["ls"],"path":"/bin\u0000"}}`, ipc.CodeInvalidParams, "1"},
+		{"undo without params", `{"jsonrpc":"2.0","id":1,"method":"undo"}`, ipc.CodeInvalidParams, "1"},
+		{"undo of no request", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":""}}`, ipc.CodeInvalidParams, "1"},
+		{"undo of a long id", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":"` + strings.Repeat("a", 65) + `"}}`, ipc.CodeInvalidParams, "1"},
+		{"undo of a control character", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":"a\u001bb"}}`, ipc.CodeInvalidParams, "1"},
+		{"undo that confirms itself", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":"a","confirmed":true}}`, ipc.CodeInvalidParams, "1"},
 		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":["kill"]}`, ipc.CodeInvalidRequest, "1"},
 		{"approve", `{"jsonrpc":"2.0","id":1,"method":"approve"}`, ipc.CodeMethodNotFound, "1"},
 		{"method in other case", `{"jsonrpc":"2.0","id":1,"method":"Status"}`, ipc.CodeMethodNotFound, "1"},
@@ -184,28 +191,27 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly seven methods,
-// and a Handler (with its optional DashboardHandler) with exactly the
-// matching methods, so nothing a client can call approves, denies or
-// resumes (automations may only propose a change that raises trust: the
-// person says yes to it in a popup; dashboard opens the browser itself or
-// hands out a link that can only read), and the operations automations
-// takes.
+// TestMethodsAreClosed pins the protocol's surface: exactly eight methods,
+// and a Handler (with its optional DashboardHandler and UndoHandler) with
+// exactly the matching methods, so nothing a client can call approves,
+// denies or resumes (automations and undo may only propose: the person
+// says yes in a popup; dashboard opens the browser itself or hands out a
+// link that can only read), and the operations automations takes.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"ask", "automations", "dashboard", "history", "kill", "status", "submit"}
+	want := []string{"ask", "automations", "dashboard", "history", "kill", "status", "submit", "undo"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
 	}
 	var names []string
-	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler]()} {
+	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler](), reflect.TypeFor[ipc.UndoHandler]()} {
 		for i := range h.NumMethod() {
 			names = append(names, strings.ToLower(h.Method(i).Name))
 		}
 	}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
-		t.Errorf("Handler and DashboardHandler methods %q, want exactly %q", names, want)
+		t.Errorf("Handler, DashboardHandler and UndoHandler methods %q, want exactly %q", names, want)
 	}
 	ops := []string{"add", "disable", "enable", "list", "off", "on", "remove", "run-now"}
 	if got := slices.Sorted(slices.Values(ipc.AutomationOps)); !slices.Equal(got, ops) {
@@ -223,6 +229,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "add", Name: "inbox", Run: "CREATE_FOLDER \"~/Documents/Inbox\"\n", Schedule: "every 2h"}},
 		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
 		{ID: json.RawMessage(`9`), Method: "dashboard", Params: ipc.DashboardParams{}},
+		{ID: json.RawMessage(`10`), Method: "undo", Params: ipc.UndoParams{Request: "3f2a9c"}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()
@@ -260,6 +267,7 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":5,"method":"history","params":{"limit":-1}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"add","name":"a","run":"NOTIFY \"x\" \"y\"","schedule":"every 2h","cooldown":"1h"}}`,
 		`{"jsonrpc":"2.0","id":8,"method":"automations","params":{"op":"enable","name":"a"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"undo","params":{"request":"9f1c2a3b4d5e6f708192a3b4"}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"st\xffatus\"}",
 	} {
 		f.Add([]byte(s))
@@ -308,6 +316,14 @@ func FuzzDecode(f *testing.F) {
 			}
 		case ipc.AutomationsParams:
 			if req.Method != "automations" || !slices.Contains(ipc.AutomationOps, p.Op) || (p.Op != "add" && (p.Ask != "" || p.Run != "")) {
+				t.Fatalf("accepted %#v", req)
+			}
+		case ipc.DashboardParams:
+			if req.Method != "dashboard" {
+				t.Fatalf("accepted %#v", req)
+			}
+		case ipc.UndoParams:
+			if req.Method != "undo" || p.Request == "" || len(p.Request) > ipc.MaxRequestID || strings.TrimSpace(p.Request) != p.Request {
 				t.Fatalf("accepted %#v", req)
 			}
 		case nil:

@@ -53,8 +53,10 @@ const MaxHistoryLimit = 1000
 // (removing, turning off) is made at once, like kill. dashboard opens the
 // dashboard in the person's browser, or returns a read-only link to it: it
 // shows what history already returns, and every change made there waits
-// for the person's yes in a popup.
-var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard"}
+// for the person's yes in a popup. undo may only ask too: what a request
+// changed on disk is put back only after the person's yes in the same
+// popup.
+var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard", "undo"}
 
 // AutomationOps are the values AutomationsParams.Op may take.
 var AutomationOps = []string{"list", "add", "remove", "enable", "disable", "run-now", "on", "off"}
@@ -167,6 +169,26 @@ type DashboardParams struct {
 	Print bool `json:"print,omitempty"`
 }
 
+// MaxRequestID bounds UndoParams.Request, in bytes.
+const MaxRequestID = 64
+
+// UndoParams are the params of undo.
+type UndoParams struct {
+	// Request is the id of the request whose changes on disk to undo, as
+	// run and history show it: 1 to MaxRequestID bytes of printable text.
+	Request string `json:"request"`
+}
+
+// UndoHandler is a Handler that serves the undo method. The server answers
+// undo with an error saying the gate cannot undo when its Handler is not
+// one.
+type UndoHandler interface {
+	// Undo puts back what the request changed on disk, only after the
+	// person's yes in Airlock's own confirmation popup (the menu's): never
+	// on the client's word.
+	Undo(ctx context.Context, p UndoParams) (any, error)
+}
+
 // DashboardResult is the result of dashboard.
 type DashboardResult struct {
 	// Address is the dashboard's address, with no secret in it; on its own
@@ -235,7 +257,7 @@ type Request struct {
 	Method string
 	// Params is SubmitParams for submit, AskParams for ask, HistoryParams
 	// for history, AutomationsParams for automations, DashboardParams for
-	// dashboard, nil for status and kill.
+	// dashboard, UndoParams for undo, nil for status and kill.
 	Params any
 }
 

@@ -79,6 +79,53 @@ func (c *Config) Persistence(abs string) (Zone, bool) {
 	return h.zone(), true
 }
 
+// Plants reports whether a change at abs, an absolute path, may plant code
+// that runs later, unasked: Persistence, but for what git keeps as data
+// inside a repository's .git folder (gitDataZone: objects, refs, the index
+// …), which every commit writes and git never runs. Such a path still
+// plants when the folder holding the .git is a persistence location, or
+// when what lies below the data folder matches an entry of its own
+// (".git/objects/x/.envrc"). Like Classify it does no I/O.
+func (c *Config) Plants(abs string) (Zone, bool) {
+	z, ok := c.Persistence(abs)
+	if !ok {
+		return z, false
+	}
+	m := c.model()
+	k, isAbs := m.classifyInput(abs)
+	if !isAbs {
+		return z, true
+	}
+	dot := denyKey(".git")
+	for i, e := range k.deny {
+		if e != dot || i+1 >= len(k.deny) {
+			continue
+		}
+		if !gitData(k.deny[i+1]) {
+			return z, true
+		}
+		if _, ok := m.persistence(keyed{raw: k.raw[:i], deny: k.deny[:i], allow: k.allow[:i]}); ok {
+			return z, true
+		}
+		rest := keyed{raw: k.raw[i+2:], deny: k.deny[i+2:], allow: k.allow[i+2:]}
+		if h, ok := m.anywhere(rest, persistenceAny(), true); ok {
+			return h.zone(), true
+		}
+		return Zone{}, false
+	}
+	return z, true
+}
+
+// gitData reports whether key, the deny key of the element after a .git,
+// names one of gitDataZone's entries.
+var gitData = func() func(string) bool {
+	keys := map[string]bool{}
+	for _, e := range gitDataZone {
+		keys[denyKey(e.path)] = true
+	}
+	return func(key string) bool { return keys[key] }
+}()
+
 // Encloses tells the most sensitive zone that lies strictly inside abs
 // (Airlock's own files, then credential, system, persistence), for an analyzer that sees
 // "rm -rf ~/Library": ~/Library is no credential store, but it holds

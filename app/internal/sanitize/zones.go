@@ -270,6 +270,55 @@ var persistenceZone = []entry{
 	{"**/.npmrc", "npm settings (script-shell, registry)"},
 	{"**/.yarnrc.yml", "yarn settings"},
 	{"**/.pre-commit-config.yaml", "pre-commit hooks"},
+
+	// Where an action run unasked plants code the person runs later: a
+	// change there is held for the person's yes (package execute reviews
+	// what such an action changed), and writing there by name is rated
+	// like any persistence. Inside a folder listed here, every entry counts.
+	{"**/*.git/info", "a bare repository's info folder, whose attributes choose the filters and drivers git runs"},
+	{"**/.gitattributes", "git attributes, which choose the filters and diff and merge drivers git runs"},
+	{"**/.gitmodules", "git submodules, whose URLs and update commands git follows on update"},
+	{"**/.vscode/launch.json", "editor debug configurations, which run programs"},
+	{"**/.vscode/settings.json", "editor folder settings, which name interpreters, shells and tools the editor runs"},
+	{"**/*.code-workspace", "an editor workspace, whose settings and tasks run programs"},
+	{"**/.idea/runConfigurations", "IDE run configurations, which run programs"},
+	{"**/.idea/workspace.xml", "IDE workspace settings, which hold run configurations"},
+	{"**/.devcontainer", "a dev container definition, whose lifecycle commands run on opening the folder"},
+	{"**/.devcontainer.json", "a dev container definition, whose lifecycle commands run on opening the folder"},
+	{"**/lefthook.yml", "lefthook's git hooks"},
+	{"**/.lefthook.yml", "lefthook's git hooks"},
+	{"**/.exrc", "a project editor start-up file (vi and Vim read it with exrc set)"},
+	{"**/.nvim.lua", "a project editor start-up file (Neovim reads it with exrc set)"},
+	{"**/.nvimrc", "a project editor start-up file (Neovim reads it with exrc set)"},
+	{"~/.local/share/applications", "a desktop-entry folder (its entries are the menu's and file handlers' commands)"},
+	{"~/.local/share/systemd/user", "a systemd user-unit folder"},
+	{"~/.config/environment.d", "the session's environment (PATH and preloads for every program)"},
+	{"~/.config/plasma-workspace/env", "KDE's login scripts folder"},
+	{"~/.config/plasma-workspace/shutdown", "KDE's logout scripts folder"},
+	{"~/.xprofile", "an X session start-up script"},
+	{"~/.xinitrc", "an X session start-up script"},
+	{"~/.xsession", "an X session start-up script"},
+	{"~/.xsessionrc", "an X session start-up script"},
+	{"~/.bash_aliases", "a shell start-up file (sourced by the usual .bashrc)"},
+	{"~/Library/Application Support/xbar/plugins", "xbar's plugin folder (each plugin runs on a timer)"},
+	{"~/.swiftbar", "a SwiftBar plugin folder as people usually name it (SwiftBar has no default: it asks at first launch)"},
+}
+
+// gitDataZone names, inside a repository's .git folder, what git keeps as
+// data and never runs, which Plants leaves out of persistence: every
+// commit, fetch and checkout writes there, so an action's change there is
+// no planting. The rest of .git (hooks, config, info, the sequencer's todo
+// lists, submodules' and worktrees' own folders) still is.
+var gitDataZone = []entry{
+	{"objects", "git's object store: content addressed by its hash"},
+	{"refs", "git's branches and tags: names of commits"},
+	{"logs", "git's reflogs: where the refs pointed"},
+	{"index", "git's staging area: the next commit's file list"},
+	{"HEAD", "the current branch"},
+	{"ORIG_HEAD", "the commit before a reset or merge"},
+	{"FETCH_HEAD", "what the last fetch brought"},
+	{"COMMIT_EDITMSG", "the last commit message"},
+	{"packed-refs", "git's branches and tags, packed"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

@@ -1,0 +1,68 @@
+package sanitize_test
+
+import (
+	"testing"
+)
+
+// TestPlants: the places a change planting code is held for, inside a
+// listed folder as well as the entry itself, and git's data inside .git
+// left out unless something below it plants on its own.
+func TestPlants(t *testing.T) {
+	c := alice(t)
+	tests := []struct {
+		in       string
+		plants   bool
+		wantRoot string
+	}{
+		// The entries added for the review of unasked changes, and a path
+		// inside each folder.
+		{"/Users/alice/Documents/proj/.gitattributes", true, "~/Documents/proj/.gitattributes"},
+		{"/Users/alice/Documents/proj/.gitmodules", true, "~/Documents/proj/.gitmodules"},
+		{"/Users/alice/Documents/site.git/info/attributes", true, "~/Documents/site.git/info"},
+		{"/Users/alice/Documents/proj/.git/info/attributes", true, "~/Documents/proj/.git"},
+		{"/Users/alice/Documents/proj/.vscode/launch.json", true, "~/Documents/proj/.vscode/launch.json"},
+		{"/Users/alice/Documents/proj/.vscode/settings.json", true, "~/Documents/proj/.vscode/settings.json"},
+		{"/Users/alice/Documents/proj/app.code-workspace", true, "~/Documents/proj/app.code-workspace"},
+		{"/Users/alice/Documents/proj/.idea/runConfigurations/x.xml", true, "~/Documents/proj/.idea/runConfigurations"},
+		{"/Users/alice/Documents/proj/.idea/workspace.xml", true, "~/Documents/proj/.idea/workspace.xml"},
+		{"/Users/alice/Documents/proj/.devcontainer/devcontainer.json", true, "~/Documents/proj/.devcontainer"},
+		{"/Users/alice/Documents/proj/.devcontainer.json", true, "~/Documents/proj/.devcontainer.json"},
+		{"/Users/alice/.local/share/applications/evil.desktop", true, "~/.local/share/applications"},
+		{"/Users/alice/Library/Application Support/xbar/plugins/cpu.1m.sh", true, "~/Library/Application Support/xbar/plugins"},
+		{"/Users/alice/.swiftbar/x.5s.sh", true, "~/.swiftbar"},
+		{"/Users/alice/.config/environment.d/10-path.conf", true, "~/.config/environment.d"},
+		{"/Users/alice/.xprofile", true, "~/.xprofile"},
+		// Older entries, deep inside.
+		{"/Users/alice/Documents/proj/.git/hooks/pre-commit", true, "~/Documents/proj/.git/hooks"},
+		{"/Users/alice/Documents/proj/.git/config", true, "~/Documents/proj/.git/config"},
+		{"/Users/alice/Documents/proj/.git", true, "~/Documents/proj/.git"},
+		{"/Users/alice/Documents/proj/.git/rebase-merge/git-rebase-todo", true, "~/Documents/proj/.git"},
+		{"/Users/alice/Documents/proj/.git/modules/lib/objects/ab/cdef", true, "~/Documents/proj/.git"},
+
+		// What git writes at every commit is data.
+		{"/Users/alice/Documents/proj/.git/objects/ab/cdef", false, ""},
+		{"/Users/alice/Documents/proj/.git/objects", false, ""},
+		{"/Users/alice/Documents/proj/.git/refs/heads/main", false, ""},
+		{"/Users/alice/Documents/proj/.git/logs/HEAD", false, ""},
+		{"/Users/alice/Documents/proj/.git/index", false, ""},
+		{"/Users/alice/Documents/proj/.GIT/HEAD", false, ""},
+		{"/Users/alice/Documents/proj/.git/COMMIT_EDITMSG", false, ""},
+		// … unless it plants by itself, or the repository lies where
+		// everything plants.
+		{"/Users/alice/Documents/proj/.git/objects/x/.envrc", true, "x/.envrc"},
+		{"/Users/alice/Documents/proj/.git/refs/sub/.git/hooks/x", true, "sub/.git/hooks"},
+		{"/Users/alice/.oh-my-zsh/.git/refs/heads/master", true, "~/.oh-my-zsh"},
+
+		{"/Users/alice/Documents/proj/main.go", false, ""},
+		{"/Users/alice/Documents/proj/.vscode/extensions.json", false, ""},
+	}
+	for _, tt := range tests {
+		z, ok := c.Plants(tt.in)
+		if ok != tt.plants || z.Root != tt.wantRoot {
+			t.Errorf("Plants(%q) = %+v, %v; want %v %q", tt.in, z, ok, tt.plants, tt.wantRoot)
+		}
+		if p, _ := c.Persistence(tt.in); tt.plants && p.Root == "" {
+			t.Errorf("Plants(%q) holds it, but Persistence does not", tt.in)
+		}
+	}
+}

@@ -792,13 +792,16 @@ func tarCommand(c *call) {
 		return word{}, false
 	}
 	// Operands are read relative to the -C folder given before them.
-	var files []word
+	var files, renames []word
+	stdout := false
 	assign := func(l byte, v word) {
 		switch l {
 		case 'f':
 			archive, hasArchive = v, true
 		case 'C':
 			dir, hasDir = v, true
+		case 's':
+			renames = append(renames, v) // bsdtar's -s /old/new/
 		}
 	}
 	const valued = "fCbTXIsFNLVgHK"
@@ -807,6 +810,9 @@ func tarCommand(c *call) {
 		i = 1
 		for _, l := range []byte(args[0].s) {
 			setMode(l)
+			if l == 'O' {
+				stdout = true
+			}
 			if strings.IndexByte(tarShort, l) < 0 {
 				c.unmodelled(string(l))
 			}
@@ -859,6 +865,15 @@ func tarCommand(c *call) {
 					}
 				}
 				c.tarProgram(name, v)
+			case "--transform", "--xform":
+				if !has {
+					if v, has = take(); !has {
+						continue
+					}
+				}
+				renames = append(renames, v)
+			case "--to-stdout":
+				stdout = true
 			case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
 				if !has {
 					if v, has = take(); !has {
@@ -883,6 +898,8 @@ func tarCommand(c *call) {
 				l := letters[j]
 				setMode(l)
 				switch {
+				case l == 'O':
+					stdout = true
 				case l == 'P':
 					c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
 				case strings.IndexByte(tarShort, l) < 0:
@@ -908,6 +925,9 @@ func tarCommand(c *call) {
 				break
 			}
 		}
+	}
+	if mode == 'x' && !stdout {
+		c.extracts(c.name+" -x", dir, hasDir, renames)
 	}
 	c.tarEffects(mode, archive, dir, hasArchive, hasDir, files)
 }
@@ -941,6 +961,19 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 // directory.
 func unzipCommand(c *call) {
 	c.add(level.Caution, "unzip", "unzip: extracts files")
+	if !unzipLists(c.args) {
+		var dir word
+		has := false
+		for i, w := range c.args {
+			switch {
+			case w.s == "-d" && i+1 < len(c.args):
+				dir, has = c.args[i+1], true
+			case strings.HasPrefix(w.s, "-d") && len(w.s) > 2:
+				dir, has = word{s: w.s[2:], hole: w.hole, span: w.span}, true
+			}
+		}
+		c.extracts("unzip", dir, has, nil)
+	}
 	list, hasDir := false, false
 	var dir, archive word
 	for i := 0; i < len(c.args); i++ {

@@ -15,6 +15,7 @@ type call struct {
 	ops  []word // the operands among args, once worked out
 	span Span
 	pc   pipeCtx
+	use  string // what an interpreter's options put before its program: perl -MFile::Path is "use File::Path;"
 }
 
 // operands returns the operands among c.args, working them out once.

@@ -25,6 +25,7 @@ type opts struct {
 	free    bool              // every word is data, options included (echo, printf, test)
 	stop    string            // a word after which the words are another program's (open --args)
 	abbrev  bool              // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
+	exec    string            // words that start another program's words, up to ; or + (find -exec): not options
 }
 
 // effect is what one option does.
@@ -52,6 +53,12 @@ func (m *opts) check(c *call) bool {
 		}
 		if s == "--" || m.stop != "" && s == m.stop {
 			return true
+		}
+		if m.exec != "" && hasField(m.exec, s) {
+			for i+1 < len(c.args) && c.args[i+1].s != ";" && c.args[i+1].s != "+" {
+				i++ // the command's own words, rated as a command
+			}
+			continue
 		}
 		name, _, has := strings.Cut(s, "=")
 		if m.free || strings.HasPrefix(s, "--") || longs(name) || longs(name+"=") {

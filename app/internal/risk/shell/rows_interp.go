@@ -202,8 +202,16 @@ func interpreter(sp interpSpec) func(*call) {
 						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
 						return
 					case strings.IndexByte(sp.valued, l) >= 0:
+						v := rest
 						if rest == "" {
 							i++
+							if i < len(args) {
+								v = args[i].s
+							}
+						}
+						if (l == 'M' || l == 'm') && strings.HasPrefix(c.name, "perl") {
+							mod, _, _ := strings.Cut(v, "=")
+							c.use += "use " + strings.TrimPrefix(mod, "-") + ";\n"
 						}
 					case strings.IndexByte(sp.optional, l) >= 0:
 					default:
@@ -522,8 +530,9 @@ func pwshCommand(c *call) {
 	c.add(level.Dangerous, "interp-file", "%s: runs code that is not analysed", c.name)
 }
 
-// scanCode looks through unanalysed program text for the obvious.
-func scanCode(c *call, code string) {
+// scanKeywords looks through program text of a language interp does not
+// read for the obvious.
+func scanKeywords(c *call, code string) {
 	low := strings.ToLower(code)
 	for _, k := range []string{"rmtree", "remove_tree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
 		if strings.Contains(low, k) {

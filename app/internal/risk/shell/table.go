@@ -373,7 +373,7 @@ var commands = map[string]row{
 
 	// Files, text and archives.
 	"chmod": {run: permCommand, opts: model("fhvRHLPcENnaCIi+rwxXstugo", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --help --version")}, "chown": {run: permCommand, opts: model("fhvRHLPcn", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --dereference --no-dereference --from= --help --version")}, "chgrp": {run: permCommand, opts: model("fhvRHLPcn", "--changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference= --recursive --dereference --no-dereference --from= --help --version")},
-	"find": {run: findCommand, opts: &opts{short: "EHLPXdsx", valued: "fD", long: findLong}}, "fd": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "fdfind": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "rg": {run: rgCommand, opts: &opts{short: rgShort, valued: "ABCegEjmMtTfr", long: rgLong}},
+	"find": {run: findCommand, opts: &opts{short: "EHLPXdsx", valued: "fD", long: findLong, exec: "-exec -execdir -ok -okdir"}}, "fd": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "fdfind": {run: fdCommand, opts: &opts{short: "HIuisSglLpa0F1hV", valued: "dEetjcxXSo", long: fdLong}}, "rg": {run: rgCommand, opts: &opts{short: rgShort, valued: "ABCegEjmMtTfr", long: rgLong}},
 	"sort": {run: sortCommand, opts: &opts{short: "bcCdfghiMmnRrsuVz", valued: "kotST", long: sortLong}}, "uniq": {run: uniqCommand, opts: &opts{short: "cdDiuz", valued: "fsw", long: "--count --repeated --all-repeated --all-repeated= --skip-fields= --group --group= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= --help --version"}}, "base64": {run: base64Command, opts: &opts{short: "Ddin", valued: "biow", long: "--decode --ignore-garbage --wrap= --input= --output= --break= --help --version"}},
 	"sed": {run: sedCommand, opts: &opts{short: "nrEsuzla", valued: "efiIl", long: sedLong}}, "gsed": {run: sedCommand, opts: &opts{short: "nrEsuzla", valued: "efiIl", long: sedLong}}, "awk": {run: awkCommand, opts: awkModel}, "gawk": {run: awkCommand, opts: awkModel},
 	"nawk": {run: awkCommand, opts: awkModel}, "mawk": {run: awkCommand, opts: awkModel}, "tar": custom(tarCommand), "bsdtar": custom(tarCommand),
@@ -422,7 +422,8 @@ var commands = map[string]row{
 	"swift": custom(interpreter(interpSpec{code: "e"})), "php": custom(interpreter(phpSpec)),
 	"lua": custom(interpreter(luaSpec)), "luajit": custom(interpreter(luaSpec)),
 	"tclsh": custom(interpreter(interpSpec{})), "wish": custom(interpreter(interpSpec{})),
-	"deno": custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
+	"rscript": custom(interpreter(interpSpec{code: "e", longValued: []string{"--default-packages"}})),
+	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
 	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": custom(screenCommand),
 	"tmux": custom(tmuxCommand), "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),

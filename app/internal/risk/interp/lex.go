@@ -388,8 +388,9 @@ func (lx *lexer) body(end, open string, interp, escapes bool) (string, bool) {
 		case src[lx.i] == '\\' && lx.i+1 < len(src):
 			if interp && lx.lang == Swift && src[lx.i+1] == '(' {
 				close := matchBracket(src, lx.i+1)
-				lx.nest(src[min(lx.i+2, close):close], lx.i+2)
-				b.WriteString(Hole)
+				inner := src[min(lx.i+2, close):close]
+				lx.nest(inner, lx.i+2)
+				b.WriteString(homeOr(lx.lang, inner))
 				lit = false
 				lx.i = min(close+1, len(src))
 				continue
@@ -413,7 +414,7 @@ func (lx *lexer) body(end, open string, interp, escapes bool) (string, bool) {
 			if n, text, ok := lx.interpolation(); ok {
 				b.WriteString(text)
 				lit = false
-				lx.i += n
+				lx.i = min(lx.i+n, len(src))
 				continue
 			}
 		}
@@ -432,7 +433,7 @@ func (lx *lexer) interpolation() (int, string, bool) {
 	rest := src[i:]
 	code := func(open int) (int, string, bool) {
 		end := matchBracket(src, open)
-		body := src[open+1 : end]
+		body := src[min(open+1, end):end]
 		lx.nest(body, open+1)
 		return end + 1 - i, homeOr(lx.lang, body), true
 	}

@@ -57,7 +57,7 @@ func (lx *lexer) fstring(q string, raw bool) (string, bool) {
 		case rest[0] == '{':
 			end := matchBracket(src, lx.i)
 			lx.nest(src[lx.i+1:end], lx.i+1)
-			b.WriteString(Hole)
+			b.WriteString(homeOr(lx.lang, src[lx.i+1:end]))
 			lit = false
 			lx.i = min(end+1, len(src))
 		case rest[0] == '\\' && !raw && len(rest) > 1:
@@ -231,6 +231,9 @@ func (lx *lexer) perlQuote() bool {
 
 // delimited reads a delimited part at i (bracketing delimiters nest).
 func (lx *lexer) delimited(interp, escapes bool) (string, bool) {
+	if lx.i >= len(lx.src) {
+		return "", true
+	}
 	open := lx.src[lx.i]
 	lx.i++
 	if close, ok := map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}[open]; ok {
@@ -243,6 +246,10 @@ func (lx *lexer) delimited(interp, escapes bool) (string, bool) {
 // one delimiter (s/a/b/) the second part starts at once, so the closing
 // delimiter of the first, already read, is reread as its opener.
 func (lx *lexer) skipBlanksIfBracket() {
+	if lx.i <= 0 || lx.i > len(lx.src) {
+		lx.i = len(lx.src)
+		return
+	}
 	prev := lx.src[lx.i-1]
 	if strings.IndexByte(")]}>", prev) >= 0 {
 		for lx.i < len(lx.src) && strings.IndexByte(" \t\n", lx.src[lx.i]) >= 0 {
@@ -411,7 +418,7 @@ func (lx *lexer) rawSwift(end string, hashes int) (string, bool) {
 			p := lx.i + len(open) - 1
 			close := matchBracket(lx.src, p)
 			lx.nest(lx.src[p+1:close], p+1)
-			b.WriteString(Hole)
+			b.WriteString(homeOr(lx.lang, lx.src[p+1:close]))
 			lit = false
 			lx.i = min(close+1, len(lx.src))
 		default:

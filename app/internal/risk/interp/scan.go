@@ -124,11 +124,18 @@ func (s *scanner) run() {
 			}
 			parts, end := s.chain(i)
 			s.call(parts, end, nil)
-		case t.is(")") && i+2 < len(toks) && toks[i+1].is(".") && toks[i+2].kind == tIdent:
-			// (Path.home() / "x").unlink(): a method of a parenthesised value.
-			open := s.opening(i)
+		case (t.is(")") || t.kind == tStr) && i+2 < len(toks) && toks[i+1].is(".") && toks[i+2].kind == tIdent:
+			// (Path.home() / "x").unlink(), "x".write(toFile: p): a method
+			// of a parenthesised value or a string.
+			recv := toks[i : i+1]
+			if t.is(")") {
+				recv = nil
+				if o := s.opening(i); o < i {
+					recv = toks[o+1 : i]
+				}
+			}
 			parts, end := s.chain(i + 2)
-			s.call(parts, end, []arg{{toks: toks[open+1 : i]}})
+			s.call(parts, end, []arg{{toks: recv}})
 		}
 	}
 }

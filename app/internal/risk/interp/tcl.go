@@ -194,12 +194,13 @@ func (p *tclParser) variable() string {
 			return "$"
 		}
 		if p.i < len(p.src) && p.src[p.i] == '(' {
-			end := strings.IndexByte(p.src[p.i:], ')')
-			if end < 0 {
-				end = len(p.src) - p.i - 1
+			index := p.src[p.i+1:]
+			if end := strings.IndexByte(p.src[p.i:], ')'); end >= 0 {
+				index = p.src[p.i+1 : p.i+end]
+				p.i += end + 1
+			} else {
+				p.i = len(p.src)
 			}
-			index := p.src[p.i+1 : p.i+end]
-			p.i += end + 1
 			if strings.TrimPrefix(name, "::") == "env" && isHomeVar(index) {
 				return "~"
 			}

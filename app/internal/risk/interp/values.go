@@ -79,15 +79,16 @@ func (s *scanner) operand(ts []tok, i, depth int) (string, int) {
 	case t.kind == tStr:
 		return t.text, i + 1
 	case t.is("("):
-		close := i + 1
-		for d := 1; close < len(ts) && d > 0; close++ {
+		for close, d := i+1, 1; close < len(ts); close++ {
 			if ts[close].is("(") {
 				d++
 			} else if ts[close].is(")") {
-				d--
+				if d--; d == 0 {
+					return s.valueAt(ts[i+1:close], depth+1), close + 1
+				}
 			}
 		}
-		return s.valueAt(ts[i+1:close-1], depth+1), close
+		return Hole, len(ts)
 	case t.kind != tIdent:
 		return Hole, i + 1
 	}

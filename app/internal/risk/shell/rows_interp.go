@@ -7,8 +7,14 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
+// osascriptCommand rates osascript by the script it runs: a script given
+// with -e, on its input or in a file this input wrote is analysed as
+// AppleScript or JavaScript, and rated as that script is (the wrapper
+// itself Caution); a script Airlock cannot see is Dangerous.
 func osascriptCommand(c *call) {
-	c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation")
+	unseen := func() {
+		c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation that is not analysed")
+	}
 	jxa := false
 	var lines []string
 	var file word
@@ -64,6 +70,7 @@ func osascriptCommand(c *call) {
 			content, ok := c.a.fileContent(file.s)
 			switch {
 			case !ok:
+				unseen()
 				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
 				return
 			case content == fileDownloaded || content == fileComputed:
@@ -77,12 +84,15 @@ func osascriptCommand(c *call) {
 		case c.pc.stdin == "text":
 			src = c.pc.text
 		case c.pc.stdin == "":
+			unseen()
 			return
 		default:
+			unseen()
 			c.fromStdin()
 			return
 		}
 	}
+	c.add(level.Caution, "osascript", "osascript: runs the script it is given, analysed here")
 	sp := c.span
 	at := anchorOr(c.a.anchor, &sp)
 	if c.a.depth+1 > rate.MaxDepth {

@@ -948,7 +948,14 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 			c.a.downloadedInto(dir, hasDir)
 		}
 	case 'c', 'r', 'u':
-		if hasArchive && archive.s != "-" && !isDevice(archive.s) {
+		switch {
+		case !hasArchive || archive.s == "-" || isDevice(archive.s):
+		case mode == 'c' && c.a.presence(archive) == rate.Absent:
+			c.a.write(archive, c.span, "tar creates the archive")
+		case mode == 'c':
+			c.a.replaces(archive, c.span, "tar writes the archive")
+			c.a.write(archive, c.span, "tar writes the archive")
+		default:
 			c.a.write(archive, c.span, "tar writes the archive")
 		}
 		for _, f := range files {

@@ -303,6 +303,14 @@ func (s *scanner) targets(a api, args, recv []arg) []string {
 		if x.name != "" {
 			continue
 		}
+		if s.argvList(x.toks) {
+			// unlink @ARGV: every argument.
+			if len(s.argv) == 0 {
+				out = append(out, Hole)
+			}
+			out = append(out, s.argv...)
+			continue
+		}
 		if elems, ok := s.list(x.toks); ok {
 			for _, el := range elems {
 				out = append(out, s.value(el))

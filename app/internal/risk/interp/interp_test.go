@@ -181,3 +181,32 @@ func TestLangOf(t *testing.T) {
 		}
 	}
 }
+
+// TestScanArgs: what a program reads from its arguments is what the
+// command line gave it.
+func TestScanArgs(t *testing.T) {
+	cases := []struct {
+		lang Lang
+		code string
+		argv []string
+		want want
+	}{
+		{Python, `import os,sys; os.system(sys.argv[1])`, []string{"rm -rf ~"}, want{Run, "rm -rf ~"}},
+		{Python, `import subprocess,sys; subprocess.run(sys.argv[1:])`, []string{"rm", "-rf", "/x"}, want{Run, "rm -rf /x"}},
+		{JS, `require("child_process").execSync(process.argv[1])`, []string{"id"}, want{Run, "id"}},
+		{Perl, `unlink @ARGV`, []string{"/a", "/b"}, want{Remove, "/b"}},
+		{Perl, `system($ARGV[0])`, []string{"id"}, want{Run, "id"}},
+		{Ruby, `File.delete(ARGV[0])`, []string{"/c"}, want{Remove, "/c"}},
+		{PHP, `system($argv[1]);`, []string{"id"}, want{Run, "id"}},
+		{Python, `import os,sys; os.remove(sys.argv[2])`, []string{"/only-one"}, want{Remove, "…"}},
+	}
+	for _, c := range cases {
+		if got := ScanArgs(c.lang, c.code, c.argv); !has(got, c.want) {
+			var shown []string
+			for _, e := range got {
+				shown = append(shown, show(e))
+			}
+			t.Errorf("%v %q %q: no %v %q among %q", c.lang, c.code, c.argv, c.want.kind, c.want.target, shown)
+		}
+	}
+}

@@ -19,6 +19,8 @@ func (s *scanner) runCall(a api, e Effect, args []arg) {
 		e.Shell, e.Target = true, s.valueOf(first)
 	case hArgv:
 		switch elems, ok := s.list(first); {
+		case s.argvList(first) && len(s.argv) > 0:
+			e.Argv = append([]string{}, s.argv...)
 		case ok:
 			e.Argv = s.values(elems)
 		case first == nil && a.program != "":
@@ -137,7 +139,7 @@ func (s *scanner) evalCall(a api, e Effect, args, recv []arg) {
 	}
 	if code := s.literal(first); code != "" {
 		e.Target = code
-		scanAt(s.lang, code, s.base+first[0].off+1, s.depth+1, s.out)
+		scanAt(s.lang, code, s.base+first[0].off+1, s.depth+1, s.out, s.argv)
 	} else {
 		e.Target = Hole
 	}
@@ -337,7 +339,7 @@ func (s *scanner) bind(name string, rhs []tok) {
 		return
 	}
 	if rhs[0].kind == tIdent {
-		sub := &scanner{lang: s.lang, toks: rhs, alias: s.alias, vars: s.vars, table: s.table}
+		sub := &scanner{lang: s.lang, toks: rhs, alias: s.alias, vars: s.vars, table: s.table, argv: s.argv}
 		parts, end := sub.chain(0)
 		if end == len(rhs) && len(parts) > 0 {
 			last := parts[len(parts)-1]
@@ -393,7 +395,7 @@ func (s *scanner) destructure(i int) int {
 		return i
 	}
 	rhs := s.toks[close+2 : s.statementEnd(close+2)]
-	sub := &scanner{lang: s.lang, toks: rhs, alias: s.alias, vars: s.vars, table: s.table}
+	sub := &scanner{lang: s.lang, toks: rhs, alias: s.alias, vars: s.vars, table: s.table, argv: s.argv}
 	parts, _ := sub.chain(0)
 	if len(parts) == 0 {
 		return close + 1

@@ -10,13 +10,18 @@ import (
 // meaning, and the values of the expressions that name paths.
 
 // Scan reads code as lang and returns its effects, at most MaxEffects.
-func Scan(lang Lang, code string) []Effect {
+func Scan(lang Lang, code string) []Effect { return ScanArgs(lang, code, nil) }
+
+// ScanArgs is Scan for a program given the arguments argv (python -c CODE
+// a b: sys.argv[1] is argv[0]; Hole in one computed at run time): what the
+// code reads from its arguments is known as far as they are.
+func ScanArgs(lang Lang, code string, argv []string) []Effect {
 	var out []Effect
-	scanAt(lang, code, 0, 0, &out)
+	scanAt(lang, code, 0, 0, &out, argv)
 	return out
 }
 
-func scanAt(lang Lang, code string, base, depth int, out *[]Effect) {
+func scanAt(lang Lang, code string, base, depth int, out *[]Effect, argv ...[]string) {
 	if depth > maxNest || len(*out) >= MaxEffects {
 		return
 	}
@@ -30,10 +35,13 @@ func scanAt(lang Lang, code string, base, depth int, out *[]Effect) {
 	lx := lex(lang, code)
 	s := &scanner{lang: lang, toks: lx.toks, base: base, depth: depth, out: out,
 		alias: map[string]string{}, vars: map[string]value{}, table: tables[lang]}
+	if len(argv) > 0 {
+		s.argv = argv[0]
+	}
 	s.run()
 	s.byName()
 	for _, n := range lx.nested {
-		scanAt(lang, n.code, base+n.off, depth+1, out)
+		scanAt(lang, n.code, base+n.off, depth+1, out, s.argv)
 	}
 }
 
@@ -46,6 +54,7 @@ type scanner struct {
 	alias map[string]string // a name → the qualified name it stands for: sh → shutil, rmtree → shutil.rmtree
 	vars  map[string]value  // a variable → what it was last given
 	table map[string]api
+	argv  []string // the program's arguments, when the command line gives them
 }
 
 // value is what a variable holds, as far as the code says: a path or

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -93,7 +94,7 @@ func (s *scanner) operand(ts []tok, i, depth int) (string, int) {
 		return Hole, i + 1
 	}
 	// A chain within ts.
-	sub := &scanner{lang: s.lang, toks: ts, alias: s.alias, vars: s.vars, table: s.table}
+	sub := &scanner{lang: s.lang, toks: ts, alias: s.alias, vars: s.vars, table: s.table, argv: s.argv}
 	parts, end := sub.chain(i)
 	if len(parts) == 0 {
 		return Hole, i + 1
@@ -119,6 +120,15 @@ func (s *scanner) chainValue(sub *scanner, parts []part, depth int) string {
 	last := parts[len(parts)-1]
 	if s.home(name, parts) {
 		return "~"
+	}
+	if base, ok := argvBase[name]; ok && last.sub != nil {
+		// sys.argv[1], $ARGV[0]: an argument the command line gives.
+		if idx := trimParens(last.sub); len(idx) == 1 && idx[0].kind == tNum {
+			if n, err := strconv.Atoi(idx[0].text); err == nil && n-base >= 0 && n-base < len(s.argv) {
+				return s.argv[n-base]
+			}
+		}
+		return Hole
 	}
 	base := lastName(name)
 	switch {
@@ -225,4 +235,24 @@ var expanders = map[string]bool{
 	"URL": true, "fileURLWithPath": true, "path": true, "glob": true, "to_s": true, "fspath": true, "os.fspath": true,
 	"fs.realpathSync": true, "realpathSync": true, "Path.expanduser": true, "Path.resolve": true, "absolute": true,
 	"as_posix": true, "toString": true, "tostring": true, "strval": true, "glob.glob": true, "Dir.glob": true,
+}
+
+// argvBase are the names of a program's arguments, each with the index
+// that reads the first argument after the code: python -c CODE a gives
+// sys.argv ["-c", "a"], node -e CODE a process.argv [node, "a"], perl -e
+// CODE a @ARGV ("a"), ruby -e CODE a ARGV ["a"], php -r CODE a $argv
+// ["Standard input code", "a"].
+var argvBase = map[string]int{"sys.argv": 1, "process.argv": 1, "$ARGV": 0, "ARGV": 0, "$argv": 1}
+
+// argvList reports tokens that are all of a program's arguments (Perl's
+// @ARGV, Ruby's ARGV, Python's sys.argv[1:], node's process.argv.slice(1)).
+func (s *scanner) argvList(ts []tok) bool {
+	ts = trimParens(ts)
+	switch {
+	case len(ts) == 1 && ts[0].kind == tIdent:
+		return ts[0].text == "@ARGV" && s.lang == Perl || ts[0].text == "ARGV" && s.lang == Ruby
+	case len(ts) == 7 && s.lang == Python:
+		return dotted(ts[:3]) == "sys.argv" && ts[3].is("[") && ts[4].text == "1" && ts[5].is(":") && ts[6].is("]")
+	}
+	return false
 }

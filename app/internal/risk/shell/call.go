@@ -16,6 +16,7 @@ type call struct {
 	span Span
 	pc   pipeCtx
 	use  string // what an interpreter's options put before its program: perl -MFile::Path is "use File::Path;"
+	argv []word // the arguments an interpreter's inline program is given: python -c CODE a b gives a, b
 }
 
 // operands returns the operands among c.args, working them out once.

@@ -25,7 +25,15 @@ func scanCode(c *call, code string) {
 		scanKeywords(c, code)
 		return
 	}
-	c.codeEffects(interp.Scan(lang, c.use+code))
+	var argv []string
+	for _, w := range c.argv {
+		if w.hole {
+			argv = append(argv, interp.Hole)
+		} else {
+			argv = append(argv, w.s)
+		}
+	}
+	c.codeEffects(interp.ScanArgs(lang, c.use+code, argv))
 }
 
 // codeEffects rates the effects of a program run by c.

@@ -189,6 +189,7 @@ func interpreter(sp interpSpec) func(*call) {
 						if rest == "" && i+1 < len(args) {
 							code, next = args[i+1], i+2
 						}
+						c.argv = programArgs(args[min(next, len(args)):], sp.code)
 						c.inlineCode(code)
 						// perl -e '…' -e '…': every piece is the program.
 						for k := next; k+1 < len(args); k++ {
@@ -447,6 +448,23 @@ func perlInterpSafe(s string) bool {
 		}
 	}
 	return true
+}
+
+// programArgs are the words after an inline program that are its
+// arguments: not another piece of the program (perl -e … -e …), past a --.
+func programArgs(rest []word, code string) []word {
+	var out []word
+	for k := 0; k < len(rest); k++ {
+		s := rest[k].s
+		switch {
+		case len(s) == 2 && s[0] == '-' && strings.IndexByte(code, s[1]) >= 0:
+			k++ // another piece of the program
+		case s == "--" && len(out) == 0:
+		default:
+			out = append(out, rest[k])
+		}
+	}
+	return out
 }
 
 // inlineCode rates program text given on the command line.

@@ -102,6 +102,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzShell \
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
+	  ./app/internal/risk/interp:FuzzScan \
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/dashboard:FuzzParseFilter \
 	  ./app/internal/dashboard:FuzzSplitText \

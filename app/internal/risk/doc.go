@@ -15,7 +15,9 @@
 // to pin; it never claims to know when it cannot say for certain.
 //
 // The analyzers are pure functions of their input and an Env; the only I/O
-// anywhere below is the sanitiser's symlink resolution for DSL paths.
+// anywhere below is the sanitiser's symlink resolution for DSL paths and
+// rate.Env.Presence, which asks the disk whether a file a command would
+// replace (cp, mv, a > redirection …) exists: an overwrite destroys it.
 // WithSelf, which makes an Env (policy.Settings.Env calls it), reads the
 // environment once, to learn where Airlock's own files are and which
 // process is its gate: no action of any kind may touch those (rate/guard.go).

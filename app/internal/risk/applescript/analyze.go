@@ -846,6 +846,10 @@ func (an *asAn) scan(st []asToken, head bool) {
 				if cmd != nil && cmd.Floor < level.Dangerous && !cmd.Part && isHead(st, i) {
 					an.checkParams(cmd, st, i, cmdN)
 				}
+				if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
+					facts.GenericVerbs[w] && !unknownAppReads[w] {
+					an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
+				}
 			}
 		}
 	}
@@ -881,6 +885,13 @@ func (an *asAn) appVerbParams(st []asToken, i int, app *asApp) {
 	}
 }
 
+// unknownAppReads are the Standard Suite's commands that do the same to
+// every application, which Airlock may send to one it does not model:
+// bring it forward, start or quit it, read from it. Any other command
+// (make, open, save, delete, move, duplicate, print, close, set, copy)
+// does what that application makes of it: Dangerous.
+var unknownAppReads = set(`activate launch run reopen quit get count exists select reveal`)
+
 // appVerbLabels are the labelled parameters of applications' everyday
 // commands that change nothing of their own: the properties of what is
 // made, showing a dialog or window, and the like.
@@ -913,7 +924,14 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 			return // set end of myList to …, set item 2 of theList to …: a script list
 		}
 	}
-	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+rate.Display(an.lx.src[target[0].start:target[len(target)-1].end])+" of "+appTitle(app))
+	changed := rate.Display(an.lx.src[target[0].start:target[len(target)-1].end])
+	if !app.dynamic && app.known == nil {
+		// What a property of an application Airlock does not model does is
+		// not known (a rule's script, an action to run): the auto-run
+		// contract makes it Dangerous.
+		an.add(level.Dangerous, "as.unknown-app", stmtSpan(target), "SET: changes %s of %s, an application Airlock does not model: cannot tell what it does", changed, appTitle(app))
+	}
+	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+changed+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 	if app.known != nil && app.known.Title == "System Events" {
 		an.securityPrefs(st, target)
@@ -1100,7 +1118,7 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return
 	}
 	if app.known == nil {
-		if class.has(kfGeneric) {
+		if class.has(kfGeneric) && unknownAppReads[w] {
 			return
 		}
 		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)

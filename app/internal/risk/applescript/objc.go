@@ -106,6 +106,14 @@ func (an *asAn) scope(s *objcScope, toks []asToken, depth int) {
 			s.note(name, c)
 			continue
 		}
+		if ret, ok := facts.ObjCReturnOf(w); ok && i > 0 && toks[i-1].isOp(opPoss) {
+			// x's frontmostApplication(): what follows is called on what
+			// it returns.
+			_, c, _ := facts.LookupObjCClass(ret)
+			*s = objcScope{strs: s.strs, words: s.words, computed: s.computed}
+			s.note(ret, c)
+			continue
+		}
 		if w == "nsclassfromstring" {
 			vs, whole := an.template(objcArg(toks, i+1), depth+1)
 			if whole || len(vs) != 1 {
@@ -193,6 +201,23 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 	sp := tokSpan(st[k])
 	var s objcScope
 	an.scope(&s, st[receiverStart(st, k-1):k], 0)
+	args := st[k+1:]
+	if strings.HasPrefix(first, "performselector") {
+		// performSelector:"removeItemAtPath:error:" withObject:p …: the
+		// method its first argument names.
+		sel := objcArg(args, 0)
+		vs, whole := an.template(sel, 0)
+		if whole || len(vs) != 1 {
+			an.add(level.Dangerous, "as.objc-unknown", sp, "OBJC: %s calls a method named at run time", display)
+			return
+		}
+		first, display = vs[0], rate.Display(vs[0])
+		if i := strings.IndexAny(first, ":_"); i > 0 {
+			first = first[:i]
+		}
+		first = strings.ToLower(first)
+		args = args[min(len(args), len(sel)+1):]
+	}
 	key, m, known := facts.LookupObjCMethod(first)
 	if known && m.On != "" && !s.hasAny(m.On) {
 		known = false // setObject:forKey: of a dictionary, not of the defaults
@@ -209,7 +234,6 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 		}
 		return
 	}
-	args := st[k+1:]
 	an.objcEffect(key, m, &s, st, k, args, sp)
 }
 

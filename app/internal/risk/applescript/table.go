@@ -82,6 +82,10 @@ var verbs = []verb{
 		Params: "in", App: "Terminal", Example: `do script "ls"`},
 	{Pattern: "write text", Floor: level.Caution, Fn: fnWriteText, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
 		Params: "newline", App: "iTerm", Example: `write text "ls"`},
+	{Pattern: "create (window|tab) with [default|same] profile", Floor: level.Caution, Fn: fnTerminalCommand, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+		Params: "command", App: "iTerm", Example: `create window with default profile command "ls"`},
+	{Pattern: "split (vertically|horizontally) with [default|same] profile", Floor: level.Caution, Fn: fnTerminalCommand, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+		Params: "command", App: "iTerm", Example: `split vertically with default profile command "ls"`},
 	{Pattern: "write contents of file", Floor: level.Dangerous, Effect: fxRun, Level: level.Dangerous, ID: "as.terminal-file",
 		Text: "TERMINAL: types a file's contents into a live iTerm shell, where they run unseen", App: "iTerm", Example: `write contents of file "/tmp/x"`},
 	{Pattern: "do javascript", Floor: level.Dangerous, Effect: fxRun, Level: level.Dangerous, ID: "as.javascript",
@@ -216,6 +220,7 @@ const (
 	fnOpen
 	fnAttach
 	fnPassword
+	fnTerminalCommand
 	fnCount // the number of functions
 )
 
@@ -284,6 +289,8 @@ func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
 		verbAttach(an, st, i, n, app)
 	case fnPassword:
 		verbPassword(an, st, i, n, app)
+	case fnTerminalCommand:
+		verbTerminalCommand(an, st, i, n, app)
 	default:
 		panic("applescript: verb function out of range")
 	}

@@ -117,14 +117,15 @@ func TestVerbTableExamples(t *testing.T) {
 // Dangerous, with how: each analyses the code it runs, or rates by its
 // target what it cannot see.
 var codeRows = map[verbFn]string{
-	fnDoScript:  "Terminal's text is analysed as shell; a script runner's as AppleScript; other applications are Dangerous",
-	fnWriteText: "iTerm's text is analysed as shell",
-	fnRunScript: "a literal is analysed; a file is Dangerous, computed text Destructive",
-	fnRun:       "run of a known application starts it; a shortcut or an unknown application is Dangerous",
-	fnOpen:      "a document opens; a runnable file or a terminal's open is Dangerous",
-	fnExecute:   "only a statement's head executes (Dangerous); elsewhere it is a word",
-	fnAttach:    "only a Folder Action attaches code (Destructive)",
-	fnAdminBare: "administrator privileges false asks for none",
+	fnDoScript:        "Terminal's text is analysed as shell; a script runner's as AppleScript; other applications are Dangerous",
+	fnWriteText:       "iTerm's text is analysed as shell",
+	fnTerminalCommand: "the command of iTerm's new window, tab or pane is analysed as shell; to another application it is Dangerous",
+	fnRunScript:       "a literal is analysed; a file is Dangerous, computed text Destructive",
+	fnRun:             "run of a known application starts it; a shortcut or an unknown application is Dangerous",
+	fnOpen:            "a document opens; a runnable file or a terminal's open is Dangerous",
+	fnExecute:         "only a statement's head executes (Dangerous); elsewhere it is a word",
+	fnAttach:          "only a Folder Action attaches code (Destructive)",
+	fnAdminBare:       "administrator privileges false asks for none",
 }
 
 // TestAutoRunContract walks the table: every row a match of which can stay

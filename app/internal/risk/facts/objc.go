@@ -334,6 +334,45 @@ var ObjCMethods = map[string]ObjCMethod{
 	"setDesktopImageURL":                      {ObjCDefaults, level.Caution, "changes the desktop picture", ""},
 }
 
+// ObjCReturns are the classes the inert methods that read return, by the
+// first part of their selector: what a script then calls on the result is
+// rated on that class (the attributes of a file are a dictionary, not the
+// file manager; the frontmost application is an NSRunningApplication, not
+// the workspace). A method not here returns an object of its receiver's
+// class, as far as the analyzers tell.
+var ObjCReturns = map[string]string{
+	"frontmostApplication": "NSRunningApplication", "currentApplication": "NSRunningApplication",
+	"runningApplications": "NSArray", "runningApplicationsWithBundleIdentifier": "NSArray", "activeApplication": "NSDictionary",
+	"attributesOfItemAtPath": "NSDictionary", "attributesOfFileSystemForPath": "NSDictionary",
+	"contentsOfDirectoryAtPath": "NSArray", "contentsOfDirectoryAtURL": "NSArray", "subpathsOfDirectoryAtPath": "NSArray",
+	"enumeratorAtPath": "NSArray", "enumeratorAtURL": "NSArray", "displayNameAtPath": "NSString",
+	"URLForApplicationWithBundleIdentifier": "NSURL", "fullPathForApplication": "NSString", "iconForFile": "NSImage",
+	"typeOfFile": "NSString", "desktopImageURLForScreen": "NSURL", "localizedName": "NSString", "bundleIdentifier": "NSString",
+	"bundleURL": "NSURL", "executableURL": "NSURL", "launchDate": "NSDate", "processIdentifier": "NSNumber",
+	"isActive": "NSNumber", "isHidden": "NSNumber", "isTerminated": "NSNumber", "homeDirectoryForCurrentUser": "NSURL",
+	"URLsForDirectory": "NSArray", "URLForDirectory": "NSURL", "currentDirectoryPath": "NSString", "temporaryDirectory": "NSURL",
+	"fileExistsAtPath": "NSNumber", "isReadableFileAtPath": "NSNumber", "isWritableFileAtPath": "NSNumber",
+	"isExecutableFileAtPath": "NSNumber", "isDeletableFileAtPath": "NSNumber", "contentsEqualAtPath": "NSNumber",
+	"destinationOfSymbolicLinkAtPath": "NSString", "contentsAtPath": "NSData", "readDataToEndOfFile": "NSData",
+	"availableData": "NSData", "readDataOfLength": "NSData", "stringForKey": "NSString", "boolForKey": "NSNumber",
+	"integerForKey": "NSNumber", "floatForKey": "NSNumber", "doubleForKey": "NSNumber", "arrayForKey": "NSArray",
+	"dictionaryForKey": "NSDictionary", "dataForKey": "NSData", "URLForKey": "NSURL", "stringArrayForKey": "NSArray",
+	"dictionaryRepresentation": "NSDictionary", "persistentDomainForName": "NSDictionary", "infoDictionary": "NSDictionary",
+	"bundlePath": "NSString", "resourcePath": "NSString", "pathForResource": "NSString", "URLForResource": "NSURL",
+	"objectForInfoDictionaryKey": "NSObject", "terminationStatus": "NSNumber", "isRunning": "NSNumber",
+}
+
+// ObjCReturnOf is the class the method sel (in any bridge's spelling)
+// returns, when ObjCReturns says.
+func ObjCReturnOf(sel string) (string, bool) {
+	key, _, ok := LookupObjCMethod(sel)
+	if !ok {
+		return "", false
+	}
+	c, ok := ObjCReturns[key]
+	return c, ok
+}
+
 // ObjCSecuritySettings are the preference domains, and keys, whose change
 // through NSUserDefaults weakens a security control: changing them is
 // Destructive. A key of "" stands for every key of the domain.

@@ -484,13 +484,19 @@ func (an *jsAn) walkChain(toks []jsToken, k int, app string) {
 		default:
 			return
 		}
+		if k+1 < len(toks) && toks[k+1].kind == jsPunct && toks[k+1].text == "=" && len(names) > 0 {
+			// app.rules[0].enabled = false: a property of an application
+			// Airlock does not model, whose effect it cannot tell.
+			an.add(level.Dangerous, "jxa.unknown-app", jsSpan(toks[k]), "sets %q of %q, an application Airlock does not know", names[0], app)
+			return
+		}
 		if k+1 < len(toks) && toks[k+1].text == "(" {
 			called := names
 			if len(names) == 1 && (names[0] == "call" || names[0] == "apply" || names[0] == "bind") {
 				called = prev
 			}
 			for _, n := range called {
-				if n != jsComputed && !jsAppRead(n) {
+				if n != jsComputed && !jsUnknownAppRead(n) {
 					an.add(level.Dangerous, "jxa.unknown-app", jsSpan(toks[k]), "command %q to %q, an application Airlock does not know", n, app)
 				}
 			}
@@ -514,6 +520,19 @@ var jsSelectors = map[string]bool{"whose": true, "byName": true, "byId": true, "
 
 func jsAppRead(n string) bool {
 	return facts.GenericVerbs[strings.ToLower(n)] || jsReads(n) || jsSelectors[n]
+}
+
+// jsUnknownAppRead reports a call that does the same to every application,
+// which a script may make to one Airlock does not model: a read, a
+// selector, or one of the Standard Suite's commands that start, quit,
+// bring forward or read (make, open, save, delete, move, duplicate, print,
+// close, set do what that application makes of them).
+func jsUnknownAppRead(n string) bool {
+	switch strings.ToLower(n) {
+	case "activate", "launch", "run", "reopen", "quit", "get", "count", "exists", "select", "reveal":
+		return true
+	}
+	return jsReads(n) || jsSelectors[n]
 }
 
 // jsReads: JXA property reads are calls too (app.name(), app.windows()).

@@ -41,6 +41,26 @@ var methods = map[string]*method{
 	"setTimeout":             {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 	"setInterval":            {does: runsCode, level: level.Caution, rule: "jxa.eval", follow: true, rate: rEvalCall},
 
+	// iTerm's new windows, tabs and panes run the command their options give.
+	"createWindowWithDefaultProfile":      {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"createWindowWithProfile":             {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"createTabWithDefaultProfile":         {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"createTabWithProfile":                {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitVerticallyWithDefaultProfile":   {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitHorizontallyWithDefaultProfile": {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitVerticallyWithProfile":          {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitHorizontallyWithProfile":        {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitVerticallyWithSameProfile":      {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+	"splitHorizontallyWithSameProfile":    {does: runsShell, level: level.Caution, rule: "jxa.terminal", opts: []string{"command"}, rate: rTerminalCommand},
+
+	// NSObject's performSelector…: the method its first argument names.
+	"performSelector":                                    {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", follow: true, rate: rPerformSelector},
+	"performSelectorWithObject":                          {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", follow: true, rate: rPerformSelector},
+	"performSelectorWithObjectWithObject":                {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", follow: true, rate: rPerformSelector},
+	"performSelectorWithObjectAfterDelay":                {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", rate: rPerformSelector},
+	"performSelectorOnMainThreadWithObjectWaitUntilDone": {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", rate: rPerformSelector},
+	"performSelectorInBackgroundWithObject":              {does: runsCode, level: level.Dangerous, rule: "jxa.objc-perform", rate: rPerformSelector},
+
 	"doJavaScript": {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, opts: []string{"in"}, rate: rCalled},
 	"execute":      {does: runsCode, level: level.Dangerous, rule: "jxa.javascript", text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", follow: true, ref: level.Dangerous, opts: []string{"javascript"}, rate: rCalled},
 
@@ -287,6 +307,8 @@ const (
 	rLoginItem
 	rAppCommand
 	rBundleLoad
+	rTerminalCommand
+	rPerformSelector
 	nRaters
 )
 
@@ -353,6 +375,10 @@ func (r rater) run(an *jsAn, u use) {
 		an.appCommand(u)
 	case rBundleLoad:
 		an.bundleLoad(u)
+	case rTerminalCommand:
+		an.terminalCommand(u)
+	case rPerformSelector:
+		an.performSelector(u)
 	default: // a row naming no function (TestMethodsTable refuses one)
 		an.add(level.Destructive, "jxa.unrated", u.sp, "%s is not rated: Airlock's table has no function for it", u.r.name)
 	}

@@ -61,6 +61,23 @@ var examples = map[string]string{
 	"folderActions":              `var se = Application('System Events'); se.NAME.push(se.FolderAction({name: 'x', path: '/Users/me/Downloads'}))`,
 	"FolderAction":               `var se = Application('System Events'); se.NAME({name: 'x', path: '/Users/me/Downloads'}).make()`,
 	"read":                       `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('~/.ssh/id_ed25519')`,
+
+	"createWindowWithDefaultProfile":                     `Application('iTerm').NAME({command: 'ls'})`,
+	"createWindowWithProfile":                            `Application('iTerm').NAME('Default', {command: 'ls'})`,
+	"createTabWithDefaultProfile":                        `Application('iTerm').currentWindow.NAME({command: 'ls'})`,
+	"createTabWithProfile":                               `Application('iTerm').currentWindow.NAME('Default', {command: 'ls'})`,
+	"splitVerticallyWithDefaultProfile":                  `Application('iTerm').currentWindow.currentSession.NAME({command: 'ls'})`,
+	"splitHorizontallyWithDefaultProfile":                `Application('iTerm').currentWindow.currentSession.NAME({command: 'ls'})`,
+	"splitVerticallyWithProfile":                         `Application('iTerm').currentWindow.currentSession.NAME('Default', {command: 'ls'})`,
+	"splitHorizontallyWithProfile":                       `Application('iTerm').currentWindow.currentSession.NAME('Default', {command: 'ls'})`,
+	"splitVerticallyWithSameProfile":                     `Application('iTerm').currentWindow.currentSession.NAME({command: 'ls'})`,
+	"splitHorizontallyWithSameProfile":                   `Application('iTerm').currentWindow.currentSession.NAME({command: 'ls'})`,
+	"performSelector":                                    `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:')`,
+	"performSelectorWithObject":                          `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:', '/tmp/x')`,
+	"performSelectorWithObjectWithObject":                `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:', '/tmp/x', null)`,
+	"performSelectorWithObjectAfterDelay":                `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:', '/tmp/x', 1)`,
+	"performSelectorOnMainThreadWithObjectWaitUntilDone": `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:', '/tmp/x', true)`,
+	"performSelectorInBackgroundWithObject":              `ObjC.import('Foundation'); $.NSFileManager.defaultManager.NAME('removeItemAtPath:error:', '/tmp/x')`,
 }
 
 // exampleFor is a row's example: its own, or the one of the rows rated the

@@ -15,6 +15,8 @@ type call struct {
 	ops  []word // the operands among args, once worked out
 	span Span
 	pc   pipeCtx
+	use  string // what an interpreter's options put before its program: perl -MFile::Path is "use File::Path;"
+	argv []word // the arguments an interpreter's inline program is given: python -c CODE a b gives a, b
 }
 
 // operands returns the operands among c.args, working them out once.

@@ -325,7 +325,7 @@ func (c *call) guardArchive(ops []word) {
 	extract := false
 	switch c.name {
 	case "unzip", "cpio", "pax":
-		extract = c.name == "unzip" || hasShort(c.args, 'i') || hasShort(c.args, 'r')
+		extract = c.name == "unzip" && !unzipLists(c.args) || c.name != "unzip" && (hasShort(c.args, 'i') || hasShort(c.args, 'r'))
 	case "7z", "7za", "7zz":
 		s := sub(c.args)
 		extract = s == "x" || s == "e"
@@ -336,6 +336,9 @@ func (c *call) guardArchive(ops []word) {
 			first = c.args[0].s
 		}
 		extract = strings.Contains(first, "x") || hasShort(c.args, 'x') || hasLong(c.args, "--extract", "--get")
+		if strings.Contains(first, "O") || hasShort(c.args, 'O') || hasLong(c.args, "--to-stdout") {
+			extract = false // to standard output: nothing is written
+		}
 	}
 	if !extract {
 		for _, w := range ops {

@@ -24,6 +24,8 @@ type opts struct {
 	effects map[string]effect // options with an effect of their own, short ("-s") or long ("--output")
 	free    bool              // every word is data, options included (echo, printf, test)
 	stop    string            // a word after which the words are another program's (open --args)
+	abbrev  bool              // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
+	exec    string            // words that start another program's words, up to ; or + (find -exec): not options
 }
 
 // effect is what one option does.
@@ -51,6 +53,12 @@ func (m *opts) check(c *call) bool {
 		}
 		if s == "--" || m.stop != "" && s == m.stop {
 			return true
+		}
+		if m.exec != "" && hasField(m.exec, s) {
+			for i+1 < len(c.args) && c.args[i+1].s != ";" && c.args[i+1].s != "+" {
+				i++ // the command's own words, rated as a command
+			}
+			continue
 		}
 		name, _, has := strings.Cut(s, "=")
 		if m.free || strings.HasPrefix(s, "--") || longs(name) || longs(name+"=") {
@@ -116,3 +124,140 @@ func hasField(list, w string) bool {
 }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
+
+// parsed is what an option model read from a command's arguments: the
+// options given, each under the name its model lists it by ("-f",
+// "--force") with its value when it takes one, and the operands in order.
+// unmodelled is the first option the model does not list ("" when none).
+type parsed struct {
+	given      map[string]word
+	ops        []word // the operands before "--"
+	after      []word // the operands after "--"
+	dashes     bool   // "--" was given
+	unmodelled string
+}
+
+// has reports any of names among the options given.
+func (p parsed) has(names ...string) bool {
+	for _, n := range names {
+		if _, ok := p.given[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// value returns the value of the first of names given with one.
+func (p parsed) value(names ...string) (word, bool) {
+	for _, n := range names {
+		if w, ok := p.given[n]; ok {
+			return w, true
+		}
+	}
+	return word{}, false
+}
+
+// operands are the operands before and after "--".
+func (p parsed) operands() []word {
+	if len(p.after) == 0 {
+		return p.ops
+	}
+	return append(append([]word{}, p.ops...), p.after...)
+}
+
+// longName is the long option of m that name spells, for a model whose
+// program takes a unique prefix of a long option for the option (git's
+// parse-options: --har is --hard) and --no-x for the negation of --x: the
+// negation keeps its own name, "--no-x". A name that is no prefix, or the
+// prefix of more than one option, is itself.
+func (m *opts) longName(name string) string {
+	if hasField(m.long, name) || hasField(m.long, name+"=") {
+		return name
+	}
+	if rest, ok := strings.CutPrefix(name, "--no-"); ok && (hasField(m.long, "--"+rest) || hasField(m.long, "--"+rest+"=")) {
+		return name
+	}
+	found := ""
+	for _, f := range strings.Fields(m.long) {
+		f = strings.TrimSuffix(f, "=")
+		if strings.HasPrefix(f, name) && len(name) > 2 {
+			if found != "" && found != f {
+				return name // ambiguous: git refuses it
+			}
+			found = f
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
+// parse reads args by m: short options alone or grouped (-rf), valued ones
+// with their value attached or in the next word, long options with
+// --name=value or (listed as "--name=") the next word; "--" ends the
+// options, and a word computed at run time is an operand. It does not rate
+// anything: check does.
+func (m *opts) parse(args []word) parsed {
+	p := parsed{given: map[string]word{}}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		s := w.s
+		switch {
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+			p.ops = append(p.ops, w)
+			continue
+		case s == "--":
+			p.after, p.dashes = args[i+1:], true
+			return p
+		}
+		if m == nil {
+			p.given[s] = word{}
+			continue
+		}
+		name, val, has := strings.Cut(s, "=")
+		if strings.HasPrefix(s, "--") && m.abbrev {
+			name = m.longName(name)
+		}
+		if strings.HasPrefix(s, "--") || hasField(m.long, name) || hasField(m.long, name+"=") {
+			switch {
+			case hasField(m.long, name):
+				p.given[name] = word{s: val, span: w.span}
+			case hasField(m.long, name+"="):
+				v := word{s: val, span: w.span}
+				if !has && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				p.given[name] = v
+			case m.abbrev && strings.HasPrefix(name, "--no-") && m.longName(name) == name && (hasField(m.long, "--"+name[5:]) || hasField(m.long, "--"+name[5:]+"=")):
+				p.given[name] = word{span: w.span} // --no-x turns --x off
+			default:
+				if _, ok := m.effects[name]; !ok && p.unmodelled == "" {
+					p.unmodelled = name
+				}
+				p.given[name] = word{s: val, span: w.span}
+			}
+			continue
+		}
+		letters := s[1:]
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			opt := "-" + string(l)
+			if strings.IndexByte(m.valued, l) >= 0 {
+				v := word{s: letters[j+1:], span: w.span}
+				if v.s == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				p.given[opt] = v
+				break
+			}
+			if _, ok := m.effects[opt]; !ok && strings.IndexByte(m.short, l) < 0 && p.unmodelled == "" {
+				p.unmodelled = opt
+			}
+			p.given[opt] = word{}
+		}
+	}
+	return p
+}

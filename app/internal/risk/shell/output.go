@@ -350,8 +350,11 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 			if isDevice(w.s) {
 				continue
 			}
-			if truncating && (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll) {
+			replacing := r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll
+			if truncating && replacing {
 				a.add(level.Destructive, "shell.truncate", a.span(r), "truncates %s to zero length", rate.Display(w.s))
+			} else if replacing {
+				a.replaces(w, a.span(r), "writes to")
 			}
 			a.write(w, a.span(r), "writes to")
 		case syntax.RdrIn:

@@ -341,7 +341,14 @@ func (c *call) writeDest() {
 	}
 	targets := ops[len(ops)-1:]
 	switch c.name {
-	case "tee", "touch", "mkdir":
+	case "tee":
+		targets = ops
+		if !hasShort(c.args, 'a') && !hasLong(c.args, "--append") {
+			for _, w := range targets {
+				c.a.replaces(w, c.span, "tee writes to")
+			}
+		}
+	case "touch", "mkdir":
 		targets = ops
 	case "cp", "mv", "ditto", "rsync", "install", "ln":
 		sources := ops[:len(ops)-1]
@@ -384,6 +391,12 @@ func (c *call) writeDest() {
 				}
 			}
 		}
+		if c.name == "ditto" && hasShort(c.args, 'x') {
+			c.extracts("ditto -x", targets[0], true, nil)
+			break
+		}
+		intoDir := c.name == "ditto" || !hasShort(c.args, 'T') && !hasLong(c.args, "--no-target-directory")
+		c.copiesOnto(targets[0], sources, intoDir)
 	}
 	if c.name == "install" || c.name == "ditto" || c.name == "ln" && (hasShort(c.args, 'f') || hasLong(c.args, "--force")) {
 		// install /dev/null x, ln -sf /dev/null x: x is replaced by nothing.

@@ -43,13 +43,19 @@ func gitCommandKey(k string) bool {
 	case "filter":
 		return last == "clean" || last == "smudge" || last == "process"
 	case "gpg", "credential":
-		return last == "program" || last == "helper"
+		return last == "program" || last == "helper" || last == "defaultkeycommand"
+	case "submodule":
+		return last == "update"
+	case "trailer":
+		return last == "command" || last == "cmd"
+	case "sendemail":
+		return last == "tocmd" || last == "cccmd" || last == "smtpserver"
 	case "includeif":
 		return last == "path"
 	case "difftool", "mergetool", "browser", "man":
 		return last == "cmd" || last == "path"
 	case "remote":
-		return last == "uploadpack" || last == "receivepack" || last == "proxy"
+		return last == "uploadpack" || last == "receivepack" || last == "proxy" || last == "vcs"
 	}
 	return false
 }
@@ -81,6 +87,10 @@ func gitHarmlessValue(k string, v word) bool {
 		return !strings.HasPrefix(strings.TrimSpace(v.s), "!")
 	case k == "core.sshcommand":
 		return name == "ssh" && !strings.Contains(strings.ToLower(v.s), "command")
+	case strings.HasPrefix(k, "submodule."):
+		return inList(strings.ToLower(v.s), "checkout", "rebase", "merge", "none")
+	case k == "sendemail.smtpserver":
+		return !strings.HasPrefix(v.s, "/") && !strings.HasPrefix(v.s, "~")
 	}
 	return false
 }
@@ -88,6 +98,9 @@ func gitHarmlessValue(k string, v word) bool {
 // gitSetting rates a command-valued setting: once (git -c) or lasting
 // (git config): the command is analysed; lasting, it is persistence.
 func (c *call) gitSetting(k string, v word, lasting bool) {
+	if c.gitRedirect(k, v, lasting) {
+		return
+	}
 	if !gitCommandKey(k) {
 		return
 	}
@@ -177,7 +190,10 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 			k, _ := splitGitConfig(word{s: kv})
 			cfg[k] = word{s: rate.HoleMark, hole: true}
 			c.gitSetting(k, cfg[k], false)
-		case opt == "-C" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
+		case opt == "-C" && len(c.args) > 0:
+			cfg["-C"] = c.args[0] // the folder git works in (not a setting: no key starts with -)
+			c.args = c.args[1:]
+		case opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
 			if len(c.args) > 0 {
 				c.args = c.args[1:]
 			}
@@ -190,6 +206,9 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 	for _, w := range rest {
 		switch low := strings.ToLower(w.s); {
+		case strings.HasPrefix(low, "ext::") && inList(s, "remote", "submodule"):
+			c.add(level.Destructive, "git-config-persistence", "git %s %s: stores an ext:: address, whose command git runs whenever it fetches or pushes (persistence)", s, rate.Display(w.s))
+			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
 		case strings.HasPrefix(low, "ext::"):
 			c.add(level.Dangerous, "hidden-code", "git %s %s: the ext:: transport runs a command", s, rate.Display(w.s))
 			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
@@ -199,6 +218,9 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 	}
 	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
 		c.add(level.Dangerous, "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
+	}
+	if c.gitData(s, rest, cfg) {
+		return
 	}
 	switch s {
 	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "ls-files", "shortlog",
@@ -220,45 +242,8 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 		}
 	case "config":
 		c.gitConfig(rest)
-	case "clean":
-		force := hasShort(rest, 'f') || hasLong(rest, "--force")
-		if v, ok := cfg["clean.requireforce"]; ok && inList(strings.ToLower(v.s), "false", "no", "off", "0") {
-			force = true
-		}
-		if hasShort(rest, 'n') || hasLong(rest, "--dry-run") {
-			force = false
-		}
-		if force {
-			c.add(level.Destructive, "git-clean", "git clean -f: permanently deletes untracked files")
-		} else {
-			c.add(level.Caution, "git", "git clean")
-		}
-	case "reset":
-		if hasLong(rest, "--hard", "--merge", "--keep") {
-			c.add(level.Destructive, "git-reset", "git reset --hard: discards uncommitted work irreversibly")
-		} else {
-			c.add(level.Caution, "git", "git reset: moves the branch")
-		}
-	case "checkout", "switch":
-		switch {
-		case hasLong(rest, "--force", "--discard-changes") || hasShort(rest, 'f'):
-			c.add(level.Destructive, "git-discard", "git %s --force: discards uncommitted changes irreversibly", s)
-		case s == "checkout" && (hasArg(rest, ".", "--", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file")):
-			c.add(level.Destructive, "git-discard", "git checkout -- …: discards uncommitted changes irreversibly")
-		default:
-			c.add(level.Caution, "git", "git %s: changes the working tree", s)
-		}
-	case "restore":
-		staged := hasLong(rest, "--staged") || hasShort(rest, 'S')
-		worktree := hasLong(rest, "--worktree") || hasShort(rest, 'W')
-		switch {
-		case staged && !worktree:
-			c.add(level.Caution, "git", "git restore --staged: unstages changes")
-		case hasArg(rest, ".", ":/", "*", ":/*") || hasLong(rest, "--pathspec-from-file"):
-			c.add(level.Destructive, "git-discard", "git restore .: discards uncommitted changes irreversibly")
-		default:
-			c.add(level.Dangerous, "git-discard", "git restore: discards uncommitted changes")
-		}
+	case "push":
+		c.gitPush(rest)
 	case "read-tree":
 		switch {
 		case hasShort(rest, 'u') && hasLong(rest, "--reset"):
@@ -267,23 +252,6 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 			c.add(level.Dangerous, "git-discard", "git read-tree -u: overwrites files in the working tree")
 		default:
 			c.add(level.Caution, "git", "git read-tree: changes the index")
-		}
-	case "push":
-		refspecForce := false
-		rops := operands(rest)
-		for i, w := range rops {
-			if i > 0 && (strings.HasPrefix(w.s, "+") || strings.HasPrefix(w.s, ":")) {
-				refspecForce = true
-			}
-		}
-		if refspecForce || hasShort(rest, 'f') || hasLong(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, 'd') {
-			c.add(level.Dangerous, "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes remote history")
-		} else {
-			c.add(level.Caution, "git", "git push: publishes commits")
-		}
-	case "branch":
-		if hasShort(rest, 'D') || hasLong(rest, "--delete") && hasLong(rest, "--force") {
-			c.add(level.Dangerous, "git-branch-delete", "git branch -D: deletes a branch with unmerged work")
 		}
 	default:
 		c.gitSubMore(s, rest)
@@ -302,7 +270,16 @@ func (c *call) gitSubMore(s string, rest []word) {
 		default:
 			c.add(level.Caution, "git", "git stash")
 		}
+	case "worktree":
+		if sub(rest) == "remove" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
+			c.add(level.Destructive, "git-discard", "git worktree remove --force: deletes a working tree with its uncommitted changes")
+			return
+		}
+		c.add(level.Caution, "git", "git worktree: changes the repository's working trees")
 	case "submodule":
+		if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
+			c.add(level.Destructive, "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
+		}
 		c.add(level.Caution, "git", "git submodule: changes submodules")
 		for i, w := range rest {
 			if w.s == "foreach" {
@@ -348,6 +325,10 @@ func (c *call) gitSubMore(s string, rest []word) {
 			c.add(level.Destructive, "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
 		case s == "gc":
 			c.add(level.Caution, "git", "git gc: cleans up the repository")
+		case s == "filter-branch" || s == "filter-repo":
+			c.add(level.Destructive, "git-history", "git %s: rewrites every commit of the history it is given", s)
+		case s == "update-ref" && (hasShort(rest, 'd') || hasLong(rest, "--stdin")):
+			c.add(level.Destructive, "git-history", "git update-ref -d: deletes a ref, leaving its commits unreachable")
 		default:
 			c.add(level.Dangerous, "git-history", "git %s: rewrites or prunes history", s)
 		}
@@ -465,6 +446,9 @@ func (c *call) gitConfig(rest []word) {
 	k := strings.ToLower(names[0].s)
 	if names[0].hole {
 		c.add(level.Dangerous, "git-config-computed", "git config sets a setting named at run time")
+		return
+	}
+	if c.gitRedirect(k, names[1], true) {
 		return
 	}
 	if gitCommandKey(k) {

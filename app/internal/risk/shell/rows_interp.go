@@ -7,8 +7,14 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
+// osascriptCommand rates osascript by the script it runs: a script given
+// with -e, on its input or in a file this input wrote is analysed as
+// AppleScript or JavaScript, and rated as that script is (the wrapper
+// itself Caution); a script Airlock cannot see is Dangerous.
 func osascriptCommand(c *call) {
-	c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation")
+	unseen := func() {
+		c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation that is not analysed")
+	}
 	jxa := false
 	var lines []string
 	var file word
@@ -64,6 +70,7 @@ func osascriptCommand(c *call) {
 			content, ok := c.a.fileContent(file.s)
 			switch {
 			case !ok:
+				unseen()
 				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
 				return
 			case content == fileDownloaded || content == fileComputed:
@@ -77,12 +84,15 @@ func osascriptCommand(c *call) {
 		case c.pc.stdin == "text":
 			src = c.pc.text
 		case c.pc.stdin == "":
+			unseen()
 			return
 		default:
+			unseen()
 			c.fromStdin()
 			return
 		}
 	}
+	c.add(level.Caution, "osascript", "osascript: runs the script it is given, analysed here")
 	sp := c.span
 	at := anchorOr(c.a.anchor, &sp)
 	if c.a.depth+1 > rate.MaxDepth {
@@ -179,6 +189,7 @@ func interpreter(sp interpSpec) func(*call) {
 						if rest == "" && i+1 < len(args) {
 							code, next = args[i+1], i+2
 						}
+						c.argv = programArgs(args[min(next, len(args)):], sp.code)
 						c.inlineCode(code)
 						// perl -e '…' -e '…': every piece is the program.
 						for k := next; k+1 < len(args); k++ {
@@ -202,8 +213,16 @@ func interpreter(sp interpSpec) func(*call) {
 						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
 						return
 					case strings.IndexByte(sp.valued, l) >= 0:
+						v := rest
 						if rest == "" {
 							i++
+							if i < len(args) {
+								v = args[i].s
+							}
+						}
+						if (l == 'M' || l == 'm') && strings.HasPrefix(c.name, "perl") {
+							mod, _, _ := strings.Cut(v, "=")
+							c.use += "use " + strings.TrimPrefix(mod, "-") + ";\n"
 						}
 					case strings.IndexByte(sp.optional, l) >= 0:
 					default:
@@ -431,6 +450,23 @@ func perlInterpSafe(s string) bool {
 	return true
 }
 
+// programArgs are the words after an inline program that are its
+// arguments: not another piece of the program (perl -e … -e …), past a --.
+func programArgs(rest []word, code string) []word {
+	var out []word
+	for k := 0; k < len(rest); k++ {
+		s := rest[k].s
+		switch {
+		case len(s) == 2 && s[0] == '-' && strings.IndexByte(code, s[1]) >= 0:
+			k++ // another piece of the program
+		case s == "--" && len(out) == 0:
+		default:
+			out = append(out, rest[k])
+		}
+	}
+	return out
+}
+
 // inlineCode rates program text given on the command line.
 func (c *call) inlineCode(w word) {
 	c.add(level.Dangerous, "interp-code", "%s runs inline code that is not analysed", c.name)
@@ -522,8 +558,9 @@ func pwshCommand(c *call) {
 	c.add(level.Dangerous, "interp-file", "%s: runs code that is not analysed", c.name)
 }
 
-// scanCode looks through unanalysed program text for the obvious.
-func scanCode(c *call, code string) {
+// scanKeywords looks through program text of a language interp does not
+// read for the obvious.
+func scanKeywords(c *call, code string) {
 	low := strings.ToLower(code)
 	for _, k := range []string{"rmtree", "remove_tree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
 		if strings.Contains(low, k) {

@@ -195,7 +195,13 @@ func openCommand(c *call) {
 			l.file(w)
 		}
 	}
-	if !term {
+	switch {
+	case term:
+	case reveal && len(l.handlers) == 0:
+		// open -R: the Finder shows where the file is, and opens nothing
+		// (REVEAL_IN_FINDER in the DSL).
+		c.add(level.Safe, "open-reveal", "open -R: shows the file in the Finder")
+	default:
 		c.add(level.Caution, "open", "open: opens a file, folder or application")
 	}
 }

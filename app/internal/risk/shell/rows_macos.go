@@ -765,153 +765,6 @@ func (c *call) sedFile(f string, write bool) {
 	c.a.read(word{s: f}, c.span)
 }
 
-// tarCommand rates tar: extracting writes into -C DIR (or the working
-// directory); creating writes the archive.
-func tarCommand(c *call) {
-	c.add(level.Caution, "tar", "tar: archives or extracts files")
-	var mode byte
-	var archive, dir word
-	hasArchive, hasDir := false, false
-	setMode := func(l byte) {
-		switch l {
-		case 'x', 'c', 'r', 'u':
-			mode = l
-		case 't':
-			if mode == 0 {
-				mode = l
-			}
-		}
-	}
-	args := c.args
-	i := 0
-	take := func() (word, bool) {
-		if i < len(args) {
-			i++
-			return args[i-1], true
-		}
-		return word{}, false
-	}
-	// Operands are read relative to the -C folder given before them.
-	var files []word
-	assign := func(l byte, v word) {
-		switch l {
-		case 'f':
-			archive, hasArchive = v, true
-		case 'C':
-			dir, hasDir = v, true
-		}
-	}
-	const valued = "fCbTXIsFNLVgHK"
-	// The first word may be a bundle without a dash: tar xzf a.tgz
-	if len(args) > 0 && !args[0].hole && !strings.HasPrefix(args[0].s, "-") {
-		i = 1
-		for _, l := range []byte(args[0].s) {
-			setMode(l)
-			if strings.IndexByte(tarShort, l) < 0 {
-				c.unmodelled(string(l))
-			}
-			if strings.IndexByte(valued, l) >= 0 {
-				if v, ok := take(); ok {
-					if l == 'I' || l == 'F' {
-						c.tarProgram("-"+string(l), v)
-					}
-					assign(l, v)
-				}
-			}
-		}
-	}
-	for i < len(args) {
-		w := args[i]
-		i++
-		s := w.s
-		switch {
-		case w.hole && !strings.HasPrefix(s, "-") || !strings.HasPrefix(s, "-") || s == "-":
-			if hasDir && !w.hole && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
-				if d, ok := c.a.pathOf(dir); ok && (strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~")) {
-					if j := joinPath(d, s); j != "" {
-						w.s = j
-					}
-				}
-			}
-			files = append(files, w)
-		case strings.HasPrefix(s, "--"):
-			name, val, has := strings.Cut(s, "=")
-			v := word{s: val, hole: w.hole, span: w.span}
-			switch name {
-			case "--remove-files":
-				c.add(level.Destructive, "tar-remove", "tar --remove-files: deletes the files it archives")
-			case "--extract", "--get":
-				mode = 'x'
-			case "--create":
-				mode = 'c'
-			case "--append":
-				mode = 'r'
-			case "--update":
-				mode = 'u'
-			case "--list":
-				setMode('t')
-			case "--absolute-names":
-				c.add(level.Dangerous, "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
-			case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action":
-				if !has {
-					if v, has = take(); !has {
-						continue
-					}
-				}
-				c.tarProgram(name, v)
-			case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
-				if !has {
-					if v, has = take(); !has {
-						continue
-					}
-				}
-				if name == "--file" {
-					assign('f', v)
-				} else if name == "--directory" {
-					assign('C', v)
-				}
-			default:
-				if !tarLong[name] {
-					c.unmodelled(name)
-				} else if tarLongValued[name] && !has {
-					take()
-				}
-			}
-		default:
-			letters := s[1:]
-			for j := 0; j < len(letters); j++ {
-				l := letters[j]
-				setMode(l)
-				switch {
-				case l == 'P':
-					c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
-				case strings.IndexByte(tarShort, l) < 0:
-					c.unmodelled("-" + string(l))
-				}
-				if strings.IndexByte(valued, l) < 0 {
-					continue
-				}
-				v := word{s: letters[j+1:], span: w.span}
-				if v.s == "" {
-					var ok bool
-					if v, ok = take(); !ok {
-						break
-					}
-				}
-				switch l {
-				case 'I':
-					c.tarProgram("-I", v)
-				case 'F':
-					c.tarProgram("-F", v)
-				}
-				assign(l, v)
-				break
-			}
-		}
-	}
-	c.tarEffects(mode, archive, dir, hasArchive, hasDir, files)
-}
-
 // tarEffects rates what tar does in its mode: extracting writes into -C
 // DIR (or here), creating writes the archive and reads the files.
 func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool, files []word) {
@@ -928,7 +781,14 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 			c.a.downloadedInto(dir, hasDir)
 		}
 	case 'c', 'r', 'u':
-		if hasArchive && archive.s != "-" && !isDevice(archive.s) {
+		switch {
+		case !hasArchive || archive.s == "-" || isDevice(archive.s):
+		case mode == 'c' && c.a.presence(archive) == rate.Absent:
+			c.a.write(archive, c.span, "tar creates the archive")
+		case mode == 'c':
+			c.a.replaces(archive, c.span, "tar writes the archive")
+			c.a.write(archive, c.span, "tar writes the archive")
+		default:
 			c.a.write(archive, c.span, "tar writes the archive")
 		}
 		for _, f := range files {
@@ -941,6 +801,19 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 // directory.
 func unzipCommand(c *call) {
 	c.add(level.Caution, "unzip", "unzip: extracts files")
+	if !unzipLists(c.args) {
+		var dir word
+		has := false
+		for i, w := range c.args {
+			switch {
+			case w.s == "-d" && i+1 < len(c.args):
+				dir, has = c.args[i+1], true
+			case strings.HasPrefix(w.s, "-d") && len(w.s) > 2:
+				dir, has = word{s: w.s[2:], hole: w.hole, span: w.span}, true
+			}
+		}
+		c.extracts("unzip", dir, has, nil)
+	}
 	list, hasDir := false, false
 	var dir, archive word
 	for i := 0; i < len(c.args); i++ {

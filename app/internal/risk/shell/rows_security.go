@@ -32,13 +32,17 @@ func spctlCommand(c *call) {
 		return
 	}
 	for _, w := range c.args {
+		name, _, _ := strings.Cut(w.s, "=")
 		switch {
 		case w.hole:
 			c.securityOff("spctl %s: changes Gatekeeper with an option computed at run time", rate.Display(w.s))
 			return
-		case inList(w.s, "--status", "--assess", "-a", "--list", "--test", "-t", "--type", "-v", "--verbose", "--raw", "--context", "--ignore-cache", "--no-cache", "--label", "--path", "--requirement", "--anchor", "--hash", "--rule", "--priority", "--continue", "--help", "-h"):
+		case inList(name, "--status", "--assess", "--list", "--test", "--type", "--verbose", "--raw", "--context", "--ignore-cache", "--no-cache", "--label", "--path", "--requirement", "--anchor", "--hash", "--rule", "--priority", "--continue", "--help"):
 		case inList(w.s, "--master-enable", "--global-enable"):
 			enable = true
+		case strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Trim(w.s[1:], "atvRh") == "":
+			// -a (assess), -t TYPE, -v, -vv, -vvv (more detail), -R (raw), -h:
+			// an assessment, which reads.
 		case strings.HasPrefix(w.s, "-"):
 			c.securityOff("spctl %s: changes what Gatekeeper lets run", rate.Display(w.s))
 			return

@@ -79,3 +79,195 @@ func (c *call) tarProgram(opt string, v word) {
 func (c *call) unmodelled(opt string) {
 	c.add(level.Dangerous, "unmodelled-option", "%s %s: an option Airlock does not model; cannot tell what it does", c.name, rate.Display(opt))
 }
+
+// tarCommand rates tar: extracting writes into -C DIR (or the working
+// directory), with what the archive holds unseen; creating writes the
+// archive.
+func tarCommand(c *call) {
+	c.add(level.Caution, "tar", "tar: archives or extracts files")
+	t := &tarArgs{c: c, args: c.args}
+	// The first word may be a bundle without a dash: tar xzf a.tgz
+	if len(t.args) > 0 && !t.args[0].hole && !strings.HasPrefix(t.args[0].s, "-") {
+		t.i = 1
+		t.bundle(t.args[0].s)
+	}
+	for t.i < len(t.args) {
+		w := t.args[t.i]
+		t.i++
+		switch s := w.s; {
+		case w.hole && !strings.HasPrefix(s, "-") || !strings.HasPrefix(s, "-") || s == "-":
+			t.operand(w)
+		case strings.HasPrefix(s, "--"):
+			t.long(w)
+		default:
+			t.short(w)
+		}
+	}
+	if t.mode == 'x' && !t.stdout {
+		c.extracts(c.name+" -x", t.dir, t.hasDir, t.renames)
+	}
+	c.tarEffects(t.mode, t.archive, t.dir, t.hasArchive, t.hasDir, t.files)
+}
+
+// tarValued are tar's short options that take a value.
+const tarValued = "fCbTXIsFNLVgHK"
+
+// tarArgs is tar's arguments as tarCommand reads them.
+type tarArgs struct {
+	c                  *call
+	args               []word
+	i                  int
+	mode               byte // x, c, r, u or t
+	archive, dir       word
+	hasArchive, hasDir bool
+	files, renames     []word // operands; member-renaming rules (--transform, -s)
+	stdout             bool   // -O: members to standard output
+}
+
+func (t *tarArgs) setMode(l byte) {
+	switch l {
+	case 'x', 'c', 'r', 'u':
+		t.mode = l
+	case 't':
+		if t.mode == 0 {
+			t.mode = l
+		}
+	}
+}
+
+// take returns the next argument, as an option's value.
+func (t *tarArgs) take() (word, bool) {
+	if t.i < len(t.args) {
+		t.i++
+		return t.args[t.i-1], true
+	}
+	return word{}, false
+}
+
+// assign records a valued option's value.
+func (t *tarArgs) assign(l byte, v word) {
+	switch l {
+	case 'f':
+		t.archive, t.hasArchive = v, true
+	case 'C':
+		t.dir, t.hasDir = v, true
+	case 's':
+		t.renames = append(t.renames, v) // bsdtar's -s /old/new/
+	case 'I', 'F':
+		t.c.tarProgram("-"+string(l), v)
+	}
+}
+
+// bundle reads the first word's letters (tar xzf a.tgz): their values
+// follow in order.
+func (t *tarArgs) bundle(letters string) {
+	for _, l := range []byte(letters) {
+		t.setMode(l)
+		t.stdout = t.stdout || l == 'O'
+		if strings.IndexByte(tarShort, l) < 0 {
+			t.c.unmodelled(string(l))
+		}
+		if strings.IndexByte(tarValued, l) >= 0 {
+			if v, ok := t.take(); ok {
+				t.assign(l, v)
+			}
+		}
+	}
+}
+
+// operand records a file operand, read relative to the -C folder given
+// before it.
+func (t *tarArgs) operand(w word) {
+	s := w.s
+	if t.hasDir && !w.hole && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+		if d, ok := t.c.a.pathOf(t.dir); ok && (strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~")) {
+			if j := joinPath(d, s); j != "" {
+				w.s = j
+			}
+		}
+	}
+	t.files = append(t.files, w)
+}
+
+// long reads a long option.
+func (t *tarArgs) long(w word) {
+	c := t.c
+	name, val, has := strings.Cut(w.s, "=")
+	v := word{s: val, hole: w.hole, span: w.span}
+	value := func() bool {
+		if !has {
+			v, has = t.take()
+		}
+		return has
+	}
+	switch name {
+	case "--remove-files":
+		c.add(level.Destructive, "tar-remove", "tar --remove-files: deletes the files it archives")
+	case "--extract", "--get":
+		t.mode = 'x'
+	case "--create":
+		t.mode = 'c'
+	case "--append":
+		t.mode = 'r'
+	case "--update":
+		t.mode = 'u'
+	case "--list":
+		t.setMode('t')
+	case "--absolute-names":
+		c.add(level.Dangerous, "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
+	case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action":
+		if value() {
+			c.tarProgram(name, v)
+		}
+	case "--transform", "--xform":
+		if value() {
+			t.renames = append(t.renames, v)
+		}
+	case "--to-stdout":
+		t.stdout = true
+	case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
+		if !value() {
+			return
+		}
+		if name == "--file" {
+			t.assign('f', v)
+		} else if name == "--directory" {
+			t.assign('C', v)
+		}
+	default:
+		if !tarLong[name] {
+			c.unmodelled(name)
+		} else if tarLongValued[name] && !has {
+			t.take()
+		}
+	}
+}
+
+// short reads a word of short options (-xzf a.tgz, -C dir, -Cdir).
+func (t *tarArgs) short(w word) {
+	letters := w.s[1:]
+	for j := 0; j < len(letters); j++ {
+		l := letters[j]
+		t.setMode(l)
+		switch {
+		case l == 'O':
+			t.stdout = true
+		case l == 'P':
+			t.c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
+		case strings.IndexByte(tarShort, l) < 0:
+			t.c.unmodelled("-" + string(l))
+		}
+		if strings.IndexByte(tarValued, l) < 0 {
+			continue
+		}
+		v := word{s: letters[j+1:], span: w.span}
+		if v.s == "" {
+			var ok bool
+			if v, ok = t.take(); !ok {
+				return
+			}
+		}
+		t.assign(l, v)
+		return
+	}
+}

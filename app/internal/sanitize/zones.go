@@ -302,6 +302,15 @@ var persistenceZone = []entry{
 	{"~/.bash_aliases", "a shell start-up file (sourced by the usual .bashrc)"},
 	{"~/Library/Application Support/xbar/plugins", "xbar's plugin folder (each plugin runs on a timer)"},
 	{"~/.swiftbar", "a SwiftBar plugin folder as people usually name it (SwiftBar has no default: it asks at first launch)"},
+	// Interpreters' start-up files (the analyzer's inline-code reader
+	// names them; each runs its code at every start of the interpreter).
+	{"~/.Rprofile", "R's start-up file (run at every R start)"},
+	{"**/.Rprofile", "a project's R start-up file (run when R starts in that folder)"},
+	{"~/.Renviron", "R's start-up environment (R_PROFILE and the like)"},
+	{"~/.irbrc", "irb's start-up file (Ruby run at every irb start)"},
+	{"~/.pryrc", "pry's start-up file (Ruby run at every pry start)"},
+	{"~/.tclshrc", "tclsh's start-up file (Tcl run at every interactive tclsh)"},
+	{"~/.wishrc", "wish's start-up file (Tcl run at every interactive wish)"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

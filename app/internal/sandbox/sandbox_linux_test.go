@@ -35,6 +35,10 @@ import (
 const helperEnv = "AIRLOCK_SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(breakOverlayEnv) == "1" {
+		// A launcher started by TestProbeFailsClosedWithoutOverlay.
+		sandbox.BreakOverlay()
+	}
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}

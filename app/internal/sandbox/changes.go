@@ -25,6 +25,11 @@ type Layer struct {
 	// Work is the view's scratch folder (overlayfs's workdir), beside
 	// Upper on the same file system; the gate removes it with Upper.
 	Work string `json:"work"`
+	// Boot is the boot the layer was made in (Linux's boot_id). The view
+	// does not sync what it writes (overlayfs's volatile), so after a
+	// restart the layer may hold files whose data never reached the disk:
+	// ReadLayer refuses a layer of another boot.
+	Boot string `json:"boot,omitempty"`
 }
 
 // ChangeKind says what an action did to one path of a sandbox root.
@@ -127,7 +132,9 @@ const (
 // earlier kernels refuse), so it cannot forge a whiteout or an opaque
 // folder. An error means the layer cannot be reviewed: past the bounds
 // (maxLayerEntries entries, maxLayerDepth levels, paths of maxPathBytes),
-// or unreadable; then nothing of it should be applied.
+// unreadable (a folder the action made mode 000 is, unless the gate runs
+// as root), or from before the machine restarted; then nothing of it
+// should be applied.
 func ReadLayer(l Layer) ([]Change, error) {
 	return readLayer(l, maxLayerEntries, maxLayerDepth)
 }
@@ -145,6 +152,9 @@ func readLayer(l Layer, maxEntries, maxDepth int) ([]Change, error) {
 		if err := absolute("layer's "+p.what, p.path); err != nil {
 			return nil, err
 		}
+	}
+	if l.Boot != "" && l.Boot != bootID() {
+		return nil, fmt.Errorf("sandbox: the layer of %s was written before the machine last started, and its files may not have reached the disk: not read", l.Root)
 	}
 	l.Root, l.Upper = filepath.Clean(l.Root), filepath.Clean(l.Upper)
 	upper, err := os.OpenRoot(l.Upper)
@@ -169,7 +179,7 @@ func readLayer(l Layer, maxEntries, maxDepth int) ([]Change, error) {
 	if special(ufi.Mode()) != special(lfi.Mode()) {
 		w.out = append(w.out, Change{Kind: Changed, Path: l.Root, Upper: l.Upper, Mode: ufi.Mode(), Was: lfi.Mode()})
 	}
-	if err := w.dir(upper, lower, ".", 1); err != nil {
+	if err := w.dir(upper, lower, ".", 0); err != nil {
 		return nil, err
 	}
 	return w.out, nil
@@ -185,9 +195,10 @@ func (w *layerWalk) fail(rel string, err error) error {
 	return fmt.Errorf("sandbox: reading the layer of %s at %q: %w", w.l.Root, filepath.Join(w.l.Root, rel), err)
 }
 
-// dir compares the entries of the upper layer's folder rel (upper) with
-// the root's (lower; nil when the root has no folder there, or the upper
-// one is opaque, so that nothing below shows through).
+// dir compares the entries of the upper layer's folder rel (upper), depth
+// folders below the root, with the root's (lower; nil when the root has no
+// folder there, or the upper one is opaque, so that nothing below shows
+// through).
 func (w *layerWalk) dir(upper, lower *os.Root, rel string, depth int) error {
 	if depth > w.maxDepth {
 		return w.fail(rel, fmt.Errorf("folders nest more than %d levels deep", w.maxDepth))

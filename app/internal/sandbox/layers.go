@@ -66,7 +66,7 @@ func makeLayer(one, root string) (Layer, error) {
 	if err != nil {
 		return Layer{}, fmt.Errorf("sandbox: making the layer of %s: %w", root, err)
 	}
-	l := Layer{Root: root, Upper: filepath.Join(one, "upper"), Work: filepath.Join(one, "work")}
+	l := Layer{Root: root, Upper: filepath.Join(one, "upper"), Work: filepath.Join(one, "work"), Boot: bootID()}
 	for _, d := range []string{one, l.Upper, l.Work} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return Layer{}, fmt.Errorf("sandbox: making the layer of %s: %w", root, err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -58,6 +59,15 @@ func opaqueDir(dir *os.Root) (bool, error) {
 		return false, err
 	}
 	return string(v[:n]) == "y", nil
+}
+
+// bootID returns this boot's ID, or "" when it cannot be read.
+func bootID() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // mountID returns the ID of the mount path lies on, or 0 when it cannot

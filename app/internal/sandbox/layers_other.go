@@ -19,3 +19,5 @@ func xattrWhiteout(*os.Root, string) bool { return false }
 func opaqueDir(*os.Root) (bool, error) { return false, nil }
 
 func mountID(string) uint64 { return 0 }
+
+func bootID() string { return "" }

@@ -24,13 +24,15 @@ var overlayOptions = []struct{ key, value, why string }{
 		"the upper layer holds whole folders and no redirect, and none is followed"},
 	{"metacopy", "off", "a file copied up holds its whole content, not only its metadata"},
 	{"index", "off", "no index of inodes in the work folder, which would tie the layer to the root's file handles"},
+	{"volatile", "", "no sync of the upper layer: overlayfs would otherwise sync every file it copies up (milliseconds " +
+		"each), and the layer only has to last until the gate has read it, in this boot (Layer.Boot)"},
 }
 
-// errOverlay is what the kernel needs for the views, said when it refuses
-// one.
-const errOverlay = "actions that run unasked cannot get a copy-on-write view of the sandbox roots " +
-	"(overlayfs mounted in a user namespace with userxattr: Linux 5.11 or newer, and a staging folder " +
-	"on a file system with user extended attributes)"
+// needOverlay is what the kernel needs for the views, said when it
+// refuses one.
+const needOverlay = "actions that run unasked need a copy-on-write view of the sandbox roots: " +
+	"overlayfs mounted in a user namespace with userxattr (Linux 5.11 or newer), and a staging folder " +
+	"on a file system with user extended attributes"
 
 // mountLayers mounts each layer's copy-on-write view on its root, outer
 // roots first, and returns the roots it mounted on. A root that no longer
@@ -85,15 +87,14 @@ func mountLayers(layers []Layer, keep string) ([]string, error) {
 func overlayMount(l Layer) (int, error) {
 	fsfd, err := unix.Fsopen("overlay", unix.FSOPEN_CLOEXEC)
 	if err != nil {
-		return -1, fmt.Errorf("%s: the kernel has no overlayfs here (%w)", errOverlay, err)
+		return -1, fmt.Errorf("the kernel has no overlayfs for this user namespace (%w); %s", err, needOverlay)
 	}
 	defer unix.Close(fsfd)
 	refused := func(what string, err error) error {
-		msg := kernelSays(fsfd)
-		if msg != "" {
-			return fmt.Errorf("%s: the kernel refused %s for %s: %w (%s)", errOverlay, what, l.Root, err, msg)
+		if msg := kernelSays(fsfd); msg != "" {
+			err = fmt.Errorf("%w: %s", err, msg)
 		}
-		return fmt.Errorf("%s: the kernel refused %s for %s: %w", errOverlay, what, l.Root, err)
+		return fmt.Errorf("overlayfs refused %s for %s (%w); %s", what, l.Root, err, needOverlay)
 	}
 	// The kernel splits lowerdir at colons and unescapes backslashes in
 	// every folder it is given.
@@ -183,7 +184,7 @@ func tryOverlay(l Layer) error {
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {
-			return fmt.Errorf("%s: in a trial view, %s failed: %w", errOverlay, s.what, err)
+			return fmt.Errorf("in a trial view, %s failed (%w); %s", s.what, err, needOverlay)
 		}
 	}
 	// The layer is read against the real folder, not the view.
@@ -193,7 +194,7 @@ func tryOverlay(l Layer) error {
 	mounted = false
 	ch, err := ReadLayer(l)
 	if err != nil {
-		return fmt.Errorf("%s: the trial view's layer: %w", errOverlay, err)
+		return fmt.Errorf("the trial view's layer: %w; %s", err, needOverlay)
 	}
 	want := []Change{
 		{Kind: Replaced, Path: filepath.Join(l.Root, "d")},
@@ -205,7 +206,7 @@ func tryOverlay(l Layer) error {
 		ok = ch[i].Kind == want[i].Kind && ch[i].Path == want[i].Path
 	}
 	if !ok {
-		return fmt.Errorf("%s: the trial view's layer does not record whiteouts and opaque folders as expected (%v)", errOverlay, ch)
+		return fmt.Errorf("the trial view's layer does not record whiteouts and opaque folders as expected (%v); %s", ch, needOverlay)
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func (b *Box) probe() (string, error) {
 	c.ExtraFiles = []*os.File{f}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	out, _, err := bridge.RunArgv(ctx, c)
+	out, stderr, err := bridge.RunArgv(ctx, c)
 	var ee *bridge.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		// It did not start: the kernel refused the namespaces (user
@@ -112,6 +112,11 @@ func (b *Box) probe() (string, error) {
 		return "", fmt.Errorf("the kernel refuses to start a program in new user namespaces here (%v)", err)
 	}
 	if err != nil {
+		// What the launcher said, whole (the exit error's line is cut).
+		if said := strings.TrimSpace(stderr); strings.HasPrefix(said, launchPrefix) && ee.Signal == "" {
+			said = said[strings.LastIndex(said, launchPrefix)+len(launchPrefix):]
+			return "", fmt.Errorf("the sandbox's launcher failed (status %d): %s", ee.Code, said)
+		}
 		return "", err
 	}
 	return strings.TrimSpace(out), nil

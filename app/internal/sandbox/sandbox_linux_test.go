@@ -158,6 +158,9 @@ func helper(mode string, args []string) int {
 		if code, ok := netHelper(mode, args); ok {
 			return code
 		}
+		if code, ok := overlayHelper(mode, args); ok {
+			return code
+		}
 		fmt.Printf("unknown helper mode %q\n", mode)
 		return 2
 	}

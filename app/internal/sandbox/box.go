@@ -128,6 +128,12 @@ func (b *Box) Confine(c bridge.Command, kind string, g Grant) (bridge.Command, f
 // every path, errors included. Until then the layers stay in the staging
 // folder (Settings.Staging), which no action can reach.
 //
+// What the view cannot show: a file whose owner or group has no user in
+// the action's user namespace (another user's, root's) cannot be copied
+// up (EOVERFLOW), so the action fails to change it, as it fails on a
+// read-only file; and a file system mounted inside a root (one that is not
+// a root itself) shows as its empty mount point.
+//
 // Where this platform cannot confine, ConfineReviewed refuses an action
 // the person did not approve (its error wraps ErrUnavailable); an approved
 // one runs in a session of its own with the profile's environment, and

@@ -183,8 +183,8 @@ func populate(t testing.TB, dir string) {
 // exactly what it did; and RemoveLayers leaves nothing behind.
 func TestUnaskedWritesGoToTheLayer(t *testing.T) {
 	r := newRig(t)
-	staging := filepath.Join(r.data, "layers")
-	box := r.reviewed(t, staging)
+	staging := r.settings.Staging
+	box := r.box
 	populate(t, r.docs)
 	before := snapshot(t, r.docs)
 	out, layers, err := runReviewed(t, box, r.home, sandbox.Grant{}, "sh", "-c", unaskedScript, "sh", r.docs)
@@ -238,7 +238,7 @@ changed tool.sh -rwxr-xr-x -rw-r--r--
 // and changes the root itself.
 func TestApprovedWritesForReal(t *testing.T) {
 	r := newRig(t)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.box
 	write(t, filepath.Join(r.docs, "over.txt"), "old")
 	out, layers, err := runReviewed(t, box, r.home, sandbox.Grant{Approved: true}, "sh", "-c", `printf new > "$1/over.txt"; printf n > "$1/new.txt"`, "sh", r.docs)
 	if err != nil {
@@ -294,7 +294,7 @@ created Other/e.txt -rw-r--r-- -
 // own view, not the other's writes.
 func TestConcurrentViews(t *testing.T) {
 	r := newRig(t)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.box
 	write(t, filepath.Join(r.docs, "shared.txt"), "old")
 	script := `printf "$2" > "$1/shared.txt"; : > "$1/mine-$2"; sleep 0.5; printf '%s|' "$(cat "$1/shared.txt")" "$(ls "$1" | tr '\n' ' ')"`
 	var wg sync.WaitGroup
@@ -430,7 +430,7 @@ func overlayHelper(mode string, args []string) (code int, ok bool) {
 // through the view are kept as the action's own.
 func TestForgedRecords(t *testing.T) {
 	r := newRig(t)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.box
 	dir := filepath.Join(r.docs, "dir")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -460,7 +460,7 @@ func TestForgedRecords(t *testing.T) {
 // root as it was, and its layer readable.
 func TestKilledAction(t *testing.T) {
 	r := newRig(t)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.box
 	write(t, filepath.Join(r.docs, "over.txt"), "old")
 	write(t, filepath.Join(r.docs, "gone.txt"), "gone")
 	before := snapshot(t, r.docs)
@@ -556,7 +556,7 @@ func TestUnmappedOwner(t *testing.T) {
 		t.Skip("making a file of another user needs root")
 	}
 	r := newRig(t)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.box
 	owned := filepath.Join(r.docs, "owned.txt")
 	write(t, owned, "theirs")
 	if err := os.Chmod(owned, 0o666); err != nil {
@@ -644,7 +644,7 @@ func TestTempDirInRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", tmp)
-	box := r.reviewed(t, filepath.Join(r.data, "layers"))
+	box := r.reviewed(t, r.settings.Staging) // probed with this TMPDIR
 	out, layers, err := runReviewed(t, box, r.home, sandbox.Grant{}, "sh", "-c", `printf t > "$TMPDIR/t" && printf x > "$1/x" && cat "$TMPDIR/t" && echo "|$TMPDIR"`, "sh", r.docs)
 	if err != nil || !strings.HasPrefix(out, "t|"+tmp+"/") {
 		t.Fatalf("%v\n%s", err, out)

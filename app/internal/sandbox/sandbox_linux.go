@@ -285,8 +285,8 @@ func restrictNetwork(plan netPlan, hostNS uint64) error {
 }
 
 // hide makes the profile's hidden paths unreachable in this mount
-// namespace (whose mounts launch made private): an empty read-only folder over each folder, /dev/null over each
-// file or socket. A path that does not exist needs no hiding; one that
+// namespace (whose mounts launch made private): an empty read-only folder
+// over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
 // cannot be looked at fails the launch. It also mounts a /proc of this PID
 // namespace (other processes are not in it) and a private /dev/shm.
 func hide(p Profile) error {

@@ -168,8 +168,9 @@ func helper(mode string, args []string) int {
 }
 
 // rig is one user's machine: a home in a temporary folder with the sandbox
-// root ~/Documents, Airlock's data directory (settings, history, socket),
-// an SSH key, and the helper program in ~/bin.
+// root ~/Documents, Airlock's data directory (settings, history, socket,
+// and the staging folder of layers), an SSH key, and the helper program in
+// ~/bin.
 type rig struct {
 	home, docs, data, helper string
 	box                      *sandbox.Box
@@ -199,7 +200,8 @@ func newRig(t testing.TB, extraEnv ...string) *rig {
 	r.helper = filepath.Join(r.home, "bin", "helper")
 	copyFile(t, self, r.helper, 0o755)
 	env := append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + r.home, helperEnv + "=1"}, extraEnv...)
-	r.settings = sandbox.Settings{Home: r.home, Roots: []string{r.docs}, Own: []string{r.data}, Env: env}
+	r.settings = sandbox.Settings{Home: r.home, Roots: []string{r.docs}, Own: []string{r.data}, Env: env,
+		Staging: filepath.Join(r.data, "layers")}
 	r.box, err = sandbox.New(r.settings, "")
 	if err != nil {
 		t.Fatal(err)

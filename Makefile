@@ -82,7 +82,7 @@ staticcheck: ## run staticcheck (pinned) on every package
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start)
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start, the copy-on-write view of unasked actions)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk
 	@# The peer of the AppleScript benchmarks, right after them: seed 000's regex table in Node.
 	@if command -v node >/dev/null 2>&1; then node app/internal/risk/testdata/peer/seed000.js -count 5; \
@@ -115,6 +115,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \
+	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./bridge:FuzzShown \
 	  ./bridge:FuzzAppleScriptString \
 	  ./bridge:FuzzHelperAnswer \

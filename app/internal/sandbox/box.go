@@ -44,6 +44,12 @@ type spec struct {
 	// HostNetNS is, on Linux, the inode of the gate's network namespace,
 	// which a launcher that must be in one of its own checks it is not in.
 	HostNetNS uint64 `json:"hostNetNS,omitempty"`
+	// Layers are, for an action that runs unasked (Linux), the
+	// copy-on-write views the launcher mounts on the sandbox roots.
+	Layers []Layer `json:"layers,omitempty"`
+	// Trial is, in probe mode, a layer over a folder of the probe's on
+	// which the launcher tries what the views need (tryOverlay).
+	Trial *Layer `json:"trial,omitempty"`
 }
 
 // Box starts actions confined by their profiles. It is safe for concurrent
@@ -63,6 +69,11 @@ type Box struct {
 func New(s Settings, launcher string) (*Box, error) {
 	if _, err := Derive(s, KindCommand, Grant{}, s.Home); err != nil {
 		return nil, err
+	}
+	if s.Staging != "" {
+		if err := absolute("staging folder", s.Staging); err != nil {
+			return nil, err
+		}
 	}
 	if launcher == "" {
 		launcher = selfExe()
@@ -87,39 +98,77 @@ func (b *Box) String() string {
 	return b.info
 }
 
-// Confine returns c, the command that runs one action of the given kind,
-// made to run confined by the profile of g, and what to call once it has
-// ended (it removes the action's temporary folder). c must not carry
-// ExtraFiles: a confined program gets standard input, output and error
-// only.
-//
-// Where this platform cannot confine, Confine refuses an action the person
-// did not approve (its error wraps ErrUnavailable); an approved one runs in
-// a session of its own with the profile's environment, and nothing more.
+// Confine is ConfineReviewed for a caller that does not review what an
+// action wrote: its done also removes the layers, so that what an action
+// that runs unasked wrote in the sandbox roots is thrown away (on Linux;
+// on macOS there are none). AppleScript and JXA actions, which run only on
+// macOS, use it.
 func (b *Box) Confine(c bridge.Command, kind string, g Grant) (bridge.Command, func(), error) {
+	out, layers, done, err := b.ConfineReviewed(c, kind, g)
+	if err != nil || len(layers) == 0 {
+		return out, done, err
+	}
+	return out, func() { done(); RemoveLayers(layers) }, nil
+}
+
+// ConfineReviewed returns c, the command that runs one action of the given
+// kind, made to run confined by the profile of g; the copy-on-write layers
+// it writes into; and what to call once it has ended (it removes the
+// action's temporary folder, not the layers). c must not carry ExtraFiles:
+// a confined program gets standard input, output and error only.
+//
+// An action the person approved writes in the sandbox roots for real, and
+// has no layers. On Linux, one that runs unasked (g.Approved false) sees
+// each root through a copy-on-write view: the roots themselves stay as
+// they were, and what it changed lies in its layers, one per root (nested
+// roots share their outer root's). The contract: once the command has
+// ended (exited, failed to start, or killed: nothing it started outlives
+// its launcher), the caller reads each layer (ReadLayer), applies what it
+// accepts, then calls done and RemoveLayers(layers), which it must call on
+// every path, errors included. Until then the layers stay in the staging
+// folder (Settings.Staging), which no action can reach.
+//
+// What the view cannot show: a file whose owner or group has no user in
+// the action's user namespace (another user's, root's) cannot be copied
+// up (EOVERFLOW), so the action fails to change it, as it fails on a
+// read-only file; and a file system mounted inside a root (one that is not
+// a root itself) shows as its empty mount point.
+//
+// Where this platform cannot confine, ConfineReviewed refuses an action
+// the person did not approve (its error wraps ErrUnavailable); an approved
+// one runs in a session of its own with the profile's environment, and
+// nothing more.
+func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Command, []Layer, func(), error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return c, nil, errors.New("sandbox: no program given")
+		return c, nil, nil, errors.New("sandbox: no program given")
 	}
 	if len(c.ExtraFiles) > 0 {
-		return c, nil, errors.New("sandbox: a confined program gets no extra files")
+		return c, nil, nil, errors.New("sandbox: a confined program gets no extra files")
 	}
 	tmp, err := os.MkdirTemp("", tempDirPattern)
 	if err != nil {
-		return c, nil, fmt.Errorf("sandbox: making the action's temporary folder: %w", err)
+		return c, nil, nil, fmt.Errorf("sandbox: making the action's temporary folder: %w", err)
 	}
 	removeTmp := func() { os.RemoveAll(tmp) }
 	p, err := Derive(b.s, kind, g, tmp)
 	if err != nil {
 		removeTmp()
-		return c, nil, err
+		return c, nil, nil, err
 	}
 	if aerr := b.Available(); aerr != nil {
 		if !g.Approved {
 			removeTmp()
-			return c, nil, fmt.Errorf("%w (%v): this %s runs only if you approve it", ErrUnavailable, aerr, kindWords(kind))
+			return c, nil, nil, fmt.Errorf("%w (%v): this %s runs only if you approve it", ErrUnavailable, aerr, kindWords(kind))
 		}
 		c.Env, c.NewSession = p.Env, true
-		return c, removeTmp, nil
+		return c, nil, removeTmp, nil
+	}
+	var layers []Layer
+	if p.Unasked && copyOnWrite {
+		if p, layers, err = b.stage(p); err != nil {
+			removeTmp()
+			return c, nil, nil, err
+		}
 	}
 	out := c
 	out.Name = c.Argv[0]
@@ -127,14 +176,15 @@ func (b *Box) Confine(c bridge.Command, kind string, g Grant) (bridge.Command, f
 	out.Env = p.Env
 	out.Dir = "/"
 	out.Linger = false
-	out, s := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir})
+	out, s := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
 	f, err := specFile(s)
 	if err != nil {
 		removeTmp()
-		return c, nil, err
+		RemoveLayers(layers)
+		return c, nil, nil, err
 	}
 	out.ExtraFiles = []*os.File{f}
-	return out, func() { f.Close(); removeTmp() }, nil
+	return out, layers, func() { f.Close(); removeTmp() }, nil
 }
 
 // kindWords names a kind of action in a message.

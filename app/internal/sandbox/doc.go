@@ -22,14 +22,20 @@
 //   - Box, which starts a bridge.Command confined: on Linux through a
 //     launcher (this program run again with LaunchFlag) that enters new user,
 //     mount, PID, IPC and (unless the action is granted a network) network
-//     namespaces, hides what the profile hides, applies Landlock and seccomp
-//     filters and then starts the action; on macOS
+//     namespaces, mounts a copy-on-write view (overlayfs) on each sandbox
+//     root for an action the person did not approve, hides what the profile
+//     hides, applies Landlock and seccomp filters and then starts the
+//     action; on macOS
 //     through /usr/bin/sandbox-exec, spawned with its TCC responsibility
-//     disclaimed.
+//     disclaimed;
+//   - the layers of those views (ConfineReviewed, ReadLayer, RemoveLayers):
+//     what an action that ran unasked changed, which the gate reviews and
+//     applies after it ends; the roots themselves stay as they were.
 //
-// Where the platform cannot confine (no Landlock, no user namespaces, no
-// sandbox-exec), Box.Available says why, and Confine refuses every action the
-// person did not approve: those kinds never run unasked. The gate asks for
+// Where the platform cannot confine (no Landlock, no user namespaces or no
+// overlayfs in them, no sandbox-exec), Box.Available says why, and Confine
+// refuses every action the person did not approve: those kinds never run
+// unasked. The gate asks for
 // them there, and an approved one runs with only what can still be done
 // (a session of its own, no display or bus variables).
 //

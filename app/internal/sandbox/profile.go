@@ -42,6 +42,12 @@ type Settings struct {
 	// Env is the environment actions start from; Derive removes from it
 	// what the profile does not grant.
 	Env []string
+	// Staging is where the copy-on-write layers of actions that run
+	// unasked are kept until the gate has reviewed them (Linux): absolute,
+	// in a folder actions never see (Airlock's data directory). "" or a
+	// folder inside a sandbox root means a folder of each action's own in
+	// the system's temporary folder, hidden from it (layers.go).
+	Staging string
 }
 
 // Grant is what the gate decided about one action beyond its level.

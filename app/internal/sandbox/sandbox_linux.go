@@ -76,8 +76,26 @@ func (b *Box) probe() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The views of an action that runs unasked, and a trial one.
+	trialRoot := filepath.Join(tmp, "trial")
+	for _, d := range []string{trialRoot, filepath.Join(trialRoot, "d")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return "", fmt.Errorf("making a trial folder: %w", err)
+		}
+	}
+	for _, f := range []string{filepath.Join(trialRoot, "f"), filepath.Join(trialRoot, "d", "x")} {
+		if err := os.WriteFile(f, []byte("trial"), 0o600); err != nil {
+			return "", fmt.Errorf("making a trial file: %w", err)
+		}
+	}
+	p, layers, err := b.stage(p, trialRoot)
+	if err != nil {
+		return "", err
+	}
+	defer RemoveLayers(layers)
+	trial := layers[len(layers)-1]
 	c, s := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true})
+		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true, Layers: layers[:len(layers)-1], Trial: &trial})
 	f, err := specFile(s)
 	if err != nil {
 		return "", err
@@ -86,7 +104,7 @@ func (b *Box) probe() (string, error) {
 	c.ExtraFiles = []*os.File{f}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	out, _, err := bridge.RunArgv(ctx, c)
+	out, stderr, err := bridge.RunArgv(ctx, c)
 	var ee *bridge.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		// It did not start: the kernel refused the namespaces (user
@@ -94,6 +112,11 @@ func (b *Box) probe() (string, error) {
 		return "", fmt.Errorf("the kernel refuses to start a program in new user namespaces here (%v)", err)
 	}
 	if err != nil {
+		// What the launcher said, whole (the exit error's line is cut).
+		if said := strings.TrimSpace(stderr); strings.HasPrefix(said, launchPrefix) && ee.Signal == "" {
+			said = said[strings.LastIndex(said, launchPrefix)+len(launchPrefix):]
+			return "", fmt.Errorf("the sandbox's launcher failed (status %d): %s", ee.Code, said)
+		}
 		return "", err
 	}
 	return strings.TrimSpace(out), nil
@@ -101,8 +124,10 @@ func (b *Box) probe() (string, error) {
 
 // launch runs in the launcher: PID 1 of new user, mount, PID, IPC and
 // (unless its network plan keeps the host's) network namespaces
-// (bridge.Command.Namespaces), in a session of its own. It hides what the
-// profile hides, drops its capabilities, applies Landlock, the network
+// (bridge.Command.Namespaces), in a session of its own. It mounts the
+// copy-on-write views of an action that runs unasked on the sandbox roots
+// (which it may then write only through them), hides what the profile
+// hides, drops its capabilities, applies Landlock, the network
 // plan and (unless the UI is granted) the socket filter, then starts the
 // program and waits for it. When it returns, the kernel kills whatever the
 // program left running in the namespace.
@@ -118,6 +143,23 @@ func launch(s spec) int {
 	// Nothing traces or reads this process's memory from inside.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fail(exitSetup, "%v", err)
+	}
+	// Nothing mounted here may reach the namespaces the gate runs in.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fail(exitSetup, "making the mounts private: %v", err)
+	}
+	if s.Trial != nil {
+		if err := tryOverlay(*s.Trial); err != nil {
+			return fail(exitSetup, "%v", err)
+		}
+	}
+	// The views first, so that what is hidden is hidden in them too.
+	viewRoots, err := mountLayers(s.Layers, p.TempDir)
+	if err != nil {
+		return fail(exitSetup, "%v", err)
+	}
+	if p.Unasked {
+		p.Write = viewed(p.Write, p.TempDir, viewRoots)
 	}
 	if err := hide(p); err != nil {
 		return fail(exitSetup, "%v", err)
@@ -205,6 +247,7 @@ func enforced(abi int, ui bool) string {
 	if !ui {
 		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
+	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
 	return s
 }
 
@@ -242,15 +285,11 @@ func restrictNetwork(plan netPlan, hostNS uint64) error {
 }
 
 // hide makes the profile's hidden paths unreachable in this mount
-// namespace: an empty read-only folder over each folder, /dev/null over each
-// file or socket. A path that does not exist needs no hiding; one that
+// namespace (whose mounts launch made private): an empty read-only folder
+// over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
 // cannot be looked at fails the launch. It also mounts a /proc of this PID
 // namespace (other processes are not in it) and a private /dev/shm.
 func hide(p Profile) error {
-	// Nothing mounted here may reach the namespaces the gate runs in.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mounts private: %w", err)
-	}
 	// Best effort: where /proc cannot be mounted again (some containers
 	// mask parts of it), Landlock still keeps other processes' files out
 	// of reach (its ptrace scope).

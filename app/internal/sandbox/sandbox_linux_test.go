@@ -35,6 +35,10 @@ import (
 const helperEnv = "AIRLOCK_SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(breakOverlayEnv) == "1" {
+		// A launcher started by TestProbeFailsClosedWithoutOverlay.
+		sandbox.BreakOverlay()
+	}
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
@@ -154,6 +158,9 @@ func helper(mode string, args []string) int {
 		if code, ok := netHelper(mode, args); ok {
 			return code
 		}
+		if code, ok := overlayHelper(mode, args); ok {
+			return code
+		}
 		fmt.Printf("unknown helper mode %q\n", mode)
 		return 2
 	}
@@ -161,8 +168,9 @@ func helper(mode string, args []string) int {
 }
 
 // rig is one user's machine: a home in a temporary folder with the sandbox
-// root ~/Documents, Airlock's data directory (settings, history, socket),
-// an SSH key, and the helper program in ~/bin.
+// root ~/Documents, Airlock's data directory (settings, history, socket,
+// and the staging folder of layers), an SSH key, and the helper program in
+// ~/bin.
 type rig struct {
 	home, docs, data, helper string
 	box                      *sandbox.Box
@@ -192,7 +200,8 @@ func newRig(t testing.TB, extraEnv ...string) *rig {
 	r.helper = filepath.Join(r.home, "bin", "helper")
 	copyFile(t, self, r.helper, 0o755)
 	env := append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + r.home, helperEnv + "=1"}, extraEnv...)
-	r.settings = sandbox.Settings{Home: r.home, Roots: []string{r.docs}, Own: []string{r.data}, Env: env}
+	r.settings = sandbox.Settings{Home: r.home, Roots: []string{r.docs}, Own: []string{r.data}, Env: env,
+		Staging: filepath.Join(r.data, "layers")}
 	r.box, err = sandbox.New(r.settings, "")
 	if err != nil {
 		t.Fatal(err)

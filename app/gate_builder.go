@@ -223,7 +223,10 @@ func boxSettings(home string, paths *sanitize.Config, dataDir string) sandbox.Se
 		}
 		program = programPath(exe)
 	}
-	return sandbox.Settings{Home: home, Roots: paths.Roots, Own: own, Program: program, Env: os.Environ()}
+	// What actions that run unasked change waits in the data folder,
+	// which no action sees, until the gate has reviewed it.
+	return sandbox.Settings{Home: home, Roots: paths.Roots, Own: own, Program: program, Env: os.Environ(),
+		Staging: filepath.Join(dataDir, "changes")}
 }
 
 // programPath is what of Airlock an action must not reach: the .app bundle

@@ -50,10 +50,14 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s imports the executor: only app/internal/gate may", p.ImportPath)
 			case p.ImportPath == module+"/app/internal/risk/facts" && strings.HasPrefix(imp, module+"/app/internal/risk"):
 				t.Errorf("%s imports %s: the facts are data, below every analyzer", p.ImportPath, imp)
+			case p.ImportPath == module+"/app/internal/risk/interp" && strings.HasPrefix(imp, module+"/app/internal/risk"):
+				t.Errorf("%s imports %s: the reader of inline code rates nothing, below every analyzer", p.ImportPath, imp)
+			case languagePackage(p.ImportPath) && imp == module+"/app/internal/risk/interp" && p.ImportPath != module+"/app/internal/risk/shell":
+				t.Errorf("%s imports %s: only the shell analyzer reads interpreters' inline code", p.ImportPath, imp)
 			case p.ImportPath == module+"/app/internal/risk/rate" && strings.HasPrefix(imp, module+"/app/internal/risk") && imp != module+"/app/internal/risk/facts":
 				t.Errorf("%s imports %s: the shared core knows no language (they reach each other through rate.Languages)", p.ImportPath, imp)
 			case languagePackage(p.ImportPath) && strings.HasPrefix(imp, module+"/app/internal/risk") &&
-				imp != module+"/app/internal/risk/rate" && imp != module+"/app/internal/risk/facts":
+				imp != module+"/app/internal/risk/rate" && imp != module+"/app/internal/risk/facts" && imp != module+"/app/internal/risk/interp":
 				t.Errorf("%s imports %s: a language's analyzer reaches another only through rate.Languages", p.ImportPath, imp)
 			}
 		}
@@ -73,5 +77,5 @@ func isPure(pkg string) bool {
 // under risk other than rate and facts.
 func languagePackage(pkg string) bool {
 	rest, ok := strings.CutPrefix(pkg, module+"/app/internal/risk/")
-	return ok && rest != "rate" && rest != "facts" && !strings.HasPrefix(rest, "rate/") && !strings.HasPrefix(rest, "facts/")
+	return ok && rest != "rate" && rest != "facts" && rest != "interp" && !strings.HasPrefix(rest, "rate/") && !strings.HasPrefix(rest, "facts/")
 }

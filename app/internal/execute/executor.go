@@ -55,6 +55,15 @@ func (e *Executor) KillEscaped() int { return bridge.KillEscaped() }
 type Result struct {
 	Output  string   // for the person and the history: one line, or a shortcut's output
 	Trashed []string // where replaced or deleted things went, in the Trash
+	// Changes are what a command that ran unasked changed, as it was
+	// applied or put in the Trash (review.go): for the history and undo.
+	Changes []ChangeRecord
+	// Held, when not nil, are its changes that plant code the person would
+	// run later: not applied until the gate has asked the person and
+	// called Held.Resolve; then it must call Release, which removes the
+	// action's layers.
+	Held    *Held
+	Release func()
 }
 
 // Run carries out one action. Every path is checked again with e.Paths at

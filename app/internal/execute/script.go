@@ -85,21 +85,37 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		// Contained (a session of its own; what it leaves behind is killed)
 		// whether or not it is confined too.
 		c := Command{Argv: argv, Dir: dir, Contain: true}
-		if confine != nil {
-			confined, done, cerr := confine(c)
+		var layers []sandbox.Layer
+		if e.Sandbox != nil {
+			// Unasked, it writes into a copy-on-write view of the roots
+			// (layers), reviewed once it has ended.
+			confined, ls, done, cerr := e.Sandbox.ConfineReviewed(c, kind, g)
 			if cerr != nil {
 				return Result{}, fmt.Errorf("%s: %w", kind, cerr)
 			}
 			defer done()
-			c = confined
+			c, layers = confined, ls
 		}
 		var stderr string
 		out, stderr, err = RunArgv(ctx, c)
 		if err == nil && strings.TrimSpace(out) == "" {
 			out = bridge.LastLine(stderr)
 		}
-		if confine != nil && ctx.Err() == nil {
+		if e.Sandbox != nil && ctx.Err() == nil {
 			err = explainRefusal(err, stderr, e.roots())
+		}
+		if len(layers) > 0 {
+			res, rerr := e.review(ctx, layers)
+			res.Output = joinLines(out, res.Output)
+			if err == nil {
+				err = rerr
+			} else if rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+			if err != nil {
+				return res, fmt.Errorf("%s: %w", kind, err)
+			}
+			return res, nil
 		}
 	default:
 		return Result{}, fmt.Errorf("unknown kind of script %q", kind)

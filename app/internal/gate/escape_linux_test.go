@@ -68,7 +68,9 @@ func newEscapeRig(t testing.TB) *escapeRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: 1})
+	// Level 2: the payload writes to paths computed at run time, which is
+	// dangerous, and must run unasked here.
+	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: 2})
 	return &escapeRig{g: g, payload: string(payload), marker: marker}
 }
 

@@ -754,9 +754,13 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 				id, text, runs, lvl := sub.s.Identity, st.text, st.runs, st.verdict.Level
 				runCtx = execute.WithCheck(ctx, func() error { return g.cfg.Grants.Check(id, text, runs, lvl) })
 			}
+			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
 			res, err = st.run(runCtx, approved)
 		}
 		g.end(synth)
+		if note := sub.reviewed(ctx, i, res); note != "" {
+			res.Output = joinLines(res.Output, note)
+		}
 		ar.Millis = float64(time.Since(start).Microseconds()) / 1000
 		ar.Output = redact.String(res.Output)
 		switch {
@@ -785,6 +789,13 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 	}
 	return sub.finish(ctx, StatusOK, nil)
+}
+
+func joinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
 }
 
 // releaseContextLock releases the submission's lock for RELEASE_LOCK and

@@ -274,7 +274,12 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		kind, src := s.Kind, s.Plan
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true,
 			run: func(ctx context.Context, approved bool) (execute.Result, error) {
-				return g.cfg.Exec.RunScript(ctx, kind, src, argv, sandbox.GrantFor(v, approved))
+				gr := sandbox.GrantFor(v, approved)
+				if approved {
+					// What the person approved may see the hidden files it names.
+					gr.Reveal = sandbox.Reveals(g.home(), append([]string{src}, argv...)...)
+				}
+				return g.cfg.Exec.RunScript(ctx, kind, src, argv, gr)
 			},
 			runsOf: func(ctx context.Context) risk.Runs {
 				switch kind {

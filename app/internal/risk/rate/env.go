@@ -109,8 +109,8 @@ type Zone struct {
 	Pub      bool   // a public key: not a secret though it sits in ~/.ssh
 	// Hidden is the hidden entry of the home the path lies in ("~/.config"),
 	// when that is not known harmless (sanitize.Config.Hidden): reading it
-	// may read a secret. Set for every kind but temporary folders and
-	// sandbox roots; a credential store is hidden too.
+	// may read a secret. Never set in a sandbox root; a credential store
+	// is hidden too.
 	Hidden string
 }
 
@@ -201,7 +201,7 @@ func classifyPathUncached(env *Env, p string) Zone {
 	}
 	switch z.Kind {
 	case sanitize.ZoneTemp:
-		info.Kind, info.Hidden = ZoneTemp, ""
+		info.Kind = ZoneTemp
 	case sanitize.ZoneSandbox:
 		info.Kind, info.Hidden = ZoneSandbox, ""
 	case sanitize.ZonePersistence:

@@ -203,10 +203,11 @@ func Reveals(home string, texts ...string) []string {
 	}
 	for _, t := range texts {
 		add(t)
-		for _, q := range quoted(t) {
+		qs, rest := quoted(t)
+		for _, q := range qs {
 			add(q)
 		}
-		for _, w := range strings.Fields(strings.ReplaceAll(t, `\ `, "\x00")) {
+		for _, w := range strings.Fields(strings.ReplaceAll(rest, `\ `, "\x00")) {
 			w = strings.ReplaceAll(w, "\x00", " ")
 			w = strings.Trim(w, "\"'`;,()[]{}|&<>")
 			add(w)
@@ -218,23 +219,25 @@ func Reveals(home string, texts ...string) []string {
 	return out
 }
 
-// quoted returns the strings quoted with " or ' in t.
-func quoted(t string) []string {
-	var out []string
-	for _, q := range []byte{'"', '\''} {
-		rest := t
-		for {
-			i := strings.IndexByte(rest, q)
-			if i < 0 {
-				break
-			}
-			j := strings.IndexByte(rest[i+1:], q)
-			if j < 0 {
-				break
-			}
-			out = append(out, rest[i+1:i+1+j])
-			rest = rest[i+2+j:]
+// quoted returns the strings quoted with " or ' in t, and t with them
+// blanked out, so that a quoted path with a blank in it is not also taken
+// for the words it splits into.
+func quoted(t string) (qs []string, rest string) {
+	b := []byte(t)
+	for i := 0; i < len(b); i++ {
+		q := b[i]
+		if q != '"' && q != '\'' {
+			continue
 		}
+		j := strings.IndexByte(t[i+1:], q)
+		if j < 0 {
+			break
+		}
+		qs = append(qs, t[i+1:i+1+j])
+		for k := i; k <= i+1+j; k++ {
+			b[k] = ' '
+		}
+		i += 1 + j
 	}
-	return out
+	return qs, string(b)
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func hiddenEntries(home string, keep []string, fold bool) []string {
 		if h.under(f.Path) {
 			continue
 		}
-		names, err := readNames(f.Path)
+		entries, err := os.ReadDir(f.Path)
 		if err != nil {
 			if f.Path != home && !h.holds(f.Path) {
 				if _, serr := os.Lstat(f.Path); serr == nil {
@@ -62,11 +63,11 @@ func hiddenEntries(home string, keep []string, fold bool) []string {
 			}
 			continue
 		}
-		for _, n := range names {
-			if f.DotOnly && !strings.HasPrefix(n, ".") {
+		for _, e := range entries {
+			if f.DotOnly && !strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			h.visit(filepath.Join(f.Path, n), 0)
+			h.visit(filepath.Join(f.Path, e.Name()), e.Type(), 0)
 		}
 	}
 	return h.out
@@ -79,17 +80,14 @@ type hider struct {
 	out  []string
 }
 
-// visit hides p, or opens it when it holds a seen path.
-func (h *hider) visit(p string, depth int) {
+// visit hides p, whose type (as a directory entry gives it) is typ, or
+// opens it when it holds a seen path.
+func (h *hider) visit(p string, typ fs.FileMode, depth int) {
 	if len(h.out) >= maxHiddenEntries || h.under(p) {
 		return
 	}
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return
-	}
-	open := fi.IsDir()
-	if fi.Mode()&os.ModeSymlink != 0 {
+	open := typ.IsDir()
+	if typ&fs.ModeSymlink != 0 {
 		// Hiding a link hides what it leads to (a mount follows it; so
 		// does Seatbelt, given the resolved path): a link into a seen
 		// place or a shared system folder stays.
@@ -104,9 +102,9 @@ func (h *hider) visit(p string, depth int) {
 		}
 	}
 	if open && h.holds(p) && depth < maxHiddenDepth {
-		if names, err := readNames(p); err == nil {
-			for _, n := range names {
-				h.visit(filepath.Join(p, n), depth+1)
+		if entries, err := os.ReadDir(p); err == nil {
+			for _, e := range entries {
+				h.visit(filepath.Join(p, e.Name()), e.Type(), depth+1)
 			}
 			return
 		}
@@ -150,23 +148,14 @@ func (h *hider) shared(t string) bool {
 
 // within reports whether p is dir or lies in it.
 func (h *hider) within(p, dir string) bool {
-	if h.fold {
-		p, dir = strings.ToLower(p), strings.ToLower(dir)
+	if len(p) < len(dir) || dir == "/" {
+		return dir == "/"
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/") || dir == "/"
-}
-
-// readNames lists a folder's entries, sorted.
-func readNames(dir string) ([]string, error) {
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
+	head := p[:len(dir)]
+	if head != dir && (!h.fold || !strings.EqualFold(head, dir)) {
+		return false
 	}
-	names := make([]string, len(es))
-	for i, e := range es {
-		names[i] = e.Name()
-	}
-	return names, nil
+	return len(p) == len(dir) || p[len(dir)] == '/'
 }
 
 // maxReveals bounds the paths Reveals returns.

@@ -3,13 +3,18 @@
 package sandbox_test
 
 import (
+	"context"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // TestHiddenSecretsConfined is issue 22's attack, run for real: a
@@ -84,4 +89,56 @@ func TestHiddenSecretsConfined(t *testing.T) {
 func secretOf(line string) string {
 	f := strings.Fields(line)
 	return strings.Trim(f[len(f)-1], `'"{}`)
+}
+
+// BenchmarkActionStartBusyHome is BenchmarkActionStart's confined start in
+// a home like a developer's: 120 hidden entries (a dozen of them
+// toolchains, one folder holding an allowed entry) and a Library of 80
+// folders, every one of which the launcher hides. It reports the p50 and
+// p99 of starting /bin/true, as BenchmarkActionStart does.
+func BenchmarkActionStartBusyHome(b *testing.B) {
+	r := newRig(b)
+	for i := range 120 {
+		name := fmt.Sprintf(".tool-%03d", i)
+		switch i % 10 {
+		case 0:
+			name = fmt.Sprintf(".tool-%03d.json", i) // a file: /dev/null over it
+		}
+		p := filepath.Join(r.home, name)
+		if strings.HasSuffix(name, ".json") {
+			write(b, p, "{}")
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(p, "sub"), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 80 {
+		if err := os.MkdirAll(filepath.Join(r.home, "Library", fmt.Sprintf("App %02d", i)), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, d := range []string{".pyenv/versions", ".cargo/bin", ".cargo/registry", ".local/bin", ".local/share/x", ".config/y"} {
+		if err := os.MkdirAll(filepath.Join(r.home, d), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	var ds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, sandbox.Grant{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := bridge.RunArgv(ctx, c); err != nil {
+			b.Fatal(err)
+		}
+		done()
+		ds = append(ds, time.Since(start))
+	}
+	slices.Sort(ds)
+	at := func(p float64) float64 { return float64(ds[int(p*float64(len(ds)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
 }

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -165,4 +166,36 @@ func FuzzReveals(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkDeriveBusyHome is Derive in a home with 120 hidden entries and
+// a Library of 80 folders: the listing it does for every action.
+func BenchmarkDeriveBusyHome(b *testing.B) {
+	h := b.TempDir()
+	for i := range 120 {
+		if err := os.MkdirAll(filepath.Join(h, fmt.Sprintf(".tool-%03d/sub", i)), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 80 {
+		if err := os.MkdirAll(filepath.Join(h, "Library", fmt.Sprintf("App %02d", i)), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, d := range []string{".pyenv/versions", ".cargo/bin", ".cargo/registry", ".local/bin", ".local/share/x", ".config/y"} {
+		if err := os.MkdirAll(filepath.Join(h, d), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := sandbox.Settings{OS: "linux", Home: h, Roots: []string{filepath.Join(h, "Documents")}, Env: []string{"HOME=" + h}}
+	tmp := b.TempDir()
+	var n int
+	for b.Loop() {
+		p, err := sandbox.Derive(s, sandbox.KindCommand, sandbox.Grant{}, tmp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(p.Hide)
+	}
+	b.ReportMetric(float64(n), "hidden")
 }

@@ -21,8 +21,14 @@
 // telling name beside it passes through, which is why the history seals
 // the fields that can hold such text as well.
 //
+// Text printed encoded is decoded where it can be (base64, also of gzip,
+// hex and reversed lines; encoded.go): an encoding whose plain text holds a
+// secret goes whole. Find tells an analyzer where a text holds secrets
+// (find.go): the same rules serve both.
+//
 // String takes time linear in its input: every rule reads only the lines
-// near its keywords (see keywords.go), in three passes at most.
+// near its keywords (see keywords.go), in three passes at most, and the
+// encoded forms once more.
 package redact
 
 import (
@@ -44,7 +50,7 @@ func String(s string) string {
 		}
 		s = e.pass(x, t, true)
 	}
-	return s
+	return encoded(s)
 }
 
 // Marker returns the marker that replaces a secret of the given kind.

@@ -43,10 +43,7 @@ var sharedPrefixes = []string{"/nix", "/usr", "/opt", "/snap", "/etc", "/System"
 // compares names case-insensitively (macOS). What cannot be listed is
 // hidden whole; what does not exist needs no hiding.
 func hiddenEntries(home string, keep []string, fold bool) []string {
-	h := hider{fold: fold, home: home}
-	for _, a := range sanitize.HiddenAllowed(home) {
-		h.seen = append(h.seen, a)
-	}
+	h := hider{fold: fold, home: home, seen: sanitize.HiddenAllowed(home)}
 	for _, k := range keep {
 		h.seen = append(h.seen, filepath.Clean(k))
 	}

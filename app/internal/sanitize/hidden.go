@@ -78,6 +78,8 @@ var allowedHidden = []entry{
 	{"~/.local/share/mise/shims", "mise's shims"},
 	{"~/.local/share/fnm", "Node.js versions installed by fnm"},
 	{"~/.local/share/pnpm", "pnpm's global programs"},
+	{"~/.local/state/nix/profiles", "Nix profiles, which ~/.nix-profile links through into /nix/store"},
+	{"~/.nix-profile", "the Nix profile's programs"},
 	{"~/.asdf", "asdf and the tool versions it installed"},
 	{"~/.sdkman", "SDKMAN and the JDKs and tools it installed"},
 	{"~/.jdks", "JDKs downloaded by IntelliJ IDEA"},

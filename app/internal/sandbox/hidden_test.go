@@ -62,7 +62,7 @@ func TestDeriveHidesUnknown(t *testing.T) {
 	}
 	hidden := func(rel string) bool { return slices.Contains(p.Hide, filepath.Join(h, rel)) }
 	for _, rel := range []string{".config", ".gemini", ".brand-new-tool", ".cargo/credentials.toml", ".cargo/config.toml",
-		".local/share/keyrings", ".local/share/recently-used.xbel", ".local/state", ".zshrc", "Library/Application Support",
+		".local/share/keyrings", ".local/share/recently-used.xbel", ".local/state/x", ".zshrc", "Library/Application Support",
 		".work/other", ".secrets"} {
 		if !hidden(rel) {
 			t.Errorf("~/%s is not hidden", rel)

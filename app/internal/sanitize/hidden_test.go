@@ -29,7 +29,8 @@ var hiddenCases = []struct {
 	{"~/.cargo/config.toml", "~/.cargo/config.toml"},
 	{"~/.cargo", "~/.cargo"},
 	{"~/.local/share/keyrings/login.keyring", "~/.local/share/keyrings"},
-	{"~/.local/state/x", "~/.local/state"},
+	{"~/.local/state/x", "~/.local/state/x"},
+	{"~/.local/state/nix/profiles/profile", ""},
 	{"~/.local/share/uv/credentials/credentials.toml", "~/.local/share/uv/credentials"},
 	{"~/.local", "~/.local"},
 	// Other homes, other spellings.

@@ -116,6 +116,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \
 	  ./app/internal/sandbox:FuzzReadLayer \
+	  ./app/internal/redact:FuzzRedact \
+	  ./app/internal/sandbox:FuzzReveals \
 	  ./bridge:FuzzShown \
 	  ./bridge:FuzzAppleScriptString \
 	  ./bridge:FuzzHelperAnswer \

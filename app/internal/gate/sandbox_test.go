@@ -3,6 +3,7 @@ package gate_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,8 +51,39 @@ func TestSandboxGrant(t *testing.T) {
 			if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "t", Kind: gate.KindCommand, Argv: tc.argv}, nil); err != nil {
 				t.Fatal(err)
 			}
-			if len(r.exec.grants) != 1 || r.exec.grants[0] != tc.want {
+			if len(r.exec.grants) != 1 || !reflect.DeepEqual(r.exec.grants[0], tc.want) {
 				t.Fatalf("grants %+v, want %+v", r.exec.grants, tc.want)
+			}
+		})
+	}
+}
+
+// TestSandboxReveal: an approved command sees the hidden files it names
+// (issue 22); one that runs unasked, even at Level 2, sees none.
+func TestSandboxReveal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		autonomy policy.Autonomy
+		reveal   bool
+	}{
+		{"approved", 1, true},
+		{"auto-run at Level 2", 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.autonomy, approveAll, func(c *gate.Config) { c.Sandbox = fakeSandbox{} })
+			secret := r.home + "/.config/stripe/config.toml"
+			if _, err := r.g.Submit(context.Background(), gate.Submission{Client: "t", Kind: gate.KindCommand, Argv: []string{"cat", secret}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.exec.grants) != 1 {
+				t.Fatalf("grants %+v", r.exec.grants)
+			}
+			var want []string
+			if tc.reveal {
+				want = []string{secret}
+			}
+			if got := r.exec.grants[0]; !reflect.DeepEqual(got.Reveal, want) || got.Approved != tc.reveal {
+				t.Errorf("grant %+v, want Reveal %q", got, want)
 			}
 		})
 	}

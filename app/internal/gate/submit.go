@@ -293,7 +293,12 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		kind, src := s.Kind, s.Plan
 		sub.steps = []step{{line: 1, text: text, preview: preview, verdict: v, confined: true, script: s.Kind != KindCommand,
 			run: func(ctx context.Context, approved bool) (execute.Result, error) {
-				return g.cfg.Exec.RunScript(ctx, kind, src, argv, dir, sandbox.GrantFor(v, approved))
+				gr := sandbox.GrantFor(v, approved)
+				if approved {
+					// What the person approved may see the hidden files it names.
+					gr.Reveal = sandbox.Reveals(g.home(), append([]string{src, dir}, argv...)...)
+				}
+				return g.cfg.Exec.RunScript(ctx, kind, src, argv, dir, gr)
 			},
 			runsOf: func(ctx context.Context) risk.Runs {
 				switch kind {

@@ -11,7 +11,8 @@ import (
 // command's output): ordinary text (the ordinary corpus over and over), a
 // MiB of the secrets and provider corpora (a secret every line), and every
 // rule's keywords on every line, so that every rule has work on every line
-// (the worst case for the keyword prefilter). ns/byte = 1000 / (MB/s).
+// (the worst case for the keyword prefilter), and a keyword repeated on
+// one endless line. ns/byte = 1000 / (MB/s).
 func BenchmarkString1MiB(b *testing.B) {
 	theEngine()
 	const size = 1 << 20
@@ -29,6 +30,11 @@ func BenchmarkString1MiB(b *testing.B) {
 		{"ordinary", fill(read("ordinary.txt") + read("benign.jsonl"))},
 		{"secrets", fill(read("secrets.jsonl") + read("providers.jsonl"))},
 		{"all-keywords", fill(strings.Join(theEngine().kw.list, " ") + "\n")},
+		// One keyword over and over on one line, which an action can
+		// print: each try of a rule at each place used to read on to the
+		// line's end (maxAnchored, maxWordReach).
+		{"dashes", fill("-")},
+		{"one-word", fill("sm_pata")},
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) {

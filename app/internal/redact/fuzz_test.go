@@ -18,7 +18,7 @@ var selfEvident = map[string]bool{
 
 // FuzzRedact checks that String never panics, is idempotent, and that a
 // key of a self-evident format planted between arbitrary texts never
-// survives, whatever surrounds it.
+// survives, whatever surrounds it, and that Find reports it.
 func FuzzRedact(f *testing.F) {
 	var secrets []string
 	for _, c := range load[secretCase](f, "secrets.jsonl") {
@@ -47,6 +47,17 @@ func FuzzRedact(f *testing.F) {
 		}
 		if again := redact.String(out); again != out {
 			t.Fatalf("not idempotent:\n  in %q\nonce %q\ntwice %q", in, out, again)
+		}
+		// Find sees it too, where it is.
+		at, covered := len(before)+1, false
+		for _, f := range redact.Find(in) {
+			if f.Start < 0 || f.End > len(in) || f.Start >= f.End || f.Kind == "" {
+				t.Fatalf("Find(%q) gave %+v", in, f)
+			}
+			covered = covered || f.Start < at+len(s) && at < f.End
+		}
+		if !covered {
+			t.Fatalf("Find misses the planted secret in %q: %+v", in, redact.Find(in))
 		}
 	})
 }

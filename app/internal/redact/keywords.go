@@ -104,6 +104,15 @@ func (x *index) occurs(r *rule) bool {
 	return len(r.kw) == 0
 }
 
+// count returns how many times rule r's keywords occur.
+func (x *index) count(r *rule) int {
+	n := 0
+	for _, w := range r.kw {
+		n += len(x.at[int32(w)])
+	}
+	return n
+}
+
 // anchoredMatches calls found with each match of rule r, which must have
 // an anchored form: every match begins at one of r's keywords, so r is
 // tried there and nowhere else, in order, as FindAll would find them. One
@@ -216,14 +225,25 @@ func (x *index) window(r *rule, p, n int) segment {
 		return seg
 	}
 	a, b := max(lo, p+n-r.maxLen), min(hi, p+r.maxLen)
+	// Out to the word's ends, so that \b sees them; a word longer than
+	// maxWordReach takes the whole lines instead, which merge into one
+	// segment: extending every window of a line of one endless word to
+	// its ends took time quadratic in the line.
 	for a > lo && isWord(x.s[a-1]) && isWord(x.s[a]) {
-		a--
+		if a--; max(lo, p+n-r.maxLen)-a > maxWordReach {
+			return seg
+		}
 	}
 	for b < hi && isWord(x.s[b-1]) && isWord(x.s[b]) {
-		b++
+		if b++; b-min(hi, p+r.maxLen) > maxWordReach {
+			return seg
+		}
 	}
 	return segment{a, b}
 }
+
+// maxWordReach is how far window extends a window to the ends of a word.
+const maxWordReach = 256
 
 func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf

@@ -21,8 +21,14 @@
 // telling name beside it passes through, which is why the history seals
 // the fields that can hold such text as well.
 //
+// Text printed encoded is decoded where it can be (base64, also of gzip,
+// hex and reversed lines; encoded.go): an encoding whose plain text holds a
+// secret goes whole. Find tells an analyzer where a text holds secrets
+// (find.go): the same rules serve both.
+//
 // String takes time linear in its input: every rule reads only the lines
-// near its keywords (see keywords.go), in three passes at most.
+// near its keywords (see keywords.go), in three passes at most, and the
+// encoded forms once more.
 package redact
 
 import (
@@ -44,7 +50,7 @@ func String(s string) string {
 		}
 		s = e.pass(x, t, true)
 	}
-	return s
+	return encoded(s)
 }
 
 // Marker returns the marker that replaces a secret of the given kind.
@@ -105,9 +111,25 @@ type found struct{ lo, hi, prio int }
 // all the lines around its keywords (lineSegments), without the
 // shortcuts: the definition they must agree with.
 func (e *engine) pass(x *index, t int, fast bool) string {
+	finds := e.collect(x, t, fast)
+	if len(finds) == 0 {
+		return x.s
+	}
+	return e.replace(x.s, t, finds)
+}
+
+// maxAnchored is how many places a rule is tried at one by one
+// (anchoredMatches); past it the rule reads its segments with one FindAll
+// each. A try may read to the end of its line before it fails, so trying
+// a rule at every dash of a line of ten thousand dashes took seconds
+// (quadratic); one FindAll over the line is linear.
+const maxAnchored = 64
+
+// collect returns what the rules of tier t find in s (pass).
+func (e *engine) collect(x *index, t int, fast bool) []found {
 	s := x.s
 	if x.at == nil {
-		return s // no keyword, nothing to do
+		return nil // no keyword, nothing to do
 	}
 	var marks [][]int // markers already in s
 	if strings.Contains(s, "[redacted:") {
@@ -124,7 +146,7 @@ func (e *engine) pass(x *index, t int, fast bool) string {
 		if !x.occurs(r) {
 			continue
 		}
-		if fast && r.anchored != nil {
+		if fast && r.anchored != nil && x.count(r) <= maxAnchored {
 			x.anchoredMatches(r, func(m []int) { add(i, r, m) })
 			continue
 		}
@@ -139,10 +161,7 @@ func (e *engine) pass(x *index, t int, fast bool) string {
 			}
 		}
 	}
-	if len(finds) == 0 {
-		return s
-	}
-	return e.replace(s, t, finds)
+	return finds
 }
 
 // shift moves the positions in m by d.

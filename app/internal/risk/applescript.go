@@ -11,6 +11,7 @@ func AppleScript(src string, env *Env) Verdict {
 	env, end := begin(env, context.Background())
 	v := applescript.Rate(src, env, 0)
 	end(&v)
+	literalSecrets(&v, src) // secrets.go
 	v.Sort()
 	return v
 }

@@ -90,6 +90,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			}
 		}
 	}
+	planSecrets(&total, p, per) // a secret in one action, a way out in another (secrets.go)
 	if deletes > rate.BulkCount {
 		total.Add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
 	}
@@ -173,6 +174,7 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 			}
 		}
 	}
+	dslSecrets(&v, a) // literal secrets in its arguments (secrets.go)
 	if v.Level < level.Blocked {
 		switch c.Name {
 		case "OPEN_FILE":

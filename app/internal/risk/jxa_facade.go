@@ -11,6 +11,7 @@ func JXA(src string, env *Env) Verdict {
 	env, end := begin(env, context.Background())
 	v := jxa.Rate(src, env, 0)
 	end(&v)
+	literalSecrets(&v, src) // secrets.go
 	v.Sort()
 	return v
 }

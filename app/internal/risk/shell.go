@@ -2,6 +2,7 @@ package risk
 
 import (
 	"context"
+	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/shell"
@@ -13,6 +14,7 @@ func Shell(src string, env *Env) Verdict {
 	env, end := begin(env, context.Background())
 	shell.Into(&v, src, env, nil, 0)
 	end(&v)
+	literalSecrets(&v, src) // secrets.go
 	combine(&v)
 	v.Sort()
 	return v
@@ -42,6 +44,7 @@ func ShellArgvIn(ctx context.Context, argv []string, dir string, env *Env) (Verd
 	env, end := begin(env, ctx)
 	shell.ArgvIn(&v, argv, dir, env)
 	err := end(&v)
+	literalSecrets(&v, strings.Join(argv, " ")) // secrets.go
 	combine(&v)
 	v.Sort()
 	return v, err

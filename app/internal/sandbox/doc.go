@@ -8,7 +8,10 @@
 //     (home, sandbox roots, Airlock's own files, the environment) and of what
 //     the gate decided (Grant): read where the action needs, write only in
 //     the sandbox roots and a temporary folder of its own, never see
-//     Airlock's own files or the credential stores, no controlling terminal,
+//     Airlock's own files or the credential stores, nor what is hidden in
+//     the home (its dot files and ~/Library) but an allow-list of
+//     toolchains and harmless configuration, the roots, and what an
+//     approved action names (hidden.go), no controlling terminal,
 //     no display server or session bus unless it drives the UI and the
 //     person approved that, and no network unless its verdict says it uses
 //     the network: then the web's ports when it runs unasked, the whole

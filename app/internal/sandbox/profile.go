@@ -64,6 +64,11 @@ type Grant struct {
 	// verdict says it uses the network; NetHost only if the person
 	// approved it.
 	Network Network
+	// Reveal are hidden paths in the home the action may see all the
+	// same: only for an approved action, filled with what its text names
+	// (Reveals). The credential stores and Airlock's own files stay hidden
+	// whatever it says.
+	Reveal []string
 }
 
 // GrantFor returns the grant of an action with verdict v that the person
@@ -92,7 +97,8 @@ type Profile struct {
 	// sandbox roots and TempDir.
 	Write []string `json:"write"`
 	// Hide is what it can never reach, even inside Read or Write:
-	// Airlock's own files, the credential stores and agent sockets, and
+	// Airlock's own files, the credential stores and agent sockets, what
+	// is hidden in the home (hidden.go) but what the grant reveals, and
 	// unless UI the display server's and the session bus's sockets and
 	// cookies. Sorted, so that a folder comes before what lies in it.
 	Hide []string `json:"hide"`
@@ -151,7 +157,9 @@ func keepEnv(k string, ui bool) bool {
 }
 
 // Derive returns the profile of one action of the given kind, with g
-// granted, whose temporary folder is tempDir.
+// granted, whose temporary folder is tempDir. Besides the settings and the
+// grant it reads what the home holds: the hidden entries to hide are
+// listed when the profile is made (hiddenEntries).
 func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	goos := s.OS
 	if goos == "" {
@@ -188,6 +196,14 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	if g.Network == NetHost && !g.Approved {
 		return Profile{}, errors.New("sandbox: the host's whole network is granted only to an action the person approved")
 	}
+	if len(g.Reveal) > 0 && !g.Approved {
+		return Profile{}, errors.New("sandbox: hidden files are revealed only to an action the person approved")
+	}
+	for _, r := range g.Reveal {
+		if err := absolute("revealed path", r); err != nil {
+			return Profile{}, err
+		}
+	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
 	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp}
 
@@ -207,6 +223,10 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		hide = append(hide, filepath.Clean(s.Program))
 	}
 	hide = append(hide, sanitize.CredentialStores(home)...)
+	// Unknown is secret: the home's hidden entries, but the roots, the
+	// temporary folder and what the person approved naming.
+	keep := append(append(cleanAll(s.Roots), temp), cleanAll(g.Reveal)...)
+	hide = append(hide, hiddenEntries(home, keep, goos == "darwin")...)
 	runtimeDir := env["XDG_RUNTIME_DIR"]
 	if !filepath.IsAbs(runtimeDir) {
 		runtimeDir = ""

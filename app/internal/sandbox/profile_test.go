@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -194,7 +195,7 @@ func TestGrantFor(t *testing.T) {
 		{"fetching, approved", fetching, true, sandbox.Grant{Approved: true, Network: sandbox.NetHost}},
 	}
 	for _, tt := range tests {
-		if got := sandbox.GrantFor(tt.v, tt.approved); got != tt.want {
+		if got := sandbox.GrantFor(tt.v, tt.approved); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

@@ -20,9 +20,10 @@ const (
 	ZonePersistence          // a place whose contents run later, unasked: flagged
 	ZoneSandbox              // inside a sandbox root
 	ZoneOwn                  // Airlock's own files (WithOwn): refused
+	ZoneHidden               // hidden in the home, maybe secret (Hidden only; never Classify)
 )
 
-var zoneNames = [...]string{"normal", "temp", "system", "credential", "persistence", "sandbox", "own"}
+var zoneNames = [...]string{"normal", "temp", "system", "credential", "persistence", "sandbox", "own", "hidden"}
 
 func (k ZoneKind) String() string {
 	if k < 0 || int(k) >= len(zoneNames) {

@@ -18,6 +18,11 @@
 //     locations, temporary folders and the sandbox roots (Config.Classify,
 //     Config.Encloses for what a folder holds, Config.Pattern for a shell
 //     glob or a path computed at run time; the tables are in zones.go);
+//   - what is hidden in the home (Config.Hidden, HiddenFolders,
+//     HiddenAllowed): every hidden entry of the home and of ~/Library but
+//     an allow-list of toolchains and harmless configuration, which the OS
+//     sandbox hides from actions and the analyzers treat as secret
+//     (hidden.go);
 //   - the allowed apps (the allowedApps setting): which applications an
 //     action may open, quit or bring to the front, and how two app names
 //     compare (Config.WithApps, Config.App, Config.AppAllowed);

@@ -671,8 +671,10 @@ func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
 		an.add(level.Destructive, "as.persistence", sp, "writes %s: %s runs code automatically (persistence)", rate.Display(s), z.Persist)
 	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
 		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
-	case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-		an.add(level.Dangerous, "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), z.Detail)
+	case !write:
+		if what, ok := z.SecretRead(); ok {
+			an.add(level.Dangerous, "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), what)
+		}
 	}
 }
 

@@ -575,8 +575,10 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
 			case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
 				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
-			case !write && z.Kind == rate.ZoneCredential && !z.Pub:
-				an.add(level.Dangerous, "secret.jxa.read", sp, "reads %s, inside %s", shown, z.Detail)
+			case !write:
+				if what, ok := z.SecretRead(); ok {
+					an.add(level.Dangerous, "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
+				}
 			}
 		}
 	}

@@ -107,6 +107,27 @@ type Zone struct {
 	Persist  string // a persistence location, even where another zone wins
 	HomeRoot bool   // the home folder itself, or one of its top-level folders
 	Pub      bool   // a public key: not a secret though it sits in ~/.ssh
+	// Hidden is the hidden entry of the home the path lies in ("~/.config"),
+	// when that is not known harmless (sanitize.Config.Hidden): reading it
+	// may read a secret. Never set in a sandbox root; a credential store
+	// is hidden too.
+	Hidden string
+}
+
+// SecretRead says what reading the place may read, and whether that may
+// be a secret: a credential store (public keys excepted), or a hidden
+// place of the home that is not known harmless. Everything an action
+// prints goes back to the agent, so either is a secret read.
+func (z Zone) SecretRead() (what string, ok bool) {
+	switch {
+	case z.Kind == ZoneCredential && !z.Pub:
+		return z.Detail, true
+	case z.Kind == ZoneCredential:
+		return "", false
+	case z.Hidden != "":
+		return z.Hidden + ", hidden in your home: unknown files there may hold secrets", true
+	}
+	return "", false
 }
 
 // Critical reports a place where deleting is never a small thing.
@@ -175,11 +196,14 @@ func classifyPathUncached(env *Env, p string) Zone {
 	if pz, ok := env.Paths.Persistence(abs); ok {
 		info.Persist = pz.Detail
 	}
+	if hz, ok := env.Paths.Hidden(abs); ok && z.Kind != sanitize.ZoneOwn {
+		info.Hidden = hz.Root
+	}
 	switch z.Kind {
 	case sanitize.ZoneTemp:
 		info.Kind = ZoneTemp
 	case sanitize.ZoneSandbox:
-		info.Kind = ZoneSandbox
+		info.Kind, info.Hidden = ZoneSandbox, ""
 	case sanitize.ZonePersistence:
 		info.Kind = ZonePersistence
 	case sanitize.ZoneSystem:

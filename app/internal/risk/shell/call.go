@@ -354,6 +354,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
 	}
+	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
 	c.noteSelfLookup()
 	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
@@ -370,7 +371,11 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {
-		for _, w := range operands(args) {
+		ops := operands(args)
+		for i, w := range ops {
+			if i > 0 && i == len(ops)-1 && writesLast(name, w, a) {
+				continue // its destination (rows_secrets.go)
+			}
 			a.read(w, sp)
 		}
 	}

@@ -61,13 +61,14 @@ func copyVerb(verb string) bool {
 	return false
 }
 
-// readSource notes a read from a credential store (public keys excepted).
+// readSource notes a read from a credential store (public keys excepted)
+// or from a hidden place of the home that is not known harmless.
 func (a *shellAn) readSource(w word, sp Span) {
-	z := a.zone(w)
-	if z.Kind != rate.ZoneCredential || z.Pub {
+	what, ok := a.zone(w).SecretRead()
+	if !ok {
 		return
 	}
-	a.add(level.Dangerous, "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), z.Detail)
+	a.add(level.Dangerous, "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), what)
 	a.secretAt(sp)
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/automation"
@@ -73,6 +75,7 @@ type builtGate struct {
 // the gate and binds its socket. On error nothing is left open. Close
 // releases it all.
 func buildGate(opts gateOptions) (*builtGate, error) {
+	started := time.Now()
 	dir, err := datadir.Data()
 	if err != nil {
 		return nil, err
@@ -156,6 +159,11 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		b.srv.Close()
 		b.store.Close()
 		return nil, err
+	}
+	// Likewise the copy-on-write layers of actions such a gate ran and
+	// never reviewed: the person's files were never touched by them.
+	if n, err := sandbox.RemoveStale(boxSettings(home, paths, dir).Staging, started); err != nil || n > 0 {
+		slog.Info("removed the unreviewed changes of actions a stopped gate ran", "layers", n, "error", err)
 	}
 	return b, nil
 }

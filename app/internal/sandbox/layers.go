@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // layersPattern names the folder that holds one action's layers: one
@@ -264,4 +265,41 @@ func openFoldersIn(r *os.Root) error {
 		}
 	}
 	return nil
+}
+
+// RemoveStale removes the layers that actions left in the staging folder
+// when the gate that ran them stopped before it could review them (a crash,
+// a power cut): no gate can apply them any more (ReadLayer refuses a layer
+// of an earlier gate's boot, and nothing records which request each was),
+// and the person's files were never touched by them. Only layers made
+// before the time before are removed (those of this gate's actions are
+// not): call it once, when the gate starts, with the time it started. It
+// returns how many it removed.
+func RemoveStale(staging string, before time.Time) (int, error) {
+	if staging == "" {
+		return 0, nil
+	}
+	entries, err := os.ReadDir(staging)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: reading the staging folder: %w", err)
+	}
+	n := 0
+	var errs []error
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), layersPattern) {
+			continue
+		}
+		if fi, err := e.Info(); err != nil || !fi.ModTime().Before(before) {
+			continue
+		}
+		if err := removeTree(filepath.Join(staging, e.Name())); err != nil {
+			errs = append(errs, fmt.Errorf("sandbox: removing a stale layer: %w", err))
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
 }

@@ -7,10 +7,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
@@ -154,5 +156,74 @@ func writeTar(t *testing.T, path string, files map[string]string) {
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKilledUnaskedActionLandsNothing checks the kill switch's case: an
+// unasked command killed while it runs lands none of its changes (the
+// person's thesis stays as it was, its new file does not appear), and
+// what it wrote is in the Trash, in one folder, recorded as discarded.
+func TestKilledUnaskedActionLandsNothing(t *testing.T) {
+	r := newReviewRig(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	marker := filepath.Join(r.home, ".local", "share", "airlock")
+	argv := []string{"/bin/sh", "-c", ": > thesis.docx && echo half > half-done.txt && touch ../.local/share/airlock/never; sleep 30"}
+	done := make(chan struct{})
+	var res execute.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = r.ex.RunScript(ctx, execute.KindCommand, "", argv, r.docs, ossandbox.Grant{})
+	}()
+	// Wait until the command has written, as seen in its layer's staging
+	// folder (the real root must not show it).
+	staging := filepath.Join(marker, "changes")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if found, _ := filepath.Glob(filepath.Join(staging, "*", "*", "upper", "half-done.txt")); len(found) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			<-done
+			t.Fatalf("the command never wrote its file: %v, %q", err, res.Output)
+		}
+	}
+	cancel()
+	<-done
+	if err == nil {
+		t.Fatal("a killed command reported success")
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.docs, "thesis.docx")); string(b) != "four years of work" {
+		t.Errorf("the thesis after the kill: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(r.docs, "half-done.txt")); err == nil {
+		t.Error("the killed command's new file landed")
+	}
+	if _, err := os.Stat(filepath.Join(marker, "never")); err == nil {
+		t.Error("the command wrote outside the roots")
+	}
+	discarded := 0
+	for _, rec := range res.Changes {
+		if rec.Status == execute.ChangeDiscarded {
+			discarded++
+		}
+	}
+	if discarded == 0 {
+		t.Errorf("no change recorded as discarded: %+v", res.Changes)
+	}
+	var found []string
+	filepath.WalkDir(r.trash, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "half-done.txt" {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) != 1 || filepath.Dir(found[0]) == r.trash {
+		entries, _ := os.ReadDir(r.trash)
+		t.Errorf("the killed command's new file is not in a folder of the Trash: %v", entries)
+	}
+	if left, _ := os.ReadDir(staging); len(left) > 0 {
+		t.Errorf("layers left staged: %d", len(left))
 	}
 }

@@ -10,6 +10,7 @@ import (
 var (
 	ShownLine  = shownLine
 	ShownBlock = shownBlock
+	PressOffer = pressOffer
 	Excerpt    = excerpt
 	DateArgs   = dateArgs
 	TimeLeft   = timeLeft

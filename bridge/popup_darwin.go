@@ -164,6 +164,8 @@ type alertUI struct {
 	boxGuard  pressGuard // the "allow again" box's: armed when shown
 	editGuard pressGuard // the edit button's: armed when shown
 	closed    bool
+	authing   bool            // the owner's authentication is being asked for, after a refused press
+	ctx       context.Context // showAlert's: ends the authentication with the alert
 }
 
 // escapeKeyCode is the Escape key's virtual key code (kVK_Escape).
@@ -171,7 +173,7 @@ const escapeKeyCode = 53
 
 func showAlert(ctx context.Context, s alertSpec) (alertResult, error) {
 	results := make(chan alertResult, 1)
-	ui := &alertUI{}
+	ui := &alertUI{ctx: ctx}
 	main := dispatch.MainQueue()
 	shown := make(chan struct{})
 	main.DispatchAsync(func() {
@@ -384,6 +386,21 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 				if s.guarded {
 					if err := ui.guard.check(yes.View); err != nil {
 						refused(s.yes, err)
+						// The system's own prompt instead: no process can
+						// post events to it (pressOffer).
+						if offer := pressOffer(s.yes, OwnerAuthAvailable(), ui.authing); offer != "" {
+							ui.authing = true
+							ui.countdown.SetStringValue(offer)
+							go func() {
+								aerr := Authenticate(ui.ctx, offer)
+								dispatch.MainQueue().DispatchAsync(func() {
+									ui.authing = false
+									if aerr == nil {
+										finish(true)
+									}
+								})
+							}()
+						}
 						return
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -157,4 +158,18 @@ func pressAttrs(e PressEvent, err error) []any {
 		attrs = append(attrs, "why", err.Error())
 	}
 	return attrs
+}
+
+// pressOffer is what a popup offers after a press of its yes button (named
+// yes) was refused as not the person's (PersonPressed): the owner's
+// authentication (Touch ID or the login password, drawn by the system, so
+// that no process can answer it) for that approval, when the Mac has one
+// and it is not already being asked for. It returns the reason the
+// system's prompt shows ("" for no offer): the click is never simply
+// ignored, and never counted.
+func pressOffer(yes string, ownerAuth, asking bool) string {
+	if !ownerAuth || asking || strings.TrimSpace(yes) == "" {
+		return ""
+	}
+	return "confirm " + strings.TrimSpace(yes) + " (the click did not count as yours)"
 }

@@ -104,3 +104,20 @@ func TestLogPress(t *testing.T) {
 		t.Errorf("a press without an event logs event fields: %s", lines[2])
 	}
 }
+
+// TestPressOffer: a refused press of yes is answered with the owner's
+// authentication where the Mac has one, once at a time, and never where it
+// has none.
+func TestPressOffer(t *testing.T) {
+	if got := bridge.PressOffer("Approve", true, false); !strings.Contains(got, "Approve") || !strings.Contains(got, "did not count") {
+		t.Errorf("offer: %q", got)
+	}
+	for _, tt := range []struct {
+		yes              string
+		ownerAuth, asked bool
+	}{{"Approve", false, false}, {"Approve", true, true}, {" ", true, false}} {
+		if got := bridge.PressOffer(tt.yes, tt.ownerAuth, tt.asked); got != "" {
+			t.Errorf("PressOffer(%q, %v, %v) = %q, want no offer", tt.yes, tt.ownerAuth, tt.asked, got)
+		}
+	}
+}

@@ -416,6 +416,9 @@ func ruleFromFields(fields map[string]json.RawMessage, order []string) (Rule, er
 			return r, bad(name, "is not a field of a rule (known: "+strings.Join(ruleFields, ", ")+")")
 		}
 	}
+	if len(r.Pins) == 0 {
+		r.Pins = nil // none, as it is written
+	}
 	if _, ok := fields["decision"]; !ok {
 		return r, &automation.FieldError{Field: "decision", Reason: `is missing: write "allow", "ask" or "deny"`}
 	}

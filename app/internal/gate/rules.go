@@ -7,6 +7,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/redact"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // applyRules lets the person's rules (Config.Rules) change d, the decision
@@ -75,4 +76,13 @@ func (sub *submission) refusalOf(i int) string {
 		return r
 	}
 	return firstBlocked(sub.steps[i].verdict)
+}
+
+// PlaceCommand is what the gate makes of a command before it is assessed
+// and matched against the rules: ~ expanded under the home, the working
+// folder dir checked and resolved ("" for the home), and the program looked
+// up on pathList (commandPlace). `airlock rules test` uses it to see a
+// command as the gate would.
+func PlaceCommand(argv []string, dir, pathList string, paths *sanitize.Config) ([]string, string, error) {
+	return commandPlace(expandHome(argv, paths.Home), dir, pathList, paths)
 }

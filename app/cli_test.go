@@ -55,6 +55,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"undo":            {"-json"},
 		"mcp":             {"-progress-every"},
 		"automations":     nil,
+		"rules":           nil,
 		"doctor":          {"-json"},
 		"sandbox-profile": {"-os", "-kind", "-unasked", "-network", "-ui"},
 	}

@@ -142,6 +142,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		},
 		Frontmost: frontmost{desk},
 		Autonomy:  b.settings.Autonomy,
+		Rules:     b.settings.Rules,
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
 		NoScripts: noScripts(),

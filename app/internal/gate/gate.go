@@ -121,6 +121,9 @@ type Config struct {
 	// ("AppleScript and JXA need macOS"): such a submission is refused
 	// before anyone is asked, rather than approved and then failed.
 	NoScripts string
+	// Rules are the person's lasting rules for commands (settings.json's
+	// "rules"), read when the gate starts: see applyRules. nil: none.
+	Rules policy.Rules
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.

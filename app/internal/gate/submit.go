@@ -205,6 +205,15 @@ type step struct {
 	// step releases the context lock, and the next action that types or
 	// clicks locks onto that app (nil run).
 	releaseTo string
+	// argv and dir are, for a command, what it runs and where ("" the
+	// home), for the person's rules (applyRules), which may mark it
+	// refused (refusal says why), asked every time (ruleAsks) or allowed
+	// while check holds.
+	argv     []string
+	dir      string
+	refusal  string
+	ruleAsks bool
+	check    func() error
 }
 
 // releaseLock is the DSL command the gate carries out itself.
@@ -314,6 +323,9 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 				}
 				return risk.RunFiles(ctx, risk.KindAppleScript, src, g.home(), g.cfg.Env)
 			}}}
+		if s.Kind == KindCommand {
+			sub.steps[0].argv, sub.steps[0].dir = argv, dir
+		}
 		return v, nil, nil
 	default:
 		return risk.Verdict{}, nil, fmt.Errorf("%w: unknown kind %q: want dsl, applescript, jxa or command", ErrBlocked, s.Kind)
@@ -355,6 +367,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 				unsupported = i
 			}
 		}
+		d, ar.Reasons = sub.applyRules(ctx, i, d, ar.Reasons)
 		if d == policy.Auto && st.confined && g.cfg.Sandbox != nil {
 			// Fail closed: what the OS sandbox cannot confine here never
 			// runs unasked.
@@ -387,7 +400,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	if blocked >= 0 {
 		ar := &rep.Actions[blocked]
 		ar.Status = StatusRefused
-		ar.Error = firstBlocked(sub.steps[blocked].verdict)
+		ar.Error = sub.refusalOf(blocked)
 		return sub.finish(ctx, StatusRefused, fmt.Errorf("%w: action %d (line %d): %s", ErrBlocked, blocked+1, ar.Line, ar.Error))
 	}
 	if unsupported >= 0 && !sub.s.DryRun {
@@ -422,6 +435,9 @@ const approvalGranted = "granted"
 // as they were approved (read again now).
 func (sub *submission) granted(ctx context.Context, i int) bool {
 	st := &sub.steps[i]
+	if st.ruleAsks {
+		return false // the person's rule asks every time
+	}
 	if st.runsOf != nil {
 		st.runs = st.runsOf(ctx)
 	}
@@ -447,6 +463,9 @@ func (sub *submission) rememberable() (bool, string) {
 		ar := sub.rep.Actions[i]
 		if ar.Decision != policy.Ask.String() || ar.Approval == approvalGranted {
 			continue
+		}
+		if st.ruleAsks {
+			return false, "your rule asks about it every time"
 		}
 		if err := g.cfg.Grants.Grantable(sub.s.Identity, st.runs, st.verdict.Level); err != nil {
 			why := strings.TrimPrefix(err.Error(), policy.ErrNotGrantable.Error()+": ")
@@ -758,6 +777,9 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 				// action before it) and the grant no longer holds.
 				id, text, runs, lvl := sub.s.Identity, st.text, st.runs, st.verdict.Level
 				runCtx = execute.WithCheck(ctx, func() error { return g.cfg.Grants.Check(id, text, runs, lvl) })
+			}
+			if st.check != nil {
+				runCtx = execute.WithCheck(runCtx, st.check) // an allow rule's pins, read again
 			}
 			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
 			res, err = st.run(runCtx, approved)

@@ -22,6 +22,8 @@ func FuzzParseSettings(f *testing.F) {
 		`{"llmEndpoint": "https://m.example.com/v1", "llmApi": "openai", "llmModel": "a:b", "llmApiKey": "k"}`,
 		`{"llmEndpoint": "http://[::1]:8080"}`,
 		`{"automationEnabled": false, "automations": [{"name": "a", "ask": "tidy", "schedule": "weekdays 09:00"}, {"name": "b", "run": ["NOTIFY "x" "y""], "schedule": "every 2h", "cooldown": "30m", "enabled": false}]}`,
+		`{"rules": [{"decision": "allow", "prefix": ["sh", "build.sh"], "dir": "~/p", "why": "w", "pins": {"/p/build.sh": "", "/p/a": "0000000000000000000000000000000000000000000000000000000000000000"}}, {"decision": "deny", "prefix": ["/usr/bin/git", "push"], "client": "c", "kind": "command", "pins": {}}]}`,
+		`{"rules": [{"decision": "ask", "prefix": ["x"], "decision": "deny"}]}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -114,21 +114,32 @@ func grantable(owner Identity, runs risk.Runs, lvl level.Level) ([]Pin, error) {
 	case len(runs.Files)+len(runs.Optional) > maxPins:
 		return nil, fmt.Errorf("%w: it runs %d files; at most %d can be pinned", ErrNotGrantable, len(runs.Files)+len(runs.Optional), maxPins)
 	}
+	pins, err := pinRuns(runs)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotGrantable, err)
+	}
+	return pins, nil
+}
+
+// pinRuns reads each file runs names and returns what it holds now: every
+// one of Files must be a regular file, each of Optional one or absent ("").
+// Grants and the person's allow rules (Rule.Pins) pin files so.
+func pinRuns(runs risk.Runs) ([]Pin, error) {
 	pins := make([]Pin, 0, len(runs.Files)+len(runs.Optional))
 	for _, p := range runs.Files {
 		sum, err := hashFile(p)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("%w: %w", ErrNotGrantable, err)
+			return nil, err
 		case sum == "":
-			return nil, fmt.Errorf("%w: %s, which it runs, does not exist", ErrNotGrantable, p)
+			return nil, fmt.Errorf("%s, which it runs, does not exist", p)
 		}
 		pins = append(pins, Pin{Path: p, Sum: sum})
 	}
 	for _, p := range runs.Optional {
 		sum, err := hashFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrNotGrantable, err)
+			return nil, err
 		}
 		pins = append(pins, Pin{Path: p, Sum: sum})
 	}
@@ -200,17 +211,27 @@ func (g *Grants) Check(owner Identity, text string, runs risk.Runs, lvl level.Le
 		return errNotCovered
 	}
 	for _, p := range gr.Pins {
-		sum, err := hashFile(p.Path)
-		switch {
-		case err != nil:
-			return fmt.Errorf("%w: %w", ErrLapsed, err)
-		case sum == "" && p.Sum != "":
-			return fmt.Errorf("%w: %s was removed since it was approved", ErrLapsed, p.Path)
-		case sum != "" && p.Sum == "":
-			return fmt.Errorf("%w: %s was put in place since it was approved", ErrLapsed, p.Path)
-		case sum != p.Sum:
-			return fmt.Errorf("%w: %s changed since it was approved", ErrLapsed, p.Path)
+		if err := p.check("it was approved"); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// check reads the pinned file again and returns an error wrapping
+// ErrLapsed, naming the file, when it no longer holds what it held (since
+// says since when: "it was approved").
+func (p Pin) check(since string) error {
+	sum, err := hashFile(p.Path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrLapsed, err)
+	case sum == "" && p.Sum != "":
+		return fmt.Errorf("%w: %s was removed since %s", ErrLapsed, p.Path, since)
+	case sum != "" && p.Sum == "":
+		return fmt.Errorf("%w: %s was put in place since %s", ErrLapsed, p.Path, since)
+	case sum != p.Sum:
+		return fmt.Errorf("%w: %s changed since %s", ErrLapsed, p.Path, since)
 	}
 	return nil
 }

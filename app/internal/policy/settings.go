@@ -68,6 +68,10 @@ type Settings struct {
 	// runs through the gate as the person's own request would, under the
 	// client name "automation: NAME".
 	Automations []automation.Automation
+	// Rules are the person's lasting rules for commands (nil for none):
+	// the strictest that matches a command denies it, asks about it or
+	// lets it run unasked (see Rule).
+	Rules Rules
 }
 
 // DefaultSettings are seed 004's sandbox (~/Documents, ~/Downloads,
@@ -200,6 +204,20 @@ var settingsFields = []settingsField{
 		}
 		return written{raw: b}
 	}},
+	{"rules", func(s *Settings, raw json.RawMessage) error {
+		rs, err := DecodeRules(raw)
+		if err != nil {
+			return err
+		}
+		s.Rules = rs // nil for none, as in DefaultSettings
+		return nil
+	}, func(s Settings) any {
+		b, err := EncodeRules(s.Rules, "  ")
+		if err != nil {
+			return err
+		}
+		return written{raw: b}
+	}},
 }
 
 func readString(raw json.RawMessage, dst *string) error {
@@ -310,6 +328,13 @@ func (s Settings) validate(home string) error {
 		var fe *automation.FieldError
 		if errors.As(err, &fe) {
 			return &SettingsError{Field: "automations" + fe.Field, Value: fe.Value, Reason: fe.Reason}
+		}
+		return err
+	}
+	if err := ValidateRules(s.Rules); err != nil {
+		var fe *automation.FieldError
+		if errors.As(err, &fe) {
+			return &SettingsError{Field: "rules" + fe.Field, Value: fe.Value, Reason: fe.Reason}
 		}
 		return err
 	}

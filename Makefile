@@ -4,7 +4,7 @@ BIN     := bin/airlock
 PKGS    := ./...
 FUZZTIME ?= 30s
 
-.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize
+.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize install uninstall autostart autostart-off
 
 # The bundle (issue 5). VERSION goes into the binary; the plist takes X.Y.Z
 # from the newest tag and the commit count as its build number.
@@ -46,6 +46,63 @@ ifeq ($(UNAME),Darwin)
 	codesign --verify --strict --verbose=2 $(BUNDLE)
 else
 	@echo "app: $(BUNDLE) laid out with a valid Info.plist; the binary is built and signed only on macOS"
+endif
+
+# Installing (issue 26): the program under PREFIX (the MCP snippets in the
+# README name /usr/local/bin/airlock); on macOS the bundle too, in APPDIR,
+# with PREFIX/bin/airlock a link to its binary. DESTDIR stages a package.
+PREFIX  ?= /usr/local
+APPDIR  ?= /Applications
+DESTDIR ?=
+AUTOSTART_DESKTOP = $${XDG_CONFIG_HOME:-$$HOME/.config}/autostart/airlock.desktop
+AUTOSTART_AGENT   = $$HOME/Library/LaunchAgents/dev.airlock.Airlock.plist
+
+install: $(if $(filter Darwin,$(UNAME)),app,build) ## install airlock in PREFIX/bin (default /usr/local; macOS: Airlock.app in APPDIR, default /Applications)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+ifeq ($(UNAME),Darwin)
+	install -d "$(DESTDIR)$(APPDIR)"
+	rm -rf "$(DESTDIR)$(APPDIR)/Airlock.app"
+	ditto $(BUNDLE) "$(DESTDIR)$(APPDIR)/Airlock.app"
+	ln -sf "$(APPDIR)/Airlock.app/Contents/MacOS/airlock" "$(DESTDIR)$(PREFIX)/bin/airlock"
+else
+	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/airlock"
+endif
+	@echo "installed: $(DESTDIR)$(PREFIX)/bin/airlock (make autostart starts it at login; make uninstall removes it)"
+
+uninstall: autostart-off ## remove what make install put in PREFIX (and APPDIR), and the login item
+	rm -f "$(DESTDIR)$(PREFIX)/bin/airlock"
+ifeq ($(UNAME),Darwin)
+	rm -rf "$(DESTDIR)$(APPDIR)/Airlock.app"
+endif
+	@echo "uninstalled; Airlock's data (settings, history) stays where it is: see the README to remove it"
+
+autostart: ## start the installed Airlock at login (macOS: a LaunchAgent; Linux: an XDG autostart entry)
+ifeq ($(UNAME),Darwin)
+	@test -d "$(APPDIR)/Airlock.app" || { echo "autostart: $(APPDIR)/Airlock.app is not installed: make install first"; exit 1; }
+	mkdir -p "$$HOME/Library/LaunchAgents"
+	printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' \
+	  '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">' \
+	  '<plist version="1.0"><dict>' \
+	  '<key>Label</key><string>dev.airlock.Airlock</string>' \
+	  '<key>ProgramArguments</key><array><string>/usr/bin/open</string><string>-a</string><string>$(APPDIR)/Airlock.app</string></array>' \
+	  '<key>RunAtLoad</key><true/>' \
+	  '</dict></plist>' > "$(AUTOSTART_AGENT)"
+	plutil -lint "$(AUTOSTART_AGENT)"
+	@echo "autostart: $(AUTOSTART_AGENT) (launchd loads it at the next login)"
+else
+	@test -x "$(PREFIX)/bin/airlock" || { echo "autostart: $(PREFIX)/bin/airlock is not installed: make install first"; exit 1; }
+	mkdir -p "$$(dirname "$(AUTOSTART_DESKTOP)")"
+	printf '%s\n' '[Desktop Entry]' 'Type=Application' 'Name=Airlock' \
+	  'Comment=The safety gate between agents and this computer' \
+	  'Exec=$(PREFIX)/bin/airlock' 'Terminal=false' 'X-GNOME-Autostart-enabled=true' > "$(AUTOSTART_DESKTOP)"
+	@echo "autostart: $(AUTOSTART_DESKTOP)"
+endif
+
+autostart-off: ## stop starting Airlock at login
+ifeq ($(UNAME),Darwin)
+	rm -f "$(AUTOSTART_AGENT)"
+else
+	rm -f "$(AUTOSTART_DESKTOP)"
 endif
 
 sign: app ## sign bin/Airlock.app with a Developer ID: make sign IDENTITY="Developer ID Application: NAME (TEAM)"

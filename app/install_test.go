@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestMakeInstall runs the README's install targets for real, into
+// folders of the test's own (PREFIX, HOME, XDG_CONFIG_HOME): install puts
+// a working airlock in PREFIX/bin, autostart writes the login entry naming
+// it, uninstall removes both.
+func TestMakeInstall(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the macOS targets build and copy the bundle (make install on a Mac)")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	// The program the other end-to-end tests built: make's build step is
+	// left out (GO=true), so the test checks what install does, not go build.
+	built, err := buildAirlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	prefix, home, cfg := filepath.Join(tmp, "prefix"), filepath.Join(tmp, "home"), filepath.Join(tmp, "config")
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg)
+	run := func(target string) string {
+		t.Helper()
+		cmd := exec.Command("make", "--no-print-directory", target, "PREFIX="+prefix, "BIN="+built, "GO=true")
+		cmd.Dir = ".."
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make %s: %v\n%s", target, err, out)
+		}
+		return string(out)
+	}
+	run("install")
+	bin := filepath.Join(prefix, "bin", "airlock")
+	if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "airlock ") {
+		t.Fatalf("the installed airlock --version: %q, %v", out, err)
+	}
+	run("autostart")
+	entry := filepath.Join(cfg, "autostart", "airlock.desktop")
+	b, err := os.ReadFile(entry)
+	if err != nil || !strings.Contains(string(b), "Exec="+bin+"\n") || !strings.Contains(string(b), "[Desktop Entry]") {
+		t.Fatalf("the autostart entry: %q, %v", b, err)
+	}
+	run("uninstall")
+	for _, p := range []string{bin, entry} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there after make uninstall", p)
+		}
+	}
+}

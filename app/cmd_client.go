@@ -233,7 +233,7 @@ func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := newFlags("history")
 	asJSON := fs.Bool("json", false, "print the records as JSON")
-	n := fs.Int("n", 20, "how many of the newest actions, one a line (at most 1000; a request of several actions shows several)")
+	n := fs.Int("n", 20, "how many of the newest requests (at most 1000), each action of them one a line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -248,22 +248,52 @@ func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wr
 		return err
 	}
 	defer c.Close()
-	raw, err := c.Call(ctx, "history", ipc.HistoryParams{Limit: *n}, nil)
+	// The newest actions, as many as the gate gives, cut to the newest n
+	// requests: a request of several actions counts once.
+	raw, err := c.Call(ctx, "history", ipc.HistoryParams{Limit: 1000}, nil)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		fmt.Fprintf(stdout, "%s\n", raw)
-		return nil
-	}
-	var entries []historyRecord
-	if err := json.Unmarshal(raw, &entries); err != nil {
+	var all []json.RawMessage
+	if err := json.Unmarshal(raw, &all); err != nil {
 		return fmt.Errorf("reading the history: %w", err)
 	}
-	for _, e := range entries {
+	entries := make([]historyRecord, len(all))
+	for i, r := range all {
+		if err := json.Unmarshal(r, &entries[i]); err != nil {
+			return fmt.Errorf("reading the history: %w", err)
+		}
+	}
+	keep := newestRequests(entries, *n)
+	if *asJSON {
+		out := make([]json.RawMessage, 0, keep)
+		out = append(out, all[:keep]...)
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return nil
+	}
+	for _, e := range entries[:keep] {
 		fmt.Fprintln(stdout, formatEntry(e))
 	}
 	return nil
+}
+
+// newestRequests returns how many of entries (newest first) belong to the
+// newest n requests.
+func newestRequests(entries []historyRecord, n int) int {
+	seen := map[string]bool{}
+	for i, e := range entries {
+		if !seen[e.Request] {
+			if len(seen) == n {
+				return i
+			}
+			seen[e.Request] = true
+		}
+	}
+	return len(entries)
 }
 
 func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {

@@ -32,6 +32,8 @@ import (
 // keywords is the set of every rule's keywords, numbered.
 type keywords struct {
 	list    []string        // lower case, at least two bytes
+	head    []uint32        // each keyword's first four bytes (fewer: zeros), little-endian
+	mask    []uint32        // which bytes of head are the keyword's
 	buckets [][]int         // keyword numbers sharing their first two bytes
 	start   *[1 << 16]int32 // first two bytes → 1 + bucket, or 0
 }
@@ -45,6 +47,8 @@ func (k *keywords) add(w string) int {
 		return i
 	}
 	k.list = append(k.list, w)
+	h, m := head4(w)
+	k.head, k.mask = append(k.head, h), append(k.mask, m)
 	i := len(k.list) - 1
 	key := uint16(w[0])<<8 | uint16(w[1])
 	if k.start[key] == 0 {
@@ -67,7 +71,7 @@ type index struct {
 
 // scan finds every keyword in s, ignoring ASCII case.
 func (k *keywords) scan(s string) *index {
-	x := &index{k: k, s: s, lineStart: []int{0}}
+	x := &index{k: k, s: s, lineStart: make([]int, 1, strings.Count(s, "\n")+2)}
 	for i := 0; i+1 < len(s); i++ {
 		if s[i] == '\n' {
 			x.lineStart = append(x.lineStart, i+1)
@@ -77,15 +81,22 @@ func (k *keywords) scan(s string) *index {
 		if b == 0 {
 			continue
 		}
+		q, _ := head4(s[i:])
 		for _, w := range k.buckets[b-1] {
-			if hasPrefixFold(s[i:], k.list[w]) {
-				if x.at == nil {
-					x.at = make(map[int32][]int)
-					x.present = make([]uint64, (len(k.list)+63)/64)
-				}
-				x.at[int32(w)] = append(x.at[int32(w)], i)
-				x.present[w/64] |= 1 << (w % 64)
+			// the first four bytes rule out most keywords of a bucket
+			// without a loop; longer keywords are then compared whole
+			if q&k.mask[w] != k.head[w] {
+				continue
 			}
+			if p := k.list[w]; len(s)-i < len(p) || len(p) > 4 && !hasPrefixFold(s[i:], p) {
+				continue
+			}
+			if x.at == nil {
+				x.at = make(map[int32][]int)
+				x.present = make([]uint64, (len(k.list)+63)/64)
+			}
+			x.at[int32(w)] = append(x.at[int32(w)], i)
+			x.present[w/64] |= 1 << (w % 64)
 		}
 	}
 	if n := len(s); n > 0 && s[n-1] == '\n' {
@@ -254,6 +265,16 @@ func lowerByte(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// head4 is s's first four bytes (fewer: zeros) in lower case as a
+// little-endian word, and the mask of the bytes s has.
+func head4(s string) (word, mask uint32) {
+	for j := 0; j < 4 && j < len(s); j++ {
+		word |= uint32(lowerByte(s[j])) << (8 * j)
+		mask |= 0xff << (8 * j)
+	}
+	return word, mask
 }
 
 // hasPrefixFold reports whether s starts with the lower-case prefix p,

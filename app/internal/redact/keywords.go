@@ -64,14 +64,32 @@ func (k *keywords) add(w string) int {
 type index struct {
 	k         *keywords
 	s         string
-	lineStart []int           // offset of each line's first byte
-	at        map[int32][]int // keyword number → where it starts, ascending
-	present   []uint64        // bit set of the keywords that occur
+	lineStart []int    // offset of each line's first byte
+	hits      []hit    // the keywords found, by keyword then position; nil: none
+	pos       []int    // hits' positions, in the same order
+	present   []uint64 // bit set of the keywords that occur
 }
 
-// scan finds every keyword in s, ignoring ASCII case.
+// hit is one keyword w found at p, as the scan finds them.
+type hit struct{ w, p int32 }
+
+// at returns where keyword w starts, ascending. The slice is the index's:
+// callers do not change it.
+func (x *index) at(w int) []int {
+	lo := sort.Search(len(x.hits), func(i int) bool { return x.hits[i].w >= int32(w) })
+	hi := lo
+	for hi < len(x.hits) && x.hits[hi].w == int32(w) {
+		hi++
+	}
+	return x.pos[lo:hi]
+}
+
+// scan finds every keyword in s, ignoring ASCII case. The hits are
+// gathered in one slice and then grouped by keyword: a few allocations
+// however many keywords occur.
 func (k *keywords) scan(s string) *index {
 	x := &index{k: k, s: s, lineStart: make([]int, 1, strings.Count(s, "\n")+2)}
+	var hits []hit
 	for i := 0; i+1 < len(s); i++ {
 		if s[i] == '\n' {
 			x.lineStart = append(x.lineStart, i+1)
@@ -91,18 +109,33 @@ func (k *keywords) scan(s string) *index {
 			if p := k.list[w]; len(s)-i < len(p) || len(p) > 4 && !hasPrefixFold(s[i:], p) {
 				continue
 			}
-			if x.at == nil {
-				x.at = make(map[int32][]int)
-				x.present = make([]uint64, (len(k.list)+63)/64)
+			if hits == nil {
+				hits = make([]hit, 0, 16)
 			}
-			x.at[int32(w)] = append(x.at[int32(w)], i)
-			x.present[w/64] |= 1 << (w % 64)
+			hits = append(hits, hit{int32(w), int32(i)})
 		}
 	}
 	if n := len(s); n > 0 && s[n-1] == '\n' {
 		x.lineStart = append(x.lineStart, n)
 	}
+	if len(hits) > 0 {
+		x.group(hits)
+	}
 	return x
+}
+
+// group keeps the hits, which come in the order of their positions,
+// sorted by keyword (stable: each keyword's positions stay ascending),
+// and fills pos and present.
+func (x *index) group(hits []hit) {
+	slices.SortStableFunc(hits, func(a, b hit) int { return int(a.w - b.w) })
+	x.hits = hits
+	x.pos = make([]int, len(hits))
+	x.present = make([]uint64, (len(x.k.list)+63)/64)
+	for i, h := range hits {
+		x.pos[i] = int(h.p)
+		x.present[h.w/64] |= 1 << (h.w % 64)
+	}
 }
 
 // occurs reports whether one of rule r's keywords occurs.
@@ -119,7 +152,7 @@ func (x *index) occurs(r *rule) bool {
 func (x *index) count(r *rule) int {
 	n := 0
 	for _, w := range r.kw {
-		n += len(x.at[int32(w)])
+		n += len(x.at(w))
 	}
 	return n
 }
@@ -130,10 +163,12 @@ func (x *index) count(r *rule) int {
 // byte before the keyword goes along so that \b sees what precedes it.
 func (x *index) anchoredMatches(r *rule, found func(m []int)) {
 	var at []int
-	for _, w := range r.kw {
-		at = append(at, x.at[int32(w)]...)
-	}
-	if len(r.kw) > 1 {
+	if len(r.kw) == 1 {
+		at = x.at(r.kw[0]) // its positions, shared: read only
+	} else {
+		for _, w := range r.kw {
+			at = append(at, x.at(w)...)
+		}
 		slices.Sort(at)
 		at = slices.Compact(at)
 	}
@@ -171,7 +206,7 @@ func (x *index) segments(r *rule) []segment {
 	}
 	var segs []segment
 	for _, w := range r.kw {
-		for _, p := range x.at[int32(w)] {
+		for _, p := range x.at(w) {
 			segs = append(segs, x.window(r, p, len(x.k.list[w])))
 		}
 	}
@@ -187,7 +222,7 @@ func (x *index) lineSegments(r *rule) []segment {
 	}
 	var segs []segment
 	for _, w := range r.kw {
-		for _, p := range x.at[int32(w)] {
+		for _, p := range x.at(w) {
 			segs = append(segs, x.lines(r, p))
 		}
 	}

@@ -90,12 +90,18 @@ func (x *index) at(w int) []int {
 func (k *keywords) scan(s string) *index {
 	x := &index{k: k, s: s, lineStart: make([]int, 1, strings.Count(s, "\n")+2)}
 	var hits []hit
+	if len(s) == 0 {
+		return x
+	}
+	// key is the lower-cased pair at i, carried from one byte to the next
+	key := uint16(lowerTab[s[0]])
 	for i := 0; i+1 < len(s); i++ {
+		key = key<<8 | uint16(lowerTab[s[i+1]])
 		if s[i] == '\n' {
 			x.lineStart = append(x.lineStart, i+1)
 			continue
 		}
-		b := k.start[uint16(lowerByte(s[i]))<<8|uint16(lowerByte(s[i+1]))]
+		b := k.start[key]
 		if b == 0 {
 			continue
 		}
@@ -126,9 +132,26 @@ func (k *keywords) scan(s string) *index {
 
 // group keeps the hits, which come in the order of their positions,
 // sorted by keyword (stable: each keyword's positions stay ascending),
-// and fills pos and present.
+// and fills pos and present. A few hits are sorted in place; many (a long
+// text) by counting, in time linear in their number.
 func (x *index) group(hits []hit) {
-	slices.SortStableFunc(hits, func(a, b hit) int { return int(a.w - b.w) })
+	if len(hits) <= 64 {
+		slices.SortStableFunc(hits, func(a, b hit) int { return int(a.w - b.w) })
+	} else {
+		next := make([]int32, len(x.k.list)+1) // where each keyword's next hit goes
+		for _, h := range hits {
+			next[h.w+1]++
+		}
+		for w := 1; w < len(next); w++ {
+			next[w] += next[w-1]
+		}
+		sorted := make([]hit, len(hits))
+		for _, h := range hits {
+			sorted[next[h.w]] = h
+			next[h.w]++
+		}
+		hits = sorted
+	}
 	x.hits = hits
 	x.pos = make([]int, len(hits))
 	x.present = make([]uint64, (len(x.k.list)+63)/64)
@@ -294,6 +317,14 @@ const maxWordReach = 256
 func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
 }
+
+// lowerTab is lowerByte as a table, for the scan's inner loop.
+var lowerTab = func() (t [256]byte) {
+	for c := range t {
+		t[c] = lowerByte(byte(c))
+	}
+	return t
+}()
 
 func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {

@@ -105,7 +105,12 @@ func (k *keywords) scan(s string) *index {
 		if b == 0 {
 			continue
 		}
-		q, _ := head4(s[i:])
+		var q uint32 // head4(s[i:]) without its loop, where four bytes remain
+		if i+4 <= len(s) {
+			q = uint32(key>>8) | uint32(key&0xff)<<8 | uint32(lowerTab[s[i+2]])<<16 | uint32(lowerTab[s[i+3]])<<24
+		} else {
+			q, _ = head4(s[i:])
+		}
 		for _, w := range k.buckets[b-1] {
 			// the first four bytes rule out most keywords of a bucket
 			// without a loop; longer keywords are then compared whole

@@ -97,7 +97,13 @@ bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket
 	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
 	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox,rest)
-	$(GO) run ./app/internal/benchtable $(BENCHOUT)/*.txt
+	@# The gate's durable figures and the history store's own, in alternating rounds, so that
+	@# each ratio compares figures the disk's other work weighed on alike.
+	@for i in 1 2 3 4 5; do \
+	  $(GO) test -run '^$$' -bench 'AutoApprovedAction|ConcurrentSubmitters' -count 1 ./app/internal/gate || exit 1; \
+	  $(GO) test -run '^$$' -bench 'ActionRecords' -count 1 ./app/internal/history || exit 1; \
+	done >$(BENCHOUT)/pairs.out 2>&1 || { cat $(BENCHOUT)/pairs.out; exit 1; }
+	$(GO) run ./app/internal/benchtable -pairs $(BENCHOUT)/pairs.out $(BENCHOUT)/*.txt
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \

@@ -88,7 +88,7 @@ func TestParseRejectsBrokenFigures(t *testing.T) {
 
 func TestPrintRatios(t *testing.T) {
 	var sb strings.Builder
-	Print(&sb, parsed(t, out), "test machine")
+	Print(&sb, parsed(t, out), Results{}, "test machine")
 	got := sb.String()
 	for _, want := range []string{
 		"| 35.0 µs | seed 000's 15 regexes in Node: 7.0 µs | 5.00× | ≤ 1× |",
@@ -116,12 +116,34 @@ func TestPrintSkipsWhatDidNotRun(t *testing.T) {
 		}
 	}
 	var sb strings.Builder
-	Print(&sb, parsed(t, strings.Join(kept, "\n")), "test machine")
+	Print(&sb, parsed(t, strings.Join(kept, "\n")), Results{}, "test machine")
 	got := sb.String()
 	if strings.Count(got, peerSkipped) != 2 {
 		t.Errorf("want the two peer rows skipped:\n%s", got)
 	}
 	if !strings.Contains(got, "| start a confined action (/bin/true), p50 | not measured |") {
 		t.Errorf("want the confined start not measured:\n%s", got)
+	}
+}
+
+// TestPrintPrefersPairedRounds: the gate's figures and their history
+// references come from the interleaved rounds when those hold both, and
+// from the main run when they do not.
+func TestPrintPrefersPairedRounds(t *testing.T) {
+	pairs := `pkg: github.com/airlockhq/airlock/app/internal/gate
+BenchmarkAutoApprovedAction-2  	    1000	   1100000 ns/op	         0.900 p50-ms	         3.0 p99-ms
+pkg: github.com/airlockhq/airlock/app/internal/history
+BenchmarkActionRecords-2    	    1213	    944597 ns/op	         0.6000 p50-ms	         2.083 p99-ms
+`
+	var sb strings.Builder
+	Print(&sb, parsed(t, out), parsed(t, pairs), "test machine")
+	got := sb.String()
+	for _, want := range []string{
+		"(BenchmarkAutoApprovedAction), interleaved rounds | 0.90 ms | its three durable commits alone (BenchmarkActionRecords): 0.60 ms | 1.50× |",
+		"| 8 concurrent submitters (BenchmarkConcurrentSubmitters) | 3000 actions/s |", // no pairs: the main run
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the table lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -1,9 +1,10 @@
 // Command benchtable prints issue 25's figures, each beside its reference
 // and with the ratio, from the output of one `make bench` run. `make bench`
-// keeps each go test run's output (and the Node peer's) in BENCHOUT and runs
-// it last:
+// keeps each go test run's output (and the Node peer's) in BENCHOUT, runs
+// the gate's figures and their history-store references in alternating
+// rounds into pairs.out, and runs it last:
 //
-//	go run ./app/internal/benchtable bin/bench/*.txt
+//	go run ./app/internal/benchtable [-pairs bin/bench/pairs.out] bin/bench/*.txt
 //
 // Each figure is the median of its samples (-count 5); the ratio is the
 // ratio of the two medians, both taken in the same `make bench` run. A
@@ -12,6 +13,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,31 +21,48 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	pairs := flag.String("pairs", "", "go test -bench output of the interleaved rounds (optional)")
+	flag.Parse()
+	if err := run(flag.Args(), *pairs, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func run(paths []string, w io.Writer) error {
+func run(paths []string, pairs string, w io.Writer) error {
 	if len(paths) == 0 {
-		return fmt.Errorf("usage: benchtable FILE... (go test -bench output, and the peer's)")
+		return fmt.Errorf("usage: benchtable [-pairs FILE] FILE... (go test -bench output, and the peer's)")
 	}
+	all, err := parseFiles(paths)
+	if err != nil {
+		return err
+	}
+	var paired Results
+	if pairs != "" {
+		if paired, err = parseFiles([]string{pairs}); err != nil {
+			return err
+		}
+	}
+	Print(w, all, paired, machine(all.CPU))
+	return nil
+}
+
+// parseFiles reads and merges the results in paths.
+func parseFiles(paths []string) (Results, error) {
 	var all Results
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
-			return err
+			return Results{}, err
 		}
 		res, err := Parse(f, p)
 		f.Close()
 		if err != nil {
-			return err
+			return Results{}, err
 		}
 		all.merge(res)
 	}
-	Print(w, all, machine(all.CPU))
-	return nil
+	return all, nil
 }
 
 // machine describes where the figures were taken: the CPU go test named,

@@ -89,7 +89,7 @@ BENCHOUT ?= bin/bench
 bench_tee = { $(1) 2>&1; echo $$? >$(BENCHOUT)/$(2).rc; } | tee $(BENCHOUT)/$(2).txt; exit $$(cat $(BENCHOUT)/$(2).rc)
 
 bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start, the copy-on-write view of unasked actions), then issue 25's figures beside their references
-	@rm -rf $(BENCHOUT) && mkdir -p $(BENCHOUT)
+	@mkdir -p $(BENCHOUT) && rm -f $(BENCHOUT)/*.txt $(BENCHOUT)/*.rc $(BENCHOUT)/pairs.out
 	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk,risk)
 	@# The peer of the AppleScript benchmarks, right after them: seed 000's regex table in Node.
 	@if command -v node >/dev/null 2>&1; then $(call bench_tee,node app/internal/risk/testdata/peer/seed000.js -count 5,peer); \

@@ -139,14 +139,28 @@ staticcheck: ## run staticcheck (pinned) on every package
 check-darwin: ## type-check the darwin build (arm64 and amd64) on any OS
 	$(GO) run ./bridge/darwincheck
 
-bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start, the copy-on-write view of unasked actions)
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk
+# BENCHOUT keeps each bench run's output for benchtable, which prints issue
+# 25's figures beside their references last. A run's exit status survives
+# its tee (sh has no pipefail): it is written to a .rc file and exited with.
+BENCHOUT ?= bin/bench
+bench_tee = { $(1) 2>&1; echo $$? >$(BENCHOUT)/$(2).rc; } | tee $(BENCHOUT)/$(2).txt; exit $$(cat $(BENCHOUT)/$(2).rc)
+
+bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start, the copy-on-write view of unasked actions), then issue 25's figures beside their references
+	@mkdir -p $(BENCHOUT) && rm -f $(BENCHOUT)/*.txt $(BENCHOUT)/*.rc $(BENCHOUT)/pairs.out
+	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk,risk)
 	@# The peer of the AppleScript benchmarks, right after them: seed 000's regex table in Node.
-	@if command -v node >/dev/null 2>&1; then node app/internal/risk/testdata/peer/seed000.js -count 5; \
-	else echo "bench: node is not installed: skipping the AppleScript peer (app/internal/risk/testdata/peer/seed000.js)"; fi
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
+	@if command -v node >/dev/null 2>&1; then $(call bench_tee,node app/internal/risk/testdata/peer/seed000.js -count 5,peer); \
+	else echo "bench: node is not installed: peer skipped (app/internal/risk/testdata/peer/seed000.js)"; fi
+	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
-	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox
+	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox,rest)
+	@# The gate's durable figures and the history store's own, in alternating rounds, so that
+	@# each ratio compares figures the disk's other work weighed on alike.
+	@for i in 1 2 3 4 5; do \
+	  $(GO) test -run '^$$' -bench 'AutoApprovedAction|ConcurrentSubmitters' -count 1 ./app/internal/gate || exit 1; \
+	  $(GO) test -run '^$$' -bench 'ActionRecords' -count 1 ./app/internal/history || exit 1; \
+	done >$(BENCHOUT)/pairs.out 2>&1 || { cat $(BENCHOUT)/pairs.out; exit 1; }
+	$(GO) run ./app/internal/benchtable -pairs $(BENCHOUT)/pairs.out $(BENCHOUT)/*.txt
 
 fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	@for spec in \

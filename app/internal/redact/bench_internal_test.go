@@ -45,3 +45,19 @@ func BenchmarkString1MiB(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKeywordScan times the keyword index alone over a MiB of the
+// ordinary corpus: the pass every Find and String makes over the whole
+// text before any rule runs.
+func BenchmarkKeywordScan(b *testing.B) {
+	e := theEngine()
+	d, err := os.ReadFile(filepath.Join("testdata", "ordinary.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat(string(d), (1<<20)/len(d)+1)[:1<<20]
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		e.kw.scan(text)
+	}
+}

@@ -32,6 +32,8 @@ import (
 // keywords is the set of every rule's keywords, numbered.
 type keywords struct {
 	list    []string        // lower case, at least two bytes
+	head    []uint32        // each keyword's first four bytes (fewer: zeros), little-endian
+	mask    []uint32        // which bytes of head are the keyword's
 	buckets [][]int         // keyword numbers sharing their first two bytes
 	start   *[1 << 16]int32 // first two bytes → 1 + bucket, or 0
 }
@@ -45,6 +47,8 @@ func (k *keywords) add(w string) int {
 		return i
 	}
 	k.list = append(k.list, w)
+	h, m := head4(w)
+	k.head, k.mask = append(k.head, h), append(k.mask, m)
 	i := len(k.list) - 1
 	key := uint16(w[0])<<8 | uint16(w[1])
 	if k.start[key] == 0 {
@@ -60,38 +64,106 @@ func (k *keywords) add(w string) int {
 type index struct {
 	k         *keywords
 	s         string
-	lineStart []int           // offset of each line's first byte
-	at        map[int32][]int // keyword number → where it starts, ascending
-	present   []uint64        // bit set of the keywords that occur
+	lineStart []int    // offset of each line's first byte
+	hits      []hit    // the keywords found, by keyword then position; nil: none
+	pos       []int    // hits' positions, in the same order
+	present   []uint64 // bit set of the keywords that occur
 }
 
-// scan finds every keyword in s, ignoring ASCII case.
+// hit is one keyword w found at p, as the scan finds them.
+type hit struct{ w, p int32 }
+
+// at returns where keyword w starts, ascending. The slice is the index's:
+// callers do not change it.
+func (x *index) at(w int) []int {
+	lo := sort.Search(len(x.hits), func(i int) bool { return x.hits[i].w >= int32(w) })
+	hi := lo
+	for hi < len(x.hits) && x.hits[hi].w == int32(w) {
+		hi++
+	}
+	return x.pos[lo:hi]
+}
+
+// scan finds every keyword in s, ignoring ASCII case. The hits are
+// gathered in one slice and then grouped by keyword: a few allocations
+// however many keywords occur.
 func (k *keywords) scan(s string) *index {
-	x := &index{k: k, s: s, lineStart: []int{0}}
+	x := &index{k: k, s: s, lineStart: make([]int, 1, strings.Count(s, "\n")+2)}
+	var hits []hit
+	if len(s) == 0 {
+		return x
+	}
+	// key is the lower-cased pair at i, carried from one byte to the next
+	key := uint16(lowerTab[s[0]])
 	for i := 0; i+1 < len(s); i++ {
+		key = key<<8 | uint16(lowerTab[s[i+1]])
 		if s[i] == '\n' {
 			x.lineStart = append(x.lineStart, i+1)
 			continue
 		}
-		b := k.start[uint16(lowerByte(s[i]))<<8|uint16(lowerByte(s[i+1]))]
+		b := k.start[key]
 		if b == 0 {
 			continue
 		}
+		var q uint32 // head4(s[i:]) without its loop, where four bytes remain
+		if i+4 <= len(s) {
+			q = uint32(key>>8) | uint32(key&0xff)<<8 | uint32(lowerTab[s[i+2]])<<16 | uint32(lowerTab[s[i+3]])<<24
+		} else {
+			q, _ = head4(s[i:])
+		}
 		for _, w := range k.buckets[b-1] {
-			if hasPrefixFold(s[i:], k.list[w]) {
-				if x.at == nil {
-					x.at = make(map[int32][]int)
-					x.present = make([]uint64, (len(k.list)+63)/64)
-				}
-				x.at[int32(w)] = append(x.at[int32(w)], i)
-				x.present[w/64] |= 1 << (w % 64)
+			// the first four bytes rule out most keywords of a bucket
+			// without a loop; longer keywords are then compared whole
+			if q&k.mask[w] != k.head[w] {
+				continue
 			}
+			if p := k.list[w]; len(s)-i < len(p) || len(p) > 4 && !hasPrefixFold(s[i:], p) {
+				continue
+			}
+			if hits == nil {
+				hits = make([]hit, 0, 16)
+			}
+			hits = append(hits, hit{int32(w), int32(i)})
 		}
 	}
 	if n := len(s); n > 0 && s[n-1] == '\n' {
 		x.lineStart = append(x.lineStart, n)
 	}
+	if len(hits) > 0 {
+		x.group(hits)
+	}
 	return x
+}
+
+// group keeps the hits, which come in the order of their positions,
+// sorted by keyword (stable: each keyword's positions stay ascending),
+// and fills pos and present. A few hits are sorted in place; many (a long
+// text) by counting, in time linear in their number.
+func (x *index) group(hits []hit) {
+	if len(hits) <= 64 {
+		slices.SortStableFunc(hits, func(a, b hit) int { return int(a.w - b.w) })
+	} else {
+		next := make([]int32, len(x.k.list)+1) // where each keyword's next hit goes
+		for _, h := range hits {
+			next[h.w+1]++
+		}
+		for w := 1; w < len(next); w++ {
+			next[w] += next[w-1]
+		}
+		sorted := make([]hit, len(hits))
+		for _, h := range hits {
+			sorted[next[h.w]] = h
+			next[h.w]++
+		}
+		hits = sorted
+	}
+	x.hits = hits
+	x.pos = make([]int, len(hits))
+	x.present = make([]uint64, (len(x.k.list)+63)/64)
+	for i, h := range hits {
+		x.pos[i] = int(h.p)
+		x.present[h.w/64] |= 1 << (h.w % 64)
+	}
 }
 
 // occurs reports whether one of rule r's keywords occurs.
@@ -108,7 +180,7 @@ func (x *index) occurs(r *rule) bool {
 func (x *index) count(r *rule) int {
 	n := 0
 	for _, w := range r.kw {
-		n += len(x.at[int32(w)])
+		n += len(x.at(w))
 	}
 	return n
 }
@@ -119,10 +191,12 @@ func (x *index) count(r *rule) int {
 // byte before the keyword goes along so that \b sees what precedes it.
 func (x *index) anchoredMatches(r *rule, found func(m []int)) {
 	var at []int
-	for _, w := range r.kw {
-		at = append(at, x.at[int32(w)]...)
-	}
-	if len(r.kw) > 1 {
+	if len(r.kw) == 1 {
+		at = x.at(r.kw[0]) // its positions, shared: read only
+	} else {
+		for _, w := range r.kw {
+			at = append(at, x.at(w)...)
+		}
 		slices.Sort(at)
 		at = slices.Compact(at)
 	}
@@ -160,7 +234,7 @@ func (x *index) segments(r *rule) []segment {
 	}
 	var segs []segment
 	for _, w := range r.kw {
-		for _, p := range x.at[int32(w)] {
+		for _, p := range x.at(w) {
 			segs = append(segs, x.window(r, p, len(x.k.list[w])))
 		}
 	}
@@ -176,7 +250,7 @@ func (x *index) lineSegments(r *rule) []segment {
 	}
 	var segs []segment
 	for _, w := range r.kw {
-		for _, p := range x.at[int32(w)] {
+		for _, p := range x.at(w) {
 			segs = append(segs, x.lines(r, p))
 		}
 	}
@@ -249,11 +323,29 @@ func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
 }
 
+// lowerTab is lowerByte as a table, for the scan's inner loop.
+var lowerTab = func() (t [256]byte) {
+	for c := range t {
+		t[c] = lowerByte(byte(c))
+	}
+	return t
+}()
+
 func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// head4 is s's first four bytes (fewer: zeros) in lower case as a
+// little-endian word, and the mask of the bytes s has.
+func head4(s string) (word, mask uint32) {
+	for j := 0; j < 4 && j < len(s); j++ {
+		word |= uint32(lowerByte(s[j])) << (8 * j)
+		mask |= 0xff << (8 * j)
+	}
+	return word, mask
 }
 
 // hasPrefixFold reports whether s starts with the lower-case prefix p,

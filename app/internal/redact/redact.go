@@ -128,7 +128,7 @@ const maxAnchored = 64
 // collect returns what the rules of tier t find in s (pass).
 func (e *engine) collect(x *index, t int, fast bool) []found {
 	s := x.s
-	if x.at == nil {
+	if x.hits == nil {
 		return nil // no keyword, nothing to do
 	}
 	var marks [][]int // markers already in s

@@ -186,15 +186,17 @@ func (b *Bounds) Reader(src string) io.Reader {
 	if b == nil {
 		return strings.NewReader(src)
 	}
-	return stopReader{b, strings.NewReader(src)}
+	sr := &stopReader{b: b} // one allocation for both (a parse of a short command makes few)
+	sr.r.Reset(src)
+	return sr
 }
 
 type stopReader struct {
 	b *Bounds
-	r io.Reader
+	r strings.Reader
 }
 
-func (s stopReader) Read(p []byte) (int, error) {
+func (s *stopReader) Read(p []byte) (int, error) {
 	if !s.b.Look() {
 		return 0, ErrStopped
 	}

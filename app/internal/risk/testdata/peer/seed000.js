@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// The peer of the AppleScript benchmarks: seed 000's safety check, a table
-// of regular expressions matched case-insensitively against the whole
-// script, written here from the seed's description (DANGEROUS_PATTERNS and
-// analyzeScriptSafety). It times the inputs BenchmarkAppleScript2KB and
-// BenchmarkAppleScriptSize time (bench_test.go), built the same way: the
-// script in ../bench/tidy.applescript repeated and cut to n bytes. It
-// prints Go benchmark lines, so its figures sit beside Go's:
+// The peer of the AppleScript benchmarks: seed 000's safety check as its
+// source has it (repository adamrdrew/applescript-mcp, src/tools/execute.ts:
+// DANGEROUS_PATTERNS and analyzeScriptSafety). Its 15 regular expressions
+// are reproduced below, in the source's order and with its flags (each is
+// case-insensitive, none global or sticky, so test() keeps no state between
+// calls), and matched as the source matches them: every pattern is tried
+// against the whole script, none stops the scan, each match adds its warning
+// and raises the risk. The harness around them is this project's own.
+//
+// It times the inputs BenchmarkAppleScript2KB and BenchmarkAppleScriptSize
+// time (bench_test.go), built the same way: the script in
+// ../bench/tidy.applescript repeated and cut to n bytes. It prints Go
+// benchmark lines, so its figures sit beside Go's:
 //
 //	node app/internal/risk/testdata/peer/seed000.js [-count N] [-benchtime 1s] [-bench regexp]
 //
@@ -16,31 +22,33 @@
 const fs = require('fs');
 const path = require('path');
 
-// The seed's table, row for row. Its `do shell script "...(rm|…)..."` is
-// read as the regular expression it abbreviates: .* for the dots (so
-// "quoted form" holds an "rm", as in the seed's own check).
+// The seed's table, row for row in the source's order: [risk, pattern,
+// warning]. The patterns are the source's exactly (facts about the seed,
+// for a fair comparison); the warnings are shortened, as only their number
+// is used here.
 const PATTERNS = [
-  ['critical', /delete (every|all) (file|folder|item|document)/i, 'BULK DELETE: This will delete multiple files/folders'],
-  ['critical', /empty (the )?trash/i, 'EMPTY TRASH: Permanently deletes all items in Trash'],
-  ['critical', /delete (every|all) (event|reminder|calendar)/i, 'BULK DELETE CALENDAR: Deletes multiple calendar events/reminders'],
-  ['critical', /delete (every|all) (note|contact)/i, 'BULK DELETE: Deletes multiple notes or contacts'],
-  ['critical', /send (every|all) (message|mail|email)/i, 'BULK EMAIL: Will send multiple emails'],
-  ['critical', /do shell script ".*(rm|sudo|chmod|chown|mkfs|dd|format)/i, 'DANGEROUS SHELL COMMAND: Contains destructive shell commands'],
-  ['high', /delete (file|folder|item|document)/i, 'DELETE: Will delete a file or folder (goes to Trash)'],
-  ['high', /move (every|all) (file|folder|item)/i, 'BULK MOVE: Will move multiple files/folders'],
-  ['high', /(shutdown|restart|sleep)/i, 'SYSTEM POWER: Will shutdown, restart, or sleep the Mac'],
-  ['high', /do shell script/i, 'SHELL COMMAND: Review carefully for dangerous operations'],
-  ['high', /quit (every|all) application/i, 'QUIT ALL APPS: Will quit multiple applications'],
-  ['medium', /duplicate (every|all) (file|folder|item)/i, 'BULK DUPLICATE: May use significant disk space'],
-  ['medium', /keystroke/i, 'KEYSTROKE: Simulates keyboard input'],
-  ['medium', /key code/i, 'KEY CODE: Simulates key presses'],
-  ['medium', /send.*outgoing message/i, 'SEND EMAIL: Will send an email'],
+  ['critical', /\bdelete\s+(every|all)\s+(file|folder|item|document)/i, 'BULK DELETE'],
+  ['high', /\bdelete\s+(file|folder|item|document)/i, 'DELETE'],
+  ['critical', /\bempty\s+(the\s+)?trash/i, 'EMPTY TRASH'],
+  ['high', /\bmove\s+(every|all)\s+(file|folder|item)/i, 'BULK MOVE'],
+  ['medium', /\bduplicate\s+(every|all)\s+(file|folder|item)/i, 'BULK DUPLICATE'],
+  ['high', /\b(shutdown|restart|sleep)\b/i, 'SYSTEM POWER'],
+  ['high', /\bdo\s+shell\s+script\b/i, 'SHELL COMMAND'],
+  ['critical', /\bdo\s+shell\s+script\s+"[^"]*\b(rm|sudo|chmod|chown|mkfs|dd|format)\b/i, 'DANGEROUS SHELL COMMAND'],
+  ['medium', /\bkeystroke\b/i, 'KEYSTROKE'],
+  ['medium', /\bkey\s+code\b/i, 'KEY CODE'],
+  ['critical', /\bsend\s+(every|all)\s+(message|mail|email)/i, 'BULK EMAIL'],
+  ['medium', /\bsend\b.*\boutgoing\s+message\b/i, 'SEND EMAIL'],
+  ['critical', /\bdelete\s+(every|all)\s+(event|reminder|calendar)/i, 'BULK DELETE CALENDAR'],
+  ['critical', /\bdelete\s+(every|all)\s+(note|contact)/i, 'BULK DELETE'],
+  ['high', /\bquit\s+(every|all)\s+application/i, 'QUIT ALL APPS'],
 ];
 
 const RANK = { none: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
-// analyzeScriptSafety is the seed's algorithm: every pattern is tried,
-// every match adds its warning and raises the risk.
+// analyzeScriptSafety is the seed's algorithm: every pattern is tried in
+// order with test(), every match adds its warning and raises the risk to
+// its row's if that is higher.
 function analyzeScriptSafety(script) {
   let risk = 'none';
   const warnings = [];

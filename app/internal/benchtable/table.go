@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+)
+
+// metric is one figure read from the results: a median, or one derived
+// from medians (a per-byte cost from MB/s).
+type metric struct {
+	label string
+	get   func(Results) (float64, bool)
+	show  func(float64) string
+}
+
+// median reads the median of pkg's bench in unit.
+func median(pkg, bench, unit string) func(Results) (float64, bool) {
+	return func(r Results) (float64, bool) { return r.Median(key{pkg, bench, unit}) }
+}
+
+// Figure is one row: Airlock's figure, its reference (nil: none), the
+// target of their ratio and what to say when the reference did not run.
+type Figure struct {
+	What    string
+	Ours    metric
+	Ref     *metric
+	Target  string
+	Skipped string // printed in place of a reference whose benchmark did not run
+	// Ratio is how the two compare; nil: ours / ref.
+	Ratio func(ours, ref float64) float64
+	// Paired figures are taken from the interleaved rounds (make bench's
+	// pairs.out) when those hold both: the durable commits' speed drifts
+	// with the disk's other work, so a reference measured minutes apart
+	// is no reference.
+	Paired bool
+}
+
+const peerSkipped = "peer skipped (node is not installed, or the peer did not run)"
+
+func us(v float64) string  { return fmt.Sprintf("%.1f µs", v/1e3) }
+func ms(v float64) string  { return fmt.Sprintf("%.2f ms", v) }
+func nsB(v float64) string { return fmt.Sprintf("%.2f ns/byte", v) }
+func per(v float64) string { return fmt.Sprintf("%.0f actions/s", v) }
+
+// shellNsPerByte is BenchmarkShell1MB's cost per input byte, from its MB/s.
+func shellNsPerByte(r Results) (float64, bool) {
+	v, ok := r.Median(key{"risk", "BenchmarkShell1MB", "MB/s"})
+	if !ok || v == 0 {
+		return 0, false
+	}
+	return 1e3 / v, true
+}
+
+// shellAllocPerByte is what BenchmarkShell1MB allocates per input byte (its
+// input is just under 1 MiB: whole lines up to 1 MiB).
+func shellAllocPerByte(r Results) (float64, bool) {
+	v, ok := r.Median(key{"risk", "BenchmarkShell1MB", "B/op"})
+	return v / (1 << 20), ok
+}
+
+// Figures are issue 25's rows, in its order, each with the benchmark that
+// measures it and the one it is measured beside.
+var Figures = []Figure{
+	{What: "assess 2 KB AppleScript (BenchmarkAppleScript2KB)",
+		Ours:   metric{"Airlock", median("risk", "BenchmarkAppleScript2KB", "ns/op"), us},
+		Ref:    &metric{"seed 000's 15 regexes in Node", median("seed000-peer", "BenchmarkPeerAppleScript2KB", "ns/op"), us},
+		Target: "≤ 1×", Skipped: peerSkipped},
+	{What: "assess 1 MB AppleScript",
+		Ours:   metric{"Airlock", median("risk", "BenchmarkAppleScriptSize/1024KB", "ns/byte"), nsB},
+		Ref:    &metric{"the same table", median("seed000-peer", "BenchmarkPeerAppleScriptSize/1024KB", "ns/byte"), nsB},
+		Target: "≤ 1×", Skipped: peerSkipped},
+	{What: "start a confined action (/bin/true), p50",
+		Ours:   metric{"confined", median("sandbox", "BenchmarkActionStart", "p50-ms"), ms},
+		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p50-ms"), ms},
+		Target: "≤ 2×", Skipped: "not measured (the sandbox benchmarks did not run)"},
+	{What: "8 concurrent submitters (BenchmarkConcurrentSubmitters)",
+		Ours:   metric{"gate", median("gate", "BenchmarkConcurrentSubmitters", "actions/s"), per},
+		Ref:    &metric{"history store alone, 8 writers (BenchmarkActionRecords8)", median("history", "BenchmarkActionRecords8", "actions/s"), per},
+		Target: "≥ 0.90×", Skipped: "not measured", Paired: true},
+	{What: "auto-approved action, p50 (BenchmarkAutoApprovedAction)",
+		Ours:   metric{"gate", median("gate", "BenchmarkAutoApprovedAction", "p50-ms"), ms},
+		Ref:    &metric{"its three durable commits alone (BenchmarkActionRecords)", median("history", "BenchmarkActionRecords", "p50-ms"), ms},
+		Target: "≤ 1.3×", Skipped: "not measured", Paired: true},
+	{What: "unasked /bin/true with the copy-on-write view, added p50 (BenchmarkReviewedAction/nothing)",
+		Ours:   metric{"added", median("sandbox", "BenchmarkReviewedAction/nothing", "added-p50-ms"), ms},
+		Ref:    &metric{"the same action approved, p50", median("sandbox", "BenchmarkReviewedAction/nothing", "approved-p50-ms"), ms},
+		Target: "added ≤ 5 ms", Skipped: "not measured (the sandbox benchmarks did not run)",
+		// unasked p50 / approved p50: what the view multiplies the start by
+		Ratio: func(added, approved float64) float64 { return (approved + added) / approved }},
+	{What: "DSL Plan200 (BenchmarkPlan200)",
+		Ours:   metric{"Airlock", median("risk", "BenchmarkPlan200", "ns/op"), ms1e6},
+		Target: "—"},
+	{What: "shell 1 MB (BenchmarkShell1MB)",
+		Ours:   metric{"Airlock", shellNsPerByte, nsB},
+		Ref:    &metric{"AppleScript 1 MB, same run", median("risk", "BenchmarkAppleScriptSize/1024KB", "ns/byte"), nsB},
+		Target: "—", Skipped: "not measured"},
+	{What: "shell 1 MB, bytes allocated per input byte",
+		Ours:   metric{"Airlock", shellAllocPerByte, func(v float64) string { return fmt.Sprintf("%.1f B/byte", v) }},
+		Target: "half of 57 B/byte"},
+}
+
+func ms1e6(v float64) string { return fmt.Sprintf("%.2f ms", v/1e6) }
+
+// Print writes the figures as a Markdown table, ready for the README;
+// paired holds the interleaved rounds of the Paired figures (empty: none).
+func Print(w io.Writer, r, paired Results, machine string) {
+	fmt.Fprintf(w, "\nIssue 25's figures, medians of this run (%s, %d CPUs):\n\n", machine, runtime.NumCPU())
+	fmt.Fprintln(w, "| what | Airlock | beside it | ratio | target |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, f := range Figures {
+		src := r
+		if f.Paired && f.Ref != nil {
+			_, ok1 := f.Ours.get(paired)
+			_, ok2 := f.Ref.get(paired)
+			if ok1 && ok2 {
+				src = paired
+				f.What += ", interleaved rounds"
+			}
+		}
+		fmt.Fprintln(w, row(f, src))
+	}
+}
+
+// row renders one figure: its value, its reference's, and their ratio; a
+// figure or reference that was not measured says so.
+func row(f Figure, r Results) string {
+	ours, ok := f.Ours.get(r)
+	if !ok {
+		return fmt.Sprintf("| %s | not measured | — | — | %s |", f.What, f.Target)
+	}
+	if f.Ref == nil {
+		return fmt.Sprintf("| %s | %s | — | — | %s |", f.What, f.Ours.show(ours), f.Target)
+	}
+	ref, ok := f.Ref.get(r)
+	if !ok {
+		return fmt.Sprintf("| %s | %s | %s | — | %s |", f.What, f.Ours.show(ours), f.Skipped, f.Target)
+	}
+	ratio := "—"
+	if ref != 0 {
+		q := ours / ref
+		if f.Ratio != nil {
+			q = f.Ratio(ours, ref)
+		}
+		ratio = fmt.Sprintf("%.2f×", q)
+	}
+	return fmt.Sprintf("| %s | %s | %s: %s | %s | %s |", f.What, f.Ours.show(ours), f.Ref.label, f.Ref.show(ref), ratio, f.Target)
+}

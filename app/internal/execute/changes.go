@@ -486,7 +486,7 @@ type review struct {
 func (e *Executor) sort(changes []sandbox.Change, infos []upperInfo) review {
 	var r review
 	heldDirs := map[string]*HeldChange{} // new folders held, by path
-	git := e.gitFolders(changes)
+	look := e.plantLook(changes)
 	for i, c := range changes {
 		if h := heldAbove(heldDirs, c.Path); h != nil {
 			h.Inside = append(h.Inside, c)
@@ -498,7 +498,7 @@ func (e *Executor) sort(changes []sandbox.Change, infos []upperInfo) review {
 				Note: "not applied: " + kindOfFile(mode) + " (only files, folders and links are)"})
 			continue
 		}
-		if why := e.plants(c, mode, git); why != "" {
+		if why := e.plants(c, mode, look); why != "" {
 			h := &HeldChange{Change: c, Reason: why}
 			r.held = append(r.held, h)
 			if newFolder(c, mode) {
@@ -525,12 +525,13 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 }
 
 // plants says why c plants code the person would run later ("" when it
-// does not): its path is a persistence place (sanitize.Config.Plants), it
-// is a new .git, it lies in or makes a git folder of another name (git,
-// from gitFolders), or it is a regular file that gains an executable bit.
-// A removal plants nothing (what it removes is in the Trash), nor does a
-// folder whose permissions did not change.
-func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, git *gitFolders) string {
+// does not): its path is a persistence place (sanitize.Config.Plants) or
+// where a place of the home leads through a link (linked.go), it is a new
+// .git, it lies in or makes a git folder of another name (gitdir.go), or
+// it is a regular file that gains an executable bit. A removal plants
+// nothing (what it removes is in the Trash), nor does a folder whose
+// permissions did not change.
+func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
 	if c.Kind == sandbox.Removed || metadataNoop(c, mode) {
 		return ""
 	}
@@ -540,7 +541,10 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, git *gitFolders) s
 	if z, ok := e.Paths.Plants(c.Path); ok {
 		return z.Detail
 	}
-	if why := git.why(c, mode); why != "" {
+	if why := look.linkedWhy(e, c); why != "" {
+		return why
+	}
+	if why := look.git.why(c, mode); why != "" {
 		return why
 	}
 	if mode.IsRegular() && mode&0o111 != 0 && (c.Kind != sandbox.Changed || !c.Was.IsRegular() || c.Was&0o111 == 0) {

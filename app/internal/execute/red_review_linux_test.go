@@ -576,3 +576,65 @@ func TestRedTrashFolderIsLink(t *testing.T) {
 		})
 	}
 }
+
+// TestRedDotfilesThroughLinks: people keep their start-up files in a
+// folder of their own (a dotfiles repository) and link them from the home
+// (~/.zshrc → ~/Documents/dotfiles/zshrc, GNU stow): rewriting the file
+// the link points to is rewriting ~/.zshrc, and is held as that is.
+func TestRedDotfilesThroughLinks(t *testing.T) {
+	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		"Documents/dotfiles/zshrc":     {"export EDITOR=vi\n", 0o644},
+		"Documents/dotfiles/gitconfig": {"[user]\n\tname = Ann\n", 0o644},
+		"Documents/dotfiles/autostart": {"", 0},
+		"Documents/shared/envrc":       {"layout python\n", 0o644},
+		"Documents/notes.txt":          {"notes", 0o644},
+	})
+	os.RemoveAll(r.p(".config/autostart"))
+	for link, target := range map[string]string{".zshrc": "Documents/dotfiles/zshrc", ".gitconfig": "Documents/dotfiles/gitconfig",
+		".config/autostart": "../Documents/dotfiles/autostart",
+		".bashrc":           "Documents/dotfiles/bashrc", // not there yet
+		".zprofile":         ".zprofile",                 // a loop
+	} {
+		if err := os.Symlink(target, r.p(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, held, err := r.run(t, "dotfiles reached through links", "Documents")
+	if err != nil {
+		t.Logf("run: %v", err)
+	}
+	want := []string{"Documents/dotfiles/zshrc", "Documents/dotfiles/gitconfig", "Documents/dotfiles/autostart/x.desktop", "Documents/dotfiles/bashrc"}
+	if !sameSet(held, want) {
+		t.Errorf("held %q, want %q", held, want)
+	}
+	for rel, was := range map[string]string{"Documents/dotfiles/zshrc": "export EDITOR=vi\n", "Documents/dotfiles/gitconfig": "[user]\n\tname = Ann\n"} {
+		if got := r.read(rel); got != was {
+			t.Errorf("%s is %q, want %q", rel, got, was)
+		}
+	}
+	if r.exists("Documents/dotfiles/autostart/x.desktop") {
+		t.Errorf("an autostart entry was planted through ~/.config/autostart's link")
+	}
+}
+
+// TestRedProjectFileThroughLink: a project's .envrc (or .vscode/tasks.json,
+// a hook) may be a link to a file elsewhere in the root, which direnv or
+// the editor follows; rewriting that file is rewriting the .envrc.
+func TestRedProjectFileThroughLink(t *testing.T) {
+	t.Skip("open hole, see report: a persistence place inside a root that is a link (work/.envrc → ../shared/envrc) " +
+		"is not known from the file it leads to; only the home's places are resolved (linked.go)")
+	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		"Documents/shared/envrc": {"layout python\n", 0o644},
+		"Documents/work/README":  {"readme", 0o644},
+	})
+	if err := os.Symlink("../shared/envrc", r.p("Documents/work/.envrc")); err != nil {
+		t.Fatal(err)
+	}
+	_, held, err := r.run(t, "project envrc reached through a link", "Documents")
+	if err != nil {
+		t.Logf("run: %v", err)
+	}
+	if got := r.read("Documents/shared/envrc"); got != "layout python\n" {
+		t.Errorf("work/.envrc now runs %q (held %q)", got, held)
+	}
+}

@@ -219,13 +219,39 @@ type HeldChange struct {
 }
 
 // String is the change for the person's popup: "created ~/x/.git/hooks/
-// pre-commit (a git hooks folder)".
+// pre-commit (a git hooks folder)". A new folder kept whole names the
+// programs in it (Programs), so that a hook added to a clone does not
+// ride along as one of "the 40 entries in it".
 func (h HeldChange) String() string {
 	s := h.Change.Kind.String() + " " + h.Change.Path + " (" + h.Reason + ")"
 	if n := len(h.Inside); n > 0 {
 		s += fmt.Sprintf(", with the %d entries in it", n)
+		if progs := h.Programs(); len(progs) > 0 {
+			shown := progs[:min(len(progs), 5)]
+			s += ", programs among them: " + strings.Join(shown, ", ")
+			if len(progs) > len(shown) {
+				s += fmt.Sprintf(" and %d more", len(progs)-len(shown))
+			}
+		}
 	}
 	return s
+}
+
+// Programs lists the entries inside a held new folder that would run:
+// regular files with an executable bit, relative to the folder, but git's
+// sample hooks (NAME.sample, copied executable into every new repository,
+// which git never runs).
+func (h HeldChange) Programs() []string {
+	var out []string
+	for _, c := range h.Inside {
+		if !c.Mode.IsRegular() || c.Mode&0o111 == 0 || strings.HasSuffix(c.Path, ".sample") {
+			continue
+		}
+		if rel, err := filepath.Rel(h.Change.Path, c.Path); err == nil {
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 // ApplyChanges applies the changes of one action that ran unasked (from

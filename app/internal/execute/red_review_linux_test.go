@@ -638,3 +638,29 @@ func TestRedProjectFileThroughLink(t *testing.T) {
 		t.Errorf("work/.envrc now runs %q (held %q)", got, held)
 	}
 }
+
+// TestRedHookHiddenInHeldFolder: a new .git is held whole, kept or
+// discarded with everything in it: the person who asked for a clone keeps
+// it. What runs in it must be named in the popup's line, not only counted
+// ("with the 9 entries in it"), or a hook added to the clone rides along.
+func TestRedHookHiddenInHeldFolder(t *testing.T) {
+	r := gitRig(t)
+	res, err := r.ex.RunScript(context.Background(), execute.KindCommand, "", payload(t, "clone with a hook added"), r.p("Documents"), ossandbox.Grant{})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if res.Held == nil || len(res.Held.Items) != 1 {
+		t.Fatalf("held %+v, want the new .git", res.Held)
+	}
+	line := res.Held.Items[0].String()
+	if _, err := res.Held.Resolve(context.Background(), []bool{false}); err != nil {
+		t.Fatal(err)
+	}
+	res.Release()
+	if !strings.Contains(line, "post-checkout") {
+		t.Errorf("the popup's line does not name the hook in the new .git: %q", line)
+	}
+	if strings.Contains(line, ".sample") {
+		t.Errorf("the popup's line names git's sample hooks, which never run: %q", line)
+	}
+}

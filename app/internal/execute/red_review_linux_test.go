@@ -664,3 +664,43 @@ func TestRedHookHiddenInHeldFolder(t *testing.T) {
 		t.Errorf("the popup's line names git's sample hooks, which never run: %q", line)
 	}
 }
+
+// TestRedExecutableByACL: an access control list that lets someone run a
+// file shows in its mode's bits (a named entry through the mask, the
+// group's bits): held as any new executable.
+func TestRedExecutableByACL(t *testing.T) {
+	r := gitRig(t)
+	res, held, err := r.run(t, "executable bit by an ACL", "Documents")
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	t.Logf("the action said %q", res.Output)
+	if r.exists("Documents/acl.sh") {
+		if fi, _ := os.Stat(r.p("Documents/acl.sh")); fi.Mode()&0o111 != 0 {
+			t.Errorf("acl.sh landed executable (mode %v) without the person (held %q)", fi.Mode(), held)
+		}
+	}
+}
+
+// TestRedProjectPlaces: a project's files that tools run by themselves (on
+// entering the folder, opening it in the editor, a commit, any command of
+// its package manager) are held, in a folder the action made too.
+func TestRedProjectPlaces(t *testing.T) {
+	r := gitRig(t)
+	argv := payload(t, "project places")
+	_, held, err := r.run(t, "project places", "Documents")
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	isHeld := func(rel string) bool {
+		return slices.ContainsFunc(held, func(h string) bool { return h == rel || strings.HasPrefix(rel, h+"/") })
+	}
+	for _, rel := range argv[3:] {
+		if !isHeld("Documents/" + rel) {
+			t.Errorf("%s was not held", rel)
+		}
+		if r.exists("Documents/" + rel) {
+			t.Errorf("%s was applied", rel)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -702,5 +703,49 @@ func TestRedProjectPlaces(t *testing.T) {
 		if r.exists("Documents/" + rel) {
 			t.Errorf("%s was applied", rel)
 		}
+	}
+}
+
+// TestRedBranchMovedUnderTheWorkTree: what git keeps as data (objects,
+// refs, the index) is applied without the person, which lets an action
+// commit a .envrc (or a hook manager's folder, an executable, editor
+// tasks) onto a branch the person has but is not on: their next checkout
+// of it writes the files, past the review.
+func TestRedBranchMovedUnderTheWorkTree(t *testing.T) {
+	t.Skip("open hole, see report: moving a branch other than the checked-out one (or refs/stash) is git data and " +
+		"applied; the person's next checkout of it brings in files the review would have held")
+	if _, err := os.Stat("/usr/bin/git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	r := gitRig(t)
+	repo := r.p("Documents/repo")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("/usr/bin/git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = []string{"HOME=" + r.home, "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=Ann", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_COMMITTER_NAME=Ann", "GIT_COMMITTER_EMAIL=ann@example.com"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("readme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "README")
+	git("commit", "-q", "-m", "start")
+	git("branch", "dev")
+	before := git("rev-parse", "dev")
+	_, held, err := r.run(t, "moves another branch", "Documents")
+	if err != nil {
+		t.Logf("run: %v", err)
+	}
+	if after := git("rev-parse", "dev"); after != before {
+		t.Errorf("the branch dev was moved to %s without the person (held %q): checking it out writes a .envrc", after, held)
 	}
 }

@@ -146,20 +146,14 @@ func (g *gitFolders) folder(d string) gitFolder {
 	return f
 }
 
-// gitMarked reports whether a folder whose entries look describes is a
-// git folder as git recognises one (setup.c, is_git_directory): it holds
+// gitMarked reports whether a folder whose entries look describes may be
+// a git folder as git recognises one (setup.c, is_git_directory): it holds
 // HEAD and either objects and refs, or a commondir file naming the folder
-// that holds them. Links count as what they may point to.
+// that holds them. Git checks little of each (refs need only be something
+// it may search, a link will do), so any entry of the name counts: a
+// folder taken for a git folder that git would refuse is only held the
+// more.
 func gitMarked(look func(name string) (fs.FileMode, bool)) bool {
-	fileOrLink := func(m fs.FileMode) bool { return m.IsRegular() || m&fs.ModeSymlink != 0 || m == 0 }
-	folderOrLink := func(m fs.FileMode) bool { return m.IsDir() || m&fs.ModeSymlink != 0 || m == 0 }
-	if m, ok := look("HEAD"); !ok || !fileOrLink(m) {
-		return false
-	}
-	if m, ok := look("commondir"); ok && fileOrLink(m) {
-		return true
-	}
-	o, okO := look("objects")
-	r, okR := look("refs")
-	return okO && okR && folderOrLink(o) && folderOrLink(r)
+	has := func(name string) bool { _, ok := look(name); return ok }
+	return has("HEAD") && (has("commondir") || has("objects") && has("refs"))
 }

@@ -337,6 +337,7 @@ var gitDataZone = []entry{
 	{"FETCH_HEAD", "what the last fetch brought"},
 	{"COMMIT_EDITMSG", "the last commit message"},
 	{"packed-refs", "git's branches and tags, packed"},
+	{"reftable", "git's branches and tags, in the reftable format"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

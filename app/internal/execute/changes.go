@@ -237,14 +237,16 @@ func (h HeldChange) String() string {
 	return s
 }
 
-// Programs lists the entries inside a held new folder that would run:
-// regular files with an executable bit, relative to the folder, but git's
+// Programs lists the entries inside a held new folder that would run,
+// relative to the folder: regular files with an executable bit but git's
 // sample hooks (NAME.sample, copied executable into every new repository,
-// which git never runs).
+// which git never runs), and links (hooks/post-checkout → pre-commit.sample
+// runs the sample).
 func (h HeldChange) Programs() []string {
 	var out []string
 	for _, c := range h.Inside {
-		if !c.Mode.IsRegular() || c.Mode&0o111 == 0 || strings.HasSuffix(c.Path, ".sample") {
+		runs := c.Mode&fs.ModeSymlink != 0 || c.Mode.IsRegular() && c.Mode&0o111 != 0 && !strings.HasSuffix(c.Path, ".sample")
+		if !runs {
 			continue
 		}
 		if rel, err := filepath.Rel(h.Change.Path, c.Path); err == nil {

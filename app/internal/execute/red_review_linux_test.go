@@ -654,14 +654,17 @@ func TestRedHookHiddenInHeldFolder(t *testing.T) {
 		t.Fatalf("held %+v, want the new .git", res.Held)
 	}
 	line := res.Held.Items[0].String()
+	t.Logf("the popup says: %s", line)
 	if _, err := res.Held.Resolve(context.Background(), []bool{false}); err != nil {
 		t.Fatal(err)
 	}
 	res.Release()
-	if !strings.Contains(line, "post-checkout") {
-		t.Errorf("the popup's line does not name the hook in the new .git: %q", line)
+	for _, hook := range []string{"hooks/post-checkout", "hooks/pre-push"} {
+		if !strings.Contains(line, hook) {
+			t.Errorf("the popup's line does not name %s in the new .git: %q", hook, line)
+		}
 	}
-	if strings.Contains(line, ".sample") {
+	if strings.Contains(line, ".sample,") || strings.HasSuffix(line, ".sample") {
 		t.Errorf("the popup's line names git's sample hooks, which never run: %q", line)
 	}
 }
@@ -747,5 +750,29 @@ func TestRedBranchMovedUnderTheWorkTree(t *testing.T) {
 	}
 	if after := git("rev-parse", "dev"); after != before {
 		t.Errorf("the branch dev was moved to %s without the person (held %q): checking it out writes a .envrc", after, held)
+	}
+}
+
+// TestRedConfigHiddenInHeldFolder: a new .git's config that runs a
+// command (core.fsmonitor, core.pager, an alias, a filter …) rides along
+// with the clone the person keeps: the popup's line must say so.
+func TestRedConfigHiddenInHeldFolder(t *testing.T) {
+	t.Skip("open hole, see report: a held new .git is kept whole, and the popup does not say its config runs " +
+		"commands (core.fsmonitor here); naming the config keys beyond a clone's usual ones needs a git config reader")
+	r := gitRig(t)
+	res, err := r.ex.RunScript(context.Background(), execute.KindCommand, "", payload(t, "clone with a config that runs"), r.p("Documents"), ossandbox.Grant{})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if res.Held == nil || len(res.Held.Items) != 1 {
+		t.Fatalf("held %+v, want the new .git", res.Held)
+	}
+	line := res.Held.Items[0].String()
+	if _, err := res.Held.Resolve(context.Background(), []bool{false}); err != nil {
+		t.Fatal(err)
+	}
+	res.Release()
+	if !strings.Contains(line, "fsmonitor") {
+		t.Errorf("the popup's line does not say the new .git's config runs a command: %q", line)
 	}
 }

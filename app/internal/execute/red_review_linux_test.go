@@ -493,15 +493,26 @@ func TestRedLinkThenWrite(t *testing.T) {
 }
 
 // TestRedBackgroundWriter: what the action leaves running when it exits
-// dies with it; nothing it writes later reaches the person's files.
+// dies with its launcher; nothing it writes reaches the person's files
+// after the review, not even through a file it holds open, whose inode the
+// review moves from the layer into the root (late.txt). (A write made
+// while the launcher still ran, as a race-built launcher lingers a second
+// at exit, is the action's own: it is in the layer, reviewed, the old
+// version in the Trash.)
 func TestRedBackgroundWriter(t *testing.T) {
 	r := gitRig(t)
 	if _, _, err := r.run(t, "background writer after exit", "Documents"); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	deadline := 1500 // ms: three times the writer's delay
-	for range deadline / 50 {
-		if r.read("Documents/notes.txt") != "notes" || r.exists("Documents/late.txt") {
+	notes, late := r.read("Documents/notes.txt"), r.read("Documents/late.txt")
+	if late != "a\n" && late != "a\nlate\n" {
+		t.Errorf("late.txt holds %q", late)
+	}
+	if notes != "notes" && !r.inTrash(t, "notes") {
+		t.Errorf("the notes were changed to %q and the old version is not in the Trash", notes)
+	}
+	for range 30 { // three times the writer's delay
+		if r.read("Documents/notes.txt") != notes || r.read("Documents/late.txt") != late {
 			t.Fatalf("a process the action left behind wrote after the review")
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -219,13 +219,41 @@ type HeldChange struct {
 }
 
 // String is the change for the person's popup: "created ~/x/.git/hooks/
-// pre-commit (a git hooks folder)".
+// pre-commit (a git hooks folder)". A new folder kept whole names the
+// programs in it (Programs), so that a hook added to a clone does not
+// ride along as one of "the 40 entries in it".
 func (h HeldChange) String() string {
 	s := h.Change.Kind.String() + " " + h.Change.Path + " (" + h.Reason + ")"
 	if n := len(h.Inside); n > 0 {
 		s += fmt.Sprintf(", with the %d entries in it", n)
+		if progs := h.Programs(); len(progs) > 0 {
+			shown := progs[:min(len(progs), 5)]
+			s += ", programs among them: " + strings.Join(shown, ", ")
+			if len(progs) > len(shown) {
+				s += fmt.Sprintf(" and %d more", len(progs)-len(shown))
+			}
+		}
 	}
 	return s
+}
+
+// Programs lists the entries inside a held new folder that would run,
+// relative to the folder: regular files with an executable bit but git's
+// sample hooks (NAME.sample, copied executable into every new repository,
+// which git never runs), and links (hooks/post-checkout → pre-commit.sample
+// runs the sample).
+func (h HeldChange) Programs() []string {
+	var out []string
+	for _, c := range h.Inside {
+		runs := c.Mode&fs.ModeSymlink != 0 || c.Mode.IsRegular() && c.Mode&0o111 != 0 && !strings.HasSuffix(c.Path, ".sample")
+		if !runs {
+			continue
+		}
+		if rel, err := filepath.Rel(h.Change.Path, c.Path); err == nil {
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 // ApplyChanges applies the changes of one action that ran unasked (from
@@ -486,6 +514,7 @@ type review struct {
 func (e *Executor) sort(changes []sandbox.Change, infos []upperInfo) review {
 	var r review
 	heldDirs := map[string]*HeldChange{} // new folders held, by path
+	look := e.plantLook(changes)
 	for i, c := range changes {
 		if h := heldAbove(heldDirs, c.Path); h != nil {
 			h.Inside = append(h.Inside, c)
@@ -497,7 +526,7 @@ func (e *Executor) sort(changes []sandbox.Change, infos []upperInfo) review {
 				Note: "not applied: " + kindOfFile(mode) + " (only files, folders and links are)"})
 			continue
 		}
-		if why := e.plants(c, mode); why != "" {
+		if why := e.plants(c, mode, look); why != "" {
 			h := &HeldChange{Change: c, Reason: why}
 			r.held = append(r.held, h)
 			if newFolder(c, mode) {
@@ -524,11 +553,13 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 }
 
 // plants says why c plants code the person would run later ("" when it
-// does not): its path is a persistence place (sanitize.Config.Plants), it
-// is a new .git, or it is a regular file that gains an executable bit. A
-// removal plants nothing (what it removes is in the Trash), nor does a
-// folder whose permissions did not change.
-func (e *Executor) plants(c sandbox.Change, mode fs.FileMode) string {
+// does not): its path is a persistence place (sanitize.Config.Plants) or
+// where a place of the home leads through a link (linked.go), it is a new
+// .git, it lies in or makes a git folder of another name (gitdir.go), or
+// it is a regular file that gains an executable bit. A removal plants
+// nothing (what it removes is in the Trash), nor does a folder whose
+// permissions did not change.
+func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
 	if c.Kind == sandbox.Removed || metadataNoop(c, mode) {
 		return ""
 	}
@@ -537,6 +568,12 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode) string {
 	}
 	if z, ok := e.Paths.Plants(c.Path); ok {
 		return z.Detail
+	}
+	if why := look.linkedWhy(e, c); why != "" {
+		return why
+	}
+	if why := look.git.why(c, mode); why != "" {
+		return why
 	}
 	if mode.IsRegular() && mode&0o111 != 0 && (c.Kind != sandbox.Changed || !c.Was.IsRegular() || c.Was&0o111 == 0) {
 		return "gains an executable bit"

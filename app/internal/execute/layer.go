@@ -67,6 +67,9 @@ func (e *Executor) applyOne(c sandbox.Change) ChangeRecord {
 	if z := e.Paths.Classify(c.Path); z.Kind == sanitize.ZoneOwn || z.Kind == sanitize.ZoneCredential || z.Kind == sanitize.ZoneSystem {
 		return failed(rec, fmt.Errorf("refused: it is %s (%s)", z.Detail, z.Root))
 	}
+	if why := e.trashFolder(c.Path); why != "" {
+		return failed(rec, errors.New("refused: "+why))
+	}
 	s, err := e.locate(c.Path)
 	if err != nil {
 		return failed(rec, err)
@@ -101,6 +104,30 @@ func (e *Executor) applyOne(c sandbox.Change) ChangeRecord {
 		return failed(rec, err)
 	}
 	return rec
+}
+
+// trashFolder says how p touches the Trash's own folders ("" when it does
+// not). Where the home is a sandbox root, an action that ran unasked may
+// change them through its view; applied, a link there would send what the
+// gate trashes next wherever it points: into the autostart folder (a
+// .desktop entry the action removed would run at the next login), or off
+// the home, beyond the Trash.
+func (e *Executor) trashFolder(p string) string {
+	t, ok := e.Trash.(interface{ folders() []string })
+	if !ok {
+		return ""
+	}
+	for _, f := range t.folders() {
+		switch {
+		case p == f:
+			return "it is the Trash's folder " + f
+		case inside(p, f):
+			return "it lies in the Trash's folder " + f
+		case inside(f, p):
+			return "it holds the Trash's folder " + f
+		}
+	}
+	return ""
 }
 
 // failed marks rec as not applied because of err.

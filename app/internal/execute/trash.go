@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -51,7 +52,7 @@ var ErrCrossDevice = errors.New("on another disk than the Trash")
 // copied and removed: a copy across disks can fail half way, and a delete
 // must be whole or not at all. The folders are made (0700) on first use.
 func FreedesktopTrash(dataHome string) Trasher {
-	return &freedesktop{files: filepath.Join(dataHome, "Trash", "files"), info: filepath.Join(dataHome, "Trash", "info"), now: time.Now}
+	return &freedesktop{base: dataHome, files: filepath.Join(dataHome, "Trash", "files"), info: filepath.Join(dataHome, "Trash", "info"), now: time.Now}
 }
 
 // HomeTrash returns the Trash of macOS: the folder trash (~/.Trash), where
@@ -65,10 +66,15 @@ func FreedesktopTrash(dataHome string) Trasher {
 // folder (macOS's privacy protections, without Full Disk Access), the item
 // is moved through the system instead, its path checked first (viaSystem).
 func HomeTrash(trash string) Trasher {
-	return &freedesktop{files: trash, now: time.Now, system: homeSystemTrash}
+	return &freedesktop{base: filepath.Dir(trash), files: trash, now: time.Now, system: homeSystemTrash}
 }
 
 type freedesktop struct {
+	// base holds the Trash's folders: the data home, or the home on macOS.
+	// It is opened by path; the Trash's own folders below it never are
+	// (openTrashDir), for where the home is a sandbox root an action that
+	// ran unasked may have put a link there.
+	base   string
 	files  string // where trashed items go
 	info   string // where their .trashinfo records go; "" for none
 	now    func() time.Time
@@ -114,7 +120,7 @@ func (t *freedesktop) TrashAt(ctx context.Context, dir *os.File, name, path stri
 	}
 	// The Trash's own folders are opened by path: they lie outside the
 	// sandbox roots, where no action can put a link.
-	files, err := openTrashDir(t.files)
+	files, err := t.openTrashDir(t.files)
 	if err != nil && t.system != nil && trashDirRefused(err) {
 		return t.viaSystem(ctx, from, name, path)
 	}
@@ -124,7 +130,7 @@ func (t *freedesktop) TrashAt(ctx context.Context, dir *os.File, name, path stri
 	defer files.Close()
 	var info *folder
 	if t.info != "" {
-		if info, err = openTrashDir(t.info); err != nil {
+		if info, err = t.openTrashDir(t.info); err != nil {
 			return "", err
 		}
 		defer info.Close()
@@ -187,16 +193,69 @@ func (t *freedesktop) TrashAt(ctx context.Context, dir *os.File, name, path stri
 	return "", fmt.Errorf("moving %s to the Trash: no free name after %d tries", path, maxTrashNames)
 }
 
-// openTrashDir makes (0700) and opens a folder of the Trash.
-func openTrashDir(dir string) (*folder, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+// openTrashDir opens the folder dir of the Trash, making (0700) what is
+// missing of it: t.base by path (following links, as the person set their
+// home up), each folder below it by name in the one above, never following
+// a link. A link there would send what is trashed, and the Trash's
+// records, wherever it points (the autostart folder, another disk), and
+// Undo would take things back from there: it is refused, and nothing goes
+// to the Trash until it is a folder again.
+func (t *freedesktop) openTrashDir(dir string) (*folder, error) {
+	rel, err := filepath.Rel(t.base, dir)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("opening the Trash: %s is not a folder in %s", dir, t.base)
+	}
+	if err := os.MkdirAll(t.base, 0o700); err != nil {
 		return nil, fmt.Errorf("making the Trash: %w", err)
 	}
-	f, err := os.Open(dir)
+	f, err := os.Open(t.base)
 	if err != nil {
 		return nil, fmt.Errorf("opening the Trash: %w", err)
 	}
-	return &folder{f: f, path: dir}, nil
+	d := &folder{f: f, path: t.base}
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		if err := d.mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			d.Close()
+			return nil, fmt.Errorf("making the Trash: %w", err)
+		}
+		next, err := d.sub(name)
+		d.Close()
+		if errors.Is(err, ErrSwapped) {
+			return nil, fmt.Errorf("opening the Trash: %s is a link or not a folder, and the Trash is only used through its own folders: "+
+				"nothing goes to the Trash until it is a folder again", d.at(name))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("opening the Trash: %w", err)
+		}
+		d = next
+	}
+	return d, nil
+}
+
+// folders returns the Trash's own folders, where no change an action made
+// may be applied: the one trashed items go to, the one their records go
+// to, and their parent below the base (Trash), each as the path spells it
+// and resolved through links.
+func (t *freedesktop) folders() []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	resolved, err := filepath.EvalSymlinks(t.base)
+	for _, d := range []string{t.files, t.info, filepath.Dir(t.files)} {
+		if d == "" || d == t.base {
+			continue
+		}
+		add(d)
+		if err == nil {
+			if rel, rerr := filepath.Rel(t.base, d); rerr == nil {
+				add(filepath.Join(resolved, rel))
+			}
+		}
+	}
+	return out
 }
 
 // trashName is the n-th name to try for base: base itself, then base with

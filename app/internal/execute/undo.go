@@ -220,11 +220,10 @@ func (e *Executor) putBack(s spot, r ChangeRecord) error {
 	if !filepath.IsAbs(r.Old) || filepath.Clean(r.Old) != r.Old {
 		return fmt.Errorf("its Trash location %q is not an absolute path", r.Old)
 	}
-	f, err := os.Open(filepath.Dir(r.Old))
+	td, err := e.openTrashed(filepath.Dir(r.Old))
 	if err != nil {
 		return fmt.Errorf("what it replaced is no longer in the Trash: %w", err)
 	}
-	td := &folder{f: f, path: filepath.Dir(r.Old)}
 	defer td.Close()
 	name := filepath.Base(r.Old)
 	old, err := td.lstat(name)
@@ -257,18 +256,41 @@ func (e *Executor) putBack(s spot, r ChangeRecord) error {
 		}
 		return fmt.Errorf("putting back %s: %w", r.Old, err)
 	}
-	forgetTrashInfo(r.Old)
+	e.forgetTrashInfo(r.Old)
 	return nil
+}
+
+// openTrashed opens the folder dir of the Trash where an old version lies:
+// through the Trash's own folders, never following a link (openTrashDir),
+// when it is the freedesktop Trash's, else by path.
+func (e *Executor) openTrashed(dir string) (*folder, error) {
+	if t, ok := e.Trash.(*freedesktop); ok && (dir == t.files || dir == t.info) {
+		return t.openTrashDir(dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &folder{f: f, path: dir}, nil
 }
 
 // forgetTrashInfo removes the freedesktop Trash's record of an item put
 // back (Trash/info/NAME.trashinfo beside Trash/files/NAME): an orphan
 // record would show a ghost in the file manager's Trash. It is the Trash's
-// own bookkeeping, not the person's data.
-func forgetTrashInfo(where string) {
+// own bookkeeping, not the person's data. The info folder is reached as
+// openTrashed reaches it: a link there is never followed to remove
+// something elsewhere.
+func (e *Executor) forgetTrashInfo(where string) {
 	files := filepath.Dir(where)
 	if filepath.Base(files) != "files" {
 		return
 	}
-	os.Remove(filepath.Join(filepath.Dir(files), "info", filepath.Base(where)+".trashinfo"))
+	info, err := e.openTrashed(filepath.Join(filepath.Dir(files), "info"))
+	if err != nil {
+		return
+	}
+	defer info.Close()
+	if fi, err := info.lstat(filepath.Base(where) + ".trashinfo"); err == nil && fi != nil && fi.mode.IsRegular() {
+		info.remove(filepath.Base(where) + ".trashinfo")
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
+	"unicode"
 
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/execute"
@@ -86,7 +88,25 @@ func (sub *submission) askHeld(ctx context.Context, i int, h *execute.Held) []bo
 // heldText is what the popup shows of one held change: the action that
 // made it and the change.
 func heldText(i int, preview string, it execute.HeldChange) string {
-	return fmt.Sprintf("action %d: %s\n%s %s", i+1, preview, it.Change.Kind, it.Change.Path)
+	return fmt.Sprintf("action %d: %s\n%s %s", i+1, preview, it.Change.Kind, oneLine(it.Change.Path))
+}
+
+// oneLine writes a path an action chose in one line, its control
+// characters as ⟨U+000A⟩: in a popup's text, which keeps newlines, a name
+// holding one could show a line of its own ("Keep: created ~/notes.txt").
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func joinNote(a, b string) string {

@@ -204,7 +204,7 @@ func (g *Gate) undoQuestion(id string, recs []execute.ChangeRecord) (UndoQuestio
 		}
 		fmt.Fprintf(&b, "\n\n%s (%d):", what, len(paths))
 		for _, p := range paths[:min(len(paths), 8)] {
-			b.WriteString("\n  " + p)
+			b.WriteString("\n  " + oneLine(p))
 		}
 		if len(paths) > 8 {
 			fmt.Fprintf(&b, "\n  … and %d more", len(paths)-8)

@@ -210,3 +210,23 @@ func TestSeatbeltPlantingTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatbeltPlantingGitFolderOfAnyName: git takes any folder holding
+// HEAD, objects and refs for a repository when run in it or below it, and
+// runs its configuration (core.pager, core.fsmonitor) and hooks. On Linux
+// the review knows such folders by what they hold (execute/gitdir.go);
+// Seatbelt cannot look at a folder's other entries, so an unasked action
+// may make one by creating new files: notes/HEAD, notes/config (with
+// core.pager), notes/objects, notes/refs.
+func TestSeatbeltPlantingGitFolderOfAnyName(t *testing.T) {
+	t.Skip("open hole, see report: on macOS an unasked action may create a bare repository in a folder of any name " +
+		"(HEAD, config with core.pager, objects, refs: all new files), which git run below it takes for a repository; " +
+		"refusing the creation of a file named HEAD (and commondir) in the roots would close the making of one")
+	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindCommand, sandbox.Grant{})))
+	const d = "/Users/ann/Documents"
+	for _, path := range []string{d + "/notes/HEAD", d + "/HEAD", d + "/meta/proj/commondir"} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused: it makes a git folder", path)
+		}
+	}
+}

@@ -117,6 +117,12 @@ func (c *Config) Plants(abs string) (Zone, bool) {
 	return z, true
 }
 
+// GitData reports whether elem, the first element of a path inside a git
+// folder (a .git, a bare repository), names what git keeps there as data
+// and never runs (gitDataZone: objects, refs, the index …), compared as
+// Plants compares it.
+func GitData(elem string) bool { return gitData(denyKey(elem)) }
+
 // gitData reports whether key, the deny key of the element after a .git,
 // names one of gitDataZone's entries.
 var gitData = func() func(string) bool {

@@ -2,6 +2,8 @@ package sanitize_test
 
 import (
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // TestPlants: the places a change planting code is held for, inside a
@@ -47,11 +49,20 @@ func TestPlants(t *testing.T) {
 		{"/Users/alice/Documents/proj/.git/index", false, ""},
 		{"/Users/alice/Documents/proj/.GIT/HEAD", false, ""},
 		{"/Users/alice/Documents/proj/.git/COMMIT_EDITMSG", false, ""},
+		{"/Users/alice/Documents/proj/.git/reftable/tables.list", false, ""},
 		// … unless it plants by itself, or the repository lies where
 		// everything plants.
 		{"/Users/alice/Documents/proj/.git/objects/x/.envrc", true, "x/.envrc"},
 		{"/Users/alice/Documents/proj/.git/refs/sub/.git/hooks/x", true, "sub/.git/hooks"},
 		{"/Users/alice/.oh-my-zsh/.git/refs/heads/master", true, "~/.oh-my-zsh"},
+
+		// A red team's: package managers' settings and what they run.
+		{"/Users/alice/Documents/proj/.yarnrc", true, "~/Documents/proj/.yarnrc"},
+		{"/Users/alice/Documents/proj/.yarn/releases/yarn-4.1.0.cjs", true, "~/Documents/proj/.yarn/releases"},
+		{"/Users/alice/Documents/proj/.pnpmfile.cjs", true, "~/Documents/proj/.pnpmfile.cjs"},
+		{"/Users/alice/Documents/proj/venv/pip.conf", true, "~/Documents/proj/venv/pip.conf"},
+		{"/Users/alice/Documents/proj/.cargo/config.toml", true, "~/Documents/proj/.cargo/config.toml"},
+		{"/Users/alice/Documents/proj/.yarn/cache/x.zip", false, ""},
 
 		{"/Users/alice/Documents/proj/main.go", false, ""},
 		{"/Users/alice/Documents/proj/.vscode/extensions.json", false, ""},
@@ -63,6 +74,18 @@ func TestPlants(t *testing.T) {
 		}
 		if p, _ := c.Persistence(tt.in); tt.plants && p.Root == "" {
 			t.Errorf("Plants(%q) holds it, but Persistence does not", tt.in)
+		}
+	}
+}
+
+// TestGitData: the first element of a path in a git folder of any name,
+// compared as Plants compares it.
+func TestGitData(t *testing.T) {
+	for elem, want := range map[string]bool{"objects": true, "Objects": true, "refs": true, "index": true, "HEAD": true,
+		"reftable": true, "packed-refs": true, "config": false, "hooks": false, "info": false, "commondir": false,
+		"config.worktree": false, "worktrees": false, "modules": false, "": false} {
+		if got := sanitize.GitData(elem); got != want {
+			t.Errorf("GitData(%q) = %v, want %v", elem, got, want)
 		}
 	}
 }

@@ -288,6 +288,15 @@ var persistenceZone = []entry{
 	{"**/lefthook.yml", "lefthook's git hooks"},
 	{"**/.lefthook.yml", "lefthook's git hooks"},
 	{"**/.exrc", "a project editor start-up file (vi and Vim read it with exrc set)"},
+	// A red team's finds: package managers' settings and the code they
+	// run at every command in the folder, beside .npmrc and .yarnrc.yml.
+	{"**/.yarnrc", "yarn 1's settings (yarn-path runs a program at every yarn command)"},
+	{"**/.yarn/releases", "the yarn that .yarnrc.yml's yarnPath runs at every yarn command"},
+	{"**/.yarn/plugins", "yarn plugins, loaded at every yarn command"},
+	{"**/.pnpmfile.cjs", "pnpm's hooks, run at every install"},
+	{"**/pip.conf", "pip's settings (the index packages, and the code they run, come from)"},
+	{"**/.cargo/config.toml", "Cargo's settings (rustc-wrapper and runners run at every build, an editor's included)"},
+	{"**/.cargo/config", "Cargo's settings (rustc-wrapper and runners run at every build, an editor's included)"},
 	{"**/.nvim.lua", "a project editor start-up file (Neovim reads it with exrc set)"},
 	{"**/.nvimrc", "a project editor start-up file (Neovim reads it with exrc set)"},
 	{"~/.local/share/applications", "a desktop-entry folder (its entries are the menu's and file handlers' commands)"},
@@ -328,6 +337,7 @@ var gitDataZone = []entry{
 	{"FETCH_HEAD", "what the last fetch brought"},
 	{"COMMIT_EDITMSG", "the last commit message"},
 	{"packed-refs", "git's branches and tags, packed"},
+	{"reftable", "git's branches and tags, in the reftable format"},
 }
 
 // otherHomes are the homes besides the configured one whose credential

@@ -1,0 +1,125 @@
+package execute
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// People keep their start-up files in a folder of their own, often a git
+// repository in ~/Documents, and link them from the home (GNU stow, chezmoi
+// in symlink mode, a hand-made ~/.zshrc → ~/Documents/dotfiles/zshrc, a
+// whole ~/.config/nvim). The persistence table names ~/.zshrc; an action
+// that runs unasked writes the file the link points to, under its own name
+// in the root, and the shell runs it all the same. So the table's places in
+// the home are resolved through links, and a change where one leads is
+// held as one at the place itself.
+
+// linkedPlace is a place of the persistence table in the home that leads,
+// through a link, into a sandbox root.
+type linkedPlace struct {
+	path  string // where it leads: absolute and resolved
+	entry string // the table's entry: "~/.zshrc"
+	what  string // what lies there: "a shell start-up file"
+}
+
+// plantLook is what plants looks up beyond a change's own path, for one
+// list of changes: its git folders, and the places linked into the roots
+// (found once, on first need).
+type plantLook struct {
+	git    *gitFolders
+	linked []linkedPlace
+	found  bool
+}
+
+func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
+	return &plantLook{git: e.gitFolders(changes)}
+}
+
+// linkedWhy says why c lies where a place of the home leads through a
+// link ("" when it does not).
+func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
+	if !l.found {
+		l.linked, l.found = e.linkedPlaces(), true
+	}
+	for _, p := range l.linked {
+		if c.Path == p.path || inside(c.Path, p.path) {
+			return p.what + ", reached from " + p.entry + " through a link"
+		}
+	}
+	return ""
+}
+
+// linkedPlaces returns the table's places in the home (those without a
+// wildcard) that resolve into a sandbox root: a link in the home on the
+// way to them, or at them, leads there.
+func (e *Executor) linkedPlaces() []linkedPlace {
+	home := e.Paths.Home
+	if home == "" {
+		return nil
+	}
+	var out []linkedPlace
+	for _, pl := range sanitize.PersistencePlaces(home) {
+		if pl.Under != home || slices.ContainsFunc(pl.Elems, func(s string) bool { return strings.Contains(s, "*") }) {
+			continue
+		}
+		p := filepath.Join(append([]string{home}, pl.Elems...)...)
+		r, ok := resolveExisting(p, 0)
+		if !ok || r == p {
+			continue
+		}
+		if _, _, in := rootOf(e.Paths.Roots, r, foldCase); !in {
+			continue
+		}
+		out = append(out, linkedPlace{path: r, entry: pl.Entry, what: pl.What})
+	}
+	return out
+}
+
+// maxLinkHops bounds how many dangling links resolveExisting follows.
+const maxLinkHops = 40
+
+// resolveExisting resolves the links of p's longest existing part and
+// joins the rest to it; a dangling link on the way is followed to where it
+// points (hops of them so far). ok is false when that fails (a loop, a
+// folder that cannot be read).
+func resolveExisting(p string, hops int) (string, bool) {
+	var rest []string
+	for cur := p; ; cur = filepath.Dir(cur) {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			slices.Reverse(rest)
+			return filepath.Join(append([]string{r}, rest...)...), true
+		}
+		if !errors.Is(err, fs.ErrNotExist) || cur == "/" || cur == "." {
+			return "", false
+		}
+		if fi, lerr := os.Lstat(cur); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// A link to nothing yet: where it points is where a write
+			// through it would land.
+			t, err := os.Readlink(cur)
+			if err != nil {
+				return "", false
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(cur), t)
+			}
+			slices.Reverse(rest)
+			if hops >= maxLinkHops {
+				return "", false
+			}
+			r, ok := resolveExisting(filepath.Clean(t), hops+1)
+			if !ok {
+				return "", false
+			}
+			return filepath.Join(append([]string{r}, rest...)...), true
+		}
+		rest = append(rest, filepath.Base(cur))
+	}
+}

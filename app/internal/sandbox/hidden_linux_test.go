@@ -39,6 +39,10 @@ func TestHiddenSecretsConfined(t *testing.T) {
 		}
 		write(t, filepath.Join(r.home, p), s+"\n")
 	}
+	// A link that loops leads nowhere: it must not stop every action.
+	if err := os.Symlink(".zprofile", filepath.Join(r.home, ".zprofile")); err != nil {
+		t.Fatal(err)
+	}
 	tools := map[string]string{".pyenv/bin/x": "pyenv-x-ran", ".cargo/bin/y": "cargo-y-ran", ".local/bin/z": "local-z-ran"}
 	for p, out := range tools {
 		full := filepath.Join(r.home, p)

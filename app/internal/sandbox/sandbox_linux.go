@@ -301,7 +301,9 @@ func hide(p Profile) error {
 	}
 	for _, h := range p.Hide {
 		fi, err := os.Stat(h) // through links: what a link leads to is hidden
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
+		// Missing, under a file, or a link that loops (~/.zprofile →
+		// itself): it leads nowhere, so nothing there can be read.
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
 			continue
 		}
 		if err != nil {

@@ -575,7 +575,13 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 	if why := look.git.why(c, mode); why != "" {
 		return why
 	}
-	if mode.IsRegular() && mode&0o111 != 0 && (c.Kind != sandbox.Changed || !c.Was.IsRegular() || c.Was&0o111 == 0) {
+	if mode.IsRegular() && mode&0o111 != 0 {
+		if c.Kind == sandbox.Changed && c.Was.IsRegular() && c.Was&0o111 != 0 {
+			// A program rewritten is code the person runs later, as
+			// much as a new one: a hook in a folder core.hooksPath
+			// names, a deploy script.
+			return "rewrites a program (an executable file)"
+		}
 		return "gains an executable bit"
 	}
 	return ""

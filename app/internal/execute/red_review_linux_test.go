@@ -347,9 +347,6 @@ func TestRedBareRepoInTwoSteps(t *testing.T) {
 // content is code that runs later (here a hook that the repository's
 // hooksPath names, and a deploy script): held like one that gains the bit.
 func TestRedExecutableRewritten(t *testing.T) {
-	t.Skip("open hole, see report: an executable that gets new content is applied without the person " +
-		"(TestApplyHoldsPlanting wants proj/build.sh applied), so a hook in a folder core.hooksPath names, " +
-		"or a script the person runs, is rewritten unasked; the old version is in the Trash")
 	cases := []struct {
 		payload string
 		held    []string

@@ -17,7 +17,6 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/execute"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
-	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // A red team's attacks on the review of what an unasked command changed:
@@ -68,21 +67,8 @@ func newRedRig(t *testing.T, roots []string, files map[string]redFile) *redRig {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := sanitize.NewConfig(home, roots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	box, err := ossandbox.New(ossandbox.Settings{Home: home, Roots: cfg.Roots, Own: []string{data},
-		Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, Staging: filepath.Join(data, "changes")}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := box.Available(); err != nil {
-		t.Skipf("the sandbox cannot run here: %v", err)
-	}
-	dataHome := filepath.Join(home, ".local", "share")
-	return &redRig{base: base, home: home, trash: filepath.Join(dataHome, "Trash"),
-		ex: &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(dataHome), Sandbox: box}}
+	return &redRig{base: base, home: home, trash: filepath.Join(home, ".local", "share", "Trash"),
+		ex: reviewingExecutor(t, home, data, roots)}
 }
 
 // payload returns the argv of the red team's payload name.

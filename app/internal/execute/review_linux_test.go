@@ -55,7 +55,17 @@ func newReviewRig(t *testing.T) *reviewRig {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := sanitize.NewConfig(home, []string{"~/Documents"})
+	ex := reviewingExecutor(t, home, data, []string{"~/Documents"})
+	return &reviewRig{home: home, docs: ex.Paths.Roots[0], trash: filepath.Join(home, ".local", "share", "Trash", "files"), ex: ex}
+}
+
+// reviewingExecutor is an executor for home with the sandbox roots roots
+// that confines commands with the real sandbox, layers staged in data
+// (Airlock's data folder), and trashes into the home's freedesktop Trash.
+// The test is skipped where the sandbox cannot run.
+func reviewingExecutor(t *testing.T, home, data string, roots []string) *execute.Executor {
+	t.Helper()
+	cfg, err := sanitize.NewConfig(home, roots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +78,7 @@ func newReviewRig(t *testing.T) *reviewRig {
 		t.Skipf("the sandbox cannot run here: %v", err)
 	}
 	dataHome := filepath.Join(home, ".local", "share")
-	return &reviewRig{home: home, docs: cfg.Roots[0], trash: filepath.Join(dataHome, "Trash", "files"),
-		ex: &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(dataHome), Sandbox: box}}
+	return &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(dataHome), Sandbox: box}
 }
 
 // TestUnaskedOneLinersAreReviewed runs the one-liners of issue 21 unasked

@@ -32,6 +32,9 @@ type Executor struct {
 	// inside it) between another action's path check and its use.
 	one chan struct{}
 	mk  sync.Once
+	// links is the index of the links in the sandbox roots, kept across
+	// reviews (rootlinks.go).
+	links rootLinks
 }
 
 // turn waits for the executor's one action at a time, or for ctx to end

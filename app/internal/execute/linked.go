@@ -36,6 +36,10 @@ type plantLook struct {
 	git    *gitFolders
 	linked []linkedPlace
 	found  bool
+	// The links in the roots (rootlinks.go), found on first need.
+	inRoots  []reachedLink
+	complete bool
+	indexed  bool
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
@@ -52,6 +56,19 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 		if c.Path == p.path || inside(c.Path, p.path) {
 			return p.what + ", reached from " + p.entry + " through a link"
 		}
+	}
+	if !l.indexed {
+		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
+		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
+		l.indexed = true
+	}
+	for _, r := range reachedAs(l.inRoots, c.Path) {
+		if z, ok := e.Paths.Plants(r); ok {
+			return z.Detail + ", reached as " + e.short(r) + " through a link"
+		}
+	}
+	if !l.complete && c.Kind == sandbox.Changed {
+		return "changes a file that existed, in sandbox roots too large for Airlock to find every link that may lead to it"
 	}
 	return ""
 }

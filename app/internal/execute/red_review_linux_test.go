@@ -617,8 +617,6 @@ func TestRedDotfilesThroughLinks(t *testing.T) {
 // a hook) may be a link to a file elsewhere in the root, which direnv or
 // the editor follows; rewriting that file is rewriting the .envrc.
 func TestRedProjectFileThroughLink(t *testing.T) {
-	t.Skip("open hole, see report: a persistence place inside a root that is a link (work/.envrc → ../shared/envrc) " +
-		"is not known from the file it leads to; only the home's places are resolved (linked.go)")
 	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
 		"Documents/shared/envrc": {"layout python\n", 0o644},
 		"Documents/work/README":  {"readme", 0o644},

@@ -40,10 +40,11 @@ type plantLook struct {
 	inRoots  []reachedLink
 	complete bool
 	indexed  bool
+	changes  []sandbox.Change // the list's changes: the links it makes lead somewhere too
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
-	return &plantLook{git: e.gitFolders(changes)}
+	return &plantLook{git: e.gitFolders(changes), changes: changes}
 }
 
 // linkedWhy says why c lies where a place of the home leads through a
@@ -60,6 +61,7 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 	if !l.indexed {
 		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
 		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
+		l.inRoots = append(l.inRoots, madeLinks(l.changes)...)
 		l.indexed = true
 	}
 	for _, r := range reachedAs(l.inRoots, c.Path) {
@@ -139,4 +141,32 @@ func resolveExisting(p string, hops int) (string, bool) {
 		}
 		rest = append(rest, filepath.Base(cur))
 	}
+}
+
+// madeLinks returns the links the changes make, with where they lead: a
+// link made by the same action that writes where it leads (proj/.vscode →
+// ../shared/x beside shared/x/tasks.json) reaches a place as surely as one
+// the person made.
+func madeLinks(changes []sandbox.Change) []reachedLink {
+	var out []reachedLink
+	for _, c := range changes {
+		if c.Kind == sandbox.Removed || c.Upper == "" {
+			continue
+		}
+		fi, err := os.Lstat(c.Upper)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		t, err := os.Readlink(c.Upper)
+		if err != nil {
+			continue
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(c.Path), t)
+		}
+		if r, ok := resolveExisting(filepath.Clean(t), 0); ok {
+			out = append(out, reachedLink{link: c.Path, target: r})
+		}
+	}
+	return out
 }

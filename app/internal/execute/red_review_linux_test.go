@@ -633,6 +633,25 @@ func TestRedProjectFileThroughLink(t *testing.T) {
 	}
 }
 
+// TestRedLinkAndTargetInOneAction: one action makes work/.vscode a link to
+// a folder and writes tasks.json where it leads; neither is a place by its
+// own path, together they are work/.vscode/tasks.json.
+func TestRedLinkAndTargetInOneAction(t *testing.T) {
+	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		"Documents/notes.txt": {"notes", 0o644},
+	})
+	_, held, err := r.run(t, "link and its target in one action", "Documents")
+	if err != nil {
+		t.Logf("run: %v", err)
+	}
+	if !slices.Contains(held, "Documents/shared/vs/tasks.json") {
+		t.Errorf("held %q, want Documents/shared/vs/tasks.json (reached as work/.vscode/tasks.json)", held)
+	}
+	if r.exists("Documents/shared/vs/tasks.json") {
+		t.Errorf("editor tasks were planted through a link the same action made")
+	}
+}
+
 // TestRedHookHiddenInHeldFolder: a new .git is held whole, kept or
 // discarded with everything in it: the person who asked for a clone keeps
 // it. What runs in it must be named in the popup's line, not only counted

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -25,17 +26,17 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
 	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.Add(level.Destructive, "as."+rule, Span{}, "%s", why)
+			v.Found(effect.Of(effect.Unknown, effect.Computed), "as."+rule, Span{}, "%s", why)
 		}
 		return v
 	}
 	lx := lexAppleScript(src)
 	an := newAsAn(lx, &v, env, depth)
 	if lx.badUTF8 {
-		an.add(level.Dangerous, "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
+		an.add(effect.Of(effect.Unknown), "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	if lx.unterminated != "" {
-		an.add(level.Dangerous, "as.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
+		an.add(effect.Of(effect.Unknown), "as.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
 	}
 	an.collect()
 	an.run()
@@ -45,10 +46,10 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	an.guard()
 	an.repeatedEffects()
 	if an.deletes > bulkCount {
-		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
 	}
 	if an.sends > bulkCount {
-		an.add(level.Destructive, "egress.as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
+		an.add(effect.Of(effect.Send, effect.Bulk), "egress.as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
 	an.release()
 	lx.release()
@@ -187,10 +188,21 @@ func (an *asAn) release() {
 	asPool.Put(an)
 }
 
-func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
-	an.v.Add(l, rule, sp, format, args...)
+// add adds a reason: the effect e, found by rule at sp, whose warning is
+// format with args. A one-item effect inside a handler is noted, for
+// when the handler runs many times (repeatedEffects).
+func (an *asAn) add(e effect.Effect, rule string, sp Span, format string, args ...any) {
+	an.v.Found(e, rule, sp, format, args...)
 	if an.hasSubs {
-		an.effect(rule, sp)
+		an.effect(e, rule, sp)
+	}
+}
+
+// addText is add for a warning that needs no formatting.
+func (an *asAn) addText(e effect.Effect, rule string, sp Span, text string) {
+	an.v.FoundText(e, rule, sp, text)
+	if an.hasSubs {
+		an.effect(e, rule, sp)
 	}
 }
 
@@ -628,7 +640,7 @@ func (an *asAn) appAllowed(name string, sp Span) {
 		if why == "" {
 			why = "it is not in the allowedApps setting"
 		}
-		an.add(level.Dangerous, "as.app-not-allowed", sp, "APP: %s is not allowed: %s (the allowedApps setting)", rate.Display(name), why)
+		an.add(effect.Of(effect.Unknown), "as.app-not-allowed", sp, "APP: %s is not allowed: %s (the allowedApps setting)", rate.Display(name), why)
 	}
 }
 
@@ -664,13 +676,13 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				app = an.app(name)
 				an.appAllowed(name, tokSpan(st[j]))
 				if err := sanitize.Strict("app", name); err != nil {
-					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
+					an.add(effect.Of(effect.Refused), "as.app-name", tokSpan(st[j]), "%s", err.Error())
 				}
 				i = j + end - 1
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
 				if an.env != nil && an.env.AppAllowed != nil && j < len(st) {
-					an.add(level.Dangerous, "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
+					an.add(effect.Of(effect.Unknown), "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
 				}
 			}
 		case t.kind == asWord && t.kw == kwTo && depth <= 0:
@@ -843,12 +855,12 @@ func (an *asAn) scan(st []asToken, head bool) {
 						}
 					}
 				}
-				if cmd != nil && cmd.Floor < level.Dangerous && !cmd.Part && isHead(st, i) {
+				if cmd != nil && cmd.mayStayBelowDangerous() && !cmd.Part && isHead(st, i) {
 					an.checkParams(cmd, st, i, cmdN)
 				}
 				if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
 					facts.GenericVerbs[w] && !unknownAppReads[w] {
-					an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
+					an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
 				}
 			}
 		}
@@ -879,7 +891,7 @@ func (an *asAn) appVerbParams(st []asToken, i int, app *asApp) {
 			if appVerbLabels[label] || ownRow(st, j) {
 				continue
 			}
-			an.add(level.Dangerous, "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s's %s is not one Airlock models: cannot tell what it does",
+			an.add(effect.Of(effect.Unknown), "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s's %s is not one Airlock models: cannot tell what it does",
 				an.text(t), rate.Display(label), app.known.Title, rate.Display(an.lx.src[st[i].start:st[i].end]))
 		}
 	}
@@ -929,9 +941,9 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		// What a property of an application Airlock does not model does is
 		// not known (a rule's script, an action to run): the auto-run
 		// contract makes it Dangerous.
-		an.add(level.Dangerous, "as.unknown-app", stmtSpan(target), "SET: changes %s of %s, an application Airlock does not model: cannot tell what it does", changed, appTitle(app))
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", stmtSpan(target), "SET: changes %s of %s, an application Airlock does not model: cannot tell what it does", changed, appTitle(app))
 	}
-	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+changed+" of "+appTitle(app))
+	an.v.FoundText(effect.Of(effect.AppState), "as.set-property", stmtSpan(target), "SET: changes "+changed+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 	if app.known != nil && app.known.Title == "System Events" {
 		an.securityPrefs(st, target)
@@ -950,7 +962,7 @@ func (an *asAn) securityPrefs(st, target []asToken) {
 	}
 	for _, p := range securityPrefProps {
 		if strings.Contains(words, " "+p) {
-			an.add(level.Destructive, "as.security-setting", stmtSpan(target), "SECURITY: changes %s in the Mac's security preferences", p)
+			an.add(effect.Of(effect.SecurityOff), "as.security-setting", stmtSpan(target), "SECURITY: changes %s in the Mac's security preferences", p)
 			return
 		}
 	}
@@ -966,7 +978,7 @@ var securityPrefProps = []string{"security preferences", "require password to wa
 func (an *asAn) event(st []asToken, i int, app *asApp) {
 	t := st[i]
 	if an.text(t) == "" {
-		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
+		an.add(effect.Of(effect.Unknown), "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
 		return
 	}
 	// Re-run the rules on the term as if it had been written out.
@@ -989,10 +1001,10 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 		}
 	}
 	if len(an.v.Reasons) == before && !quietEvents[an.text(t)] {
-		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
+		an.add(effect.Of(effect.AppState), "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
 	}
 	if powerEvents[strings.ToLower(an.eventCode(t))] {
-		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
+		an.add(effect.Of(effect.Power), "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
 	}
 }
 
@@ -1029,7 +1041,7 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(an.name(st[k])) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
-			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[st[k].start:st[k].end]), app.name)
+			an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[st[k].start:st[k].end]), app.name)
 			return
 		}
 	}
@@ -1110,25 +1122,25 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		return // rated by its rule, or a scripting addition
 	}
 	if app == nil {
-		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
+		an.add(effect.Of(effect.Unknown), "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.dynamic {
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", rate.Display(an.lx.src[t.start:t.end]))
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.known == nil {
 		if class.has(kfGeneric) && unknownAppReads[w] {
 			return
 		}
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
 		return
 	}
-	if l, ok := app.known.Verbs[w]; ok {
-		if l > level.Safe {
-			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
+	if e, ok := app.known.Does[w]; ok {
+		if e.Level() > level.Safe {
+			an.add(e, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
 		}
-		if l < level.Dangerous {
+		if e.Level() < level.Dangerous {
 			an.appVerbParams(st, i, app)
 		}
 		return
@@ -1137,5 +1149,5 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		an.appVerbParams(st, i, app)
 		return
 	}
-	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
+	an.add(effect.Of(effect.Unknown), "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
 }

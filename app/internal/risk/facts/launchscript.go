@@ -10,7 +10,7 @@ import (
 // A script's launch is judged by its text alone: nothing checks it again
 // when it happens, the analyzer cannot read the file it opens, and it
 // knows the handler only by the name the script gives. These read that
-// text the same way for every language; LaunchLevel decides.
+// text the same way for every language; LaunchEffect decides.
 
 // Target is what a script's launch opens, by its text.
 type Target int

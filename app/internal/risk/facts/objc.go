@@ -91,7 +91,7 @@ var ObjCClasses = map[string]ObjCClass{
 // ObjCEffect is what a method does.
 type ObjCEffect uint8
 
-// The effects of methods, each rated by the analyzers as ObjCMethod.Level
+// How the analyzers look at a method: each call has its ObjCMethod.Does
 // at least; some look further (the path written, the program run).
 const (
 	ObjCRead        ObjCEffect = iota + 1 // reads a file: its path is rated as a read

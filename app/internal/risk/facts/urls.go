@@ -27,9 +27,10 @@ func init() {
 }
 
 // Schemes are the URL schemes the analyzers know, lower case: web pages
-// and links into everyday apps are Caution; local files, scripts, data,
-// settings panes and remote connections are Dangerous. A scheme not here
-// hands the URL to an application that may act on it: Dangerous.
+// and links into everyday apps let data leave as the person can see it;
+// scripts run unseen code, remote schemes connect, settings panes change
+// the computer, and local files and data cannot be told. A scheme not
+// here hands the URL to an application that may act on it: unknown.
 var Schemes = map[string]Scheme{
 	"http":                      {Does: effect.Of(effect.Egress), Why: "opens a web page"},
 	"https":                     {Does: effect.Of(effect.Egress), Why: "opens a web page"},

@@ -256,7 +256,6 @@ func (an *asAn) collect() {
 	// The handler being read, if any (a handler "named" by an empty text,
 	// an unknown «event», is none).
 	handler, inHandler := asName(0), false
-	uses := an.uses
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
@@ -274,128 +273,169 @@ func (an *asAn) collect() {
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
-				if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
-					// A call. Only a handler with at most maxDefs calls
-					// has them read (bindCalls).
-					name := an.name(*t)
-					if int(name) >= len(uses) {
-						uses = an.growUses(name)
-					}
-					if uses[name]&^usedBare <= maxDefs {
-						uses[name]++
-						an.calls = append(an.calls, asCall{name: name, toks: st[i:]})
-					}
-				}
-			} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
-				// A mention other than a call, a handler's definition or
-				// its end.
-				name := t.name // a word's name, as an.name gives it
-				if name == 0 {
-					name = an.name(*t)
-				}
-				if int(name) >= len(uses) {
-					uses = an.growUses(name)
-				}
-				uses[name] |= usedBare
-			}
-			switch t.kw {
-			case kwSet:
-				// set my X to …, set X of me to …: the same variable.
-				k := i + 1
-				if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
-					k++
-				}
-				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
-					an.def(an.name(st[k]), st[k+4:])
-				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
-					an.def(an.name(st[k]), st[k+2:])
-				} else if i+1 < len(st) && st[i+1].op == '{' {
-					for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.name(st[j]), nil)
-						}
-					}
-				}
-			case kwCopy:
-				for j := i + 1; j < len(st); j++ {
-					if st[j].kw == kwTo && j+1 < len(st) {
-						k := j + 1
-						if st[k].kw == kwMy && k+1 < len(st) {
-							k++
-						}
-						an.def(an.name(st[k]), nil)
-						break
-					}
-				}
-			case kwRepeat:
-				if i+2 < len(st) && st[i+1].kw == kwWith {
-					an.sym(an.name(st[i+2])).isVar = true
-					for j := i + 3; j < len(st); j++ {
-						if st[j].kw == kwIn {
-							an.def(an.name(st[i+2]), st[j+1:])
-							break
-						}
-					}
-				}
-			case kwApplication, kwApp, kwProcess:
-				j := i + 1
-				if j < len(st) && st[j].kw == kwId {
-					j++
-				}
-				if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
-					an.terminal = true
-				}
-			case kwProperty, kwLocal, kwGlobal:
-				if i == 0 {
-					for j := i + 1; j < len(st); j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(an.name(st[j])).isVar = true
-							if t.kw == kwProperty {
-								if j+2 < len(st) && st[j+1].op == ':' {
-									an.def(an.name(st[j]), st[j+2:])
-								}
-								break
-							}
-						}
-					}
-				}
-			case kwOn, kwTo:
-				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
-					an.sym(an.name(st[1])).isSub = true
-					an.hasSubs = true
-					// Parameters: on run argv, on foo(a, b), on run {a, b}.
-					// Their values come from the caller: computed, even where
-					// a property of the same name has a literal value. The
-					// positional ones of foo(a, b) are bound to what its
-					// calls pass, when every call can be read (bindCalls).
-					if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
-						from := len(an.params)
-						for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
-							if st[j].kind == asWord || st[j].kind == asVar {
-								an.sym(an.name(st[j])).isVar = true
-								an.params = append(an.params, an.name(st[j]))
-							}
-						}
-						to := len(an.params)
-						an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), from: int32(from), to: int32(to)})
-						continue
-					}
-					for j := 2; j < len(st); j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.name(st[j]), nil)
-						}
-					}
-				}
-			case kwScript:
-				if i == 0 && len(st) > 1 {
-					an.sym(an.name(st[1])).isVar = true
-				}
-			}
+			an.collectUse(st, i)
+			an.collectDef(st, i)
 		}
 	})
 	if len(an.handlers) > 0 {
 		an.bindCalls()
+	}
+}
+
+// collectUse notes how the word st[i] is used: a call of a handler,
+// name(…), whose calls are kept for bindCalls when there are few enough;
+// or a mention other than a call, a handler's definition or its end.
+func (an *asAn) collectUse(st []asToken, i int) {
+	t := &st[i]
+	uses := an.uses
+	if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
+		if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
+			// A call. Only a handler with at most maxDefs calls
+			// has them read (bindCalls).
+			name := an.name(*t)
+			if int(name) >= len(uses) {
+				uses = an.growUses(name)
+			}
+			if uses[name]&^usedBare <= maxDefs {
+				uses[name]++
+				an.calls = append(an.calls, asCall{name: name, toks: st[i:]})
+			}
+		}
+	} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
+		// A mention other than a call, a handler's definition or
+		// its end.
+		name := t.name // a word's name, as an.name gives it
+		if name == 0 {
+			name = an.name(*t)
+		}
+		if int(name) >= len(uses) {
+			uses = an.growUses(name)
+		}
+		uses[name] |= usedBare
+	}
+}
+
+// collectDef records what the statement st defines at its word st[i]:
+// variables set, copied, looped over, declared; handlers and their
+// parameters; script objects.
+func (an *asAn) collectDef(st []asToken, i int) {
+	t := &st[i]
+	switch t.kw {
+	case kwSet:
+		an.collectSet(st, i)
+	case kwCopy:
+		for j := i + 1; j < len(st); j++ {
+			if st[j].kw == kwTo && j+1 < len(st) {
+				k := j + 1
+				if st[k].kw == kwMy && k+1 < len(st) {
+					k++
+				}
+				an.def(an.name(st[k]), nil)
+				break
+			}
+		}
+	case kwRepeat:
+		if i+2 < len(st) && st[i+1].kw == kwWith {
+			an.collectLoop(st, i+2)
+		}
+	case kwApplication, kwApp, kwProcess:
+		j := i + 1
+		if j < len(st) && st[j].kw == kwId {
+			j++
+		}
+		if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
+			an.terminal = true
+		}
+	case kwProperty, kwLocal, kwGlobal:
+		if i == 0 {
+			an.collectDecl(st, t.kw == kwProperty)
+		}
+	case kwOn, kwTo:
+		if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
+			an.collectHandler(st)
+		}
+	case kwScript:
+		if i == 0 && len(st) > 1 {
+			an.sym(an.name(st[1])).isVar = true
+		}
+	}
+}
+
+// collectLoop records the variable st[v] of repeat with v in …: each item
+// of the collection is a definition.
+func (an *asAn) collectLoop(st []asToken, v int) {
+	an.sym(an.name(st[v])).isVar = true
+	for j := v + 1; j < len(st); j++ {
+		if st[j].kw == kwIn {
+			an.def(an.name(st[v]), st[j+1:])
+			break
+		}
+	}
+}
+
+// collectSet records set X to …, set my X to …, set X of me to … and
+// set {a, b} to …: the variables st[i] assigns.
+func (an *asAn) collectSet(st []asToken, i int) {
+	// set my X to …, set X of me to …: the same variable.
+	k := i + 1
+	if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
+		k++
+	}
+	if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
+		an.def(an.name(st[k]), st[k+4:])
+	} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
+		an.def(an.name(st[k]), st[k+2:])
+	} else if i+1 < len(st) && st[i+1].op == '{' {
+		for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
+			if st[j].kind == asWord || st[j].kind == asVar {
+				an.def(an.name(st[j]), nil)
+			}
+		}
+	}
+}
+
+// collectDecl records the names a property, local or global declaration
+// declares; a property's value is a definition.
+func (an *asAn) collectDecl(st []asToken, property bool) {
+	for j := 1; j < len(st); j++ {
+		if st[j].kind == asWord || st[j].kind == asVar {
+			an.sym(an.name(st[j])).isVar = true
+			if property {
+				if j+2 < len(st) && st[j+1].op == ':' {
+					an.def(an.name(st[j]), st[j+2:])
+				}
+				break
+			}
+		}
+	}
+}
+
+// collectHandler records the handler the statement st defines (on foo(a,
+// b), to foo …, on run argv) and its parameters.
+func (an *asAn) collectHandler(st []asToken) {
+	an.sym(an.name(st[1])).isSub = true
+	an.hasSubs = true
+	// Parameters: on run argv, on foo(a, b), on run {a, b}.
+	// Their values come from the caller: computed, even where
+	// a property of the same name has a literal value. The
+	// positional ones of foo(a, b) are bound to what its
+	// calls pass, when every call can be read (bindCalls).
+	if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
+		from := len(an.params)
+		for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
+			if st[j].kind == asWord || st[j].kind == asVar {
+				an.sym(an.name(st[j])).isVar = true
+				an.params = append(an.params, an.name(st[j]))
+			}
+		}
+		to := len(an.params)
+		an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), from: int32(from), to: int32(to)})
+		return
+	}
+	for j := 2; j < len(st); j++ {
+		if st[j].kind == asWord || st[j].kind == asVar {
+			an.def(an.name(st[j]), nil)
+		}
 	}
 }
 
@@ -532,22 +572,7 @@ func (an *asAn) statement(st []asToken) {
 			}
 			return
 		case kwTell:
-			app, rest, ok := an.tellTarget(st[1:])
-			// tell (every file of desktop) to delete: the target is many things.
-			bulk, _ := an.bulkObject(st, 1)
-			if ok && rest != nil {
-				// tell X to <statement>: one line, its own target. Whatever
-				// the inner statement opens or closes ends with the line.
-				n := len(an.stack)
-				an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
-				an.statement(rest)
-				if len(an.stack) > n {
-					an.stack = an.stack[:n]
-				}
-				return
-			}
-			an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
-			an.scan(st, false)
+			an.tellStatement(st)
 			return
 		case kwUsing:
 			if len(st) > 2 && st[1].kw == kwTerms && st[2].kw == kwFrom {
@@ -558,40 +583,7 @@ func (an *asAn) statement(st []asToken) {
 				return
 			}
 		case kwIf, kwElse:
-			// if … then <statement> on one line is a statement of its own;
-			// if … then at the end of a line opens a block; else <statement>
-			// likewise.
-			then := -1
-			for j := 1; j < len(st); j++ {
-				if st[j].kind == asWord && st[j].kw == kwThen {
-					then = j
-					break
-				}
-			}
-			switch {
-			case first.kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
-				if len(st) > 1 {
-					an.statement(st[1:])
-				}
-				return
-			case then < 0:
-				an.scan(st, false)
-				return
-			}
-			an.scan(st[:then+1], false)
-			if then == len(st)-1 {
-				if first.kw == kwIf {
-					an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
-				}
-				return
-			}
-			// One line: the statement after then, without opening a block.
-			n := len(an.stack)
-			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
-			an.statement(st[then+1:])
-			if len(an.stack) > n {
-				an.stack = an.stack[:n]
-			}
+			an.ifStatement(st)
 			return
 		case kwWith:
 			if len(st) > 1 && (st[1].kw == kwTimeout || st[1].kw == kwTransaction) {
@@ -628,6 +620,64 @@ func (an *asAn) statement(st []asToken) {
 		}
 	}
 	an.scan(st, true)
+}
+
+// tellStatement reads tell X, which opens a block with X as its target, and
+// tell X to <statement>, a line with its own.
+func (an *asAn) tellStatement(st []asToken) {
+	app, rest, ok := an.tellTarget(st[1:])
+	// tell (every file of desktop) to delete: the target is many things.
+	bulk, _ := an.bulkObject(st, 1)
+	if ok && rest != nil {
+		// tell X to <statement>: one line, its own target. Whatever
+		// the inner statement opens or closes ends with the line.
+		n := len(an.stack)
+		an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+		an.statement(rest)
+		if len(an.stack) > n {
+			an.stack = an.stack[:n]
+		}
+		return
+	}
+	an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+	an.scan(st, false)
+}
+
+// ifStatement reads if … then and else: if … then <statement> on one line
+// is a statement of its own; if … then at the end of a line opens a block;
+// else <statement> likewise.
+func (an *asAn) ifStatement(st []asToken) {
+	then := -1
+	for j := 1; j < len(st); j++ {
+		if st[j].kind == asWord && st[j].kw == kwThen {
+			then = j
+			break
+		}
+	}
+	switch {
+	case st[0].kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
+		if len(st) > 1 {
+			an.statement(st[1:])
+		}
+		return
+	case then < 0:
+		an.scan(st, false)
+		return
+	}
+	an.scan(st[:then+1], false)
+	if then == len(st)-1 {
+		if st[0].kw == kwIf {
+			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
+		}
+		return
+	}
+	// One line: the statement after then, without opening a block.
+	n := len(an.stack)
+	an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
+	an.statement(st[then+1:])
+	if len(an.stack) > n {
+		an.stack = an.stack[:n]
+	}
 }
 
 // appAllowed rates a tell (or use) of an application the allowedApps
@@ -826,42 +876,13 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asEvent:
 			an.event(st, i, app)
 		case asOp:
-			// name(…): a call, if name is a handler (rules never change
-			// the stack noteCall reads).
-			if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
-				an.noteCall(st[i-1])
-			}
-			// x's sel:… or x's sel(…): a method call, if the script uses
-			// the Objective-C bridge.
-			if t.op == opPoss && i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) &&
-				(st[i+2].isOp(':') || st[i+2].isOp('(')) && an.objcOn() {
-				an.objcCall(st, i+1, app)
-			}
+			an.scanOp(st, i, app)
 		case asWord:
 			if t.tlen == 8 && an.text(t) == "activate" || t.tlen == 9 && an.text(t) == "frontmost" {
 				an.noteFront(st, i, app)
 			}
 			if rules := vocab.rules[t.kw]; rules != nil {
-				// Every row that matches applies; the longest one, where a
-				// command starts, is the command, whose parameters must be
-				// ones it models.
-				var cmd *verb
-				cmdN := 0
-				for _, r := range rules {
-					if n := r.match(st, i); n > 0 {
-						r.row.apply(an, st, i, n, app)
-						if n > cmdN && (!r.row.Head || isHead(st, i)) {
-							cmd, cmdN = r.row, n
-						}
-					}
-				}
-				if cmd != nil && cmd.mayStayBelowDangerous() && !cmd.Part && isHead(st, i) {
-					an.checkParams(cmd, st, i, cmdN)
-				}
-				if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
-					facts.GenericVerbs[w] && !unknownAppReads[w] {
-					an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
-				}
+				an.scanRules(rules, st, i, app)
 			}
 		}
 	}
@@ -870,6 +891,45 @@ func (an *asAn) scan(st []asToken, head bool) {
 	}
 	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].kw == kwSet {
 		an.propertySet(st, app)
+	}
+}
+
+// scanOp looks at the operator st[i]: name(…) is a call, if name is a
+// handler (rules never change the stack noteCall reads); x's sel:… or x's
+// sel(…) a method call, if the script uses the Objective-C bridge.
+func (an *asAn) scanOp(st []asToken, i int, app *asApp) {
+	t := st[i]
+	if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
+		an.noteCall(st[i-1])
+	}
+	if t.op == opPoss && i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) &&
+		(st[i+2].isOp(':') || st[i+2].isOp('(')) && an.objcOn() {
+		an.objcCall(st, i+1, app)
+	}
+}
+
+// scanRules applies the verb table's rows that can start at the word
+// st[i]. Every row that matches applies; the longest one, where a command
+// starts, is the command, whose parameters must be ones it models, and
+// which an application Airlock does not model may make of its own.
+func (an *asAn) scanRules(rules []asRule, st []asToken, i int, app *asApp) {
+	t := st[i]
+	var cmd *verb
+	cmdN := 0
+	for _, r := range rules {
+		if n := r.match(st, i); n > 0 {
+			r.row.apply(an, st, i, n, app)
+			if n > cmdN && (!r.row.Head || isHead(st, i)) {
+				cmd, cmdN = r.row, n
+			}
+		}
+	}
+	if cmd != nil && cmd.mayStayBelowDangerous() && !cmd.Part && isHead(st, i) {
+		an.checkParams(cmd, st, i, cmdN)
+	}
+	if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
+		facts.GenericVerbs[w] && !unknownAppReads[w] {
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
 	}
 }
 
@@ -1055,15 +1115,16 @@ var asNouns = set(`input output alert name text contents every first last front 
 	folders file files process processes application button buttons menu date time string integer real
 	list record reference selection desktop home startup`)
 
-// checkHead finds the command a statement starts with and rates commands
-// the analyzer does not know. Expressions (set x to …, return …) are not
-// checked here: commands inside them are found by the verb rules.
-func (an *asAn) checkHead(st []asToken, app *asApp) {
+// headAt finds where the command of the statement st starts: after if …
+// then, else, try, ignoring and considering. ok is false when there is
+// none to check: a statement that starts with no word, a tell (statement
+// handles it), my, or nothing after the words skipped.
+func headAt(st []asToken) (int, bool) {
 	i := 0
 	for i < len(st) {
 		t := st[i]
 		if t.kind != asWord {
-			return
+			return 0, false
 		}
 		switch t.kw {
 		case kwIf, kwElse:
@@ -1079,16 +1140,24 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 			i = j + 1
 			continue
 		case kwTell:
-			return // handled by statement()
+			return 0, false // handled by statement()
 		case kwTry, kwIgnoring, kwConsidering:
 			i++
 			continue
 		case kwMy:
-			return
+			return 0, false
 		}
 		break
 	}
-	if i >= len(st) {
+	return i, i < len(st)
+}
+
+// checkHead finds the command a statement starts with and rates commands
+// the analyzer does not know. Expressions (set x to …, return …) are not
+// checked here: commands inside them are found by the verb rules.
+func (an *asAn) checkHead(st []asToken, app *asApp) {
+	i, ok := headAt(st)
+	if !ok {
 		return
 	}
 	t := st[i]
@@ -1107,20 +1176,35 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		}
 		return
 	}
+	if an.notCommand(st, i, app) || class.has(kfRule|kfAddition) && !unknownApp {
+		return // not a command; or rated by its rule, or a scripting addition
+	}
+	an.checkCommand(st, i, app)
+}
+
+// notCommand reports a statement whose first word st[i] is no command: a
+// variable or handler name (unless a plain word follows it inside a tell
+// block, attach action to …: then it is the app's command), a handler
+// call, foo(x), or a labelled handler, or an expression statement (input
+// volume of (get volume settings)).
+func (an *asAn) notCommand(st []asToken, i int, app *asApp) bool {
+	t := st[i]
 	if an.known(an.name(t)) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
-		// A variable or handler name, unless a plain word follows it inside
-		// a tell block (attach action to …): then it is the app's command.
-		return
+		return true
 	}
 	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].op == '(' || st[i+1].op == ':') {
-		return // a handler call: foo(x), or a labelled handler
+		return true
 	}
-	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss) {
-		return // an expression statement: input volume of (get volume settings)
-	}
-	if class.has(kfRule|kfAddition) && !unknownApp {
-		return // rated by its rule, or a scripting addition
-	}
+	return t.kw.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss)
+}
+
+// checkCommand rates the command word st[i] a statement starts with,
+// which is no keyword, variable, call or expression: by the application
+// it is told to, which must know it.
+func (an *asAn) checkCommand(st []asToken, i int, app *asApp) {
+	t := st[i]
+	w := an.text(t)
+	class := t.kw
 	if app == nil {
 		an.add(effect.Of(effect.Unknown), "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
 		return

@@ -912,30 +912,9 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	for k, t := range st {
 		switch {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
-			vs, _ := an.template(st[k:k+1], 0)
-			for _, v := range vs {
-				if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
-					check(v, an.filterMode(st, k))
-				}
-			}
-			// Any label it can hold: item 2 of picks, where picks is a list.
-			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
-				for _, x := range an.defList[d].expr {
-					if x.kind == asString {
-						check(an.str(x), 'x')
-					}
-				}
-			}
+			an.varLabels(st, k, check)
 		case t.kind == asWord && (t.kw == kwCharacter || t.kw == kwAscii || an.isSub(t)) && k+1 < len(st):
-			// character id {…}, lbl(): text spelled at run time from constants.
-			e := st[k:]
-			if e = e[:exprEnd(e)]; len(e) > 1 {
-				if vs, whole := an.template(e, 0); !whole {
-					for _, v := range vs {
-						check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
-					}
-				}
-			}
+			an.spelledLabels(st, k, check)
 		case t.kind == asString:
 			check(an.str(t), an.filterMode(st, k))
 			joined.WriteString(an.str(t))
@@ -950,6 +929,38 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	}
 	if joined.Len() > 0 {
 		check(joined.String(), 'x')
+	}
+}
+
+// varLabels checks the labels the variable st[k] can hold: its values,
+// and any text its definitions name (item 2 of picks, where picks is a
+// list).
+func (an *asAn) varLabels(st []asToken, k int, check func(string, byte)) {
+	vs, _ := an.template(st[k:k+1], 0)
+	for _, v := range vs {
+		if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
+			check(v, an.filterMode(st, k))
+		}
+	}
+	for d := an.firstDef(an.name(st[k])); d >= 0; d = an.defList[d].next {
+		for _, x := range an.defList[d].expr {
+			if x.kind == asString {
+				check(an.str(x), 'x')
+			}
+		}
+	}
+}
+
+// spelledLabels checks text spelled at run time from constants at st[k]:
+// character id {…}, lbl().
+func (an *asAn) spelledLabels(st []asToken, k int, check func(string, byte)) {
+	e := st[k:]
+	if e = e[:exprEnd(e)]; len(e) > 1 {
+		if vs, whole := an.template(e, 0); !whole {
+			for _, v := range vs {
+				check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
+			}
+		}
 	}
 }
 
@@ -1151,23 +1162,11 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		an.spotlight = true // Command-Space: what is typed next launches an app
 		return
 	}
-	del := key == "delete"
-	quit := key == "q"
 	switch {
-	case del && mods["command"] && mods["shift"]:
-		// In the Finder it empties the Trash; elsewhere what it does is
-		// the front application's.
-		e := effect.Of(effect.Unknown)
-		if an.mentions("finder") {
-			e = effect.Of(effect.Remove, effect.Bulk)
-		}
-		an.add(e, "as.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
-	case del && mods["command"] && an.selectAll && an.mentions("finder"):
-		an.add(effect.Of(effect.Trash, effect.Bulk), "as.shortcut-trash-all", sp, "KEYSTROKE: Select All, then Command-Delete in the Finder: moves everything in the window to the Trash")
-	case del && mods["command"] && an.mentions("finder"):
-		// In a text editor Command-Delete deletes to the line start; in the
-		// Finder it moves the selection to the Trash.
-		an.add(effect.Of(effect.Trash), "as.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+	case key == "delete":
+		an.deleteShortcut(mods, sp)
+	case key == "q":
+		an.quitShortcut(mods, sp)
 	case key == "a" && mods["command"]:
 		an.selectAll = true
 	case key == "v" && mods["command"] && an.terminal && an.clipboard != "":
@@ -1176,16 +1175,44 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		an.shellInto(&w, an.clipboard, sp)
 		an.v.Merge(w, &sp)
 		an.add(effect.Of(effect.Input, effect.Terminal), "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", rate.Display(an.clipboard))
-	case quit && mods["command"] && mods["shift"]:
-		an.add(effect.Of(effect.Power), "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
-	case quit && mods["command"] && mods["option"]:
-		an.add(effect.Of(effect.Signal, effect.Forced), "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
-	case quit && mods["command"] && an.loopBulk():
-		an.add(effect.Of(effect.Quit, effect.Bulk), "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
-	case quit && mods["command"]:
-		an.add(effect.Of(effect.Quit), "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
 	case (key == "code:53" || key == "escape") && mods["command"] && mods["option"]:
 		an.add(effect.Of(effect.Signal, effect.Forced), "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
+	}
+}
+
+// deleteShortcut rates Delete pressed with mods: in the Finder,
+// Command-Shift-Delete empties the Trash and Command-Delete moves the
+// selection (everything, after a Select All) to it; in a text editor
+// Command-Delete deletes to the line start.
+func (an *asAn) deleteShortcut(mods map[string]bool, sp Span) {
+	switch {
+	case mods["command"] && mods["shift"]:
+		// Elsewhere than the Finder what it does is the front application's.
+		e := effect.Of(effect.Unknown)
+		if an.mentions("finder") {
+			e = effect.Of(effect.Remove, effect.Bulk)
+		}
+		an.add(e, "as.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
+	case mods["command"] && an.selectAll && an.mentions("finder"):
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.shortcut-trash-all", sp, "KEYSTROKE: Select All, then Command-Delete in the Finder: moves everything in the window to the Trash")
+	case mods["command"] && an.mentions("finder"):
+		an.add(effect.Of(effect.Trash), "as.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+	}
+}
+
+// quitShortcut rates Q pressed with mods: Command-Q quits the frontmost
+// application (one after another, in a loop), Command-Shift-Q logs out,
+// Command-Option-Q quits without asking.
+func (an *asAn) quitShortcut(mods map[string]bool, sp Span) {
+	switch {
+	case mods["command"] && mods["shift"]:
+		an.add(effect.Of(effect.Power), "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
+	case mods["command"] && mods["option"]:
+		an.add(effect.Of(effect.Signal, effect.Forced), "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
+	case mods["command"] && an.loopBulk():
+		an.add(effect.Of(effect.Quit, effect.Bulk), "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
+	case mods["command"]:
+		an.add(effect.Of(effect.Quit), "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
 	}
 }
 

@@ -222,75 +222,53 @@ const (
 	fnCount // the number of functions
 )
 
-// call runs the function fn names (a switch, not a table of functions:
-// the functions reach the table again through nested scripts, and Go
-// refuses a variable whose value depends on itself).
+// call runs the function fn names.
 func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
-	switch fn {
-	case fnDelete:
-		verbDelete(an, st, i, n, app)
-	case fnMove:
-		verbMove(an, st, i, n, app)
-	case fnDuplicate:
-		verbDuplicate(an, st, i, n, app)
-	case fnEmpty:
-		verbEmpty(an, st, i, n, app)
-	case fnSend:
-		verbSend(an, st, i, n, app)
-	case fnPower:
-		verbPower(an, st, i, n, app)
-	case fnQuit:
-		verbQuit(an, st, i, n, app)
-	case fnKeystroke:
-		verbKeystroke(an, st, i, n, app)
-	case fnKey:
-		verbKey(an, st, i, n, app)
-	case fnClick:
-		verbClick(an, st, i, n, app)
-	case fnPerform:
-		verbPerform(an, st, i, n, app)
-	case fnDoShellScript:
-		verbDoShellScript(an, st, i, n, app)
-	case fnDoScript:
-		verbDoScript(an, st, i, n, app)
-	case fnWriteText:
-		verbWriteText(an, st, i, n, app)
-	case fnExecute:
-		verbExecute(an, st, i, n, app)
-	case fnRunScript:
-		verbRunScript(an, st, i, n, app)
-	case fnAdminBare:
-		verbAdminBare(an, st, i, n, app)
-	case fnDialog:
-		verbDialog(an, st, i, n, app)
-	case fnSetEOF:
-		verbSetEOF(an, st, i, n, app)
-	case fnClipboard:
-		verbClipboard(an, st, i, n, app)
-	case fnOpenLocation:
-		verbOpenLocation(an, st, i, n, app)
-	case fnMake:
-		verbMake(an, st, i, n, app)
-	case fnWrite:
-		verbWrite(an, st, i, n, app)
-	case fnOpenForAccess:
-		verbOpenForAccess(an, st, i, n, app)
-	case fnSave:
-		verbSave(an, st, i, n, app)
-	case fnRead:
-		verbRead(an, st, i, n, app)
-	case fnRun:
-		verbRun(an, st, i, n, app)
-	case fnOpen:
-		verbOpen(an, st, i, n, app)
-	case fnAttach:
-		verbAttach(an, st, i, n, app)
-	case fnPassword:
-		verbPassword(an, st, i, n, app)
-	case fnTerminalCommand:
-		verbTerminalCommand(an, st, i, n, app)
-	default:
+	if fn == fnFlat || fn >= fnCount || verbFns[fn] == nil {
 		panic("applescript: verb function out of range")
+	}
+	verbFns[fn](an, st, i, n, app)
+}
+
+// verbFns are the functions rows name, by verbFn. They are filled in by
+// init, not by the variable's own value: the functions reach the table
+// again through nested scripts, and Go refuses a variable whose value
+// depends on itself.
+var verbFns [fnCount]func(an *asAn, st []asToken, i, n int, app *asApp)
+
+func init() {
+	verbFns = [fnCount]func(an *asAn, st []asToken, i, n int, app *asApp){
+		fnDelete:          verbDelete,
+		fnMove:            verbMove,
+		fnDuplicate:       verbDuplicate,
+		fnEmpty:           verbEmpty,
+		fnSend:            verbSend,
+		fnPower:           verbPower,
+		fnQuit:            verbQuit,
+		fnKeystroke:       verbKeystroke,
+		fnKey:             verbKey,
+		fnClick:           verbClick,
+		fnPerform:         verbPerform,
+		fnDoShellScript:   verbDoShellScript,
+		fnDoScript:        verbDoScript,
+		fnWriteText:       verbWriteText,
+		fnExecute:         verbExecute,
+		fnRunScript:       verbRunScript,
+		fnAdminBare:       verbAdminBare,
+		fnDialog:          verbDialog,
+		fnSetEOF:          verbSetEOF,
+		fnClipboard:       verbClipboard,
+		fnOpenLocation:    verbOpenLocation,
+		fnMake:            verbMake,
+		fnWrite:           verbWrite,
+		fnOpenForAccess:   verbOpenForAccess,
+		fnSave:            verbSave,
+		fnRead:            verbRead,
+		fnRun:             verbRun,
+		fnOpen:            verbOpen,
+		fnAttach:          verbAttach,
+		fnPassword:        verbPassword,
+		fnTerminalCommand: verbTerminalCommand,
 	}
 }
 

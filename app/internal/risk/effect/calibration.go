@@ -82,6 +82,10 @@ var calibration = []struct {
 	{Refused, 0, level.Blocked, "the sanitiser refuses it: never offered for approval"},
 
 	{SecretOut, 0, level.Destructive, "sending a secret anywhere (DESIGN.md)"},
+
+	// fx-as (AppleScript and ASObjC).
+	{Change, Forced, level.Dangerous, "changes without the undo the person would have: a move outside the Finder, with no way back"},
+	{Admin, Session, level.Destructive, "root over the whole system: sudo, su, with administrator privileges (seed 000: sudo is critical)"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

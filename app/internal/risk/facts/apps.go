@@ -1,14 +1,31 @@
 package facts
 
-import "github.com/airlockhq/airlock/app/internal/level"
+import (
+	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+)
 
 // App is what the analyzers know of one scriptable application: its name
-// for warnings and the commands of its dictionary that need a level of
-// their own. Commands that are neither in Verbs, in GenericVerbs nor in
+// for warnings and the commands of its dictionary that need an effect of
+// their own. Commands that are neither in Does, in GenericVerbs nor in
 // AppVerbs are unknown, and unknown commands are Dangerous.
 type App struct {
 	Title string
+	Does  map[string]effect.Effect // what each command of its dictionary does
+	// Deprecated: the level of Does; goes when every language reads
+	// effects (issue 24).
 	Verbs map[string]level.Level
+}
+
+// init gives every application the levels of its commands' effects, for
+// the readers of Verbs.
+func init() {
+	for _, a := range Apps {
+		a.Verbs = make(map[string]level.Level, len(a.Does))
+		for w, e := range a.Does {
+			a.Verbs[w] = e.Level()
+		}
+	}
 }
 
 // GenericVerbs are the Standard Suite: every scriptable application has
@@ -50,92 +67,92 @@ var StandardAdditions = map[string]bool{
 // Apps lists the applications the analyzers know, by lower-case name
 // (spellings of one application each have an entry).
 var Apps = map[string]*App{
-	"finder":                  {Title: "Finder", Verbs: map[string]level.Level{"eject": level.Caution, "empty": level.Destructive, "erase": level.Destructive, "restart": level.Dangerous, "shut": level.Dangerous, "sleep": level.Dangerous, "update": level.Safe, "clean": level.Caution, "arrange": level.Caution, "sort": level.Safe, "reveal": level.Safe, "select": level.Safe, "open": level.Caution}},
-	"system events":           {Title: "System Events", Verbs: map[string]level.Level{"keystroke": level.Caution, "key": level.Caution, "click": level.Caution, "perform": level.Caution, "start": level.Caution, "stop": level.Caution, "sleep": level.Dangerous, "restart": level.Dangerous, "shut": level.Dangerous, "log": level.Dangerous, "delete": level.Dangerous, "make": level.Caution, "do": level.Caution}},
-	"font book":               {Title: "Font Book", Verbs: map[string]level.Level{"add": level.Caution, "remove": level.Dangerous, "validate": level.Safe}},
-	"system information":      {Title: "System Information", Verbs: map[string]level.Level{}},
-	"image capture":           {Title: "Image Capture", Verbs: map[string]level.Level{}},
-	"calculator":              {Title: "Calculator", Verbs: map[string]level.Level{}},
-	"stickies":                {Title: "Stickies", Verbs: map[string]level.Level{}},
-	"disk utility":            {Title: "Disk Utility", Verbs: map[string]level.Level{"erase": level.Destructive}},
-	"screenshot":              {Title: "Screenshot", Verbs: map[string]level.Level{}},
-	"digital color meter":     {Title: "Digital Color Meter", Verbs: map[string]level.Level{}},
-	"dictionary":              {Title: "Dictionary", Verbs: map[string]level.Level{}},
-	"photo booth":             {Title: "Photo Booth", Verbs: map[string]level.Level{}},
-	"voice memos":             {Title: "Voice Memos", Verbs: map[string]level.Level{}},
-	"freeform":                {Title: "Freeform", Verbs: map[string]level.Level{}},
-	"weather":                 {Title: "Weather", Verbs: map[string]level.Level{}},
-	"clock":                   {Title: "Clock", Verbs: map[string]level.Level{}},
-	"stocks":                  {Title: "Stocks", Verbs: map[string]level.Level{}},
-	"home":                    {Title: "Home", Verbs: map[string]level.Level{}},
-	"tips":                    {Title: "Tips", Verbs: map[string]level.Level{}},
-	"grapher":                 {Title: "Grapher", Verbs: map[string]level.Level{}},
-	"voiceover utility":       {Title: "VoiceOver Utility", Verbs: map[string]level.Level{}},
-	"bluetooth file exchange": {Title: "Bluetooth File Exchange", Verbs: map[string]level.Level{}},
-	"database events":         {Title: "Database Events", Verbs: map[string]level.Level{}},
-	"screen sharing":          {Title: "Screen Sharing", Verbs: map[string]level.Level{}},
-	"archive utility":         {Title: "Archive Utility", Verbs: map[string]level.Level{}},
-	"keychain scripting":      {Title: "Keychain Scripting", Verbs: map[string]level.Level{"unlock": level.Caution, "lock": level.Caution}},
-	"system events.app":       {Title: "System Events", Verbs: map[string]level.Level{"keystroke": level.Caution, "key": level.Caution, "click": level.Caution, "perform": level.Caution, "start": level.Caution, "stop": level.Caution, "sleep": level.Dangerous, "restart": level.Dangerous, "shut": level.Dangerous, "log": level.Dangerous, "delete": level.Dangerous, "make": level.Caution, "do": level.Caution}},
-	"music":                   {Title: "Music", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "playpause": level.Caution, "stop": level.Caution, "next": level.Caution, "previous": level.Caution, "back": level.Caution, "fast": level.Caution, "rewind": level.Caution, "resume": level.Caution, "add": level.Caution, "refresh": level.Safe, "convert": level.Caution}},
-	"itunes":                  {Title: "iTunes", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "playpause": level.Caution, "stop": level.Caution, "next": level.Caution, "previous": level.Caution, "back": level.Caution, "fast": level.Caution, "rewind": level.Caution, "resume": level.Caution, "add": level.Caution}},
-	"spotify":                 {Title: "Spotify", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "playpause": level.Caution, "next": level.Caution, "previous": level.Caution}},
-	"safari":                  {Title: "Safari", Verbs: map[string]level.Level{"do": level.Dangerous, "search": level.Caution, "show": level.Caution, "add": level.Caution, "email": level.Caution}},
-	"google chrome":           {Title: "Google Chrome", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "stop": level.Caution}},
-	"chrome":                  {Title: "Google Chrome", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "stop": level.Caution}},
-	"chromium":                {Title: "Chromium", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "stop": level.Caution}},
-	"brave browser":           {Title: "Brave Browser", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "stop": level.Caution}},
-	"microsoft edge":          {Title: "Microsoft Edge", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "stop": level.Caution}},
-	"arc":                     {Title: "Arc", Verbs: map[string]level.Level{"execute": level.Dangerous, "reload": level.Caution, "go": level.Caution, "focus": level.Caution}},
-	"firefox":                 {Title: "Firefox", Verbs: map[string]level.Level{"openurl": level.Caution, "geturl": level.Caution}},
-	"mail":                    {Title: "Mail", Verbs: map[string]level.Level{"send": level.Dangerous, "check": level.Caution, "synchronize": level.Caution, "reply": level.Caution, "forward": level.Caution, "redirect": level.Caution, "import": level.Caution, "extract": level.Caution}},
-	"microsoft outlook":       {Title: "Microsoft Outlook", Verbs: map[string]level.Level{"send": level.Dangerous, "reply": level.Caution, "forward": level.Caution, "sync": level.Caution}},
-	"messages":                {Title: "Messages", Verbs: map[string]level.Level{"send": level.Dangerous, "login": level.Caution, "logout": level.Caution}},
-	"notes":                   {Title: "Notes", Verbs: map[string]level.Level{"show": level.Caution}},
-	"reminders":               {Title: "Reminders", Verbs: map[string]level.Level{"show": level.Caution}},
-	"calendar":                {Title: "Calendar", Verbs: map[string]level.Level{"show": level.Caution, "reload": level.Caution, "switch": level.Caution, "view": level.Caution}},
-	"ical":                    {Title: "iCal", Verbs: map[string]level.Level{"show": level.Caution, "reload": level.Caution, "switch": level.Caution, "view": level.Caution}},
-	"contacts":                {Title: "Contacts", Verbs: map[string]level.Level{"add": level.Caution, "remove": level.Caution, "show": level.Caution}},
-	"address book":            {Title: "Address Book", Verbs: map[string]level.Level{"add": level.Caution, "remove": level.Caution, "show": level.Caution}},
-	"photos":                  {Title: "Photos", Verbs: map[string]level.Level{"add": level.Caution, "import": level.Caution, "export": level.Caution, "spotlight": level.Safe, "start": level.Caution, "stop": level.Caution, "search": level.Safe, "next": level.Caution, "previous": level.Caution}},
-	"keynote":                 {Title: "Keynote", Verbs: map[string]level.Level{"start": level.Caution, "stop": level.Caution, "show": level.Caution, "export": level.Caution}},
-	"pages":                   {Title: "Pages", Verbs: map[string]level.Level{"export": level.Caution}},
-	"numbers":                 {Title: "Numbers", Verbs: map[string]level.Level{"export": level.Caution}},
-	"textedit":                {Title: "TextEdit", Verbs: map[string]level.Level{}},
-	"preview":                 {Title: "Preview", Verbs: map[string]level.Level{}},
-	"quicktime player":        {Title: "QuickTime Player", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "stop": level.Caution, "start": level.Caution, "export": level.Caution, "trim": level.Caution, "new": level.Dangerous}},
-	"terminal":                {Title: "Terminal", Verbs: map[string]level.Level{"do": level.Caution}},
-	"iterm":                   {Title: "iTerm", Verbs: map[string]level.Level{"write": level.Caution, "create": level.Caution, "split": level.Caution, "select": level.Caution}},
-	"iterm 2":                 {Title: "iTerm", Verbs: map[string]level.Level{"write": level.Caution, "create": level.Caution, "split": level.Caution, "select": level.Caution}},
-	"iterm2":                  {Title: "iTerm", Verbs: map[string]level.Level{"write": level.Caution, "create": level.Caution, "split": level.Caution, "select": level.Caution}},
-	"shortcuts events":        {Title: "Shortcuts", Verbs: map[string]level.Level{"run": level.Dangerous}},
-	"shortcuts":               {Title: "Shortcuts", Verbs: map[string]level.Level{"run": level.Dangerous}},
-	"system settings":         {Title: "System Settings", Verbs: map[string]level.Level{"reveal": level.Caution, "authorize": level.Caution}},
-	"system preferences":      {Title: "System Preferences", Verbs: map[string]level.Level{"reveal": level.Caution, "authorize": level.Caution}},
-	"image events":            {Title: "Image Events", Verbs: map[string]level.Level{"scale": level.Caution, "rotate": level.Caution, "flip": level.Caution, "crop": level.Caution, "pad": level.Caution}},
-	"script editor":           {Title: "Script Editor", Verbs: map[string]level.Level{"compile": level.Caution, "execute": level.Dangerous}},
-	"xcode":                   {Title: "Xcode", Verbs: map[string]level.Level{"build": level.Caution, "clean": level.Caution, "test": level.Caution, "run": level.Caution, "stop": level.Caution}},
-	"simulator":               {Title: "Simulator", Verbs: map[string]level.Level{}},
-	"tv":                      {Title: "TV", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "playpause": level.Caution, "stop": level.Caution, "next": level.Caution, "previous": level.Caution}},
-	"podcasts":                {Title: "Podcasts", Verbs: map[string]level.Level{"play": level.Caution, "pause": level.Caution, "playpause": level.Caution}},
-	"vlc":                     {Title: "VLC", Verbs: map[string]level.Level{"play": level.Caution, "stop": level.Caution, "next": level.Caution, "previous": level.Caution, "fullscreen": level.Caution}},
-	"loginwindow":             {Title: "loginwindow", Verbs: map[string]level.Level{}},
-	"dock":                    {Title: "Dock", Verbs: map[string]level.Level{}},
-	"systemuiserver":          {Title: "SystemUIServer", Verbs: map[string]level.Level{}},
-	"zoom.us":                 {Title: "Zoom", Verbs: map[string]level.Level{}},
-	"slack":                   {Title: "Slack", Verbs: map[string]level.Level{}},
-	"microsoft word":          {Title: "Microsoft Word", Verbs: map[string]level.Level{}},
-	"microsoft excel":         {Title: "Microsoft Excel", Verbs: map[string]level.Level{}},
-	"things3":                 {Title: "Things", Verbs: map[string]level.Level{"show": level.Caution}},
-	"omnifocus":               {Title: "OmniFocus", Verbs: map[string]level.Level{"synchronize": level.Caution}},
-	"automator":               {Title: "Automator", Verbs: map[string]level.Level{"execute": level.Dangerous}},
-	"console":                 {Title: "Console", Verbs: map[string]level.Level{}},
-	"activity monitor":        {Title: "Activity Monitor", Verbs: map[string]level.Level{}},
-	"app store":               {Title: "App Store", Verbs: map[string]level.Level{}},
-	"maps":                    {Title: "Maps", Verbs: map[string]level.Level{}},
-	"facetime":                {Title: "FaceTime", Verbs: map[string]level.Level{}},
-	"books":                   {Title: "Books", Verbs: map[string]level.Level{}},
-	"news":                    {Title: "News", Verbs: map[string]level.Level{}},
+	"finder":                  {Title: "Finder", Does: map[string]effect.Effect{"eject": effect.Of(effect.AppState), "empty": effect.Of(effect.Remove), "erase": effect.Of(effect.Disk), "restart": effect.Of(effect.Power), "shut": effect.Of(effect.Power), "sleep": effect.Of(effect.Power), "update": effect.Of(effect.Read), "clean": effect.Of(effect.AppState), "arrange": effect.Of(effect.AppState), "sort": effect.Of(effect.Read), "reveal": effect.Of(effect.Read), "select": effect.Of(effect.Read), "open": effect.Of(effect.Launch)}},
+	"system events":           {Title: "System Events", Does: map[string]effect.Effect{"keystroke": effect.Of(effect.Input), "key": effect.Of(effect.Input), "click": effect.Of(effect.Input), "perform": effect.Of(effect.Input), "start": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "sleep": effect.Of(effect.Power), "restart": effect.Of(effect.Power), "shut": effect.Of(effect.Power), "log": effect.Of(effect.Power), "delete": effect.Of(effect.Trash), "make": effect.Of(effect.Create), "do": effect.Of(effect.Run)}},
+	"font book":               {Title: "Font Book", Does: map[string]effect.Effect{"add": effect.Of(effect.Create), "remove": effect.Of(effect.Trash), "validate": effect.Of(effect.Read)}},
+	"system information":      {Title: "System Information", Does: map[string]effect.Effect{}},
+	"image capture":           {Title: "Image Capture", Does: map[string]effect.Effect{}},
+	"calculator":              {Title: "Calculator", Does: map[string]effect.Effect{}},
+	"stickies":                {Title: "Stickies", Does: map[string]effect.Effect{}},
+	"disk utility":            {Title: "Disk Utility", Does: map[string]effect.Effect{"erase": effect.Of(effect.Disk)}},
+	"screenshot":              {Title: "Screenshot", Does: map[string]effect.Effect{}},
+	"digital color meter":     {Title: "Digital Color Meter", Does: map[string]effect.Effect{}},
+	"dictionary":              {Title: "Dictionary", Does: map[string]effect.Effect{}},
+	"photo booth":             {Title: "Photo Booth", Does: map[string]effect.Effect{}},
+	"voice memos":             {Title: "Voice Memos", Does: map[string]effect.Effect{}},
+	"freeform":                {Title: "Freeform", Does: map[string]effect.Effect{}},
+	"weather":                 {Title: "Weather", Does: map[string]effect.Effect{}},
+	"clock":                   {Title: "Clock", Does: map[string]effect.Effect{}},
+	"stocks":                  {Title: "Stocks", Does: map[string]effect.Effect{}},
+	"home":                    {Title: "Home", Does: map[string]effect.Effect{}},
+	"tips":                    {Title: "Tips", Does: map[string]effect.Effect{}},
+	"grapher":                 {Title: "Grapher", Does: map[string]effect.Effect{}},
+	"voiceover utility":       {Title: "VoiceOver Utility", Does: map[string]effect.Effect{}},
+	"bluetooth file exchange": {Title: "Bluetooth File Exchange", Does: map[string]effect.Effect{}},
+	"database events":         {Title: "Database Events", Does: map[string]effect.Effect{}},
+	"screen sharing":          {Title: "Screen Sharing", Does: map[string]effect.Effect{}},
+	"archive utility":         {Title: "Archive Utility", Does: map[string]effect.Effect{}},
+	"keychain scripting":      {Title: "Keychain Scripting", Does: map[string]effect.Effect{"unlock": effect.Of(effect.AppState), "lock": effect.Of(effect.AppState)}},
+	"system events.app":       {Title: "System Events", Does: map[string]effect.Effect{"keystroke": effect.Of(effect.Input), "key": effect.Of(effect.Input), "click": effect.Of(effect.Input), "perform": effect.Of(effect.Input), "start": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "sleep": effect.Of(effect.Power), "restart": effect.Of(effect.Power), "shut": effect.Of(effect.Power), "log": effect.Of(effect.Power), "delete": effect.Of(effect.Trash), "make": effect.Of(effect.Create), "do": effect.Of(effect.Run)}},
+	"music":                   {Title: "Music", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "playpause": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState), "back": effect.Of(effect.AppState), "fast": effect.Of(effect.AppState), "rewind": effect.Of(effect.AppState), "resume": effect.Of(effect.AppState), "add": effect.Of(effect.Create), "refresh": effect.Of(effect.Read), "convert": effect.Of(effect.Create)}},
+	"itunes":                  {Title: "iTunes", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "playpause": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState), "back": effect.Of(effect.AppState), "fast": effect.Of(effect.AppState), "rewind": effect.Of(effect.AppState), "resume": effect.Of(effect.AppState), "add": effect.Of(effect.Create)}},
+	"spotify":                 {Title: "Spotify", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "playpause": effect.Of(effect.AppState), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState)}},
+	"safari":                  {Title: "Safari", Does: map[string]effect.Effect{"do": effect.Of(effect.RunUnseen), "search": effect.Of(effect.AppState), "show": effect.Of(effect.AppState), "add": effect.Of(effect.Create), "email": effect.Of(effect.Create)}},
+	"google chrome":           {Title: "Google Chrome", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"chrome":                  {Title: "Google Chrome", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"chromium":                {Title: "Chromium", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"brave browser":           {Title: "Brave Browser", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"microsoft edge":          {Title: "Microsoft Edge", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"arc":                     {Title: "Arc", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen), "reload": effect.Of(effect.AppState), "go": effect.Of(effect.AppState), "focus": effect.Of(effect.AppState)}},
+	"firefox":                 {Title: "Firefox", Does: map[string]effect.Effect{"openurl": effect.Of(effect.AppState), "geturl": effect.Of(effect.AppState)}},
+	"mail":                    {Title: "Mail", Does: map[string]effect.Effect{"send": effect.Of(effect.Send), "check": effect.Of(effect.Fetch), "synchronize": effect.Of(effect.Fetch), "reply": effect.Of(effect.Create), "forward": effect.Of(effect.Create), "redirect": effect.Of(effect.Create), "import": effect.Of(effect.Create), "extract": effect.Of(effect.Create)}},
+	"microsoft outlook":       {Title: "Microsoft Outlook", Does: map[string]effect.Effect{"send": effect.Of(effect.Send), "reply": effect.Of(effect.Create), "forward": effect.Of(effect.Create), "sync": effect.Of(effect.Fetch)}},
+	"messages":                {Title: "Messages", Does: map[string]effect.Effect{"send": effect.Of(effect.Send), "login": effect.Of(effect.AppState), "logout": effect.Of(effect.AppState)}},
+	"notes":                   {Title: "Notes", Does: map[string]effect.Effect{"show": effect.Of(effect.AppState)}},
+	"reminders":               {Title: "Reminders", Does: map[string]effect.Effect{"show": effect.Of(effect.AppState)}},
+	"calendar":                {Title: "Calendar", Does: map[string]effect.Effect{"show": effect.Of(effect.AppState), "reload": effect.Of(effect.AppState), "switch": effect.Of(effect.AppState), "view": effect.Of(effect.AppState)}},
+	"ical":                    {Title: "iCal", Does: map[string]effect.Effect{"show": effect.Of(effect.AppState), "reload": effect.Of(effect.AppState), "switch": effect.Of(effect.AppState), "view": effect.Of(effect.AppState)}},
+	"contacts":                {Title: "Contacts", Does: map[string]effect.Effect{"add": effect.Of(effect.Create), "remove": effect.Of(effect.Change), "show": effect.Of(effect.AppState)}},
+	"address book":            {Title: "Address Book", Does: map[string]effect.Effect{"add": effect.Of(effect.Create), "remove": effect.Of(effect.Change), "show": effect.Of(effect.AppState)}},
+	"photos":                  {Title: "Photos", Does: map[string]effect.Effect{"add": effect.Of(effect.Create), "import": effect.Of(effect.Create), "export": effect.Of(effect.Create), "spotlight": effect.Of(effect.Read), "start": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "search": effect.Of(effect.Read), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState)}},
+	"keynote":                 {Title: "Keynote", Does: map[string]effect.Effect{"start": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "show": effect.Of(effect.AppState), "export": effect.Of(effect.Create)}},
+	"pages":                   {Title: "Pages", Does: map[string]effect.Effect{"export": effect.Of(effect.Create)}},
+	"numbers":                 {Title: "Numbers", Does: map[string]effect.Effect{"export": effect.Of(effect.Create)}},
+	"textedit":                {Title: "TextEdit", Does: map[string]effect.Effect{}},
+	"preview":                 {Title: "Preview", Does: map[string]effect.Effect{}},
+	"quicktime player":        {Title: "QuickTime Player", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "start": effect.Of(effect.AppState), "export": effect.Of(effect.Create), "trim": effect.Of(effect.Change), "new": effect.Of(effect.ReadSecret)}},
+	"terminal":                {Title: "Terminal", Does: map[string]effect.Effect{"do": effect.Of(effect.Run)}},
+	"iterm":                   {Title: "iTerm", Does: map[string]effect.Effect{"write": effect.Of(effect.Run), "create": effect.Of(effect.AppState), "split": effect.Of(effect.AppState), "select": effect.Of(effect.AppState)}},
+	"iterm 2":                 {Title: "iTerm", Does: map[string]effect.Effect{"write": effect.Of(effect.Run), "create": effect.Of(effect.AppState), "split": effect.Of(effect.AppState), "select": effect.Of(effect.AppState)}},
+	"iterm2":                  {Title: "iTerm", Does: map[string]effect.Effect{"write": effect.Of(effect.Run), "create": effect.Of(effect.AppState), "split": effect.Of(effect.AppState), "select": effect.Of(effect.AppState)}},
+	"shortcuts events":        {Title: "Shortcuts", Does: map[string]effect.Effect{"run": effect.Of(effect.RunUnseen)}},
+	"shortcuts":               {Title: "Shortcuts", Does: map[string]effect.Effect{"run": effect.Of(effect.RunUnseen)}},
+	"system settings":         {Title: "System Settings", Does: map[string]effect.Effect{"reveal": effect.Of(effect.AppState), "authorize": effect.Of(effect.AppState)}},
+	"system preferences":      {Title: "System Preferences", Does: map[string]effect.Effect{"reveal": effect.Of(effect.AppState), "authorize": effect.Of(effect.AppState)}},
+	"image events":            {Title: "Image Events", Does: map[string]effect.Effect{"scale": effect.Of(effect.Change), "rotate": effect.Of(effect.Change), "flip": effect.Of(effect.Change), "crop": effect.Of(effect.Change), "pad": effect.Of(effect.Change)}},
+	"script editor":           {Title: "Script Editor", Does: map[string]effect.Effect{"compile": effect.Of(effect.AppState), "execute": effect.Of(effect.RunUnseen)}},
+	"xcode":                   {Title: "Xcode", Does: map[string]effect.Effect{"build": effect.Of(effect.AppState), "clean": effect.Of(effect.AppState), "test": effect.Of(effect.AppState), "run": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState)}},
+	"simulator":               {Title: "Simulator", Does: map[string]effect.Effect{}},
+	"tv":                      {Title: "TV", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "playpause": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState)}},
+	"podcasts":                {Title: "Podcasts", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "pause": effect.Of(effect.AppState), "playpause": effect.Of(effect.AppState)}},
+	"vlc":                     {Title: "VLC", Does: map[string]effect.Effect{"play": effect.Of(effect.AppState), "stop": effect.Of(effect.AppState), "next": effect.Of(effect.AppState), "previous": effect.Of(effect.AppState), "fullscreen": effect.Of(effect.AppState)}},
+	"loginwindow":             {Title: "loginwindow", Does: map[string]effect.Effect{}},
+	"dock":                    {Title: "Dock", Does: map[string]effect.Effect{}},
+	"systemuiserver":          {Title: "SystemUIServer", Does: map[string]effect.Effect{}},
+	"zoom.us":                 {Title: "Zoom", Does: map[string]effect.Effect{}},
+	"slack":                   {Title: "Slack", Does: map[string]effect.Effect{}},
+	"microsoft word":          {Title: "Microsoft Word", Does: map[string]effect.Effect{}},
+	"microsoft excel":         {Title: "Microsoft Excel", Does: map[string]effect.Effect{}},
+	"things3":                 {Title: "Things", Does: map[string]effect.Effect{"show": effect.Of(effect.AppState)}},
+	"omnifocus":               {Title: "OmniFocus", Does: map[string]effect.Effect{"synchronize": effect.Of(effect.Fetch)}},
+	"automator":               {Title: "Automator", Does: map[string]effect.Effect{"execute": effect.Of(effect.RunUnseen)}},
+	"console":                 {Title: "Console", Does: map[string]effect.Effect{}},
+	"activity monitor":        {Title: "Activity Monitor", Does: map[string]effect.Effect{}},
+	"app store":               {Title: "App Store", Does: map[string]effect.Effect{}},
+	"maps":                    {Title: "Maps", Does: map[string]effect.Effect{}},
+	"facetime":                {Title: "FaceTime", Does: map[string]effect.Effect{}},
+	"books":                   {Title: "Books", Does: map[string]effect.Effect{}},
+	"news":                    {Title: "News", Does: map[string]effect.Effect{}},
 }
 
 // AppIDs maps bundle identifiers and creator codes, lower case, to a key

@@ -12,7 +12,7 @@ import (
 type App struct {
 	Title string
 	Does  map[string]effect.Effect // what each command of its dictionary does
-	// Deprecated: the level of Does; goes when every language reads
+	// Transitional (issue 24): the level of Does; goes when every language reads
 	// effects (issue 24).
 	Verbs map[string]level.Level
 }

@@ -378,7 +378,7 @@ func LaunchEffect(name string, k HandlerKind, why string, f *File) (effect.Effec
 
 // LaunchLevel is the level of opening f with a handler of kind k, and why.
 //
-// Deprecated: the level of LaunchEffect; goes when every language reads
+// Transitional (issue 24): the level of LaunchEffect; goes when every language reads
 // effects (issue 24).
 func LaunchLevel(name string, k HandlerKind, why string, f *File) (level.Level, string) {
 	e, why := LaunchEffect(name, k, why, f)
@@ -514,7 +514,7 @@ func AppEffect(h Handler) (effect.Effect, string) {
 
 // AppLevel is the level of launching the app h with nothing to open.
 //
-// Deprecated: the level of AppEffect; goes when every language reads
+// Transitional (issue 24): the level of AppEffect; goes when every language reads
 // effects (issue 24).
 func AppLevel(h Handler) (level.Level, string) {
 	e, why := AppEffect(h)
@@ -537,7 +537,7 @@ func SchemeHandlerEffect(h Handler) (effect.Effect, string) {
 
 // SchemeLevel is the level of handing a URL of another scheme to h.
 //
-// Deprecated: the level of SchemeHandlerEffect; goes when every language
+// Transitional (issue 24): the level of SchemeHandlerEffect; goes when every language
 // reads effects (issue 24).
 func SchemeLevel(h Handler) (level.Level, string) {
 	e, why := SchemeHandlerEffect(h)

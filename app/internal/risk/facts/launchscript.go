@@ -129,7 +129,7 @@ func (o ScriptOpen) Effect() (effect.Effect, HandlerKind, string) {
 
 // Level rates the opening: the level of Effect.
 //
-// Deprecated: the level of Effect; goes when every language reads effects
+// Transitional (issue 24): the level of Effect; goes when every language reads effects
 // (issue 24).
 func (o ScriptOpen) Level() (level.Level, HandlerKind, string) {
 	e, k, w := o.Effect()

@@ -45,7 +45,7 @@ func MenuItemEffect(label string) (e effect.Effect, why string, ok bool) {
 // MenuItemRisk rates a menu item or button chosen by UI scripting by what
 // it is called.
 //
-// Deprecated: the level of MenuItemEffect; goes when every language reads
+// Transitional (issue 24): the level of MenuItemEffect; goes when every language reads
 // effects (issue 24).
 func MenuItemRisk(label string) (level.Level, string) {
 	e, why, ok := MenuItemEffect(label)

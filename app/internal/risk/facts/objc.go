@@ -126,7 +126,7 @@ type ObjCMethod struct {
 	Does   effect.Effect // what a call does, at least
 	What   string
 	On     string // the classes whose method this is, space-separated, when another class has one of the same name ("": any)
-	// Deprecated: the level of Does; goes when every language reads
+	// Transitional (issue 24): the level of Does; goes when every language reads
 	// effects (issue 24).
 	Level level.Level
 }

@@ -12,7 +12,7 @@ import (
 type Scheme struct {
 	Does effect.Effect
 	Why  string
-	// Deprecated: the level of Does; goes when every language reads
+	// Transitional (issue 24): the level of Does; goes when every language reads
 	// effects (issue 24).
 	Level level.Level
 }
@@ -93,7 +93,7 @@ func SchemeEffect(scheme string) (effect.Effect, string) {
 
 // SchemeRisk rates opening a URL of the lower-case scheme.
 //
-// Deprecated: the level of SchemeEffect; goes when every language reads
+// Transitional (issue 24): the level of SchemeEffect; goes when every language reads
 // effects (issue 24).
 func SchemeRisk(scheme string) (level.Level, string) {
 	e, why := SchemeEffect(scheme)

@@ -215,7 +215,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./bridge:FuzzHelperRequest \
 	  ./bridge:FuzzExec \
 	  ./app/internal/llm:FuzzExtract \
-	  ./app/internal/llm:FuzzDecodeStreams ; do \
+	  ./app/internal/llm:FuzzDecodeStreams \
+	  ./app:FuzzGoStyleFlags ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

@@ -379,3 +379,37 @@ func TestClientErrorsShowNoCode(t *testing.T) {
 		t.Errorf("airlock dashboard against airlock serve: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
 }
+
+// FuzzGoStyleFlags: the rewrite of single-dash long flags never panics,
+// keeps every argument in its place, changes an argument only by adding a
+// dash to a single-dash name of the called command's own long flag, and
+// never touches what follows --.
+func FuzzGoStyleFlags(f *testing.F) {
+	for _, seed := range []string{"assess\x00-json\x00-kind=dsl\x00-", "run\x00-kind\x00command\x00--\x00ls\x00-json",
+		"history\x00-n\x005\x00-json", "automations\x00add\x00x\x00-schedule\x00daily 09:00", "rules\x00test\x00-dir\x00/\x00git\x00-client",
+		"-json\x00status", "help\x00-help", "ask\x00tidy\x00-json", "\x00-=\x00--=x\x00-"} {
+		f.Add(seed)
+	}
+	root := newRoot(commands, nil, io.Discard, io.Discard)
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		got := goStyleFlags(root, args)
+		if len(got) != len(args) {
+			t.Fatalf("goStyleFlags(%q) = %q: a different number of arguments", args, got)
+		}
+		c, _, _ := root.Find(args)
+		dash := slices.Index(args, "--")
+		for i := range args {
+			if got[i] == args[i] {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(args[i], "-"), "=")
+			if got[i] != "-"+args[i] || strings.HasPrefix(args[i], "--") || len(name) < 2 || c.Flags().Lookup(name) == nil {
+				t.Fatalf("goStyleFlags(%q) = %q: argument %d rewritten to %q", args, got, i, got[i])
+			}
+			if dash >= 0 && i > dash {
+				t.Fatalf("goStyleFlags(%q) = %q: argument %d after -- rewritten", args, got, i)
+			}
+		}
+	})
+}

@@ -182,7 +182,11 @@ func newCobra(c command, parent string, stdin io.Reader, stdout, stderr io.Write
 // dispatch runs args through root: the command that ran (or failed to
 // parse) and its error.
 func dispatch(ctx context.Context, root *cobra.Command, args []string) (*cobra.Command, error) {
-	root.SetArgs(goStyleFlags(root, args))
+	args = goStyleFlags(root, args)
+	if args == nil {
+		args = []string{} // cobra would read nil as "use os.Args"
+	}
+	root.SetArgs(args)
 	return root.ExecuteContextC(ctx)
 }
 

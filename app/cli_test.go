@@ -212,6 +212,26 @@ func TestBadFlag(t *testing.T) {
 	}
 }
 
+// No arguments is airlock itself (the app), never cobra's fallback to the
+// arguments the process started with.
+func TestNoArguments(t *testing.T) {
+	saved := os.Args
+	t.Cleanup(func() { os.Args = saved })
+	os.Args = []string{"airlock", "frobnicate"} // no package test runs in parallel
+	ran := false
+	top := commands[0]
+	top.flags = noFlags(func(_ context.Context, fs *pflag.FlagSet, _ io.Reader, _, _ io.Writer) error {
+		ran = fs.NArg() == 0
+		return nil
+	})
+	for _, args := range [][]string{nil, {}} {
+		ran = false
+		if _, err := dispatch(context.Background(), newRoot([]command{top}, nil, io.Discard, io.Discard), args); err != nil || !ran {
+			t.Errorf("%#v: %v, ran %v; want the app, with no arguments", args, err, ran)
+		}
+	}
+}
+
 // The flags Go's flag package took with one dash before the move to cobra
 // (-json, -kind=dsl) still work: only the called command's own long flags
 // are rewritten, and only where its flags are, never a program's or a

@@ -4,7 +4,7 @@ BIN     := bin/airlock
 PKGS    := ./...
 FUZZTIME ?= 30s
 
-.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize install uninstall autostart autostart-off
+.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize install uninstall autostart autostart-off man
 
 # The bundle (issue 5). VERSION goes into the binary; the plist takes X.Y.Z
 # from the newest tag and the commit count as its build number.
@@ -57,7 +57,16 @@ DESTDIR ?=
 AUTOSTART_DESKTOP = $${XDG_CONFIG_HOME:-$$HOME/.config}/autostart/airlock.desktop
 AUTOSTART_AGENT   = $$HOME/Library/LaunchAgents/dev.airlock.Airlock.plist
 
-install: $(if $(filter Darwin,$(UNAME)),app,build) ## install airlock in PREFIX/bin (default /usr/local; macOS: Airlock.app in APPDIR, default /Applications)
+# The shell completions and the man pages are made by the program itself
+# (cobra's generators, from the table its --help comes from): GEN is the
+# program just built for this machine.
+GEN        = $(if $(filter Darwin,$(UNAME)),$(BUNDLE)/Contents/MacOS/airlock,$(BIN))
+MAN1DIR    = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMP   = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airlock
+ZSHCOMP    = $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_airlock
+FISHCOMP   = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airlock.fish
+
+install: $(if $(filter Darwin,$(UNAME)),app,build) ## install airlock in PREFIX/bin (default /usr/local; macOS: Airlock.app in APPDIR, default /Applications), its man pages and its bash, zsh and fish completions
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 ifeq ($(UNAME),Darwin)
 	install -d "$(DESTDIR)$(APPDIR)"
@@ -67,10 +76,20 @@ ifeq ($(UNAME),Darwin)
 else
 	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/airlock"
 endif
-	@echo "installed: $(DESTDIR)$(PREFIX)/bin/airlock (make autostart starts it at login; make uninstall removes it)"
+	$(GEN) man "$(MAN1DIR)"
+	install -d "$$(dirname "$(BASHCOMP)")" "$$(dirname "$(ZSHCOMP)")" "$$(dirname "$(FISHCOMP)")"
+	$(GEN) completion bash > "$(BASHCOMP)"
+	$(GEN) completion zsh > "$(ZSHCOMP)"
+	$(GEN) completion fish > "$(FISHCOMP)"
+	@echo "installed: $(DESTDIR)$(PREFIX)/bin/airlock, its man pages and completions (make autostart starts it at login; make uninstall removes it)"
+
+man: build ## write the man pages (airlock.1 and one for each command) into bin/man: man bin/man/airlock.1
+	rm -rf bin/man
+	$(BIN) man bin/man
 
 uninstall: autostart-off ## remove what make install put in PREFIX (and APPDIR), and the login item
-	rm -f "$(DESTDIR)$(PREFIX)/bin/airlock"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/airlock" "$(MAN1DIR)/airlock.1" "$(MAN1DIR)"/airlock-*.1
+	rm -f "$(BASHCOMP)" "$(ZSHCOMP)" "$(FISHCOMP)"
 ifeq ($(UNAME),Darwin)
 	rm -rf "$(DESTDIR)$(APPDIR)/Airlock.app"
 endif
@@ -196,7 +215,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./bridge:FuzzHelperRequest \
 	  ./bridge:FuzzExec \
 	  ./app/internal/llm:FuzzExtract \
-	  ./app/internal/llm:FuzzDecodeStreams ; do \
+	  ./app/internal/llm:FuzzDecodeStreams \
+	  ./app:FuzzGoStyleFlags ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

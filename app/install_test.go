@@ -11,8 +11,9 @@ import (
 
 // TestMakeInstall runs the README's install targets for real, into
 // folders of the test's own (PREFIX, HOME, XDG_CONFIG_HOME): install puts
-// a working airlock in PREFIX/bin, autostart writes the login entry naming
-// it, uninstall removes both.
+// a working airlock in PREFIX/bin and its man pages and completions in
+// PREFIX/share, autostart writes the login entry naming it, uninstall
+// removes them all.
 func TestMakeInstall(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the macOS targets build and copy the bundle (make install on a Mac)")
@@ -45,6 +46,20 @@ func TestMakeInstall(t *testing.T) {
 	if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "airlock ") {
 		t.Fatalf("the installed airlock --version: %q, %v", out, err)
 	}
+	// The man pages and the completions, made by the installed program.
+	share := filepath.Join(prefix, "share")
+	for file, want := range map[string]string{
+		"man/man1/airlock.1":                     `.TH "AIRLOCK" "1"`,
+		"man/man1/airlock-run.1":                 `\fB--dry-run\fP`,
+		"man/man1/airlock-automations-add.1":     `\fB--schedule\fP`,
+		"bash-completion/completions/airlock":    "__start_airlock",
+		"zsh/site-functions/_airlock":            "#compdef airlock",
+		"fish/vendor_completions.d/airlock.fish": "complete -c airlock",
+	} {
+		if b, err := os.ReadFile(filepath.Join(share, file)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("make install: %s: %v; want %q in it", file, err, want)
+		}
+	}
 	run("autostart")
 	entry := filepath.Join(cfg, "autostart", "airlock.desktop")
 	b, err := os.ReadFile(entry)
@@ -57,4 +72,12 @@ func TestMakeInstall(t *testing.T) {
 			t.Errorf("%s is still there after make uninstall", p)
 		}
 	}
+	// Nothing of airlock's is left under PREFIX/share (the folders stay:
+	// other programs' files go there too).
+	filepath.WalkDir(share, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("%s is still there after make uninstall", p)
+		}
+		return nil
+	})
 }

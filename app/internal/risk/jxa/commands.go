@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
@@ -96,14 +97,14 @@ func (an *jsAn) rateCommand(toks []jsToken, k int, name string, args bool, info 
 	first := jsFirstWord(name)
 	if l, ok := info.Verbs[first]; ok {
 		if l >= level.Dangerous {
-			an.add(l, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, l)
+			an.addFact(l, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, l)
 		}
 		return
 	}
 	if !args || jsAppRead(name) || facts.AppVerbs[first] || facts.StandardAdditions[first] {
 		return
 	}
-	an.add(level.Dangerous, "jxa.unknown-command", jsSpan(toks[k]), "command %s to %s, which Airlock does not model", jsQuote(name), info.Title)
+	an.add(effect.Of(effect.Unknown), "jxa.unknown-command", jsSpan(toks[k]), "command %s to %s, which Airlock does not model", jsQuote(name), info.Title)
 }
 
 // jsFirstWord is the first word of a camel-case name, lower case:

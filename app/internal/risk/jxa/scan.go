@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -255,7 +256,7 @@ func (an *jsAn) aliasedAt(toks []jsToken, i int) bool {
 // Dangerous, and what its arguments would do if they are commands or code.
 func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 	sp := jsSpan(toks[i])
-	an.add(level.Dangerous, "jxa.computed-call", sp, "calls a method whose name is computed at run time")
+	an.add(effect.Of(effect.Unknown), "jxa.computed-call", sp, "calls a method whose name is computed at run time")
 	if an.depth+1 > rate.MaxDepth {
 		return
 	}
@@ -269,7 +270,7 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 				continue
 			}
 			if an.argBytes += len(s); an.argBytes > jsMaxArgBytes {
-				an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls methods whose names are computed at run time with more text than Airlock analyses")
+				an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.computed-call-arg", sp, "calls methods whose names are computed at run time with more text than Airlock analyses")
 				return
 			}
 			if an.argsSeen == nil {
@@ -282,7 +283,7 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 			as := an.env.Languages().AppleScript(s, an.env, an.depth+1)
 			for _, x := range []rate.Verdict{w, js, as} {
 				if x.Level >= level.Destructive {
-					an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
+					an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
 					break
 				}
 			}
@@ -319,11 +320,11 @@ func jsTop(v rate.Verdict) string {
 // unfollowed rates a reference to a method that is not called where it is
 // taken nor stored in a variable the analyzer follows.
 func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp rate.Span) {
-	l := rowOf(r.name).ref
-	if l <= level.Safe || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
+	e := rowOf(r.name).ref
+	if e.Kind == 0 || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
 		return
 	}
-	an.add(l, "jxa.method-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs or does", r.name)
+	an.add(e, "jxa.method-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs or does", r.name)
 }
 
 // calledMember reports a member reference (.x, ['x']) that is called here;
@@ -510,6 +511,14 @@ func jsOpensProgram(p string) bool {
 	return false
 }
 
+// What opening a target does: an item (a file, folder, application or
+// page) is launched; a file that runs when opened runs code Airlock
+// cannot see. A URL's scheme is weighed by facts (SchemeRisk).
+var (
+	opensItem    = effect.Of(effect.Launch)
+	opensProgram = effect.Of(effect.RunUnseen)
+)
+
 // openTarget rates opening a URL or a file: by its scheme, and Dangerous
 // for a file that runs when opened (setup.command, a .pkg, a profile).
 func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
@@ -517,12 +526,12 @@ func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
 	if v := an.evalExpr(c.first, 0); v.lit {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
-			l, w, p := level.Caution, "", false
+			l, w, p := opensItem.Level(), "", false
 			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
 				l, w = facts.SchemeRisk(scheme)
 			}
 			if jsOpensProgram(low) {
-				l, w, p = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
+				l, w, p = opensProgram.Level(), "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
 			}
 			if l > worst || why == "" && w != "" {
 				worst, why, program = max(l, worst), w, p
@@ -530,14 +539,16 @@ func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
 		}
 	}
 	switch {
-	case program:
-		an.add(worst, "jxa.open-program", sp, "OPEN: %s", why)
+	case program && worst == opensProgram.Level():
+		an.add(opensProgram, "jxa.open-program", sp, "OPEN: %s", why)
+	case program: // a scheme of another target weighs more
+		an.addFact(worst, "jxa.open-program", sp, "OPEN: %s", why)
 	case why != "":
-		an.add(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
+		an.addFact(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
 	case location:
-		an.add(level.Caution, "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
+		an.add(effect.Of(effect.Egress), "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
 	default:
-		an.add(level.Caution, "jxa.open", sp, "OPEN: opens a file, folder, application or page")
+		an.add(effect.Of(effect.Launch), "jxa.open", sp, "OPEN: opens a file, folder, application or page")
 	}
 }
 
@@ -567,17 +578,17 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 					u = rate.UseWrite
 				}
 				for _, f := range rate.GuardScriptPath(an.env, p, u, true) {
-					an.add(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+					an.addFact(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
 				}
 			}
 			switch {
 			case write && z.Kind == rate.ZonePersistence:
-				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
+				an.add(effect.Of(effect.Overwrite, effect.Planted), "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
 			case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
-				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
+				an.add(effect.Of(effect.Overwrite, effect.Session), "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
 			case !write:
 				if what, ok := z.SecretRead(); ok {
-					an.add(level.Dangerous, "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
+					an.add(effect.Of(effect.ReadSecret), "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -12,7 +13,8 @@ import (
 // The DSL's launches (OPEN_FILE, OPEN_URL, OPEN_APP) are rated by what the
 // OS would start for them, resolved through env.Launch, and by the file as
 // it is (or as the plan will have written it): facts.LaunchLevel, the rule
-// the executor applies again right before the launch.
+// the executor applies again right before the launch. The levels facts
+// gives are read as they are until facts names effects (issue 24).
 
 // dslLaunchFile rates opening raw (as given) with app ("" for its default
 // app).
@@ -45,7 +47,7 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 	if err != nil {
 		// The executor resolves it again right before the launch and
 		// refuses anything above this level: only a viewer could open it.
-		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
+		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
 		return
 	}
 	kind, why := facts.Classify(h, in)
@@ -67,13 +69,13 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	}
 	if env == nil || env.Launch == nil {
 		if scheme == "http" || scheme == "https" {
-			v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
+			v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
 		}
 		return
 	}
 	h, err := env.Launch.URLHandler(u)
 	if err != nil {
-		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
+		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
 		return
 	}
 	if scheme == "http" || scheme == "https" {
@@ -95,7 +97,7 @@ func dslLaunchApp(v *Verdict, env *Env, app string) {
 	if err != nil {
 		// Nothing of the agent's reaches it; the executor resolves it again
 		// right before the launch and starts it only if it is still Caution.
-		v.Add(level.Caution, "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
+		v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
 		return
 	}
 	if l, why := facts.AppLevel(h); l > level.Caution {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -100,8 +99,8 @@ func dslLaunchApp(v *Verdict, env *Env, app string) {
 		v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
 		return
 	}
-	if l, why := facts.AppLevel(h); l > level.Caution {
-		v.Add(l, "dsl.launch-app", Span{}, "OPEN APP: %s", why)
+	if l, why := facts.AppLevel(h); l > commandEffect("OPEN_APP").Level() {
+		v.Add(l, "dsl.launch-app", Span{}, "OPEN APP: %s", why) // facts' level, until facts names effects
 	}
 }
 

@@ -57,3 +57,14 @@ func Name(s string) bool {
 	lx := lexJS(s)
 	return len(lx.toks) == 1 && lx.toks[0].kind == jsIdent && lx.toks[0].text == s
 }
+
+// RatersMissing lists the raters (1 … NRaters-1) that name no function.
+func RatersMissing() []int {
+	var out []int
+	for r := rNone + 1; r < nRaters; r++ {
+		if raters[r] == nil {
+			out = append(out, int(r))
+		}
+	}
+	return out
+}

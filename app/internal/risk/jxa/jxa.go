@@ -198,19 +198,7 @@ func (an *jsAn) findLoops() {
 		}
 		switch t.text {
 		case "forEach", "map", "every", "some", "filter", "reduce", "reduceRight", "flatMap", "find", "findIndex", "findLast", "findLastIndex":
-			if i == 0 || toks[i-1].text != "." || i+1 >= len(toks) || toks[i+1].text != "(" {
-				continue
-			}
-			c := jsMatch(toks, i+1)
-			if c < 0 {
-				c = len(toks)
-			}
-			if c > i+2 {
-				an.addLoop(i+2, c-1)
-				if args := jsSplitArgs(toks[i+2 : c]); len(args) > 0 && len(args[0]) == 1 && args[0][0].kind == jsIdent {
-					an.loopFunc(args[0][0].text)
-				}
-			}
+			an.callbackLoop(toks, i)
 		case "for", "while":
 			o := i + 1
 			if o < len(toks) && toks[o].text == "await" {
@@ -224,28 +212,57 @@ func (an *jsAn) findLoops() {
 		case "do":
 			an.loopBody(i + 1)
 		case "Application":
-			if i+1 >= len(toks) || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
-				continue
-			}
-			c := jsMatch(toks, i+1)
-			if c < 0 {
-				continue
-			}
-			args := toks[i+2 : c]
-			if len(args) == 1 && args[0].kind == jsString {
-				if err := sanitize.Strict("app", args[0].val); err != nil {
-					an.add(effect.Of(effect.Refused), "jxa.app-name", jsSpan(args[0]), "%s", err.Error())
-				}
-			}
-			for _, n := range an.appNames(args) {
-				if facts.IsTerminal(n) {
-					an.terminal = true
-				}
-			}
+			an.applicationCall(toks, i)
 		}
 	}
-	// Functions called from a loop body run in the loop too. Each token is
-	// looked at once however deeply loops nest.
+	an.loopCallees(toks)
+	an.mergeLoops()
+}
+
+// callbackLoop records the callback of the array method at toks[i]
+// (.forEach(…), .map(…) …) as a loop body, and a function it names.
+func (an *jsAn) callbackLoop(toks []jsToken, i int) {
+	if i == 0 || toks[i-1].text != "." || i+1 >= len(toks) || toks[i+1].text != "(" {
+		return
+	}
+	c := jsMatch(toks, i+1)
+	if c < 0 {
+		c = len(toks)
+	}
+	if c > i+2 {
+		an.addLoop(i+2, c-1)
+		if args := jsSplitArgs(toks[i+2 : c]); len(args) > 0 && len(args[0]) == 1 && args[0][0].kind == jsIdent {
+			an.loopFunc(args[0][0].text)
+		}
+	}
+}
+
+// applicationCall checks the name Application(…) at toks[i] is given, and
+// notes a terminal among the applications it names.
+func (an *jsAn) applicationCall(toks []jsToken, i int) {
+	if i+1 >= len(toks) || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
+		return
+	}
+	c := jsMatch(toks, i+1)
+	if c < 0 {
+		return
+	}
+	args := toks[i+2 : c]
+	if len(args) == 1 && args[0].kind == jsString {
+		if err := sanitize.Strict("app", args[0].val); err != nil {
+			an.add(effect.Of(effect.Refused), "jxa.app-name", jsSpan(args[0]), "%s", err.Error())
+		}
+	}
+	for _, n := range an.appNames(args) {
+		if facts.IsTerminal(n) {
+			an.terminal = true
+		}
+	}
+}
+
+// loopCallees records the functions called from a loop body as running in
+// the loop too. Each token is looked at once however deeply loops nest.
+func (an *jsAn) loopCallees(toks []jsToken) {
 	var seen []bool
 	for done := 0; done < len(an.loops); done++ {
 		if seen == nil {
@@ -262,7 +279,6 @@ func (an *jsAn) findLoops() {
 			}
 		}
 	}
-	an.mergeLoops()
 }
 
 // mergeLoops turns the loop bodies into sorted disjoint spans for inLoop.

@@ -124,43 +124,57 @@ func (an *jsAn) menuByPosition(toks []jsToken, i int) bool {
 		}
 		from--
 	}
-	var walk func(ts []jsToken, depth int) bool
-	walk = func(ts []jsToken, depth int) bool {
-		for k, x := range ts {
-			if x.kind != jsIdent {
-				continue
-			}
-			if x.text == "menuItems" && k+1 < len(ts) {
-				n := ts[k+1:]
-				if len(n) > 2 && n[0].text == "(" && n[1].text == ")" {
-					n = n[2:]
-				}
-				switch {
-				case len(n) > 1 && n[0].text == "[" && n[1].kind != jsString:
+	return an.menuIndexIn(toks[from:i], 0)
+}
+
+// menuIndexIn reports a menu item picked by its index in ts, or in the
+// variables ts names, followed depth deep (at most 2).
+func (an *jsAn) menuIndexIn(ts []jsToken, depth int) bool {
+	for k, x := range ts {
+		if x.kind != jsIdent {
+			continue
+		}
+		if x.text == "menuItems" && menuIndexAfter(ts[k+1:]) {
+			return true
+		}
+		bare := k == 0 || ts[k-1].text != "."
+		if bare && k+2 < len(ts) && ts[k+1].text == "[" && ts[k+2].kind != jsString && an.holdsMenuItems(x.text) {
+			return true // items[n], where items = ….menuItems()
+		}
+		if bare && depth < 2 {
+			for _, d := range an.defs[x.text] {
+				if an.menuIndexIn(d.expr, depth+1) {
 					return true
-				case len(n) > 1 && n[0].text == "." && (n[1].text == "at" || n[1].text == "pop" || n[1].text == "shift"):
-					return true
-				}
-			}
-			if k+2 < len(ts) && ts[k+1].text == "[" && ts[k+2].kind != jsString && (k == 0 || ts[k-1].text != ".") {
-				// items[n], where items = ….menuItems()
-				for _, d := range an.defs[x.text] {
-					for _, y := range d.expr {
-						if y.kind == jsIdent && y.text == "menuItems" {
-							return true
-						}
-					}
-				}
-			}
-			if depth < 2 && (k == 0 || ts[k-1].text != ".") {
-				for _, d := range an.defs[x.text] {
-					if walk(d.expr, depth+1) {
-						return true
-					}
 				}
 			}
 		}
-		return false
 	}
-	return walk(toks[from:i], 0)
+	return false
+}
+
+// menuIndexAfter reports that what follows menuItems picks one by its
+// index: [n] (not a name), or .at, .pop, .shift, after an optional ().
+func menuIndexAfter(n []jsToken) bool {
+	if len(n) > 2 && n[0].text == "(" && n[1].text == ")" {
+		n = n[2:]
+	}
+	switch {
+	case len(n) > 1 && n[0].text == "[" && n[1].kind != jsString:
+		return true
+	case len(n) > 1 && n[0].text == "." && (n[1].text == "at" || n[1].text == "pop" || n[1].text == "shift"):
+		return true
+	}
+	return false
+}
+
+// holdsMenuItems reports a variable given a chain that names menuItems.
+func (an *jsAn) holdsMenuItems(name string) bool {
+	for _, d := range an.defs[name] {
+		for _, y := range d.expr {
+			if y.kind == jsIdent && y.text == "menuItems" {
+				return true
+			}
+		}
+	}
+	return false
 }

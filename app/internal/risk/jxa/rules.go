@@ -298,74 +298,54 @@ const (
 	nRaters
 )
 
-// run calls the function r names. (A switch, not an array of functions:
-// the functions reach the table again, eval's through Rate, and a
-// package variable may not refer to itself.)
-func (r rater) run(an *jsAn, u use) {
-	switch r {
-	case rDoShellScript:
-		an.doShellScript(u)
-	case rDoScript:
-		an.doScript(u)
-	case rCShell:
-		an.cShell(u)
-	case rEvalCall:
-		an.evalCall(u)
-	case rCalled:
-		an.called(u)
-	case rNstaskRef:
-		an.nstaskRef(u)
-	case rClassFromString:
-		an.classFromString(u)
-	case rUserTaskRef:
-		an.userTaskRef(u)
-	case rScriptFile:
-		an.scriptFile(u)
-	case rBindFunction:
-		an.bindFunction(u)
-	case rWriteText:
-		an.writeText(u)
-	case rOpenForAccess:
-		an.openForAccess(u)
-	case rFileOp:
-		an.fileOp(u)
-	case rAlways:
-		an.always(u)
-	case rCDelete:
-		an.cDelete(u)
-	case rDeleteItems:
-		an.deleteItems(u)
-	case rMoveItems:
-		an.moveItems(u)
-	case rFileRead:
-		an.fileRead(u)
-	case rSendMessage:
-		an.sendMessage(u)
-	case rOpenCall:
-		an.openCall(u)
-	case rKeystroke:
-		an.keystroke(u)
-	case rKeyCode:
-		an.keyCode(u)
-	case rClick:
-		an.click(u)
-	case rOption:
-		an.option(u)
-	case rQuitApp:
-		an.quitApp(u)
-	case rLoginItems:
-		an.loginItems(u)
-	case rLoginItem:
-		an.loginItem(u)
-	case rAppCommand:
-		an.appCommand(u)
-	case rBundleLoad:
-		an.bundleLoad(u)
-	case rTerminalCommand:
-		an.terminalCommand(u)
-	case rPerformSelector:
-		an.performSelector(u)
-	default: // a row naming no function (TestMethodsTable refuses one)
-		an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.unrated", u.sp, "%s is not rated: Airlock's table has no function for it", u.r.name)
+// raters are the functions the rows name, by their rater. They are set in
+// init, not by the variable's own initialiser: the functions reach the
+// table again (eval's through Rate), and a package variable may not refer
+// to itself.
+var raters [nRaters]func(*jsAn, use)
+
+func init() {
+	raters = [nRaters]func(*jsAn, use){
+		rDoShellScript:   (*jsAn).doShellScript,
+		rDoScript:        (*jsAn).doScript,
+		rCShell:          (*jsAn).cShell,
+		rEvalCall:        (*jsAn).evalCall,
+		rCalled:          (*jsAn).called,
+		rNstaskRef:       (*jsAn).nstaskRef,
+		rClassFromString: (*jsAn).classFromString,
+		rUserTaskRef:     (*jsAn).userTaskRef,
+		rScriptFile:      (*jsAn).scriptFile,
+		rBindFunction:    (*jsAn).bindFunction,
+		rWriteText:       (*jsAn).writeText,
+		rOpenForAccess:   (*jsAn).openForAccess,
+		rFileOp:          (*jsAn).fileOp,
+		rAlways:          (*jsAn).always,
+		rCDelete:         (*jsAn).cDelete,
+		rDeleteItems:     (*jsAn).deleteItems,
+		rMoveItems:       (*jsAn).moveItems,
+		rFileRead:        (*jsAn).fileRead,
+		rSendMessage:     (*jsAn).sendMessage,
+		rOpenCall:        (*jsAn).openCall,
+		rKeystroke:       (*jsAn).keystroke,
+		rKeyCode:         (*jsAn).keyCode,
+		rClick:           (*jsAn).click,
+		rOption:          (*jsAn).option,
+		rQuitApp:         (*jsAn).quitApp,
+		rLoginItems:      (*jsAn).loginItems,
+		rLoginItem:       (*jsAn).loginItem,
+		rAppCommand:      (*jsAn).appCommand,
+		rBundleLoad:      (*jsAn).bundleLoad,
+		rTerminalCommand: (*jsAn).terminalCommand,
+		rPerformSelector: (*jsAn).performSelector,
 	}
+}
+
+// run calls the function r names.
+func (r rater) run(an *jsAn, u use) {
+	if r > rNone && r < nRaters && raters[r] != nil {
+		raters[r](an, u)
+		return
+	}
+	// A row naming no function (TestMethodsTable refuses one).
+	an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.unrated", u.sp, "%s is not rated: Airlock's table has no function for it", u.r.name)
 }

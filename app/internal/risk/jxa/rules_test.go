@@ -127,6 +127,9 @@ func TestMethodsTable(t *testing.T) {
 			t.Errorf("example for %q, which is not a row", name)
 		}
 	}
+	if missing := jxa.RatersMissing(); len(missing) > 0 {
+		t.Errorf("raters %v name no function (raters, rules.go)", missing)
+	}
 	word := regexp.MustCompile(`\b` + `xyzzyNotAMethod` + `\b`)
 	for _, r := range rows {
 		t.Run(r.Name, func(t *testing.T) {

@@ -156,44 +156,14 @@ func jsCallOf(args []jsToken) jsCall {
 // directly, with .call, .apply or .bind(…)(…), or by Reflect.apply.
 func (an *jsAn) invocation(toks []jsToken, i int) jsCall {
 	n := len(toks)
-	if i+1 < n && toks[i+1].text == "(" {
+	switch {
+	case i+1 < n && toks[i+1].text == "(":
 		if c := jsMatch(toks, i+1); c > 0 {
 			return jsCallOf(toks[i+2 : c])
 		}
 		return jsCallOf(toks[i+2:])
-	}
-	if i+3 < n && toks[i+1].text == "." && toks[i+3].text == "(" {
-		c := jsMatch(toks, i+3)
-		if c < 0 {
-			c = n
-		}
-		args := jsSplitArgs(toks[i+4 : c])
-		switch toks[i+2].text {
-		case "call":
-			if len(args) <= 1 {
-				return jsCall{ok: true, known: true}
-			}
-			return jsCallOf(toks[i+4+len(args[0])+1 : c])
-		case "apply":
-			if len(args) < 2 {
-				return jsCall{ok: true, known: true}
-			}
-			a := jsStripParens(args[1])
-			if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
-				return jsCallOf(a[1 : len(a)-1])
-			}
-			return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
-		case "bind":
-			if c < n-1 && toks[c+1].text == "(" {
-				if c2 := jsMatch(toks, c+1); c2 > 0 {
-					if len(args) > 1 {
-						return jsCallOf(toks[i+4+len(args[0])+1 : c])
-					}
-					return jsCallOf(toks[c+2 : c2])
-				}
-			}
-		}
-		return jsCall{}
+	case i+3 < n && toks[i+1].text == "." && toks[i+3].text == "(":
+		return jsCallVia(toks, i)
 	}
 	// Reflect.apply(ref, this, [args])
 	s := jsChainStart(toks, i)
@@ -206,13 +176,52 @@ func (an *jsAn) invocation(toks []jsToken, i int) jsCall {
 		if len(args) < 3 {
 			return jsCall{ok: true, known: true}
 		}
-		a := jsStripParens(args[2])
-		if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
-			return jsCallOf(a[1 : len(a)-1])
-		}
-		return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
+		return jsCallOfArray(args[2])
 	}
 	return jsCall{}
+}
+
+// jsCallVia reads ref.call(this, …), ref.apply(this, [args]) and
+// ref.bind(this, …)(…), the reference ending at toks[i].
+func jsCallVia(toks []jsToken, i int) jsCall {
+	n := len(toks)
+	c := jsMatch(toks, i+3)
+	if c < 0 {
+		c = n
+	}
+	args := jsSplitArgs(toks[i+4 : c])
+	switch toks[i+2].text {
+	case "call":
+		if len(args) <= 1 {
+			return jsCall{ok: true, known: true}
+		}
+		return jsCallOf(toks[i+4+len(args[0])+1 : c])
+	case "apply":
+		if len(args) < 2 {
+			return jsCall{ok: true, known: true}
+		}
+		return jsCallOfArray(args[1])
+	case "bind":
+		if c < n-1 && toks[c+1].text == "(" {
+			if c2 := jsMatch(toks, c+1); c2 > 0 {
+				if len(args) > 1 {
+					return jsCallOf(toks[i+4+len(args[0])+1 : c])
+				}
+				return jsCallOf(toks[c+2 : c2])
+			}
+		}
+	}
+	return jsCall{}
+}
+
+// jsCallOfArray is the call whose arguments are the array a (apply's): its
+// elements when a is an array literal, else a itself, computed.
+func jsCallOfArray(a []jsToken) jsCall {
+	a = jsStripParens(a)
+	if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
+		return jsCallOf(a[1 : len(a)-1])
+	}
+	return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
 }
 
 // jsChainStart walks back from toks[i] over a member chain (a.b[c](d).e)

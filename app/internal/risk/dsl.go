@@ -117,7 +117,7 @@ func Action(a action.Action, env *Env) Verdict { return actionIn(a, env, nil) }
 func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 	var v Verdict
 	c := a.Cmd
-	v.Found(commandEffect(c.Name), "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
+	v.Found(commandEffect(c.Name).On(firstTarget(a)), "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
 	if c.Name == "RUN_SHORTCUT" {
 		v.Found(effect.Of(effect.RunUnseen), "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
 	}
@@ -226,15 +226,15 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	}
 	short := env.Paths.ShortPath(p.Resolved)
 	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
-		v.Found(placed(p, op), "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Found(placed(p, op).On(p.Resolved), "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	}
 	switch {
 	case p.Exists && (op == sanitize.OpWrite || op == sanitize.OpMoveTo) && cmd != "APPEND_FILE":
-		v.Found(effect.Of(effect.Overwrite), "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
 	case op == sanitize.OpDelete && p.IsDir:
-		v.Found(effect.Of(effect.Trash), "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
+		v.Found(effect.Of(effect.Trash).On(p.Resolved), "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
 	case op == sanitize.OpMoveFrom && p.IsDir:
-		v.Found(effect.Of(effect.Change), "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
+		v.Found(effect.Of(effect.Change).On(p.Resolved), "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
 	}
 }
 
@@ -256,13 +256,13 @@ func PathTarget(raw string, env *Env) Verdict {
 	short := env.Paths.ShortPath(p.Resolved)
 	switch {
 	case p.Persistence != "":
-		v.Found(placed(p, sanitize.OpWrite), "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Found(placed(p, sanitize.OpWrite).On(p.Resolved), "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	case p.Exists && p.IsDir:
-		v.Found(effect.Of(effect.Overwrite), "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
 	case p.Exists:
-		v.Found(effect.Of(effect.Overwrite), "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
 	default:
-		v.Found(effect.Of(effect.Create), "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
+		v.Found(effect.Of(effect.Create).On(p.Resolved), "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -63,6 +64,21 @@ func commandEffect(name string) effect.Effect {
 		return e
 	}
 	return effect.Of(effect.Unknown)
+}
+
+// firstTarget is what an action acts on, as the plan gives it: its first
+// path, URL or application argument ("" for none).
+func firstTarget(a action.Action) string {
+	for i, spec := range a.Cmd.Args {
+		if i >= len(a.Args) {
+			break
+		}
+		switch spec.Kind {
+		case action.KindPath, action.KindURL, action.KindApp:
+			return a.Args[i]
+		}
+	}
+	return ""
 }
 
 // refused is the sanitiser's refusal, and a plan that does not parse.

@@ -35,7 +35,8 @@ func TestDSLCommandEffects(t *testing.T) {
 }
 
 // TestDSLReasonsCarryEffects: an action's reasons, and the plan's, name
-// their effects, and the plan's total keeps each action's effect.
+// their effects, and the plan's total keeps each action's effect and its
+// target.
 func TestDSLReasonsCarryEffects(t *testing.T) {
 	for _, src := range []string{
 		"NOTIFY \"hi\"",
@@ -52,6 +53,9 @@ func TestDSLReasonsCarryEffects(t *testing.T) {
 				t.Errorf("%q: reason %s (%q) names no effect", src, r.Rule, r.Text)
 			} else if r.Level != r.Effect.Level() {
 				t.Errorf("%q: reason %s is %v, its effect %v weighs %v", src, r.Rule, r.Level, r.Effect, r.Effect.Level())
+			}
+			if r.Rule == "dsl.delete_file" && r.Effect != effect.Of(effect.Trash).On("~/Documents/a.txt") {
+				t.Errorf("%q: the delete's effect is %v, want trash on ~/Documents/a.txt", src, r.Effect)
 			}
 		}
 	}

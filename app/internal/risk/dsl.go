@@ -135,8 +135,8 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if l, why := facts.SchemeRisk(strings.ToLower(u.Scheme)); l > commandEffect(c.Name).Level() {
-				v.Add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why) // facts' level, until facts names effects
+			if e, why := facts.SchemeEffect(strings.ToLower(u.Scheme)); e.Level() > commandEffect(c.Name).Level() {
+				v.Found(e, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
 			}
 			if c.Name == "OPEN_URL" {
 				dslLaunchURL(&v, env, u.String(), u.Scheme, u.Path)

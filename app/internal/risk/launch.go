@@ -11,9 +11,8 @@ import (
 
 // The DSL's launches (OPEN_FILE, OPEN_URL, OPEN_APP) are rated by what the
 // OS would start for them, resolved through env.Launch, and by the file as
-// it is (or as the plan will have written it): facts.LaunchLevel, the rule
-// the executor applies again right before the launch. The levels facts
-// gives are read as they are until facts names effects (issue 24).
+// it is (or as the plan will have written it): facts.LaunchEffect, the rule
+// the executor applies again right before the launch.
 
 // dslLaunchFile rates opening raw (as given) with app ("" for its default
 // app).
@@ -50,13 +49,13 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 		return
 	}
 	kind, why := facts.Classify(h, in)
-	l, why := facts.LaunchLevel(short, kind, why, &f)
-	v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
+	e, why := facts.LaunchEffect(short, kind, why, &f)
+	v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
 }
 
 // dslLaunchURL rates opening u: a web page by the browser that would show
-// it, a file: URL as its file, another scheme by its app (facts.AppLevel;
-// the scheme's own risk is facts.SchemeRisk's).
+// it, a file: URL as its file, another scheme by its app
+// (facts.SchemeHandlerEffect; the scheme's own effect is facts.SchemeEffect's).
 func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	scheme = strings.ToLower(scheme)
 	if scheme == "file" {
@@ -79,12 +78,12 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	}
 	if scheme == "http" || scheme == "https" {
 		kind, why := facts.Classify(h, facts.InputWeb)
-		l, why := facts.LaunchLevel(u, kind, why, nil)
-		v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
+		e, why := facts.LaunchEffect(u, kind, why, nil)
+		v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
 		return
 	}
-	l, why := facts.SchemeLevel(h)
-	v.Add(l, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
+	e, why := facts.SchemeHandlerEffect(h)
+	v.Found(e, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
 }
 
 // dslLaunchApp rates launching app with nothing to open.
@@ -99,8 +98,8 @@ func dslLaunchApp(v *Verdict, env *Env, app string) {
 		v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
 		return
 	}
-	if l, why := facts.AppLevel(h); l > commandEffect("OPEN_APP").Level() {
-		v.Add(l, "dsl.launch-app", Span{}, "OPEN APP: %s", why) // facts' level, until facts names effects
+	if e, why := facts.AppEffect(h); e.Level() > commandEffect("OPEN_APP").Level() {
+		v.Found(e, "dsl.launch-app", Span{}, "OPEN APP: %s", why)
 	}
 }
 

@@ -90,7 +90,6 @@ var calibration = []struct {
 	// fx-jxa (the lead merges the parts' blocks).
 	{HoldSecret, 0, level.Caution, "the secret is the agent's already; only a way out makes it leave (SecretOut)"},
 	{Show, 0, level.Safe, "shows or says: nothing changes, nothing leaves"},
-
 	{Decode, 0, level.Safe, "decodes: nothing changes; code run from what it decoded is rated where it runs"},
 }
 

@@ -95,9 +95,9 @@ func (an *jsAn) rateCommand(toks []jsToken, k int, name string, args bool, info 
 		return // an element made, not yet added
 	}
 	first := jsFirstWord(name)
-	if l, ok := info.Verbs[first]; ok {
-		if l >= level.Dangerous {
-			an.addFact(l, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, l)
+	if e, ok := info.Does[first]; ok {
+		if e.Level() >= level.Dangerous {
+			an.add(e, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, e.Level())
 		}
 		return
 	}

@@ -25,13 +25,13 @@ func (an *jsAn) guard() {
 		}
 		if i > 0 && toks[i-1].kind == jsPunct && toks[i-1].text == "+" {
 			for _, f := range rate.GuardScriptTail(an.env, t.val, rate.UseRead, true) {
-				an.addFact(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+				an.guardFinding(f, sp)
 			}
 			continue
 		}
 		asPath := i > 1 && toks[i-1].text == "(" && (toks[i-2].text == "Path" || toks[i-2].text == "fileURLWithPath" || toks[i-2].text == "stringWithString")
 		for _, f := range rate.GuardScriptPath(an.env, t.val, rate.UseRead, asPath) {
-			an.addFact(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+			an.guardFinding(f, sp)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
@@ -163,12 +162,10 @@ func (an *jsAn) add(e effect.Effect, rule string, sp rate.Span, format string, a
 	an.v.Found(e, rule, sp, format, args...)
 }
 
-// addFact adds a reason at the level l the shared facts decide (facts'
-// tables of application verbs, menu items, URL schemes and handlers, and
-// rate's path guard), which do not name effects yet: the lead moves these
-// callers to facts' effect-returning functions (issue 24).
-func (an *jsAn) addFact(l level.Level, rule string, sp rate.Span, format string, args ...any) {
-	an.v.Add(l, rule, sp, format, args...)
+// guardFinding adds a finding of the path guard (rate.GuardScriptPath), which
+// carries a level, not an effect, in every language (issue 24).
+func (an *jsAn) guardFinding(f rate.Finding, sp rate.Span) {
+	an.v.AddText(f.Level, "jxa."+f.Rule, sp, f.Text)
 }
 
 func jsSpan(t jsToken) rate.Span { return rate.Span{Start: int(t.start), End: int(t.end)} }

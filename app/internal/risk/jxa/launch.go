@@ -199,20 +199,20 @@ func (an *jsAn) launchOne(sp rate.Span, h *facts.Handler, s string, kind launchT
 			return
 		}
 		if t == facts.TargetFolder || t == facts.TargetApp {
-			l, why := facts.SchemeRisk("file")
-			an.addFact(l, "egress.jxa.open-url", sp, "OPEN: %s", why)
+			e, why := facts.SchemeEffect("file")
+			an.add(e, "egress.jxa.open-url", sp, "OPEN: %s", why)
 			return
 		}
 		if h != nil {
 			if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
-				l, why := facts.LaunchLevel(shown, k, why, nil)
-				an.addFact(l, "jxa.launch-runner", sp, "OPEN %s: %s", shown, why)
+				e, why := facts.LaunchEffect(shown, k, why, nil)
+				an.add(e, "jxa.launch-runner", sp, "OPEN %s: %s", shown, why)
 				return
 			}
 		}
 		scheme, _ := facts.URLScheme(strings.ToLower(strings.TrimSpace(s)))
-		l, why := facts.SchemeRisk(scheme)
-		an.addFact(l, "egress.jxa.open-url", sp, "OPEN: %s", why)
+		e, why := facts.SchemeEffect(scheme)
+		an.add(e, "egress.jxa.open-url", sp, "OPEN: %s", why)
 		return
 	}
 	switch facts.OpenPath(strings.ReplaceAll(s, rate.HoleUnquoted, "…")) {
@@ -237,9 +237,9 @@ func (an *jsAn) launchFile(sp rate.Span, h *facts.Handler, p string, whole bool)
 	if h != nil {
 		handler = *h
 	}
-	l, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Level()
+	e, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Effect()
 	if h != nil {
 		rule = "jxa.launch-" + k.String()
 	}
-	an.addFact(l, rule, sp, "OPEN %s: %s", rate.Display(p), why)
+	an.add(e, rule, sp, "OPEN %s: %s", rate.Display(p), why)
 }

@@ -538,8 +538,8 @@ func (an *jsAn) click(u use) {
 	if an.menuByPosition(toks, i) {
 		an.add(effect.Of(effect.Unknown), "jxa.menu-position", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
 	}
-	if l, label, why := an.labels(toks, i, c); l >= level.Dangerous {
-		an.addFact(l, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
+	if e, label, why, ok := an.labels(toks, i, c); ok && e.Level() >= level.Dangerous {
+		an.add(e, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
 	}
 }
 

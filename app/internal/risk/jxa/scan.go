@@ -466,14 +466,15 @@ func (an *jsAn) bulkArgs(all []jsToken) bool {
 
 // labels finds the most dangerous label (menu item, button) named in the
 // chain a click is made on, or in its arguments, following variables once.
-func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, string) {
-	best, label, why := level.Safe, "", ""
+func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (effect.Effect, string, string, bool) {
+	var best effect.Effect
+	label, why, found := "", "", false
 	consider := func(s string) {
 		if strings.Contains(s, "__AIRLOCK_") {
 			return
 		}
-		if l, w := facts.MenuItemRisk(s); l > best {
-			best, label, why = l, s, w
+		if e, w, ok := facts.MenuItemEffect(s); ok && (!found || e.Level() > best.Level()) {
+			best, label, why, found = e, s, w, true
 		}
 	}
 	var walk func(ts []jsToken, follow bool)
@@ -500,7 +501,7 @@ func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, st
 	}
 	walk(toks[jsChainStart(toks, i):i], true)
 	walk(c.all, true)
-	return best, label, why
+	return best, label, why, found
 }
 
 // jsRunsWhenOpened: files that run something when opened.
@@ -522,7 +523,7 @@ func jsOpensProgram(p string) bool {
 
 // What opening a target does: an item (a file, folder, application or
 // page) is launched; a file that runs when opened runs code Airlock
-// cannot see. A URL's scheme is weighed by facts (SchemeRisk).
+// cannot see. A URL's scheme does what facts says (SchemeEffect).
 var (
 	opensItem    = effect.Of(effect.Launch)
 	opensProgram = effect.Of(effect.RunUnseen)
@@ -531,29 +532,32 @@ var (
 // openTarget rates opening a URL or a file: by its scheme, and Dangerous
 // for a file that runs when opened (setup.command, a .pkg, a profile).
 func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
-	worst, why, program := level.Safe, "", false
+	var worst effect.Effect // the heaviest target's; its warning is the first target's that has one
+	why, program := "", false
 	if v := an.evalExpr(c.first, 0); v.lit {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
-			l, w, p := opensItem.Level(), "", false
+			e, w, p := opensItem, "", false
 			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
-				l, w = facts.SchemeRisk(scheme)
+				e, w = facts.SchemeEffect(scheme)
 			}
 			if jsOpensProgram(low) {
-				l, w, p = opensProgram.Level(), "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
+				e, w, p = opensProgram, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
 			}
-			if l > worst || why == "" && w != "" {
-				worst, why, program = max(l, worst), w, p
+			heavier := worst.Kind == 0 || e.Level() > worst.Level()
+			if heavier || why == "" && w != "" {
+				if heavier {
+					worst = e
+				}
+				why, program = w, p
 			}
 		}
 	}
 	switch {
-	case program && worst == opensProgram.Level():
-		an.add(opensProgram, "jxa.open-program", sp, "OPEN: %s", why)
-	case program: // a scheme of another target weighs more
-		an.addFact(worst, "jxa.open-program", sp, "OPEN: %s", why)
+	case program:
+		an.add(worst, "jxa.open-program", sp, "OPEN: %s", why)
 	case why != "":
-		an.addFact(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
+		an.add(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
 	case location:
 		an.add(effect.Of(effect.Egress), "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
 	default:
@@ -587,7 +591,7 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 					u = rate.UseWrite
 				}
 				for _, f := range rate.GuardScriptPath(an.env, p, u, true) {
-					an.addFact(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+					an.guardFinding(f, sp)
 				}
 			}
 			switch {

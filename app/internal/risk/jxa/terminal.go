@@ -69,9 +69,9 @@ func (an *jsAn) performSelector(u use) {
 	_, fact, known := facts.LookupObjCMethod(sel)
 	const format = "OBJC: %s calls %s, which %s"
 	switch unmodelled := effect.Of(effect.Unknown); {
-	case known && (row.rate == rNone || fact.Level > row.fx.Level()):
-		if fact.Level > level.Safe {
-			an.addFact(fact.Level, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), fact.What)
+	case known && (row.rate == rNone || fact.Does.Level() > row.fx.Level()):
+		if fact.Does.Level() > level.Safe {
+			an.add(fact.Does, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), fact.What)
 		}
 	case known:
 		an.add(row.fx, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), fact.What)

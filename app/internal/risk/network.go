@@ -1,5 +1,7 @@
 package risk
 
+import "github.com/airlockhq/airlock/app/internal/risk/effect"
+
 // UsesNetwork reports whether the action's verdict says it reaches the
 // network: it fetches or sends (curl, wget, scp, rsync to another machine,
 // NSURL in JXA), opens connections (ssh, nc, socat, telnet, openssl
@@ -9,12 +11,22 @@ package risk
 // action that runs unasked and whose verdict does not say so reaches
 // nothing, not even this machine's own services.
 //
-// It reads rule names only. A rule missing here makes the action run
-// without network (it fails, it does not escape); a rule here that also
-// fires for work without the network (shell.git covers git stash too)
-// gives that work the web's ports when it runs unasked.
+// It reads the reasons' effects (effect.Network: fetching, uploading,
+// connecting, looking up). A reason without an effect — an analyzer not yet
+// converted to effects (issue 24) — is read by its rule name instead
+// (networkRules), which the lead removes when every analyzer reports
+// effects. An effect or rule missing makes the action run without network
+// (it fails, it does not escape); a rule here that also fires for work
+// without the network (shell.git covers git stash too) gives that work the
+// web's ports when it runs unasked.
 func UsesNetwork(v Verdict) bool {
 	for _, r := range v.Reasons {
+		if r.Effect.Kind != 0 {
+			if effect.Network(r.Effect.Kind) {
+				return true
+			}
+			continue
+		}
 		if networkRules[r.Rule] {
 			return true
 		}
@@ -22,7 +34,8 @@ func UsesNetwork(v Verdict) bool {
 	return false
 }
 
-// networkRules are the rules that find use of the network.
+// networkRules are the rules that find use of the network, for the reasons
+// that name no effect.
 var networkRules = map[string]bool{
 	// Fetching and sending.
 	"shell.download": true, "shell.net-lookup": true, "shell.upload": true, "shell.exfiltration": true, "egress.jxa.network": true, "egress.as.network": true,

@@ -86,6 +86,11 @@ var calibration = []struct {
 	// fx-as (AppleScript and ASObjC).
 	{Change, Forced, level.Dangerous, "changes without the undo the person would have: a move outside the Finder, with no way back"},
 	{Admin, Session, level.Destructive, "root over the whole system: sudo, su, with administrator privileges (seed 000: sudo is critical)"},
+
+	// fx-jxa (the lead merges the parts' blocks).
+	{HoldSecret, 0, level.Caution, "the secret is the agent's already; only a way out makes it leave (SecretOut)"},
+	{Show, 0, level.Safe, "shows or says: nothing changes, nothing leaves"},
+	{Decode, 0, level.Safe, "decodes: nothing changes; code run from what it decoded is rated where it runs"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

@@ -73,6 +73,11 @@ const (
 	// Combinations (calibration.go's combos): found over a whole action.
 	SecretOut // a secret it reads can leave: a secret read and a way out
 
+	// fx-jxa (the lead merges the parts' blocks).
+	HoldSecret // carries a secret written out in its own text (an API key, a token, a password): the agent has it already
+	Show       // shows or says something to the person and changes nothing: a notification, speech, a Finder window
+	Decode     // decodes data (base64, hex, compression): changes nothing, but what runs next may be what it decoded
+
 	nKinds // the number of kinds
 )
 
@@ -84,6 +89,7 @@ var kindNames = [nKinds]string{
 	Launch: "launch", Input: "input", AppState: "app state", Quit: "quit", Signal: "signal", Setting: "setting", Power: "power",
 	Install: "install", Admin: "admin", Account: "account", SecurityOff: "security off", Persist: "persistence", Disk: "disk",
 	Unknown: "unknown", Refused: "refused", SecretOut: "secret out",
+	HoldSecret: "secret held", Show: "show", Decode: "decode",
 }
 
 func (k Kind) String() string {

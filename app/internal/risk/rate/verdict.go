@@ -142,9 +142,18 @@ func (v Verdict) Texts() []string {
 
 // SynthesisesInput reports whether the action types, presses keys or clicks
 // on the user's behalf: what the context lock must check before it runs,
-// because such input lands in whatever app is frontmost.
+// because such input lands in whatever app is frontmost. It reads the
+// reasons' effects (effect.Input); a reason without an effect — an analyzer
+// not yet converted (issue 24) — is read by its rule (inputRules), until
+// the lead removes that fallback.
 func (v Verdict) SynthesisesInput() bool {
 	for _, r := range v.Reasons {
+		if r.Effect.Kind != 0 {
+			if r.Effect.Kind == effect.Input {
+				return true
+			}
+			continue
+		}
 		if inputRules[r.Rule] {
 			return true
 		}
@@ -152,7 +161,8 @@ func (v Verdict) SynthesisesInput() bool {
 	return false
 }
 
-// inputRules are the rules that find synthesised keyboard and mouse input.
+// inputRules are the rules that find synthesised keyboard and mouse input,
+// for the reasons that name no effect.
 var inputRules = map[string]bool{
 	"as.keystroke": true, "as.keycode": true, "as.click": true,
 	"jxa.keystroke": true, "jxa.keycode": true, "jxa.click": true,

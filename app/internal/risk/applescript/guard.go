@@ -18,68 +18,90 @@ var (
 	asTree = map[string]bool{"delete": true, "move": true, "duplicate": true}
 )
 
-// guard applies the guard to every string literal of the script.
+// guard applies the guard to every string literal of the script. It
+// visits only the literals (the lexer lists them), each with the
+// statement that holds it, in the order of the script: no walk over
+// every token.
 func (an *asAn) guard() {
-	an.statements(func(st []asToken) {
-		// What the statement does with its paths, worked out when it has
-		// one.
-		u, reads, known := rate.UseRead, false, false
-		verbs := func() {
-			if known {
-				return
+	toks, ends := an.lx.toks, an.lx.ends
+	var g stmtGuard
+	e, start := 0, int32(0)
+	for _, k := range an.lx.strs {
+		if ends[e] < k {
+			for ends[e] < k {
+				start = ends[e] + 1
+				e++
 			}
-			known = true
-			for _, t := range st {
-				if t.kind != asWord || t.end-t.start > 9 {
-					continue
-				}
-				w := strings.ToLower(an.text(t))
-				switch {
-				case asTree[w]:
-					u, reads = rate.UseTreeWrite, true
-				case asWrites[w] && u != rate.UseTreeWrite:
-					u, reads = rate.UseWrite, true
-				case w == "read" || w == "open":
-					reads = true
-				}
-			}
+			g = stmtGuard{}
 		}
-		for k, t := range st {
-			if t.kind != asString {
-				continue
-			}
-			s := an.str(t)
-			sp := tokSpan(t)
-			if an.env.SelfApp(s) {
-				an.add(effect.Of(effect.Refused), "as.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(s))
-				continue
-			}
-			if rate.NamesSelf(s) {
-				an.add(effect.Of(effect.Refused), "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(s))
-				continue
-			}
-			if _, ok := rate.ScriptPath(s); !ok {
-				continue
-			}
-			verbs()
-			if k > 0 && st[k-1].isOp('&') {
-				for _, f := range rate.GuardScriptTail(an.env, s, u, true) {
-					an.finding(f, sp)
-				}
-				continue
-			}
-			asPath := reads
-			if k > 0 {
-				switch st[k-1].kw {
-				case kwFile, kwFolder, kwAlias, kwPosix, kwDisk, kwItem, kwPath:
-					asPath = true
-				}
-			}
-			for _, f := range rate.GuardScriptPath(an.env, s, u, asPath) {
-				an.finding(f, sp)
-			}
+		st := toks[start:ends[e]]
+		an.guardString(st, int(k-start), &g)
+	}
+}
+
+// stmtGuard is what a statement does with its paths, worked out (verbs)
+// when the guard meets the first of its literals that names one.
+type stmtGuard struct {
+	u     rate.Use
+	reads bool
+	known bool
+}
+
+// verbs works out what the statement st does with its paths, once.
+func (g *stmtGuard) verbs(an *asAn, st []asToken) {
+	if g.known {
+		return
+	}
+	g.known, g.u = true, rate.UseRead
+	for _, t := range st {
+		if t.kind != asWord || t.end-t.start > 9 {
+			continue
 		}
-	})
+		w := strings.ToLower(an.text(t))
+		switch {
+		case asTree[w]:
+			g.u, g.reads = rate.UseTreeWrite, true
+		case asWrites[w] && g.u != rate.UseTreeWrite:
+			g.u, g.reads = rate.UseWrite, true
+		case w == "read" || w == "open":
+			g.reads = true
+		}
+	}
+}
+
+// guardString applies the guard to the literal st[k] of the statement st.
+func (an *asAn) guardString(st []asToken, k int, g *stmtGuard) {
+	t := st[k]
+	s := an.str(t)
+	sp := tokSpan(t)
+	if an.env.SelfApp(s) {
+		an.add(effect.Of(effect.Refused), "as.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(s))
+		return
+	}
+	if rate.NamesSelf(s) {
+		an.add(effect.Of(effect.Refused), "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(s))
+		return
+	}
+	if _, ok := rate.ScriptPath(s); !ok {
+		return
+	}
+	g.verbs(an, st)
+	if k > 0 && st[k-1].isOp('&') {
+		for _, f := range rate.GuardScriptTail(an.env, s, g.u, true) {
+			an.finding(f, sp)
+		}
+		return
+	}
+	asPath := g.reads
+	if k > 0 {
+		switch st[k-1].kw {
+		case kwFile, kwFolder, kwAlias, kwPosix, kwDisk, kwItem, kwPath:
+			asPath = true
+		}
+	}
+	for _, f := range rate.GuardScriptPath(an.env, s, g.u, asPath) {
+		an.finding(f, sp)
+	}
 }
 
 // finding adds a finding of the path guard (rate.GuardScriptPath …) at sp.

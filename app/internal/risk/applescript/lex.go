@@ -92,9 +92,9 @@ func (an *asAn) eventCode(t asToken) string {
 // asLex is the normaliser's result.
 type asLex struct {
 	toks  []asToken
-	ends  []int32  // the index in toks of each statement's asEOL
-	lb    []byte   // while lexing: the normalised buffer (norm after)
-	buf   *lexBufs // toks' and ends' pooled buffers
+	ends  []int32 // the index in toks of each statement's asEOL
+	strs  []int32 // the index in toks of each string literal, in order
+	lb    []byte  // while lexing: the normalised buffer (norm after)
 	names *nameTable
 	src   string
 	// norm holds the tokens' texts: the source with its words lower-cased,
@@ -106,22 +106,16 @@ type asLex struct {
 	badUTF8      bool
 }
 
-// lexBufs are a script's token buffers, reused: a 1 MB script has some
-// 200,000 tokens.
-type lexBufs struct {
-	toks []asToken
-	ends []int32
-}
+// lexPool keeps lexers with their token buffers, reused: a 1 MB script
+// has some 200,000 tokens.
+var lexPool = sync.Pool{New: func() any { return new(asLex) }}
 
-var tokenPool = sync.Pool{New: func() any { return new(lexBufs) }}
-
-// release returns the token buffers to the pool; lx must not be used after.
+// release returns the lexer and its token buffers to the pool; lx must
+// not be used after.
 func (lx *asLex) release() {
-	lx.buf.toks, lx.buf.ends = lx.toks[:0], lx.ends[:0]
-	lx.toks, lx.ends = nil, nil
-	tokenPool.Put(lx.buf)
 	lx.names.release()
-	lx.names = nil
+	*lx = asLex{toks: lx.toks[:0], ends: lx.ends[:0], strs: lx.strs[:0]}
+	lexPool.Put(lx)
 }
 
 // lexPad is how many zero bytes follow the source in the normalised
@@ -132,12 +126,16 @@ const lexPad = 8
 // lexAppleScript tokenises src. It never fails: problems are recorded in
 // the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
-	buf := tokenPool.Get().(*lexBufs)
-	toks := buf.toks[:0]
+	out := lexPool.Get().(*asLex)
+	toks := out.toks[:0]
 	if cap(toks) < len(src)/4+8 {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
-	lx := &asLex{src: src, buf: buf, names: namePool.Get().(*nameTable), ends: buf.ends[:0], toks: toks}
+	// The lexer works on a copy on the stack, written back once at the
+	// end: it stores its slices at every token, and a pointer stored into
+	// a heap object costs a write barrier whenever the garbage collector
+	// is marking, which a busy gate keeps it doing often.
+	lx := asLex{src: src, names: namePool.Get().(*nameTable), ends: out.ends[:0], strs: out.strs[:0], toks: toks}
 	// The normalised buffer starts as a copy of the source: only words need
 	// folding, and the word scan does it as it goes; everything else
 	// matches byte for byte. Texts the source does not spell out follow
@@ -159,7 +157,8 @@ func lexAppleScript(src string) *asLex {
 	// lb is not written again: the string shares its bytes.
 	lx.norm = unsafe.String(&lx.lb[0], len(lx.lb))
 	lx.lb = nil
-	return lx
+	*out = lx
+	return out
 }
 
 // other lexes what starts at i, a byte that does not start a word, and
@@ -484,11 +483,13 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 		}
 		switch {
 		case j < n && src[j] == '"':
+			lx.strs = append(lx.strs, int32(len(toks)))
 			return pushToken(toks, asString, i, j+1, i, j-i), lb, j + 1
 		case j+1 >= n:
 			// At the end, or a backslash as the last byte (content, then):
 			// the string is open.
 			lx.unterminated = "string"
+			lx.strs = append(lx.strs, int32(len(toks)))
 			return pushToken(toks, asString, i, n, i, n-i), lb, n
 		}
 	}
@@ -517,12 +518,14 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 			if closeRune != '"' {
 				end = j + utf8.RuneLen(closeRune)
 			}
+			lx.strs = append(lx.strs, int32(len(toks)))
 			return pushToken(toks, asString, i, end, off, len(lb)-off), lb, end
 		}
 		lb = append(lb, c)
 		j++
 	}
 	lx.unterminated = "string"
+	lx.strs = append(lx.strs, int32(len(toks)))
 	return pushToken(toks, asString, i, n, off, len(lb)-off), lb, n
 }
 
@@ -560,6 +563,7 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 		// read as the string literal it is.
 		if text, ok := dataText(code); ok {
 			lb, off, size = appendText(lb, "\""+text)
+			lx.strs = append(lx.strs, int32(len(toks)))
 			toks = pushToken(toks, asString, i, end, int(off), int(size))
 			break
 		}

@@ -100,8 +100,10 @@ type asAn struct {
 	// Folding: work spent (the variables being resolved are marked in
 	// their asSym).
 	foldWork int
-	apps     map[string]*asApp       // resolved application names
-	shells   map[string]*shellEffect // shell commands analysed (asshell.go)
+	apps     map[string]*asApp // resolved application names
+	shells   map[string]int32  // shell commands analysed (shell.go): their index in shellFx
+	shellFx  []shellEffect
+	anchor   Span // the span shellInto anchors a command's reasons at
 	// Handlers (ashandlers.go): those with positional parameters and the
 	// calls collect saw; the calls and one-item effects run saw.
 	handlers []asHandler
@@ -151,7 +153,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells,
+		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells, shellFx: an.shellFx[:0],
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
 		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
@@ -176,6 +178,7 @@ func (an *asAn) release() {
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)
+	clear(an.shellFx) // the recorded reasons hold texts of the script
 	clear(an.stack[:cap(an.stack)])
 	clear(an.defList[:cap(an.defList)]) // the definitions point into the script's tokens
 	// So do the calls, returns and handlers; uses is indexed by this

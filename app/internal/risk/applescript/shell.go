@@ -45,25 +45,32 @@ const (
 // command at most twice per script: in place the first time (most
 // commands are met once), recorded the second, replayed after that.
 func (an *asAn) shellInto(v *Verdict, cmd string, sp Span) {
-	e := an.shells[cmd]
+	// The analyser holds the anchor: a span passed by address to the
+	// languages' interface would otherwise be allocated at every command.
+	an.anchor = sp
+	at := &an.anchor
+	k, met := an.shells[cmd]
 	switch {
-	case e == nil && len(an.shells) < maxShellMemo && len(cmd) <= maxShellMemoText:
+	case !met && len(an.shells) < maxShellMemo && len(cmd) <= maxShellMemoText:
 		if an.shells == nil {
-			an.shells = map[string]*shellEffect{}
+			an.shells = map[string]int32{}
 		}
-		an.shells[cmd] = &shellEffect{seen: true}
-		an.env.Languages().Shell(v, cmd, an.env, &sp, an.depth+1)
+		an.shells[cmd] = int32(len(an.shellFx))
+		an.shellFx = append(an.shellFx, shellEffect{seen: true})
+		an.env.Languages().Shell(v, cmd, an.env, at, an.depth+1)
 		return
-	case e != nil && e.seen:
+	case met && an.shellFx[k].seen:
 		var rec Verdict
 		anchor := shellAnchor
 		an.env.Languages().Shell(&rec, cmd, an.env, &anchor, an.depth+1)
-		*e = shellEffect{replay: len(rec.Reasons) < rate.MaxReasons, reasons: rec.Reasons, level: rec.Level}
+		an.shellFx[k] = shellEffect{replay: len(rec.Reasons) < rate.MaxReasons, reasons: rec.Reasons, level: rec.Level}
 	}
-	if e == nil || !e.replay || len(v.Reasons)+len(e.reasons) > rate.MaxReasons {
-		an.env.Languages().Shell(v, cmd, an.env, &sp, an.depth+1)
+	if !met || !an.shellFx[k].replay || len(v.Reasons)+len(an.shellFx[k].reasons) > rate.MaxReasons {
+		an.anchor = sp
+		an.env.Languages().Shell(v, cmd, an.env, at, an.depth+1)
 		return
 	}
+	e := &an.shellFx[k]
 	rs := make([]Reason, len(e.reasons))
 	for k, r := range e.reasons {
 		if r.Span == shellAnchor {

@@ -82,8 +82,13 @@ func (e *Env) Begin(ctx context.Context, langs Languages) (*Env, func(v *Verdict
 	if e.Bounds() != nil {
 		return e, func(*Verdict) error { return nil }
 	}
-	b := &Bounds{ctx: ctx}
-	bound := &Env{}
+	// The budget and the bound Env live as long as each other: one
+	// allocation holds both.
+	both := &struct {
+		env Env
+		b   Bounds
+	}{b: Bounds{ctx: ctx}}
+	b, bound := &both.b, &both.env
 	if e != nil {
 		*bound = *e
 	}

@@ -103,6 +103,11 @@ func (v *Verdict) add(l level.Level, e effect.Effect, rule string, span Span, te
 		v.Reasons[low] = Reason{l, rule, text, span, e}
 		return
 	}
+	if v.Reasons == nil {
+		// Most verdicts have a few reasons: room for them at once, not
+		// grown one by one.
+		v.Reasons = make([]Reason, 0, 4)
+	}
 	v.Reasons = append(v.Reasons, Reason{l, rule, text, span, e})
 }
 

@@ -18,29 +18,52 @@ type asName uint32
 type nameTable struct {
 	slots []nameSlot // open addressing; a power of two, at most half full
 	count int        // names given out
-	long  map[string]asName
+	// gen is the script the table serves: a slot written for another is
+	// empty, so a pooled table is emptied by counting on, not by clearing
+	// the room a large script once grew it to.
+	gen  uint16
+	long map[string]asName
 }
 
 type nameSlot struct {
 	lo, hi uint64
 	n      uint8
-	id     asName // 0: empty
+	gen    uint16 // the table's gen when the slot was written
+	id     asName
 }
 
 // namePool reuses name tables between scripts.
-var namePool = sync.Pool{New: func() any { return &nameTable{slots: make([]nameSlot, 256)} }}
+var namePool = sync.Pool{New: func() any { return newNameTable() }}
+
+func newNameTable() *nameTable { return &nameTable{slots: make([]nameSlot, 256), gen: 1} }
 
 // maxPooledNames bounds the room a pooled table keeps.
 const maxPooledNames = 1 << 14
 
+// release empties the table and returns it to the pool; nt must not be
+// used after.
 func (nt *nameTable) release() {
-	if len(nt.slots) > maxPooledNames {
-		return
+	if nt.empty() {
+		namePool.Put(nt)
 	}
-	clear(nt.slots)
+}
+
+// empty empties the table for the next script, and reports whether it is
+// worth keeping (false: too large).
+func (nt *nameTable) empty() bool {
+	if len(nt.slots) > maxPooledNames {
+		return false
+	}
+	nt.gen++
+	if nt.gen == 0 {
+		// Slots of the generation that wrapped around would look
+		// written: clear them, once every 65,535 scripts.
+		clear(nt.slots)
+		nt.gen = 1
+	}
 	clear(nt.long)
 	nt.count = 0
-	namePool.Put(nt)
+	return true
 }
 
 // packed returns the name of the packed text (lo, hi, n), giving it one if
@@ -49,9 +72,9 @@ func (nt *nameTable) packed(lo, hi uint64, n int) asName {
 	mask := uint64(len(nt.slots) - 1)
 	for h := nameHash(lo, hi, n) & mask; ; h = (h + 1) & mask {
 		s := &nt.slots[h]
-		if s.id == 0 {
+		if s.gen != nt.gen {
 			nt.count++
-			*s = nameSlot{lo: lo, hi: hi, n: uint8(n), id: maxKW + asName(nt.count)}
+			*s = nameSlot{lo: lo, hi: hi, n: uint8(n), gen: nt.gen, id: maxKW + asName(nt.count)}
 			id := s.id
 			if 2*nt.count > len(nt.slots) {
 				nt.grow()
@@ -69,16 +92,18 @@ func nameHash(lo, hi uint64, n int) uint64 {
 	return h ^ h>>29
 }
 
+// grow doubles the table, keeping this script's names (a new slot's gen,
+// 0, is never the table's).
 func (nt *nameTable) grow() {
 	old := nt.slots
 	nt.slots = make([]nameSlot, 2*len(old))
 	mask := uint64(len(nt.slots) - 1)
 	for _, s := range old {
-		if s.id == 0 {
+		if s.gen != nt.gen {
 			continue
 		}
 		h := nameHash(s.lo, s.hi, int(s.n)) & mask
-		for nt.slots[h].id != 0 {
+		for nt.slots[h].gen == nt.gen {
 			h = (h + 1) & mask
 		}
 		nt.slots[h] = s

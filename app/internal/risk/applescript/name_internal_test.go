@@ -1,6 +1,7 @@
 package applescript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,39 @@ func TestNamesMatchTexts(t *testing.T) {
 		}
 		an.release()
 		lx.release()
+	}
+}
+
+// TestNameTableEmpties checks that an emptied table names afresh: a text
+// named for one script is new to the next, past growth beyond the first
+// room, and when the generation counter wraps around (the first and last
+// rounds name the same texts, in other places: a slot kept from the first
+// would give a text its old name).
+func TestNameTableEmpties(t *testing.T) {
+	nt := newNameTable()
+	for round, prefix := range []string{"v", "w", "v"} {
+		for k := range round + 1 {
+			if n := nt.name(fmt.Sprintf("first%d", k)); n != maxKW+asName(k+1) {
+				t.Fatalf("round %d: first%d is named %d, want %d", round, k, n, maxKW+asName(k+1))
+			}
+		}
+		for i := range 400 { // past 256 slots: the table grows
+			text, want := fmt.Sprintf("%s%d", prefix, i), maxKW+asName(round+2+i)
+			if n := nt.name(text); n != want {
+				t.Fatalf("round %d: %s is named %d, want %d: an earlier script's name was kept", round, text, n, want)
+			}
+			if n := nt.name(text); n != want {
+				t.Fatalf("round %d: %s named again is %d, want %d", round, text, n, want)
+			}
+		}
+		if round == 1 {
+			nt.gen = 0xffff // the next empty wraps around
+		}
+		if !nt.empty() {
+			t.Fatalf("round %d: a table of %d slots was not kept", round, len(nt.slots))
+		}
+	}
+	if nt.gen != 2 {
+		t.Fatalf("after a wrap and one more script, gen is %d, want 2", nt.gen)
 	}
 }

@@ -132,9 +132,7 @@ func lexAppleScript(src string) *asLex {
 		toks = make([]asToken, 0, len(src)/4+8)
 	}
 	// The lexer works on a copy on the stack, written back once at the
-	// end: it stores its slices at every token, and a pointer stored into
-	// a heap object costs a write barrier whenever the garbage collector
-	// is marking, which a busy gate keeps it doing often.
+	// end.
 	lx := asLex{src: src, names: namePool.Get().(*nameTable), ends: out.ends[:0], strs: out.strs[:0], toks: toks}
 	// The normalised buffer starts as a copy of the source: only words need
 	// folding, and the word scan does it as it goes; everything else
@@ -146,14 +144,18 @@ func lexAppleScript(src string) *asLex {
 	// Words are most bytes of a script, blanks most of the rest: words run
 	// on in words, everything else in other. Each keeps its state in
 	// registers; one loop over both would spill it at every token.
+	// The token slice and the buffer go in and out as values: stored
+	// into lx through a pointer at every token, they would pay the
+	// garbage collector's write barrier whenever it marks.
+	toks, lb := lx.toks, lx.lb
 	for i := 0; i < n; {
 		if wordClass[src[i]] != 0 {
-			i = lx.words(i)
+			toks, i = lx.words(toks, lb, i)
 		} else {
-			i = lx.other(i)
+			toks, lb, i = lx.other(toks, lb, i)
 		}
 	}
-	lx.toks = lx.eol(lx.toks, n)
+	lx.toks, lx.lb = lx.eol(toks, n), lb
 	// lb is not written again: the string shares its bytes.
 	lx.norm = unsafe.String(&lx.lb[0], len(lx.lb))
 	lx.lb = nil
@@ -161,10 +163,11 @@ func lexAppleScript(src string) *asLex {
 	return out
 }
 
-// other lexes what starts at i, a byte that does not start a word, and
-// returns where lexing goes on.
-func (lx *asLex) other(i int) int {
-	src, lb, toks := lx.src, lx.lb, lx.toks
+// other lexes what starts at i, a byte that does not start a word, onto
+// toks (lb, the normalised buffer, may grow), and returns both and where
+// lexing goes on.
+func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int) {
+	src := lx.src
 	n := len(src)
 	c := src[i]
 	switch lexClass[c] {
@@ -244,15 +247,14 @@ func (lx *asLex) other(i int) int {
 			i++
 		}
 	}
-	lx.lb, lx.toks = lb, toks
-	return i
+	return toks, lb, i
 }
 
 // words lexes the word or number at i (a byte of wordClass), the blanks
-// after it, and the words and blanks that follow; it returns where lexing
-// goes on.
-func (lx *asLex) words(i int) int {
-	src, lb, toks := lx.src, lx.lb, lx.toks
+// after it, and the words and blanks that follow, onto toks; it returns
+// toks and where lexing goes on.
+func (lx *asLex) words(toks []asToken, lb []byte, i int) ([]asToken, int) {
+	src := lx.src
 	for {
 		// Scan the word, noting whether it has upper-case letters; only
 		// then does it need folding (most words are lower-case). The
@@ -320,8 +322,7 @@ func (lx *asLex) words(i int) int {
 			break
 		}
 	}
-	lx.toks = toks
-	return i
+	return toks, i
 }
 
 // pushToken appends a token, writing its fields in place: a composite

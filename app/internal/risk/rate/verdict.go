@@ -2,7 +2,6 @@ package rate
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -47,7 +46,7 @@ const MaxReasons = 64
 func (v *Verdict) Found(e effect.Effect, rule string, span Span, format string, args ...any) {
 	text := format
 	if len(args) > 0 {
-		text = fmt.Sprintf(format, args...)
+		text = formatWarning(text, args)
 	}
 	v.add(e.Level(), e, rule, span, text)
 }
@@ -62,7 +61,7 @@ func (v *Verdict) FoundText(e effect.Effect, rule string, span Span, text string
 func (v *Verdict) Add(l level.Level, rule string, span Span, format string, args ...any) {
 	text := format
 	if len(args) > 0 {
-		text = fmt.Sprintf(format, args...)
+		text = formatWarning(text, args)
 	}
 	v.add(l, effect.Effect{}, rule, span, text)
 }

@@ -127,18 +127,17 @@ var diskutilErase = []string{"erase", "zerodisk", "randomdisk", "secureerase", "
 func shellFloorHit(cmd string) (string, effect.Effect) {
 	start := true
 	for i := 0; i < len(cmd); {
-		c := cmd[i]
-		if strings.IndexByte(shellStarts, c) >= 0 {
+		switch shellByte[cmd[i]] {
+		case shellStart:
 			start = true
 			i++
 			continue
-		}
-		if strings.IndexByte(shellBlanks, c) >= 0 {
+		case shellBlank:
 			i++
 			continue
 		}
 		j := i
-		for j < len(cmd) && strings.IndexByte(shellStarts, cmd[j]) < 0 && strings.IndexByte(shellBlanks, cmd[j]) < 0 {
+		for j < len(cmd) && shellByte[cmd[j]] == 0 {
 			j++
 		}
 		if start {
@@ -160,6 +159,23 @@ func shellFloorHit(cmd string) (string, effect.Effect) {
 const (
 	shellStarts = ";|&({`\n\"'"
 	shellBlanks = " \t\\$)}"
+)
+
+// shellByte classes each byte for shellFloorHit: shellStart (one of
+// shellStarts), shellBlank (shellBlanks) or 0, a byte of a word.
+var shellByte = func() (t [256]uint8) {
+	for i := 0; i < len(shellStarts); i++ {
+		t[shellStarts[i]] = shellStart
+	}
+	for i := 0; i < len(shellBlanks); i++ {
+		t[shellBlanks[i]] = shellBlank
+	}
+	return t
+}()
+
+const (
+	shellStart = 1 + iota
+	shellBlank
 )
 
 // floorProgram returns why the program name (lower case), followed by

@@ -609,6 +609,18 @@ func appTitle(app *asApp) string {
 	return app.name
 }
 
+// mayBePath reports whether s has a byte of a path, / : or ~ (what
+// strings.ContainsAny(s, "/:~") says, without building its set each
+// time: pathArgs asks for every literal of every path argument).
+func mayBePath(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == ':' || c == '~' {
+			return true
+		}
+	}
+	return false
+}
+
 // pathArgs rates literal paths (POSIX file "…", "…") in a read or write.
 func (an *asAn) pathArgs(st []asToken, write bool) {
 	// Each literal path, and where it stands, as it is found. A literal
@@ -622,7 +634,7 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 	}
 	seen := false
 	lit := func(s string, sp Span, tail bool) {
-		if !strings.ContainsAny(s, "/:~") {
+		if !mayBePath(s) {
 			return // a name ("Screenshots"), not a path
 		}
 		if seen && s == last.s && sp == last.sp && tail == last.tail {

@@ -191,6 +191,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk/applescript:FuzzLexIndex \
 	  ./app/internal/risk/rate:FuzzFormatWarning \
+	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk:FuzzShell \
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \

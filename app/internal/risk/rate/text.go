@@ -45,9 +45,20 @@ func Display(s string) string {
 
 // HFSToPOSIX turns "Macintosh HD:Users:me:.ssh:id_rsa" into a POSIX path.
 func HFSToPOSIX(p string) string {
-	parts := strings.Split(p, ":")
-	if len(parts) < 2 {
+	i := strings.IndexByte(p, ':')
+	if i < 0 {
 		return p
 	}
-	return "/" + strings.Join(parts[1:], "/")
+	// What follows the volume's name, its colons slashes: built in one
+	// allocation (the guard converts every such literal).
+	var b strings.Builder
+	b.Grow(len(p) - i)
+	b.WriteByte('/')
+	for _, c := range []byte(p[i+1:]) {
+		if c == ':' {
+			c = '/'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -82,6 +82,14 @@ var calibration = []struct {
 	{Refused, 0, level.Blocked, "the sanitiser refuses it: never offered for approval"},
 
 	{SecretOut, 0, level.Destructive, "sending a secret anywhere (DESIGN.md)"},
+
+	// The shell analyzer's block (fx-shell).
+	{ReadNamedSecret, 0, level.Caution, "only a name says it may be a secret; one that leaves is SecretOut all the same"},
+	{Change, Session, level.Dangerous, "changes items of the system itself, or the home folder as a whole"},
+	{Change, Bulk | Session, level.Destructive, "changes everything under the home folder or the system (chmod -R, chown -R)"},
+	{Change, Bulk | Computed, level.Destructive, "changes every item a pattern or computed value matches: it may be anything"},
+	{Input, Computed, level.Dangerous, "lands in whatever app is in front, which no context lock checks: it may be a terminal"},
+	{Exhaust, 0, level.Destructive, "the Mac stops answering and must be restarted: everything unsaved is lost"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

@@ -73,6 +73,10 @@ const (
 	// Combinations (calibration.go's combos): found over a whole action.
 	SecretOut // a secret it reads can leave: a secret read and a way out
 
+	// The shell analyzer's block (fx-shell).
+	ReadNamedSecret // reads what by its name may hold a secret: a variable called TOKEN, the whole environment
+	Exhaust         // uses up the computer's processes, memory or disk until it must be restarted: a fork bomb
+
 	nKinds // the number of kinds
 )
 
@@ -84,6 +88,7 @@ var kindNames = [nKinds]string{
 	Launch: "launch", Input: "input", AppState: "app state", Quit: "quit", Signal: "signal", Setting: "setting", Power: "power",
 	Install: "install", Admin: "admin", Account: "account", SecurityOff: "security off", Persist: "persistence", Disk: "disk",
 	Unknown: "unknown", Refused: "refused", SecretOut: "secret out",
+	ReadNamedSecret: "named secret read", Exhaust: "exhaust",
 }
 
 func (k Kind) String() string {

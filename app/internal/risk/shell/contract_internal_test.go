@@ -60,8 +60,8 @@ func TestContractUnmodelledOptionIsDangerous(t *testing.T) {
 		}
 		for _, opt := range unmodelledOptions {
 			probes := [][]string{{name, opt, "x"}, {name, "x", opt}}
-			for s, l := range r.subs {
-				if l <= level.Caution && s != "" {
+			for s, e := range r.subs {
+				if weight(e) <= level.Caution && s != "" {
 					probes = append(probes, []string{name, s, opt})
 				}
 			}
@@ -80,7 +80,7 @@ func TestContractUnmodelledOptionIsDangerous(t *testing.T) {
 // table that names no option model takes none: any option is Dangerous.
 func TestContractRowsWithoutModelTakeNoOptions(t *testing.T) {
 	for name, r := range commands {
-		if r.run != nil || r.opts != nil || r.level > level.Caution && r.subs == nil {
+		if r.run != nil || r.opts != nil || weight(r.fx) > level.Caution && r.subs == nil {
 			continue
 		}
 		var v Verdict

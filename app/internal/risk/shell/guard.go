@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -15,7 +16,27 @@ import (
 // finds.
 func (a *shellAn) guard(w word, sp Span, u rate.Use) {
 	for _, f := range a.guardWord(w, u) {
-		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
+		a.addFinding(f, sp)
+	}
+}
+
+// addFinding adds one of the guard's findings (rate.Finding) with its
+// effect: a refusal is Refused, a name computed at run time that may be
+// Airlock's own files is Unknown. The guard's other findings (reading a
+// system folder) keep the guard's level until rate's findings carry an
+// effect of their own: no effect says "reads something that is not a
+// secret but weighs more than a read".
+func (a *shellAn) addFinding(f rate.Finding, sp Span) {
+	switch {
+	case f.Level == level.Blocked:
+		a.add(effect.Of(effect.Refused), "shell."+f.Rule, sp, "%s", f.Text)
+	case f.Rule == "own-files-maybe":
+		a.add(effect.Of(effect.Unknown), "shell."+f.Rule, sp, "%s", f.Text)
+	default:
+		if a.anchor != nil {
+			sp = *a.anchor
+		}
+		a.v.AddText(f.Level, "shell."+f.Rule, sp, f.Text)
 	}
 }
 
@@ -118,7 +139,7 @@ func (c *call) guardCall() {
 	}
 	for _, w := range c.args {
 		if rate.NamesSelf(w.s) {
-			c.add(level.Blocked, "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, rate.Display(w.s), "dev.airlock.Airlock")
+			c.add(effect.Of(effect.Refused).On(w.s), "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, rate.Display(w.s), "dev.airlock.Airlock")
 			break
 		}
 	}
@@ -131,9 +152,9 @@ func (c *call) guardCall() {
 		if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
 			switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
 			case sanitize.ZoneOwn:
-				c.add(level.Blocked, "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
+				c.add(effect.Of(effect.Refused), "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
 			case sanitize.ZoneCredential:
-				c.add(level.Blocked, "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
+				c.add(effect.Of(effect.Refused), "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
 			}
 		}
 	}
@@ -260,7 +281,7 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 	for _, t := range targets {
 		if fs := a.guardWord(t, dst); len(fs) > 0 {
 			for _, f := range fs {
-				a.add(f.Level, "shell."+f.Rule, c.span, "%s", f.Text)
+				a.addFinding(f, c.span)
 			}
 			continue // the target itself says enough
 		}
@@ -276,7 +297,7 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 				j := word{s: strings.TrimRight(t.s, "/") + "/" + rate.HoleMark, hole: true, span: t.span}
 				for _, f := range a.guardWord(j, dst) {
 					if f.Level >= level.Dangerous {
-						c.add(level.Dangerous, "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
+						c.add(effect.Of(effect.Unknown).On(t.s), "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
 						break
 					}
 				}
@@ -373,7 +394,7 @@ func (c *call) guardArchive(ops []word) {
 	}
 	for _, f := range rate.GuardPath(a.env, "~", rate.UseTreeWrite, "~") {
 		if f.Rule == "own-files" {
-			c.add(level.Dangerous, "extract-home", "%s extracts into the home folder, which holds Airlock's own files: what the archive holds is not known", c.name)
+			c.add(effect.Of(effect.Create, effect.Bulk, effect.Computed), "extract-home", "%s extracts into the home folder, which holds Airlock's own files: what the archive holds is not known", c.name)
 			break
 		}
 	}
@@ -480,7 +501,7 @@ func (c *call) guardSignals() {
 		return // a probe: no signal is sent
 	}
 	if len(targets) == 0 && user {
-		c.add(level.Blocked, "signal-self", "blocked: %s of a whole user's processes reaches Airlock's gate", c.name)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s of a whole user's processes reaches Airlock's gate", c.name)
 		return
 	}
 	names, lines := a.env.ProcessNames()
@@ -490,9 +511,9 @@ func (c *call) guardSignals() {
 			c.killTarget(w)
 		case w.hole:
 			if a.selfLookup || a.srcMentionsSelf(w.span) {
-				c.add(level.Blocked, "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, rate.Display(w.s))
+				c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, rate.Display(w.s))
 			} else {
-				c.add(level.Dangerous, "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
+				c.add(effect.Of(effect.Signal, effect.Computed), "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
 			}
 		default:
 			pat := w.s
@@ -503,7 +524,7 @@ func (c *call) guardSignals() {
 			}
 			re, err := regexp.Compile("(?i)" + pat)
 			if err != nil {
-				c.add(level.Dangerous, "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
+				c.add(effect.Of(effect.Signal, effect.Computed), "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
 				continue
 			}
 			cands := names
@@ -512,7 +533,7 @@ func (c *call) guardSignals() {
 			}
 			for _, n := range cands {
 				if re.MatchString(n) {
-					c.add(level.Blocked, "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
+					c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
 					break
 				}
 			}
@@ -532,13 +553,13 @@ func (c *call) killTarget(w word) {
 	case src == "$!" || src == "${!}" || src == "$$" || src == "${$}" || src == "\"$!\"" || src == "\"$$\"":
 		return // the job this script started, or the script itself
 	case strings.Contains(src, "PPID"):
-		c.add(level.Blocked, "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", rate.Display(s))
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", rate.Display(s))
 		return
 	case w.hole:
 		if a.selfLookup || a.srcMentionsSelf(w.span) {
-			c.add(level.Blocked, "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", rate.Display(s))
+			c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", rate.Display(s))
 		} else {
-			c.add(level.Dangerous, "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", rate.Display(s))
+			c.add(effect.Of(effect.Signal, effect.Computed), "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", rate.Display(s))
 		}
 		return
 	case strings.HasPrefix(s, "%"):
@@ -547,15 +568,15 @@ func (c *call) killTarget(w word) {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		c.add(level.Dangerous, "signal-unknown", "kill %s: cannot tell which process that is", rate.Display(s))
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-unknown", "kill %s: cannot tell which process that is", rate.Display(s))
 	case n == 0 || n == -1:
-		c.add(level.Blocked, "signal-self", "blocked: kill %d signals every process of a group or of the user, Airlock's gate included", n)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %d signals every process of a group or of the user, Airlock's gate included", n)
 	case a.env.GatePID(n) || n < -1 && a.env.GatePID(-n):
-		c.add(level.Blocked, "signal-self", "blocked: kill %d: that is Airlock's gate: nothing may stop or freeze it", n)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %d: that is Airlock's gate: nothing may stop or freeze it", n)
 	case n < -1:
-		c.add(level.Dangerous, "signal-unknown", "kill %d signals process group %d, which Airlock cannot identify (it may hold the gate)", n, -n)
+		c.add(effect.Of(effect.Signal, effect.Session), "signal-unknown", "kill %d signals process group %d, which Airlock cannot identify (it may hold the gate)", n, -n)
 	default:
-		c.add(level.Dangerous, "signal-unknown", "kill %d signals a process Airlock cannot identify (it may be the gate)", n)
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-unknown", "kill %d signals a process Airlock cannot identify (it may be the gate)", n)
 	}
 }
 
@@ -600,7 +621,7 @@ func (a *shellAn) guardExcept(w word, sp Span, u rate.Use, root string) {
 		if f.Rule == "credential-store" && strings.Contains(f.Text, "("+root+":") {
 			continue
 		}
-		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
+		a.addFinding(f, sp)
 	}
 }
 
@@ -623,7 +644,7 @@ func (c *call) guardMentions() {
 		low := strings.ToLower(w.s)
 		for _, sp := range spellings {
 			if strings.Contains(low, sp.Text) {
-				c.add(level.Blocked, "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, rate.Display(w.s), sp.What, sp.Root)
+				c.add(effect.Of(effect.Refused), "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, rate.Display(w.s), sp.What, sp.Root)
 				return
 			}
 		}

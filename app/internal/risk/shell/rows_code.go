@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/interp"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -47,7 +47,7 @@ func (c *call) codeEffects(effects []interp.Effect) {
 		case interp.Remove:
 			c.codeRemoves(api, w, e.Tree)
 		case interp.Trash:
-			c.add(level.Dangerous, "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
+			c.add(effect.Of(effect.Trash), "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
 		case interp.Write:
 			c.a.replaces(w, c.span, c.name+" code ("+api+") writes to")
 			c.a.write(w, c.span, c.name+" code ("+api+") writes to")
@@ -66,7 +66,7 @@ func (c *call) codeEffects(effects []interp.Effect) {
 		case interp.Eval:
 			if !e.Known() {
 				control, controlAPI = true, api
-				c.add(level.Dangerous, "interp-eval", "%s code runs code built at run time (%s)", c.name, api)
+				c.add(effect.Of(effect.RunUnseen), "interp-eval", "%s code runs code built at run time (%s)", c.name, api)
 			}
 		case interp.Decode:
 			decode = true
@@ -74,9 +74,9 @@ func (c *call) codeEffects(effects []interp.Effect) {
 	}
 	switch {
 	case network && control:
-		c.add(level.Destructive, "interp-remote-control", "%s code talks to the network and runs commands or code it cannot show (%s): a remote host can take control of this Mac", c.name, controlAPI)
+		c.add(effect.Of(effect.Connect, effect.Terminal), "interp-remote-control", "%s code talks to the network and runs commands or code it cannot show (%s): a remote host can take control of this Mac", c.name, controlAPI)
 	case decode && control:
-		c.add(level.Destructive, "interp-decode-exec", "%s code decodes data and runs it (%s)", c.name, controlAPI)
+		c.add(effect.Of(effect.RunComputed), "interp-decode-exec", "%s code decodes data and runs it (%s)", c.name, controlAPI)
 	}
 }
 
@@ -108,11 +108,11 @@ func (c *call) codeRemoves(api string, w word, tree bool) {
 	p, ok := c.a.pathOf(w)
 	switch {
 	case w.hole || w.glob:
-		c.add(level.Destructive, "interp-delete", "%s code %s %s (%s): what is computed or matched at run time, not to the Trash", c.name, what, rate.Display(shownTarget(w)), api)
+		c.add(effect.Of(effect.Remove, effect.Computed), "interp-delete", "%s code %s %s (%s): what is computed or matched at run time, not to the Trash", c.name, what, rate.Display(shownTarget(w)), api)
 	case ok && scratchPath(p):
-		c.add(level.Dangerous, "interp-delete", "%s code %s the scratch file %s (%s)", c.name, what, rate.Display(w.s), api)
+		c.add(effect.Of(effect.Overwrite).On(w.s), "interp-delete", "%s code %s the scratch file %s (%s)", c.name, what, rate.Display(w.s), api)
 	default:
-		c.add(level.Destructive, "interp-delete", "%s code %s %s (%s), not to the Trash", c.name, what, rate.Display(w.s), api)
+		c.add(effect.Of(effect.Remove).On(w.s), "interp-delete", "%s code %s %s (%s), not to the Trash", c.name, what, rate.Display(w.s), api)
 	}
 	if !w.hole {
 		c.a.securityTarget(c.a.resolved(w), c.span, c.name+" code")
@@ -127,22 +127,22 @@ func (c *call) codeRuns(e interp.Effect, api string) bool {
 	if e.Shell {
 		w := codeWord(e.Target, c.span)
 		if strings.Trim(e.Target, interp.Hole+" ") == "" {
-			c.add(level.Dangerous, "interp-shell", "%s code runs commands computed at run time (%s)", c.name, api)
+			c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs commands computed at run time (%s)", c.name, api)
 			return true
 		}
-		c.add(level.Caution, "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(w)), api)
+		c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(w)), api)
 		c.nestedText(strings.ReplaceAll(e.Target, interp.Hole, rate.HoleUnquoted), c.name+" "+api)
 		return interactiveShell(strings.Fields(strings.ReplaceAll(e.Target, interp.Hole, rate.HoleMark)))
 	}
 	if len(e.Argv) == 0 || strings.Trim(e.Argv[0], interp.Hole) == "" {
-		c.add(level.Dangerous, "interp-shell", "%s code runs a program computed at run time (%s)", c.name, api)
+		c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs a program computed at run time (%s)", c.name, api)
 		return true
 	}
 	words := make([]word, len(e.Argv))
 	for i, a := range e.Argv {
 		words[i] = codeWord(a, c.span)
 	}
-	c.add(level.Caution, "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(words[0])), api)
+	c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(words[0])), api)
 	c.a.call(words, c.span, pipeCtx{})
 	return interactiveShell(e.Argv)
 }

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -12,7 +12,7 @@ import (
 // it does lands in whatever app is in front, and the gate checks the context
 // lock (and that no approval is on screen) before it runs.
 func synthInput(c *call) {
-	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
+	c.add(effect.Of(effect.Input, effect.Computed), "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
 }
 
 // moreCommands registers the handlers of commands that run other commands,
@@ -42,7 +42,7 @@ func killCommand(c *call) {
 			s := w.s
 			switch {
 			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
-				c.add(level.Dangerous, "kill-user", "%s %s: kills every process of a user", c.name, s)
+				c.add(effect.Of(effect.Signal, effect.Session), "kill-user", "%s %s: kills every process of a user", c.name, s)
 			case s == "-s" || s == "--signal":
 				if i+1 < len(args) {
 					signal(args[i+1].s)
@@ -58,14 +58,14 @@ func killCommand(c *call) {
 	for _, w := range targets {
 		switch strings.ToLower(w.s) {
 		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1":
-			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
+			c.add(effect.Of(effect.Signal, effect.Session), "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
 		}
 	}
 	if forced {
-		c.add(level.Dangerous, "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
+		c.add(effect.Of(effect.Signal, effect.Forced), "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
 		return
 	}
-	c.add(level.Caution, "kill", "%s: stops processes", c.name)
+	c.add(effect.Of(effect.Signal), "kill", "%s: stops processes", c.name)
 }
 
 // shortOpts walks a command's arguments the way getopt does: clusters of
@@ -175,7 +175,7 @@ func curlCommand(c *call) {
 				upload = true
 			}
 		case opt == "-K" || opt == "--config":
-			c.add(level.Dangerous, "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
+			c.add(effect.Of(effect.Unknown), "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
 			c.a.read(v, c.span)
 		case opt == "-o" || opt == "--output":
 			outputs = append(outputs, v)
@@ -221,10 +221,10 @@ func curlCommand(c *call) {
 		}
 	}
 	if upload {
-		c.add(level.Dangerous, "upload", "%s: sends data to a server", c.name)
+		c.add(effect.Of(effect.Upload), "upload", "%s: sends data to a server", c.name)
 		return
 	}
-	c.add(level.Caution, "download", "%s: fetches from the network", c.name)
+	c.add(effect.Of(effect.Fetch), "download", "%s: fetches from the network", c.name)
 }
 
 // urlBase is the file name a download of u is saved under (curl -O, wget).
@@ -278,11 +278,11 @@ func wgetCommand(c *call) {
 		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
 			c.a.read(v, c.span)
 		case opt == "-e" || opt == "--execute" || opt == "--config":
-			c.add(level.Dangerous, "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
+			c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
 		}
 	})
 	if upload {
-		c.add(level.Dangerous, "upload", "wget: sends data to a server")
+		c.add(effect.Of(effect.Upload), "upload", "wget: sends data to a server")
 	}
 	for _, o := range out {
 		if o.s == "-" || isDevice(o.s) {
@@ -308,7 +308,7 @@ func wgetCommand(c *call) {
 			}
 		}
 	}
-	c.add(level.Caution, "download", "wget: fetches from the network")
+	c.add(effect.Of(effect.Fetch), "download", "wget: fetches from the network")
 }
 
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
@@ -338,23 +338,23 @@ func copyRemote(c *call) {
 		}
 		p, _ := c.a.pathOf(dest)
 		if remote || strings.HasPrefix(p, "/Volumes/") {
-			c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
+			c.add(effect.Of(effect.Change, effect.Bulk), "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
 		} else {
-			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
+			c.add(effect.Of(effect.Remove, effect.Bulk).On(dest.s), "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
 	if hasLong(c.args, "--remove-source-files") {
-		c.add(level.Dangerous, "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
+		c.add(effect.Of(effect.Trash), "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
 	}
 	if remote {
-		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
+		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
 		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
 		for _, w := range ops[:max(0, len(ops)-1)] {
 			c.a.read(w, c.span)
 		}
 		return
 	}
-	c.add(level.Caution, c.name, "%s: copies files", c.name)
+	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
 	c.writeDest()
 }
 
@@ -377,7 +377,7 @@ func (c *call) terminalArgs() {
 			rest = rest[1:]
 		}
 		if len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].hole {
-			c.add(level.Dangerous, "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
+			c.add(effect.Of(effect.RunUnseen), "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
 			return
 		}
 		if len(rest) == 1 && (rest[0].hole || strings.ContainsAny(rest[0].s, " ;|&\n")) {
@@ -400,29 +400,29 @@ func (c *call) fromStdin() { c.fromStdinAs(shells[c.name]) }
 func (c *call) fromStdinAs(shell bool) {
 	switch c.pc.stdin {
 	case "download":
-		c.add(level.Destructive, "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
+		c.add(effect.Of(effect.RunComputed), "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
 	case "decoded":
-		c.add(level.Destructive, "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
+		c.add(effect.Of(effect.RunComputed), "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
 	case "text":
 		if c.pc.obf {
-			c.add(level.Dangerous, "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
+			c.add(effect.Of(effect.Shell), "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
 		}
 		if shell {
 			c.nested([]word{{s: c.pc.text}}, c.name)
 		} else {
-			c.add(level.Dangerous, "interp-stdin", "%s runs a program that is not analysed", c.name)
+			c.add(effect.Of(effect.RunUnseen), "interp-stdin", "%s runs a program that is not analysed", c.name)
 			scanCode(c, c.pc.text)
 		}
 	case "computed":
-		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
+		c.add(effect.Of(effect.RunComputed), "stdin-computed", "%s runs commands computed at run time", c.name)
 	case "file":
 		if shell {
-			c.add(level.Dangerous, "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
+			c.add(effect.Of(effect.RunUnseen), "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
 		} else {
-			c.add(level.Dangerous, "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
+			c.add(effect.Of(effect.RunUnseen), "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
 		}
 	case "pipe":
-		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
+		c.add(effect.Of(effect.RunComputed), "pipe-exec", "%s runs another program's output as commands", c.name)
 	}
 }
 
@@ -434,14 +434,14 @@ func (a *shellAn) runFile(c *call, name string) bool {
 		return false
 	}
 	if content == fileDownloaded {
-		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
+		c.add(effect.Of(effect.RunComputed).On(name), "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
 		return true
 	}
 	if content == fileComputed {
-		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
+		c.add(effect.Of(effect.RunComputed).On(name), "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
 		return true
 	}
-	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
+	c.add(effect.Of(effect.Run).On(name), "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
 	c.nested([]word{{s: content}}, c.name+" "+name)
 	return true
 }

@@ -430,9 +430,7 @@ func (c *call) embedded() {
 			continue
 		}
 		c.add(heaviest(sub, level.Destructive), "runs-arguments", "%s may run its arguments as a command: %s", c.name, rate.Display(w.s))
-		for _, r := range sub.Reasons {
-			c.a.v.AddText(r.Level, r.Rule, r.Span, r.Text)
-		}
+		c.a.v.Merge(Verdict{Reasons: sub.Reasons}, nil) // each with its effect
 		c.adopt(inner)
 		return
 	}

@@ -80,9 +80,10 @@ func (a *shellAn) secretAt(sp Span) {
 
 // egress notes a way out of the Mac (rule "egress.KIND": network, dns,
 // clipboard, url): with a secret read anywhere in the input, the secret is
-// sent out (finish, and the facade's combination across languages).
+// sent out (finish, and the facade's combination across languages). The
+// effect's target is the way: "network" and "dns" reach the network.
 func (a *shellAn) egress(kind string, sp Span, format string, args ...any) {
-	a.add(effect.Of(effect.Egress), "egress."+kind, sp, format, args...)
+	a.add(effect.Of(effect.Egress).On(kind), "egress."+kind, sp, format, args...)
 	a.uploadAt(sp)
 }
 

@@ -16,12 +16,19 @@ import (
 // subcommand; a subcommand not modelled is Dangerous too.
 
 // hiddenCode rates a use of c that runs code Airlock cannot see. The rule
-// is the program's own (shell.npm, shell.go …), as the sandbox's grant of
-// the network reads it (risk.UsesNetwork): a package manager's install
-// still fetches.
+// is the program's own (shell.npm, shell.go …). A package manager's build,
+// test or install also fetches what it lacks from its registry: that is an
+// effect of its own, Fetch, which the sandbox's grant of the network reads.
 func (c *call) hiddenCode(what, code string) {
 	c.add(effect.Of(effect.RunUnseen), c.name, "%s: runs %s, which is not analysed", what, code)
+	if registries[c.name] {
+		c.add(effect.Of(effect.Fetch), c.name, "%s: fetches packages from its registry", what)
+	}
 }
+
+// registries are the package managers whose builds and installs fetch
+// from a package registry.
+var registries = set("npm pnpm yarn pip pip3 gem cargo go pod bundle brew mas pipx")
 
 // goSubs are the go subcommands that build no code of the project and run
 // none (safe) or change files, settings or the module cache (caution).

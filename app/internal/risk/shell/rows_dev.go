@@ -627,6 +627,7 @@ func packageRunner(c *call) {
 		return
 	}
 	c.add(effect.Of(effect.RunUnseen), "package-runner", "%s: downloads a package from a registry and runs it", c.name)
+	c.add(effect.Of(effect.Fetch), "package-runner", "%s: fetches the package from its registry", c.name)
 	c.embedded()
 }
 

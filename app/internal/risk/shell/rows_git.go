@@ -280,7 +280,11 @@ func (c *call) gitSubMore(s string, rest []word) {
 		if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
 			c.add(effect.Of(effect.Remove), "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
 		}
-		c.add(effect.Of(effect.Change), "git", "git submodule: changes submodules")
+		if inList(sub(rest), "update", "add") {
+			c.add(effect.Of(effect.Fetch), "git", "git submodule: fetches submodules")
+		} else {
+			c.add(effect.Of(effect.Change), "git", "git submodule: changes submodules")
+		}
 		for i, w := range rest {
 			if w.s == "foreach" {
 				cmd := rest[i+1:]

@@ -86,6 +86,15 @@ func does(e effect.Effect, why string) row { return row{fx: e, why: why} }
 
 func custom(f func(*call)) row { return row{run: f} }
 
+// registryRow is a package manager's row whose every use runs code Airlock
+// cannot see, "name: why", and fetches packages from its registry.
+func registryRow(why string) row {
+	return custom(func(c *call) {
+		c.add(effect.Of(effect.RunUnseen), c.name, "%s: %s", c.name, why)
+		c.add(effect.Of(effect.Fetch), c.name, "%s: fetches packages from its registry", c.name)
+	})
+}
+
 // reads is a read-only row with its option model: short options, short
 // options with a value, long options.
 func reads(short, valued, long string) row {
@@ -447,8 +456,8 @@ var commands = map[string]row{
 
 	// Build tools, package managers, containers, databases, clouds.
 	"cargo": custom(cargoCommand), "xcodebuild": does(effect.Of(effect.RunUnseen), "runs the project's build phases and scripts, which are not analysed"),
-	"pod":    does(effect.Of(effect.RunUnseen), "runs the Podfile and podspecs (Ruby), which are not analysed"),
-	"bundle": does(effect.Of(effect.RunUnseen), "runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
+	"pod":    registryRow("runs the Podfile and podspecs (Ruby), which are not analysed"),
+	"bundle": registryRow("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
 	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
 	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
 	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),

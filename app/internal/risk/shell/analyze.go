@@ -218,7 +218,36 @@ func (a *shellAn) add(e effect.Effect, rule string, sp Span, format string, args
 	if a.anchor != nil {
 		sp = *a.anchor
 	}
+	e.Target = fxTarget(e.Target)
 	a.v.Found(e, rule, sp, format, args...)
+}
+
+// maxTarget bounds an effect's target: a path is at most 1024 bytes on
+// macOS; a longer word is shown cut.
+const maxTarget = 1024
+
+// fxTarget is a word of the input as an effect's target: a part computed
+// at run time shown as "…", control characters as "·", valid UTF-8, at
+// most maxTarget bytes.
+func fxTarget(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, rate.HoleMark, "…")
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '·'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if len(s) > maxTarget {
+		cut := maxTarget
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
 
 func (a *shellAn) span(n syntax.Node) Span {

@@ -34,8 +34,8 @@ var registries = set("npm pnpm yarn pip pip3 gem cargo go pod bundle brew mas pi
 // none (safe) or change files, settings or the module cache (caution).
 var goSubs = map[string]effect.Effect{
 	"": readOnly, "version": readOnly, "help": readOnly, "doc": readOnly, "list": readOnly, "env": readOnly,
-	"fmt": effect.Of(effect.Change), "mod": effect.Of(effect.Fetch), "get": effect.Of(effect.Fetch), "install": effect.Of(effect.Fetch), "build": effect.Of(effect.Create),
-	"clean": effect.Of(effect.Change), "work": effect.Of(effect.Change), "vet": effect.Of(effect.Create), "fix": effect.Of(effect.Change), "bug": effect.Of(effect.Launch),
+	"fmt": effect.Of(effect.Change), "mod": effect.Of(effect.Fetch), "get": effect.Of(effect.Fetch), "install": effect.Of(effect.Fetch), "build": effect.Of(effect.Fetch),
+	"clean": effect.Of(effect.Change), "work": effect.Of(effect.Change), "vet": effect.Of(effect.Fetch), "fix": effect.Of(effect.Change), "bug": effect.Of(effect.Launch),
 	"telemetry": effect.Of(effect.Setting),
 }
 

@@ -36,6 +36,32 @@ func scanCode(c *call, code string) {
 	c.codeEffects(interp.ScanArgs(lang, c.use+code, argv))
 }
 
+// codeKind is the effect kind of one of interp's kinds: the one place the
+// shell reads interp's vocabulary (interp may come to report effect kinds
+// itself). Decoding is no effect alone: 0, which codeEffects keeps for
+// the decode-then-run combination.
+func codeKind(k interp.Kind) effect.Kind {
+	switch k {
+	case interp.Remove:
+		return effect.Remove
+	case interp.Trash:
+		return effect.Trash
+	case interp.Write:
+		return effect.Overwrite // a write where nothing was is rated by its path (shellAn.write)
+	case interp.Append:
+		return effect.Change
+	case interp.Read:
+		return effect.Read
+	case interp.Run:
+		return effect.Run
+	case interp.Net:
+		return effect.Egress
+	case interp.Eval:
+		return effect.RunUnseen
+	}
+	return 0
+}
+
 // codeEffects rates the effects of a program run by c.
 func (c *call) codeEffects(effects []interp.Effect) {
 	var network, control, decode bool
@@ -43,33 +69,33 @@ func (c *call) codeEffects(effects []interp.Effect) {
 	for _, e := range effects {
 		w := codeWord(e.Target, c.span)
 		api := rate.Display(e.API)
-		switch e.Kind {
-		case interp.Remove:
+		switch codeKind(e.Kind) {
+		case effect.Remove:
 			c.codeRemoves(api, w, e.Tree)
-		case interp.Trash:
-			c.add(effect.Of(effect.Trash), "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
-		case interp.Write:
+		case effect.Trash:
+			c.add(effect.Of(effect.Trash).On(w.s), "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
+		case effect.Overwrite:
 			c.a.replaces(w, c.span, c.name+" code ("+api+") writes to")
 			c.a.write(w, c.span, c.name+" code ("+api+") writes to")
-		case interp.Append:
+		case effect.Change:
 			c.a.write(w, c.span, c.name+" code ("+api+") appends to")
-		case interp.Read:
+		case effect.Read:
 			c.a.guard(w, c.span, rate.UseRead)
 			c.a.read(w, c.span)
-		case interp.Run:
+		case effect.Run:
 			if c.codeRuns(e, api) {
 				control, controlAPI = true, api
 			}
-		case interp.Net:
+		case effect.Egress:
 			network = true
 			c.a.egress("network", c.span, "%s code talks to the network (%s)", c.name, api)
-		case interp.Eval:
+		case effect.RunUnseen:
 			if !e.Known() {
 				control, controlAPI = true, api
 				c.add(effect.Of(effect.RunUnseen), "interp-eval", "%s code runs code built at run time (%s)", c.name, api)
 			}
-		case interp.Decode:
-			decode = true
+		case 0:
+			decode = decode || e.Kind == interp.Decode
 		}
 	}
 	switch {

@@ -178,7 +178,7 @@ var commands = map[string]row{
 		--sleep-interval= --verbose --zero-terminated --max-unchanged-stats= --help --version`),
 	"wc":   reads("clmwL", "", "--bytes --chars --lines --words --max-line-length --files0-from= --total= --help --version"),
 	"grep": reads(grepShort, grepValued, grepLong), "egrep": reads(grepShort, grepValued, grepLong),
-	"fgrep": reads(grepShort, grepValued, grepLong), "ag": {},
+	"fgrep": reads(grepShort, grepValued, grepLong), "ag": safe,
 	"cut": reads("nswz", "bcdf", `--bytes= --characters= --delimiter= --fields= --complement --only-delimited
 		--output-delimiter= --zero-terminated --help --version`),
 	"tr": reads("CcdsuA", "", "--complement --delete --squeeze-repeats --truncate-set1 --help --version"),
@@ -245,7 +245,7 @@ var commands = map[string]row{
 		"-n": optFx(effect.Upload, "sends the speech over the network"), "--network-send": optFx(effect.Upload, "sends the speech over the network")}}},
 	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
 	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
-	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": {}, "fzf": {}, "exa": {}, "eza": {}, "tldr": {},
+	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": safe, "fzf": safe, "exa": safe, "eza": safe, "tldr": safe,
 	"xmllint": {opts: &opts{long: `--format --noout --xpath= --valid --dtdvalid= --schema= --relaxng= --html --xml
 		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
 		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd

@@ -908,22 +908,9 @@ func startsWithPATH(w *syntax.Word) bool {
 // runs.
 func (a *shellAn) envVar(name string, w word, sp Span) {
 	up := strings.ToUpper(name)
-	low := strings.ToLower(w.s)
 	switch {
 	case up == "PATH":
-		first, _, _ := strings.Cut(w.s, ":")
-		switch {
-		case w.s == "":
-		case strings.Contains(first, rate.HoleMark) && !w.guess:
-			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
-			// does not name.
-			a.add(effect.Of(effect.Setting), "shell.path-computed", sp, "PATH is set to folders computed at run time")
-		case trustedBinDir(first):
-		case usualCodeDir(first):
-			a.add(effect.Of(effect.Setting).On(first), "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
-		default:
-			a.add(effect.Of(effect.LoadCode).On(first), "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
-		}
+		a.envPath(w, sp)
 	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.library-injection", sp, "%s: loads other code into every program started", name)
 	case up == "PROMPT_COMMAND" || strings.HasPrefix(up, "BASH_FUNC_"):
@@ -943,51 +930,96 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		if strings.Contains(w.s, "$") || strings.Contains(w.s, "`") {
 			a.nestedText(": <<AIRLOCK_PROMPT\n"+w.s+"\nAIRLOCK_PROMPT\n", sp, name)
 		}
-	case up == "BASH_ENV" || up == "ENV" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
-		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
-		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
-		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
-		up == "PERL5OPT" && (strings.ContainsAny(w.s, "Mm") || strings.Contains(w.s, "-I")) ||
-		up == "RUBYOPT" && (strings.Contains(low, "-r") || strings.Contains(w.s, "-I")):
+	case loadsCode(up, w.s):
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
 	case codeDirVars[up]:
-		// Folders programs load code or configuration from.
-		for _, d := range strings.Split(w.s, ":") {
-			switch {
-			case d == "" || w.guess && strings.HasPrefix(d, "~"):
-			case strings.Contains(d, rate.HoleMark):
-				a.add(effect.Of(effect.Setting).On(name), "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
-			case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
-				if up == "HOME" || up == "GIT_DIR" {
-					a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
-				}
-			case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
-				d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
-			default:
-				a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
-			}
-		}
+		a.envDirs(name, up, w, sp)
 	case commandVars[up]:
-		if w.hole {
-			a.add(effect.Of(effect.LoadCode, effect.Computed).On(name), "shell.env-command", sp, "%s is set to a command computed at run time", name)
-			return
-		}
-		key := "core.editor"
-		if strings.Contains(up, "PAGER") {
-			key = "core.pager"
-		}
-		if gitHarmlessValue(key, w) {
-			return
-		}
-		a.add(effect.Of(effect.Setting).On(name), "shell.env-command", sp, "%s names a command to run", name)
-		text := w.s
-		if up == "LESSOPEN" || up == "LESSCLOSE" {
-			// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
-			// reads the output; %s is the file.
-			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
-		}
-		a.nestedText(text, sp, name)
+		a.envCommand(name, up, w, sp)
 	}
+}
+
+// envCommand rates setting a variable whose value is a command programs
+// run: computed, it may be anything; literal, it is analysed.
+func (a *shellAn) envCommand(name, up string, w word, sp Span) {
+	if w.hole {
+		a.add(effect.Of(effect.LoadCode, effect.Computed).On(name), "shell.env-command", sp, "%s is set to a command computed at run time", name)
+		return
+	}
+	key := "core.editor"
+	if strings.Contains(up, "PAGER") {
+		key = "core.pager"
+	}
+	if gitHarmlessValue(key, w) {
+		return
+	}
+	a.add(effect.Of(effect.Setting).On(name), "shell.env-command", sp, "%s names a command to run", name)
+	text := w.s
+	if up == "LESSOPEN" || up == "LESSCLOSE" {
+		// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
+		// reads the output; %s is the file.
+		text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
+	}
+	a.nestedText(text, sp, name)
+}
+
+// envDirs rates setting a variable that names folders programs load code
+// or configuration from.
+func (a *shellAn) envDirs(name, up string, w word, sp Span) {
+	// Folders programs load code or configuration from.
+	for _, d := range strings.Split(w.s, ":") {
+		switch {
+		case d == "" || w.guess && strings.HasPrefix(d, "~"):
+		case strings.Contains(d, rate.HoleMark):
+			a.add(effect.Of(effect.Setting).On(name), "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
+		case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
+			if up == "HOME" || up == "GIT_DIR" {
+				a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
+			}
+		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+			d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
+		default:
+			a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
+		}
+	}
+}
+
+// envPath rates setting PATH: a first folder computed at run time or one
+// where commands are usually installed changes which programs run; one
+// anybody may write to hijacks them.
+func (a *shellAn) envPath(w word, sp Span) {
+	first, _, _ := strings.Cut(w.s, ":")
+	switch {
+	case w.s == "":
+	case strings.Contains(first, rate.HoleMark) && !w.guess:
+		// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
+		// does not name.
+		a.add(effect.Of(effect.Setting), "shell.path-computed", sp, "PATH is set to folders computed at run time")
+	case trustedBinDir(first):
+	case usualCodeDir(first):
+		a.add(effect.Of(effect.Setting).On(first), "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
+	default:
+		a.add(effect.Of(effect.LoadCode).On(first), "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
+	}
+}
+
+// loadsCode reports a variable (upper case) whose value value makes
+// programs run or load other code: start-up files, git's configuration
+// and programs, an interpreter's options that load modules.
+func loadsCode(up, value string) bool {
+	low := strings.ToLower(value)
+	switch up {
+	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "ZDOTDIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+		"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR":
+		return true
+	case "NODE_OPTIONS":
+		return strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")
+	case "PERL5OPT":
+		return strings.ContainsAny(value, "Mm") || strings.Contains(value, "-I")
+	case "RUBYOPT":
+		return strings.Contains(low, "-r") || strings.Contains(value, "-I")
+	}
+	return strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_")
 }
 
 // commandVars are variables whose value is a command that programs run.

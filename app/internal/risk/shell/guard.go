@@ -463,35 +463,7 @@ func (c *call) guardSignals() {
 			return
 		}
 	default:
-		for i, w := range args {
-			s := w.s
-			switch {
-			case s == "-f" || s == "--full":
-				full = true
-			case s == "-x" || s == "--exact" || s == "-e":
-				exact = true
-			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || s == "--user" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
-				user = true
-			case s == "-s" || s == "--signal":
-				if i+1 < len(args) {
-					sig = args[i+1].s
-				}
-			case strings.HasPrefix(s, "--signal="):
-				sig = s[len("--signal="):]
-			case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--") && !w.hole:
-				for _, l := range s[1:] {
-					switch l {
-					case 'f':
-						full = true
-					case 'x':
-						exact = true
-					}
-				}
-				if strings.ToUpper(s[1:]) == s[1:] || strings.Trim(s[1:], "0123456789") == "" {
-					sig = s[1:] // -STOP, -9
-				}
-			}
-		}
+		sig, full, exact, user = pkillArgs(args)
 		targets = c.operands()
 		if user && len(targets) > 0 {
 			targets = targets[1:] // the user's name
@@ -516,27 +488,70 @@ func (c *call) guardSignals() {
 				c.add(effect.Of(effect.Signal, effect.Computed), "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
 			}
 		default:
-			pat := w.s
-			if c.name == "killall" && !hasShort(args, 'm') && !hasShort(args, 'r') && !hasLong(args, "--regexp") {
-				pat = "^" + regexp.QuoteMeta(path.Base(pat)) + "$"
-			} else if exact {
-				pat = "^(?:" + pat + ")$"
+			c.signalPattern(w, names, lines, full, exact)
+		}
+	}
+}
+
+// pkillArgs reads pkill's, pgrep's and killall's options: the signal, and
+// whether patterns match whole command lines (full), whole names (exact)
+// or a user's processes (user).
+func pkillArgs(args []word) (sig string, full, exact, user bool) {
+	for i, w := range args {
+		s := w.s
+		switch {
+		case s == "-f" || s == "--full":
+			full = true
+		case s == "-x" || s == "--exact" || s == "-e":
+			exact = true
+		case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || s == "--user" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
+			user = true
+		case s == "-s" || s == "--signal":
+			if i+1 < len(args) {
+				sig = args[i+1].s
 			}
-			re, err := regexp.Compile("(?i)" + pat)
-			if err != nil {
-				c.add(effect.Of(effect.Signal, effect.Computed), "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
-				continue
-			}
-			cands := names
-			if full || c.name == "killall" && hasShort(args, 'c') {
-				cands = append(append([]string(nil), names...), lines...)
-			}
-			for _, n := range cands {
-				if re.MatchString(n) {
-					c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
-					break
+		case strings.HasPrefix(s, "--signal="):
+			sig = s[len("--signal="):]
+		case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--") && !w.hole:
+			for _, l := range s[1:] {
+				switch l {
+				case 'f':
+					full = true
+				case 'x':
+					exact = true
 				}
 			}
+			if strings.ToUpper(s[1:]) == s[1:] || strings.Trim(s[1:], "0123456789") == "" {
+				sig = s[1:] // -STOP, -9
+			}
+		}
+	}
+	return sig, full, exact, user
+}
+
+// signalPattern rates a process pattern of pkill or killall: one that
+// matches Airlock's gate, by name or (full) command line, is refused.
+func (c *call) signalPattern(w word, names, lines []string, full, exact bool) {
+	args := c.args
+	pat := w.s
+	if c.name == "killall" && !hasShort(args, 'm') && !hasShort(args, 'r') && !hasLong(args, "--regexp") {
+		pat = "^" + regexp.QuoteMeta(path.Base(pat)) + "$"
+	} else if exact {
+		pat = "^(?:" + pat + ")$"
+	}
+	re, err := regexp.Compile("(?i)" + pat)
+	if err != nil {
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
+		return
+	}
+	cands := names
+	if full || c.name == "killall" && hasShort(args, 'c') {
+		cands = append(append([]string(nil), names...), lines...)
+	}
+	for _, n := range cands {
+		if re.MatchString(n) {
+			c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
+			break
 		}
 	}
 }

@@ -380,28 +380,9 @@ func (c *call) writeDest() {
 				c.a.read(w, c.span)
 			}
 			if c.name == "mv" {
-				z := c.a.zoneOf(w)
-				switch {
-				case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
-					c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
-				case z.HomeRoot && !w.hole && isHome(w.s):
-					c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
-				case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
-					c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
-				}
-				if trash && (w.glob || w.hole && c.a.loops > 0) {
-					c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
-				}
+				c.movesAway(w, trash)
 			}
-			// A copy of a file this script downloaded is downloaded too.
-			if content, ok := c.a.fileContent(w.s); ok && !w.hole && !targets[0].hole {
-				t := targets[0].s
-				c.a.setFile(t, content)
-				c.a.setFile(strings.TrimSuffix(t, "/")+"/"+path.Base(w.s), content)
-				if content == fileDownloaded {
-					c.a.downloadedInto(targets[0], true)
-				}
-			}
+			c.copiesContent(w, targets[0])
 		}
 		if c.name == "ditto" && hasShort(c.args, 'x') {
 			c.extracts("ditto -x", targets[0], true, nil)
@@ -415,7 +396,7 @@ func (c *call) writeDest() {
 		for _, w := range ops[:len(ops)-1] {
 			if !w.hole && isSinkDevice(w.s) {
 				for _, t := range targets {
-					c.add(effect.Of(effect.Remove).On(w.s), "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
+					c.add(effect.Of(effect.Remove).On(t.s), "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
 				}
 				break
 			}
@@ -423,6 +404,38 @@ func (c *call) writeDest() {
 	}
 	for _, w := range targets {
 		c.a.write(w, c.span, c.name+" writes to")
+	}
+}
+
+// movesAway rates mv moving w: out of a protected place, the home folder
+// itself or a top-level folder of it, or, into the Trash (trash), every
+// file a pattern matches.
+func (c *call) movesAway(w word, trash bool) {
+	z := c.a.zoneOf(w)
+	switch {
+	case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+		c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
+	case z.HomeRoot && !w.hole && isHome(w.s):
+		c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
+	case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
+		c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
+	}
+	if trash && (w.glob || w.hole && c.a.loops > 0) {
+		c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
+	}
+}
+
+// copiesContent notes that a copy of w at target holds what w held: a copy
+// of a file this script downloaded is downloaded too.
+func (c *call) copiesContent(w, target word) {
+	content, ok := c.a.fileContent(w.s)
+	if !ok || w.hole || target.hole {
+		return
+	}
+	c.a.setFile(target.s, content)
+	c.a.setFile(strings.TrimSuffix(target.s, "/")+"/"+path.Base(w.s), content)
+	if content == fileDownloaded {
+		c.a.downloadedInto(target, true)
 	}
 }
 

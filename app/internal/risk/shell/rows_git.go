@@ -277,24 +277,7 @@ func (c *call) gitSubMore(s string, rest []word) {
 		}
 		c.add(effect.Of(effect.Change), "git", "git worktree: changes the repository's working trees")
 	case "submodule":
-		if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
-			c.add(effect.Of(effect.Remove), "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
-		}
-		if inList(sub(rest), "update", "add") {
-			c.add(effect.Of(effect.Fetch), "git", "git submodule: fetches submodules")
-		} else {
-			c.add(effect.Of(effect.Change), "git", "git submodule: changes submodules")
-		}
-		for i, w := range rest {
-			if w.s == "foreach" {
-				cmd := rest[i+1:]
-				for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
-					cmd = cmd[1:]
-				}
-				c.gitShell(cmd, "git submodule foreach")
-				break
-			}
-		}
+		c.gitSubmodule(rest)
 	case "rebase":
 		c.add(effect.Of(effect.Change), "git", "git rebase: rewrites commits")
 		for i, w := range rest {
@@ -311,73 +294,116 @@ func (c *call) gitSubMore(s string, rest []word) {
 			c.a.call(rest[1:], c.span, pipeCtx{})
 		}
 	case "filter-branch", "filter-repo", "update-ref", "gc", "prune", "reflog":
-		if s == "reflog" && !hasArg(rest, "expire", "delete") {
-			return
-		}
-		now := false
-		for i, w := range rest {
-			name, v, has := strings.Cut(w.s, "=")
-			if !has && i+1 < len(rest) && inList(name, "--expire", "--expire-unreachable") {
-				v = rest[i+1].s
-			}
-			if inList(name, "--expire", "--expire-unreachable", "--prune") && inList(strings.ToLower(v), "now", "all", "0") {
-				now = true
-			}
-		}
-		switch {
-		case now:
-			c.add(effect.Of(effect.Remove), "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
-		case s == "gc":
-			c.add(effect.Of(effect.Change), "git", "git gc: cleans up the repository")
-		case s == "filter-branch" || s == "filter-repo":
-			c.add(effect.Of(effect.Remove, effect.Bulk), "git-history", "git %s: rewrites every commit of the history it is given", s)
-		case s == "update-ref" && (hasShort(rest, 'd') || hasLong(rest, "--stdin")):
-			c.add(effect.Of(effect.Remove), "git-history", "git update-ref -d: deletes a ref, leaving its commits unreachable")
-		default:
-			c.add(effect.Of(effect.Change, effect.Bulk), "git-history", "git %s: rewrites or prunes history", s)
-		}
-		for i, w := range rest {
-			if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
-				c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
-			}
-		}
+		c.gitHistory(s, rest)
 	case "difftool", "mergetool":
-		c.add(effect.Of(effect.Run), "git", "git %s: runs a diff or merge tool", s)
-		for i, w := range rest {
-			switch {
-			case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
-				c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
-			case strings.HasPrefix(w.s, "--extcmd="):
-				c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
-			}
-		}
+		c.gitTool(s, rest)
 	case "clone", "fetch", "pull":
-		c.add(effect.Of(effect.Fetch), "git", "git %s: changes the repository", s)
-		if rops := operands(rest); s == "clone" && len(rops) > 1 {
-			c.a.write(rops[len(rops)-1], c.span, "git clone into")
-			c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
-		} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
-			dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
-			if dir != "" && dir != "." && dir != "/" {
-				c.a.downloadedInto(word{s: dir}, true)
-			}
-		}
-		for i, w := range rest {
-			switch {
-			case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
-				c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
-			case strings.HasPrefix(w.s, "--upload-pack="):
-				c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
-			case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
-				k, v := splitGitConfig(rest[i+1])
-				c.gitSetting(k, v, true)
-			case strings.HasPrefix(w.s, "--config=") && s == "clone":
-				k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
-				c.gitSetting(k, v, true)
-			}
-		}
+		c.gitFetch(s, rest)
 	default:
 		c.add(effect.Of(effect.Change), "git", "git %s: changes the repository", rate.Display(s))
+	}
+}
+
+// gitTool rates git difftool and mergetool: they run the configured tool,
+// and --extcmd a shell command.
+func (c *call) gitTool(s string, rest []word) {
+	c.add(effect.Of(effect.Run), "git", "git %s: runs a diff or merge tool", s)
+	for i, w := range rest {
+		switch {
+		case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
+			c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
+		case strings.HasPrefix(w.s, "--extcmd="):
+			c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
+		}
+	}
+}
+
+// gitSubmodule rates git submodule: deinit --force deletes working trees,
+// update and add fetch, foreach runs a shell command in each.
+func (c *call) gitSubmodule(rest []word) {
+	if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
+		c.add(effect.Of(effect.Remove), "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
+	}
+	if inList(sub(rest), "update", "add") {
+		c.add(effect.Of(effect.Fetch), "git", "git submodule: fetches submodules")
+	} else {
+		c.add(effect.Of(effect.Change), "git", "git submodule: changes submodules")
+	}
+	for i, w := range rest {
+		if w.s == "foreach" {
+			cmd := rest[i+1:]
+			for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
+				cmd = cmd[1:]
+			}
+			c.gitShell(cmd, "git submodule foreach")
+			break
+		}
+	}
+}
+
+// gitHistory rates the subcommands that rewrite or prune history: an
+// expiry of now loses work at once, a filter rewrites every commit, and
+// filters run shell commands.
+func (c *call) gitHistory(s string, rest []word) {
+	if s == "reflog" && !hasArg(rest, "expire", "delete") {
+		return
+	}
+	now := false
+	for i, w := range rest {
+		name, v, has := strings.Cut(w.s, "=")
+		if !has && i+1 < len(rest) && inList(name, "--expire", "--expire-unreachable") {
+			v = rest[i+1].s
+		}
+		if inList(name, "--expire", "--expire-unreachable", "--prune") && inList(strings.ToLower(v), "now", "all", "0") {
+			now = true
+		}
+	}
+	switch {
+	case now:
+		c.add(effect.Of(effect.Remove), "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
+	case s == "gc":
+		c.add(effect.Of(effect.Change), "git", "git gc: cleans up the repository")
+	case s == "filter-branch" || s == "filter-repo":
+		c.add(effect.Of(effect.Remove, effect.Bulk), "git-history", "git %s: rewrites every commit of the history it is given", s)
+	case s == "update-ref" && (hasShort(rest, 'd') || hasLong(rest, "--stdin")):
+		c.add(effect.Of(effect.Remove), "git-history", "git update-ref -d: deletes a ref, leaving its commits unreachable")
+	default:
+		c.add(effect.Of(effect.Change, effect.Bulk), "git-history", "git %s: rewrites or prunes history", s)
+	}
+	for i, w := range rest {
+		if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
+			c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
+		}
+	}
+}
+
+// gitFetch rates git clone, fetch and pull: they fetch; a clone writes its
+// folder, whose files come from the network; --upload-pack runs a command
+// and clone's --config sets settings.
+func (c *call) gitFetch(s string, rest []word) {
+	c.add(effect.Of(effect.Fetch), "git", "git %s: changes the repository", s)
+	if rops := operands(rest); s == "clone" && len(rops) > 1 {
+		c.a.write(rops[len(rops)-1], c.span, "git clone into")
+		c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
+	} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
+		dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
+		if dir != "" && dir != "." && dir != "/" {
+			c.a.downloadedInto(word{s: dir}, true)
+		}
+	}
+	for i, w := range rest {
+		switch {
+		case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
+			c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
+		case strings.HasPrefix(w.s, "--upload-pack="):
+			c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
+		case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
+			k, v := splitGitConfig(rest[i+1])
+			c.gitSetting(k, v, true)
+		case strings.HasPrefix(w.s, "--config=") && s == "clone":
+			k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
+			c.gitSetting(k, v, true)
+		}
 	}
 }
 

@@ -146,85 +146,103 @@ func curlLongValued(n string) bool {
 	return strings.HasPrefix(n, "--data")
 }
 
+// curlUse is what curl's options say it does: send data, save files (and
+// where), and the URLs it is given.
+type curlUse struct {
+	upload, remoteName bool
+	outDir             word
+	outputs, urls      []word
+}
+
 func curlCommand(c *call) {
-	upload, remoteName := false, false
-	outDir := word{}
-	var outputs []word
-	var urls []word
-	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) {
-		switch {
-		case opt == "":
-			urls = append(urls, v)
-		case !has:
-			if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
-				remoteName = true
-			}
-		case opt == "-T" || opt == "--upload-file":
-			upload = true
-			if v.s != "-" && v.s != "." {
-				c.a.read(v, c.span)
-			}
-		case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
-			upload = true
-			data := v.s
-			if j := strings.IndexAny(data, "@<"); j >= 0 {
-				c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
-			}
-		case opt == "-X" || opt == "--request":
-			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
-				upload = true
-			}
-		case opt == "-K" || opt == "--config":
-			c.add(effect.Of(effect.Unknown), "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
-			c.a.read(v, c.span)
-		case opt == "-o" || opt == "--output":
-			outputs = append(outputs, v)
-		case opt == "--output-dir":
-			outDir = v
-		case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
-			opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
-			if v.s != "-" && !isDevice(v.s) {
-				c.a.write(v, c.span, c.name+" writes")
-			}
-		}
-	})
-	inDir := func(name word) word {
-		if outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
-			return name
-		}
-		return word{s: strings.TrimSuffix(outDir.s, "/") + "/" + name.s, hole: outDir.hole, guess: outDir.guess, span: name.span}
+	var u curlUse
+	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) { u.option(c, opt, v, has) })
+	u.saves(c)
+	if u.upload {
+		c.add(effect.Of(effect.Upload), "upload", "%s: sends data to a server", c.name)
+		return
 	}
-	for _, o := range outputs {
+	c.add(effect.Of(effect.Fetch), "download", "%s: fetches from the network", c.name)
+}
+
+// option notes one of curl's options (opt "" for a URL), with its value v
+// when has: what it sends or reads, and where it writes.
+func (u *curlUse) option(c *call, opt string, v word, has bool) {
+	switch {
+	case opt == "":
+		u.urls = append(u.urls, v)
+	case !has:
+		if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
+			u.remoteName = true
+		}
+	case opt == "-T" || opt == "--upload-file":
+		u.upload = true
+		if v.s != "-" && v.s != "." {
+			c.a.read(v, c.span)
+		}
+	case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
+		u.upload = true
+		data := v.s
+		if j := strings.IndexAny(data, "@<"); j >= 0 {
+			c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
+		}
+	case opt == "-X" || opt == "--request":
+		if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+			u.upload = true
+		}
+	case opt == "-K" || opt == "--config":
+		c.add(effect.Of(effect.Unknown), "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
+		c.a.read(v, c.span)
+	case opt == "-o" || opt == "--output":
+		u.outputs = append(u.outputs, v)
+	case opt == "--output-dir":
+		u.outDir = v
+	case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
+		opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
+		if v.s != "-" && !isDevice(v.s) {
+			c.a.write(v, c.span, c.name+" writes")
+		}
+	}
+}
+
+// inDir is the file name saved in --output-dir, when one is given.
+func (u *curlUse) inDir(name word) word {
+	if u.outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
+		return name
+	}
+	return word{s: strings.TrimSuffix(u.outDir.s, "/") + "/" + name.s, hole: u.outDir.hole, guess: u.outDir.guess, span: name.span}
+}
+
+// saves rates the files curl downloads into (-o, -O), and remembers them
+// as downloaded: running one later runs what came from the network.
+func (u *curlUse) saves(c *call) {
+	for _, o := range u.outputs {
 		if o.s == "-" || isDevice(o.s) {
 			continue
 		}
-		o = inDir(o)
+		o = u.inDir(o)
 		c.a.write(o, c.span, "downloads into")
 		if !o.hole {
 			c.a.setFile(o.s, fileDownloaded)
 		}
 	}
-	if remoteName {
-		for _, u := range urls {
-			name := urlBase(u)
-			if outDir.s == "" && c.a.cwd == "" {
-				if name.s != "" && !name.hole {
-					c.a.setFile(name.s, fileDownloaded)
-				}
-				continue
-			}
-			f := inDir(name)
-			c.a.write(f, c.span, "downloads into")
-			if !f.hole {
-				c.a.setFile(f.s, fileDownloaded)
-			}
-		}
-	}
-	if upload {
-		c.add(effect.Of(effect.Upload), "upload", "%s: sends data to a server", c.name)
+	if !u.remoteName {
 		return
 	}
-	c.add(effect.Of(effect.Fetch), "download", "%s: fetches from the network", c.name)
+	for _, url := range u.urls {
+		name := urlBase(url)
+		if u.outDir.s == "" && c.a.cwd == "" {
+			if name.s != "" && !name.hole {
+				c.a.setFile(name.s, fileDownloaded)
+			}
+			continue
+		}
+		f := u.inDir(name)
+		c.a.write(f, c.span, "downloads into")
+		if !f.hole {
+			c.a.setFile(f.s, fileDownloaded)
+		}
+	}
 }
 
 // urlBase is the file name a download of u is saved under (curl -O, wget).

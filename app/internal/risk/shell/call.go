@@ -92,33 +92,7 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				bulk = true
 			}
 		case "env":
-			// env -S splits its string into words: env -S 'rm -rf ~'
-			for i, r := range rest {
-				if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
-					split := []word{}
-					for _, f := range strings.Fields(rest[i+1].s) {
-						split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
-					}
-					rest = append(split, rest[i+2:]...)
-					break
-				}
-			}
-			// env prints its environment without a command; it takes
-			// options and NAME=value pairs in any order before the command.
-			for len(rest) > 0 {
-				before := len(rest)
-				rest = skipOptions(rest, opts)
-				for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
-					if report {
-						n, v, _ := strings.Cut(rest[0].s, "=")
-						a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
-					}
-					rest = rest[1:]
-				}
-				if len(rest) == before {
-					break
-				}
-			}
+			rest = a.envArgs(rest, opts, sp, report)
 		case "sandbox-exec":
 			if report {
 				a.add(effect.Of(effect.Run), "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
@@ -139,18 +113,7 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				rest = rest[1:] // the typescript file
 			}
 		case "watch":
-			// watch runs its arguments, joined, with sh -c.
-			if len(rest) > 0 {
-				joined := word{span: rest[0].span}
-				for i, r := range rest {
-					if i > 0 {
-						joined.s += " "
-					}
-					joined.s += r.s
-					joined.hole = joined.hole || r.hole
-				}
-				rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
-			}
+			rest = watchWords(rest)
 		}
 		if len(rest) == 0 {
 			if name == "env" {
@@ -161,6 +124,55 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 		words = rest
 	}
 	return "", nil, bulk, word{}
+}
+
+// envArgs skips env's options and NAME=value pairs (rating each
+// variable when report is set) and returns the command it runs; env -S
+// splits its string into words: env -S 'rm -rf ~'.
+func (a *shellAn) envArgs(rest []word, opts string, sp Span, report bool) []word {
+	for i, r := range rest {
+		if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
+			split := []word{}
+			for _, f := range strings.Fields(rest[i+1].s) {
+				split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
+			}
+			rest = append(split, rest[i+2:]...)
+			break
+		}
+	}
+	// env prints its environment without a command; it takes
+	// options and NAME=value pairs in any order before the command.
+	for len(rest) > 0 {
+		before := len(rest)
+		rest = skipOptions(rest, opts)
+		for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
+			if report {
+				n, v, _ := strings.Cut(rest[0].s, "=")
+				a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
+			}
+			rest = rest[1:]
+		}
+		if len(rest) == before {
+			break
+		}
+	}
+	return rest
+}
+
+// watchWords is the command watch runs: its arguments, joined, with sh -c.
+func watchWords(rest []word) []word {
+	if len(rest) > 0 {
+		joined := word{span: rest[0].span}
+		for i, r := range rest {
+			if i > 0 {
+				joined.s += " "
+			}
+			joined.s += r.s
+			joined.hole = joined.hole || r.hole
+		}
+		rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
+	}
+	return rest
 }
 
 // xargsOptions skips xargs's options (BSD and GNU) and returns the

@@ -128,6 +128,48 @@ var listers = map[string]bool{
 	"gstat": true, "gls": true, "gdu": true, "lsof": true,
 }
 
+// guardCwd refuses a command run inside Airlock's own folders or a
+// credential store: whatever runs there may touch them by a name the
+// analysis never sees (sqlite3, git init, a script).
+func (c *call) guardCwd() {
+	a := c.a
+	if a.cwd == "" {
+		return
+	}
+	if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
+		switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
+		case sanitize.ZoneOwn:
+			c.add(effect.Of(effect.Refused), "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
+		case sanitize.ZoneCredential:
+			c.add(effect.Of(effect.Refused), "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
+		}
+	}
+}
+
+// guardSSHKeys guards the arguments of the SSH tools and returns their
+// operands: ssh -i ~/.ssh/id_ed25519 uses the SSH store for what it is
+// for, so their keys are not refused; anything else they are given (scp's
+// files) is guarded as usual.
+func (c *call) guardSSHKeys() []word {
+	a := c.a
+	keys := c.name == "ssh-add" || c.name == "ssh-keygen" // every file they take is a key
+	var rest []word
+	end := false
+	for i, w := range c.args {
+		switch {
+		case keys || i > 0 && !end && sshKeyOption(c.args[i-1].s):
+			a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
+		case !end && w.s == "--":
+			end = true
+		case !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole:
+			a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
+		default:
+			rest = append(rest, w)
+		}
+	}
+	return rest
+}
+
 // guardCall applies the guard to a command's arguments by what the command
 // does with them: listing, reading, writing, or reaching everything inside
 // a folder. Reads and writes the command's own rules found were guarded
@@ -146,18 +188,7 @@ func (c *call) guardCall() {
 	if a.env == nil || a.env.Paths == nil {
 		return
 	}
-	if a.cwd != "" {
-		// Whatever runs inside Airlock's own folders may touch them by a
-		// name the analysis never sees (sqlite3, git init, a script).
-		if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
-			switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
-			case sanitize.ZoneOwn:
-				c.add(effect.Of(effect.Refused), "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
-			case sanitize.ZoneCredential:
-				c.add(effect.Of(effect.Refused), "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
-			}
-		}
-	}
+	c.guardCwd()
 	c.guardMentions()
 	ops := c.operands()
 	each := func(ws []word, u rate.Use) {
@@ -166,25 +197,7 @@ func (c *call) guardCall() {
 		}
 	}
 	if sshTools[c.name] {
-		// ssh -i ~/.ssh/id_ed25519: the tools of the SSH store use it for
-		// what it is for. Anything else they are given (scp's files) is
-		// guarded as usual.
-		keys := c.name == "ssh-add" || c.name == "ssh-keygen" // every file they take is a key
-		var rest []word
-		end := false
-		for i, w := range c.args {
-			switch {
-			case keys || i > 0 && !end && sshKeyOption(c.args[i-1].s):
-				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
-			case !end && w.s == "--":
-				end = true
-			case !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole:
-				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
-			default:
-				rest = append(rest, w)
-			}
-		}
-		ops = rest
+		ops = c.guardSSHKeys()
 	}
 	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
 	switch c.name {
@@ -209,35 +222,38 @@ func (c *call) guardCall() {
 		c.guardFind()
 	case "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "zip", "ditto-x":
 		c.guardArchive(ops)
-	case "grep", "egrep", "fgrep", "ggrep":
-		u := rate.UseRead
-		if recursive || hasArg(c.args, "-d", "--directories=recurse") {
-			u = rate.UseTreeRead
-		}
-		each(ops, u)
-	case "rg", "ag", "ack", "pt", "ugrep":
-		each(ops, rate.UseTreeRead)
-	case "sed", "gsed", "perl":
-		u := rate.UseRead
-		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
-			u = rate.UseWrite
-		}
-		each(ops, u)
-	case "xattr":
-		u := rate.UseList
-		if hasShort(c.args, 'w') || hasShort(c.args, 'd') || hasShort(c.args, 'c') {
-			u = rate.UseWrite
-		}
-		each(ops, u)
-	case "dd":
-		each(ops, rate.UseRead) // if= and of= are told apart by guardWord
 	default:
-		u := rate.UseRead
-		if listers[c.name] {
-			u = rate.UseList
-		}
-		each(ops, u)
+		each(ops, c.argUse(recursive))
 	}
+}
+
+// argUse is how a command that reads, lists or edits its operands uses
+// them: grep -r and rg reach everything inside a folder, sed -i writes,
+// xattr -w/-d/-c writes, ls and its kin only list.
+func (c *call) argUse(recursive bool) rate.Use {
+	switch c.name {
+	case "grep", "egrep", "fgrep", "ggrep":
+		if recursive || hasArg(c.args, "-d", "--directories=recurse") {
+			return rate.UseTreeRead
+		}
+	case "rg", "ag", "ack", "pt", "ugrep":
+		return rate.UseTreeRead
+	case "sed", "gsed", "perl":
+		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
+			return rate.UseWrite
+		}
+	case "xattr":
+		if hasShort(c.args, 'w') || hasShort(c.args, 'd') || hasShort(c.args, 'c') {
+			return rate.UseWrite
+		}
+		return rate.UseList
+	case "dd":
+		return rate.UseRead // if= and of= are told apart by guardWord
+	}
+	if listers[c.name] {
+		return rate.UseList
+	}
+	return rate.UseRead
 }
 
 // guardCopy: cp, mv, ln, install, ditto, rsync, scp. The target is

@@ -73,24 +73,36 @@ func diskutilCommand(c *call) {
 		return
 	}
 	s := strings.ToLower(ops[0].s)
-	if s == "apfs" || s == "cs" || s == "appleraid" || s == "ar" || s == "corestorage" {
-		if len(ops) > 1 {
-			s = s + " " + strings.ToLower(ops[1].s)
-		}
+	if diskutilGroups[s] && len(ops) > 1 {
+		s = s + " " + strings.ToLower(ops[1].s)
 	}
 	switch {
-	case s == "list" || s == "info" || s == "activity" || s == "apfs list" || strings.HasSuffix(s, " list") ||
-		s == "verifyvolume" || s == "verifydisk" || s == "listfilesystems" || strings.HasPrefix(s, "apfs listsnapshots"):
-	case strings.Contains(s, "erase") || strings.Contains(s, "zero") || strings.Contains(s, "random") ||
-		strings.Contains(s, "partition") || strings.Contains(s, "reformat") || strings.Contains(s, "delete") ||
-		strings.Contains(s, "secure") || strings.Contains(s, "merge") || strings.Contains(s, "split") ||
-		strings.Contains(s, "resize") || strings.Contains(s, "destroy"):
+	case diskutilReads[s] || strings.HasSuffix(s, " list") || strings.HasPrefix(s, "apfs listsnapshots"):
+	case erasesDisk(s):
 		c.add(effect.Of(effect.Disk), "diskutil", "diskutil %s: erases or repartitions a disk", s)
-	case s == "mount" || s == "unmount" || s == "umount" || s == "eject" || s == "mountdisk" || s == "unmountdisk" || s == "repairvolume" || s == "rename" || s == "renamevolume":
+	case diskutilVolume[s]:
 		c.add(effect.Of(effect.Change), "diskutil", "diskutil %s: changes a volume", s)
 	default:
 		c.add(effect.Of(effect.Setting, effect.Session), "diskutil", "diskutil %s: changes disks", s)
 	}
+}
+
+// diskutil's verbs: groups whose verb is their second word, verbs that
+// only print, and verbs that mount, eject, repair or rename a volume.
+var (
+	diskutilGroups = set("apfs cs appleraid ar corestorage")
+	diskutilReads  = set("list info activity verifyvolume verifydisk listfilesystems")
+	diskutilVolume = set("mount unmount umount eject mountdisk unmountdisk repairvolume rename renamevolume")
+)
+
+// erasesDisk reports a diskutil verb that erases, partitions or resizes.
+func erasesDisk(verb string) bool {
+	for _, w := range []string{"erase", "zero", "random", "partition", "reformat", "delete", "secure", "merge", "split", "resize", "destroy"} {
+		if strings.Contains(verb, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func permCommand(c *call) {
@@ -363,33 +375,7 @@ func (c *call) writeDest() {
 	case "touch", "mkdir":
 		targets = ops
 	case "cp", "mv", "ditto", "rsync", "install", "ln":
-		sources := ops[:len(ops)-1]
-		if hasShort(c.args, 't') && c.name != "ditto" {
-			targets, sources = ops[:1], ops[1:]
-		}
-		dest, _ := c.a.pathOf(targets[0])
-		trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
-		if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
-			// mv x /dev/null copies x into nothing and removes it: rm -rf x.
-			c.add(effect.Of(effect.Change).On(dest), "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
-			rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
-			c.a.call(rm, c.span, pipeCtx{})
-		}
-		for _, w := range sources {
-			if c.name != "ln" {
-				c.a.read(w, c.span)
-			}
-			if c.name == "mv" {
-				c.movesAway(w, trash)
-			}
-			c.copiesContent(w, targets[0])
-		}
-		if c.name == "ditto" && hasShort(c.args, 'x') {
-			c.extracts("ditto -x", targets[0], true, nil)
-			break
-		}
-		intoDir := c.name == "ditto" || !hasShort(c.args, 'T') && !hasLong(c.args, "--no-target-directory")
-		c.copiesOnto(targets[0], sources, intoDir)
+		targets = c.copyDest(ops, targets)
 	}
 	if c.name == "install" || c.name == "ditto" || c.name == "ln" && (hasShort(c.args, 'f') || hasLong(c.args, "--force")) {
 		// install /dev/null x, ln -sf /dev/null x: x is replaced by nothing.
@@ -405,6 +391,41 @@ func (c *call) writeDest() {
 	for _, w := range targets {
 		c.a.write(w, c.span, c.name+" writes to")
 	}
+}
+
+// copyDest rates what cp, mv, ditto, rsync, install and ln do to their
+// sources and the destination among ops (targets, unless -t names it
+// first): a move out of a protected place, into the sink or the Trash, a
+// downloaded file copied, a folder merged. It returns the destination.
+func (c *call) copyDest(ops, targets []word) []word {
+	sources := ops[:len(ops)-1]
+	if hasShort(c.args, 't') && c.name != "ditto" {
+		targets, sources = ops[:1], ops[1:]
+	}
+	dest, _ := c.a.pathOf(targets[0])
+	trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
+	if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
+		// mv x /dev/null copies x into nothing and removes it: rm -rf x.
+		c.add(effect.Of(effect.Change).On(dest), "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
+		rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
+		c.a.call(rm, c.span, pipeCtx{})
+	}
+	for _, w := range sources {
+		if c.name != "ln" {
+			c.a.read(w, c.span)
+		}
+		if c.name == "mv" {
+			c.movesAway(w, trash)
+		}
+		c.copiesContent(w, targets[0])
+	}
+	if c.name == "ditto" && hasShort(c.args, 'x') {
+		c.extracts("ditto -x", targets[0], true, nil)
+		return targets
+	}
+	intoDir := c.name == "ditto" || !hasShort(c.args, 'T') && !hasLong(c.args, "--no-target-directory")
+	c.copiesOnto(targets[0], sources, intoDir)
+	return targets
 }
 
 // movesAway rates mv moving w: out of a protected place, the home folder

@@ -172,15 +172,13 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 	case opt == "":
 		u.urls = append(u.urls, v)
 	case !has:
-		if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
-			u.remoteName = true
-		}
+		u.remoteName = u.remoteName || curlRemoteName[opt]
 	case opt == "-T" || opt == "--upload-file":
 		u.upload = true
 		if v.s != "-" && v.s != "." {
 			c.a.read(v, c.span)
 		}
-	case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
+	case curlSends[opt] || strings.HasPrefix(opt, "--data"):
 		u.upload = true
 		data := v.s
 		if j := strings.IndexAny(data, "@<"); j >= 0 {
@@ -197,13 +195,20 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 		u.outputs = append(u.outputs, v)
 	case opt == "--output-dir":
 		u.outDir = v
-	case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
-		opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
+	case curlWrites[opt]:
 		if v.s != "-" && !isDevice(v.s) {
 			c.a.write(v, c.span, c.name+" writes")
 		}
 	}
 }
+
+// curl's options by what they do: name the saved file after the URL or
+// the server's header, send their value, write a file their value names.
+var (
+	curlRemoteName = set("-O --remote-name --remote-name-all -J --remote-header-name")
+	curlSends      = set("-d -F --form --form-string --json")
+	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save")
+)
 
 // inDir is the file name saved in --output-dir, when one is given.
 func (u *curlUse) inDir(name word) word {
@@ -262,47 +267,63 @@ func urlBase(u word) word {
 	return word{s: name, hole: u.hole && strings.Contains(name, rate.HoleMark), span: u.span}
 }
 
+// wgetUse is what wget's options say it does: send data, save files (and
+// where), and the URLs it is given.
+type wgetUse struct {
+	dir       word
+	out, urls []word
+	upload    bool
+}
+
+// wgetValued are wget's long options that take a value in the next word.
+var wgetValued = set(`--output-document --directory-prefix --post-data --post-file --body-data --body-file --method
+	--input-file --output-file --append-output --header --user-agent --user --password --load-cookies --save-cookies
+	--execute --tries --timeout --wait --referer --config`)
+
 func wgetCommand(c *call) {
-	dir := word{}
-	var out []word
-	var urls []word
-	upload := false
-	long := func(n string) bool {
-		return inList(n, "--output-document", "--directory-prefix", "--post-data", "--post-file", "--body-data", "--body-file",
-			"--method", "--input-file", "--output-file", "--append-output", "--header", "--user-agent", "--user", "--password",
-			"--load-cookies", "--save-cookies", "--execute", "--tries", "--timeout", "--wait", "--referer", "--config")
-	}
-	shortOpts(c.args, "OoaPieUtTwQlARDXIB", long, func(opt string, v word, has bool) {
-		switch {
-		case opt == "":
-			urls = append(urls, v)
-		case opt == "-O" || opt == "--output-document":
-			out = append(out, v)
-		case opt == "-P" || opt == "--directory-prefix":
-			dir = v
-		case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
-			if has {
-				c.a.write(v, c.span, "wget writes")
-			}
-		case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
-			upload = true
-			if strings.HasSuffix(opt, "-file") {
-				c.a.read(v, c.span)
-			}
-		case opt == "--method":
-			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
-				upload = true
-			}
-		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
-			c.a.read(v, c.span)
-		case opt == "-e" || opt == "--execute" || opt == "--config":
-			c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
-		}
-	})
-	if upload {
+	var u wgetUse
+	shortOpts(c.args, "OoaPieUtTwQlARDXIB", func(n string) bool { return wgetValued[n] }, func(opt string, v word, has bool) { u.option(c, opt, v, has) })
+	if u.upload {
 		c.add(effect.Of(effect.Upload), "upload", "wget: sends data to a server")
 	}
-	for _, o := range out {
+	u.saves(c)
+	c.add(effect.Of(effect.Fetch), "download", "wget: fetches from the network")
+}
+
+// option notes one of wget's options (opt "" for a URL), with its value v
+// when has.
+func (u *wgetUse) option(c *call, opt string, v word, has bool) {
+	switch {
+	case opt == "":
+		u.urls = append(u.urls, v)
+	case opt == "-O" || opt == "--output-document":
+		u.out = append(u.out, v)
+	case opt == "-P" || opt == "--directory-prefix":
+		u.dir = v
+	case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
+		if has {
+			c.a.write(v, c.span, "wget writes")
+		}
+	case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
+		u.upload = true
+		if strings.HasSuffix(opt, "-file") {
+			c.a.read(v, c.span)
+		}
+	case opt == "--method":
+		if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+			u.upload = true
+		}
+	case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
+		c.a.read(v, c.span)
+	case opt == "-e" || opt == "--execute" || opt == "--config":
+		c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
+	}
+}
+
+// saves rates the files wget downloads into (-O, or the URL's name in -P
+// or the current folder), and remembers them as downloaded.
+func (u *wgetUse) saves(c *call) {
+	for _, o := range u.out {
 		if o.s == "-" || isDevice(o.s) {
 			continue
 		}
@@ -311,22 +332,21 @@ func wgetCommand(c *call) {
 			c.a.setFile(o.s, fileDownloaded)
 		}
 	}
-	if len(out) == 0 {
-		for _, u := range urls {
-			name := urlBase(u)
-			f := name
-			if dir.s != "" {
-				f = word{s: strings.TrimSuffix(dir.s, "/") + "/" + name.s, hole: dir.hole || name.hole, guess: dir.guess, span: u.span}
-			}
-			if dir.s != "" || c.a.cwd != "" {
-				c.a.write(f, c.span, "downloads into")
-			}
-			if !f.hole {
-				c.a.setFile(f.s, fileDownloaded)
-			}
+	if len(u.out) > 0 {
+		return
+	}
+	for _, url := range u.urls {
+		f := urlBase(url)
+		if u.dir.s != "" {
+			f = word{s: strings.TrimSuffix(u.dir.s, "/") + "/" + f.s, hole: u.dir.hole || f.hole, guess: u.dir.guess, span: url.span}
+		}
+		if u.dir.s != "" || c.a.cwd != "" {
+			c.a.write(f, c.span, "downloads into")
+		}
+		if !f.hole {
+			c.a.setFile(f.s, fileDownloaded)
 		}
 	}
-	c.add(effect.Of(effect.Fetch), "download", "wget: fetches from the network")
 }
 
 // copyRemote rates scp and rsync: a host:path operand sends or fetches

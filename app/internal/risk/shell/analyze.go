@@ -341,6 +341,12 @@ func (a *shellAn) collect(f *syntax.File) {
 	}
 }
 
+// plainParam reports $name or ${name} with nothing that changes the
+// value: no length, index, slice, replacement or default.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Length && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil
+}
+
 // resolveVar works out the value of a variable assigned once, from its
 // literal text, $HOME and other such variables.
 func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth int) (string, bool) {
@@ -359,7 +365,7 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 			guess = true
 			return true
 		}
-		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+		if !plainParam(p) {
 			return false
 		}
 		if p.Param.Value == "HOME" {

@@ -355,10 +355,10 @@ func (c *call) guardFind() {
 	}
 }
 
-// guardArchive: tar, zip, cpio, pax, 7z. Creating an archive reads what it
-// holds; extracting writes into its folder (-C, -d, or the working folder).
-func (c *call) guardArchive(ops []word) {
-	a := c.a
+// extracting reports an archive tool's use that writes what the archive
+// holds: unzip but for its listings, cpio and pax -i/-r, 7z x and e, tar
+// -x but to standard output.
+func (c *call) extracting() bool {
 	extract := false
 	switch c.name {
 	case "unzip", "cpio", "pax":
@@ -377,6 +377,14 @@ func (c *call) guardArchive(ops []word) {
 			extract = false // to standard output: nothing is written
 		}
 	}
+	return extract
+}
+
+// guardArchive: tar, zip, cpio, pax, 7z. Creating an archive reads what it
+// holds; extracting writes into its folder (-C, -d, or the working folder).
+func (c *call) guardArchive(ops []word) {
+	a := c.a
+	extract := c.extracting()
 	if !extract {
 		for _, w := range ops {
 			a.guard(w, c.span, rate.UseTreeRead)

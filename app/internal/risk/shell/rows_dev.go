@@ -36,32 +36,38 @@ func (c *call) compose(args []word) {
 	}
 }
 
+// dockerMount rates a bind mount of docker run (-v SRC:DST, or --mount's
+// source=SRC with spec): the home folder or a protected place handed to
+// the container's code. It reports a mount of a folder of this Mac, not a
+// named volume.
+func (c *call) dockerMount(v word, spec bool) bool {
+	src := v.s
+	if spec {
+		// --mount type=bind,source=/,target=/host
+		src = ""
+		for _, kv := range strings.Split(v.s, ",") {
+			if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+				src = val
+			}
+		}
+	} else if i := strings.IndexByte(src, ':'); i >= 0 {
+		src = src[:i]
+	}
+	if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
+		return false // a named volume
+	}
+	if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
+		c.add(effect.Of(effect.RunUnseen).On(src), "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
+	}
+	return true
+}
+
 // dockerRun rates docker run: a container with a folder of this Mac
 // mounted can change it, so its command is analysed as if run here.
 func (c *call) dockerRun(args []word) {
 	c.add(effect.Of(effect.RunUnseen), "docker", "docker run: runs a container")
 	mounted := false
-	mount := func(v word, spec bool) {
-		src := v.s
-		if spec {
-			// --mount type=bind,source=/,target=/host
-			src = ""
-			for _, kv := range strings.Split(v.s, ",") {
-				if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
-					src = val
-				}
-			}
-		} else if i := strings.IndexByte(src, ':'); i >= 0 {
-			src = src[:i]
-		}
-		if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
-			return // a named volume
-		}
-		mounted = true
-		if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
-			c.add(effect.Of(effect.RunUnseen).On(src), "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
-		}
-	}
+	mount := func(v word, spec bool) { mounted = c.dockerMount(v, spec) || mounted }
 	i := 0
 	for ; i < len(args); i++ {
 		w := args[i]

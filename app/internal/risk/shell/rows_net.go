@@ -140,10 +140,54 @@ func curlLongValued(n string) bool {
 		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
 		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
 		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
-		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey":
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl":
 		return true
 	}
 	return strings.HasPrefix(n, "--data")
+}
+
+// curlModel is curl's option model (curl(1)): the options that only say
+// how to fetch, send or show, with the value-taking ones; curlCommand
+// rates what they send, read and write. Options whose effect curlCommand
+// does not see are listed with it: a socket of this Mac's services, FTP
+// commands, mail.
+var curlModel = &opts{
+	short:  "#0123456aBfGgIijJkLlMNnOpqRsSvVZ",
+	valued: curlValued,
+	long: `--append --use-ascii --fail --fail-with-body --fail-early --get --globoff --head --include
+		--junk-session-cookies --remote-header-name --insecure --location --location-trusted --list-only --manual
+		--no-buffer --netrc --netrc-optional --remote-name --remote-name-all --proxytunnel --disable --remote-time
+		--silent --show-error --verbose --version --help --help= --parallel --parallel-immediate --http1.0 --http1.1
+		--http2 --http2-prior-knowledge --http3 --http3-only --tlsv1 --tlsv1.0 --tlsv1.1 --tlsv1.2 --tlsv1.3 --ipv4
+		--ipv6 --progress-bar --no-progress-meter --compressed --create-dirs --raw --tcp-nodelay --tcp-fastopen
+		--no-keepalive --no-sessionid --no-alpn --path-as-is --post301 --post302 --post303 --ssl --ssl-reqd
+		--ssl-no-revoke --ssl-revoke-best-effort --anyauth --basic --digest --ntlm --negotiate --retry-all-errors
+		--retry-connrefused --skip-existing --remove-on-error --no-clobber --clobber --xattr --trace-time --trace-ids
+		--proxy-insecure --proxy-anyauth --proxy-basic --proxy-digest --proxy-ntlm --proxy-negotiate --ca-native
+		--proxy-ca-native --ignore-content-length --suppress-connect-headers --disallow-username-in-url --styled-output
+		--no-styled-output --no-show-error --no-fail --no-location --no-silent --no-verbose --no-include
+		--no-remote-name --no-insecure --no-compressed --no-parallel --no-progress-bar --no-buffer --no-netrc
+		--output= --output-dir= --upload-file= --form= --form-string= --json= --header= --request= --user= --referer=
+		--user-agent= --cookie= --cookie-jar= --config= --proxy= --range= --continue-at= --write-out= --max-time=
+		--connect-timeout= --retry= --retry-delay= --retry-max-time= --cert= --key= --cert-type= --key-type= --pass=
+		--cacert= --capath= --crlfile= --resolve= --connect-to= --url= --dump-header= --trace= --trace-ascii=
+		--stderr= --limit-rate= --max-filesize= --proto= --proto-redir= --proto-default= --interface= --local-port=
+		--dns-servers= --oauth2-bearer= --aws-sigv4= --variable= --netrc-file= --etag-save= --etag-compare=
+		--url-query= --proxy-user= --noproxy= --max-redirs= --time-cond= --speed-limit= --speed-time=
+		--preproxy= --socks5= --socks5-hostname= --socks4= --socks4a= --expect100-timeout= --parallel-max= --rate=
+		--create-file-mode= --keepalive-time= --ciphers= --tls13-ciphers= --curves= --tls-max= --pinnedpubkey=
+		--proxy-header= --request-target= --doh-url= --happy-eyeballs-timeout-ms= --data= --data-ascii=
+		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=`,
+	effects: map[string]optEffect{
+		"--unix-socket":          optFx(effect.Connect, "talks to a local service's socket (Docker's runs containers), not the network"),
+		"--abstract-unix-socket": optFx(effect.Connect, "talks to a local service's socket, not the network"),
+		"-Q":                     optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--quote":                optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--mail-rcpt":            optFx(effect.Send, "sends mail to the recipient it names"),
+		"--mail-from":            optFx(effect.Send, "sends mail as the sender it names"),
+		"--hsts":                 optFx(effect.Overwrite, "reads and rewrites the HSTS cache file it names"),
+		"--alt-svc":              optFx(effect.Overwrite, "reads and rewrites the Alt-Svc cache file it names"),
+	},
 }
 
 // curlUse is what curl's options say it does: send data, save files (and
@@ -207,7 +251,7 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 var (
 	curlRemoteName = set("-O --remote-name --remote-name-all -J --remote-header-name")
 	curlSends      = set("-d -F --form --form-string --json")
-	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save")
+	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl")
 )
 
 // inDir is the file name saved in --output-dir, when one is given.
@@ -265,6 +309,37 @@ func urlBase(u word) word {
 		name = "index.html"
 	}
 	return word{s: name, hole: u.hole && strings.Contains(name, rate.HoleMark), span: u.span}
+}
+
+// wgetModel is wget's option model (wget(1)): the options that only say
+// how to fetch, with the value-taking ones; wgetCommand rates what they
+// send, read and write. -nv, -nc, -nd, -np and -nH are -n and a letter.
+var wgetModel = &opts{
+	short:  "VhbdqvnFNScrkKmpHLEx46",
+	valued: "OoaPieUtTwQlARDXIB",
+	long: `--version --help --background --debug --quiet --verbose --no-verbose --force-html --timestamping
+		--no-clobber --continue --server-response --spider --no-proxy --no-dns-cache --no-check-certificate
+		--https-only --inet4-only --inet6-only --recursive --convert-links --backup-converted --mirror
+		--page-requisites --span-hosts --relative --no-parent --no-directories --no-host-directories
+		--force-directories --protocol-directories --adjust-extension --content-disposition --content-on-error
+		--trust-server-names --ignore-case --no-cookies --keep-session-cookies --show-progress
+		--no-if-modified-since --auth-no-challenge --retry-connrefused --random-wait --no-glob --passive-ftp
+		--no-passive-ftp --no-config --ask-password --save-headers --xattr --unlink --delete-after --ignore-length
+		--no-http-keep-alive --no-cache --no-iri --iri --enable-content-on-error --no-hsts --no-netrc
+		--level= --progress= --retry-on-http-error= --waitretry= --limit-rate= --dns-timeout= --connect-timeout=
+		--read-timeout= --quota= --bind-address= --restrict-file-names= --local-encoding= --remote-encoding=
+		--max-redirect= --http-user= --http-password= --proxy-user= --proxy-password= --ca-certificate=
+		--ca-directory= --certificate= --private-key= --certificate-type= --private-key-type= --secure-protocol=
+		--compression= --accept= --reject= --domains= --exclude-domains= --include-directories=
+		--exclude-directories= --cut-dirs= --default-page= --ftp-user= --ftp-password= --tries= --timeout= --wait=
+		--referer= --user-agent= --header= --user= --password= --method= --body-data= --body-file= --post-data=
+		--post-file= --output-document= --directory-prefix= --input-file= --output-file= --append-output=
+		--load-cookies= --save-cookies= --execute= --config= --accept-regex= --reject-regex= --regex-type=
+		--prefer-family= --report-speed= --backups= --base=`,
+	effects: map[string]optEffect{
+		"--use-askpass": optFx(effect.RunUnseen, "runs the program it names to ask for a password, which is not analysed"),
+		"--warc-file":   optFx(effect.Overwrite, "writes a WARC archive of everything fetched to the file it names"),
+	},
 }
 
 // wgetUse is what wget's options say it does: send data, save files (and

@@ -431,7 +431,7 @@ var commands = map[string]row{
 	"pkill": {run: killCommand, opts: killModel}, "su": custom(suCommand), "hash": {run: hashCommand, opts: freeWords},
 
 	// Network.
-	"curl": custom(curlCommand), "wget": custom(wgetCommand), "scp": custom(copyRemote), "rsync": custom(copyRemote),
+	"curl": {run: curlCommand, opts: curlModel}, "wget": {run: wgetCommand, opts: wgetModel}, "scp": custom(copyRemote), "rsync": custom(copyRemote),
 	"ssh": custom(sshCommand), "sftp": custom(sftpCommand),
 
 	// Scripts, interpreters, terminals: what they run is analysed when it can be.

@@ -25,7 +25,7 @@ var unmodelledOptions = []string{"--airlock-unmodelled", "-Ж"}
 // each needs a closed list (opts) before it can leave this list. A row
 // that keeps the contract may not join it.
 var optionsOwnFunction = map[string]bool{
-	"rsync": true, "scp": true, "git": true, "openssl": true, "gpg": true,
+	"git": true, "openssl": true, "gpg": true,
 	"screen": true, "tmux": true, "psql": true, "mysql": true, "mariadb": true, "redis-cli": true,
 	"vim": true, "vi": true, "view": true, "vimdiff": true, "nvi": true, "nvim": true, "ex": true,
 	"gvim": true, "mvim": true,

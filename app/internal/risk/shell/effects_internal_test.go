@@ -69,7 +69,7 @@ func TestEveryOptionEffectIsDeclared(t *testing.T) {
 	for _, name := range rowNames() {
 		check("row "+name, commands[name].opts)
 	}
-	for name, m := range map[string]*opts{"dateModel": dateModel, "awkModel": awkModel, "openModel": openModel} {
+	for name, m := range map[string]*opts{"dateModel": dateModel, "awkModel": awkModel, "openModel": openModel, "scpModel": scpModel, "rsyncModel": rsyncModel, "curlModel": curlModel, "wgetModel": wgetModel} {
 		check(name, m)
 	}
 }

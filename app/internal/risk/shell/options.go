@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
@@ -97,7 +98,8 @@ func (m *opts) check(c *call) bool {
 				break
 			}
 			if _, ok := m.effects["-"+string(l)]; !ok && strings.IndexByte(m.short, l) < 0 {
-				c.unmodelled("-" + string(l))
+				r, _ := utf8.DecodeRuneInString(letters[j:]) // -Ж, not half of it
+				c.unmodelled("-" + string(r))
 				return false
 			}
 		}

@@ -424,6 +424,56 @@ func (u *wgetUse) saves(c *call) {
 	}
 }
 
+// scpModel is scp's option model (scp(1)); -o is sshOptions'.
+var scpModel = &opts{
+	short:  "346ABCOpqRrTv",
+	valued: "cijlPoX",
+	effects: map[string]optEffect{
+		"-S": optFx(effect.RunUnseen, "runs the program it names for the connection, which is not analysed"),
+		"-D": optFx(effect.RunUnseen, "runs the SFTP server program it names, which is not analysed"),
+		"-F": optFx(effect.RunUnseen, "reads an SSH configuration file that is not analysed, whose commands (ProxyCommand) run here"),
+		"-J": optFx(effect.Connect, "connects through the jump host it names"),
+	},
+}
+
+// rsyncModel is rsync's option model (rsync(1)): copying, listing and
+// choosing files; copyRemote rates -e, --delete and --remove-source-files.
+var rsyncModel = &opts{
+	short:  "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCFhPi0m468sI",
+	valued: "eBfTM",
+	long: `--verbose --quiet --no-motd --checksum --archive --recursive --relative --no-implied-dirs --backup
+		--update --inplace --append --append-verify --dirs --old-dirs --mkpath --links --copy-links
+		--copy-unsafe-links --safe-links --munge-links --copy-dirlinks --keep-dirlinks --hard-links --perms
+		--executability --acls --xattrs --owner --group --devices --specials --times --atimes --open-noatime
+		--crtimes --omit-dir-times --omit-link-times --sparse --preallocate --dry-run --whole-file --one-file-system
+		--existing --ignore-existing --remove-source-files --del --delete --delete-before --delete-during
+		--delete-delay --delete-after --delete-excluded --ignore-missing-args --delete-missing-args --ignore-errors
+		--force --partial --delay-updates --prune-empty-dirs --numeric-ids --ignore-times --size-only --fuzzy
+		--compress --cvs-exclude --from0 --old-args --secluded-args --protect-args --trust-sender --blocking-io
+		--stats --8-bit-output --human-readable --progress --itemize-changes --list-only --fsync --ipv4 --ipv6
+		--version --help --no-perms --no-owner --no-group --no-times --no-recursive --no-inc-recursive --no-i-r
+		--no-whole-file --no-compress --no-links --no-devices --no-specials --no-D --no-h --no-v
+		--info= --debug= --stderr= --backup-dir= --suffix= --chmod= --checksum-choice= --block-size= --rsh=
+		--max-delete= --max-size= --min-size= --max-alloc= --partial-dir= --usermap= --groupmap= --chown=
+		--timeout= --contimeout= --modify-window= --temp-dir= --compare-dest= --copy-dest= --link-dest=
+		--compress-choice= --compress-level= --skip-compress= --filter= --exclude= --exclude-from= --include=
+		--include-from= --files-from= --address= --port= --sockopts= --outbuf= --out-format= --log-file-format=
+		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv=`,
+	effects: map[string]optEffect{
+		"--rsync-path":       optFx(effect.Connect, "runs the program it names on the other machine"),
+		"-M":                 optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--remote-option":    optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--daemon":           optFx(effect.Connect, "serves files to other machines"),
+		"--log-file":         optFx(effect.Overwrite, "writes its log to the file it names"),
+		"--write-batch":      optFx(effect.Overwrite, "writes a batch file of the changes"),
+		"--only-write-batch": optFx(effect.Overwrite, "writes a batch file of the changes"),
+		"--password-file":    optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
+		"--copy-as":          optFx(effect.Admin, "copies as the user it names"),
+		"--super":            optFx(effect.Admin, "acts as root on the receiving side"),
+		"--fake-super":       optFx(effect.Change, "stores privileged attributes in extended attributes"),
+	},
+}
+
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
 // files over the network; rsync --delete deletes at the destination.
 func copyRemote(c *call) {

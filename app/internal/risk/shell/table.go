@@ -431,7 +431,7 @@ var commands = map[string]row{
 	"pkill": {run: killCommand, opts: killModel}, "su": custom(suCommand), "hash": {run: hashCommand, opts: freeWords},
 
 	// Network.
-	"curl": {run: curlCommand, opts: curlModel}, "wget": {run: wgetCommand, opts: wgetModel}, "scp": custom(copyRemote), "rsync": custom(copyRemote),
+	"curl": {run: curlCommand, opts: curlModel}, "wget": {run: wgetCommand, opts: wgetModel}, "scp": {run: copyRemote, opts: scpModel}, "rsync": {run: copyRemote, opts: rsyncModel},
 	"ssh": custom(sshCommand), "sftp": custom(sftpCommand),
 
 	// Scripts, interpreters, terminals: what they run is analysed when it can be.

@@ -69,7 +69,8 @@ func TestEveryOptionEffectIsDeclared(t *testing.T) {
 	for _, name := range rowNames() {
 		check("row "+name, commands[name].opts)
 	}
-	for name, m := range map[string]*opts{"dateModel": dateModel, "awkModel": awkModel, "openModel": openModel, "scpModel": scpModel, "rsyncModel": rsyncModel, "curlModel": curlModel, "wgetModel": wgetModel} {
+	for name, m := range map[string]*opts{"dateModel": dateModel, "awkModel": awkModel, "openModel": openModel, "scpModel": scpModel, "rsyncModel": rsyncModel, "curlModel": curlModel, "wgetModel": wgetModel,
+		"psqlModel": psqlModel, "mysqlModel": mysqlModel, "redisModel": redisModel, "vimModel": vimModel, "screenModel": screenModel, "tmuxModel": tmuxModel} {
 		check(name, m)
 	}
 }

@@ -27,6 +27,7 @@ type opts struct {
 	stop    string               // a word after which the words are another program's (open --args)
 	abbrev  bool                 // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
 	exec    string               // words that start another program's words, up to ; or + (find -exec): not options
+	cmdAt   bool                 // the first operand starts a command whose words are its own (screen CMD, tmux new-window, redis-cli SET)
 }
 
 // optEffect is what one option does: its effect, and the warning shown.
@@ -55,6 +56,9 @@ func (m *opts) check(c *call) bool {
 		w := c.args[i]
 		s := w.s
 		if !strings.HasPrefix(s, "-") || s == "-" {
+			if m.cmdAt {
+				return true // the command's own words, rated as a command
+			}
 			continue // an operand, or a word computed at run time (read as one)
 		}
 		if s == "--" || m.stop != "" && s == m.stop {

@@ -226,6 +226,24 @@ func (c *call) sshOptions() {
 	}
 }
 
+// vimModel is the vim family's option model (vim(1), nvim(1)): how to
+// open the files; -c, --cmd, +cmd, -S, -u, -s, -w and -W are rated by
+// vimCommand, and the options that run or write what it does not see
+// declare it. -o3, -V9 take a number.
+var vimModel = &opts{
+	short:  "AbCdDeEfFghHlLmMnNoOpRrsvxXyZV0123456789?",
+	valued: "cSuUiTtqwW",
+	long: `--cmd= --noplugin --clean --not-a-term --ttyfail --nofork --help --version --literal --remote
+		--remote-silent --remote-wait --remote-wait-silent --remote-tab --remote-tab-silent --remote-tab-wait
+		--serverlist --servername= --echo-wid --role= --socketid= --headless --embed --api-info -v -h`,
+	effects: map[string]optEffect{
+		"--remote-send": optFx(effect.RunUnseen, "sends keys to another Vim, which runs them as commands"),
+		"--remote-expr": optFx(effect.RunUnseen, "evaluates an expression in another Vim"),
+		"--startuptime": optFx(effect.Overwrite, "writes start-up timings to the file it names"),
+		"--listen":      optFx(effect.Connect, "serves a socket through which other programs drive this editor"),
+	},
+}
+
 // vimCommand rates vim and its kin: commands given with -c, --cmd or +,
 // and read from stdin in ex mode, are rated; ! and :r ! run shell commands.
 func vimCommand(c *call) {
@@ -469,6 +487,11 @@ func sqliteCommand(c *call) {
 // sqlClientCommand rates psql (-c) and mysql (-e): the SQL given is rated.
 func sqlClientCommand(c *call) {
 	c.add(effect.Of(effect.Fetch), c.name, "%s: runs SQL on a database server", c.name)
+	model := mysqlModel
+	if c.name == "psql" {
+		model = psqlModel
+	}
+	c.writesOptions(model, "-o", "--output", "-L", "--log-file", "--tee")
 	short, long := "-e", "--execute"
 	if c.name == "psql" {
 		short, long = "-c", "--command"
@@ -489,6 +512,76 @@ func sqlClientCommand(c *call) {
 	}
 	if !found && c.pc.stdin == "text" {
 		c.sql(word{s: c.pc.text})
+	}
+}
+
+// The SQL clients' option models (psql(1), mysql(1), which mariadb
+// shares): how to connect and print; -c/-e SQL is rated by
+// sqlClientCommand, and the options that run or write what it does not see
+// declare it.
+var (
+	psqlModel = &opts{
+		short:  "aAbeEHlnqsStxXz01Vw?W",
+		valued: "cdFhpPRTUvoL",
+		long: `--echo-all --no-align --echo-errors --echo-queries --echo-hidden --html --list --no-readline --quiet
+			--single-step --single-line --tuples-only --expanded --no-psqlrc --field-separator-zero
+			--record-separator-zero --single-transaction --version --help --help= --no-password --password --csv
+			--command= --dbname= --field-separator= --host= --port= --pset= --record-separator= --table-attr=
+			--username= --set= --variable= --output= --log-file=`,
+		effects: map[string]optEffect{
+			"-f": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"), "--file": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"),
+		},
+	}
+	mysqlModel = &opts{
+		short:  "ABCcEfHiLnNoqrsUtvVXw?b",
+		valued: "eDhPuSp",
+		long: `--auto-rehash --no-auto-rehash --batch --binary-mode --compress --column-names --skip-column-names
+			--column-type-info --comments --skip-comments --debug-check --debug-info --vertical --force --html
+			--ignore-spaces --line-numbers --skip-line-numbers --unbuffered --one-database --quick --raw --reconnect
+			--skip-reconnect --safe-updates --i-am-a-dummy --silent --show-warnings --table --verbose --version --xml
+			--help --wait --no-beep --skip-ssl --ssl --ssl-verify-server-cert --no-defaults --print-defaults
+			--execute= --database= --host= --port= --user= --socket= --password --password= --protocol=
+			--default-character-set= --delimiter= --connect-timeout= --max-allowed-packet= --net-buffer-length=
+			--prompt= --ssl-ca= --ssl-capath= --ssl-cert= --ssl-cipher= --ssl-key= --ssl-mode= --tls-version=
+			--select-limit= --max-join-size= --login-path= --tee=`,
+		effects: map[string]optEffect{
+			"--init-command":        optFx(effect.RunUnseen, "runs the SQL it names on connecting, which is not analysed"),
+			"--pager":               optFx(effect.RunUnseen, "runs the pager it names, which is not analysed"),
+			"--plugin-dir":          optFx(effect.LoadCode, "loads client plugins from the folder it names"),
+			"--local-infile":        optFx(effect.Upload, "lets SQL send files of this Mac to the server (LOAD DATA LOCAL)"),
+			"--defaults-file":       optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
+			"--defaults-extra-file": optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
+		},
+	}
+	// redisModel is redis-cli's (redis-cli --help): connecting and
+	// printing; the first operand starts the Redis command.
+	redisModel = &opts{
+		short:  "xce346",
+		valued: "hpsaurind",
+		cmdAt:  true,
+		long: `--user= --pass= --askpass --tls --sni= --cacert= --cacertdir= --cert= --key= --insecure --tls-ciphers=
+			--tls-ciphersuites= --raw --no-raw --csv --json --quoted-json --quoted-input --stat --latency
+			--latency-history --latency-dist --lru-test= --bigkeys --memkeys --memkeys-samples= --keystats
+			--hotkeys --scan --pattern= --count= --quoted-pattern= --intrinsic-latency= --eval= --ldb --ldb-sync-mode
+			--verbose --version --help --resp2 --resp3 --no-auth-warning --show-pushes= --pipe-timeout= --rdb=
+			--functions-rdb=`,
+		effects: map[string]optEffect{
+			"--pipe":    optFx(effect.Connect, "sends every command of its input to the server"),
+			"--replica": optFx(effect.Connect, "joins the server as a replica and receives every write"),
+			"--cluster": optFx(effect.Connect, "manages a Redis cluster: moves, fixes or deletes its slots"),
+		},
+	}
+)
+
+// writesOptions rates the files that the options names of c (by m) write
+// into: the file a client writes its results, log or dump to, rated by
+// where it is.
+func (c *call) writesOptions(m *opts, names ...string) {
+	p := m.parse(c.args)
+	for _, n := range names {
+		if v, ok := p.given[n]; ok && v.s != "" && v.s != "-" && !isDevice(v.s) {
+			c.a.write(v, c.span, c.name+" "+n+" writes")
+		}
 	}
 }
 
@@ -549,6 +642,7 @@ func (c *call) sql(w word) {
 
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
 func redisCommand(c *call) {
+	c.writesOptions(redisModel, "--rdb", "--functions-rdb")
 	cmd := ""
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]

@@ -183,6 +183,49 @@ func screenCommand(c *call) {
 	}
 }
 
+// The terminal multiplexers' option models (screen(1), tmux(1)): their
+// own options, up to the command they run (screen CMD) or the first tmux
+// command; -X and the tmux commands are rated by their functions. A
+// configuration file holds commands that are not analysed.
+var (
+	screenModel = &opts{
+		short:  "aAdDrRxmqUOlifv",
+		valued: "ehpStTX",
+		cmdAt:  true,
+		stop:   "-X",
+		long:   "-ls -list -wipe -version -help --help -ln -Logfile= -Q",
+		effects: map[string]optEffect{
+			"-c": optFx(effect.RunUnseen, "reads screen commands from a configuration file that is not analysed"),
+			"-s": optFx(effect.RunUnseen, "starts windows with the shell program it names"),
+			"-L": optFx(effect.Overwrite, "logs every window to a file"),
+		},
+	}
+	tmuxModel = &opts{
+		short:  "2CDlNuvV",
+		valued: "cLST",
+		cmdAt:  true,
+		effects: map[string]optEffect{
+			"-f": optFx(effect.RunUnseen, "reads tmux commands from a configuration file that is not analysed"),
+		},
+	}
+)
+
+// tmuxHarmless are the tmux commands (and their aliases) that attach,
+// list, show, select, move, resize, rename or stop sessions, windows and
+// panes: they run nothing and type nothing. Any other command not in
+// tmuxSubs (set-option, set-hook, bind-key, buffers) is not modelled.
+var tmuxHarmless = set(`attach-session attach a at detach-client detach has-session has kill-pane killp kill-server
+	kill-session kill-window killw list-buffers lsb list-clients lsc list-commands lscm list-keys lsk list-panes lsp
+	list-sessions ls list-windows lsw select-pane selectp select-window selectw select-layout selectl next-layout
+	nextl previous-layout prevl rename-session rename rename-window renamew resize-pane resizep resize-window resizew
+	display-message display capture-pane capturep show-options show show-window-options showw show-environment
+	showenv show-messages showmsgs show-buffer showb show-hooks info start-server start switch-client switchc
+	last-window last last-pane lastp next-window next previous-window prev swap-pane swapp swap-window swapw
+	move-window movew move-pane movep join-pane joinp break-pane breakp rotate-window rotatew copy-mode
+	clear-history clearhist choose-tree choose-buffer choose-client lock-server lock lock-session locks lock-client
+	lockc refresh-client refresh suspend-client suspendc wait-for wait delete-buffer deleteb display-panes displayp
+	find-window findw link-window linkw unlink-window unlinkw list-commands server-access`)
+
 // tmuxSubs are the tmux commands that run a shell command (kind 1), type
 // keys (2), test a shell command (3) or run tmux commands from a file
 // (4), with their valued options.
@@ -242,6 +285,9 @@ func (c *call) tmuxOne(ws []word) {
 	sub := strings.ToLower(ws[0].s)
 	spec, ok := tmuxSubs[sub]
 	if !ok {
+		if !tmuxHarmless[sub] {
+			c.add(effect.Of(effect.Unknown).On(sub), "tmux-unmodelled", "tmux %s: a tmux command Airlock does not model (options, hooks and key bindings can run shell commands)", rate.Display(sub))
+		}
 		return
 	}
 	rest := ws[1:]

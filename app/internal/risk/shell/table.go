@@ -408,9 +408,9 @@ var commands = map[string]row{
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
 	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": custom(gpgCommand),
 	"openssl": custom(opensslCommand), "security": custom(securityCommand),
-	"vim": custom(vimCommand), "vi": custom(vimCommand), "nvim": custom(vimCommand), "view": custom(vimCommand),
-	"vimdiff": custom(vimCommand), "nvi": custom(vimCommand), "ex": custom(vimCommand), "gvim": custom(vimCommand),
-	"mvim": custom(vimCommand),
+	"vim": {run: vimCommand, opts: vimModel}, "vi": {run: vimCommand, opts: vimModel}, "nvim": {run: vimCommand, opts: vimModel}, "view": {run: vimCommand, opts: vimModel},
+	"vimdiff": {run: vimCommand, opts: vimModel}, "nvi": {run: vimCommand, opts: vimModel}, "ex": {run: vimCommand, opts: vimModel}, "gvim": {run: vimCommand, opts: vimModel},
+	"mvim": {run: vimCommand, opts: vimModel},
 
 	// System settings, accounts, services.
 	"crontab": custom(crontabCommand), "launchctl": custom(launchctlCommand), "at": custom(atCommand),
@@ -449,8 +449,8 @@ var commands = map[string]row{
 	"tclsh": custom(interpreter(interpSpec{})), "wish": custom(interpreter(interpSpec{})),
 	"rscript": custom(interpreter(interpSpec{code: "e", longValued: []string{"--default-packages"}})),
 	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
-	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": custom(screenCommand),
-	"tmux": custom(tmuxCommand), "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
+	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": {run: screenCommand, opts: screenModel},
+	"tmux": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
 	"xvkbd": custom(synthInput),
 
@@ -463,8 +463,8 @@ var commands = map[string]row{
 	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
 	"pip3": custom(pipCommand), "gem": {run: gemCommand, opts: &opts{short: "VqlrbfNE", valued: "vsinpPw", long: gemLong}}, "brew": custom(brewCommand),
 	"docker": custom(dockerCommand), "podman": custom(dockerCommand), "docker-compose": custom(composeCommand),
-	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": custom(sqlClientCommand), "mysql": custom(sqlClientCommand),
-	"mariadb": custom(sqlClientCommand), "redis-cli": custom(redisCommand), "terraform": custom(terraformCommand),
+	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": {run: sqlClientCommand, opts: psqlModel}, "mysql": {run: sqlClientCommand, opts: mysqlModel},
+	"mariadb": {run: sqlClientCommand, opts: mysqlModel}, "redis-cli": {run: redisCommand, opts: redisModel}, "terraform": custom(terraformCommand),
 	"tofu": custom(terraformCommand), "aws": custom(cloudCommand), "gcloud": custom(cloudCommand),
 	"gsutil": custom(cloudCommand), "az": custom(cloudCommand), "git": custom(gitCommand),
 }

@@ -70,7 +70,7 @@ func TestEveryOptionEffectIsDeclared(t *testing.T) {
 		check("row "+name, commands[name].opts)
 	}
 	for name, m := range map[string]*opts{"dateModel": dateModel, "awkModel": awkModel, "openModel": openModel, "scpModel": scpModel, "rsyncModel": rsyncModel, "curlModel": curlModel, "wgetModel": wgetModel,
-		"psqlModel": psqlModel, "mysqlModel": mysqlModel, "redisModel": redisModel, "vimModel": vimModel, "screenModel": screenModel, "tmuxModel": tmuxModel} {
+		"psqlModel": psqlModel, "mysqlModel": mysqlModel, "redisModel": redisModel, "vimModel": vimModel, "screenModel": screenModel, "tmuxModel": tmuxModel, "gpgModel": gpgModel} {
 		check(name, m)
 	}
 }

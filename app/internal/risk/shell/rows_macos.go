@@ -953,6 +953,10 @@ func launchctlCommand(c *call) {
 
 // opensslCommand rates openssl: -out writes a file, s_client and s_server
 // talk to the network.
+// opensslLoads are openssl's options (of every command) that load native
+// code: an engine or a provider, by name or from a path.
+var opensslLoads = set("-engine -provider -provider-path -keyform=engine -ssl_client_engine")
+
 func opensslCommand(c *call) {
 	s := sub(c.args)
 	switch s {
@@ -964,6 +968,11 @@ func opensslCommand(c *call) {
 		return
 	}
 	c.add(effect.Of(effect.Create), "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
+	for _, w := range c.args {
+		if opensslLoads[w.s] {
+			c.add(effect.Of(effect.LoadCode).On(w.s), "openssl-engine", "openssl %s %s: loads an engine or provider, native code that is not analysed", rate.Display(s), w.s)
+		}
+	}
 	for i, w := range c.args {
 		if i+1 >= len(c.args) {
 			break

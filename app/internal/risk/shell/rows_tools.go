@@ -88,7 +88,53 @@ func trapCommand(c *call) {
 	}
 }
 
+// gpgModel is gpg's option model (gpg(1)): its commands are options too.
+// Signing, encrypting, decrypting, verifying and listing only print or
+// write the file -o names (rated by where it is); the key-server commands
+// reach the network; a program it names runs unseen.
+var gpgModel = &opts{
+	short:  "sbecdkKaqvntiy",
+	valued: "roRuzNfF",
+	long: `--sign --clear-sign --clearsign --detach-sign --encrypt --symmetric --store --decrypt --verify --verify-files
+		--decrypt-files --encrypt-files --list-keys --list-public-keys --list-secret-keys --list-signatures --list-sigs
+		--check-signatures --check-sigs --fingerprint --card-status --export --export-ssh-key
+		--export-secret-keys --export-secret-subkeys --delete-keys --delete-secret-keys --delete-secret-and-public-key
+		--dearmor --enarmor --print-md= --print-mds --gen-random --version --help --warranty --dump-options
+		--list-config --armor --batch --yes --no --quiet --verbose --with-colons --always-trust --no-tty
+		--with-fingerprint --with-keygrip --with-subkey-fingerprint --throw-keyids --no-default-keyring
+		--no-auto-key-locate --auto-key-retrieve --no-auto-key-retrieve --for-your-eyes-only --textmode --detach
+		--use-agent --no-use-agent --no-permission-warning --no-greeting --no-secmem-warning --dry-run --interactive
+		--show-keys --import-options= --export-options= --list-options= --verify-options= --recipient= --local-user=
+		--output= --homedir= --keyring= --secret-keyring= --primary-keyring= --trust-model= --default-key=
+		--passphrase= --passphrase-file= --passphrase-fd= --pinentry-mode= --cipher-algo= --digest-algo=
+		--compress-algo= --compress-level= --status-fd= --status-file= --logger-fd= --logger-file= --attribute-fd=
+		--command-fd= --keyid-format= --trusted-key= --hidden-recipient= --encrypt-to= --hidden-encrypt-to=
+		--auto-key-locate= --sender= --set-filename= --keyserver= --keyserver-options= --default-recipient=
+		--recipient-file= --hidden-recipient-file= --personal-cipher-preferences= --personal-digest-preferences=
+		--s2k-mode= --s2k-digest-algo= --s2k-cipher-algo= --s2k-count= --comment= --no-comments --emit-version
+		--no-emit-version --faked-system-time= --debug-level= --import --gen-key --generate-key --full-gen-key
+		--full-generate-key --quick-gen-key --quick-generate-key --quick-add-key --quick-add-uid --quick-revoke-uid
+		--quick-set-expire --gen-revoke --generate-revocation --edit-key --sign-key --lsign-key --quick-sign-key
+		--quick-lsign-key --passwd --import-ownertrust --export-ownertrust --update-trustdb --check-trustdb
+		--list-packets`,
+	effects: map[string]optEffect{
+		"--send-keys":    optFx(effect.Upload, "sends keys to a key server"),
+		"--recv-keys":    optFx(effect.Fetch, "fetches keys from a key server"),
+		"--receive-keys": optFx(effect.Fetch, "fetches keys from a key server"),
+		"--search-keys":  optFx(effect.Fetch, "searches a key server"),
+		"--fetch-keys":   optFx(effect.Fetch, "fetches keys from the URLs it is given"),
+		"--refresh-keys": optFx(effect.Fetch, "fetches updates of every key from a key server"),
+		"--locate-keys":  optFx(effect.Fetch, "looks keys up on the network"),
+		"--exec-path":    optFx(effect.LoadCode, "runs helper programs from the folder it names"),
+		"--photo-viewer": optFx(effect.RunUnseen, "runs the program it names to show photos"),
+		"--card-edit":    optFx(effect.Change, "changes a smartcard's keys and settings"),
+		"--change-pin":   optFx(effect.Change, "changes a smartcard's PIN"),
+		"--list-packets": optFx(effect.Read, "prints an OpenPGP message's packets"),
+	},
+}
+
 func gpgCommand(c *call) {
+	c.writesOptions(gpgModel, "-o", "--output")
 	switch {
 	case hasLong(c.args, "--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys"):
 		c.add(effect.Of(effect.Remove), "gpg", "gpg: deletes keys")

@@ -406,7 +406,7 @@ var commands = map[string]row{
 	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
 	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
-	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": custom(gpgCommand),
+	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": {run: gpgCommand, opts: gpgModel},
 	"openssl": custom(opensslCommand), "security": custom(securityCommand),
 	"vim": {run: vimCommand, opts: vimModel}, "vi": {run: vimCommand, opts: vimModel}, "nvim": {run: vimCommand, opts: vimModel}, "view": {run: vimCommand, opts: vimModel},
 	"vimdiff": {run: vimCommand, opts: vimModel}, "nvi": {run: vimCommand, opts: vimModel}, "ex": {run: vimCommand, opts: vimModel}, "gvim": {run: vimCommand, opts: vimModel},

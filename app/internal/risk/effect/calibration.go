@@ -91,6 +91,14 @@ var calibration = []struct {
 	{HoldSecret, 0, level.Caution, "the secret is the agent's already; only a way out makes it leave (SecretOut)"},
 	{Show, 0, level.Safe, "shows or says: nothing changes, nothing leaves"},
 	{Decode, 0, level.Safe, "decodes: nothing changes; code run from what it decoded is rated where it runs"},
+
+	// The shell analyzer's block (fx-shell).
+	{ReadNamedSecret, 0, level.Caution, "only a name says it may be a secret; one that leaves is SecretOut all the same"},
+	{Change, Session, level.Dangerous, "changes items of the system itself, or the home folder as a whole"},
+	{Change, Bulk | Session, level.Destructive, "changes everything under the home folder or the system (chmod -R, chown -R)"},
+	{Change, Bulk | Computed, level.Destructive, "changes every item a pattern or computed value matches: it may be anything"},
+	{Input, Computed, level.Dangerous, "lands in whatever app is in front, which no context lock checks: it may be a terminal"},
+	{Exhaust, 0, level.Destructive, "the Mac stops answering and must be restarted: everything unsaved is lost"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

@@ -19,6 +19,7 @@ var calibration = []struct {
 	why   string
 }{
 	{Read, 0, level.Safe, "reads and prints: no side effect (what it prints goes back to the agent: secrets are ReadSecret)"},
+	{Read, Session, level.Caution, "reads the system's own files: what they say of the computer goes back to the agent"},
 	{ReadSecret, 0, level.Dangerous, "a secret printed goes back to the agent"},
 	{Lookup, 0, level.Safe, "asks without changing anything"},
 
@@ -145,11 +146,20 @@ var waysOut = map[Kind]bool{Fetch: true, Egress: true, Send: true, Upload: true,
 func WayOut(k Kind) bool { return waysOut[k] }
 
 // Network reports whether an effect of kind k reaches the network: what the
-// sandbox gives the network to (Needs).
+// sandbox gives the network to (Effect.ReachesNetwork says it of one
+// effect).
 func Network(k Kind) bool {
 	switch k {
 	case Fetch, Upload, Connect, Lookup:
 		return true
 	}
 	return false
+}
+
+// ReachesNetwork reports whether e needs the network: a kind that does
+// (Network), or data carried out by the network itself (Egress whose way is
+// "network" or "dns", as the shell analyzer names them), not by the
+// clipboard or a page the browser opens.
+func (e Effect) ReachesNetwork() bool {
+	return Network(e.Kind) || e.Kind == Egress && (e.Target == "network" || e.Target == "dns")
 }

@@ -22,22 +22,13 @@ func (a *shellAn) guard(w word, sp Span, u rate.Use) {
 
 // addFinding adds one of the guard's findings (rate.Finding) with its
 // effect: a refusal is Refused, a name computed at run time that may be
-// Airlock's own files is Unknown. The guard's other findings (reading a
-// system folder) keep the guard's level until rate's findings carry an
-// effect of their own: no effect says "reads something that is not a
-// secret but weighs more than a read".
+// Airlock's own files Unknown, a read of a system folder Read (session).
+// The lighter ones are anchored where the command's words are (a.anchor).
 func (a *shellAn) addFinding(f rate.Finding, sp Span) {
-	switch {
-	case f.Level == level.Blocked:
-		a.add(effect.Of(effect.Refused), "shell."+f.Rule, sp, "%s", f.Text)
-	case f.Rule == "own-files-maybe":
-		a.add(effect.Of(effect.Unknown), "shell."+f.Rule, sp, "%s", f.Text)
-	default:
-		if a.anchor != nil {
-			sp = *a.anchor
-		}
-		a.v.AddText(f.Level, "shell."+f.Rule, sp, f.Text)
+	if f.Level() < level.Dangerous && a.anchor != nil {
+		sp = *a.anchor
 	}
+	a.add(f.Effect, "shell."+f.Rule, sp, "%s", f.Text)
 }
 
 // guardWord works out the path a word names — a literal, a glob, or one
@@ -312,7 +303,7 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 				// Airlock's own: it may be that one.
 				j := word{s: strings.TrimRight(t.s, "/") + "/" + rate.HoleMark, hole: true, span: t.span}
 				for _, f := range a.guardWord(j, dst) {
-					if f.Level >= level.Dangerous {
+					if f.Level() >= level.Dangerous {
 						c.add(effect.Of(effect.Unknown).On(t.s), "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
 						break
 					}

@@ -75,26 +75,6 @@ func (l launch) file(w word) {
 	l.path(w, s)
 }
 
-// launchFx is the effect of a launch the shared launch facts (facts.LaunchLevel,
-// facts.SchemeRisk, facts.ScriptOpen) rate by level, until they report effects:
-// a viewer on an inert file or an installed app is Launch; a file that may run
-// or a handler that cannot be told is Launch of something computed; a runner
-// is Launch of a runnable; a refusal is Refused. The one place a launch's level
-// becomes an effect, so the merge with facts' own effects is one function.
-func launchFx(l level.Level) effect.Effect {
-	switch {
-	case l >= level.Blocked:
-		return effect.Of(effect.Refused)
-	case l >= level.Destructive:
-		return effect.Of(effect.Launch, effect.Runnable)
-	case l >= level.Dangerous:
-		return effect.Of(effect.Launch, effect.Computed)
-	case l >= level.Caution:
-		return effect.Of(effect.Launch)
-	}
-	return effect.Of(effect.Read)
-}
-
 // url rates opening a URL that is not a file's: by its scheme, and a
 // runner given it runs it.
 func (l launch) url(w word, t facts.Target) {
@@ -102,18 +82,18 @@ func (l launch) url(w word, t facts.Target) {
 	c.a.egress("url", c.span, "%s %s: the address, and what is in it, goes to a server or another app", c.name, rate.Display(w.s))
 	for _, h := range l.handlers {
 		if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
-			lv, why := facts.LaunchLevel(rate.Display(w.s), k, why, nil)
-			c.add(launchFx(lv).On(w.s), "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
+			fx, why := facts.LaunchEffect(rate.Display(w.s), k, why, nil)
+			c.add(fx.On(w.s), "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
 			return
 		}
 	}
 	scheme, _ := facts.URLScheme(strings.ToLower(w.s))
-	lv, why := facts.SchemeRisk(scheme)
-	if t == facts.TargetWeb || lv <= level.Caution {
+	fx, why := facts.SchemeEffect(scheme)
+	if t == facts.TargetWeb || fx.Level() <= level.Caution {
 		c.add(effect.Of(effect.Launch), "open-url", "%s: %s", c.name, why)
 		return
 	}
-	c.add(launchFx(lv).On(w.s), "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
+	c.add(fx.On(w.s), "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
 }
 
 // path rates opening the file at p (w's text, or a file: URL's path) with
@@ -134,11 +114,11 @@ func (l launch) path(w word, p string) {
 		if named != nil {
 			h = *named
 		}
-		lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Level()
+		fx, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Effect()
 		if named != nil {
 			rule = "open-" + k.String()
 		}
-		c.add(launchFx(lv).On(p), rule, "%s %s: %s", c.name, shown, why)
+		c.add(fx.On(p), rule, "%s %s: %s", c.name, shown, why)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 
 // BenchmarkActionStart is what the sandbox adds to starting an action: each
 // iteration runs /bin/true the way the executor does, confined (the
-// launcher, its namespaces, the hidden paths, Landlock and the socket
+// launcher, airlock-launch as make build builds it, its namespaces, the hidden paths, Landlock and the socket
 // filter), confined with the internet granted (no network namespace, but
 // Landlock's TCP rules and the network filter) and, as the baseline,
 // unconfined; the three alternate, so that all see the same load. It
@@ -24,6 +24,7 @@ import (
 // and the baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
+	r.dedicated(b)
 	ctx := context.Background()
 	var confined, web, bare []time.Duration
 	run := func(g sandbox.Grant) time.Duration {
@@ -63,7 +64,7 @@ func BenchmarkActionStart(b *testing.B) {
 // and finishing an action that runs unasked: each iteration runs it as
 // the executor and the gate will (ConfineReviewed, the program, ReadLayer
 // of each layer, RemoveLayers) and, beside it, the same action approved
-// (no view; it writes for real). "nothing" runs /bin/true; "100files"
+// (no view; it writes for real), through airlock-launch. "nothing" runs /bin/true; "100files"
 // appends to 100 files of the root (appending, not truncating: ext4
 // flushes a file truncated and written again when it is closed, which
 // would weigh on the approved run alone). It reports the unasked run's p50 and
@@ -71,6 +72,7 @@ func BenchmarkActionStart(b *testing.B) {
 // ("added-p50-ms"; the target for "nothing" is at most 5 ms).
 func BenchmarkReviewedAction(b *testing.B) {
 	r := newRig(b)
+	r.dedicated(b)
 	box := r.box
 	for i := range 100 {
 		write(b, filepath.Join(r.docs, fmt.Sprintf("f%03d", i)), "old")

@@ -35,10 +35,6 @@ import (
 const helperEnv = "AIRLOCK_SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(breakOverlayEnv) == "1" {
-		// A launcher started by TestProbeFailsClosedWithoutOverlay.
-		sandbox.BreakOverlay()
-	}
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
@@ -47,7 +43,9 @@ func TestMain(m *testing.M) {
 	if (os.Getenv(helperEnv) == "1" || filepath.Base(os.Args[0]) == "helper") && len(os.Args) > 1 {
 		os.Exit(helper(os.Args[1], os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // helper is what a confined program tries, printed one result a line as

@@ -14,10 +14,12 @@ func selfExe() string {
 	return exe
 }
 
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) { return c, s }
+func pin(path string) (string, error) { return path, nil }
+
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
+	return c, s, nil
+}
 
 func (b *Box) probe() (string, error) {
 	return "", errors.New("Airlock has no OS sandbox for this platform (only Linux and macOS)")
 }
-
-func launch(spec) int { return exitSetup }

@@ -14,6 +14,7 @@
 package launcher
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,7 +153,7 @@ func ReadSpec(r io.Reader) (Spec, error) {
 	if len(b) > MaxSpecBytes {
 		return s, fmt.Errorf("the profile is larger than %d bytes", MaxSpecBytes)
 	}
-	d := json.NewDecoder(strings.NewReader(string(b)))
+	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&s); err != nil {
 		return Spec{}, fmt.Errorf("reading the profile: %w (is this launcher from the same version of Airlock as the gate?)", err)

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -617,7 +618,7 @@ func TestLauncherNeedsItsNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(f, `{"profile":{"kind":"command"},"argv":["true"]}`)
+	fmt.Fprintf(f, `{"version":%d,"profile":{"kind":"command"},"argv":["true"]}`, launcher.SpecVersion)
 	f.Seek(0, 0)
 	cmd.ExtraFiles = []*os.File{f}
 	out, err := cmd.CombinedOutput()

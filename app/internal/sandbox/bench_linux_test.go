@@ -16,17 +16,19 @@ import (
 
 // BenchmarkActionStart is what the sandbox adds to starting an action: each
 // iteration runs /bin/true the way the executor does, confined (the
-// launcher, airlock-launch as make build builds it, its namespaces, the hidden paths, Landlock and the socket
-// filter), confined with the internet granted (no network namespace, but
-// Landlock's TCP rules and the network filter) and, as the baseline,
-// unconfined; the three alternate, so that all see the same load. It
-// reports the confined start's p50 and p99, the internet one's ("web-")
-// and the baseline's ("bare-").
+// launcher, airlock-launch as make build builds it, its namespaces, the
+// hidden paths, Landlock and the socket filter; run unasked, so with the
+// copy-on-write view of the sandbox roots too), confined with the internet
+// granted (no network namespace, but Landlock's TCP rules and the network
+// filter), confined but approved (no view: the launcher alone) and, as the
+// baseline, unconfined; the four alternate, so that all see the same load.
+// It reports the confined start's p50 and p99, the internet one's
+// ("web-"), the approved one's ("approved-") and the baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
 	r.dedicated(b)
 	ctx := context.Background()
-	var confined, web, bare []time.Duration
+	var confined, web, approved, bare []time.Duration
 	run := func(g sandbox.Grant) time.Duration {
 		start := time.Now()
 		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, g)
@@ -47,6 +49,7 @@ func BenchmarkActionStart(b *testing.B) {
 		bare = append(bare, time.Since(start))
 		confined = append(confined, run(sandbox.Grant{}))
 		web = append(web, run(sandbox.Grant{Network: sandbox.NetInternet}))
+		approved = append(approved, run(sandbox.Grant{Approved: true}))
 	}
 	at := func(ds []time.Duration, p float64) float64 {
 		slices.Sort(ds)
@@ -56,6 +59,8 @@ func BenchmarkActionStart(b *testing.B) {
 	b.ReportMetric(at(confined, 0.99), "p99-ms")
 	b.ReportMetric(at(web, 0.50), "web-p50-ms")
 	b.ReportMetric(at(web, 0.99), "web-p99-ms")
+	b.ReportMetric(at(approved, 0.50), "approved-p50-ms")
+	b.ReportMetric(at(approved, 0.99), "approved-p99-ms")
 	b.ReportMetric(at(bare, 0.50), "bare-p50-ms")
 	b.ReportMetric(at(bare, 0.99), "bare-p99-ms")
 }

@@ -196,7 +196,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	out := c
 	out.Name = c.Argv[0]
 	out.Argv = []string{b.launcher, LaunchFlag}
-	out.Env = p.Env
+	out.Env = launcher.Environ()
 	out.Dir = "/"
 	out.Linger = false
 	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
@@ -226,9 +226,10 @@ func kindWords(kind string) string {
 	return "command"
 }
 
-// specFile writes s to an unlinked temporary file, positioned at its start:
-// the launcher reads it as file descriptor 3, however large it is, without
-// either side blocking on a pipe.
+// specFile writes s to a file with no name (anonymousFile), positioned at
+// its start and sealed where the platform can: the launcher reads it as
+// file descriptor 3, however large it is, without either side blocking on
+// a pipe.
 func specFile(s spec) (*os.File, error) {
 	s.Version = launcher.SpecVersion
 	b, err := json.Marshal(s)
@@ -238,14 +239,17 @@ func specFile(s spec) (*os.File, error) {
 	if len(b) > launcher.MaxSpecBytes {
 		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), launcher.MaxSpecBytes)
 	}
-	f, err := os.CreateTemp("", "airlock-spec-")
+	f, err := anonymousFile()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
 	}
-	os.Remove(f.Name())
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
+	}
+	if err := seal(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: sealing the profile: %w", err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		f.Close()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -30,6 +31,19 @@ func selfExe() string {
 // pin is the launcher's path as it stands: macOS has no /proc to name an
 // open file by.
 func pin(path string) (string, error) { return path, nil }
+
+// anonymousFile is an unlinked temporary file for the launcher's spec.
+func anonymousFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "airlock-spec-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
+
+// seal does nothing: there is no file sealing here.
+func seal(*os.File) error { return nil }
 
 // platformCommand starts the launcher in a session of its own: no
 // controlling terminal reaches what it execs. The spec's program becomes
@@ -88,7 +102,7 @@ func (b *Box) probeKind(ctx context.Context, kind string) error {
 		return err
 	}
 	c, s, err := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true})
+		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true})
 	if err != nil {
 		return fmt.Errorf("the Seatbelt profile of %s: %w", kindWords(kind)+"s", err)
 	}

@@ -73,6 +73,23 @@ func pin(path string) (string, error) {
 	return p, nil
 }
 
+// anonymousFile is a file in memory (memfd) for the launcher's spec: no
+// inode on a disk to make and remove for every action, and sealable.
+func anonymousFile() (*os.File, error) {
+	fd, err := unix.MemfdCreate("airlock-spec", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "airlock-spec"), nil
+}
+
+// seal makes the spec f holds final: nobody holding the descriptor, the
+// launcher included, can change, grow or shrink it.
+func seal(f *os.File) error {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
+	return err
+}
+
 // platformCommand starts the launcher in namespaces of its own, the
 // network's too unless the profile's network plan keeps the host's.
 func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
@@ -124,7 +141,7 @@ func (b *Box) probe() (string, error) {
 	defer RemoveLayers(layers)
 	trial := layers[len(layers)-1]
 	c, s, err := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true, Layers: layers[:len(layers)-1], Trial: &trial})
+		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true, Layers: layers[:len(layers)-1], Trial: &trial})
 	if err != nil {
 		return "", err
 	}

@@ -198,6 +198,14 @@ func Main(args []string) (code int, handled bool) {
 	return launch(s), true
 }
 
+// Environ is the launcher's own environment, whatever the action's is (the
+// action gets Profile.Env, which the launcher hands it): nothing of the
+// person's environment (GODEBUG, GOGC, GOTRACEBACK …) reaches the Go
+// runtime of the launcher, and GOMAXPROCS=1 keeps it to the fewest
+// threads: it runs one goroutine, and each change it makes to every
+// thread (the capabilities, Landlock) stops and signals every one of them.
+func Environ() []string { return []string{"GOMAXPROCS=1"} }
+
 // Within reports whether path is dir or lies in it (both clean).
 func Within(path, dir string) bool {
 	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")

@@ -14,6 +14,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/bridge"
 	"github.com/spf13/pflag"
 )
@@ -116,6 +117,11 @@ func runAssess(kind risk.Kind, src string, asJSON bool, w io.Writer, env *risk.E
 			where = fmt.Sprintf(" (line %d)", 1+strings.Count(src[:min(r.Span.Start, len(src))], "\n"))
 		}
 		fmt.Fprintf(w, "  %-11s %s%s\n", r.Level, r.Text, where)
+		if r.Effect.Kind != 0 {
+			// What the action does, in the vocabulary the calibration
+			// table weighs: the reason's level is the table's for it.
+			fmt.Fprintf(w, "  %-11s effect: %s\n", "", rate.Display(r.Effect.String()))
+		}
 	}
 	return nil
 }

@@ -11,9 +11,9 @@ import (
 
 // TestMakeInstall runs the README's install targets for real, into
 // folders of the test's own (PREFIX, HOME, XDG_CONFIG_HOME): install puts
-// a working airlock in PREFIX/bin and its man pages and completions in
-// PREFIX/share, autostart writes the login entry naming it, uninstall
-// removes them all.
+// a working airlock and the sandbox's launcher in PREFIX/bin and airlock's
+// man pages and completions in PREFIX/share, autostart writes the login
+// entry naming airlock, uninstall removes them all.
 func TestMakeInstall(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the macOS targets build and copy the bundle (make install on a Mac)")
@@ -32,7 +32,8 @@ func TestMakeInstall(t *testing.T) {
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg)
 	run := func(target string) string {
 		t.Helper()
-		cmd := exec.Command("make", "--no-print-directory", target, "PREFIX="+prefix, "BIN="+built, "GO=true")
+		cmd := exec.Command("make", "--no-print-directory", target, "PREFIX="+prefix, "BIN="+built,
+			"LAUNCHER="+filepath.Join(filepath.Dir(built), "airlock-launch"), "GO=true")
 		cmd.Dir = ".."
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
@@ -45,6 +46,10 @@ func TestMakeInstall(t *testing.T) {
 	bin := filepath.Join(prefix, "bin", "airlock")
 	if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "airlock ") {
 		t.Fatalf("the installed airlock --version: %q, %v", out, err)
+	}
+	launch := filepath.Join(prefix, "bin", "airlock-launch")
+	if fi, err := os.Stat(launch); err != nil || fi.Mode()&0o111 == 0 {
+		t.Fatalf("the sandbox's launcher is not installed beside airlock: %v", err)
 	}
 	// The man pages and the completions, made by the installed program.
 	share := filepath.Join(prefix, "share")
@@ -67,7 +72,7 @@ func TestMakeInstall(t *testing.T) {
 		t.Fatalf("the autostart entry: %q, %v", b, err)
 	}
 	run("uninstall")
-	for _, p := range []string{bin, entry} {
+	for _, p := range []string{bin, launch, entry} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s is still there after make uninstall", p)
 		}

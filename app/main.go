@@ -51,7 +51,9 @@ var version = "dev"
 
 func main() {
 	// The sandbox's launcher: this program started again to confine one
-	// action. Nothing else may run before it (app/internal/sandbox).
+	// action, where no airlock-launch lies beside it (a build without make:
+	// go build, go run). Nothing else may run before it
+	// (app/internal/sandbox).
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}

@@ -108,7 +108,7 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 // RunAssessed is Run for an action that was assessed (and approved, or let
 // run by the autonomy level) at assessed. A launch — OPEN_FILE, OPEN_URL,
 // OPEN_APP — is rated again right before it starts, with the handler the OS
-// would start now and the file as it is now (facts.LaunchLevel), and refused
+// would start now and the file as it is now (facts.LaunchEffect), and refused
 // with an error wrapping ErrLaunchChanged when that is above assessed; the
 // handler rated is the one started. Run assumes Caution: what runs unasked.
 func (e *Executor) RunAssessed(ctx context.Context, a action.Action, assessed level.Level) (Result, error) {

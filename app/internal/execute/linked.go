@@ -61,7 +61,7 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 	if !l.indexed {
 		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
 		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
-		l.inRoots = append(l.inRoots, madeLinks(l.changes)...)
+		l.inRoots = append(l.inRoots, e.madeLinks(l.changes)...)
 		l.indexed = true
 	}
 	for _, r := range reachedAs(l.inRoots, c.Path) {
@@ -146,11 +146,13 @@ func resolveExisting(p string, hops int) (string, bool) {
 // madeLinks returns the links the changes make, with where they lead: a
 // link made by the same action that writes where it leads (proj/.vscode →
 // ../shared/x beside shared/x/tasks.json) reaches a place as surely as one
-// the person made.
-func madeLinks(changes []sandbox.Change) []reachedLink {
+// the person made. A link that is held itself (at a place, or in a .git)
+// lands only if the person keeps it, having seen it in the popup: it leads
+// nowhere until then.
+func (e *Executor) madeLinks(changes []sandbox.Change) []reachedLink {
 	var out []reachedLink
 	for _, c := range changes {
-		if c.Kind == sandbox.Removed || c.Upper == "" {
+		if c.Kind == sandbox.Removed || c.Upper == "" || e.heldByPlace(c.Path) {
 			continue
 		}
 		fi, err := os.Lstat(c.Upper)
@@ -169,4 +171,18 @@ func madeLinks(changes []sandbox.Change) []reachedLink {
 		}
 	}
 	return out
+}
+
+// heldByPlace reports whether a change at p is held for its path alone: a
+// place of the persistence table, or anything in a .git.
+func (e *Executor) heldByPlace(p string) bool {
+	if _, ok := e.Paths.Plants(p); ok {
+		return true
+	}
+	for d := p; d != "/" && d != "."; d = filepath.Dir(d) {
+		if strings.EqualFold(filepath.Base(d), ".git") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,10 +1,6 @@
 package risk
 
-import (
-	"strings"
-
-	"github.com/airlockhq/airlock/app/internal/risk/effect"
-)
+import "github.com/airlockhq/airlock/app/internal/risk/effect"
 
 // Some effects are seen only over a whole action, whichever languages it
 // spans: a secret read (or written out) in one reason and a way out of the
@@ -14,17 +10,6 @@ import (
 // combination table (effect/combos.go) says which effects together make
 // which; this is the one place that applies it to a verdict.
 //
-// A reason reports its effect (Reason.Effect). A reason without one — an
-// analyzer not yet converted to effects (issue 24) — is read by its rule's
-// family instead: "secret." is a secret read, "egress." a way out. The
-// lead removes that fallback when every analyzer reports effects.
-
-// Rule id prefixes the fallback reads.
-const (
-	secretRule = "secret."
-	egressRule = "egress."
-)
-
 // comboRules name the reason each combination adds, by the kind it makes,
 // and the rules by which an analyzer reports having found it itself (then
 // it is not added again).
@@ -44,7 +29,7 @@ var comboRules = map[effect.Kind]struct {
 func combine(v *Verdict) {
 	es := make([]effect.Effect, len(v.Reasons))
 	for i, r := range v.Reasons {
-		es[i] = reasonEffect(r)
+		es[i] = r.Effect
 	}
 	for _, m := range effect.Combine(es) {
 		c, ok := comboRules[m.Effect.Kind]
@@ -54,20 +39,6 @@ func combine(v *Verdict) {
 		has, with := v.Reasons[m.Has], v.Reasons[m.With]
 		v.Found(m.Effect, c.rule, with.Span, c.text, has.Text, with.Text)
 	}
-}
-
-// reasonEffect is r's effect, or, for a reason that names none, what its
-// rule's family says (the fallback for analyzers not yet converted).
-func reasonEffect(r Reason) effect.Effect {
-	switch {
-	case r.Effect.Kind != 0:
-		return r.Effect
-	case strings.HasPrefix(r.Rule, secretRule):
-		return effect.Of(effect.ReadSecret)
-	case strings.HasPrefix(r.Rule, egressRule):
-		return effect.Of(effect.Egress)
-	}
-	return effect.Effect{}
 }
 
 func hasRule(v *Verdict, rules []string) bool {

@@ -58,12 +58,13 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 	lines := lineStarts(src)
 	recipients, deletes := 0, 0
 	written := map[string]string{} // path as given → text written to it in this plan
+	checks := pathChecks{}         // each path and use checked once for the whole plan
 	for i, a := range p.Actions {
 		if !env.Bounds().Look() {
 			break // stopped: end says so
 		}
 		sp := lineSpan(src, lines, a.Line)
-		per[i] = actionIn(a, env, written)
+		per[i] = actionIn(a, env, written, checks)
 		for j := range per[i].Reasons {
 			per[i].Reasons[j].Span = sp
 		}
@@ -109,12 +110,13 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 
 // Action rates one action: the registry's class, the sanitiser's refusals
 // (Blocked) and the escalations its arguments call for.
-func Action(a action.Action, env *Env) Verdict { return actionIn(a, env, nil) }
+func Action(a action.Action, env *Env) Verdict { return actionIn(a, env, nil, nil) }
 
 // actionIn is Action for an action of a plan whose earlier actions wrote
 // written (path as given → text): a file the plan wrote is rated by what it
-// will hold when it is opened.
-func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
+// will hold when it is opened. checks, when not nil, remembers the paths the
+// plan's actions checked (pathChecks).
+func actionIn(a action.Action, env *Env, written map[string]string, checks pathChecks) Verdict {
 	var v Verdict
 	c := a.Cmd
 	v.Found(commandEffect(c.Name).On(firstTarget(a)), "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
@@ -128,7 +130,7 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 		val := a.Args[i]
 		switch spec.Kind {
 		case action.KindPath:
-			dslPath(&v, env, c.Name, spec.Name, val)
+			dslPath(&v, env, checks, c.Name, spec.Name, val)
 		case action.KindURL:
 			u, err := sanitize.URL(val)
 			if err != nil {
@@ -210,7 +212,7 @@ var pathOps = map[string]sanitize.Op{
 	"WRITE_FILE.path": sanitize.OpWrite, "APPEND_FILE.path": sanitize.OpWrite, "WRITE_DOC.path": sanitize.OpWrite,
 }
 
-func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
+func dslPath(v *Verdict, env *Env, checks pathChecks, cmd, arg, raw string) {
 	op, ok := pathOps[cmd+"."+arg]
 	if !ok {
 		op = sanitize.OpWrite
@@ -219,7 +221,7 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 		v.Found(refused, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
 		return
 	}
-	p, err := env.Paths.Path(raw, op)
+	p, err := checks.path(env.Paths, raw, op)
 	if err != nil {
 		blocked(v, err)
 		return
@@ -236,6 +238,38 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	case op == sanitize.OpMoveFrom && p.IsDir:
 		v.Found(effect.Of(effect.Change).On(p.Resolved), "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
 	}
+}
+
+// pathChecks remembers, for one assessment of a plan, what the sanitiser
+// said of each path given for each use (sanitize.Config.Path: its links
+// resolved, whether it exists, what zone it lies in): a plan of 200 actions
+// that move files into one folder asks the file system once per path, not
+// once per action. The whole plan is assessed before any of it runs, so
+// every action is judged against the same disk either way.
+type pathChecks map[pathUse]pathChecked
+
+type pathUse struct {
+	raw string
+	op  sanitize.Op
+}
+
+type pathChecked struct {
+	p   sanitize.Path
+	err error
+}
+
+// path is cfg.Path(raw, op), remembered; a nil pathChecks remembers nothing.
+func (m pathChecks) path(cfg *sanitize.Config, raw string, op sanitize.Op) (sanitize.Path, error) {
+	if m == nil {
+		return cfg.Path(raw, op)
+	}
+	k := pathUse{raw, op}
+	if c, ok := m[k]; ok {
+		return c.p, c.err
+	}
+	p, err := cfg.Path(raw, op)
+	m[k] = pathChecked{p, err}
+	return p, err
 }
 
 // PathTarget rates a path as the target of a write, move or delete: Blocked

@@ -104,9 +104,8 @@ func (an *asAn) guardString(st []asToken, k int, g *stmtGuard) {
 	}
 }
 
-// finding adds a finding of the path guard (rate.GuardScriptPath …) at sp.
-// The guard's findings carry levels, not effects (rate.Finding): they are
-// added as the guard weighs them until it reports effects (issue 24).
+// finding adds a finding of the path guard (rate.GuardScriptPath …) at sp,
+// with its effect.
 func (an *asAn) finding(f rate.Finding, sp Span) {
-	an.v.AddText(f.Level, "as."+f.Rule, sp, f.Text) // no guard rule is a one-item effect (perItem)
+	an.v.FoundText(f.Effect, "as."+f.Rule, sp, f.Text) // no guard rule is a one-item effect (perItem)
 }

@@ -19,6 +19,7 @@ var calibration = []struct {
 	why   string
 }{
 	{Read, 0, level.Safe, "reads and prints: no side effect (what it prints goes back to the agent: secrets are ReadSecret)"},
+	{Read, Session, level.Caution, "reads the system's own files: what they say of the computer goes back to the agent"},
 	{ReadSecret, 0, level.Dangerous, "a secret printed goes back to the agent"},
 	{Lookup, 0, level.Safe, "asks without changing anything"},
 
@@ -91,6 +92,14 @@ var calibration = []struct {
 	{HoldSecret, 0, level.Caution, "the secret is the agent's already; only a way out makes it leave (SecretOut)"},
 	{Show, 0, level.Safe, "shows or says: nothing changes, nothing leaves"},
 	{Decode, 0, level.Safe, "decodes: nothing changes; code run from what it decoded is rated where it runs"},
+
+	// The shell analyzer's block (fx-shell).
+	{ReadNamedSecret, 0, level.Caution, "only a name says it may be a secret; one that leaves is SecretOut all the same"},
+	{Change, Session, level.Dangerous, "changes items of the system itself, or the home folder as a whole"},
+	{Change, Bulk | Session, level.Destructive, "changes everything under the home folder or the system (chmod -R, chown -R)"},
+	{Change, Bulk | Computed, level.Destructive, "changes every item a pattern or computed value matches: it may be anything"},
+	{Input, Computed, level.Dangerous, "lands in whatever app is in front, which no context lock checks: it may be a terminal"},
+	{Exhaust, 0, level.Destructive, "the Mac stops answering and must be restarted: everything unsaved is lost"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest
@@ -137,11 +146,20 @@ var waysOut = map[Kind]bool{Fetch: true, Egress: true, Send: true, Upload: true,
 func WayOut(k Kind) bool { return waysOut[k] }
 
 // Network reports whether an effect of kind k reaches the network: what the
-// sandbox gives the network to (Needs).
+// sandbox gives the network to (Effect.ReachesNetwork says it of one
+// effect).
 func Network(k Kind) bool {
 	switch k {
 	case Fetch, Upload, Connect, Lookup:
 		return true
 	}
 	return false
+}
+
+// ReachesNetwork reports whether e needs the network: a kind that does
+// (Network), or data carried out by the network itself (Egress whose way is
+// "network" or "dns", as the shell analyzer names them), not by the
+// clipboard or a page the browser opens.
+func (e Effect) ReachesNetwork() bool {
+	return Network(e.Kind) || e.Kind == Egress && (e.Target == "network" || e.Target == "dns")
 }

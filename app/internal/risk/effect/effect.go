@@ -77,6 +77,9 @@ const (
 	HoldSecret // carries a secret written out in its own text (an API key, a token, a password): the agent has it already
 	Show       // shows or says something to the person and changes nothing: a notification, speech, a Finder window
 	Decode     // decodes data (base64, hex, compression): changes nothing, but what runs next may be what it decoded
+	// The shell analyzer's block (fx-shell).
+	ReadNamedSecret // reads what by its name may hold a secret: a variable called TOKEN, the whole environment
+	Exhaust         // uses up the computer's processes, memory or disk until it must be restarted: a fork bomb
 
 	nKinds // the number of kinds
 )
@@ -90,6 +93,7 @@ var kindNames = [nKinds]string{
 	Install: "install", Admin: "admin", Account: "account", SecurityOff: "security off", Persist: "persistence", Disk: "disk",
 	Unknown: "unknown", Refused: "refused", SecretOut: "secret out",
 	HoldSecret: "secret held", Show: "show", Decode: "decode",
+	ReadNamedSecret: "named secret read", Exhaust: "exhaust",
 }
 
 func (k Kind) String() string {

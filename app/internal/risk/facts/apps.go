@@ -1,7 +1,6 @@
 package facts
 
 import (
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -12,20 +11,6 @@ import (
 type App struct {
 	Title string
 	Does  map[string]effect.Effect // what each command of its dictionary does
-	// Transitional (issue 24): the level of Does; goes when every language reads
-	// effects (issue 24).
-	Verbs map[string]level.Level
-}
-
-// init gives every application the levels of its commands' effects, for
-// the readers of Verbs.
-func init() {
-	for _, a := range Apps {
-		a.Verbs = make(map[string]level.Level, len(a.Does))
-		for w, e := range a.Does {
-			a.Verbs[w] = e.Level()
-		}
-	}
 }
 
 // GenericVerbs are the Standard Suite: every scriptable application has

@@ -8,7 +8,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -376,15 +375,6 @@ func LaunchEffect(name string, k HandlerKind, why string, f *File) (effect.Effec
 	return effect.Of(effect.Launch), why
 }
 
-// LaunchLevel is the level of opening f with a handler of kind k, and why.
-//
-// Transitional (issue 24): the level of LaunchEffect; goes when every language reads
-// effects (issue 24).
-func LaunchLevel(name string, k HandlerKind, why string, f *File) (level.Level, string) {
-	e, why := LaunchEffect(name, k, why, f)
-	return e.Level(), why
-}
-
 // AppName is a viewer as a script names it: its bundle identifier in
 // Viewers, and why the name is enough to know the app.
 type AppName struct {
@@ -512,15 +502,6 @@ func AppEffect(h Handler) (effect.Effect, string) {
 	return effect.Of(effect.Launch), "launches " + name
 }
 
-// AppLevel is the level of launching the app h with nothing to open.
-//
-// Transitional (issue 24): the level of AppEffect; goes when every language reads
-// effects (issue 24).
-func AppLevel(h Handler) (level.Level, string) {
-	e, why := AppEffect(h)
-	return e.Level(), why
-}
-
 // SchemeHandlerEffect is what handing a URL of a scheme other than http,
 // https and file to the app h the OS resolved for it does. The URL is the
 // agent's and the app acts on it outside the sandbox (vscode:// opens a
@@ -533,15 +514,6 @@ func SchemeHandlerEffect(h Handler) (effect.Effect, string) {
 		return effect.Of(effect.Launch, effect.Runnable), why + ": it would act on the agent's URL outside the sandbox"
 	}
 	return AppEffect(h)
-}
-
-// SchemeLevel is the level of handing a URL of another scheme to h.
-//
-// Transitional (issue 24): the level of SchemeHandlerEffect; goes when every language
-// reads effects (issue 24).
-func SchemeLevel(h Handler) (level.Level, string) {
-	e, why := SchemeHandlerEffect(h)
-	return e.Level(), why
 }
 
 // Resolver finds the handler the OS would start for a launch, as the

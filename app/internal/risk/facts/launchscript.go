@@ -3,7 +3,6 @@ package facts
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -125,13 +124,4 @@ func (o ScriptOpen) Effect() (effect.Effect, HandlerKind, string) {
 	}
 	e, w := LaunchEffect(o.Shown, k, why, f)
 	return e, k, w
-}
-
-// Level rates the opening: the level of Effect.
-//
-// Transitional (issue 24): the level of Effect; goes when every language reads effects
-// (issue 24).
-func (o ScriptOpen) Level() (level.Level, HandlerKind, string) {
-	e, k, w := o.Effect()
-	return e.Level(), k, w
 }

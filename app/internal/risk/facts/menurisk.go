@@ -3,7 +3,6 @@ package facts
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -40,17 +39,4 @@ func MenuItemEffect(label string) (e effect.Effect, why string, ok bool) {
 		return effect.Of(effect.Trash), resets, true
 	}
 	return effect.Effect{}, "", false
-}
-
-// MenuItemRisk rates a menu item or button chosen by UI scripting by what
-// it is called.
-//
-// Transitional (issue 24): the level of MenuItemEffect; goes when every language reads
-// effects (issue 24).
-func MenuItemRisk(label string) (level.Level, string) {
-	e, why, ok := MenuItemEffect(label)
-	if !ok {
-		return level.Safe, ""
-	}
-	return e.Level(), why
 }

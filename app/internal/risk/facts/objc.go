@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -126,35 +125,9 @@ type ObjCMethod struct {
 	Does   effect.Effect // what a call does, at least
 	What   string
 	On     string // the classes whose method this is, space-separated, when another class has one of the same name ("": any)
-	// Transitional (issue 24): the level of Does; goes when every language reads
-	// effects (issue 24).
-	Level level.Level
 }
 
-// objcMethod is one row of ObjCMethods as it is written: the level is the
-// calibration table's (objcMethods fills it in).
-type objcMethod struct {
-	Effect ObjCEffect
-	Does   effect.Effect
-	What   string
-	On     string
-}
-
-// objcMethods makes the table of methods from its rows, each with the
-// level its effect calibrates to.
-func objcMethods(rows map[string]objcMethod) map[string]ObjCMethod {
-	m := make(map[string]ObjCMethod, len(rows))
-	for k, r := range rows {
-		m[k] = ObjCMethod{Effect: r.Effect, Does: r.Does, What: r.What, On: r.On, Level: r.Does.Level()}
-	}
-	return m
-}
-
-// ObjCMethods are the methods the analyzers rate, by the first part of
-// their selector (removeItemAtPath for removeItemAtPath:error:): wherever
-// they are called, on a class the analyzers know or not. Each row declares
-// the effect a call has (TestObjCMethodsDeclareEffects).
-var ObjCMethods = objcMethods(map[string]objcMethod{
+var ObjCMethods = map[string]ObjCMethod{
 	"removeItemAtPath":                        {ObjCRemove, effect.Of(effect.Remove), "deletes permanently (not to the Trash), folders included", ""},
 	"removeItemAtURL":                         {ObjCRemove, effect.Of(effect.Remove), "deletes permanently (not to the Trash), folders included", ""},
 	"trashItemAtURL":                          {ObjCTrash, effect.Of(effect.Trash), "moves an item to the Trash", ""},
@@ -358,7 +331,7 @@ var ObjCMethods = objcMethods(map[string]objcMethod{
 	"defaultUserNotificationCenter":           {ObjCInert, effect.Of(effect.Read), "", "NSUserNotificationCenter"},
 	"deliverNotification":                     {ObjCInert, effect.Of(effect.Read), "", "NSUserNotificationCenter"},
 	"setDesktopImageURL":                      {ObjCDefaults, effect.Of(effect.Setting), "changes the desktop picture", ""},
-})
+}
 
 // ObjCReturns are the classes the inert methods that read return, by the
 // first part of their selector: what a script then calls on the result is

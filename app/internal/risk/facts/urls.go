@@ -3,7 +3,6 @@ package facts
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
@@ -12,18 +11,6 @@ import (
 type Scheme struct {
 	Does effect.Effect
 	Why  string
-	// Transitional (issue 24): the level of Does; goes when every language reads
-	// effects (issue 24).
-	Level level.Level
-}
-
-// init gives every scheme the level of its effect, for the readers of
-// Scheme.Level and SchemeRisk.
-func init() {
-	for k, s := range Schemes {
-		s.Level = s.Does.Level()
-		Schemes[k] = s
-	}
 }
 
 // Schemes are the URL schemes the analyzers know, lower case: web pages
@@ -89,15 +76,6 @@ func SchemeEffect(scheme string) (effect.Effect, string) {
 		return s.Does, s.Why
 	}
 	return effect.Of(effect.Unknown), scheme + ": URL hands over to an application that may act on it"
-}
-
-// SchemeRisk rates opening a URL of the lower-case scheme.
-//
-// Transitional (issue 24): the level of SchemeEffect; goes when every language reads
-// effects (issue 24).
-func SchemeRisk(scheme string) (level.Level, string) {
-	e, why := SchemeEffect(scheme)
-	return e.Level(), why
 }
 
 // URLScheme returns the scheme s starts with: lower-case letters, digits,

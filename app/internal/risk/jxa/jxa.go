@@ -162,10 +162,10 @@ func (an *jsAn) add(e effect.Effect, rule string, sp rate.Span, format string, a
 	an.v.Found(e, rule, sp, format, args...)
 }
 
-// guardFinding adds a finding of the path guard (rate.GuardScriptPath), which
-// carries a level, not an effect, in every language (issue 24).
+// guardFinding adds a finding of the path guard (rate.GuardScriptPath) with
+// its effect.
 func (an *jsAn) guardFinding(f rate.Finding, sp rate.Span) {
-	an.v.AddText(f.Level, "jxa."+f.Rule, sp, f.Text)
+	an.v.FoundText(f.Effect, "jxa."+f.Rule, sp, f.Text)
 }
 
 func jsSpan(t jsToken) rate.Span { return rate.Span{Start: int(t.start), End: int(t.end)} }

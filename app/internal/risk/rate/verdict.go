@@ -56,21 +56,6 @@ func (v *Verdict) FoundText(e effect.Effect, rule string, span Span, text string
 	v.add(e.Level(), e, rule, span, text)
 }
 
-// Add adds a reason at level l with no effect named: the analyzers' old
-// way, which goes as each language reports effects (issue 24).
-func (v *Verdict) Add(l level.Level, rule string, span Span, format string, args ...any) {
-	text := format
-	if len(args) > 0 {
-		text = formatWarning(text, args)
-	}
-	v.add(l, effect.Effect{}, rule, span, text)
-}
-
-// AddText is Add for a warning that needs no formatting.
-func (v *Verdict) AddText(l level.Level, rule string, span Span, text string) {
-	v.add(l, effect.Effect{}, rule, span, text)
-}
-
 func (v *Verdict) add(l level.Level, e effect.Effect, rule string, span Span, text string) {
 	if l > v.Level {
 		v.Level = l
@@ -145,32 +130,15 @@ func (v Verdict) Texts() []string {
 }
 
 // SynthesisesInput reports whether the action types, presses keys or clicks
-// on the user's behalf: what the context lock must check before it runs,
-// because such input lands in whatever app is frontmost. It reads the
-// reasons' effects (effect.Input); a reason without an effect — an analyzer
-// not yet converted (issue 24) — is read by its rule (inputRules), until
-// the lead removes that fallback.
+// on the user's behalf (effect.Input): what the context lock must check
+// before it runs, because such input lands in whatever app is frontmost.
 func (v Verdict) SynthesisesInput() bool {
 	for _, r := range v.Reasons {
-		if r.Effect.Kind != 0 {
-			if r.Effect.Kind == effect.Input {
-				return true
-			}
-			continue
-		}
-		if inputRules[r.Rule] {
+		if r.Effect.Kind == effect.Input {
 			return true
 		}
 	}
 	return false
-}
-
-// inputRules are the rules that find synthesised keyboard and mouse input,
-// for the reasons that name no effect.
-var inputRules = map[string]bool{
-	"as.keystroke": true, "as.keycode": true, "as.click": true,
-	"jxa.keystroke": true, "jxa.keycode": true, "jxa.click": true,
-	"shell.synth-input": true,
 }
 
 func (v Verdict) String() string {

@@ -106,20 +106,33 @@ var calibration = []struct {
 // level among the calibration rows of k whose mods m has. A kind without a
 // row (none: TestEveryKindCalibrated) would be Dangerous, failing closed.
 func Calibrate(k Kind, m Mod) level.Level {
-	l, found := level.Safe, false
-	for _, r := range calibration {
-		if r.kind == k && r.mods&m == r.mods {
-			found = true
-			if r.level > l {
-				l = r.level
-			}
-		}
-	}
-	if !found {
+	if int(k) >= len(byKind) || len(byKind[k]) == 0 {
 		return level.Dangerous
+	}
+	l := level.Safe
+	for _, r := range byKind[k] {
+		if r.mods&m == r.mods && r.level > l {
+			l = r.level
+		}
 	}
 	return l
 }
+
+// kindRow is a calibration row, filed under its kind.
+type kindRow struct {
+	mods  Mod
+	level level.Level
+}
+
+// byKind is the calibration table filed by kind, so that weighing an
+// effect reads its kind's few rows, not the whole table.
+var byKind = func() [nKinds][]kindRow {
+	var t [nKinds][]kindRow
+	for _, r := range calibration {
+		t[r.kind] = append(t[r.kind], kindRow{r.mods, r.level})
+	}
+	return t
+}()
 
 // Row is one row of the calibration table, for the README and the tests.
 type Row struct {

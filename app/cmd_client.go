@@ -107,7 +107,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var rep gate.Report
 	err = follow(ctx, c, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun,
 		Dir: dir, Path: pathList},
-		opts.json, stdout, nil, &rep)
+		opts.json, stdout, newLivePrinter(stdout, stderr).event, &rep)
 	if err != nil {
 		return err
 	}

@@ -782,7 +782,14 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 				runCtx = execute.WithCheck(runCtx, st.check) // an allow rule's pins, read again
 			}
 			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
+			live := sub.liveOutput(i, st)
+			if live != nil {
+				runCtx = execute.WithOutput(runCtx, live.write)
+			}
 			res, err = st.run(runCtx, approved)
+			if live != nil {
+				live.close() // the last of it goes before the result
+			}
 		}
 		g.end(synth)
 		if note := sub.reviewed(ctx, i, res); note != "" {
@@ -1008,6 +1015,18 @@ func (sub *submission) recordOutcome(ctx context.Context, i int) error {
 		return fmt.Errorf("recording the result of action %d: %w", i+1, err)
 	}
 	return nil
+}
+
+// liveOutput returns what streams the output of step i while it runs to
+// the submission's client, or nil when there is nothing to stream it to or
+// the step is not a command. The menu and the log get only the result.
+func (sub *submission) liveOutput(i int, st step) *liveOutput {
+	if sub.notify == nil || st.argv == nil {
+		return nil
+	}
+	return newLiveOutput(func(stream, text string) {
+		sub.notify(Event{Type: EventOutput, Request: sub.rep.Request, Index: i, Stream: stream, Output: text, Time: sub.g.cfg.Now()})
+	})
 }
 
 func (sub *submission) event(e Event) {

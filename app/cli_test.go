@@ -53,6 +53,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"history":         {"-json", "-n"},
 		"dashboard":       {"-print"},
 		"undo":            {"-json"},
+		"settings":        {"-json"},
 		"mcp":             {"-progress-every"},
 		"automations":     nil,
 		"rules":           nil,

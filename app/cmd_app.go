@@ -203,6 +203,7 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	trust := &tray.Trust{Confirm: hooks.confirm, Authenticate: hooks.authenticate}
 	b.book.Confirm = confirmAutomation(trust)
 	b.undo.confirm = confirmUndo(trust)
+	b.reload.confirm = confirmSettings(trust)
 	b.runScheduler(ctx)
 	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
 	go logGateEvents(ctx, b.events)

@@ -136,7 +136,8 @@ func startDashboard(ctx context.Context, b *builtGate, trust *tray.Trust, openUR
 			return dashboard.Status{Autonomy: st.Autonomy, Killed: st.Killed}
 		},
 		Settings: func() dashboard.Settings {
-			return dashboard.Settings{AllowedApps: b.settings.AllowedApps, Roots: b.roots}
+			s, roots, _ := b.force.current()
+			return dashboard.Settings{AllowedApps: s.AllowedApps, Roots: roots}
 		},
 		Automations: automations,
 		Confirm:     confirmDashboard(trust),

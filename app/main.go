@@ -77,6 +77,7 @@ var commands = []command{
 	{"undo", "airlock undo [--json] REQUEST", "put back what a request's actions replaced or removed on disk, and move what they made to the Trash (after your yes in a popup)", cmdUndo},
 	{"kill", "airlock kill", "trip the kill switch: stop everything the gate is doing, at once", cmdKill},
 	{"automations", automationsUsage, "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)", cmdAutomations},
+	{"settings", settingsUsage, "read settings.json again: what only narrows is in force at once, what lets more run after your yes in a popup", cmdSettings},
 	{"rules", rulesUsage, "list your lasting rules for commands (settings.json's \"rules\"), test which would decide a command, or remove an allow rule; rules are added by editing settings.json", cmdRules},
 	{"mcp", "airlock mcp [--progress-every 10s]", "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", cmdMCP},
 	{"audit", "airlock audit verify", "check the history's audit chain for edited, deleted or reordered rows", cmdAudit},

@@ -123,6 +123,8 @@ type Config struct {
 	NoScripts string
 	// Rules are the person's lasting rules for commands (settings.json's
 	// "rules"), read when the gate starts: see applyRules. nil: none.
+	// Env, Sandbox and Rules are the gate's until Reconfigure changes
+	// them (a settings reload).
 	Rules policy.Rules
 }
 
@@ -131,6 +133,7 @@ type Gate struct {
 	cfg Config
 
 	mu       sync.Mutex
+	live     live            // guarded by mu; what Reconfigure changes
 	autonomy policy.Autonomy // guarded by mu
 	killed   bool            // guarded by mu
 	kills    int             // guarded by mu; trips since start
@@ -161,7 +164,7 @@ func New(cfg Config) *Gate {
 	if cfg.NewID == nil {
 		cfg.NewID = randomID
 	}
-	return &Gate{cfg: cfg, autonomy: cfg.Autonomy, runs: map[uint64]*run{}}
+	return &Gate{cfg: cfg, live: live{env: cfg.Env, box: cfg.Sandbox, rules: cfg.Rules}, autonomy: cfg.Autonomy, runs: map[uint64]*run{}}
 }
 
 // Track registers a long-running operation (a submission, a model request)
@@ -342,8 +345,8 @@ type Status struct {
 // Status reports the gate's state.
 func (g *Gate) Status() Status {
 	var box string
-	if g.cfg.Sandbox != nil {
-		box = g.cfg.Sandbox.String()
+	if sb := g.current().box; sb != nil {
+		box = sb.String()
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/tray"
+)
+
+// settingsUsage is `airlock settings`'s line in the commands table.
+const settingsUsage = "airlock settings reload [--json]"
+
+// cmdSettings asks the running gate to read settings.json again. What of
+// the file lets more run (a root, an app or an allow rule added, a higher
+// level …) is put in force only after the person's yes in Airlock's own
+// popup: an agent can edit the file and run this command too.
+func cmdSettings(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := newFlags("settings")
+	asJSON := fs.Bool("json", false, "print the gate's report as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || fs.Arg(0) != "reload" {
+		return usagef("want reload: %s", settingsUsage)
+	}
+	c, err := dialGate()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	raw, err := c.Call(ctx, "settings", ipc.SettingsParams{Op: "reload"}, nil)
+	if err != nil {
+		return err
+	}
+	var rep reloadReport
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		return fmt.Errorf("reading the gate's report: %w", err)
+	}
+	if *asJSON {
+		fmt.Fprintf(stdout, "%s\n", raw)
+		return nil
+	}
+	printReload(stdout, rep)
+	return nil
+}
+
+// reloadReport is the gate's answer to a reload.
+type reloadReport struct {
+	// Changed says whether the file differed from the settings in force.
+	Changed bool `json:"changed"`
+	// Confirmed says the person said yes to what raises trust.
+	Confirmed bool `json:"confirmed,omitempty"`
+	// Applied says, a line each, what is now in force.
+	Applied []string `json:"applied,omitempty"`
+	// Restart says what changed in the file and is not in force until the
+	// next start.
+	Restart []string `json:"restart,omitempty"`
+}
+
+func printReload(w io.Writer, rep reloadReport) {
+	if !rep.Changed {
+		fmt.Fprintln(w, "settings.json: nothing changed")
+		return
+	}
+	for _, l := range rep.Applied {
+		fmt.Fprintf(w, "in force: %s\n", l)
+	}
+	for _, l := range rep.Restart {
+		fmt.Fprintf(w, "not reloaded: %s\n", l)
+	}
+}
+
+// codeSettings is the socket error code of a reload that was refused; its
+// message says why.
+const codeSettings = -32012
+
+// settingsConfirm is how the gate's socket asks the person before a reload
+// that raises trust: set by the caller before anything is served (the
+// menu's Trust, serve's popups, or nobody).
+type settingsConfirm struct {
+	confirm func(ctx context.Context, d policy.SettingsDiff) error
+}
+
+// confirmSettings asks through trust: the menu's confirmation popup, one
+// at a time with every change that raises trust. A reload that raises the
+// level is confirmed as the menu's level item is (with the owner's
+// authentication for Level 2); any other as a remembered approval is.
+func confirmSettings(trust *tray.Trust) func(context.Context, policy.SettingsDiff) error {
+	return func(ctx context.Context, d policy.SettingsDiff) error {
+		c := policy.Change{Kind: policy.ChangeRemember}
+		if d.Level != nil && policy.RaisesTrust(*d.Level) {
+			c = *d.Level
+		}
+		q := tray.Question{Title: "Reload Airlock's settings?", Text: reloadQuestion(d),
+			Yes: "Put them in force", Reason: "reload Airlock's settings"}
+		err := trust.Raise(ctx, c, q, func() error { return nil })
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, tray.ErrConfirmationOpen):
+			return errors.New("another confirmation is open; try again once it is answered")
+		case errors.Is(err, tray.ErrNotConfirmed):
+			return fmt.Errorf("it needs the person's yes in Airlock's confirmation popup%s", strings.TrimPrefix(err.Error(), tray.ErrNotConfirmed.Error()))
+		}
+		return err
+	}
+}
+
+// reloadQuestion is the popup's text: what the reload would let run
+// further first, then the rest.
+func reloadQuestion(d policy.SettingsDiff) string {
+	var b strings.Builder
+	b.WriteString("settings.json was changed. Putting it in force lets more run without asking you:\n")
+	for _, l := range d.Raises {
+		b.WriteString("• " + l + "\n")
+	}
+	if len(d.Lowers) > 0 {
+		b.WriteString("It also:\n")
+		for _, l := range d.Lowers {
+			b.WriteString("• " + l + "\n")
+		}
+	}
+	b.WriteString("If you did not make this change, say no: the settings in force stay as they are.")
+	return b.String()
+}
+
+// Settings answers the socket's settings method.
+func (h gateHandler) Settings(ctx context.Context, p ipc.SettingsParams) (any, error) {
+	if h.reload == nil {
+		return nil, &ipc.RPCError{Code: codeSettings, Message: "this gate cannot reload its settings: restart it"}
+	}
+	rep, err := h.reload(ctx)
+	if err != nil {
+		return nil, &ipc.RPCError{Code: codeSettings, Message: "settings.json not reloaded: " + err.Error() + "; the settings in force are unchanged"}
+	}
+	return rep, nil
+}
+
+// inForce guards what a reload changes in a builtGate: the settings in
+// force and the sandbox they were built into.
+type inForce struct {
+	mu       sync.Mutex
+	settings policy.Settings // guarded by mu
+	roots    []string        // guarded by mu; resolved
+	box      *sandbox.Box    // guarded by mu
+}
+
+// current returns the settings in force, their resolved roots and box.
+func (f *inForce) current() (policy.Settings, []string, *sandbox.Box) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.settings, f.roots, f.box
+}
+
+// reloadSettings reads settings.json again and puts it in force: at once
+// when it only lowers trust, after confirm's yes when it raises it. A file
+// that does not read, a root that holds Airlock's own files, a sandbox that
+// cannot be built or a no leave the settings in force as they were.
+func (b *builtGate) reloadSettings(ctx context.Context, confirm func(context.Context, policy.SettingsDiff) error) (reloadReport, error) {
+	b.settingsMu.Lock()
+	defer b.settingsMu.Unlock()
+	next, err := policy.LoadSettings(b.settingsPath)
+	if err != nil {
+		return reloadReport{}, err
+	}
+	old, roots, box := b.force.current()
+	// The level in force is the gate's: the menu may have changed it.
+	old.Autonomy = policy.Autonomy(b.gate.Status().Autonomy)
+	d := policy.DiffSettings(old, next)
+	rep := reloadReport{Changed: d.Changed(), Restart: d.Restart}
+	if !rep.Changed {
+		return rep, nil
+	}
+	// Checked before the person is asked: a yes to settings that cannot
+	// be used would be for nothing.
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return reloadReport{}, fmt.Errorf("finding the home folder: %w", err)
+	}
+	env, err := next.Env(home, os.Getpid())
+	if err != nil {
+		return reloadReport{}, fmt.Errorf("%s: %w", b.settingsPath, err)
+	}
+	if err := ownFilesOutsideSandbox(env.Paths, b.dir); err != nil {
+		return reloadReport{}, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
+	}
+	if len(d.Raises) > 0 {
+		if confirm == nil {
+			return reloadReport{}, errors.New("it lets more run without asking, which needs the person's yes in Airlock's confirmation popup, and nobody can be asked here")
+		}
+		if err := confirm(ctx, d); err != nil {
+			return reloadReport{}, err
+		}
+		rep.Confirmed = true
+	}
+	if !slices.Equal(roots, env.Paths.Roots) {
+		// The sandbox's view is of the roots: built anew, and probed.
+		if box, err = newSandbox(home, env.Paths, b.dir); err != nil {
+			return reloadReport{}, err
+		}
+	}
+	env.Launch = b.launch
+	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: env, Box: box, Rules: next.Rules}); err != nil {
+		return reloadReport{}, err
+	}
+	if d.Level != nil {
+		b.gate.SetAutonomy(next.Autonomy)
+	}
+	b.force.mu.Lock()
+	// What a reload does not change stays as it was, so that a later
+	// reload still sees it as changed.
+	next.ApprovalTimeout, next.KillHotkey = old.ApprovalTimeout, old.KillHotkey
+	next.AutomationEnabled, next.Automations = old.AutomationEnabled, old.Automations
+	b.force.settings, b.force.roots, b.force.box = next, env.Paths.Roots, box
+	b.force.mu.Unlock()
+	rep.Applied = append(append([]string{}, d.Raises...), d.Lowers...)
+	return rep, nil
+}

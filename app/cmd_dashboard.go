@@ -137,8 +137,9 @@ func startDashboard(ctx context.Context, b *builtGate, trust *tray.Trust, openUR
 		},
 		Settings: func() dashboard.Settings {
 			s, roots, _ := b.force.current()
-			return dashboard.Settings{AllowedApps: s.AllowedApps, Roots: roots}
+			return dashboard.Settings{AllowedApps: s.AllowedApps, Roots: roots, Rules: ruleViews(s.Rules)}
 		},
+		RemoveRule:  b.removeAllowRule,
 		Automations: automations,
 		Confirm:     confirmDashboard(trust),
 		Logf:        logs.Printf("dashboard"),

@@ -11,9 +11,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/airlockhq/airlock/app/internal/dashboard"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/tray"
 )
@@ -154,6 +156,7 @@ type inForce struct {
 	settings policy.Settings // guarded by mu
 	roots    []string        // guarded by mu; resolved
 	box      *sandbox.Box    // guarded by mu
+	env      *risk.Env       // guarded by mu; the analyzers' environment of settings
 }
 
 // current returns the settings in force, their resolved roots and box.
@@ -222,8 +225,73 @@ func (b *builtGate) reloadSettings(ctx context.Context, confirm func(context.Con
 	// reload still sees it as changed.
 	next.ApprovalTimeout, next.KillHotkey = old.ApprovalTimeout, old.KillHotkey
 	next.AutomationEnabled, next.Automations = old.AutomationEnabled, old.Automations
-	b.force.settings, b.force.roots, b.force.box = next, env.Paths.Roots, box
+	b.force.settings, b.force.roots, b.force.box, b.force.env = next, env.Paths.Roots, box, env
 	b.force.mu.Unlock()
 	rep.Applied = append(append([]string{}, d.Raises...), d.Lowers...)
 	return rep, nil
+}
+
+// changeRules changes the rules of the settings file with change (under
+// the lock every change of the file takes) and puts the file's rules in
+// force in the running gate. The caller has had the person confirm what
+// raises trust.
+func (b *builtGate) changeRules(ctx context.Context, change func(*policy.Settings) error) error {
+	b.settingsMu.Lock()
+	defer b.settingsMu.Unlock()
+	s, err := policy.LoadSettings(b.settingsPath)
+	if err != nil {
+		return err
+	}
+	if err := change(&s); err != nil {
+		return err
+	}
+	if len(s.Rules) == 0 {
+		s.Rules = nil
+	}
+	if err := policy.SaveSettings(b.settingsPath, s); err != nil {
+		return err
+	}
+	b.force.mu.Lock()
+	env, box := b.force.env, b.force.box
+	b.force.mu.Unlock()
+	if env == nil {
+		return errors.New("the running gate's settings are not known: restart Airlock to put the rules in force")
+	}
+	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: env, Box: box, Rules: s.Rules}); err != nil {
+		return err
+	}
+	b.force.mu.Lock()
+	b.force.settings.Rules = s.Rules
+	b.force.mu.Unlock()
+	return nil
+}
+
+// removeAllowRule takes allow rule n (from 1) out of the settings file and
+// the running gate, if it still reads words (ruleWords): the dashboard's
+// Remove. It only lowers trust, so it asks nobody.
+func (b *builtGate) removeAllowRule(ctx context.Context, n int, words string) error {
+	return b.changeRules(ctx, func(s *policy.Settings) error {
+		if n < 1 || n > len(s.Rules) || ruleWords(s.Rules[n-1]) != words {
+			return fmt.Errorf("rule %d is not %q in settings.json any more: %w", n, words, dashboard.ErrNoSuchRule)
+		}
+		if s.Rules[n-1].Decision != policy.RuleAllow {
+			return fmt.Errorf("rule %d is a %s rule: only allow rules are removed here: %w", n, s.Rules[n-1].Decision, dashboard.ErrNoSuchRule)
+		}
+		s.Rules = append(s.Rules[:n-1:n-1], s.Rules[n:]...)
+		return nil
+	})
+}
+
+// ruleViews are the rules as the dashboard lists them.
+func ruleViews(rs policy.Rules) []dashboard.RuleView {
+	out := make([]dashboard.RuleView, len(rs))
+	for i, r := range rs {
+		out[i] = dashboard.RuleView{Decision: r.Decision.String(), Words: ruleWords(r)}
+	}
+	return out
+}
+
+// ruleWords is describeRule without the decision in front.
+func ruleWords(r policy.Rule) string {
+	return strings.TrimSpace(strings.TrimPrefix(describeRule(r), r.Decision.String()))
 }

@@ -60,7 +60,7 @@ func newReloadRig(t *testing.T, settings string) *reloadRig {
 	g := gate.New(gate.Config{Env: env, Exec: exec, History: store, Autonomy: s.Autonomy, Rules: s.Rules})
 	r := &reloadRig{home: home}
 	r.b = &builtGate{dir: data, settingsPath: path, settings: s, store: store, gate: g, roots: env.Paths.Roots}
-	r.b.force.settings, r.b.force.roots = s, env.Paths.Roots
+	r.b.force.settings, r.b.force.roots, r.b.force.env = s, env.Paths.Roots, env
 	return r
 }
 
@@ -167,5 +167,38 @@ func TestSettingsReloadNobodyToAsk(t *testing.T) {
 	}
 	if st := r.b.gate.Status(); st.Autonomy != 0 {
 		t.Fatalf("the level is %d after a refused reload", st.Autonomy)
+	}
+}
+
+// TestRemoveAllowRuleFromTheDashboard: the dashboard's Remove takes an
+// allow rule out of the file and out of the running gate at once; a rule
+// that changed since the page was shown, or a deny rule, is not removed.
+func TestRemoveAllowRuleFromTheDashboard(t *testing.T) {
+	r := newReloadRig(t, `{"rules": [{"decision": "deny", "prefix": ["rm"]}, {"decision": "allow", "prefix": ["echo", "hi"], "why": "mine"}]}`)
+	views := ruleViews(r.b.force.settings.Rules)
+	if len(views) != 2 || views[1].Decision != "allow" || !strings.Contains(views[1].Words, `["echo","hi"]`) {
+		t.Fatalf("views %+v", views)
+	}
+	ctx := context.Background()
+	if err := r.b.removeAllowRule(ctx, 1, views[0].Words); err == nil {
+		t.Fatal("removed a deny rule")
+	}
+	if err := r.b.removeAllowRule(ctx, 2, views[0].Words); err == nil {
+		t.Fatal("removed rule 2 by another rule's words")
+	}
+	if err := r.b.removeAllowRule(ctx, 2, views[1].Words); err != nil {
+		t.Fatal(err)
+	}
+	s, err := policy.LoadSettings(r.b.settingsPath)
+	if err != nil || len(s.Rules) != 1 || s.Rules[0].Decision != policy.RuleDeny {
+		t.Fatalf("the file's rules after the removal: %+v %v", s.Rules, err)
+	}
+	if got, _, _ := r.b.force.current(); len(got.Rules) != 1 {
+		t.Fatalf("the rules in force: %+v", got.Rules)
+	}
+	// The gate decides by the file's rules now: the deny rule still holds.
+	rep := r.dryRun(t, gate.Submission{Kind: gate.KindCommand, Argv: []string{"rm", "x"}, Dir: r.home})
+	if !strings.Contains(strings.Join(rep.Actions[0].Reasons, " "), "rule 1") {
+		t.Fatalf("the deny rule is not in force: %+v", rep.Actions[0])
 	}
 }

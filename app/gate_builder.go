@@ -123,7 +123,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	}
 	b.launch = gate.Handlers(desk)
 	env.Launch = b.launch
-	b.force.settings, b.force.roots, b.force.box = b.settings, b.roots, b.box
+	b.force.settings, b.force.roots, b.force.box, b.force.env = b.settings, b.roots, b.box, env
 	exec, err := gate.DefaultExecutor(paths, desk, b.box)
 	if err != nil {
 		return nil, err

@@ -204,6 +204,7 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	b.book.Confirm = confirmAutomation(trust)
 	b.undo.confirm = confirmUndo(trust)
 	b.reload.confirm = confirmSettings(trust)
+	b.reload.rule = confirmRule(trust)
 	b.runScheduler(ctx)
 	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
 	go logGateEvents(ctx, b.events)

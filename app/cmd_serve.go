@@ -93,6 +93,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		b.book.Confirm = confirmAutomation(trust)
 		b.undo.confirm = confirmUndo(trust)
 		b.reload.confirm = confirmSettings(trust)
+		b.reload.rule = confirmRule(trust)
 	} else {
 		b.book.Confirm = func(context.Context, automation.Change) error {
 			return fmt.Errorf("%w, and this gate (airlock serve --prompter=%s) shows none: use the menu-bar app or "+

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -92,6 +93,49 @@ const codeSettings = -32012
 // menu's Trust, serve's popups, or nobody).
 type settingsConfirm struct {
 	confirm func(ctx context.Context, d policy.SettingsDiff) error
+	// rule asks about an allow rule chosen in the approval popup.
+	rule func(ctx context.Context, o gate.RuleOffer) error
+}
+
+// confirmRule asks through trust, as a remembered approval is asked
+// about, whether to keep the allow rule the person chose in the approval
+// popup: a second yes, in Airlock's own confirmation popup.
+func confirmRule(trust *tray.Trust) func(context.Context, gate.RuleOffer) error {
+	return func(ctx context.Context, o gate.RuleOffer) error {
+		q := tray.Question{Title: "Always allow this command here?",
+			Text: "Keep a rule in settings.json that lets this command run without asking you, in this folder and below, " +
+				"for this client:\n\n" + o.Words + "\n\nIt never covers a destructive command; `airlock rules remove` or the " +
+				"dashboard takes it away. Say yes only if you chose \"always allow\" in the approval popup yourself.",
+			Yes: "Keep the rule", Reason: "keep a rule that allows a command"}
+		err := trust.Raise(ctx, policy.Change{Kind: policy.ChangeRemember}, q, func() error { return nil })
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, tray.ErrConfirmationOpen):
+			return errors.New("another confirmation was open")
+		case errors.Is(err, tray.ErrNotConfirmed):
+			return fmt.Errorf("the person did not say yes in the confirmation popup%s", strings.TrimPrefix(err.Error(), tray.ErrNotConfirmed.Error()))
+		}
+		return err
+	}
+}
+
+// keepRule is the gate's KeepRule: after the person's second yes, the
+// rule goes at the end of the file's rules and into the running gate.
+func (b *builtGate) keepRule(ctx context.Context, o gate.RuleOffer) error {
+	if b.reload.rule == nil {
+		return errors.New("it needs the person's yes in Airlock's confirmation popup, and none can be shown here")
+	}
+	if err := b.reload.rule(ctx, o); err != nil {
+		return err
+	}
+	return b.changeRules(ctx, func(s *policy.Settings) error {
+		if slices.ContainsFunc(s.Rules, func(r policy.Rule) bool { return reflect.DeepEqual(r, o.Rule) }) {
+			return nil // kept already
+		}
+		s.Rules = append(s.Rules, o.Rule)
+		return nil
+	})
 }
 
 // confirmSettings asks through trust: the menu's confirmation popup, one

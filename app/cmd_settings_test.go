@@ -202,3 +202,35 @@ func TestRemoveAllowRuleFromTheDashboard(t *testing.T) {
 		t.Fatalf("the deny rule is not in force: %+v", rep.Actions[0])
 	}
 }
+
+// TestKeepRuleFromThePopup: a rule chosen in the approval popup is kept
+// only after the second yes: then it is in the file and in force in the
+// running gate at once; on a no, nowhere.
+func TestKeepRuleFromThePopup(t *testing.T) {
+	r := newReloadRig(t, `{}`)
+	yes := false
+	r.b.reload = &settingsConfirm{rule: func(context.Context, gate.RuleOffer) error {
+		if !yes {
+			return errors.New("the person said no")
+		}
+		return nil
+	}}
+	o := gate.RuleOffer{Rule: policy.Rule{Decision: policy.RuleDeny, Prefix: []string{"echo"}, Why: "kept"}, Words: "echo"}
+	if err := r.b.keepRule(context.Background(), o); err == nil {
+		t.Fatal("kept without the second yes")
+	}
+	if s, _ := policy.LoadSettings(r.b.settingsPath); len(s.Rules) != 0 {
+		t.Fatalf("the file has %d rules after a no", len(s.Rules))
+	}
+	yes = true
+	if err := r.b.keepRule(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := policy.LoadSettings(r.b.settingsPath); len(s.Rules) != 1 {
+		t.Fatalf("the file has %d rules after a yes", len(s.Rules))
+	}
+	rep := r.dryRun(t, gate.Submission{Kind: gate.KindCommand, Argv: []string{"echo", "hi"}, Dir: r.home})
+	if !strings.Contains(strings.Join(rep.Actions[0].Reasons, " "), "kept") {
+		t.Fatalf("the kept rule is not in force: %+v", rep.Actions[0])
+	}
+}

@@ -157,6 +157,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
 		NoScripts: noScripts(),
+		KeepRule:  b.keepRule,
 	})
 	b.startAutomations(env)
 	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash, undo: b.undo,

@@ -26,10 +26,10 @@ func ZenityQuestion(title, text, yes, no string, early, timeout time.Duration) [
 }
 
 // ApprovalResult names the choice zenity's answer means: deny, approve or
-// remember.
+// remember (or edit, rule).
 func ApprovalResult(stdout, stderr string, code int) (string, error) {
 	c, err := approvalResult(stdout, stderr, code)
-	return [...]string{"deny", "approve", "remember", "edit"}[c], err
+	return [...]string{"deny", "approve", "remember", "edit", "rule"}[c], err
 }
 
 // SparePopup is the pid of the spare approval popup, or 0 when there is

@@ -34,6 +34,10 @@ import (
 // shown (with or without the remember button); it shows nothing and takes
 // no processor time while it waits.
 
+// ruleOffered says whether the approval popup offers "always allow this
+// exact command here" (ApprovalPopup.AllowRule) on this platform: zenity shows it as one more button.
+const ruleOffered = true
+
 const popupName = "zenity"
 
 func popupsAvailable() error {

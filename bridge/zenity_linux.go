@@ -54,6 +54,7 @@ const (
 	zenityCancel   = "Cancel"
 	zenityApprove  = labelApprove
 	zenityRemember = "Approve, and allow again this session"
+	zenityRule     = labelRule
 	zenityEdit     = labelEdit
 )
 
@@ -85,6 +86,9 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 	if p.AllowEdit {
 		// Left of the approving buttons, which keep their places.
 		args = append(args, "--extra-button="+zenityEdit)
+	}
+	if p.AllowRule != "" && !hasConfirm(p.Items) {
+		args = append(args, "--extra-button="+zenityRule)
 	}
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		args = append(args, "--extra-button="+zenityRemember)
@@ -213,6 +217,8 @@ func approvalResult(stdout, stderr string, code int) (choice, error) {
 			return choiceApprove, nil
 		case zenityRemember:
 			return choiceApproveRemember, nil
+		case zenityRule:
+			return choiceApproveRule, nil
 		case zenityEdit:
 			return choiceEdit, nil
 		}

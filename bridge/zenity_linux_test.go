@@ -48,6 +48,20 @@ func TestZenityApprovalArgs(t *testing.T) {
 			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
 		},
 		{
+			name: "a rule offered, left of remember",
+			edit: func(p *bridge.ApprovalPopup) {
+				p.Items = p.Items[:1]
+				p.AllowRemember = true
+				p.AllowRule = "echo hi in ~/proj"
+			},
+			want: append(slices.Clone(base), "--extra-button=Approve, and always allow here", "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
+		},
+		{
+			name: "a destructive item: never a rule",
+			edit: func(p *bridge.ApprovalPopup) { p.AllowRule = "rm -rf build" },
+			want: append(slices.Clone(base), "--extra-button=Approve"),
+		},
+		{
 			name: "edit offered, no remember",
 			edit: func(p *bridge.ApprovalPopup) { p.AllowEdit = true },
 			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve"),
@@ -219,6 +233,7 @@ func TestApprovalResult(t *testing.T) {
 		{"Approve", "Approve\n", "", 1, "approve", false},
 		{"Approve without a newline", "Approve", "", 1, "approve", false},
 		{"remember", "Approve, and allow again this session\n", "", 1, "remember", false},
+		{"always allow here", "Approve, and always allow here\n", "", 1, "rule", false},
 		{"timeout", "", "", 5, "deny", false},
 		{"unknown button", "approve\n", "", 1, "deny", true},
 		{"label with more after it", "Approve\nApprove\n", "", 1, "deny", true},

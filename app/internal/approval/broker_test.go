@@ -593,3 +593,32 @@ func TestAskNeverRemembersWhatWasNotOffered(t *testing.T) {
 		t.Fatalf("Ask = %+v, %v; want approved, not remembered", a, err)
 	}
 }
+
+// TestAskKeepsARuleOnlyWhereOffered: "always allow this exact command
+// here" passes to the gate only for a request that offered it, only with
+// an approval, and never with a destructive item approved.
+func TestAskKeepsARuleOnlyWhereOffered(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		offer string
+		risk  level.Level
+		ans   approval.Answer
+		want  bool
+	}{
+		{"offered and chosen", "echo hi in ~/proj", level.Dangerous, approval.Answer{Outcome: approval.Approved, Rule: true}, true},
+		{"not offered", "", level.Dangerous, approval.Answer{Outcome: approval.Approved, Rule: true}, false},
+		{"denied", "echo hi in ~/proj", level.Dangerous, approval.Answer{Outcome: approval.Denied, Rule: true}, false},
+		{"a destructive item approved", "rm -r x", level.Destructive, approval.Answer{Outcome: approval.Approved, Items: []bool{true}, Rule: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := request(item(1, tc.risk, "echo hi"))
+			r.OfferRule = tc.offer
+			ans := tc.ans
+			p := approval.ScriptedFunc(func(context.Context, approval.Request) (approval.Answer, error) { return ans, nil })
+			a, _ := approval.NewBroker(p, approval.Options{}).Ask(context.Background(), r)
+			if a.Rule != tc.want {
+				t.Fatalf("Ask = %+v; want Rule %v", a, tc.want)
+			}
+		})
+	}
+}

@@ -93,7 +93,14 @@ type Request struct {
 	// "allow again"; an answer that asks for it anyway is not remembered.
 	NoRemember    bool
 	NoRememberWhy string
-	Tool          string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
+	// OfferRule, when not "", offers "always allow this exact command
+	// here": the words say the allow rule the gate would keep (the
+	// command, its folder, the client). Only for a request of one command
+	// that is not destructive; a prompter that cannot offer it leaves it
+	// out. The answer's Rule keeps nothing by itself: the gate asks the
+	// person once more before it writes the rule.
+	OfferRule string
+	Tool      string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
 	// Asked is, for a plan a model made from a request in words, those
 	// words: what the person or the client asked for.
 	Asked string
@@ -122,6 +129,10 @@ type Answer struct {
 	// Remember asks the gate to remember the approval for the session. It
 	// holds only with Approved; the gate never remembers destructive items.
 	Remember bool
+	// Rule asks the gate to keep the allow rule OfferRule says, for
+	// good. It holds only with Approved, for a request that offered it,
+	// and never with a destructive item approved.
+	Rule bool
 	// Text is, with Edited, the person's edit of the request's Edit.Text;
 	// By says who edited it and in which popup. Both are kept only with
 	// Edited, for a request that offered Edit.
@@ -179,6 +190,12 @@ func settle(r Request, a Answer) Answer {
 		return Answer{Outcome: Denied, Items: out.Items}
 	}
 	out.Remember = a.Remember && !r.NoRemember
+	out.Rule = a.Rule && r.OfferRule != ""
+	for i, it := range items {
+		if out.Items[i] && it.Risk >= level.Destructive {
+			out.Rule = false
+		}
+	}
 	return out
 }
 

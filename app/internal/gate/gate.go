@@ -126,6 +126,13 @@ type Config struct {
 	// Env, Sandbox and Rules are the gate's until Reconfigure changes
 	// them (a settings reload).
 	Rules policy.Rules
+	// KeepRule keeps an allow rule the person chose in the approval popup
+	// ("always allow this exact command here"). It must ask the person
+	// once more in Airlock's own confirmation popup (it raises trust, like
+	// the menu's items that do) and only on their yes write the rule to
+	// the settings and put it in force, with Reconfigure; its error says
+	// why it did not. nil: the popup does not offer it.
+	KeepRule func(ctx context.Context, o RuleOffer) error
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.

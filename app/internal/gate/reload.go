@@ -48,7 +48,11 @@ func (g *Gate) Reconfigure(ctx context.Context, s Setup) error {
 	if s.Env == nil || s.Env.Paths == nil {
 		return errors.New("reconfiguring the gate: no sandbox paths")
 	}
-	if r, ok := g.cfg.Exec.(Reconfigurer); ok {
+	cur := g.current()
+	same := cur.env != nil && cur.env.Paths == s.Env.Paths && (cur.box == nil && s.Box == nil || s.Box != nil && cur.box == Sandbox(s.Box))
+	if r, ok := g.cfg.Exec.(Reconfigurer); ok && !same {
+		// Only when the paths or the sandbox change: a change of the rules
+		// alone need not wait for the action running now.
 		if err := r.Reconfigure(ctx, s.Env.Paths, s.Box); err != nil {
 			return fmt.Errorf("reconfiguring the gate: %w", err)
 		}

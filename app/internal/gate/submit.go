@@ -494,6 +494,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
 	}
 	remember, whyNot := sub.rememberable()
+	offer := sub.ruleOffer()
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
 		NoRemember: !remember, NoRememberWhy: whyNot, Tool: toolOf(sub.s), Asked: sub.s.asked,
 		EditedBy: sub.s.editedBy, Edit: editOffer(sub.s),
@@ -506,6 +507,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		// "[redacted]" marker.
 		req.Items[i] = approval.Item{Index: i + 1, Preview: st.preview, Text: st.text,
 			Risk: st.verdict.Level, Reasons: ar.Reasons, RunsAnyway: !needsAnswer(ar, planAsk)}
+	}
+	if offer != nil {
+		req.OfferRule = offer.Words
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
 	ans, err := sub.ask(ctx, req)
@@ -551,6 +555,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 			st := sub.steps[i]
 			g.cfg.Grants.Allow(sub.s.Identity, st.text, st.runs, st.verdict.Level, g.cfg.GrantTTL)
 		}
+	}
+	if ans.Rule && offer != nil && rep.Actions[0].Approval == approval.Approved.String() {
+		sub.keepRule(ctx, offer)
 	}
 	return nil
 }

@@ -315,6 +315,7 @@ type question struct {
 	title, text string
 	yes, no     string        // button labels
 	arm         time.Duration // yes counts only after the question was shown this long
+	warning     bool          // shown with a warning icon: what it asks about cannot be undone
 }
 
 // deadlineOK turns a context that reached its deadline into no error: a
@@ -349,11 +350,12 @@ func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question 
 	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), deadlineLine(p.Deadline, now))
 	fmt.Fprintf(&b, "\nSkip (the default: Return, Escape) leaves it out; the rest of the plan still runs.")
 	return question{
-		title: ConfirmTitle,
-		text:  b.String(),
-		yes:   fmt.Sprintf("Run action %d", it.Number),
-		no:    "Skip it",
-		arm:   p.ArmDelay,
+		title:   ConfirmTitle,
+		text:    b.String(),
+		yes:     fmt.Sprintf("Run action %d", it.Number),
+		no:      "Skip it",
+		arm:     p.ArmDelay,
+		warning: true,
 	}
 }
 

@@ -408,3 +408,32 @@ func TestZenityApprovalSaysWhatEditDoes(t *testing.T) {
 		t.Errorf("a popup with Edit does not say what it does:\n%s", stdin[:400])
 	}
 }
+
+// TestZenityWarningIcon: the destructive item's own confirmation gets the
+// warning icon in the option the installed zenity takes, read from what
+// `zenity --version` printed (3: --icon-name, 4: --icon), and none when
+// the version cannot be read; other questions get no icon.
+func TestZenityWarningIcon(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"3.44.0\n", "--icon-name=dialog-warning"},
+		{"4.0.1\n", "--icon=dialog-warning"},
+		{"(zenity:42): Gtk-WARNING **: 23:56:34.230: cannot open display: :9\n3.32.0\n", "--icon-name=dialog-warning"},
+		{"(zenity:42): Gtk-WARNING **: 23:56:34.230: cannot open display: :9\n", ""},
+		{"", ""},
+		{"2.32.1\n", ""},
+		{"zenity 4\n", ""},
+	} {
+		if got := bridge.ZenityIconArg(tc.out); got != tc.want {
+			t.Errorf("ZenityIconArg(%q) = %q, want %q", tc.out, got, tc.want)
+		}
+	}
+	if args := bridge.ZenityWarningQuestion("--icon=dialog-warning"); !slices.Contains(args, "--icon=dialog-warning") {
+		t.Errorf("a warning question: %q", args)
+	}
+	if args := bridge.ZenityWarningQuestion(""); slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--icon") }) {
+		t.Errorf("a warning question with no known icon option: %q", args)
+	}
+	if args := bridge.ZenityQuestion("t", "x", "Yes", "No", 0, 0); slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--icon") }) {
+		t.Errorf("a plain question has an icon: %q", args)
+	}
+}

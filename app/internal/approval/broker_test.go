@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -620,5 +621,23 @@ func TestAskKeepsARuleOnlyWhereOffered(t *testing.T) {
 				t.Fatalf("Ask = %+v; want Rule %v", a, tc.want)
 			}
 		})
+	}
+}
+
+// TestShownReasonsDoNotRepeatTheTitle: a reason that starts with the
+// item's title is shown without it, one that is only the title is left
+// out, and the others are shown as they are.
+func TestShownReasonsDoNotRepeatTheTitle(t *testing.T) {
+	it := approval.Item{Preview: "Move ~/a.txt to the Trash", Reasons: []string{
+		"Move ~/a.txt to the Trash: Move a file or folder to the Trash.",
+		"Move ~/a.txt to the Trash.",
+		"OPEN URL: which program would open it is not known here",
+		"Move ~/a.txt to the Trashcan: another title that only starts alike",
+	}}
+	got := it.ShownReasons()
+	want := []string{"Move a file or folder to the Trash.", "OPEN URL: which program would open it is not known here",
+		"Move ~/a.txt to the Trashcan: another title that only starts alike"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ShownReasons = %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package approval
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -65,6 +66,29 @@ type Item struct {
 	// answer is not asked for (a no to the plan still stops it when its
 	// turn comes).
 	RunsAnyway bool
+}
+
+// ShownReasons are the item's reasons as a prompter shows them, under the
+// item's title: a reason that begins with the title (the DSL's "Move
+// ~/a.pdf to the Trash: Move a file or folder to the Trash.") is shown
+// without it, and one that is only the title is left out, so the popup
+// does not say each title twice.
+func (it Item) ShownReasons() []string {
+	out := make([]string, 0, len(it.Reasons))
+	for _, r := range it.Reasons {
+		if it.Preview != "" {
+			if rest, ok := strings.CutPrefix(r, it.Preview); ok {
+				switch {
+				case rest == "" || strings.TrimSpace(strings.TrimLeft(rest, ":.")) == "":
+					continue
+				case strings.HasPrefix(rest, ": "):
+					r = strings.TrimSpace(rest[2:])
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // Edit offers the person the text behind a request to edit in place of

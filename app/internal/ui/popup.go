@@ -308,7 +308,7 @@ func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.Appr
 			Level:      it.Risk.String(),
 			Preview:    it.Preview,
 			Text:       it.Text,
-			Reasons:    append([]string(nil), it.Reasons...),
+			Reasons:    it.ShownReasons(),
 			RunsAnyway: it.RunsAnyway,
 			Confirm:    destructive,
 		}

@@ -103,6 +103,7 @@ func cmdApp(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// its way to the system log (and the terminal the app started from).
 	lg := openLog(stderr)
 	defer lg.Install()()
+	takeLoginPath(ctx) // before the gate and its sandbox read PATH
 
 	var opts gateOptions
 	opts.broker = true

@@ -213,66 +213,98 @@ func (f *inForce) current() (policy.Settings, []string, *sandbox.Box) {
 // reloadSettings reads settings.json again and puts it in force: at once
 // when it only lowers trust, after confirm's yes when it raises it. A file
 // that does not read, a root that holds Airlock's own files, a sandbox that
-// cannot be built or a no leave the settings in force as they were.
+// cannot be built, a no, or a file or settings changed while the person was
+// asked leave the settings in force as they were. The person is asked
+// without the settings lock held, so that the menu's changes are not held
+// up by an open popup; what they said yes to is checked again under it.
 func (b *builtGate) reloadSettings(ctx context.Context, confirm func(context.Context, policy.SettingsDiff) error) (reloadReport, error) {
-	b.settingsMu.Lock()
-	defer b.settingsMu.Unlock()
-	next, err := policy.LoadSettings(b.settingsPath)
-	if err != nil {
-		return reloadReport{}, err
+	p, err := b.prepareReload()
+	if err != nil || !p.rep.Changed {
+		return p.rep, err
 	}
-	old, roots, box := b.force.current()
-	// The level in force is the gate's: the menu may have changed it.
-	old.Autonomy = policy.Autonomy(b.gate.Status().Autonomy)
-	d := policy.DiffSettings(old, next)
-	rep := reloadReport{Changed: d.Changed(), Restart: d.Restart}
-	if !rep.Changed {
-		return rep, nil
-	}
-	// Checked before the person is asked: a yes to settings that cannot
-	// be used would be for nothing.
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return reloadReport{}, fmt.Errorf("finding the home folder: %w", err)
-	}
-	env, err := next.Env(home, os.Getpid())
-	if err != nil {
-		return reloadReport{}, fmt.Errorf("%s: %w", b.settingsPath, err)
-	}
-	if err := ownFilesOutsideSandbox(env.Paths, b.dir); err != nil {
-		return reloadReport{}, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
-	}
-	if len(d.Raises) > 0 {
+	if len(p.diff.Raises) > 0 {
 		if confirm == nil {
 			return reloadReport{}, errors.New("it lets more run without asking, which needs the person's yes in Airlock's confirmation popup, and nobody can be asked here")
 		}
-		if err := confirm(ctx, d); err != nil {
+		if err := confirm(ctx, p.diff); err != nil {
 			return reloadReport{}, err
 		}
-		rep.Confirmed = true
+		p.rep.Confirmed = true
 	}
-	if !slices.Equal(roots, env.Paths.Roots) {
-		// The sandbox's view is of the roots: built anew, and probed.
-		if box, err = newSandbox(home, env.Paths, b.dir); err != nil {
-			return reloadReport{}, err
-		}
-	}
-	env.Launch = b.launch
-	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: env, Box: box, Rules: next.Rules}); err != nil {
+	b.settingsMu.Lock()
+	defer b.settingsMu.Unlock()
+	again, err := b.prepareReload()
+	if err != nil {
 		return reloadReport{}, err
 	}
-	if d.Level != nil {
-		b.gate.SetAutonomy(next.Autonomy)
+	if !reflect.DeepEqual(again.next, p.next) || !reflect.DeepEqual(again.old, p.old) {
+		return reloadReport{}, errors.New("settings.json, or the settings in force, changed while you were asked: run `airlock settings reload` again")
 	}
+	box := p.box
+	if !slices.Equal(p.roots, p.env.Paths.Roots) {
+		// The sandbox's view is of the roots: built anew, and probed.
+		if box, err = newSandbox(p.home, p.env.Paths, b.dir); err != nil {
+			return reloadReport{}, err
+		}
+	}
+	p.env.Launch = b.launch
+	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: p.env, Box: box, Rules: p.next.Rules}); err != nil {
+		return reloadReport{}, err
+	}
+	if p.diff.Level != nil {
+		b.gate.SetAutonomy(p.next.Autonomy)
+	}
+	next, old := p.next, p.old
 	b.force.mu.Lock()
 	// What a reload does not change stays as it was, so that a later
 	// reload still sees it as changed.
 	next.ApprovalTimeout, next.KillHotkey = old.ApprovalTimeout, old.KillHotkey
 	next.AutomationEnabled, next.Automations = old.AutomationEnabled, old.Automations
-	b.force.settings, b.force.roots, b.force.box, b.force.env = next, env.Paths.Roots, box, env
+	b.force.settings, b.force.roots, b.force.box, b.force.env = next, p.env.Paths.Roots, box, p.env
 	b.force.mu.Unlock()
-	rep.Applied = append(append([]string{}, d.Raises...), d.Lowers...)
-	return rep, nil
+	p.rep.Applied = append(append([]string{}, p.diff.Raises...), p.diff.Lowers...)
+	return p.rep, nil
+}
+
+// pendingReload is a reload read and checked, not yet in force.
+type pendingReload struct {
+	old, next policy.Settings // in force (with the gate's level), and the file's
+	roots     []string        // in force
+	box       *sandbox.Box    // in force
+	diff      policy.SettingsDiff
+	rep       reloadReport
+	home      string
+	env       *risk.Env // of next
+}
+
+// prepareReload reads the file and compares it with the settings in
+// force; when it changed, it builds and checks its environment (before
+// the person is asked: a yes to settings that cannot be used would be for
+// nothing).
+func (b *builtGate) prepareReload() (pendingReload, error) {
+	var p pendingReload
+	var err error
+	if p.next, err = policy.LoadSettings(b.settingsPath); err != nil {
+		return p, err
+	}
+	p.old, p.roots, p.box = b.force.current()
+	// The level in force is the gate's: the menu may have changed it.
+	p.old.Autonomy = policy.Autonomy(b.gate.Status().Autonomy)
+	p.diff = policy.DiffSettings(p.old, p.next)
+	p.rep = reloadReport{Changed: p.diff.Changed(), Restart: p.diff.Restart}
+	if !p.rep.Changed {
+		return p, nil
+	}
+	if p.home, err = os.UserHomeDir(); err != nil {
+		return p, fmt.Errorf("finding the home folder: %w", err)
+	}
+	if p.env, err = p.next.Env(p.home, os.Getpid()); err != nil {
+		return p, fmt.Errorf("%s: %w", b.settingsPath, err)
+	}
+	if err := ownFilesOutsideSandbox(p.env.Paths, b.dir); err != nil {
+		return p, fmt.Errorf("%s: sandbox roots: %w", b.settingsPath, err)
+	}
+	return p, nil
 }
 
 // changeRules changes the rules of the settings file with change (under

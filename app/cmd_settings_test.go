@@ -234,3 +234,22 @@ func TestKeepRuleFromThePopup(t *testing.T) {
 		t.Fatalf("the kept rule is not in force: %+v", rep.Actions[0])
 	}
 }
+
+// TestSettingsReloadChangedWhileAsked: a yes is to what the popup showed:
+// a file changed while the person was asked is not put in force.
+func TestSettingsReloadChangedWhileAsked(t *testing.T) {
+	r := newReloadRig(t, `{"roots": ["~/Documents"]}`)
+	if err := os.WriteFile(r.b.settingsPath, []byte(`{"roots": ["~/Documents", "~/src"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.b.reloadSettings(context.Background(), func(context.Context, policy.SettingsDiff) error {
+		// Meanwhile, something else widens the roots further.
+		return os.WriteFile(r.b.settingsPath, []byte(`{"roots": ["~/Documents", "~/src", "~/Desktop"]}`), 0o600)
+	})
+	if err == nil || !strings.Contains(err.Error(), "changed while you were asked") {
+		t.Fatalf("got %v", err)
+	}
+	if _, roots, _ := r.b.force.current(); len(roots) != 1 {
+		t.Fatalf("roots in force %q", roots)
+	}
+}

@@ -138,10 +138,17 @@ func (l *liveOutput) run() {
 		l.pending, l.dropped = [2][]byte{}, [2]int{}
 		l.mu.Unlock()
 		for i := range took {
-			text := l.lines[i].feed(string(took[i]), ended)
-			if dropped[i] > 0 {
-				text += fmt.Sprintf("\n[%d bytes not shown live: the command printed faster than they could be sent; the result has them]\n", dropped[i])
+			if dropped[i] == 0 {
+				l.emit(i, l.lines[i].feed(string(took[i]), ended))
+				continue
 			}
+			// What was taken ends where bytes were lost: the line (or
+			// block) it ends in, and the rest of that line after the
+			// loss, would be read as one line they are not, so neither
+			// is shown.
+			text := l.lines[i].feed(string(took[i]), false)
+			l.lines[i].gap()
+			text += fmt.Sprintf("\n[%d bytes not shown live: the command printed faster than they could be sent; the result has them]\n", dropped[i])
 			l.emit(i, text)
 		}
 		last = time.Now()
@@ -307,6 +314,21 @@ func (r *lineRedactor) feed(s string, final bool) string {
 		return ""
 	}
 	return redact.String(ready.String())
+}
+
+// gap tells the redactor that bytes of the stream were lost after what it
+// was fed: what it holds (a part line, a block) is dropped unshown, and so
+// is what comes up to the end of the line the loss cut; a private key it
+// was in, held or skipped, is skipped to its END line.
+func (r *lineRedactor) gap() {
+	first, _, _ := strings.Cut(r.held, "\n")
+	switch {
+	case r.skip == skipKey || keyBegins(first+"\n"):
+		r.skip = skipKey
+	default:
+		r.skip = skipLine
+	}
+	r.held = ""
 }
 
 // keyBegins reports whether line starts a PEM private key block that it

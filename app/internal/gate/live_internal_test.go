@@ -242,3 +242,25 @@ func FuzzLineRedactor(f *testing.F) {
 		}
 	})
 }
+
+// TestLiveGapDropsTheBrokenLine: where bytes were lost (a flood), the part
+// line before the loss and the rest of the line after it are not shown (the
+// two halves of a token would be read as one line they are not), and a key
+// the loss cut is skipped to its END line; what follows is shown again.
+func TestLiveGapDropsTheBrokenLine(t *testing.T) {
+	var r lineRedactor
+	got := r.feed("first\ntoken: "+testToken[:12], false)
+	r.gap()
+	got += r.feed(testToken[30:]+" more\nnext\n", true)
+	if strings.Contains(got, testToken[:12]) || strings.Contains(got, testToken[30:]) || got != "first\nnext\n" {
+		t.Fatalf("sent %q; want the lines around the loss only", got)
+	}
+	var k lineRedactor
+	lines := strings.SplitAfter(testKey, "\n")
+	got = k.feed(lines[0]+lines[1], false)
+	k.gap()
+	got += k.feed(lines[2]+lines[3]+"after\n", true)
+	if strings.Contains(got, "QyNTUxOQAAACDzX3Zc") || !strings.HasSuffix(got, "after\n") {
+		t.Fatalf("sent %q; want nothing of the key, and the line after it", got)
+	}
+}

@@ -1,10 +1,15 @@
 # Airlock. `make help` lists the targets.
 GO      ?= go
 BIN     := bin/airlock
+# The sandbox's launcher, beside airlock (the gate runs it to confine each
+# action; app/cmd/airlock-launch). On Linux it is built without cgo: a
+# static binary starts without the dynamic loader.
+LAUNCHER := bin/airlock-launch
+LAUNCHER_PKG := ./app/cmd/airlock-launch
 PKGS    := ./...
 FUZZTIME ?= 30s
 
-.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize install uninstall autostart autostart-off
+.PHONY: help build run test staticcheck check-darwin bench fuzz fmt vet corpus app sign notarize install uninstall autostart autostart-off man
 
 # The bundle (issue 5). VERSION goes into the binary; the plist takes X.Y.Z
 # from the newest tag and the commit count as its build number.
@@ -19,8 +24,9 @@ NOTARY_PROFILE ?=
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
-build: ## build bin/airlock
+build: ## build bin/airlock and the sandbox's launcher beside it, bin/airlock-launch
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./app
+	$(if $(filter Linux,$(UNAME)),CGO_ENABLED=0 )$(GO) build -o $(LAUNCHER) $(LAUNCHER_PKG)
 
 ARGS ?=
 
@@ -41,7 +47,11 @@ ifeq ($(UNAME),Darwin)
 	CGO_ENABLED=1 GOOS=darwin GOARCH=arm64 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airlock-darwin-arm64 ./app
 	CGO_ENABLED=1 GOOS=darwin GOARCH=amd64 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airlock-darwin-amd64 ./app
 	lipo -create -output $(BUNDLE)/Contents/MacOS/airlock bin/airlock-darwin-arm64 bin/airlock-darwin-amd64
+	CGO_ENABLED=1 GOOS=darwin GOARCH=arm64 $(GO) build -o bin/airlock-launch-darwin-arm64 $(LAUNCHER_PKG)
+	CGO_ENABLED=1 GOOS=darwin GOARCH=amd64 $(GO) build -o bin/airlock-launch-darwin-amd64 $(LAUNCHER_PKG)
+	lipo -create -output $(BUNDLE)/Contents/MacOS/airlock-launch bin/airlock-launch-darwin-arm64 bin/airlock-launch-darwin-amd64
 	plutil -lint $(BUNDLE)/Contents/Info.plist entitlements.plist
+	codesign --force --options runtime --sign - $(BUNDLE)/Contents/MacOS/airlock-launch
 	codesign --force --options runtime --entitlements entitlements.plist --sign - $(BUNDLE)
 	codesign --verify --strict --verbose=2 $(BUNDLE)
 else
@@ -57,7 +67,16 @@ DESTDIR ?=
 AUTOSTART_DESKTOP = $${XDG_CONFIG_HOME:-$$HOME/.config}/autostart/airlock.desktop
 AUTOSTART_AGENT   = $$HOME/Library/LaunchAgents/dev.airlock.Airlock.plist
 
-install: $(if $(filter Darwin,$(UNAME)),app,build) ## install airlock in PREFIX/bin (default /usr/local; macOS: Airlock.app in APPDIR, default /Applications)
+# The shell completions and the man pages are made by the program itself
+# (cobra's generators, from the table its --help comes from): GEN is the
+# program just built for this machine.
+GEN        = $(if $(filter Darwin,$(UNAME)),$(BUNDLE)/Contents/MacOS/airlock,$(BIN))
+MAN1DIR    = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMP   = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airlock
+ZSHCOMP    = $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_airlock
+FISHCOMP   = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/airlock.fish
+
+install: $(if $(filter Darwin,$(UNAME)),app,build) ## install airlock and airlock-launch in PREFIX/bin (default /usr/local; macOS: Airlock.app, which holds both, in APPDIR, default /Applications), its man pages and its bash, zsh and fish completions
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 ifeq ($(UNAME),Darwin)
 	install -d "$(DESTDIR)$(APPDIR)"
@@ -65,12 +84,23 @@ ifeq ($(UNAME),Darwin)
 	ditto $(BUNDLE) "$(DESTDIR)$(APPDIR)/Airlock.app"
 	ln -sf "$(APPDIR)/Airlock.app/Contents/MacOS/airlock" "$(DESTDIR)$(PREFIX)/bin/airlock"
 else
+	install -m 0755 $(LAUNCHER) "$(DESTDIR)$(PREFIX)/bin/airlock-launch"
 	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/airlock"
 endif
-	@echo "installed: $(DESTDIR)$(PREFIX)/bin/airlock (make autostart starts it at login; make uninstall removes it)"
+	$(GEN) man "$(MAN1DIR)"
+	install -d "$$(dirname "$(BASHCOMP)")" "$$(dirname "$(ZSHCOMP)")" "$$(dirname "$(FISHCOMP)")"
+	$(GEN) completion bash > "$(BASHCOMP)"
+	$(GEN) completion zsh > "$(ZSHCOMP)"
+	$(GEN) completion fish > "$(FISHCOMP)"
+	@echo "installed: $(DESTDIR)$(PREFIX)/bin/airlock (and airlock-launch beside it), its man pages and completions (make autostart starts it at login; make uninstall removes it)"
+
+man: build ## write the man pages (airlock.1 and one for each command) into bin/man: man bin/man/airlock.1
+	rm -rf bin/man
+	$(BIN) man bin/man
 
 uninstall: autostart-off ## remove what make install put in PREFIX (and APPDIR), and the login item
-	rm -f "$(DESTDIR)$(PREFIX)/bin/airlock"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/airlock" "$(DESTDIR)$(PREFIX)/bin/airlock-launch" "$(MAN1DIR)/airlock.1" "$(MAN1DIR)"/airlock-*.1
+	rm -f "$(BASHCOMP)" "$(ZSHCOMP)" "$(FISHCOMP)"
 ifeq ($(UNAME),Darwin)
 	rm -rf "$(DESTDIR)$(APPDIR)/Airlock.app"
 endif
@@ -108,6 +138,7 @@ endif
 sign: app ## sign bin/Airlock.app with a Developer ID: make sign IDENTITY="Developer ID Application: NAME (TEAM)"
 	@test "$(UNAME)" = Darwin || { echo "sign: needs macOS (codesign)"; exit 1; }
 	@test -n "$(IDENTITY)" || { echo 'sign: set IDENTITY="Developer ID Application: NAME (TEAMID)"'; exit 1; }
+	codesign --force --timestamp --options runtime --sign "$(IDENTITY)" $(BUNDLE)/Contents/MacOS/airlock-launch
 	codesign --force --timestamp --options runtime --entitlements entitlements.plist --sign "$(IDENTITY)" $(BUNDLE)
 	codesign --verify --strict --verbose=2 $(BUNDLE)
 
@@ -187,6 +218,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/bundle:FuzzValidate \
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \
+	  ./app/internal/execute:FuzzGitConfigKeys \
 	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./app/internal/redact:FuzzRedact \
 	  ./app/internal/sandbox:FuzzReveals \
@@ -196,7 +228,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./bridge:FuzzHelperRequest \
 	  ./bridge:FuzzExec \
 	  ./app/internal/llm:FuzzExtract \
-	  ./app/internal/llm:FuzzDecodeStreams ; do \
+	  ./app/internal/llm:FuzzDecodeStreams \
+	  ./app:FuzzGoStyleFlags ; do \
 	  pkg=$${spec%%:*}; fn=$${spec##*:}; \
 	  echo "== $$fn ($$pkg)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \

@@ -22,6 +22,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/tray"
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
+	"github.com/spf13/pflag"
 )
 
 // appUI is what the menu-bar app asks the person with: the native popups
@@ -91,11 +92,7 @@ func ownerAuthentication() func(ctx context.Context, reason string) error {
 // menu bar starts at once and shows that Airlock is starting; on Linux,
 // where the tray's first properties must be set before systray.Run (see
 // tray.Prime), systray starts once the gate is built.
-func cmdApp(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+func cmdApp(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}

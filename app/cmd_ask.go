@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/spf13/pflag"
 )
 
 type askOptions struct {
@@ -27,18 +28,21 @@ type askOptions struct {
 // cmdAsk is `airlock ask "request"`: the gate's model turns the words into
 // a plan, which the gate then decides, asks about and runs like `airlock
 // run`'s.
-func cmdAsk(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// askFlags declares airlock ask's flags.
+func askFlags(fs *pflag.FlagSet) runFunc {
 	var opts askOptions
-	fs := newFlags("ask")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "show the plan and every decision, execute nothing")
 	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
 	fs.StringVar(&opts.model, "model", "", "the model to use instead of the configured one")
 	fs.StringVar(&opts.endpoint, "endpoint", "", "the model server to use instead of the configured one (never gets the configured API key)")
 	fs.StringVar(&opts.context, "context", "", "context for the model, given to it as quoted data; - reads it from standard input")
 	fs.StringVar(&opts.client, "client", "airlock ask", "the name the gate records and shows for this client")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdAsk(ctx, fs, opts, stdin, stdout, stderr)
 	}
+}
+
+func cmdAsk(ctx context.Context, fs *pflag.FlagSet, opts askOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	request := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(request) == "" {
 		return usagef(`say what to do: airlock ask "put today's invoices in ~/Documents/Invoices"`)

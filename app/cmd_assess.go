@@ -14,7 +14,9 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/bridge"
+	"github.com/spf13/pflag"
 )
 
 type assessOptions struct {
@@ -23,15 +25,18 @@ type assessOptions struct {
 	jsonl bool
 }
 
-func cmdAssess(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// assessFlags declares airlock assess's flags.
+func assessFlags(fs *pflag.FlagSet) runFunc {
 	var opts assessOptions
-	fs := newFlags("assess")
 	fs.StringVar(&opts.kind, "kind", "", "applescript, jxa, shell, dsl or path")
 	fs.BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	fs.BoolVar(&opts.jsonl, "jsonl", false, `read {"id","kind","input"} lines, write {"id","risk","reasons"} lines`)
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdAssess(ctx, fs, opts, stdin, stdout, stderr)
 	}
+}
+
+func cmdAssess(_ context.Context, fs *pflag.FlagSet, opts assessOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	env, err := gateEnv()
 	if err != nil {
 		return err
@@ -112,6 +117,11 @@ func runAssess(kind risk.Kind, src string, asJSON bool, w io.Writer, env *risk.E
 			where = fmt.Sprintf(" (line %d)", 1+strings.Count(src[:min(r.Span.Start, len(src))], "\n"))
 		}
 		fmt.Fprintf(w, "  %-11s %s%s\n", r.Level, r.Text, where)
+		if r.Effect.Kind != 0 {
+			// What the action does, in the vocabulary the calibration
+			// table weighs: the reason's level is the table's for it.
+			fmt.Fprintf(w, "  %-11s effect: %s\n", "", rate.Display(r.Effect.String()))
+		}
 	}
 	return nil
 }

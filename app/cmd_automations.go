@@ -13,6 +13,8 @@ import (
 	"github.com/airlockhq/airlock/app/internal/automation"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/ipc"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // automationsOptions are what `airlock automations` was asked to do.
@@ -26,21 +28,74 @@ type automationsOptions struct {
 	ask, planFile, schedule, cooldown string
 }
 
-const automationsUsage = `airlock automations list [--json]
-            airlock automations add NAME --schedule WHEN (--ask "WORDS" | --run FILE|-) [--cooldown 30m]
-            airlock automations remove|enable|disable|run-now NAME
-            airlock automations on|off`
+// automationsOps are `airlock automations`'s subcommands, one for each op
+// of the gate's automations call (ipc.AutomationOps): how each is called
+// and what it does.
+var automationsOps = []struct{ op, args, help string }{
+	{"list", "[--json]", "list the automations: on or off, schedule, next run, last result, risk"},
+	{"add", `NAME --schedule WHEN (--ask "WORDS" | --run FILE|-) [--cooldown 30m]`, "add an automation: a request in words or a fixed plan, on a schedule (waits for your yes in a popup)"},
+	{"remove", "NAME", "remove an automation"},
+	{"enable", "NAME", "turn an automation on (waits for your yes in a popup)"},
+	{"disable", "NAME", "turn an automation off"},
+	{"run-now", "NAME", "run an automation now, through the gate, and print how it ended"},
+	{"on", "", "turn automations on (waits for your yes in a popup)"},
+	{"off", "", "turn all automations off"},
+}
+
+// automationsBody runs an `airlock automations` op whose arguments checked
+// out.
+type automationsBody func(ctx context.Context, opts automationsOptions, stdin io.Reader, stdout, stderr io.Writer) error
+
+// automationsCommand is `airlock automations` and its subcommands, with
+// body what runs an op.
+func automationsCommand(body automationsBody) command {
+	c := command{name: "automations",
+		help: "list, add, remove, turn on or off, or run now the scheduled automations (adding or turning on waits for your yes in a popup)",
+		// Without an op, or with one that is not: say which there are.
+		flags: noFlags(func(_ context.Context, fs *pflag.FlagSet, _ io.Reader, _, _ io.Writer) error {
+			if fs.NArg() == 0 {
+				return usagef("say what to do: list, add, remove, enable, disable, run-now, on or off")
+			}
+			return usagef("%q: want list, add, remove, enable, disable, run-now, on or off", fs.Arg(0))
+		})}
+	for _, o := range automationsOps {
+		usage := strings.TrimSpace("airlock automations " + o.op + " " + o.args)
+		c.sub = append(c.sub, command{name: o.op, usage: usage, help: o.help, flags: automationsFlags(o.op, body)})
+	}
+	return c
+}
+
+// automationsFlags declares the flags of `airlock automations op`.
+func automationsFlags(op string, body automationsBody) func(*pflag.FlagSet) runFunc {
+	return func(fs *pflag.FlagSet) runFunc {
+		opts := automationsOptions{op: op}
+		switch op {
+		case "list":
+			fs.BoolVar(&opts.json, "json", false, "print the automations as JSON")
+		case "add":
+			fs.StringVar(&opts.schedule, "schedule", "", `when it runs: "weekdays 09:00", "daily 18:30", "mon,wed,fri 08:15", "every 2h", "at login"`)
+			fs.StringVar(&opts.ask, "ask", "", "a request in words, planned by the gate's model at each run")
+			fs.StringVar(&opts.planFile, "run", "", "a file holding a fixed plan in the Action DSL (- for standard input)")
+			fs.StringVar(&opts.cooldown, "cooldown", "", "the least time between two runs (default 1h, or the interval of an every schedule if shorter)")
+			_ = cobra.MarkFlagFilename(fs, "run")
+		}
+		return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+			opts, err := checkAutomations(opts, fs.Args())
+			if err != nil {
+				return err
+			}
+			return body(ctx, opts, stdin, stdout, stderr)
+		}
+	}
+}
 
 // cmdAutomations is `airlock automations`: the person's scheduled
 // automations, kept by the running gate. Adding one or turning one (or all)
 // on waits for the person's yes in Airlock's confirmation popup: whoever
 // runs this command, an agent included, only asks.
-func cmdAutomations(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts, err := parseAutomations(args)
-	if err != nil {
-		return err
-	}
+func cmdAutomations(ctx context.Context, opts automationsOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	var plan string
+	var err error
 	if opts.planFile != "" {
 		if plan, err = readInput(opts.planFile, stdin, automation.MaxRunBytes); err != nil {
 			return err
@@ -54,49 +109,9 @@ func cmdAutomations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	return runAutomations(ctx, c, opts, plan, stdout, stderr)
 }
 
-// parseAutomations reads the arguments: the op, then its name and flags in
-// any order.
-func parseAutomations(args []string) (automationsOptions, error) {
-	var opts automationsOptions
-	top := newFlags("automations")
-	if err := parseFlags(top, args); err != nil {
-		return opts, err
-	}
-	args = top.Args()
-	if len(args) == 0 {
-		return opts, usagef("say what to do: list, add, remove, enable, disable, run-now, on or off")
-	}
-	opts.op = args[0]
-	known := false
-	for _, op := range ipc.AutomationOps {
-		known = known || op == opts.op
-	}
-	if !known {
-		return opts, usagef("%q: want list, add, remove, enable, disable, run-now, on or off", opts.op)
-	}
-	fs := newFlags("automations " + opts.op)
-	switch opts.op {
-	case "list":
-		fs.BoolVar(&opts.json, "json", false, "print the automations as JSON")
-	case "add":
-		fs.StringVar(&opts.schedule, "schedule", "", `when it runs: "weekdays 09:00", "daily 18:30", "mon,wed,fri 08:15", "every 2h", "at login"`)
-		fs.StringVar(&opts.ask, "ask", "", "a request in words, planned by the gate's model at each run")
-		fs.StringVar(&opts.planFile, "run", "", "a file holding a fixed plan in the Action DSL (- for standard input)")
-		fs.StringVar(&opts.cooldown, "cooldown", "", "the least time between two runs (default 1h, or the interval of an every schedule if shorter)")
-	}
-	// Flags before and after the name.
-	rest := args[1:]
-	var names []string
-	for {
-		if err := parseFlags(fs, rest); err != nil {
-			return opts, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		names = append(names, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
+// checkAutomations checks an op's arguments, names (its name, for the ops
+// that take one), and its flags in opts.
+func checkAutomations(opts automationsOptions, names []string) (automationsOptions, error) {
 	named := opts.op != "list" && opts.op != "on" && opts.op != "off"
 	switch {
 	case named && len(names) != 1:

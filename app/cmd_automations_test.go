@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,13 +45,15 @@ func TestParseAutomations(t *testing.T) {
 		{"add with both", []string{"add", "x", "--schedule", "daily 09:00", "--ask", "y", "--run", "f"}, automationsOptions{}, "one of --ask"},
 		{"add with neither", []string{"add", "x", "--schedule", "daily 09:00"}, automationsOptions{}, "one of --ask"},
 		{"add with a bad schedule", []string{"add", "x", "--schedule", "daily 9", "--ask", "y"}, automationsOptions{}, `"9" is not a time of day`},
-		{"a flag of add on list", []string{"list", "--ask", "y"}, automationsOptions{}, "not defined"},
+		{"a flag of add on list", []string{"list", "--ask", "y"}, automationsOptions{}, "unknown flag: --ask"},
+		{"a flag's value missing", []string{"add", "x", "--schedule"}, automationsOptions{}, "needs an argument: --schedule"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parseAutomations(tt.args)
 			if tt.err != "" {
-				if _, ok := err.(usageError); !ok || !strings.Contains(err.Error(), tt.err) {
+				var ue usageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("parseAutomations(%q) = %v; want a usage error with %q", tt.args, err, tt.err)
 				}
 				return
@@ -57,6 +62,31 @@ func TestParseAutomations(t *testing.T) {
 				t.Fatalf("parseAutomations(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// parseAutomations reads `airlock automations ARGS` as the command line
+// does, and returns what the op's body would be given instead of running
+// it.
+func parseAutomations(args []string) (automationsOptions, error) {
+	var got automationsOptions
+	capture := func(_ context.Context, opts automationsOptions, _ io.Reader, _, _ io.Writer) error {
+		got = opts
+		return nil
+	}
+	root := newRoot([]command{commands[0], automationsCommand(capture)}, strings.NewReader(""), io.Discard, io.Discard)
+	_, err := dispatch(context.Background(), root, append([]string{"automations"}, args...))
+	return got, err
+}
+
+// Each op of the gate's automations call is a subcommand.
+func TestAutomationsOps(t *testing.T) {
+	var ops []string
+	for _, o := range automationsOps {
+		ops = append(ops, o.op)
+	}
+	if !slices.Equal(ops, ipc.AutomationOps) {
+		t.Errorf("airlock automations has subcommands %q; the gate's ops are %q", ops, ipc.AutomationOps)
 	}
 }
 

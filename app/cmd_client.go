@@ -17,6 +17,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/spf13/pflag"
 )
 
 // outcomeError is a submission that ended without every action succeeding:
@@ -59,16 +60,19 @@ type runOptions struct {
 	client string
 }
 
-func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// runFlags declares airlock run's flags.
+func runFlags(fs *pflag.FlagSet) runFunc {
 	var opts runOptions
-	fs := newFlags("run")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "report every decision, execute nothing")
 	fs.BoolVar(&opts.json, "json", false, "print the events and the report as JSON lines")
 	fs.StringVar(&opts.client, "client", "airlock run", "the name the gate records and shows for this client")
 	fs.StringVar(&opts.kind, "kind", "dsl", "what FILE holds: dsl, applescript or jxa; or command, with the program and its arguments instead of FILE")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdRun(ctx, fs, opts, stdin, stdout, stderr)
 	}
+}
+
+func cmdRun(ctx context.Context, fs *pflag.FlagSet, opts runOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	var plan, dir, pathList string
 	var argv []string
 	switch opts.kind {
@@ -196,11 +200,7 @@ func printReport(w io.Writer, rep gate.Report) {
 	}
 }
 
-func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	asJSON, err := jsonFlag("status", args)
-	if err != nil {
-		return err
-	}
+func cmdStatus(ctx context.Context, asJSON bool, _ io.Reader, stdout, _ io.Writer) error {
 	c, err := dialGate()
 	if err != nil {
 		return err
@@ -230,13 +230,17 @@ func cmdStatus(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Wri
 	return nil
 }
 
-func cmdHistory(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("history")
+// historyFlags declares airlock history's flags. -n was Go's flag -n
+// before the move to cobra, and stays the short form.
+func historyFlags(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the records as JSON")
-	n := fs.Int("n", 20, "how many of the newest requests (at most 1000), each action of them one a line")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	n := fs.IntP("requests", "n", 20, "how many of the newest requests (at most 1000), each action of them one a line")
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+		return cmdHistory(ctx, fs, asJSON, n, stdout)
 	}
+}
+
+func cmdHistory(ctx context.Context, fs *pflag.FlagSet, asJSON *bool, n *int, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}
@@ -296,11 +300,7 @@ func newestRequests(entries []historyRecord, n int) int {
 	return len(entries)
 }
 
-func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("kill")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+func cmdKill(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}
@@ -328,12 +328,18 @@ func cmdKill(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Write
 	return nil
 }
 
+// auditCommand is `airlock audit` and its one subcommand.
+var auditCommand = command{name: "audit", help: "check the history's audit chain for edited, deleted or reordered rows",
+	flags: noFlags(func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdAudit(ctx, fs.Args(), stdin, stdout, stderr)
+	}),
+	sub: []command{{name: "verify", usage: "airlock audit verify", help: "check the history's audit chain for edited, deleted or reordered rows",
+		flags: noFlags(func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+			return cmdAudit(ctx, append([]string{"verify"}, fs.Args()...), stdin, stdout, stderr)
+		})}},
+}
+
 func cmdAudit(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("audit")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	args = fs.Args()
 	if len(args) != 1 || args[0] != "verify" {
 		return usagef("the only audit command is: airlock audit verify")
 	}
@@ -353,16 +359,18 @@ func cmdAudit(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writ
 	return nil
 }
 
-func jsonFlag(name string, args []string) (bool, error) {
-	fs := newFlags(name)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return false, err
+// jsonFlag declares a command's only flag, --json (what it prints as
+// JSON is desc), for body.
+func jsonFlag(desc string, body func(ctx context.Context, asJSON bool, stdin io.Reader, stdout, stderr io.Writer) error) func(*pflag.FlagSet) runFunc {
+	return func(fs *pflag.FlagSet) runFunc {
+		asJSON := fs.Bool("json", false, desc)
+		return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+			if fs.NArg() > 0 {
+				return usagef("takes no arguments")
+			}
+			return body(ctx, *asJSON, stdin, stdout, stderr)
+		}
 	}
-	if fs.NArg() > 0 {
-		return false, usagef("takes no arguments")
-	}
-	return *asJSON, nil
 }
 
 // historyRecord is one action of the history as clients see it.

@@ -15,6 +15,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/logs"
 	"github.com/airlockhq/airlock/app/internal/tray"
+	"github.com/spf13/pflag"
 )
 
 // cmdDashboard is `airlock dashboard`: it asks the running app to open the
@@ -23,12 +24,15 @@ import (
 // read-only session. The socket is open to every program of the user,
 // agents included, so that printed link can show no more than `airlock
 // history` already does, and changes nothing.
-func cmdDashboard(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("dashboard")
+// dashboardFlags declares airlock dashboard's flags.
+func dashboardFlags(fs *pflag.FlagSet) runFunc {
 	printLink := fs.Bool("print", false, "print a one-time, read-only link instead of opening the browser")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, stderr io.Writer) error {
+		return cmdDashboard(ctx, fs, printLink, stdout, stderr)
 	}
+}
+
+func cmdDashboard(ctx context.Context, fs *pflag.FlagSet, printLink *bool, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}

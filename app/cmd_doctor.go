@@ -12,23 +12,18 @@ import (
 	"github.com/airlockhq/airlock/app/internal/secrets"
 )
 
-func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("doctor")
-	asJSON := fs.Bool("json", false, "print the findings as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("takes no arguments")
-	}
+// doctorFlags declares airlock doctor's flags.
+var doctorFlags = jsonFlag("print the findings as JSON", cmdDoctor)
+
+func cmdDoctor(ctx context.Context, asJSON bool, _ io.Reader, stdout, _ io.Writer) error {
 	s, err := loadBoxSettings()
 	if err != nil {
 		return err
 	}
-	if !*asJSON {
+	if !asJSON {
 		fmt.Fprintf(stdout, "%s\n\n", keyStoreLine(secrets.Open))
 	}
-	return runDoctor(ctx, s, "", *asJSON, stdout)
+	return runDoctor(ctx, s, "", asJSON, stdout)
 }
 
 // keyStoreLine says whether the key store that holds the history's key can

@@ -11,21 +11,37 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/spf13/pflag"
 )
 
 // maxKeyBytes bounds an API key typed at the terminal.
 const maxKeyBytes = 4096
+
+// keyCommand is `airlock key` and its subcommands, cobra's for --help and
+// completion; each hands its name on to cmdKey as the first argument.
+var keyCommand = command{name: "key", help: "keep a model server's API key in the key store (typed at the terminal, not shown)",
+	flags: noFlags(func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdKey(ctx, fs.Args(), stdin, stdout, stderr)
+	}),
+	sub: []command{
+		keySub("set", "store the API key NAME, typed at the terminal (not shown)"),
+		keySub("delete", "delete the API key NAME from the key store"),
+	},
+}
+
+// keySub is `airlock key OP NAME`.
+func keySub(op, help string) command {
+	return command{name: op, usage: "airlock key " + op + " NAME", help: help,
+		flags: noFlags(func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+			return cmdKey(ctx, append([]string{op}, fs.Args()...), stdin, stdout, stderr)
+		})}
+}
 
 // cmdKey is `airlock key set NAME` and `airlock key delete NAME`: API keys
 // for model servers, kept only in the key store. The key is read from the
 // terminal with echo off, never from arguments, standard input, the
 // environment or a file, and never printed.
 func cmdKey(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("key")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	args = fs.Args()
 	if len(args) != 2 || args[0] != "set" && args[0] != "delete" {
 		return usagef("want: airlock key set NAME, or airlock key delete NAME")
 	}

@@ -11,16 +11,20 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/mcp"
+	"github.com/spf13/pflag"
 )
 
 // cmdMCP serves MCP on standard input and output until the client hangs up.
 // Standard output carries the protocol only; anything else goes to stderr.
-func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("mcp")
+// mcpFlags declares airlock mcp's flags.
+func mcpFlags(fs *pflag.FlagSet) runFunc {
 	every := fs.Duration("progress-every", mcp.DefaultProgressEvery, "how often a call that waits for approval or runs sends a progress notification")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) error {
+		return cmdMCP(ctx, fs, every, stdin, stdout, stderr)
 	}
+}
+
+func cmdMCP(ctx context.Context, fs *pflag.FlagSet, every *time.Duration, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments: an MCP client starts it and talks to it on standard input and output")
 	}

@@ -10,10 +10,10 @@ func TestMCPCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"mcp", "--approve"}, "flag provided but not defined: -approve"},
+		{[]string{"mcp", "--approve"}, "unknown flag: --approve"},
 		{[]string{"mcp", "approve"}, "takes no arguments"},
 		{[]string{"mcp", "--progress-every", "1ms"}, "want 10ms to 1m"},
-		{[]string{"mcp", "--progress-every", "soon"}, "invalid value"},
+		{[]string{"mcp", "--progress-every", "soon"}, `invalid argument "soon" for "--progress-every"`},
 	} {
 		code, _, errOut := runCLI(t, "", tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/airlockhq/airlock/app/internal/action"
+	"github.com/spf13/pflag"
 )
 
 // planError is a plan that does not parse: its line-numbered errors are
@@ -15,12 +16,8 @@ type planError struct{ err error }
 
 func (e planError) Error() string { return e.err.Error() }
 
-func cmdParse(_ context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("parse")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	args = fs.Args()
+func cmdParse(_ context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, _ io.Writer) error {
+	args := fs.Args()
 	if len(args) != 1 {
 		return usagef("want one FILE or - for standard input")
 	}
@@ -53,11 +50,7 @@ func runParse(src string, w io.Writer) error {
 	return nil
 }
 
-func cmdCommands(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("commands")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+func cmdCommands(_ context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}

@@ -17,15 +17,12 @@ import (
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-const rulesUsage = `airlock rules list
-            airlock rules test [--client NAME] [--dir DIR] -- PROGRAM [ARG…]
-            airlock rules remove N`
-
-// cmdRules is `airlock rules`: the person's lasting rules for commands,
-// kept in settings.json's "rules". It reads and writes the settings file
-// and needs no gate.
+// rulesCommand is `airlock rules` and its subcommands. It reads and
+// writes the settings file and needs no gate.
 //
 // There is no `add`: an allow rule is the person's lasting yes, and a
 // command an agent could run must not give it. Rules are added by editing
@@ -33,61 +30,74 @@ const rulesUsage = `airlock rules list
 // same reason `remove` removes only allow rules, which lowers trust and
 // needs no confirmation; a deny or ask rule, whose removal lets more run,
 // is removed by editing the file.
-func cmdRules(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) > 0 && isHelp(args[0]) {
-		return helpError{}
-	}
-	if len(args) == 0 {
-		return usagef("say what to do: list, test or remove")
+var rulesCommand = command{name: "rules",
+	help: "list your lasting rules for commands (settings.json's \"rules\"), test which would decide a command, or remove an allow rule; rules are added by editing settings.json",
+	// Without a subcommand, or with one that is not.
+	flags: noFlags(func(_ context.Context, fs *pflag.FlagSet, _ io.Reader, _, _ io.Writer) error {
+		if fs.NArg() == 0 {
+			return usagef("say what to do: list, test or remove")
+		}
+		return usagef("unknown rules command %q: want list, test or remove", fs.Arg(0))
+	}),
+	sub: []command{
+		{name: "list", usage: "airlock rules list", help: "print the rules, numbered as the gate's reasons name them", flags: noFlags(cmdRulesList)},
+		// test's flags end at the program: its own flags are its own.
+		{name: "test", usage: "airlock rules test [--client NAME] [--dir DIR] -- PROGRAM [ARG…]", help: "show which rule would decide a command, and the rule to paste that would allow it", flags: rulesTestFlags, args: argsFiles, rawArgs: true},
+		{name: "remove", usage: "airlock rules remove N", help: "remove allow rule N (deny and ask rules are removed by editing settings.json)", flags: noFlags(cmdRulesRemove)},
+	},
+}
+
+func cmdRulesList(_ context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+	if fs.NArg() > 0 {
+		return usagef("list takes no arguments")
 	}
 	path, err := rulesSettingsPath()
 	if err != nil {
 		return err
 	}
-	switch args[0] {
-	case "list":
-		fs := newFlags("rules list")
-		if err := parseFlags(fs, args[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() > 0 {
-			return usagef("list takes no arguments")
-		}
-		return rulesList(path, stdout)
-	case "test":
-		fs := newFlags("rules test")
-		client := fs.String("client", "", "the client name the command would come from (rules that name a client match only it)")
-		dir := fs.String("dir", "", "the folder the command would run in (default: this folder)")
-		if err := parseFlags(fs, args[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			return usagef("name the command to test after --: airlock rules test -- git status")
-		}
-		if *dir == "" {
-			if *dir, err = os.Getwd(); err != nil {
-				return err
-			}
-		}
-		return rulesTest(path, fs.Args(), *dir, os.Getenv("PATH"), *client, stdout)
-	case "remove":
-		fs := newFlags("rules remove")
-		if err := parseFlags(fs, args[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() != 1 {
-			return usagef("name one rule by its number, as `airlock rules list` shows it")
-		}
-		n, err := strconv.Atoi(fs.Arg(0))
-		if err != nil {
-			return usagef("%q is not a rule number", fs.Arg(0))
-		}
-		return rulesRemove(path, n, stdout)
-	}
-	return usagef("unknown rules command %q: want list, test or remove", args[0])
+	return rulesList(path, stdout)
 }
 
-func isHelp(s string) bool { return s == "-h" || s == "-help" || s == "--help" }
+// rulesTestFlags declares airlock rules test's flags.
+func rulesTestFlags(fs *pflag.FlagSet) runFunc {
+	client := fs.String("client", "", "the client name the command would come from (rules that name a client match only it)")
+	dir := fs.String("dir", "", "the folder the command would run in (default: this folder)")
+	_ = cobra.MarkFlagDirname(fs, "dir")
+	return func(_ context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+		return cmdRulesTest(fs.Args(), *client, *dir, stdout)
+	}
+}
+
+func cmdRulesTest(argv []string, client, dir string, stdout io.Writer) error {
+	if len(argv) == 0 {
+		return usagef("name the command to test after --: airlock rules test -- git status")
+	}
+	path, err := rulesSettingsPath()
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	return rulesTest(path, argv, dir, os.Getenv("PATH"), client, stdout)
+}
+
+func cmdRulesRemove(_ context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+	if fs.NArg() != 1 {
+		return usagef("name one rule by its number, as `airlock rules list` shows it")
+	}
+	n, err := strconv.Atoi(fs.Arg(0))
+	if err != nil {
+		return usagef("%q is not a rule number", fs.Arg(0))
+	}
+	path, err := rulesSettingsPath()
+	if err != nil {
+		return err
+	}
+	return rulesRemove(path, n, stdout)
+}
 
 func rulesSettingsPath() (string, error) {
 	dir, err := datadir.Data()

@@ -12,6 +12,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/spf13/pflag"
 )
 
 // sandboxProfileOptions are airlock sandbox-profile's flags.
@@ -25,17 +26,20 @@ type sandboxProfileOptions struct {
 
 const sandboxProfileUsage = "airlock sandbox-profile [--os darwin|linux] [--kind command|applescript|jxa] [--unasked] [--network none|internet|host] [--ui]"
 
-func cmdSandboxProfile(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+// sandboxProfileFlags declares airlock sandbox-profile's flags.
+func sandboxProfileFlags(fs *pflag.FlagSet) runFunc {
 	var opts sandboxProfileOptions
-	fs := newFlags("sandbox-profile")
 	fs.StringVar(&opts.os, "os", runtime.GOOS, "the platform whose profile to print: darwin (Seatbelt text) or linux (the profile as JSON and what the launcher does)")
 	fs.StringVar(&opts.kind, "kind", sandbox.KindCommand, "the kind of action: command, applescript or jxa")
 	fs.BoolVar(&opts.unasked, "unasked", false, "the profile of an action the person did not approve (it runs unasked)")
 	fs.StringVar(&opts.network, "network", "none", "what it may reach: none, internet (TCP to ports 80 and 443, and names) or host (everything; approved only)")
 	fs.BoolVar(&opts.ui, "ui", false, "the UI grant: it may drive the UI (approved only)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+		return cmdSandboxProfile(ctx, fs, opts, stdout)
 	}
+}
+
+func cmdSandboxProfile(_ context.Context, fs *pflag.FlagSet, opts sandboxProfileOptions, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/tray"
 	"github.com/airlockhq/airlock/app/internal/ui"
 	"github.com/airlockhq/airlock/bridge"
+	"github.com/spf13/pflag"
 )
 
 type serveOptions struct {
@@ -28,13 +29,16 @@ type serveOptions struct {
 	tty      string
 }
 
-func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+// serveFlags declares airlock serve's flags.
+func serveFlags(fs *pflag.FlagSet) runFunc {
 	opts := serveOptions{tty: "/dev/tty"}
-	fs := newFlags("serve")
 	fs.StringVar(&opts.prompter, "prompter", "auto", "who approves: terminal (asks on /dev/tty), popup (zenity popups on a Linux desktop), none (nothing that needs approval runs), or auto (popup with a display, else terminal with one, else none)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, stderr io.Writer) error {
+		return cmdServe(ctx, fs, opts, stdout, stderr)
 	}
+}
+
+func cmdServe(ctx context.Context, fs *pflag.FlagSet, opts serveOptions, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("takes no arguments")
 	}

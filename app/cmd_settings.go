@@ -19,21 +19,25 @@ import (
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/tray"
+	"github.com/spf13/pflag"
 )
 
 // settingsUsage is `airlock settings`'s line in the commands table.
 const settingsUsage = "airlock settings reload [--json]"
 
+// settingsFlags declares airlock settings's flags.
+func settingsFlags(fs *pflag.FlagSet) runFunc {
+	asJSON := fs.Bool("json", false, "print the gate's report as JSON")
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+		return cmdSettings(ctx, fs, *asJSON, stdout)
+	}
+}
+
 // cmdSettings asks the running gate to read settings.json again. What of
 // the file lets more run (a root, an app or an allow rule added, a higher
 // level …) is put in force only after the person's yes in Airlock's own
 // popup: an agent can edit the file and run this command too.
-func cmdSettings(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("settings")
-	asJSON := fs.Bool("json", false, "print the gate's report as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+func cmdSettings(ctx context.Context, fs *pflag.FlagSet, asJSON bool, stdout io.Writer) error {
 	if fs.NArg() != 1 || fs.Arg(0) != "reload" {
 		return usagef("want reload: %s", settingsUsage)
 	}
@@ -50,7 +54,7 @@ func cmdSettings(ctx context.Context, args []string, _ io.Reader, stdout, _ io.W
 	if err := json.Unmarshal(raw, &rep); err != nil {
 		return fmt.Errorf("reading the gate's report: %w", err)
 	}
-	if *asJSON {
+	if asJSON {
 		fmt.Fprintf(stdout, "%s\n", raw)
 		return nil
 	}

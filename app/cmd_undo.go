@@ -13,17 +13,21 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/tray"
+	"github.com/spf13/pflag"
 )
+
+// undoFlags declares airlock undo's flags.
+func undoFlags(fs *pflag.FlagSet) runFunc {
+	asJSON := fs.Bool("json", false, "print the gate's report as JSON")
+	return func(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, _ io.Writer) error {
+		return cmdUndo(ctx, fs, asJSON, stdout)
+	}
+}
 
 // cmdUndo asks the running gate to undo what a request changed on disk.
 // The gate does it only after the person's yes in its own confirmation
 // popup: an agent can run this command too.
-func cmdUndo(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("undo")
-	asJSON := fs.Bool("json", false, "print the gate's report as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+func cmdUndo(ctx context.Context, fs *pflag.FlagSet, asJSON *bool, stdout io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("want one REQUEST (the id airlock run and airlock history show)")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/redact"
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/bridge"
+	"github.com/spf13/pflag"
 )
 
 // compileAppleScript compiles an AppleScript without running it: the
@@ -28,12 +29,15 @@ var compileAppleScript = func(ctx context.Context, src string) error {
 // without running it, prints whether it compiles (with the compiler's
 // error and how to fix the common kinds) and how the gate would rate it.
 // Exit status 1 when it does not compile or cannot be checked here.
-func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
-	fs := newFlags("validate")
+// validateFlags declares airlock validate's flags.
+func validateFlags(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the result as JSON: valid, errors, risk, reasons")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stdout, _ io.Writer) error {
+		return cmdValidate(ctx, fs, asJSON, stdin, stdout)
 	}
+}
+
+func cmdValidate(ctx context.Context, fs *pflag.FlagSet, asJSON *bool, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("want one FILE or - for standard input")
 	}

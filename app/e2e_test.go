@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,8 @@ import (
 // key, and `airlock run`, `history`, `kill` and `audit verify` as separate
 // processes against it.
 
-// buildAirlock builds the binary once per test binary.
+// buildAirlock builds the binary once per test binary, with the sandbox's
+// launcher beside it as make build puts it (static on Linux).
 var buildAirlock = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "airlock-e2e-bin")
 	if err != nil {
@@ -33,6 +35,13 @@ var buildAirlock = sync.OnceValues(func() (string, error) {
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		return "", errors.New("go build: " + string(out))
+	}
+	launch := exec.Command("go", "build", "-o", filepath.Join(dir, "airlock-launch"), "./cmd/airlock-launch")
+	if runtime.GOOS == "linux" {
+		launch.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
+	if out, err := launch.CombinedOutput(); err != nil {
+		return "", errors.New("go build ./cmd/airlock-launch: " + string(out))
 	}
 	return bin, nil
 })

@@ -12,7 +12,9 @@ const module = "github.com/airlockhq/airlock"
 // TestLayers checks the import graph: bridge imports nothing from app,
 // app/internal packages never import the program, the pure packages
 // (level, action, sanitize, risk and its packages) import no platform code,
-// risk/facts imports no analyzer, risk/rate no language and a language's
+// risk/effect (the vocabulary of effects and the calibration table) imports
+// nothing of risk and everything of risk may import it, risk/facts imports
+// no analyzer, risk/rate no language and a language's
 // package no other (risk/shell …, through rate.Languages), and only the gate
 // reaches the executor (it builds it, too, so main need not import it).
 func TestLayers(t *testing.T) {
@@ -40,6 +42,10 @@ func TestLayers(t *testing.T) {
 				continue
 			}
 			switch {
+			case imp == effectPkg && strings.HasPrefix(p.ImportPath, module+"/app/internal/risk"):
+				// The vocabulary is below everything of risk.
+			case p.ImportPath == effectPkg && strings.HasPrefix(imp, module+"/app/internal/risk"):
+				t.Errorf("%s imports %s: the vocabulary of effects is below every analyzer", p.ImportPath, imp)
 			case strings.HasPrefix(p.ImportPath, module+"/bridge") && strings.HasPrefix(imp, module+"/app"):
 				t.Errorf("%s imports %s: bridge must not import app", p.ImportPath, imp)
 			case strings.HasPrefix(p.ImportPath, module+"/app/internal") && imp == module+"/app":
@@ -63,6 +69,9 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// effectPkg is the vocabulary of effects and the one calibration table.
+const effectPkg = module + "/app/internal/risk/effect"
 
 func isPure(pkg string) bool {
 	for _, p := range []string{"level", "action", "sanitize", "risk"} {

@@ -115,7 +115,7 @@ func TestKillSwitchCannotBeStarved(t *testing.T) {
 			ran := make(chan error, 1)
 			ended := make(chan struct{})
 			go func() {
-				ran <- cmdRun(ctx, []string{"--kind", "command", "--", perl, script,
+				ran <- callCLI(ctx, []string{"run", "--kind", "command", "--", perl, script,
 					filepath.Join(data, ipc.SocketName), fifo, mode, strconv.Itoa(held)}, nil, &runOut, io.Discard)
 				close(ended)
 			}()
@@ -148,7 +148,7 @@ func TestKillSwitchCannotBeStarved(t *testing.T) {
 
 			var out strings.Builder
 			start := time.Now()
-			if err := cmdKill(ctx, nil, nil, &out, io.Discard); err != nil {
+			if err := callCLI(ctx, []string{"kill"}, nil, &out, io.Discard); err != nil {
 				t.Fatalf("airlock kill with %d %s connections held: %v", held, mode, err)
 			}
 			if !strings.Contains(out.String(), "killed") {

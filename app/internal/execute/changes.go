@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -216,6 +217,10 @@ type HeldChange struct {
 	// Inside are the changes within a new folder held here (a new .git's
 	// whole content): kept or discarded with it, never alone.
 	Inside []sandbox.Change
+	// Settings are the keys a held new git folder's config sets beyond
+	// those a clone writes (gitconfig.go): git runs what many of them
+	// name, so the popup names them all.
+	Settings []string
 }
 
 // String is the change for the person's popup: "created ~/x/.git/hooks/
@@ -233,6 +238,14 @@ func (h HeldChange) String() string {
 				s += fmt.Sprintf(" and %d more", len(progs)-len(shown))
 			}
 		}
+	}
+	if n := len(h.Settings); n > 0 {
+		shown := h.Settings[:min(n, 8)]
+		s += "; its config sets " + strings.Join(shown, ", ")
+		if n > len(shown) {
+			s += fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		s += " (git runs the programs settings name)"
 	}
 	return s
 }
@@ -536,7 +549,23 @@ func (e *Executor) sort(changes []sandbox.Change, infos []upperInfo) review {
 		}
 		r.apply = append(r.apply, c)
 	}
+	for _, h := range r.held {
+		if len(h.Inside) > 0 && isGitFolder(h) {
+			h.Settings = gitSettings(h.Change.Path, h.Inside)
+		}
+	}
 	return r
+}
+
+// isGitFolder reports whether a held new folder is a git folder: a .git,
+// or a folder holding HEAD (a bare repository of any name).
+func isGitFolder(h *HeldChange) bool {
+	if strings.EqualFold(filepath.Base(h.Change.Path), ".git") {
+		return true
+	}
+	return slices.ContainsFunc(h.Inside, func(c sandbox.Change) bool {
+		return filepath.Dir(c.Path) == h.Change.Path && filepath.Base(c.Path) == "HEAD"
+	})
 }
 
 // heldAbove returns the held new folder that p lies in, if any.

@@ -33,6 +33,9 @@ type Executor struct {
 	// inside it) between another action's path check and its use.
 	one chan struct{}
 	mk  sync.Once
+	// links is the index of the links in the sandbox roots, kept across
+	// reviews (rootlinks.go).
+	links rootLinks
 }
 
 // turn waits for the executor's one action at a time, or for ctx to end
@@ -125,7 +128,7 @@ func (e *Executor) Run(ctx context.Context, a action.Action) (Result, error) {
 // RunAssessed is Run for an action that was assessed (and approved, or let
 // run by the autonomy level) at assessed. A launch — OPEN_FILE, OPEN_URL,
 // OPEN_APP — is rated again right before it starts, with the handler the OS
-// would start now and the file as it is now (facts.LaunchLevel), and refused
+// would start now and the file as it is now (facts.LaunchEffect), and refused
 // with an error wrapping ErrLaunchChanged when that is above assessed; the
 // handler rated is the one started. Run assumes Caution: what runs unasked.
 func (e *Executor) RunAssessed(ctx context.Context, a action.Action, assessed level.Level) (Result, error) {

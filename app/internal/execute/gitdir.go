@@ -2,10 +2,12 @@ package execute
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -30,6 +32,7 @@ type gitFolders struct {
 	// for the folders the changes lie in.
 	upper map[string]string
 	seen  map[string]gitFolder
+	heads map[string]map[string]bool // the refs each git folder's HEADs name (checkedOut)
 }
 
 // gitFolder is what a folder is: a git folder before the changes (in the
@@ -84,7 +87,7 @@ func (g *gitFolders) why(c sandbox.Change, mode fs.FileMode) string {
 	}
 	for ; d == root || inside(d, root); d = filepath.Dir(d) {
 		if strings.EqualFold(filepath.Base(d), ".git") {
-			return ""
+			return g.refWhy(d, c, mode)
 		}
 		f := g.folder(d)
 		if !f.is() {
@@ -99,7 +102,7 @@ func (g *gitFolders) why(c sandbox.Change, mode fs.FileMode) string {
 		rel, _ := filepath.Rel(d, c.Path)
 		first, _, _ := strings.Cut(rel, "/")
 		if sanitize.GitData(first) {
-			return ""
+			return g.refWhy(d, c, mode)
 		}
 		return "in the git folder " + g.e.short(d) + ", whose hooks and configuration git runs"
 	}
@@ -156,4 +159,134 @@ func (g *gitFolders) folder(d string) gitFolder {
 func gitMarked(look func(name string) (fs.FileMode, bool)) bool {
 	has := func(name string) bool { _, ok := look(name); return ok }
 	return has("HEAD") && (has("commondir") || has("objects") && has("refs"))
+}
+
+// A branch is data, but not harmless data: the commit it names is written
+// into the work tree by the person's next checkout of it (or pull from a
+// bare repository, or stash pop), past any review. An action that commits a
+// .envrc onto a branch the person has but is not on, with git plumbing
+// (hash-object, commit-tree, update-ref), plants it as surely as writing
+// it. So a change to the refs (refs/, packed-refs, reftable/) is held,
+// except the branch a HEAD of the repository names after the changes: a
+// commit on the checked-out branch changes nothing a checkout would bring
+// (its files are the work tree's, which the review sees).
+
+// refWhy says why c, inside the git folder d, moves a ref other than the
+// checked-out branch ("" when it does not, or lies elsewhere in d).
+func (g *gitFolders) refWhy(d string, c sandbox.Change, mode fs.FileMode) string {
+	rel, err := filepath.Rel(d, c.Path)
+	if err != nil || mode.IsDir() {
+		return "" // a folder of refs names no commit
+	}
+	rel = filepath.ToSlash(rel)
+	first, _, _ := strings.Cut(rel, "/")
+	switch first {
+	case "refs":
+		if g.checkedOut(d)[rel] {
+			return ""
+		}
+	case "packed-refs", "reftable":
+	default:
+		return ""
+	}
+	return "moves " + rel + " in " + g.e.short(d) + ": checking it out later writes the files of its commit without this review"
+}
+
+// maxHead bounds what is read of a HEAD file: "ref: " and a ref name.
+const maxHead = 4096
+
+// checkedOut returns the refs the HEADs of the git folder d name after the
+// changes: its own HEAD and its linked worktrees' (worktrees/*/HEAD).
+func (g *gitFolders) checkedOut(d string) map[string]bool {
+	if g.heads == nil {
+		g.heads = map[string]map[string]bool{}
+	}
+	if h, ok := g.heads[d]; ok {
+		return h
+	}
+	h := map[string]bool{}
+	add := func(rel string) {
+		if ref, ok := g.headRef(d, rel); ok {
+			h[ref] = true
+		}
+	}
+	add("HEAD")
+	names := map[string]bool{}
+	if up := g.upper[d]; up != "" {
+		if es, err := os.ReadDir(filepath.Join(up, "worktrees")); err == nil {
+			for _, e := range es {
+				names[e.Name()] = true
+			}
+		}
+	}
+	if es, err := os.ReadDir(filepath.Join(d, "worktrees")); err == nil {
+		for _, e := range es {
+			names[e.Name()] = true
+		}
+	}
+	for n := range names {
+		add("worktrees/" + n + "/HEAD")
+	}
+	g.heads[d] = h
+	return h
+}
+
+// headRef reads the HEAD file rel of the git folder d as it is after the
+// changes (the layer's version over the root's), never through a link:
+// "ref: refs/heads/main" gives refs/heads/main. A detached HEAD (a commit
+// id) names no branch.
+func (g *gitFolders) headRef(d, rel string) (string, bool) {
+	var b []byte
+	read := func(f *os.File) {
+		defer f.Close()
+		buf := make([]byte, maxHead)
+		n, _ := io.ReadFull(f, buf)
+		b = buf[:n]
+	}
+	up := g.upper[d]
+	inLayer := false
+	if up != "" {
+		p := filepath.Join(up, rel)
+		if _, err := os.Lstat(p); err == nil {
+			inLayer = true
+			if !isWhiteout(p) {
+				if f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0); err == nil {
+					read(f)
+				}
+			}
+		}
+	}
+	if !inLayer {
+		f, err := g.openReal(d, rel)
+		if err != nil {
+			return "", false
+		}
+		read(f)
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref:")
+	ref = strings.TrimSpace(ref)
+	if !ok || !strings.HasPrefix(ref, "refs/") {
+		return "", false
+	}
+	return ref, true
+}
+
+// openReal opens rel (a path of names) in the git folder d as the root
+// holds it, following no link on the way.
+func (g *gitFolders) openReal(d, rel string) (*os.File, error) {
+	dir, err := g.e.reach(d)
+	if err != nil {
+		return nil, err
+	}
+	elems := strings.Split(rel, "/")
+	for _, name := range elems[:len(elems)-1] {
+		sub, err := dir.sub(name)
+		dir.Close()
+		if err != nil {
+			return nil, err
+		}
+		dir = sub
+	}
+	defer dir.Close()
+	return dir.open(elems[len(elems)-1], os.O_RDONLY, 0)
 }

@@ -49,7 +49,7 @@ func (r resolver) URLHandler(u string) (facts.Handler, error) {
 
 // launchFile opens path (app "" means its default app) with the handler
 // resolved now, after rating that handler and the file as they are now with
-// facts.LaunchLevel: a level above assessed refuses it. The handler that was
+// facts.LaunchEffect: a level above assessed refuses it. The handler that was
 // rated is the one started (Desktop.Launch), so no later choice of the OS
 // can put the file in another program.
 func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, assessed level.Level) (string, error) {
@@ -63,8 +63,8 @@ func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, 
 		in = facts.InputFolder
 	}
 	kind, why := facts.Classify(HandlerFacts(h), in)
-	lvl, why := facts.LaunchLevel(e.short(path), kind, why, &f)
-	if lvl > assessed {
+	fx, why := facts.LaunchEffect(e.short(path), kind, why, &f)
+	if lvl := fx.Level(); lvl > assessed {
 		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", e.short(path), ErrLaunchChanged, lvl, why, assessed)
 	}
 	l, err := d.Launch(ctx, h, path)
@@ -90,10 +90,12 @@ func (e *Executor) launchURL(ctx context.Context, d Desktop, u string, assessed 
 	}
 	if web := strings.EqualFold(pu.Scheme, "http") || strings.EqualFold(pu.Scheme, "https"); web {
 		kind, why := facts.Classify(HandlerFacts(h), facts.InputWeb)
-		if lvl, why := facts.LaunchLevel(u, kind, why, nil); lvl > assessed {
+		if fx, why := facts.LaunchEffect(u, kind, why, nil); fx.Level() > assessed {
+			lvl := fx.Level()
 			return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
 		}
-	} else if lvl, why := facts.SchemeLevel(HandlerFacts(h)); lvl > assessed {
+	} else if fx, why := facts.SchemeHandlerEffect(HandlerFacts(h)); fx.Level() > assessed {
+		lvl := fx.Level()
 		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", u, ErrLaunchChanged, lvl, why, assessed)
 	}
 	l, err := d.Launch(ctx, h, u)
@@ -103,13 +105,14 @@ func (e *Executor) launchURL(ctx context.Context, d Desktop, u string, assessed 
 	return fmt.Sprintf("opened %s with %s: %s", u, nameOf(h), l), nil
 }
 
-// launchApp starts app with nothing to open, checked with facts.AppLevel.
+// launchApp starts app with nothing to open, checked with facts.AppEffect.
 func (e *Executor) launchApp(ctx context.Context, d Desktop, app string, assessed level.Level) (string, error) {
 	h, err := d.FileHandler("", app)
 	if err != nil {
 		return "", err
 	}
-	if lvl, why := facts.AppLevel(HandlerFacts(h)); lvl > assessed {
+	if fx, why := facts.AppEffect(HandlerFacts(h)); fx.Level() > assessed {
+		lvl := fx.Level()
 		return "", fmt.Errorf("open %s: %w: it is now %s (%s), above the %s it was assessed at", app, ErrLaunchChanged, lvl, why, assessed)
 	}
 	l, err := d.Launch(ctx, h, "")

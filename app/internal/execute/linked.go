@@ -36,10 +36,15 @@ type plantLook struct {
 	git    *gitFolders
 	linked []linkedPlace
 	found  bool
+	// The links in the roots (rootlinks.go), found on first need.
+	inRoots  []reachedLink
+	complete bool
+	indexed  bool
+	changes  []sandbox.Change // the list's changes: the links it makes lead somewhere too
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
-	return &plantLook{git: e.gitFolders(changes)}
+	return &plantLook{git: e.gitFolders(changes), changes: changes}
 }
 
 // linkedWhy says why c lies where a place of the home leads through a
@@ -52,6 +57,20 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 		if c.Path == p.path || inside(c.Path, p.path) {
 			return p.what + ", reached from " + p.entry + " through a link"
 		}
+	}
+	if !l.indexed {
+		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
+		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
+		l.inRoots = append(l.inRoots, e.madeLinks(l.changes)...)
+		l.indexed = true
+	}
+	for _, r := range reachedAs(l.inRoots, c.Path) {
+		if z, ok := e.Paths.Plants(r); ok {
+			return z.Detail + ", reached as " + e.short(r) + " through a link"
+		}
+	}
+	if !l.complete && c.Kind == sandbox.Changed {
+		return "changes a file that existed, in sandbox roots too large for Airlock to find every link that may lead to it"
 	}
 	return ""
 }
@@ -122,4 +141,48 @@ func resolveExisting(p string, hops int) (string, bool) {
 		}
 		rest = append(rest, filepath.Base(cur))
 	}
+}
+
+// madeLinks returns the links the changes make, with where they lead: a
+// link made by the same action that writes where it leads (proj/.vscode →
+// ../shared/x beside shared/x/tasks.json) reaches a place as surely as one
+// the person made. A link that is held itself (at a place, or in a .git)
+// lands only if the person keeps it, having seen it in the popup: it leads
+// nowhere until then.
+func (e *Executor) madeLinks(changes []sandbox.Change) []reachedLink {
+	var out []reachedLink
+	for _, c := range changes {
+		if c.Kind == sandbox.Removed || c.Upper == "" || e.heldByPlace(c.Path) {
+			continue
+		}
+		fi, err := os.Lstat(c.Upper)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		t, err := os.Readlink(c.Upper)
+		if err != nil {
+			continue
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(c.Path), t)
+		}
+		if r, ok := resolveExisting(filepath.Clean(t), 0); ok {
+			out = append(out, reachedLink{link: c.Path, target: r})
+		}
+	}
+	return out
+}
+
+// heldByPlace reports whether a change at p is held for its path alone: a
+// place of the persistence table, or anything in a .git.
+func (e *Executor) heldByPlace(p string) bool {
+	if _, ok := e.Paths.Plants(p); ok {
+		return true
+	}
+	for d := p; d != "/" && d != "."; d = filepath.Dir(d) {
+		if strings.EqualFold(filepath.Base(d), ".git") {
+			return true
+		}
+	}
+	return false
 }

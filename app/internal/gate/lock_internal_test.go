@@ -13,6 +13,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/policy"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -71,7 +72,7 @@ var (
 // typing is a step that types; switching brings app to the front;
 // releasing is RELEASE_LOCK "app".
 func typing() step {
-	return step{preview: "type", verdict: risk.Verdict{Level: level.Caution, Reasons: []risk.Reason{{Level: level.Caution, Rule: "as.keystroke", Text: "types"}}},
+	return step{preview: "type", verdict: risk.Verdict{Level: level.Caution, Reasons: []risk.Reason{{Level: level.Caution, Rule: "as.keystroke", Text: "types", Effect: effect.Of(effect.Input)}}},
 		run: func(context.Context, bool) (execute.Result, error) { return execute.Result{Output: "typed"}, nil }}
 }
 

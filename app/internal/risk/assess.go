@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/airlockhq/airlock/app/internal/level"
 )
 
 // Kind names what an input is.
@@ -64,7 +62,7 @@ func Assess(kind Kind, input string, env *Env) Verdict {
 func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(input) > maxInput {
-		v.Add(level.Blocked, "input.too-large", Span{}, "blocked: input is %d bytes; the limit is %d", len(input), maxInput)
+		v.Found(refused, "input.too-large", Span{}, "blocked: input is %d bytes; the limit is %d", len(input), maxInput)
 		return v, nil
 	}
 	env, end := begin(env, ctx)
@@ -80,7 +78,7 @@ func AssessContext(ctx context.Context, kind Kind, input string, env *Env) (Verd
 	case KindPath:
 		v = PathTarget(input, env)
 	default:
-		v.Add(level.Blocked, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
+		v.Found(refused, "input.kind", Span{}, "blocked: unknown kind %q", string(kind))
 	}
 	err := end(&v)
 	combine(&v)

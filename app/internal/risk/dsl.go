@@ -3,11 +3,13 @@ package risk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/action"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -29,10 +31,10 @@ func DSL(src string, env *Env) Verdict {
 		if errors.As(err, &errs) {
 			lines := lineStarts(src)
 			for _, e := range errs {
-				v.Add(level.Blocked, "dsl.parse", lineSpan(src, lines, e.Line), "blocked: %s", e.Error())
+				v.Found(refused, "dsl.parse", lineSpan(src, lines, e.Line), "blocked: %s", e.Error())
 			}
 		} else {
-			v.Add(level.Blocked, "dsl.parse", Span{}, "blocked: %s", err.Error())
+			v.Found(refused, "dsl.parse", Span{}, "blocked: %s", err.Error())
 		}
 		return v
 	}
@@ -66,7 +68,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			per[i].Reasons[j].Span = sp
 		}
 		for _, r := range per[i].Reasons {
-			total.Add(r.Level, r.Rule, sp, "line %d: %s", a.Line, r.Text)
+			carry(&total, r, sp, fmt.Sprintf("line %d: %s", a.Line, r.Text))
 		}
 		switch a.Cmd.Name {
 		case "SEND_EMAIL":
@@ -85,20 +87,20 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 			if content, ok := written[path]; ok && facts.RunnableExt(path) != "" {
 				w := Shell(content, env)
 				for _, r := range w.Reasons {
-					total.Add(r.Level, r.Rule, sp, "line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text)
+					carry(&total, r, sp, fmt.Sprintf("line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text))
 				}
 			}
 		}
 	}
 	planSecrets(&total, p, per) // a secret in one action, a way out in another (secrets.go)
 	if deletes > rate.BulkCount {
-		total.Add(level.Destructive, "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
+		total.Found(effect.Of(effect.Trash, effect.Bulk), "dsl.bulk-delete", Span{}, "BULK DELETE: the plan deletes %d files", deletes)
 	}
 	if recipients > maxRecipients && len(p.Actions) > 1 {
-		total.Add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
+		total.Found(effect.Of(effect.Send, effect.Bulk), "dsl.bulk-email", Span{}, "BULK EMAIL: the plan emails %d recipients", recipients)
 	}
 	if len(p.Actions) == 0 {
-		total.Add(level.Safe, "dsl.empty", Span{}, "no action needed")
+		total.Found(effect.Of(effect.Read), "dsl.empty", Span{}, "no action needed")
 	}
 	err := end(&total)
 	total.Sort()
@@ -115,9 +117,9 @@ func Action(a action.Action, env *Env) Verdict { return actionIn(a, env, nil) }
 func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 	var v Verdict
 	c := a.Cmd
-	v.Add(c.Class, "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
+	v.Found(commandEffect(c.Name).On(firstTarget(a)), "dsl."+strings.ToLower(c.Name), Span{}, "%s: %s", a.Preview(), c.Help)
 	if c.Name == "RUN_SHORTCUT" {
-		v.Add(level.Dangerous, "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
+		v.Found(effect.Of(effect.RunUnseen), "dsl.shortcut", Span{}, "SHORTCUT: a shortcut's actions cannot be inspected")
 	}
 	for i, spec := range c.Args {
 		if i >= len(a.Args) {
@@ -133,15 +135,15 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 				blocked(&v, err)
 				continue
 			}
-			if l, why := facts.SchemeRisk(strings.ToLower(u.Scheme)); l > c.Class {
-				v.Add(l, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
+			if e, why := facts.SchemeEffect(strings.ToLower(u.Scheme)); e.Level() > commandEffect(c.Name).Level() {
+				v.Found(e, "dsl.url-scheme", Span{}, "OPEN URL: %s", why)
 			}
 			if c.Name == "OPEN_URL" {
 				dslLaunchURL(&v, env, u.String(), u.Scheme, u.Path)
 			}
 			if u.User != nil {
 				if _, hasPass := u.User.Password(); hasPass {
-					v.Add(level.Dangerous, "dsl.url-password", Span{}, "URL carries a password")
+					v.Found(effect.Of(effect.ReadSecret), "dsl.url-password", Span{}, "URL carries a password")
 				}
 			}
 		case action.KindApp:
@@ -154,7 +156,7 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 					if strings.Contains(why, "allowedApps") {
 						why += "; add it there to allow " + c.Name
 					}
-					v.Add(level.Blocked, "dsl.app-not-allowed", Span{}, "blocked: %s", why)
+					v.Found(refused, "dsl.app-not-allowed", Span{}, "blocked: %s", why)
 					continue
 				}
 			}
@@ -170,7 +172,7 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 		case action.KindEmails:
 			n := len(strings.Split(val, ","))
 			if n > maxRecipients {
-				v.Add(level.Destructive, "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
+				v.Found(effect.Of(effect.Send, effect.Bulk), "dsl.bulk-email", Span{}, "BULK EMAIL: %d recipients", n)
 			}
 		}
 	}
@@ -196,7 +198,7 @@ func actionIn(a action.Action, env *Env, written map[string]string) Verdict {
 var appLimited = map[string]bool{"OPEN_APP": true, "QUIT_APP": true, "ACTIVATE_APP": true, "OPEN_FILE": true}
 
 func blocked(v *Verdict, err error) {
-	v.Add(level.Blocked, "dsl.blocked", Span{}, "%s", err.Error())
+	v.Found(refused, "dsl.blocked", Span{}, "%s", err.Error())
 }
 
 // pathOps says what each command does to each of its path arguments.
@@ -214,7 +216,7 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 		op = sanitize.OpWrite
 	}
 	if env == nil || env.Paths == nil {
-		v.Add(level.Blocked, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
+		v.Found(refused, "dsl.no-config", Span{}, "blocked: %s: no sandbox configured", raw)
 		return
 	}
 	p, err := env.Paths.Path(raw, op)
@@ -224,15 +226,15 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 	}
 	short := env.Paths.ShortPath(p.Resolved)
 	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
-		v.Add(level.Destructive, "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Found(placed(p, op).On(p.Resolved), "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	}
 	switch {
 	case p.Exists && (op == sanitize.OpWrite || op == sanitize.OpMoveTo) && cmd != "APPEND_FILE":
-		v.Add(level.Dangerous, "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)
 	case op == sanitize.OpDelete && p.IsDir:
-		v.Add(level.Dangerous, "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
+		v.Found(effect.Of(effect.Trash).On(p.Resolved), "dsl.delete-folder", Span{}, "DELETE: %s is a folder; it and everything in it go to the Trash", short)
 	case op == sanitize.OpMoveFrom && p.IsDir:
-		v.Add(level.Caution, "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
+		v.Found(effect.Of(effect.Change).On(p.Resolved), "dsl.move-folder", Span{}, "MOVE: %s is a folder", short)
 	}
 }
 
@@ -243,7 +245,7 @@ func dslPath(v *Verdict, env *Env, cmd, arg, raw string) {
 func PathTarget(raw string, env *Env) Verdict {
 	var v Verdict
 	if env == nil || env.Paths == nil {
-		v.Add(level.Blocked, "path.no-config", Span{}, "blocked: no sandbox configured")
+		v.Found(refused, "path.no-config", Span{}, "blocked: no sandbox configured")
 		return v
 	}
 	p, err := env.Paths.Path(raw, sanitize.OpWrite)
@@ -254,13 +256,13 @@ func PathTarget(raw string, env *Env) Verdict {
 	short := env.Paths.ShortPath(p.Resolved)
 	switch {
 	case p.Persistence != "":
-		v.Add(level.Destructive, "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
+		v.Found(placed(p, sanitize.OpWrite).On(p.Resolved), "path.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	case p.Exists && p.IsDir:
-		v.Add(level.Dangerous, "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "path.existing-folder", Span{}, "%s is an existing folder: replacing or deleting it trashes everything in it", short)
 	case p.Exists:
-		v.Add(level.Dangerous, "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
+		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "path.existing", Span{}, "%s exists: it would be replaced or moved to the Trash", short)
 	default:
-		v.Add(level.Caution, "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
+		v.Found(effect.Of(effect.Create).On(p.Resolved), "path.new", Span{}, "%s: a new file inside the sandbox (%s)", short, path.Dir(short))
 	}
 	return v
 }

@@ -4,14 +4,14 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // The DSL's launches (OPEN_FILE, OPEN_URL, OPEN_APP) are rated by what the
 // OS would start for them, resolved through env.Launch, and by the file as
-// it is (or as the plan will have written it): facts.LaunchLevel, the rule
+// it is (or as the plan will have written it): facts.LaunchEffect, the rule
 // the executor applies again right before the launch.
 
 // dslLaunchFile rates opening raw (as given) with app ("" for its default
@@ -45,17 +45,17 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 	if err != nil {
 		// The executor resolves it again right before the launch and
 		// refuses anything above this level: only a viewer could open it.
-		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
+		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
 		return
 	}
 	kind, why := facts.Classify(h, in)
-	l, why := facts.LaunchLevel(short, kind, why, &f)
-	v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
+	e, why := facts.LaunchEffect(short, kind, why, &f)
+	v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
 }
 
 // dslLaunchURL rates opening u: a web page by the browser that would show
-// it, a file: URL as its file, another scheme by its app (facts.AppLevel;
-// the scheme's own risk is facts.SchemeRisk's).
+// it, a file: URL as its file, another scheme by its app
+// (facts.SchemeHandlerEffect; the scheme's own effect is facts.SchemeEffect's).
 func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	scheme = strings.ToLower(scheme)
 	if scheme == "file" {
@@ -67,23 +67,23 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	}
 	if env == nil || env.Launch == nil {
 		if scheme == "http" || scheme == "https" {
-			v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
+			v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
 		}
 		return
 	}
 	h, err := env.Launch.URLHandler(u)
 	if err != nil {
-		v.Add(level.Dangerous, "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
+		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
 		return
 	}
 	if scheme == "http" || scheme == "https" {
 		kind, why := facts.Classify(h, facts.InputWeb)
-		l, why := facts.LaunchLevel(u, kind, why, nil)
-		v.Add(l, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
+		e, why := facts.LaunchEffect(u, kind, why, nil)
+		v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)
 		return
 	}
-	l, why := facts.SchemeLevel(h)
-	v.Add(l, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
+	e, why := facts.SchemeHandlerEffect(h)
+	v.Found(e, "dsl.launch-scheme", Span{}, "OPEN URL: %s: URLs open in %s: %s", scheme, handlerName(h), why)
 }
 
 // dslLaunchApp rates launching app with nothing to open.
@@ -95,11 +95,11 @@ func dslLaunchApp(v *Verdict, env *Env, app string) {
 	if err != nil {
 		// Nothing of the agent's reaches it; the executor resolves it again
 		// right before the launch and starts it only if it is still Caution.
-		v.Add(level.Caution, "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
+		v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN APP: %s was not found here (%v); it starts only if it is found outside the home folder", app, err)
 		return
 	}
-	if l, why := facts.AppLevel(h); l > level.Caution {
-		v.Add(l, "dsl.launch-app", Span{}, "OPEN APP: %s", why)
+	if e, why := facts.AppEffect(h); e.Level() > commandEffect("OPEN_APP").Level() {
+		v.Found(e, "dsl.launch-app", Span{}, "OPEN APP: %s", why)
 	}
 }
 

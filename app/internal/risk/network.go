@@ -9,32 +9,15 @@ package risk
 // action that runs unasked and whose verdict does not say so reaches
 // nothing, not even this machine's own services.
 //
-// It reads rule names only. A rule missing here makes the action run
-// without network (it fails, it does not escape); a rule here that also
-// fires for work without the network (shell.git covers git stash too)
-// gives that work the web's ports when it runs unasked.
+// It reads the reasons' effects (effect.Effect.ReachesNetwork: fetching,
+// uploading, connecting, looking up, data carried out over the network).
+// An effect missing makes the action run without network (it fails, it
+// does not escape).
 func UsesNetwork(v Verdict) bool {
 	for _, r := range v.Reasons {
-		if networkRules[r.Rule] {
+		if r.Effect.ReachesNetwork() {
 			return true
 		}
 	}
 	return false
-}
-
-// networkRules are the rules that find use of the network.
-var networkRules = map[string]bool{
-	// Fetching and sending.
-	"shell.download": true, "shell.net-lookup": true, "shell.upload": true, "shell.exfiltration": true, "egress.jxa.network": true, "egress.as.network": true,
-	// Connections to another machine.
-	"shell.ssh": true, "shell.ssh-copy-id": true, "shell.sftp": true, "shell.nc": true, "shell.ncat": true,
-	"shell.netcat": true, "shell.socat": true, "shell.telnet": true, "shell.openssl-connect": true,
-	"shell.raw-socket": true, "shell.reverse-shell": true, "shell.mount_smbfs": true,
-	// Serving.
-	"shell.python-module": true,
-	// Tools whose work is fetching: git's remote commands (the rule also
-	// covers local ones) and package managers.
-	"shell.git": true, "shell.pip": true, "shell.pip3": true, "shell.npm": true, "shell.package-runner": true,
-	"shell.yarn": true, "shell.pnpm": true, "shell.gem": true, "shell.cargo": true, "shell.go": true,
-	"shell.pod": true, "shell.bundle": true, "shell.brew": true, "shell.mas": true,
 }

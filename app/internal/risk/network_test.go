@@ -12,8 +12,8 @@ import (
 )
 
 // TestUsesNetwork: every line of testdata/network.txt is found by its rule
-// and said to use the network; every network rule is found by some line
-// (risk.NetworkRules); and work without the network is not.
+// and said to use the network (its reasons' effects say so); and work
+// without the network is not, git's local commands included.
 func TestUsesNetwork(t *testing.T) {
 	home := t.TempDir()
 	cfg, err := sanitize.NewConfig(home, nil)
@@ -26,7 +26,6 @@ func TestUsesNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	found := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -48,20 +47,14 @@ func TestUsesNetwork(t *testing.T) {
 		if !slices.ContainsFunc(v.Reasons, func(r risk.Reason) bool { return r.Rule == parts[0] }) {
 			t.Errorf("network.txt:%d: %q is not found by %s: %v", n, parts[2], parts[0], v)
 		}
-		found[parts[0]] = true
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, rule := range risk.NetworkRules() {
-		if !found[rule] {
-			t.Errorf("no line of testdata/network.txt is found by the network rule %s (renamed?)", rule)
-		}
-	}
 
 	for _, argv := range [][]string{
 		{"ls", "-l"}, {"cat", "notes.txt"}, {"grep", "-r", "TODO", "."}, {"say", "hi"}, {"date"},
-		{"git", "status"}, {"git", "log", "-1"},
+		{"git", "status"}, {"git", "log", "-1"}, {"git", "checkout", "main"}, {"git", "stash"}, {"git", "commit", "-m", "x"},
 	} {
 		if v := risk.ShellArgv(argv, env); risk.UsesNetwork(v) {
 			t.Errorf("%q uses the network: %v", argv, v)

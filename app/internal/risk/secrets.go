@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/action"
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/redact"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // Literal secrets in an action (issue 22): an API key, a token, a private
@@ -24,7 +24,7 @@ import (
 // maxLiteralReasons bounds the reasons literal secrets add: one per kind.
 const maxLiteralReasons = 4
 
-// literalSecrets adds a Caution secret.literal reason to v for each kind
+// literalSecrets adds a secret.literal reason (a secret held: Caution) to v for each kind
 // of secret text holds (the whole input of one analyzer: a script, or a
 // command's argv joined), at the first place it is found.
 func literalSecrets(v *Verdict, text string) {
@@ -34,7 +34,7 @@ func literalSecrets(v *Verdict, text string) {
 			continue
 		}
 		seen[s.Kind] = true
-		v.Add(level.Caution, "secret.literal", Span{Start: s.Start, End: s.End},
+		v.Found(effect.Of(effect.HoldSecret), "secret.literal", Span{Start: s.Start, End: s.End},
 			"holds what looks like a secret (%s): whatever sends it anywhere sends the secret", s.Kind)
 	}
 }
@@ -63,11 +63,13 @@ func dslSecrets(v *Verdict, a action.Action) {
 		}
 		switch how, sends := dslSends[a.Cmd.Name]; {
 		case sends:
-			v.Add(level.Destructive, "secret.sent", Span{}, "SECRET: its %s holds what looks like a secret (%s), and %s", arg, kind, how)
+			v.Found(effect.Of(effect.SecretOut), "secret.sent", Span{}, "SECRET: its %s holds what looks like a secret (%s), and %s", arg, kind, how)
 		case a.Cmd.Name == "COPY_TO_CLIPBOARD":
-			v.Add(level.Dangerous, "secret.literal", Span{}, "SECRET: puts what looks like a secret (%s) on the clipboard, which every app can read", kind)
+			// The clipboard alone is kept at Dangerous (the lead calibrates:
+			// the clipboard is a way out, so the secret can leave).
+			v.Found(effect.Of(effect.ReadSecret), "secret.literal", Span{}, "SECRET: puts what looks like a secret (%s) on the clipboard, which every app can read", kind)
 		default:
-			v.Add(level.Caution, "secret.literal", Span{}, "its %s holds what looks like a secret (%s)", arg, kind)
+			v.Found(effect.Of(effect.HoldSecret), "secret.literal", Span{}, "its %s holds what looks like a secret (%s)", arg, kind)
 		}
 	}
 }
@@ -92,7 +94,7 @@ func planSecrets(total *Verdict, p *action.Plan, per []Verdict) {
 	for _, h := range holds {
 		for _, o := range outs {
 			if o != h {
-				total.Add(level.Destructive, "secret.sent", Span{}, "SECRET: line %d holds what looks like a secret and line %d sends something out of the Mac (%s): the secret can leave",
+				total.Found(effect.Of(effect.SecretOut), "secret.sent", Span{}, "SECRET: line %d holds what looks like a secret and line %d sends something out of the Mac (%s): the secret can leave",
 					p.Actions[h].Line, p.Actions[o].Line, strings.ToLower(strings.ReplaceAll(p.Actions[o].Cmd.Name, "_", " ")))
 				return
 			}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/shell"
 )
 
@@ -38,7 +38,7 @@ func ShellArgvContext(ctx context.Context, argv []string, env *Env) (Verdict, er
 func ShellArgvIn(ctx context.Context, argv []string, dir string, env *Env) (Verdict, error) {
 	var v Verdict
 	if len(argv) == 0 {
-		v.Add(level.Dangerous, "shell.empty", Span{}, "empty command")
+		v.Found(effect.Of(effect.Unknown), "shell.empty", Span{}, "empty command")
 		return v, nil
 	}
 	env, end := begin(env, ctx)

@@ -16,16 +16,19 @@ import (
 
 // BenchmarkActionStart is what the sandbox adds to starting an action: each
 // iteration runs /bin/true the way the executor does, confined (the
-// launcher, its namespaces, the hidden paths, Landlock and the socket
-// filter), confined with the internet granted (no network namespace, but
-// Landlock's TCP rules and the network filter) and, as the baseline,
-// unconfined; the three alternate, so that all see the same load. It
-// reports the confined start's p50 and p99, the internet one's ("web-")
-// and the baseline's ("bare-").
+// launcher, airlock-launch as make build builds it, its namespaces, the
+// hidden paths, Landlock and the socket filter; run unasked, so with the
+// copy-on-write view of the sandbox roots too), confined with the internet
+// granted (no network namespace, but Landlock's TCP rules and the network
+// filter), confined but approved (no view: the launcher alone) and, as the
+// baseline, unconfined; the four alternate, so that all see the same load.
+// It reports the confined start's p50 and p99, the internet one's
+// ("web-"), the approved one's ("approved-") and the baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
+	r.dedicated(b)
 	ctx := context.Background()
-	var confined, web, bare []time.Duration
+	var confined, web, approved, bare []time.Duration
 	run := func(g sandbox.Grant) time.Duration {
 		start := time.Now()
 		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, g)
@@ -46,6 +49,7 @@ func BenchmarkActionStart(b *testing.B) {
 		bare = append(bare, time.Since(start))
 		confined = append(confined, run(sandbox.Grant{}))
 		web = append(web, run(sandbox.Grant{Network: sandbox.NetInternet}))
+		approved = append(approved, run(sandbox.Grant{Approved: true}))
 	}
 	at := func(ds []time.Duration, p float64) float64 {
 		slices.Sort(ds)
@@ -55,6 +59,8 @@ func BenchmarkActionStart(b *testing.B) {
 	b.ReportMetric(at(confined, 0.99), "p99-ms")
 	b.ReportMetric(at(web, 0.50), "web-p50-ms")
 	b.ReportMetric(at(web, 0.99), "web-p99-ms")
+	b.ReportMetric(at(approved, 0.50), "approved-p50-ms")
+	b.ReportMetric(at(approved, 0.99), "approved-p99-ms")
 	b.ReportMetric(at(bare, 0.50), "bare-p50-ms")
 	b.ReportMetric(at(bare, 0.99), "bare-p99-ms")
 }
@@ -63,7 +69,7 @@ func BenchmarkActionStart(b *testing.B) {
 // and finishing an action that runs unasked: each iteration runs it as
 // the executor and the gate will (ConfineReviewed, the program, ReadLayer
 // of each layer, RemoveLayers) and, beside it, the same action approved
-// (no view; it writes for real). "nothing" runs /bin/true; "100files"
+// (no view; it writes for real), through airlock-launch. "nothing" runs /bin/true; "100files"
 // appends to 100 files of the root (appending, not truncating: ext4
 // flushes a file truncated and written again when it is closed, which
 // would weigh on the approved run alone). It reports the unasked run's p50 and
@@ -71,6 +77,7 @@ func BenchmarkActionStart(b *testing.B) {
 // ("added-p50-ms"; the target for "nothing" is at most 5 ms).
 func BenchmarkReviewedAction(b *testing.B) {
 	r := newRig(b)
+	r.dedicated(b)
 	box := r.box
 	for i := range 100 {
 		write(b, filepath.Join(r.docs, fmt.Sprintf("f%03d", i)), "old")

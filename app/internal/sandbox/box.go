@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -18,39 +21,20 @@ var ErrUnavailable = errors.New("the OS sandbox is not available here")
 
 // LaunchFlag, as the first argument, makes airlock the launcher of one
 // confined action (Main): the program calls Main before anything else.
-const LaunchFlag = "--sandbox-launch"
+const LaunchFlag = launcher.Flag
 
-// Exit statuses of the launcher itself, as shells and container runtimes
-// use them: the sandbox could not be set up, the program could not be
-// run, or it was not found.
+// The launcher's exit statuses, and what starts its lines on standard
+// error.
 const (
-	exitSetup      = 125
-	exitCannotRun  = 126
-	exitNotFound   = 127
-	maxSpecBytes   = 32 << 20
-	launchPrefix   = "airlock sandbox: "
+	exitSetup      = launcher.ExitSetup
+	exitCannotRun  = launcher.ExitCannotRun
+	exitNotFound   = launcher.ExitNotFound
+	launchPrefix   = launcher.Prefix
 	tempDirPattern = "airlock-action-"
 )
 
-// spec is what Confine hands the launcher on file descriptor 3: the
-// profile and the program to run under it.
-type spec struct {
-	Profile Profile  `json:"profile"`
-	Argv    []string `json:"argv"`
-	Dir     string   `json:"dir"`
-	// Probe makes the launcher set everything up, report what it enforced
-	// on stdout, and exit without running anything.
-	Probe bool `json:"probe,omitempty"`
-	// HostNetNS is, on Linux, the inode of the gate's network namespace,
-	// which a launcher that must be in one of its own checks it is not in.
-	HostNetNS uint64 `json:"hostNetNS,omitempty"`
-	// Layers are, for an action that runs unasked (Linux), the
-	// copy-on-write views the launcher mounts on the sandbox roots.
-	Layers []Layer `json:"layers,omitempty"`
-	// Trial is, in probe mode, a layer over a folder of the probe's on
-	// which the launcher tries what the views need (tryOverlay).
-	Trial *Layer `json:"trial,omitempty"`
-}
+// spec is what Confine hands the launcher on file descriptor 3.
+type spec = launcher.Spec
 
 // Box starts actions confined by their profiles. It is safe for concurrent
 // use.
@@ -64,9 +48,29 @@ type Box struct {
 	abi   int    // Linux: the kernel's Landlock ABI, read by the probe
 }
 
-// New returns a Box for the settings. The launcher is this program, which
-// must call Main first thing (app/main.go does); "" means this program.
-func New(s Settings, launcher string) (*Box, error) {
+// New returns a Box for the settings. program is the launcher: a program
+// that calls Main (launcher.Main) first thing. "" means airlock-launch
+// (launcher.Program) beside this program's executable, the launcher made
+// for it, which starts much faster than a program that initialises more;
+// where there is none (tests, go run), this program itself, which must
+// then call Main first thing (app/main.go does). A launcher that is a
+// file of its own is hidden from every action (as Airlock's own files
+// are), and on Linux held open, so that what runs is the file New found
+// even if another is put in its place later.
+func New(s Settings, program string) (*Box, error) {
+	if program == "" {
+		program = besideExe()
+	}
+	if program != "" {
+		abs, err := filepath.Abs(program)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: the launcher %q: %w", program, err)
+		}
+		s.Own = append(slices.Clone(s.Own), abs)
+		if program, err = pin(abs); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := Derive(s, KindCommand, Grant{}, s.Home); err != nil {
 		return nil, err
 	}
@@ -75,10 +79,29 @@ func New(s Settings, launcher string) (*Box, error) {
 			return nil, err
 		}
 	}
-	if launcher == "" {
-		launcher = selfExe()
+	if program == "" {
+		program = selfExe()
 	}
-	return &Box{s: s, launcher: launcher}, nil
+	return &Box{s: s, launcher: program}, nil
+}
+
+// besideExe returns airlock-launch beside this program's executable (links
+// resolved, so that a link to the app bundle's binary finds the bundle's),
+// or "" when there is no such executable file.
+func besideExe() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	p := filepath.Join(filepath.Dir(exe), launcher.Program)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return ""
+	}
+	return p
 }
 
 // Available returns nil when actions can be confined here, and otherwise
@@ -173,10 +196,15 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	out := c
 	out.Name = c.Argv[0]
 	out.Argv = []string{b.launcher, LaunchFlag}
-	out.Env = p.Env
+	out.Env = launcher.Environ()
 	out.Dir = "/"
 	out.Linger = false
-	out, s := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
+	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
+	if err != nil {
+		removeTmp()
+		RemoveLayers(layers)
+		return c, nil, nil, err
+	}
 	f, err := specFile(s)
 	if err != nil {
 		removeTmp()
@@ -198,25 +226,30 @@ func kindWords(kind string) string {
 	return "command"
 }
 
-// specFile writes s to an unlinked temporary file, positioned at its start:
-// the launcher reads it as file descriptor 3, however large it is, without
-// either side blocking on a pipe.
+// specFile writes s to a file with no name (anonymousFile), positioned at
+// its start and sealed where the platform can: the launcher reads it as
+// file descriptor 3, however large it is, without either side blocking on
+// a pipe.
 func specFile(s spec) (*os.File, error) {
+	s.Version = launcher.SpecVersion
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: encoding the profile: %w", err)
 	}
-	if len(b) > maxSpecBytes {
-		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), maxSpecBytes)
+	if len(b) > launcher.MaxSpecBytes {
+		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), launcher.MaxSpecBytes)
 	}
-	f, err := os.CreateTemp("", "airlock-spec-")
+	f, err := anonymousFile()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
 	}
-	os.Remove(f.Name())
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("sandbox: writing the profile: %w", err)
+	}
+	if err := seal(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: sealing the profile: %w", err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		f.Close()
@@ -225,48 +258,10 @@ func specFile(s spec) (*os.File, error) {
 	return f, nil
 }
 
-// readSpec reads the launcher's spec from r.
-func readSpec(r io.Reader) (spec, error) {
-	var s spec
-	b, err := io.ReadAll(io.LimitReader(r, maxSpecBytes+1))
-	if err != nil {
-		return s, fmt.Errorf("reading the profile: %w", err)
-	}
-	if len(b) > maxSpecBytes {
-		return s, fmt.Errorf("the profile is larger than %d bytes", maxSpecBytes)
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("reading the profile: %w", err)
-	}
-	if !s.Probe && len(s.Argv) == 0 {
-		return s, errors.New("the profile names no program")
-	}
-	return s, nil
-}
-
-// Main is the launcher: when args (the program's arguments, without its
-// name) start with LaunchFlag, it confines this process as the spec on file
+// Main is the launcher (launcher.Main), for a program that is its own
+// launcher: when args (the program's arguments, without its name) start
+// with LaunchFlag, it confines this process as the spec on file
 // descriptor 3 says, runs the action's program and returns its exit status
 // with handled true. Otherwise it returns at once with handled false. The
 // program must call it before anything else runs.
-func Main(args []string) (code int, handled bool) {
-	if len(args) == 0 || args[0] != LaunchFlag {
-		return 0, false
-	}
-	if len(args) > 1 {
-		fmt.Fprintf(os.Stderr, "%sthe launcher takes no arguments (its profile comes on file descriptor 3)\n", launchPrefix)
-		return exitSetup, true
-	}
-	f := os.NewFile(3, "profile")
-	if f == nil {
-		fmt.Fprintf(os.Stderr, "%sno profile on file descriptor 3\n", launchPrefix)
-		return exitSetup, true
-	}
-	s, err := readSpec(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s%v\n", launchPrefix, err)
-		return exitSetup, true
-	}
-	return launch(s), true
-}
+func Main(args []string) (code int, handled bool) { return launcher.Main(args) }

@@ -10,27 +10,15 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 )
 
-// A Layer is one sandbox root as an action that ran unasked saw it: a
-// copy-on-write view whose changes lie in Upper, a folder only the gate
-// reaches, until the gate reviews and applies them (package execute). Root
-// itself is untouched while the action runs.
-type Layer struct {
-	// Root is the sandbox root: absolute and resolved.
-	Root string `json:"root"`
-	// Upper holds what the action changed under Root, as the platform's
-	// copy-on-write view recorded it (Linux: overlayfs's upper layer).
-	Upper string `json:"upper"`
-	// Work is the view's scratch folder (overlayfs's workdir), beside
-	// Upper on the same file system; the gate removes it with Upper.
-	Work string `json:"work"`
-	// Boot is the boot the layer was made in (Linux's boot_id). The view
-	// does not sync what it writes (overlayfs's volatile), so after a
-	// restart the layer may hold files whose data never reached the disk:
-	// ReadLayer refuses a layer of another boot.
-	Boot string `json:"boot,omitempty"`
-}
+// A Layer is one sandbox root as an action that ran unasked saw it
+// (launcher.Layer, which the launcher mounts): a copy-on-write view whose
+// changes lie in Upper, a folder only the gate reaches, until the gate
+// reviews and applies them (package execute).
+type Layer = launcher.Layer
 
 // ChangeKind says what an action did to one path of a sandbox root.
 type ChangeKind uint8

@@ -22,14 +22,15 @@
 //     did not approve meets there (seatbelt_unasked.go);
 //   - Doctor, the harmless checks that prove on the machine it runs on
 //     what this package claims, through the real launcher;
-//   - Box, which starts a bridge.Command confined: on Linux through a
-//     launcher (this program run again with LaunchFlag) that enters new user,
-//     mount, PID, IPC and (unless the action is granted a network) network
-//     namespaces, mounts a copy-on-write view (overlayfs) on each sandbox
-//     root for an action the person did not approve, hides what the profile
-//     hides, applies Landlock and seccomp filters and then starts the
-//     action; on macOS
-//     through /usr/bin/sandbox-exec, spawned with its TCC responsibility
+//   - Box, which starts a bridge.Command confined through the launcher
+//     (package sandbox/launcher: airlock-launch beside airlock, or where
+//     there is none this program run again with LaunchFlag): on Linux it
+//     enters new user, mount, PID, IPC and (unless the action is granted a
+//     network) network namespaces, mounts a copy-on-write view (overlayfs)
+//     on each sandbox root for an action the person did not approve, hides
+//     what the profile hides, applies Landlock and seccomp filters and then
+//     starts the action; on macOS it runs /usr/bin/sandbox-exec with the
+//     Seatbelt text the gate made, spawned with its TCC responsibility
 //     disclaimed;
 //   - the layers of those views (ConfineReviewed, ReadLayer, RemoveLayers):
 //     what an action that ran unasked changed, which the gate reviews and

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 )
 
 // LinuxEnforcement says in words what the Linux launcher does to confine
@@ -14,9 +16,9 @@ import (
 func LinuxEnforcement(p Profile, abi int) []string {
 	assumed := abi
 	if assumed == 0 {
-		assumed = netABI
+		assumed = launcher.NetABI
 	}
-	plan := planNetwork(p, assumed)
+	plan := launcher.PlanNetwork(p, assumed)
 	namespaces := "user, mount, PID and IPC namespaces of its own"
 	if plan.OwnNamespace {
 		namespaces = "user, mount, PID, IPC and network namespaces of its own (an unconfigured loopback only)"
@@ -50,7 +52,7 @@ func LinuxEnforcement(p Profile, abi int) []string {
 }
 
 // linuxNetworkWords says how the network plan holds the profile's network.
-func linuxNetworkWords(p Profile, plan netPlan, abi int) []string {
+func linuxNetworkWords(p Profile, plan launcher.NetPlan, abi int) []string {
 	var out []string
 	switch {
 	case p.Network == NetHost:
@@ -71,7 +73,7 @@ func linuxNetworkWords(p Profile, plan netPlan, abi int) []string {
 		out = append(out, "network: "+plan.Note)
 	}
 	if abi == 0 {
-		out = append(out, fmt.Sprintf("(the kernel's Landlock ABI is not known here: this plan is the one of ABI %d or newer)", netABI))
+		out = append(out, fmt.Sprintf("(the kernel's Landlock ABI is not known here: this plan is the one of ABI %d or newer)", launcher.NetABI))
 	}
 	return out
 }

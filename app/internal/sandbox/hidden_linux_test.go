@@ -98,10 +98,11 @@ func secretOf(line string) string {
 // BenchmarkActionStartBusyHome is BenchmarkActionStart's confined start in
 // a home like a developer's: 120 hidden entries (a dozen of them
 // toolchains, one folder holding an allowed entry) and a Library of 80
-// folders, every one of which the launcher hides. It reports the p50 and
+// folders, every one of which the launcher (airlock-launch) hides. It reports the p50 and
 // p99 of starting /bin/true, as BenchmarkActionStart does.
 func BenchmarkActionStartBusyHome(b *testing.B) {
 	r := newRig(b)
+	r.dedicated(b)
 	for i := range 120 {
 		name := fmt.Sprintf(".tool-%03d", i)
 		switch i % 10 {

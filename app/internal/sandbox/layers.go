@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 )
 
 // layersPattern names the folder that holds one action's layers: one
@@ -107,26 +109,12 @@ func viewRoots(p Profile) []string {
 	return out
 }
 
-// viewed keeps of write the temporary folder and what lies in a root with
-// a view: an action that runs unasked writes nowhere else.
-func viewed(write []string, temp string, roots []string) []string {
-	var out []string
-	for _, w := range write {
-		ok := w == temp
-		for _, r := range roots {
-			ok = ok || within(w, r)
-		}
-		if ok {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// within reports whether path is dir or lies in it (both clean).
-func within(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
-}
+// viewed and within are the launcher's: the gate and the launcher must
+// agree on them.
+var (
+	viewed = launcher.Viewed
+	within = launcher.Within
+)
 
 // stagingBase returns the folder the action's layers go in: staging, or
 // when it is "" or lies in a root (overlayfs refuses an upper layer inside

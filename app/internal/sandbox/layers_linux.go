@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -61,14 +62,15 @@ func opaqueDir(dir *os.Root) (bool, error) {
 	return string(v[:n]) == "y", nil
 }
 
-// bootID returns this boot's ID, or "" when it cannot be read.
-func bootID() string {
+// bootID returns this boot's ID, or "" when it cannot be read. It is read
+// once: a process lives in one boot, and every layer is stamped with it.
+var bootID = sync.OnceValue(func() string {
 	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-}
+})
 
 // mountID returns the ID of the mount path lies on, or 0 when it cannot
 // be read.

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -420,7 +421,7 @@ func TestLauncherNeedsItsNetworkNamespace(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			fmt.Fprintf(f, `{"profile":{"kind":"command","read":["/"],"env":["PATH=/usr/bin:/bin"]},"argv":["true"],"dir":%q,"hostNetNS":%d}`, r.home, tc.hostNS)
+			fmt.Fprintf(f, `{"version":%d,"profile":{"kind":"command","read":["/"],"env":["PATH=/usr/bin:/bin"]},"argv":["true"],"dir":%q,"hostNetNS":%d}`, launcher.SpecVersion, r.home, tc.hostNS)
 			f.Seek(0, 0)
 			_, _, err = bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{self, sandbox.LaunchFlag},
 				Env: []string{"PATH=/usr/bin:/bin"}, Dir: "/", ExtraFiles: []*os.File{f}, Namespaces: true, HostNetwork: tc.host})

@@ -24,10 +24,6 @@ import (
 	"github.com/airlockhq/airlock/bridge"
 )
 
-// breakOverlayEnv, set for a launcher, makes its copy-on-write views fail
-// to mount (TestMain).
-const breakOverlayEnv = "AIRLOCK_SANDBOX_TEST_BREAK_OVERLAY"
-
 // reviewed returns a box over r's settings with the staging folder staging
 // ("" for none) and the roots given (r.docs when none).
 func (r *rig) reviewed(t testing.TB, staging string, roots ...string) *sandbox.Box {
@@ -493,58 +489,6 @@ func TestKilledAction(t *testing.T) {
 	want := "removed gone.txt - -rw-------\ncreated marker -rw-r--r-- -\nchanged over.txt -rw------- -rw-------\n"
 	if got != want {
 		t.Errorf("changes:\n%s\nwant:\n%s", got, want)
-	}
-}
-
-// TestProbeFailsClosedWithoutOverlay: where the kernel cannot mount the
-// view, the sandbox is unavailable, says why, and refuses actions the
-// person did not approve (the gate asks for them); approved ones run.
-func TestProbeFailsClosedWithoutOverlay(t *testing.T) {
-	r := newRig(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	launcher := func(env string) string {
-		p := filepath.Join(t.TempDir(), "launcher")
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+env+"exec '"+self+"' \"$@\"\n"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	// The control: the same wrapper, overlayfs left alone.
-	ok, err := sandbox.New(r.settings, launcher(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ok.Available(); err != nil {
-		t.Fatalf("through the wrapper the sandbox does not start: %v", err)
-	}
-	box, err := sandbox.New(r.settings, launcher(breakOverlayEnv+"=1 "))
-	if err != nil {
-		t.Fatal(err)
-	}
-	aerr := box.Available()
-	if aerr == nil || !strings.Contains(aerr.Error(), "copy-on-write view") || !strings.Contains(aerr.Error(), "Linux 5.11") {
-		t.Fatalf("Available() = %v", aerr)
-	}
-	t.Logf("Available() = %v", aerr)
-	if s := box.String(); !strings.HasPrefix(s, "unavailable: ") || !strings.Contains(s, "copy-on-write view") {
-		t.Errorf("String() = %q", s)
-	}
-	if _, _, _, err := box.ConfineReviewed(bridge.Command{Argv: []string{"true"}}, sandbox.KindCommand, sandbox.Grant{}); !errors.Is(err, sandbox.ErrUnavailable) {
-		t.Errorf("an unasked action: %v", err)
-	}
-	c, layers, done, err := box.ConfineReviewed(bridge.Command{Argv: []string{"true"}}, sandbox.KindCommand, sandbox.Grant{Approved: true})
-	if err != nil || layers != nil {
-		t.Fatalf("an approved action: %v, %v", err, layers)
-	}
-	defer done()
-	if _, _, err := bridge.RunArgv(context.Background(), c); err != nil {
-		t.Errorf("an approved action did not run: %v", err)
-	}
-	if s := ok.String(); !strings.Contains(s, "copy-on-write view of the sandbox roots") {
-		t.Errorf("String() does not say unasked actions are reviewed: %q", s)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -87,37 +88,10 @@ func GrantFor(v risk.Verdict, approved bool) Grant {
 	return g
 }
 
-// Profile is what one action may do. Paths are absolute and clean; a folder
-// covers everything under it.
-type Profile struct {
-	Kind string `json:"kind"`
-	// Read are the folders it may read and run programs from.
-	Read []string `json:"read"`
-	// Write are the folders it may also create, change and delete in: the
-	// sandbox roots and TempDir.
-	Write []string `json:"write"`
-	// Hide is what it can never reach, even inside Read or Write:
-	// Airlock's own files, the credential stores and agent sockets, what
-	// is hidden in the home (hidden.go) but what the grant reveals, and
-	// unless UI the display server's and the session bus's sockets and
-	// cookies. Sorted, so that a folder comes before what lies in it.
-	Hide []string `json:"hide"`
-	// UI says it may reach the display server and the session bus.
-	UI bool `json:"ui"`
-	// Network is what it may reach over the network (network.go says how
-	// each platform enforces it).
-	Network Network `json:"network"`
-	// Unasked says the person did not approve this action: what it writes
-	// in the sandbox roots is not trusted. On Linux it writes into a
-	// copy-on-write view of each root (Layers) that the gate reviews
-	// after it ends; on macOS Seatbelt refuses what cannot be reviewed
-	// there (removing, planting, executable bits).
-	Unasked bool `json:"unasked,omitempty"`
-	// TempDir is its own temporary folder (TMPDIR).
-	TempDir string `json:"tempDir"`
-	// Env is its environment.
-	Env []string `json:"env"`
-}
+// Profile is what one action may do (launcher.Profile: the launcher
+// applies it as the gate derived it). Paths are absolute and clean; a
+// folder covers everything under it.
+type Profile = launcher.Profile
 
 // systemRead are the folders every action may read and run programs from,
 // by platform. macOS reads everywhere but what is hidden (its frameworks,
@@ -190,7 +164,7 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 			return Profile{}, err
 		}
 	}
-	if err := g.Network.valid(); err != nil {
+	if err := g.Network.Valid(); err != nil {
 		return Profile{}, err
 	}
 	if g.Network == NetHost && !g.Approved {
@@ -270,63 +244,9 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	return p, nil
 }
 
-// BusPaths returns the socket paths a D-Bus address names (the
-// freedesktop.org address syntax: "unix:path=/run/user/1000/bus;…", values
-// %-escaped). runtime=yes stands for runtimeDir/bus. Abstract sockets have no
-// path (Landlock's scope and the seccomp filter keep actions from them), and
-// neither have the random names of dir= and tmpdir=.
-func BusPaths(addr, runtimeDir string) []string {
-	var out []string
-	for _, one := range strings.Split(addr, ";") {
-		transport, params, ok := strings.Cut(one, ":")
-		if !ok || transport != "unix" {
-			continue
-		}
-		for _, kv := range strings.Split(params, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			v = busUnescape(v)
-			switch {
-			case k == "path" && filepath.IsAbs(v):
-				out = append(out, filepath.Clean(v))
-			case k == "runtime" && v == "yes" && runtimeDir != "":
-				out = append(out, filepath.Join(runtimeDir, "bus"))
-			}
-		}
-	}
-	return out
-}
-
-// busUnescape undoes D-Bus's %-escaping of address values; a bad escape is
-// left as it stands.
-func busUnescape(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
-}
+// BusPaths returns the socket paths a D-Bus address names (the launcher's
+// BusPaths, which the launcher uses too).
+func BusPaths(addr, runtimeDir string) []string { return launcher.BusPaths(addr, runtimeDir) }
 
 func absolute(what, p string) error {
 	if p == "" {
@@ -341,15 +261,8 @@ func absolute(what, p string) error {
 	return nil
 }
 
-func envMap(env []string) map[string]string {
-	m := make(map[string]string, len(env))
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			m[k] = v
-		}
-	}
-	return m
-}
+// envMap is an environment as a map (launcher.EnvMap).
+func envMap(env []string) map[string]string { return launcher.EnvMap(env) }
 
 func cleanAll(ps []string) []string {
 	out := make([]string, len(ps))

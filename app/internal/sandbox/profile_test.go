@@ -9,6 +9,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
@@ -197,6 +198,42 @@ func TestGrantFor(t *testing.T) {
 	for _, tt := range tests {
 		if got := sandbox.GrantFor(tt.v, tt.approved); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestGrantForEffects: the grant follows the effects a verdict's reasons
+// name, whatever their rules: a fetch, an upload, a connection or a lookup
+// gets the network, a way out the person sees (a page opened, mail sent
+// by an app) does not; typing gets the UI when approved. A reason whose
+// effect says no network is not given it for its rule's name.
+func TestGrantForEffects(t *testing.T) {
+	found := func(e effect.Effect, rule string) risk.Verdict {
+		var v risk.Verdict
+		v.FoundText(e, rule, risk.Span{}, rule)
+		return v
+	}
+	tests := []struct {
+		name     string
+		v        risk.Verdict
+		approved bool
+		want     sandbox.Grant
+	}{
+		{"JXA's fetch, auto-run", risk.JXA(`$.NSData.dataWithContentsOfURL($.NSURL.URLWithString('https://example.com/'))`, &risk.Env{}), false, sandbox.Grant{Network: sandbox.NetInternet}},
+		{"a fetch", found(effect.Of(effect.Fetch), "x.get"), false, sandbox.Grant{Network: sandbox.NetInternet}},
+		{"an upload, approved", found(effect.Of(effect.Upload), "x.put"), true, sandbox.Grant{Approved: true, Network: sandbox.NetHost}},
+		{"a connection", found(effect.Of(effect.Connect), "x.ssh"), false, sandbox.Grant{Network: sandbox.NetInternet}},
+		{"a lookup", found(effect.Of(effect.Lookup), "x.dig"), false, sandbox.Grant{Network: sandbox.NetInternet}},
+		{"a page opened", found(effect.Of(effect.Egress), "x.open"), false, sandbox.Grant{}},
+		{"mail sent by an app", found(effect.Of(effect.Send), "x.mail"), true, sandbox.Grant{Approved: true}},
+		{"a write named like a network rule", found(effect.Of(effect.Overwrite), "shell.download"), false, sandbox.Grant{}},
+		{"typing, approved", found(effect.Of(effect.Input), "x.type"), true, sandbox.Grant{Approved: true, UI: true}},
+		{"typing, auto-run", found(effect.Of(effect.Input), "x.type"), false, sandbox.Grant{}},
+		{"a click named otherwise", found(effect.Of(effect.AppState), "jxa.click"), true, sandbox.Grant{Approved: true}},
+	}
+	for _, tt := range tests {
+		if got := sandbox.GrantFor(tt.v, tt.approved); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, want %+v (%v)", tt.name, got, tt.want, tt.v)
 		}
 	}
 }

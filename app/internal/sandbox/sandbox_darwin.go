@@ -4,12 +4,12 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -28,11 +28,41 @@ func selfExe() string {
 	return exe
 }
 
+// pin is the launcher's path as it stands: macOS has no /proc to name an
+// open file by.
+func pin(path string) (string, error) { return path, nil }
+
+// anonymousFile is an unlinked temporary file for the launcher's spec.
+func anonymousFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "airlock-spec-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
+
+// seal does nothing: there is no file sealing here.
+func seal(*os.File) error { return nil }
+
 // platformCommand starts the launcher in a session of its own: no
-// controlling terminal reaches what it execs.
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) {
+// controlling terminal reaches what it execs. The spec's program becomes
+// sandbox-exec's command line: the Seatbelt text of the profile (with its
+// paths resolved, as Seatbelt sees them) and the program, or for a probe
+// probeProgram, which the launcher runs with its TCC responsibility
+// disclaimed.
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
 	c.NewSession = true
-	return c, s
+	argv := s.Argv
+	if s.Probe {
+		argv = []string{probeProgram}
+	}
+	text, params, err := Seatbelt(Resolve(s.Profile))
+	if err != nil {
+		return c, s, err
+	}
+	s.Argv = SandboxExecArgv(text, params, argv)
+	return c, s, nil
 }
 
 // probe checks that Seatbelt confines here, by running it: sandbox-exec
@@ -71,8 +101,11 @@ func (b *Box) probeKind(ctx context.Context, kind string) error {
 	if err != nil {
 		return err
 	}
-	c, s := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: p.Env, Dir: "/"}, spec{Profile: p, Probe: true})
+	c, s, err := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
+		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true})
+	if err != nil {
+		return fmt.Errorf("the Seatbelt profile of %s: %w", kindWords(kind)+"s", err)
+	}
 	f, err := specFile(s)
 	if err != nil {
 		return err
@@ -91,43 +124,4 @@ func says(stderr string) string {
 		return ": " + s
 	}
 	return ""
-}
-
-// launch runs in the launcher: it turns the profile into Seatbelt text and
-// replaces itself (posix_spawn with POSIX_SPAWN_SETEXEC, so the pid, the
-// process group and the pipes stay the gate's to watch and kill) with
-// sandbox-exec running the program, with no file descriptor but 0, 1 and 2,
-// and its TCC responsibility disclaimed: the program is responsible for
-// itself, so TCC judges it by its own code identity, not Airlock's. A
-// command (sh, python, …) therefore has none of Airlock's Accessibility or
-// Automation grants. The AppleScript helper is the exception: it is
-// Airlock's own executable, signed as Airlock, and TCC attributes grants by
-// code identity, so once it runs it is judged as Airlock and has Airlock's
-// grants (README: which grants AppleScript actions run with). In probe
-// mode it runs probeProgram instead of the action.
-func launch(s spec) int {
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(os.Stderr, launchPrefix+format+"\n", a...)
-		return code
-	}
-	if s.Probe {
-		s.Argv = []string{probeProgram}
-	}
-	text, params, err := Seatbelt(Resolve(s.Profile))
-	if err != nil {
-		return fail(exitSetup, "%v", err)
-	}
-	if s.Dir != "" {
-		if err := os.Chdir(s.Dir); err != nil {
-			return fail(exitCannotRun, "%v", err)
-		}
-	}
-	argv := SandboxExecArgv(text, params, s.Argv)
-	err = spawnDisclaimed(SandboxExec, argv, s.Profile.Env)
-	// spawnDisclaimed returns only when it failed.
-	code := exitCannotRun
-	if errors.Is(err, os.ErrNotExist) {
-		code = exitNotFound
-	}
-	return fail(code, "running %s under %s: %v", s.Argv[0], SandboxExec, err)
 }

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
 )
 
@@ -35,10 +36,6 @@ import (
 const helperEnv = "AIRLOCK_SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(breakOverlayEnv) == "1" {
-		// A launcher started by TestProbeFailsClosedWithoutOverlay.
-		sandbox.BreakOverlay()
-	}
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
@@ -47,7 +44,9 @@ func TestMain(m *testing.M) {
 	if (os.Getenv(helperEnv) == "1" || filepath.Base(os.Args[0]) == "helper") && len(os.Args) > 1 {
 		os.Exit(helper(os.Args[1], os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // helper is what a confined program tries, printed one result a line as
@@ -619,7 +618,7 @@ func TestLauncherNeedsItsNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(f, `{"profile":{"kind":"command"},"argv":["true"]}`)
+	fmt.Fprintf(f, `{"version":%d,"profile":{"kind":"command"},"argv":["true"]}`, launcher.SpecVersion)
 	f.Seek(0, 0)
 	cmd.ExtraFiles = []*os.File{f}
 	out, err := cmd.CombinedOutput()

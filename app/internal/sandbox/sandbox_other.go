@@ -14,10 +14,25 @@ func selfExe() string {
 	return exe
 }
 
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec) { return c, s }
+func pin(path string) (string, error) { return path, nil }
+
+// anonymousFile is an unlinked temporary file for the launcher's spec.
+func anonymousFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "airlock-spec-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
+
+// seal does nothing: there is no file sealing here.
+func seal(*os.File) error { return nil }
+
+func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
+	return c, s, nil
+}
 
 func (b *Box) probe() (string, error) {
 	return "", errors.New("Airlock has no OS sandbox for this platform (only Linux and macOS)")
 }
-
-func launch(spec) int { return exitSetup }

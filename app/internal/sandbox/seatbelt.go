@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 )
 
 // SandboxExec is macOS's Seatbelt front end.
-const SandboxExec = "/usr/bin/sandbox-exec"
+const SandboxExec = launcher.SandboxExec
 
 // Seatbelt returns the profile as Seatbelt (SBPL) text for `sandbox-exec
 // -p TEXT`, with the -D parameters its paths come in as (KEY=VALUE, in
@@ -47,7 +49,7 @@ func Seatbelt(p Profile) (text string, params []string, err error) {
 			}
 		}
 	}
-	if err := p.Network.valid(); err != nil {
+	if err := p.Network.Valid(); err != nil {
 		return "", nil, err
 	}
 	sb.line("(version 1)")

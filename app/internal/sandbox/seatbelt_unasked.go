@@ -106,8 +106,25 @@ func plantingRegexes() ([]string, error) {
 		}
 		out = append(out, re)
 	}
+	for _, name := range gitMarkers {
+		f, err := foldName(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, "/"+f+"(/|$)")
+	}
 	return out, nil
 }
+
+// gitMarkers are the files that make a folder of any name a git folder
+// (git's is_git_directory: HEAD, with objects and refs or a commondir), so
+// that git run in it or below it runs its config and hooks. On Linux the
+// review knows such folders by what they hold (execute/gitdir.go);
+// Seatbelt cannot look at a folder's other entries, so an unasked action
+// may not create a file of these names anywhere: not in a root, and not in
+// its temporary folder to rename the folder into a root afterwards. A
+// repository's own HEAD lies in its .git, which the table refuses already.
+var gitMarkers = []string{"HEAD", "commondir"}
 
 // placeRegex returns the regular expression of one place: anchored at the
 // start of the path when the place starts in a folder, at any element

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -25,17 +26,17 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	var v Verdict
 	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.Add(level.Destructive, "as."+rule, Span{}, "%s", why)
+			v.Found(effect.Of(effect.Unknown, effect.Computed), "as."+rule, Span{}, "%s", why)
 		}
 		return v
 	}
 	lx := lexAppleScript(src)
 	an := newAsAn(lx, &v, env, depth)
 	if lx.badUTF8 {
-		an.add(level.Dangerous, "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
+		an.add(effect.Of(effect.Unknown), "as.invalid-utf8", Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	if lx.unterminated != "" {
-		an.add(level.Dangerous, "as.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
+		an.add(effect.Of(effect.Unknown), "as.unterminated", Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
 	}
 	an.collect()
 	an.run()
@@ -45,10 +46,10 @@ func appleScriptAt(src string, env *Env, depth int) Verdict {
 	an.guard()
 	an.repeatedEffects()
 	if an.deletes > bulkCount {
-		an.add(level.Destructive, "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.bulk-delete", Span{}, "BULK DELETE: deletes in %d places", an.deletes)
 	}
 	if an.sends > bulkCount {
-		an.add(level.Destructive, "egress.as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
+		an.add(effect.Of(effect.Send, effect.Bulk), "egress.as.bulk-email", Span{}, "BULK EMAIL: sends %d messages", an.sends)
 	}
 	an.release()
 	lx.release()
@@ -187,10 +188,21 @@ func (an *asAn) release() {
 	asPool.Put(an)
 }
 
-func (an *asAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
-	an.v.Add(l, rule, sp, format, args...)
+// add adds a reason: the effect e, found by rule at sp, whose warning is
+// format with args. A one-item effect inside a handler is noted, for
+// when the handler runs many times (repeatedEffects).
+func (an *asAn) add(e effect.Effect, rule string, sp Span, format string, args ...any) {
+	an.v.Found(e, rule, sp, format, args...)
 	if an.hasSubs {
-		an.effect(rule, sp)
+		an.effect(e, rule, sp)
+	}
+}
+
+// addText is add for a warning that needs no formatting.
+func (an *asAn) addText(e effect.Effect, rule string, sp Span, text string) {
+	an.v.FoundText(e, rule, sp, text)
+	if an.hasSubs {
+		an.effect(e, rule, sp)
 	}
 }
 
@@ -244,7 +256,6 @@ func (an *asAn) collect() {
 	// The handler being read, if any (a handler "named" by an empty text,
 	// an unknown «event», is none).
 	handler, inHandler := asName(0), false
-	uses := an.uses
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
@@ -262,128 +273,169 @@ func (an *asAn) collect() {
 			if t.kind != asWord && t.kind != asVar {
 				continue
 			}
-			if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
-				if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
-					// A call. Only a handler with at most maxDefs calls
-					// has them read (bindCalls).
-					name := an.name(*t)
-					if int(name) >= len(uses) {
-						uses = an.growUses(name)
-					}
-					if uses[name]&^usedBare <= maxDefs {
-						uses[name]++
-						an.calls = append(an.calls, asCall{name: name, toks: st[i:]})
-					}
-				}
-			} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
-				// A mention other than a call, a handler's definition or
-				// its end.
-				name := t.name // a word's name, as an.name gives it
-				if name == 0 {
-					name = an.name(*t)
-				}
-				if int(name) >= len(uses) {
-					uses = an.growUses(name)
-				}
-				uses[name] |= usedBare
-			}
-			switch t.kw {
-			case kwSet:
-				// set my X to …, set X of me to …: the same variable.
-				k := i + 1
-				if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
-					k++
-				}
-				if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
-					an.def(an.name(st[k]), st[k+4:])
-				} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
-					an.def(an.name(st[k]), st[k+2:])
-				} else if i+1 < len(st) && st[i+1].op == '{' {
-					for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.name(st[j]), nil)
-						}
-					}
-				}
-			case kwCopy:
-				for j := i + 1; j < len(st); j++ {
-					if st[j].kw == kwTo && j+1 < len(st) {
-						k := j + 1
-						if st[k].kw == kwMy && k+1 < len(st) {
-							k++
-						}
-						an.def(an.name(st[k]), nil)
-						break
-					}
-				}
-			case kwRepeat:
-				if i+2 < len(st) && st[i+1].kw == kwWith {
-					an.sym(an.name(st[i+2])).isVar = true
-					for j := i + 3; j < len(st); j++ {
-						if st[j].kw == kwIn {
-							an.def(an.name(st[i+2]), st[j+1:])
-							break
-						}
-					}
-				}
-			case kwApplication, kwApp, kwProcess:
-				j := i + 1
-				if j < len(st) && st[j].kw == kwId {
-					j++
-				}
-				if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
-					an.terminal = true
-				}
-			case kwProperty, kwLocal, kwGlobal:
-				if i == 0 {
-					for j := i + 1; j < len(st); j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.sym(an.name(st[j])).isVar = true
-							if t.kw == kwProperty {
-								if j+2 < len(st) && st[j+1].op == ':' {
-									an.def(an.name(st[j]), st[j+2:])
-								}
-								break
-							}
-						}
-					}
-				}
-			case kwOn, kwTo:
-				if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
-					an.sym(an.name(st[1])).isSub = true
-					an.hasSubs = true
-					// Parameters: on run argv, on foo(a, b), on run {a, b}.
-					// Their values come from the caller: computed, even where
-					// a property of the same name has a literal value. The
-					// positional ones of foo(a, b) are bound to what its
-					// calls pass, when every call can be read (bindCalls).
-					if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
-						from := len(an.params)
-						for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
-							if st[j].kind == asWord || st[j].kind == asVar {
-								an.sym(an.name(st[j])).isVar = true
-								an.params = append(an.params, an.name(st[j]))
-							}
-						}
-						to := len(an.params)
-						an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), from: int32(from), to: int32(to)})
-						continue
-					}
-					for j := 2; j < len(st); j++ {
-						if st[j].kind == asWord || st[j].kind == asVar {
-							an.def(an.name(st[j]), nil)
-						}
-					}
-				}
-			case kwScript:
-				if i == 0 && len(st) > 1 {
-					an.sym(an.name(st[1])).isVar = true
-				}
-			}
+			an.collectUse(st, i)
+			an.collectDef(st, i)
 		}
 	})
 	if len(an.handlers) > 0 {
 		an.bindCalls()
+	}
+}
+
+// collectUse notes how the word st[i] is used: a call of a handler,
+// name(…), whose calls are kept for bindCalls when there are few enough;
+// or a mention other than a call, a handler's definition or its end.
+func (an *asAn) collectUse(st []asToken, i int) {
+	t := &st[i]
+	uses := an.uses
+	if i+1 < len(st) && st[i+1].kind == asOp && st[i+1].op == '(' {
+		if !(i == 1 && (st[0].kw == kwOn || st[0].kw == kwTo)) {
+			// A call. Only a handler with at most maxDefs calls
+			// has them read (bindCalls).
+			name := an.name(*t)
+			if int(name) >= len(uses) {
+				uses = an.growUses(name)
+			}
+			if uses[name]&^usedBare <= maxDefs {
+				uses[name]++
+				an.calls = append(an.calls, asCall{name: name, toks: st[i:]})
+			}
+		}
+	} else if t.tlen > 0 && (i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
+		// A mention other than a call, a handler's definition or
+		// its end.
+		name := t.name // a word's name, as an.name gives it
+		if name == 0 {
+			name = an.name(*t)
+		}
+		if int(name) >= len(uses) {
+			uses = an.growUses(name)
+		}
+		uses[name] |= usedBare
+	}
+}
+
+// collectDef records what the statement st defines at its word st[i]:
+// variables set, copied, looped over, declared; handlers and their
+// parameters; script objects.
+func (an *asAn) collectDef(st []asToken, i int) {
+	t := &st[i]
+	switch t.kw {
+	case kwSet:
+		an.collectSet(st, i)
+	case kwCopy:
+		for j := i + 1; j < len(st); j++ {
+			if st[j].kw == kwTo && j+1 < len(st) {
+				k := j + 1
+				if st[k].kw == kwMy && k+1 < len(st) {
+					k++
+				}
+				an.def(an.name(st[k]), nil)
+				break
+			}
+		}
+	case kwRepeat:
+		if i+2 < len(st) && st[i+1].kw == kwWith {
+			an.collectLoop(st, i+2)
+		}
+	case kwApplication, kwApp, kwProcess:
+		j := i + 1
+		if j < len(st) && st[j].kw == kwId {
+			j++
+		}
+		if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
+			an.terminal = true
+		}
+	case kwProperty, kwLocal, kwGlobal:
+		if i == 0 {
+			an.collectDecl(st, t.kw == kwProperty)
+		}
+	case kwOn, kwTo:
+		if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
+			an.collectHandler(st)
+		}
+	case kwScript:
+		if i == 0 && len(st) > 1 {
+			an.sym(an.name(st[1])).isVar = true
+		}
+	}
+}
+
+// collectLoop records the variable st[v] of repeat with v in …: each item
+// of the collection is a definition.
+func (an *asAn) collectLoop(st []asToken, v int) {
+	an.sym(an.name(st[v])).isVar = true
+	for j := v + 1; j < len(st); j++ {
+		if st[j].kw == kwIn {
+			an.def(an.name(st[v]), st[j+1:])
+			break
+		}
+	}
+}
+
+// collectSet records set X to …, set my X to …, set X of me to … and
+// set {a, b} to …: the variables st[i] assigns.
+func (an *asAn) collectSet(st []asToken, i int) {
+	// set my X to …, set X of me to …: the same variable.
+	k := i + 1
+	if k < len(st) && (st[k].kw == kwMy || st[k].kw == kwIts) {
+		k++
+	}
+	if k+3 < len(st) && st[k+1].kw == kwOf && (st[k+2].kw == kwMe || st[k+2].kw == kwIt) && st[k+3].kw == kwTo {
+		an.def(an.name(st[k]), st[k+4:])
+	} else if k+1 < len(st) && (st[k].kind == asWord || st[k].kind == asVar) && st[k+1].kw == kwTo {
+		an.def(an.name(st[k]), st[k+2:])
+	} else if i+1 < len(st) && st[i+1].op == '{' {
+		for j := i + 2; j < len(st) && st[j].op != '}'; j++ {
+			if st[j].kind == asWord || st[j].kind == asVar {
+				an.def(an.name(st[j]), nil)
+			}
+		}
+	}
+}
+
+// collectDecl records the names a property, local or global declaration
+// declares; a property's value is a definition.
+func (an *asAn) collectDecl(st []asToken, property bool) {
+	for j := 1; j < len(st); j++ {
+		if st[j].kind == asWord || st[j].kind == asVar {
+			an.sym(an.name(st[j])).isVar = true
+			if property {
+				if j+2 < len(st) && st[j+1].op == ':' {
+					an.def(an.name(st[j]), st[j+2:])
+				}
+				break
+			}
+		}
+	}
+}
+
+// collectHandler records the handler the statement st defines (on foo(a,
+// b), to foo …, on run argv) and its parameters.
+func (an *asAn) collectHandler(st []asToken) {
+	an.sym(an.name(st[1])).isSub = true
+	an.hasSubs = true
+	// Parameters: on run argv, on foo(a, b), on run {a, b}.
+	// Their values come from the caller: computed, even where
+	// a property of the same name has a literal value. The
+	// positional ones of foo(a, b) are bound to what its
+	// calls pass, when every call can be read (bindCalls).
+	if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
+		from := len(an.params)
+		for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
+			if st[j].kind == asWord || st[j].kind == asVar {
+				an.sym(an.name(st[j])).isVar = true
+				an.params = append(an.params, an.name(st[j]))
+			}
+		}
+		to := len(an.params)
+		an.handlers = append(an.handlers, asHandler{name: an.name(st[1]), from: int32(from), to: int32(to)})
+		return
+	}
+	for j := 2; j < len(st); j++ {
+		if st[j].kind == asWord || st[j].kind == asVar {
+			an.def(an.name(st[j]), nil)
+		}
 	}
 }
 
@@ -520,22 +572,7 @@ func (an *asAn) statement(st []asToken) {
 			}
 			return
 		case kwTell:
-			app, rest, ok := an.tellTarget(st[1:])
-			// tell (every file of desktop) to delete: the target is many things.
-			bulk, _ := an.bulkObject(st, 1)
-			if ok && rest != nil {
-				// tell X to <statement>: one line, its own target. Whatever
-				// the inner statement opens or closes ends with the line.
-				n := len(an.stack)
-				an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
-				an.statement(rest)
-				if len(an.stack) > n {
-					an.stack = an.stack[:n]
-				}
-				return
-			}
-			an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
-			an.scan(st, false)
+			an.tellStatement(st)
 			return
 		case kwUsing:
 			if len(st) > 2 && st[1].kw == kwTerms && st[2].kw == kwFrom {
@@ -546,40 +583,7 @@ func (an *asAn) statement(st []asToken) {
 				return
 			}
 		case kwIf, kwElse:
-			// if … then <statement> on one line is a statement of its own;
-			// if … then at the end of a line opens a block; else <statement>
-			// likewise.
-			then := -1
-			for j := 1; j < len(st); j++ {
-				if st[j].kind == asWord && st[j].kw == kwThen {
-					then = j
-					break
-				}
-			}
-			switch {
-			case first.kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
-				if len(st) > 1 {
-					an.statement(st[1:])
-				}
-				return
-			case then < 0:
-				an.scan(st, false)
-				return
-			}
-			an.scan(st[:then+1], false)
-			if then == len(st)-1 {
-				if first.kw == kwIf {
-					an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
-				}
-				return
-			}
-			// One line: the statement after then, without opening a block.
-			n := len(an.stack)
-			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
-			an.statement(st[then+1:])
-			if len(an.stack) > n {
-				an.stack = an.stack[:n]
-			}
+			an.ifStatement(st)
 			return
 		case kwWith:
 			if len(st) > 1 && (st[1].kw == kwTimeout || st[1].kw == kwTransaction) {
@@ -618,6 +622,64 @@ func (an *asAn) statement(st []asToken) {
 	an.scan(st, true)
 }
 
+// tellStatement reads tell X, which opens a block with X as its target, and
+// tell X to <statement>, a line with its own.
+func (an *asAn) tellStatement(st []asToken) {
+	app, rest, ok := an.tellTarget(st[1:])
+	// tell (every file of desktop) to delete: the target is many things.
+	bulk, _ := an.bulkObject(st, 1)
+	if ok && rest != nil {
+		// tell X to <statement>: one line, its own target. Whatever
+		// the inner statement opens or closes ends with the line.
+		n := len(an.stack)
+		an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+		an.statement(rest)
+		if len(an.stack) > n {
+			an.stack = an.stack[:n]
+		}
+		return
+	}
+	an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+	an.scan(st, false)
+}
+
+// ifStatement reads if … then and else: if … then <statement> on one line
+// is a statement of its own; if … then at the end of a line opens a block;
+// else <statement> likewise.
+func (an *asAn) ifStatement(st []asToken) {
+	then := -1
+	for j := 1; j < len(st); j++ {
+		if st[j].kind == asWord && st[j].kw == kwThen {
+			then = j
+			break
+		}
+	}
+	switch {
+	case st[0].kw == kwElse && (len(st) == 1 || st[1].kw != kwIf):
+		if len(st) > 1 {
+			an.statement(st[1:])
+		}
+		return
+	case then < 0:
+		an.scan(st, false)
+		return
+	}
+	an.scan(st[:then+1], false)
+	if then == len(st)-1 {
+		if st[0].kw == kwIf {
+			an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
+		}
+		return
+	}
+	// One line: the statement after then, without opening a block.
+	n := len(an.stack)
+	an.stack = append(an.stack, asFrame{kind: "block", cond: st[1:then]})
+	an.statement(st[then+1:])
+	if len(an.stack) > n {
+		an.stack = an.stack[:n]
+	}
+}
+
 // appAllowed rates a tell (or use) of an application the allowedApps
 // setting does not list: at least Dangerous, as the setting asks.
 func (an *asAn) appAllowed(name string, sp Span) {
@@ -628,7 +690,7 @@ func (an *asAn) appAllowed(name string, sp Span) {
 		if why == "" {
 			why = "it is not in the allowedApps setting"
 		}
-		an.add(level.Dangerous, "as.app-not-allowed", sp, "APP: %s is not allowed: %s (the allowedApps setting)", rate.Display(name), why)
+		an.add(effect.Of(effect.Unknown), "as.app-not-allowed", sp, "APP: %s is not allowed: %s (the allowedApps setting)", rate.Display(name), why)
 	}
 }
 
@@ -664,13 +726,13 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				app = an.app(name)
 				an.appAllowed(name, tokSpan(st[j]))
 				if err := sanitize.Strict("app", name); err != nil {
-					an.add(level.Blocked, "as.app-name", tokSpan(st[j]), "%s", err.Error())
+					an.add(effect.Of(effect.Refused), "as.app-name", tokSpan(st[j]), "%s", err.Error())
 				}
 				i = j + end - 1
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
 				if an.env != nil && an.env.AppAllowed != nil && j < len(st) {
-					an.add(level.Dangerous, "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
+					an.add(effect.Of(effect.Unknown), "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
 				}
 			}
 		case t.kind == asWord && t.kw == kwTo && depth <= 0:
@@ -814,42 +876,13 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asEvent:
 			an.event(st, i, app)
 		case asOp:
-			// name(…): a call, if name is a handler (rules never change
-			// the stack noteCall reads).
-			if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
-				an.noteCall(st[i-1])
-			}
-			// x's sel:… or x's sel(…): a method call, if the script uses
-			// the Objective-C bridge.
-			if t.op == opPoss && i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) &&
-				(st[i+2].isOp(':') || st[i+2].isOp('(')) && an.objcOn() {
-				an.objcCall(st, i+1, app)
-			}
+			an.scanOp(st, i, app)
 		case asWord:
 			if t.tlen == 8 && an.text(t) == "activate" || t.tlen == 9 && an.text(t) == "frontmost" {
 				an.noteFront(st, i, app)
 			}
 			if rules := vocab.rules[t.kw]; rules != nil {
-				// Every row that matches applies; the longest one, where a
-				// command starts, is the command, whose parameters must be
-				// ones it models.
-				var cmd *verb
-				cmdN := 0
-				for _, r := range rules {
-					if n := r.match(st, i); n > 0 {
-						r.row.apply(an, st, i, n, app)
-						if n > cmdN && (!r.row.Head || isHead(st, i)) {
-							cmd, cmdN = r.row, n
-						}
-					}
-				}
-				if cmd != nil && cmd.Floor < level.Dangerous && !cmd.Part && isHead(st, i) {
-					an.checkParams(cmd, st, i, cmdN)
-				}
-				if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
-					facts.GenericVerbs[w] && !unknownAppReads[w] {
-					an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
-				}
+				an.scanRules(rules, st, i, app)
 			}
 		}
 	}
@@ -858,6 +891,45 @@ func (an *asAn) scan(st []asToken, head bool) {
 	}
 	if app != nil && len(st) > 2 && st[0].kind == asWord && st[0].kw == kwSet {
 		an.propertySet(st, app)
+	}
+}
+
+// scanOp looks at the operator st[i]: name(…) is a call, if name is a
+// handler (rules never change the stack noteCall reads); x's sel:… or x's
+// sel(…) a method call, if the script uses the Objective-C bridge.
+func (an *asAn) scanOp(st []asToken, i int, app *asApp) {
+	t := st[i]
+	if t.op == '(' && i > 0 && an.hasSubs && (st[i-1].kind == asWord || st[i-1].kind == asVar) {
+		an.noteCall(st[i-1])
+	}
+	if t.op == opPoss && i+2 < len(st) && (st[i+1].kind == asWord || st[i+1].kind == asVar) &&
+		(st[i+2].isOp(':') || st[i+2].isOp('(')) && an.objcOn() {
+		an.objcCall(st, i+1, app)
+	}
+}
+
+// scanRules applies the verb table's rows that can start at the word
+// st[i]. Every row that matches applies; the longest one, where a command
+// starts, is the command, whose parameters must be ones it models, and
+// which an application Airlock does not model may make of its own.
+func (an *asAn) scanRules(rules []asRule, st []asToken, i int, app *asApp) {
+	t := st[i]
+	var cmd *verb
+	cmdN := 0
+	for _, r := range rules {
+		if n := r.match(st, i); n > 0 {
+			r.row.apply(an, st, i, n, app)
+			if n > cmdN && (!r.row.Head || isHead(st, i)) {
+				cmd, cmdN = r.row, n
+			}
+		}
+	}
+	if cmd != nil && cmd.mayStayBelowDangerous() && !cmd.Part && isHead(st, i) {
+		an.checkParams(cmd, st, i, cmdN)
+	}
+	if w := an.text(t); cmd != nil && !cmd.Part && isHead(st, i) && app != nil && !app.dynamic && app.known == nil &&
+		facts.GenericVerbs[w] && !unknownAppReads[w] {
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %s, an application Airlock does not model: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), appTitle(app))
 	}
 }
 
@@ -879,7 +951,7 @@ func (an *asAn) appVerbParams(st []asToken, i int, app *asApp) {
 			if appVerbLabels[label] || ownRow(st, j) {
 				continue
 			}
-			an.add(level.Dangerous, "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s's %s is not one Airlock models: cannot tell what it does",
+			an.add(effect.Of(effect.Unknown), "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s's %s is not one Airlock models: cannot tell what it does",
 				an.text(t), rate.Display(label), app.known.Title, rate.Display(an.lx.src[st[i].start:st[i].end]))
 		}
 	}
@@ -929,9 +1001,9 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		// What a property of an application Airlock does not model does is
 		// not known (a rule's script, an action to run): the auto-run
 		// contract makes it Dangerous.
-		an.add(level.Dangerous, "as.unknown-app", stmtSpan(target), "SET: changes %s of %s, an application Airlock does not model: cannot tell what it does", changed, appTitle(app))
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", stmtSpan(target), "SET: changes %s of %s, an application Airlock does not model: cannot tell what it does", changed, appTitle(app))
 	}
-	an.v.AddText(level.Caution, "as.set-property", stmtSpan(target), "SET: changes "+changed+" of "+appTitle(app))
+	an.v.FoundText(effect.Of(effect.AppState), "as.set-property", stmtSpan(target), "SET: changes "+changed+" of "+appTitle(app))
 	an.urlProps(st, stmtSpan(st))
 	if app.known != nil && app.known.Title == "System Events" {
 		an.securityPrefs(st, target)
@@ -950,7 +1022,7 @@ func (an *asAn) securityPrefs(st, target []asToken) {
 	}
 	for _, p := range securityPrefProps {
 		if strings.Contains(words, " "+p) {
-			an.add(level.Destructive, "as.security-setting", stmtSpan(target), "SECURITY: changes %s in the Mac's security preferences", p)
+			an.add(effect.Of(effect.SecurityOff), "as.security-setting", stmtSpan(target), "SECURITY: changes %s in the Mac's security preferences", p)
 			return
 		}
 	}
@@ -966,7 +1038,7 @@ var securityPrefProps = []string{"security preferences", "require password to wa
 func (an *asAn) event(st []asToken, i int, app *asApp) {
 	t := st[i]
 	if an.text(t) == "" {
-		an.add(level.Dangerous, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
+		an.add(effect.Of(effect.Unknown), "as.raw-event", tokSpan(t), "raw Apple event code «event %s» is not one Airlock knows: cannot tell what it does", an.eventCode(t))
 		return
 	}
 	// Re-run the rules on the term as if it had been written out.
@@ -989,10 +1061,10 @@ func (an *asAn) event(st []asToken, i int, app *asApp) {
 		}
 	}
 	if len(an.v.Reasons) == before && !quietEvents[an.text(t)] {
-		an.add(level.Caution, "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
+		an.add(effect.Of(effect.AppState), "as.raw-event", tokSpan(t), "raw Apple event code «event %s» (%s)", an.eventCode(t), an.text(t))
 	}
 	if powerEvents[strings.ToLower(an.eventCode(t))] {
-		an.add(level.Dangerous, "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
+		an.add(effect.Of(effect.Power), "as.power", tokSpan(t), "SYSTEM POWER: «event %s» (%s) without confirmation", an.eventCode(t), an.text(t))
 	}
 }
 
@@ -1029,7 +1101,7 @@ func (an *asAn) checkExprHead(st []asToken, i int, app *asApp) {
 			if st[k].kw.has(kfKeyword|kfNoun|kfGeneric) || an.known(an.name(st[k])) || k+1 < len(st) && (st[k+1].kw == kwOf || st[k+1].op == opPoss || st[k+1].op == '(') {
 				return
 			}
-			an.add(level.Dangerous, "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[st[k].start:st[k].end]), app.name)
+			an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(st[k]), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[st[k].start:st[k].end]), app.name)
 			return
 		}
 	}
@@ -1043,15 +1115,16 @@ var asNouns = set(`input output alert name text contents every first last front 
 	folders file files process processes application button buttons menu date time string integer real
 	list record reference selection desktop home startup`)
 
-// checkHead finds the command a statement starts with and rates commands
-// the analyzer does not know. Expressions (set x to …, return …) are not
-// checked here: commands inside them are found by the verb rules.
-func (an *asAn) checkHead(st []asToken, app *asApp) {
+// headAt finds where the command of the statement st starts: after if …
+// then, else, try, ignoring and considering. ok is false when there is
+// none to check: a statement that starts with no word, a tell (statement
+// handles it), my, or nothing after the words skipped.
+func headAt(st []asToken) (int, bool) {
 	i := 0
 	for i < len(st) {
 		t := st[i]
 		if t.kind != asWord {
-			return
+			return 0, false
 		}
 		switch t.kw {
 		case kwIf, kwElse:
@@ -1067,16 +1140,24 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 			i = j + 1
 			continue
 		case kwTell:
-			return // handled by statement()
+			return 0, false // handled by statement()
 		case kwTry, kwIgnoring, kwConsidering:
 			i++
 			continue
 		case kwMy:
-			return
+			return 0, false
 		}
 		break
 	}
-	if i >= len(st) {
+	return i, i < len(st)
+}
+
+// checkHead finds the command a statement starts with and rates commands
+// the analyzer does not know. Expressions (set x to …, return …) are not
+// checked here: commands inside them are found by the verb rules.
+func (an *asAn) checkHead(st []asToken, app *asApp) {
+	i, ok := headAt(st)
+	if !ok {
 		return
 	}
 	t := st[i]
@@ -1095,40 +1176,55 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		}
 		return
 	}
+	if an.notCommand(st, i, app) || class.has(kfRule|kfAddition) && !unknownApp {
+		return // not a command; or rated by its rule, or a scripting addition
+	}
+	an.checkCommand(st, i, app)
+}
+
+// notCommand reports a statement whose first word st[i] is no command: a
+// variable or handler name (unless a plain word follows it inside a tell
+// block, attach action to …: then it is the app's command), a handler
+// call, foo(x), or a labelled handler, or an expression statement (input
+// volume of (get volume settings)).
+func (an *asAn) notCommand(st []asToken, i int, app *asApp) bool {
+	t := st[i]
 	if an.known(an.name(t)) && !(app != nil && i+1 < len(st) && st[i+1].kind == asWord && !st[i+1].kw.has(kfConnector)) {
-		// A variable or handler name, unless a plain word follows it inside
-		// a tell block (attach action to …): then it is the app's command.
-		return
+		return true
 	}
 	if i+1 < len(st) && st[i+1].kind == asOp && (st[i+1].op == '(' || st[i+1].op == ':') {
-		return // a handler call: foo(x), or a labelled handler
+		return true
 	}
-	if class.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss) {
-		return // an expression statement: input volume of (get volume settings)
-	}
-	if class.has(kfRule|kfAddition) && !unknownApp {
-		return // rated by its rule, or a scripting addition
-	}
+	return t.kw.has(kfNoun) || i+1 < len(st) && (st[i+1].kw == kwOf || st[i+1].op == opPoss)
+}
+
+// checkCommand rates the command word st[i] a statement starts with,
+// which is no keyword, variable, call or expression: by the application
+// it is told to, which must know it.
+func (an *asAn) checkCommand(st []asToken, i int, app *asApp) {
+	t := st[i]
+	w := an.text(t)
+	class := t.kw
 	if app == nil {
-		an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
+		an.add(effect.Of(effect.Unknown), "as.unknown-command", tokSpan(t), "unknown command %q: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.dynamic {
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", rate.Display(an.lx.src[t.start:t.end]))
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to an application chosen at run time", rate.Display(an.lx.src[t.start:t.end]))
 		return
 	}
 	if app.known == nil {
 		if class.has(kfGeneric) && unknownAppReads[w] {
 			return
 		}
-		an.add(level.Dangerous, "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
+		an.add(effect.Of(effect.Unknown), "as.unknown-app", tokSpan(t), "command %q to %q, an application Airlock does not know", rate.Display(an.lx.src[t.start:t.end]), app.name)
 		return
 	}
-	if l, ok := app.known.Verbs[w]; ok {
-		if l > level.Safe {
-			an.add(l, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
+	if e, ok := app.known.Does[w]; ok {
+		if e.Level() > level.Safe {
+			an.add(e, "as.app-verb", tokSpan(t), "%s: %s", app.known.Title, rate.Display(an.lx.src[t.start:t.end]))
 		}
-		if l < level.Dangerous {
+		if e.Level() < level.Dangerous {
 			an.appVerbParams(st, i, app)
 		}
 		return
@@ -1137,5 +1233,5 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 		an.appVerbParams(st, i, app)
 		return
 	}
-	an.add(level.Dangerous, "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
+	an.add(effect.Of(effect.Unknown), "as.unknown-command", tokSpan(t), "unknown command %q to %s: cannot tell what it does", rate.Display(an.lx.src[t.start:t.end]), app.known.Title)
 }

@@ -1,6 +1,10 @@
 package applescript
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/level"
+)
 
 // TestShellFloor checks which shell commands make `do shell script`
 // Destructive whatever the shell analysis says: seed 000's programs, however
@@ -16,8 +20,12 @@ func TestShellFloor(t *testing.T) {
 		"nice -n 10 rm x", "FOO=bar rm x", "true; shred -u x", "unlink x", "x || srm y",
 	}
 	for _, c := range hits {
-		if shellFloorHit(c) == "" {
+		why, e := shellFloorHit(c)
+		if why == "" {
 			t.Errorf("shellFloorHit(%q) = \"\", want a hit", c)
+		}
+		if e.Level() < level.Destructive {
+			t.Errorf("shellFloorHit(%q): %v, which weighs %v: seed 000's floor is destructive", c, e, e.Level())
 		}
 	}
 	misses := []string{
@@ -26,7 +34,7 @@ func TestShellFloor(t *testing.T) {
 		"git commit -m x", "open -a Safari", "uptime", "ps ax | grep sudo", "man chmod", "which rm",
 	}
 	for _, c := range misses {
-		if why := shellFloorHit(c); why != "" {
+		if why, _ := shellFloorHit(c); why != "" {
 			t.Errorf("shellFloorHit(%q) = %q, want none", c, why)
 		}
 	}

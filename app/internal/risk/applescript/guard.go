@@ -3,7 +3,7 @@ package applescript
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -51,11 +51,11 @@ func (an *asAn) guard() {
 			s := an.str(t)
 			sp := tokSpan(t)
 			if an.env.SelfApp(s) {
-				an.add(level.Blocked, "as.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(s))
+				an.add(effect.Of(effect.Refused), "as.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(s))
 				continue
 			}
 			if rate.NamesSelf(s) {
-				an.add(level.Blocked, "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(s))
+				an.add(effect.Of(effect.Refused), "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(s))
 				continue
 			}
 			if _, ok := rate.ScriptPath(s); !ok {
@@ -64,7 +64,7 @@ func (an *asAn) guard() {
 			verbs()
 			if k > 0 && st[k-1].isOp('&') {
 				for _, f := range rate.GuardScriptTail(an.env, s, u, true) {
-					an.add(f.Level, "as."+f.Rule, sp, "%s", f.Text)
+					an.finding(f, sp)
 				}
 				continue
 			}
@@ -76,8 +76,14 @@ func (an *asAn) guard() {
 				}
 			}
 			for _, f := range rate.GuardScriptPath(an.env, s, u, asPath) {
-				an.add(f.Level, "as."+f.Rule, sp, "%s", f.Text)
+				an.finding(f, sp)
 			}
 		}
 	})
+}
+
+// finding adds a finding of the path guard (rate.GuardScriptPath …) at sp,
+// with its effect.
+func (an *asAn) finding(f rate.Finding, sp Span) {
+	an.v.FoundText(f.Effect, "as."+f.Rule, sp, f.Text) // no guard rule is a one-item effect (perItem)
 }

@@ -1,6 +1,6 @@
 package applescript
 
-import "github.com/airlockhq/airlock/app/internal/level"
+import "github.com/airlockhq/airlock/app/internal/risk/effect"
 
 // Handlers: what a script's own handlers are given and how often they run.
 //
@@ -37,6 +37,7 @@ type asRunCall struct {
 // asEffect is a one-item effect met inside a handler.
 type asEffect struct {
 	handler asName
+	fx      effect.Effect
 	rule    string
 	sp      Span
 }
@@ -170,29 +171,29 @@ func (an *asAn) noteCall(t asToken) {
 }
 
 // perItem lists the one-item rules whose effect is a bulk one when
-// repeated, with what it then is.
+// repeated, with the rule and warning it then has: its effect is the one
+// item's, made Bulk.
 var perItem = map[string]struct {
-	l          level.Level
 	rule, text string
 }{
-	"as.delete":                {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes is called for many items (in a loop or recursively)"},
-	"as.delete-permanent":      {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
-	"as.objc-remove":           {level.Destructive, "as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
-	"as.objc-trash":            {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
-	"as.trash":                 {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
-	"egress.as.send":           {level.Destructive, "egress.as.bulk-email", "BULK EMAIL: a handler that sends is called many times (in a loop or recursively)"},
-	"as.quit":                  {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that quits is called in a loop or recursively"},
-	"as.shortcut-quit":         {level.Dangerous, "as.quit-all", "QUIT ALL APPS: a handler that types Command-Q is called in a loop or recursively"},
-	"as.shortcut-trash":        {level.Destructive, "as.bulk-trash", "BULK DELETE: a handler that types Command-Delete in the Finder is called in a loop or recursively"},
-	"as.move":                  {level.Dangerous, "as.bulk-move", "BULK MOVE: a handler that moves is called for many items (in a loop or recursively)"},
-	"as.click-menu-positional": {level.Dangerous, "as.click-menu-positional", "CLICK: a handler that clicks a menu item chosen at run time is called in a loop"},
+	"as.delete":                {"as.bulk-delete", "BULK DELETE: a handler that deletes is called for many items (in a loop or recursively)"},
+	"as.delete-permanent":      {"as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
+	"as.objc-remove":           {"as.bulk-delete", "BULK DELETE: a handler that deletes permanently is called for many items (in a loop or recursively)"},
+	"as.objc-trash":            {"as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
+	"as.trash":                 {"as.bulk-trash", "BULK DELETE: a handler that moves to the Trash is called for many items (in a loop or recursively)"},
+	"egress.as.send":           {"egress.as.bulk-email", "BULK EMAIL: a handler that sends is called many times (in a loop or recursively)"},
+	"as.quit":                  {"as.quit-all", "QUIT ALL APPS: a handler that quits is called in a loop or recursively"},
+	"as.shortcut-quit":         {"as.quit-all", "QUIT ALL APPS: a handler that types Command-Q is called in a loop or recursively"},
+	"as.shortcut-trash":        {"as.bulk-trash", "BULK DELETE: a handler that types Command-Delete in the Finder is called in a loop or recursively"},
+	"as.move":                  {"as.bulk-move", "BULK MOVE: a handler that moves is called for many items (in a loop or recursively)"},
+	"as.click-menu-positional": {"as.click-menu-positional", "CLICK: a handler that clicks a menu item chosen at run time is called in a loop"},
 }
 
 // effect records a one-item effect of the handler being rated.
-func (an *asAn) effect(rule string, sp Span) {
+func (an *asAn) effect(e effect.Effect, rule string, sp Span) {
 	if h := an.currentHandler(); h != 0 {
 		if _, ok := perItem[rule]; ok {
-			an.effects = append(an.effects, asEffect{handler: h, rule: rule, sp: sp})
+			an.effects = append(an.effects, asEffect{handler: h, fx: e, rule: rule, sp: sp})
 		}
 	}
 }
@@ -221,7 +222,7 @@ func (an *asAn) repeatedEffects() {
 	for _, e := range an.effects {
 		if many[e.handler] {
 			b := perItem[e.rule]
-			an.add(b.l, b.rule, e.sp, "%s", b.text)
+			an.add(e.fx.With(effect.Bulk), b.rule, e.sp, "%s", b.text)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package applescript
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -101,7 +101,7 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 		case objApp:
 			for _, v := range vals {
 				if h == nil && facts.OpenPath(v.s) == facts.TargetApp {
-					an.add(level.Caution, "as.launch-app", sp, "OPEN: launches the installed application %s", rate.Display(v.s))
+					an.add(effect.Of(effect.Launch), "as.launch-app", sp, "OPEN: launches the installed application %s", rate.Display(v.s))
 					continue
 				}
 				an.launchPath(sp, h, v)
@@ -111,7 +111,7 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 			case h != nil && forward:
 				an.launchPath(sp, h, launchVal{s: "…"})
 			case h == nil:
-				an.add(level.Dangerous, "as.launch-computed", sp, "OPEN: opens what is computed at run time, which may be a file for the app the system chooses")
+				an.add(effect.Of(effect.Launch, effect.Computed), "as.launch-computed", sp, "OPEN: opens what is computed at run time, which may be a file for the app the system chooses")
 			}
 		}
 	}
@@ -120,7 +120,7 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 		for _, t := range obj {
 			if t.kind == asString {
 				if ext := facts.RunnableExt(an.str(t)); ext != "" {
-					an.add(level.Dangerous, "as.open-executable", sp, "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
+					an.add(effect.Of(effect.RunUnseen), "as.open-executable", sp, "OPEN: opens %s, which runs code (%s)", rate.Display(an.str(t)), ext)
 				}
 			}
 		}
@@ -152,11 +152,11 @@ func (an *asAn) launchPath(sp Span, h *facts.Handler, v launchVal) {
 	if h != nil {
 		handler = *h
 	}
-	l, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Level()
+	e, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Effect()
 	if h != nil {
 		rule = "as.launch-" + k.String()
 	}
-	an.add(l, rule, sp, "OPEN %s: %s", rate.Display(p), why)
+	an.add(e, rule, sp, "OPEN %s: %s", rate.Display(p), why)
 }
 
 // launchURL rates handing a URL that is not a file's to h: by its scheme,
@@ -165,8 +165,8 @@ func (an *asAn) launchPath(sp Span, h *facts.Handler, v launchVal) {
 func (an *asAn) launchURL(sp Span, h *facts.Handler, u string, t facts.Target) {
 	if h != nil {
 		if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
-			l, why := facts.LaunchLevel(rate.Display(u), k, why, nil)
-			an.add(l, "as.launch-runner", sp, "OPEN %s: %s", rate.Display(u), why)
+			e, why := facts.LaunchEffect(rate.Display(u), k, why, nil)
+			an.add(e, "as.launch-runner", sp, "OPEN %s: %s", rate.Display(u), why)
 			return
 		}
 	}
@@ -174,8 +174,8 @@ func (an *asAn) launchURL(sp Span, h *facts.Handler, u string, t facts.Target) {
 	if t != facts.TargetFolder && t != facts.TargetApp {
 		scheme, _ = facts.URLScheme(strings.ToLower(strings.TrimSpace(u)))
 	}
-	l, why := facts.SchemeRisk(scheme)
-	an.add(l, "egress.as.open-url", sp, "OPEN URL: %s", why)
+	e, why := facts.SchemeEffect(scheme)
+	an.add(e, "egress.as.open-url", sp, "OPEN URL: %s", why)
 }
 
 // appRef reads the application a reference names (after using, or
@@ -499,7 +499,7 @@ func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	rest := st[i+n:]
 	variants, whole := an.template(rest[:exprEnd(rest)], 0)
 	if whole {
-		an.add(level.Caution, "egress.as.open-url", sp, "OPEN URL: opens a web page")
+		an.add(effect.Of(effect.Egress), "egress.as.open-url", sp, "OPEN URL: opens a web page")
 		return
 	}
 	var h *facts.Handler
@@ -516,7 +516,7 @@ func verbOpenLocation(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for _, v := range variants {
 		if _, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(v))); !ok {
-			an.add(level.Caution, "egress.as.open-url", sp, "OPEN URL: opens a web page")
+			an.add(effect.Of(effect.Egress), "egress.as.open-url", sp, "OPEN URL: opens a web page")
 			continue
 		}
 		an.launchPath(sp, h, launchVal{s: strings.TrimSpace(v), whole: true})
@@ -534,18 +534,18 @@ func (an *asAn) objcOpen(key string, sel string, m facts.ObjCMethod, args []asTo
 	default:
 		for _, v := range an.objcStrings(objcArg(args, 0)) {
 			if facts.OpenPath(strings.TrimPrefix(v, "file://")) == facts.TargetApp {
-				an.add(level.Caution, "as.launch-app", sp, "OPEN: %s launches the installed application %s", key, rate.Display(v))
+				an.add(effect.Of(effect.Launch), "as.launch-app", sp, "OPEN: %s launches the installed application %s", key, rate.Display(v))
 				return
 			}
 			if ext := facts.RunnableExt(v); ext != "" {
-				an.add(level.Dangerous, "as.open-executable", sp, "OPEN: %s opens %s, which runs code (%s)", key, rate.Display(v), ext)
+				an.add(effect.Of(effect.RunUnseen), "as.open-executable", sp, "OPEN: %s opens %s, which runs code (%s)", key, rate.Display(v), ext)
 				return
 			}
 		}
-		an.add(m.Level, "as.objc-open", sp, "OPEN: %s %s", key, m.What)
+		an.add(m.Does, "as.objc-open", sp, "OPEN: %s %s", key, m.What)
 		return
 	}
-	an.add(m.Level, "as.objc-open", sp, "OPEN: %s %s", key, m.What)
+	an.add(m.Does, "as.objc-open", sp, "OPEN: %s %s", key, m.What)
 	var h *facts.Handler
 	target := objcArg(args, 0)
 	if len(args) > 0 && args[0].isOp('(') {
@@ -570,7 +570,7 @@ func (an *asAn) objcOpen(key string, sel string, m facts.ObjCMethod, args []asTo
 	vals := an.objcValues(target, 0)
 	for _, v := range vals {
 		if v.s == "…" && !v.whole && h == nil && key != "openFile" {
-			an.add(level.Dangerous, "as.launch-computed", sp, "OPEN: %s opens what is computed at run time, which may be a file for the app the system chooses", key)
+			an.add(effect.Of(effect.Launch, effect.Computed), "as.launch-computed", sp, "OPEN: %s opens what is computed at run time, which may be a file for the app the system chooses", key)
 			continue
 		}
 		an.launchPath(sp, h, v)

@@ -3,7 +3,7 @@ package applescript
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -208,7 +208,7 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 		sel := objcArg(args, 0)
 		vs, whole := an.template(sel, 0)
 		if whole || len(vs) != 1 {
-			an.add(level.Dangerous, "as.objc-unknown", sp, "OBJC: %s calls a method named at run time", display)
+			an.add(effect.Of(effect.Unknown), "as.objc-unknown", sp, "OBJC: %s calls a method named at run time", display)
 			return
 		}
 		first, display = vs[0], rate.Display(vs[0])
@@ -226,11 +226,11 @@ func (an *asAn) objcCall(st []asToken, k int, app *asApp) {
 		switch {
 		case objcPlainSelectors[first]:
 		case s.computed:
-			an.add(level.Dangerous, "as.objc-unknown", sp, "OBJC: calls %s on a class looked up by a name computed at run time", display)
+			an.add(effect.Of(effect.Unknown), "as.objc-unknown", sp, "OBJC: calls %s on a class looked up by a name computed at run time", display)
 		case len(s.acting) > 0:
-			an.add(level.Dangerous, "as.objc-unknown", sp, "OBJC: calls %s on %s, which Airlock does not model (%s)", display, s.acting[0], objcWhat(s.acting[0]))
+			an.add(effect.Of(effect.Unknown), "as.objc-unknown", sp, "OBJC: calls %s on %s, which Airlock does not model (%s)", display, s.acting[0], objcWhat(s.acting[0]))
 		case !s.value:
-			an.add(level.Dangerous, "as.objc-unknown", sp, "OBJC: calls %s on an object Airlock cannot trace", display)
+			an.add(effect.Of(effect.Unknown), "as.objc-unknown", sp, "OBJC: calls %s on an object Airlock cannot trace", display)
 		}
 		return
 	}
@@ -274,13 +274,13 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 	case facts.ObjCInert:
 	case facts.ObjCRemove:
 		an.deletes++
-		an.add(m.Level, "as.objc-remove", sp, "DELETE: %s %s", key, m.What)
+		an.add(m.Does, "as.objc-remove", sp, "DELETE: %s %s", key, m.What)
 		an.pathArgs(args, true)
 	case facts.ObjCWrite, facts.ObjCAttributes:
-		an.add(m.Level, "as.objc-write", sp, "WRITE: %s %s", key, m.What)
+		an.add(m.Does, "as.objc-write", sp, "WRITE: %s %s", key, m.What)
 		an.pathArgs(args, true)
 	case facts.ObjCCopy, facts.ObjCMove:
-		an.add(m.Level, "as.objc-"+map[bool]string{true: "move", false: "copy"}[m.Effect == facts.ObjCMove], sp, "FILES: %s %s", key, m.What)
+		an.add(m.Does, "as.objc-"+map[bool]string{true: "move", false: "copy"}[m.Effect == facts.ObjCMove], sp, "FILES: %s %s", key, m.What)
 		src := objcArg(args, 0)
 		an.pathArgs(src, m.Effect == facts.ObjCMove)
 		an.pathArgs(args[min(len(src)+1, len(args)):], true)
@@ -288,38 +288,38 @@ func (an *asAn) objcEffect(key string, m facts.ObjCMethod, s *objcScope, st []as
 		an.pathArgs(args, false)
 		for _, v := range an.objcStrings(objcArg(args, 0)) {
 			if scheme, ok := facts.URLScheme(strings.ToLower(v)); ok && scheme != "file" {
-				an.add(level.Caution, "egress.as.network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
+				an.add(effect.Of(effect.Fetch), "egress.as.network", sp, "NETWORK: %s fetches %s", key, rate.Display(v))
 			}
 		}
 	case facts.ObjCTask:
 		an.objcTask = true
-		an.add(m.Level, "as.objc-task", sp, "NSTask: %s", m.What)
+		an.add(m.Does, "as.objc-task", sp, "NSTask: %s", m.What)
 	case facts.ObjCScript:
 		if !strings.HasPrefix(strings.ToLower(key), "initwithsource") {
-			an.add(m.Level, "as.objc-script", sp, "SCRIPT: %s %s", key, m.What)
+			an.add(m.Does, "as.objc-script", sp, "SCRIPT: %s %s", key, m.What)
 			return
 		}
 		an.objcSource(st, args, sp)
 	case facts.ObjCOpen:
 		an.objcOpen(key, an.text(st[k]), m, args, sp)
 	case facts.ObjCClipboard:
-		an.add(m.Level, "egress.as.clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
+		an.add(m.Does, "egress.as.clipboard", sp, "CLIPBOARD: %s %s", key, m.What)
 	case facts.ObjCDefaults:
 		an.objcDefaults(key, m, s, args, sp)
 	case facts.ObjCResource:
 		for _, w := range append(an.objcWords(args), an.objcStrings(args)...) {
 			if strings.Contains(strings.ToLower(w), "quarantine") {
-				an.add(level.Destructive, "as.objc-quarantine", sp, "SECURITY: %s changes a file's quarantine, which makes Gatekeeper check it", key)
+				an.add(effect.Of(effect.SecurityOff), "as.objc-quarantine", sp, "SECURITY: %s changes a file's quarantine, which makes Gatekeeper check it", key)
 				return
 			}
 		}
-		an.add(m.Level, "as.objc-resource", sp, "FILES: %s %s", key, m.What)
+		an.add(m.Does, "as.objc-resource", sp, "FILES: %s %s", key, m.What)
 	case facts.ObjCClassLookup:
 		if vs, whole := an.template(objcArg(args, 0), 0); whole || len(vs) != 1 {
-			an.add(level.Dangerous, "as.objc-class", sp, "OBJC: looks up a class by a name computed at run time")
+			an.add(effect.Of(effect.Unknown), "as.objc-class", sp, "OBJC: looks up a class by a name computed at run time")
 		}
 	default: // load code, script files, raw events, secrets, sending, quitting, the network
-		an.add(m.Level, objcEffectRules[m.Effect], sp, "OBJC: %s %s", key, m.What)
+		an.add(m.Does, objcEffectRules[m.Effect], sp, "OBJC: %s %s", key, m.What)
 	}
 }
 
@@ -358,13 +358,13 @@ func (an *asAn) objcSource(st []asToken, args []asToken, sp Span) {
 	}
 	variants, whole := an.template(src, 0)
 	if whole {
-		an.add(level.Destructive, "as.objc-script-computed", sp, "SCRIPT: runs script text computed at run time: cannot tell what it does")
+		an.add(effect.Of(effect.RunComputed), "as.objc-script-computed", sp, "SCRIPT: runs script text computed at run time: cannot tell what it does")
 		return
 	}
-	an.add(level.Caution, "as.objc-script", sp, "SCRIPT: runs script text")
+	an.add(effect.Of(effect.Run), "as.objc-script", sp, "SCRIPT: runs script text")
 	for _, v := range variants {
 		if an.depth+1 > rate.MaxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+			an.add(effect.Of(effect.Unknown, effect.Computed), "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 			return
 		}
 		var inner Verdict
@@ -384,16 +384,22 @@ func (an *asAn) objcDefaults(key string, m facts.ObjCMethod, s *objcScope, args 
 	for _, domain := range s.strs {
 		for _, k := range append(keys, "") {
 			if facts.ObjCSecuritySetting(domain, k) {
-				an.add(level.Destructive, "as.objc-security", sp, "SECURITY: %s changes %s %s, a security setting", key, rate.Display(domain), rate.Display(k))
+				an.add(effect.Of(effect.SecurityOff), "as.objc-security", sp, "SECURITY: %s changes %s %s, a security setting", key, rate.Display(domain), rate.Display(k))
 				return
 			}
 		}
 	}
 	if len(s.strs) > 0 {
-		an.add(max(m.Level, level.Dangerous), "as.objc-defaults", sp, "PREFERENCES: %s changes the preferences of %s", key, rate.Display(s.strs[0]))
+		// Another application's preferences: its preference file is
+		// written anew.
+		e := m.Does
+		if o := effect.Of(effect.Overwrite); o.Level() > e.Level() {
+			e = o
+		}
+		an.add(e, "as.objc-defaults", sp, "PREFERENCES: %s changes the preferences of %s", key, rate.Display(s.strs[0]))
 		return
 	}
-	an.add(m.Level, "as.objc-defaults", sp, "PREFERENCES: %s %s", key, m.What)
+	an.add(m.Does, "as.objc-defaults", sp, "PREFERENCES: %s %s", key, m.What)
 }
 
 // objcTasks rates what the script's NSTasks run: their launch paths and
@@ -454,14 +460,14 @@ func (an *asAn) objcTasks() {
 					cmd += " " + shellQuote(a)
 				}
 				an.shellInto(an.v, cmd, sp)
-				if why := shellFloorHit(cmd); why != "" {
-					an.add(level.Destructive, "as.objc-task-destructive", sp, "DANGEROUS SHELL COMMAND: NSTask runs destructive shell commands (%s)", why)
+				if why, fx := shellFloorHit(cmd); why != "" {
+					an.add(fx, "as.objc-task-destructive", sp, "DANGEROUS SHELL COMMAND: NSTask runs destructive shell commands (%s)", why)
 				}
 			}
 		}
 	}
 	if computed {
-		an.add(level.Destructive, "as.objc-task-computed", sp, "NSTask runs a program or arguments computed at run time: cannot tell what runs")
+		an.add(effect.Of(effect.RunComputed), "as.objc-task-computed", sp, "NSTask runs a program or arguments computed at run time: cannot tell what runs")
 	}
 }
 
@@ -525,7 +531,7 @@ func (an *asAn) use(st []asToken) {
 	}
 	sp := stmtSpan(st)
 	if len(rest) == 0 {
-		an.add(level.Dangerous, "as.use", sp, "USE: a use statement Airlock cannot read")
+		an.add(effect.Of(effect.Unknown), "as.use", sp, "USE: a use statement Airlock cannot read")
 		return
 	}
 	what := an.text(rest[0])
@@ -537,16 +543,16 @@ func (an *asAn) use(st []asToken) {
 	case what == "applescript" || what == "scripting" && len(rest) > 1 && an.text(rest[1]) == "additions":
 	case what == "framework" && facts.ObjCFrameworks[strings.TrimSuffix(strings.ToLower(name), ".framework")]:
 	case what == "framework":
-		an.add(level.Dangerous, "as.use-framework", sp, "USE: loads the framework %s, which Airlock does not know", rate.Display(name))
+		an.add(effect.Of(effect.LoadCode), "as.use-framework", sp, "USE: loads the framework %s, which Airlock does not know", rate.Display(name))
 	case what == "application" || what == "app":
 		if name == "" {
-			an.add(level.Dangerous, "as.use", sp, "USE: names an application computed at run time")
+			an.add(effect.Of(effect.Unknown), "as.use", sp, "USE: names an application computed at run time")
 			return
 		}
 		an.appAllowed(name, sp)
 	case what == "script":
-		an.add(level.Dangerous, "as.use-script", sp, "USE: loads the script library %s, whose code is not analysed", rate.Display(name))
+		an.add(effect.Of(effect.RunUnseen), "as.use-script", sp, "USE: loads the script library %s, whose code is not analysed", rate.Display(name))
 	default:
-		an.add(level.Dangerous, "as.use", sp, "USE: a use statement Airlock cannot read")
+		an.add(effect.Of(effect.Unknown), "as.use", sp, "USE: a use statement Airlock cannot read")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -172,7 +173,7 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.deletes++
 	if what := an.homeFolder(st[i+1:]); what != "" {
-		an.add(level.Destructive, "as.delete-home-folder", sp, "BULK DELETE: deletes %s and everything in it", what)
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.delete-home-folder", sp, "BULK DELETE: deletes %s and everything in it", what)
 		return
 	}
 	if bulk, what := an.bulkObject(st, i+1); bulk {
@@ -180,16 +181,16 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 		for _, t := range st[i+1 : min(len(st), i+5)] {
 			switch an.text(t) {
 			case "event", "events", "reminder", "reminders", "calendar", "calendars":
-				an.add(level.Destructive, "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
+				an.add(effect.Of(effect.Remove, effect.Bulk), "as.bulk-delete-calendar", sp, "BULK DELETE CALENDAR: Deletes multiple calendar events/reminders (%s)", what)
 				return
 			case "note", "notes", "contact", "contacts", "person", "people":
-				an.add(level.Destructive, "as.bulk-delete-notes", sp, "BULK DELETE: Deletes multiple notes or contacts (%s)", what)
+				an.add(effect.Of(effect.Remove, effect.Bulk), "as.bulk-delete-notes", sp, "BULK DELETE: Deletes multiple notes or contacts (%s)", what)
 				return
 			case "message", "messages", "mailbox", "mailboxes":
 				noun = "messages"
 			}
 		}
-		an.add(level.Destructive, "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.bulk-delete", sp, "BULK DELETE: This will delete multiple %s (%s). This action may be irreversible.", noun, what)
 		return
 	}
 	if app != nil && app.known != nil && app.known.Title != "Finder" {
@@ -199,24 +200,24 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 			switch w := an.text(t); w {
 			case "calendar", "mailbox", "list", "account", "playlist", "album", "folder", "group", "notebook":
 				if app.known.Title != "System Events" || t.kw == kwFolder {
-					an.add(level.Destructive, "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
+					an.add(effect.Of(effect.Remove, effect.Bulk), "as.delete-container", sp, "DELETE: deletes the %s %s and everything in it, permanently", appTitle(app), w)
 					return
 				}
 			}
 		}
 		if app.known.Title == "System Events" && !hasWord(st[i+1:min(len(st), i+4)], kwLogin) {
-			an.add(level.Destructive, "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
+			an.add(effect.Of(effect.Remove), "as.delete-permanent", sp, "DELETE: System Events deletes files permanently (not to the Trash)")
 			return
 		}
 	}
 
 	for _, t := range st[i+1 : min(len(st), i+4)] {
 		if t.kw == kwLogin {
-			an.add(level.Dangerous, "as.login-item", sp, "DELETE: removes a login item")
+			an.add(effect.Of(effect.Setting, effect.Session), "as.login-item", sp, "DELETE: removes a login item")
 			return
 		}
 	}
-	an.add(level.Dangerous, "as.delete", sp, "DELETE: Will delete a file or folder (goes to Trash)")
+	an.add(effect.Of(effect.Trash), "as.delete", sp, "DELETE: Will delete a file or folder (goes to Trash)")
 }
 
 func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -241,35 +242,36 @@ func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 		}
 	}
 	if home := an.homeFolder(st[i+1:]); home != "" {
-		l := level.Dangerous
+		// With everything in it: bulk; to the Trash, a bulk delete.
+		e := effect.Of(effect.Change, effect.Bulk)
 		if trash {
-			l = level.Destructive
+			e = effect.Of(effect.Trash, effect.Bulk)
 		}
-		an.add(l, "as.move-home-folder", sp, "MOVE: moves %s, with everything in it", home)
+		an.add(e, "as.move-home-folder", sp, "MOVE: moves %s, with everything in it", home)
 	}
 	switch {
 	case bulk && trash:
-		an.add(level.Destructive, "as.bulk-trash", sp, "BULK DELETE: moves multiple items (%s) to the Trash", what)
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.bulk-trash", sp, "BULK DELETE: moves multiple items (%s) to the Trash", what)
 	case trash:
-		an.add(level.Dangerous, "as.trash", sp, "DELETE: moves items to the Trash")
+		an.add(effect.Of(effect.Trash), "as.trash", sp, "DELETE: moves items to the Trash")
 	case bulk:
-		an.add(level.Dangerous, "as.bulk-move", sp, "BULK MOVE: Will move multiple files/folders (%s)", what)
+		an.add(effect.Of(effect.Change, effect.Bulk), "as.bulk-move", sp, "BULK MOVE: Will move multiple files/folders (%s)", what)
 	default:
-		an.add(level.Caution, "as.move", sp, "MOVE: moves files or objects")
+		an.add(effect.Of(effect.Change), "as.move", sp, "MOVE: moves files or objects")
 	}
 }
 
 func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
 	if bulk, _ := an.bulkObject(st, i+1); bulk {
-		an.add(level.Caution, "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
+		an.add(effect.Of(effect.Create, effect.Bulk), "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
 		return
 	}
-	an.add(level.Caution, "as.duplicate", span2(st, i, 1), "DUPLICATE: makes a copy")
+	an.add(effect.Of(effect.Create), "as.duplicate", span2(st, i, 1), "DUPLICATE: makes a copy")
 }
 
 func verbEmpty(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Finder" {
-		an.add(level.Destructive, "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
+		an.add(effect.Of(effect.Remove, effect.Bulk), "as.empty-trash", span2(st, i, 1), "EMPTY TRASH: Permanently deletes all items in Trash")
 	}
 }
 
@@ -277,34 +279,34 @@ func verbSend(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 {
 		an.sends++
 		if an.bulkRecipients {
-			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
+			an.add(effect.Of(effect.Send, effect.Bulk), "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
 			return
 		}
 		if bulk, _ := an.bulkObject(st, i+1); bulk {
-			an.add(level.Destructive, "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
+			an.add(effect.Of(effect.Send, effect.Bulk), "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: Will send multiple emails")
 			return
 		}
-		an.add(level.Dangerous, "egress.as.send", span2(st, i, 1), "SEND: sends an email or message as you")
+		an.add(effect.Of(effect.Send), "egress.as.send", span2(st, i, 1), "SEND: sends an email or message as you")
 	}
 }
 
 func verbPower(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.add(level.Dangerous, "as.power", span2(st, i, n), "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
+	an.add(effect.Of(effect.Power), "as.power", span2(st, i, n), "SYSTEM POWER: Will shutdown, restart, log out or sleep the Mac")
 }
 
 func verbQuit(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 && an.loopBulk() {
-		an.add(level.Dangerous, "as.quit-all", span2(st, i, 1), "QUIT ALL APPS: quits applications in a loop")
+		an.add(effect.Of(effect.Quit, effect.Bulk), "as.quit-all", span2(st, i, 1), "QUIT ALL APPS: quits applications in a loop")
 		return
 	}
 	if n == 1 && isHead(st, i) {
-		an.add(level.Caution, "as.quit", span2(st, i, 1), "QUIT: quits an application")
+		an.add(effect.Of(effect.Quit), "as.quit", span2(st, i, 1), "QUIT: quits an application")
 	}
 }
 
 func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
-	an.add(level.Caution, "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+	an.add(effect.Of(effect.Input), "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 	an.keyCombo(st, i, app)
 	// Typed after Command-Space: the start of a terminal's name launches it.
 	if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
@@ -314,7 +316,7 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 					an.terminal = true
 					an.spotlight = false
 					an.front, an.frontTerminal = name, true
-					an.add(level.Dangerous, "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
+					an.add(effect.Of(effect.Launch, effect.Terminal), "as.spotlight-terminal", sp, "KEYSTROKE: opens a terminal through Spotlight; what is typed next runs as a command")
 					return
 				}
 			}
@@ -351,7 +353,7 @@ func (an *asAn) typedUnknown(st []asToken, from int, sp Span) {
 			var w Verdict
 			an.shellInto(&w, c, sp)
 			if w.Level >= level.Destructive {
-				an.add(level.Dangerous, "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
+				an.add(effect.Of(effect.Input, effect.Terminal), "as.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(c))
 			}
 		}
 	}
@@ -390,34 +392,34 @@ func verbKey(an *asAn, st []asToken, i, n int, app *asApp) {
 	if an.front != "" && hasWord(st[i+1:], kwUsing) && an.hasText(st[i+1:], "command") {
 		an.front, an.frontTerminal = "", false // Command-Tab …: the front is not known
 	}
-	an.add(level.Caution, "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
+	an.add(effect.Of(effect.Input), "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
 	an.keyCombo(st, i, app)
 }
 
 func verbClick(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
-	an.add(level.Caution, "as.click", sp, "CLICK: Simulates a mouse click")
+	an.add(effect.Of(effect.Input), "as.click", sp, "CLICK: Simulates a mouse click")
 	an.menuLabels(st[i+1:], sp)
 }
 
 func verbPerform(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
-	an.add(level.Caution, "as.perform", sp, "PERFORM: Triggers an interface action")
+	an.add(effect.Of(effect.Input), "as.perform", sp, "PERFORM: Triggers an interface action")
 	an.menuLabels(st[i+n:], sp)
 }
 
 func verbExecute(an *asAn, st []asToken, i, n int, app *asApp) {
 	for _, t := range st[i:] {
 		if t.kw == kwJavascript {
-			an.add(level.Dangerous, "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
+			an.add(effect.Of(effect.RunUnseen), "as.javascript", span2(st, i, 1), "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session")
 			return
 		}
 	}
 	if isHead(st, i) {
-		an.add(level.Dangerous, "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
+		an.add(effect.Of(effect.RunUnseen), "as.execute", span2(st, i, 1), "EXECUTE: runs something in %s", appTitle(app))
 		for _, t := range st[i+1:] {
 			if t.kind == asString && codeDeletes(an.str(t)) {
-				an.add(level.Destructive, "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
+				an.add(effect.Of(effect.Remove), "as.execute-code", span2(st, i, 1), "EXECUTE: the code it runs deletes files (%s)", rate.Display(an.str(t)))
 			}
 		}
 	}
@@ -430,13 +432,13 @@ func verbAdminBare(an *asAn, st []asToken, i, n int, app *asApp) {
 	if i+n < len(st) && st[i+n].kind == asWord && an.text(st[i+n]) == "false" {
 		return // administrator privileges false
 	}
-	an.add(level.Destructive, "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root): sudo, by AppleScript")
+	an.add(effect.Of(effect.Admin, effect.Session), "as.admin", span2(st, i, n), "ADMIN: runs with administrator privileges (as root): sudo, by AppleScript")
 }
 
 func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
 	for j := i + 2; j+1 < len(st); j++ {
 		if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
-			an.add(level.Dangerous, "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
+			an.add(effect.Of(effect.ReadSecret), "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
 			return
 		}
 	}
@@ -446,14 +448,14 @@ func verbSetEOF(an *asAn, st []asToken, i, n int, app *asApp) {
 	// set eof f to 0 then write: the usual way to overwrite a file. With
 	// nothing written, the file is emptied.
 	if an.writesFile() {
-		an.add(level.Dangerous, "as.set-eof", span2(st, i, n), "OVERWRITE: set eof cuts a file's contents before writing it anew")
+		an.add(effect.Of(effect.Overwrite), "as.set-eof", span2(st, i, n), "OVERWRITE: set eof cuts a file's contents before writing it anew")
 		return
 	}
-	an.add(level.Destructive, "as.set-eof", span2(st, i, n), "TRUNCATE: set eof empties a file and nothing is written back")
+	an.add(effect.Of(effect.Remove), "as.set-eof", span2(st, i, n), "TRUNCATE: set eof empties a file and nothing is written back")
 }
 
 func verbClipboard(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.add(level.Caution, "egress.as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
+	an.add(effect.Of(effect.Egress), "egress.as.clipboard", span2(st, i, n), "CLIPBOARD: replaces the clipboard")
 	if k := i + n; k+1 < len(st) && st[k].kw == kwTo && st[k+1].kind == asString {
 		an.clipboard = an.str(st[k+1])
 	}
@@ -466,12 +468,12 @@ func verbMake(an *asAn, st []asToken, i, n int, app *asApp) {
 			// one: an empty new file loses and holds nothing, like a new
 			// folder; one made with data is a file written.
 			if hasWord(st[i+1:], kwContents) || an.hasText(st[i+1:], "data") {
-				an.add(level.Dangerous, "as.make-file", span2(st, i, 1), "MAKE: writes a new file on disk")
+				an.add(effect.Of(effect.Overwrite), "as.make-file", span2(st, i, 1), "MAKE: writes a new file on disk")
 			} else {
-				an.add(level.Caution, "as.make-file", span2(st, i, 1), "MAKE: creates a new, empty file")
+				an.add(effect.Of(effect.Create), "as.make-file", span2(st, i, 1), "MAKE: creates a new, empty file")
 			}
 		} else {
-			an.add(level.Caution, "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
+			an.add(effect.Of(effect.Create), "as.make", span2(st, i, 1), "MAKE: creates a new %s", an.nextNoun(st, i+1))
 		}
 	}
 	makeDetails(an, st, i, n, app)
@@ -504,7 +506,7 @@ func verbWrite(an *asAn, st []asToken, i, n int, app *asApp) {
 	if i+1 < len(st) && st[i+1].kw == kwText {
 		return
 	}
-	an.add(level.Dangerous, "as.write", span2(st, i, 1), "WRITE: writes to a file")
+	an.add(effect.Of(effect.Overwrite), "as.write", span2(st, i, 1), "WRITE: writes to a file")
 	an.pathArgs(st[i+1:], true)
 }
 
@@ -513,7 +515,7 @@ func verbWrite(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbOpenForAccess(an *asAn, st []asToken, i, n int, app *asApp) {
 	write := hasWordSeq(st[i+n:], kwWrite, kwPermission) && !hasWordSeq(st[i+n:], kwWithout, kwWrite)
 	if write {
-		an.add(level.Dangerous, "as.write", span2(st, i, n), "WRITE: opens a file to write it (creating it if it does not exist)")
+		an.add(effect.Of(effect.Overwrite), "as.write", span2(st, i, n), "WRITE: opens a file to write it (creating it if it does not exist)")
 	}
 	an.pathArgs(st[i+n:], write)
 }
@@ -521,7 +523,7 @@ func verbOpenForAccess(an *asAn, st []asToken, i, n int, app *asApp) {
 // verbSave rates save: a document written to its file, or to the file
 // or folder named after in/as.
 func verbSave(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.add(level.Dangerous, "as.save", span2(st, i, n), "SAVE: writes a document to a file")
+	an.add(effect.Of(effect.Overwrite), "as.save", span2(st, i, n), "SAVE: writes a document to a file")
 	an.pathArgs(st[i+n:], true)
 }
 
@@ -531,7 +533,7 @@ func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
-		an.add(level.Dangerous, "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+		an.add(effect.Of(effect.RunUnseen), "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 		return
 	}
 	if n != 1 || !isHead(st, i) || i+1 >= len(st) || st[i+1].kw == kwScript {
@@ -540,15 +542,15 @@ func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	switch {
 	case hasWord(st[i+1:min(len(st), i+4)], kwShortcut) || app != nil && app.known != nil && app.known.Title == "Shortcuts":
-		an.add(level.Dangerous, "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
+		an.add(effect.Of(effect.RunUnseen), "as.shortcut", sp, "SHORTCUT: runs a shortcut whose actions cannot be inspected")
 	case app != nil && (app.dynamic || app.known == nil):
-		an.add(level.Dangerous, "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
+		an.add(effect.Of(effect.Unknown), "as.run", sp, "RUN: runs something inside %s, which Airlock does not know", appTitle(app))
 	}
 }
 
 func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
 	if isHead(st, i) && hasWord(st[i:], kwFolder) {
-		an.add(level.Destructive, "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
+		an.add(effect.Of(effect.Persist), "as.folder-action", span2(st, i, n), "PERSISTENCE: attaches a Folder Action script that runs whenever the folder changes")
 	}
 }
 
@@ -560,16 +562,16 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.urlProps(st[i+1:], span2(st, i, 1))
 	if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 		if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
-			an.add(level.Destructive, "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
+			an.add(effect.Of(effect.Persist), "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")
 		} else {
-			an.add(level.Dangerous, "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
+			an.add(effect.Of(effect.Change, effect.Bulk), "as.mail-rule", span2(st, i, 1), "MAIL RULE: acts on every incoming message from now on")
 		}
 	}
 	if an.loopBulk() && hasWord(st[i:min(len(st), i+5)], kwRecipient) {
 		an.bulkRecipients = true
 	}
 	if hasWordSeq(st[i:min(len(st), i+5)], kwFolder, kwAction) {
-		an.add(level.Destructive, "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
+		an.add(effect.Of(effect.Persist), "as.folder-action", span2(st, i, 1), "PERSISTENCE: makes a Folder Action whose script runs whenever the folder changes")
 	}
 	if app != nil && app.known != nil && app.known.Title == "Script Editor" {
 		// make new document with properties {contents:"…"}: code to run.
@@ -582,7 +584,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for j := i + 1; j+1 < len(st) && j < i+5; j++ {
 		if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
-			an.add(level.Dangerous, "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
+			an.add(effect.Of(effect.RunUnseen), "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
 			return
 		}
 	}
@@ -664,16 +666,16 @@ func (an *asAn) pathArgs(st []asToken, write bool) {
 func (an *asAn) pathLit(s string, sp Span, write, tail bool) {
 	pv := an.pathVerdict(s, write, tail)
 	for _, f := range pv.findings {
-		an.add(f.Level, "as."+f.Rule, sp, "%s", f.Text)
+		an.finding(f, sp)
 	}
 	switch z := pv.zone; {
 	case write && z.Persist != "":
-		an.add(level.Destructive, "as.persistence", sp, "writes %s: %s runs code automatically (persistence)", rate.Display(s), z.Persist)
+		an.add(effect.Of(effect.Overwrite, effect.Planted), "as.persistence", sp, "writes %s: %s runs code automatically (persistence)", rate.Display(s), z.Persist)
 	case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
-		an.add(level.Destructive, "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
+		an.add(effect.Of(effect.Overwrite, effect.Planted), "as.protected-write", sp, "writes %s, inside %s", rate.Display(s), z.Detail)
 	case !write:
 		if what, ok := z.SecretRead(); ok {
-			an.add(level.Dangerous, "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), what)
+			an.add(effect.Of(effect.ReadSecret), "secret.as.read", sp, "reads %s, inside %s", rate.Display(s), what)
 		}
 	}
 }
@@ -728,16 +730,16 @@ func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
 // computed at run time is Destructive: nothing can be known of it.
 func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := stmtSpan(st[i:])
-	an.add(level.Dangerous, "as.shell", span2(st, i, n), "SHELL COMMAND: Review carefully for dangerous operations")
+	an.add(effect.Of(effect.Shell), "as.shell", span2(st, i, n), "SHELL COMMAND: Review carefully for dangerous operations")
 	variants, whole := an.template(st[i+n:], 0)
 	if whole {
-		an.add(level.Destructive, "as.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "as.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
 		return
 	}
 	for _, cmd := range variants {
 		an.shellInto(an.v, cmd, sp)
-		if why := shellFloorHit(cmd); why != "" {
-			an.add(level.Destructive, "as.shell-destructive", sp, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (%s)", why)
+		if why, fx := shellFloorHit(cmd); why != "" {
+			an.add(fx, "as.shell-destructive", sp, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (%s)", why)
 		}
 	}
 }
@@ -745,7 +747,7 @@ func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 // verbPassword rates a password read from Keychain Scripting: a secret.
 func verbPassword(an *asAn, st []asToken, i, n int, app *asApp) {
 	if app != nil && app.known != nil && app.known.Title == "Keychain Scripting" {
-		an.add(level.Dangerous, "secret.as.keychain", span2(st, i, n), "KEYCHAIN: reads a password from the Keychain")
+		an.add(effect.Of(effect.ReadSecret), "secret.as.keychain", span2(st, i, n), "KEYCHAIN: reads a password from the Keychain")
 	}
 }
 
@@ -760,18 +762,18 @@ func verbDoScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	sp := stmtSpan(st[i:])
 	if !facts.ScriptRunners[strings.ToLower(app.known.Title)] {
-		an.add(level.Dangerous, "as.do-script", span2(st, i, n), "SCRIPT: do script runs a script inside %s, which Airlock does not analyse", appTitle(app))
+		an.add(effect.Of(effect.RunUnseen), "as.do-script", span2(st, i, n), "SCRIPT: do script runs a script inside %s, which Airlock does not analyse", appTitle(app))
 		return
 	}
-	an.add(level.Caution, "as.do-script", span2(st, i, n), "SCRIPT: %s runs script text", appTitle(app))
+	an.add(effect.Of(effect.Run), "as.do-script", span2(st, i, n), "SCRIPT: %s runs script text", appTitle(app))
 	variants, whole := an.template(st[i+n:], 0)
 	if whole {
-		an.add(level.Destructive, "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
+		an.add(effect.Of(effect.RunComputed), "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
 		return
 	}
 	for _, v := range variants {
 		if an.depth+1 > rate.MaxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+			an.add(effect.Of(effect.Unknown, effect.Computed), "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 			return
 		}
 		an.v.Merge(appleScriptAt(v, an.env, an.depth+1), &sp)
@@ -789,14 +791,14 @@ func verbWriteText(an *asAn, st []asToken, i, n int, app *asApp) {
 // are rated as shell.
 func terminalText(an *asAn, st []asToken, i, n int, verb, appName string) {
 	sp := stmtSpan(st[i:])
-	an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
+	an.add(effect.Of(effect.Run), "as.terminal", span2(st, i, n), "TERMINAL: %s runs a command in a live %s shell", verb, appName)
 	if hasWordSeq(st[i+n:], kwDo, kwShell, kwScript) {
-		an.add(level.Destructive, "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
+		an.add(effect.Of(effect.RunComputed), "as.terminal-shell-output", sp, "TERMINAL: runs the output of a shell command as a command")
 	}
 	variants, whole := an.template(st[i+n:], 0)
 	if whole {
 		// Nothing of the command is in the script: there is nothing to parse.
-		an.add(level.Dangerous, "as.terminal-computed", sp, "TERMINAL: runs a command computed at run time in %s", appName)
+		an.add(effect.Of(effect.Input, effect.Terminal), "as.terminal-computed", sp, "TERMINAL: runs a command computed at run time in %s", appName)
 		return
 	}
 	for _, cmd := range variants {
@@ -817,10 +819,10 @@ func verbRunScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	if len(rest) > 0 && rest[0].kind == asString && (len(rest) == 1 || rest[1].kind != asOp || rest[1].op != '&') {
 		if an.depth+1 > rate.MaxDepth {
-			an.add(level.Destructive, "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+			an.add(effect.Of(effect.Unknown, effect.Computed), "as.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 			return
 		}
-		an.add(level.Caution, "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
+		an.add(effect.Of(effect.Run), "as.run-script", span2(st, i, n), "RUN SCRIPT: runs script text")
 		var inner Verdict
 		if jsLang {
 			inner = an.env.Languages().JXA(an.str(rest[0]), an.env, an.depth+1)
@@ -831,17 +833,17 @@ func verbRunScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		return
 	}
 	if len(rest) > 0 && rest[0].kind == asWord && (rest[0].kw == kwFile || rest[0].kw == kwAlias || rest[0].kw == kwPosix) {
-		an.add(level.Dangerous, "as.run-script-file", sp, "RUN SCRIPT: runs a script file that is not analysed")
+		an.add(effect.Of(effect.RunUnseen), "as.run-script-file", sp, "RUN SCRIPT: runs a script file that is not analysed")
 		return
 	}
-	an.add(level.Destructive, "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
+	an.add(effect.Of(effect.RunComputed), "as.run-script-computed", sp, "RUN SCRIPT: runs script text computed at run time: cannot tell what it does")
 }
 
 // typedIntoTerminal rates text typed with keystroke while a terminal is in
 // use: it is a shell command by other means.
 func (an *asAn) typedIntoTerminal(st []asToken, from int, sp Span) {
 	variants, whole := an.template(st[from:], 0)
-	an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
+	an.add(effect.Of(effect.Input, effect.Terminal), "as.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 	if whole {
 		return
 	}
@@ -885,8 +887,8 @@ func hasWordSeq(st []asToken, ks ...kwID) bool {
 func (an *asAn) menuLabels(st []asToken, sp Span) {
 	var joined strings.Builder
 	check := func(label string, mode byte) {
-		if l, what := filterRisk(label, mode); l > level.Caution {
-			an.add(l, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", rate.Display(label), what)
+		if e, what, ok := filterRisk(label, mode); ok && e.Level() > level.Caution {
+			an.add(e, "as.click-menu", sp, "CLICK: chooses %q through the interface: %s", rate.Display(label), what)
 		}
 	}
 	// perform action "AXPress" of X: the target is X.
@@ -898,7 +900,7 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 		target = target[1:]
 	}
 	if an.chosenAtRunTime(target) {
-		an.add(level.Dangerous, "as.click-menu-positional", sp, "CLICK: chooses a menu item by its position or at run time: cannot tell which command it is")
+		an.add(effect.Of(effect.Unknown), "as.click-menu-positional", sp, "CLICK: chooses a menu item by its position or at run time: cannot tell which command it is")
 	}
 	// A target held in a variable (a loop over buttons or menu items) is
 	// chosen by the conditions around the click.
@@ -910,30 +912,9 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	for k, t := range st {
 		switch {
 		case (t.kind == asWord || t.kind == asVar) && an.isVar(an.name(t)):
-			vs, _ := an.template(st[k:k+1], 0)
-			for _, v := range vs {
-				if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
-					check(v, an.filterMode(st, k))
-				}
-			}
-			// Any label it can hold: item 2 of picks, where picks is a list.
-			for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
-				for _, x := range an.defList[d].expr {
-					if x.kind == asString {
-						check(an.str(x), 'x')
-					}
-				}
-			}
+			an.varLabels(st, k, check)
 		case t.kind == asWord && (t.kw == kwCharacter || t.kw == kwAscii || an.isSub(t)) && k+1 < len(st):
-			// character id {…}, lbl(): text spelled at run time from constants.
-			e := st[k:]
-			if e = e[:exprEnd(e)]; len(e) > 1 {
-				if vs, whole := an.template(e, 0); !whole {
-					for _, v := range vs {
-						check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
-					}
-				}
-			}
+			an.spelledLabels(st, k, check)
 		case t.kind == asString:
 			check(an.str(t), an.filterMode(st, k))
 			joined.WriteString(an.str(t))
@@ -948,6 +929,38 @@ func (an *asAn) menuLabels(st []asToken, sp Span) {
 	}
 	if joined.Len() > 0 {
 		check(joined.String(), 'x')
+	}
+}
+
+// varLabels checks the labels the variable st[k] can hold: its values,
+// and any text its definitions name (item 2 of picks, where picks is a
+// list).
+func (an *asAn) varLabels(st []asToken, k int, check func(string, byte)) {
+	vs, _ := an.template(st[k:k+1], 0)
+	for _, v := range vs {
+		if !strings.Contains(v, rate.HoleUnquoted) && !strings.Contains(v, rate.HoleQuoted) {
+			check(v, an.filterMode(st, k))
+		}
+	}
+	for d := an.firstDef(an.name(st[k])); d >= 0; d = an.defList[d].next {
+		for _, x := range an.defList[d].expr {
+			if x.kind == asString {
+				check(an.str(x), 'x')
+			}
+		}
+	}
+}
+
+// spelledLabels checks text spelled at run time from constants at st[k]:
+// character id {…}, lbl().
+func (an *asAn) spelledLabels(st []asToken, k int, check func(string, byte)) {
+	e := st[k:]
+	if e = e[:exprEnd(e)]; len(e) > 1 {
+		if vs, whole := an.template(e, 0); !whole {
+			for _, v := range vs {
+				check(strings.ReplaceAll(v, rate.HoleUnquoted, ""), an.filterMode(st, k))
+			}
+		}
 	}
 }
 
@@ -996,27 +1009,29 @@ func (an *asAn) hasText(st []asToken, w string) bool {
 	return false
 }
 
-// filterRisk rates a label compared by mode: the worst command it can match.
-func filterRisk(label string, mode byte) (level.Level, string) {
-	best, why := facts.MenuItemRisk(label)
+// filterRisk says what choosing a label compared by mode can do: the
+// worst command it can match; ok is false when it matches none that is
+// risky.
+func filterRisk(label string, mode byte) (e effect.Effect, why string, ok bool) {
+	best, why, ok := facts.MenuItemEffect(label)
 	if mode == 'x' {
-		return best, why
+		return best, why, ok
 	}
 	if mode == 'n' {
-		return level.Dangerous, "a filter that excludes one label matches any other command"
+		return effect.Of(effect.Unknown), "a filter that excludes one label matches any other command", true
 	}
 	f := strings.ToLower(strings.TrimRight(strings.TrimSpace(label), ".…"))
 	if len(f) < 3 {
-		return level.Dangerous, "a filter this short matches many commands: cannot tell which"
+		return effect.Of(effect.Unknown), "a filter this short matches many commands: cannot tell which", true
 	}
 	for _, l := range facts.RiskyMenuLabels {
 		if mode == 'c' && strings.Contains(l, f) || mode == 'p' && strings.HasPrefix(l, f) || mode == 's' && strings.HasSuffix(l, f) {
-			if lv, w := facts.MenuItemRisk(l); lv > best {
-				best, why = lv, w+" (the filter matches "+l+")"
+			if e, w, hit := facts.MenuItemEffect(l); hit && (!ok || e.Level() > best.Level()) {
+				best, why, ok = e, w+" (the filter matches "+l+")", true
 			}
 		}
 	}
-	return best, why
+	return best, why, ok
 }
 
 // chosenAtRunTime reports a menu item reference (the target of a click)
@@ -1118,7 +1133,7 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 	}
 	sp := span2(st, i, 1)
 	if computed && (mods["command"] || mods["control"]) {
-		an.add(level.Dangerous, "as.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
+		an.add(effect.Of(effect.Unknown), "as.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
 	}
 	if an.terminal && st[i].kw == kwKey && !mods["command"] && !mods["control"] {
 		// Key codes typed into a terminal are a command by other means.
@@ -1131,7 +1146,7 @@ func (an *asAn) keyCombo(st []asToken, i int, app *asApp) {
 				typed.WriteString(k)
 			}
 		}
-		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
+		an.add(effect.Of(effect.Input, effect.Terminal), "as.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
 		if c := typed.String(); strings.TrimSpace(c) != "" {
 			an.shellInto(an.v, c, sp)
 		}
@@ -1147,21 +1162,11 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		an.spotlight = true // Command-Space: what is typed next launches an app
 		return
 	}
-	del := key == "delete"
-	quit := key == "q"
 	switch {
-	case del && mods["command"] && mods["shift"]:
-		l := level.Dangerous
-		if an.mentions("finder") {
-			l = level.Destructive
-		}
-		an.add(l, "as.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
-	case del && mods["command"] && an.selectAll && an.mentions("finder"):
-		an.add(level.Destructive, "as.shortcut-trash-all", sp, "KEYSTROKE: Select All, then Command-Delete in the Finder: moves everything in the window to the Trash")
-	case del && mods["command"] && an.mentions("finder"):
-		// In a text editor Command-Delete deletes to the line start; in the
-		// Finder it moves the selection to the Trash.
-		an.add(level.Dangerous, "as.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+	case key == "delete":
+		an.deleteShortcut(mods, sp)
+	case key == "q":
+		an.quitShortcut(mods, sp)
 	case key == "a" && mods["command"]:
 		an.selectAll = true
 	case key == "v" && mods["command"] && an.terminal && an.clipboard != "":
@@ -1169,17 +1174,45 @@ func (an *asAn) shortcut(key string, mods map[string]bool, st []asToken, sp Span
 		var w Verdict
 		an.shellInto(&w, an.clipboard, sp)
 		an.v.Merge(w, &sp)
-		an.add(level.Dangerous, "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", rate.Display(an.clipboard))
-	case quit && mods["command"] && mods["shift"]:
-		an.add(level.Dangerous, "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
-	case quit && mods["command"] && mods["option"]:
-		an.add(level.Dangerous, "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
-	case quit && mods["command"] && an.loopBulk():
-		an.add(level.Dangerous, "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
-	case quit && mods["command"]:
-		an.add(level.Caution, "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
+		an.add(effect.Of(effect.Input, effect.Terminal), "as.typed-command", sp, "TERMINAL: pastes the clipboard (%s) into a terminal window, where it runs", rate.Display(an.clipboard))
 	case (key == "code:53" || key == "escape") && mods["command"] && mods["option"]:
-		an.add(level.Dangerous, "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
+		an.add(effect.Of(effect.Signal, effect.Forced), "as.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
+	}
+}
+
+// deleteShortcut rates Delete pressed with mods: in the Finder,
+// Command-Shift-Delete empties the Trash and Command-Delete moves the
+// selection (everything, after a Select All) to it; in a text editor
+// Command-Delete deletes to the line start.
+func (an *asAn) deleteShortcut(mods map[string]bool, sp Span) {
+	switch {
+	case mods["command"] && mods["shift"]:
+		// Elsewhere than the Finder what it does is the front application's.
+		e := effect.Of(effect.Unknown)
+		if an.mentions("finder") {
+			e = effect.Of(effect.Remove, effect.Bulk)
+		}
+		an.add(e, "as.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
+	case mods["command"] && an.selectAll && an.mentions("finder"):
+		an.add(effect.Of(effect.Trash, effect.Bulk), "as.shortcut-trash-all", sp, "KEYSTROKE: Select All, then Command-Delete in the Finder: moves everything in the window to the Trash")
+	case mods["command"] && an.mentions("finder"):
+		an.add(effect.Of(effect.Trash), "as.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+	}
+}
+
+// quitShortcut rates Q pressed with mods: Command-Q quits the frontmost
+// application (one after another, in a loop), Command-Shift-Q logs out,
+// Command-Option-Q quits without asking.
+func (an *asAn) quitShortcut(mods map[string]bool, sp Span) {
+	switch {
+	case mods["command"] && mods["shift"]:
+		an.add(effect.Of(effect.Power), "as.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
+	case mods["command"] && mods["option"]:
+		an.add(effect.Of(effect.Signal, effect.Forced), "as.shortcut-quit-all", sp, "KEYSTROKE: Command-Option-Q quits without asking")
+	case mods["command"] && an.loopBulk():
+		an.add(effect.Of(effect.Quit, effect.Bulk), "as.quit-all", sp, "QUIT ALL APPS: types Command-Q in a loop, quitting one application after another")
+	case mods["command"]:
+		an.add(effect.Of(effect.Quit), "as.shortcut-quit", sp, "KEYSTROKE: Command-Q quits the frontmost application")
 	}
 }
 
@@ -1310,8 +1343,8 @@ func (an *asAn) urlProps(st []asToken, sp Span) {
 			continue
 		}
 		if scheme, ok := facts.URLScheme(strings.ToLower(strings.TrimSpace(an.str(t)))); ok {
-			if l, why := facts.SchemeRisk(scheme); l > level.Caution {
-				an.add(l, "as.url-property", sp, "URL: %s", why)
+			if e, why := facts.SchemeEffect(scheme); e.Level() > level.Caution {
+				an.add(e, "as.url-property", sp, "URL: %s", why)
 			}
 		}
 	}

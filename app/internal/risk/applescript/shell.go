@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -63,12 +64,14 @@ func (an *asAn) shellInto(v *Verdict, cmd string, sp Span) {
 		an.env.Languages().Shell(v, cmd, an.env, &sp, an.depth+1)
 		return
 	}
-	for _, r := range e.reasons {
+	rs := make([]Reason, len(e.reasons))
+	for k, r := range e.reasons {
 		if r.Span == shellAnchor {
 			r.Span = sp
 		}
-		v.AddText(r.Level, r.Rule, r.Span, r.Text)
+		rs[k] = r
 	}
+	v.Merge(Verdict{Reasons: rs}, nil) // each reason as it was, its effect with it
 	if e.level > v.Level {
 		v.Level = e.level
 	}
@@ -79,26 +82,42 @@ func (an *asAn) shellInto(v *Verdict, cmd string, sp Span) {
 // (rm, sudo, chmod, chown, mkfs, dd, format) and what does the same by
 // another name. A name is read case-insensitively (the Mac's volumes
 // are), by its last path element (/bin/rm).
-var shellFloor = map[string]string{
-	"rm": "rm deletes files permanently", "unlink": "unlink deletes a file permanently",
-	"rmdir": "rmdir deletes folders", "srm": "srm deletes files permanently", "shred": "shred destroys files",
-	"sudo": "sudo runs as root", "doas": "doas runs as root", "su": "su runs as another user",
-	"chmod": "chmod changes permissions", "chown": "chown changes owners", "chgrp": "chgrp changes groups",
-	"chflags": "chflags changes file flags", "mkfs": "mkfs formats a disk", "newfs": "newfs formats a disk",
-	"dd": "dd overwrites a file or disk", "format": "format erases a disk", "fdisk": "fdisk repartitions a disk",
-	"gpt": "gpt repartitions a disk", "asr": "asr restores over a disk",
+var shellFloor = map[string]floorRow{
+	"rm": {"rm deletes files permanently", remove}, "unlink": {"unlink deletes a file permanently", remove},
+	"rmdir": {"rmdir deletes folders", remove}, "srm": {"srm deletes files permanently", remove}, "shred": {"shred destroys files", remove},
+	"sudo": {"sudo runs as root", root}, "doas": {"doas runs as root", root}, "su": {"su runs as another user", root},
+	"chmod": {"chmod changes permissions", access}, "chown": {"chown changes owners", access}, "chgrp": {"chgrp changes groups", access},
+	"chflags": {"chflags changes file flags", access}, "mkfs": {"mkfs formats a disk", disk}, "newfs": {"newfs formats a disk", disk},
+	"dd": {"dd overwrites a file or disk", disk}, "format": {"format erases a disk", disk}, "fdisk": {"fdisk repartitions a disk", disk},
+	"gpt": {"gpt repartitions a disk", disk}, "asr": {"asr restores over a disk", disk},
 }
+
+// floorRow is why a program is one of shellFloor's, and what it does.
+type floorRow struct {
+	why  string
+	does effect.Effect
+}
+
+// What seed 000's programs do: remove data; act as root over the whole
+// system; change who may read, write or run a file (the OS's access
+// control); erase, format or overwrite a disk.
+var (
+	remove = effect.Of(effect.Remove)
+	root   = effect.Of(effect.Admin, effect.Session)
+	access = effect.Of(effect.SecurityOff)
+	disk   = effect.Of(effect.Disk)
+)
 
 // diskutilErase are diskutil's verbs that erase or repartition (lower case).
 var diskutilErase = []string{"erase", "zerodisk", "randomdisk", "secureerase", "reformat", "partitiondisk",
 	"deletecontainer", "deletevolume", "splitpartition", "mergepartitions", "resizevolume"}
 
 // shellFloorHit returns why a shell command runs one of shellFloor's
-// programs, or "". It reads the command as words, not as shell: a program
+// programs, and what that program does, or "". It reads the command as words, not as shell: a program
 // at the start of a command (after ; | & ( { ` $( or a newline, a quote,
 // or a wrapper such as env, xargs or sh -c, with their options) counts,
 // wherever it is nested, so neither quoting nor a path nor case hides it.
-func shellFloorHit(cmd string) string {
+func shellFloorHit(cmd string) (string, effect.Effect) {
 	start := true
 	for i := 0; i < len(cmd); {
 		c := cmd[i]
@@ -118,8 +137,8 @@ func shellFloorHit(cmd string) string {
 		if start {
 			word := strings.ToLower(cmd[i:j])
 			name := word[strings.LastIndexByte(word, '/')+1:]
-			if why := floorProgram(name, cmd[j:]); why != "" {
-				return why
+			if why, e := floorProgram(name, cmd[j:]); why != "" {
+				return why, e
 			}
 			// Still before the program: a wrapper, one of its options or
 			// their values, or VAR=value.
@@ -127,7 +146,7 @@ func shellFloorHit(cmd string) string {
 		}
 		i = j
 	}
-	return ""
+	return "", effect.Effect{}
 }
 
 // The bytes that start a command, and those that only separate words.
@@ -137,30 +156,30 @@ const (
 )
 
 // floorProgram returns why the program name (lower case), followed by
-// rest, is one of shellFloor's, or "".
-func floorProgram(name, rest string) string {
-	if why, ok := shellFloor[name]; ok {
-		return why
+// rest, is one of shellFloor's, and what it does, or "".
+func floorProgram(name, rest string) (string, effect.Effect) {
+	if r, ok := shellFloor[name]; ok {
+		return r.why, r.does
 	}
 	if strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs") {
-		return name + " formats a disk"
+		return name + " formats a disk", disk
 	}
 	if name != "diskutil" {
-		return ""
+		return "", effect.Effect{}
 	}
 	args := strings.Fields(strings.ToLower(rest))
 	if len(args) > 1 && args[0] == "apfs" {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return ""
+		return "", effect.Effect{}
 	}
 	for _, e := range diskutilErase {
 		if strings.HasPrefix(args[0], e) {
-			return "diskutil " + args[0] + " erases or repartitions a disk"
+			return "diskutil " + args[0] + " erases or repartitions a disk", disk
 		}
 	}
-	return ""
+	return "", effect.Effect{}
 }
 
 // shellWrappers run the command that follows them.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -87,12 +88,16 @@ func (fakeShell) Shell(v *Verdict, src string, _ *Env, at *Span, _ int) {
 		if at != nil && k%3 != 2 {
 			sp = *at
 		}
-		v.Add(level.Level(len(w)%4), "fake.word", sp, "word %q", w)
+		v.Found(fakeEffects[len(w)%4], "fake.word", sp, "word %q", w)
 		if k%2 == 0 {
-			v.Add(level.Level(k%4), "fake.shared", sp, "shared %d", len(w)%3)
+			v.Found(fakeEffects[k%4], "fake.shared", sp, "shared %d", len(w)%3)
 		}
 	}
 }
+
+// fakeEffects are effects of each level from safe to destructive: a
+// replayed command must keep its reasons' effects.
+var fakeEffects = [4]effect.Effect{effect.Of(effect.Read), effect.Of(effect.Create), effect.Of(effect.Overwrite), effect.Of(effect.Remove)}
 
 func (fakeShell) AppleScript(string, *Env, int) Verdict { return Verdict{} }
 func (fakeShell) JXA(string, *Env, int) Verdict         { return Verdict{} }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -15,173 +16,170 @@ import (
 // every word (Head: only where a command can start): "(a|b)" is one of the
 // words, "[a]" a word that may be missing. Every row whose pattern
 // matches applies, in the order of this table. A row with Fn fnFlat adds
-// its ID at its Level with its Text; any other row names the function that
-// rates what a table cannot say (which object, which application, which
-// parameters), whose lowest verdict on a match is Level.
+// its ID with its Effect and its Text; any other row names the function
+// that rates what a table cannot say (which object, which application,
+// which parameters), and its Effect is what ID says on its Example. No
+// row names a level: the calibration table (effect.Calibrate) gives each
+// effect its own.
 //
-// Effect says what the command does, and Params the labelled parameters
-// it reads (its option model): a parameter that writes, deletes, sends or
-// runs code has a row of its own (with replacing, with administrator
-// privileges; Part rows), so no parameter goes unrated. Floor is the
-// lowest level a match gets; where it is below Dangerous the auto-run
-// contract holds the command to its Params: a `with x`/`without x` it does
-// not list makes it Dangerous (checkParams). Example is a statement the
-// row matches, inside `tell application App` when App is set, and on which
-// it must add ID at Level at least: table_internal_test.go runs every one,
-// so a row no input can reach, one that no longer rates what it says, or
-// one whose option model is not enforced, fails.
+// Params are the labelled parameters the command reads (its option
+// model): a parameter that writes, deletes, sends or runs code has a row
+// of its own (with replacing, with administrator privileges; Part rows),
+// so no parameter goes unrated. A row whose match can stay below
+// Dangerous (not Always, or an Effect below it) is held to its Params by
+// the auto-run contract: a `with x`/`without x` it does not list makes it
+// Dangerous (checkParams). Example is a statement the row matches, inside
+// `tell application App` when App is set, and on which it must add ID at
+// Effect's level at least: table_internal_test.go runs every one, so a row
+// no input can reach, one that no longer rates what it says, or one whose
+// option model is not enforced, fails.
 //
 // The Objective-C bridge's classes and methods are facts/objc.go's table
 // (objc.go applies it); shell text goes to the shell analyzer.
 var verbs = []verb{
-	{Pattern: "delete", Floor: level.Dangerous, Head: true, Fn: fnDelete, Effect: fxDelete, Level: level.Dangerous, ID: "as.delete",
+	{Pattern: "delete", Head: true, Fn: fnDelete, Effect: effect.Of(effect.Trash), Always: true, ID: "as.delete",
 		Params: "from in of", App: "Finder", Example: `delete file "a.txt" of desktop`},
-	{Pattern: "move", Floor: level.Caution, Fn: fnMove, Effect: fxWrite, Level: level.Caution, ID: "as.move",
+	{Pattern: "move", Fn: fnMove, Effect: effect.Of(effect.Change), Always: true, ID: "as.move",
 		Params: "to with replacing positioned at", App: "Finder", Example: `move file "a.txt" of desktop to folder "b" of desktop`},
-	{Pattern: "duplicate (every|all)", Floor: level.Caution, Effect: fxWrite, Level: level.Caution, ID: "as.bulk-duplicate",
+	{Pattern: "duplicate (every|all)", Effect: effect.Of(effect.Create, effect.Bulk), Always: true, ID: "as.bulk-duplicate",
 		Text: "BULK DUPLICATE: May use significant disk space", App: "Finder", Example: `duplicate every file of desktop`},
-	{Pattern: "duplicate", Floor: level.Caution, Fn: fnDuplicate, Effect: fxWrite, Level: level.Caution, ID: "as.duplicate",
+	{Pattern: "duplicate", Fn: fnDuplicate, Effect: effect.Of(effect.Create), Always: true, ID: "as.duplicate",
 		Params: "to with replacing with exact", App: "Finder", Example: `duplicate file "a.txt" of desktop`},
-	{Pattern: "empty [the] trash", Floor: level.Destructive, Effect: fxDelete, Level: level.Destructive, ID: "as.empty-trash",
+	{Pattern: "empty [the] trash", Effect: effect.Of(effect.Remove, effect.Bulk), Always: true, ID: "as.empty-trash",
 		Text: "EMPTY TRASH: Permanently deletes all items in Trash", App: "Finder", Example: `empty the trash`},
-	{Pattern: "empty", Floor: level.Safe, Fn: fnEmpty, Effect: fxDelete, Level: level.Safe, ID: "as.empty-trash",
+	{Pattern: "empty", Fn: fnEmpty, Effect: effect.Of(effect.Remove, effect.Bulk), Always: false, ID: "as.empty-trash",
 		App: "Finder", Params: "with security", Example: `empty`},
-	{Pattern: "erase", Floor: level.Destructive, Head: true, Effect: fxDelete, Level: level.Destructive, ID: "as.erase",
+	{Pattern: "erase", Head: true, Effect: effect.Of(effect.Disk), Always: true, ID: "as.erase",
 		Text: "ERASE: erases a disk", App: "Finder", Example: `erase disk "X"`},
-	{Pattern: "send (every|all) (message|messages|mail|mails|email|emails|outgoing)", Floor: level.Destructive, Effect: fxSend, Level: level.Destructive, ID: "egress.as.bulk-email",
+	{Pattern: "send (every|all) (message|messages|mail|mails|email|emails|outgoing)", Effect: effect.Of(effect.Send, effect.Bulk), Always: true, ID: "egress.as.bulk-email",
 		Text: "BULK EMAIL: Will send multiple emails", App: "Mail", Example: `send every outgoing message`},
-	{Pattern: "send", Floor: level.Dangerous, Fn: fnSend, Effect: fxSend, Level: level.Dangerous, ID: "egress.as.send",
+	{Pattern: "send", Fn: fnSend, Effect: effect.Of(effect.Send), Always: true, ID: "egress.as.send",
 		Params: "to", App: "Mail", Example: `send m`},
-	{Pattern: "shut down", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "shut down", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `shut down`},
-	{Pattern: "shutdown", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "shutdown", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `shutdown`},
-	{Pattern: "restart", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "restart", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `restart`},
-	{Pattern: "sleep", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "sleep", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `sleep`},
-	{Pattern: "log out", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "log out", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `log out`},
-	{Pattern: "logout", Floor: level.Dangerous, Head: true, Fn: fnPower, Effect: fxPower, Level: level.Dangerous, ID: "as.power",
+	{Pattern: "logout", Head: true, Fn: fnPower, Effect: effect.Of(effect.Power), Always: true, ID: "as.power",
 		App: "System Events", Example: `logout`},
-	{Pattern: "quit (every|all) (application|applications|app|apps|process|processes)", Floor: level.Dangerous, Effect: fxControl, Level: level.Dangerous, ID: "as.quit-all",
+	{Pattern: "quit (every|all) (application|applications|app|apps|process|processes)", Effect: effect.Of(effect.Quit, effect.Bulk), Always: true, ID: "as.quit-all",
 		Text: "QUIT ALL APPS: Will quit multiple applications", App: "System Events", Example: `quit every application`},
-	{Pattern: "quit", Floor: level.Safe, Fn: fnQuit, Effect: fxControl, Level: level.Caution, ID: "as.quit",
+	{Pattern: "quit", Fn: fnQuit, Effect: effect.Of(effect.Quit), Always: false, ID: "as.quit",
 		Params: "saving", App: "TextEdit", Example: `quit`},
-	{Pattern: "keystroke", Floor: level.Caution, Fn: fnKeystroke, Effect: fxInput, Level: level.Caution, ID: "as.keystroke",
+	{Pattern: "keystroke", Fn: fnKeystroke, Effect: effect.Of(effect.Input), Always: true, ID: "as.keystroke",
 		Params: "using", App: "System Events", Example: `keystroke "a"`},
-	{Pattern: "key (code|down|up)", Floor: level.Caution, Fn: fnKey, Effect: fxInput, Level: level.Caution, ID: "as.keycode",
+	{Pattern: "key (code|down|up)", Fn: fnKey, Effect: effect.Of(effect.Input), Always: true, ID: "as.keycode",
 		Params: "using", App: "System Events", Example: `key code 0`},
-	{Pattern: "click", Floor: level.Caution, Head: true, Fn: fnClick, Effect: fxInput, Level: level.Caution, ID: "as.click",
+	{Pattern: "click", Head: true, Fn: fnClick, Effect: effect.Of(effect.Input), Always: true, ID: "as.click",
 		Params: "at", App: "System Events", Example: `click button "OK" of window 1 of process "TextEdit"`},
-	{Pattern: "perform [action]", Floor: level.Caution, Head: true, Fn: fnPerform, Effect: fxInput, Level: level.Caution, ID: "as.perform",
+	{Pattern: "perform [action]", Head: true, Fn: fnPerform, Effect: effect.Of(effect.Input), Always: true, ID: "as.perform",
 		App: "System Events", Params: "of", Example: `perform action "AXPress" of button "OK" of window 1 of process "TextEdit"`},
-	{Pattern: "do shell script", Floor: level.Dangerous, Fn: fnDoShellScript, Effect: fxRun, Level: level.Dangerous, ID: "as.shell",
+	{Pattern: "do shell script", Fn: fnDoShellScript, Effect: effect.Of(effect.Shell), Always: true, ID: "as.shell",
 		Params: "as user name password with administrator privileges altering line endings", Example: `do shell script "ls"`},
-	{Pattern: "do script", Floor: level.Caution, Fn: fnDoScript, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+	{Pattern: "do script", Fn: fnDoScript, Effect: effect.Of(effect.Run), Always: true, ID: "as.terminal",
 		Params: "in", App: "Terminal", Example: `do script "ls"`},
-	{Pattern: "write text", Floor: level.Caution, Fn: fnWriteText, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+	{Pattern: "write text", Fn: fnWriteText, Effect: effect.Of(effect.Run), Always: true, ID: "as.terminal",
 		Params: "newline", App: "iTerm", Example: `write text "ls"`},
-	{Pattern: "create (window|tab) with [default|same] profile", Floor: level.Caution, Fn: fnTerminalCommand, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+	{Pattern: "create (window|tab) with [default|same] profile", Fn: fnTerminalCommand, Effect: effect.Of(effect.Run), Always: true, ID: "as.terminal",
 		Params: "command", App: "iTerm", Example: `create window with default profile command "ls"`},
-	{Pattern: "split (vertically|horizontally) with [default|same] profile", Floor: level.Caution, Fn: fnTerminalCommand, Effect: fxRun, Level: level.Caution, ID: "as.terminal",
+	{Pattern: "split (vertically|horizontally) with [default|same] profile", Fn: fnTerminalCommand, Effect: effect.Of(effect.Run), Always: true, ID: "as.terminal",
 		Params: "command", App: "iTerm", Example: `split vertically with default profile command "ls"`},
-	{Pattern: "write contents of file", Floor: level.Dangerous, Effect: fxRun, Level: level.Dangerous, ID: "as.terminal-file",
+	{Pattern: "write contents of file", Effect: effect.Of(effect.RunUnseen), Always: true, ID: "as.terminal-file",
 		Text: "TERMINAL: types a file's contents into a live iTerm shell, where they run unseen", App: "iTerm", Example: `write contents of file "/tmp/x"`},
-	{Pattern: "do javascript", Floor: level.Dangerous, Effect: fxRun, Level: level.Dangerous, ID: "as.javascript",
+	{Pattern: "do javascript", Effect: effect.Of(effect.RunUnseen), Always: true, ID: "as.javascript",
 		Text: "JAVASCRIPT: runs JavaScript inside a web page, with your logged-in session", App: "Safari", Example: `do JavaScript "1" in document 1`},
-	{Pattern: "execute", Floor: level.Safe, Fn: fnExecute, Effect: fxRun, Level: level.Dangerous, ID: "as.execute",
+	{Pattern: "execute", Fn: fnExecute, Effect: effect.Of(effect.RunUnseen), Always: false, ID: "as.execute",
 		App: "Google Chrome", Params: "javascript", Example: `execute front window's active tab`},
-	{Pattern: "with replacing", Part: true, Floor: level.Dangerous, Effect: fxWrite, Level: level.Dangerous, ID: "as.replacing",
+	{Pattern: "with replacing", Part: true, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.replacing",
 		Text: "REPLACE: overwrites existing items of the same name", App: "Finder", Example: `duplicate file "a" of desktop to folder "b" of desktop with replacing`},
-	{Pattern: "run script", Floor: level.Caution, Fn: fnRunScript, Effect: fxRun, Level: level.Caution, ID: "as.run-script",
+	{Pattern: "run script", Fn: fnRunScript, Effect: effect.Of(effect.Run), Always: true, ID: "as.run-script",
 		Params: "with parameters in", Example: `run script "1 + 1"`},
-	{Pattern: "load script", Floor: level.Dangerous, Effect: fxRun, Level: level.Dangerous, ID: "as.load-script",
+	{Pattern: "load script", Effect: effect.Of(effect.RunUnseen), Always: true, ID: "as.load-script",
 		Text: "LOAD SCRIPT: loads a compiled script that is not analysed", Example: `load script file "x.scpt"`},
-	{Pattern: "store script", Floor: level.Dangerous, Effect: fxWrite, Level: level.Dangerous, ID: "as.store-script",
+	{Pattern: "store script", Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.store-script",
 		Text: "STORE SCRIPT: writes a compiled script to disk", Example: `store script s in file "x.scpt"`},
-	{Pattern: "with administrator privileges", Part: true, Floor: level.Destructive, Effect: fxAdmin, Level: level.Destructive, ID: "as.admin",
+	{Pattern: "with administrator privileges", Part: true, Effect: effect.Of(effect.Admin, effect.Session), Always: true, ID: "as.admin",
 		Text: "ADMIN: runs with administrator privileges (as root): sudo, by AppleScript", Example: `do shell script "ls" with administrator privileges`},
-	{Pattern: "administrator privileges", Part: true, Floor: level.Safe, Fn: fnAdminBare, Effect: fxAdmin, Level: level.Destructive, ID: "as.admin",
+	{Pattern: "administrator privileges", Part: true, Fn: fnAdminBare, Effect: effect.Of(effect.Admin, effect.Session), Always: false, ID: "as.admin",
 		Example: `do shell script "ls" administrator privileges true`},
-	{Pattern: "display dialog", Floor: level.Safe, Fn: fnDialog, Effect: fxSecret, Level: level.Dangerous, ID: "secret.as.password-prompt",
+	{Pattern: "display dialog", Fn: fnDialog, Effect: effect.Of(effect.ReadSecret), Always: false, ID: "secret.as.password-prompt",
 		Params: "default answer with hidden answer buttons default button cancel button with title with icon giving up after", Example: `display dialog "Password?" default answer "" with hidden answer`},
-	{Pattern: "set eof", Floor: level.Dangerous, Fn: fnSetEOF, Effect: fxWrite, Level: level.Dangerous, ID: "as.set-eof",
+	{Pattern: "set eof", Fn: fnSetEOF, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.set-eof",
 		Params: "to", Example: `set eof f to 0`},
-	{Pattern: "set [the] clipboard", Floor: level.Caution, Fn: fnClipboard, Effect: fxSend, Level: level.Caution, ID: "egress.as.clipboard",
+	{Pattern: "set [the] clipboard", Fn: fnClipboard, Effect: effect.Of(effect.Egress), Always: true, ID: "egress.as.clipboard",
 		Params: "to", Example: `set the clipboard to "x"`},
-	{Pattern: "set volume", Floor: level.Caution, Effect: fxControl, Level: level.Caution, ID: "as.volume",
+	{Pattern: "set volume", Effect: effect.Of(effect.Setting), Always: true, ID: "as.volume",
 		Text: "VOLUME: changes the sound volume", Params: "output volume input volume alert volume with output muted", Example: `set volume 3`},
-	{Pattern: "open location", Floor: level.Caution, Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as.open-url",
+	{Pattern: "open location", Fn: fnOpenLocation, Effect: effect.Of(effect.Egress), Always: true, ID: "egress.as.open-url",
 		Params: "error reporting", Example: `open location "https://example.com"`},
-	{Pattern: "openurl", Floor: level.Caution, Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as.open-url",
+	{Pattern: "openurl", Fn: fnOpenLocation, Effect: effect.Of(effect.Egress), Always: true, ID: "egress.as.open-url",
 		Example: `OpenURL "https://example.com"`},
-	{Pattern: "geturl", Floor: level.Caution, Fn: fnOpenLocation, Effect: fxSend, Level: level.Caution, ID: "egress.as.open-url",
+	{Pattern: "geturl", Fn: fnOpenLocation, Effect: effect.Of(effect.Egress), Always: true, ID: "egress.as.open-url",
 		Example: `GetURL "https://example.com"`},
-	{Pattern: "make [new] login item", Floor: level.Destructive, Effect: fxPersist, Level: level.Destructive, ID: "as.login-item",
+	{Pattern: "make [new] login item", Effect: effect.Of(effect.Persist), Always: true, ID: "as.login-item",
 		Text: "PERSISTENCE: adds a login item that starts at every login", App: "System Events", Example: `make new login item at end with properties {path:"/Applications/X.app"}`},
 	// make: as.make-file for a file on disk (makesFile), Dangerous when it is
 	// made with data.
-	{Pattern: "make", Floor: level.Caution, Fn: fnMake, Effect: fxWrite, Level: level.Caution, ID: "as.make",
+	{Pattern: "make", Fn: fnMake, Effect: effect.Of(effect.Create), Always: true, ID: "as.make",
 		Params: "new at with properties with data", App: "Notes", Example: `make new note with properties {name:"x"}`},
-	{Pattern: "write", Floor: level.Safe, Fn: fnWrite, Effect: fxWrite, Level: level.Dangerous, ID: "as.write",
+	{Pattern: "write", Fn: fnWrite, Effect: effect.Of(effect.Overwrite), Always: false, ID: "as.write",
 		Params: "to for starting at as", Example: `write "x" to f`},
-	{Pattern: "open for access", Floor: level.Safe, Fn: fnOpenForAccess, Effect: fxWrite, Level: level.Dangerous, ID: "as.write",
+	{Pattern: "open for access", Fn: fnOpenForAccess, Effect: effect.Of(effect.Overwrite), Always: false, ID: "as.write",
 		Params: "with write permission", Example: `open for access file "/tmp/x" with write permission`},
-	{Pattern: "save", Floor: level.Dangerous, Head: true, Fn: fnSave, Effect: fxWrite, Level: level.Dangerous, ID: "as.save",
+	{Pattern: "save", Head: true, Fn: fnSave, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.save",
 		Params: "in as", App: "TextEdit", Example: `save document 1 in POSIX file "/tmp/x.rtf"`},
-	{Pattern: "saving yes", Part: true, Floor: level.Dangerous, Effect: fxWrite, Level: level.Dangerous, ID: "as.save",
+	{Pattern: "saving yes", Part: true, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.save",
 		Text: "SAVE: saves the documents it closes", App: "TextEdit", Example: `close every document saving yes`},
-	{Pattern: "export", Floor: level.Dangerous, Head: true, Effect: fxWrite, Level: level.Dangerous, ID: "as.export",
+	{Pattern: "export", Head: true, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.export",
 		Text: "EXPORT: writes files", App: "Photos", Example: `export (get selection) to POSIX file "/tmp/out"`},
-	{Pattern: "read", Floor: level.Safe, Fn: fnRead, Effect: fxRead, Level: level.Safe,
+	{Pattern: "read", Fn: fnRead, Effect: effect.Of(effect.Read), Always: true,
 		Params: "from for to before until using delimiter as", Example: `read file "/tmp/x"`},
-	{Pattern: "eject", Floor: level.Caution, Head: true, Effect: fxControl, Level: level.Caution, ID: "as.eject",
+	{Pattern: "eject", Head: true, Effect: effect.Of(effect.Setting), Always: true, ID: "as.eject",
 		Text: "EJECT: ejects disks", Params: "", App: "Finder", Example: `eject disk "X"`},
-	{Pattern: "mount volume", Floor: level.Caution, Effect: fxControl, Level: level.Caution, ID: "as.mount",
+	{Pattern: "mount volume", Effect: effect.Of(effect.Setting), Always: true, ID: "as.mount",
 		Text: "MOUNT: mounts a volume", Params: "on server in AppleTalk zone as user name with password", Example: `mount volume "smb://host/share"`},
-	{Pattern: "password", Part: true, Floor: level.Safe, Fn: fnPassword, Effect: fxSecret, Level: level.Dangerous, ID: "secret.as.keychain",
+	{Pattern: "password", Part: true, Fn: fnPassword, Effect: effect.Of(effect.ReadSecret), Always: false, ID: "secret.as.keychain",
 		App: "Keychain Scripting", Params: "of", Example: `get password of first key of current keychain`},
-	{Pattern: "run", Floor: level.Safe, Fn: fnRun, Effect: fxRun, Level: level.Dangerous, ID: "as.shortcut",
+	{Pattern: "run", Fn: fnRun, Effect: effect.Of(effect.RunUnseen), Always: false, ID: "as.shortcut",
 		Params: "with input", App: "Shortcuts Events", Example: `run shortcut "x"`},
-	{Pattern: "open", Floor: level.Safe, Fn: fnOpen, Effect: fxRun, Level: level.Destructive, ID: "as.launch-default",
+	{Pattern: "open", Fn: fnOpen, Effect: effect.Of(effect.Launch, effect.Runnable), Always: false, ID: "as.launch-default",
 		Params: "using with properties", App: "Finder", Example: `open file "a.txt" of desktop`},
-	{Pattern: "attach [action]", Floor: level.Safe, Fn: fnAttach, Effect: fxPersist, Level: level.Destructive, ID: "as.folder-action",
+	{Pattern: "attach [action]", Fn: fnAttach, Effect: effect.Of(effect.Persist), Always: false, ID: "as.folder-action",
 		App: "System Events", Params: "to using", Example: `attach action to folder "x" using "y.scpt"`},
 }
 
 // verb is one row of the verb table.
 type verb struct {
-	Pattern string      // the words it matches
-	Head    bool        // only where a command can start (isHead)
-	Part    bool        // a parameter or word of another command, not a command: its options are that command's
-	Fn      verbFn      // fnFlat, or the function that rates a match
-	Effect  effect      // what the command does
-	Level   level.Level // a flat row's level; the level of ID in Example for a function's
-	Floor   level.Level // the lowest level a match gets: below Dangerous, Params is enforced
-	ID      string      // the rule id it adds (a function adds others besides)
-	Text    string      // a flat row's warning
-	Params  string      // the labelled parameters the command reads
-	App     string      // the application Example is told to ("": none)
-	Example string      // a statement the row rates at Level, with ID
+	Pattern string // the words it matches
+	Head    bool   // only where a command can start (isHead)
+	Part    bool   // a parameter or word of another command, not a command: its options are that command's
+	Fn      verbFn // fnFlat, or the function that rates a match
+	// Effect is what the command does: a flat row adds it; a function's
+	// row is what ID says in Example (the function finds more: the
+	// object, the application, the parameters).
+	Effect effect.Effect
+	// Always: every match adds Effect at least. Without it a match may
+	// add nothing (a word that is not the command there, a dialog with no
+	// hidden answer), so the auto-run contract holds it to Params.
+	Always  bool
+	ID      string // the rule id it adds (a function adds others besides)
+	Text    string // a flat row's warning
+	Params  string // the labelled parameters the command reads
+	App     string // the application Example is told to ("": none)
+	Example string // a statement the row rates with ID at Effect's level at least
 }
 
-// effect is what a command does, for the reviewer and the table's tests.
-type effect uint8
-
-const (
-	fxRead    effect = iota + 1 // reads files or data
-	fxWrite                     // writes, moves or copies
-	fxDelete                    // deletes
-	fxSend                      // sends something out: mail, a URL, the clipboard
-	fxRun                       // runs code Airlock must analyse or cannot see
-	fxInput                     // types, clicks or asks as if the user did
-	fxPower                     // shuts down, restarts, logs out, sleeps
-	fxControl                   // changes an application's or the Mac's state
-	fxAdmin                     // runs as root
-	fxPersist                   // starts something again later by itself
-	fxSecret                    // reads a secret
-)
+// mayStayBelowDangerous reports a row a match of which can stay below
+// Dangerous: the auto-run contract holds such a command to its Params (a
+// labelled parameter it does not list makes it Dangerous: checkParams).
+func (r *verb) mayStayBelowDangerous() bool {
+	return !r.Always || r.Effect.Level() < level.Dangerous
+}
 
 // verbFn names the function that rates a row's match: rows name
 // functions, so the table stays data (and the vocabulary, built from it,
@@ -224,75 +222,53 @@ const (
 	fnCount // the number of functions
 )
 
-// call runs the function fn names (a switch, not a table of functions:
-// the functions reach the table again through nested scripts, and Go
-// refuses a variable whose value depends on itself).
+// call runs the function fn names.
 func (fn verbFn) call(an *asAn, st []asToken, i, n int, app *asApp) {
-	switch fn {
-	case fnDelete:
-		verbDelete(an, st, i, n, app)
-	case fnMove:
-		verbMove(an, st, i, n, app)
-	case fnDuplicate:
-		verbDuplicate(an, st, i, n, app)
-	case fnEmpty:
-		verbEmpty(an, st, i, n, app)
-	case fnSend:
-		verbSend(an, st, i, n, app)
-	case fnPower:
-		verbPower(an, st, i, n, app)
-	case fnQuit:
-		verbQuit(an, st, i, n, app)
-	case fnKeystroke:
-		verbKeystroke(an, st, i, n, app)
-	case fnKey:
-		verbKey(an, st, i, n, app)
-	case fnClick:
-		verbClick(an, st, i, n, app)
-	case fnPerform:
-		verbPerform(an, st, i, n, app)
-	case fnDoShellScript:
-		verbDoShellScript(an, st, i, n, app)
-	case fnDoScript:
-		verbDoScript(an, st, i, n, app)
-	case fnWriteText:
-		verbWriteText(an, st, i, n, app)
-	case fnExecute:
-		verbExecute(an, st, i, n, app)
-	case fnRunScript:
-		verbRunScript(an, st, i, n, app)
-	case fnAdminBare:
-		verbAdminBare(an, st, i, n, app)
-	case fnDialog:
-		verbDialog(an, st, i, n, app)
-	case fnSetEOF:
-		verbSetEOF(an, st, i, n, app)
-	case fnClipboard:
-		verbClipboard(an, st, i, n, app)
-	case fnOpenLocation:
-		verbOpenLocation(an, st, i, n, app)
-	case fnMake:
-		verbMake(an, st, i, n, app)
-	case fnWrite:
-		verbWrite(an, st, i, n, app)
-	case fnOpenForAccess:
-		verbOpenForAccess(an, st, i, n, app)
-	case fnSave:
-		verbSave(an, st, i, n, app)
-	case fnRead:
-		verbRead(an, st, i, n, app)
-	case fnRun:
-		verbRun(an, st, i, n, app)
-	case fnOpen:
-		verbOpen(an, st, i, n, app)
-	case fnAttach:
-		verbAttach(an, st, i, n, app)
-	case fnPassword:
-		verbPassword(an, st, i, n, app)
-	case fnTerminalCommand:
-		verbTerminalCommand(an, st, i, n, app)
-	default:
+	if fn == fnFlat || fn >= fnCount || verbFns[fn] == nil {
 		panic("applescript: verb function out of range")
+	}
+	verbFns[fn](an, st, i, n, app)
+}
+
+// verbFns are the functions rows name, by verbFn. They are filled in by
+// init, not by the variable's own value: the functions reach the table
+// again through nested scripts, and Go refuses a variable whose value
+// depends on itself.
+var verbFns [fnCount]func(an *asAn, st []asToken, i, n int, app *asApp)
+
+func init() {
+	verbFns = [fnCount]func(an *asAn, st []asToken, i, n int, app *asApp){
+		fnDelete:          verbDelete,
+		fnMove:            verbMove,
+		fnDuplicate:       verbDuplicate,
+		fnEmpty:           verbEmpty,
+		fnSend:            verbSend,
+		fnPower:           verbPower,
+		fnQuit:            verbQuit,
+		fnKeystroke:       verbKeystroke,
+		fnKey:             verbKey,
+		fnClick:           verbClick,
+		fnPerform:         verbPerform,
+		fnDoShellScript:   verbDoShellScript,
+		fnDoScript:        verbDoScript,
+		fnWriteText:       verbWriteText,
+		fnExecute:         verbExecute,
+		fnRunScript:       verbRunScript,
+		fnAdminBare:       verbAdminBare,
+		fnDialog:          verbDialog,
+		fnSetEOF:          verbSetEOF,
+		fnClipboard:       verbClipboard,
+		fnOpenLocation:    verbOpenLocation,
+		fnMake:            verbMake,
+		fnWrite:           verbWrite,
+		fnOpenForAccess:   verbOpenForAccess,
+		fnSave:            verbSave,
+		fnRead:            verbRead,
+		fnRun:             verbRun,
+		fnOpen:            verbOpen,
+		fnAttach:          verbAttach,
+		fnPassword:        verbPassword,
+		fnTerminalCommand: verbTerminalCommand,
 	}
 }
 
@@ -314,7 +290,7 @@ func (an *asAn) checkParams(r *verb, st []asToken, i, n int) {
 			if withLabel(r.Params, label) || ownRow(st, j) {
 				continue
 			}
-			an.add(level.Dangerous, "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s is not one Airlock models: cannot tell what it does", an.text(t), rate.Display(label), r.Pattern)
+			an.add(effect.Of(effect.Unknown), "as.unmodelled-param", span2(st, j, 2), "PARAMETER: %s %s of %s is not one Airlock models: cannot tell what it does", an.text(t), rate.Display(label), r.Pattern)
 		}
 	}
 }
@@ -347,7 +323,7 @@ func (r *verb) apply(an *asAn, st []asToken, i, n int, app *asApp) {
 		return
 	}
 	if r.Fn == fnFlat {
-		an.v.AddText(r.Level, r.ID, span2(st, i, n), r.Text)
+		an.addText(r.Effect, r.ID, span2(st, i, n), r.Text)
 		return
 	}
 	r.Fn.call(an, st, i, n, app)

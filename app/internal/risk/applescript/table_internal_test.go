@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
@@ -23,8 +24,8 @@ func TestVerbTableHasNoDuplicates(t *testing.T) {
 }
 
 // TestVerbTableRowsAreWhole checks every row says what it is: a flat row
-// its id, level and warning; a function row a function that exists, and
-// every function a row.
+// its id, effect and warning; a function row a function that exists, and
+// every function a row; every row the effect it has (issue 24).
 func TestVerbTableRowsAreWhole(t *testing.T) {
 	used := map[verbFn]bool{}
 	for k, r := range verbs {
@@ -40,14 +41,17 @@ func TestVerbTableRowsAreWhole(t *testing.T) {
 		if r.ID != "" && !strings.HasPrefix(r.ID, "as.") && !strings.HasPrefix(r.ID, "secret.as.") && !strings.HasPrefix(r.ID, "egress.as.") {
 			t.Errorf("row %d (%q): rule id %q starts with none of as., secret.as., egress.as.", k, r.Pattern, r.ID)
 		}
-		if (r.Effect == fxSend) != strings.HasPrefix(r.ID, "egress.") && r.ID != "" {
-			t.Errorf("row %d (%q): a way out is an egress. rule, and only a way out (id %q)", k, r.Pattern, r.ID)
+		if effect.WayOut(r.Effect.Kind) != strings.HasPrefix(r.ID, "egress.") && r.ID != "" {
+			t.Errorf("row %d (%q): a way out is an egress. rule, and only a way out (id %q, effect %v)", k, r.Pattern, r.ID, r.Effect)
 		}
-		if (r.Effect == fxSecret) != strings.HasPrefix(r.ID, "secret.") && r.ID != "" {
-			t.Errorf("row %d (%q): a secret read is a secret. rule, and only a secret read (id %q)", k, r.Pattern, r.ID)
+		if (r.Effect.Kind == effect.ReadSecret) != strings.HasPrefix(r.ID, "secret.") && r.ID != "" {
+			t.Errorf("row %d (%q): a secret read is a secret. rule, and only a secret read (id %q, effect %v)", k, r.Pattern, r.ID, r.Effect)
 		}
-		if r.Effect == 0 {
-			t.Errorf("row %d (%q) says no effect", k, r.Pattern)
+		if r.Effect.Kind == 0 {
+			t.Errorf("row %d (%q) declares no effect", k, r.Pattern)
+		}
+		if r.Fn == fnFlat && !r.Always {
+			t.Errorf("row %d (%q) is flat: every match adds its effect (Always)", k, r.Pattern)
 		}
 		if r.Example == "" {
 			t.Errorf("row %d (%q) has no example", k, r.Pattern)
@@ -65,8 +69,8 @@ func TestVerbTableRowsAreWhole(t *testing.T) {
 
 // TestVerbTableExamples runs every row's example: the row's pattern must
 // match it where a command starts (a pattern no input can produce is
-// dead), and the verdict must hold the row's id at the row's level at
-// least (a row that no longer rates what it says is wrong).
+// dead), and the verdict must hold the row's id at the level of the row's
+// effect at least (a row that no longer rates what it says is wrong).
 func TestVerbTableExamples(t *testing.T) {
 	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
 	defer end(&Verdict{})
@@ -103,12 +107,12 @@ func TestVerbTableExamples(t *testing.T) {
 		}
 		found := false
 		for _, reason := range v.Reasons {
-			if reason.Rule == r.ID && reason.Level >= r.Level {
+			if reason.Rule == r.ID && reason.Level >= r.Effect.Level() {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("row %d (%q): its example %q gives %v, without %s at %v or above", k, r.Pattern, r.Example, v, r.ID, r.Level)
+			t.Errorf("row %d (%q): its example %q gives %v, without %s at %v or above", k, r.Pattern, r.Example, v, r.ID, r.Effect.Level())
 		}
 	}
 }
@@ -128,11 +132,16 @@ var codeRows = map[verbFn]string{
 	fnAdminBare:       "administrator privileges false asks for none",
 }
 
+// startsCode are the effects that start code or make it start later.
+var startsCode = map[effect.Kind]bool{effect.Run: true, effect.Shell: true, effect.RunUnseen: true, effect.RunComputed: true,
+	effect.LoadCode: true, effect.Launch: true, effect.Persist: true, effect.Admin: true}
+
 // TestAutoRunContract walks the table: every row a match of which can stay
 // below Dangerous has a closed option model, which the analyzer enforces
 // (a labelled parameter it does not list makes the command Dangerous, one
 // it lists does not); every such row that starts code says how it sees the
-// code; and every row's example is rated at its floor at least.
+// code; and every row's example is rated at its effect's level at least
+// where every match has the effect (Always).
 func TestAutoRunContract(t *testing.T) {
 	env, end := (&Env{}).Begin(context.Background(), fakeShell{})
 	defer end(&Verdict{})
@@ -152,13 +161,13 @@ func TestAutoRunContract(t *testing.T) {
 		return false
 	}
 	for k, r := range verbs {
-		if v := rate(r, r.Example); v.Level < r.Floor {
-			t.Errorf("row %d (%q): its example is rated %v, below the row's floor %v", k, r.Pattern, v.Level, r.Floor)
+		if v := rate(r, r.Example); r.Always && v.Level < r.Effect.Level() {
+			t.Errorf("row %d (%q): its example is rated %v, below the row's effect %v (%v)", k, r.Pattern, v.Level, r.Effect, r.Effect.Level())
 		}
-		if r.Floor >= level.Dangerous || r.Part {
+		if !r.mayStayBelowDangerous() || r.Part {
 			continue
 		}
-		if (r.Effect == fxRun || r.Effect == fxPersist || r.Effect == fxAdmin) && codeRows[r.Fn] == "" {
+		if startsCode[r.Effect.Kind] && codeRows[r.Fn] == "" {
 			t.Errorf("row %d (%q) starts code below Dangerous and does not say how it sees it (codeRows)", k, r.Pattern)
 		}
 		if v := rate(r, r.Example+" with frobnication"); v.Level < level.Dangerous || !has(v, "as.unmodelled-param") {

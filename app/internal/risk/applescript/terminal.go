@@ -1,7 +1,7 @@
 package applescript
 
 import (
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -13,7 +13,7 @@ import (
 // application that is no terminal it is a command Airlock does not model.
 func verbTerminalCommand(an *asAn, st []asToken, i, n int, app *asApp) {
 	if app != nil && (app.dynamic || app.known == nil || !facts.IsTerminal(app.known.Title)) {
-		an.add(level.Dangerous, "as.unknown-command", span2(st, i, n), "unknown command %q to %s: cannot tell what it does",
+		an.add(effect.Of(effect.Unknown), "as.unknown-command", span2(st, i, n), "unknown command %q to %s: cannot tell what it does",
 			rate.Display(an.lx.src[st[i].start:st[i+n-1].end]), appTitle(app))
 		return
 	}
@@ -30,5 +30,5 @@ func verbTerminalCommand(an *asAn, st []asToken, i, n int, app *asApp) {
 			return
 		}
 	}
-	an.add(level.Caution, "as.terminal", span2(st, i, n), "TERMINAL: opens an iTerm window, tab or pane with its profile's shell")
+	an.add(effect.Of(effect.Launch), "as.terminal", span2(st, i, n), "TERMINAL: opens an iTerm window, tab or pane with its profile's shell")
 }

@@ -58,7 +58,7 @@ func TestAppIDsNameKnownApps(t *testing.T) {
 		}
 	}
 	for key, app := range facts.Apps {
-		if key != strings.ToLower(key) || app.Title == "" || app.Verbs == nil {
+		if key != strings.ToLower(key) || app.Title == "" || app.Does == nil {
 			t.Errorf("Apps: %q: want a lower-case key, a title and a verb table, got %+v", key, app)
 		}
 	}
@@ -88,8 +88,8 @@ func TestSchemes(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if l, why := facts.SchemeRisk(s); l != tc.want || why == "" {
-			t.Errorf("SchemeRisk(%q) = %v %q; want %v and a reason", s, l, why, tc.want)
+		if e, why := facts.SchemeEffect(s); e.Level() != tc.want || why == "" {
+			t.Errorf("SchemeEffect(%q) = %v %q; want %v and a reason", s, e, why, tc.want)
 		}
 	}
 }

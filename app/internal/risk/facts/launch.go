@@ -8,7 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // A launch makes the OS start a program Airlock does not confine: opening a
@@ -352,23 +352,27 @@ func runnableType(name string) string {
 	return ""
 }
 
-// LaunchLevel is the level of opening f (nil: a URL, or an app with
-// nothing to open) with a handler of kind k, and why, from what Classify and
-// Inert said. It is the one rule every language and the executor's check at
-// launch apply.
-func LaunchLevel(name string, k HandlerKind, why string, f *File) (level.Level, string) {
+// LaunchEffect is what opening f (nil: a URL, or an app with nothing to
+// open) with a handler of kind k does, and why, from what Classify and
+// Inert said. It is the one rule every language and the executor's check
+// at launch apply: a runner runs what it is given, and a handler not known
+// to only display it is taken to run it too (both outside the sandbox); a
+// viewer given a file that could run (its type runs, or its name is
+// computed at run time) starts what cannot be told; a viewer given an
+// inert file only displays it.
+func LaunchEffect(name string, k HandlerKind, why string, f *File) (effect.Effect, string) {
 	switch k {
 	case HandlerRunner:
-		return level.Destructive, why + ": what it is given would run outside the sandbox"
+		return effect.Of(effect.Launch, effect.Runnable), why + ": what it is given would run outside the sandbox"
 	case HandlerUnknown:
-		return level.Destructive, why + ": it would get the input outside the sandbox"
+		return effect.Of(effect.Launch, effect.Runnable), why + ": it would get the input outside the sandbox"
 	}
 	if f != nil {
 		if ok, whyNot := Inert(*f); !ok {
-			return level.Dangerous, name + " could run: " + whyNot + " (" + why + ")"
+			return effect.Of(effect.Launch, effect.Computed), name + " could run: " + whyNot + " (" + why + ")"
 		}
 	}
-	return level.Caution, why
+	return effect.Of(effect.Launch), why
 }
 
 // AppName is a viewer as a script names it: its bundle identifier in
@@ -480,36 +484,36 @@ func InstalledApp(low string) bool {
 		strings.HasPrefix(p, "/system/library/coreservices/")
 }
 
-// AppLevel is the level of launching the app h with nothing to open: it
-// runs only its own code, so Caution, unless the app or its program lies in
-// the home folder, where an action could have put it, or could not be
-// found.
-func AppLevel(h Handler) (level.Level, string) {
+// AppEffect is what launching the app h with nothing to open does: it
+// runs only its own code, unless the app or its program lies in the home
+// folder, where an action could have put it, or could not be found: then
+// what starts is not known.
+func AppEffect(h Handler) (effect.Effect, string) {
 	name := h.Name
 	if name == "" {
 		name = h.ID
 	}
 	switch {
 	case h.UserOwned:
-		return level.Dangerous, name + " lies in the home folder, where an action could have placed it"
+		return effect.Of(effect.Launch, effect.Computed), name + " lies in the home folder, where an action could have placed it"
 	case h.Program == "":
-		return level.Dangerous, name + "'s program was not found, so what would start is not known"
+		return effect.Of(effect.Launch, effect.Computed), name + "'s program was not found, so what would start is not known"
 	}
-	return level.Caution, "launches " + name
+	return effect.Of(effect.Launch), "launches " + name
 }
 
-// SchemeLevel is the level of handing a URL of a scheme other than http,
-// https and file to the app h the OS resolved for it. The URL is the
+// SchemeHandlerEffect is what handing a URL of a scheme other than http,
+// https and file to the app h the OS resolved for it does. The URL is the
 // agent's and the app acts on it outside the sandbox (vscode:// opens a
 // folder in an IDE, mailto:?attach= puts a file in a draft), so only a
-// viewer of web pages is as AppLevel says; an app that runs what it is
-// given, and one Airlock does not know, is Destructive, as for a file.
-func SchemeLevel(h Handler) (level.Level, string) {
+// viewer of web pages is as AppEffect says; an app that runs what it is
+// given, and one Airlock does not know, is taken to run it, as for a file.
+func SchemeHandlerEffect(h Handler) (effect.Effect, string) {
 	kind, why := Classify(h, InputWeb)
 	if kind != HandlerViewer {
-		return level.Destructive, why + ": it would act on the agent's URL outside the sandbox"
+		return effect.Of(effect.Launch, effect.Runnable), why + ": it would act on the agent's URL outside the sandbox"
 	}
-	return AppLevel(h)
+	return AppEffect(h)
 }
 
 // Resolver finds the handler the OS would start for a launch, as the

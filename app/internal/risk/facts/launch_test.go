@@ -109,9 +109,9 @@ func TestLaunchLevel(t *testing.T) {
 		{"an unknown handler of a URL", facts.HandlerUnknown, nil, level.Destructive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := facts.LaunchLevel("a.txt", tc.k, "because", tc.f)
-			if got != tc.want || !strings.Contains(why, "because") {
-				t.Errorf("LaunchLevel = %v (%s), want %v with the handler's reason", got, why, tc.want)
+			e, why := facts.LaunchEffect("a.txt", tc.k, "because", tc.f)
+			if got := e.Level(); got != tc.want || !strings.Contains(why, "because") {
+				t.Errorf("LaunchEffect = %v (%s), want %v with the handler's reason", e, why, tc.want)
 			}
 		})
 	}
@@ -289,9 +289,9 @@ func TestScriptOpen(t *testing.T) {
 		{"a viewer and a runnable type", facts.ScriptOpen{Handler: preview, Path: "/Users/me/a.command", Whole: true}, level.Dangerous},
 		{"a viewer and a name computed", facts.ScriptOpen{Handler: preview, Path: "/Users/me/", Whole: false}, level.Dangerous},
 	} {
-		got, _, why := tc.o.Level()
-		if got != tc.want || why == "" {
-			t.Errorf("%s: %v (%s), want %v", tc.name, got, why, tc.want)
+		e, _, why := tc.o.Effect()
+		if got := e.Level(); got != tc.want || why == "" {
+			t.Errorf("%s: %v (%s), want %v", tc.name, e, why, tc.want)
 		}
 	}
 }

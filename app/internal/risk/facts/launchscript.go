@@ -3,13 +3,13 @@ package facts
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // A script's launch is judged by its text alone: nothing checks it again
 // when it happens, the analyzer cannot read the file it opens, and it
 // knows the handler only by the name the script gives. These read that
-// text the same way for every language; LaunchLevel decides.
+// text the same way for every language; LaunchEffect decides.
 
 // Target is what a script's launch opens, by its text.
 type Target int
@@ -111,17 +111,17 @@ type ScriptOpen struct {
 	Shown   string // how a warning names the file: its path, or "it" after it
 }
 
-// Level rates the opening by LaunchLevel, with the file judged by its
-// name: a viewer given a path whose type does not run only displays it
-// (Caution); given a runnable type or a name computed at run time it could
-// run (Dangerous); a runner, and a handler Airlock does not know (the
-// default one among them), get it outside the sandbox (Destructive).
-func (o ScriptOpen) Level() (level.Level, HandlerKind, string) {
+// Effect is what the opening does, by LaunchEffect, with the file judged
+// by its name: a viewer given a path whose type does not run only displays
+// it; given a runnable type or a name computed at run time it could run; a
+// runner, and a handler Airlock does not know (the default one among
+// them), get it outside the sandbox.
+func (o ScriptOpen) Effect() (effect.Effect, HandlerKind, string) {
 	k, why := Classify(o.Handler, InputFile)
 	var f *File
 	if runnableType(o.Path) != "" || !o.Whole {
-		f = &File{Name: o.Path} // not read: LaunchLevel holds it could run
+		f = &File{Name: o.Path} // not read: LaunchEffect holds it could run
 	}
-	l, w := LaunchLevel(o.Shown, k, why, f)
-	return l, k, w
+	e, w := LaunchEffect(o.Shown, k, why, f)
+	return e, k, w
 }

@@ -35,8 +35,8 @@ func TestObjCTables(t *testing.T) {
 		if m.Effect != facts.ObjCInert && m.What == "" {
 			t.Errorf("method %s does not say what it does", name)
 		}
-		if m.Effect == facts.ObjCInert && m.Level != level.Safe {
-			t.Errorf("method %s is inert at %v", name, m.Level)
+		if m.Effect == facts.ObjCInert && m.Does.Level() != level.Safe {
+			t.Errorf("method %s is inert at %v", name, m.Does)
 		}
 		for _, c := range strings.Fields(m.On) {
 			if _, ok := facts.ObjCClasses[c]; !ok {
@@ -51,8 +51,8 @@ func TestLookupObjCMethod(t *testing.T) {
 	for _, sel := range []string{"removeItemAtPath", "removeItemAtPath:error:", "removeItemAtPath_error_",
 		"removeitematpath", "REMOVEITEMATPATH_ERROR_", "removeItemAtPathError"} {
 		key, m, ok := facts.LookupObjCMethod(sel)
-		if !ok || key != "removeItemAtPath" || m.Level != level.Destructive {
-			t.Errorf("LookupObjCMethod(%q) = %q, %v, %v; want removeItemAtPath, destructive", sel, key, m.Level, ok)
+		if !ok || key != "removeItemAtPath" || m.Does.Level() != level.Destructive {
+			t.Errorf("LookupObjCMethod(%q) = %q, %v, %v; want removeItemAtPath, destructive", sel, key, m.Does, ok)
 		}
 	}
 	for _, sel := range []string{"removeItem", "stringWithString", "removeitematpatherror", ""} {

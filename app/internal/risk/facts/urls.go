@@ -3,76 +3,79 @@ package facts
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
-// Scheme is what opening a URL of one scheme does: the level it implies
-// and the warning that says why.
+// Scheme is what opening a URL of one scheme does: its effect and the
+// warning that says why.
 type Scheme struct {
-	Level level.Level
-	Why   string
+	Does effect.Effect
+	Why  string
 }
 
 // Schemes are the URL schemes the analyzers know, lower case: web pages
-// and links into everyday apps are Caution; local files, scripts, data,
-// settings panes and remote connections are Dangerous. A scheme not here
-// hands the URL to an application that may act on it: Dangerous.
+// and links into everyday apps let data leave as the person can see it;
+// scripts run unseen code, remote schemes connect, settings panes change
+// the computer, and local files and data cannot be told. A scheme not
+// here hands the URL to an application that may act on it: unknown.
 var Schemes = map[string]Scheme{
-	"http":                      {level.Caution, "opens a web page"},
-	"https":                     {level.Caution, "opens a web page"},
-	"mailto":                    {level.Caution, "opens a web page"},
-	"spotify":                   {level.Caution, "opens a link in spotify"},
-	"zoommtg":                   {level.Caution, "opens a link in zoommtg"},
-	"zoomus":                    {level.Caution, "opens a link in zoomus"},
-	"slack":                     {level.Caution, "opens a link in slack"},
-	"obsidian":                  {level.Caution, "opens a link in obsidian"},
-	"notion":                    {level.Caution, "opens a link in notion"},
-	"things":                    {level.Caution, "opens a link in things"},
-	"bear":                      {level.Caution, "opens a link in bear"},
-	"drafts":                    {level.Caution, "opens a link in drafts"},
-	"omnifocus":                 {level.Caution, "opens a link in omnifocus"},
-	"raycast":                   {level.Caution, "opens a link in raycast"},
-	"msteams":                   {level.Caution, "opens a link in msteams"},
-	"discord":                   {level.Caution, "opens a link in discord"},
-	"vscode":                    {level.Caution, "opens a link in vscode"},
-	"itms-apps":                 {level.Caution, "opens a link in itms-apps"},
-	"macappstore":               {level.Caution, "opens a link in macappstore"},
-	"music":                     {level.Caution, "opens a link in music"},
-	"podcasts":                  {level.Caution, "opens a link in podcasts"},
-	"maps":                      {level.Caution, "opens a link in maps"},
-	"facetime":                  {level.Caution, "opens a link in facetime"},
-	"facetime-audio":            {level.Caution, "opens a link in facetime-audio"},
-	"tel":                       {level.Caution, "opens a link in tel"},
-	"sms":                       {level.Caution, "opens a link in sms"},
-	"webcal":                    {level.Caution, "opens a link in webcal"},
-	"x-apple-reminderkit":       {level.Caution, "opens a link in x-apple-reminderkit"},
-	"ical":                      {level.Caution, "opens a link in ical"},
-	"file":                      {level.Dangerous, "file: URL opens a local file or application"},
-	"javascript":                {level.Dangerous, "javascript: URL runs script"},
-	"vbscript":                  {level.Dangerous, "javascript: URL runs script"},
-	"data":                      {level.Dangerous, "data: URL carries its own content"},
-	"blob":                      {level.Dangerous, "data: URL carries its own content"},
-	"x-apple.systempreferences": {level.Dangerous, "opens a System Settings pane"},
-	"x-apple-systempreferences": {level.Dangerous, "opens a System Settings pane"},
-	"applescript":               {level.Dangerous, "applescript: URL runs or connects to something"},
-	"x-apple-script":            {level.Dangerous, "x-apple-script: URL runs or connects to something"},
-	"shortcuts":                 {level.Dangerous, "shortcuts: URL runs or connects to something"},
-	"ssh":                       {level.Dangerous, "ssh: URL runs or connects to something"},
-	"vnc":                       {level.Dangerous, "vnc: URL runs or connects to something"},
-	"smb":                       {level.Dangerous, "smb: URL runs or connects to something"},
-	"afp":                       {level.Dangerous, "afp: URL runs or connects to something"},
-	"ftp":                       {level.Dangerous, "ftp: URL runs or connects to something"},
-	"sftp":                      {level.Dangerous, "sftp: URL runs or connects to something"},
-	"telnet":                    {level.Dangerous, "telnet: URL runs or connects to something"},
-	"x-man-page":                {level.Dangerous, "x-man-page: URL runs or connects to something"},
+	"http":                      {Does: effect.Of(effect.Egress), Why: "opens a web page"},
+	"https":                     {Does: effect.Of(effect.Egress), Why: "opens a web page"},
+	"mailto":                    {Does: effect.Of(effect.Egress), Why: "opens a web page"},
+	"spotify":                   {Does: effect.Of(effect.Egress), Why: "opens a link in spotify"},
+	"zoommtg":                   {Does: effect.Of(effect.Egress), Why: "opens a link in zoommtg"},
+	"zoomus":                    {Does: effect.Of(effect.Egress), Why: "opens a link in zoomus"},
+	"slack":                     {Does: effect.Of(effect.Egress), Why: "opens a link in slack"},
+	"obsidian":                  {Does: effect.Of(effect.Egress), Why: "opens a link in obsidian"},
+	"notion":                    {Does: effect.Of(effect.Egress), Why: "opens a link in notion"},
+	"things":                    {Does: effect.Of(effect.Egress), Why: "opens a link in things"},
+	"bear":                      {Does: effect.Of(effect.Egress), Why: "opens a link in bear"},
+	"drafts":                    {Does: effect.Of(effect.Egress), Why: "opens a link in drafts"},
+	"omnifocus":                 {Does: effect.Of(effect.Egress), Why: "opens a link in omnifocus"},
+	"raycast":                   {Does: effect.Of(effect.Egress), Why: "opens a link in raycast"},
+	"msteams":                   {Does: effect.Of(effect.Egress), Why: "opens a link in msteams"},
+	"discord":                   {Does: effect.Of(effect.Egress), Why: "opens a link in discord"},
+	"vscode":                    {Does: effect.Of(effect.Egress), Why: "opens a link in vscode"},
+	"itms-apps":                 {Does: effect.Of(effect.Egress), Why: "opens a link in itms-apps"},
+	"macappstore":               {Does: effect.Of(effect.Egress), Why: "opens a link in macappstore"},
+	"music":                     {Does: effect.Of(effect.Egress), Why: "opens a link in music"},
+	"podcasts":                  {Does: effect.Of(effect.Egress), Why: "opens a link in podcasts"},
+	"maps":                      {Does: effect.Of(effect.Egress), Why: "opens a link in maps"},
+	"facetime":                  {Does: effect.Of(effect.Egress), Why: "opens a link in facetime"},
+	"facetime-audio":            {Does: effect.Of(effect.Egress), Why: "opens a link in facetime-audio"},
+	"tel":                       {Does: effect.Of(effect.Egress), Why: "opens a link in tel"},
+	"sms":                       {Does: effect.Of(effect.Egress), Why: "opens a link in sms"},
+	"webcal":                    {Does: effect.Of(effect.Egress), Why: "opens a link in webcal"},
+	"x-apple-reminderkit":       {Does: effect.Of(effect.Egress), Why: "opens a link in x-apple-reminderkit"},
+	"ical":                      {Does: effect.Of(effect.Egress), Why: "opens a link in ical"},
+	"file":                      {Does: effect.Of(effect.Unknown), Why: "file: URL opens a local file or application"},
+	"javascript":                {Does: effect.Of(effect.RunUnseen), Why: "javascript: URL runs script"},
+	"vbscript":                  {Does: effect.Of(effect.RunUnseen), Why: "javascript: URL runs script"},
+	"data":                      {Does: effect.Of(effect.Unknown), Why: "data: URL carries its own content"},
+	"blob":                      {Does: effect.Of(effect.Unknown), Why: "data: URL carries its own content"},
+	"x-apple.systempreferences": {Does: effect.Of(effect.Setting, effect.Session), Why: "opens a System Settings pane"},
+	"x-apple-systempreferences": {Does: effect.Of(effect.Setting, effect.Session), Why: "opens a System Settings pane"},
+	"applescript":               {Does: effect.Of(effect.RunUnseen), Why: "applescript: URL runs or connects to something"},
+	"x-apple-script":            {Does: effect.Of(effect.RunUnseen), Why: "x-apple-script: URL runs or connects to something"},
+	"shortcuts":                 {Does: effect.Of(effect.RunUnseen), Why: "shortcuts: URL runs or connects to something"},
+	"ssh":                       {Does: effect.Of(effect.Connect), Why: "ssh: URL runs or connects to something"},
+	"vnc":                       {Does: effect.Of(effect.Connect), Why: "vnc: URL runs or connects to something"},
+	"smb":                       {Does: effect.Of(effect.Connect), Why: "smb: URL runs or connects to something"},
+	"afp":                       {Does: effect.Of(effect.Connect), Why: "afp: URL runs or connects to something"},
+	"ftp":                       {Does: effect.Of(effect.Connect), Why: "ftp: URL runs or connects to something"},
+	"sftp":                      {Does: effect.Of(effect.Connect), Why: "sftp: URL runs or connects to something"},
+	"telnet":                    {Does: effect.Of(effect.Connect), Why: "telnet: URL runs or connects to something"},
+	"x-man-page":                {Does: effect.Of(effect.Launch, effect.Terminal), Why: "x-man-page: URL runs or connects to something"},
 }
 
-// SchemeRisk rates opening a URL of the lower-case scheme.
-func SchemeRisk(scheme string) (level.Level, string) {
+// SchemeEffect is what opening a URL of the lower-case scheme does, and
+// why: a scheme Schemes does not list hands the URL to an application
+// that may act on it, which cannot be told.
+func SchemeEffect(scheme string) (effect.Effect, string) {
 	if s, ok := Schemes[scheme]; ok {
-		return s.Level, s.Why
+		return s.Does, s.Why
 	}
-	return level.Dangerous, scheme + ": URL hands over to an application that may act on it"
+	return effect.Of(effect.Unknown), scheme + ": URL hands over to an application that may act on it"
 }
 
 // URLScheme returns the scheme s starts with: lower-case letters, digits,

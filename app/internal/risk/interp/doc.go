@@ -1,7 +1,8 @@
 // Package interp reads the program text an interpreter is given on its
 // command line or its input — python -c, perl -e, ruby -e, php -r, node
 // -e, swift -e, lua -e, Rscript -e, a Tcl script on tclsh's input — and
-// says what it does, as effects: the files it removes, writes, appends to
+// says what it does, as effects of the shared vocabulary (package effect;
+// Effect.Shared): the files it removes, writes, appends to
 // and reads, the commands it runs, whether it talks to the network, runs
 // code built from text or decodes data. It does not rate them: the shell
 // analyzer gives each effect the level the same effect gets in shell (a

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // Lang is a language the package reads.
@@ -56,30 +58,26 @@ func LangOf(cmd string) Lang {
 	return 0
 }
 
-// Kind is what an effect does.
-type Kind uint8
+// Kind is what an effect does: a kind of the one vocabulary every analyzer
+// speaks (package effect).
+type Kind = effect.Kind
 
-// The kinds of effect.
+// The kinds interp finds, by the names its tables (apis.go) and the shell
+// analyzer (shell/rows_code.go) use for them.
 const (
-	Remove Kind = iota + 1 // deletes the target, not to the Trash (Tree: a folder and all it holds)
-	Trash                  // moves the target to the Trash
-	Write                  // creates the target or replaces what it held
-	Append                 // adds to the end of the target
-	Read                   // reads the target
-	Run                    // runs a command: Target is shell text (Shell) or Argv a program and its arguments
-	Net                    // talks to the network (Target: the address, when the code names it)
-	Eval                   // runs code built from text, or loads code from a file (Target: that code, when literal)
-	Decode                 // decodes data (base64, hex, compression), which code run from text may be
+	Remove = effect.Remove    // deletes the target, not to the Trash (Tree: a folder and all it holds)
+	Trash  = effect.Trash     // moves the target to the Trash
+	Write  = effect.Overwrite // creates the target or replaces what it held (which, the code does not say)
+	Append = effect.Change    // adds to the end of the target
+	Read   = effect.Read      // reads the target
+	Run    = effect.Run       // runs a command: Target is shell text (Shell) or Argv a program and its arguments
+	Net    = effect.Fetch     // talks to the network (Target: the address, when the code names it)
+	Eval   = effect.RunUnseen // runs code built from text, or loads code from a file (Target: that code, when literal)
+	Decode = effect.Decode    // decodes data (base64, hex, compression), which code run from text may be
 )
 
-var kindNames = [...]string{"", "remove", "trash", "write", "append", "read", "run", "network", "eval", "decode"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "?"
-}
+// Kinds are the kinds interp finds.
+var Kinds = []Kind{Remove, Trash, Write, Append, Read, Run, Net, Eval, Decode}
 
 // Hole stands in a target for a part computed at run time (the shell
 // analyzer's rate.HoleMark).
@@ -94,6 +92,26 @@ type Effect struct {
 	Shell  bool     // Run: Target is text a shell runs
 	Tree   bool     // Remove: recursive, a folder and everything in it
 	Off    int      // where in the code the call is
+}
+
+// Shared is e in the vocabulary every analyzer speaks: its kind, a removal
+// of a folder and all it holds as Bulk, a target the code does not spell
+// entirely as Computed (with "…" where a part is computed), a command
+// given as a list as its words.
+func (e Effect) Shared() effect.Effect {
+	out := effect.Effect{Kind: e.Kind}
+	if e.Tree {
+		out.Mods |= effect.Bulk
+	}
+	t := e.Target
+	if e.Kind == Run && e.Argv != nil {
+		t = strings.Join(e.Argv, " ")
+	}
+	if !e.Known() {
+		out.Mods |= effect.Computed
+	}
+	out.Target = strings.ReplaceAll(t, Hole, "…")
+	return out
 }
 
 // Known reports a target spelled entirely in the code.

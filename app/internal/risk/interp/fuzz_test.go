@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
@@ -26,7 +27,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("%d effects, more than %d", len(effects), MaxEffects)
 		}
 		for _, e := range effects {
-			if e.Kind < Remove || e.Kind > Decode {
+			if !slices.Contains(Kinds, e.Kind) {
 				t.Fatalf("effect of unknown kind %d", e.Kind)
 			}
 			if e.Off < 0 || e.Off > len(code) {

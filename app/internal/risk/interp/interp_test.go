@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // want is an effect a program must have: its kind, and its target (with
@@ -207,6 +209,37 @@ func TestScanArgs(t *testing.T) {
 				shown = append(shown, show(e))
 			}
 			t.Errorf("%v %q %q: no %v %q among %q", c.lang, c.code, c.argv, c.want.kind, c.want.target, shown)
+		}
+	}
+}
+
+// TestShared: interp's effects are the shared vocabulary's, with what
+// interp knows beyond the kind as mods: a folder and all it holds is bulk,
+// a target the code does not spell is computed.
+func TestShared(t *testing.T) {
+	cases := []struct {
+		code string
+		want effect.Effect
+	}{
+		{`import shutil,os; shutil.rmtree(os.path.expanduser('~/Projects'))`, effect.Of(effect.Remove, effect.Bulk).On("~/Projects")},
+		{`import os; os.remove('/tmp/x')`, effect.Of(effect.Remove).On("/tmp/x")},
+		{"import shutil as sh\nsh.rmtree(path)", effect.Of(effect.Remove, effect.Bulk, effect.Computed).On("…")},
+		{`import subprocess; subprocess.run(["rm", "-rf", d])`, effect.Of(effect.Run, effect.Computed).On("rm -rf …")},
+		{`import subprocess; subprocess.run("ls ~", shell=True)`, effect.Of(effect.Run).On("ls ~")},
+		{"from pathlib import Path\np = Path('/tmp/a')\np.write_text('x')", effect.Of(effect.Overwrite).On("/tmp/a")},
+	}
+	for _, c := range cases {
+		effects := Scan(Python, c.code)
+		found := false
+		for _, e := range effects {
+			found = found || e.Shared() == c.want
+		}
+		if !found {
+			var got []string
+			for _, e := range effects {
+				got = append(got, e.Shared().String())
+			}
+			t.Errorf("%q: %v, want %v", c.code, got, c.want)
 		}
 	}
 }

@@ -134,19 +134,35 @@ func (lx *lexer) next() {
 	case strings.IndexByte(lx.syn.quotes, c) >= 0:
 		lx.quoted(c)
 	case c >= '0' && c <= '9':
-		j := lx.i
-		for j < len(src) && (isNameByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
-			j++
-		}
-		lx.emit(tok{kind: tNum, text: src[lx.i:j], off: lx.i})
-		lx.i = j
-	case strings.IndexByte(lx.syn.sigils, c) >= 0 && lx.i+1 < len(src) && (isNameByte(src[lx.i+1]) || src[lx.i+1] == '{' || src[lx.i+1] == '$' || src[lx.i+1] == '#' || strings.IndexByte("!@<0_", src[lx.i+1]) >= 0):
+		lx.number()
+	case lx.sigil(c):
 		lx.variable()
 	case isNameByte(c) || c >= utf8.RuneSelf || c == '$':
 		lx.name()
 	default:
 		lx.punct()
 	}
+}
+
+// number reads a number at i (digits, names' bytes and decimal points).
+func (lx *lexer) number() {
+	src, j := lx.src, lx.i
+	for j < len(src) && (isNameByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
+		j++
+	}
+	lx.emit(tok{kind: tNum, text: src[lx.i:j], off: lx.i})
+	lx.i = j
+}
+
+// sigil reports that c at i is a variable's sigil ($x, @a, %h, ${…}, $$,
+// $#a, $!, $@, $<, $0, $_) in a language that has them.
+func (lx *lexer) sigil(c byte) bool {
+	src := lx.src
+	if strings.IndexByte(lx.syn.sigils, c) < 0 || lx.i+1 >= len(src) {
+		return false
+	}
+	n := src[lx.i+1]
+	return isNameByte(n) || n == '{' || n == '$' || n == '#' || strings.IndexByte("!@<0_", n) >= 0
 }
 
 // comment skips a comment at i, reporting whether there was one.

@@ -122,28 +122,12 @@ func (s *scanner) chainValue(sub *scanner, parts []part, depth int) string {
 		return "~"
 	}
 	if base, ok := argvBase[name]; ok && last.sub != nil {
-		// sys.argv[1], $ARGV[0]: an argument the command line gives.
-		if idx := trimParens(last.sub); len(idx) == 1 && idx[0].kind == tNum {
-			if n, err := strconv.Atoi(idx[0].text); err == nil && n-base >= 0 && n-base < len(s.argv) {
-				return s.argv[n-base]
-			}
-		}
-		return Hole
+		return s.argvValue(last.sub, base)
 	}
 	base := lastName(name)
 	switch {
 	case joiners[name] || joiners[base] && strings.Contains(name, "."):
-		var texts []string
-		for _, a := range last.args {
-			if a.name == "" {
-				texts = append(texts, s.valueAt(a.toks, depth+1))
-			}
-		}
-		sep := "/"
-		if base == "paste0" {
-			sep = ""
-		}
-		return strings.Join(texts, sep)
+		return s.joinValue(last.args, base, depth)
 	case methodJoiners[base] && len(parts) > 1 && last.called && len(last.args) > 0:
 		// dir.joinpath("x"), url.appendingPathComponent("x"): the receiver
 		// and the name.
@@ -162,6 +146,33 @@ func (s *scanner) chainValue(sub *scanner, parts []part, depth int) string {
 		}
 	}
 	return Hole
+}
+
+// argvValue is sys.argv[1], $ARGV[0]: an argument the command line gives,
+// its index sub counted from base.
+func (s *scanner) argvValue(sub []tok, base int) string {
+	if idx := trimParens(sub); len(idx) == 1 && idx[0].kind == tNum {
+		if n, err := strconv.Atoi(idx[0].text); err == nil && n-base >= 0 && n-base < len(s.argv) {
+			return s.argv[n-base]
+		}
+	}
+	return Hole
+}
+
+// joinValue is what a joining function (os.path.join, File.join, paste0 …)
+// makes of its positional arguments.
+func (s *scanner) joinValue(args []arg, base string, depth int) string {
+	var texts []string
+	for _, a := range args {
+		if a.name == "" {
+			texts = append(texts, s.valueAt(a.toks, depth+1))
+		}
+	}
+	sep := "/"
+	if base == "paste0" {
+		sep = ""
+	}
+	return strings.Join(texts, sep)
 }
 
 func lastName(name string) string {

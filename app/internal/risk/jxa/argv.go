@@ -1,7 +1,7 @@
 package jxa
 
 import (
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -20,6 +20,6 @@ func (an *jsAn) argv(argv []string) rate.Verdict {
 		return r.ShellArgv(argv, an.env)
 	}
 	var v rate.Verdict
-	v.Add(level.Destructive, "analysis.unbound", rate.Span{}, "the program NSTask starts was not analysed (no analyzer bound to the assessment)")
+	v.Found(effect.Of(effect.Unknown, effect.Computed), "analysis.unbound", rate.Span{}, "the program NSTask starts was not analysed (no analyzer bound to the assessment)")
 	return v
 }

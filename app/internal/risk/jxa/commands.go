@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 )
 
@@ -94,16 +95,16 @@ func (an *jsAn) rateCommand(toks []jsToken, k int, name string, args bool, info 
 		return // an element made, not yet added
 	}
 	first := jsFirstWord(name)
-	if l, ok := info.Verbs[first]; ok {
-		if l >= level.Dangerous {
-			an.add(l, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, l)
+	if e, ok := info.Does[first]; ok {
+		if e.Level() >= level.Dangerous {
+			an.add(e, "jxa.app-command", jsSpan(toks[k]), "command %s to %s, rated %s like its AppleScript form", jsQuote(name), info.Title, e.Level())
 		}
 		return
 	}
 	if !args || jsAppRead(name) || facts.AppVerbs[first] || facts.StandardAdditions[first] {
 		return
 	}
-	an.add(level.Dangerous, "jxa.unknown-command", jsSpan(toks[k]), "command %s to %s, which Airlock does not model", jsQuote(name), info.Title)
+	an.add(effect.Of(effect.Unknown), "jxa.unknown-command", jsSpan(toks[k]), "command %s to %s, which Airlock does not model", jsQuote(name), info.Title)
 }
 
 // jsFirstWord is the first word of a camel-case name, lower case:

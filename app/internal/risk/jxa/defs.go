@@ -3,7 +3,7 @@ package jxa
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // methods, destructuring patterns, functions and their parameters.
@@ -622,14 +622,14 @@ func (an *jsAn) propertySets() {
 		for k := j; k < i; k++ {
 			if toks[k].kind == jsIdent && (apps[toks[k].text] || toks[k].text == "Application") {
 				if jsSecurityProperty(toks[j : i+1]) {
-					an.add(level.Destructive, "jxa.security-off", jsSpan(toks[i]), "SECURITY: changes %s of the Mac's security preferences (password on wake, automatic login …)", toks[i].text)
+					an.add(effect.Of(effect.SecurityOff), "jxa.security-off", jsSpan(toks[i]), "SECURITY: changes %s of the Mac's security preferences (password on wake, automatic login …)", toks[i].text)
 					break
 				}
 				if strings.EqualFold(toks[i].text, "url") {
-					an.add(level.Caution, "egress.jxa.navigate", jsSpan(toks[i]), "NAVIGATE: sends a browser to a URL (what it carries leaves the Mac)")
+					an.add(effect.Of(effect.Egress), "egress.jxa.navigate", jsSpan(toks[i]), "NAVIGATE: sends a browser to a URL (what it carries leaves the Mac)")
 					break
 				}
-				an.add(level.Caution, "jxa.set-property", jsSpan(toks[i]), "SET: changes %s of an application", toks[i].text)
+				an.add(effect.Of(effect.AppState), "jxa.set-property", jsSpan(toks[i]), "SET: changes %s of an application", toks[i].text)
 				break
 			}
 		}

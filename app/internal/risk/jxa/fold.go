@@ -581,59 +581,11 @@ func (an *jsAn) stringMethod(v jsVal, name string, ar jsArgs) jsVal {
 		v = jsMap(v, func(s string) string { return strings.TrimSuffix(s, "/") })
 		return an.concat(an.concat(v, jsStr("/")), an.evalExpr(ar.argv[0], ar.depth))
 	case "split":
-		sep, ok := ar.str(0)
-		if !ok || len(v.strs) != 1 || strings.Contains(v.strs[0], "__AIRLOCK_") {
-			return jsHole()
-		}
-		parts := strings.Split(v.strs[0], sep)
-		if len(parts) > 256 {
-			return jsHole()
-		}
-		out := jsVal{arr: true, lit: true}
-		for _, p := range parts {
-			out.elems = append(out.elems, []string{p})
-		}
-		return out
+		return jsSplit(v, ar)
 	case "replace", "replaceAll":
-		if len(ar.argv) < 2 || len(ar.argv[0]) != 1 || ar.argv[0][0].kind == jsRegex {
-			return jsHole()
-		}
-		from, ok1 := ar.str(0)
-		to, ok2 := ar.str(1)
-		if !ok1 || !ok2 {
-			return jsHole()
-		}
-		n := 1
-		if name == "replaceAll" {
-			n = -1
-		}
-		return jsMap(v, func(s string) string { return strings.Replace(s, from, to, n) })
+		return jsReplace(v, name, ar)
 	case "slice", "substring", "substr":
-		if len(v.strs) != 1 || strings.Contains(v.strs[0], "__AIRLOCK_") {
-			return jsHole()
-		}
-		s := v.strs[0]
-		a, ok := ar.num(0)
-		if !ok {
-			return jsHole()
-		}
-		b := len(s)
-		if len(ar.argv) > 1 {
-			if b, ok = ar.num(1); !ok {
-				return jsHole()
-			}
-			if name == "substr" {
-				b = a + b
-			}
-		}
-		if name == "substring" {
-			a, b = max(a, 0), max(b, 0)
-			if a > b {
-				a, b = b, a
-			}
-		}
-		a, b = jsRange(a, b, len(s))
-		return jsStr(s[a:b])
+		return jsSubstring(v, name, ar)
 	case "repeat":
 		c, ok := ar.num(0)
 		if !ok || c < 0 || c > 64 {
@@ -647,6 +599,72 @@ func (an *jsAn) stringMethod(v jsVal, name string, ar jsArgs) jsVal {
 		})
 	}
 	return jsHole()
+}
+
+// jsSplit is v.split(sep) for a literal separator: an array of at most
+// 256 strings.
+func jsSplit(v jsVal, ar jsArgs) jsVal {
+	sep, ok := ar.str(0)
+	if !ok || len(v.strs) != 1 || strings.Contains(v.strs[0], "__AIRLOCK_") {
+		return jsHole()
+	}
+	parts := strings.Split(v.strs[0], sep)
+	if len(parts) > 256 {
+		return jsHole()
+	}
+	out := jsVal{arr: true, lit: true}
+	for _, p := range parts {
+		out.elems = append(out.elems, []string{p})
+	}
+	return out
+}
+
+// jsReplace is v.replace(from, to) and replaceAll for literal strings (a
+// regular expression is computed).
+func jsReplace(v jsVal, name string, ar jsArgs) jsVal {
+	if len(ar.argv) < 2 || len(ar.argv[0]) != 1 || ar.argv[0][0].kind == jsRegex {
+		return jsHole()
+	}
+	from, ok1 := ar.str(0)
+	to, ok2 := ar.str(1)
+	if !ok1 || !ok2 {
+		return jsHole()
+	}
+	n := 1
+	if name == "replaceAll" {
+		n = -1
+	}
+	return jsMap(v, func(s string) string { return strings.Replace(s, from, to, n) })
+}
+
+// jsSubstring is v.slice, substring and substr with literal bounds, as
+// JavaScript reads them (negative from the end; substring swaps).
+func jsSubstring(v jsVal, name string, ar jsArgs) jsVal {
+	if len(v.strs) != 1 || strings.Contains(v.strs[0], "__AIRLOCK_") {
+		return jsHole()
+	}
+	s := v.strs[0]
+	a, ok := ar.num(0)
+	if !ok {
+		return jsHole()
+	}
+	b := len(s)
+	if len(ar.argv) > 1 {
+		if b, ok = ar.num(1); !ok {
+			return jsHole()
+		}
+		if name == "substr" {
+			b = a + b
+		}
+	}
+	if name == "substring" {
+		a, b = max(a, 0), max(b, 0)
+		if a > b {
+			a, b = b, a
+		}
+	}
+	a, b = jsRange(a, b, len(s))
+	return jsStr(s[a:b])
 }
 
 func jsRange(a, b, n int) (int, int) {

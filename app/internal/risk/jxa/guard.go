@@ -1,7 +1,7 @@
 package jxa
 
 import (
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -16,22 +16,22 @@ func (an *jsAn) guard() {
 		}
 		sp := jsSpan(t)
 		if an.env.SelfApp(t.val) {
-			an.add(level.Blocked, "jxa.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(t.val))
+			an.add(effect.Of(effect.Refused), "jxa.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(t.val))
 			continue
 		}
 		if rate.NamesSelf(t.val) {
-			an.add(level.Blocked, "jxa.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(t.val))
+			an.add(effect.Of(effect.Refused), "jxa.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(t.val))
 			continue
 		}
 		if i > 0 && toks[i-1].kind == jsPunct && toks[i-1].text == "+" {
 			for _, f := range rate.GuardScriptTail(an.env, t.val, rate.UseRead, true) {
-				an.add(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+				an.guardFinding(f, sp)
 			}
 			continue
 		}
 		asPath := i > 1 && toks[i-1].text == "(" && (toks[i-2].text == "Path" || toks[i-2].text == "fileURLWithPath" || toks[i-2].text == "stringWithString")
 		for _, f := range rate.GuardScriptPath(an.env, t.val, rate.UseRead, asPath) {
-			an.add(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+			an.guardFinding(f, sp)
 		}
 	}
 }

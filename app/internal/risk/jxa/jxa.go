@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -110,30 +110,30 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	var v rate.Verdict
 	if rule, why, ok := env.Bounds().Enter(src, depth, "scripts"); !ok {
 		if rule != "" {
-			v.Add(level.Destructive, "jxa."+rule, rate.Span{}, "%s", why)
+			v.Found(effect.Of(effect.Unknown, effect.Computed), "jxa."+rule, rate.Span{}, "%s", why)
 		}
 		return v
 	}
 	if rate.Nesting(src, false) > rate.MaxNesting {
-		v.Add(level.Destructive, "jxa.too-deep", rate.Span{}, "brackets nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
+		v.Found(effect.Of(effect.Unknown, effect.Computed), "jxa.too-deep", rate.Span{}, "brackets nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
 		return v
 	}
 	if !utf8.ValidString(src) {
-		v.Add(level.Dangerous, "jxa.invalid-utf8", rate.Span{}, "script is not valid UTF-8: not fully analysed")
+		v.Found(effect.Of(effect.Unknown), "jxa.invalid-utf8", rate.Span{}, "script is not valid UTF-8: not fully analysed")
 	}
 	lx := lexJS(src)
 	if lx.tooMany {
-		v.Add(level.Destructive, "jxa.too-much", rate.Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
+		v.Found(effect.Of(effect.Unknown, effect.Computed), "jxa.too-much", rate.Span{}, "more than %d tokens: %s", jsMaxTokens, "too much to analyse")
 		return v
 	}
 	an := &jsAn{src: src, lx: lx, v: &v, env: env, depth: depth, defs: map[string][]jsDef{}, alias: map[string]string{}}
 	if lx.tooDeep {
-		an.add(level.Destructive, "jxa.too-deep", rate.Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)
+		an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.too-deep", rate.Span{}, "template literals nested more than %d deep: not analysed", jsMaxTemplateNest)
 	}
 	if lx.unterminated != "" {
-		an.add(level.Dangerous, "jxa.unterminated", rate.Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
+		an.add(effect.Of(effect.Unknown), "jxa.unterminated", rate.Span{}, "unterminated %s: the script cannot be analysed reliably", lx.unterminated)
 	} else if lx.unbalanced {
-		an.add(level.Dangerous, "jxa.unbalanced", rate.Span{}, "unbalanced brackets: the script cannot be analysed reliably")
+		an.add(effect.Of(effect.Unknown), "jxa.unbalanced", rate.Span{}, "unbalanced brackets: the script cannot be analysed reliably")
 	}
 	an.collect()
 	an.findLoops()
@@ -146,7 +146,7 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 		an.nstask()
 	}
 	if an.exhausted {
-		an.add(level.Dangerous, "jxa.fold-budget", rate.Span{}, "string expressions too large or self-referencing to fold: parts are treated as computed at run time")
+		an.add(effect.Of(effect.Unknown), "jxa.fold-budget", rate.Span{}, "string expressions too large or self-referencing to fold: parts are treated as computed at run time")
 	}
 	for _, sp := range lx.subs {
 		inner := Rate(src[sp.Start:sp.End], env, depth+1)
@@ -156,8 +156,16 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	return v
 }
 
-func (an *jsAn) add(l level.Level, rule string, sp rate.Span, format string, args ...any) {
-	an.v.Add(l, rule, sp, format, args...)
+// add adds a reason: effect e, at the level the calibration table gives it
+// (effect.Calibrate), found by rule at sp.
+func (an *jsAn) add(e effect.Effect, rule string, sp rate.Span, format string, args ...any) {
+	an.v.Found(e, rule, sp, format, args...)
+}
+
+// guardFinding adds a finding of the path guard (rate.GuardScriptPath) with
+// its effect.
+func (an *jsAn) guardFinding(f rate.Finding, sp rate.Span) {
+	an.v.FoundText(f.Effect, "jxa."+f.Rule, sp, f.Text)
 }
 
 func jsSpan(t jsToken) rate.Span { return rate.Span{Start: int(t.start), End: int(t.end)} }
@@ -187,19 +195,7 @@ func (an *jsAn) findLoops() {
 		}
 		switch t.text {
 		case "forEach", "map", "every", "some", "filter", "reduce", "reduceRight", "flatMap", "find", "findIndex", "findLast", "findLastIndex":
-			if i == 0 || toks[i-1].text != "." || i+1 >= len(toks) || toks[i+1].text != "(" {
-				continue
-			}
-			c := jsMatch(toks, i+1)
-			if c < 0 {
-				c = len(toks)
-			}
-			if c > i+2 {
-				an.addLoop(i+2, c-1)
-				if args := jsSplitArgs(toks[i+2 : c]); len(args) > 0 && len(args[0]) == 1 && args[0][0].kind == jsIdent {
-					an.loopFunc(args[0][0].text)
-				}
-			}
+			an.callbackLoop(toks, i)
 		case "for", "while":
 			o := i + 1
 			if o < len(toks) && toks[o].text == "await" {
@@ -213,28 +209,57 @@ func (an *jsAn) findLoops() {
 		case "do":
 			an.loopBody(i + 1)
 		case "Application":
-			if i+1 >= len(toks) || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
-				continue
-			}
-			c := jsMatch(toks, i+1)
-			if c < 0 {
-				continue
-			}
-			args := toks[i+2 : c]
-			if len(args) == 1 && args[0].kind == jsString {
-				if err := sanitize.Strict("app", args[0].val); err != nil {
-					an.add(level.Blocked, "jxa.app-name", jsSpan(args[0]), "%s", err.Error())
-				}
-			}
-			for _, n := range an.appNames(args) {
-				if facts.IsTerminal(n) {
-					an.terminal = true
-				}
-			}
+			an.applicationCall(toks, i)
 		}
 	}
-	// Functions called from a loop body run in the loop too. Each token is
-	// looked at once however deeply loops nest.
+	an.loopCallees(toks)
+	an.mergeLoops()
+}
+
+// callbackLoop records the callback of the array method at toks[i]
+// (.forEach(…), .map(…) …) as a loop body, and a function it names.
+func (an *jsAn) callbackLoop(toks []jsToken, i int) {
+	if i == 0 || toks[i-1].text != "." || i+1 >= len(toks) || toks[i+1].text != "(" {
+		return
+	}
+	c := jsMatch(toks, i+1)
+	if c < 0 {
+		c = len(toks)
+	}
+	if c > i+2 {
+		an.addLoop(i+2, c-1)
+		if args := jsSplitArgs(toks[i+2 : c]); len(args) > 0 && len(args[0]) == 1 && args[0][0].kind == jsIdent {
+			an.loopFunc(args[0][0].text)
+		}
+	}
+}
+
+// applicationCall checks the name Application(…) at toks[i] is given, and
+// notes a terminal among the applications it names.
+func (an *jsAn) applicationCall(toks []jsToken, i int) {
+	if i+1 >= len(toks) || toks[i+1].text != "(" || i > 0 && toks[i-1].text == "." {
+		return
+	}
+	c := jsMatch(toks, i+1)
+	if c < 0 {
+		return
+	}
+	args := toks[i+2 : c]
+	if len(args) == 1 && args[0].kind == jsString {
+		if err := sanitize.Strict("app", args[0].val); err != nil {
+			an.add(effect.Of(effect.Refused), "jxa.app-name", jsSpan(args[0]), "%s", err.Error())
+		}
+	}
+	for _, n := range an.appNames(args) {
+		if facts.IsTerminal(n) {
+			an.terminal = true
+		}
+	}
+}
+
+// loopCallees records the functions called from a loop body as running in
+// the loop too. Each token is looked at once however deeply loops nest.
+func (an *jsAn) loopCallees(toks []jsToken) {
 	var seen []bool
 	for done := 0; done < len(an.loops); done++ {
 		if seen == nil {
@@ -251,7 +276,6 @@ func (an *jsAn) findLoops() {
 			}
 		}
 	}
-	an.mergeLoops()
 }
 
 // mergeLoops turns the loop bodies into sorted disjoint spans for inLoop.
@@ -429,7 +453,7 @@ func (an *jsAn) appPath(args []jsToken, sp rate.Span) {
 			strings.HasPrefix(p, "/system/library/coreservices/") {
 			continue
 		}
-		an.add(level.Dangerous, "jxa.app-path", sp, "launches the application at %s, outside /Applications: code Airlock knows nothing of", rate.Display(n))
+		an.add(effect.Of(effect.RunUnseen), "jxa.app-path", sp, "launches the application at %s, outside /Applications: code Airlock knows nothing of", rate.Display(n))
 		return
 	}
 }
@@ -487,7 +511,7 @@ func (an *jsAn) walkChain(toks []jsToken, k int, app string) {
 		if k+1 < len(toks) && toks[k+1].kind == jsPunct && toks[k+1].text == "=" && len(names) > 0 {
 			// app.rules[0].enabled = false: a property of an application
 			// Airlock does not model, whose effect it cannot tell.
-			an.add(level.Dangerous, "jxa.unknown-app", jsSpan(toks[k]), "sets %q of %q, an application Airlock does not know", names[0], app)
+			an.add(effect.Of(effect.Unknown), "jxa.unknown-app", jsSpan(toks[k]), "sets %q of %q, an application Airlock does not know", names[0], app)
 			return
 		}
 		if k+1 < len(toks) && toks[k+1].text == "(" {
@@ -497,7 +521,7 @@ func (an *jsAn) walkChain(toks []jsToken, k int, app string) {
 			}
 			for _, n := range called {
 				if n != jsComputed && !jsUnknownAppRead(n) {
-					an.add(level.Dangerous, "jxa.unknown-app", jsSpan(toks[k]), "command %q to %q, an application Airlock does not know", n, app)
+					an.add(effect.Of(effect.Unknown), "jxa.unknown-app", jsSpan(toks[k]), "command %q to %q, an application Airlock does not know", n, app)
 				}
 			}
 			m := jsMatch(toks, k+1)
@@ -587,23 +611,19 @@ func jsBulk(all []jsToken) bool {
 }
 
 // shell rates a shell command given as a JavaScript expression.
-func (an *jsAn) shell(expr []jsToken, sp rate.Span, computedDestructive bool) {
+func (an *jsAn) shell(expr []jsToken, sp rate.Span) {
 	before := an.exhausted
 	vs, whole := an.template(expr, 0)
 	if whole {
-		l := level.Dangerous
-		if computedDestructive {
-			l = level.Destructive
-		}
-		an.add(l, "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
 		return
 	}
 	if an.exhausted && !before {
-		an.add(level.Destructive, "jxa.shell-computed", sp, "SHELL COMMAND too large or self-referencing to fold: cannot tell all it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "jxa.shell-computed", sp, "SHELL COMMAND too large or self-referencing to fold: cannot tell all it runs")
 	}
 	for _, c := range vs {
-		if name, ok := seedWord(c); ok {
-			an.add(level.Destructive, "jxa.shell-seed", sp, "DANGEROUS SHELL COMMAND: runs %s (seed 000: critical)", rate.Display(name))
+		if name, e, ok := seedWord(c); ok {
+			an.add(e, "jxa.shell-seed", sp, "DANGEROUS SHELL COMMAND: runs %s (seed 000: critical)", rate.Display(name))
 		}
 		an.env.Languages().Shell(an.v, c, an.env, &sp, an.depth+1)
 	}
@@ -614,11 +634,11 @@ func (an *jsAn) shell(expr []jsToken, sp rate.Span, computedDestructive bool) {
 func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp rate.Span) {
 	vs, whole := an.template(first, 0)
 	if whole || len(vs) == 0 {
-		an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
+		an.add(effect.Of(effect.RunComputed), "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
 		return
 	}
 	if an.depth+1 > rate.MaxDepth {
-		an.add(level.Destructive, "jxa.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+		an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.too-deep", sp, "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 		return
 	}
 	appleScript, js := false, true
@@ -646,10 +666,10 @@ func (an *jsAn) evalCode(name string, first []jsToken, c jsCall, sp rate.Span) {
 			}
 		}
 	}
-	an.add(level.Caution, "jxa.eval", sp, "%s runs code from a string", name)
+	an.add(effect.Of(effect.Run), "jxa.eval", sp, "%s runs code from a string", name)
 	for _, code := range vs {
 		if strings.Contains(code, "__AIRLOCK_") {
-			an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code partly computed at run time", name)
+			an.add(effect.Of(effect.RunComputed), "jxa.eval-computed", sp, "%s runs code partly computed at run time", name)
 		}
 		if appleScript {
 			inner := an.env.Languages().AppleScript(code, an.env, an.depth+1)
@@ -704,7 +724,7 @@ func (an *jsAn) nstask() {
 			}
 		}
 	}
-	an.add(level.Dangerous, "jxa.nstask", sp, "NSTask: runs a program")
+	an.add(effect.Of(effect.Shell), "jxa.nstask", sp, "NSTask: runs a program")
 	computed := len(paths) == 0
 	if len(argvs) == 0 {
 		argvs = []jsVal{{arr: true, lit: true}}
@@ -742,7 +762,7 @@ func (an *jsAn) nstask() {
 		}
 	}
 	if computed {
-		an.add(level.Destructive, "jxa.nstask-computed", sp, "NSTask runs a program or arguments computed at run time: cannot tell what runs")
+		an.add(effect.Of(effect.RunComputed), "jxa.nstask-computed", sp, "NSTask runs a program or arguments computed at run time: cannot tell what runs")
 	}
 }
 
@@ -780,7 +800,7 @@ func (an *jsAn) literals() {
 		if an.textArg(toks, i) {
 			continue
 		}
-		an.add(level.Dangerous, "jxa.method-name", jsSpan(t), "names the method %q in a string: it can be called by a computed name", t.val)
+		an.add(effect.Of(effect.Unknown), "jxa.method-name", jsSpan(t), "names the method %q in a string: it can be called by a computed name", t.val)
 	}
 }
 

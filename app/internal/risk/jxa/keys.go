@@ -3,7 +3,7 @@ package jxa
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -78,10 +78,10 @@ func (an *jsAn) keys(toks []jsToken, i int, code bool, sp rate.Span) {
 	keys, computed := an.jsKeys(c, code)
 	mods := an.jsMods(c)
 	if computed && (mods["command"] || mods["control"]) {
-		an.add(level.Dangerous, "jxa.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
+		an.add(effect.Of(effect.Unknown), "jxa.shortcut-computed", sp, "KEYSTROKE: a shortcut whose key is computed at run time: cannot tell what it does")
 	}
 	if code && an.typesIntoTerminal(toks, i) && !mods["command"] && !mods["control"] {
-		an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
+		an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "TERMINAL: types key codes into a terminal window, where they run as a command")
 	}
 	finder := false
 	for _, t := range toks {
@@ -94,19 +94,21 @@ func (an *jsAn) keys(toks []jsToken, i int, code bool, sp rate.Span) {
 		del, quit := key == "delete", key == "q"
 		switch {
 		case del && mods["command"] && mods["shift"]:
-			l := level.Dangerous
+			// In the Finder it empties the Trash; elsewhere what it does
+			// depends on the application in front, which cannot be told.
+			e := effect.Of(effect.Unknown)
 			if finder {
-				l = level.Destructive
+				e = effect.Of(effect.Remove, effect.Bulk)
 			}
-			an.add(l, "jxa.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
+			an.add(e, "jxa.shortcut-empty-trash", sp, "KEYSTROKE: Command-Shift-Delete empties the Trash in the Finder")
 		case del && mods["command"] && finder:
-			an.add(level.Dangerous, "jxa.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
+			an.add(effect.Of(effect.Trash), "jxa.shortcut-trash", sp, "KEYSTROKE: Command-Delete in the Finder moves the selection to the Trash")
 		case quit && mods["command"] && mods["shift"]:
-			an.add(level.Dangerous, "jxa.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
+			an.add(effect.Of(effect.Power), "jxa.shortcut-logout", sp, "KEYSTROKE: Command-Shift-Q logs out")
 		case quit && mods["command"] && (mods["option"] || an.inLoop(toks[i])):
-			an.add(level.Dangerous, "jxa.quit-all", sp, "QUIT ALL APPS: Command-Q typed in a loop or with Option: quits applications without asking")
+			an.add(effect.Of(effect.Quit, effect.Bulk), "jxa.quit-all", sp, "QUIT ALL APPS: Command-Q typed in a loop or with Option: quits applications without asking")
 		case key == "escape" && mods["command"] && mods["option"]:
-			an.add(level.Dangerous, "jxa.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
+			an.add(effect.Of(effect.Signal, effect.Forced), "jxa.shortcut-force-quit", sp, "KEYSTROKE: Command-Option-Escape opens Force Quit")
 		}
 	}
 }
@@ -122,43 +124,57 @@ func (an *jsAn) menuByPosition(toks []jsToken, i int) bool {
 		}
 		from--
 	}
-	var walk func(ts []jsToken, depth int) bool
-	walk = func(ts []jsToken, depth int) bool {
-		for k, x := range ts {
-			if x.kind != jsIdent {
-				continue
-			}
-			if x.text == "menuItems" && k+1 < len(ts) {
-				n := ts[k+1:]
-				if len(n) > 2 && n[0].text == "(" && n[1].text == ")" {
-					n = n[2:]
-				}
-				switch {
-				case len(n) > 1 && n[0].text == "[" && n[1].kind != jsString:
+	return an.menuIndexIn(toks[from:i], 0)
+}
+
+// menuIndexIn reports a menu item picked by its index in ts, or in the
+// variables ts names, followed depth deep (at most 2).
+func (an *jsAn) menuIndexIn(ts []jsToken, depth int) bool {
+	for k, x := range ts {
+		if x.kind != jsIdent {
+			continue
+		}
+		if x.text == "menuItems" && menuIndexAfter(ts[k+1:]) {
+			return true
+		}
+		bare := k == 0 || ts[k-1].text != "."
+		if bare && k+2 < len(ts) && ts[k+1].text == "[" && ts[k+2].kind != jsString && an.holdsMenuItems(x.text) {
+			return true // items[n], where items = ….menuItems()
+		}
+		if bare && depth < 2 {
+			for _, d := range an.defs[x.text] {
+				if an.menuIndexIn(d.expr, depth+1) {
 					return true
-				case len(n) > 1 && n[0].text == "." && (n[1].text == "at" || n[1].text == "pop" || n[1].text == "shift"):
-					return true
-				}
-			}
-			if k+2 < len(ts) && ts[k+1].text == "[" && ts[k+2].kind != jsString && (k == 0 || ts[k-1].text != ".") {
-				// items[n], where items = ….menuItems()
-				for _, d := range an.defs[x.text] {
-					for _, y := range d.expr {
-						if y.kind == jsIdent && y.text == "menuItems" {
-							return true
-						}
-					}
-				}
-			}
-			if depth < 2 && (k == 0 || ts[k-1].text != ".") {
-				for _, d := range an.defs[x.text] {
-					if walk(d.expr, depth+1) {
-						return true
-					}
 				}
 			}
 		}
-		return false
 	}
-	return walk(toks[from:i], 0)
+	return false
+}
+
+// menuIndexAfter reports that what follows menuItems picks one by its
+// index: [n] (not a name), or .at, .pop, .shift, after an optional ().
+func menuIndexAfter(n []jsToken) bool {
+	if len(n) > 2 && n[0].text == "(" && n[1].text == ")" {
+		n = n[2:]
+	}
+	switch {
+	case len(n) > 1 && n[0].text == "[" && n[1].kind != jsString:
+		return true
+	case len(n) > 1 && n[0].text == "." && (n[1].text == "at" || n[1].text == "pop" || n[1].text == "shift"):
+		return true
+	}
+	return false
+}
+
+// holdsMenuItems reports a variable given a chain that names menuItems.
+func (an *jsAn) holdsMenuItems(name string) bool {
+	for _, d := range an.defs[name] {
+		for _, y := range d.expr {
+			if y.kind == jsIdent && y.text == "menuItems" {
+				return true
+			}
+		}
+	}
+	return false
 }

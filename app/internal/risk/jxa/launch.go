@@ -3,7 +3,7 @@ package jxa
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -133,9 +133,9 @@ var (
 // page (openLocation).
 func (an *jsAn) launch(sp rate.Span, rule string, h *facts.Handler, target []jsToken, kind launchTarget, location bool) {
 	if location {
-		an.add(level.Caution, rule, sp, "OPEN URL: opens a web page")
+		an.add(effect.Of(effect.Egress), rule, sp, "OPEN URL: opens a web page")
 	} else {
-		an.add(level.Caution, rule, sp, "OPEN: opens a file, folder, application or page")
+		an.add(effect.Of(effect.Launch), rule, sp, "OPEN: opens a file, folder, application or page")
 	}
 	v := an.evalExpr(target, 0)
 	var vals []string
@@ -186,7 +186,7 @@ func (an *jsAn) launchComputed(sp rate.Span, h *facts.Handler, target []jsToken,
 	case h != nil:
 		an.launchFile(sp, h, "…", false)
 	default:
-		an.add(level.Dangerous, "jxa.launch-computed", sp, "OPEN: opens what is computed at run time, which may be a file for the app the system chooses")
+		an.add(effect.Of(effect.Launch, effect.Computed), "jxa.launch-computed", sp, "OPEN: opens what is computed at run time, which may be a file for the app the system chooses")
 	}
 }
 
@@ -199,20 +199,20 @@ func (an *jsAn) launchOne(sp rate.Span, h *facts.Handler, s string, kind launchT
 			return
 		}
 		if t == facts.TargetFolder || t == facts.TargetApp {
-			l, why := facts.SchemeRisk("file")
-			an.add(l, "egress.jxa.open-url", sp, "OPEN: %s", why)
+			e, why := facts.SchemeEffect("file")
+			an.add(e, "egress.jxa.open-url", sp, "OPEN: %s", why)
 			return
 		}
 		if h != nil {
 			if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
-				l, why := facts.LaunchLevel(shown, k, why, nil)
-				an.add(l, "jxa.launch-runner", sp, "OPEN %s: %s", shown, why)
+				e, why := facts.LaunchEffect(shown, k, why, nil)
+				an.add(e, "jxa.launch-runner", sp, "OPEN %s: %s", shown, why)
 				return
 			}
 		}
 		scheme, _ := facts.URLScheme(strings.ToLower(strings.TrimSpace(s)))
-		l, why := facts.SchemeRisk(scheme)
-		an.add(l, "egress.jxa.open-url", sp, "OPEN: %s", why)
+		e, why := facts.SchemeEffect(scheme)
+		an.add(e, "egress.jxa.open-url", sp, "OPEN: %s", why)
 		return
 	}
 	switch facts.OpenPath(strings.ReplaceAll(s, rate.HoleUnquoted, "…")) {
@@ -237,9 +237,9 @@ func (an *jsAn) launchFile(sp rate.Span, h *facts.Handler, p string, whole bool)
 	if h != nil {
 		handler = *h
 	}
-	l, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Level()
+	e, k, why := facts.ScriptOpen{Handler: handler, Path: p, Whole: whole, Shown: "it"}.Effect()
 	if h != nil {
 		rule = "jxa.launch-" + k.String()
 	}
-	an.add(l, rule, sp, "OPEN %s: %s", rate.Display(p), why)
+	an.add(e, rule, sp, "OPEN %s: %s", rate.Display(p), why)
 }

@@ -1,9 +1,11 @@
 package jxa
 
 import (
-	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"slices"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
@@ -65,7 +67,7 @@ func (an *jsAn) options(u use) {
 				key = e[0].text
 			}
 			if !slices.Contains(u.m.opts, key) {
-				an.add(level.Dangerous, "jxa.option-unmodelled", u.sp, "%s is given the option %s, which Airlock does not model", u.r.name, jsQuote(key))
+				an.add(effect.Of(effect.Unknown), "jxa.option-unmodelled", u.sp, "%s is given the option %s, which Airlock does not model", u.r.name, jsQuote(key))
 			}
 		}
 	}
@@ -169,10 +171,10 @@ var jsCollections = map[string]bool{"Map": true, "Set": true, "WeakMap": true, "
 // finding adds the row's own finding.
 func (an *jsAn) finding(u use) {
 	if strings.Contains(u.m.text, "%s") {
-		an.add(u.m.level, u.m.rule, u.sp, u.m.text, u.r.name)
+		an.add(u.m.fx, u.m.rule, u.sp, u.m.text, u.r.name)
 		return
 	}
-	an.add(u.m.level, u.m.rule, u.sp, "%s", u.m.text)
+	an.add(u.m.fx, u.m.rule, u.sp, "%s", u.m.text)
 }
 
 // always: the row's finding wherever the name is met.
@@ -188,20 +190,20 @@ func (an *jsAn) called(u use) {
 
 func (an *jsAn) doShellScript(u use) {
 	toks, i, sp := u.toks, u.r.i, u.sp
-	an.add(level.Dangerous, "jxa.shell", sp, "SHELL COMMAND: doShellScript runs a shell command")
+	an.add(effect.Of(effect.Shell), "jxa.shell", sp, "SHELL COMMAND: doShellScript runs a shell command")
 	c := an.invocation(toks, i)
 	if !c.ok {
 		if an.aliasedAt(toks, i) {
 			return
 		}
-		an.add(level.Destructive, "jxa.shell-ref", sp, "takes a reference to doShellScript that is not followed: cannot tell what it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "jxa.shell-ref", sp, "takes a reference to doShellScript that is not followed: cannot tell what it runs")
 		return
 	}
 	if !c.known {
-		an.add(level.Destructive, "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
 		return
 	}
-	an.shell(c.first, sp, true)
+	an.shell(c.first, sp)
 }
 
 func (an *jsAn) doScript(u use) {
@@ -214,13 +216,13 @@ func (an *jsAn) doScript(u use) {
 	if apps := an.chainApps(u.toks, u.r.i); len(apps) > 0 && !slices.ContainsFunc(apps, facts.IsTerminal) {
 		// InDesign, Script Editor …: a script in the application's own
 		// language, run where Airlock cannot see.
-		an.add(level.Dangerous, "jxa.app-script", sp, "SCRIPT: doScript runs a script inside %s, which Airlock does not analyse", rate.Display(apps[0]))
+		an.add(effect.Of(effect.RunUnseen), "jxa.app-script", sp, "SCRIPT: doScript runs a script inside %s, which Airlock does not analyse", rate.Display(apps[0]))
 		return
 	}
-	an.add(level.Caution, "jxa.terminal", sp, "TERMINAL: doScript runs a command in a live Terminal shell")
+	an.add(effect.Of(effect.Run), "jxa.terminal", sp, "TERMINAL: doScript runs a command in a live Terminal shell")
 	vs, whole := an.template(c.first, 0)
 	if whole || !c.known {
-		an.add(level.Dangerous, "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
+		an.add(effect.Of(effect.RunUnseen), "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
 		return
 	}
 	for _, s := range vs {
@@ -240,10 +242,10 @@ func (an *jsAn) writeText(u use) {
 	if len(first) > 2 && first[0].text == "{" {
 		for j := 1; j+2 < len(first); j++ {
 			if first[j].text == "text" && first[j+1].text == ":" {
-				an.add(level.Caution, "jxa.terminal", sp, "TERMINAL: write runs a command in a live iTerm shell")
+				an.add(effect.Of(effect.Run), "jxa.terminal", sp, "TERMINAL: write runs a command in a live iTerm shell")
 				vs, whole := an.template(first[j+2:jsExprEnd(first, j+2)], 0)
 				if whole {
-					an.add(level.Dangerous, "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
+					an.add(effect.Of(effect.RunUnseen), "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
 				}
 				for _, s := range vs {
 					an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
@@ -254,7 +256,7 @@ func (an *jsAn) writeText(u use) {
 	}
 	for _, a := range c.args[min(1, len(c.args)):] {
 		if v := jsObjectValue(a, "to"); v != nil {
-			an.add(level.Dangerous, "jxa.write", sp, "WRITE: write writes a file")
+			an.add(effect.Of(effect.Overwrite), "jxa.write", sp, "WRITE: write writes a file")
 			an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, true, 0)
 		}
 	}
@@ -268,12 +270,12 @@ func (an *jsAn) cShell(u use) {
 		an.unfollowed(u.toks, u.r, sp)
 		return
 	}
-	an.add(level.Dangerous, "jxa.system", sp, "SHELL COMMAND: %s runs a program", u.r.name)
+	an.add(effect.Of(effect.Shell), "jxa.system", sp, "SHELL COMMAND: %s runs a program", u.r.name)
 	if !c.known {
-		an.add(level.Destructive, "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
+		an.add(effect.Of(effect.Shell, effect.Computed), "jxa.shell-computed", sp, "SHELL COMMAND computed at run time: cannot tell what it runs")
 		return
 	}
-	an.shell(c.first, sp, true)
+	an.shell(c.first, sp)
 }
 
 // cDelete: unlink, remove, rmdir and truncate, called on $.
@@ -289,10 +291,10 @@ func (an *jsAn) cDelete(u use) {
 		what = rate.Display(strings.ReplaceAll(an.strs(v)[0], rate.HoleUnquoted, "…"))
 	}
 	if u.r.name == "truncate" {
-		an.add(level.Destructive, "jxa.truncate", sp, "TRUNCATE: truncate cuts %s short, destroying its contents", what)
+		an.add(effect.Of(effect.Remove), "jxa.truncate", sp, "TRUNCATE: truncate cuts %s short, destroying its contents", what)
 		return
 	}
-	an.add(level.Destructive, "jxa.unlink", sp, "DELETE: %s permanently deletes %s (not to the Trash)", u.r.name, what)
+	an.add(effect.Of(effect.Remove), "jxa.unlink", sp, "DELETE: %s permanently deletes %s (not to the Trash)", u.r.name, what)
 }
 
 // evalCall: eval, Function, runScript, NSAppleScript's initWithSource and
@@ -305,7 +307,7 @@ func (an *jsAn) evalCall(u use) {
 	c := an.invocation(toks, i)
 	if !c.ok {
 		if (name == "eval" || name == "Function") && u.tok().text != "constructor" && !an.aliasedAt(toks, i) {
-			an.add(level.Destructive, "jxa.eval-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs", name)
+			an.add(effect.Of(effect.Run, effect.Computed), "jxa.eval-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs", name)
 		}
 		return
 	}
@@ -318,7 +320,7 @@ func (an *jsAn) evalCall(u use) {
 		return // a function to call, not code to run
 	}
 	if !c.known {
-		an.add(level.Destructive, "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
+		an.add(effect.Of(effect.RunComputed), "jxa.eval-computed", sp, "%s runs code computed at run time (downloaded, decoded or built): cannot tell what it does", name)
 		return
 	}
 	an.evalCode(name, first, c, sp)
@@ -361,7 +363,7 @@ func (an *jsAn) timerCode(first []jsToken) bool {
 // fileOp: an NSFileManager or NSString/NSData method that writes files;
 // the row names the arguments that are paths read and written.
 func (an *jsAn) fileOp(u use) {
-	an.add(level.Dangerous, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
+	an.add(u.m.fx, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
 	c := an.invocation(u.toks, u.r.i)
 	an.pathArgs(c, false, u.m.reads...)
 	an.pathArgs(c, true, u.m.writes...)
@@ -372,7 +374,7 @@ func (an *jsAn) openForAccess(u use) {
 	c := an.invocation(u.toks, u.r.i)
 	if len(c.args) > 1 {
 		if v := jsObjectValue(c.args[1], "writePermission"); v != nil && !jsFalsy(v) {
-			an.add(level.Dangerous, "jxa.write", u.sp, "WRITE: openForAccess opens a file for writing")
+			an.add(effect.Of(effect.Overwrite), "jxa.write", u.sp, "WRITE: openForAccess opens a file for writing")
 			an.pathArgs(c, true, 0)
 			return
 		}
@@ -384,9 +386,9 @@ func (an *jsAn) openForAccess(u use) {
 // URL is a file's).
 func (an *jsAn) fileRead(u use) {
 	c := an.invocation(u.toks, u.r.i)
-	if u.m.does&network != 0 {
+	if u.m.fx.Kind == effect.Fetch {
 		if v := an.evalExpr(c.first, 0); !v.lit || !strings.HasPrefix(strings.ToLower(an.strs(v)[0]), "file:") && !strings.HasPrefix(an.strs(v)[0], "/") && !strings.HasPrefix(an.strs(v)[0], "~") {
-			an.add(level.Caution, "egress.jxa.network", u.sp, "NETWORK: fetches from the network")
+			an.add(effect.Of(effect.Fetch), "egress.jxa.network", u.sp, "NETWORK: fetches from the network")
 		}
 	}
 	an.pathArgs(c, false, u.m.reads...)
@@ -404,14 +406,14 @@ func (an *jsAn) deleteItems(u use) {
 		return
 	}
 	if an.bulkArgs(c.all) || an.inLoop(u.tok()) {
-		an.add(level.Destructive, "jxa.bulk-delete", u.sp, "BULK DELETE: This will delete multiple files/folders. This action may be irreversible.")
+		an.add(effect.Of(effect.Trash, effect.Bulk), "jxa.bulk-delete", u.sp, "BULK DELETE: This will delete multiple files/folders. This action may be irreversible.")
 		return
 	}
 	if an.diskItems(u.toks, u.r.i, c) {
-		an.add(level.Destructive, "jxa.delete-permanent", u.sp, "DELETE: System Events deletes files and folders at once, not to the Trash")
+		an.add(effect.Of(effect.Remove), "jxa.delete-permanent", u.sp, "DELETE: System Events deletes files and folders at once, not to the Trash")
 		return
 	}
-	an.add(level.Dangerous, "jxa.delete", u.sp, "DELETE: Will delete a file or folder (goes to Trash)")
+	an.add(effect.Of(effect.Trash), "jxa.delete", u.sp, "DELETE: Will delete a file or folder (goes to Trash)")
 }
 
 // seDiskItems are System Events' classes of disk items, whose delete does
@@ -481,13 +483,13 @@ func (an *jsAn) moveItems(u use) {
 	}
 	switch bulk := an.bulkArgs(c.all) || an.inLoop(u.tok()); {
 	case bulk && trash:
-		an.add(level.Destructive, "jxa.bulk-trash", u.sp, "BULK DELETE: moves multiple items to the Trash")
+		an.add(effect.Of(effect.Trash, effect.Bulk), "jxa.bulk-trash", u.sp, "BULK DELETE: moves multiple items to the Trash")
 	case trash:
-		an.add(level.Dangerous, "jxa.trash", u.sp, "DELETE: moves items to the Trash")
+		an.add(effect.Of(effect.Trash), "jxa.trash", u.sp, "DELETE: moves items to the Trash")
 	case bulk:
-		an.add(level.Dangerous, "jxa.bulk-move", u.sp, "BULK MOVE: Will move multiple files/folders")
+		an.add(effect.Of(effect.Change, effect.Bulk), "jxa.bulk-move", u.sp, "BULK MOVE: Will move multiple files/folders")
 	default:
-		an.add(level.Caution, "jxa.move", u.sp, "MOVE: moves files or objects")
+		an.add(effect.Of(effect.Change), "jxa.move", u.sp, "MOVE: moves files or objects")
 	}
 }
 
@@ -496,20 +498,20 @@ func (an *jsAn) quitApp(u use) {
 		return
 	}
 	if an.inLoop(u.tok()) {
-		an.add(level.Dangerous, "jxa.quit-all", u.sp, "QUIT ALL: quits applications in a loop (unsaved work can be lost)")
+		an.add(effect.Of(effect.Quit, effect.Bulk), "jxa.quit-all", u.sp, "QUIT ALL: quits applications in a loop (unsaved work can be lost)")
 		return
 	}
-	an.add(level.Caution, "jxa.quit", u.sp, "QUIT: quits an application")
+	an.add(effect.Of(effect.Quit), "jxa.quit", u.sp, "QUIT: quits an application")
 }
 
 // keystroke: System Events types text; into a terminal it is a command.
 func (an *jsAn) keystroke(u use) {
 	toks, i, sp := u.toks, u.r.i, u.sp
-	an.add(level.Caution, "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+	an.add(effect.Of(effect.Input), "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 	an.keys(toks, i, false, sp)
 	c := an.invocation(toks, i)
 	if an.typesIntoTerminal(toks, i) && c.ok && !strings.Contains(tokensText(c.all), "using") {
-		an.add(level.Dangerous, "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
+		an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 		vs, whole := an.template(c.first, 0)
 		if !whole {
 			for _, s := range vs {
@@ -520,7 +522,7 @@ func (an *jsAn) keystroke(u use) {
 }
 
 func (an *jsAn) keyCode(u use) {
-	an.add(level.Caution, "jxa.keycode", u.sp, "KEY CODE: Simulates key presses")
+	an.add(effect.Of(effect.Input), "jxa.keycode", u.sp, "KEY CODE: Simulates key presses")
 	an.keys(u.toks, u.r.i, true, u.sp)
 }
 
@@ -532,12 +534,12 @@ func (an *jsAn) click(u use) {
 	if !c.ok {
 		return
 	}
-	an.add(level.Caution, "jxa.click", sp, "CLICK: Simulates a mouse click")
+	an.add(effect.Of(effect.Input), "jxa.click", sp, "CLICK: Simulates a mouse click")
 	if an.menuByPosition(toks, i) {
-		an.add(level.Dangerous, "jxa.menu-position", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
+		an.add(effect.Of(effect.Unknown), "jxa.menu-position", sp, "CLICK: chooses a menu item by its position: cannot tell which command it is")
 	}
-	if l, label, why := an.labels(toks, i, c); l >= level.Dangerous {
-		an.add(l, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
+	if e, label, why, ok := an.labels(toks, i, c); ok && e.Level() >= level.Dangerous {
+		an.add(e, "jxa.menu-item", sp, "CLICK: chooses %s, which %s", jsQuote(label), why)
 	}
 }
 
@@ -546,10 +548,10 @@ func (an *jsAn) sendMessage(u use) {
 		return
 	}
 	if an.inLoop(u.tok()) {
-		an.add(level.Destructive, "egress.jxa.bulk-email", u.sp, "BULK EMAIL: sends messages in a loop over many items")
+		an.add(effect.Of(effect.Send, effect.Bulk), "egress.jxa.bulk-email", u.sp, "BULK EMAIL: sends messages in a loop over many items")
 		return
 	}
-	an.add(level.Dangerous, "egress.jxa.send", u.sp, "SEND: sends an email or message as you")
+	an.add(effect.Of(effect.Send), "egress.jxa.send", u.sp, "SEND: sends an email or message as you")
 }
 
 // option: an option key set to a true value ({administratorPrivileges:
@@ -582,7 +584,7 @@ func (an *jsAn) appCommand(u use) {
 		return
 	}
 	if name == "make" && an.makesLoginItem(c.all) {
-		an.add(level.Destructive, "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
+		an.add(effect.Of(effect.Persist), "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
 		return
 	}
 	if name == "open" {
@@ -592,7 +594,7 @@ func (an *jsAn) appCommand(u use) {
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements
 	}
-	an.add(level.Caution, u.m.rule, u.sp, "%s: changes application state", strings.ToUpper(name))
+	an.add(effect.Of(effect.AppState), u.m.rule, u.sp, "%s: changes application state", strings.ToUpper(name))
 }
 
 func (an *jsAn) loginItems(u use) {
@@ -643,7 +645,7 @@ func (an *jsAn) classFromString(u use) {
 	}
 	for _, n := range an.memberNames(c.first) {
 		if n == jsComputed {
-			an.add(level.Dangerous, "jxa.objc-class", u.sp, "looks up an Objective-C class by a name computed at run time")
+			an.add(effect.Of(effect.Unknown), "jxa.objc-class", u.sp, "looks up an Objective-C class by a name computed at run time")
 			return
 		}
 		switch n {
@@ -657,7 +659,7 @@ func (an *jsAn) classFromString(u use) {
 
 func (an *jsAn) userTaskRef(u use) {
 	an.userTask = true
-	an.add(level.Dangerous, "jxa.user-task", u.sp, "SCRIPT: %s runs a script file from ~/Library/Application Scripts", u.r.name)
+	an.add(effect.Of(effect.RunUnseen), "jxa.user-task", u.sp, "SCRIPT: %s runs a script file from ~/Library/Application Scripts", u.r.name)
 }
 
 // scriptFile: NSAppleScript or a user task made from a script file.
@@ -668,10 +670,10 @@ func (an *jsAn) scriptFile(u use) {
 		return
 	}
 	if name == "initWithContentsOfURLError" {
-		an.add(level.Dangerous, "jxa.script-file", u.sp, "SCRIPT: runs the script in a file")
+		an.add(effect.Of(effect.RunUnseen), "jxa.script-file", u.sp, "SCRIPT: runs the script in a file")
 	}
 	if v := an.evalExpr(c.first, 0); !v.lit {
-		an.add(level.Destructive, "jxa.script-file-computed", u.sp, "SCRIPT: runs a script file whose path is computed at run time")
+		an.add(effect.Of(effect.RunUnseen, effect.Computed), "jxa.script-file-computed", u.sp, "SCRIPT: runs a script file whose path is computed at run time")
 	}
 }
 
@@ -684,11 +686,11 @@ func (an *jsAn) bindFunction(u use) {
 	for _, n := range an.memberNames(c.first) {
 		switch {
 		case n == jsComputed:
-			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds a C function whose name is computed at run time")
+			an.add(effect.Of(effect.Unknown), "jxa.bind-function", u.sp, "binds a C function whose name is computed at run time")
 		case rowOf(n).cfunc:
-			an.add(level.Dangerous, "jxa.bind-function", u.sp, "binds the C function %s, which runs programs, deletes files or reads secrets", n)
+			an.add(effect.Of(effect.Unknown), "jxa.bind-function", u.sp, "binds the C function %s, which runs programs, deletes files or reads secrets", n)
 		default:
-			an.add(level.Caution, "jxa.bind-function", u.sp, "binds the C function %s", jsQuote(n))
+			an.add(effect.Of(effect.Run), "jxa.bind-function", u.sp, "binds the C function %s", jsQuote(n))
 		}
 	}
 }
@@ -717,6 +719,6 @@ func (an *jsAn) bundleLoad(u use) {
 		}
 	}
 	if found {
-		an.add(level.Dangerous, "jxa.bundle-load", u.sp, "CODE: load loads a bundle's code into the script, which Airlock does not analyse")
+		an.add(effect.Of(effect.RunUnseen), "jxa.bundle-load", u.sp, "CODE: load loads a bundle's code into the script, which Airlock does not analyse")
 	}
 }

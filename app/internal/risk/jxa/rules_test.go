@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/jxa"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -126,6 +127,9 @@ func TestMethodsTable(t *testing.T) {
 			t.Errorf("example for %q, which is not a row", name)
 		}
 	}
+	if missing := jxa.RatersMissing(); len(missing) > 0 {
+		t.Errorf("raters %v name no function (raters, rules.go)", missing)
+	}
 	word := regexp.MustCompile(`\b` + `xyzzyNotAMethod` + `\b`)
 	for _, r := range rows {
 		t.Run(r.Name, func(t *testing.T) {
@@ -186,4 +190,35 @@ func rules(v risk.Verdict) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// TestMethodsDeclareEffects: every row of the JXA table says what calling
+// it does, as an effect whose level the calibration table gives; a row's
+// rule family agrees with its effect (secret.* reads a secret, egress.* is a way
+// out: what the combination of a secret and a way out reads); a reference
+// it cannot follow weighs at least what a call would.
+func TestMethodsDeclareEffects(t *testing.T) {
+	for _, r := range jxa.Rows() {
+		if r.Effect.Kind == 0 {
+			t.Errorf("row %q declares no effect", r.Name)
+			continue
+		}
+		if r.Level != effect.Calibrate(r.Effect.Kind, r.Effect.Mods) {
+			t.Errorf("row %q: level %v is not its effect's calibration %v", r.Name, r.Level, r.Effect.Level())
+		}
+		for _, k := range r.Does {
+			if k == 0 || k == r.Effect.Kind {
+				t.Errorf("row %q: does lists %v, which is no kind or its own effect's", r.Name, k)
+			}
+		}
+		if strings.HasPrefix(r.Rule, "secret.") != (r.Effect.Kind == effect.ReadSecret) {
+			t.Errorf("row %q: rule %s and effect %v disagree on reading a secret", r.Name, r.Rule, r.Effect)
+		}
+		if strings.HasPrefix(r.Rule, "egress.") != effect.WayOut(r.Effect.Kind) {
+			t.Errorf("row %q: rule %s and effect %v disagree on a way out", r.Name, r.Rule, r.Effect)
+		}
+		if r.Ref.Kind != 0 && r.Ref.Level() < r.Level {
+			t.Errorf("row %q: a reference not followed (%v) weighs less than a call (%v)", r.Name, r.Ref, r.Effect)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -155,44 +156,14 @@ func jsCallOf(args []jsToken) jsCall {
 // directly, with .call, .apply or .bind(…)(…), or by Reflect.apply.
 func (an *jsAn) invocation(toks []jsToken, i int) jsCall {
 	n := len(toks)
-	if i+1 < n && toks[i+1].text == "(" {
+	switch {
+	case i+1 < n && toks[i+1].text == "(":
 		if c := jsMatch(toks, i+1); c > 0 {
 			return jsCallOf(toks[i+2 : c])
 		}
 		return jsCallOf(toks[i+2:])
-	}
-	if i+3 < n && toks[i+1].text == "." && toks[i+3].text == "(" {
-		c := jsMatch(toks, i+3)
-		if c < 0 {
-			c = n
-		}
-		args := jsSplitArgs(toks[i+4 : c])
-		switch toks[i+2].text {
-		case "call":
-			if len(args) <= 1 {
-				return jsCall{ok: true, known: true}
-			}
-			return jsCallOf(toks[i+4+len(args[0])+1 : c])
-		case "apply":
-			if len(args) < 2 {
-				return jsCall{ok: true, known: true}
-			}
-			a := jsStripParens(args[1])
-			if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
-				return jsCallOf(a[1 : len(a)-1])
-			}
-			return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
-		case "bind":
-			if c < n-1 && toks[c+1].text == "(" {
-				if c2 := jsMatch(toks, c+1); c2 > 0 {
-					if len(args) > 1 {
-						return jsCallOf(toks[i+4+len(args[0])+1 : c])
-					}
-					return jsCallOf(toks[c+2 : c2])
-				}
-			}
-		}
-		return jsCall{}
+	case i+3 < n && toks[i+1].text == "." && toks[i+3].text == "(":
+		return jsCallVia(toks, i)
 	}
 	// Reflect.apply(ref, this, [args])
 	s := jsChainStart(toks, i)
@@ -205,13 +176,52 @@ func (an *jsAn) invocation(toks []jsToken, i int) jsCall {
 		if len(args) < 3 {
 			return jsCall{ok: true, known: true}
 		}
-		a := jsStripParens(args[2])
-		if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
-			return jsCallOf(a[1 : len(a)-1])
-		}
-		return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
+		return jsCallOfArray(args[2])
 	}
 	return jsCall{}
+}
+
+// jsCallVia reads ref.call(this, …), ref.apply(this, [args]) and
+// ref.bind(this, …)(…), the reference ending at toks[i].
+func jsCallVia(toks []jsToken, i int) jsCall {
+	n := len(toks)
+	c := jsMatch(toks, i+3)
+	if c < 0 {
+		c = n
+	}
+	args := jsSplitArgs(toks[i+4 : c])
+	switch toks[i+2].text {
+	case "call":
+		if len(args) <= 1 {
+			return jsCall{ok: true, known: true}
+		}
+		return jsCallOf(toks[i+4+len(args[0])+1 : c])
+	case "apply":
+		if len(args) < 2 {
+			return jsCall{ok: true, known: true}
+		}
+		return jsCallOfArray(args[1])
+	case "bind":
+		if c < n-1 && toks[c+1].text == "(" {
+			if c2 := jsMatch(toks, c+1); c2 > 0 {
+				if len(args) > 1 {
+					return jsCallOf(toks[i+4+len(args[0])+1 : c])
+				}
+				return jsCallOf(toks[c+2 : c2])
+			}
+		}
+	}
+	return jsCall{}
+}
+
+// jsCallOfArray is the call whose arguments are the array a (apply's): its
+// elements when a is an array literal, else a itself, computed.
+func jsCallOfArray(a []jsToken) jsCall {
+	a = jsStripParens(a)
+	if len(a) >= 2 && a[0].text == "[" && jsMatch(a, 0) == len(a)-1 {
+		return jsCallOf(a[1 : len(a)-1])
+	}
+	return jsCall{ok: true, first: a, all: a, args: [][]jsToken{a}}
 }
 
 // jsChainStart walks back from toks[i] over a member chain (a.b[c](d).e)
@@ -255,7 +265,7 @@ func (an *jsAn) aliasedAt(toks []jsToken, i int) bool {
 // Dangerous, and what its arguments would do if they are commands or code.
 func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 	sp := jsSpan(toks[i])
-	an.add(level.Dangerous, "jxa.computed-call", sp, "calls a method whose name is computed at run time")
+	an.add(effect.Of(effect.Unknown), "jxa.computed-call", sp, "calls a method whose name is computed at run time")
 	if an.depth+1 > rate.MaxDepth {
 		return
 	}
@@ -269,7 +279,7 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 				continue
 			}
 			if an.argBytes += len(s); an.argBytes > jsMaxArgBytes {
-				an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls methods whose names are computed at run time with more text than Airlock analyses")
+				an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.computed-call-arg", sp, "calls methods whose names are computed at run time with more text than Airlock analyses")
 				return
 			}
 			if an.argsSeen == nil {
@@ -282,7 +292,7 @@ func (an *jsAn) computedCall(toks []jsToken, i int, c jsCall) {
 			as := an.env.Languages().AppleScript(s, an.env, an.depth+1)
 			for _, x := range []rate.Verdict{w, js, as} {
 				if x.Level >= level.Destructive {
-					an.add(level.Destructive, "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
+					an.add(effect.Of(effect.Unknown, effect.Computed), "jxa.computed-call-arg", sp, "calls a method whose name is computed at run time with %s, which %s", jsQuote(s), jsTop(x))
 					break
 				}
 			}
@@ -319,11 +329,11 @@ func jsTop(v rate.Verdict) string {
 // unfollowed rates a reference to a method that is not called where it is
 // taken nor stored in a variable the analyzer follows.
 func (an *jsAn) unfollowed(toks []jsToken, r jsRef, sp rate.Span) {
-	l := rowOf(r.name).ref
-	if l <= level.Safe || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
+	e := rowOf(r.name).ref
+	if e.Kind == 0 || !(r.member || r.alias) || an.aliasedAt(toks, r.i) {
 		return
 	}
-	an.add(l, "jxa.method-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs or does", r.name)
+	an.add(e, "jxa.method-ref", sp, "takes a reference to %s that is not followed: cannot tell what it runs or does", r.name)
 }
 
 // calledMember reports a member reference (.x, ['x']) that is called here;
@@ -456,14 +466,15 @@ func (an *jsAn) bulkArgs(all []jsToken) bool {
 
 // labels finds the most dangerous label (menu item, button) named in the
 // chain a click is made on, or in its arguments, following variables once.
-func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, string) {
-	best, label, why := level.Safe, "", ""
+func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (effect.Effect, string, string, bool) {
+	var best effect.Effect
+	label, why, found := "", "", false
 	consider := func(s string) {
 		if strings.Contains(s, "__AIRLOCK_") {
 			return
 		}
-		if l, w := facts.MenuItemRisk(s); l > best {
-			best, label, why = l, s, w
+		if e, w, ok := facts.MenuItemEffect(s); ok && (!found || e.Level() > best.Level()) {
+			best, label, why, found = e, s, w, true
 		}
 	}
 	var walk func(ts []jsToken, follow bool)
@@ -490,7 +501,7 @@ func (an *jsAn) labels(toks []jsToken, i int, c jsCall) (level.Level, string, st
 	}
 	walk(toks[jsChainStart(toks, i):i], true)
 	walk(c.all, true)
-	return best, label, why
+	return best, label, why, found
 }
 
 // jsRunsWhenOpened: files that run something when opened.
@@ -510,22 +521,35 @@ func jsOpensProgram(p string) bool {
 	return false
 }
 
+// What opening a target does: an item (a file, folder, application or
+// page) is launched; a file that runs when opened runs code Airlock
+// cannot see. A URL's scheme does what facts says (SchemeEffect).
+var (
+	opensItem    = effect.Of(effect.Launch)
+	opensProgram = effect.Of(effect.RunUnseen)
+)
+
 // openTarget rates opening a URL or a file: by its scheme, and Dangerous
 // for a file that runs when opened (setup.command, a .pkg, a profile).
 func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
-	worst, why, program := level.Safe, "", false
+	var worst effect.Effect // the heaviest target's; its warning is the first target's that has one
+	why, program := "", false
 	if v := an.evalExpr(c.first, 0); v.lit {
 		for _, s := range an.strs(v) {
 			low := strings.ToLower(strings.TrimSpace(s))
-			l, w, p := level.Caution, "", false
+			e, w, p := opensItem, "", false
 			if scheme, ok := facts.URLScheme(low); ok && !strings.HasPrefix(low, "/") && !strings.HasPrefix(low, "~") {
-				l, w = facts.SchemeRisk(scheme)
+				e, w = facts.SchemeEffect(scheme)
 			}
 			if jsOpensProgram(low) {
-				l, w, p = level.Dangerous, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
+				e, w, p = opensProgram, "opens "+rate.Display(strings.ReplaceAll(s, rate.HoleUnquoted, "…"))+", a file that runs a program or installs something when opened", true
 			}
-			if l > worst || why == "" && w != "" {
-				worst, why, program = max(l, worst), w, p
+			heavier := worst.Kind == 0 || e.Level() > worst.Level()
+			if heavier || why == "" && w != "" {
+				if heavier {
+					worst = e
+				}
+				why, program = w, p
 			}
 		}
 	}
@@ -535,9 +559,9 @@ func (an *jsAn) openTarget(c jsCall, sp rate.Span, location bool) {
 	case why != "":
 		an.add(worst, "egress.jxa.open-url", sp, "OPEN: %s", why)
 	case location:
-		an.add(level.Caution, "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
+		an.add(effect.Of(effect.Egress), "egress.jxa.open-url", sp, "OPEN URL: opens a web page")
 	default:
-		an.add(level.Caution, "jxa.open", sp, "OPEN: opens a file, folder, application or page")
+		an.add(effect.Of(effect.Launch), "jxa.open", sp, "OPEN: opens a file, folder, application or page")
 	}
 }
 
@@ -567,17 +591,17 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 					u = rate.UseWrite
 				}
 				for _, f := range rate.GuardScriptPath(an.env, p, u, true) {
-					an.add(f.Level, "jxa."+f.Rule, sp, "%s", f.Text)
+					an.guardFinding(f, sp)
 				}
 			}
 			switch {
 			case write && z.Kind == rate.ZonePersistence:
-				an.add(level.Destructive, "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
+				an.add(effect.Of(effect.Overwrite, effect.Planted), "jxa.persistence", sp, "writes %s: %s runs code automatically (persistence)", shown, z.Detail)
 			case write && (z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential):
-				an.add(level.Destructive, "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
+				an.add(effect.Of(effect.Overwrite, effect.Session), "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
 			case !write:
 				if what, ok := z.SecretRead(); ok {
-					an.add(level.Dangerous, "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
+					an.add(effect.Of(effect.ReadSecret), "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
 				}
 			}
 		}

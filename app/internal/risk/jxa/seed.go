@@ -3,6 +3,8 @@ package jxa
 import (
 	"path"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // Seed 000's floor for a shell run from a script (DESIGN.md "Risk levels"):
@@ -11,12 +13,27 @@ import (
 // whatever the nested shell analysis says of the rest.
 
 // seedCommands are the programs that make a script's shell Destructive, by
-// the name a shell runs them by. diskutil is one only with a verb that
-// erases (seedDiskutil).
-var seedCommands = map[string]bool{
-	"rm": true, "sudo": true, "chmod": true, "chown": true, "dd": true, "mkfs": true, "format": true,
-	"newfs": true, "srm": true, "unlink": true, "rmdir": true, "shred": true, "chgrp": true, "doas": true,
+// the name a shell runs them by, with what each does. diskutil is one only
+// with a verb that erases (seedDiskutil).
+var seedCommands = map[string]effect.Effect{
+	// Removal outside the Trash.
+	"rm": removes, "srm": removes, "unlink": removes, "rmdir": removes, "shred": removes,
+	// Disks: dd writes raw blocks, of a disk as readily as of a file.
+	"dd": erases, "mkfs": erases, "format": erases, "newfs": erases,
+	// Root: what runs as root reaches every user's files and the system's.
+	"sudo": asRoot, "doas": asRoot,
+	// Owners and modes are the OS's access control over files (chmod u+s
+	// after chown root makes a program that runs as root).
+	"chmod": accessControl, "chown": accessControl, "chgrp": accessControl,
 }
+
+// The effects of seedCommands' programs.
+var (
+	removes       = effect.Of(effect.Remove)
+	erases        = effect.Of(effect.Disk)
+	asRoot        = effect.Of(effect.Admin, effect.Session)
+	accessControl = effect.Of(effect.SecurityOff)
+)
 
 // seedDiskutil are the diskutil verbs (and diskutil apfs verbs) that erase,
 // reformat or delete volumes, lower case.
@@ -33,13 +50,14 @@ var seedRunners = map[string]bool{
 	"then": true, "do": true, "else": true, "!": true,
 }
 
-// seedWord returns the first program of seedCommands cmd runs, in any of its
+// seedWord returns the first program of seedCommands cmd runs, and what it
+// does, in any of its
 // commands (after ;, &&, ||, |, a newline, a bracket or a quote: a command
 // quoted for sh -c is found too). A word is in command position when it
 // starts a command or follows a runner (env, xargs, find -exec …); NAME=value
 // words and a runner's options before it are skipped. It reads shell words loosely, so it finds
 // more than a shell would run, never less: the floor fails closed.
-func seedWord(cmd string) (string, bool) {
+func seedWord(cmd string) (string, effect.Effect, bool) {
 	fields := seedFields(cmd)
 	start := true
 	for k, w := range fields {
@@ -59,21 +77,23 @@ func seedWord(cmd string) (string, bool) {
 			continue
 		case w[0] == '-' || w[0] >= '0' && w[0] <= '9':
 			continue // a runner's option or count (env -i, nice -n 5, timeout 5)
-		case seedCommands[low] || strings.HasPrefix(low, "mkfs.") || strings.HasPrefix(low, "newfs_"):
-			return path.Base(w), true
+		case seedCommands[low].Kind != 0:
+			return path.Base(w), seedCommands[low], true
+		case strings.HasPrefix(low, "mkfs.") || strings.HasPrefix(low, "newfs_"):
+			return path.Base(w), erases, true
 		case low == "diskutil":
 			for _, x := range fields[k+1:] {
 				if x == "" {
 					break
 				}
 				if seedDiskutil[strings.ToLower(x)] {
-					return "diskutil " + x, true
+					return "diskutil " + x, erases, true
 				}
 			}
 		}
 		start = false
 	}
-	return "", false
+	return "", effect.Effect{}, false
 }
 
 // seedFields splits cmd into words, with "" where a command can start.

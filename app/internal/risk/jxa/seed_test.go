@@ -26,7 +26,7 @@ func TestSeedWord(t *testing.T) {
 		{"date", "date +%Y-%m-%d", ""},
 		{"words in", "echo format and add", ""},
 	} {
-		got, ok := seedWord(tt.cmd)
+		got, _, ok := seedWord(tt.cmd)
 		if ok != (tt.want != "") || got != tt.want {
 			t.Errorf("%s: seedWord(%q) = %q, %v; want %q", tt.name, tt.cmd, got, ok, tt.want)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -20,12 +21,12 @@ func (an *jsAn) terminalCommand(u use) {
 		return
 	}
 	if apps := an.chainApps(u.toks, u.r.i); len(apps) > 0 && !facts.IsTerminal(apps[0]) {
-		an.add(level.Dangerous, "jxa.unknown-command", sp, "command %s to %s, which Airlock does not model", jsQuote(u.r.name), rate.Display(apps[0]))
+		an.add(effect.Of(effect.Unknown), "jxa.unknown-command", sp, "command %s to %s, which Airlock does not model", jsQuote(u.r.name), rate.Display(apps[0]))
 		return
 	}
 	if strings.HasSuffix(u.r.name, "WithProfile") && len(c.args) > 0 {
 		if vs, whole := an.template(c.first, 0); whole || len(vs) != 1 || strings.Contains(vs[0], rate.HoleUnquoted) {
-			an.add(level.Dangerous, "jxa.terminal-computed", sp, "TERMINAL: %s opens a profile named at run time, whose command Airlock cannot see", u.r.name)
+			an.add(effect.Of(effect.RunUnseen), "jxa.terminal-computed", sp, "TERMINAL: %s opens a profile named at run time, whose command Airlock cannot see", u.r.name)
 		}
 	}
 	for _, a := range c.args {
@@ -33,10 +34,10 @@ func (an *jsAn) terminalCommand(u use) {
 		if v == nil {
 			continue
 		}
-		an.add(level.Caution, "jxa.terminal", sp, "TERMINAL: %s runs a command in a new iTerm shell", u.r.name)
+		an.add(effect.Of(effect.Run), "jxa.terminal", sp, "TERMINAL: %s runs a command in a new iTerm shell", u.r.name)
 		vs, whole := an.template(v, 0)
 		if whole {
-			an.add(level.Dangerous, "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
+			an.add(effect.Of(effect.RunUnseen), "jxa.terminal-computed", sp, "TERMINAL: runs a command computed at run time")
 			return
 		}
 		for _, s := range vs {
@@ -44,7 +45,7 @@ func (an *jsAn) terminalCommand(u use) {
 		}
 		return
 	}
-	an.add(level.Caution, "jxa.terminal", sp, "TERMINAL: %s opens an iTerm window, tab or pane with its profile's shell", u.r.name)
+	an.add(effect.Of(effect.Run), "jxa.terminal", sp, "TERMINAL: %s opens an iTerm window, tab or pane with its profile's shell", u.r.name)
 }
 
 // performSelector: NSObject's performSelector…(sel, …) calls the method
@@ -55,24 +56,29 @@ func (an *jsAn) performSelector(u use) {
 	sp := u.sp
 	c := an.invocation(u.toks, u.r.i)
 	if !c.ok {
-		an.add(level.Dangerous, "jxa.objc-perform", sp, "OBJC: takes %s, which calls a method by its name", u.r.name)
+		an.add(effect.Of(effect.Unknown), "jxa.objc-perform", sp, "OBJC: takes %s, which calls a method by its name", u.r.name)
 		return
 	}
 	vs, whole := an.template(c.first, 0)
 	if whole || len(vs) != 1 {
-		an.add(level.Dangerous, "jxa.objc-perform", sp, "OBJC: %s calls a method named at run time", u.r.name)
+		an.add(effect.Of(effect.Unknown), "jxa.objc-perform", sp, "OBJC: %s calls a method named at run time", u.r.name)
 		return
 	}
 	sel := vs[0]
-	l, why := level.Dangerous, "is a method Airlock does not model"
-	if _, m, ok := facts.LookupObjCMethod(sel); ok {
-		l, why = m.Level, m.What
-	}
-	if m := rowOf(jsSelectorName(sel)); m.rate != rNone {
-		l = level.Max(l, m.level)
-	}
-	if l > level.Safe {
-		an.add(l, "jxa.objc-perform", sp, "OBJC: %s calls %s, which %s", u.r.name, rate.Display(sel), why)
+	row := rowOf(jsSelectorName(sel))
+	_, fact, known := facts.LookupObjCMethod(sel)
+	const format = "OBJC: %s calls %s, which %s"
+	switch unmodelled := effect.Of(effect.Unknown); {
+	case known && (row.rate == rNone || fact.Does.Level() > row.fx.Level()):
+		if fact.Does.Level() > level.Safe {
+			an.add(fact.Does, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), fact.What)
+		}
+	case known:
+		an.add(row.fx, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), fact.What)
+	case row.rate != rNone && row.fx.Level() >= unmodelled.Level():
+		an.add(row.fx, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), "is a method Airlock does not model")
+	default:
+		an.add(unmodelled, "jxa.objc-perform", sp, format, u.r.name, rate.Display(sel), "is a method Airlock does not model")
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // MaxAnalysed is the budget of one assessment: the bytes of text it
@@ -108,11 +108,11 @@ func (e *Env) Begin(ctx context.Context, langs Languages) (*Env, func(v *Verdict
 // returns the stop, if any.
 func (b *Bounds) end(v *Verdict) error {
 	if b.stopped != nil {
-		v.Add(level.Destructive, "analysis.stopped", Span{}, "the analysis was stopped before it finished (%s): not analysed", OneLine(b.stopped.Error()))
+		v.Found(notAnalysed, "analysis.stopped", Span{}, "the analysis was stopped before it finished (%s): not analysed", OneLine(b.stopped.Error()))
 		return fmt.Errorf("%w: %w", ErrStopped, b.stopped)
 	}
 	if b.over && !v.hasText(TooMuch) {
-		v.Add(level.Destructive, "analysis.too-much", Span{}, TooMuch)
+		v.FoundText(notAnalysed, "analysis.too-much", Span{}, TooMuch)
 	}
 	return nil
 }
@@ -343,3 +343,7 @@ func (v *Verdict) hasText(text string) bool {
 	}
 	return false
 }
+
+// notAnalysed is the effect of input the analysis could not finish: what it
+// does cannot be told, and it may be anything (fail closed).
+var notAnalysed = effect.Of(effect.Unknown, effect.Computed)

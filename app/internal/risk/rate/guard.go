@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/datadir"
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -46,13 +47,26 @@ func (u Use) Tree() bool { return u == UseTreeRead || u == UseTreeWrite }
 // Writes reports a use that changes the path.
 func (u Use) Writes() bool { return u == UseWrite || u == UseTreeWrite }
 
-// Finding is one guard result: a level, the rule's name after the
-// analyzer's prefix, and the warning.
+// Finding is one guard result: its effect (weighed by the calibration
+// table like every other), the rule's name after the analyzer's prefix,
+// and the warning.
 type Finding struct {
-	Level level.Level
-	Rule  string
-	Text  string
+	Effect effect.Effect
+	Rule   string
+	Text   string
 }
+
+// Level is what the finding weighs.
+func (f Finding) Level() level.Level { return f.Effect.Level() }
+
+// The guard's effects: refused outright (Airlock's own files, credential
+// stores, system paths), a read of the system's own files, and a path
+// computed at run time that may name Airlock's own files.
+var (
+	refused    = effect.Of(effect.Refused)
+	systemRead = effect.Of(effect.Read, effect.Session)
+	mayBeOwn   = effect.Of(effect.Unknown)
+)
 
 // guardMemo remembers literal classifications: they are pure functions of
 // the configuration and the path.
@@ -102,22 +116,22 @@ func GuardPath(env *Env, p string, u Use, shown string) []Finding {
 		if z.pub && !u.Writes() {
 			break
 		}
-		return []Finding{{level.Blocked, "credential-store", "blocked: " + shown + " is inside a credential store (" + in.Root + ": " + in.Detail + ")"}}
+		return []Finding{{refused, "credential-store", "blocked: " + shown + " is inside a credential store (" + in.Root + ": " + in.Detail + ")"}}
 	case sanitize.ZoneSystem:
 		if isDevicePath(in.Root) {
 			break
 		}
 		if in.Root == "/" {
 			if u == UseTreeWrite {
-				return []Finding{{level.Blocked, "system-path", "blocked: " + shown + " is the root folder: it holds the whole disk"}}
+				return []Finding{{refused, "system-path", "blocked: " + shown + " is the root folder: it holds the whole disk"}}
 			}
 			break
 		}
 		if u.Writes() {
-			return []Finding{{level.Blocked, "system-path", "blocked: " + shown + " is inside a system folder (" + in.Root + ": " + in.Detail + ")"}}
+			return []Finding{{refused, "system-path", "blocked: " + shown + " is inside a system folder (" + in.Root + ": " + in.Detail + ")"}}
 		}
 		{
-			out = append(out, Finding{level.Caution, "system-read", "reads " + shown + ", inside a system folder (" + in.Root + ": " + in.Detail + ")"})
+			out = append(out, Finding{systemRead, "system-read", "reads " + shown + ", inside a system folder (" + in.Root + ": " + in.Detail + ")"})
 		}
 	}
 	if !u.Tree() {
@@ -127,17 +141,17 @@ func GuardPath(env *Env, p string, u Use, shown string) []Finding {
 	case sanitize.ZoneOwn:
 		out = append(out, ownFinding(shown, "holds", h))
 	case sanitize.ZoneCredential:
-		out = append(out, Finding{level.Blocked, "credential-store", "blocked: " + shown + " holds a credential store (" + h.Root + ": " + h.Detail + ")"})
+		out = append(out, Finding{refused, "credential-store", "blocked: " + shown + " holds a credential store (" + h.Root + ": " + h.Detail + ")"})
 	case sanitize.ZoneSystem:
 		if u == UseTreeWrite {
-			out = append(out, Finding{level.Blocked, "system-path", "blocked: " + shown + " holds system folders (" + h.Root + ")"})
+			out = append(out, Finding{refused, "system-path", "blocked: " + shown + " holds system folders (" + h.Root + ")"})
 		}
 	}
 	return out
 }
 
 func ownFinding(shown, verb string, z sanitize.Zone) Finding {
-	return Finding{level.Blocked, "own-files", "blocked: " + shown + " " + verb + " " + z.Detail + " (" + z.Root + "): no action may touch Airlock's own files"}
+	return Finding{refused, "own-files", "blocked: " + shown + " " + verb + " " + z.Detail + " (" + z.Root + "): no action may touch Airlock's own files"}
 }
 
 // isDevicePath: /dev is a system folder to the sanitiser, but devices have
@@ -172,21 +186,21 @@ func GuardPattern(env *Env, pat string, u Use, shown string) []Finding {
 		switch h.Zone.Kind {
 		case sanitize.ZoneOwn:
 			if computed {
-				out = append(out, Finding{level.Dangerous, "own-files-maybe", shown + " is computed at run time and " + verb + " Airlock's own files (" + h.Zone.Root + ")"})
+				out = append(out, Finding{mayBeOwn, "own-files-maybe", shown + " is computed at run time and " + verb + " Airlock's own files (" + h.Zone.Root + ")"})
 			} else {
-				out = append(out, Finding{level.Blocked, "own-files", "blocked: the pattern " + shown + " " + verb + " " + h.Zone.Detail + " (" + h.Zone.Root + "): no action may touch Airlock's own files"})
+				out = append(out, Finding{refused, "own-files", "blocked: the pattern " + shown + " " + verb + " " + h.Zone.Detail + " (" + h.Zone.Root + "): no action may touch Airlock's own files"})
 			}
 		case sanitize.ZoneCredential:
 			if !computed {
-				out = append(out, Finding{level.Blocked, "credential-store", "blocked: the pattern " + shown + " " + verb + " a credential store (" + where + ")"})
+				out = append(out, Finding{refused, "credential-store", "blocked: the pattern " + shown + " " + verb + " a credential store (" + where + ")"})
 			}
 		case sanitize.ZoneSystem:
 			switch {
 			case computed || isDevicePath(h.Zone.Root):
 			case u.Writes():
-				out = append(out, Finding{level.Blocked, "system-path", "blocked: the pattern " + shown + " " + verb + " a system folder (" + where + ")"})
+				out = append(out, Finding{refused, "system-path", "blocked: the pattern " + shown + " " + verb + " a system folder (" + where + ")"})
 			case h.Reach == sanitize.ReachInside:
-				out = append(out, Finding{level.Caution, "system-read", "reads " + shown + ", which may name a system folder (" + where + ")"})
+				out = append(out, Finding{systemRead, "system-read", "reads " + shown + ", which may name a system folder (" + where + ")"})
 			}
 		}
 	}

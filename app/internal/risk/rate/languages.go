@@ -1,7 +1,5 @@
 package rate
 
-import "github.com/airlockhq/airlock/app/internal/level"
-
 // Languages is how the analyzer of one language hands a script nested in it
 // to the analyzer of another: sh -c → osascript -e → do shell script →
 // doShellScript … The risk facade implements it and binds it to the Env of
@@ -38,20 +36,20 @@ func (e *Env) Languages() Languages {
 type unanalysed struct{}
 
 func (unanalysed) Shell(v *Verdict, _ string, _ *Env, at *Span, _ int) {
-	v.Add(level.Destructive, "analysis.unbound", spanOr(at), "a nested shell script was not analysed (no analyzer bound to the assessment)")
+	v.Found(notAnalysed, "analysis.unbound", spanOr(at), "a nested shell script was not analysed (no analyzer bound to the assessment)")
 }
 
 func (unanalysed) AppleScript(string, *Env, int) Verdict {
-	return notAnalysed("AppleScript")
+	return unbound("AppleScript")
 }
 
 func (unanalysed) JXA(string, *Env, int) Verdict {
-	return notAnalysed("JavaScript")
+	return unbound("JavaScript")
 }
 
-func notAnalysed(what string) Verdict {
+func unbound(what string) Verdict {
 	var v Verdict
-	v.Add(level.Destructive, "analysis.unbound", Span{}, "a nested %s script was not analysed (no analyzer bound to the assessment)", what)
+	v.Found(notAnalysed, "analysis.unbound", Span{}, "a nested %s script was not analysed (no analyzer bound to the assessment)", what)
 	return v
 }
 

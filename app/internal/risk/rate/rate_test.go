@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -15,7 +16,7 @@ type probe struct{ calls []string }
 
 func (p *probe) Shell(v *rate.Verdict, src string, env *rate.Env, at *rate.Span, depth int) {
 	p.calls = append(p.calls, fmt.Sprintf("shell %q %d", src, depth))
-	v.Add(level.Caution, "probe.shell", rate.Span{}, "shell")
+	v.FoundText(effect.Of(effect.Change), "probe.shell", rate.Span{}, "shell")
 }
 
 func (p *probe) AppleScript(src string, env *rate.Env, depth int) rate.Verdict {
@@ -94,18 +95,18 @@ func TestBeginStopped(t *testing.T) {
 // past MaxReasons lets a more severe reason replace the mildest.
 func TestVerdictAdd(t *testing.T) {
 	var v rate.Verdict
-	v.Add(level.Caution, "r", rate.Span{}, "same %s", "text")
-	v.AddText(level.Dangerous, "r", rate.Span{}, "same text")
-	if len(v.Reasons) != 1 || v.Reasons[0].Level != level.Dangerous || v.Level != level.Dangerous {
-		t.Fatalf("got %+v, want one dangerous reason", v)
+	v.Found(effect.Of(effect.Change), "r", rate.Span{}, "same %s", "text")
+	v.FoundText(effect.Of(effect.Overwrite), "r", rate.Span{}, "same text")
+	if len(v.Reasons) != 1 || v.Reasons[0].Level != level.Dangerous || v.Level != level.Dangerous || v.Reasons[0].Effect.Kind != effect.Overwrite {
+		t.Fatalf("got %+v, want one dangerous reason, its effect the heavier one", v)
 	}
 	for i := range rate.MaxReasons + 10 {
-		v.Add(level.Caution, "many", rate.Span{}, "reason %d", i)
+		v.Found(effect.Of(effect.Change), "many", rate.Span{}, "reason %d", i)
 	}
 	if len(v.Reasons) != rate.MaxReasons {
 		t.Fatalf("%d reasons, want %d", len(v.Reasons), rate.MaxReasons)
 	}
-	v.Add(level.Destructive, "worst", rate.Span{Start: 1, End: 2}, "worst\x1b[31m")
+	v.Found(effect.Of(effect.Remove), "worst", rate.Span{Start: 1, End: 2}, "worst\x1b[31m")
 	v.Sort()
 	if r := v.Reasons[0]; r.Rule != "worst" || r.Text != "worst·[31m" || v.Level != level.Destructive {
 		t.Errorf("first reason %+v, want the destructive one with its control character shown as ·", r)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // Span is a byte range [Start, End) of the analysed input. The zero Span
@@ -17,13 +18,15 @@ type Span struct {
 	End   int `json:"end"`
 }
 
-// Reason is one finding: the level it implies, a stable rule name, the
-// warning shown to the person, and where it was found.
+// Reason is one finding: the effect found, the level the calibration table
+// gives it (effect.Calibrate), a stable rule name, the warning shown to the
+// person, and where it was found.
 type Reason struct {
-	Level level.Level `json:"level"`
-	Rule  string      `json:"rule"`
-	Text  string      `json:"text"`
-	Span  Span        `json:"span"`
+	Level  level.Level   `json:"level"`
+	Rule   string        `json:"rule"`
+	Text   string        `json:"text"`
+	Span   Span          `json:"span"`
+	Effect effect.Effect `json:"effect,omitzero"`
 }
 
 // Verdict is an analyzer's answer: the highest level among its reasons.
@@ -36,20 +39,25 @@ type Verdict struct {
 // keystrokes must not produce a million warnings.
 const MaxReasons = 64
 
-// Add adds a reason: level l, found by rule at span, whose warning is format
-// with args (format alone when there are none). A reason with the same
-// rule and warning as one v has only raises that one's level. Past
+// Found adds a reason: effect e, at the level the calibration table gives
+// it, found by rule at span, whose warning is format with args (format alone
+// when there are none). A reason with the same rule and warning as one v
+// has only raises that one's level (and takes e when e weighs more). Past
 // MaxReasons the mildest reason gives way to a more severe one.
-func (v *Verdict) Add(l level.Level, rule string, span Span, format string, args ...any) {
+func (v *Verdict) Found(e effect.Effect, rule string, span Span, format string, args ...any) {
 	text := format
 	if len(args) > 0 {
 		text = fmt.Sprintf(format, args...)
 	}
-	v.AddText(l, rule, span, text)
+	v.add(e.Level(), e, rule, span, text)
 }
 
-// AddText is Add for a warning that needs no formatting.
-func (v *Verdict) AddText(l level.Level, rule string, span Span, text string) {
+// FoundText is Found for a warning that needs no formatting.
+func (v *Verdict) FoundText(e effect.Effect, rule string, span Span, text string) {
+	v.add(e.Level(), e, rule, span, text)
+}
+
+func (v *Verdict) add(l level.Level, e effect.Effect, rule string, span Span, text string) {
 	if l > v.Level {
 		v.Level = l
 	}
@@ -59,6 +67,9 @@ func (v *Verdict) AddText(l level.Level, rule string, span Span, text string) {
 		if r.Rule == rule && r.Text == text {
 			if l > r.Level {
 				r.Level = l
+				if e.Kind != 0 {
+					r.Effect = e
+				}
 			}
 			return
 		}
@@ -74,10 +85,10 @@ func (v *Verdict) AddText(l level.Level, rule string, span Span, text string) {
 		if v.Reasons[low].Level >= l {
 			return
 		}
-		v.Reasons[low] = Reason{l, rule, text, span}
+		v.Reasons[low] = Reason{l, rule, text, span, e}
 		return
 	}
-	v.Reasons = append(v.Reasons, Reason{l, rule, text, span})
+	v.Reasons = append(v.Reasons, Reason{l, rule, text, span, e})
 }
 
 // Merge adds every reason of w to v. With at non-zero, the reasons are
@@ -88,7 +99,7 @@ func (v *Verdict) Merge(w Verdict, at *Span) {
 		if at != nil {
 			r.Span = *at
 		}
-		v.Add(r.Level, r.Rule, r.Span, "%s", r.Text)
+		v.add(r.Level, r.Effect, r.Rule, r.Span, r.Text)
 	}
 	if w.Level > v.Level {
 		v.Level = w.Level
@@ -115,22 +126,15 @@ func (v Verdict) Texts() []string {
 }
 
 // SynthesisesInput reports whether the action types, presses keys or clicks
-// on the user's behalf: what the context lock must check before it runs,
-// because such input lands in whatever app is frontmost.
+// on the user's behalf (effect.Input): what the context lock must check
+// before it runs, because such input lands in whatever app is frontmost.
 func (v Verdict) SynthesisesInput() bool {
 	for _, r := range v.Reasons {
-		if inputRules[r.Rule] {
+		if r.Effect.Kind == effect.Input {
 			return true
 		}
 	}
 	return false
-}
-
-// inputRules are the rules that find synthesised keyboard and mouse input.
-var inputRules = map[string]bool{
-	"as.keystroke": true, "as.keycode": true, "as.click": true,
-	"jxa.keystroke": true, "jxa.keycode": true, "jxa.click": true,
-	"shell.synth-input": true,
 }
 
 func (v Verdict) String() string {

@@ -8,7 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -47,7 +47,7 @@ func Argv(v *rate.Verdict, argv []string, env *rate.Env) { ArgvIn(v, argv, "", e
 // read from there.
 func ArgvIn(v *rate.Verdict, argv []string, dir string, env *rate.Env) {
 	if len(argv) == 0 {
-		v.Add(level.Dangerous, "shell.empty", rate.Span{}, "empty command")
+		v.Found(effect.Of(effect.Unknown), "shell.empty", rate.Span{}, "empty command")
 		return
 	}
 	a := newShellAn(v, env, nil, 0, "", nil)
@@ -96,7 +96,7 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	b := a.env.Bounds()
 	if rule, why, ok := b.Enter(src, depth, "shell commands"); !ok {
 		if rule != "" {
-			a.add(level.Destructive, "shell."+rule, Span{}, "%s", why)
+			a.add(effect.Of(effect.Unknown, effect.Computed), "shell."+rule, Span{}, "%s", why)
 		}
 		return a
 	}
@@ -104,17 +104,17 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		return a
 	}
 	if rate.Nesting(src, true) > rate.MaxNesting {
-		a.add(level.Destructive, "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.too-deep", Span{}, "shell syntax nested more than %d deep: %s", rate.MaxNesting, rate.TooDeep)
 		return a
 	}
 	if !utf8.ValidString(src) {
-		a.add(level.Destructive, "shell.invalid-utf8", Span{}, "shell text is not valid UTF-8: not analysed")
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.invalid-utf8", Span{}, "shell text is not valid UTF-8: not analysed")
 		return a
 	}
 	if strings.IndexByte(src, 0) >= 0 {
 		// The parser drops NUL bytes, and shells differ on them: what
 		// runs cannot be told.
-		a.add(level.Destructive, "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
 		return a
 	}
 	p := bashParsers.Get().(*syntax.Parser)
@@ -127,7 +127,7 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		return a // stopped: end says so
 	}
 	if err != nil {
-		a.add(level.Destructive, "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", rate.OneLine(err.Error()))
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.unparseable", Span{}, "shell command cannot be parsed (%s): not analysed", rate.OneLine(err.Error()))
 		return a
 	}
 	// Only assignments (=), functions ( ( or "function"), for and read
@@ -158,7 +158,7 @@ func (a *shellAn) spend(n int) bool {
 	}
 	if !a.sh.over {
 		a.sh.over = true
-		a.add(level.Destructive, "shell.too-complex", Span{}, "shell script too complex to analyse (more than %d steps): the rest is not analysed", maxWork)
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.too-complex", Span{}, "shell script too complex to analyse (more than %d steps): the rest is not analysed", maxWork)
 	}
 	return false
 }
@@ -211,11 +211,43 @@ func newShellAn(v *Verdict, env *Env, anchor *Span, depth int, src string, sh *s
 	return &shellAn{v: v, env: env, anchor: anchor, depth: depth, src: src, sh: sh}
 }
 
-func (a *shellAn) add(l level.Level, rule string, sp Span, format string, args ...any) {
+// add adds a reason to the verdict: the script does e, found by rule at
+// sp (at the anchor instead, for a script nested in another's text). Its
+// level is the calibration table's (effect.Calibrate).
+func (a *shellAn) add(e effect.Effect, rule string, sp Span, format string, args ...any) {
 	if a.anchor != nil {
 		sp = *a.anchor
 	}
-	a.v.Add(l, rule, sp, format, args...)
+	e.Target = fxTarget(e.Target)
+	a.v.Found(e, rule, sp, format, args...)
+}
+
+// maxTarget bounds an effect's target: a path is at most 1024 bytes on
+// macOS; a longer word is shown cut.
+const maxTarget = 1024
+
+// fxTarget is a word of the input as an effect's target: a part computed
+// at run time shown as "…", control characters as "·", valid UTF-8, at
+// most maxTarget bytes.
+func fxTarget(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, rate.HoleMark, "…")
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '·'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if len(s) > maxTarget {
+		cut := maxTarget
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
 
 func (a *shellAn) span(n syntax.Node) Span {
@@ -229,7 +261,7 @@ func (a *shellAn) span(n syntax.Node) Span {
 // anywhere plus data sent anywhere is exfiltration.
 func (a *shellAn) finish() {
 	if a.secret != nil && a.upload != nil {
-		a.add(level.Destructive, "shell.exfiltration", *a.upload, "reads a secret and sends data over the network: possible exfiltration")
+		a.add(effect.Of(effect.SecretOut), "shell.exfiltration", *a.upload, "reads a secret and sends data over the network: possible exfiltration")
 	}
 }
 
@@ -309,6 +341,12 @@ func (a *shellAn) collect(f *syntax.File) {
 	}
 }
 
+// plainParam reports $name or ${name} with nothing that changes the
+// value: no length, index, slice, replacement or default.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Length && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil
+}
+
 // resolveVar works out the value of a variable assigned once, from its
 // literal text, $HOME and other such variables.
 func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth int) (string, bool) {
@@ -327,7 +365,7 @@ func (a *shellAn) resolveVar(name string, values map[string]*syntax.Word, depth 
 			guess = true
 			return true
 		}
-		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+		if !plainParam(p) {
 			return false
 		}
 		if p.Param.Value == "HOME" {
@@ -782,7 +820,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		}
 	case *syntax.FuncDecl:
 		if a.callsItself(c) {
-			a.add(level.Destructive, "shell.fork-bomb", a.span(c), "function %s calls itself in a pipeline or in the background: fork bomb", c.Name.Value)
+			a.add(effect.Of(effect.Exhaust), "shell.fork-bomb", a.span(c), "function %s calls itself in a pipeline or in the background: fork bomb", c.Name.Value)
 		}
 		a.stmt(c.Body, pipeCtx{})
 	case *syntax.DeclClause:
@@ -796,7 +834,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
 		syntax.Walk(c, a.walkSubst)
 	default:
-		a.add(level.Dangerous, "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
+		a.add(effect.Of(effect.Unknown), "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
 	}
 }
 
@@ -876,31 +914,18 @@ func startsWithPATH(w *syntax.Word) bool {
 // runs.
 func (a *shellAn) envVar(name string, w word, sp Span) {
 	up := strings.ToUpper(name)
-	low := strings.ToLower(w.s)
 	switch {
 	case up == "PATH":
-		first, _, _ := strings.Cut(w.s, ":")
-		switch {
-		case w.s == "":
-		case strings.Contains(first, rate.HoleMark) && !w.guess:
-			// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
-			// does not name.
-			a.add(level.Caution, "shell.path-computed", sp, "PATH is set to folders computed at run time")
-		case trustedBinDir(first):
-		case usualCodeDir(first):
-			a.add(level.Caution, "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
-		default:
-			a.add(level.Dangerous, "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
-		}
+		a.envPath(w, sp)
 	case strings.HasPrefix(up, "DYLD_") || up == "LD_PRELOAD" || up == "LD_LIBRARY_PATH" || up == "LD_AUDIT":
-		a.add(level.Dangerous, "shell.library-injection", sp, "%s: loads other code into every program started", name)
+		a.add(effect.Of(effect.LoadCode).On(name), "shell.library-injection", sp, "%s: loads other code into every program started", name)
 	case up == "PROMPT_COMMAND" || strings.HasPrefix(up, "BASH_FUNC_"):
 		// The value is shell code: run before each prompt, or the body of
 		// a function exported to every bash started (BASH_FUNC_ls%%).
-		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
 		switch {
 		case w.hole:
-			a.add(level.Destructive, "shell.env-code-computed", sp, "%s is set to shell code computed at run time", name)
+			a.add(effect.Of(effect.RunComputed).On(name), "shell.env-code-computed", sp, "%s is set to shell code computed at run time", name)
 		case up == "PROMPT_COMMAND":
 			a.nestedText(w.s, sp, name)
 		default:
@@ -911,51 +936,96 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		if strings.Contains(w.s, "$") || strings.Contains(w.s, "`") {
 			a.nestedText(": <<AIRLOCK_PROMPT\n"+w.s+"\nAIRLOCK_PROMPT\n", sp, name)
 		}
-	case up == "BASH_ENV" || up == "ENV" || up == "PYTHONSTARTUP" || up == "ZDOTDIR" ||
-		up == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_") ||
-		up == "GIT_CONFIG_GLOBAL" || up == "GIT_CONFIG_SYSTEM" || up == "GIT_EXEC_PATH" || up == "GIT_TEMPLATE_DIR" ||
-		up == "NODE_OPTIONS" && (strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")) ||
-		up == "PERL5OPT" && (strings.ContainsAny(w.s, "Mm") || strings.Contains(w.s, "-I")) ||
-		up == "RUBYOPT" && (strings.Contains(low, "-r") || strings.Contains(w.s, "-I")):
-		a.add(level.Dangerous, "shell.env-code", sp, "%s: makes programs run other code", name)
+	case loadsCode(up, w.s):
+		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
 	case codeDirVars[up]:
-		// Folders programs load code or configuration from.
-		for _, d := range strings.Split(w.s, ":") {
-			switch {
-			case d == "" || w.guess && strings.HasPrefix(d, "~"):
-			case strings.Contains(d, rate.HoleMark):
-				a.add(level.Caution, "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
-			case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
-				if up == "HOME" || up == "GIT_DIR" {
-					a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
-				}
-			case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
-				d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
-			default:
-				a.add(level.Dangerous, "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
-			}
-		}
+		a.envDirs(name, up, w, sp)
 	case commandVars[up]:
-		if w.hole {
-			a.add(level.Dangerous, "shell.env-command", sp, "%s is set to a command computed at run time", name)
-			return
-		}
-		key := "core.editor"
-		if strings.Contains(up, "PAGER") {
-			key = "core.pager"
-		}
-		if gitHarmlessValue(key, w) {
-			return
-		}
-		a.add(level.Caution, "shell.env-command", sp, "%s names a command to run", name)
-		text := w.s
-		if up == "LESSOPEN" || up == "LESSCLOSE" {
-			// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
-			// reads the output; %s is the file.
-			text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
-		}
-		a.nestedText(text, sp, name)
+		a.envCommand(name, up, w, sp)
 	}
+}
+
+// envCommand rates setting a variable whose value is a command programs
+// run: computed, it may be anything; literal, it is analysed.
+func (a *shellAn) envCommand(name, up string, w word, sp Span) {
+	if w.hole {
+		a.add(effect.Of(effect.LoadCode, effect.Computed).On(name), "shell.env-command", sp, "%s is set to a command computed at run time", name)
+		return
+	}
+	key := "core.editor"
+	if strings.Contains(up, "PAGER") {
+		key = "core.pager"
+	}
+	if gitHarmlessValue(key, w) {
+		return
+	}
+	a.add(effect.Of(effect.Setting).On(name), "shell.env-command", sp, "%s names a command to run", name)
+	text := w.s
+	if up == "LESSOPEN" || up == "LESSCLOSE" {
+		// "| lesspipe.sh %s", "||-cmd %s": the marks say how less
+		// reads the output; %s is the file.
+		text = strings.ReplaceAll(strings.TrimLeft(text, "|- \t"), "%s", rate.HoleQuoted)
+	}
+	a.nestedText(text, sp, name)
+}
+
+// envDirs rates setting a variable that names folders programs load code
+// or configuration from.
+func (a *shellAn) envDirs(name, up string, w word, sp Span) {
+	// Folders programs load code or configuration from.
+	for _, d := range strings.Split(w.s, ":") {
+		switch {
+		case d == "" || w.guess && strings.HasPrefix(d, "~"):
+		case strings.Contains(d, rate.HoleMark):
+			a.add(effect.Of(effect.Setting).On(name), "shell.env-dir-computed", sp, "%s is set to a folder computed at run time", name)
+		case !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~"):
+			if up == "HOME" || up == "GIT_DIR" {
+				a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
+			}
+		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+			d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
+		default:
+			a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))
+		}
+	}
+}
+
+// envPath rates setting PATH: a first folder computed at run time or one
+// where commands are usually installed changes which programs run; one
+// anybody may write to hijacks them.
+func (a *shellAn) envPath(w word, sp Span) {
+	first, _, _ := strings.Cut(w.s, ":")
+	switch {
+	case w.s == "":
+	case strings.Contains(first, rate.HoleMark) && !w.guess:
+		// PATH="$SAVED", PATH="$TOOLS/bin:$PATH": a folder the script
+		// does not name.
+		a.add(effect.Of(effect.Setting), "shell.path-computed", sp, "PATH is set to folders computed at run time")
+	case trustedBinDir(first):
+	case usualCodeDir(first):
+		a.add(effect.Of(effect.Setting).On(first), "shell.path-prepend", sp, "PATH starts with %s: commands installed there are found first", rate.Display(first))
+	default:
+		a.add(effect.Of(effect.LoadCode).On(first), "shell.path-hijack", sp, "PATH starts with %s: commands are looked up there first and can be replaced", rate.Display(first))
+	}
+}
+
+// loadsCode reports a variable (upper case) whose value value makes
+// programs run or load other code: start-up files, git's configuration
+// and programs, an interpreter's options that load modules.
+func loadsCode(up, value string) bool {
+	low := strings.ToLower(value)
+	switch up {
+	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "ZDOTDIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+		"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR":
+		return true
+	case "NODE_OPTIONS":
+		return strings.Contains(low, "-r") || strings.Contains(low, "--import") || strings.Contains(low, "loader")
+	case "PERL5OPT":
+		return strings.ContainsAny(value, "Mm") || strings.Contains(value, "-I")
+	case "RUBYOPT":
+		return strings.Contains(low, "-r") || strings.Contains(value, "-I")
+	}
+	return strings.HasPrefix(up, "GIT_CONFIG_KEY_") || strings.HasPrefix(up, "GIT_CONFIG_VALUE_")
 }
 
 // commandVars are variables whose value is a command that programs run.

@@ -3,6 +3,8 @@ package shell
 import (
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -27,8 +29,9 @@ func (c *call) operands() []word {
 	return c.ops
 }
 
-func (c *call) add(l level.Level, rule, format string, args ...any) {
-	c.a.add(l, "shell."+rule, c.span, format, args...)
+// add adds a reason: c does e, found by rule ("shell." is put before it).
+func (c *call) add(e effect.Effect, rule, format string, args ...any) {
+	c.a.add(e, "shell."+rule, c.span, format, args...)
 }
 
 // wrappers run the rest of their arguments as a command. The value is the
@@ -57,7 +60,7 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 		}
 		if t, ok := a.rebind[name]; ok {
 			if report {
-				a.add(level.Dangerous, "shell.rebind", sp, "hash makes %s run another command", rate.Display(name))
+				a.add(effect.Of(effect.LoadCode).On(name), "shell.rebind", sp, "hash makes %s run another command", rate.Display(name))
 			}
 			if t == "" {
 				return "", append([]word{{s: rate.HoleMark, hole: true, span: w.span}}, words[1:]...), bulk, w
@@ -72,7 +75,7 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 		switch name {
 		case "sudo", "doas":
 			if report {
-				a.add(level.Dangerous, "shell.sudo", sp, "%s: runs as root", name)
+				a.add(effect.Of(effect.Admin), "shell.sudo", sp, "%s: runs as root", name)
 			}
 		case "command":
 			if hasShort(rest, 'v') || hasShort(rest, 'V') {
@@ -89,36 +92,10 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				bulk = true
 			}
 		case "env":
-			// env -S splits its string into words: env -S 'rm -rf ~'
-			for i, r := range rest {
-				if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
-					split := []word{}
-					for _, f := range strings.Fields(rest[i+1].s) {
-						split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
-					}
-					rest = append(split, rest[i+2:]...)
-					break
-				}
-			}
-			// env prints its environment without a command; it takes
-			// options and NAME=value pairs in any order before the command.
-			for len(rest) > 0 {
-				before := len(rest)
-				rest = skipOptions(rest, opts)
-				for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
-					if report {
-						n, v, _ := strings.Cut(rest[0].s, "=")
-						a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
-					}
-					rest = rest[1:]
-				}
-				if len(rest) == before {
-					break
-				}
-			}
+			rest = a.envArgs(rest, opts, sp, report)
 		case "sandbox-exec":
 			if report {
-				a.add(level.Caution, "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
+				a.add(effect.Of(effect.Run), "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
 			}
 		}
 		rest = skipOptions(rest, opts)
@@ -136,18 +113,7 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				rest = rest[1:] // the typescript file
 			}
 		case "watch":
-			// watch runs its arguments, joined, with sh -c.
-			if len(rest) > 0 {
-				joined := word{span: rest[0].span}
-				for i, r := range rest {
-					if i > 0 {
-						joined.s += " "
-					}
-					joined.s += r.s
-					joined.hole = joined.hole || r.hole
-				}
-				rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
-			}
+			rest = watchWords(rest)
 		}
 		if len(rest) == 0 {
 			if name == "env" {
@@ -158,6 +124,55 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 		words = rest
 	}
 	return "", nil, bulk, word{}
+}
+
+// envArgs skips env's options and NAME=value pairs (rating each
+// variable when report is set) and returns the command it runs; env -S
+// splits its string into words: env -S 'rm -rf ~'.
+func (a *shellAn) envArgs(rest []word, opts string, sp Span, report bool) []word {
+	for i, r := range rest {
+		if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
+			split := []word{}
+			for _, f := range strings.Fields(rest[i+1].s) {
+				split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
+			}
+			rest = append(split, rest[i+2:]...)
+			break
+		}
+	}
+	// env prints its environment without a command; it takes
+	// options and NAME=value pairs in any order before the command.
+	for len(rest) > 0 {
+		before := len(rest)
+		rest = skipOptions(rest, opts)
+		for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
+			if report {
+				n, v, _ := strings.Cut(rest[0].s, "=")
+				a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
+			}
+			rest = rest[1:]
+		}
+		if len(rest) == before {
+			break
+		}
+	}
+	return rest
+}
+
+// watchWords is the command watch runs: its arguments, joined, with sh -c.
+func watchWords(rest []word) []word {
+	if len(rest) > 0 {
+		joined := word{span: rest[0].span}
+		for i, r := range rest {
+			if i > 0 {
+				joined.s += " "
+			}
+			joined.s += r.s
+			joined.hole = joined.hole || r.hole
+		}
+		rest = []word{{s: "sh", span: rest[0].span}, {s: "-c", span: rest[0].span}, joined}
+	}
+	return rest
 }
 
 // xargsOptions skips xargs's options (BSD and GNU) and returns the
@@ -276,7 +291,7 @@ func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
 func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word, knownOps []word) {
 	for _, w := range words {
 		if w.splice {
-			a.add(level.Dangerous, "shell.splice", sp, "text computed at run time is spliced into the command unquoted: it can change the command")
+			a.add(effect.Of(effect.Unknown), "shell.splice", sp, "text computed at run time is spliced into the command unquoted: it can change the command")
 			break
 		}
 	}
@@ -288,15 +303,15 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		head := args[0]
 		// A computed command name ("$@", "${cmd[@]}", $(…)) can be
 		// anything at all; a glob (/bin/r?) is one of the files it matches.
-		l := level.Destructive
+		e := effect.Of(effect.Unknown, effect.Computed)
 		what := "computed at run time"
 		if head.glob && !head.hole {
 			what = "a glob"
 			if !looksDestructive(args[1:]) {
-				l = level.Dangerous
+				e = effect.Of(effect.Unknown)
 			}
 		}
-		a.add(l, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, rate.Display(head.s))
+		a.add(e, "shell.dynamic-command", sp, "command name is %s (%s): cannot tell what runs", what, rate.Display(head.s))
 		for _, w := range args[1:] {
 			a.read(w, sp)
 		}
@@ -351,7 +366,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	} else if h := prefixCommand(name); h != nil {
 		h(c)
 	} else {
-		c.add(level.Dangerous, "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
+		c.add(effect.Of(effect.Unknown).On(name), "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
 	}
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
@@ -367,7 +382,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	} else if lookupTools[name] {
 		// Nothing read goes out, but it needs the network to work: the
 		// sandbox gives the network only to what says so (risk.UsesNetwork).
-		c.add(level.Safe, "net-lookup", "%s: queries the network", name)
+		c.add(effect.Of(effect.Lookup), "net-lookup", "%s: queries the network", name)
 	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {
@@ -426,13 +441,32 @@ func (c *call) embedded() {
 		if unsure {
 			continue
 		}
-		c.add(level.Destructive, "runs-arguments", "%s may run its arguments as a command: %s", c.name, rate.Display(w.s))
-		for _, r := range sub.Reasons {
-			c.a.v.AddText(r.Level, r.Rule, r.Span, r.Text)
-		}
+		c.add(heaviest(sub, level.Destructive), "runs-arguments", "%s may run its arguments as a command: %s", c.name, rate.Display(w.s))
+		c.a.v.Merge(Verdict{Reasons: sub.Reasons}, nil) // each with its effect
 		c.adopt(inner)
 		return
 	}
+}
+
+// heaviest is the effect of the heaviest reason of v that weighs at most
+// top: what a command that runs v's script does, at most top (a refusal
+// inside is the nested reason's own). Without one it is Unknown+Computed:
+// what runs cannot be told.
+func heaviest(v Verdict, top level.Level) effect.Effect {
+	best := effect.Of(effect.Unknown, effect.Computed)
+	found := false
+	for _, r := range v.Reasons {
+		if r.Effect.Kind == 0 || r.Level > top {
+			continue
+		}
+		if !found || r.Level > best.Level() {
+			best, found = r.Effect, true
+		}
+	}
+	if !found || best.Level() < top {
+		return effect.Of(effect.Unknown, effect.Computed)
+	}
+	return best
 }
 
 // knownCommand reports a command name the shell analyzer has rules for.
@@ -560,7 +594,7 @@ func sub(args []word) string {
 func prefixCommand(name string) func(*call) {
 	switch {
 	case strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs"):
-		return func(c *call) { c.add(level.Destructive, "mkfs", "%s: formats a disk", c.name) }
+		return func(c *call) { c.add(effect.Of(effect.Disk), "mkfs", "%s: formats a disk", c.name) }
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		return interpreter(pythonSpec)
 	case strings.HasPrefix(name, "perl"):

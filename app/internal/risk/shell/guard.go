@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -15,8 +16,19 @@ import (
 // finds.
 func (a *shellAn) guard(w word, sp Span, u rate.Use) {
 	for _, f := range a.guardWord(w, u) {
-		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
+		a.addFinding(f, sp)
 	}
+}
+
+// addFinding adds one of the guard's findings (rate.Finding) with its
+// effect: a refusal is Refused, a name computed at run time that may be
+// Airlock's own files Unknown, a read of a system folder Read (session).
+// The lighter ones are anchored where the command's words are (a.anchor).
+func (a *shellAn) addFinding(f rate.Finding, sp Span) {
+	if f.Level() < level.Dangerous && a.anchor != nil {
+		sp = *a.anchor
+	}
+	a.add(f.Effect, "shell."+f.Rule, sp, "%s", f.Text)
 }
 
 // guardWord works out the path a word names — a literal, a glob, or one
@@ -107,6 +119,48 @@ var listers = map[string]bool{
 	"gstat": true, "gls": true, "gdu": true, "lsof": true,
 }
 
+// guardCwd refuses a command run inside Airlock's own folders or a
+// credential store: whatever runs there may touch them by a name the
+// analysis never sees (sqlite3, git init, a script).
+func (c *call) guardCwd() {
+	a := c.a
+	if a.cwd == "" {
+		return
+	}
+	if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
+		switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
+		case sanitize.ZoneOwn:
+			c.add(effect.Of(effect.Refused), "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
+		case sanitize.ZoneCredential:
+			c.add(effect.Of(effect.Refused), "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
+		}
+	}
+}
+
+// guardSSHKeys guards the arguments of the SSH tools and returns their
+// operands: ssh -i ~/.ssh/id_ed25519 uses the SSH store for what it is
+// for, so their keys are not refused; anything else they are given (scp's
+// files) is guarded as usual.
+func (c *call) guardSSHKeys() []word {
+	a := c.a
+	keys := c.name == "ssh-add" || c.name == "ssh-keygen" // every file they take is a key
+	var rest []word
+	end := false
+	for i, w := range c.args {
+		switch {
+		case keys || i > 0 && !end && sshKeyOption(c.args[i-1].s):
+			a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
+		case !end && w.s == "--":
+			end = true
+		case !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole:
+			a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
+		default:
+			rest = append(rest, w)
+		}
+	}
+	return rest
+}
+
 // guardCall applies the guard to a command's arguments by what the command
 // does with them: listing, reading, writing, or reaching everything inside
 // a folder. Reads and writes the command's own rules found were guarded
@@ -118,25 +172,14 @@ func (c *call) guardCall() {
 	}
 	for _, w := range c.args {
 		if rate.NamesSelf(w.s) {
-			c.add(level.Blocked, "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, rate.Display(w.s), "dev.airlock.Airlock")
+			c.add(effect.Of(effect.Refused).On(w.s), "own-keys", "blocked: %s %s names Airlock's key-store items or its app (%s): no action may touch them", c.name, rate.Display(w.s), "dev.airlock.Airlock")
 			break
 		}
 	}
 	if a.env == nil || a.env.Paths == nil {
 		return
 	}
-	if a.cwd != "" {
-		// Whatever runs inside Airlock's own folders may touch them by a
-		// name the analysis never sees (sqlite3, git init, a script).
-		if abs, err := sanitize.ExpandHome(a.cwd, a.env.Paths.Home); err == nil {
-			switch z := a.env.Paths.Classify(rate.OtherHome(path.Clean(abs), a.env.Paths.Home)); z.Kind {
-			case sanitize.ZoneOwn:
-				c.add(level.Blocked, "own-files", "blocked: %s runs inside %s (%s): no action may touch Airlock's own files", c.name, z.Detail, z.Root)
-			case sanitize.ZoneCredential:
-				c.add(level.Blocked, "credential-store", "blocked: %s runs inside a credential store (%s: %s)", c.name, z.Root, z.Detail)
-			}
-		}
-	}
+	c.guardCwd()
 	c.guardMentions()
 	ops := c.operands()
 	each := func(ws []word, u rate.Use) {
@@ -145,25 +188,7 @@ func (c *call) guardCall() {
 		}
 	}
 	if sshTools[c.name] {
-		// ssh -i ~/.ssh/id_ed25519: the tools of the SSH store use it for
-		// what it is for. Anything else they are given (scp's files) is
-		// guarded as usual.
-		keys := c.name == "ssh-add" || c.name == "ssh-keygen" // every file they take is a key
-		var rest []word
-		end := false
-		for i, w := range c.args {
-			switch {
-			case keys || i > 0 && !end && sshKeyOption(c.args[i-1].s):
-				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
-			case !end && w.s == "--":
-				end = true
-			case !end && strings.HasPrefix(w.s, "-") && len(w.s) > 1 && !w.hole:
-				a.guardExcept(w, c.span, rate.UseRead, "~/.ssh")
-			default:
-				rest = append(rest, w)
-			}
-		}
-		ops = rest
+		ops = c.guardSSHKeys()
 	}
 	recursive := hasShort(c.args, 'r') || hasShort(c.args, 'R') || hasLong(c.args, "--recursive")
 	switch c.name {
@@ -188,35 +213,38 @@ func (c *call) guardCall() {
 		c.guardFind()
 	case "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "zip", "ditto-x":
 		c.guardArchive(ops)
-	case "grep", "egrep", "fgrep", "ggrep":
-		u := rate.UseRead
-		if recursive || hasArg(c.args, "-d", "--directories=recurse") {
-			u = rate.UseTreeRead
-		}
-		each(ops, u)
-	case "rg", "ag", "ack", "pt", "ugrep":
-		each(ops, rate.UseTreeRead)
-	case "sed", "gsed", "perl":
-		u := rate.UseRead
-		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
-			u = rate.UseWrite
-		}
-		each(ops, u)
-	case "xattr":
-		u := rate.UseList
-		if hasShort(c.args, 'w') || hasShort(c.args, 'd') || hasShort(c.args, 'c') {
-			u = rate.UseWrite
-		}
-		each(ops, u)
-	case "dd":
-		each(ops, rate.UseRead) // if= and of= are told apart by guardWord
 	default:
-		u := rate.UseRead
-		if listers[c.name] {
-			u = rate.UseList
-		}
-		each(ops, u)
+		each(ops, c.argUse(recursive))
 	}
+}
+
+// argUse is how a command that reads, lists or edits its operands uses
+// them: grep -r and rg reach everything inside a folder, sed -i writes,
+// xattr -w/-d/-c writes, ls and its kin only list.
+func (c *call) argUse(recursive bool) rate.Use {
+	switch c.name {
+	case "grep", "egrep", "fgrep", "ggrep":
+		if recursive || hasArg(c.args, "-d", "--directories=recurse") {
+			return rate.UseTreeRead
+		}
+	case "rg", "ag", "ack", "pt", "ugrep":
+		return rate.UseTreeRead
+	case "sed", "gsed", "perl":
+		if hasShort(c.args, 'i') || hasLong(c.args, "--in-place") {
+			return rate.UseWrite
+		}
+	case "xattr":
+		if hasShort(c.args, 'w') || hasShort(c.args, 'd') || hasShort(c.args, 'c') {
+			return rate.UseWrite
+		}
+		return rate.UseList
+	case "dd":
+		return rate.UseRead // if= and of= are told apart by guardWord
+	}
+	if listers[c.name] {
+		return rate.UseList
+	}
+	return rate.UseRead
 }
 
 // guardCopy: cp, mv, ln, install, ditto, rsync, scp. The target is
@@ -260,7 +288,7 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 	for _, t := range targets {
 		if fs := a.guardWord(t, dst); len(fs) > 0 {
 			for _, f := range fs {
-				a.add(f.Level, "shell."+f.Rule, c.span, "%s", f.Text)
+				a.addFinding(f, c.span)
 			}
 			continue // the target itself says enough
 		}
@@ -275,8 +303,8 @@ func (c *call) guardCopy(ops []word, recursive bool) {
 				// Airlock's own: it may be that one.
 				j := word{s: strings.TrimRight(t.s, "/") + "/" + rate.HoleMark, hole: true, span: t.span}
 				for _, f := range a.guardWord(j, dst) {
-					if f.Level >= level.Dangerous {
-						c.add(level.Dangerous, "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
+					if f.Level() >= level.Dangerous {
+						c.add(effect.Of(effect.Unknown).On(t.s), "own-files-maybe", "%s %s into %s: the name is computed at run time and may be one of Airlock's own files", c.name, rate.Display(w.s), rate.Display(t.s))
 						break
 					}
 				}
@@ -318,10 +346,10 @@ func (c *call) guardFind() {
 	}
 }
 
-// guardArchive: tar, zip, cpio, pax, 7z. Creating an archive reads what it
-// holds; extracting writes into its folder (-C, -d, or the working folder).
-func (c *call) guardArchive(ops []word) {
-	a := c.a
+// extracting reports an archive tool's use that writes what the archive
+// holds: unzip but for its listings, cpio and pax -i/-r, 7z x and e, tar
+// -x but to standard output.
+func (c *call) extracting() bool {
 	extract := false
 	switch c.name {
 	case "unzip", "cpio", "pax":
@@ -340,6 +368,14 @@ func (c *call) guardArchive(ops []word) {
 			extract = false // to standard output: nothing is written
 		}
 	}
+	return extract
+}
+
+// guardArchive: tar, zip, cpio, pax, 7z. Creating an archive reads what it
+// holds; extracting writes into its folder (-C, -d, or the working folder).
+func (c *call) guardArchive(ops []word) {
+	a := c.a
+	extract := c.extracting()
 	if !extract {
 		for _, w := range ops {
 			a.guard(w, c.span, rate.UseTreeRead)
@@ -373,7 +409,7 @@ func (c *call) guardArchive(ops []word) {
 	}
 	for _, f := range rate.GuardPath(a.env, "~", rate.UseTreeWrite, "~") {
 		if f.Rule == "own-files" {
-			c.add(level.Dangerous, "extract-home", "%s extracts into the home folder, which holds Airlock's own files: what the archive holds is not known", c.name)
+			c.add(effect.Of(effect.Create, effect.Bulk, effect.Computed), "extract-home", "%s extracts into the home folder, which holds Airlock's own files: what the archive holds is not known", c.name)
 			break
 		}
 	}
@@ -442,35 +478,7 @@ func (c *call) guardSignals() {
 			return
 		}
 	default:
-		for i, w := range args {
-			s := w.s
-			switch {
-			case s == "-f" || s == "--full":
-				full = true
-			case s == "-x" || s == "--exact" || s == "-e":
-				exact = true
-			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || s == "--user" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
-				user = true
-			case s == "-s" || s == "--signal":
-				if i+1 < len(args) {
-					sig = args[i+1].s
-				}
-			case strings.HasPrefix(s, "--signal="):
-				sig = s[len("--signal="):]
-			case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--") && !w.hole:
-				for _, l := range s[1:] {
-					switch l {
-					case 'f':
-						full = true
-					case 'x':
-						exact = true
-					}
-				}
-				if strings.ToUpper(s[1:]) == s[1:] || strings.Trim(s[1:], "0123456789") == "" {
-					sig = s[1:] // -STOP, -9
-				}
-			}
-		}
+		sig, full, exact, user = pkillArgs(args)
 		targets = c.operands()
 		if user && len(targets) > 0 {
 			targets = targets[1:] // the user's name
@@ -480,7 +488,7 @@ func (c *call) guardSignals() {
 		return // a probe: no signal is sent
 	}
 	if len(targets) == 0 && user {
-		c.add(level.Blocked, "signal-self", "blocked: %s of a whole user's processes reaches Airlock's gate", c.name)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s of a whole user's processes reaches Airlock's gate", c.name)
 		return
 	}
 	names, lines := a.env.ProcessNames()
@@ -490,32 +498,75 @@ func (c *call) guardSignals() {
 			c.killTarget(w)
 		case w.hole:
 			if a.selfLookup || a.srcMentionsSelf(w.span) {
-				c.add(level.Blocked, "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, rate.Display(w.s))
+				c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s: the processes are looked up by Airlock's name", c.name, rate.Display(w.s))
 			} else {
-				c.add(level.Dangerous, "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
+				c.add(effect.Of(effect.Signal, effect.Computed), "signal-computed", "%s %s: a process name computed at run time may be Airlock's gate", c.name, rate.Display(w.s))
 			}
 		default:
-			pat := w.s
-			if c.name == "killall" && !hasShort(args, 'm') && !hasShort(args, 'r') && !hasLong(args, "--regexp") {
-				pat = "^" + regexp.QuoteMeta(path.Base(pat)) + "$"
-			} else if exact {
-				pat = "^(?:" + pat + ")$"
+			c.signalPattern(w, names, lines, full, exact)
+		}
+	}
+}
+
+// pkillArgs reads pkill's, pgrep's and killall's options: the signal, and
+// whether patterns match whole command lines (full), whole names (exact)
+// or a user's processes (user).
+func pkillArgs(args []word) (sig string, full, exact, user bool) {
+	for i, w := range args {
+		s := w.s
+		switch {
+		case s == "-f" || s == "--full":
+			full = true
+		case s == "-x" || s == "--exact" || s == "-e":
+			exact = true
+		case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || s == "--user" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
+			user = true
+		case s == "-s" || s == "--signal":
+			if i+1 < len(args) {
+				sig = args[i+1].s
 			}
-			re, err := regexp.Compile("(?i)" + pat)
-			if err != nil {
-				c.add(level.Dangerous, "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
-				continue
-			}
-			cands := names
-			if full || c.name == "killall" && hasShort(args, 'c') {
-				cands = append(append([]string(nil), names...), lines...)
-			}
-			for _, n := range cands {
-				if re.MatchString(n) {
-					c.add(level.Blocked, "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
-					break
+		case strings.HasPrefix(s, "--signal="):
+			sig = s[len("--signal="):]
+		case strings.HasPrefix(s, "-") && len(s) > 1 && !strings.HasPrefix(s, "--") && !w.hole:
+			for _, l := range s[1:] {
+				switch l {
+				case 'f':
+					full = true
+				case 'x':
+					exact = true
 				}
 			}
+			if strings.ToUpper(s[1:]) == s[1:] || strings.Trim(s[1:], "0123456789") == "" {
+				sig = s[1:] // -STOP, -9
+			}
+		}
+	}
+	return sig, full, exact, user
+}
+
+// signalPattern rates a process pattern of pkill or killall: one that
+// matches Airlock's gate, by name or (full) command line, is refused.
+func (c *call) signalPattern(w word, names, lines []string, full, exact bool) {
+	args := c.args
+	pat := w.s
+	if c.name == "killall" && !hasShort(args, 'm') && !hasShort(args, 'r') && !hasLong(args, "--regexp") {
+		pat = "^" + regexp.QuoteMeta(path.Base(pat)) + "$"
+	} else if exact {
+		pat = "^(?:" + pat + ")$"
+	}
+	re, err := regexp.Compile("(?i)" + pat)
+	if err != nil {
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-pattern", "%s %s: cannot tell which processes the pattern matches", c.name, rate.Display(w.s))
+		return
+	}
+	cands := names
+	if full || c.name == "killall" && hasShort(args, 'c') {
+		cands = append(append([]string(nil), names...), lines...)
+	}
+	for _, n := range cands {
+		if re.MatchString(n) {
+			c.add(effect.Of(effect.Refused), "signal-self", "blocked: %s %s matches Airlock's gate (%s): nothing may stop or freeze it", c.name, rate.Display(w.s), rate.Display(n))
+			break
 		}
 	}
 }
@@ -532,13 +583,13 @@ func (c *call) killTarget(w word) {
 	case src == "$!" || src == "${!}" || src == "$$" || src == "${$}" || src == "\"$!\"" || src == "\"$$\"":
 		return // the job this script started, or the script itself
 	case strings.Contains(src, "PPID"):
-		c.add(level.Blocked, "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", rate.Display(s))
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %s: the shell's parent may be Airlock's gate", rate.Display(s))
 		return
 	case w.hole:
 		if a.selfLookup || a.srcMentionsSelf(w.span) {
-			c.add(level.Blocked, "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", rate.Display(s))
+			c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %s: the process id is looked up by Airlock's name", rate.Display(s))
 		} else {
-			c.add(level.Dangerous, "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", rate.Display(s))
+			c.add(effect.Of(effect.Signal, effect.Computed), "signal-computed", "kill %s: a process id computed at run time may be Airlock's gate", rate.Display(s))
 		}
 		return
 	case strings.HasPrefix(s, "%"):
@@ -547,15 +598,15 @@ func (c *call) killTarget(w word) {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		c.add(level.Dangerous, "signal-unknown", "kill %s: cannot tell which process that is", rate.Display(s))
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-unknown", "kill %s: cannot tell which process that is", rate.Display(s))
 	case n == 0 || n == -1:
-		c.add(level.Blocked, "signal-self", "blocked: kill %d signals every process of a group or of the user, Airlock's gate included", n)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %d signals every process of a group or of the user, Airlock's gate included", n)
 	case a.env.GatePID(n) || n < -1 && a.env.GatePID(-n):
-		c.add(level.Blocked, "signal-self", "blocked: kill %d: that is Airlock's gate: nothing may stop or freeze it", n)
+		c.add(effect.Of(effect.Refused), "signal-self", "blocked: kill %d: that is Airlock's gate: nothing may stop or freeze it", n)
 	case n < -1:
-		c.add(level.Dangerous, "signal-unknown", "kill %d signals process group %d, which Airlock cannot identify (it may hold the gate)", n, -n)
+		c.add(effect.Of(effect.Signal, effect.Session), "signal-unknown", "kill %d signals process group %d, which Airlock cannot identify (it may hold the gate)", n, -n)
 	default:
-		c.add(level.Dangerous, "signal-unknown", "kill %d signals a process Airlock cannot identify (it may be the gate)", n)
+		c.add(effect.Of(effect.Signal, effect.Computed), "signal-unknown", "kill %d signals a process Airlock cannot identify (it may be the gate)", n)
 	}
 }
 
@@ -600,7 +651,7 @@ func (a *shellAn) guardExcept(w word, sp Span, u rate.Use, root string) {
 		if f.Rule == "credential-store" && strings.Contains(f.Text, "("+root+":") {
 			continue
 		}
-		a.add(f.Level, "shell."+f.Rule, sp, "%s", f.Text)
+		a.addFinding(f, sp)
 	}
 }
 
@@ -623,7 +674,7 @@ func (c *call) guardMentions() {
 		low := strings.ToLower(w.s)
 		for _, sp := range spellings {
 			if strings.Contains(low, sp.Text) {
-				c.add(level.Blocked, "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, rate.Display(w.s), sp.What, sp.Root)
+				c.add(effect.Of(effect.Refused), "own-files", "blocked: %s %s mentions %s (%s): no action may touch Airlock's own files", c.name, rate.Display(w.s), sp.What, sp.Root)
 				return
 			}
 		}

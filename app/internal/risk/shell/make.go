@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -17,7 +17,7 @@ import (
 // makeCommand rates make: Caution for running build rules, plus whatever
 // the makefiles and --eval texts it can see run.
 func makeCommand(c *call) {
-	c.add(level.Caution, c.name, "%s: runs build rules", c.name)
+	c.add(effect.Of(effect.Run), c.name, "%s: runs build rules", c.name)
 	var files, evals []word
 	var dir word
 	hasDir := false
@@ -84,7 +84,7 @@ func makeCommand(c *call) {
 	for _, f := range files {
 		switch {
 		case f.hole:
-			c.add(level.Dangerous, "make-computed", "%s runs a makefile whose name is computed at run time", c.name)
+			c.add(effect.Of(effect.RunUnseen), "make-computed", "%s runs a makefile whose name is computed at run time", c.name)
 		case f.s == "-" || f.s == "/dev/stdin":
 			if c.pc.stdin == "text" {
 				c.nestedText(makeRecipes(c.pc.text), c.name)
@@ -97,7 +97,7 @@ func makeCommand(c *call) {
 			case !ok:
 				c.hiddenCode(c.name+" -f "+rate.Display(f.s), "the recipes of a makefile this input does not show")
 			case content == fileDownloaded || content == fileComputed:
-				c.add(level.Destructive, "download-exec", "%s -f %s: runs a makefile this input downloaded or computed", c.name, rate.Display(f.s))
+				c.add(effect.Of(effect.RunComputed).On(f.s), "download-exec", "%s -f %s: runs a makefile this input downloaded or computed", c.name, rate.Display(f.s))
 			default:
 				c.nestedText(makeRecipes(content), c.name)
 			}
@@ -105,7 +105,7 @@ func makeCommand(c *call) {
 	}
 	for _, e := range evals {
 		if e.hole {
-			c.add(level.Destructive, "computed-script", "%s --eval of text computed at run time: cannot tell what runs", c.name)
+			c.add(effect.Of(effect.RunComputed), "computed-script", "%s --eval of text computed at run time: cannot tell what runs", c.name)
 			continue
 		}
 		c.nestedText(makeRecipes(e.s), c.name)

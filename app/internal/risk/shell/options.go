@@ -2,8 +2,9 @@ package shell
 
 import (
 	"strings"
+	"unicode/utf8"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -18,20 +19,26 @@ import (
 
 // opts is the option model of one program.
 type opts struct {
-	short   string            // short options that only do what the row says: "la1"
-	valued  string            // short options that take a value: "n" for head -n 5
-	long    string            // long options and single-dash words (-productVersion), space-separated; "--x=" takes a value
-	effects map[string]effect // options with an effect of their own, short ("-s") or long ("--output")
-	free    bool              // every word is data, options included (echo, printf, test)
-	stop    string            // a word after which the words are another program's (open --args)
-	abbrev  bool              // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
-	exec    string            // words that start another program's words, up to ; or + (find -exec): not options
+	short   string               // short options that only do what the row says: "la1"
+	valued  string               // short options that take a value: "n" for head -n 5
+	long    string               // long options and single-dash words (-productVersion), space-separated; "--x=" takes a value
+	effects map[string]optEffect // options with an effect of their own, short ("-s") or long ("--output")
+	free    bool                 // every word is data, options included (echo, printf, test)
+	stop    string               // a word after which the words are another program's (open --args)
+	abbrev  bool                 // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
+	exec    string               // words that start another program's words, up to ; or + (find -exec): not options
+	cmdAt   bool                 // the first operand starts a command whose words are its own (screen CMD, tmux new-window, redis-cli SET)
 }
 
-// effect is what one option does.
-type effect struct {
-	level level.Level
-	why   string
+// optEffect is what one option does: its effect, and the warning shown.
+type optEffect struct {
+	fx  effect.Effect
+	why string
+}
+
+// optFx is the optEffect of an option: an effect of kind k with mods m.
+func optFx(k effect.Kind, why string, m ...effect.Mod) optEffect {
+	return optEffect{effect.Of(k, m...), why}
 }
 
 // model builds an opts from its short options and its long ones.
@@ -49,6 +56,9 @@ func (m *opts) check(c *call) bool {
 		w := c.args[i]
 		s := w.s
 		if !strings.HasPrefix(s, "-") || s == "-" {
+			if m.cmdAt {
+				return true // the command's own words, rated as a command
+			}
 			continue // an operand, or a word computed at run time (read as one)
 		}
 		if s == "--" || m.stop != "" && s == m.stop {
@@ -63,7 +73,7 @@ func (m *opts) check(c *call) bool {
 		name, _, has := strings.Cut(s, "=")
 		if m.free || strings.HasPrefix(s, "--") || longs(name) || longs(name+"=") {
 			if e, ok := m.effects[name]; ok {
-				c.add(e.level, "option", "%s %s: %s", c.name, rate.Display(s), e.why)
+				c.add(e.fx, "option", "%s %s: %s", c.name, rate.Display(s), e.why)
 				continue
 			}
 			switch {
@@ -83,7 +93,7 @@ func (m *opts) check(c *call) bool {
 		for j := 0; j < len(letters); j++ {
 			l := letters[j]
 			if e, ok := m.effects["-"+string(l)]; ok {
-				c.add(e.level, "option", "%s -%c: %s", c.name, l, e.why)
+				c.add(e.fx, "option", "%s -%c: %s", c.name, l, e.why)
 			}
 			if strings.IndexByte(m.valued, l) >= 0 {
 				if j == len(letters)-1 {
@@ -92,7 +102,8 @@ func (m *opts) check(c *call) bool {
 				break
 			}
 			if _, ok := m.effects["-"+string(l)]; !ok && strings.IndexByte(m.short, l) < 0 {
-				c.unmodelled("-" + string(l))
+				r, _ := utf8.DecodeRuneInString(letters[j:]) // -Ж, not half of it
+				c.unmodelled("-" + string(r))
 				return false
 			}
 		}

@@ -7,7 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -333,9 +333,9 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 		}
 		if t := r.Word.Lit(); strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
 			if shellCmd {
-				a.add(level.Destructive, "shell.reverse-shell", a.span(r), "connects a shell to %s: hands control of this Mac to a remote host", t)
+				a.add(effect.Of(effect.Connect, effect.Terminal).On(t), "shell.reverse-shell", a.span(r), "connects a shell to %s: hands control of this Mac to a remote host", t)
 			} else {
-				a.add(level.Dangerous, "shell.raw-socket", a.span(r), "opens a network connection to %s", t)
+				a.add(effect.Of(effect.Connect).On(t), "shell.raw-socket", a.span(r), "opens a network connection to %s", t)
 			}
 			a.egress("network", a.span(r), "sends data to %s", t)
 			continue
@@ -352,7 +352,7 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 			}
 			replacing := r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll
 			if truncating && replacing {
-				a.add(level.Destructive, "shell.truncate", a.span(r), "truncates %s to zero length", rate.Display(w.s))
+				a.add(effect.Of(effect.Remove).On(w.s), "shell.truncate", a.span(r), "truncates %s to zero length", rate.Display(w.s))
 			} else if replacing {
 				a.replaces(w, a.span(r), "writes to")
 			}

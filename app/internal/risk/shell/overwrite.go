@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -49,12 +49,12 @@ func (a *shellAn) presence(w word) rate.Presence {
 func (a *shellAn) replaces(w word, sp Span, verb string) {
 	if w.hole {
 		if !scratchHole(w) {
-			a.add(level.Dangerous, "shell.overwrite-maybe", sp, "%s %s: a path computed at run time, which may name a file that exists: it would be replaced, not to the Trash", verb, rate.Display(w.s))
+			a.add(effect.Of(effect.Overwrite, effect.Computed).On(w.s), "shell.overwrite-maybe", sp, "%s %s: a path computed at run time, which may name a file that exists: it would be replaced, not to the Trash", verb, rate.Display(w.s))
 		}
 		return
 	}
 	if a.presence(w) == rate.PresentFile {
-		a.add(level.Destructive, "shell.overwrite", sp, "%s %s: replaces a file that exists; what it held is lost, not moved to the Trash", verb, rate.Display(w.s))
+		a.add(effect.Of(effect.Remove).On(w.s), "shell.overwrite", sp, "%s %s: replaces a file that exists; what it held is lost, not moved to the Trash", verb, rate.Display(w.s))
 	}
 }
 
@@ -124,10 +124,10 @@ func (c *call) copiesInto(dir word, sources []word) {
 		switch {
 		case merges && (strings.HasSuffix(s.s, "/") || c.name == "ditto"):
 			// rsync src/ dir, ditto src dir: src's contents land in dir.
-			c.add(level.Dangerous, "overwrite-maybe", "%s %s %s: merges into a folder that exists, replacing the files there of the same names, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s))
+			c.add(effect.Of(effect.Overwrite).On(dir.s), "overwrite-maybe", "%s %s %s: merges into a folder that exists, replacing the files there of the same names, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s))
 			return
 		case s.hole || s.glob || base == "" || base == "." || base == "/":
-			c.add(level.Dangerous, "overwrite-maybe", "%s %s into %s: replaces any file there of the same name, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s))
+			c.add(effect.Of(effect.Overwrite).On(dir.s), "overwrite-maybe", "%s %s into %s: replaces any file there of the same name, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s))
 			return
 		}
 		target := word{s: joinPath(dir.s, base), span: dir.span}
@@ -139,7 +139,7 @@ func (c *call) copiesInto(dir word, sources []word) {
 			c.a.replaces(target, c.span, c.name+" writes to")
 		case rate.PresentFolder:
 			if c.name != "mv" && c.name != "ln" {
-				c.add(level.Dangerous, "overwrite-maybe", "%s %s into %s: merges into the folder %s there, replacing its files of the same names, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s), rate.Display(target.s))
+				c.add(effect.Of(effect.Overwrite).On(target.s), "overwrite-maybe", "%s %s into %s: merges into the folder %s there, replacing its files of the same names, not to the Trash", c.name, rate.Display(s.s), rate.Display(dir.s), rate.Display(target.s))
 			}
 		}
 	}

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -20,29 +20,29 @@ func (a *shellAn) zone(w word) rate.Zone {
 func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 	if w.hole {
 		if w.splice || w.glob {
-			a.add(level.Caution, "shell.write-computed", sp, "%s a path computed at run time", verb)
+			a.add(effect.Of(effect.Create, effect.Computed), "shell.write-computed", sp, "%s a path computed at run time", verb)
 		}
 		return
 	}
 	z := a.zone(w)
 	switch {
 	case z.Persist != "":
-		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, rate.Display(w.s), z.Persist)
+		a.add(effect.Of(effect.Persist).On(w.s), "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, rate.Display(w.s), z.Persist)
 		return
 	}
 	switch z.Kind {
 	case rate.ZonePersistence:
-		a.add(level.Destructive, "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, rate.Display(w.s), z.Detail)
+		a.add(effect.Of(effect.Persist).On(w.s), "shell.persistence", sp, "%s %s: %s runs code automatically (persistence)", verb, rate.Display(w.s), z.Detail)
 	case rate.ZoneCredential:
-		a.add(level.Destructive, "shell.credential-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
+		a.add(effect.Of(effect.Account).On(w.s), "shell.credential-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
 	case rate.ZoneSystem:
-		a.add(level.Dangerous, "shell.system-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
+		a.add(effect.Of(effect.Overwrite).On(w.s), "shell.system-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
 	default:
 		if copyVerb(verb) {
-			a.add(level.Caution, "shell.write", sp, "%s %s", verb, rate.Display(w.s))
+			a.add(effect.Of(effect.Create).On(w.s), "shell.write", sp, "%s %s", verb, rate.Display(w.s))
 			return
 		}
-		a.add(level.Dangerous, "shell.write", sp, "%s %s: writes or overwrites a file", verb, rate.Display(w.s))
+		a.add(effect.Of(effect.Overwrite).On(w.s), "shell.write", sp, "%s %s: writes or overwrites a file", verb, rate.Display(w.s))
 	}
 }
 
@@ -68,7 +68,7 @@ func (a *shellAn) readSource(w word, sp Span) {
 	if !ok {
 		return
 	}
-	a.add(level.Dangerous, "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), what)
+	a.add(effect.Of(effect.ReadSecret).On(w.s), "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), what)
 	a.secretAt(sp)
 }
 
@@ -80,9 +80,10 @@ func (a *shellAn) secretAt(sp Span) {
 
 // egress notes a way out of the Mac (rule "egress.KIND": network, dns,
 // clipboard, url): with a secret read anywhere in the input, the secret is
-// sent out (finish, and the facade's combination across languages).
+// sent out (finish, and the facade's combination across languages). The
+// effect's target is the way: "network" and "dns" reach the network.
 func (a *shellAn) egress(kind string, sp Span, format string, args ...any) {
-	a.add(level.Caution, "egress."+kind, sp, format, args...)
+	a.add(effect.Of(effect.Egress).On(kind), "egress."+kind, sp, format, args...)
 	a.uploadAt(sp)
 }
 

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -14,7 +14,7 @@ import (
 
 // accountChange rates a change to accounts or admin rights.
 func (c *call) accountChange(format string, args ...any) {
-	c.add(level.Destructive, "accounts", format, args...)
+	c.add(effect.Of(effect.Account), "accounts", format, args...)
 }
 
 // sysadminctlCommand rates sysadminctl: its "status" queries and help
@@ -114,7 +114,7 @@ func pwpolicyCommand(c *call) {
 // account with every right.
 func dsenablerootCommand(c *call) {
 	if hasShort(c.args, 'd') {
-		c.add(level.Caution, "dsenableroot", "dsenableroot -d: disables the root account")
+		c.add(effect.Of(effect.Setting), "dsenableroot", "dsenableroot -d: disables the root account")
 		return
 	}
 	c.accountChange("dsenableroot: enables the root account")
@@ -126,7 +126,7 @@ func dsmemberutilCommand(c *call) {
 	switch s := strings.ToLower(sub(c.args)); s {
 	case "checkmembership", "getuuid", "getid", "getsid", "help", "":
 	case "flushcache":
-		c.add(level.Caution, "dsmemberutil", "dsmemberutil flushcache: empties the membership cache")
+		c.add(effect.Of(effect.Setting), "dsmemberutil", "dsmemberutil flushcache: empties the membership cache")
 	default:
 		c.unmodelled(s)
 	}

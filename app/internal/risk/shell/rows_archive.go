@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -22,10 +22,10 @@ import (
 // command; otherwise the working directory) with the member-renaming rules
 // renames, by tool ("tar -x").
 func (c *call) extracts(tool string, dir word, has bool, renames []word) {
-	c.add(level.Dangerous, "extract", "%s extracts an archive whose member names Airlock cannot see: they may be dotfiles, git hooks or files that exist", tool)
+	c.add(effect.Of(effect.Create, effect.Bulk, effect.Computed), "extract", "%s extracts an archive whose member names Airlock cannot see: they may be dotfiles, git hooks or files that exist", tool)
 	for _, r := range renames {
 		if why := plantingRename(r); why != "" {
-			c.add(level.Destructive, "extract-rename", "%s %s: renames members %s, where they become code that runs later (git hooks, start-up files)", tool, rate.Display(r.s), why)
+			c.add(effect.Of(effect.Create, effect.Planted).On(r.s), "extract-rename", "%s %s: renames members %s, where they become code that runs later (git hooks, start-up files)", tool, rate.Display(r.s), why)
 		}
 	}
 	into, ok := c.a.extractDir(dir, has)
@@ -33,7 +33,7 @@ func (c *call) extracts(tool string, dir word, has bool, renames []word) {
 		return
 	}
 	if why := c.a.plantingDir(into); why != "" {
-		c.add(level.Destructive, "extract-planting", "%s extracts into %s, which %s: a member can plant code that runs later", tool, rate.Display(into.s), why)
+		c.add(effect.Of(effect.Create, effect.Planted).On(into.s), "extract-planting", "%s extracts into %s, which %s: a member can plant code that runs later", tool, rate.Display(into.s), why)
 	}
 }
 
@@ -157,7 +157,7 @@ func sevenZipCommand(c *call) {
 		case strings.HasPrefix(s, "-o") && len(s) > 2:
 			dir, has = word{s: s[2:], hole: w.hole, span: w.span}, true
 		case strings.HasPrefix(s, "-spf"):
-			c.add(level.Dangerous, "tar-absolute", "%s -spf: extracts to the absolute paths the archive names, anywhere on the disk", c.name)
+			c.add(effect.Of(effect.Overwrite), "tar-absolute", "%s -spf: extracts to the absolute paths the archive names, anywhere on the disk", c.name)
 		case strings.HasPrefix(s, "-") && !w.hole && !sevenZipSwitch(s):
 			c.unmodelled(s)
 		}
@@ -169,13 +169,13 @@ func sevenZipCommand(c *call) {
 			c.a.write(dir, c.span, c.name+" extracts into")
 		}
 	case "a", "u", "d", "rn":
-		c.add(level.Caution, "7z", "%s %s: changes an archive", c.name, cmd)
+		c.add(effect.Of(effect.Change), "7z", "%s %s: changes an archive", c.name, cmd)
 		if ops := c.operands(); len(ops) > 1 {
 			c.a.write(ops[1], c.span, c.name+" writes the archive")
 		}
 	case "l", "t", "h", "i", "b", "":
 	default:
-		c.add(level.Dangerous, "7z", "%s %s: a command Airlock does not model", c.name, rate.Display(cmd))
+		c.add(effect.Of(effect.Unknown).On(cmd), "7z", "%s %s: a command Airlock does not model", c.name, rate.Display(cmd))
 	}
 }
 
@@ -203,11 +203,11 @@ func cpioCommand(c *call) {
 	}
 	dir, has := p.value("-D", "--directory")
 	if p.has("--absolute-filenames") {
-		c.add(level.Dangerous, "tar-absolute", "cpio --absolute-filenames: extracts to the absolute paths the archive names, anywhere on the disk")
+		c.add(effect.Of(effect.Overwrite), "tar-absolute", "cpio --absolute-filenames: extracts to the absolute paths the archive names, anywhere on the disk")
 	}
 	switch {
 	case p.has("-t", "--list"):
-		c.add(level.Safe, "cpio", "cpio -t: lists an archive")
+		c.add(effect.Of(effect.Read), "cpio", "cpio -t: lists an archive")
 	case p.has("-i", "--extract"):
 		var renames []word
 		if p.has("-r", "--rename", "--rename-batch-file") {
@@ -217,16 +217,16 @@ func cpioCommand(c *call) {
 	case p.has("-p", "--pass-through"):
 		ops := p.operands()
 		if len(ops) > 0 {
-			c.add(level.Caution, "cpio", "cpio -p: copies the files its input names into %s", rate.Display(ops[len(ops)-1].s))
+			c.add(effect.Of(effect.Create), "cpio", "cpio -p: copies the files its input names into %s", rate.Display(ops[len(ops)-1].s))
 			c.a.write(ops[len(ops)-1], c.span, "cpio -p copies into")
 		}
 	case p.has("-o", "--create"):
-		c.add(level.Caution, "cpio", "cpio -o: writes an archive")
+		c.add(effect.Of(effect.Create), "cpio", "cpio -o: writes an archive")
 		if f, ok := p.value("-O", "-F", "--file"); ok {
 			c.a.write(f, c.span, "cpio writes the archive")
 		}
 	default:
-		c.add(level.Dangerous, "cpio", "cpio: a mode Airlock does not model")
+		c.add(effect.Of(effect.Unknown), "cpio", "cpio: a mode Airlock does not model")
 	}
 }
 
@@ -257,12 +257,12 @@ func paxCommand(c *call) {
 	case read:
 		c.extracts("pax -r", word{}, false, renames)
 	case write:
-		c.add(level.Caution, "pax", "pax -w: writes an archive")
+		c.add(effect.Of(effect.Create), "pax", "pax -w: writes an archive")
 		if f, ok := p.value("-f"); ok {
 			c.a.write(f, c.span, "pax writes the archive")
 		}
 	default:
-		c.add(level.Safe, "pax", "pax: lists an archive")
+		c.add(effect.Of(effect.Read), "pax", "pax: lists an archive")
 	}
 }
 
@@ -295,7 +295,7 @@ func xarCommand(c *call) {
 	case p.has("-x"):
 		c.extracts("xar -x", dir, has, nil)
 	case p.has("-c"):
-		c.add(level.Caution, "xar", "xar -c: writes an archive")
+		c.add(effect.Of(effect.Create), "xar", "xar -c: writes an archive")
 		if f, ok := p.value("-f"); ok {
 			c.a.write(f, c.span, "xar writes the archive")
 		}
@@ -326,7 +326,7 @@ func aaCommand(c *call) {
 		c.extracts("aa extract", dir, has, nil)
 	case "list", "verify", "manifest", "check-and-fix":
 	default:
-		c.add(level.Caution, "aa", "aa %s: archives files", rate.Display(cmd))
+		c.add(effect.Of(effect.Create), "aa", "aa %s: archives files", rate.Display(cmd))
 	}
 }
 

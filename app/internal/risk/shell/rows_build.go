@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -15,20 +16,27 @@ import (
 // subcommand; a subcommand not modelled is Dangerous too.
 
 // hiddenCode rates a use of c that runs code Airlock cannot see. The rule
-// is the program's own (shell.npm, shell.go …), as the sandbox's grant of
-// the network reads it (risk.UsesNetwork): a package manager's install
-// still fetches.
+// is the program's own (shell.npm, shell.go …). A package manager's build,
+// test or install also fetches what it lacks from its registry: that is an
+// effect of its own, Fetch, which the sandbox's grant of the network reads.
 func (c *call) hiddenCode(what, code string) {
-	c.add(level.Dangerous, c.name, "%s: runs %s, which is not analysed", what, code)
+	c.add(effect.Of(effect.RunUnseen), c.name, "%s: runs %s, which is not analysed", what, code)
+	if registries[c.name] {
+		c.add(effect.Of(effect.Fetch), c.name, "%s: fetches packages from its registry", what)
+	}
 }
+
+// registries are the package managers whose builds and installs fetch
+// from a package registry.
+var registries = set("npm pnpm yarn pip pip3 gem cargo go pod bundle brew mas pipx")
 
 // goSubs are the go subcommands that build no code of the project and run
 // none (safe) or change files, settings or the module cache (caution).
-var goSubs = map[string]level.Level{
-	"": level.Safe, "version": level.Safe, "help": level.Safe, "doc": level.Safe, "list": level.Safe, "env": level.Safe,
-	"fmt": level.Caution, "mod": level.Caution, "get": level.Caution, "install": level.Caution, "build": level.Caution,
-	"clean": level.Caution, "work": level.Caution, "vet": level.Caution, "fix": level.Caution, "bug": level.Caution,
-	"telemetry": level.Caution,
+var goSubs = map[string]effect.Effect{
+	"": readOnly, "version": readOnly, "help": readOnly, "doc": readOnly, "list": readOnly, "env": readOnly,
+	"fmt": effect.Of(effect.Change), "mod": effect.Of(effect.Fetch), "get": effect.Of(effect.Fetch), "install": effect.Of(effect.Fetch), "build": effect.Of(effect.Fetch),
+	"clean": effect.Of(effect.Change), "work": effect.Of(effect.Change), "vet": effect.Of(effect.Fetch), "fix": effect.Of(effect.Change), "bug": effect.Of(effect.Launch),
+	"telemetry": effect.Of(effect.Setting),
 }
 
 // goCommand rates go: run, test, generate and tool run the project's code
@@ -70,30 +78,30 @@ func goCommand(c *call) {
 		return
 	case "env":
 		if hasShort(c.args, 'w') || hasShort(c.args, 'u') {
-			c.add(level.Caution, "go", "go env -w: changes Go's settings")
+			c.add(effect.Of(effect.Setting), "go", "go env -w: changes Go's settings")
 		}
 		return
 	}
-	l, ok := goSubs[s]
+	e, ok := goSubs[s]
 	if !ok {
 		c.unmodelled(s)
 		return
 	}
-	if l > level.Safe {
-		c.add(l, "go", "go %s: builds code or changes modules", s)
+	if weight(e) > level.Safe {
+		c.add(e, "go", "go %s: builds code or changes modules", s)
 	}
 }
 
 // cargoSubs are the cargo subcommands that compile nothing (build.rs and
 // procedural macros run when anything is compiled, cargo check included).
-var cargoSubs = map[string]level.Level{
-	"": level.Safe, "--version": level.Safe, "-v": level.Safe, "-V": level.Safe, "version": level.Safe, "help": level.Safe,
-	"--help": level.Safe, "-h": level.Safe, "search": level.Caution, "tree": level.Safe, "metadata": level.Caution,
-	"locate-project": level.Safe, "pkgid": level.Safe, "verify-project": level.Safe, "read-manifest": level.Safe,
-	"--list": level.Safe, "info": level.Caution,
-	"fetch": level.Caution, "update": level.Caution, "generate-lockfile": level.Caution, "fmt": level.Caution,
-	"new": level.Caution, "init": level.Caution, "add": level.Caution, "remove": level.Caution, "clean": level.Caution,
-	"vendor": level.Caution, "uninstall": level.Caution,
+var cargoSubs = map[string]effect.Effect{
+	"": readOnly, "--version": readOnly, "-v": readOnly, "-V": readOnly, "version": readOnly, "help": readOnly,
+	"--help": readOnly, "-h": readOnly, "search": effect.Of(effect.Fetch), "tree": readOnly, "metadata": effect.Of(effect.Fetch),
+	"locate-project": readOnly, "pkgid": readOnly, "verify-project": readOnly, "read-manifest": readOnly,
+	"--list": readOnly, "info": effect.Of(effect.Fetch),
+	"fetch": effect.Of(effect.Fetch), "update": effect.Of(effect.Fetch), "generate-lockfile": effect.Of(effect.Fetch), "fmt": effect.Of(effect.Change),
+	"new": effect.Of(effect.Create), "init": effect.Of(effect.Create), "add": effect.Of(effect.Change), "remove": effect.Of(effect.Change), "clean": effect.Of(effect.Change),
+	"vendor": effect.Of(effect.Fetch), "uninstall": effect.Of(effect.Change),
 }
 
 // cargoCommand rates cargo: build, check, run, test, bench, install, doc,
@@ -103,12 +111,12 @@ func cargoCommand(c *call) {
 	if len(c.args) > 0 && strings.HasPrefix(c.args[0].s, "-") && !c.args[0].hole {
 		s = c.args[0].s // cargo --version, cargo -V
 	}
-	l, ok := cargoSubs[s]
+	e, ok := cargoSubs[s]
 	switch {
 	case !ok:
 		c.hiddenCode("cargo "+rate.Display(s), "the project's build scripts, macros or code")
-	case l > level.Safe:
-		c.add(l, "cargo", "cargo %s: asks crates.io, or changes the project or its dependencies", s)
+	case weight(e) > level.Safe:
+		c.add(e, "cargo", "cargo %s: asks crates.io, or changes the project or its dependencies", s)
 	}
 }
 
@@ -118,16 +126,16 @@ func cargoCommand(c *call) {
 // Those that ask the registry (view, info, search, outdated, ping, whoami,
 // doctor) are Caution under the program's rule, which the sandbox's grant
 // of the network reads (risk.UsesNetwork).
-var npmSubs = map[string]level.Level{
-	"ls": level.Safe, "list": level.Safe, "ll": level.Safe, "la": level.Safe, "view": level.Caution, "v": level.Caution,
-	"info": level.Caution, "show": level.Caution, "search": level.Caution, "outdated": level.Caution, "help": level.Safe,
-	"--version": level.Safe, "-v": level.Safe, "--help": level.Safe, "-h": level.Safe, "whoami": level.Caution,
-	"ping": level.Caution, "root": level.Safe, "prefix": level.Safe, "bin": level.Safe, "explain": level.Safe,
-	"why": level.Safe, "fund": level.Safe, "doctor": level.Caution, "query": level.Safe, "sbom": level.Safe,
-	"docs": level.Caution, "repo": level.Caution, "bugs": level.Caution, "home": level.Caution,
-	"uninstall": level.Caution, "remove": level.Caution, "rm": level.Caution, "un": level.Caution, "unlink": level.Caution,
-	"cache": level.Caution, "prune": level.Caution, "login": level.Caution, "logout": level.Caution, "pkg": level.Caution,
-	"store": level.Caution, "init": level.Caution,
+var npmSubs = map[string]effect.Effect{
+	"ls": readOnly, "list": readOnly, "ll": readOnly, "la": readOnly, "view": effect.Of(effect.Fetch), "v": effect.Of(effect.Fetch),
+	"info": effect.Of(effect.Fetch), "show": effect.Of(effect.Fetch), "search": effect.Of(effect.Fetch), "outdated": effect.Of(effect.Fetch), "help": readOnly,
+	"--version": readOnly, "-v": readOnly, "--help": readOnly, "-h": readOnly, "whoami": effect.Of(effect.Fetch),
+	"ping": effect.Of(effect.Fetch), "root": readOnly, "prefix": readOnly, "bin": readOnly, "explain": readOnly,
+	"why": readOnly, "fund": readOnly, "doctor": effect.Of(effect.Fetch), "query": readOnly, "sbom": readOnly,
+	"docs": effect.Of(effect.Launch), "repo": effect.Of(effect.Launch), "bugs": effect.Of(effect.Launch), "home": effect.Of(effect.Launch),
+	"uninstall": effect.Of(effect.Change), "remove": effect.Of(effect.Change), "rm": effect.Of(effect.Change), "un": effect.Of(effect.Change), "unlink": effect.Of(effect.Change),
+	"cache": effect.Of(effect.Change), "prune": effect.Of(effect.Change), "login": effect.Of(effect.Setting), "logout": effect.Of(effect.Setting), "pkg": effect.Of(effect.Change),
+	"store": effect.Of(effect.Change), "init": effect.Of(effect.Create),
 }
 
 // npmScripts rates an npm, pnpm or yarn subcommand: those that install,
@@ -138,21 +146,21 @@ func (c *call) npmScripts(s string) {
 		if len(c.operands()) > 1 && strings.EqualFold(c.operands()[1].s, "fix") {
 			s = "audit fix" // installs
 		} else {
-			c.add(level.Caution, c.name, "%s audit: asks the registry about known vulnerabilities", c.name)
+			c.add(effect.Of(effect.Fetch), c.name, "%s audit: asks the registry about known vulnerabilities", c.name)
 			return
 		}
 	}
 	if s == "version" && len(c.operands()) < 2 {
 		return // prints the versions
 	}
-	if l, ok := npmSubs[s]; ok {
-		if l > level.Safe {
-			c.add(l, c.name, "%s %s: asks the registry, or changes packages or settings", c.name, s)
+	if e, ok := npmSubs[s]; ok {
+		if weight(e) > level.Safe {
+			c.add(e, c.name, "%s %s: asks the registry, or changes packages or settings", c.name, s)
 		}
 		return
 	}
 	if hasLong(c.args, "--ignore-scripts") && inList(s, "install", "i", "add", "ci", "update", "up", "upgrade", "", "rebuild") {
-		c.add(level.Caution, c.name, "%s %s --ignore-scripts: installs packages without running their scripts", c.name, s)
+		c.add(effect.Of(effect.Fetch), c.name, "%s %s --ignore-scripts: installs packages without running their scripts", c.name, s)
 		return
 	}
 	what := "the package's scripts"
@@ -166,12 +174,12 @@ func (c *call) npmScripts(s string) {
 }
 
 // pipSubs are the pip subcommands that build and install nothing.
-var pipSubs = map[string]level.Level{
-	"": level.Safe, "list": level.Safe, "show": level.Safe, "freeze": level.Safe, "check": level.Safe,
-	"search": level.Caution, "help": level.Safe, "--version": level.Safe, "-V": level.Safe, "inspect": level.Safe,
-	"index": level.Caution, "debug": level.Safe, "hash": level.Safe, "--help": level.Safe, "-h": level.Safe,
-	"cache": level.Caution, "config": level.Caution, "uninstall": level.Caution,
-	"install": level.Caution, "download": level.Caution, "wheel": level.Caution,
+var pipSubs = map[string]effect.Effect{
+	"": readOnly, "list": readOnly, "show": readOnly, "freeze": readOnly, "check": readOnly,
+	"search": effect.Of(effect.Fetch), "help": readOnly, "--version": readOnly, "-V": readOnly, "inspect": readOnly,
+	"index": effect.Of(effect.Fetch), "debug": readOnly, "hash": readOnly, "--help": readOnly, "-h": readOnly,
+	"cache": effect.Of(effect.Change), "config": effect.Of(effect.Setting), "uninstall": effect.Of(effect.Change),
+	"install": effect.Of(effect.Fetch), "download": effect.Of(effect.Fetch), "wheel": effect.Of(effect.Fetch),
 }
 
 // pipInstall rates pip install, download and wheel: a directory, a URL, an
@@ -180,10 +188,10 @@ var pipSubs = map[string]level.Level{
 // package from the index is Caution.
 func (c *call) pipInstall(s string) {
 	if !inList(s, "install", "download", "wheel") {
-		if l, ok := pipSubs[s]; !ok {
+		if e, ok := pipSubs[s]; !ok {
 			c.unmodelled(s)
-		} else if l > level.Safe {
-			c.add(l, c.name, "%s %s: asks the index, or changes installed packages", c.name, s)
+		} else if weight(e) > level.Safe {
+			c.add(e, c.name, "%s %s: asks the index, or changes installed packages", c.name, s)
 		}
 		return
 	}
@@ -202,7 +210,7 @@ func (c *call) pipInstall(s string) {
 			return
 		}
 	}
-	c.add(level.Caution, c.name, "%s %s: installs packages from the index", c.name, s)
+	c.add(effect.Of(effect.Fetch), c.name, "%s %s: installs packages from the index", c.name, s)
 }
 
 // pipValued are pip's install options with a value that is not a package
@@ -246,7 +254,7 @@ func lessCommand(c *call) {
 		case s == "-k" || strings.HasPrefix(s, "--lesskey-file") || strings.HasPrefix(s, "--lesskey-src"):
 			c.hiddenCode(c.name+" "+s, "key bindings and settings from a lesskey file")
 		case strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "-O") || strings.HasPrefix(s, "--log-file") || strings.HasPrefix(s, "--LOG-FILE"):
-			c.add(level.Caution, c.name, "%s %s: copies what it shows into a file", c.name, s)
+			c.add(effect.Of(effect.Create), c.name, "%s %s: copies what it shows into a file", c.name, s)
 		}
 	}
 }
@@ -267,7 +275,7 @@ func jqCommand(c *call) {
 			continue
 		}
 		if jqReadsEnv(w.s) {
-			c.a.add(level.Dangerous, "secret.environment", c.span, "%s %s: reads the whole environment, where tokens and keys are kept", c.name, rate.Display(w.s))
+			c.a.add(effect.Of(effect.ReadSecret), "secret.environment", c.span, "%s %s: reads the whole environment, where tokens and keys are kept", c.name, rate.Display(w.s))
 			c.a.secretAt(c.span)
 			return
 		}

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/interp"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -36,6 +36,32 @@ func scanCode(c *call, code string) {
 	c.codeEffects(interp.ScanArgs(lang, c.use+code, argv))
 }
 
+// codeKind is the effect kind of one of interp's kinds: the one place the
+// shell reads interp's vocabulary (interp may come to report effect kinds
+// itself). Decoding is no effect alone: 0, which codeEffects keeps for
+// the decode-then-run combination.
+func codeKind(k interp.Kind) effect.Kind {
+	switch k {
+	case interp.Remove:
+		return effect.Remove
+	case interp.Trash:
+		return effect.Trash
+	case interp.Write:
+		return effect.Overwrite // a write where nothing was is rated by its path (shellAn.write)
+	case interp.Append:
+		return effect.Change
+	case interp.Read:
+		return effect.Read
+	case interp.Run:
+		return effect.Run
+	case interp.Net:
+		return effect.Egress
+	case interp.Eval:
+		return effect.RunUnseen
+	}
+	return 0
+}
+
 // codeEffects rates the effects of a program run by c.
 func (c *call) codeEffects(effects []interp.Effect) {
 	var network, control, decode bool
@@ -43,40 +69,40 @@ func (c *call) codeEffects(effects []interp.Effect) {
 	for _, e := range effects {
 		w := codeWord(e.Target, c.span)
 		api := rate.Display(e.API)
-		switch e.Kind {
-		case interp.Remove:
+		switch codeKind(e.Kind) {
+		case effect.Remove:
 			c.codeRemoves(api, w, e.Tree)
-		case interp.Trash:
-			c.add(level.Dangerous, "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
-		case interp.Write:
+		case effect.Trash:
+			c.add(effect.Of(effect.Trash).On(w.s), "interp-trash", "%s code moves %s to the Trash (%s)", c.name, rate.Display(shownTarget(w)), api)
+		case effect.Overwrite:
 			c.a.replaces(w, c.span, c.name+" code ("+api+") writes to")
 			c.a.write(w, c.span, c.name+" code ("+api+") writes to")
-		case interp.Append:
+		case effect.Change:
 			c.a.write(w, c.span, c.name+" code ("+api+") appends to")
-		case interp.Read:
+		case effect.Read:
 			c.a.guard(w, c.span, rate.UseRead)
 			c.a.read(w, c.span)
-		case interp.Run:
+		case effect.Run:
 			if c.codeRuns(e, api) {
 				control, controlAPI = true, api
 			}
-		case interp.Net:
+		case effect.Egress:
 			network = true
 			c.a.egress("network", c.span, "%s code talks to the network (%s)", c.name, api)
-		case interp.Eval:
+		case effect.RunUnseen:
 			if !e.Known() {
 				control, controlAPI = true, api
-				c.add(level.Dangerous, "interp-eval", "%s code runs code built at run time (%s)", c.name, api)
+				c.add(effect.Of(effect.RunUnseen), "interp-eval", "%s code runs code built at run time (%s)", c.name, api)
 			}
-		case interp.Decode:
-			decode = true
+		case 0:
+			decode = decode || e.Kind == interp.Decode
 		}
 	}
 	switch {
 	case network && control:
-		c.add(level.Destructive, "interp-remote-control", "%s code talks to the network and runs commands or code it cannot show (%s): a remote host can take control of this Mac", c.name, controlAPI)
+		c.add(effect.Of(effect.Connect, effect.Terminal), "interp-remote-control", "%s code talks to the network and runs commands or code it cannot show (%s): a remote host can take control of this Mac", c.name, controlAPI)
 	case decode && control:
-		c.add(level.Destructive, "interp-decode-exec", "%s code decodes data and runs it (%s)", c.name, controlAPI)
+		c.add(effect.Of(effect.RunComputed), "interp-decode-exec", "%s code decodes data and runs it (%s)", c.name, controlAPI)
 	}
 }
 
@@ -108,11 +134,11 @@ func (c *call) codeRemoves(api string, w word, tree bool) {
 	p, ok := c.a.pathOf(w)
 	switch {
 	case w.hole || w.glob:
-		c.add(level.Destructive, "interp-delete", "%s code %s %s (%s): what is computed or matched at run time, not to the Trash", c.name, what, rate.Display(shownTarget(w)), api)
+		c.add(effect.Of(effect.Remove, effect.Computed), "interp-delete", "%s code %s %s (%s): what is computed or matched at run time, not to the Trash", c.name, what, rate.Display(shownTarget(w)), api)
 	case ok && scratchPath(p):
-		c.add(level.Dangerous, "interp-delete", "%s code %s the scratch file %s (%s)", c.name, what, rate.Display(w.s), api)
+		c.add(effect.Of(effect.Overwrite).On(w.s), "interp-delete", "%s code %s the scratch file %s (%s)", c.name, what, rate.Display(w.s), api)
 	default:
-		c.add(level.Destructive, "interp-delete", "%s code %s %s (%s), not to the Trash", c.name, what, rate.Display(w.s), api)
+		c.add(effect.Of(effect.Remove).On(w.s), "interp-delete", "%s code %s %s (%s), not to the Trash", c.name, what, rate.Display(w.s), api)
 	}
 	if !w.hole {
 		c.a.securityTarget(c.a.resolved(w), c.span, c.name+" code")
@@ -127,22 +153,22 @@ func (c *call) codeRuns(e interp.Effect, api string) bool {
 	if e.Shell {
 		w := codeWord(e.Target, c.span)
 		if strings.Trim(e.Target, interp.Hole+" ") == "" {
-			c.add(level.Dangerous, "interp-shell", "%s code runs commands computed at run time (%s)", c.name, api)
+			c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs commands computed at run time (%s)", c.name, api)
 			return true
 		}
-		c.add(level.Caution, "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(w)), api)
+		c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(w)), api)
 		c.nestedText(strings.ReplaceAll(e.Target, interp.Hole, rate.HoleUnquoted), c.name+" "+api)
 		return interactiveShell(strings.Fields(strings.ReplaceAll(e.Target, interp.Hole, rate.HoleMark)))
 	}
 	if len(e.Argv) == 0 || strings.Trim(e.Argv[0], interp.Hole) == "" {
-		c.add(level.Dangerous, "interp-shell", "%s code runs a program computed at run time (%s)", c.name, api)
+		c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs a program computed at run time (%s)", c.name, api)
 		return true
 	}
 	words := make([]word, len(e.Argv))
 	for i, a := range e.Argv {
 		words[i] = codeWord(a, c.span)
 	}
-	c.add(level.Caution, "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(words[0])), api)
+	c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(words[0])), api)
 	c.a.call(words, c.span, pipeCtx{})
 	return interactiveShell(e.Argv)
 }

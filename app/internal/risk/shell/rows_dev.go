@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -28,40 +28,46 @@ func (c *call) compose(args []word) {
 	switch {
 	case inList(s, "ps", "logs", "config", "ls", "images", "top", "version", "port", "events", ""):
 	case (s == "down" || s == "rm") && (hasShort(args, 'v') || hasLong(args, "--volumes")):
-		c.add(level.Destructive, "docker-volumes", "docker compose %s -v: deletes the project's volumes (their data is lost)", s)
+		c.add(effect.Of(effect.Remove), "docker-volumes", "docker compose %s -v: deletes the project's volumes (their data is lost)", s)
 	case inList(s, "up", "down", "stop", "start", "restart", "pull", "build", "create", "pause", "unpause", "kill", "rm"):
-		c.add(level.Caution, "docker-compose", "docker compose %s: starts, stops or builds the project's containers", s)
+		c.add(effect.Of(effect.AppState), "docker-compose", "docker compose %s: starts, stops or builds the project's containers", s)
 	default:
-		c.add(level.Dangerous, "docker-compose", "docker compose %s: runs commands in containers", rate.Display(s))
+		c.add(effect.Of(effect.RunUnseen), "docker-compose", "docker compose %s: runs commands in containers", rate.Display(s))
 	}
+}
+
+// dockerMount rates a bind mount of docker run (-v SRC:DST, or --mount's
+// source=SRC with spec): the home folder or a protected place handed to
+// the container's code. It reports a mount of a folder of this Mac, not a
+// named volume.
+func (c *call) dockerMount(v word, spec bool) bool {
+	src := v.s
+	if spec {
+		// --mount type=bind,source=/,target=/host
+		src = ""
+		for _, kv := range strings.Split(v.s, ",") {
+			if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+				src = val
+			}
+		}
+	} else if i := strings.IndexByte(src, ':'); i >= 0 {
+		src = src[:i]
+	}
+	if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
+		return false // a named volume
+	}
+	if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
+		c.add(effect.Of(effect.RunUnseen).On(src), "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
+	}
+	return true
 }
 
 // dockerRun rates docker run: a container with a folder of this Mac
 // mounted can change it, so its command is analysed as if run here.
 func (c *call) dockerRun(args []word) {
-	c.add(level.Dangerous, "docker", "docker run: runs a container")
+	c.add(effect.Of(effect.RunUnseen), "docker", "docker run: runs a container")
 	mounted := false
-	mount := func(v word, spec bool) {
-		src := v.s
-		if spec {
-			// --mount type=bind,source=/,target=/host
-			src = ""
-			for _, kv := range strings.Split(v.s, ",") {
-				if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
-					src = val
-				}
-			}
-		} else if i := strings.IndexByte(src, ':'); i >= 0 {
-			src = src[:i]
-		}
-		if src == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, "~") && !strings.HasPrefix(src, ".") && !strings.Contains(src, rate.HoleMark) {
-			return // a named volume
-		}
-		mounted = true
-		if z := c.a.zoneOf(word{s: src, hole: strings.Contains(src, rate.HoleMark)}); z.HomeRoot || z.Critical() {
-			c.add(level.Dangerous, "docker-mount", "docker run -v %s: gives the container %s", rate.Display(src), z.Detail)
-		}
-	}
+	mount := func(v word, spec bool) { mounted = c.dockerMount(v, spec) || mounted }
 	i := 0
 	for ; i < len(args); i++ {
 		w := args[i]
@@ -130,12 +136,12 @@ func zipCommand(c *call) {
 		case s == "-TT" || s == "--unzip-command":
 			if i+1 < len(c.args) {
 				i++
-				c.add(level.Dangerous, "zip-command", "zip -TT: runs a command to test the archive")
+				c.add(effect.Of(effect.RunUnseen), "zip-command", "zip -TT: runs a command to test the archive")
 				c.optionCommand(c.args[i], "zip -TT")
 			}
 			continue
 		case strings.HasPrefix(s, "--unzip-command="):
-			c.add(level.Dangerous, "zip-command", "zip -TT: runs a command to test the archive")
+			c.add(effect.Of(effect.RunUnseen), "zip-command", "zip -TT: runs a command to test the archive")
 			c.optionCommand(word{s: s[len("--unzip-command="):], hole: w.hole}, "zip -TT")
 			continue
 		case s == "--move":
@@ -172,11 +178,11 @@ func zipCommand(c *call) {
 	}
 	switch {
 	case move && (recurse || crypt):
-		c.add(level.Destructive, "zip-move", "zip -m with -r or a password: archives files and deletes the originals")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "zip-move", "zip -m with -r or a password: archives files and deletes the originals")
 	case move:
-		c.add(level.Dangerous, "zip-move", "zip -m: deletes the files it archives")
+		c.add(effect.Of(effect.Trash), "zip-move", "zip -m: deletes the files it archives")
 	default:
-		c.add(level.Caution, "zip", "zip: archives files")
+		c.add(effect.Of(effect.Create), "zip", "zip: archives files")
 	}
 	if archive != nil && archive.s != "-" {
 		c.a.write(*archive, c.span, "zip writes")
@@ -186,7 +192,7 @@ func zipCommand(c *call) {
 // optionCommand analyses a command given as an option's value (zip -TT,
 // ssh -o ProxyCommand=, rsync -e).
 func (c *call) optionCommand(w word, what string) {
-	c.add(level.Caution, "option-command", "%s: runs %s", what, rate.Display(w.s))
+	c.add(effect.Of(effect.Run).On(w.s), "option-command", "%s: runs %s", what, rate.Display(w.s))
 	c.nested([]word{w}, what)
 }
 
@@ -209,21 +215,39 @@ func (c *call) sshOptions() {
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
 		if v.hole && strings.Contains(k, rate.HoleMark) {
-			c.add(level.Dangerous, "ssh-option", "%s -o: an option computed at run time", c.name)
+			c.add(effect.Of(effect.Unknown), "ssh-option", "%s -o: an option computed at run time", c.name)
 			continue
 		}
 		if !inList(k, "proxycommand", "localcommand", "knownhostscommand") || strings.EqualFold(strings.TrimSpace(val), "none") {
 			continue
 		}
-		c.add(level.Dangerous, "ssh-command", "%s -o %s: runs a command on this Mac", c.name, k)
+		c.add(effect.Of(effect.Shell), "ssh-command", "%s -o %s: runs a command on this Mac", c.name, k)
 		c.nested([]word{{s: val, hole: v.hole, span: v.span}}, c.name+" -o "+k)
 	}
+}
+
+// vimModel is the vim family's option model (vim(1), nvim(1)): how to
+// open the files; -c, --cmd, +cmd, -S, -u, -s, -w and -W are rated by
+// vimCommand, and the options that run or write what it does not see
+// declare it. -o3, -V9 take a number.
+var vimModel = &opts{
+	short:  "AbCdDeEfFghHlLmMnNoOpRrsvxXyZV0123456789?",
+	valued: "cSuUiTtqwW",
+	long: `--cmd= --noplugin --clean --not-a-term --ttyfail --nofork --help --version --literal --remote
+		--remote-silent --remote-wait --remote-wait-silent --remote-tab --remote-tab-silent --remote-tab-wait
+		--serverlist --servername= --echo-wid --role= --socketid= --headless --embed --api-info -v -h`,
+	effects: map[string]optEffect{
+		"--remote-send": optFx(effect.RunUnseen, "sends keys to another Vim, which runs them as commands"),
+		"--remote-expr": optFx(effect.RunUnseen, "evaluates an expression in another Vim"),
+		"--startuptime": optFx(effect.Overwrite, "writes start-up timings to the file it names"),
+		"--listen":      optFx(effect.Connect, "serves a socket through which other programs drive this editor"),
+	},
 }
 
 // vimCommand rates vim and its kin: commands given with -c, --cmd or +,
 // and read from stdin in ex mode, are rated; ! and :r ! run shell commands.
 func vimCommand(c *call) {
-	c.add(level.Caution, "editor", "%s: opens files in an editor", c.name)
+	c.add(effect.Of(effect.Launch), "editor", "%s: opens files in an editor", c.name)
 	ex := c.name == "ex"
 	cmds := false
 	var files []word
@@ -249,7 +273,7 @@ func vimCommand(c *call) {
 				c.a.write(c.args[i], c.span, c.name+" writes keystrokes to")
 				continue
 			}
-			c.add(level.Dangerous, "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, rate.Display(c.args[i].s))
+			c.add(effect.Of(effect.RunUnseen).On(c.args[i].s), "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, rate.Display(c.args[i].s))
 		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "eE"):
 			ex = true
 		}
@@ -273,9 +297,9 @@ func vimCommand(c *call) {
 			}
 		}
 	case "download", "decoded":
-		c.add(level.Destructive, "editor-stdin", "%s runs editor commands from a download or decoded data", c.name)
+		c.add(effect.Of(effect.RunComputed), "editor-stdin", "%s runs editor commands from a download or decoded data", c.name)
 	case "pipe", "computed":
-		c.add(level.Dangerous, "editor-stdin", "%s runs editor commands computed at run time", c.name)
+		c.add(effect.Of(effect.RunUnseen), "editor-stdin", "%s runs editor commands computed at run time", c.name)
 	}
 }
 
@@ -284,7 +308,7 @@ func vimCommand(c *call) {
 // code; other commands edit text.
 func (c *call) vimCmd(w word) {
 	if w.hole {
-		c.add(level.Dangerous, "editor-command", "%s runs an editor command computed at run time", c.name)
+		c.add(effect.Of(effect.RunUnseen), "editor-command", "%s runs an editor command computed at run time", c.name)
 		return
 	}
 	rest := w.s
@@ -306,7 +330,7 @@ func (c *call) vimCmd(w word) {
 			shell = t[strings.IndexByte(t, '!')+1:]
 		}
 		if shell != "" || strings.HasPrefix(t, "!") {
-			c.add(level.Caution, "editor-shell", "%s runs a shell command: %s", c.name, rate.Display(shell))
+			c.add(effect.Of(effect.Run), "editor-shell", "%s runs a shell command: %s", c.name, rate.Display(shell))
 			c.nestedText(shell, c.name+" !")
 			return
 		}
@@ -326,7 +350,7 @@ func (c *call) vimCmd(w word) {
 			}
 		}
 		if code {
-			c.add(level.Dangerous, "editor-code", "%s command %q runs code", c.name, rate.Display(strings.TrimSpace(piece)))
+			c.add(effect.Of(effect.RunUnseen), "editor-code", "%s command %q runs code", c.name, rate.Display(strings.TrimSpace(piece)))
 			scanCode(c, piece)
 		}
 		rest = next
@@ -336,7 +360,7 @@ func (c *call) vimCmd(w word) {
 // expectCommand rates expect: its Tcl program is not analysed, but what
 // it spawns or execs is, and the program is scanned for the obvious.
 func expectCommand(c *call) {
-	c.add(level.Dangerous, "expect", "expect: runs a Tcl program that drives other programs")
+	c.add(effect.Of(effect.RunUnseen), "expect", "expect: runs a Tcl program that drives other programs")
 	found := false
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -345,7 +369,7 @@ func expectCommand(c *call) {
 			i++
 			found = true
 			if c.args[i].hole {
-				c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
+				c.add(effect.Of(effect.RunComputed), "interp-computed", "%s runs code computed at run time", c.name)
 				continue
 			}
 			c.expectCode(c.args[i].s)
@@ -424,7 +448,7 @@ func (c *call) expectCode(code string) {
 // sqliteCommand rates sqlite3: its SQL (after the database, with -cmd,
 // or on stdin) is rated; .shell and .system run commands.
 func sqliteCommand(c *call) {
-	c.add(level.Caution, "sqlite3", "sqlite3: opens a database")
+	c.add(effect.Of(effect.Change), "sqlite3", "sqlite3: opens a database")
 	var ops []word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -439,7 +463,7 @@ func sqliteCommand(c *call) {
 				c.sql(c.args[i])
 			}
 		case "init":
-			c.add(level.Dangerous, "sql-file", "sqlite3 -init: runs commands from a file that is not analysed")
+			c.add(effect.Of(effect.RunUnseen), "sql-file", "sqlite3 -init: runs commands from a file that is not analysed")
 			i++
 		case "separator", "nullvalue", "newline", "vfs", "mmap", "maxsize", "heap", "lookaside", "pagecache", "escape", "A":
 			i++
@@ -456,13 +480,18 @@ func sqliteCommand(c *call) {
 	case c.pc.stdin == "text":
 		c.sql(word{s: c.pc.text})
 	case c.pc.stdin == "download" || c.pc.stdin == "decoded":
-		c.add(level.Dangerous, "sql-computed", "%s runs SQL computed at run time", c.name)
+		c.add(effect.Of(effect.RunUnseen), "sql-computed", "%s runs SQL computed at run time", c.name)
 	}
 }
 
 // sqlClientCommand rates psql (-c) and mysql (-e): the SQL given is rated.
 func sqlClientCommand(c *call) {
-	c.add(level.Caution, c.name, "%s: runs SQL on a database server", c.name)
+	c.add(effect.Of(effect.Fetch), c.name, "%s: runs SQL on a database server", c.name)
+	model := mysqlModel
+	if c.name == "psql" {
+		model = psqlModel
+	}
+	c.writesOptions(model, "-o", "--output", "-L", "--log-file", "--tee")
 	short, long := "-e", "--execute"
 	if c.name == "psql" {
 		short, long = "-c", "--command"
@@ -486,12 +515,82 @@ func sqlClientCommand(c *call) {
 	}
 }
 
+// The SQL clients' option models (psql(1), mysql(1), which mariadb
+// shares): how to connect and print; -c/-e SQL is rated by
+// sqlClientCommand, and the options that run or write what it does not see
+// declare it.
+var (
+	psqlModel = &opts{
+		short:  "aAbeEHlnqsStxXz01Vw?W",
+		valued: "cdFhpPRTUvoL",
+		long: `--echo-all --no-align --echo-errors --echo-queries --echo-hidden --html --list --no-readline --quiet
+			--single-step --single-line --tuples-only --expanded --no-psqlrc --field-separator-zero
+			--record-separator-zero --single-transaction --version --help --help= --no-password --password --csv
+			--command= --dbname= --field-separator= --host= --port= --pset= --record-separator= --table-attr=
+			--username= --set= --variable= --output= --log-file=`,
+		effects: map[string]optEffect{
+			"-f": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"), "--file": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"),
+		},
+	}
+	mysqlModel = &opts{
+		short:  "ABCcEfHiLnNoqrsUtvVXw?b",
+		valued: "eDhPuSp",
+		long: `--auto-rehash --no-auto-rehash --batch --binary-mode --compress --column-names --skip-column-names
+			--column-type-info --comments --skip-comments --debug-check --debug-info --vertical --force --html
+			--ignore-spaces --line-numbers --skip-line-numbers --unbuffered --one-database --quick --raw --reconnect
+			--skip-reconnect --safe-updates --i-am-a-dummy --silent --show-warnings --table --verbose --version --xml
+			--help --wait --no-beep --skip-ssl --ssl --ssl-verify-server-cert --no-defaults --print-defaults
+			--execute= --database= --host= --port= --user= --socket= --password --password= --protocol=
+			--default-character-set= --delimiter= --connect-timeout= --max-allowed-packet= --net-buffer-length=
+			--prompt= --ssl-ca= --ssl-capath= --ssl-cert= --ssl-cipher= --ssl-key= --ssl-mode= --tls-version=
+			--select-limit= --max-join-size= --login-path= --tee=`,
+		effects: map[string]optEffect{
+			"--init-command":        optFx(effect.RunUnseen, "runs the SQL it names on connecting, which is not analysed"),
+			"--pager":               optFx(effect.RunUnseen, "runs the pager it names, which is not analysed"),
+			"--plugin-dir":          optFx(effect.LoadCode, "loads client plugins from the folder it names"),
+			"--local-infile":        optFx(effect.Upload, "lets SQL send files of this Mac to the server (LOAD DATA LOCAL)"),
+			"--defaults-file":       optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
+			"--defaults-extra-file": optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
+		},
+	}
+	// redisModel is redis-cli's (redis-cli --help): connecting and
+	// printing; the first operand starts the Redis command.
+	redisModel = &opts{
+		short:  "xce346",
+		valued: "hpsaurind",
+		cmdAt:  true,
+		long: `--user= --pass= --askpass --tls --sni= --cacert= --cacertdir= --cert= --key= --insecure --tls-ciphers=
+			--tls-ciphersuites= --raw --no-raw --csv --json --quoted-json --quoted-input --stat --latency
+			--latency-history --latency-dist --lru-test= --bigkeys --memkeys --memkeys-samples= --keystats
+			--hotkeys --scan --pattern= --count= --quoted-pattern= --intrinsic-latency= --eval= --ldb --ldb-sync-mode
+			--verbose --version --help --resp2 --resp3 --no-auth-warning --show-pushes= --pipe-timeout= --rdb=
+			--functions-rdb=`,
+		effects: map[string]optEffect{
+			"--pipe":    optFx(effect.Connect, "sends every command of its input to the server"),
+			"--replica": optFx(effect.Connect, "joins the server as a replica and receives every write"),
+			"--cluster": optFx(effect.Connect, "manages a Redis cluster: moves, fixes or deletes its slots"),
+		},
+	}
+)
+
+// writesOptions rates the files that the options names of c (by m) write
+// into: the file a client writes its results, log or dump to, rated by
+// where it is.
+func (c *call) writesOptions(m *opts, names ...string) {
+	p := m.parse(c.args)
+	for _, n := range names {
+		if v, ok := p.given[n]; ok && v.s != "" && v.s != "-" && !isDevice(v.s) {
+			c.a.write(v, c.span, c.name+" "+n+" writes")
+		}
+	}
+}
+
 // sql rates SQL text: dropping or truncating tables and deleting every
 // row are destructive; the clients' shell escapes (sqlite3 .shell,
 // psql \!, mysql system) are analysed.
 func (c *call) sql(w word) {
 	if w.hole {
-		c.add(level.Dangerous, "sql-computed", "%s runs SQL computed at run time", c.name)
+		c.add(effect.Of(effect.RunUnseen), "sql-computed", "%s runs SQL computed at run time", c.name)
 		return
 	}
 	var stmts []string
@@ -505,10 +604,10 @@ func (c *call) sql(w word) {
 			if strings.HasPrefix(t, `\!`) {
 				cmd = t[2:]
 			}
-			c.add(level.Dangerous, "sql-shell", "%s runs a shell command", c.name)
+			c.add(effect.Of(effect.Shell), "sql-shell", "%s runs a shell command", c.name)
 			c.nestedText(cmd, c.name+" shell escape")
 		case strings.HasPrefix(low, ".load ") || strings.HasPrefix(low, ".read ") || low == ".load" || low == ".read":
-			c.add(level.Dangerous, "hidden-code", "%s %s: runs a loadable extension or a file of commands, which is not analysed", c.name, rate.Display(t))
+			c.add(effect.Of(effect.RunUnseen).On(t), "hidden-code", "%s %s: runs a loadable extension or a file of commands, which is not analysed", c.name, rate.Display(t))
 		case strings.HasPrefix(low, ".output ") || strings.HasPrefix(low, ".once "):
 			_, f, _ := strings.Cut(t, " ")
 			c.a.write(word{s: strings.Trim(strings.TrimSpace(f), `'"`)}, c.span, c.name+" writes to")
@@ -519,7 +618,7 @@ func (c *call) sql(w word) {
 		}
 	}
 	if strings.Contains(strings.ToLower(body.String()), "load_extension") {
-		c.add(level.Dangerous, "hidden-code", "%s: load_extension runs native code, which is not analysed", c.name)
+		c.add(effect.Of(effect.RunUnseen), "hidden-code", "%s: load_extension runs native code, which is not analysed", c.name)
 	}
 	stmts = strings.Split(body.String(), ";")
 	for _, st := range stmts {
@@ -530,25 +629,26 @@ func (c *call) sql(w word) {
 		where := inList("WHERE", f...)
 		switch {
 		case f[0] == "DROP" && len(f) > 1 && inList(f[1], "TABLE", "DATABASE", "SCHEMA", "VIEW", "COLLECTION"):
-			c.add(level.Destructive, "sql-drop", "%s: DROP %s deletes it with all its data", c.name, f[1])
+			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: DROP %s deletes it with all its data", c.name, f[1])
 		case f[0] == "TRUNCATE":
-			c.add(level.Destructive, "sql-drop", "%s: TRUNCATE deletes every row", c.name)
+			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: TRUNCATE deletes every row", c.name)
 		case f[0] == "DELETE" && !where:
-			c.add(level.Destructive, "sql-delete-all", "%s: DELETE without WHERE deletes every row", c.name)
+			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-delete-all", "%s: DELETE without WHERE deletes every row", c.name)
 		case f[0] == "UPDATE" && !where:
-			c.add(level.Dangerous, "sql-update-all", "%s: UPDATE without WHERE changes every row", c.name)
+			c.add(effect.Of(effect.Change, effect.Bulk), "sql-update-all", "%s: UPDATE without WHERE changes every row", c.name)
 		}
 	}
 }
 
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
 func redisCommand(c *call) {
+	c.writesOptions(redisModel, "--rdb", "--functions-rdb")
 	cmd := ""
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		if strings.HasPrefix(w.s, "-") && !w.hole {
 			if w.s == "--eval" {
-				c.add(level.Dangerous, "redis", "redis-cli --eval: runs a Lua script on the server")
+				c.add(effect.Of(effect.Connect), "redis", "redis-cli --eval: runs a Lua script on the server")
 			}
 			if inList(w.s, "-h", "-p", "-a", "-n", "-u", "-s", "-r", "-i", "-d", "--user", "--pass", "--pattern", "--count", "--eval") {
 				i++
@@ -563,11 +663,11 @@ func redisCommand(c *call) {
 	}
 	switch {
 	case strings.Contains(cmd, "FLUSHALL") || strings.Contains(cmd, "FLUSHDB"):
-		c.add(level.Destructive, "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
-		c.add(level.Dangerous, "redis", "redis-cli %s: changes or runs code on the server", cmd)
+		c.add(effect.Of(effect.Connect), "redis", "redis-cli %s: changes or runs code on the server", cmd)
 	default:
-		c.add(level.Caution, "redis", "redis-cli: talks to a Redis server")
+		c.add(effect.Of(effect.Fetch), "redis", "redis-cli: talks to a Redis server")
 	}
 }
 
@@ -584,11 +684,11 @@ func terraformCommand(c *call) {
 	case inList(s, "", "version", "validate", "fmt", "show", "output", "providers", "graph", "help"),
 		s == "state" && inList(next, "list", "show", "pull"), s == "workspace" && inList(next, "list", "show"):
 	case s == "destroy" || s == "apply" && hasArg(c.args, "-destroy", "--destroy"):
-		c.add(level.Destructive, "terraform-destroy", "%s destroy: deletes the infrastructure it manages", c.name)
+		c.add(effect.Of(effect.Remove, effect.Bulk), "terraform-destroy", "%s destroy: deletes the infrastructure it manages", c.name)
 	case inList(s, "init", "plan", "get", "refresh", "import", "taint", "untaint", "login", "logout", "console", "test"), s == "workspace" && next != "delete":
-		c.add(level.Caution, "terraform", "%s %s", c.name, s)
+		c.add(effect.Of(effect.Fetch), "terraform", "%s %s", c.name, s)
 	default:
-		c.add(level.Dangerous, "terraform", "%s %s: changes real infrastructure", c.name, rate.Display(s))
+		c.add(effect.Of(effect.Connect), "terraform", "%s %s: changes real infrastructure", c.name, rate.Display(s))
 	}
 }
 
@@ -613,11 +713,11 @@ func cloudCommand(c *call) {
 		switch {
 		case w == "delete" || strings.HasPrefix(w, "delete-") || strings.HasPrefix(w, "terminate-"),
 			w == "rm" && recursive, w == "rb" && hasLong(c.args, "--force"):
-			c.add(level.Destructive, "cloud-delete", "%s … %s: deletes cloud resources or data", c.name, words[i])
+			c.add(effect.Of(effect.Remove), "cloud-delete", "%s … %s: deletes cloud resources or data", c.name, words[i])
 			return
 		}
 	}
-	c.add(level.Dangerous, "cloud", "%s: acts on cloud resources", c.name)
+	c.add(effect.Of(effect.Connect), "cloud", "%s: acts on cloud resources", c.name)
 }
 
 // packageRunner rates npx and its kin: they download a package from a
@@ -626,7 +726,8 @@ func packageRunner(c *call) {
 	if len(c.args) == 1 && inList(c.args[0].s, "--version", "-v", "--help", "-h") {
 		return
 	}
-	c.add(level.Dangerous, "package-runner", "%s: downloads a package from a registry and runs it", c.name)
+	c.add(effect.Of(effect.RunUnseen), "package-runner", "%s: downloads a package from a registry and runs it", c.name)
+	c.add(effect.Of(effect.Fetch), "package-runner", "%s: fetches the package from its registry", c.name)
 	c.embedded()
 }
 
@@ -652,17 +753,17 @@ func npmCommand(c *call) {
 			k, _, _ := strings.Cut(strings.ToLower(kv[0].s), "=")
 			if inList(k, "registry", "script-shell", "shell", "git", "node-options", "onload-script", "globalconfig", "userconfig",
 				"init-module", "npmregistryserver", "npmscopes") || strings.HasSuffix(k, ":registry") {
-				c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, rate.Display(k))
+				c.add(effect.Of(effect.LoadCode).On(k), "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, rate.Display(k))
 				return
 			}
 		}
-		c.add(level.Caution, c.name, "%s config: changes settings", c.name)
+		c.add(effect.Of(effect.Setting), c.name, "%s config: changes settings", c.name)
 		return
 	}
 	if hasLong(c.args, "--registry") {
 		for _, w := range c.args {
 			if strings.HasPrefix(w.s, "--registry=http:") {
-				c.add(level.Dangerous, "supply-chain", "%s --registry over plain http: packages can be swapped in transit", c.name)
+				c.add(effect.Of(effect.Install), "supply-chain", "%s --registry over plain http: packages can be swapped in transit", c.name)
 			}
 		}
 	}
@@ -676,7 +777,7 @@ func pipCommand(c *call) {
 	if sub(c.args) == "config" && len(ops) > 2 && strings.EqualFold(ops[1].s, "set") {
 		k := strings.ToLower(ops[2].s)
 		if strings.Contains(k, "index-url") || strings.Contains(k, "trusted-host") || strings.Contains(k, "find-links") {
-			c.add(level.Dangerous, "supply-chain", "%s config set %s: changes where packages come from", c.name, rate.Display(k))
+			c.add(effect.Of(effect.LoadCode).On(k), "supply-chain", "%s config set %s: changes where packages come from", c.name, rate.Display(k))
 			return
 		}
 	}
@@ -689,7 +790,7 @@ func pipCommand(c *call) {
 			val = c.args[i+1].s
 		}
 		if name == "--trusted-host" || strings.HasPrefix(strings.ToLower(val), "http:") {
-			c.add(level.Dangerous, "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, rate.Display(val))
+			c.add(effect.Of(effect.Install), "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, rate.Display(val))
 			return
 		}
 	}

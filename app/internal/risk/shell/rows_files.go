@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -16,23 +17,23 @@ func rmCommand(c *call) {
 	ops := c.operands()
 	switch {
 	case recursive && force:
-		c.add(level.Destructive, "rm-recursive", "rm -rf: permanently deletes folders and everything in them, without asking")
+		c.add(effect.Of(effect.Remove, effect.Bulk, effect.Forced), "rm-recursive", "rm -rf: permanently deletes folders and everything in them, without asking")
 	case recursive:
-		c.add(level.Destructive, "rm-recursive", "rm -r: permanently deletes folders and everything in them")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "rm-recursive", "rm -r: permanently deletes folders and everything in them")
 	case force:
-		c.add(level.Destructive, "rm-force", "rm -f: permanently deletes files without asking")
+		c.add(effect.Of(effect.Remove, effect.Forced), "rm-force", "rm -f: permanently deletes files without asking")
 	}
 	for _, w := range ops {
 		if w.glob || w.hole {
-			c.add(level.Destructive, "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", rate.Display(w.s))
+			c.add(effect.Of(effect.Remove, effect.Bulk, effect.Computed).On(w.s), "rm-bulk", "rm %s: permanently deletes every file the pattern or computed value matches", rate.Display(w.s))
 		}
 		if z := c.a.zoneOf(w); z.Critical() {
-			c.add(level.Destructive, "rm-protected", "rm %s: deletes inside %s", rate.Display(w.s), z.Detail)
+			c.add(effect.Of(effect.Remove).On(w.s), "rm-protected", "rm %s: deletes inside %s", rate.Display(w.s), z.Detail)
 		}
 		c.a.securityTarget(c.a.resolved(w), c.span, "rm")
 	}
 	if len(ops) > 1 {
-		c.add(level.Destructive, "rm-bulk", "rm: permanently deletes %d files (not to the Trash)", len(ops))
+		c.add(effect.Of(effect.Remove, effect.Bulk), "rm-bulk", "rm: permanently deletes %d files (not to the Trash)", len(ops))
 	}
 	c.removes("rm", ops)
 }
@@ -50,10 +51,10 @@ func (c *call) removes(verb string, ops []word) {
 		}
 	}
 	if scratch {
-		c.add(level.Dangerous, verb, "%s: permanently deletes scratch files (not to the Trash)", verb)
+		c.add(effect.Of(effect.Overwrite), verb, "%s: permanently deletes scratch files (not to the Trash)", verb)
 		return
 	}
-	c.add(level.Destructive, verb, "%s: permanently deletes (not to the Trash)", verb)
+	c.add(effect.Of(effect.Remove), verb, "%s: permanently deletes (not to the Trash)", verb)
 }
 
 // scratchPath reports a path in the system's temporary folders.
@@ -72,24 +73,36 @@ func diskutilCommand(c *call) {
 		return
 	}
 	s := strings.ToLower(ops[0].s)
-	if s == "apfs" || s == "cs" || s == "appleraid" || s == "ar" || s == "corestorage" {
-		if len(ops) > 1 {
-			s = s + " " + strings.ToLower(ops[1].s)
-		}
+	if diskutilGroups[s] && len(ops) > 1 {
+		s = s + " " + strings.ToLower(ops[1].s)
 	}
 	switch {
-	case s == "list" || s == "info" || s == "activity" || s == "apfs list" || strings.HasSuffix(s, " list") ||
-		s == "verifyvolume" || s == "verifydisk" || s == "listfilesystems" || strings.HasPrefix(s, "apfs listsnapshots"):
-	case strings.Contains(s, "erase") || strings.Contains(s, "zero") || strings.Contains(s, "random") ||
-		strings.Contains(s, "partition") || strings.Contains(s, "reformat") || strings.Contains(s, "delete") ||
-		strings.Contains(s, "secure") || strings.Contains(s, "merge") || strings.Contains(s, "split") ||
-		strings.Contains(s, "resize") || strings.Contains(s, "destroy"):
-		c.add(level.Destructive, "diskutil", "diskutil %s: erases or repartitions a disk", s)
-	case s == "mount" || s == "unmount" || s == "umount" || s == "eject" || s == "mountdisk" || s == "unmountdisk" || s == "repairvolume" || s == "rename" || s == "renamevolume":
-		c.add(level.Caution, "diskutil", "diskutil %s: changes a volume", s)
+	case diskutilReads[s] || strings.HasSuffix(s, " list") || strings.HasPrefix(s, "apfs listsnapshots"):
+	case erasesDisk(s):
+		c.add(effect.Of(effect.Disk), "diskutil", "diskutil %s: erases or repartitions a disk", s)
+	case diskutilVolume[s]:
+		c.add(effect.Of(effect.Change), "diskutil", "diskutil %s: changes a volume", s)
 	default:
-		c.add(level.Dangerous, "diskutil", "diskutil %s: changes disks", s)
+		c.add(effect.Of(effect.Setting, effect.Session), "diskutil", "diskutil %s: changes disks", s)
 	}
+}
+
+// diskutil's verbs: groups whose verb is their second word, verbs that
+// only print, and verbs that mount, eject, repair or rename a volume.
+var (
+	diskutilGroups = set("apfs cs appleraid ar corestorage")
+	diskutilReads  = set("list info activity verifyvolume verifydisk listfilesystems")
+	diskutilVolume = set("mount unmount umount eject mountdisk unmountdisk repairvolume rename renamevolume")
+)
+
+// erasesDisk reports a diskutil verb that erases, partitions or resizes.
+func erasesDisk(verb string) bool {
+	for _, w := range []string{"erase", "zero", "random", "partition", "reformat", "delete", "secure", "merge", "split", "resize", "destroy"} {
+		if strings.Contains(verb, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func permCommand(c *call) {
@@ -98,27 +111,38 @@ func permCommand(c *call) {
 	if len(ops) > 0 {
 		ops = ops[1:] // the mode or owner
 	}
-	l := level.Caution
+	e := effect.Of(effect.Change)
 	why := "changes permissions"
+	heavier := func(x effect.Effect, w string) {
+		if weight(x) > weight(e) {
+			e = x
+		}
+		why = w
+	}
 	for _, w := range ops {
 		z := c.a.zoneOf(w)
 		broad := w.glob || w.hole || z.HomeRoot || z.Kind == rate.ZoneSystem || w.s == "/"
 		switch {
 		case recursive && broad:
-			l, why = level.Destructive, "recursively changes ownership or permissions of "+rate.Display(w.s)
-		case recursive && l < level.Dangerous:
-			l, why = level.Dangerous, "recursively changes ownership or permissions"
+			wide := effect.Session // the whole home or the system
+			if w.glob || w.hole {
+				wide = effect.Computed
+			}
+			e, why = effect.Of(effect.Change, effect.Bulk, wide).On(w.s), "recursively changes ownership or permissions of "+rate.Display(w.s)
+		case recursive && weight(e) < level.Dangerous:
+			e, why = effect.Of(effect.Change, effect.Bulk), "recursively changes ownership or permissions"
 		case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
-			l, why = level.Max(l, level.Dangerous), "changes permissions inside "+z.Detail
+			heavier(effect.Of(effect.Change, effect.Session).On(w.s), "changes permissions inside "+z.Detail)
 		case z.HomeRoot && (c.name != "chmod" || len(c.operands()) > 0 && locksOwner(c.operands()[0].s)):
 			// chmod 000 ~, chown nobody ~/Documents: you lose your own files.
-			l, why = level.Max(l, level.Dangerous), "takes "+rate.Display(w.s)+" away from you"
+			heavier(effect.Of(effect.Change, effect.Session).On(w.s), "takes "+rate.Display(w.s)+" away from you")
 		}
 	}
 	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
-		l, why = level.Max(l, level.Dangerous), "sets the setuid/setgid bit"
+		// The program then runs as its owner, root after chown root.
+		heavier(effect.Of(effect.Admin), "sets the setuid/setgid bit")
 	}
-	c.add(l, c.name, "%s: %s", c.name, why)
+	c.add(e, c.name, "%s: %s", c.name, why)
 }
 
 // locksOwner reports a chmod mode that leaves the owner unable to read or
@@ -153,7 +177,7 @@ func findCommand(c *call) {
 	for i, w := range c.args {
 		switch w.s {
 		case "-delete":
-			c.add(level.Destructive, "find-delete", "find -delete: permanently deletes every match")
+			c.add(effect.Of(effect.Remove, effect.Bulk), "find-delete", "find -delete: permanently deletes every match")
 		case "-exec", "-execdir", "-ok", "-okdir":
 			var inner []word
 			for _, x := range c.args[i+1:] {
@@ -170,7 +194,7 @@ func findCommand(c *call) {
 	}
 	for _, w := range c.args {
 		if w.s == "-fprint" || w.s == "-fls" || w.s == "-fprintf" {
-			c.add(level.Caution, "find", "find %s: writes a file", w.s)
+			c.add(effect.Of(effect.Create).On(w.s), "find", "find %s: writes a file", w.s)
 		}
 	}
 }
@@ -204,19 +228,19 @@ func dockerCommand(c *call) {
 	case "ps", "images", "info", "version", "inspect", "logs", "stats", "top", "port", "diff", "history", "search",
 		"volume ls", "image ls", "container ls", "network ls", "system df", "compose ps", "compose logs", "system info":
 	case "volume rm", "volume prune":
-		c.add(level.Destructive, "docker-volumes", "docker %s: deletes volumes (their data is lost)", s)
+		c.add(effect.Of(effect.Remove, effect.Bulk), "docker-volumes", "docker %s: deletes volumes (their data is lost)", s)
 	case "system prune":
 		if hasLong(c.args, "--volumes") {
-			c.add(level.Destructive, "docker-volumes", "docker system prune --volumes: deletes volumes (their data is lost)")
+			c.add(effect.Of(effect.Remove, effect.Bulk), "docker-volumes", "docker system prune --volumes: deletes volumes (their data is lost)")
 		} else {
-			c.add(level.Dangerous, "docker-prune", "docker system prune: removes stopped containers, unused networks, images and build cache")
+			c.add(effect.Of(effect.Change, effect.Bulk), "docker-prune", "docker system prune: removes stopped containers, unused networks, images and build cache")
 		}
 	case "rm", "rmi", "image prune", "container prune", "network prune", "builder prune", "image rm", "container rm", "kill", "compose down":
-		c.add(level.Dangerous, "docker-remove", "docker %s: removes containers or images", s)
+		c.add(effect.Of(effect.Change, effect.Bulk), "docker-remove", "docker %s: removes containers or images", s)
 	case "stop", "restart", "pause", "unpause", "start":
-		c.add(level.Caution, "docker", "docker %s", s)
+		c.add(effect.Of(effect.AppState), "docker", "docker %s", s)
 	default:
-		c.add(level.Dangerous, "docker", "docker %s: runs or changes containers", s)
+		c.add(effect.Of(effect.RunUnseen), "docker", "docker %s: runs or changes containers", s)
 	}
 }
 
@@ -238,18 +262,18 @@ func securityCommand(c *call) {
 	switch {
 	case strings.HasPrefix(s, "find-") && strings.HasSuffix(s, "-password"):
 		if hasShort(c.args, 'w') || hasShort(c.args, 'g') {
-			c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: reads a password from the Keychain", s)
+			c.a.add(effect.Of(effect.ReadSecret), "secret.keychain", c.span, "security %s: reads a password from the Keychain", s)
 			c.a.secretAt(c.span)
 		}
 	case s == "dump-keychain" || s == "export":
-		c.a.add(level.Dangerous, "secret.keychain", c.span, "security %s: exports Keychain contents", s)
+		c.a.add(effect.Of(effect.ReadSecret), "secret.keychain", c.span, "security %s: exports Keychain contents", s)
 		c.a.secretAt(c.span)
 	case strings.HasPrefix(s, "delete-") || s == "add-trusted-cert" || s == "remove-trusted-cert" || s == "authorizationdb" || s == "trust-settings-import":
-		c.add(level.Destructive, "keychain-change", "security %s: changes the Keychain or system trust", s)
+		c.add(effect.Of(effect.SecurityOff), "keychain-change", "security %s: changes the Keychain or system trust", s)
 	case s == "list-keychains" || s == "show-keychain-info" || s == "find-certificate" || s == "find-identity" ||
 		s == "default-keychain" || s == "login-keychain" || s == "verify-cert" || s == "cms" || s == "help" || s == "":
 	default:
-		c.add(level.Dangerous, "keychain", "security %s: changes Keychain settings", s)
+		c.add(effect.Of(effect.Setting, effect.Session), "keychain", "security %s: changes Keychain settings", s)
 	}
 }
 
@@ -280,7 +304,7 @@ func shellInterp(c *call) {
 		}
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], 'c') >= 0 && !w.hole {
 			if i+1 >= len(c.args) {
-				c.add(level.Dangerous, "sh-c", "%s -c without a command", c.name)
+				c.add(effect.Of(effect.Unknown), "sh-c", "%s -c without a command", c.name)
 				return
 			}
 			c.nested(c.args[i+1:i+2], c.name+" -c")
@@ -298,25 +322,25 @@ func shellInterp(c *call) {
 func (c *call) scriptFile(w word) {
 	switch s := w.s; {
 	case w.proc || w.hole:
-		c.add(level.Destructive, "sh-computed", "%s runs a script computed at run time (%s)", c.name, rate.Display(s))
+		c.add(effect.Of(effect.RunComputed), "sh-computed", "%s runs a script computed at run time (%s)", c.name, rate.Display(s))
 	case isStdinPath(s) || c.fdInput(w):
 		c.fromStdin()
 	case c.a.runFile(c, s):
 	default:
-		c.add(level.Dangerous, "sh-file", "%s %s: runs a script file that is not analysed", c.name, rate.Display(s))
+		c.add(effect.Of(effect.RunUnseen).On(s), "sh-file", "%s %s: runs a script file that is not analysed", c.name, rate.Display(s))
 	}
 }
 
 // nested analyses words as a shell script (sh -c, eval).
 func (c *call) nested(ws []word, what string) {
 	if len(ws) == 1 && ws[0].gen != "" {
-		c.add(level.Dangerous, "eval-generated", "%s evaluates code generated by %s", what, ws[0].gen)
+		c.add(effect.Of(effect.RunUnseen), "eval-generated", "%s evaluates code generated by %s", what, ws[0].gen)
 		return
 	}
 	var parts []string
 	for _, w := range ws {
 		if w.hole || w.proc {
-			c.add(level.Destructive, "computed-script", "%s of text computed at run time: cannot tell what runs", what)
+			c.add(effect.Of(effect.RunComputed), "computed-script", "%s of text computed at run time: cannot tell what runs", what)
 			return
 		}
 		parts = append(parts, w.s)
@@ -351,59 +375,14 @@ func (c *call) writeDest() {
 	case "touch", "mkdir":
 		targets = ops
 	case "cp", "mv", "ditto", "rsync", "install", "ln":
-		sources := ops[:len(ops)-1]
-		if hasShort(c.args, 't') && c.name != "ditto" {
-			targets, sources = ops[:1], ops[1:]
-		}
-		dest, _ := c.a.pathOf(targets[0])
-		trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
-		if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
-			// mv x /dev/null copies x into nothing and removes it: rm -rf x.
-			c.add(level.Caution, "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
-			rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
-			c.a.call(rm, c.span, pipeCtx{})
-		}
-		for _, w := range sources {
-			if c.name != "ln" {
-				c.a.read(w, c.span)
-			}
-			if c.name == "mv" {
-				z := c.a.zoneOf(w)
-				switch {
-				case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
-					c.add(level.Dangerous, "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
-				case z.HomeRoot && !w.hole && isHome(w.s):
-					c.add(level.Destructive, "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
-				case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
-					c.add(level.Dangerous, "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
-				}
-				if trash && (w.glob || w.hole && c.a.loops > 0) {
-					c.add(level.Destructive, "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
-				}
-			}
-			// A copy of a file this script downloaded is downloaded too.
-			if content, ok := c.a.fileContent(w.s); ok && !w.hole && !targets[0].hole {
-				t := targets[0].s
-				c.a.setFile(t, content)
-				c.a.setFile(strings.TrimSuffix(t, "/")+"/"+path.Base(w.s), content)
-				if content == fileDownloaded {
-					c.a.downloadedInto(targets[0], true)
-				}
-			}
-		}
-		if c.name == "ditto" && hasShort(c.args, 'x') {
-			c.extracts("ditto -x", targets[0], true, nil)
-			break
-		}
-		intoDir := c.name == "ditto" || !hasShort(c.args, 'T') && !hasLong(c.args, "--no-target-directory")
-		c.copiesOnto(targets[0], sources, intoDir)
+		targets = c.copyDest(ops, targets)
 	}
 	if c.name == "install" || c.name == "ditto" || c.name == "ln" && (hasShort(c.args, 'f') || hasLong(c.args, "--force")) {
 		// install /dev/null x, ln -sf /dev/null x: x is replaced by nothing.
 		for _, w := range ops[:len(ops)-1] {
 			if !w.hole && isSinkDevice(w.s) {
 				for _, t := range targets {
-					c.add(level.Destructive, "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
+					c.add(effect.Of(effect.Remove).On(t.s), "truncate", "%s %s %s: replaces the file with an empty one", c.name, rate.Display(w.s), rate.Display(t.s))
 				}
 				break
 			}
@@ -411,6 +390,73 @@ func (c *call) writeDest() {
 	}
 	for _, w := range targets {
 		c.a.write(w, c.span, c.name+" writes to")
+	}
+}
+
+// copyDest rates what cp, mv, ditto, rsync, install and ln do to their
+// sources and the destination among ops (targets, unless -t names it
+// first): a move out of a protected place, into the sink or the Trash, a
+// downloaded file copied, a folder merged. It returns the destination.
+func (c *call) copyDest(ops, targets []word) []word {
+	sources := ops[:len(ops)-1]
+	if hasShort(c.args, 't') && c.name != "ditto" {
+		targets, sources = ops[:1], ops[1:]
+	}
+	dest, _ := c.a.pathOf(targets[0])
+	trash := !targets[0].hole && strings.Contains("/"+dest+"/", "/.Trash/") || strings.Contains("/"+dest+"/", "/.Trashes/")
+	if c.name == "mv" && !targets[0].hole && isSinkDevice(dest) && len(sources) > 0 {
+		// mv x /dev/null copies x into nothing and removes it: rm -rf x.
+		c.add(effect.Of(effect.Change).On(dest), "move-to-sink", "mv into %s: what it moves is destroyed", rate.Display(dest))
+		rm := append([]word{{s: "rm", span: c.span}, {s: "-rf", span: c.span}}, sources...)
+		c.a.call(rm, c.span, pipeCtx{})
+	}
+	for _, w := range sources {
+		if c.name != "ln" {
+			c.a.read(w, c.span)
+		}
+		if c.name == "mv" {
+			c.movesAway(w, trash)
+		}
+		c.copiesContent(w, targets[0])
+	}
+	if c.name == "ditto" && hasShort(c.args, 'x') {
+		c.extracts("ditto -x", targets[0], true, nil)
+		return targets
+	}
+	intoDir := c.name == "ditto" || !hasShort(c.args, 'T') && !hasLong(c.args, "--no-target-directory")
+	c.copiesOnto(targets[0], sources, intoDir)
+	return targets
+}
+
+// movesAway rates mv moving w: out of a protected place, the home folder
+// itself or a top-level folder of it, or, into the Trash (trash), every
+// file a pattern matches.
+func (c *call) movesAway(w word, trash bool) {
+	z := c.a.zoneOf(w)
+	switch {
+	case z.Kind == rate.ZoneSystem || z.Kind == rate.ZoneCredential || z.Kind == rate.ZonePersistence:
+		c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves something out of %s", rate.Display(w.s), z.Detail)
+	case z.HomeRoot && !w.hole && isHome(w.s):
+		c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "move-home", "mv %s: moves your whole home folder away", rate.Display(w.s))
+	case z.HomeRoot && !strings.Contains(strings.TrimPrefix(path.Base(w.s), "."), ".") || c.a.sandboxRoot(w):
+		c.add(effect.Of(effect.Change, effect.Bulk).On(w.s), "move-protected", "mv %s: moves a top-level folder of your home away", rate.Display(w.s))
+	}
+	if trash && (w.glob || w.hole && c.a.loops > 0) {
+		c.add(effect.Of(effect.Trash, effect.Bulk).On(w.s), "trash-bulk", "BULK DELETE: mv %s to the Trash moves every file it matches there", rate.Display(w.s))
+	}
+}
+
+// copiesContent notes that a copy of w at target holds what w held: a copy
+// of a file this script downloaded is downloaded too.
+func (c *call) copiesContent(w, target word) {
+	content, ok := c.a.fileContent(w.s)
+	if !ok || w.hole || target.hole {
+		return
+	}
+	c.a.setFile(target.s, content)
+	c.a.setFile(strings.TrimSuffix(target.s, "/")+"/"+path.Base(w.s), content)
+	if content == fileDownloaded {
+		c.a.downloadedInto(target, true)
 	}
 }
 

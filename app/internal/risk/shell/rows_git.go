@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -107,11 +107,11 @@ func (c *call) gitSetting(k string, v word, lasting bool) {
 	harmless := gitHarmlessValue(k, v)
 	switch {
 	case lasting && harmless:
-		c.add(level.Caution, "git-config", "git config %s: changes which program git runs", k)
+		c.add(effect.Of(effect.Setting), "git-config", "git config %s: changes which program git runs", k)
 	case lasting:
-		c.add(level.Destructive, "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, rate.Display(v.s))
+		c.add(effect.Of(effect.Persist).On(k), "git-config-persistence", "git config %s %s: makes git run a command later (persistence)", k, rate.Display(v.s))
 	case !harmless:
-		c.add(level.Dangerous, "git-config-command", "git -c %s: makes git run %s", k, rate.Display(v.s))
+		c.add(effect.Of(effect.LoadCode).On(v.s), "git-config-command", "git -c %s: makes git run %s", k, rate.Display(v.s))
 	}
 	if harmless {
 		return
@@ -119,7 +119,7 @@ func (c *call) gitSetting(k string, v word, lasting bool) {
 	cmd := v
 	cmd.s = strings.TrimPrefix(strings.TrimSpace(cmd.s), "!")
 	if cmd.hole {
-		c.add(level.Destructive, "git-config-computed", "git %s: runs a command computed at run time", k)
+		c.add(effect.Of(effect.RunComputed), "git-config-computed", "git %s: runs a command computed at run time", k)
 		return
 	}
 	switch k {
@@ -158,7 +158,7 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 			inner.gitRun(cfg, depth+1)
 			return
 		}
-		c.add(level.Dangerous, "git-alias", "git %s: runs the shell command of an alias", rate.Display(s))
+		c.add(effect.Of(effect.Shell), "git-alias", "git %s: runs the shell command of an alias", rate.Display(s))
 		return
 	}
 	c.gitSub(s, rest, ops, cfg)
@@ -207,17 +207,17 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 	for _, w := range rest {
 		switch low := strings.ToLower(w.s); {
 		case strings.HasPrefix(low, "ext::") && inList(s, "remote", "submodule"):
-			c.add(level.Destructive, "git-config-persistence", "git %s %s: stores an ext:: address, whose command git runs whenever it fetches or pushes (persistence)", s, rate.Display(w.s))
+			c.add(effect.Of(effect.Persist).On(w.s), "git-config-persistence", "git %s %s: stores an ext:: address, whose command git runs whenever it fetches or pushes (persistence)", s, rate.Display(w.s))
 			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
 		case strings.HasPrefix(low, "ext::"):
-			c.add(level.Dangerous, "hidden-code", "git %s %s: the ext:: transport runs a command", s, rate.Display(w.s))
+			c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s %s: the ext:: transport runs a command", s, rate.Display(w.s))
 			c.nestedText(strings.ReplaceAll(w.s[len("ext::"):], "% ", " "), "git ext::")
 		case strings.HasPrefix(low, "--template"):
-			c.add(level.Dangerous, "hidden-code", "git %s --template: copies hooks from a template folder, which later git commands run", s)
+			c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s --template: copies hooks from a template folder, which later git commands run", s)
 		}
 	}
 	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
-		c.add(level.Dangerous, "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
+		c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
 	}
 	if c.gitData(s, rest, cfg) {
 		return
@@ -238,7 +238,7 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 		}
 	case "remote":
 		if len(ops) > 1 && !inList(strings.ToLower(ops[1].s), "-v", "show", "get-url") {
-			c.add(level.Caution, "git", "git remote: changes repository settings")
+			c.add(effect.Of(effect.Setting), "git", "git remote: changes repository settings")
 		}
 	case "config":
 		c.gitConfig(rest)
@@ -247,11 +247,11 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 	case "read-tree":
 		switch {
 		case hasShort(rest, 'u') && hasLong(rest, "--reset"):
-			c.add(level.Destructive, "git-discard", "git read-tree -u --reset: overwrites the working tree, discarding uncommitted changes")
+			c.add(effect.Of(effect.Remove), "git-discard", "git read-tree -u --reset: overwrites the working tree, discarding uncommitted changes")
 		case hasShort(rest, 'u'):
-			c.add(level.Dangerous, "git-discard", "git read-tree -u: overwrites files in the working tree")
+			c.add(effect.Of(effect.Overwrite), "git-discard", "git read-tree -u: overwrites files in the working tree")
 		default:
-			c.add(level.Caution, "git", "git read-tree: changes the index")
+			c.add(effect.Of(effect.Change), "git", "git read-tree: changes the index")
 		}
 	default:
 		c.gitSubMore(s, rest)
@@ -266,33 +266,20 @@ func (c *call) gitSubMore(s string, rest []word) {
 		switch sub(rest) {
 		case "list", "show":
 		case "drop", "clear":
-			c.add(level.Destructive, "git-stash-drop", "git stash drop/clear: permanently discards stashed work")
+			c.add(effect.Of(effect.Remove), "git-stash-drop", "git stash drop/clear: permanently discards stashed work")
 		default:
-			c.add(level.Caution, "git", "git stash")
+			c.add(effect.Of(effect.Change), "git", "git stash")
 		}
 	case "worktree":
 		if sub(rest) == "remove" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
-			c.add(level.Destructive, "git-discard", "git worktree remove --force: deletes a working tree with its uncommitted changes")
+			c.add(effect.Of(effect.Remove), "git-discard", "git worktree remove --force: deletes a working tree with its uncommitted changes")
 			return
 		}
-		c.add(level.Caution, "git", "git worktree: changes the repository's working trees")
+		c.add(effect.Of(effect.Change), "git", "git worktree: changes the repository's working trees")
 	case "submodule":
-		if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
-			c.add(level.Destructive, "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
-		}
-		c.add(level.Caution, "git", "git submodule: changes submodules")
-		for i, w := range rest {
-			if w.s == "foreach" {
-				cmd := rest[i+1:]
-				for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
-					cmd = cmd[1:]
-				}
-				c.gitShell(cmd, "git submodule foreach")
-				break
-			}
-		}
+		c.gitSubmodule(rest)
 	case "rebase":
-		c.add(level.Caution, "git", "git rebase: rewrites commits")
+		c.add(effect.Of(effect.Change), "git", "git rebase: rewrites commits")
 		for i, w := range rest {
 			switch {
 			case (w.s == "-x" || w.s == "--exec") && i+1 < len(rest):
@@ -302,78 +289,121 @@ func (c *call) gitSubMore(s string, rest []word) {
 			}
 		}
 	case "bisect":
-		c.add(level.Caution, "git", "git bisect")
+		c.add(effect.Of(effect.Change), "git", "git bisect")
 		if len(rest) > 1 && rest[0].s == "run" {
 			c.a.call(rest[1:], c.span, pipeCtx{})
 		}
 	case "filter-branch", "filter-repo", "update-ref", "gc", "prune", "reflog":
-		if s == "reflog" && !hasArg(rest, "expire", "delete") {
-			return
-		}
-		now := false
-		for i, w := range rest {
-			name, v, has := strings.Cut(w.s, "=")
-			if !has && i+1 < len(rest) && inList(name, "--expire", "--expire-unreachable") {
-				v = rest[i+1].s
-			}
-			if inList(name, "--expire", "--expire-unreachable", "--prune") && inList(strings.ToLower(v), "now", "all", "0") {
-				now = true
-			}
-		}
-		switch {
-		case now:
-			c.add(level.Destructive, "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
-		case s == "gc":
-			c.add(level.Caution, "git", "git gc: cleans up the repository")
-		case s == "filter-branch" || s == "filter-repo":
-			c.add(level.Destructive, "git-history", "git %s: rewrites every commit of the history it is given", s)
-		case s == "update-ref" && (hasShort(rest, 'd') || hasLong(rest, "--stdin")):
-			c.add(level.Destructive, "git-history", "git update-ref -d: deletes a ref, leaving its commits unreachable")
-		default:
-			c.add(level.Dangerous, "git-history", "git %s: rewrites or prunes history", s)
-		}
-		for i, w := range rest {
-			if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
-				c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
-			}
-		}
+		c.gitHistory(s, rest)
 	case "difftool", "mergetool":
-		c.add(level.Caution, "git", "git %s: runs a diff or merge tool", s)
-		for i, w := range rest {
-			switch {
-			case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
-				c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
-			case strings.HasPrefix(w.s, "--extcmd="):
-				c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
-			}
-		}
+		c.gitTool(s, rest)
 	case "clone", "fetch", "pull":
-		c.add(level.Caution, "git", "git %s: changes the repository", s)
-		if rops := operands(rest); s == "clone" && len(rops) > 1 {
-			c.a.write(rops[len(rops)-1], c.span, "git clone into")
-			c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
-		} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
-			dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
-			if dir != "" && dir != "." && dir != "/" {
-				c.a.downloadedInto(word{s: dir}, true)
-			}
-		}
-		for i, w := range rest {
-			switch {
-			case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
-				c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
-			case strings.HasPrefix(w.s, "--upload-pack="):
-				c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
-			case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
-				k, v := splitGitConfig(rest[i+1])
-				c.gitSetting(k, v, true)
-			case strings.HasPrefix(w.s, "--config=") && s == "clone":
-				k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
-				c.gitSetting(k, v, true)
-			}
-		}
+		c.gitFetch(s, rest)
 	default:
-		c.add(level.Caution, "git", "git %s: changes the repository", rate.Display(s))
+		c.add(effect.Of(effect.Change), "git", "git %s: changes the repository", rate.Display(s))
+	}
+}
+
+// gitTool rates git difftool and mergetool: they run the configured tool,
+// and --extcmd a shell command.
+func (c *call) gitTool(s string, rest []word) {
+	c.add(effect.Of(effect.Run), "git", "git %s: runs a diff or merge tool", s)
+	for i, w := range rest {
+		switch {
+		case (w.s == "-x" || w.s == "--extcmd") && i+1 < len(rest):
+			c.gitShell(rest[i+1:i+2], "git "+s+" --extcmd")
+		case strings.HasPrefix(w.s, "--extcmd="):
+			c.gitShell([]word{{s: w.s[len("--extcmd="):], hole: w.hole}}, "git "+s+" --extcmd")
+		}
+	}
+}
+
+// gitSubmodule rates git submodule: deinit --force deletes working trees,
+// update and add fetch, foreach runs a shell command in each.
+func (c *call) gitSubmodule(rest []word) {
+	if sub(rest) == "deinit" && (hasShort(rest, 'f') || hasLong(rest, "--force")) {
+		c.add(effect.Of(effect.Remove), "git-discard", "git submodule deinit --force: deletes submodules' working trees with their uncommitted changes")
+	}
+	if inList(sub(rest), "update", "add") {
+		c.add(effect.Of(effect.Fetch), "git", "git submodule: fetches submodules")
+	} else {
+		c.add(effect.Of(effect.Change), "git", "git submodule: changes submodules")
+	}
+	for i, w := range rest {
+		if w.s == "foreach" {
+			cmd := rest[i+1:]
+			for len(cmd) > 0 && (cmd[0].s == "--recursive" || cmd[0].s == "-q" || cmd[0].s == "--quiet") {
+				cmd = cmd[1:]
+			}
+			c.gitShell(cmd, "git submodule foreach")
+			break
+		}
+	}
+}
+
+// gitHistory rates the subcommands that rewrite or prune history: an
+// expiry of now loses work at once, a filter rewrites every commit, and
+// filters run shell commands.
+func (c *call) gitHistory(s string, rest []word) {
+	if s == "reflog" && !hasArg(rest, "expire", "delete") {
+		return
+	}
+	now := false
+	for i, w := range rest {
+		name, v, has := strings.Cut(w.s, "=")
+		if !has && i+1 < len(rest) && inList(name, "--expire", "--expire-unreachable") {
+			v = rest[i+1].s
+		}
+		if inList(name, "--expire", "--expire-unreachable", "--prune") && inList(strings.ToLower(v), "now", "all", "0") {
+			now = true
+		}
+	}
+	switch {
+	case now:
+		c.add(effect.Of(effect.Remove), "git-history", "git %s …=now: drops unreachable commits at once; lost work can no longer be recovered", s)
+	case s == "gc":
+		c.add(effect.Of(effect.Change), "git", "git gc: cleans up the repository")
+	case s == "filter-branch" || s == "filter-repo":
+		c.add(effect.Of(effect.Remove, effect.Bulk), "git-history", "git %s: rewrites every commit of the history it is given", s)
+	case s == "update-ref" && (hasShort(rest, 'd') || hasLong(rest, "--stdin")):
+		c.add(effect.Of(effect.Remove), "git-history", "git update-ref -d: deletes a ref, leaving its commits unreachable")
+	default:
+		c.add(effect.Of(effect.Change, effect.Bulk), "git-history", "git %s: rewrites or prunes history", s)
+	}
+	for i, w := range rest {
+		if strings.HasSuffix(w.s, "-filter") && strings.HasPrefix(w.s, "--") && i+1 < len(rest) {
+			c.gitShell(rest[i+1:i+2], "git filter-branch "+w.s)
+		}
+	}
+}
+
+// gitFetch rates git clone, fetch and pull: they fetch; a clone writes its
+// folder, whose files come from the network; --upload-pack runs a command
+// and clone's --config sets settings.
+func (c *call) gitFetch(s string, rest []word) {
+	c.add(effect.Of(effect.Fetch), "git", "git %s: changes the repository", s)
+	if rops := operands(rest); s == "clone" && len(rops) > 1 {
+		c.a.write(rops[len(rops)-1], c.span, "git clone into")
+		c.a.downloadedInto(rops[len(rops)-1], true) // its files come from the network
+	} else if s == "clone" && len(rops) == 1 && !rops[0].hole {
+		dir := strings.TrimSuffix(path.Base(strings.TrimRight(rops[0].s, "/")), ".git")
+		if dir != "" && dir != "." && dir != "/" {
+			c.a.downloadedInto(word{s: dir}, true)
+		}
+	}
+	for i, w := range rest {
+		switch {
+		case (w.s == "-u" || w.s == "--upload-pack") && i+1 < len(rest):
+			c.gitShell(rest[i+1:i+2], "git "+s+" --upload-pack")
+		case strings.HasPrefix(w.s, "--upload-pack="):
+			c.gitShell([]word{{s: w.s[len("--upload-pack="):], hole: w.hole}}, "git "+s+" --upload-pack")
+		case (w.s == "-c" || w.s == "--config") && i+1 < len(rest) && s == "clone":
+			k, v := splitGitConfig(rest[i+1])
+			c.gitSetting(k, v, true)
+		case strings.HasPrefix(w.s, "--config=") && s == "clone":
+			k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
+			c.gitSetting(k, v, true)
+		}
 	}
 }
 
@@ -386,7 +416,7 @@ func (c *call) gitShell(ws []word, what string) {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
 		if w.hole {
-			c.add(level.Destructive, "computed-script", "%s of text computed at run time: cannot tell what runs", what)
+			c.add(effect.Of(effect.RunComputed), "computed-script", "%s of text computed at run time: cannot tell what runs", what)
 			return
 		}
 		parts[i] = w.s
@@ -411,7 +441,7 @@ func (c *call) gitConfig(rest []word) {
 		case inList(s, "--add", "--replace-all"):
 			write = true
 		case s == "-e" || s == "--edit":
-			c.add(level.Caution, "git", "git config --edit: opens the configuration in an editor")
+			c.add(effect.Of(effect.Launch), "git", "git config --edit: opens the configuration in an editor")
 			return
 		case inList(s, "-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"):
 			i++
@@ -432,7 +462,7 @@ func (c *call) gitConfig(rest []word) {
 			write, unset = true, true
 			names = names[1:]
 		case "edit":
-			c.add(level.Caution, "git", "git config edit: opens the configuration in an editor")
+			c.add(effect.Of(effect.Launch), "git", "git config edit: opens the configuration in an editor")
 			return
 		}
 	}
@@ -440,12 +470,12 @@ func (c *call) gitConfig(rest []word) {
 		return
 	}
 	if unset || len(names) < 2 {
-		c.add(level.Caution, "git", "git config: removes a setting")
+		c.add(effect.Of(effect.Setting), "git", "git config: removes a setting")
 		return
 	}
 	k := strings.ToLower(names[0].s)
 	if names[0].hole {
-		c.add(level.Dangerous, "git-config-computed", "git config sets a setting named at run time")
+		c.add(effect.Of(effect.Unknown), "git-config-computed", "git config sets a setting named at run time")
 		return
 	}
 	if c.gitRedirect(k, names[1], true) {
@@ -455,5 +485,5 @@ func (c *call) gitConfig(rest []word) {
 		c.gitSetting(k, names[1], true)
 		return
 	}
-	c.add(level.Caution, "git", "git config: changes repository settings")
+	c.add(effect.Of(effect.Setting), "git", "git config: changes repository settings")
 }

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -58,7 +58,7 @@ func (c *call) gitData(s string, rest []word, cfg gitConfigs) bool {
 	}
 	p := r.model.parse(rest)
 	if p.unmodelled != "" {
-		c.add(level.Dangerous, "unmodelled-option", "git %s %s: an option Airlock does not model; cannot tell what it does", s, rate.Display(p.unmodelled))
+		c.add(effect.Of(effect.Unknown).On(p.unmodelled), "unmodelled-option", "git %s %s: an option Airlock does not model; cannot tell what it does", s, rate.Display(p.unmodelled))
 	}
 	r.rate(c, p, cfg)
 	return true
@@ -70,32 +70,32 @@ func gitCheckoutIndex(c *call, p parsed, _ gitConfigs) {
 		c.a.write(prefix, c.span, "git checkout-index --prefix writes into")
 	}
 	if p.has("-f", "--force") {
-		c.add(level.Destructive, "git-discard", "git checkout-index --force: overwrites files in the working tree with the index's version, discarding their uncommitted changes (not to the Trash)")
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout-index --force: overwrites files in the working tree with the index's version, discarding their uncommitted changes (not to the Trash)")
 		return
 	}
-	c.add(level.Caution, "git", "git checkout-index: writes files from the index where none exist")
+	c.add(effect.Of(effect.Create), "git", "git checkout-index: writes files from the index where none exist")
 }
 
 func gitRm(c *call, p parsed, _ gitConfigs) {
 	switch {
 	case p.has("-n", "--dry-run"):
 	case p.has("--cached"):
-		c.add(level.Caution, "git", "git rm --cached: removes files from the index only")
+		c.add(effect.Of(effect.Change), "git", "git rm --cached: removes files from the index only")
 	case p.has("-f", "--force"):
-		c.add(level.Destructive, "git-discard", "git rm --force: deletes files from the working tree, their uncommitted changes included (not to the Trash)")
+		c.add(effect.Of(effect.Remove), "git-discard", "git rm --force: deletes files from the working tree, their uncommitted changes included (not to the Trash)")
 	case p.has("-r") || gitWholeTree(p.operands()) || p.has("--pathspec-from-file"):
-		c.add(level.Destructive, "git-rm", "git rm -r: deletes every tracked file under the paths from the working tree (not to the Trash)")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "git-rm", "git rm -r: deletes every tracked file under the paths from the working tree (not to the Trash)")
 	default:
-		c.add(level.Dangerous, "git-rm", "git rm: deletes tracked files from the working tree (their last committed version stays in the history)")
+		c.add(effect.Of(effect.Trash), "git-rm", "git rm: deletes tracked files from the working tree (their last committed version stays in the history)")
 	}
 }
 
 func gitRestore(c *call, p parsed, _ gitConfigs) {
 	if p.has("-S", "--staged") && !p.has("-W", "--worktree") {
-		c.add(level.Caution, "git", "git restore --staged: unstages changes")
+		c.add(effect.Of(effect.Change), "git", "git restore --staged: unstages changes")
 		return
 	}
-	c.add(level.Destructive, "git-discard", "git restore: overwrites files in the working tree, discarding their uncommitted changes (not to the Trash)")
+	c.add(effect.Of(effect.Remove), "git-discard", "git restore: overwrites files in the working tree, discarding their uncommitted changes (not to the Trash)")
 }
 
 // gitCheckout rates git checkout: switching branches changes the working
@@ -109,21 +109,21 @@ func gitCheckout(c *call, p parsed, cfg gitConfigs) {
 	}
 	switch {
 	case p.has("-f", "--force"):
-		c.add(level.Destructive, "git-discard", "git checkout --force: discards uncommitted changes irreversibly")
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout --force: discards uncommitted changes irreversibly")
 	case len(p.after) > 0 || p.has("--pathspec-from-file") || p.has("-p", "--patch"):
-		c.add(level.Destructive, "git-discard", "git checkout -- …: overwrites files with the committed version, discarding their uncommitted changes irreversibly")
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout -- …: overwrites files with the committed version, discarding their uncommitted changes irreversibly")
 	case p.has("-b", "-B", "--orphan"):
-		c.add(level.Caution, "git", "git checkout -b: makes a branch and switches to it")
+		c.add(effect.Of(effect.Create), "git", "git checkout -b: makes a branch and switches to it")
 	case len(ops) >= 2:
-		c.add(level.Destructive, "git-discard", "git checkout %s %s: overwrites files with that commit's version, discarding their uncommitted changes irreversibly", rate.Display(ops[0].s), rate.Display(ops[1].s))
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout %s %s: overwrites files with that commit's version, discarding their uncommitted changes irreversibly", rate.Display(ops[0].s), rate.Display(ops[1].s))
 	case len(ops) == 1 && gitWholeTree(ops):
-		c.add(level.Destructive, "git-discard", "git checkout %s: overwrites every file with the committed version, discarding uncommitted changes irreversibly", rate.Display(ops[0].s))
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout %s: overwrites every file with the committed version, discarding uncommitted changes irreversibly", rate.Display(ops[0].s))
 	case here == rate.PresentFile || here == rate.PresentFolder:
-		c.add(level.Destructive, "git-discard", "git checkout %s: %s is a file here; checking it out discards its uncommitted changes irreversibly", rate.Display(ops[0].s), rate.Display(ops[0].s))
+		c.add(effect.Of(effect.Remove), "git-discard", "git checkout %s: %s is a file here; checking it out discards its uncommitted changes irreversibly", rate.Display(ops[0].s), rate.Display(ops[0].s))
 	case len(ops) == 1 && fileLike(ops[0].s):
-		c.add(level.Dangerous, "git-discard", "git checkout %s: if %s names a file, checking it out discards its uncommitted changes", rate.Display(ops[0].s), rate.Display(ops[0].s))
+		c.add(effect.Of(effect.Overwrite, effect.Computed), "git-discard", "git checkout %s: if %s names a file, checking it out discards its uncommitted changes", rate.Display(ops[0].s), rate.Display(ops[0].s))
 	default:
-		c.add(level.Caution, "git", "git checkout: changes the working tree")
+		c.add(effect.Of(effect.Change), "git", "git checkout: changes the working tree")
 	}
 }
 
@@ -166,10 +166,10 @@ func gitWholeTree(ops []word) bool {
 
 func gitSwitch(c *call, p parsed, _ gitConfigs) {
 	if p.has("-f", "--force", "--discard-changes") {
-		c.add(level.Destructive, "git-discard", "git switch --discard-changes: discards uncommitted changes irreversibly")
+		c.add(effect.Of(effect.Remove), "git-discard", "git switch --discard-changes: discards uncommitted changes irreversibly")
 		return
 	}
-	c.add(level.Caution, "git", "git switch: changes the working tree")
+	c.add(effect.Of(effect.Change), "git", "git switch: changes the working tree")
 }
 
 func gitClean(c *call, p parsed, cfg gitConfigs) {
@@ -180,20 +180,20 @@ func gitClean(c *call, p parsed, cfg gitConfigs) {
 	switch {
 	case p.has("-n", "--dry-run"):
 	case force:
-		c.add(level.Destructive, "git-clean", "git clean -f: permanently deletes untracked files")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "git-clean", "git clean -f: permanently deletes untracked files")
 	case p.has("-i", "--interactive"):
-		c.add(level.Dangerous, "git-clean", "git clean -i: deletes untracked files as its prompts are answered")
+		c.add(effect.Of(effect.Change, effect.Bulk), "git-clean", "git clean -i: deletes untracked files as its prompts are answered")
 	default:
-		c.add(level.Caution, "git", "git clean")
+		c.add(effect.Of(effect.Change), "git", "git clean")
 	}
 }
 
 func gitReset(c *call, p parsed, _ gitConfigs) {
 	if p.has("--hard", "--merge", "--keep") {
-		c.add(level.Destructive, "git-reset", "git reset --hard: discards uncommitted work irreversibly")
+		c.add(effect.Of(effect.Remove), "git-reset", "git reset --hard: discards uncommitted work irreversibly")
 		return
 	}
-	c.add(level.Caution, "git", "git reset: moves the branch")
+	c.add(effect.Of(effect.Change), "git", "git reset: moves the branch")
 }
 
 // gitBranch rates git branch: deleting a branch whose work is not merged
@@ -205,13 +205,13 @@ func gitBranch(c *call, p parsed, _ gitConfigs) {
 	force := p.has("-f", "--force")
 	switch {
 	case p.has("-D") || del && force:
-		c.add(level.Destructive, "git-branch-delete", "git branch -D: deletes a branch with unmerged work (only the reflog keeps it)")
+		c.add(effect.Of(effect.Remove), "git-branch-delete", "git branch -D: deletes a branch with unmerged work (only the reflog keeps it)")
 	case del:
-		c.add(level.Caution, "git", "git branch -d: deletes a merged branch")
+		c.add(effect.Of(effect.Change), "git", "git branch -d: deletes a merged branch")
 	case p.has("-M", "-C") || force && len(p.operands()) > 0:
-		c.add(level.Dangerous, "git-branch-force", "git branch --force: moves a branch, or replaces one, leaving its commits unreachable")
+		c.add(effect.Of(effect.Overwrite), "git-branch-force", "git branch --force: moves a branch, or replaces one, leaving its commits unreachable")
 	case p.has("-m", "-c", "--move", "--copy", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description") || len(p.operands()) > 0 && !p.has("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"):
-		c.add(level.Caution, "git", "git branch: makes, renames or sets up a branch")
+		c.add(effect.Of(effect.Create), "git", "git branch: makes, renames or sets up a branch")
 	}
 }
 
@@ -235,13 +235,13 @@ func (c *call) gitPush(rest []word) {
 	}
 	switch {
 	case p.has("-n", "--dry-run"):
-		c.add(level.Caution, "git", "git push --dry-run: shows what would be pushed")
+		c.add(effect.Of(effect.Fetch), "git", "git push --dry-run: shows what would be pushed")
 	case refspecForce || p.has("-f", "--force", "--mirror", "--delete", "-d", "--prune"):
-		c.add(level.Destructive, "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes the remote's history, which no undo here brings back")
+		c.add(effect.Of(effect.Remove), "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes the remote's history, which no undo here brings back")
 	case p.has("--force-with-lease", "--force-if-includes"):
-		c.add(level.Dangerous, "git-push-force", "git push --force-with-lease: rewrites the remote's history where it has not moved since the last fetch")
+		c.add(effect.Of(effect.Upload), "git-push-force", "git push --force-with-lease: rewrites the remote's history where it has not moved since the last fetch")
 	default:
-		c.add(level.Caution, "git", "git push: publishes commits")
+		c.add(effect.Of(effect.Fetch), "git", "git push: publishes commits")
 	}
 }
 
@@ -273,15 +273,15 @@ func (c *call) gitRedirect(k string, v word, lasting bool) bool {
 	case first == "protocol" && last == "allow" && !inList(strings.ToLower(v.s), "never") && !inList(strings.TrimSuffix(rest, ".allow"), "https", "http", "ssh", "git"):
 		why = "lets git use a transport it refuses by default (ext:: runs a command)"
 	case k == "safe.directory" && strings.TrimSpace(v.s) == "*":
-		c.add(level.Dangerous, "git-safe-directory", "git safe.directory '*': turns off git's check of who owns a repository, so another account's repository configuration runs here")
+		c.add(effect.Of(effect.LoadCode), "git-safe-directory", "git safe.directory '*': turns off git's check of who owns a repository, so another account's repository configuration runs here")
 		return true
 	default:
 		return false
 	}
 	if lasting {
-		c.add(level.Destructive, "git-config-persistence", "git config %s %s: %s (persistence)", rate.Display(k), rate.Display(v.s), why)
+		c.add(effect.Of(effect.Persist).On(k), "git-config-persistence", "git config %s %s: %s (persistence)", rate.Display(k), rate.Display(v.s), why)
 	} else {
-		c.add(level.Dangerous, "git-config-command", "git -c %s=%s: %s", rate.Display(k), rate.Display(v.s), why)
+		c.add(effect.Of(effect.LoadCode).On(v.s), "git-config-command", "git -c %s=%s: %s", rate.Display(k), rate.Display(v.s), why)
 	}
 	for _, t := range []string{k, v.s} {
 		if i := strings.Index(strings.ToLower(t), "ext::"); i >= 0 && !v.hole {

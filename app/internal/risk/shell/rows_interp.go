@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -13,7 +13,7 @@ import (
 // itself Caution); a script Airlock cannot see is Dangerous.
 func osascriptCommand(c *call) {
 	unseen := func() {
-		c.add(level.Dangerous, "osascript", "osascript: runs AppleScript or JavaScript for Automation that is not analysed")
+		c.add(effect.Of(effect.RunUnseen), "osascript", "osascript: runs AppleScript or JavaScript for Automation that is not analysed")
 	}
 	jxa := false
 	var lines []string
@@ -50,7 +50,7 @@ func osascriptCommand(c *call) {
 					jxa = strings.EqualFold(v.s, "JavaScript")
 				case 'e':
 					if v.hole {
-						c.add(level.Destructive, "osascript-computed", "osascript -e with a script computed at run time")
+						c.add(effect.Of(effect.RunComputed), "osascript-computed", "osascript -e with a script computed at run time")
 						return
 					}
 					lines = append(lines, v.s)
@@ -64,17 +64,17 @@ func osascriptCommand(c *call) {
 		switch {
 		case hasFile && !isStdinPath(file.s):
 			if file.hole {
-				c.add(level.Destructive, "osascript-computed", "osascript runs a script file computed at run time")
+				c.add(effect.Of(effect.RunComputed), "osascript-computed", "osascript runs a script file computed at run time")
 				return
 			}
 			content, ok := c.a.fileContent(file.s)
 			switch {
 			case !ok:
 				unseen()
-				c.add(level.Dangerous, "osascript-file", "osascript runs a script file that is not analysed")
+				c.add(effect.Of(effect.RunUnseen), "osascript-file", "osascript runs a script file that is not analysed")
 				return
 			case content == fileDownloaded || content == fileComputed:
-				c.add(level.Destructive, "download-exec", "osascript %s: runs a script this input downloaded or computed", rate.Display(file.s))
+				c.add(effect.Of(effect.RunComputed).On(file.s), "download-exec", "osascript %s: runs a script this input downloaded or computed", rate.Display(file.s))
 				return
 			}
 			src = content
@@ -92,11 +92,11 @@ func osascriptCommand(c *call) {
 			return
 		}
 	}
-	c.add(level.Caution, "osascript", "osascript: runs the script it is given, analysed here")
+	c.add(effect.Of(effect.Run), "osascript", "osascript: runs the script it is given, analysed here")
 	sp := c.span
 	at := anchorOr(c.a.anchor, &sp)
 	if c.a.depth+1 > rate.MaxDepth {
-		c.add(level.Destructive, "too-deep", "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
+		c.add(effect.Of(effect.Unknown, effect.Computed), "too-deep", "scripts nested more than %d deep: %s", rate.MaxDepth, rate.TooDeep)
 		return
 	}
 	if !c.a.spend(1 + len(src)/100) {
@@ -151,7 +151,7 @@ func interpreter(sp interpSpec) func(*call) {
 			}
 			switch {
 			case w.hole:
-				c.add(level.Destructive, "interp-computed", "%s runs a program computed at run time", c.name)
+				c.add(effect.Of(effect.RunComputed), "interp-computed", "%s runs a program computed at run time", c.name)
 				return
 			case s == "-":
 				c.fromStdin()
@@ -210,7 +210,7 @@ func interpreter(sp interpSpec) func(*call) {
 						if c.pythonModule(m, args[min(next, len(args)):]) {
 							return
 						}
-						c.add(level.Dangerous, "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
+						c.add(effect.Of(effect.RunUnseen).On(m), "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
 						return
 					case strings.IndexByte(sp.valued, l) >= 0:
 						v := rest
@@ -253,11 +253,11 @@ func (c *call) pythonModule(m string, rest []word) bool {
 			}
 		}
 		if z := c.a.zoneOf(dir); dir.s != "" && (z.HomeRoot || z.Critical()) {
-			c.add(level.Dangerous, "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
+			c.add(effect.Of(effect.Connect).On(dir.s), "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
 		}
-		c.add(level.Caution, "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
+		c.add(effect.Of(effect.Fetch), "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
 	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "webbrowser", "calendar", "site", "platform":
-		c.add(level.Caution, "python-module", "%s -m %s: runs a standard module", c.name, m)
+		c.add(effect.Of(effect.Run).On(m), "python-module", "%s -m %s: runs a standard module", c.name, m)
 	default:
 		return false
 	}
@@ -313,9 +313,9 @@ func (c *call) perlEdit() bool {
 	if code == nil || code.hole || !perlSimple(code.s) {
 		return false
 	}
-	c.add(level.Caution, "perl-edit", "%s: edits text with substitutions", c.name)
+	c.add(effect.Of(effect.Change), "perl-edit", "%s: edits text with substitutions", c.name)
 	if inplace {
-		c.add(level.Caution, "perl-edit", "%s -i: edits files in place", c.name)
+		c.add(effect.Of(effect.Change), "perl-edit", "%s -i: edits files in place", c.name)
 		for _, f := range files {
 			c.a.write(f, c.span, "edits")
 		}
@@ -469,9 +469,9 @@ func programArgs(rest []word, code string) []word {
 
 // inlineCode rates program text given on the command line.
 func (c *call) inlineCode(w word) {
-	c.add(level.Dangerous, "interp-code", "%s runs inline code that is not analysed", c.name)
+	c.add(effect.Of(effect.RunUnseen), "interp-code", "%s runs inline code that is not analysed", c.name)
 	if w.hole {
-		c.add(level.Destructive, "interp-computed", "%s runs code computed at run time", c.name)
+		c.add(effect.Of(effect.RunComputed), "interp-computed", "%s runs code computed at run time", c.name)
 	}
 	scanCode(c, w.s)
 }
@@ -484,13 +484,13 @@ func (c *call) programFile(w word) {
 	}
 	switch content, ok := c.a.fileContent(w.s); {
 	case !ok:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
+		c.add(effect.Of(effect.RunUnseen).On(w.s), "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
 	case content == fileDownloaded:
-		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(w.s))
+		c.add(effect.Of(effect.RunComputed).On(w.s), "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(w.s))
 	case content == fileComputed:
-		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(w.s))
+		c.add(effect.Of(effect.RunComputed).On(w.s), "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(w.s))
 	default:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
+		c.add(effect.Of(effect.RunUnseen).On(w.s), "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(w.s))
 		scanCode(c, content)
 	}
 }
@@ -521,7 +521,7 @@ func runtimeCommand(c *call) {
 		c.programFile(ops[1])
 	case s == "--version" || s == "-v" || s == "help" || s == "--help" || s == "upgrade" && false:
 	default:
-		c.add(level.Dangerous, "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(s))
+		c.add(effect.Of(effect.RunUnseen).On(s), "interp-file", "%s %s: runs a program that is not analysed", c.name, rate.Display(s))
 	}
 }
 
@@ -538,7 +538,7 @@ func pwshCommand(c *call) {
 		}
 		switch s {
 		case "-encodedcommand", "-enc", "-e", "-ec", "-en", "-encoded":
-			c.add(level.Destructive, "decoded-exec", "%s -EncodedCommand: runs base64-encoded code", c.name)
+			c.add(effect.Of(effect.RunComputed), "decoded-exec", "%s -EncodedCommand: runs base64-encoded code", c.name)
 			return
 		case "-command", "-c", "-com", "-comm":
 			if next.s == "-" {
@@ -555,7 +555,7 @@ func pwshCommand(c *call) {
 			return
 		}
 	}
-	c.add(level.Dangerous, "interp-file", "%s: runs code that is not analysed", c.name)
+	c.add(effect.Of(effect.RunUnseen), "interp-file", "%s: runs code that is not analysed", c.name)
 }
 
 // scanKeywords looks through program text of a language interp does not
@@ -564,7 +564,7 @@ func scanKeywords(c *call, code string) {
 	low := strings.ToLower(code)
 	for _, k := range []string{"rmtree", "remove_tree", "unlink(", "os.remove", "remove_dir", "rm -rf", "rm -r", "fileutils.rm", "rmsync", "rimraf", "shutil.rmtree", "removeitematpath", "rm_rf"} {
 		if strings.Contains(low, k) {
-			c.add(level.Destructive, "interp-delete", "%s code deletes files (%s)", c.name, k)
+			c.add(effect.Of(effect.Remove), "interp-delete", "%s code deletes files (%s)", c.name, k)
 			return
 		}
 	}
@@ -583,11 +583,11 @@ func scanKeywords(c *call, code string) {
 		"atob(", "zlib", "marshal.loads", "rot13", "rot_13", "codecs.decode", "decompress", "frombase64string", "unpack(", "hex2bin",
 		"gzinflate", "str_rot13", "\\x", "chr(", "reverse("} {
 		if strings.Contains(low, k) {
-			c.add(level.Destructive, "interp-decode-exec", "%s code decodes data and runs it (%s … %s)", c.name, k, runs)
+			c.add(effect.Of(effect.RunComputed), "interp-decode-exec", "%s code decodes data and runs it (%s … %s)", c.name, k, runs)
 			return
 		}
 	}
-	c.add(level.Dangerous, "interp-shell", "%s code runs other commands (%s)", c.name, runs)
+	c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs other commands (%s)", c.name, runs)
 }
 
 // awkCommand rates awk programs: system(), print … | "cmd" and
@@ -629,11 +629,11 @@ func awkCommand(c *call) {
 		progs = append(progs, args[i])
 	}
 	if file && len(progs) == 0 {
-		c.add(level.Dangerous, "awk-file", "%s runs a program file that is not analysed", c.name)
+		c.add(effect.Of(effect.RunUnseen), "awk-file", "%s runs a program file that is not analysed", c.name)
 	}
 	for _, p := range progs {
 		if p.hole {
-			c.add(level.Dangerous, "awk-system", "%s program is computed at run time", c.name)
+			c.add(effect.Of(effect.RunUnseen), "awk-system", "%s program is computed at run time", c.name)
 			continue
 		}
 		c.awkProgram(p.s)
@@ -725,7 +725,7 @@ func (c *call) awkProgram(prog string) {
 		if strings.Contains(text, rate.HoleUnquoted) || len(cmd) == 0 {
 			shellRuns = true
 		} else {
-			c.add(level.Caution, "awk-command", "%s program runs %s", c.name, rate.Display(text))
+			c.add(effect.Of(effect.Run), "awk-command", "%s program runs %s", c.name, rate.Display(text))
 		}
 		c.nestedText(text, what)
 	}
@@ -797,13 +797,13 @@ func (c *call) awkProgram(prog string) {
 				if toks[i+1].str {
 					c.a.write(word{s: toks[i+1].s}, c.span, c.name+" writes to")
 				} else {
-					c.add(level.Caution, "awk-write", "%s program writes a file named at run time", c.name)
+					c.add(effect.Of(effect.Create, effect.Computed), "awk-write", "%s program writes a file named at run time", c.name)
 				}
 			}
 		}
 	}
 	if shellRuns {
-		c.add(level.Dangerous, "awk-system", "%s program runs shell commands", c.name)
+		c.add(effect.Of(effect.Shell), "awk-system", "%s program runs shell commands", c.name)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -45,7 +46,7 @@ func (l launch) file(w word) {
 	if strings.Trim(s, rate.HoleMark) == "" {
 		// A word computed at run time: a file or a URL.
 		if len(l.handlers) == 0 {
-			c.add(level.Dangerous, "open-computed", "%s %s: opens something computed at run time", c.name, rate.Display(s))
+			c.add(effect.Of(effect.Launch, effect.Computed).On(s), "open-computed", "%s %s: opens something computed at run time", c.name, rate.Display(s))
 			return
 		}
 		l.path(w, s)
@@ -66,7 +67,7 @@ func (l launch) file(w word) {
 		if len(l.handlers) == 0 {
 			// Launching an installed application, unless this script put it there.
 			if content, ok := c.a.fileContent(s); ok && !w.hole && (content == fileDownloaded || content == fileComputed) {
-				c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, rate.Display(s))
+				c.add(effect.Of(effect.RunComputed).On(s), "download-exec", "%s %s: launches something this script downloaded", c.name, rate.Display(s))
 			}
 			return
 		}
@@ -81,18 +82,18 @@ func (l launch) url(w word, t facts.Target) {
 	c.a.egress("url", c.span, "%s %s: the address, and what is in it, goes to a server or another app", c.name, rate.Display(w.s))
 	for _, h := range l.handlers {
 		if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
-			lv, why := facts.LaunchLevel(rate.Display(w.s), k, why, nil)
-			c.add(lv, "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
+			fx, why := facts.LaunchEffect(rate.Display(w.s), k, why, nil)
+			c.add(fx.On(w.s), "open-runner", "%s %s: %s", c.name, rate.Display(w.s), why)
 			return
 		}
 	}
 	scheme, _ := facts.URLScheme(strings.ToLower(w.s))
-	lv, why := facts.SchemeRisk(scheme)
-	if t == facts.TargetWeb || lv <= level.Caution {
-		c.add(level.Caution, "open-url", "%s: %s", c.name, why)
+	fx, why := facts.SchemeEffect(scheme)
+	if t == facts.TargetWeb || fx.Level() <= level.Caution {
+		c.add(effect.Of(effect.Launch), "open-url", "%s: %s", c.name, why)
 		return
 	}
-	c.add(lv, "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
+	c.add(fx.On(w.s), "open-url", "%s %s: %s", c.name, rate.Display(w.s), why)
 }
 
 // path rates opening the file at p (w's text, or a file: URL's path) with
@@ -102,7 +103,7 @@ func (l launch) path(w word, p string) {
 	whole := !w.hole && !strings.Contains(p, rate.HoleMark)
 	shown := rate.Display(p)
 	if content, ok := c.a.fileContent(p); ok && whole && (content == fileDownloaded || content == fileComputed) {
-		c.add(level.Destructive, "download-exec", "%s %s: launches something this script downloaded", c.name, shown)
+		c.add(effect.Of(effect.RunComputed).On(p), "download-exec", "%s %s: launches something this script downloaded", c.name, shown)
 	}
 	hs := l.handlers
 	if len(hs) == 0 {
@@ -113,11 +114,11 @@ func (l launch) path(w word, p string) {
 		if named != nil {
 			h = *named
 		}
-		lv, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Level()
+		fx, k, why := facts.ScriptOpen{Handler: h, Path: strings.ReplaceAll(p, rate.HoleMark, "…"), Whole: whole, Shown: "it"}.Effect()
 		if named != nil {
 			rule = "open-" + k.String()
 		}
-		c.add(lv, rule, "%s %s: %s", c.name, shown, why)
+		c.add(fx.On(p), rule, "%s %s: %s", c.name, shown, why)
 	}
 }
 
@@ -178,7 +179,7 @@ func openCommand(c *call) {
 					l.handlers = append(l.handlers, namedApp(v, s[k] == 'b'))
 					if runsCommands(v) {
 						term = true
-						c.add(level.Dangerous, "open-terminal", "open -%c %s: opens a terminal or script runner", s[k], rate.Display(v.s))
+						c.add(effect.Of(effect.Launch, effect.Terminal).On(v.s), "open-terminal", "open -%c %s: opens a terminal or script runner", s[k], rate.Display(v.s))
 						c.terminalArgs()
 					}
 				case 'u':
@@ -200,9 +201,9 @@ func openCommand(c *call) {
 	case reveal && len(l.handlers) == 0:
 		// open -R: the Finder shows where the file is, and opens nothing
 		// (REVEAL_IN_FINDER in the DSL).
-		c.add(level.Safe, "open-reveal", "open -R: shows the file in the Finder")
+		c.add(effect.Of(effect.Read), "open-reveal", "open -R: shows the file in the Finder")
 	default:
-		c.add(level.Caution, "open", "open: opens a file, folder or application")
+		c.add(effect.Of(effect.Launch), "open", "open: opens a file, folder or application")
 	}
 }
 
@@ -232,7 +233,7 @@ func xdgOpen(c *call) {
 		for i := 0; i < len(args); i++ {
 			switch s := args[i].s; {
 			case s == "--launch" && i+1 < len(args):
-				c.add(level.Dangerous, "exo-launch", "exo-open --launch %s: starts the preferred application of that kind", rate.Display(args[i+1].s))
+				c.add(effect.Of(effect.Launch, effect.Computed), "exo-launch", "exo-open --launch %s: starts the preferred application of that kind", rate.Display(args[i+1].s))
 				if strings.EqualFold(args[i+1].s, "TerminalEmulator") || args[i+1].hole {
 					l.handlers = append(l.handlers, &facts.Handler{Platform: facts.Linux, ID: "x-terminal-emulator", Name: "the preferred terminal"})
 				} else {
@@ -246,13 +247,13 @@ func xdgOpen(c *call) {
 				l.launchOperand(args[i])
 			}
 		}
-		c.add(level.Caution, "open", "%s: opens a file, folder or web page", c.name)
+		c.add(effect.Of(effect.Launch), "open", "%s: opens a file, folder or web page", c.name)
 		return
 	}
 	for _, w := range operands(args) {
 		l.launchOperand(w)
 	}
-	c.add(level.Caution, "open", "%s: opens a file, folder or web page", c.name)
+	c.add(effect.Of(effect.Launch), "open", "%s: opens a file, folder or web page", c.name)
 }
 
 // launchOperand rates one operand of a Linux launcher: a folder goes to
@@ -261,7 +262,7 @@ func xdgOpen(c *call) {
 func (l launch) launchOperand(w word) {
 	if !w.hole {
 		if _, _, ok := facts.OpenURL(w.s); !ok && facts.OpenPath(w.s) == facts.TargetFolder {
-			l.c.add(level.Dangerous, "open-folder", "%s %s: the folder goes to the file manager the desktop chooses", l.c.name, rate.Display(w.s))
+			l.c.add(effect.Of(effect.Launch, effect.Computed).On(w.s), "open-folder", "%s %s: the folder goes to the file manager the desktop chooses", l.c.name, rate.Display(w.s))
 			return
 		}
 	}
@@ -278,16 +279,16 @@ func gioCommand(c *call) {
 		xdgOpen(&call{a: c.a, name: "gio open", args: ops[1:], span: c.span, pc: c.pc})
 	case "launch":
 		if len(ops) < 2 {
-			c.add(level.Dangerous, "gio-launch", "gio launch: starts a desktop file's program")
+			c.add(effect.Of(effect.RunUnseen), "gio-launch", "gio launch: starts a desktop file's program")
 			return
 		}
 		l := launch{c: &call{a: c.a, name: "gio launch", args: c.args, span: c.span, pc: c.pc}, platform: facts.Linux, handlers: []*facts.Handler{desktopHandler(ops[1])}}
-		c.add(level.Dangerous, "gio-launch", "gio launch %s: starts the program of a desktop file", rate.Display(ops[1].s))
+		c.add(effect.Of(effect.RunUnseen).On(ops[1].s), "gio-launch", "gio launch %s: starts the program of a desktop file", rate.Display(ops[1].s))
 		for _, w := range ops[2:] {
 			l.file(w)
 		}
 	default:
-		c.add(level.Dangerous, "gio", "gio %s: a subcommand Airlock does not model", rate.Display(sub(c.args)))
+		c.add(effect.Of(effect.Unknown), "gio", "gio %s: a subcommand Airlock does not model", rate.Display(sub(c.args)))
 	}
 }
 
@@ -302,9 +303,9 @@ func kioCommand(c *call) {
 			xdgOpen(&call{a: c.a, name: c.name + " exec", args: ops[1:2], span: c.span, pc: c.pc})
 			return
 		}
-		c.add(level.Dangerous, "kioclient-exec", "%s exec: runs or opens what it is given", c.name)
+		c.add(effect.Of(effect.Launch, effect.Computed), "kioclient-exec", "%s exec: runs or opens what it is given", c.name)
 	default:
-		c.add(level.Dangerous, "kioclient", "%s %s: a subcommand Airlock does not model", c.name, rate.Display(sub(c.args)))
+		c.add(effect.Of(effect.Unknown), "kioclient", "%s %s: a subcommand Airlock does not model", c.name, rate.Display(sub(c.args)))
 	}
 }
 
@@ -315,7 +316,7 @@ func gtkLaunch(c *call) {
 	if len(ops) == 0 {
 		return
 	}
-	c.add(level.Dangerous, "gtk-launch", "gtk-launch %s: starts the program of a desktop file", rate.Display(ops[0].s))
+	c.add(effect.Of(effect.RunUnseen).On(ops[0].s), "gtk-launch", "gtk-launch %s: starts the program of a desktop file", rate.Display(ops[0].s))
 	l := launch{c: c, platform: facts.Linux, handlers: []*facts.Handler{desktopHandler(ops[0])}}
 	for _, w := range ops[1:] {
 		l.file(w)

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -40,29 +40,29 @@ func defaultsCommand(c *call) {
 			}
 		}
 		if strings.Contains(domain, "loginwindow") && hasArg(args, "LoginHook", "LogoutHook") {
-			c.add(level.Destructive, "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
+			c.add(effect.Of(effect.Persist), "defaults-hook", "defaults write … LoginHook: runs a script at every login (persistence)")
 			return
 		}
 		if what, ok := defaultsSecurity(ops); ok && s == "write" || s == "delete" && len(ops) > 2 && securityDefaultKey(ops) {
 			if !ok {
 				what = ops[1].s + " " + ops[2].s
 			}
-			c.add(level.Destructive, "security-off", "defaults %s %s: turns a protection of the OS off", s, rate.Display(what))
+			c.add(effect.Of(effect.SecurityOff), "security-off", "defaults %s %s: turns a protection of the OS off", s, rate.Display(what))
 			return
 		}
 		if cosmeticDomains[domain] && s == "write" {
-			c.add(level.Caution, "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
+			c.add(effect.Of(effect.Setting).On(domain), "defaults-write", "defaults write %s: changes how %s looks or behaves", domain, domain)
 			return
 		}
-		c.add(level.Dangerous, "defaults-write", "defaults %s: changes preferences", s)
+		c.add(effect.Of(effect.Setting, effect.Session), "defaults-write", "defaults %s: changes preferences", s)
 	default:
-		c.add(level.Dangerous, "defaults", "defaults %s: changes preferences", rate.Display(s))
+		c.add(effect.Of(effect.Setting, effect.Session), "defaults", "defaults %s: changes preferences", rate.Display(s))
 	}
 }
 
 // suCommand rates su: a shell as another user; -c runs a command there.
 func suCommand(c *call) {
-	c.add(level.Dangerous, "su", "su: runs commands as another user")
+	c.add(effect.Of(effect.Admin), "su", "su: runs commands as another user")
 	for i, w := range c.args {
 		switch {
 		case (w.s == "-c" || w.s == "--command") && i+1 < len(c.args):
@@ -80,21 +80,21 @@ func suCommand(c *call) {
 // -f file) later.
 func atCommand(c *call) {
 	if hasShort(c.args, 'l') || hasShort(c.args, 'r') || hasShort(c.args, 'd') || c.name == "at" && hasShort(c.args, 'c') {
-		c.add(level.Caution, "at", "%s: lists or removes scheduled jobs", c.name)
+		c.add(effect.Of(effect.Change), "at", "%s: lists or removes scheduled jobs", c.name)
 		return
 	}
-	c.add(level.Destructive, "persistence", "%s: schedules commands to run later, after this action is over (persistence)", c.name)
+	c.add(effect.Of(effect.Persist), "persistence", "%s: schedules commands to run later, after this action is over (persistence)", c.name)
 	for i, w := range c.args {
 		if w.s == "-f" && i+1 < len(c.args) {
 			f := c.args[i+1]
 			switch {
 			case f.hole:
-				c.add(level.Destructive, "at-computed", "%s -f: runs a file named at run time", c.name)
+				c.add(effect.Of(effect.Persist), "at-computed", "%s -f: runs a file named at run time", c.name)
 			case isStdinPath(f.s):
 				c.fromStdinAs(true)
 			case c.a.runFile(c, f.s):
 			default:
-				c.add(level.Dangerous, "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, rate.Display(f.s))
+				c.add(effect.Of(effect.RunUnseen).On(f.s), "at-file", "%s -f %s: runs commands from a file that is not analysed", c.name, rate.Display(f.s))
 			}
 			return
 		}
@@ -105,11 +105,11 @@ func atCommand(c *call) {
 // typed rates text typed into a terminal session (tmux send-keys, screen
 // -X stuff): it runs as commands there.
 func (c *call) typed(ws []word, what string) {
-	c.add(level.Dangerous, "type-into-terminal", "%s types into a terminal session: the text runs as commands", what)
+	c.add(effect.Of(effect.Input, effect.Terminal), "type-into-terminal", "%s types into a terminal session: the text runs as commands", what)
 	var b strings.Builder
 	for _, w := range ws {
 		if w.hole {
-			c.add(level.Destructive, "computed-script", "%s types text computed at run time: cannot tell what runs", what)
+			c.add(effect.Of(effect.RunComputed), "computed-script", "%s types text computed at run time: cannot tell what runs", what)
 			return
 		}
 		b.WriteString(w.s)
@@ -118,7 +118,7 @@ func (c *call) typed(ws []word, what string) {
 }
 
 func screenCommand(c *call) {
-	c.add(level.Caution, "screen", "screen: controls terminal sessions")
+	c.add(effect.Of(effect.AppState), "screen", "screen: controls terminal sessions")
 	args := c.args
 	attach, detached, mflag := false, false, false
 	for i := 0; i < len(args); i++ {
@@ -152,7 +152,7 @@ func screenCommand(c *call) {
 					c.a.call(cmd[1:], c.span, pipeCtx{})
 				}
 			case "source":
-				c.add(level.Dangerous, "screen-source", "screen -X source: runs screen commands from a file")
+				c.add(effect.Of(effect.RunUnseen), "screen-source", "screen -X source: runs screen commands from a file")
 			}
 			return
 		case inList(s, "-ls", "-list", "-wipe", "-v", "-h", "-help", "--help", "-version"):
@@ -183,6 +183,49 @@ func screenCommand(c *call) {
 	}
 }
 
+// The terminal multiplexers' option models (screen(1), tmux(1)): their
+// own options, up to the command they run (screen CMD) or the first tmux
+// command; -X and the tmux commands are rated by their functions. A
+// configuration file holds commands that are not analysed.
+var (
+	screenModel = &opts{
+		short:  "aAdDrRxmqUOlifv",
+		valued: "ehpStTX",
+		cmdAt:  true,
+		stop:   "-X",
+		long:   "-ls -list -wipe -version -help --help -ln -Logfile= -Q",
+		effects: map[string]optEffect{
+			"-c": optFx(effect.RunUnseen, "reads screen commands from a configuration file that is not analysed"),
+			"-s": optFx(effect.RunUnseen, "starts windows with the shell program it names"),
+			"-L": optFx(effect.Overwrite, "logs every window to a file"),
+		},
+	}
+	tmuxModel = &opts{
+		short:  "2CDlNuvV",
+		valued: "cLST",
+		cmdAt:  true,
+		effects: map[string]optEffect{
+			"-f": optFx(effect.RunUnseen, "reads tmux commands from a configuration file that is not analysed"),
+		},
+	}
+)
+
+// tmuxHarmless are the tmux commands (and their aliases) that attach,
+// list, show, select, move, resize, rename or stop sessions, windows and
+// panes: they run nothing and type nothing. Any other command not in
+// tmuxSubs (set-option, set-hook, bind-key, buffers) is not modelled.
+var tmuxHarmless = set(`attach-session attach a at detach-client detach has-session has kill-pane killp kill-server
+	kill-session kill-window killw list-buffers lsb list-clients lsc list-commands lscm list-keys lsk list-panes lsp
+	list-sessions ls list-windows lsw select-pane selectp select-window selectw select-layout selectl next-layout
+	nextl previous-layout prevl rename-session rename rename-window renamew resize-pane resizep resize-window resizew
+	display-message display capture-pane capturep show-options show show-window-options showw show-environment
+	showenv show-messages showmsgs show-buffer showb show-hooks info start-server start switch-client switchc
+	last-window last last-pane lastp next-window next previous-window prev swap-pane swapp swap-window swapw
+	move-window movew move-pane movep join-pane joinp break-pane breakp rotate-window rotatew copy-mode
+	clear-history clearhist choose-tree choose-buffer choose-client lock-server lock lock-session locks lock-client
+	lockc refresh-client refresh suspend-client suspendc wait-for wait delete-buffer deleteb display-panes displayp
+	find-window findw link-window linkw unlink-window unlinkw list-commands server-access`)
+
 // tmuxSubs are the tmux commands that run a shell command (kind 1), type
 // keys (2), test a shell command (3) or run tmux commands from a file
 // (4), with their valued options.
@@ -199,7 +242,7 @@ var tmuxSubs = map[string]struct {
 }
 
 func tmuxCommand(c *call) {
-	c.add(level.Caution, "tmux", "tmux: controls terminal sessions")
+	c.add(effect.Of(effect.AppState), "tmux", "tmux: controls terminal sessions")
 	args := c.args
 	i := 0
 	for i < len(args) && !args[i].hole && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1 {
@@ -242,6 +285,9 @@ func (c *call) tmuxOne(ws []word) {
 	sub := strings.ToLower(ws[0].s)
 	spec, ok := tmuxSubs[sub]
 	if !ok {
+		if !tmuxHarmless[sub] {
+			c.add(effect.Of(effect.Unknown).On(sub), "tmux-unmodelled", "tmux %s: a tmux command Airlock does not model (options, hooks and key bindings can run shell commands)", rate.Display(sub))
+		}
 		return
 	}
 	rest := ws[1:]
@@ -296,10 +342,10 @@ func (c *call) tmuxOne(ws []word) {
 			c.nested(rest[:1], what)
 		}
 		if len(rest) > 1 {
-			c.add(level.Dangerous, "tmux-commands", "%s: runs tmux commands that are not analysed", what)
+			c.add(effect.Of(effect.RunUnseen), "tmux-commands", "%s: runs tmux commands that are not analysed", what)
 		}
 	case 4:
-		c.add(level.Dangerous, "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+		c.add(effect.Of(effect.RunUnseen), "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
 	}
 }
 
@@ -339,16 +385,16 @@ func xcrunCommand(c *call) {
 			case "list", "help", "getenv", "listapps", "appinfo", "get_app_container":
 				return
 			case "erase", "delete", "uninstall":
-				c.add(level.Dangerous, "simctl", "simctl %s: wipes simulator data", args[1].s)
+				c.add(effect.Of(effect.Change, effect.Bulk), "simctl", "simctl %s: wipes simulator data", args[1].s)
 				return
 			}
 		}
-		c.add(level.Caution, "xcrun", "xcrun simctl: controls simulators")
+		c.add(effect.Of(effect.AppState), "xcrun", "xcrun simctl: controls simulators")
 		return
 	}
 	_, known := rows.row(tool)
 	if !known && xcodeTools[tool] && !args[0].hole {
-		c.add(level.Caution, "xcrun", "xcrun %s: runs a developer tool", rate.Display(tool))
+		c.add(effect.Of(effect.Run).On(tool), "xcrun", "xcrun %s: runs a developer tool", rate.Display(tool))
 		return
 	}
 	c.a.call(args, c.span, c.pc)
@@ -370,7 +416,7 @@ func manCommand(c *call) {
 		default:
 			continue
 		}
-		c.add(level.Caution, "man-pager", "man: runs %s to show the page", rate.Display(v.s))
+		c.add(effect.Of(effect.Run).On(v.s), "man-pager", "man: runs %s to show the page", rate.Display(v.s))
 		c.nested([]word{v}, "man pager")
 	}
 }
@@ -417,7 +463,7 @@ func rgCommand(c *call) {
 		if pre.s == "" {
 			continue
 		}
-		c.add(level.Caution, "rg-pre", "rg --pre: runs %s on every file searched", rate.Display(pre.s))
+		c.add(effect.Of(effect.Run).On(pre.s), "rg-pre", "rg --pre: runs %s on every file searched", rate.Display(pre.s))
 		c.a.call([]word{pre, {s: rate.HoleMark, hole: true, glob: true}}, c.span, pipeCtx{})
 	}
 }
@@ -445,11 +491,11 @@ func plutilCommand(c *call) {
 	}
 	switch {
 	case hasOut && out.s != "-" && !isDevice(out.s):
-		c.add(level.Caution, "plutil", "plutil: writes a property list")
+		c.add(effect.Of(effect.Create), "plutil", "plutil: writes a property list")
 		c.a.write(out, c.span, "plutil writes")
 	case hasOut:
 	case mode != "" && len(args) > 0:
-		c.add(level.Caution, "plutil", "plutil: changes a property list in place")
+		c.add(effect.Of(effect.Change), "plutil", "plutil: changes a property list in place")
 		last := args[len(args)-1]
 		c.a.write(last, c.span, "plutil changes")
 	}
@@ -481,7 +527,7 @@ func plistBuddyCommand(c *call) {
 		write = true // interactive
 	}
 	if write {
-		c.add(level.Caution, "plistbuddy", "PlistBuddy: edits a property list")
+		c.add(effect.Of(effect.Change), "plistbuddy", "PlistBuddy: edits a property list")
 		if hasFile {
 			c.a.write(file, c.span, "PlistBuddy changes")
 		}
@@ -498,7 +544,7 @@ func sortCommand(c *call) {
 	shortOpts(c.args, "oktTS", long, func(opt string, v word, has bool) {
 		switch {
 		case (opt == "-o" || opt == "--output") && has:
-			c.add(level.Caution, "sort", "sort -o: writes a file")
+			c.add(effect.Of(effect.Create), "sort", "sort -o: writes a file")
 			c.a.write(v, c.span, "sort -o writes")
 			out = v
 		case opt == "":
@@ -512,7 +558,7 @@ func sortCommand(c *call) {
 		empty = in.s == "/dev/null" && (i == 0 || empty)
 	}
 	if out.s != "" && !isDevice(out.s) && empty {
-		c.add(level.Destructive, "truncate", "sort -o %s of empty input: empties the file", rate.Display(out.s))
+		c.add(effect.Of(effect.Remove).On(out.s), "truncate", "sort -o %s of empty input: empties the file", rate.Display(out.s))
 	}
 }
 
@@ -525,10 +571,10 @@ func uniqCommand(c *call) {
 		}
 	})
 	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
-		c.add(level.Caution, "uniq", "uniq: writes a file")
+		c.add(effect.Of(effect.Create), "uniq", "uniq: writes a file")
 		c.a.write(ops[1], c.span, "uniq writes")
 		if ops[0].s == "/dev/null" || ops[0].s == "-" && c.pc.stdin == "devnull" {
-			c.add(level.Destructive, "truncate", "uniq /dev/null %s: empties the file", rate.Display(ops[1].s))
+			c.add(effect.Of(effect.Remove).On(ops[1].s), "truncate", "uniq /dev/null %s: empties the file", rate.Display(ops[1].s))
 		}
 	}
 }
@@ -537,7 +583,7 @@ func uniqCommand(c *call) {
 func base64Command(c *call) {
 	shortOpts(c.args, "ioBbw", func(n string) bool { return inList(n, "--input", "--output", "--break", "--wrap") }, func(opt string, v word, has bool) {
 		if (opt == "-o" || opt == "--output") && has && v.s != "-" && !isDevice(v.s) {
-			c.add(level.Caution, "base64", "base64 -o: writes a file")
+			c.add(effect.Of(effect.Create), "base64", "base64 -o: writes a file")
 			c.a.write(v, c.span, "base64 writes")
 			if !v.hole {
 				c.a.setFile(v.s, fileComputed)
@@ -555,7 +601,7 @@ func xxdCommand(c *call) {
 		}
 	})
 	if len(ops) > 1 && ops[1].s != "-" && !isDevice(ops[1].s) {
-		c.add(level.Caution, "xxd", "xxd: writes a file")
+		c.add(effect.Of(effect.Create), "xxd", "xxd: writes a file")
 		c.a.write(ops[1], c.span, "xxd writes")
 		if !ops[1].hole {
 			c.a.setFile(ops[1].s, fileComputed)
@@ -649,23 +695,23 @@ func sedCommand(c *call) {
 		}
 	}
 	if fromFile {
-		c.add(level.Caution, "sed-file", "%s runs a sed script from a file", c.name)
+		c.add(effect.Of(effect.Run), "sed-file", "%s runs a sed script from a file", c.name)
 	}
 	if inplace {
-		c.add(level.Caution, "sed", "sed -i: edits files in place")
+		c.add(effect.Of(effect.Change), "sed", "sed -i: edits files in place")
 		for _, f := range files {
 			c.a.write(f, c.span, "edits")
 		}
 		if len(scripts) == 1 && !scripts[0].hole {
 			switch strings.Join(strings.Fields(strings.TrimRight(scripts[0].s, "; \n")), "") {
 			case "d", "1,$d", "0,$d", ",$d", "D", "1,$D":
-				c.add(level.Destructive, "truncate", "sed -i %s: deletes every line, emptying the files", rate.Display(scripts[0].s))
+				c.add(effect.Of(effect.Remove), "truncate", "sed -i %s: deletes every line, emptying the files", rate.Display(scripts[0].s))
 			}
 		}
 	}
 	for _, sc := range scripts {
 		if sc.hole {
-			c.add(level.Caution, "sed-computed", "%s script computed at run time", c.name)
+			c.add(effect.Of(effect.Change), "sed-computed", "%s script computed at run time", c.name)
 			continue
 		}
 		c.sedScript(sc.s)
@@ -734,7 +780,7 @@ func (c *call) sedScript(s string) {
 					c.sedFile(f, true)
 					continue
 				case 'e':
-					c.add(level.Dangerous, "sed-exec", "%s s///e: runs the pattern space as a command", c.name)
+					c.add(effect.Of(effect.Shell), "sed-exec", "%s s///e: runs the pattern space as a command", c.name)
 				}
 				i++
 			}
@@ -745,7 +791,7 @@ func (c *call) sedScript(s string) {
 		case ch == 'e':
 			var cmd string
 			cmd, i = restOfLine(i + 1)
-			c.add(level.Dangerous, "sed-exec", "%s e: runs a command", c.name)
+			c.add(effect.Of(effect.Shell), "sed-exec", "%s e: runs a command", c.name)
 			c.nestedText(cmd, "sed e")
 		default:
 			i++
@@ -758,7 +804,7 @@ func (c *call) sedFile(f string, write bool) {
 		return
 	}
 	if write {
-		c.add(level.Caution, "sed-write", "%s script writes %s", c.name, rate.Display(f))
+		c.add(effect.Of(effect.Create).On(f), "sed-write", "%s script writes %s", c.name, rate.Display(f))
 		c.a.write(word{s: f}, c.span, "sed writes to")
 		return
 	}
@@ -800,7 +846,7 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 // unzipCommand rates unzip: it writes into -d DIR or the working
 // directory.
 func unzipCommand(c *call) {
-	c.add(level.Caution, "unzip", "unzip: extracts files")
+	c.add(effect.Of(effect.Create), "unzip", "unzip: extracts files")
 	if !unzipLists(c.args) {
 		var dir word
 		has := false
@@ -861,11 +907,11 @@ func chflagsCommand(c *call) {
 	}
 	switch {
 	case lock:
-		c.add(level.Dangerous, "chflags", "chflags %s: locks files so that they cannot be changed or deleted", rate.Display(flags))
+		c.add(effect.Of(effect.Change, effect.Bulk), "chflags", "chflags %s: locks files so that they cannot be changed or deleted", rate.Display(flags))
 	case hasShort(c.args, 'R'):
-		c.add(level.Dangerous, "chflags", "chflags -R %s: changes the flags of every file in a folder", rate.Display(flags))
+		c.add(effect.Of(effect.Change, effect.Bulk), "chflags", "chflags -R %s: changes the flags of every file in a folder", rate.Display(flags))
 	default:
-		c.add(level.Caution, "chflags", "chflags: changes file flags")
+		c.add(effect.Of(effect.Change), "chflags", "chflags: changes file flags")
 	}
 }
 
@@ -874,7 +920,7 @@ func chflagsCommand(c *call) {
 func hashCommand(c *call) {
 	for _, w := range c.args {
 		if w.s == "-p" || strings.Contains(w.s, "=") {
-			c.add(level.Dangerous, "hash", "hash: makes a command name run another program")
+			c.add(effect.Of(effect.LoadCode), "hash", "hash: makes a command name run another program")
 			return
 		}
 	}
@@ -890,10 +936,10 @@ func launchctlCommand(c *call) {
 	case "list", "print", "print-disabled", "blame", "version", "help", "getenv", "print-cache", "dumpstate", "procinfo", "hostinfo", "resolveport", "examine", "":
 		return
 	case "load", "bootstrap", "submit", "enable":
-		c.add(level.Destructive, "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)
+		c.add(effect.Of(effect.Persist), "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)
 		return
 	case "asuser", "bsexec":
-		c.add(level.Dangerous, "launchctl", "launchctl %s: runs a command in another session", s)
+		c.add(effect.Of(effect.Admin), "launchctl", "launchctl %s: runs a command in another session", s)
 		for i, w := range c.args {
 			if strings.EqualFold(w.s, s) && i+2 < len(c.args) {
 				c.a.call(c.args[i+2:], c.span, c.pc)
@@ -902,22 +948,31 @@ func launchctlCommand(c *call) {
 		}
 		return
 	}
-	c.add(level.Dangerous, "launchctl", "launchctl %s: changes background services", rate.Display(s))
+	c.add(effect.Of(effect.Setting, effect.Session), "launchctl", "launchctl %s: changes background services", rate.Display(s))
 }
 
 // opensslCommand rates openssl: -out writes a file, s_client and s_server
 // talk to the network.
+// opensslLoads are openssl's options (of every command) that load native
+// code: an engine or a provider, by name or from a path.
+var opensslLoads = set("-engine -provider -provider-path -keyform=engine -ssl_client_engine")
+
 func opensslCommand(c *call) {
 	s := sub(c.args)
 	switch s {
 	case "version", "help", "list", "":
 		return
 	case "s_client", "s_server", "s_time":
-		c.add(level.Dangerous, "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
+		c.add(effect.Of(effect.Connect), "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
 		c.a.egress("network", c.span, "openssl %s: sends stdin over the network", s)
 		return
 	}
-	c.add(level.Caution, "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
+	c.add(effect.Of(effect.Create), "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
+	for _, w := range c.args {
+		if opensslLoads[w.s] {
+			c.add(effect.Of(effect.LoadCode).On(w.s), "openssl-engine", "openssl %s %s: loads an engine or provider, native code that is not analysed", rate.Display(s), w.s)
+		}
+	}
 	for i, w := range c.args {
 		if i+1 >= len(c.args) {
 			break

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -12,7 +12,7 @@ import (
 // it does lands in whatever app is in front, and the gate checks the context
 // lock (and that no approval is on screen) before it runs.
 func synthInput(c *call) {
-	c.add(level.Dangerous, "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
+	c.add(effect.Of(effect.Input, effect.Computed), "synth-input", "%s: types or clicks on your behalf, in whatever app is in front", rate.Display(c.name))
 }
 
 // moreCommands registers the handlers of commands that run other commands,
@@ -42,7 +42,7 @@ func killCommand(c *call) {
 			s := w.s
 			switch {
 			case s == "-u" || s == "-U" || s == "--uid" || s == "--euid" || strings.HasPrefix(s, "--uid=") || strings.HasPrefix(s, "--euid="):
-				c.add(level.Dangerous, "kill-user", "%s %s: kills every process of a user", c.name, s)
+				c.add(effect.Of(effect.Signal, effect.Session), "kill-user", "%s %s: kills every process of a user", c.name, s)
 			case s == "-s" || s == "--signal":
 				if i+1 < len(args) {
 					signal(args[i+1].s)
@@ -58,14 +58,14 @@ func killCommand(c *call) {
 	for _, w := range targets {
 		switch strings.ToLower(w.s) {
 		case "windowserver", "loginwindow", "launchd", "kernel_task", "1", "-1":
-			c.add(level.Dangerous, "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
+			c.add(effect.Of(effect.Signal, effect.Session), "kill-system", "%s %s: kills a process the session depends on (or every process)", c.name, w.s)
 		}
 	}
 	if forced {
-		c.add(level.Dangerous, "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
+		c.add(effect.Of(effect.Signal, effect.Forced), "kill-forced", "%s -9: force-kills processes; unsaved work is lost", c.name)
 		return
 	}
-	c.add(level.Caution, "kill", "%s: stops processes", c.name)
+	c.add(effect.Of(effect.Signal), "kill", "%s: stops processes", c.name)
 }
 
 // shortOpts walks a command's arguments the way getopt does: clusters of
@@ -140,91 +140,158 @@ func curlLongValued(n string) bool {
 		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
 		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
 		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
-		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey":
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl":
 		return true
 	}
 	return strings.HasPrefix(n, "--data")
 }
 
+// curlModel is curl's option model (curl(1)): the options that only say
+// how to fetch, send or show, with the value-taking ones; curlCommand
+// rates what they send, read and write. Options whose effect curlCommand
+// does not see are listed with it: a socket of this Mac's services, FTP
+// commands, mail.
+var curlModel = &opts{
+	short:  "#0123456aBfGgIijJkLlMNnOpqRsSvVZ",
+	valued: curlValued,
+	long: `--append --use-ascii --fail --fail-with-body --fail-early --get --globoff --head --include
+		--junk-session-cookies --remote-header-name --insecure --location --location-trusted --list-only --manual
+		--no-buffer --netrc --netrc-optional --remote-name --remote-name-all --proxytunnel --disable --remote-time
+		--silent --show-error --verbose --version --help --help= --parallel --parallel-immediate --http1.0 --http1.1
+		--http2 --http2-prior-knowledge --http3 --http3-only --tlsv1 --tlsv1.0 --tlsv1.1 --tlsv1.2 --tlsv1.3 --ipv4
+		--ipv6 --progress-bar --no-progress-meter --compressed --create-dirs --raw --tcp-nodelay --tcp-fastopen
+		--no-keepalive --no-sessionid --no-alpn --path-as-is --post301 --post302 --post303 --ssl --ssl-reqd
+		--ssl-no-revoke --ssl-revoke-best-effort --anyauth --basic --digest --ntlm --negotiate --retry-all-errors
+		--retry-connrefused --skip-existing --remove-on-error --no-clobber --clobber --xattr --trace-time --trace-ids
+		--proxy-insecure --proxy-anyauth --proxy-basic --proxy-digest --proxy-ntlm --proxy-negotiate --ca-native
+		--proxy-ca-native --ignore-content-length --suppress-connect-headers --disallow-username-in-url --styled-output
+		--no-styled-output --no-show-error --no-fail --no-location --no-silent --no-verbose --no-include
+		--no-remote-name --no-insecure --no-compressed --no-parallel --no-progress-bar --no-buffer --no-netrc
+		--output= --output-dir= --upload-file= --form= --form-string= --json= --header= --request= --user= --referer=
+		--user-agent= --cookie= --cookie-jar= --config= --proxy= --range= --continue-at= --write-out= --max-time=
+		--connect-timeout= --retry= --retry-delay= --retry-max-time= --cert= --key= --cert-type= --key-type= --pass=
+		--cacert= --capath= --crlfile= --resolve= --connect-to= --url= --dump-header= --trace= --trace-ascii=
+		--stderr= --limit-rate= --max-filesize= --proto= --proto-redir= --proto-default= --interface= --local-port=
+		--dns-servers= --oauth2-bearer= --aws-sigv4= --variable= --netrc-file= --etag-save= --etag-compare=
+		--url-query= --proxy-user= --noproxy= --max-redirs= --time-cond= --speed-limit= --speed-time=
+		--preproxy= --socks5= --socks5-hostname= --socks4= --socks4a= --expect100-timeout= --parallel-max= --rate=
+		--create-file-mode= --keepalive-time= --ciphers= --tls13-ciphers= --curves= --tls-max= --pinnedpubkey=
+		--proxy-header= --request-target= --doh-url= --happy-eyeballs-timeout-ms= --data= --data-ascii=
+		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=`,
+	effects: map[string]optEffect{
+		"--unix-socket":          optFx(effect.Connect, "talks to a local service's socket (Docker's runs containers), not the network"),
+		"--abstract-unix-socket": optFx(effect.Connect, "talks to a local service's socket, not the network"),
+		"-Q":                     optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--quote":                optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--mail-rcpt":            optFx(effect.Send, "sends mail to the recipient it names"),
+		"--mail-from":            optFx(effect.Send, "sends mail as the sender it names"),
+		"--hsts":                 optFx(effect.Overwrite, "reads and rewrites the HSTS cache file it names"),
+		"--alt-svc":              optFx(effect.Overwrite, "reads and rewrites the Alt-Svc cache file it names"),
+	},
+}
+
+// curlUse is what curl's options say it does: send data, save files (and
+// where), and the URLs it is given.
+type curlUse struct {
+	upload, remoteName bool
+	outDir             word
+	outputs, urls      []word
+}
+
 func curlCommand(c *call) {
-	upload, remoteName := false, false
-	outDir := word{}
-	var outputs []word
-	var urls []word
-	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) {
-		switch {
-		case opt == "":
-			urls = append(urls, v)
-		case !has:
-			if opt == "-O" || opt == "--remote-name" || opt == "--remote-name-all" || opt == "-J" || opt == "--remote-header-name" {
-				remoteName = true
-			}
-		case opt == "-T" || opt == "--upload-file":
-			upload = true
-			if v.s != "-" && v.s != "." {
-				c.a.read(v, c.span)
-			}
-		case opt == "-d" || opt == "-F" || strings.HasPrefix(opt, "--data") || opt == "--form" || opt == "--form-string" || opt == "--json":
-			upload = true
-			data := v.s
-			if j := strings.IndexAny(data, "@<"); j >= 0 {
-				c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
-			}
-		case opt == "-X" || opt == "--request":
-			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
-				upload = true
-			}
-		case opt == "-K" || opt == "--config":
-			c.add(level.Dangerous, "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
-			c.a.read(v, c.span)
-		case opt == "-o" || opt == "--output":
-			outputs = append(outputs, v)
-		case opt == "--output-dir":
-			outDir = v
-		case opt == "-D" || opt == "--dump-header" || opt == "-c" || opt == "--cookie-jar" || opt == "--trace" ||
-			opt == "--trace-ascii" || opt == "--stderr" || opt == "--etag-save":
-			if v.s != "-" && !isDevice(v.s) {
-				c.a.write(v, c.span, c.name+" writes")
-			}
-		}
-	})
-	inDir := func(name word) word {
-		if outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
-			return name
-		}
-		return word{s: strings.TrimSuffix(outDir.s, "/") + "/" + name.s, hole: outDir.hole, guess: outDir.guess, span: name.span}
+	var u curlUse
+	shortOpts(c.args, curlValued, curlLongValued, func(opt string, v word, has bool) { u.option(c, opt, v, has) })
+	u.saves(c)
+	if u.upload {
+		c.add(effect.Of(effect.Upload), "upload", "%s: sends data to a server", c.name)
+		return
 	}
-	for _, o := range outputs {
+	c.add(effect.Of(effect.Fetch), "download", "%s: fetches from the network", c.name)
+}
+
+// option notes one of curl's options (opt "" for a URL), with its value v
+// when has: what it sends or reads, and where it writes.
+func (u *curlUse) option(c *call, opt string, v word, has bool) {
+	switch {
+	case opt == "":
+		u.urls = append(u.urls, v)
+	case !has:
+		u.remoteName = u.remoteName || curlRemoteName[opt]
+	case opt == "-T" || opt == "--upload-file":
+		u.upload = true
+		if v.s != "-" && v.s != "." {
+			c.a.read(v, c.span)
+		}
+	case curlSends[opt] || strings.HasPrefix(opt, "--data"):
+		u.upload = true
+		data := v.s
+		if j := strings.IndexAny(data, "@<"); j >= 0 {
+			c.a.read(word{s: data[j+1:], hole: v.hole, guess: v.guess}, c.span)
+		}
+	case opt == "-X" || opt == "--request":
+		if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+			u.upload = true
+		}
+	case opt == "-K" || opt == "--config":
+		c.add(effect.Of(effect.Unknown), "curl-config", "%s -K: takes options from a file that is not analysed", c.name)
+		c.a.read(v, c.span)
+	case opt == "-o" || opt == "--output":
+		u.outputs = append(u.outputs, v)
+	case opt == "--output-dir":
+		u.outDir = v
+	case curlWrites[opt]:
+		if v.s != "-" && !isDevice(v.s) {
+			c.a.write(v, c.span, c.name+" writes")
+		}
+	}
+}
+
+// curl's options by what they do: name the saved file after the URL or
+// the server's header, send their value, write a file their value names.
+var (
+	curlRemoteName = set("-O --remote-name --remote-name-all -J --remote-header-name")
+	curlSends      = set("-d -F --form --form-string --json")
+	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl")
+)
+
+// inDir is the file name saved in --output-dir, when one is given.
+func (u *curlUse) inDir(name word) word {
+	if u.outDir.s == "" || name.hole || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") {
+		return name
+	}
+	return word{s: strings.TrimSuffix(u.outDir.s, "/") + "/" + name.s, hole: u.outDir.hole, guess: u.outDir.guess, span: name.span}
+}
+
+// saves rates the files curl downloads into (-o, -O), and remembers them
+// as downloaded: running one later runs what came from the network.
+func (u *curlUse) saves(c *call) {
+	for _, o := range u.outputs {
 		if o.s == "-" || isDevice(o.s) {
 			continue
 		}
-		o = inDir(o)
+		o = u.inDir(o)
 		c.a.write(o, c.span, "downloads into")
 		if !o.hole {
 			c.a.setFile(o.s, fileDownloaded)
 		}
 	}
-	if remoteName {
-		for _, u := range urls {
-			name := urlBase(u)
-			if outDir.s == "" && c.a.cwd == "" {
-				if name.s != "" && !name.hole {
-					c.a.setFile(name.s, fileDownloaded)
-				}
-				continue
-			}
-			f := inDir(name)
-			c.a.write(f, c.span, "downloads into")
-			if !f.hole {
-				c.a.setFile(f.s, fileDownloaded)
-			}
-		}
-	}
-	if upload {
-		c.add(level.Dangerous, "upload", "%s: sends data to a server", c.name)
+	if !u.remoteName {
 		return
 	}
-	c.add(level.Caution, "download", "%s: fetches from the network", c.name)
+	for _, url := range u.urls {
+		name := urlBase(url)
+		if u.outDir.s == "" && c.a.cwd == "" {
+			if name.s != "" && !name.hole {
+				c.a.setFile(name.s, fileDownloaded)
+			}
+			continue
+		}
+		f := u.inDir(name)
+		c.a.write(f, c.span, "downloads into")
+		if !f.hole {
+			c.a.setFile(f.s, fileDownloaded)
+		}
+	}
 }
 
 // urlBase is the file name a download of u is saved under (curl -O, wget).
@@ -244,47 +311,94 @@ func urlBase(u word) word {
 	return word{s: name, hole: u.hole && strings.Contains(name, rate.HoleMark), span: u.span}
 }
 
+// wgetModel is wget's option model (wget(1)): the options that only say
+// how to fetch, with the value-taking ones; wgetCommand rates what they
+// send, read and write. -nv, -nc, -nd, -np and -nH are -n and a letter.
+var wgetModel = &opts{
+	short:  "VhbdqvnFNScrkKmpHLEx46",
+	valued: "OoaPieUtTwQlARDXIB",
+	long: `--version --help --background --debug --quiet --verbose --no-verbose --force-html --timestamping
+		--no-clobber --continue --server-response --spider --no-proxy --no-dns-cache --no-check-certificate
+		--https-only --inet4-only --inet6-only --recursive --convert-links --backup-converted --mirror
+		--page-requisites --span-hosts --relative --no-parent --no-directories --no-host-directories
+		--force-directories --protocol-directories --adjust-extension --content-disposition --content-on-error
+		--trust-server-names --ignore-case --no-cookies --keep-session-cookies --show-progress
+		--no-if-modified-since --auth-no-challenge --retry-connrefused --random-wait --no-glob --passive-ftp
+		--no-passive-ftp --no-config --ask-password --save-headers --xattr --unlink --delete-after --ignore-length
+		--no-http-keep-alive --no-cache --no-iri --iri --enable-content-on-error --no-hsts --no-netrc
+		--level= --progress= --retry-on-http-error= --waitretry= --limit-rate= --dns-timeout= --connect-timeout=
+		--read-timeout= --quota= --bind-address= --restrict-file-names= --local-encoding= --remote-encoding=
+		--max-redirect= --http-user= --http-password= --proxy-user= --proxy-password= --ca-certificate=
+		--ca-directory= --certificate= --private-key= --certificate-type= --private-key-type= --secure-protocol=
+		--compression= --accept= --reject= --domains= --exclude-domains= --include-directories=
+		--exclude-directories= --cut-dirs= --default-page= --ftp-user= --ftp-password= --tries= --timeout= --wait=
+		--referer= --user-agent= --header= --user= --password= --method= --body-data= --body-file= --post-data=
+		--post-file= --output-document= --directory-prefix= --input-file= --output-file= --append-output=
+		--load-cookies= --save-cookies= --execute= --config= --accept-regex= --reject-regex= --regex-type=
+		--prefer-family= --report-speed= --backups= --base=`,
+	effects: map[string]optEffect{
+		"--use-askpass": optFx(effect.RunUnseen, "runs the program it names to ask for a password, which is not analysed"),
+		"--warc-file":   optFx(effect.Overwrite, "writes a WARC archive of everything fetched to the file it names"),
+	},
+}
+
+// wgetUse is what wget's options say it does: send data, save files (and
+// where), and the URLs it is given.
+type wgetUse struct {
+	dir       word
+	out, urls []word
+	upload    bool
+}
+
+// wgetValued are wget's long options that take a value in the next word.
+var wgetValued = set(`--output-document --directory-prefix --post-data --post-file --body-data --body-file --method
+	--input-file --output-file --append-output --header --user-agent --user --password --load-cookies --save-cookies
+	--execute --tries --timeout --wait --referer --config`)
+
 func wgetCommand(c *call) {
-	dir := word{}
-	var out []word
-	var urls []word
-	upload := false
-	long := func(n string) bool {
-		return inList(n, "--output-document", "--directory-prefix", "--post-data", "--post-file", "--body-data", "--body-file",
-			"--method", "--input-file", "--output-file", "--append-output", "--header", "--user-agent", "--user", "--password",
-			"--load-cookies", "--save-cookies", "--execute", "--tries", "--timeout", "--wait", "--referer", "--config")
+	var u wgetUse
+	shortOpts(c.args, "OoaPieUtTwQlARDXIB", func(n string) bool { return wgetValued[n] }, func(opt string, v word, has bool) { u.option(c, opt, v, has) })
+	if u.upload {
+		c.add(effect.Of(effect.Upload), "upload", "wget: sends data to a server")
 	}
-	shortOpts(c.args, "OoaPieUtTwQlARDXIB", long, func(opt string, v word, has bool) {
-		switch {
-		case opt == "":
-			urls = append(urls, v)
-		case opt == "-O" || opt == "--output-document":
-			out = append(out, v)
-		case opt == "-P" || opt == "--directory-prefix":
-			dir = v
-		case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
-			if has {
-				c.a.write(v, c.span, "wget writes")
-			}
-		case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
-			upload = true
-			if strings.HasSuffix(opt, "-file") {
-				c.a.read(v, c.span)
-			}
-		case opt == "--method":
-			if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
-				upload = true
-			}
-		case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
-			c.a.read(v, c.span)
-		case opt == "-e" || opt == "--execute" || opt == "--config":
-			c.add(level.Dangerous, "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
+	u.saves(c)
+	c.add(effect.Of(effect.Fetch), "download", "wget: fetches from the network")
+}
+
+// option notes one of wget's options (opt "" for a URL), with its value v
+// when has.
+func (u *wgetUse) option(c *call, opt string, v word, has bool) {
+	switch {
+	case opt == "":
+		u.urls = append(u.urls, v)
+	case opt == "-O" || opt == "--output-document":
+		u.out = append(u.out, v)
+	case opt == "-P" || opt == "--directory-prefix":
+		u.dir = v
+	case opt == "-o" || opt == "-a" || opt == "--output-file" || opt == "--append-output" || opt == "--save-cookies":
+		if has {
+			c.a.write(v, c.span, "wget writes")
 		}
-	})
-	if upload {
-		c.add(level.Dangerous, "upload", "wget: sends data to a server")
+	case strings.HasPrefix(opt, "--post-") || strings.HasPrefix(opt, "--body-"):
+		u.upload = true
+		if strings.HasSuffix(opt, "-file") {
+			c.a.read(v, c.span)
+		}
+	case opt == "--method":
+		if !strings.EqualFold(v.s, "GET") && !strings.EqualFold(v.s, "HEAD") {
+			u.upload = true
+		}
+	case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
+		c.a.read(v, c.span)
+	case opt == "-e" || opt == "--execute" || opt == "--config":
+		c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
 	}
-	for _, o := range out {
+}
+
+// saves rates the files wget downloads into (-O, or the URL's name in -P
+// or the current folder), and remembers them as downloaded.
+func (u *wgetUse) saves(c *call) {
+	for _, o := range u.out {
 		if o.s == "-" || isDevice(o.s) {
 			continue
 		}
@@ -293,22 +407,71 @@ func wgetCommand(c *call) {
 			c.a.setFile(o.s, fileDownloaded)
 		}
 	}
-	if len(out) == 0 {
-		for _, u := range urls {
-			name := urlBase(u)
-			f := name
-			if dir.s != "" {
-				f = word{s: strings.TrimSuffix(dir.s, "/") + "/" + name.s, hole: dir.hole || name.hole, guess: dir.guess, span: u.span}
-			}
-			if dir.s != "" || c.a.cwd != "" {
-				c.a.write(f, c.span, "downloads into")
-			}
-			if !f.hole {
-				c.a.setFile(f.s, fileDownloaded)
-			}
+	if len(u.out) > 0 {
+		return
+	}
+	for _, url := range u.urls {
+		f := urlBase(url)
+		if u.dir.s != "" {
+			f = word{s: strings.TrimSuffix(u.dir.s, "/") + "/" + f.s, hole: u.dir.hole || f.hole, guess: u.dir.guess, span: url.span}
+		}
+		if u.dir.s != "" || c.a.cwd != "" {
+			c.a.write(f, c.span, "downloads into")
+		}
+		if !f.hole {
+			c.a.setFile(f.s, fileDownloaded)
 		}
 	}
-	c.add(level.Caution, "download", "wget: fetches from the network")
+}
+
+// scpModel is scp's option model (scp(1)); -o is sshOptions'.
+var scpModel = &opts{
+	short:  "346ABCOpqRrTv",
+	valued: "cijlPoX",
+	effects: map[string]optEffect{
+		"-S": optFx(effect.RunUnseen, "runs the program it names for the connection, which is not analysed"),
+		"-D": optFx(effect.RunUnseen, "runs the SFTP server program it names, which is not analysed"),
+		"-F": optFx(effect.RunUnseen, "reads an SSH configuration file that is not analysed, whose commands (ProxyCommand) run here"),
+		"-J": optFx(effect.Connect, "connects through the jump host it names"),
+	},
+}
+
+// rsyncModel is rsync's option model (rsync(1)): copying, listing and
+// choosing files; copyRemote rates -e, --delete and --remove-source-files.
+var rsyncModel = &opts{
+	short:  "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCFhPi0m468sI",
+	valued: "eBfTM",
+	long: `--verbose --quiet --no-motd --checksum --archive --recursive --relative --no-implied-dirs --backup
+		--update --inplace --append --append-verify --dirs --old-dirs --mkpath --links --copy-links
+		--copy-unsafe-links --safe-links --munge-links --copy-dirlinks --keep-dirlinks --hard-links --perms
+		--executability --acls --xattrs --owner --group --devices --specials --times --atimes --open-noatime
+		--crtimes --omit-dir-times --omit-link-times --sparse --preallocate --dry-run --whole-file --one-file-system
+		--existing --ignore-existing --remove-source-files --del --delete --delete-before --delete-during
+		--delete-delay --delete-after --delete-excluded --ignore-missing-args --delete-missing-args --ignore-errors
+		--force --partial --delay-updates --prune-empty-dirs --numeric-ids --ignore-times --size-only --fuzzy
+		--compress --cvs-exclude --from0 --old-args --secluded-args --protect-args --trust-sender --blocking-io
+		--stats --8-bit-output --human-readable --progress --itemize-changes --list-only --fsync --ipv4 --ipv6
+		--version --help --no-perms --no-owner --no-group --no-times --no-recursive --no-inc-recursive --no-i-r
+		--no-whole-file --no-compress --no-links --no-devices --no-specials --no-D --no-h --no-v
+		--info= --debug= --stderr= --backup-dir= --suffix= --chmod= --checksum-choice= --block-size= --rsh=
+		--max-delete= --max-size= --min-size= --max-alloc= --partial-dir= --usermap= --groupmap= --chown=
+		--timeout= --contimeout= --modify-window= --temp-dir= --compare-dest= --copy-dest= --link-dest=
+		--compress-choice= --compress-level= --skip-compress= --filter= --exclude= --exclude-from= --include=
+		--include-from= --files-from= --address= --port= --sockopts= --outbuf= --out-format= --log-file-format=
+		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv=`,
+	effects: map[string]optEffect{
+		"--rsync-path":       optFx(effect.Connect, "runs the program it names on the other machine"),
+		"-M":                 optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--remote-option":    optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--daemon":           optFx(effect.Connect, "serves files to other machines"),
+		"--log-file":         optFx(effect.Overwrite, "writes its log to the file it names"),
+		"--write-batch":      optFx(effect.Overwrite, "writes a batch file of the changes"),
+		"--only-write-batch": optFx(effect.Overwrite, "writes a batch file of the changes"),
+		"--password-file":    optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
+		"--copy-as":          optFx(effect.Admin, "copies as the user it names"),
+		"--super":            optFx(effect.Admin, "acts as root on the receiving side"),
+		"--fake-super":       optFx(effect.Change, "stores privileged attributes in extended attributes"),
+	},
 }
 
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
@@ -338,23 +501,23 @@ func copyRemote(c *call) {
 		}
 		p, _ := c.a.pathOf(dest)
 		if remote || strings.HasPrefix(p, "/Volumes/") {
-			c.add(level.Dangerous, "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
+			c.add(effect.Of(effect.Change, effect.Bulk), "rsync-delete", "%s --delete: deletes files at the destination that the source lacks", c.name)
 		} else {
-			c.add(level.Destructive, "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
+			c.add(effect.Of(effect.Remove, effect.Bulk).On(dest.s), "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
 	if hasLong(c.args, "--remove-source-files") {
-		c.add(level.Dangerous, "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
+		c.add(effect.Of(effect.Trash), "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
 	}
 	if remote {
-		c.add(level.Dangerous, "upload", "%s: copies files to or from another machine", c.name)
+		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
 		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
 		for _, w := range ops[:max(0, len(ops)-1)] {
 			c.a.read(w, c.span)
 		}
 		return
 	}
-	c.add(level.Caution, c.name, "%s: copies files", c.name)
+	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
 	c.writeDest()
 }
 
@@ -377,7 +540,7 @@ func (c *call) terminalArgs() {
 			rest = rest[1:]
 		}
 		if len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].hole {
-			c.add(level.Dangerous, "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
+			c.add(effect.Of(effect.RunUnseen), "terminal-args", "%s: the terminal's arguments are not analysed", c.name)
 			return
 		}
 		if len(rest) == 1 && (rest[0].hole || strings.ContainsAny(rest[0].s, " ;|&\n")) {
@@ -400,29 +563,29 @@ func (c *call) fromStdin() { c.fromStdinAs(shells[c.name]) }
 func (c *call) fromStdinAs(shell bool) {
 	switch c.pc.stdin {
 	case "download":
-		c.add(level.Destructive, "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
+		c.add(effect.Of(effect.RunComputed), "curl-pipe-sh", "%s reads commands from a download: runs code from the network unseen", c.name)
 	case "decoded":
-		c.add(level.Destructive, "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
+		c.add(effect.Of(effect.RunComputed), "decoded-exec", "%s runs decoded or transformed data as commands", c.name)
 	case "text":
 		if c.pc.obf {
-			c.add(level.Dangerous, "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
+			c.add(effect.Of(effect.Shell), "decoded-exec", "%s runs text spelled with hex or octal escapes", c.name)
 		}
 		if shell {
 			c.nested([]word{{s: c.pc.text}}, c.name)
 		} else {
-			c.add(level.Dangerous, "interp-stdin", "%s runs a program that is not analysed", c.name)
+			c.add(effect.Of(effect.RunUnseen), "interp-stdin", "%s runs a program that is not analysed", c.name)
 			scanCode(c, c.pc.text)
 		}
 	case "computed":
-		c.add(level.Destructive, "stdin-computed", "%s runs commands computed at run time", c.name)
+		c.add(effect.Of(effect.RunComputed), "stdin-computed", "%s runs commands computed at run time", c.name)
 	case "file":
 		if shell {
-			c.add(level.Dangerous, "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
+			c.add(effect.Of(effect.RunUnseen), "sh-file", "%s < %s: runs a script file that is not analysed", c.name, c.pc.text)
 		} else {
-			c.add(level.Dangerous, "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
+			c.add(effect.Of(effect.RunUnseen), "interp-stdin", "%s < %s: runs a program that is not analysed", c.name, c.pc.text)
 		}
 	case "pipe":
-		c.add(level.Destructive, "pipe-exec", "%s runs another program's output as commands", c.name)
+		c.add(effect.Of(effect.RunComputed), "pipe-exec", "%s runs another program's output as commands", c.name)
 	}
 }
 
@@ -434,14 +597,14 @@ func (a *shellAn) runFile(c *call, name string) bool {
 		return false
 	}
 	if content == fileDownloaded {
-		c.add(level.Destructive, "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
+		c.add(effect.Of(effect.RunComputed).On(name), "download-exec", "%s %s: runs a file downloaded by this same script", c.name, rate.Display(name))
 		return true
 	}
 	if content == fileComputed {
-		c.add(level.Destructive, "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
+		c.add(effect.Of(effect.RunComputed).On(name), "write-exec", "%s %s: runs a file this script wrote with computed content", c.name, rate.Display(name))
 		return true
 	}
-	c.add(level.Caution, "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
+	c.add(effect.Of(effect.Run).On(name), "write-exec", "%s %s: runs a script written earlier in this input", c.name, rate.Display(name))
 	c.nested([]word{{s: content}}, c.name+" "+name)
 	return true
 }

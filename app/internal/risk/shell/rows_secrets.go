@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -210,7 +210,7 @@ func (c *call) mintsSecret() {
 }
 
 func (c *call) mintFound(why string) {
-	c.a.add(level.Dangerous, "secret.mint", c.span, "%s: %s, which goes back to the agent", c.name, why)
+	c.a.add(effect.Of(effect.ReadSecret), "secret.mint", c.span, "%s: %s, which goes back to the agent", c.name, why)
 	c.a.secretAt(c.span)
 }
 

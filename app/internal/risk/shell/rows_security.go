@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -15,7 +16,7 @@ import (
 
 // securityOff rates a change to a security control.
 func (c *call) securityOff(format string, args ...any) {
-	c.add(level.Destructive, "security-off", format, args...)
+	c.add(effect.Of(effect.SecurityOff), "security-off", format, args...)
 }
 
 // spctlCommand rates spctl (Gatekeeper): --status, --assess and --list
@@ -49,7 +50,7 @@ func spctlCommand(c *call) {
 		}
 	}
 	if enable {
-		c.add(level.Caution, "spctl", "spctl: turns Gatekeeper on")
+		c.add(effect.Of(effect.Setting), "spctl", "spctl: turns Gatekeeper on")
 	}
 }
 
@@ -88,7 +89,7 @@ func pfctlCommand(c *call) {
 		case 's', 'v', 'n', 'q', 'g', 'h', 'a', 'E', 'X':
 			// show, verbose, dry run, quiet, debug, help, anchor, enable with a token
 		case 'e':
-			c.add(level.Caution, "pfctl", "pfctl -e: enables the packet filter")
+			c.add(effect.Of(effect.Setting), "pfctl", "pfctl -e: enables the packet filter")
 		default:
 			c.securityOff("pfctl %s: disables the packet filter or changes its rules", rate.Display(s))
 			return
@@ -127,7 +128,7 @@ func xattrCommand(c *call) {
 	case clear || del && (hasArg(c.args, quarantineAttr) || hasHole(c.args)):
 		c.securityOff("xattr %s: removes the quarantine attribute, so Gatekeeper never checks the file", map[bool]string{true: "-c", false: "-d " + quarantineAttr}[clear])
 	case del || write:
-		c.add(level.Caution, "xattr", "xattr: changes extended attributes")
+		c.add(effect.Of(effect.Change), "xattr", "xattr: changes extended attributes")
 	}
 }
 
@@ -155,7 +156,7 @@ func nvramCommand(c *call) {
 			return
 		}
 	}
-	c.add(level.Dangerous, "nvram", "nvram: changes firmware variables")
+	c.add(effect.Of(effect.Setting, effect.Session), "nvram", "nvram: changes firmware variables")
 }
 
 // tccutilCommand rates tccutil: reset forgets the person's privacy
@@ -171,21 +172,21 @@ func tccutilCommand(c *call) {
 // fdesetupSubs are fdesetup's reading subcommands; enable and the key
 // changes keep FileVault on (Dangerous); disable and everything else
 // weakens it.
-var fdesetupSubs = map[string]level.Level{
-	"status": level.Safe, "list": level.Safe, "isactive": level.Safe, "haspersonalrecoverykey": level.Safe,
-	"hasinstitutionalrecoverykey": level.Safe, "supportsauthrestart": level.Safe, "usingrecoverykey": level.Safe,
-	"showdeferralinfo": level.Safe, "validaterecovery": level.Safe, "help": level.Safe, "version": level.Safe, "": level.Safe,
-	"enable": level.Dangerous, "changerecovery": level.Dangerous, "sync": level.Dangerous,
+var fdesetupSubs = map[string]effect.Effect{
+	"status": readOnly, "list": readOnly, "isactive": readOnly, "haspersonalrecoverykey": readOnly,
+	"hasinstitutionalrecoverykey": readOnly, "supportsauthrestart": readOnly, "usingrecoverykey": readOnly,
+	"showdeferralinfo": readOnly, "validaterecovery": readOnly, "help": readOnly, "version": readOnly, "": readOnly,
+	"enable": effect.Of(effect.Setting, effect.Session), "changerecovery": effect.Of(effect.Setting, effect.Session), "sync": effect.Of(effect.Setting, effect.Session),
 }
 
 func fdesetupCommand(c *call) {
 	s := sub(c.args)
-	l, ok := fdesetupSubs[s]
+	e, ok := fdesetupSubs[s]
 	switch {
 	case !ok:
 		c.securityOff("fdesetup %s: changes FileVault", rate.Display(s))
-	case l > level.Safe:
-		c.add(l, "fdesetup", "fdesetup %s: changes FileVault", s)
+	case weight(e) > level.Safe:
+		c.add(e, "fdesetup", "fdesetup %s: changes FileVault", s)
 	}
 }
 
@@ -272,7 +273,7 @@ func (a *shellAn) securityTarget(w word, sp Span, verb string) {
 		what, ok = "the privacy database (TCC)", true
 	}
 	if ok {
-		a.add(level.Destructive, "shell.security-off", sp, "%s %s: changes %s, a protection of the OS", verb, rate.Display(w.s), what)
+		a.add(effect.Of(effect.SecurityOff).On(w.s), "shell.security-off", sp, "%s %s: changes %s, a protection of the OS", verb, rate.Display(w.s), what)
 	}
 }
 
@@ -349,7 +350,7 @@ func (c *call) launchctlSecurity(s string) bool {
 		if len(ops) > 1 {
 			for _, v := range codeVars {
 				if strings.HasPrefix(strings.ToUpper(ops[1].s), v) || ops[1].hole {
-					c.add(level.Destructive, "persistence", "launchctl setenv %s: every app started from now on loads or runs what it names (persistence)", rate.Display(ops[1].s))
+					c.add(effect.Of(effect.LoadCode, effect.Planted), "persistence", "launchctl setenv %s: every app started from now on loads or runs what it names (persistence)", rate.Display(ops[1].s))
 					return true
 				}
 			}

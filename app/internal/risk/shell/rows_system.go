@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -13,37 +13,37 @@ func csrutilCommand(c *call) {
 	if s := sub(c.args); s == "status" || s == "" {
 		return
 	}
-	c.add(level.Destructive, "csrutil", "csrutil %s: changes System Integrity Protection", sub(c.args))
+	c.add(effect.Of(effect.SecurityOff), "csrutil", "csrutil %s: changes System Integrity Protection", sub(c.args))
 }
 
 func truncateCommand(c *call) {
-	c.add(level.Destructive, "truncate", "truncate: cuts files to a given size, losing their contents")
+	c.add(effect.Of(effect.Remove), "truncate", "truncate: cuts files to a given size, losing their contents")
 	c.writeOperands("resizes")
 }
 
 func ddCommand(c *call) {
 	for _, w := range c.args {
 		if strings.HasPrefix(strings.ToLower(w.s), "of=") {
-			c.add(level.Destructive, "dd", "dd %s: overwrites a file or disk block by block", rate.Display(w.s))
+			c.add(effect.Of(effect.Remove).On(w.s), "dd", "dd %s: overwrites a file or disk block by block", rate.Display(w.s))
 			return
 		}
 	}
-	c.add(level.Caution, "dd", "dd: copies data block by block")
+	c.add(effect.Of(effect.Create), "dd", "dd: copies data block by block")
 }
 
 func crontabCommand(c *call) {
 	switch {
 	case hasShort(c.args, 'l'):
 	case hasShort(c.args, 'r'):
-		c.add(level.Destructive, "crontab", "crontab -r: removes every cron job")
+		c.add(effect.Of(effect.Remove, effect.Bulk), "crontab", "crontab -r: removes every cron job")
 	default:
-		c.add(level.Destructive, "crontab", "crontab: installs scheduled commands (persistence)")
+		c.add(effect.Of(effect.Persist), "crontab", "crontab: installs scheduled commands (persistence)")
 	}
 }
 
 func softwareupdateCommand(c *call) {
 	if hasShort(c.args, 'i') || hasShort(c.args, 'a') || hasLong(c.args, "--install", "--all", "--install-rosetta", "--restart") {
-		c.add(level.Dangerous, "softwareupdate", "softwareupdate: installs system updates")
+		c.add(effect.Of(effect.Install), "softwareupdate", "softwareupdate: installs system updates")
 	}
 }
 
@@ -51,18 +51,18 @@ func pmsetCommand(c *call) {
 	switch {
 	case hasShort(c.args, 'g') && !hasArg(c.args, "sleepnow", "restart", "shutdown"):
 	case hasArg(c.args, "sleepnow", "restart", "shutdown"):
-		c.add(level.Dangerous, "pmset", "pmset %s: SYSTEM POWER: sleeps, restarts or shuts down the Mac", sub(c.args))
+		c.add(effect.Of(effect.Power), "pmset", "pmset %s: SYSTEM POWER: sleeps, restarts or shuts down the Mac", sub(c.args))
 	case hasArg(c.args, "displaysleepnow"):
-		c.add(level.Caution, "pmset", "pmset displaysleepnow: turns the display off")
+		c.add(effect.Of(effect.Setting), "pmset", "pmset displaysleepnow: turns the display off")
 	default:
-		c.add(level.Dangerous, "pmset", "pmset: changes power settings")
+		c.add(effect.Of(effect.Setting, effect.Session), "pmset", "pmset: changes power settings")
 	}
 }
 
 func sysctlCommand(c *call) {
 	for _, w := range c.args {
 		if w.s == "-w" || strings.Contains(w.s, "=") {
-			c.add(level.Dangerous, "sysctl", "sysctl: changes kernel settings")
+			c.add(effect.Of(effect.Setting, effect.Session), "sysctl", "sysctl: changes kernel settings")
 			return
 		}
 	}
@@ -70,25 +70,25 @@ func sysctlCommand(c *call) {
 
 func ifconfigCommand(c *call) {
 	if len(c.args) > 1 && !hasShort(c.args, 'a') && !hasShort(c.args, 'l') {
-		c.add(level.Dangerous, "ifconfig", "ifconfig: changes a network interface")
+		c.add(effect.Of(effect.Setting, effect.Session), "ifconfig", "ifconfig: changes a network interface")
 	}
 }
 
 func routeCommand(c *call) {
 	if s := sub(c.args); s != "get" && s != "monitor" && s != "" {
-		c.add(level.Dangerous, "route", "route %s: changes network routes", s)
+		c.add(effect.Of(effect.Setting, effect.Session), "route", "route %s: changes network routes", s)
 	}
 }
 
 func arpCommand(c *call) {
 	if hasShort(c.args, 'd') || hasShort(c.args, 's') || hasShort(c.args, 'S') || hasShort(c.args, 'f') {
-		c.add(level.Dangerous, "arp", "arp: changes the ARP table")
+		c.add(effect.Of(effect.Setting, effect.Session), "arp", "arp: changes the ARP table")
 	}
 }
 
 func dscacheutilCommand(c *call) {
 	if hasArg(c.args, "-flushcache") {
-		c.add(level.Caution, "dscacheutil", "dscacheutil -flushcache: flushes the directory service cache")
+		c.add(effect.Of(effect.Setting), "dscacheutil", "dscacheutil -flushcache: flushes the directory service cache")
 	}
 }
 
@@ -98,7 +98,7 @@ func dnssdCommand(c *call) {
 	for _, w := range c.args {
 		switch w.s {
 		case "-R", "-P", "-X":
-			c.add(level.Caution, "dns-sd", "dns-sd %s: advertises a service on the network", w.s)
+			c.add(effect.Of(effect.Egress), "dns-sd", "dns-sd %s: advertises a service on the network", w.s)
 			return
 		}
 	}
@@ -107,7 +107,7 @@ func dnssdCommand(c *call) {
 func xcodeSelectCommand(c *call) {
 	for _, w := range c.args {
 		if !inList(w.s, "-p", "--print-path", "-v", "--version", "-h", "--help") {
-			c.add(level.Caution, "xcode-select", "xcode-select %s: changes or installs the developer tools", rate.Display(w.s))
+			c.add(effect.Of(effect.Setting), "xcode-select", "xcode-select %s: changes or installs the developer tools", rate.Display(w.s))
 			return
 		}
 	}
@@ -115,7 +115,7 @@ func xcodeSelectCommand(c *call) {
 
 func memoryPressureCommand(c *call) {
 	if hasShort(c.args, 'l') || hasShort(c.args, 'p') {
-		c.add(level.Caution, "memory_pressure", "memory_pressure: applies memory pressure to the system")
+		c.add(effect.Of(effect.Setting), "memory_pressure", "memory_pressure: applies memory pressure to the system")
 	}
 }
 
@@ -125,26 +125,26 @@ func profilesCommand(c *call) {
 	case inList(s, "status", "list", "show", "help", "version", "validate"):
 	case s == "" && !hasShort(c.args, 'I') && !hasShort(c.args, 'R') && !hasShort(c.args, 'D') && !hasShort(c.args, 'N'):
 	default:
-		c.add(level.Dangerous, "profiles", "profiles %s: installs or removes configuration profiles", rate.Display(s))
+		c.add(effect.Of(effect.Install), "profiles", "profiles %s: installs or removes configuration profiles", rate.Display(s))
 	}
 }
 
 func mdutilCommand(c *call) {
 	for _, l := range []byte("iEdXpLt") {
 		if hasShort(c.args, l) {
-			c.add(level.Caution, "mdutil", "mdutil: changes Spotlight indexing")
+			c.add(effect.Of(effect.Setting), "mdutil", "mdutil: changes Spotlight indexing")
 			return
 		}
 	}
 	if !hasShort(c.args, 's') {
-		c.add(level.Caution, "mdutil", "mdutil: changes Spotlight indexing")
+		c.add(effect.Of(effect.Setting), "mdutil", "mdutil: changes Spotlight indexing")
 	}
 }
 
 func codesignCommand(c *call) {
 	if hasShort(c.args, 's') || hasLong(c.args, "--sign", "--remove-signature") ||
 		!hasShort(c.args, 'd') && !hasShort(c.args, 'v') && !hasLong(c.args, "--verify", "--display") {
-		c.add(level.Caution, "codesign", "codesign: signs code")
+		c.add(effect.Of(effect.Change), "codesign", "codesign: signs code")
 	}
 }
 
@@ -155,7 +155,7 @@ func sipsCommand(c *call) {
 			i++
 		case inList(s, "-1", "--oneLine", "-h", "--help", "-H", "--helpProperties", "--formats", "--debug"):
 		case strings.HasPrefix(s, "-") || c.args[i].hole && i == 0:
-			c.add(level.Caution, "sips", "sips: edits images")
+			c.add(effect.Of(effect.Change), "sips", "sips: edits images")
 			c.sipsWrites()
 			return
 		}
@@ -164,28 +164,28 @@ func sipsCommand(c *call) {
 
 func pkgutilCommand(c *call) {
 	if hasLong(c.args, "--forget", "--expand", "--expand-full", "--flatten", "--learn", "--unlink") {
-		c.add(level.Caution, "pkgutil", "pkgutil: forgets, expands or builds packages")
+		c.add(effect.Of(effect.Change), "pkgutil", "pkgutil: forgets, expands or builds packages")
 	}
 }
 
 func installerCommand(c *call) {
-	c.add(level.Dangerous, "installer", "installer: installs a package as root")
+	c.add(effect.Of(effect.Install), "installer", "installer: installs a package as root")
 	for i, w := range c.args {
 		if (w.s == "-pkg" || w.s == "-package") && i+1 < len(c.args) {
 			if content, ok := c.a.fileContent(c.args[i+1].s); ok && (content == fileDownloaded || content == fileComputed) {
-				c.add(level.Destructive, "download-exec", "installer installs %s, downloaded by this same script", rate.Display(c.args[i+1].s))
+				c.add(effect.Of(effect.RunComputed).On(c.args[i+1].s), "download-exec", "installer installs %s, downloaded by this same script", rate.Display(c.args[i+1].s))
 			}
 		}
 	}
 }
 
-var hdiutilSubs = map[string]level.Level{
-	"info": level.Safe, "imageinfo": level.Safe, "verify": level.Safe, "isencrypted": level.Safe, "plugins": level.Safe,
-	"help": level.Safe, "pmap": level.Safe, "checksum": level.Safe, "": level.Safe,
+var hdiutilSubs = map[string]effect.Effect{
+	"info": readOnly, "imageinfo": readOnly, "verify": readOnly, "isencrypted": readOnly, "plugins": readOnly,
+	"help": readOnly, "pmap": readOnly, "checksum": readOnly, "": readOnly,
 }
 
 func hdiutilCommand(c *call) {
-	c.bySub(level.Caution, "works with disk images", hdiutilSubs)
+	c.bySub(effect.Of(effect.Change), "works with disk images", hdiutilSubs)
 	ops := c.operands()
 	if len(ops) > 1 && inList(strings.ToLower(ops[0].s), "attach", "mount") {
 		if content, ok := c.a.fileContent(ops[1].s); ok && content == fileDownloaded {
@@ -196,7 +196,7 @@ func hdiutilCommand(c *call) {
 
 func networksetupCommand(c *call) {
 	if len(c.args) > 0 && strings.EqualFold(c.args[0].s, "-setairportpower") {
-		c.add(level.Caution, "networksetup", "networksetup -setairportpower: turns Wi-Fi on or off")
+		c.add(effect.Of(effect.Setting), "networksetup", "networksetup -setairportpower: turns Wi-Fi on or off")
 		return
 	}
 	getterSetter("-get", "-list", "-print", "-version", "-help", "-isnetworkserviceenabled", "-showpppoestatus")(c)
@@ -215,7 +215,7 @@ func getterSetter(read ...string) func(*call) {
 				return
 			}
 		}
-		c.add(level.Dangerous, c.name, "%s %s: changes system settings", c.name, rate.Display(c.args[0].s))
+		c.add(effect.Of(effect.Setting, effect.Session), c.name, "%s %s: changes system settings", c.name, rate.Display(c.args[0].s))
 	}
 }
 
@@ -223,9 +223,9 @@ func shortcutsCommand(c *call) {
 	switch s := sub(c.args); s {
 	case "list", "help", "":
 	case "run":
-		c.add(level.Dangerous, "shortcuts-run", "shortcuts run: runs a shortcut, whose actions are not analysed")
+		c.add(effect.Of(effect.RunUnseen), "shortcuts-run", "shortcuts run: runs a shortcut, whose actions are not analysed")
 	default:
-		c.add(level.Caution, "shortcuts", "shortcuts %s: works with shortcuts", rate.Display(s))
+		c.add(effect.Of(effect.AppState), "shortcuts", "shortcuts %s: works with shortcuts", rate.Display(s))
 	}
 }
 
@@ -263,7 +263,7 @@ func (c *call) sipsWrites() {
 func systemsetupCommand(c *call) {
 	for i, w := range c.args {
 		if inList(strings.ToLower(w.s), "-setremotelogin", "-setremoteappleevents") && i+1 < len(c.args) && !inList(strings.ToLower(c.args[i+1].s), "off", "no") {
-			c.add(level.Destructive, "security-off", "systemsetup %s %s: lets others log in or send Apple events from the network", w.s, rate.Display(c.args[i+1].s))
+			c.add(effect.Of(effect.SecurityOff), "security-off", "systemsetup %s %s: lets others log in or send Apple events from the network", w.s, rate.Display(c.args[i+1].s))
 			return
 		}
 	}

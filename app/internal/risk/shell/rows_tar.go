@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -67,24 +67,24 @@ func (c *call) tarProgram(opt string, v word) {
 		cmd = word{s: arg, hole: v.hole, span: v.span}
 	}
 	if cmd.hole {
-		c.add(level.Dangerous, "hidden-code", "tar %s: runs a program computed at run time", opt)
+		c.add(effect.Of(effect.RunUnseen), "hidden-code", "tar %s: runs a program computed at run time", opt)
 		return
 	}
-	c.add(level.Caution, "option-command", "tar %s: runs %s", opt, rate.Display(cmd.s))
+	c.add(effect.Of(effect.Run).On(cmd.s), "option-command", "tar %s: runs %s", opt, rate.Display(cmd.s))
 	c.nestedText(cmd.s, "tar "+opt)
 }
 
 // unmodelled rates an option the program's row does not model: by the
 // auto-run contract, what it does cannot be told, so it is Dangerous.
 func (c *call) unmodelled(opt string) {
-	c.add(level.Dangerous, "unmodelled-option", "%s %s: an option Airlock does not model; cannot tell what it does", c.name, rate.Display(opt))
+	c.add(effect.Of(effect.Unknown).On(opt), "unmodelled-option", "%s %s: an option Airlock does not model; cannot tell what it does", c.name, rate.Display(opt))
 }
 
 // tarCommand rates tar: extracting writes into -C DIR (or the working
 // directory), with what the archive holds unseen; creating writes the
 // archive.
 func tarCommand(c *call) {
-	c.add(level.Caution, "tar", "tar: archives or extracts files")
+	c.add(effect.Of(effect.Create), "tar", "tar: archives or extracts files")
 	t := &tarArgs{c: c, args: c.args}
 	// The first word may be a bundle without a dash: tar xzf a.tgz
 	if len(t.args) > 0 && !t.args[0].hole && !strings.HasPrefix(t.args[0].s, "-") {
@@ -202,7 +202,7 @@ func (t *tarArgs) long(w word) {
 	}
 	switch name {
 	case "--remove-files":
-		c.add(level.Destructive, "tar-remove", "tar --remove-files: deletes the files it archives")
+		c.add(effect.Of(effect.Remove), "tar-remove", "tar --remove-files: deletes the files it archives")
 	case "--extract", "--get":
 		t.mode = 'x'
 	case "--create":
@@ -214,7 +214,7 @@ func (t *tarArgs) long(w word) {
 	case "--list":
 		t.setMode('t')
 	case "--absolute-names":
-		c.add(level.Dangerous, "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
+		c.add(effect.Of(effect.Overwrite), "tar-absolute", "tar --absolute-names: extracts to the absolute paths the archive names, anywhere on the disk")
 	case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action":
 		if value() {
 			c.tarProgram(name, v)
@@ -253,7 +253,7 @@ func (t *tarArgs) short(w word) {
 		case l == 'O':
 			t.stdout = true
 		case l == 'P':
-			t.c.add(level.Dangerous, "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
+			t.c.add(effect.Of(effect.Overwrite), "tar-absolute", "tar -P: extracts to the absolute paths the archive names, anywhere on the disk")
 		case strings.IndexByte(tarShort, l) < 0:
 			t.c.unmodelled("-" + string(l))
 		}

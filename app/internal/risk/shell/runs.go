@@ -643,6 +643,20 @@ func sedRuns(r *runsWalk, _ string, args []string, dir string) {
 
 // makeRuns names the makefiles make reads: those of -f, or GNUmakefile,
 // makefile and Makefile in the folder it starts in (or -C's).
+// makeHarmless reports a make option that changes nothing make runs: jobs,
+// verbosity, what to do on errors.
+func makeHarmless(s string) bool {
+	if n, ok := strings.CutPrefix(s, "-j"); ok && strings.Trim(n, "0123456789") == "" {
+		return true
+	}
+	if n, ok := strings.CutPrefix(s, "--jobs="); ok && strings.Trim(n, "0123456789") == "" {
+		return true
+	}
+	return slices.Contains([]string{"-k", "-s", "-n", "-B", "-w", "-i", "-r", "-R", "-q", "--no-print-directory",
+		"--silent", "--quiet", "--keep-going", "--always-make", "--dry-run", "--just-print", "--print-directory",
+		"--warn-undefined-variables", "--no-builtin-rules", "--no-builtin-variables", "--ignore-errors"}, s)
+}
+
 func makeRuns(r *runsWalk, name string, args []string, dir string) {
 	var files []string
 	moved := false
@@ -685,11 +699,7 @@ func makeRuns(r *runsWalk, name string, args []string, dir string) {
 			if i+1 < len(args) && strings.Trim(args[i+1], "0123456789") == "" {
 				i++
 			}
-		case strings.HasPrefix(s, "-j") && strings.Trim(s[2:], "0123456789") == "",
-			strings.HasPrefix(s, "--jobs=") && strings.Trim(s[len("--jobs="):], "0123456789") == "",
-			slices.Contains([]string{"-k", "-s", "-n", "-B", "-w", "-i", "-r", "-R", "-q", "--no-print-directory",
-				"--silent", "--quiet", "--keep-going", "--always-make", "--dry-run", "--just-print", "--print-directory",
-				"--warn-undefined-variables", "--no-builtin-rules", "--no-builtin-variables", "--ignore-errors"}, s):
+		case makeHarmless(s):
 		case strings.HasPrefix(s, "-"):
 			r.fail("%s: option %s is not modelled for remembered approvals", name, rate.Display(s))
 			return

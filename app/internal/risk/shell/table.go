@@ -4,28 +4,43 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
-// A row of the table: what one program does and how bad that is.
+// A row of the table: what one program does, as an effect (effect.go),
+// and in words.
 //
 // A row with run set is rated by that function alone (a rule a table
-// cannot say). Otherwise the row says it: every use is level, "name: why",
-// except that with subs the first operand picks the level (an operand not
-// in subs gets level), and with writes the last operand is a file it
-// writes, rated by where it is.
+// cannot say). Otherwise the row says it: every use does fx, "name: why",
+// except that with subs the first operand picks the effect (an operand not
+// in subs does fx), and with writes the last operand is a file it writes,
+// rated by where it is. The zero fx, and readOnly, only read: such a row
+// adds no reason, and its option model says what it may be given.
 type row struct {
-	level  level.Level
+	fx     effect.Effect
 	why    string
-	subs   map[string]level.Level
+	subs   map[string]effect.Effect
 	writes bool
 	opts   *opts // the option model; a Safe or Caution row without one takes none
 	run    func(*call)
 }
 
+// readOnly is the effect of a subcommand that only prints.
+var readOnly = effect.Of(effect.Read)
+
+// weight is the level of e, the calibration table's; the zero Effect is a
+// row that only reads.
+func weight(e effect.Effect) level.Level {
+	if e.Kind == 0 {
+		return level.Safe
+	}
+	return e.Level()
+}
+
 // rate adds what the row says of c.
 func (r row) rate(c *call) {
 	m := r.opts
-	if m == nil && r.run == nil && (r.level <= level.Caution || r.subs != nil) {
+	if m == nil && r.run == nil && (weight(r.fx) <= level.Caution || r.subs != nil) {
 		m = noOptions
 	}
 	m.check(c)
@@ -33,10 +48,10 @@ func (r row) rate(c *call) {
 	case r.run != nil:
 		r.run(c)
 	case r.subs != nil:
-		c.bySub(r.level, r.why, r.subs)
+		c.bySub(r.fx, r.why, r.subs)
 	default:
-		if r.level > level.Safe {
-			c.add(r.level, c.name, "%s: %s", c.name, r.why)
+		if weight(r.fx) > level.Safe {
+			c.add(r.fx, c.name, "%s: %s", c.name, r.why)
 		}
 		if r.writes {
 			c.writeDest()
@@ -44,20 +59,20 @@ func (r row) rate(c *call) {
 	}
 }
 
-// bySub rates c by its first operand, lower-cased: subs gives its level,
-// an operand not in subs gets def, "name sub: defWhy".
-func (c *call) bySub(def level.Level, defWhy string, subs map[string]level.Level) {
+// bySub rates c by its first operand, lower-cased: subs gives its effect,
+// an operand not in subs does def, "name sub: defWhy".
+func (c *call) bySub(def effect.Effect, defWhy string, subs map[string]effect.Effect) {
 	s := sub(c.args)
-	l, ok := subs[s]
+	e, ok := subs[s]
 	if !ok {
-		l = def
+		e = def
 	}
-	if l > level.Safe {
+	if weight(e) > level.Safe {
 		why := defWhy
 		if ok {
 			why = s
 		}
-		c.add(l, c.name, "%s %s: %s", c.name, s, why)
+		c.add(e, c.name, "%s %s: %s", c.name, s, why)
 	}
 }
 
@@ -66,10 +81,19 @@ var (
 	safe = row{opts: noOptions}
 )
 
-func caution(why string) row     { return row{level: level.Caution, why: why} }
-func dangerous(why string) row   { return row{level: level.Dangerous, why: why} }
-func destructive(why string) row { return row{level: level.Destructive, why: why} }
-func custom(f func(*call)) row   { return row{run: f} }
+// does is a row whose every use does e: "name: why".
+func does(e effect.Effect, why string) row { return row{fx: e, why: why} }
+
+func custom(f func(*call)) row { return row{run: f} }
+
+// registryRow is a package manager's row whose every use runs code Airlock
+// cannot see, "name: why", and fetches packages from its registry.
+func registryRow(why string) row {
+	return custom(func(c *call) {
+		c.add(effect.Of(effect.RunUnseen), c.name, "%s: %s", c.name, why)
+		c.add(effect.Of(effect.Fetch), c.name, "%s: fetches packages from its registry", c.name)
+	})
+}
 
 // reads is a read-only row with its option model: short options, short
 // options with a value, long options.
@@ -77,14 +101,15 @@ func reads(short, valued, long string) row {
 	return row{opts: &opts{short: short, valued: valued, long: long}}
 }
 
-// changes is a Caution row with its option model.
-func changes(why, short, valued, long string) row {
-	return row{level: level.Caution, why: why, opts: &opts{short: short, valued: valued, long: long}}
+// doesWith is a row whose every use does e, with its option model.
+func doesWith(e effect.Effect, why, short, valued, long string) row {
+	return row{fx: e, why: why, opts: &opts{short: short, valued: valued, long: long}}
 }
 
-// copies is changes for a program whose last operand it writes.
-func copies(why, short, valued, long string, effects map[string]effect) row {
-	return row{level: level.Caution, why: why, writes: true, opts: &opts{short: short, valued: valued, long: long, effects: effects}}
+// writesTo is doesWith for a program whose last operand it writes, with
+// the options that have an effect of their own.
+func writesTo(e effect.Effect, why, short, valued, long string, effects map[string]optEffect) row {
+	return row{fx: e, why: why, writes: true, opts: &opts{short: short, valued: valued, long: long, effects: effects}}
 }
 
 // rows finds a command's row. The rows name functions that analyse nested
@@ -139,21 +164,21 @@ var commands = map[string]row{
 	"lpstat": {opts: freeWords}, "networkquality": {opts: freeWords}, "afinfo": {opts: freeWords},
 	"lesspipe.sh": {opts: freeWords}, "lesspipe": {opts: freeWords}, "help": {opts: freeWords},
 	"whatis": {opts: freeWords}, "apropos": {opts: freeWords}, "expr": {opts: freeWords}, "sleep": {opts: freeWords},
-	"mdls": {opts: &opts{free: true, effects: map[string]effect{"-plist": {level.Dangerous, "writes the attributes to a file"}}}},
+	"mdls": {opts: &opts{free: true, effects: map[string]optEffect{"-plist": optFx(effect.Overwrite, "writes the attributes to a file")}}},
 	"uname": reads("amnoprsvKUiI", "", `--all --kernel-name --nodename --kernel-release --kernel-version --machine
 		--processor --hardware-platform --operating-system --help --version`),
 	"which": reads("as", "", ""), "whereis": reads("bmsuBMSfql", "", ""), "type": {opts: freeWords},
 	"file": {opts: &opts{short: "bcdDhiIkLlNnprsvz0S", valued: "eFfmMP", long: `--brief --mime --mime-type
 		--mime-encoding --no-dereference --dereference --separator= --files-from= --magic-file= --keep-going --raw
 		--special-files --uncompress --uncompress-noreport --no-pad --preserve-date --print0 --apple --extension
-		--exclude= --exclude-quiet= --help --version`, effects: map[string]effect{"-C": {level.Dangerous, "writes a compiled magic file"}}}},
+		--exclude= --exclude-quiet= --help --version`, effects: map[string]optEffect{"-C": optFx(effect.Overwrite, "writes a compiled magic file")}}},
 	"stat": reads("FLlnqrsx", "ftc", "--dereference --file-system --format= --printf= --terse --cached= --help --version"),
 	"head": reads("qvz0123456789", "cn", "--bytes= --lines= --quiet --silent --verbose --zero-terminated --help --version"),
 	"tail": reads("bfFqrz0123456789", "bcn", `--bytes= --follow --follow= --lines= --pid= --quiet --silent --retry
 		--sleep-interval= --verbose --zero-terminated --max-unchanged-stats= --help --version`),
 	"wc":   reads("clmwL", "", "--bytes --chars --lines --words --max-line-length --files0-from= --total= --help --version"),
 	"grep": reads(grepShort, grepValued, grepLong), "egrep": reads(grepShort, grepValued, grepLong),
-	"fgrep": reads(grepShort, grepValued, grepLong), "ag": {},
+	"fgrep": reads(grepShort, grepValued, grepLong), "ag": safe,
 	"cut": reads("nswz", "bcdf", `--bytes= --characters= --delimiter= --fields= --complement --only-delimited
 		--output-delimiter= --zero-terminated --help --version`),
 	"tr": reads("CcdsuA", "", "--complement --delete --squeeze-repeats --truncate-set1 --help --version"),
@@ -179,9 +204,9 @@ var commands = map[string]row{
 	"ping":       reads("AaDdfLnoQqRrvXY46", "bcCgGhiIkKlmMpPsStTWz", ""),
 	"traceroute": reads("adDeFIlMnrSvwxz46", "AfgimMpPqstz", ""),
 	"dig":        reads("46hmuvri", "bcfkpqtxy", ""), "host": reads("aACdilrsTtUvVwW46", "cNRtWm", ""),
-	"ipconfig": {level: level.Dangerous, why: "changes network settings", opts: noOptions, subs: map[string]level.Level{
-		"": level.Safe, "getifaddr": level.Safe, "getpacket": level.Safe, "getoption": level.Safe, "getv6packet": level.Safe,
-		"getsummary": level.Safe, "ifcount": level.Safe, "getiflist": level.Safe, "getra": level.Safe,
+	"ipconfig": {fx: effect.Of(effect.Setting, effect.Session), why: "changes network settings", opts: noOptions, subs: map[string]effect.Effect{
+		"": readOnly, "getifaddr": readOnly, "getpacket": readOnly, "getoption": readOnly, "getv6packet": readOnly,
+		"getsummary": readOnly, "ifcount": readOnly, "getiflist": readOnly, "getra": readOnly,
 	}},
 	"w": reads("hinsf", "MN", ""), "who": reads("abdHlmpqrsTtu", "", ""), "last": reads("hstTy", "fn", ""),
 	"printenv": {run: printenvCommand, opts: model("0", "--null --help --version")}, "env": {run: printenvCommand, opts: model("0i", "--null --ignore-environment --help --version")},
@@ -200,8 +225,8 @@ var commands = map[string]row{
 	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
-	"history": {opts: &opts{free: true, effects: map[string]effect{"-c": {level.Caution, "clears the shell history"},
-		"-d": {level.Caution, "deletes history entries"}, "-w": {level.Dangerous, "writes the history file"}}}},
+	"history": {opts: &opts{free: true, effects: map[string]optEffect{"-c": optFx(effect.Change, "clears the shell history"),
+		"-d": optFx(effect.Change, "deletes history entries"), "-w": optFx(effect.Overwrite, "writes the history file")}}},
 	"seq": reads("w", "fst", "--format= --separator= --equal-width --help --version"),
 	"jot": reads("cnr", "bswp", ""), "bc": reads("hilqsvw", "e", "--help --interactive --mathlib --quiet --standard --warn --version --expression= --file="),
 	"md5": reads("pqrt", "s", ""), "md5sum": reads(sumShort, "", sumLong), "shasum": reads(sumShort+"0123456789UpP", "a", sumLong+" --algorithm= --portable --UNIVERSAL --01"),
@@ -215,62 +240,62 @@ var commands = map[string]row{
 	"tput": {opts: freeWords}, "clear": reads("xT", "", ""), "stty": {opts: freeWords}, "tty": reads("s", "", ""),
 	"afplay": reads("dhq", "vtrq", "--volume= --time= --rate= --rQuality= --debug --leaks --help"),
 	"say": {opts: &opts{short: "i", valued: "vrfa", long: `--voice= --rate= --input-file= --audio-device= --interactive
-		--interactive= --progress --file-format= --data-format= --channels= --bit-rate= --quality=`, effects: map[string]effect{
-		"-o": {level.Dangerous, "writes the speech to a file"}, "--output-file": {level.Dangerous, "writes the speech to a file"},
-		"-n": {level.Dangerous, "sends the speech over the network"}, "--network-send": {level.Dangerous, "sends the speech over the network"}}}},
+		--interactive= --progress --file-format= --data-format= --channels= --bit-rate= --quality=`, effects: map[string]optEffect{
+		"-o": optFx(effect.Overwrite, "writes the speech to a file"), "--output-file": optFx(effect.Overwrite, "writes the speech to a file"),
+		"-n": optFx(effect.Upload, "sends the speech over the network"), "--network-send": optFx(effect.Upload, "sends the speech over the network")}}},
 	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
 	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
-	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": {}, "fzf": {}, "exa": {}, "eza": {}, "tldr": {},
+	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": safe, "fzf": safe, "exa": safe, "eza": safe, "tldr": safe,
 	"xmllint": {opts: &opts{long: `--format --noout --xpath= --valid --dtdvalid= --schema= --relaxng= --html --xml
 		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
 		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd
 		--dtdattr --catalogs --nocatalogs --postvalid --insert --compress --memory --push --testIO --load-trace`,
-		effects: map[string]effect{"--output": {level.Dangerous, "writes a file"}, "-o": {level.Dangerous, "writes a file"}}}},
+		effects: map[string]optEffect{"--output": optFx(effect.Overwrite, "writes a file"), "-o": optFx(effect.Overwrite, "writes a file")}}},
 	"iconv": {opts: &opts{short: "cls", valued: "ft", long: "--from-code= --to-code= --list --silent --help --version",
-		effects: map[string]effect{"--output": {level.Dangerous, "writes a file"}, "-o": {level.Dangerous, "writes a file"}}}},
+		effects: map[string]optEffect{"--output": optFx(effect.Overwrite, "writes a file"), "-o": optFx(effect.Overwrite, "writes a file")}}},
 	"uuidgen": reads("rtsmx", "nN", "--random --time --sha1 --md5 --hex --namespace= --name= --help --version"),
 	"bat": {opts: &opts{short: "AbnpPuh", valued: "lHrmdLw", long: `--show-all --plain --language= --highlight-line=
 		--file-name= --diff --diff-context= --tabs= --wrap= --terminal-width= --number --color= --italic-text=
 		--decorations= --force-colorization --paging= --map-syntax= --theme= --list-themes --style= --line-range=
-		--list-languages --unbuffered --help --version`, effects: map[string]effect{"--pager": {level.Dangerous, "runs the pager it names, which is not analysed"}}}},
+		--list-languages --unbuffered --help --version`, effects: map[string]optEffect{"--pager": optFx(effect.RunUnseen, "runs the pager it names, which is not analysed")}}},
 	"tree": {opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
 		--timefmt= --dirsfirst --du --si --prune --matchdirs --ignore-case --gitignore --info --sort= --fromfile --help
-		--version`, effects: map[string]effect{"-o": {level.Dangerous, "writes its listing to a file"}}}},
-	"lsappinfo": {level: level.Dangerous, why: "changes how applications run", opts: noOptions, subs: map[string]level.Level{
-		"": level.Safe, "list": level.Safe, "info": level.Safe, "front": level.Safe, "find": level.Safe,
-		"visibleprocesslist": level.Safe, "metainfo": level.Safe, "processlist": level.Safe,
+		--version`, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its listing to a file")}}},
+	"lsappinfo": {fx: effect.Of(effect.Setting, effect.Session), why: "changes how applications run", opts: noOptions, subs: map[string]effect.Effect{
+		"": readOnly, "list": readOnly, "info": readOnly, "front": readOnly, "find": readOnly,
+		"visibleprocesslist": readOnly, "metainfo": readOnly, "processlist": readOnly,
 	}},
 	"wrapper-alone": {opts: freeWords}, // sudo, nohup … with nothing to run (peel)
 
 	// Tools that change files or settings in ways that can be undone.
 	"pbcopy": {run: pbcopyCommand, opts: &opts{valued: "", long: "-pboard= -Prefer= -help"}},
-	"rmdir":  changes("removes empty folders", "pv", "", "--parents --ignore-fail-on-non-empty --verbose --help --version"),
-	"gzip":   changes("compresses files", gzipShort, "S", gzipLong), "gunzip": changes("decompresses files", gzipShort, "S", gzipLong),
-	"bzip2":         changes("compresses files", "cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
-	"xz":            changes("compresses files", "zdtlkfcqvhHe0123456789", "FCTM", xzLong),
-	"screencapture": copies("takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", "", nil),
-	"purge":         changes("flushes disk caches", "", "", ""), "mount": changes("mounts a volume", "adfFrkuvw", "ot", ""),
-	"umount": changes("unmounts a volume", "fAav", "t", ""), "code": caution("opens VS Code"),
-	"subl": caution("opens Sublime Text"), "qlmanage": changes("previews files", "pthxri", "socg", ""),
-	"ssh-keygen": changes("manages SSH keys", "AaBcDeFgHiKklLMpQqRUuvXy", "bCEfFGImMnNOPrsStTVwYzZJjDa", ""),
-	"ssh-add":    changes("manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
-	"split":      changes("splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
-	"lipo":       caution("edits binaries"), "install_name_tool": caution("edits binaries"), "convert": caution("converts images"),
-	"ffmpeg": caution("converts media"), "pandoc": caution("converts documents"),
-	"textutil": changes("converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
+	"rmdir":  doesWith(effect.Of(effect.Change), "removes empty folders", "pv", "", "--parents --ignore-fail-on-non-empty --verbose --help --version"),
+	"gzip":   doesWith(effect.Of(effect.Change), "compresses files", gzipShort, "S", gzipLong), "gunzip": doesWith(effect.Of(effect.Change), "decompresses files", gzipShort, "S", gzipLong),
+	"bzip2":         doesWith(effect.Of(effect.Change), "compresses files", "cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
+	"xz":            doesWith(effect.Of(effect.Change), "compresses files", "zdtlkfcqvhHe0123456789", "FCTM", xzLong),
+	"screencapture": writesTo(effect.Of(effect.Create), "takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", "", nil),
+	"purge":         doesWith(effect.Of(effect.Setting), "flushes disk caches", "", "", ""), "mount": doesWith(effect.Of(effect.Setting), "mounts a volume", "adfFrkuvw", "ot", ""),
+	"umount": doesWith(effect.Of(effect.Setting), "unmounts a volume", "fAav", "t", ""), "code": does(effect.Of(effect.Launch), "opens VS Code"),
+	"subl": does(effect.Of(effect.Launch), "opens Sublime Text"), "qlmanage": doesWith(effect.Of(effect.Launch), "previews files", "pthxri", "socg", ""),
+	"ssh-keygen": doesWith(effect.Of(effect.Create), "manages SSH keys", "AaBcDeFgHiKklLMpQqRUuvXy", "bCEfFGImMnNOPrsStTVwYzZJjDa", ""),
+	"ssh-add":    doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
+	"split":      doesWith(effect.Of(effect.Create), "splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
+	"lipo":       does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": does(effect.Of(effect.Create), "converts images"),
+	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
+	"textutil": doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
 		-prefixspaces= -title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=`),
-	"mv": copies("changes files", "fhinvF", "St", `--force --interactive --no-clobber --verbose --backup --backup=
+	"mv": writesTo(effect.Of(effect.Change), "changes files", "fhinvF", "St", `--force --interactive --no-clobber --verbose --backup --backup=
 		--suffix= --target-directory= --no-target-directory --update --strip-trailing-slashes --help --version`, nil),
-	"install": copies("changes files", "bCcpSsvdMUBD", "BfgmoT", "", nil),
-	"ditto": copies("copies files", "", "", `-c -k -x -z -j -V -v -X --rsrc --norsrc --extattr --noextattr --qtn
+	"install": writesTo(effect.Of(effect.Create), "changes files", "bCcpSsvdMUBD", "BfgmoT", "", nil),
+	"ditto": writesTo(effect.Of(effect.Create), "copies files", "", "", `-c -k -x -z -j -V -v -X --rsrc --norsrc --extattr --noextattr --qtn
 		--acl --noacl --sequesterRsrc --keepParent --arch= --bom= --hfsCompression --nohfsCompression
 		--preserveHFSCompression --nopreserveHFSCompression --zlibCompressionLevel= --nocache --persistRootless`,
-		map[string]effect{"--noqtn": {level.Destructive, "strips the quarantine attribute from what it copies, so Gatekeeper never checks it"}}),
-	"ln": copies("creates links", "FfhinsLPvwr", "St", `--force --interactive --no-dereference --symbolic --verbose --logical
+		map[string]optEffect{"--noqtn": optFx(effect.SecurityOff, "strips the quarantine attribute from what it copies, so Gatekeeper never checks it")}),
+	"ln": writesTo(effect.Of(effect.Create), "creates links", "FfhinsLPvwr", "St", `--force --interactive --no-dereference --symbolic --verbose --logical
 		--physical --relative --backup --backup= --suffix= --target-directory= --no-target-directory --help --version`, nil),
-	"touch": copies("creates or updates files", "acfhmC", "Adrt", "--date= --reference= --no-create --no-dereference --time= --help --version", nil),
-	"mkdir": copies("creates folders", "pv", "m", "--parents --mode= --verbose --help --version", nil),
+	"touch": writesTo(effect.Of(effect.Create), "creates or updates files", "acfhmC", "Adrt", "--date= --reference= --no-create --no-dereference --time= --help --version", nil),
+	"mkdir": writesTo(effect.Of(effect.Create), "creates folders", "pv", "m", "--parents --mode= --verbose --help --version", nil),
 	"cp":    {run: cpCommand, opts: &opts{short: "acfHiLlnPpRrsvXxNTcgEDU", valued: "tS", long: cpLong}}, "tee": {run: teeCommand, opts: model("aip", "--append --ignore-interrupts --output-error --output-error= --help --version")},
 
 	// Standard macOS tools (printing, diagnostics, Kerberos, iCloud, file
@@ -280,95 +305,95 @@ var commands = map[string]row{
 	"units": {opts: freeWords}, "ncal": {opts: freeWords}, "pagesize": {opts: noOptions}, "machine": {opts: noOptions},
 	"hostinfo": {opts: noOptions}, "nettop": {opts: freeWords}, "nfsstat": {opts: freeWords}, "showmount": {opts: freeWords},
 	"vmmap": {opts: freeWords}, "heap": {opts: freeWords}, "leaks": {opts: freeWords}, "footprint": {opts: freeWords},
-	"lpoptions": {opts: &opts{short: "lr", valued: "dhpU", effects: map[string]effect{"-o": {level.Caution, "sets printer options"},
-		"-x": {level.Caution, "removes saved printer options"}}}},
-	"lp": changes("prints files", "cEhmqsrt", "dhHnoPqtTUN", ""), "lpr": changes("prints files", "EhlmqrsC", "#HJoPTUN", ""),
-	"cancel": changes("cancels print jobs", "aEx", "hU", ""), "lprm": changes("cancels print jobs", "E", "hPU", ""),
-	"cupsenable": changes("starts a printer", "Ec", "hU", "--hold --release"), "cupsdisable": changes("stops a printer", "Ec", "hUr", "--hold --release"),
-	"cupsaccept": changes("accepts print jobs", "E", "hUr", ""), "cupsreject": changes("rejects print jobs", "E", "hUr", ""),
-	"lpadmin": {level: level.Caution, why: "changes printer settings", opts: &opts{short: "ER", valued: "dpcrvDLoouUh",
-		effects: map[string]effect{"-P": {level.Dangerous, "installs a PPD file, whose filters run programs that are not analysed"},
-			"-m": {level.Dangerous, "installs a printer driver model, whose filters run programs that are not analysed"},
-			"-i": {level.Dangerous, "installs an interface script, which runs for every job and is not analysed"},
-			"-x": {level.Caution, "removes a printer"}}}},
-	"kinit": changes("gets Kerberos tickets", "fFpPaAvVRlnsc", "lsrkcSt", ""), "kdestroy": changes("removes Kerberos tickets", "Aaq", "c", "--all"),
-	"sntp": {opts: &opts{short: "dhKr", valued: "t", effects: map[string]effect{"-S": {level.Dangerous, "sets the system clock"},
-		"-s": {level.Dangerous, "sets the system clock"}}}},
-	"brctl": {level: level.Dangerous, why: "changes iCloud Drive", opts: noOptions, subs: map[string]level.Level{
-		"": level.Safe, "log": level.Safe, "status": level.Safe, "dump": level.Safe, "quota": level.Safe, "monitor": level.Safe,
-		"download": level.Caution, "evict": level.Caution,
+	"lpoptions": {opts: &opts{short: "lr", valued: "dhpU", effects: map[string]optEffect{"-o": optFx(effect.Setting, "sets printer options"),
+		"-x": optFx(effect.Setting, "removes saved printer options")}}},
+	"lp": doesWith(effect.Of(effect.Egress), "prints files", "cEhmqsrt", "dhHnoPqtTUN", ""), "lpr": doesWith(effect.Of(effect.Egress), "prints files", "EhlmqrsC", "#HJoPTUN", ""),
+	"cancel": doesWith(effect.Of(effect.AppState), "cancels print jobs", "aEx", "hU", ""), "lprm": doesWith(effect.Of(effect.AppState), "cancels print jobs", "E", "hPU", ""),
+	"cupsenable": doesWith(effect.Of(effect.Setting), "starts a printer", "Ec", "hU", "--hold --release"), "cupsdisable": doesWith(effect.Of(effect.Setting), "stops a printer", "Ec", "hUr", "--hold --release"),
+	"cupsaccept": doesWith(effect.Of(effect.Setting), "accepts print jobs", "E", "hUr", ""), "cupsreject": doesWith(effect.Of(effect.Setting), "rejects print jobs", "E", "hUr", ""),
+	"lpadmin": {fx: effect.Of(effect.Setting), why: "changes printer settings", opts: &opts{short: "ER", valued: "dpcrvDLoouUh",
+		effects: map[string]optEffect{"-P": optFx(effect.Install, "installs a PPD file, whose filters run programs that are not analysed"),
+			"-m": optFx(effect.Install, "installs a printer driver model, whose filters run programs that are not analysed"),
+			"-i": optFx(effect.Install, "installs an interface script, which runs for every job and is not analysed"),
+			"-x": optFx(effect.Setting, "removes a printer")}}},
+	"kinit": doesWith(effect.Of(effect.Fetch), "gets Kerberos tickets", "fFpPaAvVRlnsc", "lsrkcSt", ""), "kdestroy": doesWith(effect.Of(effect.Change), "removes Kerberos tickets", "Aaq", "c", "--all"),
+	"sntp": {opts: &opts{short: "dhKr", valued: "t", effects: map[string]optEffect{"-S": optFx(effect.Setting, "sets the system clock", effect.Session),
+		"-s": optFx(effect.Setting, "sets the system clock", effect.Session)}}},
+	"brctl": {fx: effect.Of(effect.Change, effect.Bulk), why: "changes iCloud Drive", opts: noOptions, subs: map[string]effect.Effect{
+		"": readOnly, "log": readOnly, "status": readOnly, "dump": readOnly, "quota": readOnly, "monitor": readOnly,
+		"download": effect.Of(effect.Fetch), "evict": effect.Of(effect.Change),
 	}},
-	"smbutil": {level: level.Dangerous, why: "changes network shares", opts: noOptions, subs: map[string]level.Level{
-		"": level.Safe, "statshares": level.Safe, "lookup": level.Safe, "status": level.Safe, "view": level.Safe,
-		"identity": level.Safe, "help": level.Safe, "multichannel": level.Safe, "smbstatus": level.Safe,
+	"smbutil": {fx: effect.Of(effect.Setting, effect.Session), why: "changes network shares", opts: noOptions, subs: map[string]effect.Effect{
+		"": readOnly, "statshares": readOnly, "lookup": readOnly, "status": readOnly, "view": readOnly,
+		"identity": readOnly, "help": readOnly, "multichannel": readOnly, "smbstatus": readOnly,
 	}},
-	"sharing":  {level: level.Dangerous, why: "changes what this Mac shares on the network", opts: noOptions, subs: map[string]level.Level{"": level.Safe}},
-	"iconutil": changes("converts icons", "", "co", "--convert= --output="), "afconvert": caution("converts audio"),
-	"compression_tool": caution("compresses or decompresses files"), "aa": {run: aaCommand, opts: aaModel},
+	"sharing":  {fx: effect.Of(effect.Setting, effect.Session), why: "changes what this Mac shares on the network", opts: noOptions, subs: map[string]effect.Effect{"": readOnly}},
+	"iconutil": doesWith(effect.Of(effect.Create), "converts icons", "", "co", "--convert= --output="), "afconvert": does(effect.Of(effect.Create), "converts audio"),
+	"compression_tool": does(effect.Of(effect.Change), "compresses or decompresses files"), "aa": {run: aaCommand, opts: aaModel},
 	"7z": custom(sevenZipCommand), "7za": custom(sevenZipCommand), "7zz": custom(sevenZipCommand),
 	"cpio": custom(cpioCommand), "pax": custom(paxCommand), "xar": custom(xarCommand),
-	"setfile": changes("changes file attributes", "P", "acdmtCT", ""), "mkfile": changes("creates files", "nv", "", ""),
-	"dot_clean": changes("merges and removes ._ files", "fmnsv", "", "--keep= --rsrc"),
-	"pkgbuild":  caution("builds an installer package"), "productbuild": caution("builds an installer package"),
-	"productsign": caution("signs an installer package"),
-	"powermetrics": {opts: &opts{free: true, effects: map[string]effect{"-o": {level.Dangerous, "writes its samples to a file"},
-		"--output-file": {level.Dangerous, "writes its samples to a file"}}}},
-	"sample":    changes("samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"),
-	"spindump":  caution("samples every process and writes a report"),
-	"dc":        dangerous("runs its programs, whose ! command runs shell commands that are not analysed"),
-	"bputil":    destructive("changes the boot security policy"),
-	"mdmclient": dangerous("talks to device management"), "fileproviderctl": dangerous("changes file providers"),
+	"setfile": doesWith(effect.Of(effect.Change), "changes file attributes", "P", "acdmtCT", ""), "mkfile": doesWith(effect.Of(effect.Create), "creates files", "nv", "", ""),
+	"dot_clean": doesWith(effect.Of(effect.Change), "merges and removes ._ files", "fmnsv", "", "--keep= --rsrc"),
+	"pkgbuild":  does(effect.Of(effect.Create), "builds an installer package"), "productbuild": does(effect.Of(effect.Create), "builds an installer package"),
+	"productsign": does(effect.Of(effect.Change), "signs an installer package"),
+	"powermetrics": {opts: &opts{free: true, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its samples to a file"),
+		"--output-file": optFx(effect.Overwrite, "writes its samples to a file")}}},
+	"sample":    doesWith(effect.Of(effect.Create), "samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"),
+	"spindump":  does(effect.Of(effect.Create), "samples every process and writes a report"),
+	"dc":        does(effect.Of(effect.RunUnseen), "runs its programs, whose ! command runs shell commands that are not analysed"),
+	"bputil":    does(effect.Of(effect.SecurityOff), "changes the boot security policy"),
+	"mdmclient": does(effect.Of(effect.Connect), "talks to device management"), "fileproviderctl": does(effect.Of(effect.Setting, effect.Session), "changes file providers"),
 
 	// Hard to reverse, or reaching beyond the Mac.
-	"nc": dangerous("opens raw network connections"), "ncat": dangerous("opens raw network connections"),
-	"netcat": dangerous("opens raw network connections"), "socat": dangerous("relays network connections"),
-	"telnet": dangerous("opens raw network connections"), "ssh-copy-id": dangerous("installs a key on another machine"),
-	"shutdown": dangerous("powers the Mac off or restarts it"), "reboot": dangerous("restarts the Mac"),
-	"halt": dangerous("halts the Mac"), "tccutil": custom(tccutilCommand),
-	"unlink": custom(unlinkCommand), "osacompile": dangerous("compiles a script"),
-	"bless": dangerous("changes the startup disk"), "kextload": dangerous("loads a kernel extension"),
-	"kextunload": dangerous("unloads a kernel extension"), "systemextensionsctl": dangerous("manages system extensions"),
-	"dsenableroot": custom(dsenablerootCommand), "passwd": destructive("changes a password"),
-	"createhomedir": destructive("creates home folders for accounts"), "dseditgroup": {run: dseditgroupCommand, opts: &opts{short: "pqvLS", valued: "onuPadtTigkmrcsCf"}},
+	"nc": does(effect.Of(effect.Connect), "opens raw network connections"), "ncat": does(effect.Of(effect.Connect), "opens raw network connections"),
+	"netcat": does(effect.Of(effect.Connect), "opens raw network connections"), "socat": does(effect.Of(effect.Connect), "relays network connections"),
+	"telnet": does(effect.Of(effect.Connect), "opens raw network connections"), "ssh-copy-id": does(effect.Of(effect.Connect), "installs a key on another machine"),
+	"shutdown": does(effect.Of(effect.Power), "powers the Mac off or restarts it"), "reboot": does(effect.Of(effect.Power), "restarts the Mac"),
+	"halt": does(effect.Of(effect.Power), "halts the Mac"), "tccutil": custom(tccutilCommand),
+	"unlink": custom(unlinkCommand), "osacompile": does(effect.Of(effect.Overwrite), "compiles a script"),
+	"bless": does(effect.Of(effect.Setting, effect.Session), "changes the startup disk"), "kextload": does(effect.Of(effect.LoadCode), "loads a kernel extension"),
+	"kextunload": does(effect.Of(effect.Setting, effect.Session), "unloads a kernel extension"), "systemextensionsctl": does(effect.Of(effect.Install), "manages system extensions"),
+	"dsenableroot": custom(dsenablerootCommand), "passwd": does(effect.Of(effect.Account), "changes a password"),
+	"createhomedir": does(effect.Of(effect.Account), "creates home folders for accounts"), "dseditgroup": {run: dseditgroupCommand, opts: &opts{short: "pqvLS", valued: "onuPadtTigkmrcsCf"}},
 	"pwpolicy": {run: pwpolicyCommand, opts: &opts{free: true}}, "dsmemberutil": custom(dsmemberutilCommand),
-	"chsh": dangerous("changes the login shell"), "visudo": destructive("edits sudo rules, which decide who may run anything as root"),
-	"mount_smbfs": dangerous("mounts a network share"),
-	"automator":   dangerous("runs a workflow (its actions are not analysed)"),
+	"chsh": does(effect.Of(effect.Setting, effect.Session), "changes the login shell"), "visudo": does(effect.Of(effect.Account), "edits sudo rules, which decide who may run anything as root"),
+	"mount_smbfs": does(effect.Of(effect.Connect), "mounts a network share"),
+	"automator":   does(effect.Of(effect.RunUnseen), "runs a workflow (its actions are not analysed)"),
 
 	// Irreversible.
-	"srm": destructive("securely erases files: unrecoverable"), "shred": destructive("overwrites files: unrecoverable"),
-	"wipe": destructive("wipes files: unrecoverable"), "gshred": destructive("overwrites files: unrecoverable"),
-	"gsrm": destructive("securely erases files: unrecoverable"), "fdisk": destructive("edits the partition table"),
-	"gpt": destructive("edits the partition table"), "asr": destructive("restores over a volume"),
+	"srm": does(effect.Of(effect.Remove), "securely erases files: unrecoverable"), "shred": does(effect.Of(effect.Remove), "overwrites files: unrecoverable"),
+	"wipe": does(effect.Of(effect.Remove), "wipes files: unrecoverable"), "gshred": does(effect.Of(effect.Remove), "overwrites files: unrecoverable"),
+	"gsrm": does(effect.Of(effect.Remove), "securely erases files: unrecoverable"), "fdisk": does(effect.Of(effect.Disk), "edits the partition table"),
+	"gpt": does(effect.Of(effect.Disk), "edits the partition table"), "asr": does(effect.Of(effect.Disk), "restores over a volume"),
 	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand),
 	"dd": {run: ddCommand, opts: model("", "--help --version")}, "diskutil": custom(diskutilCommand),
 
 	// By subcommand.
-	"tmutil": {level: level.Dangerous, why: "changes Time Machine", opts: model("abcdefgilmnpqrstuvxDEUX@", ""), subs: map[string]level.Level{
-		"status": level.Safe, "listbackups": level.Safe, "latestbackup": level.Safe, "listlocalsnapshots": level.Safe,
-		"listlocalsnapshotdates": level.Safe, "machinedirectory": level.Safe, "isexcluded": level.Safe, "destinationinfo": level.Safe,
-		"version": level.Safe, "compare": level.Safe, "calculatedrift": level.Safe, "uniquesize": level.Safe,
-		"startbackup": level.Caution, "stopbackup": level.Caution, "addexclusion": level.Caution,
-		"delete": level.Destructive, "deletelocalsnapshots": level.Destructive, "thinlocalsnapshots": level.Destructive,
-		"deleteinprogress": level.Destructive, "disable": level.Dangerous, "removeexclusion": level.Caution,
+	"tmutil": {fx: effect.Of(effect.Setting, effect.Session), why: "changes Time Machine", opts: model("abcdefgilmnpqrstuvxDEUX@", ""), subs: map[string]effect.Effect{
+		"status": readOnly, "listbackups": readOnly, "latestbackup": readOnly, "listlocalsnapshots": readOnly,
+		"listlocalsnapshotdates": readOnly, "machinedirectory": readOnly, "isexcluded": readOnly, "destinationinfo": readOnly,
+		"version": readOnly, "compare": readOnly, "calculatedrift": readOnly, "uniquesize": readOnly,
+		"startbackup": effect.Of(effect.Setting), "stopbackup": effect.Of(effect.Setting), "addexclusion": effect.Of(effect.Setting),
+		"delete": effect.Of(effect.Remove), "deletelocalsnapshots": effect.Of(effect.Remove), "thinlocalsnapshots": effect.Of(effect.Remove),
+		"deleteinprogress": effect.Of(effect.Remove), "disable": effect.Of(effect.Setting, effect.Session), "removeexclusion": effect.Of(effect.Setting),
 	}},
-	"kubectl": {level: level.Dangerous, why: "changes a cluster", subs: map[string]level.Level{
-		"get": level.Safe, "describe": level.Safe, "logs": level.Safe, "version": level.Safe, "config": level.Caution,
-		"top": level.Safe, "explain": level.Safe, "api-resources": level.Safe, "delete": level.Destructive,
-		"completion": level.Safe, "cluster-info": level.Safe, "api-versions": level.Safe,
+	"kubectl": {fx: effect.Of(effect.Connect), why: "changes a cluster", subs: map[string]effect.Effect{
+		"get": readOnly, "describe": readOnly, "logs": readOnly, "version": readOnly, "config": effect.Of(effect.Setting),
+		"top": readOnly, "explain": readOnly, "api-resources": readOnly, "delete": effect.Of(effect.Remove),
+		"completion": readOnly, "cluster-info": readOnly, "api-versions": readOnly,
 	}},
-	"log": {level: level.Dangerous, why: "changes or erases the system log", opts: &opts{long: logLong}, subs: map[string]level.Level{
-		"show": level.Safe, "stream": level.Safe, "stats": level.Safe, "help": level.Safe, "": level.Safe, "collect": level.Caution,
+	"log": {fx: effect.Of(effect.Setting, effect.Session), why: "changes or erases the system log", opts: &opts{long: logLong}, subs: map[string]effect.Effect{
+		"show": readOnly, "stream": readOnly, "stats": readOnly, "help": readOnly, "": readOnly, "collect": effect.Of(effect.Create),
 	}},
-	"wdutil": {level: level.Dangerous, why: "changes Wi-Fi diagnostics", subs: map[string]level.Level{
-		"info": level.Safe, "help": level.Safe, "": level.Safe, "diagnose": level.Caution,
+	"wdutil": {fx: effect.Of(effect.Setting, effect.Session), why: "changes Wi-Fi diagnostics", subs: map[string]effect.Effect{
+		"info": readOnly, "help": readOnly, "": readOnly, "diagnose": effect.Of(effect.Create),
 	}},
-	"kmutil": {level: level.Dangerous, why: "loads, unloads or rebuilds kernel extensions", subs: map[string]level.Level{
-		"showloaded": level.Safe, "inspect": level.Safe, "print-diagnostics": level.Safe, "help": level.Safe, "": level.Safe,
+	"kmutil": {fx: effect.Of(effect.LoadCode), why: "loads, unloads or rebuilds kernel extensions", subs: map[string]effect.Effect{
+		"showloaded": readOnly, "inspect": readOnly, "print-diagnostics": readOnly, "help": readOnly, "": readOnly,
 	}},
-	"mas": {level: level.Caution, why: "changes App Store apps", opts: model("", "--price --bundle --help --version --verbose --force"), subs: map[string]level.Level{
-		"list": level.Safe, "outdated": level.Safe, "search": level.Safe, "info": level.Safe, "version": level.Safe,
-		"help": level.Safe, "account": level.Safe, "vendor": level.Safe, "": level.Safe, "uninstall": level.Dangerous,
+	"mas": {fx: effect.Of(effect.Fetch), why: "changes App Store apps", opts: model("", "--price --bundle --help --version --verbose --force"), subs: map[string]effect.Effect{
+		"list": readOnly, "outdated": readOnly, "search": readOnly, "info": readOnly, "version": readOnly,
+		"help": readOnly, "account": readOnly, "vendor": readOnly, "": readOnly, "uninstall": effect.Of(effect.Install),
 	}},
 
 	// Files, text and archives.
@@ -381,17 +406,17 @@ var commands = map[string]row{
 	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
 	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
-	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": custom(gpgCommand),
+	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": {run: gpgCommand, opts: gpgModel},
 	"openssl": custom(opensslCommand), "security": custom(securityCommand),
-	"vim": custom(vimCommand), "vi": custom(vimCommand), "nvim": custom(vimCommand), "view": custom(vimCommand),
-	"vimdiff": custom(vimCommand), "nvi": custom(vimCommand), "ex": custom(vimCommand), "gvim": custom(vimCommand),
-	"mvim": custom(vimCommand),
+	"vim": {run: vimCommand, opts: vimModel}, "vi": {run: vimCommand, opts: vimModel}, "nvim": {run: vimCommand, opts: vimModel}, "view": {run: vimCommand, opts: vimModel},
+	"vimdiff": {run: vimCommand, opts: vimModel}, "nvi": {run: vimCommand, opts: vimModel}, "ex": {run: vimCommand, opts: vimModel}, "gvim": {run: vimCommand, opts: vimModel},
+	"mvim": {run: vimCommand, opts: vimModel},
 
 	// System settings, accounts, services.
 	"crontab": custom(crontabCommand), "launchctl": custom(launchctlCommand), "at": custom(atCommand),
-	"batch": custom(atCommand), "atq": safe, "atrm": caution("removes scheduled jobs"),
-	"periodic": dangerous("runs the periodic maintenance scripts, which are not analysed"),
-	"sfltool":  {level: level.Dangerous, why: "changes login and background items", subs: map[string]level.Level{"dumpbtm": level.Safe, "": level.Safe}}, "dscl": {run: dsclCommand, opts: &opts{free: true}}, "sysadminctl": {run: sysadminctlCommand, opts: &opts{free: true}},
+	"batch": custom(atCommand), "atq": safe, "atrm": does(effect.Of(effect.Change), "removes scheduled jobs"),
+	"periodic": does(effect.Of(effect.RunUnseen), "runs the periodic maintenance scripts, which are not analysed"),
+	"sfltool":  {fx: effect.Of(effect.Setting, effect.Session), why: "changes login and background items", subs: map[string]effect.Effect{"dumpbtm": readOnly, "": readOnly}}, "dscl": {run: dsclCommand, opts: &opts{free: true}}, "sysadminctl": {run: sysadminctlCommand, opts: &opts{free: true}},
 	"softwareupdate": {run: softwareupdateCommand, opts: &opts{short: "laidrR", long: swupdateLong}}, "spctl": custom(spctlCommand), "socketfilterfw": custom(socketfilterfwCommand),
 	"pfctl": custom(pfctlCommand), "fdesetup": custom(fdesetupCommand), "nvram": custom(nvramCommand),
 	"pmset": custom(pmsetCommand), "sysctl": {run: sysctlCommand, opts: model("AabdehiNnoqWwXx", "")}, "ifconfig": custom(ifconfigCommand),
@@ -400,13 +425,13 @@ var commands = map[string]row{
 	"memory_pressure": {run: memoryPressureCommand, opts: &opts{short: "lQS", valued: "ps"}}, "profiles": custom(profilesCommand),
 	"installer": custom(installerCommand), "networksetup": custom(networksetupCommand),
 	"systemsetup": custom(systemsetupCommand),
-	"kickstart":   destructive("turns on or changes Remote Management: others may see and control this Mac"),
+	"kickstart":   does(effect.Of(effect.SecurityOff), "turns on or changes Remote Management: others may see and control this Mac"),
 	"scutil":      custom(getterSetter("--get", "--dns", "--proxy", "--nwi", "-r", "-w", "--nc")),
 	"shortcuts":   {run: shortcutsCommand, opts: &opts{short: "hio", valued: "", long: "--input-path= --output-path= --output-type= --show-identifiers --folder-name= --help"}}, "kill": {run: killCommand, opts: killModel}, "killall": {run: killCommand, opts: killModel},
 	"pkill": {run: killCommand, opts: killModel}, "su": custom(suCommand), "hash": {run: hashCommand, opts: freeWords},
 
 	// Network.
-	"curl": custom(curlCommand), "wget": custom(wgetCommand), "scp": custom(copyRemote), "rsync": custom(copyRemote),
+	"curl": {run: curlCommand, opts: curlModel}, "wget": {run: wgetCommand, opts: wgetModel}, "scp": {run: copyRemote, opts: scpModel}, "rsync": {run: copyRemote, opts: rsyncModel},
 	"ssh": custom(sshCommand), "sftp": custom(sftpCommand),
 
 	// Scripts, interpreters, terminals: what they run is analysed when it can be.
@@ -424,22 +449,22 @@ var commands = map[string]row{
 	"tclsh": custom(interpreter(interpSpec{})), "wish": custom(interpreter(interpSpec{})),
 	"rscript": custom(interpreter(interpSpec{code: "e", longValued: []string{"--default-packages"}})),
 	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
-	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": custom(screenCommand),
-	"tmux": custom(tmuxCommand), "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
+	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": {run: screenCommand, opts: screenModel},
+	"tmux": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
 	"xvkbd": custom(synthInput),
 
 	// Build tools, package managers, containers, databases, clouds.
-	"cargo": custom(cargoCommand), "xcodebuild": dangerous("runs the project's build phases and scripts, which are not analysed"),
-	"pod":    dangerous("runs the Podfile and podspecs (Ruby), which are not analysed"),
-	"bundle": dangerous("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
+	"cargo": custom(cargoCommand), "xcodebuild": does(effect.Of(effect.RunUnseen), "runs the project's build phases and scripts, which are not analysed"),
+	"pod":    registryRow("runs the Podfile and podspecs (Ruby), which are not analysed"),
+	"bundle": registryRow("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
 	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
 	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
 	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
 	"pip3": custom(pipCommand), "gem": {run: gemCommand, opts: &opts{short: "VqlrbfNE", valued: "vsinpPw", long: gemLong}}, "brew": custom(brewCommand),
 	"docker": custom(dockerCommand), "podman": custom(dockerCommand), "docker-compose": custom(composeCommand),
-	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": custom(sqlClientCommand), "mysql": custom(sqlClientCommand),
-	"mariadb": custom(sqlClientCommand), "redis-cli": custom(redisCommand), "terraform": custom(terraformCommand),
+	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": {run: sqlClientCommand, opts: psqlModel}, "mysql": {run: sqlClientCommand, opts: mysqlModel},
+	"mariadb": {run: sqlClientCommand, opts: mysqlModel}, "redis-cli": {run: redisCommand, opts: redisModel}, "terraform": custom(terraformCommand),
 	"tofu": custom(terraformCommand), "aws": custom(cloudCommand), "gcloud": custom(cloudCommand),
 	"gsutil": custom(cloudCommand), "az": custom(cloudCommand), "git": custom(gitCommand),
 }

@@ -70,14 +70,14 @@ func TestTableRowsReachable(t *testing.T) {
 func TestTableRowsSaySomething(t *testing.T) {
 	for name, r := range commands {
 		switch {
-		case r.run != nil && (r.level != level.Safe || r.why != "" || r.subs != nil || r.writes):
-			t.Errorf("row %q: has a function and a level, reason, subs or writes that the function hides", name)
-		case r.run == nil && r.level > level.Safe && r.why == "":
-			t.Errorf("row %q: is %v without saying why", name, r.level)
+		case r.run != nil && (r.fx.Kind != 0 || r.why != "" || r.subs != nil || r.writes):
+			t.Errorf("row %q: has a function and an effect, reason, subs or writes that the function hides", name)
+		case r.run == nil && weight(r.fx) > level.Safe && r.why == "":
+			t.Errorf("row %q: does %v without saying why", name, r.fx)
 		case r.subs != nil && r.why == "":
 			t.Errorf("row %q: rates by subcommand without saying what the others do", name)
-		case r.level > level.Destructive:
-			t.Errorf("row %q: a program is never %v by its name alone", name, r.level)
+		case weight(r.fx) > level.Destructive:
+			t.Errorf("row %q: a program is never %v by its name alone", name, weight(r.fx))
 		}
 	}
 }

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -43,7 +43,7 @@ const (
 
 var dateModel = &opts{short: "jnRuIv0123456789", valued: "rfvzd", long: `--date= --file= --iso-8601 --iso-8601=
 	--rfc-email --rfc-3339= --reference= --utc --universal --debug --help --version`,
-	effects: map[string]effect{"-s": {level.Dangerous, "sets the system clock"}, "--set": {level.Dangerous, "sets the system clock"}}}
+	effects: map[string]optEffect{"-s": optFx(effect.Setting, "sets the system clock", effect.Session), "--set": optFx(effect.Setting, "sets the system clock", effect.Session)}}
 
 // dateCommand rates date: it prints, unless an operand other than +FORMAT
 // is given without -j: that sets the system clock.
@@ -51,7 +51,7 @@ func dateCommand(c *call) {
 	dateModel.check(c)
 	for _, o := range c.operands() {
 		if !strings.HasPrefix(o.s, "+") && !hasShort(c.args, 'j') && !hasShort(c.args, 'r') && !hasShort(c.args, 'd') {
-			c.add(level.Dangerous, "date", "date %s: sets the system clock", rate.Display(o.s))
+			c.add(effect.Of(effect.Setting, effect.Session), "date", "date %s: sets the system clock", rate.Display(o.s))
 			return
 		}
 	}
@@ -62,7 +62,7 @@ func dateCommand(c *call) {
 func hostnameCommand(c *call) {
 	(&opts{short: "fsdia", long: "--fqdn --short --domain --ip-address --all-ip-addresses --help --version"}).check(c)
 	if len(c.operands()) > 0 {
-		c.add(level.Dangerous, "hostname", "hostname %s: changes the Mac's host name", rate.Display(c.operands()[0].s))
+		c.add(effect.Of(effect.Setting, effect.Session), "hostname", "hostname %s: changes the Mac's host name", rate.Display(c.operands()[0].s))
 	}
 }
 
@@ -81,12 +81,12 @@ var (
 		--lint --lint= --posix --traditional --sandbox --characters-as-bytes --dump-variables --dump-variables= --debug
 		--profile --profile= --pretty-print --pretty-print= --optimize --no-optimize --re-interval --non-decimal-data
 		--csv --bignum --gen-pot --use-lc-numeric --help --version --copyright`,
-		effects: map[string]effect{"-l": {level.Dangerous, "loads a native extension, which is not analysed"},
-			"--load":    {level.Dangerous, "loads a native extension, which is not analysed"},
-			"-i":        {level.Dangerous, "includes an awk source file, which is not analysed"},
-			"--include": {level.Dangerous, "includes an awk source file, which is not analysed"},
-			"-E":        {level.Dangerous, "runs an awk program file, which is not analysed"},
-			"--exec":    {level.Dangerous, "runs an awk program file, which is not analysed"}}}
+		effects: map[string]optEffect{"-l": optFx(effect.RunUnseen, "loads a native extension, which is not analysed"),
+			"--load":    optFx(effect.RunUnseen, "loads a native extension, which is not analysed"),
+			"-i":        optFx(effect.RunUnseen, "includes an awk source file, which is not analysed"),
+			"--include": optFx(effect.RunUnseen, "includes an awk source file, which is not analysed"),
+			"-E":        optFx(effect.RunUnseen, "runs an awk program file, which is not analysed"),
+			"--exec":    optFx(effect.RunUnseen, "runs an awk program file, which is not analysed")}}
 	killModel = &opts{free: true} // signals (-9, -KILL, -s HUP) and process selections; killCommand rates them
 )
 
@@ -187,21 +187,21 @@ const (
 		--include-apps --with-suffix --backend= --outdated --all --upgrade-strategy=`
 )
 
-var pipxEffects = map[string]effect{
-	"--pip-args":   {level.Dangerous, "hands options to pip, which may build what they name"},
-	"--spec":       {level.Dangerous, "installs from a spec that may be a local or downloaded source tree, whose build runs"},
-	"--editable":   {level.Dangerous, "installs a source tree, whose build runs"},
-	"-e":           {level.Dangerous, "installs a source tree, whose build runs"},
-	"--preinstall": {level.Dangerous, "installs more packages first, which may be source trees whose build runs"},
+var pipxEffects = map[string]optEffect{
+	"--pip-args":   optFx(effect.RunUnseen, "hands options to pip, which may build what they name"),
+	"--spec":       optFx(effect.RunUnseen, "installs from a spec that may be a local or downloaded source tree, whose build runs"),
+	"--editable":   optFx(effect.RunUnseen, "installs a source tree, whose build runs"),
+	"-e":           optFx(effect.RunUnseen, "installs a source tree, whose build runs"),
+	"--preinstall": optFx(effect.RunUnseen, "installs more packages first, which may be source trees whose build runs"),
 }
 
 // openModel is open's option model: -a/-b pick the app, -e/-t/-f an editor,
 // --args hands the rest to the app; --env sets the app's environment
 // (DYLD_INSERT_LIBRARIES …) and --stdout/--stderr write files.
 var openModel = &opts{short: "eftFWRngjhDiN", valued: "abusHr", stop: "--args", long: "--fresh --wait-apps --reveal --new --background --hide --header --sdk= --url= --arch=",
-	effects: map[string]effect{
-		"--env":    {level.Dangerous, "sets the environment of the app it starts, which can load code into it"},
-		"--stdin":  {level.Caution, "feeds the app a file"},
-		"--stdout": {level.Dangerous, "writes the app's output to a file"},
-		"--stderr": {level.Dangerous, "writes the app's errors to a file"},
+	effects: map[string]optEffect{
+		"--env":    optFx(effect.LoadCode, "sets the environment of the app it starts, which can load code into it"),
+		"--stdin":  optFx(effect.Launch, "feeds the app a file"),
+		"--stdout": optFx(effect.Overwrite, "writes the app's output to a file"),
+		"--stderr": optFx(effect.Overwrite, "writes the app's errors to a file"),
 	}}

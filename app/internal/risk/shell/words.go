@@ -8,7 +8,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/airlockhq/airlock/app/internal/level"
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -510,7 +510,7 @@ func (a *shellAn) appendLit(cur *word, text []byte, s string) []byte {
 // the value starts with a guessed home (see homeGuess).
 func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 	if p.Param != nil && secretName(p.Param.Value) && !p.Length {
-		a.add(level.Caution, "secret.variable", a.span(p), "reads $%s, which by its name holds a secret", p.Param.Value)
+		a.add(effect.Of(effect.ReadNamedSecret).On(p.Param.Value), "secret.variable", a.span(p), "reads $%s, which by its name holds a secret", p.Param.Value)
 		a.secretAt(a.span(p))
 	}
 	if g, ok := homeGuess(p); ok {
@@ -812,13 +812,13 @@ func (a *shellAn) write(w word, sp Span, verb string) {
 		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
 		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
 			if z := rate.ClassifyPath(a.env, "~"+tail); z.Kind == rate.ZonePersistence {
-				a.add(level.Dangerous, "shell.persistence-maybe", sp, "%s …%s: if the computed folder is the home, %s runs code automatically", verb, rate.Display(tail), z.Detail)
+				a.add(effect.Of(effect.Overwrite, effect.Computed), "shell.persistence-maybe", sp, "%s …%s: if the computed folder is the home, %s runs code automatically", verb, rate.Display(tail), z.Detail)
 			}
 		}
 	}
 	if !r.hole {
 		if isRawDisk(r.s) {
-			a.add(level.Destructive, "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, rate.Display(r.s))
+			a.add(effect.Of(effect.Disk).On(r.s), "shell.raw-disk", sp, "%s %s: overwrites a disk directly, destroying its file system", verb, rate.Display(r.s))
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package launcher
 
 import (
 	"slices"
@@ -36,7 +36,7 @@ func TestPlanNetwork(t *testing.T) {
 		{"TCP display without the UI grant", Profile{Env: tcpDisplay}, 7, true, true, nil, true, ""},
 	}
 	for _, tt := range tests {
-		got := planNetwork(tt.p, tt.abi)
+		got := PlanNetwork(tt.p, tt.abi)
 		if got.OwnNamespace != tt.own || got.TCP != tt.tcp || !slices.Equal(got.Connect, tt.connect) || got.Filter != tt.filter ||
 			(tt.note == "") != (got.Note == "") || !strings.Contains(got.Note, tt.note) {
 			t.Errorf("%s: %+v", tt.name, got)

@@ -1,6 +1,6 @@
 //go:build darwin
 
-package sandbox
+package launcher
 
 /*
 #include <dlfcn.h>

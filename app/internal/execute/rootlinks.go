@@ -1,0 +1,146 @@
+package execute
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A project's .envrc, .vscode or hook may be a link to a file or folder
+// elsewhere in a sandbox root (work/.envrc → ../shared/envrc), which direnv,
+// the editor or git follow. An action that rewrites shared/envrc rewrites
+// the .envrc, and the persistence table does not know shared/envrc by its
+// name. So the gate keeps an index of the links in the roots, and a change
+// a link leads to is judged at every path it is reached by: held when one
+// of them is a place of the table (linkedWhy).
+//
+// Walking a root at every review would cost a second for a large
+// Documents folder, so the index keeps, for each folder, its modification
+// time and the names of its links and sub-folders; a walk after the first
+// reads again only the folders whose time changed (a link made, removed or
+// replaced changes its folder's time), one lstat for the others.
+
+// maxIndexed bounds the entries one walk of the roots looks at. Past it
+// the index is incomplete and the review fails closed: a change to a file
+// that existed is held, since a link the walk did not reach may lead to it.
+const maxIndexed = 2_000_000
+
+// rootLinks is the index, kept by the Executor across reviews.
+type rootLinks struct {
+	mu       sync.Mutex
+	folders  map[string]indexedFolder
+	complete bool
+	limit    int // entries one walk looks at; 0 means maxIndexed
+}
+
+// indexedFolder is what the index knows of one folder.
+type indexedFolder struct {
+	mtime   time.Time
+	links   []string // names of the links in it
+	folders []string // names of the folders in it
+}
+
+// reachedLink is a link in a root and where it leads (resolved).
+type reachedLink struct{ link, target string }
+
+// links walks the roots (reading only what changed since the last walk)
+// and returns the links in them that matter, with where they lead, and
+// whether the walk saw everything. A link matters when it leads to a
+// folder (whatever lies below it is reached through it too), leads nowhere
+// yet, or is itself a place (named says so): a link to a file at a path no
+// place names (node_modules/.bin/…) makes nothing reachable by a place's
+// name.
+func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLink, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.folders == nil {
+		x.folders = map[string]indexedFolder{}
+	}
+	seen := map[string]bool{}
+	count, limit := 0, x.limit
+	if limit == 0 {
+		limit = maxIndexed
+	}
+	var out []reachedLink
+	var walk func(dir string) bool
+	walk = func(dir string) bool {
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			delete(x.folders, dir)
+			return true
+		}
+		seen[dir] = true
+		f, ok := x.folders[dir]
+		if !ok || !f.mtime.Equal(fi.ModTime()) {
+			f = indexedFolder{mtime: fi.ModTime()}
+			es, err := os.ReadDir(dir)
+			if err != nil {
+				return true // unreadable to the gate: nothing to follow there
+			}
+			count += len(es)
+			for _, e := range es {
+				switch t := e.Type(); {
+				case t&fs.ModeSymlink != 0:
+					f.links = append(f.links, e.Name())
+				case t.IsDir():
+					f.folders = append(f.folders, e.Name())
+				}
+			}
+			x.folders[dir] = f
+		}
+		count++
+		if count > limit {
+			return false
+		}
+		for _, l := range f.links {
+			p := filepath.Join(dir, l)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !named(p) {
+				continue
+			}
+			if r, ok := resolveExisting(p, 0); ok && r != p {
+				out = append(out, reachedLink{link: p, target: r})
+			}
+		}
+		for _, s := range f.folders {
+			if !walk(filepath.Join(dir, s)) {
+				return false
+			}
+		}
+		return true
+	}
+	complete := true
+	for _, r := range roots {
+		if !walk(r) {
+			complete = false
+			break
+		}
+	}
+	if complete {
+		for d := range x.folders {
+			if !seen[d] {
+				delete(x.folders, d) // gone since the last walk
+			}
+		}
+	}
+	x.complete = complete
+	return out, complete
+}
+
+// reachedAs returns the paths by which p is reached through the links:
+// for each link leading to p or to a folder p lies in, the link's path
+// joined with the rest of p.
+func reachedAs(links []reachedLink, p string) []string {
+	var out []string
+	for _, l := range links {
+		switch {
+		case p == l.target:
+			out = append(out, l.link)
+		case strings.HasPrefix(p, strings.TrimSuffix(l.target, "/")+"/"):
+			out = append(out, filepath.Join(l.link, p[len(strings.TrimSuffix(l.target, "/"))+1:]))
+		}
+	}
+	return out
+}

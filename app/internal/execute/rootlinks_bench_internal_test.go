@@ -1,0 +1,52 @@
+package execute
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// benchTree makes a root of 1,000 folders holding 20 files each (20,000
+// entries), with one link to a folder.
+func benchTree(b *testing.B) string {
+	root := b.TempDir()
+	for i := range 1000 {
+		d := filepath.Join(root, fmt.Sprintf("p%02d/d%04d", i%40, i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 20 {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%02d", j)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := os.Symlink("../p01", filepath.Join(root, "p00/linked")); err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
+// BenchmarkRootLinksFirst is the first walk of a 20,000-entry root: every
+// folder read.
+func BenchmarkRootLinksFirst(b *testing.B) {
+	root := benchTree(b)
+	named := func(string) bool { return false }
+	for b.Loop() {
+		var x rootLinks
+		x.links([]string{root}, named)
+	}
+}
+
+// BenchmarkRootLinksAgain is a review's walk after the first, nothing
+// changed: one lstat per folder.
+func BenchmarkRootLinksAgain(b *testing.B) {
+	root := benchTree(b)
+	named := func(string) bool { return false }
+	var x rootLinks
+	x.links([]string{root}, named)
+	for b.Loop() {
+		x.links([]string{root}, named)
+	}
+}

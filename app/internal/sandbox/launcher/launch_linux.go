@@ -1,0 +1,381 @@
+//go:build linux
+
+package launcher
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
+)
+
+// MinABI is the oldest Landlock ABI the sandbox accepts (Linux 6.2): the
+// first that can refuse truncating a file the action may only read.
+const MinABI = 3
+
+// NetNamespace returns the inode of this process's network namespace, or 0
+// when it cannot be read.
+func NetNamespace() uint64 {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &st); err != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// launch runs in the launcher: PID 1 of new user, mount, PID, IPC and
+// (unless its network plan keeps the host's) network namespaces
+// (bridge.Command.Namespaces), in a session of its own. It mounts the
+// copy-on-write views of an action that runs unasked on the sandbox roots
+// (which it may then write only through them), hides what the profile
+// hides, drops its capabilities, applies Landlock, the network
+// plan and (unless the UI is granted) the socket filter, then starts the
+// program and waits for it. When it returns, the kernel kills whatever the
+// program left running in the namespace.
+func launch(s Spec) int {
+	p := s.Profile
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, Prefix+format+"\n", a...)
+		return code
+	}
+	if err := ownNamespaces(); err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
+	// Nothing traces or reads this process's memory from inside.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
+	// Nothing mounted here may reach the namespaces the gate runs in.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fail(ExitSetup, "making the mounts private: %v", err)
+	}
+	if s.Trial != nil {
+		if err := trialOverlay(*s.Trial); err != nil {
+			return fail(ExitSetup, "%v", err)
+		}
+	}
+	// The views first, so that what is hidden is hidden in them too.
+	viewRoots, err := mountLayers(s.Layers, p.TempDir)
+	if err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
+	if p.Unasked {
+		p.Write = Viewed(p.Write, p.TempDir, viewRoots)
+	}
+	if err := hide(p); err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return fail(ExitSetup, "dropping capabilities: %v", err)
+	}
+	abi, err := restrict(p)
+	if err != nil {
+		return fail(ExitSetup, "applying Landlock: %v", err)
+	}
+	plan := PlanNetwork(p, abi)
+	if err := restrictNetwork(plan, s.HostNetNS); err != nil {
+		return fail(ExitSetup, "confining the network: %v", err)
+	}
+	if !p.UI {
+		if err := denyLocalSockets(); err != nil {
+			return fail(ExitSetup, "applying the socket filter: %v", err)
+		}
+	}
+	// Whatever this process holds stays here: the program gets 0, 1 and 2.
+	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fail(ExitSetup, "closing file descriptors: %v", err)
+	}
+	if s.Probe {
+		fmt.Println(enforced(abi, p.UI))
+		return 0
+	}
+	if plan.Note != "" && p.Network != NetNone {
+		// The program will fail to reach what it was granted: say why.
+		fmt.Fprintf(os.Stderr, "%s%s\n", Prefix, plan.Note)
+	}
+	path, code, err := lookPath(s.Argv[0], p.Env)
+	if err != nil {
+		return fail(code, "%v", err)
+	}
+	proc, err := os.StartProcess(path, s.Argv, &os.ProcAttr{Dir: s.Dir, Env: p.Env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	if err != nil {
+		code := ExitCannotRun
+		if errors.Is(err, os.ErrNotExist) {
+			code = ExitNotFound
+		}
+		return fail(code, "running %s: %v", s.Argv[0], unwrapPathError(err))
+	}
+	return reap(proc.Pid, s.Argv[0])
+}
+
+// ownNamespaces checks that the launcher was started as the sandbox starts
+// it: PID 1 of a PID namespace, in a user namespace that maps one user only
+// (so its mounts cannot touch the namespaces the gate runs in).
+func ownNamespaces() error {
+	const want = "the launcher must start in namespaces of its own, as the sandbox starts it"
+	if os.Getpid() != 1 {
+		return errors.New(want + " (it is not PID 1)")
+	}
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return fmt.Errorf("%s (%v)", want, err)
+	}
+	if f := strings.Fields(string(b)); len(f) != 3 || f[2] != "1" {
+		return errors.New(want + " (its user namespace is not its own)")
+	}
+	return nil
+}
+
+// enforced says what the launcher applied, for `airlock status`.
+func enforced(abi int, ui bool) string {
+	var what []string
+	what = append(what, "files")
+	if abi >= NetABI {
+		what = append(what, "TCP ports")
+	}
+	if abi >= 6 {
+		what = append(what, "signals", "abstract sockets")
+	}
+	if abi >= 9 {
+		what = append(what, "unix sockets")
+	}
+	s := fmt.Sprintf("Landlock ABI %d (%s), namespaces (user, mount, PID, IPC, network)", abi, strings.Join(what, ", "))
+	if abi >= NetABI {
+		s += "; the network only for actions that use it: TCP to ports 80 and 443 unless approved"
+	} else {
+		s += fmt.Sprintf("; no network for actions that run unasked (TCP ports need Landlock ABI %d)", NetABI)
+	}
+	if !ui {
+		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
+	}
+	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
+	return s
+}
+
+// restrictNetwork applies the network plan: it checks the launcher is in a
+// network namespace of its own, not the gate's (hostNS), when the plan says
+// so, has Landlock refuse TCP binds and the connects the plan does not allow
+// (strictly: a kernel without TCP rules fails the launch rather than let
+// them through), and installs the seccomp filter that refuses what those
+// rules do not see.
+func restrictNetwork(plan NetPlan, hostNS uint64) error {
+	if plan.OwnNamespace {
+		if ns := NetNamespace(); hostNS == 0 || ns == 0 || ns == hostNS {
+			return errors.New("the launcher must start in a network namespace of its own, as the sandbox starts it")
+		}
+	}
+	if plan.TCP {
+		cfg, err := landlock.NewConfig(landlock.AccessNetSet(llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP))
+		if err != nil {
+			return err
+		}
+		var rules []landlock.Rule
+		for _, port := range plan.Connect {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+		if err := cfg.RestrictNet(rules...); err != nil {
+			return fmt.Errorf("applying Landlock's TCP rules: %w", err)
+		}
+	}
+	if plan.Filter {
+		if err := installFilter(netFilter); err != nil {
+			return fmt.Errorf("applying the network filter: %w", err)
+		}
+	}
+	return nil
+}
+
+// hide makes the profile's hidden paths unreachable in this mount
+// namespace (whose mounts launch made private): an empty read-only folder
+// over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
+// cannot be looked at fails the launch. It also mounts a /proc of this PID
+// namespace (other processes are not in it) and a private /dev/shm.
+func hide(p Profile) error {
+	// Best effort: where /proc cannot be mounted again (some containers
+	// mask parts of it), Landlock still keeps other processes' files out
+	// of reach (its ptrace scope).
+	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mounting a private /dev/shm: %w", err)
+		}
+	}
+	for _, h := range p.Hide {
+		fi, err := os.Stat(h) // through links: what a link leads to is hidden
+		// Missing, under a file, or a link that loops (~/.zprofile →
+		// itself): it leads nowhere, so nothing there can be read.
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot hide %s: %w", h, err)
+		}
+		const flags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+		if fi.IsDir() {
+			if err := unix.Mount("tmpfs", h, "tmpfs", flags|unix.MS_RDONLY, "mode=0555,size=4k,nr_inodes=1"); err != nil {
+				return fmt.Errorf("hiding %s: %w", h, err)
+			}
+			continue
+		}
+		if err := unix.Mount("/dev/null", h, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hiding %s: %w", h, err)
+		}
+		if err := unix.Mount("", h, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|flags, ""); err != nil {
+			return fmt.Errorf("hiding %s: %w", h, err)
+		}
+	}
+	return nil
+}
+
+// The securebits (linux/securebits.h) the launcher sets, each locked: root
+// gains no capabilities by running a program, and no thread can raise an
+// ambient one.
+const (
+	secbitNoRoot                  = 1 << 0
+	secbitNoRootLocked            = 1 << 1
+	secbitNoCapAmbientRaise       = 1 << 6
+	secbitNoCapAmbientRaiseLocked = 1 << 7
+)
+
+// dropCapabilities leaves the launcher with no capability and makes sure
+// the program starts with none, even where it runs as root inside the
+// namespace: on every thread the ambient set is emptied, the securebits
+// keep root from gaining any at exec, and then the effective, permitted and
+// inheritable sets are emptied too. (The no_new_privs bit Landlock sets
+// then keeps set-user-ID programs and file capabilities from granting
+// any.)
+func dropCapabilities() error {
+	if err := llsys.AllThreadsPrctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clearing the ambient set: %w", err)
+	}
+	bits := uintptr(secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientRaiseLocked)
+	if err := llsys.AllThreadsPrctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
+		return fmt.Errorf("setting the securebits: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	_, _, e := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&none[0])), 0)
+	runtime.KeepAlive(&hdr)
+	runtime.KeepAlive(&none)
+	if e != 0 {
+		return fmt.Errorf("emptying the capability sets: %w", e)
+	}
+	return nil
+}
+
+// restrict applies Landlock to every thread: the file rights of every ABI
+// up to 9 that the kernel has, and the signal scope; the abstract-socket
+// scope too unless the UI is granted (an approved UI action may reach a
+// display or bus that listens on one). It returns the kernel's ABI.
+func restrict(p Profile) (int, error) {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil {
+		return 0, err
+	}
+	if abi < MinABI {
+		return abi, fmt.Errorf("the kernel's Landlock is ABI %d; ABI %d or newer is needed", abi, MinABI)
+	}
+	scoped := landlock.ScopedSet(llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket)
+	if p.UI {
+		scoped = landlock.ScopedSet(llsys.ScopeSignal)
+	}
+	cfg, err := landlock.NewConfig(landlock.V9.HandledAccessFS, scoped)
+	if err != nil {
+		return abi, err
+	}
+	rules := []landlock.Rule{
+		landlock.RODirs(p.Read...).IgnoreIfMissing(),
+		// Moving a file from one writable folder to another needs "refer".
+		landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing(),
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing(),
+		landlock.ROFiles("/dev/random", "/dev/urandom").IgnoreIfMissing(),
+		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+	}
+	if p.UI {
+		// Where the kernel can refuse connecting to pathname sockets (ABI
+		// 9), the display's and the bus's stay reachable.
+		ui := []string{"/tmp/.X11-unix"}
+		env := EnvMap(p.Env)
+		if d := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(d) {
+			ui = append(ui, d)
+		}
+		for _, b := range BusPaths(env["DBUS_SESSION_BUS_ADDRESS"], env["XDG_RUNTIME_DIR"]) {
+			ui = append(ui, filepath.Dir(b))
+		}
+		rules = append(rules, landlock.RODirs(ui...).WithResolveUnix().IgnoreIfMissing())
+	}
+	if err := cfg.BestEffort().Restrict(rules...); err != nil {
+		return abi, err
+	}
+	return abi, nil
+}
+
+// lookPath finds the program as exec would, in the sandbox's view: a name
+// with a slash as it stands (relative to the working folder), else the
+// first executable file of that name in an absolute PATH entry. The int is
+// the exit status to report when it is not found.
+func lookPath(name string, env []string) (string, int, error) {
+	if strings.Contains(name, "/") {
+		return name, 0, nil
+	}
+	for _, d := range filepath.SplitList(EnvMap(env)["PATH"]) {
+		if !filepath.IsAbs(d) {
+			continue // a relative PATH entry would run what lies in the working folder
+		}
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, 0, nil
+		}
+	}
+	return "", ExitNotFound, fmt.Errorf("%s: not found in PATH (in the sandbox's view)", name)
+}
+
+// reap waits as PID 1 does: it reaps every child that ends and returns
+// when the program (pid) has, with its exit status, or 128 plus the signal
+// that ended it.
+func reap(pid int, name string) int {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%swaiting for %s: %v\n", Prefix, name, err)
+			return ExitSetup
+		}
+		if got != pid {
+			continue
+		}
+		switch {
+		case ws.Exited():
+			return ws.ExitStatus()
+		case ws.Signaled():
+			fmt.Fprintf(os.Stderr, "%s%s was killed by %v\n", Prefix, filepath.Base(name), ws.Signal())
+			return 128 + int(ws.Signal())
+		}
+	}
+}
+
+// unwrapPathError drops os.StartProcess's "fork/exec PATH:" prefix.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var se syscall.Errno
+	if errors.As(err, &se) {
+		return se
+	}
+	return err
+}

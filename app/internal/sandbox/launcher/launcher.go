@@ -1,0 +1,239 @@
+// Package launcher is the sandbox's launcher: the process that confines one
+// action (package sandbox) and then runs it. It is apart from package
+// sandbox so that the program that runs it initialises nothing it does not
+// use: it imports the standard library, x/sys, go-landlock and psx only,
+// and none of Airlock's analyzers, history or UI. airlock-launch
+// (app/cmd/airlock-launch) is that program, shipped beside airlock; airlock
+// itself runs it too when started with Flag (sandbox.Main), for a gate that
+// finds no airlock-launch beside it.
+//
+// What crosses from the gate to the launcher is a Spec, as JSON on file
+// descriptor 3. The gate derives everything from the person's settings and
+// its verdict; the launcher only applies it, and fails (exit status 125)
+// rather than run anything when it cannot apply all of it.
+package launcher
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Flag, as the first argument, makes a program that calls Main first
+// thing (airlock, airlock-launch) the launcher of one confined action.
+const Flag = "--sandbox-launch"
+
+// Program is the name of the dedicated launcher's executable, which the
+// gate looks for beside its own.
+const Program = "airlock-launch"
+
+// Exit statuses of the launcher itself, as shells and container runtimes
+// use them: the sandbox could not be set up, the program could not be
+// run, or it was not found.
+const (
+	ExitSetup     = 125
+	ExitCannotRun = 126
+	ExitNotFound  = 127
+)
+
+// Prefix starts every line the launcher writes about itself on standard
+// error, so that the gate can tell it from what the program said.
+const Prefix = "airlock sandbox: "
+
+// SandboxExec is macOS's Seatbelt front end: the only program the launcher
+// runs there.
+const SandboxExec = "/usr/bin/sandbox-exec"
+
+// MaxSpecBytes bounds the spec: the profile and the program's arguments.
+const MaxSpecBytes = 32 << 20
+
+// SpecVersion is the version of the Spec's encoding and meaning. The gate
+// and the launcher are built from one source, but the launcher is a file
+// of its own beside the gate's, which an upgrade may replace while an old
+// gate runs: a launcher refuses a spec of another version, and one with a
+// field it does not know, rather than apply part of it. Change it whenever
+// a field of Spec, Profile or Layer is added, removed or means something
+// else (TestSpecVersion holds the fields it was last changed for).
+const SpecVersion = 1
+
+// Spec is what the gate hands the launcher on file descriptor 3: the
+// profile and the program to run under it.
+type Spec struct {
+	// Version is SpecVersion as the gate was built with it.
+	Version int     `json:"version"`
+	Profile Profile `json:"profile"`
+	// Argv is the program and its arguments. On macOS the gate gives
+	// sandbox-exec's whole command line (the Seatbelt text of the profile
+	// and the program), which the launcher runs with its TCC responsibility
+	// disclaimed.
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"`
+	// Probe makes the launcher set everything up, report what it enforced
+	// on stdout, and exit without running anything.
+	Probe bool `json:"probe,omitempty"`
+	// HostNetNS is, on Linux, the inode of the gate's network namespace,
+	// which a launcher that must be in one of its own checks it is not in.
+	HostNetNS uint64 `json:"hostNetNS,omitempty"`
+	// Layers are, for an action that runs unasked (Linux), the
+	// copy-on-write views the launcher mounts on the sandbox roots.
+	Layers []Layer `json:"layers,omitempty"`
+	// Trial is, in probe mode, a layer over a folder of the probe's on
+	// which the launcher tries what the views need (trialOverlay); the
+	// gate reads what it left in the layer once the launcher has exited.
+	Trial *Layer `json:"trial,omitempty"`
+}
+
+// Profile is what one action may do. Paths are absolute and clean; a folder
+// covers everything under it. Package sandbox derives it (sandbox.Derive)
+// and names it sandbox.Profile.
+type Profile struct {
+	Kind string `json:"kind"`
+	// Read are the folders it may read and run programs from.
+	Read []string `json:"read"`
+	// Write are the folders it may also create, change and delete in: the
+	// sandbox roots and TempDir.
+	Write []string `json:"write"`
+	// Hide is what it can never reach, even inside Read or Write:
+	// Airlock's own files, the credential stores and agent sockets, what
+	// is hidden in the home (sandbox's hidden.go) but what the grant
+	// reveals, and unless UI the display server's and the session bus's
+	// sockets and cookies. Sorted, so that a folder comes before what lies
+	// in it.
+	Hide []string `json:"hide"`
+	// UI says it may reach the display server and the session bus.
+	UI bool `json:"ui"`
+	// Network is what it may reach over the network (Network says how
+	// each platform enforces it).
+	Network Network `json:"network"`
+	// Unasked says the person did not approve this action: what it writes
+	// in the sandbox roots is not trusted. On Linux it writes into a
+	// copy-on-write view of each root (Layers) that the gate reviews
+	// after it ends; on macOS Seatbelt refuses what cannot be reviewed
+	// there (removing, planting, executable bits).
+	Unasked bool `json:"unasked,omitempty"`
+	// TempDir is its own temporary folder (TMPDIR).
+	TempDir string `json:"tempDir"`
+	// Env is its environment.
+	Env []string `json:"env"`
+}
+
+// A Layer is one sandbox root as an action that ran unasked saw it: a
+// copy-on-write view whose changes lie in Upper, a folder only the gate
+// reaches, until the gate reviews and applies them (package execute). Root
+// itself is untouched while the action runs.
+type Layer struct {
+	// Root is the sandbox root: absolute and resolved.
+	Root string `json:"root"`
+	// Upper holds what the action changed under Root, as the platform's
+	// copy-on-write view recorded it (Linux: overlayfs's upper layer).
+	Upper string `json:"upper"`
+	// Work is the view's scratch folder (overlayfs's workdir), beside
+	// Upper on the same file system; the gate removes it with Upper.
+	Work string `json:"work"`
+	// Boot is the boot the layer was made in (Linux's boot_id). The view
+	// does not sync what it writes (overlayfs's volatile), so after a
+	// restart the layer may hold files whose data never reached the disk:
+	// sandbox.ReadLayer refuses a layer of another boot.
+	Boot string `json:"boot,omitempty"`
+}
+
+// ReadSpec reads a spec from r: at most MaxSpecBytes of JSON, of this
+// SpecVersion, with no field Spec does not have, naming a program unless
+// it is a probe's.
+func ReadSpec(r io.Reader) (Spec, error) {
+	var s Spec
+	b, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
+	if err != nil {
+		return s, fmt.Errorf("reading the profile: %w", err)
+	}
+	if len(b) > MaxSpecBytes {
+		return s, fmt.Errorf("the profile is larger than %d bytes", MaxSpecBytes)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		return Spec{}, fmt.Errorf("reading the profile: %w (is this launcher from the same version of Airlock as the gate?)", err)
+	}
+	if d.More() {
+		return Spec{}, errors.New("reading the profile: more than one JSON value")
+	}
+	if s.Version != SpecVersion {
+		return Spec{}, fmt.Errorf("the profile is of version %d and this launcher reads version %d: "+
+			"the launcher (%s) and the gate come from different versions of Airlock; install them again together", s.Version, SpecVersion, Program)
+	}
+	if !s.Probe && len(s.Argv) == 0 {
+		return Spec{}, errors.New("the profile names no program")
+	}
+	return s, nil
+}
+
+// Main is the launcher: when args (the program's arguments, without its
+// name) start with Flag, it confines this process as the spec on file
+// descriptor 3 says, runs the action's program and returns its exit status
+// with handled true. Otherwise it returns at once with handled false. The
+// program must call it before anything else runs.
+func Main(args []string) (code int, handled bool) {
+	if len(args) == 0 || args[0] != Flag {
+		return 0, false
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(os.Stderr, "%sthe launcher takes no arguments (its profile comes on file descriptor 3)\n", Prefix)
+		return ExitSetup, true
+	}
+	f := os.NewFile(3, "profile")
+	if f == nil {
+		fmt.Fprintf(os.Stderr, "%sno profile on file descriptor 3\n", Prefix)
+		return ExitSetup, true
+	}
+	s, err := ReadSpec(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
+		return ExitSetup, true
+	}
+	return launch(s), true
+}
+
+// Environ is the launcher's own environment, whatever the action's is (the
+// action gets Profile.Env, which the launcher hands it): nothing of the
+// person's environment (GODEBUG, GOGC, GOTRACEBACK …) reaches the Go
+// runtime of the launcher, and GOMAXPROCS=1 keeps it to the fewest
+// threads: it runs one goroutine, and each change it makes to every
+// thread (the capabilities, Landlock) stops and signals every one of them.
+func Environ() []string { return []string{"GOMAXPROCS=1"} }
+
+// Within reports whether path is dir or lies in it (both clean).
+func Within(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// Viewed keeps of write the temporary folder and what lies in a root with
+// a view: an action that runs unasked writes nowhere else.
+func Viewed(write []string, temp string, roots []string) []string {
+	var out []string
+	for _, w := range write {
+		ok := w == temp
+		for _, r := range roots {
+			ok = ok || Within(w, r)
+		}
+		if ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// EnvMap returns an environment (KEY=VALUE entries) as a map.
+func EnvMap(env []string) map[string]string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}

@@ -1,0 +1,119 @@
+package launcher
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fields lists the fields of t, and of the structs it holds, as
+// "Name type `tag`", one a line, nested ones indented: what the gate and a
+// launcher must agree on.
+func fields(t reflect.Type, indent string, b *strings.Builder) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		b.WriteString(indent + f.Name + " " + f.Type.String() + " `" + string(f.Tag) + "`\n")
+		fields(f.Type, indent+"\t", b)
+	}
+}
+
+// specFields are the fields of Spec as SpecVersion was last changed for.
+const specFields = "Version int `json:\"version\"`\n" +
+	"Profile launcher.Profile `json:\"profile\"`\n" +
+	"\tKind string `json:\"kind\"`\n" +
+	"\tRead []string `json:\"read\"`\n" +
+	"\tWrite []string `json:\"write\"`\n" +
+	"\tHide []string `json:\"hide\"`\n" +
+	"\tUI bool `json:\"ui\"`\n" +
+	"\tNetwork launcher.Network `json:\"network\"`\n" +
+	"\tUnasked bool `json:\"unasked,omitempty\"`\n" +
+	"\tTempDir string `json:\"tempDir\"`\n" +
+	"\tEnv []string `json:\"env\"`\n" +
+	"Argv []string `json:\"argv\"`\n" +
+	"Dir string `json:\"dir\"`\n" +
+	"Probe bool `json:\"probe,omitempty\"`\n" +
+	"HostNetNS uint64 `json:\"hostNetNS,omitempty\"`\n" +
+	"Layers []launcher.Layer `json:\"layers,omitempty\"`\n" +
+	"\tRoot string `json:\"root\"`\n" +
+	"\tUpper string `json:\"upper\"`\n" +
+	"\tWork string `json:\"work\"`\n" +
+	"\tBoot string `json:\"boot,omitempty\"`\n" +
+	"Trial *launcher.Layer `json:\"trial,omitempty\"`\n" +
+	"\tRoot string `json:\"root\"`\n" +
+	"\tUpper string `json:\"upper\"`\n" +
+	"\tWork string `json:\"work\"`\n" +
+	"\tBoot string `json:\"boot,omitempty\"`\n"
+
+// TestSpecVersion: the fields of Spec are those SpecVersion 1 was made
+// for. A change to them fails here until SpecVersion is raised and
+// specFields says what they are now, so that a launcher of one version never
+// applies part of another's spec (ReadSpec refuses other versions).
+func TestSpecVersion(t *testing.T) {
+	var b strings.Builder
+	fields(reflect.TypeFor[Spec](), "", &b)
+	if got := b.String(); got != specFields || SpecVersion != 1 {
+		t.Errorf("Spec's fields are now:\n%s\nSpecVersion %d was made for:\n%s\nRaise SpecVersion and record the fields in specFields.",
+			got, SpecVersion, specFields)
+	}
+}
+
+// TestReadSpec: a spec is read whole, of this version, with no field it
+// does not know and within its bound; each refusal says what was wrong.
+func TestReadSpec(t *testing.T) {
+	big := `{"version":1,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
+	tests := []struct {
+		name, in, want string
+	}{
+		{"good", `{"version":1,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
+		{"probe without a program", `{"version":1,"probe":true}`, ""},
+		{"no program", `{"version":1}`, "names no program"},
+		{"other version", `{"version":2,"argv":["x"]}`, "version 2 and this launcher reads version 1"},
+		{"no version", `{"argv":["x"]}`, "version 0"},
+		{"unknown field", `{"version":1,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
+		{"unknown nested field", `{"version":1,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
+		{"trailing value", `{"version":1,"argv":["x"]} {}`, "more than one JSON value"},
+		{"not JSON", `version 1`, "reading the profile"},
+		{"bad network", `{"version":1,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
+		{"too large", big, "larger than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ReadSpec(strings.NewReader(tt.in))
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("ReadSpec: %v", err)
+				}
+				if s.Version != SpecVersion {
+					t.Errorf("version %d", s.Version)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ReadSpec = %v, want an error saying %q", err, tt.want)
+			}
+			if !reflect.DeepEqual(s, Spec{}) {
+				t.Errorf("a refused spec came back filled: %+v", s)
+			}
+		})
+	}
+}
+
+// TestReadSpecReadError: a profile that cannot be read is an error that
+// says so.
+func TestReadSpecReadError(t *testing.T) {
+	_, err := ReadSpec(failingReader{})
+	if err == nil || !strings.Contains(err.Error(), "reading the profile") {
+		t.Fatalf("ReadSpec = %v", err)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("broken") }

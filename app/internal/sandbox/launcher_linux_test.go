@@ -1,0 +1,190 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
+	"github.com/airlockhq/airlock/bridge"
+)
+
+// The dedicated launcher, airlock-launch, built once per test binary into
+// a folder TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// buildLauncher returns airlock-launch built from this source as make
+// build builds it (static, no cgo), or skips the test where there is no go
+// command to build it with.
+func buildLauncher(t testing.TB) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build %s with: %v", launcher.Program, err)
+	}
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "airlock-launch-test-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, launcher.Program)
+		cmd := exec.Command(goCmd, "build", "-o", built.path, "github.com/airlockhq/airlock/app/cmd/airlock-launch")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("%w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatalf("building %s: %v", launcher.Program, built.err)
+	}
+	return built.path
+}
+
+// removeBuilt removes what buildLauncher built (TestMain, after the tests).
+func removeBuilt() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+}
+
+// dedicated makes r's box start actions through airlock-launch, as the
+// gate does where it is installed beside airlock.
+func (r *rig) dedicated(t testing.TB) {
+	t.Helper()
+	box, err := sandbox.New(r.settings, buildLauncher(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := box.Available(); err != nil {
+		t.Fatalf("through %s the sandbox does not start: %v", launcher.Program, err)
+	}
+	r.box = box
+}
+
+// TestDedicatedLauncher: through airlock-launch an action is confined as
+// through airlock itself: the home's hidden files and the launcher's own
+// file are out of sight, nothing is written outside the roots, what an
+// unasked action writes in a root lands in its layer, and the program runs
+// as a child of the launcher, PID 1.
+func TestDedicatedLauncher(t *testing.T) {
+	r := newRig(t)
+	r.dedicated(t)
+	exe := buildLauncher(t)
+	if s := r.box.String(); !strings.HasPrefix(s, "Landlock ABI") {
+		t.Errorf("String() = %q", s)
+	}
+	script := `cat "$HOME/.ssh/id_rsa" && echo READ-KEY
+test -s "$1" && echo SEES-LAUNCHER
+echo x > "$HOME/outside" && echo WROTE-OUTSIDE
+echo new > "$HOME/Documents/made.txt" || echo NO-WRITE-IN-ROOT
+echo "ppid $PPID"
+tr '\0' ' ' < /proc/1/cmdline; echo`
+	c, layers, done, err := r.box.ConfineReviewed(bridge.Command{Argv: []string{"sh", "-c", script, "sh", exe}, Dir: r.home}, sandbox.KindCommand, sandbox.Grant{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sandbox.RemoveLayers(layers)
+	out, stderr, err := bridge.RunArgv(context.Background(), c)
+	done()
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, out, stderr)
+	}
+	for _, bad := range []string{"READ-KEY", "SEES-LAUNCHER", "WROTE-OUTSIDE", "NO-WRITE-IN-ROOT", "BEGIN OPENSSH"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%s:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "ppid 1\n") || !strings.Contains(out, "/proc/self/fd/") || !strings.Contains(out, launcher.Flag) {
+		t.Errorf("the program is not a child of the pinned launcher, PID 1:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(r.home, "outside")); !os.IsNotExist(err) {
+		t.Errorf("written outside the roots: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(r.docs, "made.txt")); !os.IsNotExist(err) {
+		t.Errorf("an unasked action wrote in the root itself: %v", err)
+	}
+	got := changeLines(r.docs, readAll(t, layers))
+	if !strings.Contains(got, "created made.txt") {
+		t.Errorf("the layer holds:\n%s", got)
+	}
+}
+
+// TestDedicatedLauncherRefusesOtherVersions: a launcher refuses a spec of
+// another version, or with a field it does not know, and runs nothing: an
+// upgrade that replaced airlock-launch under a running gate fails closed.
+// (Started here outside namespaces, a launcher that accepts the spec stops
+// at the next step, which the control shows.)
+func TestDedicatedLauncherRefusesOtherVersions(t *testing.T) {
+	exe := buildLauncher(t)
+	home := t.TempDir()
+	marker := filepath.Join(home, "ran")
+	good := func() map[string]any {
+		return map[string]any{"version": launcher.SpecVersion, "profile": map[string]any{"tempDir": home},
+			"argv": []string{"/bin/touch", marker}}
+	}
+	tests := []struct {
+		name string
+		edit func(map[string]any)
+		want string
+	}{
+		{"control", func(map[string]any) {}, "must start in namespaces of its own"},
+		{"older version", func(m map[string]any) { m["version"] = launcher.SpecVersion - 1 }, "different versions of Airlock"},
+		{"no version", func(m map[string]any) { delete(m, "version") }, "different versions of Airlock"},
+		{"unknown field", func(m map[string]any) { m["hideNothing"] = true }, `unknown field "hideNothing"`},
+		{"unknown in the profile", func(m map[string]any) { m["profile"] = map[string]any{"tempDir": home, "allowAll": true} }, `unknown field "allowAll"`},
+		{"two values", nil, "more than one JSON value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := good()
+			var b []byte
+			var err error
+			if tt.edit != nil {
+				tt.edit(m)
+				b, err = json.Marshal(m)
+			} else {
+				b, err = json.Marshal(m)
+				b = append(b, b...)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			specPath := filepath.Join(t.TempDir(), "spec.json")
+			if err := os.WriteFile(specPath, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(specPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cmd := exec.Command(exe, launcher.Flag)
+			cmd.ExtraFiles = []*os.File{f}
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != launcher.ExitSetup {
+				t.Fatalf("exit: %v\n%s", err, out)
+			}
+			if !strings.HasPrefix(string(out), launcher.Prefix) || !strings.Contains(string(out), tt.want) {
+				t.Errorf("said %q, want %q", out, tt.want)
+			}
+			if _, err := os.Stat(marker); !os.IsNotExist(err) {
+				t.Errorf("the program ran: %v", err)
+			}
+		})
+	}
+}

@@ -211,6 +211,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/dashboard:FuzzParseFilter \
 	  ./app/internal/dashboard:FuzzSplitText \
+	  ./app/internal/gate:FuzzLineRedactor \
 	  ./app/internal/mcp:FuzzClientName \
 	  ./app/internal/mcp:FuzzBound \
 	  ./app/internal/policy:FuzzParseSettings \

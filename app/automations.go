@@ -102,7 +102,13 @@ func (b *builtGate) updateAutomations(change func(*automation.Settings) error) e
 	if len(s.Automations) == 0 {
 		s.Automations = nil
 	}
-	return policy.SaveSettings(b.settingsPath, s)
+	if err := policy.SaveSettings(b.settingsPath, s); err != nil {
+		return err
+	}
+	b.force.mu.Lock()
+	b.force.settings.AutomationEnabled, b.force.settings.Automations = s.AutomationEnabled, s.Automations
+	b.force.mu.Unlock()
+	return nil
 }
 
 // confirmAutomation is the Book's Confirm where changes that raise trust

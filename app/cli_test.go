@@ -101,6 +101,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"history":          {"--json", "-n, --requests"},
 		"dashboard":        {"--print"},
 		"undo":             {"--json"},
+		"settings":         {"--json"},
 		"mcp":              {"--progress-every"},
 		"doctor":           {"--json"},
 		"sandbox-profile":  {"--os", "--kind", "--unasked", "--network", "--ui"},

@@ -100,6 +100,7 @@ func cmdApp(ctx context.Context, fs *pflag.FlagSet, _ io.Reader, stdout, stderr 
 	// its way to the system log (and the terminal the app started from).
 	lg := openLog(stderr)
 	defer lg.Install()()
+	takeLoginPath(ctx) // before the gate and its sandbox read PATH
 
 	var opts gateOptions
 	opts.broker = true
@@ -200,6 +201,8 @@ func serveMenu(ctx context.Context, b *builtGate, hooks uiHooks) {
 	trust := &tray.Trust{Confirm: hooks.confirm, Authenticate: hooks.authenticate}
 	b.book.Confirm = confirmAutomation(trust)
 	b.undo.confirm = confirmUndo(trust)
+	b.reload.confirm = confirmSettings(trust)
+	b.reload.rule = confirmRule(trust)
 	b.runScheduler(ctx)
 	b.srv.ErrorLog = func(method string, err error) { log.Printf("socket: %s: %v", method, err) }
 	go logGateEvents(ctx, b.events)

@@ -111,7 +111,7 @@ func cmdRun(ctx context.Context, fs *pflag.FlagSet, opts runOptions, stdin io.Re
 	var rep gate.Report
 	err = follow(ctx, c, "submit", ipc.SubmitParams{Client: opts.client, Kind: opts.kind, Plan: plan, Argv: argv, DryRun: opts.dryRun,
 		Dir: dir, Path: pathList},
-		opts.json, stdout, nil, &rep)
+		opts.json, stdout, newLivePrinter(stdout, stderr).event, &rep)
 	if err != nil {
 		return err
 	}

@@ -140,8 +140,10 @@ func startDashboard(ctx context.Context, b *builtGate, trust *tray.Trust, openUR
 			return dashboard.Status{Autonomy: st.Autonomy, Killed: st.Killed}
 		},
 		Settings: func() dashboard.Settings {
-			return dashboard.Settings{AllowedApps: b.settings.AllowedApps, Roots: b.roots}
+			s, roots, _ := b.force.current()
+			return dashboard.Settings{AllowedApps: s.AllowedApps, Roots: roots, Rules: ruleViews(s.Rules)}
 		},
+		RemoveRule:  b.removeAllowRule,
 		Automations: automations,
 		Confirm:     confirmDashboard(trust),
 		Logf:        logs.Printf("dashboard"),

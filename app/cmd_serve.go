@@ -96,6 +96,8 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		trust := &tray.Trust{Confirm: bridge.Confirm}
 		b.book.Confirm = confirmAutomation(trust)
 		b.undo.confirm = confirmUndo(trust)
+		b.reload.confirm = confirmSettings(trust)
+		b.reload.rule = confirmRule(trust)
 	} else {
 		b.book.Confirm = func(context.Context, automation.Change) error {
 			return fmt.Errorf("%w, and this gate (airlock serve --prompter=%s) shows none: use the menu-bar app or "+
@@ -196,6 +198,9 @@ type gateHandler struct {
 	dash  *dashLink        // nil or empty: no dashboard (airlock serve)
 	book  *automation.Book // the automations; nil: none here
 	undo  *undoConfirm     // how an undo asks the person; nil or empty: nobody can
+	// reload reads settings.json again (reloadSettings); nil: this gate
+	// cannot.
+	reload func(ctx context.Context) (reloadReport, error)
 }
 
 func (h gateHandler) Submit(ctx context.Context, p ipc.SubmitParams, notify func(v any) error) (any, error) {

@@ -65,6 +65,7 @@ func startDashGate(t *testing.T) *dashGate {
 	g := gate.New(gate.Config{Env: &risk.Env{Paths: paths}, History: store, Autonomy: policy.SmartDefault})
 	dg := &dashGate{data: data, opened: make(chan string, 4)}
 	dg.b = &builtGate{dir: data, settings: policy.DefaultSettings(), store: store, gate: g, roots: paths.Roots, dash: &dashLink{}}
+	dg.b.force.settings, dg.b.force.roots = dg.b.settings, dg.b.roots
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	confirm := func(context.Context, string, string, string) (bool, error) { return false, nil }

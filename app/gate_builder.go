@@ -20,6 +20,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/llm"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/app/internal/secrets"
@@ -59,6 +60,13 @@ type builtGate struct {
 	roots        []string     // the sandbox roots as the gate uses them (resolved)
 	dash         *dashLink    // the menu-bar app's dashboard, once it serves
 	undo         *undoConfirm // how an undo asks the person (set before the socket serves)
+	// force is what a settings reload changes (settings, roots and box
+	// above are as the gate started); reload is how a reload asks the
+	// person (set before the socket serves); launch resolves launches for
+	// the analyzers of every reloaded environment.
+	force  inForce
+	reload *settingsConfirm
+	launch facts.Resolver
 
 	// settingsMu is held by every change of the settings file (the level,
 	// the automations), each a read, a change and a write.
@@ -84,7 +92,7 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		return nil, err
 	}
 	b := &builtGate{dir: dir, settingsPath: filepath.Join(dir, settingsFile), grants: policy.NewGrants(nil), events: &gate.Fanout{},
-		dash: &dashLink{}, undo: &undoConfirm{}}
+		dash: &dashLink{}, undo: &undoConfirm{}, reload: &settingsConfirm{}}
 	b.settings, err = policy.LoadSettings(b.settingsPath)
 	if err != nil {
 		return nil, err
@@ -113,7 +121,9 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 	if err != nil {
 		return nil, err
 	}
-	env.Launch = gate.Handlers(desk)
+	b.launch = gate.Handlers(desk)
+	env.Launch = b.launch
+	b.force.settings, b.force.roots, b.force.box, b.force.env = b.settings, b.roots, b.box, env
 	exec, err := gate.DefaultExecutor(paths, desk, b.box)
 	if err != nil {
 		return nil, err
@@ -138,7 +148,8 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Approver: approver,
 		Grants:   b.grants,
 		LLM: func(context.Context) (llm.Config, error) {
-			return modelConfig(b.settings, keys)
+			s, _, _ := b.force.current()
+			return modelConfig(s, keys)
 		},
 		Frontmost: frontmost{desk},
 		Autonomy:  b.settings.Autonomy,
@@ -146,9 +157,11 @@ func buildGate(opts gateOptions) (*builtGate, error) {
 		Events:    b.events.Emit,
 		Sandbox:   b.box,
 		NoScripts: noScripts(),
+		KeepRule:  b.keepRule,
 	})
 	b.startAutomations(env)
-	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash, undo: b.undo})
+	b.srv, err = ipc.Listen(dir, gateHandler{g: b.gate, store: b.store, book: b.book, dash: b.dash, undo: b.undo,
+		reload: func(ctx context.Context) (reloadReport, error) { return b.reloadSettings(ctx, b.reload.confirm) }})
 	if err != nil {
 		b.store.Close()
 		return nil, err
@@ -191,7 +204,13 @@ func (b *builtGate) saveAutonomy(a policy.Autonomy) error {
 		return err
 	}
 	s.Autonomy = a
-	return policy.SaveSettings(b.settingsPath, s)
+	if err := policy.SaveSettings(b.settingsPath, s); err != nil {
+		return err
+	}
+	b.force.mu.Lock()
+	b.force.settings.Autonomy = a
+	b.force.mu.Unlock()
+	return nil
 }
 
 // frontmost is the bridge's frontmost app as the context lock reads it.

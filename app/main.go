@@ -39,6 +39,7 @@ var commands = []command{
 	{name: "kill", usage: "airlock kill", help: "trip the kill switch: stop everything the gate is doing, at once", flags: noFlags(cmdKill)},
 	automationsCommand(cmdAutomations),
 	rulesCommand,
+	{name: "settings", usage: settingsUsage, help: "read settings.json again: what only narrows is in force at once, what lets more run after your yes in a popup", flags: settingsFlags},
 	{name: "mcp", usage: "airlock mcp [--progress-every 10s]", help: "serve MCP on stdio so agents (Claude, Goose, Cursor …) act only through the running gate", flags: mcpFlags},
 	auditCommand,
 	{name: "doctor", usage: "airlock doctor [--json]", help: "prove containment on this machine: run harmless checks of what the OS sandbox claims, as the gate runs actions (exit status 1 when one does not hold)", flags: doctorFlags},

@@ -22,14 +22,14 @@ const MaxArgText = maxArgText
 
 // ZenityQuestion is the argument list of a question.
 func ZenityQuestion(title, text, yes, no string, early, timeout time.Duration) []string {
-	return zenityQuestion(question{title: title, text: text, yes: yes, no: no}, early, timeout)
+	return zenityQuestion(question{title: title, text: text, yes: yes, no: no}, early, timeout, "")
 }
 
 // ApprovalResult names the choice zenity's answer means: deny, approve or
-// remember.
+// remember (or edit, rule).
 func ApprovalResult(stdout, stderr string, code int) (string, error) {
 	c, err := approvalResult(stdout, stderr, code)
-	return [...]string{"deny", "approve", "remember", "edit"}[c], err
+	return [...]string{"deny", "approve", "remember", "edit", "rule"}[c], err
 }
 
 // SparePopup is the pid of the spare approval popup, or 0 when there is
@@ -60,3 +60,12 @@ func ResetSparePopups() {
 	}
 	spares.noFeed.Store(false)
 }
+
+// ZenityWarningQuestion is ZenityQuestion for a warning (a destructive
+// item's own confirmation), with icon.
+func ZenityWarningQuestion(icon string) []string {
+	return zenityQuestion(question{title: "t", text: "x", yes: "Run action 1", no: "Skip it", warning: true}, 0, 0, icon)
+}
+
+// ZenityIconArg is zenityIconArg.
+func ZenityIconArg(out string) string { return zenityIconArg(out) }

@@ -28,6 +28,7 @@ const (
 	labelUseEdit   = "Use my edit"
 	labelEditAgain = "Edit again"
 	labelCancel    = "Cancel"
+	labelRule      = "Approve, and always allow here"
 )
 
 // DefaultArmDelay is how long an approval popup is shown before Approve
@@ -75,6 +76,12 @@ type ApprovalPopup struct {
 	// AllowRemember offers "allow again this session". ShowApproval never
 	// reports Remember for a popup with a Confirm item.
 	AllowRemember bool
+	// AllowRule, when not "", offers "always allow this exact command
+	// here" and says in words the rule it would keep (the command, the
+	// folder, the client). ShowApproval never reports Rule for a popup
+	// with a Confirm item. Linux only for now: the macOS alert does not
+	// offer it.
+	AllowRule string
 	// AllowEdit offers Edit: the person may choose to edit the plan's text
 	// (EditText) instead of answering.
 	AllowEdit bool
@@ -87,6 +94,10 @@ type PopupAnswer struct {
 	Approve  bool   // the popup was approved and at least one item may run
 	Items    []bool // per item: may it run; all false unless Approve
 	Remember bool   // "allow again this session" was chosen with Approve
+	// Rule: "always allow this exact command here" was chosen with
+	// Approve (only in a popup that offered it). Keeping the rule asks the
+	// person once more, elsewhere.
+	Rule bool
 	// Edit: the person chose Edit (only in a popup that offered it) and
 	// answered nothing; Approve is false.
 	Edit bool
@@ -125,13 +136,14 @@ func ShowApproval(ctx context.Context, p ApprovalPopup) (PopupAnswer, error) {
 		deny.Edit = true
 		return deny, nil
 	}
-	a := PopupAnswer{Items: make([]bool, len(p.Items)), Remember: c == choiceApproveRemember && p.AllowRemember}
+	a := PopupAnswer{Items: make([]bool, len(p.Items)), Remember: c == choiceApproveRemember && p.AllowRemember,
+		Rule: c == choiceApproveRule && p.AllowRule != "" && ruleOffered}
 	for i, it := range p.Items {
 		if !it.Confirm {
 			a.Items[i] = true
 			continue
 		}
-		a.Remember = false
+		a.Remember, a.Rule = false, false
 		yes, err := ask(ctx, confirmItemQuestion(p, it, time.Now()))
 		if err != nil {
 			return deny, deadlineOK(err)
@@ -294,7 +306,8 @@ const (
 	choiceDeny choice = iota
 	choiceApprove
 	choiceApproveRemember
-	choiceEdit // the person chose Edit; nothing is approved
+	choiceEdit        // the person chose Edit; nothing is approved
+	choiceApproveRule // approve, and keep a rule that always allows it here
 )
 
 // question is a yes-or-no popup whose default is no.
@@ -302,6 +315,7 @@ type question struct {
 	title, text string
 	yes, no     string        // button labels
 	arm         time.Duration // yes counts only after the question was shown this long
+	warning     bool          // shown with a warning icon: what it asks about cannot be undone
 }
 
 // deadlineOK turns a context that reached its deadline into no error: a
@@ -336,11 +350,12 @@ func confirmItemQuestion(p ApprovalPopup, it PopupItem, now time.Time) question 
 	fmt.Fprintf(&b, "\n\nAsked by %s. %s", shownLine(orUnknown(p.Client)), deadlineLine(p.Deadline, now))
 	fmt.Fprintf(&b, "\nSkip (the default: Return, Escape) leaves it out; the rest of the plan still runs.")
 	return question{
-		title: ConfirmTitle,
-		text:  b.String(),
-		yes:   fmt.Sprintf("Run action %d", it.Number),
-		no:    "Skip it",
-		arm:   p.ArmDelay,
+		title:   ConfirmTitle,
+		text:    b.String(),
+		yes:     fmt.Sprintf("Run action %d", it.Number),
+		no:      "Skip it",
+		arm:     p.ArmDelay,
+		warning: true,
 	}
 }
 
@@ -407,6 +422,9 @@ func (p ApprovalPopup) details(now time.Time) string {
 		fmt.Fprintf(&b, "Edited:   by %s; judged again from scratch, as your own plan\n", shownLine(p.EditedBy))
 	}
 	fmt.Fprintf(&b, "%s\n", deadlineLine(p.Deadline, now))
+	if p.AllowRule != "" && ruleOffered && !hasConfirm(p.Items) {
+		fmt.Fprintf(&b, "Always:   \"%s\" keeps a rule in your settings: %s (asked once more first)\n", labelRule, shownLine(p.AllowRule))
+	}
 	items := destructiveFirst(p.Items)
 	mixed := slices.ContainsFunc(items, func(it PopupItem) bool { return it.RunsAnyway })
 	if n := countConfirm(items); n > 0 && n < len(items) {

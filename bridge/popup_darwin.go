@@ -43,6 +43,10 @@ import (
 // it key; until then Return and Escape go to the other app, which can only
 // leave the popup unanswered (its deadline denies), never approve it.
 
+// ruleOffered says whether the approval popup offers "always allow this
+// exact command here" (ApprovalPopup.AllowRule) on this platform: the alert has one checkbox, taken by "allow again this session": not yet.
+const ruleOffered = false
+
 const popupName = "macOS alert"
 
 func popupsAvailable() error { return nil }

@@ -34,6 +34,10 @@ import (
 // shown (with or without the remember button); it shows nothing and takes
 // no processor time while it waits.
 
+// ruleOffered says whether the approval popup offers "always allow this
+// exact command here" (ApprovalPopup.AllowRule) on this platform: zenity shows it as one more button.
+const ruleOffered = true
+
 const popupName = "zenity"
 
 func popupsAvailable() error {
@@ -76,7 +80,11 @@ func ask(ctx context.Context, q question) (bool, error) {
 		if dl, ok := ctx.Deadline(); ok {
 			left = time.Until(dl)
 		}
-		r, err := runZenity(ctx, zenityQuestion(q, early, left), "")
+		icon := ""
+		if q.warning {
+			icon = zenityIcon(ctx)
+		}
+		r, err := runZenity(ctx, zenityQuestion(q, early, left, icon), "")
 		if err != nil {
 			return false, err
 		}
@@ -433,4 +441,35 @@ func zenityEnded(ctx context.Context, stdout, stderr string, err error, shown ti
 // milliseconds here.
 func popupEnv() []string {
 	return append(zenityEnv(os.Environ()), "NO_AT_BRIDGE=1")
+}
+
+// zenityIcons caches the warning icon's argument for this zenity, read
+// from `zenity --version` once it could be (zenity 3 needs a display even
+// for that): see zenityIconArg.
+var zenityIcons struct {
+	mu    sync.Mutex
+	known bool   // guarded by mu
+	arg   string // guarded by mu
+}
+
+// zenityIcon returns the warning icon's argument ("" when the version
+// could not be read: the question then shows zenity's own icon).
+func zenityIcon(ctx context.Context) string {
+	zenityIcons.mu.Lock()
+	defer zenityIcons.mu.Unlock()
+	if zenityIcons.known {
+		return zenityIcons.arg
+	}
+	path, err := exec.LookPath("zenity")
+	if err != nil {
+		return ""
+	}
+	vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, _, err := RunArgv(vctx, Command{Argv: []string{path, "--version"}, Env: popupEnv(), MaxOutput: 4096, DieWithParent: true})
+	if err != nil {
+		return ""
+	}
+	zenityIcons.arg, zenityIcons.known = zenityIconArg(out), true
+	return zenityIcons.arg
 }

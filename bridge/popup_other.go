@@ -6,6 +6,10 @@ import "context"
 
 // Outside macOS and Linux the bridge has no popups: every approval denies.
 
+// ruleOffered says whether the approval popup offers "always allow this
+// exact command here" (ApprovalPopup.AllowRule) on this platform: no popups here.
+const ruleOffered = false
+
 const popupName = ""
 
 func popupsAvailable() error { return ErrNoPopups }

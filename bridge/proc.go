@@ -92,6 +92,13 @@ type Command struct {
 	// Name is what errors call the program; "" means Argv[0]. A launcher
 	// that runs another program gives that program's name.
 	Name string
+
+	// Output, when not nil, is handed each piece of stdout (stderr false)
+	// and stderr (true) as the program writes it, within the cap: what it
+	// is handed, in order, is exactly what RunArgv returns. It is called
+	// from the goroutines that read the pipes, so it must not block (a
+	// program blocks on a full pipe) and must not keep p. Not with Linger.
+	Output func(p []byte, stderr bool)
 }
 
 // ExitError is the error of a process that ran and failed.
@@ -170,6 +177,9 @@ func StartArgv(c Command) (*Proc, error) {
 	if c.Contain && c.Linger {
 		return nil, fmt.Errorf("running %s: a contained process cannot linger", name)
 	}
+	if c.Output != nil && c.Linger {
+		return nil, fmt.Errorf("running %s: the output of a lingering process is not read", name)
+	}
 	if c.Namespaces && runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("running %s: namespaces are Linux only", name)
 	}
@@ -183,6 +193,10 @@ func StartArgv(c Command) (*Proc, error) {
 	cmd.ExtraFiles = c.ExtraFiles
 	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain,
 		out: &capped{limit: limit}, errOut: &capped{limit: limit}}
+	if c.Output != nil {
+		p.out.tap = func(b []byte) { c.Output(b, false) }
+		p.errOut.tap = func(b []byte) { c.Output(b, true) }
+	}
 	if c.Linger {
 		if c.Stdin != "" {
 			f, err := stdinFile(c.Stdin)
@@ -296,18 +310,24 @@ func lastLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// capped keeps the first limit bytes written to it and drops the rest.
+// capped keeps the first limit bytes written to it and drops the rest;
+// tap, when set, is handed what it keeps (Command.Output).
 type capped struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	limit int
+	tap   func([]byte)
 }
 
 func (w *capped) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if room := w.limit - w.buf.Len(); room > 0 {
-		w.buf.Write(p[:min(len(p), room)])
+		kept := p[:min(len(p), room)]
+		w.buf.Write(kept)
+		if w.tap != nil {
+			w.tap(kept)
+		}
 	}
 	return len(p), nil
 }

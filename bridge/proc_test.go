@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -389,5 +390,79 @@ func BenchmarkRunArgvContained(b *testing.B) {
 		if _, _, err := bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{prog}, Contain: true}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRunArgvOutputAsItComes checks that Command.Output is handed each
+// stream's bytes while the program still runs (the first line arrives
+// before the program is let go on), in order, and that what it was handed
+// is exactly what RunArgv returns, the cap included.
+func TestRunArgvOutputAsItComes(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen [2]strings.Builder
+	first := make(chan struct{})
+	var once sync.Once
+	c := bridge.Command{
+		// Prints a line on each stream, waits for the test, then floods
+		// stdout past the cap.
+		Argv:      []string{"sh", "-c", `echo one; echo err >&2; read x < "$1"; head -c 5000 /dev/zero | tr '\0' o`, "sh", fifo},
+		MaxOutput: 1000,
+		Output: func(p []byte, stderr bool) {
+			mu.Lock()
+			i := 0
+			if stderr {
+				i = 1
+			}
+			seen[i].Write(p)
+			got := seen[0].String()
+			mu.Unlock()
+			if strings.HasPrefix(got, "one\n") {
+				once.Do(func() { close(first) })
+			}
+		},
+	}
+	type ran struct {
+		out, errOut string
+		err         error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		out, errOut, err := bridge.RunArgv(context.Background(), c)
+		done <- ran{out, errOut, err}
+	}()
+	select {
+	case <-first:
+	case r := <-done:
+		t.Fatalf("the program ended before its first line was handed on: %+v", r)
+	case <-time.After(liveness):
+		t.Fatal("the first line was not handed on while the program ran")
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if seen[0].String() != r.out || seen[1].String() != r.errOut {
+		t.Fatalf("handed %q and %q, returned %q and %q", seen[0].String(), seen[1].String(), r.out, r.errOut)
+	}
+	if len(r.out) != 1000 || r.errOut != "err\n" {
+		t.Fatalf("stdout %d bytes (want the cap, 1000), stderr %q", len(r.out), r.errOut)
+	}
+}
+
+// TestRunArgvOutputNotWithLinger checks that asking for the output of a
+// process whose output is not read is refused, not silently ignored.
+func TestRunArgvOutputNotWithLinger(t *testing.T) {
+	_, _, err := bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{"true"}, Linger: true, Output: func([]byte, bool) {}})
+	if err == nil || !strings.Contains(err.Error(), "lingering") {
+		t.Fatalf("got %v, want a refusal naming the lingering process", err)
 	}
 }

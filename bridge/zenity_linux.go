@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -54,6 +55,7 @@ const (
 	zenityCancel   = "Cancel"
 	zenityApprove  = labelApprove
 	zenityRemember = "Approve, and allow again this session"
+	zenityRule     = labelRule
 	zenityEdit     = labelEdit
 )
 
@@ -86,6 +88,9 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 		// Left of the approving buttons, which keep their places.
 		args = append(args, "--extra-button="+zenityEdit)
 	}
+	if p.AllowRule != "" && !hasConfirm(p.Items) {
+		args = append(args, "--extra-button="+zenityRule)
+	}
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		args = append(args, "--extra-button="+zenityRemember)
 	}
@@ -104,9 +109,36 @@ func zenityApproval(p ApprovalPopup, early time.Duration, now time.Time) (args [
 	return args, b.String()
 }
 
+// zenityIconArg is the argument that shows the warning icon, for the zenity
+// whose `zenity --version` printed out: zenity 3 names a themed icon with
+// --icon-name, zenity 4 dropped that option and takes --icon (a name or a
+// file); an option a version does not know makes zenity fail, which would
+// deny. So the version is read from what zenity says, never guessed from
+// the distribution, and "" (the default question icon) when it cannot be
+// read.
+func zenityIconArg(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		major, rest, ok := strings.Cut(line, ".")
+		if !ok || major == "" || rest == "" || strings.Trim(major, "0123456789") != "" || !strings.ContainsAny(rest[:1], "0123456789") {
+			continue // GTK's warnings, a blank line
+		}
+		switch n, err := strconv.Atoi(major); {
+		case err != nil:
+		case n == 3:
+			return "--icon-name=dialog-warning"
+		case n >= 4:
+			return "--icon=dialog-warning"
+		}
+		return ""
+	}
+	return ""
+}
+
 // zenityQuestion returns the arguments of a yes-or-no question whose
-// default is no. timeout is the time left; zero means none.
-func zenityQuestion(q question, early, timeout time.Duration) []string {
+// default is no, with icon (zenityIconArg) when the question is a
+// warning. timeout is the time left; zero means none.
+func zenityQuestion(q question, early, timeout time.Duration, icon string) []string {
 	text := q.text
 	if early > 0 {
 		text = fmt.Sprintf("⚠ Your yes came %v after this appeared, before it could be read, so it did not count. Answer again.\n\n%s", early.Round(10*time.Millisecond), text)
@@ -120,6 +152,9 @@ func zenityQuestion(q question, early, timeout time.Duration) []string {
 		"--width=560",
 		"--ok-label=" + shownLine(q.yes),
 		"--cancel-label=" + shownLine(q.no),
+	}
+	if q.warning && icon != "" {
+		args = append(args, icon)
 	}
 	if timeout > 0 {
 		args = append(args, timeoutArg(timeout))
@@ -213,6 +248,8 @@ func approvalResult(stdout, stderr string, code int) (choice, error) {
 			return choiceApprove, nil
 		case zenityRemember:
 			return choiceApproveRemember, nil
+		case zenityRule:
+			return choiceApproveRule, nil
 		case zenityEdit:
 			return choiceEdit, nil
 		}

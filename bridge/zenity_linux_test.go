@@ -48,6 +48,20 @@ func TestZenityApprovalArgs(t *testing.T) {
 			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
 		},
 		{
+			name: "a rule offered, left of remember",
+			edit: func(p *bridge.ApprovalPopup) {
+				p.Items = p.Items[:1]
+				p.AllowRemember = true
+				p.AllowRule = "echo hi in ~/proj"
+			},
+			want: append(slices.Clone(base), "--extra-button=Approve, and always allow here", "--extra-button=Approve, and allow again this session", "--extra-button=Approve"),
+		},
+		{
+			name: "a destructive item: never a rule",
+			edit: func(p *bridge.ApprovalPopup) { p.AllowRule = "rm -rf build" },
+			want: append(slices.Clone(base), "--extra-button=Approve"),
+		},
+		{
 			name: "edit offered, no remember",
 			edit: func(p *bridge.ApprovalPopup) { p.AllowEdit = true },
 			want: append(slices.Clone(base), "--extra-button=Edit…", "--extra-button=Approve"),
@@ -219,6 +233,7 @@ func TestApprovalResult(t *testing.T) {
 		{"Approve", "Approve\n", "", 1, "approve", false},
 		{"Approve without a newline", "Approve", "", 1, "approve", false},
 		{"remember", "Approve, and allow again this session\n", "", 1, "remember", false},
+		{"always allow here", "Approve, and always allow here\n", "", 1, "rule", false},
 		{"timeout", "", "", 5, "deny", false},
 		{"unknown button", "approve\n", "", 1, "deny", true},
 		{"label with more after it", "Approve\nApprove\n", "", 1, "deny", true},
@@ -391,5 +406,34 @@ func TestZenityApprovalSaysWhatEditDoes(t *testing.T) {
 	_, stdin = bridge.ZenityApproval(p, 0, clock)
 	if !strings.Contains(stdin, "Edit… opens the text below to change it; your edit is then judged from scratch") {
 		t.Errorf("a popup with Edit does not say what it does:\n%s", stdin[:400])
+	}
+}
+
+// TestZenityWarningIcon: the destructive item's own confirmation gets the
+// warning icon in the option the installed zenity takes, read from what
+// `zenity --version` printed (3: --icon-name, 4: --icon), and none when
+// the version cannot be read; other questions get no icon.
+func TestZenityWarningIcon(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"3.44.0\n", "--icon-name=dialog-warning"},
+		{"4.0.1\n", "--icon=dialog-warning"},
+		{"(zenity:42): Gtk-WARNING **: 23:56:34.230: cannot open display: :9\n3.32.0\n", "--icon-name=dialog-warning"},
+		{"(zenity:42): Gtk-WARNING **: 23:56:34.230: cannot open display: :9\n", ""},
+		{"", ""},
+		{"2.32.1\n", ""},
+		{"zenity 4\n", ""},
+	} {
+		if got := bridge.ZenityIconArg(tc.out); got != tc.want {
+			t.Errorf("ZenityIconArg(%q) = %q, want %q", tc.out, got, tc.want)
+		}
+	}
+	if args := bridge.ZenityWarningQuestion("--icon=dialog-warning"); !slices.Contains(args, "--icon=dialog-warning") {
+		t.Errorf("a warning question: %q", args)
+	}
+	if args := bridge.ZenityWarningQuestion(""); slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--icon") }) {
+		t.Errorf("a warning question with no known icon option: %q", args)
+	}
+	if args := bridge.ZenityQuestion("t", "x", "Yes", "No", 0, 0); slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--icon") }) {
+		t.Errorf("a plain question has an icon: %q", args)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -591,5 +592,52 @@ func TestAskNeverRemembersWhatWasNotOffered(t *testing.T) {
 	a, err := approval.NewBroker(p, approval.Options{}).Ask(context.Background(), r)
 	if err != nil || a.Outcome != approval.Approved || a.Remember {
 		t.Fatalf("Ask = %+v, %v; want approved, not remembered", a, err)
+	}
+}
+
+// TestAskKeepsARuleOnlyWhereOffered: "always allow this exact command
+// here" passes to the gate only for a request that offered it, only with
+// an approval, and never with a destructive item approved.
+func TestAskKeepsARuleOnlyWhereOffered(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		offer string
+		risk  level.Level
+		ans   approval.Answer
+		want  bool
+	}{
+		{"offered and chosen", "echo hi in ~/proj", level.Dangerous, approval.Answer{Outcome: approval.Approved, Rule: true}, true},
+		{"not offered", "", level.Dangerous, approval.Answer{Outcome: approval.Approved, Rule: true}, false},
+		{"denied", "echo hi in ~/proj", level.Dangerous, approval.Answer{Outcome: approval.Denied, Rule: true}, false},
+		{"a destructive item approved", "rm -r x", level.Destructive, approval.Answer{Outcome: approval.Approved, Items: []bool{true}, Rule: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := request(item(1, tc.risk, "echo hi"))
+			r.OfferRule = tc.offer
+			ans := tc.ans
+			p := approval.ScriptedFunc(func(context.Context, approval.Request) (approval.Answer, error) { return ans, nil })
+			a, _ := approval.NewBroker(p, approval.Options{}).Ask(context.Background(), r)
+			if a.Rule != tc.want {
+				t.Fatalf("Ask = %+v; want Rule %v", a, tc.want)
+			}
+		})
+	}
+}
+
+// TestShownReasonsDoNotRepeatTheTitle: a reason that starts with the
+// item's title is shown without it, one that is only the title is left
+// out, and the others are shown as they are.
+func TestShownReasonsDoNotRepeatTheTitle(t *testing.T) {
+	it := approval.Item{Preview: "Move ~/a.txt to the Trash", Reasons: []string{
+		"Move ~/a.txt to the Trash: Move a file or folder to the Trash.",
+		"Move ~/a.txt to the Trash.",
+		"OPEN URL: which program would open it is not known here",
+		"Move ~/a.txt to the Trashcan: another title that only starts alike",
+	}}
+	got := it.ShownReasons()
+	want := []string{"Move a file or folder to the Trash.", "OPEN URL: which program would open it is not known here",
+		"Move ~/a.txt to the Trashcan: another title that only starts alike"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ShownReasons = %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package approval
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -67,6 +68,29 @@ type Item struct {
 	RunsAnyway bool
 }
 
+// ShownReasons are the item's reasons as a prompter shows them, under the
+// item's title: a reason that begins with the title (the DSL's "Move
+// ~/a.pdf to the Trash: Move a file or folder to the Trash.") is shown
+// without it, and one that is only the title is left out, so the popup
+// does not say each title twice.
+func (it Item) ShownReasons() []string {
+	out := make([]string, 0, len(it.Reasons))
+	for _, r := range it.Reasons {
+		if it.Preview != "" {
+			if rest, ok := strings.CutPrefix(r, it.Preview); ok {
+				switch {
+				case rest == "" || strings.TrimSpace(strings.TrimLeft(rest, ":.")) == "":
+					continue
+				case strings.HasPrefix(rest, ": "):
+					r = strings.TrimSpace(rest[2:])
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // Edit offers the person the text behind a request to edit in place of
 // answering it: a plan (every action of it), or one script.
 type Edit struct {
@@ -93,7 +117,14 @@ type Request struct {
 	// "allow again"; an answer that asks for it anyway is not remembered.
 	NoRemember    bool
 	NoRememberWhy string
-	Tool          string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
+	// OfferRule, when not "", offers "always allow this exact command
+	// here": the words say the allow rule the gate would keep (the
+	// command, its folder, the client). Only for a request of one command
+	// that is not destructive; a prompter that cannot offer it leaves it
+	// out. The answer's Rule keeps nothing by itself: the gate asks the
+	// person once more before it writes the rule.
+	OfferRule string
+	Tool      string // what carries the actions: "plan", "AppleScript", "command"; "" for a plan a model made from Asked
 	// Asked is, for a plan a model made from a request in words, those
 	// words: what the person or the client asked for.
 	Asked string
@@ -122,6 +153,10 @@ type Answer struct {
 	// Remember asks the gate to remember the approval for the session. It
 	// holds only with Approved; the gate never remembers destructive items.
 	Remember bool
+	// Rule asks the gate to keep the allow rule OfferRule says, for
+	// good. It holds only with Approved, for a request that offered it,
+	// and never with a destructive item approved.
+	Rule bool
 	// Text is, with Edited, the person's edit of the request's Edit.Text;
 	// By says who edited it and in which popup. Both are kept only with
 	// Edited, for a request that offered Edit.
@@ -179,6 +214,12 @@ func settle(r Request, a Answer) Answer {
 		return Answer{Outcome: Denied, Items: out.Items}
 	}
 	out.Remember = a.Remember && !r.NoRemember
+	out.Rule = a.Rule && r.OfferRule != ""
+	for i, it := range items {
+		if out.Items[i] && it.Risk >= level.Destructive {
+			out.Rule = false
+		}
+	}
 	return out
 }
 

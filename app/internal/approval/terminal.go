@@ -291,7 +291,7 @@ func writeRequest(b *strings.Builder, r Request, now time.Time) {
 		for _, ln := range strings.Split(it.Text, "\n") {
 			fmt.Fprintf(b, "       │ %s\n", visible(ln))
 		}
-		for _, why := range it.Reasons {
+		for _, why := range it.ShownReasons() {
 			fmt.Fprintf(b, "       • %s\n", visible(why))
 		}
 	}

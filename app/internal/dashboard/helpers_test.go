@@ -147,6 +147,10 @@ type rigOptions struct {
 	noAutomations  bool
 	history        dashboard.History // nil: a real history in a temp dir
 	confirmTimeout time.Duration
+	// rules are the settings' rules the page shows; removeRule is
+	// Config.RemoveRule.
+	rules      []dashboard.RuleView
+	removeRule func(ctx context.Context, n int, words string) error
 }
 
 // rig is a dashboard served on 127.0.0.1 over a real history, with a
@@ -196,8 +200,9 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		History: h,
 		Status:  func() dashboard.Status { return dashboard.Status{Autonomy: 1} },
 		Settings: func() dashboard.Settings {
-			return dashboard.Settings{AllowedApps: []string{"Safari", "Notes"}, Roots: []string{"/home/p/Documents"}}
+			return dashboard.Settings{AllowedApps: []string{"Safari", "Notes"}, Roots: []string{"/home/p/Documents"}, Rules: o.rules}
 		},
+		RemoveRule:     o.removeRule,
 		Confirm:        o.confirm,
 		ConfirmTimeout: o.confirmTimeout,
 		Location:       time.UTC,

@@ -81,6 +81,15 @@ type Settings struct {
 	AllowedApps []string
 	// Roots are the sandbox roots as the gate uses them (resolved).
 	Roots []string
+	// Rules are the person's lasting rules for commands (settings rules),
+	// in order: rule n is Rules[n-1].
+	Rules []RuleView
+}
+
+// RuleView is one of the person's rules as the dashboard shows it.
+type RuleView struct {
+	Decision string // "allow", "ask" or "deny"
+	Words    string // what it matches, in one line (and the person's note)
 }
 
 // Status is the gate's state as the dashboard shows it.
@@ -105,6 +114,14 @@ type Config struct {
 	// popup failed or ctx ended. Nil: no popup can ask here, and no change
 	// is made.
 	Confirm func(ctx context.Context, title, text, yes string) (bool, error)
+	// RemoveRule takes allow rule n (counted from 1) out of the settings
+	// file, and out of the running gate, if it still reads words (the page
+	// may be older than the file); it returns ErrNoSuchRule when it does
+	// not. Taking an allow rule away only makes Airlock ask more, so it is
+	// made without a confirmation (from a full session only). Deny and ask
+	// rules are not removed here: that would let more run. Nil: rules are
+	// only listed.
+	RemoveRule func(ctx context.Context, n int, words string) error
 	// ConfirmTimeout bounds how long a change waits for the person's answer;
 	// then it is not made and is recorded as a timeout. Zero: 2 minutes.
 	ConfirmTimeout time.Duration
@@ -177,6 +194,7 @@ func Listen(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /style.css", serveStyle)
 	mux.HandleFunc("POST /settings/automations", s.postSwitch)
 	mux.HandleFunc("POST /settings/automation", s.postAutomation)
+	mux.HandleFunc("POST /settings/rule", s.postRemoveRule)
 	s.srv = &http.Server{
 		Handler:           s.guard(mux),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -41,6 +41,8 @@ var results = map[string][2]string{
 	"busy":        {"Not changed: another confirmation is open; answer it first.", "stopped"},
 	"unavailable": {"Not changed: no confirmation popup can be shown here, so nothing can be changed from the dashboard.", "bad"},
 	"failed":      {"Not changed: it failed (the history and the log say why).", "bad"},
+	"removed":     {"Done: the rule was taken away, and recorded in the history. That only makes Airlock ask more, so no confirmation was needed.", "ok"},
+	"gone":        {"Not changed: that rule is no longer in settings.json as this page showed it: see the rules as they are now.", "stopped"},
 }
 
 type settingsData struct {
@@ -52,6 +54,16 @@ type settingsData struct {
 	List                []automationRow
 	HaveSettings        bool
 	Apps, Roots         []string
+	Rules               []ruleRow
+	CanRemove           bool
+}
+
+// ruleRow is one of the person's rules on the settings page.
+type ruleRow struct {
+	Number         int
+	Decision       string
+	Words, RawWord string // as shown; as the form sends it back
+	CSRF           string // for an allow rule a full session may remove; "" otherwise
 }
 
 type switchView struct{ CSRF, On, Label string }
@@ -118,6 +130,14 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 		for _, root := range st.Roots {
 			d.Roots = append(d.Roots, shown(root, lineBytes))
 		}
+		d.CanRemove = a == Full && s.cfg.RemoveRule != nil
+		for i, rv := range st.Rules {
+			row := ruleRow{Number: i + 1, Decision: rv.Decision, Words: shown(rv.Words, lineBytes), RawWord: rv.Words}
+			if d.CanRemove && rv.Decision == "allow" {
+				row.CSRF = s.keys.csrfToken(a, ruleID(i+1, rv.Words))
+			}
+			d.Rules = append(d.Rules, row)
+		}
 	}
 	s.render(w, s.pages.settings, d)
 }
@@ -141,6 +161,74 @@ func switchID(on bool) string { return formID("automations", strconv.FormatBool(
 
 func automationID(name string, on bool) string {
 	return formID("automation", name, strconv.FormatBool(on))
+}
+
+func ruleID(n int, words string) string { return formID("rule", strconv.Itoa(n), words) }
+
+// ErrNoSuchRule is wrapped by Config.RemoveRule's error when the rule is
+// no longer in the settings file as the page showed it.
+var ErrNoSuchRule = errors.New("no such rule")
+
+// postRemoveRule takes an allow rule away: from a full session, without a
+// confirmation (it only makes Airlock ask more), recorded in the history.
+func (s *Server) postRemoveRule(w http.ResponseWriter, r *http.Request) {
+	if accessOf(r) != Full {
+		forbid(w, "this is a read-only session (opened with a link printed by `airlock dashboard --print`, which any program "+
+			"of yours can ask for): open the dashboard from Airlock's menu (Dashboard…) or with `airlock dashboard` to change a setting")
+		return
+	}
+	if s.cfg.RemoveRule == nil {
+		plain(w, http.StatusNotFound, "404 Not Found: rules are not changed from this dashboard\n")
+		return
+	}
+	form, err := readForm(r, "csrf", "number", "words")
+	if err != nil {
+		plain(w, http.StatusBadRequest, "400 Bad Request: "+err.Error()+"\n")
+		return
+	}
+	n, err := strconv.Atoi(form.Get("number"))
+	if err != nil || n < 1 {
+		plain(w, http.StatusBadRequest, "400 Bad Request: field number: "+quote(form.Get("number"))+" is not a rule's number (1, 2, …)\n")
+		return
+	}
+	words := form.Get("words")
+	if strings.ContainsRune(words, 0) || !s.keys.csrfOK(Full, ruleID(n, words), form.Get("csrf")) {
+		forbid(w, "the form's CSRF value does not match it: reload the settings page and try again")
+		return
+	}
+	action := fmt.Sprintf("remove allow rule %d: %s", n, words)
+	rec := context.WithoutCancel(r.Context())
+	id, now := s.cfg.NewID(), s.cfg.Now()
+	err = s.cfg.History.AddRequest(rec, history.Request{ID: id, Time: now, Client: RecordClient, Kind: RecordKind, Text: action})
+	if err == nil {
+		err = s.cfg.History.AddDecision(rec, history.Decision{RequestID: id, Index: 0, Time: now, Action: action,
+			Preview: fmt.Sprintf("Take away allow rule %d", n), Risk: level.Safe, Autonomy: s.cfg.Status().Autonomy, Decision: "auto",
+			Reasons: []string{"a change of setting asked for in Airlock's dashboard", "it only makes Airlock ask more: no confirmation needed"}})
+	}
+	if err != nil {
+		s.cfg.Logf("dashboard: recording %q: %v", action, err)
+		seeResult(w, r, "failed")
+		return
+	}
+	o := history.Outcome{RequestID: id, Index: 0, Approval: "auto"}
+	ctx, cancel := context.WithTimeout(rec, applyTimeout)
+	rerr := s.cfg.RemoveRule(ctx, n, words)
+	cancel()
+	result := "removed"
+	switch {
+	case rerr == nil:
+		o.Status, o.Output = "ok", "removed"
+	case errors.Is(rerr, ErrNoSuchRule):
+		o.Status, o.Error, result = "refused", rerr.Error(), "gone"
+	default:
+		o.Status, o.Error, result = "failed", rerr.Error(), "failed"
+	}
+	o.Time = s.cfg.Now()
+	if err := s.cfg.History.AddOutcome(rec, o); err != nil {
+		s.cfg.Logf("dashboard: recording the outcome of %q: %v", action, err)
+	}
+	s.cfg.Logf("dashboard: %s: %s", action, o.Status)
+	seeResult(w, r, result)
 }
 
 // postSwitch asks for the global automation switch to be turned on or off.

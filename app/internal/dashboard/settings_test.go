@@ -458,3 +458,70 @@ func TestSelfConfirmingScheduler(t *testing.T) {
 		t.Errorf("the dashboard asked %d times; automations on %v", dashPopups.Load(), rg.auto.Enabled())
 	}
 }
+
+// The settings page lists the person's rules; a full session removes an
+// allow rule without a popup (it only makes Airlock ask more), and the
+// removal is recorded; a deny rule has no form, a read-only session cannot
+// remove, a forged number is refused by its CSRF value, and a rule that
+// changed in the file since the page was shown is not removed.
+func TestRemoveRule(t *testing.T) {
+	var removed []string
+	gone := false
+	var popups atomic.Int32
+	rg := newRig(t, rigOptions{
+		confirm: func(context.Context, string, string, string) (bool, error) { popups.Add(1); return true, nil },
+		rules: []dashboard.RuleView{
+			{Decision: "deny", Words: `git push: "I push myself"`},
+			{Decision: "allow", Words: `/usr/bin/git status in ~/proj`},
+		},
+		removeRule: func(_ context.Context, n int, words string) error {
+			if gone {
+				return fmt.Errorf("rule %d is not %q any more: %w", n, words, dashboard.ErrNoSuchRule)
+			}
+			removed = append(removed, fmt.Sprintf("%d %s", n, words))
+			return nil
+		},
+	})
+	full := rg.session(dashboard.Full)
+	page := rg.get("/settings", full).body
+	if !strings.Contains(page, "git push") || !strings.Contains(page, "/usr/bin/git status in ~/proj") {
+		t.Fatalf("the rules are not listed:\n%s", page)
+	}
+	if strings.Count(page, `action="/settings/rule"`) != 1 {
+		t.Fatalf("want one remove form (the allow rule's), got %d", strings.Count(page, `action="/settings/rule"`))
+	}
+	f := form(t, page, "/settings/rule", `value="2"`)
+
+	ro := rg.session(dashboard.ReadOnly)
+	if strings.Contains(rg.get("/settings", ro).body, `action="/settings/rule"`) {
+		t.Error("a read-only page offers to remove a rule")
+	}
+	if res := rg.post("/settings/rule", ro, f, nil); res.status != http.StatusForbidden {
+		t.Errorf("a removal from a read-only session: %d %q", res.status, res.body)
+	}
+	forged := url.Values{"csrf": {f.Get("csrf")}, "number": {"1"}, "words": {f.Get("words")}}
+	if res := rg.post("/settings/rule", full, forged, nil); res.status != http.StatusForbidden {
+		t.Errorf("a removal of another rule with this rule's CSRF value: %d %q", res.status, res.body)
+	}
+	if len(removed) != 0 {
+		t.Fatalf("removed %q before a good post", removed)
+	}
+
+	res := rg.post("/settings/rule", full, f, nil)
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/settings?result=removed" {
+		t.Fatalf("the removal: %d %q %q", res.status, res.header.Get("Location"), res.body)
+	}
+	if len(removed) != 1 || removed[0] != "2 /usr/bin/git status in ~/proj" || popups.Load() != 0 {
+		t.Fatalf("removed %q with %d popups; want rule 2 and none", removed, popups.Load())
+	}
+	if o := <-rg.outcomes; o.Status != "ok" {
+		t.Fatalf("recorded %+v", o)
+	}
+	gone = true
+	if res := rg.post("/settings/rule", full, f, nil); res.header.Get("Location") != "/settings?result=gone" {
+		t.Fatalf("a removal of a rule changed since: %d %q", res.status, res.header.Get("Location"))
+	}
+	if o := <-rg.outcomes; o.Status != "refused" {
+		t.Fatalf("recorded %+v", o)
+	}
+}

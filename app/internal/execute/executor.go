@@ -18,7 +18,8 @@ import (
 )
 
 // Executor carries out one approved action at a time. Its fields are set
-// once, before use; it is then safe for concurrent use.
+// once, before use, and changed after only by Reconfigure; it is safe for
+// concurrent use.
 type Executor struct {
 	Desktop Desktop          // everything that is not a file operation; nil means Unavailable()
 	Trash   Trasher          // where deleted and replaced things go; nil refuses them
@@ -47,6 +48,25 @@ func (e *Executor) turn(ctx context.Context) (release func(), err error) {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
+}
+
+// Reconfigure gives the executor the sandbox paths and OS sandbox of
+// settings the person reloaded. It waits for the executor's turn (the
+// action running now ends with what it started with) or for ctx to end;
+// every action after it checks its paths against paths and is confined by
+// box. Every read of Paths and Sandbox happens while an action holds the
+// turn, so the swap needs no lock of its own.
+func (e *Executor) Reconfigure(ctx context.Context, paths *sanitize.Config, box *sandbox.Box) error {
+	if paths == nil {
+		return errors.New("reconfiguring the executor: no sandbox paths")
+	}
+	release, err := e.turn(ctx)
+	if err != nil {
+		return fmt.Errorf("reconfiguring the executor: %w", err)
+	}
+	defer release()
+	e.Paths, e.Sandbox = paths, box
+	return nil
 }
 
 // KillEscaped kills every process that left the tree of a command this

@@ -84,7 +84,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 		// Contained (a session of its own; what it leaves behind is killed)
 		// whether or not it is confined too.
-		c := Command{Argv: argv, Dir: dir, Contain: true}
+		c := Command{Argv: argv, Dir: dir, Contain: true, Output: outputOf(ctx)}
 		var layers []sandbox.Layer
 		if e.Sandbox != nil {
 			// Unasked, it writes into a copy-on-write view of the roots

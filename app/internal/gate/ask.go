@@ -88,7 +88,7 @@ func (g *Gate) Ask(ctx context.Context, r AskRequest, notify func(Event)) (AskRe
 			pc.Frontmost = app.Name
 		}
 	}
-	if env := g.cfg.Env; env != nil && env.Paths != nil {
+	if env := g.current().env; env != nil && env.Paths != nil {
 		pc.Roots = make([]string, len(env.Paths.Roots))
 		for i, root := range env.Paths.Roots {
 			pc.Roots[i] = env.Paths.ShortPath(root)

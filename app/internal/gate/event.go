@@ -10,6 +10,7 @@ const (
 	EventAwaitingApproval = "awaiting_approval" // the plan waits for the person
 	EventApproval         = "approval"          // the person answered, or time ran out
 	EventStarted          = "started"           // an action began executing
+	EventOutput           = "output"            // a running command printed (Stream, Output); to its client only
 	EventResult           = "result"            // an action ended
 	EventDone             = "done"              // the submission ended
 	EventKilled           = "killed"            // the kill switch was tripped
@@ -39,6 +40,7 @@ type Event struct {
 	Approval string    `json:"approval,omitempty"`
 	Status   string    `json:"status,omitempty"`
 	Output   string    `json:"output,omitempty"`
+	Stream   string    `json:"stream,omitempty"` // EventOutput: StreamStdout or StreamStderr
 	Error    string    `json:"error,omitempty"`
 	Model    string    `json:"model,omitempty"`   // EventModel: the model's name
 	Tokens   int       `json:"tokens,omitempty"`  // EventModel: pieces of the reply so far, about one token each

@@ -123,7 +123,16 @@ type Config struct {
 	NoScripts string
 	// Rules are the person's lasting rules for commands (settings.json's
 	// "rules"), read when the gate starts: see applyRules. nil: none.
+	// Env, Sandbox and Rules are the gate's until Reconfigure changes
+	// them (a settings reload).
 	Rules policy.Rules
+	// KeepRule keeps an allow rule the person chose in the approval popup
+	// ("always allow this exact command here"). It must ask the person
+	// once more in Airlock's own confirmation popup (it raises trust, like
+	// the menu's items that do) and only on their yes write the rule to
+	// the settings and put it in force, with Reconfigure; its error says
+	// why it did not. nil: the popup does not offer it.
+	KeepRule func(ctx context.Context, o RuleOffer) error
 }
 
 // Gate is the pipeline and the kill switch. It is safe for concurrent use.
@@ -131,6 +140,7 @@ type Gate struct {
 	cfg Config
 
 	mu       sync.Mutex
+	live     live            // guarded by mu; what Reconfigure changes
 	autonomy policy.Autonomy // guarded by mu
 	killed   bool            // guarded by mu
 	kills    int             // guarded by mu; trips since start
@@ -161,7 +171,7 @@ func New(cfg Config) *Gate {
 	if cfg.NewID == nil {
 		cfg.NewID = randomID
 	}
-	return &Gate{cfg: cfg, autonomy: cfg.Autonomy, runs: map[uint64]*run{}}
+	return &Gate{cfg: cfg, live: live{env: cfg.Env, box: cfg.Sandbox, rules: cfg.Rules}, autonomy: cfg.Autonomy, runs: map[uint64]*run{}}
 }
 
 // Track registers a long-running operation (a submission, a model request)
@@ -342,8 +352,8 @@ type Status struct {
 // Status reports the gate's state.
 func (g *Gate) Status() Status {
 	var box string
-	if g.cfg.Sandbox != nil {
-		box = g.cfg.Sandbox.String()
+	if sb := g.current().box; sb != nil {
+		box = sb.String()
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

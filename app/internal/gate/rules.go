@@ -28,15 +28,15 @@ import (
 // A refused decision is never loosened.
 func (sub *submission) applyRules(ctx context.Context, i int, d policy.Decision, reasons []string) (policy.Decision, []string) {
 	st := &sub.steps[i]
-	if len(sub.g.cfg.Rules) == 0 || st.argv == nil || d == policy.Refuse {
+	if len(sub.live.rules) == 0 || st.argv == nil || d == policy.Refuse {
 		return d, reasons
 	}
-	home := sub.g.home()
+	home := sub.home()
 	c := policy.RuleCommand{Argv: st.argv, Dir: st.dir, Client: sub.s.Client, Verified: sub.s.Identity.Verified()}
 	if c.Dir == "" {
 		c.Dir = home
 	}
-	m, ok := sub.g.cfg.Rules.Match(c, home)
+	m, ok := sub.live.rules.Match(c, home)
 	if !ok {
 		return d, reasons
 	}

@@ -121,7 +121,7 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 	if err != nil {
 		// Refused, and recorded: nothing refused goes unrecorded.
 		rep := Report{Client: s.Client}
-		sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
+		sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level(), live: g.current()}
 		if rerr := sub.recordRequest(context.WithoutCancel(ctx)); rerr != nil {
 			return sub.fail(StatusKilled, errors.Join(err, rerr))
 		}
@@ -134,7 +134,7 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 // submit is Submit for an operation already tracked.
 func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
 	rep := Report{Client: s.Client, EditOf: s.editOf, EditedBy: s.editedBy}
-	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level()}
+	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level(), live: g.current()}
 	if err := sub.recordRequest(ctx); err != nil {
 		// Nothing runs unrecorded.
 		return sub.fail(StatusRefused, err)
@@ -181,6 +181,7 @@ type submission struct {
 	rep      *Report
 	notify   func(Event)
 	autonomy policy.Autonomy
+	live     live // the settings it is rated, decided and run with
 	steps    []step
 }
 
@@ -224,14 +225,14 @@ const releaseLock = "RELEASE_LOCK"
 // assessment runs under ctx: the kill switch stops it, and the error then
 // wraps risk.ErrStopped.
 func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, error) {
-	g, s := sub.g, sub.s
+	g, s, env := sub.g, sub.s, sub.live.env
 	switch s.Kind {
 	case "", KindPlan:
 		p, err := action.Parse(s.Plan)
 		if err != nil {
 			return risk.Verdict{}, nil, fmt.Errorf("%w: the plan does not parse: %v", ErrBlocked, err)
 		}
-		total, per, err := risk.PlanContext(ctx, p, s.Plan, g.cfg.Env)
+		total, per, err := risk.PlanContext(ctx, p, s.Plan, env)
 		if err != nil {
 			return risk.Verdict{}, nil, err
 		}
@@ -242,7 +243,7 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 					return g.cfg.Exec.RunAssessed(ctx, a, assessed)
 				}}
 			st.runsOf = func(ctx context.Context) risk.Runs {
-				return risk.RunFiles(ctx, risk.KindDSL, st.text, g.home(), g.cfg.Env)
+				return risk.RunFiles(ctx, risk.KindDSL, st.text, sub.home(), env)
 			}
 			if a.Cmd.Name == releaseLock {
 				// The gate's own state, not the executor's work.
@@ -262,10 +263,10 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		text, argv := s.Plan, s.Argv
 		switch s.Kind {
 		case KindAppleScript:
-			v, err = risk.AssessContext(ctx, risk.KindAppleScript, s.Plan, g.cfg.Env)
+			v, err = risk.AssessContext(ctx, risk.KindAppleScript, s.Plan, env)
 			preview = "Run AppleScript"
 		case KindJXA:
-			v, err = risk.AssessContext(ctx, risk.KindJXA, s.Plan, g.cfg.Env)
+			v, err = risk.AssessContext(ctx, risk.KindJXA, s.Plan, env)
 			preview = "Run JavaScript for Automation"
 		case KindCommand:
 			if s.Plan != "" {
@@ -274,11 +275,11 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			// No shell runs the command, so Airlock expands ~ itself, before
 			// it is rated and shown: what the person approves is the path
 			// that is used.
-			argv = expandHome(s.Argv, g.cfg.Env.Paths.Home)
-			if argv, dir, err = commandPlace(argv, s.Dir, s.Path, g.cfg.Env.Paths); err != nil {
+			argv = expandHome(s.Argv, env.Paths.Home)
+			if argv, dir, err = commandPlace(argv, s.Dir, s.Path, env.Paths); err != nil {
 				return risk.Verdict{}, nil, fmt.Errorf("%w: %v", ErrBlocked, err)
 			}
-			v, err = risk.ShellArgvIn(ctx, argv, dir, g.cfg.Env)
+			v, err = risk.ShellArgvIn(ctx, argv, dir, env)
 		}
 		if err != nil {
 			return risk.Verdict{}, nil, err
@@ -305,7 +306,7 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 				gr := sandbox.GrantFor(v, approved)
 				if approved {
 					// What the person approved may see the hidden files it names.
-					gr.Reveal = sandbox.Reveals(g.home(), append([]string{src, dir}, argv...)...)
+					gr.Reveal = sandbox.Reveals(sub.home(), append([]string{src, dir}, argv...)...)
 				}
 				return g.cfg.Exec.RunScript(ctx, kind, src, argv, dir, gr)
 			},
@@ -315,13 +316,13 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 					// Commands start in dir, or else the home
 					// (execute.RunScript).
 					if dir != "" {
-						return risk.RunFilesArgv(ctx, argv, dir, g.cfg.Env)
+						return risk.RunFilesArgv(ctx, argv, dir, env)
 					}
-					return risk.RunFilesArgv(ctx, argv, g.home(), g.cfg.Env)
+					return risk.RunFilesArgv(ctx, argv, sub.home(), env)
 				case KindJXA:
-					return risk.RunFiles(ctx, risk.KindJXA, src, g.home(), g.cfg.Env)
+					return risk.RunFiles(ctx, risk.KindJXA, src, sub.home(), env)
 				}
-				return risk.RunFiles(ctx, risk.KindAppleScript, src, g.home(), g.cfg.Env)
+				return risk.RunFiles(ctx, risk.KindAppleScript, src, sub.home(), env)
 			}}}
 		if s.Kind == KindCommand {
 			sub.steps[0].argv, sub.steps[0].dir = argv, dir
@@ -368,10 +369,10 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 			}
 		}
 		d, ar.Reasons = sub.applyRules(ctx, i, d, ar.Reasons)
-		if d == policy.Auto && st.confined && g.cfg.Sandbox != nil {
+		if d == policy.Auto && st.confined && sub.live.box != nil {
 			// Fail closed: what the OS sandbox cannot confine here never
 			// runs unasked.
-			if err := g.cfg.Sandbox.Available(); err != nil {
+			if err := sub.live.box.Available(); err != nil {
 				d = policy.Ask
 				ar.Reasons = append(ar.Reasons, redact.String("runs without the OS sandbox ("+err.Error()+"): only if you approve it"))
 			}
@@ -493,6 +494,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		return fmt.Errorf("%w: no one is there to approve this plan (risk %s)", ErrApprovalRequired, rep.Risk)
 	}
 	remember, whyNot := sub.rememberable()
+	offer := sub.ruleOffer()
 	req := approval.Request{ID: rep.Request, Client: sub.s.Client, Program: sub.s.Identity.Program,
 		NoRemember: !remember, NoRememberWhy: whyNot, Tool: toolOf(sub.s), Asked: sub.s.asked,
 		EditedBy: sub.s.editedBy, Edit: editOffer(sub.s),
@@ -505,6 +507,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 		// "[redacted]" marker.
 		req.Items[i] = approval.Item{Index: i + 1, Preview: st.preview, Text: st.text,
 			Risk: st.verdict.Level, Reasons: ar.Reasons, RunsAnyway: !needsAnswer(ar, planAsk)}
+	}
+	if offer != nil {
+		req.OfferRule = offer.Words
 	}
 	sub.event(Event{Type: EventAwaitingApproval})
 	ans, err := sub.ask(ctx, req)
@@ -550,6 +555,9 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 			st := sub.steps[i]
 			g.cfg.Grants.Allow(sub.s.Identity, st.text, st.runs, st.verdict.Level, g.cfg.GrantTTL)
 		}
+	}
+	if ans.Rule && offer != nil && rep.Actions[0].Approval == approval.Approved.String() {
+		sub.keepRule(ctx, offer)
 	}
 	return nil
 }
@@ -708,11 +716,14 @@ func needsAnswer(ar ActionReport, planAsk bool) bool {
 
 // home is the folder commands start in and ~ names (the analyzers' home,
 // which the executor shares), or "" when none is configured.
-func (g *Gate) home() string {
-	if g.cfg.Env == nil || g.cfg.Env.Paths == nil {
+// home is the home folder of the settings the submission runs with.
+func (sub *submission) home() string { return homeOf(sub.live.env) }
+
+func homeOf(env *risk.Env) string {
+	if env == nil || env.Paths == nil {
 		return ""
 	}
-	return g.cfg.Env.Paths.Home
+	return env.Paths.Home
 }
 
 func (g *Gate) isKilled() bool {
@@ -782,7 +793,14 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 				runCtx = execute.WithCheck(runCtx, st.check) // an allow rule's pins, read again
 			}
 			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
+			live := sub.liveOutput(i, st)
+			if live != nil {
+				runCtx = execute.WithOutput(runCtx, live.write)
+			}
 			res, err = st.run(runCtx, approved)
+			if live != nil {
+				live.close() // the last of it goes before the result
+			}
 		}
 		g.end(synth)
 		if note := sub.reviewed(ctx, i, res); note != "" {
@@ -1008,6 +1026,18 @@ func (sub *submission) recordOutcome(ctx context.Context, i int) error {
 		return fmt.Errorf("recording the result of action %d: %w", i+1, err)
 	}
 	return nil
+}
+
+// liveOutput returns what streams the output of step i while it runs to
+// the submission's client, or nil when there is nothing to stream it to or
+// the step is not a command. The menu and the log get only the result.
+func (sub *submission) liveOutput(i int, st step) *liveOutput {
+	if sub.notify == nil || st.argv == nil {
+		return nil
+	}
+	return newLiveOutput(func(stream, text string) {
+		sub.notify(Event{Type: EventOutput, Request: sub.rep.Request, Index: i, Stream: stream, Output: text, Time: sub.g.cfg.Now()})
+	})
 }
 
 func (sub *submission) event(e Event) {

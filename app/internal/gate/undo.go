@@ -219,10 +219,11 @@ func (g *Gate) undoQuestion(id string, recs []execute.ChangeRecord) (UndoQuestio
 
 // short writes a path in its ~/ form.
 func (g *Gate) short(p string) string {
-	if g.cfg.Env == nil || g.cfg.Env.Paths == nil {
+	env := g.current().env
+	if env == nil || env.Paths == nil {
 		return p
 	}
-	return g.cfg.Env.Paths.ShortPath(p)
+	return env.Paths.ShortPath(p)
 }
 
 // recordUndoStart records the undo as a request of its own, decided by the

@@ -208,6 +208,12 @@ func (c *conn) handle(req Request) {
 		} else {
 			err = &RPCError{Code: CodeServerError, Message: "this gate cannot undo"}
 		}
+	case "settings":
+		if sh, ok := h.(SettingsHandler); ok {
+			res, err = sh.Settings(c.ctx, req.Params.(SettingsParams))
+		} else {
+			err = &RPCError{Code: CodeServerError, Message: "this gate cannot reload its settings: restart it"}
+		}
 	default: // DecodeRequest lets no other method through
 		err = fmt.Errorf("no handler for method %q", req.Method)
 	}

@@ -139,6 +139,18 @@ func decodeRequest(frame []byte) (Request, error) {
 			}
 		}
 		req.Params = p
+	case "settings":
+		if !hasParams {
+			return req, invalid(CodeInvalidParams, "settings needs params: op")
+		}
+		var p SettingsParams
+		if err := decodeParams(params, &p); err != nil {
+			return req, err
+		}
+		if !slices.Contains(SettingsOps, p.Op) {
+			return req, invalid(CodeInvalidParams, "op %s: want %s", quoteShort(p.Op), strings.Join(SettingsOps, " or "))
+		}
+		req.Params = p
 	case "undo":
 		if !hasParams {
 			return req, invalid(CodeInvalidParams, "undo needs params: request")

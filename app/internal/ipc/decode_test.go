@@ -56,6 +56,8 @@ func TestDecodeRequestAccepts(t *testing.T) {
 			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "run-now", Name: "morning"}}},
 		{"automations off", `{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"off"}}`,
 			ipc.Request{ID: json.RawMessage(`7`), Method: "automations", Params: ipc.AutomationsParams{Op: "off"}}},
+		{"settings reload", `{"jsonrpc":"2.0","id":9,"method":"settings","params":{"op":"reload"}}`,
+			ipc.Request{ID: json.RawMessage(`9`), Method: "settings", Params: ipc.SettingsParams{Op: "reload"}}},
 		{"undo", `{"jsonrpc":"2.0","id":8,"method":"undo","params":{"request":"9f1c2a3b4d5e6f708192a3b4"}}`,
 			ipc.Request{ID: json.RawMessage(`8`), Method: "undo", Params: ipc.UndoParams{Request: "9f1c2a3b4d5e6f708192a3b4"}}},
 	}
@@ -109,6 +111,9 @@ func TestDecodeRequestRefuses(t *testing.T) {
 		{"long folder", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","kind":"command","argv":["ls"],"dir":"/` + strings.Repeat("a", ipc.MaxDir) + `"}}`, ipc.CodeInvalidParams, "1"},
 		{"PATH with a NUL", `{"jsonrpc":"2.0","id":1,"method":"submit","params":{"client":"c","kind":"command","argv":["ls"],"path":"/bin\u0000"}}`, ipc.CodeInvalidParams, "1"},
 		{"undo without params", `{"jsonrpc":"2.0","id":1,"method":"undo"}`, ipc.CodeInvalidParams, "1"},
+		{"settings without params", `{"jsonrpc":"2.0","id":1,"method":"settings"}`, ipc.CodeInvalidParams, "1"},
+		{"settings of an unknown op", `{"jsonrpc":"2.0","id":1,"method":"settings","params":{"op":"save"}}`, ipc.CodeInvalidParams, "1"},
+		{"settings that confirms itself", `{"jsonrpc":"2.0","id":1,"method":"settings","params":{"op":"reload","confirmed":true}}`, ipc.CodeInvalidParams, "1"},
 		{"undo of no request", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":""}}`, ipc.CodeInvalidParams, "1"},
 		{"undo of a long id", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":"` + strings.Repeat("a", 65) + `"}}`, ipc.CodeInvalidParams, "1"},
 		{"undo of a control character", `{"jsonrpc":"2.0","id":1,"method":"undo","params":{"request":"a\u001bb"}}`, ipc.CodeInvalidParams, "1"},
@@ -191,27 +196,31 @@ func TestDecodeRequestRefuses(t *testing.T) {
 	}
 }
 
-// TestMethodsAreClosed pins the protocol's surface: exactly eight methods,
-// and a Handler (with its optional DashboardHandler and UndoHandler) with
-// exactly the matching methods, so nothing a client can call approves,
-// denies or resumes (automations and undo may only propose: the person
+// TestMethodsAreClosed pins the protocol's surface: exactly nine methods,
+// and a Handler (with its optional DashboardHandler, UndoHandler and
+// SettingsHandler) with exactly the matching methods, so nothing a client
+// can call approves, denies or resumes (automations, undo and a settings
+// reload that raises trust may only propose: the person
 // says yes in a popup; dashboard opens the browser itself or hands out a
 // link that can only read), and the operations automations takes.
 func TestMethodsAreClosed(t *testing.T) {
-	want := []string{"ask", "automations", "dashboard", "history", "kill", "status", "submit", "undo"}
+	want := []string{"ask", "automations", "dashboard", "history", "kill", "settings", "status", "submit", "undo"}
 	got := slices.Sorted(slices.Values(ipc.Methods))
 	if !slices.Equal(got, want) {
 		t.Fatalf("Methods = %q, want exactly %q", got, want)
 	}
 	var names []string
-	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler](), reflect.TypeFor[ipc.UndoHandler]()} {
+	for _, h := range []reflect.Type{reflect.TypeFor[ipc.Handler](), reflect.TypeFor[ipc.DashboardHandler](), reflect.TypeFor[ipc.UndoHandler](), reflect.TypeFor[ipc.SettingsHandler]()} {
 		for i := range h.NumMethod() {
 			names = append(names, strings.ToLower(h.Method(i).Name))
 		}
 	}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
-		t.Errorf("Handler, DashboardHandler and UndoHandler methods %q, want exactly %q", names, want)
+		t.Errorf("Handler, DashboardHandler, UndoHandler and SettingsHandler methods %q, want exactly %q", names, want)
+	}
+	if !slices.Equal(ipc.SettingsOps, []string{"reload"}) {
+		t.Errorf("SettingsOps = %q, want exactly reload", ipc.SettingsOps)
 	}
 	ops := []string{"add", "disable", "enable", "list", "off", "on", "remove", "run-now"}
 	if got := slices.Sorted(slices.Values(ipc.AutomationOps)); !slices.Equal(got, ops) {
@@ -230,6 +239,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{ID: json.RawMessage(`8`), Method: "dashboard", Params: ipc.DashboardParams{Print: true}},
 		{ID: json.RawMessage(`9`), Method: "dashboard", Params: ipc.DashboardParams{}},
 		{ID: json.RawMessage(`10`), Method: "undo", Params: ipc.UndoParams{Request: "3f2a9c"}},
+		{ID: json.RawMessage(`11`), Method: "settings", Params: ipc.SettingsParams{Op: "reload"}},
 	}
 	for _, r := range reqs {
 		b, err := r.Encode()
@@ -268,6 +278,7 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":7,"method":"automations","params":{"op":"add","name":"a","run":"NOTIFY \"x\" \"y\"","schedule":"every 2h","cooldown":"1h"}}`,
 		`{"jsonrpc":"2.0","id":8,"method":"automations","params":{"op":"enable","name":"a"}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"undo","params":{"request":"9f1c2a3b4d5e6f708192a3b4"}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"settings","params":{"op":"reload"}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"st\xffatus\"}",
 	} {
 		f.Add([]byte(s))
@@ -324,6 +335,10 @@ func FuzzDecode(f *testing.F) {
 			}
 		case ipc.UndoParams:
 			if req.Method != "undo" || p.Request == "" || len(p.Request) > ipc.MaxRequestID || strings.TrimSpace(p.Request) != p.Request {
+				t.Fatalf("accepted %#v", req)
+			}
+		case ipc.SettingsParams:
+			if req.Method != "settings" || p.Op != "reload" {
 				t.Fatalf("accepted %#v", req)
 			}
 		case nil:

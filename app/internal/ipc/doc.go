@@ -3,13 +3,14 @@
 // JSON-RPC 2.0 framing with its limits, and the client the CLI and the MCP
 // server use to talk to a running gate.
 //
-// The protocol is a closed set of eight methods (Methods): submit work (a
+// The protocol is a closed set of nine methods (Methods): submit work (a
 // plan, or a request in words for the gate's model to turn into one), read
 // status, read history, trip the kill switch, read or change the person's
 // automations, open the dashboard (the app opens it in the browser
 // itself; a client asking for a link to print gets one that can only
 // read), and propose to undo what a request changed on disk (done only
-// after the person's yes in the confirmation popup). It must never grow a method that approves, denies, changes the
+// after the person's yes in the confirmation popup), and reload the
+// settings file (what of it raises trust, likewise). It must never grow a method that approves, denies, changes the
 // autonomy level or re-arms after a kill, nor one that makes a change
 // raising trust on the client's word: those happen only in the native UI,
 // so an agent holding the socket still cannot approve itself. An

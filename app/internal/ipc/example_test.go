@@ -52,6 +52,6 @@ func Example() {
 	// event: {"client":"airlock run","event":"awaiting_approval"}
 	// event: {"event":"approved"}
 	// result: {"outcome":"done"} <nil>
-	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations, dashboard, undo
+	// method "approve" not found: clients may only call submit, ask, status, history, kill, automations, dashboard, undo, settings
 	// true
 }

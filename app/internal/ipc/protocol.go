@@ -55,8 +55,32 @@ const MaxHistoryLimit = 1000
 // shows what history already returns, and every change made there waits
 // for the person's yes in a popup. undo may only ask too: what a request
 // changed on disk is put back only after the person's yes in the same
-// popup.
-var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard", "undo"}
+// popup. settings may only ask as well: a reload puts in force at once only
+// what lowers trust; what raises it waits for the person's yes in that
+// popup, and without it none of the reload is in force.
+var Methods = []string{"submit", "ask", "status", "history", "kill", "automations", "dashboard", "undo", "settings"}
+
+// SettingsOps are the values SettingsParams.Op may take.
+var SettingsOps = []string{"reload"}
+
+// SettingsParams are the params of settings.
+type SettingsParams struct {
+	// Op is one of SettingsOps: reload has the gate read settings.json
+	// again.
+	Op string `json:"op"`
+}
+
+// SettingsHandler is a Handler that serves the settings method. The server
+// answers settings with an error saying the gate cannot reload when its
+// Handler is not one.
+type SettingsHandler interface {
+	// Settings reloads the settings file. A reload that raises trust (a
+	// root, an app or an allow rule added, a higher level …) is put in
+	// force only after the person's yes in Airlock's own confirmation
+	// popup, never on the client's word; a file that does not read changes
+	// nothing.
+	Settings(ctx context.Context, p SettingsParams) (any, error)
+}
 
 // AutomationOps are the values AutomationsParams.Op may take.
 var AutomationOps = []string{"list", "add", "remove", "enable", "disable", "run-now", "on", "off"}
@@ -257,7 +281,8 @@ type Request struct {
 	Method string
 	// Params is SubmitParams for submit, AskParams for ask, HistoryParams
 	// for history, AutomationsParams for automations, DashboardParams for
-	// dashboard, UndoParams for undo, nil for status and kill.
+	// dashboard, UndoParams for undo, SettingsParams for settings, nil for
+	// status and kill.
 	Params any
 }
 

@@ -100,7 +100,7 @@ func TestSubmitStreamsEvents(t *testing.T) {
 func TestForbiddenMethods(t *testing.T) {
 	g := &fakeGate{}
 	_, dir := startGate(t, g, nil)
-	for i, m := range []string{"approve", "deny", "resume", "setLevel", "settings", "confirmDangerous", "Approve", "submit ", "rpc.discover", ""} {
+	for i, m := range []string{"approve", "deny", "resume", "setLevel", "setSettings", "confirmDangerous", "Approve", "submit ", "rpc.discover", ""} {
 		rc := dialRaw(t, dir)
 		rc.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{}}`+"\n", i+1, m))
 		code, id := rc.readError()

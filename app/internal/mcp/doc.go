@@ -7,7 +7,8 @@
 // gate over its socket (package ipc), named after the MCP client that asked,
 // and answer with the gate's assessment, decision, approval outcome and result
 // (outputs bounded and redacted), telling the client every few seconds, in
-// progress notifications, what a long call waits for; assess,
+// progress notifications, what a long call waits for, and what a running
+// command prints as it comes (redacted, bounded by the gate); assess,
 // validate_applescript and list_actions answer offline, without the gate,
 // rating against the gate's own settings; status reports the gate's state.
 // Its stdio transport answers input that is no MCP message with the JSON-RPC

@@ -298,9 +298,43 @@ func (p *progress) event(raw json.RawMessage) {
 		p.phase, p.since = phaseGate, p.now()
 	}
 	p.mu.Unlock()
+	if e.Type == gate.EventOutput {
+		for _, msg := range outputMessages(e) {
+			p.send(msg)
+		}
+		return
+	}
 	if msg := describeEvent(e); msg != "" {
 		p.send(msg)
 	}
+}
+
+// maxOutputMessage bounds the text of one progress notification that
+// carries a running command's output; a larger event is sent in several.
+const maxOutputMessage = 4 << 10
+
+// outputMessages turns an output event (what a running command printed, as
+// the gate streams it, redacted) into progress messages, stderr's marked
+// as such.
+func outputMessages(e gate.Event) []string {
+	prefix := ""
+	if e.Stream == gate.StreamStderr {
+		prefix = "stderr: "
+	}
+	text := redact.String(e.Output) // the gate redacted it; once more costs little
+	var out []string
+	for text != "" {
+		n := min(len(text), maxOutputMessage)
+		for n < len(text) && n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		if n == 0 {
+			n = len(text)
+		}
+		out = append(out, prefix+text[:n])
+		text = text[n:]
+	}
+	return out
 }
 
 // send sends one notification, numbered after the last.

@@ -164,3 +164,74 @@ func TestNoProgressUnasked(t *testing.T) {
 	default:
 	}
 }
+
+// TestProgressCarriesLiveOutput checks that what a running command prints
+// reaches the client in progress notifications while it still runs (it
+// waits on a fifo the test opens only once its first line has come), its
+// stderr marked, and that a secret it prints in two pieces never arrives
+// in pieces.
+func TestProgressCarriesLiveOutput(t *testing.T) {
+	w := newWorld(t, gateOpts{autonomy: policy.AskAll})
+	w.startGate()
+	dir := filepath.Join(w.home, "Documents")
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "slow.sh")
+	if err := os.WriteFile(script, []byte(`printf 'first line\ntoken ghp_0123456789abcdefghij'
+echo oops >&2
+read x < "$1"
+printf 'klmnopqrstuvwxyzAB\n'
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notes := make(chan string, 1024)
+	cs := connectMemoryConfig(t, w, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		notes <- r.Params.Message
+	}}, airmcp.Config{Env: w.env, ProgressEvery: time.Minute})
+	params := &mcp.CallToolParams{Name: airmcp.ToolRunCommand, Arguments: map[string]any{"argv": []string{"sh", script, fifo}, "cwd": dir}}
+	params.SetProgressToken("live")
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), params)
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- res
+	}()
+	var got []string
+	for first := false; !first; {
+		select {
+		case m := <-notes:
+			got = append(got, m)
+			first = strings.Contains(m, "first line")
+		case res := <-done:
+			t.Fatalf("the call ended before its first line came: %s\nnotifications: %q", textOf(res), got)
+		case <-time.After(wait):
+			t.Fatalf("no notification carried the first line; got %q", got)
+		}
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var res *mcp.CallToolResult
+	select {
+	case res = <-done:
+	case <-time.After(wait):
+		t.Fatal("the call did not end")
+	}
+	if res.IsError {
+		t.Fatalf("the call: %s", textOf(res))
+	}
+	for len(notes) > 0 {
+		got = append(got, <-notes)
+	}
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "stderr: oops") || !strings.Contains(all, "token [redacted:github-token]") {
+		t.Fatalf("want stderr marked and the token redacted whole; notifications: %q", got)
+	}
+	if strings.Contains(all, "ghp_") || strings.Contains(all, "klmnopqrstuvwxyzAB") {
+		t.Fatalf("a piece of the token arrived: %q", got)
+	}
+}

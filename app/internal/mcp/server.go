@@ -55,7 +55,7 @@ type Config struct {
 const instructions = "Airlock stands between you and the person's computer. The run_* tools " +
 	"send work to Airlock's gate, which rates it and asks the person, in its own popup, to approve " +
 	"anything risky; a call can wait minutes for that answer, and says so in progress notifications while it " +
-	"waits. Nothing you send can approve anything. " +
+	"waits; a command's output comes in them too while it runs. Nothing you send can approve anything. " +
 	"A denied, timed-out, blocked or killed call is final: tell the person, and do not retry it unchanged or " +
 	"look for another way to do the same thing. Use assess to see how a script or plan would be rated before " +
 	"running it, validate_applescript (where AppleScript runs) to check that an AppleScript compiles, and list_actions for the Action " +

@@ -8,8 +8,8 @@
 // chose to use it (a cancelled editor goes back to the request), a
 // destructive item runs only with its own confirmation (and, where the
 // platform has it, the owner's authentication: policy.NeedsOwner), and
-// "allow again this session" is never offered or passed on for a request
-// with a destructive item.
+// "allow again this session" and "always allow this exact command here"
+// are never offered or passed on for a request with a destructive item.
 package ui
 
 import (
@@ -297,6 +297,7 @@ func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.Appr
 		Deadline:      r.Deadline,
 		ArmDelay:      arm,
 		AllowRemember: !r.NoRemember,
+		AllowRule:     r.OfferRule,
 		AllowEdit:     r.Edit != nil,
 		EditedBy:      r.EditedBy,
 	}
@@ -307,14 +308,14 @@ func popupFor(r approval.Request, arm time.Duration, ownerAuth bool) bridge.Appr
 			Level:      it.Risk.String(),
 			Preview:    it.Preview,
 			Text:       it.Text,
-			Reasons:    append([]string(nil), it.Reasons...),
+			Reasons:    it.ShownReasons(),
 			RunsAnyway: it.RunsAnyway,
 			Confirm:    destructive,
 		}
 		p.Items[i].Authenticate = destructive && ownerAuth &&
 			policy.NeedsOwner(policy.Change{Kind: policy.ChangeApprove, Risk: it.Risk})
 		if destructive {
-			p.AllowRemember = false
+			p.AllowRemember, p.AllowRule = false, ""
 		}
 	}
 	return p
@@ -330,12 +331,13 @@ func answerFor(r approval.Request, a bridge.PopupAnswer) (approval.Answer, error
 	if len(a.Items) != len(r.Items) {
 		return deny, fmt.Errorf("approval popup: answered for %d actions of %d", len(a.Items), len(r.Items))
 	}
-	out := approval.Answer{Outcome: approval.Approved, Items: append([]bool(nil), a.Items...), Remember: a.Remember}
+	out := approval.Answer{Outcome: approval.Approved, Items: append([]bool(nil), a.Items...), Remember: a.Remember,
+		Rule: a.Rule && r.OfferRule != ""}
 	some := false
 	for i, it := range r.Items {
 		some = some || out.Items[i]
 		if it.Risk >= level.Destructive {
-			out.Remember = false
+			out.Remember, out.Rule = false, false
 		}
 	}
 	if !some {

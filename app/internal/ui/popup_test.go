@@ -318,3 +318,27 @@ func TestPopupAsksTheOwnerForDestructiveActions(t *testing.T) {
 		}
 	}
 }
+
+// TestPopupOffersARule: the popup offers "always allow this exact command
+// here" with the rule's words when the request does, never beside a
+// destructive item, and the person's choice of it reaches the gate.
+func TestPopupOffersARule(t *testing.T) {
+	f := &recorder{a: bridge.PopupAnswer{Approve: true, Items: []bool{true}, Rule: true}}
+	b := approval.NewBroker(ui.NewPopupPrompter(ui.PopupOptions{Show: f.show}), approval.Options{Timeout: time.Minute})
+	r := request(level.Dangerous)
+	r.Deadline = time.Time{}
+	r.OfferRule = `["echo","hi"] in ~/proj`
+	a, err := b.Ask(context.Background(), r)
+	if err != nil || !a.Rule || f.shown[0].AllowRule != r.OfferRule {
+		t.Fatalf("Ask = %+v, %v; popup offered %q", a, err, f.shown[0].AllowRule)
+	}
+	f2 := &recorder{a: bridge.PopupAnswer{Approve: true, Items: []bool{true}, Rule: true}}
+	b2 := approval.NewBroker(ui.NewPopupPrompter(ui.PopupOptions{Show: f2.show}), approval.Options{Timeout: time.Minute})
+	d := request(level.Destructive)
+	d.Deadline = time.Time{}
+	d.OfferRule = "rm -r build"
+	a, err = b2.Ask(context.Background(), d)
+	if err != nil || a.Rule || f2.shown[0].AllowRule != "" {
+		t.Fatalf("a destructive item: Ask = %+v, %v; popup offered %q", a, err, f2.shown[0].AllowRule)
+	}
+}

@@ -44,8 +44,12 @@ import (
 // leave the popup unanswered (its deadline denies), never approve it.
 
 // ruleOffered says whether the approval popup offers "always allow this
-// exact command here" (ApprovalPopup.AllowRule) on this platform: the alert has one checkbox, taken by "allow again this session": not yet.
-const ruleOffered = false
+// exact command here" (ApprovalPopup.AllowRule) on this platform: a second
+// checkbox in the alert's accessory view, under the text (the alert's own
+// checkbox is "allow again this session"). Ticking it raises trust, so it
+// counts only the person's own mouse, as the other box does, and the gate
+// asks once more before it keeps the rule.
+const ruleOffered = true
 
 const popupName = "macOS alert"
 
@@ -69,6 +73,9 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 	if p.AllowRemember && !hasConfirm(p.Items) {
 		s.remember = "Allow again this session"
 	}
+	if p.AllowRule != "" && !hasConfirm(p.Items) {
+		s.rule = "Always allow this exact command here (kept in your settings: " + shownLine(p.AllowRule) + "; asked once more)"
+	}
 	if p.AllowEdit {
 		s.edit = labelEdit
 		s.info += " Edit… opens the text to change it; your edit is then judged from scratch, as your own plan."
@@ -81,6 +88,8 @@ func showApproval(ctx context.Context, p ApprovalPopup) (choice, error) {
 		return choiceEdit, nil
 	case !r.yes:
 		return choiceDeny, nil
+	case r.rule:
+		return choiceApproveRule, nil
 	case r.remember:
 		return choiceApproveRemember, nil
 	}
@@ -141,6 +150,7 @@ type alertSpec struct {
 	arm                  time.Duration
 	deadline             time.Time // for the countdown; zero: none
 	remember             string    // the checkbox's title; "" for none
+	rule                 string    // a second checkbox's title, in the accessory view; "" for none
 	critical             bool
 	input                bool   // a text field; Return submits (yes), Escape cancels
 	guarded              bool   // yes, edit and remember count only the person's own mouse (PersonPressed)
@@ -151,6 +161,7 @@ type alertSpec struct {
 
 type alertResult struct {
 	yes, remember bool
+	rule          bool   // the second checkbox (alertSpec.rule) was ticked
 	edit          bool   // the edit button was pressed
 	text          string // what was typed (input, editable)
 }
@@ -166,6 +177,7 @@ type alertUI struct {
 	monitor   objc.Object
 	guard     pressGuard // the yes button's: armed with it
 	boxGuard  pressGuard // the "allow again" box's: armed when shown
+	ruleGuard pressGuard // the "always allow here" box's: armed when shown
 	editGuard pressGuard // the edit button's: armed when shown
 	closed    bool
 	authing   bool            // the owner's authentication is being asked for, after a refused press
@@ -303,6 +315,10 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 		if s.details != "" {
 			height += textHeight + 4
 		}
+		ruleAt := height - 24 // under the countdown, above the text
+		if s.rule != "" {
+			height += 24
+		}
 		view := appkit.NewViewWithFrame(rect(0, 0, width, height))
 		if s.details != "" {
 			// A scroll view whose document view is a text view that grows
@@ -334,6 +350,16 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			text.SetString(s.details)
 			view.AddSubview(scroll)
 		}
+		var ruleBox appkit.Button
+		if s.rule != "" {
+			ruleBox = appkit.NewButtonWithFrame(rect(0, ruleAt, width, 20))
+			ruleBox.SetButtonType(appkit.ButtonTypeSwitch)
+			ruleBox.SetTitle(s.rule)
+			ruleBox.SetState(appkit.ControlStateValueOff)
+			ruleBox.SetRefusesFirstResponder(true)
+			view.AddSubview(ruleBox)
+			ui.ruleGuard.arm()
+		}
 		if s.input {
 			ui.input = appkit.TextField_TextFieldWithString("")
 			ui.input.SetFrame(rect(0, 0, width, 24))
@@ -353,6 +379,9 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 			r := alertResult{yes: yes}
 			if yes && s.remember != "" {
 				r.remember = remember.State() == appkit.ControlStateValueOn
+			}
+			if yes && s.rule != "" {
+				r.rule = ruleBox.State() == appkit.ControlStateValueOn
 			}
 			if yes && s.input {
 				r.text = ui.input.StringValue()
@@ -421,6 +450,17 @@ func (ui *alertUI) show(s alertSpec, results chan<- alertResult) {
 					}
 				}
 				finishEdit()
+			})
+		}
+		if s.rule != "" && s.guarded {
+			action.Set(ruleBox, func(objc.Object) {
+				if ruleBox.State() != appkit.ControlStateValueOn {
+					return // clearing it lowers trust
+				}
+				if err := ui.ruleGuard.check(ruleBox.View); err != nil {
+					ruleBox.SetState(appkit.ControlStateValueOff)
+					refused("Always allow here", err)
+				}
 			})
 		}
 		if s.remember != "" && s.guarded {

@@ -475,7 +475,11 @@ var rsyncModel = &opts{
 }
 
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
-// files over the network; rsync --delete deletes at the destination.
+// files over the network; rsync --delete deletes at the destination and
+// --remove-source-files deletes what it sent. A dry run (rsync -n,
+// --dry-run) changes nothing: it only lists what it would copy or delete,
+// so none of its writes or deletes happen (rsync(1)); the commands it
+// runs (-e, --rsync-path) still run.
 func copyRemote(c *call) {
 	c.sshOptions()
 	for i, w := range c.args {
@@ -494,6 +498,34 @@ func copyRemote(c *call) {
 			remote = true
 		}
 	}
+	if c.name == "rsync" && rsyncModel.parse(c.args).has("-n", "--dry-run") {
+		if remote {
+			c.add(effect.Of(effect.Fetch), "rsync-dry-run", "%s --dry-run: lists what it would copy to or from another machine, and changes nothing", c.name)
+			c.a.egress("network", c.span, "%s: sends file names to another machine", c.name)
+			return
+		}
+		c.add(effect.Of(effect.Read, effect.Bulk), "rsync-dry-run", "%s --dry-run: lists what it would copy or delete, and changes nothing", c.name)
+		return
+	}
+	c.rsyncDeletes(ops, remote)
+	if remote {
+		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
+		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
+		for _, w := range ops[:max(0, len(ops)-1)] {
+			c.a.read(w, c.span)
+		}
+		return
+	}
+	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
+	c.writeDest()
+}
+
+// rsyncDeletes rates rsync's deleting options: --delete and its kin
+// delete at the destination what the source lacks; --remove-source-files
+// unlinks each file it sent (not to the Trash): sent to another machine,
+// the files are gone from this Mac; copied here, they are moved, with no
+// way back.
+func (c *call) rsyncDeletes(ops []word, remote bool) {
 	if hasLong(c.args, "--delete", "--del", "--delete-after", "--delete-before", "--delete-during", "--delete-delay", "--delete-excluded", "--delete-missing-args") {
 		dest := word{}
 		if len(ops) > 0 {
@@ -506,19 +538,24 @@ func copyRemote(c *call) {
 			c.add(effect.Of(effect.Remove, effect.Bulk).On(dest.s), "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
-	if hasLong(c.args, "--remove-source-files") {
-		c.add(effect.Of(effect.Trash), "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
-	}
-	if remote {
-		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
-		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
-		for _, w := range ops[:max(0, len(ops)-1)] {
-			c.a.read(w, c.span)
-		}
+	if !hasLong(c.args, "--remove-source-files") {
 		return
 	}
-	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
-	c.writeDest()
+	fromAfar := false
+	for _, w := range ops[:max(0, len(ops)-1)] {
+		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
+			fromAfar = true
+		}
+	}
+	switch {
+	case fromAfar:
+		c.add(effect.Of(effect.Change, effect.Bulk), "rsync-delete", "%s --remove-source-files: deletes on the other machine the files it fetched", c.name)
+		return
+	case remote:
+		c.add(effect.Of(effect.Remove, effect.Bulk), "rsync-delete", "%s --remove-source-files: deletes from this Mac every file it sends to the other machine", c.name)
+		return
+	}
+	c.add(effect.Of(effect.Change, effect.Forced), "rsync-delete", "%s --remove-source-files: deletes the source files once copied: a move, with no way back", c.name)
 }
 
 // terminalArgs analyses the command a terminal opened with open -a … --args

@@ -130,7 +130,7 @@ func inList(s string, list ...string) bool {
 const curlValued = "oDdFTHXueAbcKxrCwmEUyYztQPh"
 
 func curlLongValued(n string) bool {
-	switch n {
+	switch n = curlModel.canonical(n); n {
 	case "--output", "--output-dir", "--upload-file", "--form", "--form-string", "--json", "--header", "--request",
 		"--user", "--referer", "--user-agent", "--cookie", "--cookie-jar", "--config", "--proxy", "--range",
 		"--continue-at", "--write-out", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
@@ -150,8 +150,9 @@ func curlLongValued(n string) bool {
 // how to fetch, send or show, with the value-taking ones; curlCommand
 // rates what they send, read and write. Options whose effect curlCommand
 // does not see are listed with it: a socket of this Mac's services, FTP
-// commands, mail.
+// commands, mail. --expand-X is X with {{variables}} expanded (curl 8.3).
 var curlModel = &opts{
+	alias:  "--expand-",
 	short:  "#0123456aBfGgIijJkLlMNnOpqRsSvVZ",
 	valued: curlValued,
 	long: `--append --use-ascii --fail --fail-with-body --fail-early --get --globoff --head --include
@@ -210,11 +211,27 @@ func curlCommand(c *call) {
 }
 
 // option notes one of curl's options (opt "" for a URL), with its value v
-// when has: what it sends or reads, and where it writes.
+// when has: what it sends or reads, and where it writes. The value of an
+// --expand- option holds {{variables}} curl fills in: computed at run
+// time.
 func (u *curlUse) option(c *call, opt string, v word, has bool) {
+	if o := curlModel.canonical(opt); o != opt {
+		opt = o
+		v.hole = v.hole || strings.Contains(v.s, "{{")
+	}
 	switch {
-	case opt == "":
+	case opt == "" || opt == "--url":
 		u.urls = append(u.urls, v)
+	case opt == "--variable":
+		c.curlVariable(v)
+	case (opt == "-H" || opt == "--header" || opt == "--proxy-header") && strings.HasPrefix(v.s, "@"):
+		c.a.read(word{s: v.s[1:], hole: v.hole, guess: v.guess}, c.span) // headers read from a file, and sent
+	case opt == "-w" || opt == "--write-out":
+		c.curlWriteOut(v)
+	case opt == "--url-query":
+		if j := strings.IndexByte(v.s, '@'); j >= 0 {
+			c.a.read(word{s: v.s[j+1:], hole: v.hole, guess: v.guess}, c.span)
+		}
 	case !has:
 		u.remoteName = u.remoteName || curlRemoteName[opt]
 	case opt == "-T" || opt == "--upload-file":
@@ -243,6 +260,49 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 		if v.s != "-" && !isDevice(v.s) {
 			c.a.write(v, c.span, c.name+" writes")
 		}
+	}
+}
+
+// curlVariable rates curl's --variable (curl 8.3): name@file reads the
+// file into a variable, %NAME reads the environment variable NAME;
+// --expand- options send or write what the variables hold.
+func (c *call) curlVariable(v word) {
+	s := v.s
+	if env, ok := strings.CutPrefix(s, "%"); ok {
+		name, _, _ := strings.Cut(env, "=")
+		if secretName(name) {
+			c.a.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.variable", c.span, "%s --variable %%%s: reads $%s, which by its name holds a secret", c.name, rate.Display(name), rate.Display(name))
+			c.a.secretAt(c.span)
+		}
+		return
+	}
+	if j := strings.IndexAny(s, "=@"); j >= 0 && s[j] == '@' && s[j+1:] != "-" {
+		c.a.read(word{s: s[j+1:], hole: v.hole, guess: v.guess, span: v.span}, c.span)
+	}
+}
+
+// curlWriteOut rates curl's -w: @file reads the format from a file (and
+// prints it), %output{file} writes what follows into the file it names
+// (curl 8.3).
+func (c *call) curlWriteOut(v word) {
+	if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "-" {
+		c.a.read(word{s: f, hole: v.hole, guess: v.guess, span: v.span}, c.span)
+		c.add(effect.Of(effect.Unknown), "curl-config", "%s -w @%s: prints by a format from a file that is not analysed, which may write files (%%output{})", c.name, rate.Display(f))
+		return
+	}
+	for rest := v.s; ; {
+		i := strings.Index(rest, "%output{")
+		if i < 0 {
+			return
+		}
+		rest = rest[i+len("%output{"):]
+		name, after, ok := strings.Cut(rest, "}")
+		if !ok {
+			return
+		}
+		name = strings.TrimPrefix(name, ">>")
+		c.a.write(word{s: name, hole: v.hole, guess: v.guess, span: v.span}, c.span, c.name+" -w %output writes")
+		rest = after
 	}
 }
 

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 
@@ -44,13 +45,25 @@ var opensslEffects = map[string]optEffect{
 	"-ssl_client_engine": optFx(effect.LoadCode, "loads an engine, native code that is not analysed"),
 	"-config":            optFx(effect.Unknown, "takes settings from a file that is not analysed, which may load engines or providers"),
 	"-crl_download":      optFx(effect.Fetch, "fetches certificate revocation lists from the addresses the certificates name"),
-	"-early_data":        optFx(effect.Upload, "sends the file it names to the server before the handshake ends"),
+}
+
+// opensslSends are s_client's options that send what they name.
+var opensslSends = map[string]optEffect{
+	"-early_data": optFx(effect.Upload, "sends the file it names to the server before the handshake ends"),
 }
 
 // opensslModel is a subcommand's model: its options (single-dash words,
-// "-in=" taking a value), the files its options read and write.
-func opensslModel(words, reads, writes string) opensslSub {
-	return opensslSub{m: &opts{long: opensslCommon + " " + words, effects: opensslEffects}, reads: set(reads), writes: set(writes)}
+// "-in=" taking a value), the files its options read and write, and the
+// effects of its own options besides opensslEffects.
+func opensslModel(words, reads, writes string, own ...map[string]optEffect) opensslSub {
+	effects := opensslEffects
+	if len(own) > 0 {
+		effects = maps.Clone(opensslEffects)
+		for _, m := range own {
+			maps.Copy(effects, m)
+		}
+	}
+	return opensslSub{m: &opts{long: opensslCommon + " " + words, effects: effects}, reads: set(reads), writes: set(writes)}
 }
 
 // Options shared by the key subcommands: where the key comes from and goes
@@ -111,7 +124,7 @@ var opensslSubs = map[string]opensslSub{
 		-ignore_critical -trusted_first -no_alt_chains -use_deltas -verify_name= -auth_level= -msgfile= -keylogfile=
 		-early_data=`,
 		"-cert -key -CAfile -sess_in -psk_session -chainCAfile -verifyCAfile -requestCAfile -cert_chain -CRL -serverinfo -ctlogfile -early_data",
-		"-sess_out -msgfile -keylogfile"),
+		"-sess_out -msgfile -keylogfile", opensslSends),
 	"version": {m: &opts{free: true}},
 	"list":    {m: &opts{free: true}},
 	"help":    {m: &opts{free: true}},

@@ -53,7 +53,7 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 // (a redirection, tee, an edit in place, a download saved, an output
 // file) is Dangerous, as the DSL's WRITE_FILE (seed 003: file_write).
 func copyVerb(verb string) bool {
-	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync ", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates"} {
+	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync writes to", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates"} {
 		if strings.HasPrefix(verb, p) {
 			return true
 		}

@@ -153,13 +153,20 @@ func screenCommand(c *call) {
 				}
 			case "source":
 				c.add(effect.Of(effect.RunUnseen), "screen-source", "screen -X source: runs screen commands from a file")
+			default:
+				c.screenFileCommand(cmd)
 			}
 			return
 		case inList(s, "-ls", "-list", "-wipe", "-v", "-h", "-help", "--help", "-version"):
 			return
 		case strings.HasPrefix(s, "-Logfile"):
-			if s == "-Logfile" {
+			f := word{s: strings.TrimPrefix(strings.TrimPrefix(s, "-Logfile"), "="), span: w.span}
+			if s == "-Logfile" && i+1 < len(args) {
 				i++
+				f = args[i]
+			}
+			if f.s != "" && !isDevice(f.s) {
+				c.a.write(f, c.span, "screen -Logfile writes")
 			}
 			continue
 		}
@@ -179,6 +186,48 @@ func screenCommand(c *call) {
 				}
 				j = len(letters)
 			}
+		}
+	}
+}
+
+// screenFileCommand rates the screen commands (screen(1), -X) that write
+// the file they name — the window's text (hardcopy), its log (logfile),
+// the paste buffer (writebuf, bufferfile) — or read one into the paste
+// buffer (readbuf), and eval's commands, each as a command of its own.
+func (c *call) screenFileCommand(cmd []word) {
+	name, args := strings.ToLower(cmd[0].s), cmd[1:]
+	var files []word
+	for _, a := range args {
+		if a.hole || !strings.HasPrefix(a.s, "-") {
+			files = append(files, a)
+		}
+	}
+	switch name {
+	case "hardcopy", "logfile", "writebuf", "bufferfile":
+		if len(files) > 0 && !inList(files[0].s, "on", "off") {
+			c.a.write(files[0], c.span, "screen -X "+name+" writes")
+		}
+	case "readbuf", "readreg":
+		if len(files) > 0 {
+			c.a.read(files[len(files)-1], c.span)
+		}
+	case "eval":
+		for _, a := range args {
+			if a.hole {
+				c.add(effect.Of(effect.RunComputed), "computed-script", "screen -X eval: runs screen commands computed at run time")
+				return
+			}
+			f := strings.Fields(a.s)
+			if len(f) == 0 {
+				continue
+			}
+			ws := make([]word, len(f))
+			for i, x := range f {
+				ws[i] = word{s: strings.Trim(x, `"'`), span: a.span}
+			}
+			sub := append([]word{{s: "-X", span: a.span}}, ws...)
+			inner := &call{a: c.a, name: c.name, args: sub, span: c.span, pc: c.pc}
+			screenCommand(inner)
 		}
 	}
 }
@@ -227,8 +276,9 @@ var tmuxHarmless = set(`attach-session attach a at detach-client detach has-sess
 	find-window findw link-window linkw unlink-window unlinkw list-commands server-access`)
 
 // tmuxSubs are the tmux commands that run a shell command (kind 1), type
-// keys (2), test a shell command (3) or run tmux commands from a file
-// (4), with their valued options.
+// keys (2), test a shell command (3), run tmux commands from a file (4),
+// write a paste buffer into the file they name (5) or read one into it
+// (6), with their valued options.
 var tmuxSubs = map[string]struct {
 	valued string
 	kind   int
@@ -239,6 +289,7 @@ var tmuxSubs = map[string]struct {
 	"display-popup": {"bcdehsStTwxy", 1}, "popup": {"bcdehsStTwxy", 1}, "pipe-pane": {"t", 1}, "pipep": {"t", 1},
 	"send-keys": {"cNt", 2}, "send": {"cNt", 2}, "if-shell": {"t", 3}, "if": {"t", 3},
 	"source-file": {"t", 4}, "source": {"t", 4},
+	"save-buffer": {"b", 5}, "saveb": {"b", 5}, "load-buffer": {"bt", 6}, "loadb": {"bt", 6},
 }
 
 func tmuxCommand(c *call) {
@@ -346,6 +397,14 @@ func (c *call) tmuxOne(ws []word) {
 		}
 	case 4:
 		c.add(effect.Of(effect.RunUnseen), "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+	case 5:
+		if len(rest) > 0 && rest[0].s != "-" && !isDevice(rest[0].s) {
+			c.a.write(rest[0], c.span, what+" writes")
+		}
+	case 6:
+		if len(rest) > 0 && rest[0].s != "-" {
+			c.a.read(rest[0], c.span)
+		}
 	}
 }
 

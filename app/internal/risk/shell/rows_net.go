@@ -178,7 +178,8 @@ var curlModel = &opts{
 		--preproxy= --socks5= --socks5-hostname= --socks4= --socks4a= --expect100-timeout= --parallel-max= --rate=
 		--create-file-mode= --keepalive-time= --ciphers= --tls13-ciphers= --curves= --tls-max= --pinnedpubkey=
 		--proxy-header= --request-target= --doh-url= --happy-eyeballs-timeout-ms= --data= --data-ascii=
-		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=`,
+		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=
+		--hsts= --alt-svc=`,
 	effects: map[string]optEffect{
 		"--unix-socket":          optFx(effect.Connect, "talks to a local service's socket (Docker's runs containers), not the network"),
 		"--abstract-unix-socket": optFx(effect.Connect, "talks to a local service's socket, not the network"),
@@ -186,8 +187,6 @@ var curlModel = &opts{
 		"--quote":                optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
 		"--mail-rcpt":            optFx(effect.Send, "sends mail to the recipient it names"),
 		"--mail-from":            optFx(effect.Send, "sends mail as the sender it names"),
-		"--hsts":                 optFx(effect.Overwrite, "reads and rewrites the HSTS cache file it names"),
-		"--alt-svc":              optFx(effect.Overwrite, "reads and rewrites the Alt-Svc cache file it names"),
 	},
 }
 
@@ -311,7 +310,7 @@ func (c *call) curlWriteOut(v word) {
 var (
 	curlRemoteName = set("-O --remote-name --remote-name-all -J --remote-header-name")
 	curlSends      = set("-d -F --form --form-string --json")
-	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl")
+	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl --hsts --alt-svc")
 )
 
 // inDir is the file name saved in --output-dir, when one is given.
@@ -497,7 +496,8 @@ var scpModel = &opts{
 }
 
 // rsyncModel is rsync's option model (rsync(1)): copying, listing and
-// choosing files; copyRemote rates -e, --delete and --remove-source-files.
+// choosing files; copyRemote rates -e, --delete and --remove-source-files,
+// and the files --log-file and the batch options write, by where they are.
 var rsyncModel = &opts{
 	short:  "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCFhPi0m468sI",
 	valued: "eBfTM",
@@ -518,19 +518,17 @@ var rsyncModel = &opts{
 		--timeout= --contimeout= --modify-window= --temp-dir= --compare-dest= --copy-dest= --link-dest=
 		--compress-choice= --compress-level= --skip-compress= --filter= --exclude= --exclude-from= --include=
 		--include-from= --files-from= --address= --port= --sockopts= --outbuf= --out-format= --log-file-format=
-		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv=`,
+		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv= --log-file=
+		--write-batch= --only-write-batch=`,
 	effects: map[string]optEffect{
-		"--rsync-path":       optFx(effect.Connect, "runs the program it names on the other machine"),
-		"-M":                 optFx(effect.Connect, "hands options to the rsync on the other machine"),
-		"--remote-option":    optFx(effect.Connect, "hands options to the rsync on the other machine"),
-		"--daemon":           optFx(effect.Connect, "serves files to other machines"),
-		"--log-file":         optFx(effect.Overwrite, "writes its log to the file it names"),
-		"--write-batch":      optFx(effect.Overwrite, "writes a batch file of the changes"),
-		"--only-write-batch": optFx(effect.Overwrite, "writes a batch file of the changes"),
-		"--password-file":    optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
-		"--copy-as":          optFx(effect.Admin, "copies as the user it names"),
-		"--super":            optFx(effect.Admin, "acts as root on the receiving side"),
-		"--fake-super":       optFx(effect.Change, "stores privileged attributes in extended attributes"),
+		"--rsync-path":    optFx(effect.Connect, "runs the program it names on the other machine"),
+		"-M":              optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--remote-option": optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--daemon":        optFx(effect.Connect, "serves files to other machines"),
+		"--password-file": optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
+		"--copy-as":       optFx(effect.Admin, "copies as the user it names"),
+		"--super":         optFx(effect.Admin, "acts as root on the receiving side"),
+		"--fake-super":    optFx(effect.Change, "stores privileged attributes in extended attributes"),
 	},
 }
 
@@ -538,8 +536,10 @@ var rsyncModel = &opts{
 // files over the network; rsync --delete deletes at the destination and
 // --remove-source-files deletes what it sent. A dry run (rsync -n,
 // --dry-run) changes nothing: it only lists what it would copy or delete,
-// so none of its writes or deletes happen (rsync(1)); the commands it
-// runs (-e, --rsync-path) still run.
+// so none of its writes or deletes happen (rsync(1)), and so does
+// --list-only or a source with no destination; the commands it runs (-e,
+// --rsync-path) still run. Files fetched from another machine are written
+// at the destination, rated by where it is.
 func copyRemote(c *call) {
 	c.sshOptions()
 	for i, w := range c.args {
@@ -554,11 +554,12 @@ func copyRemote(c *call) {
 	ops := c.operands()
 	remote := false
 	for _, w := range ops {
-		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
-			remote = true
-		}
+		remote = remote || remoteOperand(w)
 	}
-	if c.name == "rsync" && rsyncModel.parse(c.args).has("-n", "--dry-run") {
+	if c.name == "rsync" {
+		c.writesOptions(rsyncModel, "--log-file", "--write-batch", "--only-write-batch")
+	}
+	if c.name == "rsync" && (rsyncModel.parse(c.args).has("-n", "--dry-run", "--list-only") || len(ops) == 1) {
 		if remote {
 			c.add(effect.Of(effect.Fetch), "rsync-dry-run", "%s --dry-run: lists what it would copy to or from another machine, and changes nothing", c.name)
 			c.a.egress("network", c.span, "%s: sends file names to another machine", c.name)
@@ -574,10 +575,20 @@ func copyRemote(c *call) {
 		for _, w := range ops[:max(0, len(ops)-1)] {
 			c.a.read(w, c.span)
 		}
+		if len(ops) > 1 && !remoteOperand(ops[len(ops)-1]) {
+			c.writeDest() // fetched here: the destination is written
+		}
 		return
 	}
 	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
 	c.writeDest()
+}
+
+// remoteOperand reports an operand of scp or rsync that names another
+// machine: host:path, user@host:path, rsync://host/path.
+func remoteOperand(w word) bool {
+	i := strings.Index(w.s, ":")
+	return i > 0 && !strings.Contains(w.s[:i], "/")
 }
 
 // rsyncDeletes rates rsync's deleting options: --delete and its kin
@@ -603,9 +614,7 @@ func (c *call) rsyncDeletes(ops []word, remote bool) {
 	}
 	fromAfar := false
 	for _, w := range ops[:max(0, len(ops)-1)] {
-		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
-			fromAfar = true
-		}
+		fromAfar = fromAfar || remoteOperand(w)
 	}
 	switch {
 	case fromAfar:

@@ -12,7 +12,10 @@ import (
 // openssl, by subcommand (the OpenSSL 3 manuals: openssl-x509(1),
 // openssl-req(1), openssl-rsa(1), openssl-pkey(1), openssl-genpkey(1),
 // openssl-genrsa(1), openssl-enc(1), openssl-dgst(1), openssl-s_client(1),
-// openssl-rand(1), openssl-passwd(1), openssl-verify(1), openssl-version(1)).
+// openssl-rand(1), openssl-passwd(1), openssl-verify(1), openssl-pkcs12(1),
+// openssl-ec(1), openssl-ecparam(1), openssl-crl(1), openssl-pkeyutl(1),
+// openssl-asn1parse(1), openssl-prime(1), openssl-speed(1),
+// openssl-version(1)).
 // Each subcommand has an option model: the options that only say what to
 // print or how to encode, and the options whose value is a file it reads
 // or writes, rated by where the file is. What it prints goes back to the
@@ -125,6 +128,24 @@ var opensslSubs = map[string]opensslSub{
 		-early_data=`,
 		"-cert -key -CAfile -sess_in -psk_session -chainCAfile -verifyCAfile -requestCAfile -cert_chain -CRL -serverinfo -ctlogfile -early_data",
 		"-sess_out -msgfile -keylogfile", opensslSends),
+	"pkcs12": opensslModel(`-in= -out= -passin= -passout= -password= -twopass -export -noout -nokeys -nocerts -noenc -nodes
+		-info -clcerts -cacerts -chain -inkey= -certfile= -name= -caname= -CAfile= -CApath= -CAstore= -no-CAfile
+		-no-CApath -no-CAstore -keypbe= -certpbe= -descert -macalg= -iter= -noiter -nomaciter -maciter -nomac
+		-macsaltlen= -pbmac1_pbkdf2 -pbmac1_pbkdf2_md= -keyex -keysig -LMK -CSP= -legacy -jdktrust= -untrusted=`,
+		"-in -inkey -certfile -CAfile -untrusted", "-out"),
+	"ec":      opensslModel(opensslKeyIO+` -param_out -no_public -conv_form= -param_enc= -check`, "-in", "-out"),
+	"ecparam": opensslModel(`-in= -out= -inform= -outform= -noout -text -check -check_named -name= -list_curves -conv_form= -param_enc= -no_seed -genkey`, "-in", "-out"),
+	"crl": opensslModel(`-in= -out= -inform= -outform= -key= -keyform= -dateopt= -text -noout -hash -hash_old -fingerprint
+		-crlnumber -issuer -lastupdate -nextupdate -nameopt= -CAfile= -CApath= -CAstore= -no-CAfile -no-CApath
+		-no-CAstore -verify -gendelta=`, "-in -key -CAfile -gendelta", "-out"),
+	"pkeyutl": opensslModel(`-in= -rawin -digest= -out= -secret= -sigfile= -inkey= -keyform= -passin= -pubin -certin -rev
+		-sign -verify -verifyrecover -encrypt -decrypt -derive -kdf= -kdflen= -peerkey= -peerform= -pkeyopt=
+		-pkeyopt_passin= -hexdump -asn1parse -encap -decap`, "-in -inkey -sigfile -peerkey", "-out -secret"),
+	"asn1parse": opensslModel(`-in= -inform= -out= -noout -offset= -length= -i -oid= -dump -dlimit= -strparse= -genstr=
+		-genconf= -strictpem -item=`, "-in -oid -genconf", "-out"),
+	"prime":   opensslModel(`-hex -generate -bits= -safe -checks=`, "", ""),
+	"speed":   {m: &opts{free: true}},
+	"errstr":  {m: &opts{free: true}},
 	"version": {m: &opts{free: true}},
 	"list":    {m: &opts{free: true}},
 	"help":    {m: &opts{free: true}},
@@ -218,7 +239,10 @@ func (c *call) opensslFiles(s opensslSub, name string, args []word) {
 	}
 	in, hasIn := p.value("-in")
 	out, hasOut := p.value("-out")
-	if hasIn && hasOut {
+	if name == "enc" && hasIn && hasOut {
+		// enc streams: its output is opened before its input is read.
+		// The key subcommands read their input whole first (openssl rsa
+		// -in key.pem -out key.pem rewrites the key in place).
 		c.a.ontoInput(in, out, c.span, "openssl "+name)
 	}
 }

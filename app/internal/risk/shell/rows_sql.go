@@ -527,13 +527,15 @@ func sqlAccountTable(toks []string) bool {
 }
 
 // The files SQL names (the manuals of MySQL, PostgreSQL and SQLite): a
-// file of this Mac the client sends (LOAD DATA LOCAL INFILE); files and
-// commands of the server's machine (COPY … PROGRAM, COPY to or from a
-// file, INTO OUTFILE, LOAD_FILE, pg_read_file); and sqlite3's, which run
-// here (readfile, writefile, ATTACH, VACUUM INTO).
+// file of this Mac the client sends (LOAD DATA LOCAL INFILE); files,
+// commands and native code of the server's machine (COPY … PROGRAM, COPY
+// to or from a file, INTO OUTFILE, LOAD_FILE, pg_read_file, a function
+// from a SONAME, CREATE EXTENSION, LOAD); and sqlite3's, which run here
+// (readfile, writefile, ATTACH, VACUUM INTO).
 var (
 	sqlLocalInfile = regexp.MustCompile(`(?is)\bload\s+(?:data|xml)\s+(?:low_priority\s+|concurrent\s+)?local\s+infile\s+('[^']*'|"[^"]*")`)
-	sqlServerFiles = regexp.MustCompile(`(?is)\bcopy\b.*\b(?:from|to)\s+(?:program\b|')|\binto\s+(?:outfile|dumpfile)\b|\b(?:load_file|pg_read_file|pg_read_binary_file|pg_ls_dir|lo_import|lo_export)\s*\(|\bload\s+(?:data|xml)\s+(?:low_priority\s+|concurrent\s+)?infile\b`)
+	sqlServerFiles = regexp.MustCompile(`(?is)\bcopy\b.*\b(?:from|to)\s+(?:program\b|')|\binto\s+(?:outfile|dumpfile)\b|\b(?:load_file|pg_read_file|pg_read_binary_file|pg_ls_dir|lo_import|lo_export)\s*\(|\bload\s+(?:data|xml)\s+(?:low_priority\s+|concurrent\s+)?infile\b|\bsoname\b|\bcreate\s+(?:or\s+replace\s+)?extension\b|^\s*load\s+'`)
+	sqlProgram     = regexp.MustCompile(`(?is)\bcopy\b.*?\b(?:from|to)\s+program\s+('(?:[^']|'')*'|\$\$.*?\$\$)`)
 	sqliteReads    = regexp.MustCompile(`(?is)\breadfile\s*\(\s*('[^']*'|"[^"]*")`)
 	sqliteWrites   = regexp.MustCompile(`(?is)\b(?:writefile\s*\(|attach\s+(?:database\s+)?|vacuum\s+(?:\w+\s+)?into\s+)('[^']*'|"[^"]*")`)
 )
@@ -544,7 +546,17 @@ func (c *call) sqlFiles(st string) {
 		c.sqlSends(sqlUnquote(m[1]), "LOAD DATA LOCAL INFILE")
 	}
 	if sqlServerFiles.MatchString(st) && c.name != "sqlite3" {
-		c.add(effect.Of(effect.Connect), "sql-server-files", "%s: the server reads or writes files, or runs a command, on its own machine (which may be this Mac)", c.name)
+		c.add(effect.Of(effect.Connect), "sql-server-files", "%s: the server reads or writes files, or runs code, on its own machine (which may be this Mac)", c.name)
+	}
+	if c.name == "psql" && !c.sqlRemote() {
+		// The server of this Mac runs COPY's program here.
+		for _, m := range sqlProgram.FindAllStringSubmatch(st, 4) {
+			cmd := strings.Trim(m[1], "$")
+			if strings.HasPrefix(cmd, "'") {
+				cmd = strings.ReplaceAll(strings.Trim(cmd, "'"), "''", "'")
+			}
+			c.sqlShell(cmd, "COPY … PROGRAM")
+		}
 	}
 	if c.name != "sqlite3" {
 		return

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -35,18 +36,18 @@ func vimCommand(c *call) {
 	c.add(effect.Of(effect.Launch), "editor", "%s: opens files in an editor", c.name)
 	ex := c.name == "ex"
 	writes := false
-	var files []word
+	var st vimState
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		s := w.s
 		switch {
 		case w.hole || !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+"):
-			files = append(files, w)
+			st.files = append(st.files, w)
 		case (s == "-c" || s == "--cmd") && i+1 < len(c.args):
 			i++
-			writes = c.vimCmd(c.args[i], &files) || writes
+			writes = c.vimCmd(c.args[i], &st) || writes
 		case strings.HasPrefix(s, "+"):
-			writes = c.vimCmd(word{s: s[1:], hole: w.hole, span: w.span}, &files) || writes
+			writes = c.vimCmd(word{s: s[1:], hole: w.hole, span: w.span}, &st) || writes
 		case (s == "-S" || s == "-u" || s == "-s" && !ex || s == "-W" || s == "-w") && i+1 < len(c.args):
 			i++
 			if (s == "-u" || s == "-S") && inList(c.args[i].s, "NONE", "NORC", "DEFAULTS") {
@@ -62,27 +63,46 @@ func vimCommand(c *call) {
 		}
 	}
 	if ex {
-		writes = c.vimStdin(&files) || writes
+		writes = c.vimStdin(&st) || writes
 	}
 	if writes || ex && c.pc.stdin != "text" {
 		// Edited without anyone looking: the files are written.
-		for _, f := range files {
-			if !isDevice(f.s) {
-				c.a.write(f, c.span, c.name+" edits")
+		for _, f := range st.files {
+			if isDevice(f.s) {
+				continue
+			}
+			c.a.write(f, c.span, c.name+" edits")
+			if st.emptied {
+				c.add(effect.Of(effect.Remove).On(f.s), "editor-empties", "%s deletes every line of %s and writes it: what it held is lost", c.name, rate.Display(f.s))
 			}
 		}
 	}
 }
 
+// vimState is what a vim command line leaves for the others: the files
+// being edited (the operands, and those :e opens), and whether every line
+// was deleted (%d, 1,$d, :g/^/d, normal ggdG).
+type vimState struct {
+	files   []word
+	emptied bool
+}
+
+// vimEmpties matches a command that deletes every line of the buffer.
+var vimEmpties = regexp.MustCompile(`^(?:(?:%|1\s*,\s*\$)\s*d(?:e(?:l(?:e(?:t(?:e)?)?)?)?)?!?(?:\s|$|_)|g(?:l(?:o(?:b(?:a(?:l)?)?)?)?)?!?/\^?/\s*d|norm(?:a(?:l)?)?!?\s+gg\s*dG)`)
+
+// vimWriteFile finds writefile()'s file in Vim script: writefile(list,
+// "file").
+var vimWriteFile = regexp.MustCompile(`writefile\s*\([^,]*,\s*(?:expand\(\s*)?['"]([^'"]+)['"]`)
+
 // vimStdin rates the commands ex mode reads from stdin, and reports
 // whether they may write the files.
-func (c *call) vimStdin(files *[]word) bool {
+func (c *call) vimStdin(st *vimState) bool {
 	switch c.pc.stdin {
 	case "text":
 		writes := false
 		for _, line := range strings.Split(c.pc.text, "\n") {
 			if strings.TrimSpace(line) != "" {
-				writes = c.vimCmd(word{s: line}, files) || writes
+				writes = c.vimCmd(word{s: line}, st) || writes
 			}
 		}
 		return writes
@@ -100,7 +120,7 @@ func (c *call) vimStdin(files *[]word) bool {
 // commands that write a file name it (vimWrites), :r reads one, :e and
 // its kin open another (added to files); cursor positions and the
 // commands of vimHarmless change no file; any other command edits text.
-func (c *call) vimCmd(w word, files *[]word) bool {
+func (c *call) vimCmd(w word, st *vimState) bool {
 	if w.hole {
 		c.add(effect.Of(effect.RunUnseen), "editor-command", "%s runs an editor command computed at run time", c.name)
 		return true
@@ -117,6 +137,7 @@ func (c *call) vimCmd(w word, files *[]word) bool {
 		if vimPosition(t) {
 			return writes
 		}
+		st.emptied = st.emptied || vimEmpties.MatchString(t)
 		t = strings.TrimLeft(t, "0123456789%$.,;'<>+- \t")
 		shell := ""
 		switch {
@@ -132,7 +153,7 @@ func (c *call) vimCmd(w word, files *[]word) bool {
 			return true
 		}
 		piece, next, _ := strings.Cut(t, "|")
-		writes = c.vimPiece(strings.TrimSpace(piece), files) || writes
+		writes = c.vimPiece(strings.TrimSpace(piece), st) || writes
 		rest = next
 	}
 	return writes
@@ -152,7 +173,7 @@ func vimPosition(t string) bool {
 
 // vimPiece rates one ex command, without a range, and reports whether it
 // may write the files being edited.
-func (c *call) vimPiece(piece string, files *[]word) bool {
+func (c *call) vimPiece(piece string, st *vimState) bool {
 	name, bang, arg := vimSplit(piece)
 	switch full := vimFull(name); {
 	case full == "":
@@ -165,7 +186,8 @@ func (c *call) vimPiece(piece string, files *[]word) bool {
 		return false
 	case vimOpens[full]:
 		if f := vimFile(arg); f.s != "" {
-			*files = append(*files, f)
+			c.a.read(f, c.span)
+			st.files = append(st.files, f)
 		}
 		return false
 	case vimHarmless[full]:
@@ -184,6 +206,9 @@ func (c *call) vimPiece(piece string, files *[]word) bool {
 	if code {
 		c.add(effect.Of(effect.RunUnseen), "editor-code", "%s command %q runs code", c.name, rate.Display(piece))
 		scanCode(c, piece)
+		for _, m := range vimWriteFile.FindAllStringSubmatch(piece, 4) {
+			c.a.write(vimFile(m[1]), c.span, c.name+" writefile() writes")
+		}
 	}
 	return true
 }

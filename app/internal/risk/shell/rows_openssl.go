@@ -30,7 +30,6 @@ type opensslSub struct {
 	m      *opts
 	reads  map[string]bool
 	writes map[string]bool
-	fx     optEffect // what the subcommand does besides its files; the zero value only computes and prints
 }
 
 // opensslCommon are the options of every subcommand (openssl(1), "Provider

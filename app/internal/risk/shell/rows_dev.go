@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -347,6 +348,9 @@ func (c *call) writesOptions(m *opts, names ...string) {
 	}
 }
 
+// redisFlush is a FLUSHALL or FLUSHDB, as a command or in a Lua script.
+var redisFlush = regexp.MustCompile(`\bFLUSH(?:ALL|DB)\b`)
+
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
 func redisCommand(c *call) {
 	c.writesOptions(redisModel, "--rdb", "--functions-rdb")
@@ -368,8 +372,12 @@ func redisCommand(c *call) {
 	if cmd == "" && c.pc.stdin == "text" {
 		cmd = strings.ToUpper(c.pc.text)
 	}
+	all := cmd
+	for _, w := range c.args {
+		all += " " + strings.ToUpper(w.s) // a Lua script's redis.call('flushall') flushes as well
+	}
 	switch {
-	case strings.Contains(cmd, "FLUSHALL") || strings.Contains(cmd, "FLUSHDB"):
+	case redisFlush.MatchString(all):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
 		c.add(effect.Of(effect.Connect), "redis", "redis-cli %s: changes or runs code on the server", cmd)

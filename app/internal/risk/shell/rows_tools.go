@@ -176,6 +176,9 @@ var gpgEditTrust = set("trust lsign sign tsign nrsign ltsign nrlsign addrevoker"
 func gpgCommand(c *call) {
 	c.writesOptions(gpgModel, "-o", "--output", "--status-file", "--logger-file", "--attribute-file")
 	p := gpgModel.parse(c.args)
+	if !p.has("-o", "--output") {
+		c.gpgOutputs(p)
+	}
 	if p.has("--edit-key") {
 		for _, o := range p.operands() {
 			if gpgEditTrust[strings.ToLower(o.s)] {
@@ -194,6 +197,64 @@ func gpgCommand(c *call) {
 		c.a.add(effect.Of(effect.ReadSecret), "secret.gpg", c.span, "gpg: exports secret keys")
 		c.a.secretAt(c.span)
 	}
+}
+
+// gpgOutputs rates the files gpg writes beside its operands when no -o
+// names one (gpg(1)): signing, encrypting and storing write FILE.gpg
+// (FILE.asc armored, FILE.sig detached), --decrypt-files writes FILE less
+// its .gpg, .pgp or .asc. gpg asks before replacing a file, and refuses
+// in batch mode, unless --yes: a new file, or with --yes an overwrite.
+func (c *call) gpgOutputs(p parsed) {
+	ops := p.operands()
+	if len(ops) == 0 || !p.has("--encrypt-files", "--decrypt-files") {
+		ops = ops[:min(len(ops), 1)]
+	}
+	suffix := ""
+	switch {
+	case p.has("--decrypt-files"):
+	case p.has("-b", "--detach-sign") && !p.has("-a", "--armor"):
+		suffix = ".sig"
+	case p.has("-a", "--armor", "--clear-sign", "--clearsign"):
+		suffix = ".asc"
+	default:
+		suffix = ".gpg"
+	}
+	if !p.has("--decrypt-files") && !p.has("-s", "--sign", "-e", "--encrypt", "-c", "--symmetric", "--clear-sign", "--clearsign", "--store", "-b", "--detach-sign", "--encrypt-files") {
+		return
+	}
+	verb := "gpg creates"
+	if p.has("--yes") {
+		verb = "gpg writes"
+	}
+	for _, o := range ops {
+		if o.s == "-" || o.s == "" {
+			continue
+		}
+		out := o
+		if suffix == "" {
+			base, ok := cutAnySuffix(o.s, ".gpg", ".pgp", ".asc")
+			if !ok {
+				continue // gpg asks for a name
+			}
+			out.s = base
+		} else {
+			out.s += suffix
+		}
+		c.a.write(out, c.span, verb)
+		if p.has("--yes") {
+			c.a.replaces(out, c.span, verb)
+		}
+	}
+}
+
+// cutAnySuffix is s without the first of suffixes it ends with.
+func cutAnySuffix(s string, suffixes ...string) (string, bool) {
+	for _, x := range suffixes {
+		if b, ok := strings.CutSuffix(s, x); ok && b != "" {
+			return b, true
+		}
+	}
+	return s, false
 }
 
 func sshCommand(c *call) {

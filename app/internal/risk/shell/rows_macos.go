@@ -212,22 +212,14 @@ func (c *call) screenFileCommand(cmd []word) {
 			c.a.read(files[len(files)-1], c.span)
 		}
 	case "eval":
+		// Each argument is a screen command line, quoted as the shell
+		// quotes: analysed as screen -X with that line.
 		for _, a := range args {
 			if a.hole {
 				c.add(effect.Of(effect.RunComputed), "computed-script", "screen -X eval: runs screen commands computed at run time")
 				return
 			}
-			f := strings.Fields(a.s)
-			if len(f) == 0 {
-				continue
-			}
-			ws := make([]word, len(f))
-			for i, x := range f {
-				ws[i] = word{s: strings.Trim(x, `"'`), span: a.span}
-			}
-			sub := append([]word{{s: "-X", span: a.span}}, ws...)
-			inner := &call{a: c.a, name: c.name, args: sub, span: c.span, pc: c.pc}
-			screenCommand(inner)
+			c.nestedText("screen -X "+a.s, "screen -X eval")
 		}
 	}
 }

@@ -518,7 +518,7 @@ var rsyncModel = &opts{
 		--timeout= --contimeout= --modify-window= --temp-dir= --compare-dest= --copy-dest= --link-dest=
 		--compress-choice= --compress-level= --skip-compress= --filter= --exclude= --exclude-from= --include=
 		--include-from= --files-from= --address= --port= --sockopts= --outbuf= --out-format= --log-file-format=
-		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv= --log-file=
+		--remove-sent-files --early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv= --log-file=
 		--write-batch= --only-write-batch=`,
 	effects: map[string]optEffect{
 		"--rsync-path":    optFx(effect.Connect, "runs the program it names on the other machine"),
@@ -609,7 +609,7 @@ func (c *call) rsyncDeletes(ops []word, remote bool) {
 			c.add(effect.Of(effect.Remove, effect.Bulk).On(dest.s), "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
-	if !hasLong(c.args, "--remove-source-files") {
+	if !hasLong(c.args, "--remove-source-files", "--remove-sent-files") {
 		return
 	}
 	fromAfar := false

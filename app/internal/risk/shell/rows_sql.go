@@ -47,10 +47,23 @@ func sqliteCommand(c *call) {
 		for _, o := range ops[1:] {
 			c.sql(o)
 		}
-	case c.pc.stdin == "text":
+	default:
+		c.sqlStdin()
+	}
+}
+
+// sqlStdin rates the SQL a client reads from its input when it is given
+// none: text is analysed; SQL from a download or decoded data, or from a
+// file, a pipe or text computed at run time, is not — and a client's
+// commands in it run shell commands (\!, .shell, system).
+func (c *call) sqlStdin() {
+	switch c.pc.stdin {
+	case "text":
 		c.sql(word{s: c.pc.text})
-	case c.pc.stdin == "download" || c.pc.stdin == "decoded":
-		c.add(effect.Of(effect.RunUnseen), "sql-computed", "%s runs SQL computed at run time", c.name)
+	case "download", "decoded":
+		c.add(effect.Of(effect.RunComputed), "sql-computed", "%s runs SQL from a download or decoded data, whose client commands can run shell commands", c.name)
+	case "file", "pipe", "computed":
+		c.add(effect.Of(effect.RunUnseen), "sql-file", "%s runs SQL from its input, which is not analysed (its client commands can run shell commands)", c.name)
 	}
 }
 
@@ -80,8 +93,11 @@ func sqlClientCommand(c *call) {
 			c.sql(word{s: w.s[2:], hole: w.hole})
 		}
 	}
-	if !found && c.pc.stdin == "text" {
-		c.sql(word{s: c.pc.text})
+	if v, ok := model.parse(c.args).value("--init-command"); ok {
+		c.sql(v) // SQL too, besides the option's own effect
+	}
+	if !found && !model.parse(c.args).has("-f", "--file") {
+		c.sqlStdin()
 	}
 }
 
@@ -115,7 +131,7 @@ var (
 			--prompt= --ssl-ca= --ssl-capath= --ssl-cert= --ssl-cipher= --ssl-key= --ssl-mode= --tls-version=
 			--select-limit= --max-join-size= --login-path= --tee=`,
 		effects: map[string]optEffect{
-			"--init-command":        optFx(effect.RunUnseen, "runs the SQL it names on connecting, which is not analysed"),
+			"--init-command":        optFx(effect.RunUnseen, "runs the SQL it names on connecting, which may use the server's own code"),
 			"--pager":               optFx(effect.RunUnseen, "runs the pager it names, which is not analysed"),
 			"--plugin-dir":          optFx(effect.LoadCode, "loads client plugins from the folder it names"),
 			"--local-infile":        optFx(effect.Upload, "lets SQL send files of this Mac to the server (LOAD DATA LOCAL)"),
@@ -226,6 +242,8 @@ func (c *call) backslash(name, arg string) {
 		c.sqlOutput(arg, `\`+name)
 	case !psql && name == "P":
 		c.sqlShell(arg, `\P`)
+	case psql && name == "gexec":
+		c.add(effect.Of(effect.RunUnseen), "sql-computed", `%s \gexec: runs as SQL what the query returns, which is not analysed`, c.name)
 	case psql && name == "lo_import":
 		c.sqlSends(sqlFileArg(arg), `\lo_import`)
 	case psql && name == "lo_export":

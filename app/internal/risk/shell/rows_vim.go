@@ -268,11 +268,8 @@ var (
 // reports so.
 func (c *call) vimWrite(full, bang, arg string) bool {
 	appends := false
-	if full == "redir" {
-		if !strings.HasPrefix(arg, ">") {
-			return false // into a register or a variable
-		}
-		arg = strings.TrimPrefix(arg, ">")
+	if full == "redir" && !strings.HasPrefix(arg, ">") {
+		return false // into a register or a variable
 	}
 	if rest, ok := strings.CutPrefix(arg, ">>"); ok {
 		appends, arg = true, rest
@@ -280,7 +277,7 @@ func (c *call) vimWrite(full, bang, arg string) bool {
 		arg = rest
 	}
 	f := vimFile(arg)
-	if f.s == "" || f.s == "%" {
+	if f.s == "" || strings.TrimSpace(arg) == "%" {
 		return full != "redir"
 	}
 	verb := c.name + " :" + full + " writes"
@@ -292,8 +289,8 @@ func (c *call) vimWrite(full, bang, arg string) bool {
 }
 
 // vimFile is the file an ex command names: its argument after any ++opt,
-// with $HOME as ~; a name with another variable or an expression is
-// computed at run time.
+// with $HOME as ~; a name with another variable, an expression or a
+// buffer's name (%, #) is computed at run time.
 func vimFile(arg string) word {
 	f := strings.Fields(arg)
 	for len(f) > 0 && strings.HasPrefix(f[0], "++") {
@@ -308,7 +305,9 @@ func vimFile(arg string) word {
 			s = "~" + rest
 		}
 	}
-	if strings.ContainsAny(s, "$`=") {
+	if strings.ContainsAny(s, "$`=") || strings.ContainsAny(s[:1], "%#<") {
+		// A variable, an expression, or a name made from the current
+		// file's (%:h/x, #, <cfile>).
 		return word{s: rate.HoleMark + s, hole: true, glob: true}
 	}
 	return word{s: s}

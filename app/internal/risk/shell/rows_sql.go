@@ -362,7 +362,7 @@ var psqlCopyArgs = regexp.MustCompile(`(?is)\s(from|to)\s+(program\s+)?('[^']*'|
 // and sends it to the server, TO a file writes one here, and PROGRAM runs
 // the command here.
 func (c *call) psqlCopy(arg string) {
-	m := psqlCopyArgs.FindStringSubmatch(" " + arg)
+	m := psqlCopyArgs.FindStringSubmatch(" " + skipQuery(arg))
 	if m == nil {
 		return
 	}
@@ -375,6 +375,30 @@ func (c *call) psqlCopy(arg string) {
 	case !inList(strings.ToLower(target), "stdout", "pstdout"):
 		c.a.write(word{s: target, span: c.span}, c.span, c.name+` \copy writes`)
 	}
+}
+
+// skipQuery is \copy's argument after a query in parentheses, which may
+// hold FROM and TO of its own: \copy (SELECT … FROM t) TO 'f'.
+func skipQuery(arg string) string {
+	if !strings.HasPrefix(arg, "(") {
+		return arg
+	}
+	depth, quoted := 0, false
+	for i := 0; i < len(arg); i++ {
+		switch b := arg[i]; {
+		case b == '\'':
+			quoted = !quoted
+		case quoted:
+		case b == '(':
+			depth++
+		case b == ')':
+			depth--
+			if depth == 0 {
+				return arg[i+1:]
+			}
+		}
+	}
+	return arg
 }
 
 // sqlFileArg is the file a client command names: its first word, unquoted.

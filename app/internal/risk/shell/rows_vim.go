@@ -152,11 +152,30 @@ func (c *call) vimCmd(w word, st *vimState) bool {
 			c.nestedText(shell, c.name+" !")
 			return true
 		}
-		piece, next, _ := strings.Cut(t, "|")
+		piece, next := vimBar(t)
 		writes = c.vimPiece(strings.TrimSpace(piece), st) || writes
 		rest = next
 	}
 	return writes
+}
+
+// vimBar cuts t at the first | that separates commands: one outside a
+// string, as vim's expression commands read it (:echo "a|b" is one).
+func vimBar(t string) (piece, next string) {
+	var quote byte
+	for i := 0; i < len(t); i++ {
+		switch b := t[i]; {
+		case quote != 0:
+			if b == quote {
+				quote = 0
+			}
+		case b == '"' || b == '\'':
+			quote = b
+		case b == '|':
+			return t[:i], t[i+1:]
+		}
+	}
+	return t, ""
 }
 
 // vimPosition reports a +command that only puts the cursor somewhere: a
@@ -172,9 +191,13 @@ func vimPosition(t string) bool {
 }
 
 // vimPiece rates one ex command, without a range, and reports whether it
-// may write the files being edited.
+// may write the files being edited: code first (vimCode), then the
+// commands this model knows; any other command edits text.
 func (c *call) vimPiece(piece string, st *vimState) bool {
 	name, bang, arg := vimSplit(piece)
+	if c.vimCode(piece, name, bang) {
+		return true
+	}
 	switch full := vimFull(name); {
 	case full == "":
 	case vimWrites[full]:
@@ -190,12 +213,23 @@ func (c *call) vimPiece(piece string, st *vimState) bool {
 			st.files = append(st.files, f)
 		}
 		return false
+	case full == "set" || full == "setlocal":
+		return !c.vimSet(arg)
 	case vimHarmless[full]:
 		return false
 	}
+	return true
+}
+
+// vimCode rates an ex command that runs code and reports whether it
+// does: a ! not right after the command's name (a filter, a shell
+// command), system(), an expression register, the script and language
+// commands (:source, :python, :lua, :call, :execute, :normal, :let …),
+// and a name in backticks, which vim has the shell expand (:e `cmd`).
+func (c *call) vimCode(piece, name, bang string) bool {
 	low := strings.ToLower(piece)
 	lname := strings.ToLower(name)
-	code := bang == "" && strings.Contains(low, "!") || strings.Contains(low, "system") || strings.Contains(low, `\=`) ||
+	code := bang == "" && strings.Contains(low, "!") || strings.Contains(low, "system") || strings.Contains(low, `\=`) || vimCall.MatchString(low) ||
 		len(lname) > 2 && strings.HasSuffix(lname, "do") && lname != "undo" && lname != "redo"
 	for _, full := range []string{"source", "python", "python3", "py3", "pyfile", "py3file", "pythonx", "pyxfile", "lua", "luafile",
 		"perl", "ruby", "rubyfile", "call", "execute", "normal", "terminal", "let", "autocmd", "command", "tcl", "mzscheme"} {
@@ -203,15 +237,68 @@ func (c *call) vimPiece(piece string, st *vimState) bool {
 			code = true
 		}
 	}
-	if code {
-		c.add(effect.Of(effect.RunUnseen), "editor-code", "%s command %q runs code", c.name, rate.Display(piece))
-		scanCode(c, piece)
-		for _, m := range vimWriteFile.FindAllStringSubmatch(piece, 4) {
-			c.a.write(vimFile(m[1]), c.span, c.name+" writefile() writes")
+	if i := strings.IndexByte(piece, '`'); i >= 0 {
+		code = true
+		if inner, _, ok := strings.Cut(piece[i+1:], "`"); ok && !strings.HasPrefix(inner, "=") {
+			c.nestedText(inner, c.name+" `…`")
 		}
+	}
+	if !code {
+		return false
+	}
+	c.add(effect.Of(effect.RunUnseen), "editor-code", "%s command %q runs code", c.name, rate.Display(piece))
+	scanCode(c, piece)
+	for _, m := range vimWriteFile.FindAllStringSubmatch(piece, 4) {
+		c.a.write(vimFile(m[1]), c.span, c.name+" writefile() writes")
 	}
 	return true
 }
+
+// vimCall is a function called in an expression (writefile(, delete(,
+// libcall(): any command that evaluates one (:echo, :if) runs code.
+var vimCall = regexp.MustCompile(`[a-z0-9_#]\s*\(`)
+
+// vimSet rates :set and reports whether it only sets options that change
+// how the text is shown or edited (vimSafeOptions); the options that name
+// a file vim writes (a log of its messages, its history) write that file.
+// Any other option may name a program or a place to write: not harmless.
+func (c *call) vimSet(arg string) bool {
+	safe := true
+	for _, f := range strings.Fields(arg) {
+		name, val, _ := strings.Cut(f, "=")
+		name = strings.TrimRight(name, "!&?+-^:")
+		if v, ok := strings.CutPrefix(name, "no"); ok && vimSafeOptions[v] {
+			name = v
+		}
+		if v, ok := strings.CutPrefix(name, "inv"); ok && vimSafeOptions[v] {
+			name = v
+		}
+		switch {
+		case vimFileOptions[name]:
+			if w := vimFile(val); w.s != "" {
+				c.a.write(w, c.span, c.name+" :set "+name+" writes")
+			}
+			safe = false
+		case !vimSafeOptions[name]:
+			safe = false
+		}
+	}
+	return safe
+}
+
+// Vim's options (:help option-list) by what setting them does: show or
+// edit the text differently, or name a file vim writes its messages or
+// history to.
+var (
+	vimSafeOptions = set(`number nu relativenumber rnu filetype ft syntax syn textwidth tw tabstop ts shiftwidth sw
+		softtabstop sts expandtab et wrap list hlsearch hls ignorecase ic smartcase scs incsearch is paste spell
+		readonly ro compatible cp background bg autoindent ai smartindent si cindent cin cursorline cul
+		cursorcolumn cuc ruler ru showcmd sc laststatus ls foldenable fen foldmethod fdm foldlevel fdl
+		colorcolumn cc scrolloff so wrapscan ws modifiable ma fileformat ff fileencoding fenc encoding enc
+		linebreak lbr showmatch sm title all termguicolors tgc mouse binary bin endofline eol fixendofline fixeol
+		bomb spelllang spl conceallevel cole signcolumn scl statusline stl`)
+	vimFileOptions = set("verbosefile vfile viminfofile vif shadafile sdf")
+)
 
 // vimSplit splits an ex command into its name (letters), a "!" right
 // after the name, and its argument.
@@ -239,7 +326,7 @@ var vimNames = []struct {
 	{"vsplit", 2}, {"new", 3}, {"vnew", 3}, {"tabedit", 4}, {"tabnew", 4}, {"badd", 3}, {"argadd", 4},
 	{"set", 2}, {"setlocal", 4}, {"syntax", 2}, {"filetype", 5}, {"colorscheme", 4}, {"quit", 1}, {"qall", 2},
 	{"quitall", 5}, {"cquit", 2}, {"nohlsearch", 3}, {"diffthis", 5}, {"diffoff", 5}, {"diffupdate", 3},
-	{"help", 1}, {"echo", 2},
+	{"help", 1},
 }
 
 // vimFull is the full name of an ex command name or its abbreviation, ""
@@ -255,11 +342,11 @@ func vimFull(name string) string {
 
 // The ex commands by what they do to files: write a file (the one named,
 // or the files being edited), open another for editing, or leave files
-// alone (settings, quitting, help).
+// alone (syntax, quitting, help; :set by vimSet).
 var (
 	vimWrites   = set("write wq xit exit saveas update wnext wNext wprevious wall wqall xall mksession mkview mkvimrc mkexrc wviminfo wshada redir")
 	vimOpens    = set("edit split vsplit new vnew tabedit tabnew badd argadd")
-	vimHarmless = set("set setlocal syntax filetype colorscheme quit qall quitall cquit nohlsearch diffthis diffoff diffupdate help echo")
+	vimHarmless = set("syntax filetype colorscheme quit qall quitall cquit nohlsearch diffthis diffoff diffupdate help")
 )
 
 // vimWrite rates a command that writes a file: the file it names, rated

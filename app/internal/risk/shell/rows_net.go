@@ -559,7 +559,7 @@ func copyRemote(c *call) {
 	if c.name == "rsync" {
 		c.writesOptions(rsyncModel, "--log-file", "--write-batch", "--only-write-batch")
 	}
-	if c.name == "rsync" && (rsyncModel.parse(c.args).has("-n", "--dry-run", "--list-only") || len(ops) == 1) {
+	if c.name == "rsync" && rsyncListsOnly(rsyncModel.parse(c.args), ops) {
 		if remote {
 			c.add(effect.Of(effect.Fetch), "rsync-dry-run", "%s --dry-run: lists what it would copy to or from another machine, and changes nothing", c.name)
 			c.a.egress("network", c.span, "%s: sends file names to another machine", c.name)
@@ -582,6 +582,13 @@ func copyRemote(c *call) {
 	}
 	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
 	c.writeDest()
+}
+
+// rsyncListsOnly reports an rsync that changes nothing: a dry run, a
+// listing, or a source with no destination — trusted only when every
+// option it is given is modelled (one that is not might undo it).
+func rsyncListsOnly(p parsed, ops []word) bool {
+	return p.unmodelled == "" && (p.has("-n", "--dry-run", "--list-only") || len(ops) == 1)
 }
 
 // remoteOperand reports an operand of scp or rsync that names another

@@ -348,8 +348,12 @@ func (c *call) writesOptions(m *opts, names ...string) {
 	}
 }
 
-// redisFlush is a FLUSHALL or FLUSHDB, as a command or in a Lua script.
-var redisFlush = regexp.MustCompile(`\bFLUSH(?:ALL|DB)\b`)
+// redisFlush is a FLUSHALL or FLUSHDB, as a command or in a Lua script;
+// redisACL a change of the server's accounts (ACL SETUSER, DELUSER, LOAD).
+var (
+	redisFlush = regexp.MustCompile(`\bFLUSH(?:ALL|DB)\b`)
+	redisACL   = regexp.MustCompile(`\bACL\s+(?:SETUSER|DELUSER|LOAD)\b`)
+)
 
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
 func redisCommand(c *call) {
@@ -379,6 +383,8 @@ func redisCommand(c *call) {
 	switch {
 	case redisFlush.MatchString(all):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
+	case redisACL.MatchString(all):
+		c.add(effect.Of(effect.Account), "redis-account", "redis-cli ACL: makes, changes or removes an account of the server and its rights")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
 		c.add(effect.Of(effect.Connect), "redis", "redis-cli %s: changes or runs code on the server", cmd)
 	default:

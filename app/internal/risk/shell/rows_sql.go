@@ -242,6 +242,12 @@ func (c *call) backslash(name, arg string) {
 		c.sqlOutput(arg, `\`+name)
 	case !psql && name == "P":
 		c.sqlShell(arg, `\P`)
+	case psql && name == "password":
+		c.add(effect.Of(effect.Account), "sql-account", `%s \password: changes an account's password`, c.name)
+	case psql && name == "setenv":
+		if f := strings.Fields(arg); len(f) > 1 && psqlPrograms[f[0]] {
+			c.sqlShell(strings.Trim(strings.Join(f[1:], " "), `'"`), `\setenv `+f[0])
+		}
 	case psql && name == "gexec":
 		c.add(effect.Of(effect.RunUnseen), "sql-computed", `%s \gexec: runs as SQL what the query returns, which is not analysed`, c.name)
 	case psql && name == "lo_import":
@@ -252,6 +258,10 @@ func (c *call) backslash(name, arg string) {
 		}
 	}
 }
+
+// psqlPrograms are the variables whose value is a program psql runs
+// (psql(1), "Environment").
+var psqlPrograms = set("PAGER PSQL_PAGER PSQL_WATCH_PAGER PSQL_EDITOR EDITOR VISUAL SHELL")
 
 // mysqlCommand rates a mysql client command spelled by its name at the
 // start of a statement (system, source, tee, pager) and returns the

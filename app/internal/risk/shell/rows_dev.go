@@ -383,6 +383,8 @@ func redisCommand(c *call) {
 	switch {
 	case redisFlush.MatchString(all):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
+	case inList(cmd, "DEL", "UNLINK") && anyHole(c.args):
+		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli %s: deletes keys computed at run time, as many as are given", cmd)
 	case redisACL.MatchString(all):
 		c.add(effect.Of(effect.Account), "redis-account", "redis-cli ACL: makes, changes or removes an account of the server and its rights")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
@@ -390,6 +392,16 @@ func redisCommand(c *call) {
 	default:
 		c.add(effect.Of(effect.Fetch), "redis", "redis-cli: talks to a Redis server")
 	}
+}
+
+// anyHole reports a word computed at run time among ws.
+func anyHole(ws []word) bool {
+	for _, w := range ws {
+		if w.hole {
+			return true
+		}
+	}
+	return false
 }
 
 // terraformCommand rates terraform and tofu: destroy (or apply -destroy)

@@ -327,6 +327,14 @@ func (c *call) tmuxOne(ws []word) {
 	}
 	sub := strings.ToLower(ws[0].s)
 	spec, ok := tmuxSubs[sub]
+	switch sub {
+	case "kill-server":
+		c.add(effect.Of(effect.Signal, effect.Session), "tmux-kill", "tmux kill-server: stops every session and the programs running in them; unsaved work is lost")
+		return
+	case "kill-session", "kill-window", "killw", "kill-pane", "killp":
+		c.add(effect.Of(effect.Signal), "tmux-kill", "tmux %s: stops the programs running in it", sub)
+		return
+	}
 	if !ok {
 		if !tmuxHarmless[sub] {
 			c.add(effect.Of(effect.Unknown).On(sub), "tmux-unmodelled", "tmux %s: a tmux command Airlock does not model (options, hooks and key bindings can run shell commands)", rate.Display(sub))

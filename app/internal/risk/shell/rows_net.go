@@ -140,7 +140,7 @@ func curlLongValued(n string) bool {
 		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
 		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
 		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
-		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl":
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl", "--engine":
 		return true
 	}
 	return strings.HasPrefix(n, "--data")
@@ -185,6 +185,7 @@ var curlModel = &opts{
 		"--abstract-unix-socket": optFx(effect.Connect, "talks to a local service's socket, not the network"),
 		"-Q":                     optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
 		"--quote":                optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--engine":               optFx(effect.LoadCode, "loads an OpenSSL engine, native code that is not analysed"),
 		"--mail-rcpt":            optFx(effect.Send, "sends mail to the recipient it names"),
 		"--mail-from":            optFx(effect.Send, "sends mail as the sender it names"),
 	},

@@ -496,10 +496,14 @@ func (c *call) sqlStatement(st string) {
 	if len(f) == 0 {
 		return
 	}
-	where := inList("WHERE", f...)
+	where := inList("WHERE", f...) && !sqlAlwaysTrue.MatchString(strings.ToUpper(st))
 	switch {
-	case f[0] == "DROP" && len(f) > 1 && inList(f[1], "TABLE", "DATABASE", "SCHEMA", "VIEW", "COLLECTION"):
+	case f[0] == "DROP" && len(f) > 1 && inList(f[1], "TABLE", "DATABASE", "SCHEMA", "VIEW", "COLLECTION", "OWNED", "MATERIALIZED", "SEQUENCE", "KEYSPACE"):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: DROP %s deletes it with all its data", c.name, f[1])
+	case f[0] == "ALTER" && len(f) > 1 && f[1] == "TABLE" && sqlDropColumn.MatchString(strings.ToUpper(st)):
+		c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: ALTER TABLE … DROP COLUMN deletes a column of every row", c.name)
+	case f[0] == "ALTER" && len(f) > 1 && f[1] == "SYSTEM", f[0] == "SET" && len(f) > 1 && inList(f[1], "GLOBAL", "PERSIST", "@@GLOBAL"):
+		c.add(effect.Of(effect.Connect), "sql-server-files", "%s: %s %s changes the server's settings, some of which name files it writes or programs it runs", c.name, f[0], f[1])
 	case f[0] == "TRUNCATE":
 		c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: TRUNCATE deletes every row", c.name)
 	case f[0] == "DELETE" && !where:
@@ -512,6 +516,14 @@ func (c *call) sqlStatement(st string) {
 	}
 	c.sqlFiles(st)
 }
+
+// sqlAlwaysTrue is a WHERE that holds for every row (WHERE 1=1, WHERE
+// TRUE, … OR 1=1): a DELETE or UPDATE with it reaches every row.
+// sqlDropColumn is ALTER TABLE's DROP [COLUMN] of a column.
+var (
+	sqlAlwaysTrue = regexp.MustCompile(`\bWHERE\s+(?:TRUE|1|1\s*=\s*1|0\s*=\s*0|NOT\s+FALSE|'([^']*)'\s*=\s*'([^']*)')\s*(?:;|$|LIMIT\b|ORDER\b|RETURNING\b)|\bOR\s+(?:TRUE|1\s*=\s*1|0\s*=\s*0)\b`)
+	sqlDropColumn = regexp.MustCompile(`\bDROP\s+(?:COLUMN\s+)?(?:IF\s+EXISTS\s+)?[A-Z_"` + "`" + `]`)
+)
 
 // sqlLead drops a statement's leading blanks and comments (-- to the end
 // of the line, /* … */). Comments elsewhere stay: a word in one only ever

@@ -450,10 +450,54 @@ func (u *wgetUse) option(c *call, opt string, v word, has bool) {
 		}
 	case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
 		c.a.read(v, c.span)
+	case (opt == "-e" || opt == "--execute") && !v.hole:
+		u.wgetrc(c, v)
 	case opt == "-e" || opt == "--execute" || opt == "--config":
 		c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
 	}
 }
+
+// wgetrc rates one wgetrc command given with -e (wget(1), "Wgetrc
+// Commands"): a command that sets what an option sets is that option
+// (post_file is --post-file); one that only says how to fetch changes
+// nothing more; any other is not modelled. wget reads a command's name
+// without regard to case, dashes or underscores.
+func (u *wgetUse) wgetrc(c *call, v word) {
+	name, val, _ := strings.Cut(v.s, "=")
+	key := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(name)))
+	val = strings.TrimSpace(val)
+	if opt, ok := wgetrcOptions[key]; ok {
+		if e, ok := wgetModel.effects[opt]; ok {
+			c.add(e.fx, "option", "wget -e %s: %s", rate.Display(name), e.why)
+			return
+		}
+		u.option(c, opt, word{s: val, hole: v.hole, guess: v.guess, span: v.span}, true)
+		return
+	}
+	if !wgetrcHarmless[key] {
+		c.add(effect.Of(effect.Unknown).On("-e"), "wget-command", "wget -e %s: a wgetrc command Airlock does not model", rate.Display(v.s))
+	}
+}
+
+// wgetrcOptions are the wgetrc commands that set what an option of
+// wgetUse.option sets: what to send, read and write; wgetrcHarmless those
+// that only say how to fetch and what to print.
+var (
+	wgetrcOptions = map[string]string{
+		"postfile": "--post-file", "bodyfile": "--body-file", "postdata": "--post-data", "bodydata": "--body-data",
+		"method": "--method", "outputdocument": "-O", "dirprefix": "-P", "logfile": "-o", "appendoutput": "-a",
+		"savecookies": "--save-cookies", "loadcookies": "--load-cookies", "input": "-i", "useaskpass": "--use-askpass",
+		"warcfile": "--warc-file",
+	}
+	wgetrcHarmless = set(`robots useproxy httpproxy httpsproxy ftpproxy noproxy wait waitretry randomwait tries timeout
+		readtimeout connecttimeout dnstimeout useragent header continue timestamping checkcertificate verbose quiet
+		recursive reclevel noparent convertlinks pagerequisites spanhosts domains excludedomains accept reject
+		limitrate retryconnrefused httpsonly inet4only inet6only contentdisposition trustservernames
+		adjustextension dirstruct cutdirs addhostdir showprogress progress maxredirect secureprotocol compression
+		iri localencoding remoteencoding restrictfilenames serverresponse cookies keepsessioncookies
+		includedirectories excludedirectories followftp relativeonly mirror backupconverted ignorecase
+		retryonhttperror dnscache cache httpkeepalive passiveftp glob spider`)
+)
 
 // saves rates the files wget downloads into (-O, or the URL's name in -P
 // or the current folder), and remembers them as downloaded.

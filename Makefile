@@ -208,6 +208,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/risk/interp:FuzzScan \
+	  ./app/internal/risk/shell:FuzzClientText \
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/dashboard:FuzzParseFilter \
 	  ./app/internal/dashboard:FuzzSplitText \

@@ -28,6 +28,16 @@ type opts struct {
 	abbrev  bool                 // a long option may be shortened to a unique prefix, and --no-x negates --x (git)
 	exec    string               // words that start another program's words, up to ; or + (find -exec): not options
 	cmdAt   bool                 // the first operand starts a command whose words are its own (screen CMD, tmux new-window, redis-cli SET)
+	alias   string               // a prefix that makes a long option the same option: curl's --expand-data is --data with {{variables}} expanded
+}
+
+// canonical is the long option name spells for m: name itself, or for a
+// name with m's alias prefix, the option it is an alias of.
+func (m *opts) canonical(name string) string {
+	if m != nil && m.alias != "" && strings.HasPrefix(name, m.alias) && len(name) > len(m.alias) {
+		return "--" + name[len(m.alias):]
+	}
+	return name
 }
 
 // optEffect is what one option does: its effect, and the warning shown.
@@ -71,6 +81,7 @@ func (m *opts) check(c *call) bool {
 			continue
 		}
 		name, _, has := strings.Cut(s, "=")
+		name = m.canonical(name)
 		if m.free || strings.HasPrefix(s, "--") || longs(name) || longs(name+"=") {
 			if e, ok := m.effects[name]; ok {
 				c.add(e.fx, "option", "%s %s: %s", c.name, rate.Display(s), e.why)
@@ -227,6 +238,7 @@ func (m *opts) parse(args []word) parsed {
 			continue
 		}
 		name, val, has := strings.Cut(s, "=")
+		name = m.canonical(name)
 		if strings.HasPrefix(s, "--") && m.abbrev {
 			name = m.longName(name)
 		}

@@ -144,3 +144,31 @@ func (c *call) copiesInto(dir word, sources []word) {
 		}
 	}
 }
+
+// ontoInput rates a command that writes its output over its own input
+// (openssl enc -in f -out f): the output is opened, which empties it,
+// before the input is read, so what the file held is lost — whatever the
+// disk says of it now, since the command reads it. what names the
+// command.
+func (a *shellAn) ontoInput(in, out word, sp Span, what string) {
+	if in.hole || out.hole || in.s == "" || in.s == "-" || isDevice(in.s) {
+		return
+	}
+	pi, ok := a.pathOf(in)
+	po, ok2 := a.pathOf(out)
+	if !ok || !ok2 || path.Clean(homeSpelled(pi)) != path.Clean(homeSpelled(po)) {
+		return
+	}
+	a.add(effect.Of(effect.Remove).On(out.s), "shell.overwrite", sp, "%s writes its output over its input %s: the file is emptied before it is read, and what it held is lost", what, rate.Display(out.s))
+}
+
+// homeSpelled is p with the home spelled as ~ ($HOME/x and ~/x are one
+// file).
+func homeSpelled(p string) string {
+	for _, h := range []string{"${HOME}", "$HOME"} {
+		if rest, ok := strings.CutPrefix(p, h); ok {
+			return "~" + rest
+		}
+	}
+	return p
+}

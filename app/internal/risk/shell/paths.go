@@ -47,13 +47,14 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 }
 
 // copyVerb reports a write that copies, moves, links or extracts files,
-// creates folders, touches a file or makes a new archive: Caution (an
+// creates folders, touches a file, makes a new archive or a file gpg will
+// not put over one that exists: Caution (an
 // overwrite of what exists is rated by replaces), as the DSL's COPY_FILE,
 // MOVE_FILE and CREATE_FOLDER. Writing or overwriting a file's contents
 // (a redirection, tee, an edit in place, a download saved, an output
 // file) is Dangerous, as the DSL's WRITE_FILE (seed 003: file_write).
 func copyVerb(verb string) bool {
-	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync ", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates"} {
+	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync writes to", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates", "gpg creates"} {
 		if strings.HasPrefix(verb, p) {
 			return true
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -226,137 +227,6 @@ func (c *call) sshOptions() {
 	}
 }
 
-// vimModel is the vim family's option model (vim(1), nvim(1)): how to
-// open the files; -c, --cmd, +cmd, -S, -u, -s, -w and -W are rated by
-// vimCommand, and the options that run or write what it does not see
-// declare it. -o3, -V9 take a number.
-var vimModel = &opts{
-	short:  "AbCdDeEfFghHlLmMnNoOpRrsvxXyZV0123456789?",
-	valued: "cSuUiTtqwW",
-	long: `--cmd= --noplugin --clean --not-a-term --ttyfail --nofork --help --version --literal --remote
-		--remote-silent --remote-wait --remote-wait-silent --remote-tab --remote-tab-silent --remote-tab-wait
-		--serverlist --servername= --echo-wid --role= --socketid= --headless --embed --api-info -v -h`,
-	effects: map[string]optEffect{
-		"--remote-send": optFx(effect.RunUnseen, "sends keys to another Vim, which runs them as commands"),
-		"--remote-expr": optFx(effect.RunUnseen, "evaluates an expression in another Vim"),
-		"--startuptime": optFx(effect.Overwrite, "writes start-up timings to the file it names"),
-		"--listen":      optFx(effect.Connect, "serves a socket through which other programs drive this editor"),
-	},
-}
-
-// vimCommand rates vim and its kin: commands given with -c, --cmd or +,
-// and read from stdin in ex mode, are rated; ! and :r ! run shell commands.
-func vimCommand(c *call) {
-	c.add(effect.Of(effect.Launch), "editor", "%s: opens files in an editor", c.name)
-	ex := c.name == "ex"
-	cmds := false
-	var files []word
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		s := w.s
-		switch {
-		case w.hole || !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+"):
-			files = append(files, w)
-		case (s == "-c" || s == "--cmd") && i+1 < len(c.args):
-			i++
-			cmds = true
-			c.vimCmd(c.args[i])
-		case strings.HasPrefix(s, "+"):
-			cmds = true
-			c.vimCmd(word{s: s[1:], span: w.span})
-		case (s == "-S" || s == "-u" || s == "-s" && !ex || s == "-W" || s == "-w") && i+1 < len(c.args):
-			i++
-			if (s == "-u" || s == "-S") && inList(c.args[i].s, "NONE", "NORC", "DEFAULTS") {
-				continue
-			}
-			if s == "-w" || s == "-W" {
-				c.a.write(c.args[i], c.span, c.name+" writes keystrokes to")
-				continue
-			}
-			c.add(effect.Of(effect.RunUnseen).On(c.args[i].s), "editor-script", "%s %s %s: runs editor commands from a file that is not analysed", c.name, s, rate.Display(c.args[i].s))
-		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "eE"):
-			ex = true
-		}
-	}
-	if cmds || ex {
-		// Edited without anyone looking: the files are written.
-		for _, f := range files {
-			if !isDevice(f.s) {
-				c.a.write(f, c.span, c.name+" edits")
-			}
-		}
-	}
-	if !ex {
-		return
-	}
-	switch c.pc.stdin {
-	case "text":
-		for _, line := range strings.Split(c.pc.text, "\n") {
-			if strings.TrimSpace(line) != "" {
-				c.vimCmd(word{s: line})
-			}
-		}
-	case "download", "decoded":
-		c.add(effect.Of(effect.RunComputed), "editor-stdin", "%s runs editor commands from a download or decoded data", c.name)
-	case "pipe", "computed":
-		c.add(effect.Of(effect.RunUnseen), "editor-stdin", "%s runs editor commands computed at run time", c.name)
-	}
-}
-
-// vimCmd rates one command line of vim: ! (with a range: a filter), r !
-// and w ! run shell commands; system(), :terminal, :python, :lua … run
-// code; other commands edit text.
-func (c *call) vimCmd(w word) {
-	if w.hole {
-		c.add(effect.Of(effect.RunUnseen), "editor-command", "%s runs an editor command computed at run time", c.name)
-		return
-	}
-	rest := w.s
-	for rest != "" {
-		t := strings.TrimLeft(rest, ": \t")
-		for _, p := range []string{"silent!", "silent", "sil!", "sil"} {
-			if strings.HasPrefix(t, p) {
-				t = strings.TrimLeft(t[len(p):], " \t")
-				break
-			}
-		}
-		t = strings.TrimLeft(t, "0123456789%$.,;'<>+- \t")
-		shell := ""
-		switch {
-		case strings.HasPrefix(t, "!"):
-			shell = t[1:]
-		case strings.HasPrefix(t, "r!") || strings.HasPrefix(t, "r !") || strings.HasPrefix(t, "read!") || strings.HasPrefix(t, "read !") ||
-			strings.HasPrefix(t, "w !") || strings.HasPrefix(t, "write !"):
-			shell = t[strings.IndexByte(t, '!')+1:]
-		}
-		if shell != "" || strings.HasPrefix(t, "!") {
-			c.add(effect.Of(effect.Run), "editor-shell", "%s runs a shell command: %s", c.name, rate.Display(shell))
-			c.nestedText(shell, c.name+" !")
-			return
-		}
-		piece, next, _ := strings.Cut(t, "|")
-		low := strings.ToLower(strings.TrimSpace(piece))
-		name := strings.TrimRight(low, "! ")
-		if k := strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); k >= 0 {
-			name = name[:k]
-		}
-		code := !inList(strings.TrimSuffix(low, "!"), "w", "wq", "q", "qa", "qall", "wa", "wqa", "x", "xa", "e", "bd", "update", "up") &&
-			strings.Contains(low, "!") || strings.Contains(low, "system") || strings.Contains(low, `\=`) ||
-			len(name) > 2 && strings.HasSuffix(name, "do") && name != "undo" && name != "redo"
-		for _, full := range []string{"source", "python", "python3", "py3", "pyfile", "py3file", "pythonx", "pyxfile", "lua", "luafile",
-			"perl", "ruby", "rubyfile", "call", "execute", "normal", "terminal", "let", "autocmd", "command", "tcl", "mzscheme", "redir"} {
-			if len(name) > 1 && strings.HasPrefix(full, name) {
-				code = true
-			}
-		}
-		if code {
-			c.add(effect.Of(effect.RunUnseen), "editor-code", "%s command %q runs code", c.name, rate.Display(strings.TrimSpace(piece)))
-			scanCode(c, piece)
-		}
-		rest = next
-	}
-}
-
 // expectCommand rates expect: its Tcl program is not analysed, but what
 // it spawns or execs is, and the program is scanned for the obvious.
 func expectCommand(c *call) {
@@ -445,114 +315,7 @@ func (c *call) expectCode(code string) {
 	}
 }
 
-// sqliteCommand rates sqlite3: its SQL (after the database, with -cmd,
-// or on stdin) is rated; .shell and .system run commands.
-func sqliteCommand(c *call) {
-	c.add(effect.Of(effect.Change), "sqlite3", "sqlite3: opens a database")
-	var ops []word
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		if w.hole || !strings.HasPrefix(w.s, "-") || w.s == "-" {
-			ops = append(ops, w)
-			continue
-		}
-		switch strings.TrimLeft(w.s, "-") {
-		case "cmd":
-			if i+1 < len(c.args) {
-				i++
-				c.sql(c.args[i])
-			}
-		case "init":
-			c.add(effect.Of(effect.RunUnseen), "sql-file", "sqlite3 -init: runs commands from a file that is not analysed")
-			i++
-		case "separator", "nullvalue", "newline", "vfs", "mmap", "maxsize", "heap", "lookaside", "pagecache", "escape", "A":
-			i++
-		}
-	}
-	if len(ops) > 0 && isTCCDatabase(ops[0]) {
-		c.tccWrite(ops[1:])
-	}
-	switch {
-	case len(ops) > 1:
-		for _, o := range ops[1:] {
-			c.sql(o)
-		}
-	case c.pc.stdin == "text":
-		c.sql(word{s: c.pc.text})
-	case c.pc.stdin == "download" || c.pc.stdin == "decoded":
-		c.add(effect.Of(effect.RunUnseen), "sql-computed", "%s runs SQL computed at run time", c.name)
-	}
-}
-
-// sqlClientCommand rates psql (-c) and mysql (-e): the SQL given is rated.
-func sqlClientCommand(c *call) {
-	c.add(effect.Of(effect.Fetch), c.name, "%s: runs SQL on a database server", c.name)
-	model := mysqlModel
-	if c.name == "psql" {
-		model = psqlModel
-	}
-	c.writesOptions(model, "-o", "--output", "-L", "--log-file", "--tee")
-	short, long := "-e", "--execute"
-	if c.name == "psql" {
-		short, long = "-c", "--command"
-	}
-	found := false
-	for i, w := range c.args {
-		switch {
-		case (w.s == short || w.s == long) && i+1 < len(c.args):
-			found = true
-			c.sql(c.args[i+1])
-		case strings.HasPrefix(w.s, long+"="):
-			found = true
-			c.sql(word{s: w.s[len(long)+1:], hole: w.hole})
-		case strings.HasPrefix(w.s, short) && len(w.s) > 2 && !strings.HasPrefix(w.s, "--"):
-			found = true
-			c.sql(word{s: w.s[2:], hole: w.hole})
-		}
-	}
-	if !found && c.pc.stdin == "text" {
-		c.sql(word{s: c.pc.text})
-	}
-}
-
-// The SQL clients' option models (psql(1), mysql(1), which mariadb
-// shares): how to connect and print; -c/-e SQL is rated by
-// sqlClientCommand, and the options that run or write what it does not see
-// declare it.
 var (
-	psqlModel = &opts{
-		short:  "aAbeEHlnqsStxXz01Vw?W",
-		valued: "cdFhpPRTUvoL",
-		long: `--echo-all --no-align --echo-errors --echo-queries --echo-hidden --html --list --no-readline --quiet
-			--single-step --single-line --tuples-only --expanded --no-psqlrc --field-separator-zero
-			--record-separator-zero --single-transaction --version --help --help= --no-password --password --csv
-			--command= --dbname= --field-separator= --host= --port= --pset= --record-separator= --table-attr=
-			--username= --set= --variable= --output= --log-file=`,
-		effects: map[string]optEffect{
-			"-f": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"), "--file": optFx(effect.RunUnseen, "runs the SQL of a file that is not analysed"),
-		},
-	}
-	mysqlModel = &opts{
-		short:  "ABCcEfHiLnNoqrsUtvVXw?b",
-		valued: "eDhPuSp",
-		long: `--auto-rehash --no-auto-rehash --batch --binary-mode --compress --column-names --skip-column-names
-			--column-type-info --comments --skip-comments --debug-check --debug-info --vertical --force --html
-			--ignore-spaces --line-numbers --skip-line-numbers --unbuffered --one-database --quick --raw --reconnect
-			--skip-reconnect --safe-updates --i-am-a-dummy --silent --show-warnings --table --verbose --version --xml
-			--help --wait --no-beep --skip-ssl --ssl --ssl-verify-server-cert --no-defaults --print-defaults
-			--execute= --database= --host= --port= --user= --socket= --password --password= --protocol=
-			--default-character-set= --delimiter= --connect-timeout= --max-allowed-packet= --net-buffer-length=
-			--prompt= --ssl-ca= --ssl-capath= --ssl-cert= --ssl-cipher= --ssl-key= --ssl-mode= --tls-version=
-			--select-limit= --max-join-size= --login-path= --tee=`,
-		effects: map[string]optEffect{
-			"--init-command":        optFx(effect.RunUnseen, "runs the SQL it names on connecting, which is not analysed"),
-			"--pager":               optFx(effect.RunUnseen, "runs the pager it names, which is not analysed"),
-			"--plugin-dir":          optFx(effect.LoadCode, "loads client plugins from the folder it names"),
-			"--local-infile":        optFx(effect.Upload, "lets SQL send files of this Mac to the server (LOAD DATA LOCAL)"),
-			"--defaults-file":       optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
-			"--defaults-extra-file": optFx(effect.RunUnseen, "reads options (pager, init-command) from a file that is not analysed"),
-		},
-	}
 	// redisModel is redis-cli's (redis-cli --help): connecting and
 	// printing; the first operand starts the Redis command.
 	redisModel = &opts{
@@ -585,60 +348,12 @@ func (c *call) writesOptions(m *opts, names ...string) {
 	}
 }
 
-// sql rates SQL text: dropping or truncating tables and deleting every
-// row are destructive; the clients' shell escapes (sqlite3 .shell,
-// psql \!, mysql system) are analysed.
-func (c *call) sql(w word) {
-	if w.hole {
-		c.add(effect.Of(effect.RunUnseen), "sql-computed", "%s runs SQL computed at run time", c.name)
-		return
-	}
-	var stmts []string
-	var body strings.Builder
-	for _, line := range strings.Split(w.s, "\n") {
-		t := strings.TrimSpace(line)
-		low := strings.ToLower(t)
-		switch {
-		case strings.HasPrefix(low, ".shell ") || strings.HasPrefix(low, ".system ") || strings.HasPrefix(t, `\!`) || strings.HasPrefix(low, "system "):
-			_, cmd, _ := strings.Cut(t, " ")
-			if strings.HasPrefix(t, `\!`) {
-				cmd = t[2:]
-			}
-			c.add(effect.Of(effect.Shell), "sql-shell", "%s runs a shell command", c.name)
-			c.nestedText(cmd, c.name+" shell escape")
-		case strings.HasPrefix(low, ".load ") || strings.HasPrefix(low, ".read ") || low == ".load" || low == ".read":
-			c.add(effect.Of(effect.RunUnseen).On(t), "hidden-code", "%s %s: runs a loadable extension or a file of commands, which is not analysed", c.name, rate.Display(t))
-		case strings.HasPrefix(low, ".output ") || strings.HasPrefix(low, ".once "):
-			_, f, _ := strings.Cut(t, " ")
-			c.a.write(word{s: strings.Trim(strings.TrimSpace(f), `'"`)}, c.span, c.name+" writes to")
-		case strings.HasPrefix(t, "."):
-		default:
-			body.WriteString(line)
-			body.WriteByte('\n')
-		}
-	}
-	if strings.Contains(strings.ToLower(body.String()), "load_extension") {
-		c.add(effect.Of(effect.RunUnseen), "hidden-code", "%s: load_extension runs native code, which is not analysed", c.name)
-	}
-	stmts = strings.Split(body.String(), ";")
-	for _, st := range stmts {
-		f := strings.Fields(strings.ToUpper(st))
-		if len(f) == 0 {
-			continue
-		}
-		where := inList("WHERE", f...)
-		switch {
-		case f[0] == "DROP" && len(f) > 1 && inList(f[1], "TABLE", "DATABASE", "SCHEMA", "VIEW", "COLLECTION"):
-			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: DROP %s deletes it with all its data", c.name, f[1])
-		case f[0] == "TRUNCATE":
-			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-drop", "%s: TRUNCATE deletes every row", c.name)
-		case f[0] == "DELETE" && !where:
-			c.add(effect.Of(effect.Remove, effect.Bulk), "sql-delete-all", "%s: DELETE without WHERE deletes every row", c.name)
-		case f[0] == "UPDATE" && !where:
-			c.add(effect.Of(effect.Change, effect.Bulk), "sql-update-all", "%s: UPDATE without WHERE changes every row", c.name)
-		}
-	}
-}
+// redisFlush is a FLUSHALL or FLUSHDB, as a command or in a Lua script;
+// redisACL a change of the server's accounts (ACL SETUSER, DELUSER, LOAD).
+var (
+	redisFlush = regexp.MustCompile(`\bFLUSH(?:ALL|DB)\b`)
+	redisACL   = regexp.MustCompile(`\bACL\s+(?:SETUSER|DELUSER|LOAD)\b`)
+)
 
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
 func redisCommand(c *call) {
@@ -661,14 +376,32 @@ func redisCommand(c *call) {
 	if cmd == "" && c.pc.stdin == "text" {
 		cmd = strings.ToUpper(c.pc.text)
 	}
+	all := cmd
+	for _, w := range c.args {
+		all += " " + strings.ToUpper(w.s) // a Lua script's redis.call('flushall') flushes as well
+	}
 	switch {
-	case strings.Contains(cmd, "FLUSHALL") || strings.Contains(cmd, "FLUSHDB"):
+	case redisFlush.MatchString(all):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
+	case inList(cmd, "DEL", "UNLINK") && anyHole(c.args):
+		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli %s: deletes keys computed at run time, as many as are given", cmd)
+	case redisACL.MatchString(all):
+		c.add(effect.Of(effect.Account), "redis-account", "redis-cli ACL: makes, changes or removes an account of the server and its rights")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):
 		c.add(effect.Of(effect.Connect), "redis", "redis-cli %s: changes or runs code on the server", cmd)
 	default:
 		c.add(effect.Of(effect.Fetch), "redis", "redis-cli: talks to a Redis server")
 	}
+}
+
+// anyHole reports a word computed at run time among ws.
+func anyHole(ws []word) bool {
+	for _, w := range ws {
+		if w.hole {
+			return true
+		}
+	}
+	return false
 }
 
 // terraformCommand rates terraform and tofu: destroy (or apply -destroy)

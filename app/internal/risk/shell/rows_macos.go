@@ -153,13 +153,20 @@ func screenCommand(c *call) {
 				}
 			case "source":
 				c.add(effect.Of(effect.RunUnseen), "screen-source", "screen -X source: runs screen commands from a file")
+			default:
+				c.screenFileCommand(cmd)
 			}
 			return
 		case inList(s, "-ls", "-list", "-wipe", "-v", "-h", "-help", "--help", "-version"):
 			return
 		case strings.HasPrefix(s, "-Logfile"):
-			if s == "-Logfile" {
+			f := word{s: strings.TrimPrefix(strings.TrimPrefix(s, "-Logfile"), "="), span: w.span}
+			if s == "-Logfile" && i+1 < len(args) {
 				i++
+				f = args[i]
+			}
+			if f.s != "" && !isDevice(f.s) {
+				c.a.write(f, c.span, "screen -Logfile writes")
 			}
 			continue
 		}
@@ -179,6 +186,40 @@ func screenCommand(c *call) {
 				}
 				j = len(letters)
 			}
+		}
+	}
+}
+
+// screenFileCommand rates the screen commands (screen(1), -X) that write
+// the file they name — the window's text (hardcopy), its log (logfile),
+// the paste buffer (writebuf, bufferfile) — or read one into the paste
+// buffer (readbuf), and eval's commands, each as a command of its own.
+func (c *call) screenFileCommand(cmd []word) {
+	name, args := strings.ToLower(cmd[0].s), cmd[1:]
+	var files []word
+	for _, a := range args {
+		if a.hole || !strings.HasPrefix(a.s, "-") {
+			files = append(files, a)
+		}
+	}
+	switch name {
+	case "hardcopy", "logfile", "writebuf", "bufferfile":
+		if len(files) > 0 && !inList(files[0].s, "on", "off") {
+			c.a.write(files[0], c.span, "screen -X "+name+" writes")
+		}
+	case "readbuf", "readreg":
+		if len(files) > 0 {
+			c.a.read(files[len(files)-1], c.span)
+		}
+	case "eval":
+		// Each argument is a screen command line, quoted as the shell
+		// quotes: analysed as screen -X with that line.
+		for _, a := range args {
+			if a.hole {
+				c.add(effect.Of(effect.RunComputed), "computed-script", "screen -X eval: runs screen commands computed at run time")
+				return
+			}
+			c.nestedText("screen -X "+a.s, "screen -X eval")
 		}
 	}
 }
@@ -227,8 +268,9 @@ var tmuxHarmless = set(`attach-session attach a at detach-client detach has-sess
 	find-window findw link-window linkw unlink-window unlinkw list-commands server-access`)
 
 // tmuxSubs are the tmux commands that run a shell command (kind 1), type
-// keys (2), test a shell command (3) or run tmux commands from a file
-// (4), with their valued options.
+// keys (2), test a shell command (3), run tmux commands from a file (4),
+// write a paste buffer into the file they name (5) or read one into it
+// (6), with their valued options.
 var tmuxSubs = map[string]struct {
 	valued string
 	kind   int
@@ -239,6 +281,7 @@ var tmuxSubs = map[string]struct {
 	"display-popup": {"bcdehsStTwxy", 1}, "popup": {"bcdehsStTwxy", 1}, "pipe-pane": {"t", 1}, "pipep": {"t", 1},
 	"send-keys": {"cNt", 2}, "send": {"cNt", 2}, "if-shell": {"t", 3}, "if": {"t", 3},
 	"source-file": {"t", 4}, "source": {"t", 4},
+	"save-buffer": {"b", 5}, "saveb": {"b", 5}, "load-buffer": {"bt", 6}, "loadb": {"bt", 6},
 }
 
 func tmuxCommand(c *call) {
@@ -284,6 +327,14 @@ func (c *call) tmuxOne(ws []word) {
 	}
 	sub := strings.ToLower(ws[0].s)
 	spec, ok := tmuxSubs[sub]
+	switch sub {
+	case "kill-server":
+		c.add(effect.Of(effect.Signal, effect.Session), "tmux-kill", "tmux kill-server: stops every session and the programs running in them; unsaved work is lost")
+		return
+	case "kill-session", "kill-window", "killw", "kill-pane", "killp":
+		c.add(effect.Of(effect.Signal), "tmux-kill", "tmux %s: stops the programs running in it", sub)
+		return
+	}
 	if !ok {
 		if !tmuxHarmless[sub] {
 			c.add(effect.Of(effect.Unknown).On(sub), "tmux-unmodelled", "tmux %s: a tmux command Airlock does not model (options, hooks and key bindings can run shell commands)", rate.Display(sub))
@@ -346,6 +397,14 @@ func (c *call) tmuxOne(ws []word) {
 		}
 	case 4:
 		c.add(effect.Of(effect.RunUnseen), "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+	case 5:
+		if len(rest) > 0 && rest[0].s != "-" && !isDevice(rest[0].s) {
+			c.a.write(rest[0], c.span, what+" writes")
+		}
+	case 6:
+		if len(rest) > 0 && rest[0].s != "-" {
+			c.a.read(rest[0], c.span)
+		}
 	}
 }
 
@@ -949,41 +1008,4 @@ func launchctlCommand(c *call) {
 		return
 	}
 	c.add(effect.Of(effect.Setting, effect.Session), "launchctl", "launchctl %s: changes background services", rate.Display(s))
-}
-
-// opensslCommand rates openssl: -out writes a file, s_client and s_server
-// talk to the network.
-// opensslLoads are openssl's options (of every command) that load native
-// code: an engine or a provider, by name or from a path.
-var opensslLoads = set("-engine -provider -provider-path -keyform=engine -ssl_client_engine")
-
-func opensslCommand(c *call) {
-	s := sub(c.args)
-	switch s {
-	case "version", "help", "list", "":
-		return
-	case "s_client", "s_server", "s_time":
-		c.add(effect.Of(effect.Connect), "openssl-connect", "openssl %s: opens a network connection that carries stdin", s)
-		c.a.egress("network", c.span, "openssl %s: sends stdin over the network", s)
-		return
-	}
-	c.add(effect.Of(effect.Create), "openssl", "openssl %s: works with keys, certificates or encryption", rate.Display(s))
-	for _, w := range c.args {
-		if opensslLoads[w.s] {
-			c.add(effect.Of(effect.LoadCode).On(w.s), "openssl-engine", "openssl %s %s: loads an engine or provider, native code that is not analysed", rate.Display(s), w.s)
-		}
-	}
-	for i, w := range c.args {
-		if i+1 >= len(c.args) {
-			break
-		}
-		switch w.s {
-		case "-out", "-keyout", "-signkey":
-			if w.s != "-signkey" && !isDevice(c.args[i+1].s) {
-				c.a.write(c.args[i+1], c.span, "openssl writes")
-			}
-		case "-in", "-key", "-inkey", "-passin":
-			c.a.read(c.args[i+1], c.span)
-		}
-	}
 }

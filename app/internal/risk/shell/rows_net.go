@@ -130,7 +130,7 @@ func inList(s string, list ...string) bool {
 const curlValued = "oDdFTHXueAbcKxrCwmEUyYztQPh"
 
 func curlLongValued(n string) bool {
-	switch n {
+	switch n = curlModel.canonical(n); n {
 	case "--output", "--output-dir", "--upload-file", "--form", "--form-string", "--json", "--header", "--request",
 		"--user", "--referer", "--user-agent", "--cookie", "--cookie-jar", "--config", "--proxy", "--range",
 		"--continue-at", "--write-out", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
@@ -140,7 +140,7 @@ func curlLongValued(n string) bool {
 		"--hsts", "--alt-svc", "--etag-save", "--etag-compare", "--url-query", "--mail-from", "--mail-rcpt", "--proxy-user",
 		"--noproxy", "--max-redirs", "--time-cond", "--speed-limit", "--speed-time", "--quote", "--telnet-option",
 		"--ftp-port", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--expect100-timeout",
-		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl":
+		"--parallel-max", "--rate", "--create-file-mode", "--keepalive-time", "--ciphers", "--tls-max", "--pinnedpubkey", "--libcurl", "--engine":
 		return true
 	}
 	return strings.HasPrefix(n, "--data")
@@ -150,8 +150,9 @@ func curlLongValued(n string) bool {
 // how to fetch, send or show, with the value-taking ones; curlCommand
 // rates what they send, read and write. Options whose effect curlCommand
 // does not see are listed with it: a socket of this Mac's services, FTP
-// commands, mail.
+// commands, mail. --expand-X is X with {{variables}} expanded (curl 8.3).
 var curlModel = &opts{
+	alias:  "--expand-",
 	short:  "#0123456aBfGgIijJkLlMNnOpqRsSvVZ",
 	valued: curlValued,
 	long: `--append --use-ascii --fail --fail-with-body --fail-early --get --globoff --head --include
@@ -177,16 +178,16 @@ var curlModel = &opts{
 		--preproxy= --socks5= --socks5-hostname= --socks4= --socks4a= --expect100-timeout= --parallel-max= --rate=
 		--create-file-mode= --keepalive-time= --ciphers= --tls13-ciphers= --curves= --tls-max= --pinnedpubkey=
 		--proxy-header= --request-target= --doh-url= --happy-eyeballs-timeout-ms= --data= --data-ascii=
-		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=`,
+		--data-binary= --data-raw= --data-urlencode= --location-trusted --sasl-authzid= --login-options= --libcurl=
+		--hsts= --alt-svc=`,
 	effects: map[string]optEffect{
 		"--unix-socket":          optFx(effect.Connect, "talks to a local service's socket (Docker's runs containers), not the network"),
 		"--abstract-unix-socket": optFx(effect.Connect, "talks to a local service's socket, not the network"),
 		"-Q":                     optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
 		"--quote":                optFx(effect.Connect, "sends FTP or SFTP commands the server runs (delete, rename)"),
+		"--engine":               optFx(effect.LoadCode, "loads an OpenSSL engine, native code that is not analysed"),
 		"--mail-rcpt":            optFx(effect.Send, "sends mail to the recipient it names"),
 		"--mail-from":            optFx(effect.Send, "sends mail as the sender it names"),
-		"--hsts":                 optFx(effect.Overwrite, "reads and rewrites the HSTS cache file it names"),
-		"--alt-svc":              optFx(effect.Overwrite, "reads and rewrites the Alt-Svc cache file it names"),
 	},
 }
 
@@ -210,11 +211,27 @@ func curlCommand(c *call) {
 }
 
 // option notes one of curl's options (opt "" for a URL), with its value v
-// when has: what it sends or reads, and where it writes.
+// when has: what it sends or reads, and where it writes. The value of an
+// --expand- option holds {{variables}} curl fills in: computed at run
+// time.
 func (u *curlUse) option(c *call, opt string, v word, has bool) {
+	if o := curlModel.canonical(opt); o != opt {
+		opt = o
+		v.hole = v.hole || strings.Contains(v.s, "{{")
+	}
 	switch {
-	case opt == "":
+	case opt == "" || opt == "--url":
 		u.urls = append(u.urls, v)
+	case opt == "--variable":
+		c.curlVariable(v)
+	case (opt == "-H" || opt == "--header" || opt == "--proxy-header") && strings.HasPrefix(v.s, "@"):
+		c.a.read(word{s: v.s[1:], hole: v.hole, guess: v.guess}, c.span) // headers read from a file, and sent
+	case opt == "-w" || opt == "--write-out":
+		c.curlWriteOut(v)
+	case opt == "--url-query":
+		if j := strings.IndexByte(v.s, '@'); j >= 0 {
+			c.a.read(word{s: v.s[j+1:], hole: v.hole, guess: v.guess}, c.span)
+		}
 	case !has:
 		u.remoteName = u.remoteName || curlRemoteName[opt]
 	case opt == "-T" || opt == "--upload-file":
@@ -246,12 +263,55 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 	}
 }
 
+// curlVariable rates curl's --variable (curl 8.3): name@file reads the
+// file into a variable, %NAME reads the environment variable NAME;
+// --expand- options send or write what the variables hold.
+func (c *call) curlVariable(v word) {
+	s := v.s
+	if env, ok := strings.CutPrefix(s, "%"); ok {
+		name, _, _ := strings.Cut(env, "=")
+		if secretName(name) {
+			c.a.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.variable", c.span, "%s --variable %%%s: reads $%s, which by its name holds a secret", c.name, rate.Display(name), rate.Display(name))
+			c.a.secretAt(c.span)
+		}
+		return
+	}
+	if j := strings.IndexAny(s, "=@"); j >= 0 && s[j] == '@' && s[j+1:] != "-" {
+		c.a.read(word{s: s[j+1:], hole: v.hole, guess: v.guess, span: v.span}, c.span)
+	}
+}
+
+// curlWriteOut rates curl's -w: @file reads the format from a file (and
+// prints it), %output{file} writes what follows into the file it names
+// (curl 8.3).
+func (c *call) curlWriteOut(v word) {
+	if f, ok := strings.CutPrefix(v.s, "@"); ok && f != "-" {
+		c.a.read(word{s: f, hole: v.hole, guess: v.guess, span: v.span}, c.span)
+		c.add(effect.Of(effect.Unknown), "curl-config", "%s -w @%s: prints by a format from a file that is not analysed, which may write files (%%output{})", c.name, rate.Display(f))
+		return
+	}
+	for rest := v.s; ; {
+		i := strings.Index(rest, "%output{")
+		if i < 0 {
+			return
+		}
+		rest = rest[i+len("%output{"):]
+		name, after, ok := strings.Cut(rest, "}")
+		if !ok {
+			return
+		}
+		name = strings.TrimPrefix(name, ">>")
+		c.a.write(word{s: name, hole: v.hole, guess: v.guess, span: v.span}, c.span, c.name+" -w %output writes")
+		rest = after
+	}
+}
+
 // curl's options by what they do: name the saved file after the URL or
 // the server's header, send their value, write a file their value names.
 var (
 	curlRemoteName = set("-O --remote-name --remote-name-all -J --remote-header-name")
 	curlSends      = set("-d -F --form --form-string --json")
-	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl")
+	curlWrites     = set("-D --dump-header -c --cookie-jar --trace --trace-ascii --stderr --etag-save --libcurl --hsts --alt-svc")
 )
 
 // inDir is the file name saved in --output-dir, when one is given.
@@ -390,10 +450,54 @@ func (u *wgetUse) option(c *call, opt string, v word, has bool) {
 		}
 	case opt == "-i" || opt == "--input-file" || opt == "--load-cookies":
 		c.a.read(v, c.span)
+	case (opt == "-e" || opt == "--execute") && !v.hole:
+		u.wgetrc(c, v)
 	case opt == "-e" || opt == "--execute" || opt == "--config":
 		c.add(effect.Of(effect.Unknown).On(opt), "wget-command", "wget %s %s: runs wgetrc commands (what to send, where to write) that are not modelled", opt, rate.Display(v.s))
 	}
 }
+
+// wgetrc rates one wgetrc command given with -e (wget(1), "Wgetrc
+// Commands"): a command that sets what an option sets is that option
+// (post_file is --post-file); one that only says how to fetch changes
+// nothing more; any other is not modelled. wget reads a command's name
+// without regard to case, dashes or underscores.
+func (u *wgetUse) wgetrc(c *call, v word) {
+	name, val, _ := strings.Cut(v.s, "=")
+	key := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(strings.TrimSpace(name)))
+	val = strings.TrimSpace(val)
+	if opt, ok := wgetrcOptions[key]; ok {
+		if e, ok := wgetModel.effects[opt]; ok {
+			c.add(e.fx, "option", "wget -e %s: %s", rate.Display(name), e.why)
+			return
+		}
+		u.option(c, opt, word{s: val, hole: v.hole, guess: v.guess, span: v.span}, true)
+		return
+	}
+	if !wgetrcHarmless[key] {
+		c.add(effect.Of(effect.Unknown).On("-e"), "wget-command", "wget -e %s: a wgetrc command Airlock does not model", rate.Display(v.s))
+	}
+}
+
+// wgetrcOptions are the wgetrc commands that set what an option of
+// wgetUse.option sets: what to send, read and write; wgetrcHarmless those
+// that only say how to fetch and what to print.
+var (
+	wgetrcOptions = map[string]string{
+		"postfile": "--post-file", "bodyfile": "--body-file", "postdata": "--post-data", "bodydata": "--body-data",
+		"method": "--method", "outputdocument": "-O", "dirprefix": "-P", "logfile": "-o", "appendoutput": "-a",
+		"savecookies": "--save-cookies", "loadcookies": "--load-cookies", "input": "-i", "useaskpass": "--use-askpass",
+		"warcfile": "--warc-file",
+	}
+	wgetrcHarmless = set(`robots useproxy httpproxy httpsproxy ftpproxy noproxy wait waitretry randomwait tries timeout
+		readtimeout connecttimeout dnstimeout useragent header continue timestamping checkcertificate verbose quiet
+		recursive reclevel noparent convertlinks pagerequisites spanhosts domains excludedomains accept reject
+		limitrate retryconnrefused httpsonly inet4only inet6only contentdisposition trustservernames
+		adjustextension dirstruct cutdirs addhostdir showprogress progress maxredirect secureprotocol compression
+		iri localencoding remoteencoding restrictfilenames serverresponse cookies keepsessioncookies
+		includedirectories excludedirectories followftp relativeonly mirror backupconverted ignorecase
+		retryonhttperror dnscache cache httpkeepalive passiveftp glob spider`)
+)
 
 // saves rates the files wget downloads into (-O, or the URL's name in -P
 // or the current folder), and remembers them as downloaded.
@@ -437,7 +541,8 @@ var scpModel = &opts{
 }
 
 // rsyncModel is rsync's option model (rsync(1)): copying, listing and
-// choosing files; copyRemote rates -e, --delete and --remove-source-files.
+// choosing files; copyRemote rates -e, --delete and --remove-source-files,
+// and the files --log-file and the batch options write, by where they are.
 var rsyncModel = &opts{
 	short:  "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCFhPi0m468sI",
 	valued: "eBfTM",
@@ -458,24 +563,28 @@ var rsyncModel = &opts{
 		--timeout= --contimeout= --modify-window= --temp-dir= --compare-dest= --copy-dest= --link-dest=
 		--compress-choice= --compress-level= --skip-compress= --filter= --exclude= --exclude-from= --include=
 		--include-from= --files-from= --address= --port= --sockopts= --outbuf= --out-format= --log-file-format=
-		--early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv=`,
+		--remove-sent-files --early-input= --bwlimit= --stop-after= --stop-at= --read-batch= --protocol= --iconv= --log-file=
+		--write-batch= --only-write-batch=`,
 	effects: map[string]optEffect{
-		"--rsync-path":       optFx(effect.Connect, "runs the program it names on the other machine"),
-		"-M":                 optFx(effect.Connect, "hands options to the rsync on the other machine"),
-		"--remote-option":    optFx(effect.Connect, "hands options to the rsync on the other machine"),
-		"--daemon":           optFx(effect.Connect, "serves files to other machines"),
-		"--log-file":         optFx(effect.Overwrite, "writes its log to the file it names"),
-		"--write-batch":      optFx(effect.Overwrite, "writes a batch file of the changes"),
-		"--only-write-batch": optFx(effect.Overwrite, "writes a batch file of the changes"),
-		"--password-file":    optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
-		"--copy-as":          optFx(effect.Admin, "copies as the user it names"),
-		"--super":            optFx(effect.Admin, "acts as root on the receiving side"),
-		"--fake-super":       optFx(effect.Change, "stores privileged attributes in extended attributes"),
+		"--rsync-path":    optFx(effect.Connect, "runs the program it names on the other machine"),
+		"-M":              optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--remote-option": optFx(effect.Connect, "hands options to the rsync on the other machine"),
+		"--daemon":        optFx(effect.Connect, "serves files to other machines"),
+		"--password-file": optFx(effect.ReadSecret, "reads the daemon password from the file it names"),
+		"--copy-as":       optFx(effect.Admin, "copies as the user it names"),
+		"--super":         optFx(effect.Admin, "acts as root on the receiving side"),
+		"--fake-super":    optFx(effect.Change, "stores privileged attributes in extended attributes"),
 	},
 }
 
 // copyRemote rates scp and rsync: a host:path operand sends or fetches
-// files over the network; rsync --delete deletes at the destination.
+// files over the network; rsync --delete deletes at the destination and
+// --remove-source-files deletes what it sent. A dry run (rsync -n,
+// --dry-run) changes nothing: it only lists what it would copy or delete,
+// so none of its writes or deletes happen (rsync(1)), and so does
+// --list-only or a source with no destination; the commands it runs (-e,
+// --rsync-path) still run. Files fetched from another machine are written
+// at the destination, rated by where it is.
 func copyRemote(c *call) {
 	c.sshOptions()
 	for i, w := range c.args {
@@ -490,10 +599,56 @@ func copyRemote(c *call) {
 	ops := c.operands()
 	remote := false
 	for _, w := range ops {
-		if i := strings.Index(w.s, ":"); i > 0 && !strings.Contains(w.s[:i], "/") {
-			remote = true
-		}
+		remote = remote || remoteOperand(w)
 	}
+	if c.name == "rsync" {
+		c.writesOptions(rsyncModel, "--log-file", "--write-batch", "--only-write-batch")
+	}
+	if c.name == "rsync" && rsyncListsOnly(rsyncModel.parse(c.args), ops) {
+		if remote {
+			c.add(effect.Of(effect.Fetch), "rsync-dry-run", "%s --dry-run: lists what it would copy to or from another machine, and changes nothing", c.name)
+			c.a.egress("network", c.span, "%s: sends file names to another machine", c.name)
+			return
+		}
+		c.add(effect.Of(effect.Read, effect.Bulk), "rsync-dry-run", "%s --dry-run: lists what it would copy or delete, and changes nothing", c.name)
+		return
+	}
+	c.rsyncDeletes(ops, remote)
+	if remote {
+		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
+		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
+		for _, w := range ops[:max(0, len(ops)-1)] {
+			c.a.read(w, c.span)
+		}
+		if len(ops) > 1 && !remoteOperand(ops[len(ops)-1]) {
+			c.writeDest() // fetched here: the destination is written
+		}
+		return
+	}
+	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
+	c.writeDest()
+}
+
+// rsyncListsOnly reports an rsync that changes nothing: a dry run, a
+// listing, or a source with no destination — trusted only when every
+// option it is given is modelled (one that is not might undo it).
+func rsyncListsOnly(p parsed, ops []word) bool {
+	return p.unmodelled == "" && (p.has("-n", "--dry-run", "--list-only") || len(ops) == 1)
+}
+
+// remoteOperand reports an operand of scp or rsync that names another
+// machine: host:path, user@host:path, rsync://host/path.
+func remoteOperand(w word) bool {
+	i := strings.Index(w.s, ":")
+	return i > 0 && !strings.Contains(w.s[:i], "/")
+}
+
+// rsyncDeletes rates rsync's deleting options: --delete and its kin
+// delete at the destination what the source lacks; --remove-source-files
+// unlinks each file it sent (not to the Trash): sent to another machine,
+// the files are gone from this Mac; copied here, they are moved, with no
+// way back.
+func (c *call) rsyncDeletes(ops []word, remote bool) {
 	if hasLong(c.args, "--delete", "--del", "--delete-after", "--delete-before", "--delete-during", "--delete-delay", "--delete-excluded", "--delete-missing-args") {
 		dest := word{}
 		if len(ops) > 0 {
@@ -506,19 +661,22 @@ func copyRemote(c *call) {
 			c.add(effect.Of(effect.Remove, effect.Bulk).On(dest.s), "rsync-delete", "%s --delete: deletes every file in %s that the source lacks", c.name, rate.Display(dest.s))
 		}
 	}
-	if hasLong(c.args, "--remove-source-files") {
-		c.add(effect.Of(effect.Trash), "rsync-delete", "%s --remove-source-files: deletes the source files", c.name)
-	}
-	if remote {
-		c.add(effect.Of(effect.Upload), "upload", "%s: copies files to or from another machine", c.name)
-		c.a.egress("network", c.span, "%s: sends files to another machine", c.name)
-		for _, w := range ops[:max(0, len(ops)-1)] {
-			c.a.read(w, c.span)
-		}
+	if !hasLong(c.args, "--remove-source-files", "--remove-sent-files") {
 		return
 	}
-	c.add(effect.Of(effect.Create), c.name, "%s: copies files", c.name)
-	c.writeDest()
+	fromAfar := false
+	for _, w := range ops[:max(0, len(ops)-1)] {
+		fromAfar = fromAfar || remoteOperand(w)
+	}
+	switch {
+	case fromAfar:
+		c.add(effect.Of(effect.Change, effect.Bulk), "rsync-delete", "%s --remove-source-files: deletes on the other machine the files it fetched", c.name)
+		return
+	case remote:
+		c.add(effect.Of(effect.Remove, effect.Bulk), "rsync-delete", "%s --remove-source-files: deletes from this Mac every file it sends to the other machine", c.name)
+		return
+	}
+	c.add(effect.Of(effect.Change, effect.Forced), "rsync-delete", "%s --remove-source-files: deletes the source files once copied: a move, with no way back", c.name)
 }
 
 // terminalArgs analyses the command a terminal opened with open -a … --args

@@ -91,7 +91,11 @@ func trapCommand(c *call) {
 // gpgModel is gpg's option model (gpg(1)): its commands are options too.
 // Signing, encrypting, decrypting, verifying and listing only print or
 // write the file -o names (rated by where it is); the key-server commands
-// reach the network; a program it names runs unseen.
+// reach the network; a program it names runs unseen. The keyring decides
+// which signatures gpg (and git, and package managers) take as good: the
+// commands that add keys to it change what is trusted (gpgKeyring), and
+// those that certify a key or import trust settings make a key's
+// signatures good, as security add-trusted-cert does for certificates.
 var gpgModel = &opts{
 	short:  "sbecdkKaqvntiy",
 	valued: "roRuzNfF",
@@ -102,21 +106,17 @@ var gpgModel = &opts{
 		--dearmor --enarmor --print-md= --print-mds --gen-random --version --help --warranty --dump-options
 		--list-config --armor --batch --yes --no --quiet --verbose --with-colons --always-trust --no-tty
 		--with-fingerprint --with-keygrip --with-subkey-fingerprint --throw-keyids --no-default-keyring
-		--no-auto-key-locate --auto-key-retrieve --no-auto-key-retrieve --for-your-eyes-only --textmode --detach
+		--no-auto-key-locate --no-auto-key-retrieve --for-your-eyes-only --textmode --detach
 		--use-agent --no-use-agent --no-permission-warning --no-greeting --no-secmem-warning --dry-run --interactive
 		--show-keys --import-options= --export-options= --list-options= --verify-options= --recipient= --local-user=
 		--output= --homedir= --keyring= --secret-keyring= --primary-keyring= --trust-model= --default-key=
 		--passphrase= --passphrase-file= --passphrase-fd= --pinentry-mode= --cipher-algo= --digest-algo=
 		--compress-algo= --compress-level= --status-fd= --status-file= --logger-fd= --logger-file= --attribute-fd=
-		--command-fd= --keyid-format= --trusted-key= --hidden-recipient= --encrypt-to= --hidden-encrypt-to=
+		--attribute-file= --command-fd= --keyid-format= --trusted-key= --hidden-recipient= --encrypt-to= --hidden-encrypt-to=
 		--auto-key-locate= --sender= --set-filename= --keyserver= --keyserver-options= --default-recipient=
 		--recipient-file= --hidden-recipient-file= --personal-cipher-preferences= --personal-digest-preferences=
 		--s2k-mode= --s2k-digest-algo= --s2k-cipher-algo= --s2k-count= --comment= --no-comments --emit-version
-		--no-emit-version --faked-system-time= --debug-level= --import --gen-key --generate-key --full-gen-key
-		--full-generate-key --quick-gen-key --quick-generate-key --quick-add-key --quick-add-uid --quick-revoke-uid
-		--quick-set-expire --gen-revoke --generate-revocation --edit-key --sign-key --lsign-key --quick-sign-key
-		--quick-lsign-key --passwd --import-ownertrust --export-ownertrust --update-trustdb --check-trustdb
-		--list-packets`,
+		--no-emit-version --faked-system-time= --debug-level= --export-ownertrust --list-packets`,
 	effects: map[string]optEffect{
 		"--send-keys":    optFx(effect.Upload, "sends keys to a key server"),
 		"--recv-keys":    optFx(effect.Fetch, "fetches keys from a key server"),
@@ -130,18 +130,131 @@ var gpgModel = &opts{
 		"--card-edit":    optFx(effect.Change, "changes a smartcard's keys and settings"),
 		"--change-pin":   optFx(effect.Change, "changes a smartcard's PIN"),
 		"--list-packets": optFx(effect.Read, "prints an OpenPGP message's packets"),
+		"--options":      optFx(effect.Unknown, "takes options from a file that is not analysed (photo-viewer, exec-path)"),
+		"--homedir":      optFx(effect.Unknown, "takes its options from the gpg.conf of the folder it names, which is not analysed"),
+
+		"--import":              optFx(effect.Setting, gpgAddsKeys, effect.Session),
+		"--auto-key-retrieve":   optFx(effect.Setting, gpgAddsKeys, effect.Session),
+		"--update-trustdb":      optFx(effect.Setting, "recomputes which keys are trusted, asking for the owner trust of keys", effect.Session),
+		"--check-trustdb":       optFx(effect.Setting, "recomputes which keys are trusted", effect.Session),
+		"--edit-key":            optFx(effect.Setting, "edits a key of the keyring: its user ids, expiry, trust", effect.Session),
+		"--passwd":              optFx(effect.Setting, "changes the passphrase of a secret key", effect.Session),
+		"--quick-add-uid":       optFx(effect.Setting, "adds a user id to a key of the keyring", effect.Session),
+		"--quick-revoke-uid":    optFx(effect.Setting, "revokes a user id of a key of the keyring", effect.Session),
+		"--quick-set-expire":    optFx(effect.Setting, "changes when a key expires", effect.Session),
+		"--quick-revoke-sig":    optFx(effect.Setting, "revokes certifications of a key", effect.Session),
+		"--gen-key":             optFx(effect.Create, gpgNewKey),
+		"--generate-key":        optFx(effect.Create, gpgNewKey),
+		"--full-gen-key":        optFx(effect.Create, gpgNewKey),
+		"--full-generate-key":   optFx(effect.Create, gpgNewKey),
+		"--quick-gen-key":       optFx(effect.Create, gpgNewKey),
+		"--quick-generate-key":  optFx(effect.Create, gpgNewKey),
+		"--quick-add-key":       optFx(effect.Create, "adds a new subkey to a key of the keyring"),
+		"--gen-revoke":          optFx(effect.ReadSecret, gpgRevocation),
+		"--generate-revocation": optFx(effect.ReadSecret, gpgRevocation),
+
+		"--import-ownertrust": optFx(effect.SecurityOff, "sets which keys are trusted to certify others, from a file"),
+		"--sign-key":          optFx(effect.SecurityOff, gpgCertifies),
+		"--lsign-key":         optFx(effect.SecurityOff, gpgCertifies),
+		"--quick-sign-key":    optFx(effect.SecurityOff, gpgCertifies),
+		"--quick-lsign-key":   optFx(effect.SecurityOff, gpgCertifies),
 	},
 }
 
+// Why gpg's keyring commands matter (gpgModel).
+const (
+	gpgAddsKeys   = "adds keys to the keyring that decides which signatures are good"
+	gpgNewKey     = "makes a new key in the keyring"
+	gpgCertifies  = "certifies a key with yours: its signatures become good"
+	gpgRevocation = "prints a revocation certificate, with which anyone can revoke your key"
+)
+
+// gpgEditTrust are the --edit-key commands that change which keys are
+// trusted: owner trust and certifications (gpg(1), "--edit-key").
+var gpgEditTrust = set("trust lsign sign tsign nrsign ltsign nrlsign addrevoker")
+
 func gpgCommand(c *call) {
-	c.writesOptions(gpgModel, "-o", "--output")
+	c.writesOptions(gpgModel, "-o", "--output", "--status-file", "--logger-file", "--attribute-file")
+	p := gpgModel.parse(c.args)
+	if !p.has("-o", "--output") {
+		c.gpgOutputs(p)
+	}
+	if p.has("--edit-key") {
+		for _, o := range p.operands() {
+			if gpgEditTrust[strings.ToLower(o.s)] {
+				c.add(effect.Of(effect.SecurityOff), "gpg-trust", "gpg --edit-key %s: changes which keys are trusted: their signatures become good", rate.Display(o.s))
+				break
+			}
+		}
+	}
+	if p.has("--recv-keys", "--receive-keys", "--fetch-keys", "--refresh-keys", "--locate-keys", "--search-keys") {
+		c.add(effect.Of(effect.Setting, effect.Session), "gpg-keyring", "gpg: %s", gpgAddsKeys)
+	}
 	switch {
-	case hasLong(c.args, "--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys"):
+	case p.has("--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys"):
 		c.add(effect.Of(effect.Remove), "gpg", "gpg: deletes keys")
-	case hasLong(c.args, "--export-secret-keys", "--export-secret-subkeys"):
+	case p.has("--export-secret-keys", "--export-secret-subkeys"):
 		c.a.add(effect.Of(effect.ReadSecret), "secret.gpg", c.span, "gpg: exports secret keys")
 		c.a.secretAt(c.span)
 	}
+}
+
+// gpgOutputs rates the files gpg writes beside its operands when no -o
+// names one (gpg(1)): signing, encrypting and storing write FILE.gpg
+// (FILE.asc armored, FILE.sig detached), --decrypt-files writes FILE less
+// its .gpg, .pgp or .asc. gpg asks before replacing a file, and refuses
+// in batch mode, unless --yes: a new file, or with --yes an overwrite.
+func (c *call) gpgOutputs(p parsed) {
+	ops := p.operands()
+	if len(ops) == 0 || !p.has("--encrypt-files", "--decrypt-files") {
+		ops = ops[:min(len(ops), 1)]
+	}
+	suffix := ""
+	switch {
+	case p.has("--decrypt-files"):
+	case p.has("-b", "--detach-sign") && !p.has("-a", "--armor"):
+		suffix = ".sig"
+	case p.has("-a", "--armor", "--clear-sign", "--clearsign"):
+		suffix = ".asc"
+	default:
+		suffix = ".gpg"
+	}
+	if !p.has("--decrypt-files") && !p.has("-s", "--sign", "-e", "--encrypt", "-c", "--symmetric", "--clear-sign", "--clearsign", "--store", "-b", "--detach-sign", "--encrypt-files") {
+		return
+	}
+	verb := "gpg creates"
+	if p.has("--yes") {
+		verb = "gpg writes"
+	}
+	for _, o := range ops {
+		if o.s == "-" || o.s == "" {
+			continue
+		}
+		out := o
+		if suffix == "" {
+			base, ok := cutAnySuffix(o.s, ".gpg", ".pgp", ".asc")
+			if !ok {
+				continue // gpg asks for a name
+			}
+			out.s = base
+		} else {
+			out.s += suffix
+		}
+		c.a.write(out, c.span, verb)
+		if p.has("--yes") {
+			c.a.replaces(out, c.span, verb)
+		}
+	}
+}
+
+// cutAnySuffix is s without the first of suffixes it ends with.
+func cutAnySuffix(s string, suffixes ...string) (string, bool) {
+	for _, x := range suffixes {
+		if b, ok := strings.CutSuffix(s, x); ok && b != "" {
+			return b, true
+		}
+	}
+	return s, false
 }
 
 func sshCommand(c *call) {

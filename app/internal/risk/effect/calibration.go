@@ -100,9 +100,6 @@ var calibration = []struct {
 	{Change, Bulk | Computed, level.Destructive, "changes every item a pattern or computed value matches: it may be anything"},
 	{Input, Computed, level.Dangerous, "lands in whatever app is in front, which no context lock checks: it may be a terminal"},
 	{Exhaust, 0, level.Destructive, "the Mac stops answering and must be restarted: everything unsaved is lost"},
-
-	// The shell's option models (opts).
-	{Read, Bulk, level.Caution, "compares or lists whole folder trees and prints what it found (a dry run of a copy): nothing changes, but the names of everything in them go back to the agent"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

@@ -610,7 +610,7 @@ func copyRemote(c *call) {
 			c.a.egress("network", c.span, "%s: sends file names to another machine", c.name)
 			return
 		}
-		c.add(effect.Of(effect.Read, effect.Bulk), "rsync-dry-run", "%s --dry-run: lists what it would copy or delete, and changes nothing", c.name)
+		c.add(effect.Of(effect.Read), "rsync-dry-run", "%s --dry-run: lists what it would copy or delete, and changes nothing", c.name)
 		return
 	}
 	c.rsyncDeletes(ops, remote)

@@ -23,28 +23,6 @@ const probeProgram = "/usr/bin/true"
 // a script's (AppleScript's and JXA's texts differ in a comment only).
 var probeKinds = []string{KindCommand, KindAppleScript}
 
-func selfExe() string {
-	exe, _ := os.Executable()
-	return exe
-}
-
-// pin is the launcher's path as it stands: macOS has no /proc to name an
-// open file by.
-func pin(path string) (string, error) { return path, nil }
-
-// anonymousFile is an unlinked temporary file for the launcher's spec.
-func anonymousFile() (*os.File, error) {
-	f, err := os.CreateTemp("", "airlock-spec-")
-	if err != nil {
-		return nil, err
-	}
-	os.Remove(f.Name())
-	return f, nil
-}
-
-// seal does nothing: there is no file sealing here.
-func seal(*os.File) error { return nil }
-
 // platformCommand starts the launcher in a session of its own: no
 // controlling terminal reaches what it execs. The spec's program becomes
 // sandbox-exec's command line: the Seatbelt text of the profile (with its

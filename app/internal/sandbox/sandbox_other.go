@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"errors"
-	"os"
 
 	"github.com/airlockhq/airlock/bridge"
 )

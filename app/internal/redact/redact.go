@@ -80,6 +80,8 @@ const (
 type engine struct {
 	tiers [tiers][]rule
 	kw    *keywords
+	users [tiers][][]int // per tier, each keyword's rules, ascending
+	bare  [tiers][]int   // per tier, the rules without keywords (they read every text)
 }
 
 var (
@@ -100,7 +102,41 @@ func newEngine(rules []rule) *engine {
 		r.prepare(e.kw)
 		e.tiers[r.tier] = append(e.tiers[r.tier], r)
 	}
+	for t := range e.tiers {
+		e.users[t] = make([][]int, len(e.kw.list))
+		for i, r := range e.tiers[t] {
+			if len(r.kw) == 0 {
+				e.bare[t] = append(e.bare[t], i)
+			}
+			for _, w := range r.kw {
+				if !slices.Contains(e.users[t][w], i) {
+					e.users[t][w] = append(e.users[t][w], i)
+				}
+			}
+		}
+	}
 	return e
+}
+
+// rulesFor returns a bit set of the rules of tier t one of whose keywords
+// occurs in x (index.occurs), or which have none. Going by the keywords
+// found, not the rules, reads a few lists for a text with a few keywords
+// instead of every rule of the tier.
+func (e *engine) rulesFor(x *index, t int) []uint64 {
+	set := make([]uint64, (len(e.tiers[t])+63)/64)
+	for _, i := range e.bare[t] {
+		set[i/64] |= 1 << (i % 64)
+	}
+	for j := 0; j < len(x.hits); j++ {
+		w := x.hits[j].w
+		if j > 0 && x.hits[j-1].w == w {
+			continue // the hits come grouped by keyword
+		}
+		for _, i := range e.users[t][w] {
+			set[i/64] |= 1 << (i % 64)
+		}
+	}
+	return set
 }
 
 // found is one secret a rule found: s[lo:hi], by rule number prio in its
@@ -141,10 +177,11 @@ func (e *engine) collect(x *index, t int, fast bool) []found {
 			finds = append(finds, found{lo, hi, prio})
 		}
 	}
+	set := e.rulesFor(x, t)
 	for i := range e.tiers[t] {
 		r := &e.tiers[t][i]
-		if !x.occurs(r) {
-			continue
+		if set[i/64]&(1<<(i%64)) == 0 {
+			continue // none of its keywords occurs (x.occurs)
 		}
 		if fast && r.anchored != nil && x.count(r) <= maxAnchored {
 			x.anchoredMatches(r, func(m []int) { add(i, r, m) })

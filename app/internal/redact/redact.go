@@ -118,12 +118,12 @@ func newEngine(rules []rule) *engine {
 	return e
 }
 
-// rulesFor returns a bit set of the rules of tier t one of whose keywords
-// occurs in x (index.occurs), or which have none. Going by the keywords
-// found, not the rules, reads a few lists for a text with a few keywords
-// instead of every rule of the tier.
-func (e *engine) rulesFor(x *index, t int) []uint64 {
-	set := make([]uint64, (len(e.tiers[t])+63)/64)
+// rulesFor sets in set, a bit set of the rules of tier t, those one of
+// whose keywords occurs in x (index.occurs), or which have none. Going by
+// the keywords found, not the rules, reads a few lists for a text with a
+// few keywords instead of every rule of the tier.
+func (e *engine) rulesFor(x *index, t int, set []uint64) {
+	clear(set)
 	for _, i := range e.bare[t] {
 		set[i/64] |= 1 << (i % 64)
 	}
@@ -136,7 +136,6 @@ func (e *engine) rulesFor(x *index, t int) []uint64 {
 			set[i/64] |= 1 << (i % 64)
 		}
 	}
-	return set
 }
 
 // found is one secret a rule found: s[lo:hi], by rule number prio in its
@@ -177,7 +176,13 @@ func (e *engine) collect(x *index, t int, fast bool) []found {
 			finds = append(finds, found{lo, hi, prio})
 		}
 	}
-	set := e.rulesFor(x, t)
+	var buf [8]uint64 // room for 512 rules: no allocation
+	n := (len(e.tiers[t]) + 63) / 64
+	set := buf[:min(n, len(buf))]
+	if n > len(buf) {
+		set = make([]uint64, n)
+	}
+	e.rulesFor(x, t, set)
 	for i := range e.tiers[t] {
 		r := &e.tiers[t][i]
 		if set[i/64]&(1<<(i%64)) == 0 {

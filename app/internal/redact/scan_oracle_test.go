@@ -105,7 +105,8 @@ func sameScan(t *testing.T, e *engine, old *oldKeywords, s string) {
 		if got.hits == nil {
 			break // collect reads no rule
 		}
-		set := e.rulesFor(got, tier)
+		set := make([]uint64, (len(e.tiers[tier])+63)/64)
+		e.rulesFor(got, tier, set)
 		for i := range e.tiers[tier] {
 			if picked := set[i/64]&(1<<(i%64)) != 0; picked != got.occurs(&e.tiers[tier][i]) {
 				t.Fatalf("tier %d rule %s: picked %v, its keywords occur %v, in %q", tier, e.tiers[tier][i].kind, picked, !picked, s)

@@ -1,6 +1,9 @@
 package redact_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,6 +42,27 @@ func BenchmarkString(b *testing.B) {
 				for _, s := range in.text {
 					redact.String(s)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkFindScript measures Find on what the risk analyzer gives it:
+// the risk benchmark's 2 KB AppleScript (risk.literalSecrets), as it is
+// and repeated to a MiB.
+func BenchmarkFindScript(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "risk", "testdata", "bench", "tidy.applescript"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	redact.Find("warm up")
+	for _, n := range []int{2 << 10, 1 << 20} {
+		text := strings.Repeat(string(src), n/len(src)+1)[:n]
+		b.Run(fmt.Sprintf("%dKB", n>>10), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				redact.Find(text)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"math/bits"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -31,14 +32,27 @@ import (
 
 // keywords is the set of every rule's keywords, numbered.
 type keywords struct {
-	list    []string        // lower case, at least two bytes
-	head    []uint32        // each keyword's first four bytes (fewer: zeros), little-endian
-	mask    []uint32        // which bytes of head are the keyword's
-	buckets [][]int         // keyword numbers sharing their first two bytes
-	start   *[1 << 16]int32 // first two bytes → 1 + bucket, or 0
+	list    []string                    // lower case, at least two bytes
+	pairs   *[1 << 10]uint64            // bit a<<8|b: bytes a, b, in any ASCII case, begin a keyword
+	below   *[1 << 10]uint16            // how many bits of pairs precede each of its words
+	ranked  []uint16                    // the bucket of each bit of pairs, in order
+	tri     *[1 << (triBits - 6)]uint64 // bit triHash(a, b, c): a keyword may begin with a, b, c (any case)
+	start   map[uint16]int              // first two bytes, lower case → their bucket
+	buckets [][]cand                    // the keywords sharing their first two bytes (lower case)
+	third   [][4]uint64                 // per bucket, the third bytes, in any case, of its keywords; all if one has two bytes
 }
 
-func newKeywords() *keywords { return &keywords{start: new([1 << 16]int32)} }
+// cand is a keyword w in its bucket, with its first four bytes (fewer:
+// zeros) as a little-endian word and the mask of the bytes it has, side by
+// side so that a bucket is read in one sweep.
+type cand struct {
+	head, mask uint32
+	w          int32
+}
+
+func newKeywords() *keywords {
+	return &keywords{pairs: new([1 << 10]uint64), below: new([1 << 10]uint16), tri: new([1 << (triBits - 6)]uint64), start: map[uint16]int{}}
+}
 
 // add returns the number of keyword w, adding it if new. w must be lower
 // case and at least two bytes long.
@@ -48,23 +62,80 @@ func (k *keywords) add(w string) int {
 	}
 	k.list = append(k.list, w)
 	h, m := head4(w)
-	k.head, k.mask = append(k.head, h), append(k.mask, m)
 	i := len(k.list) - 1
 	key := uint16(w[0])<<8 | uint16(w[1])
-	if k.start[key] == 0 {
-		k.buckets = append(k.buckets, nil)
-		k.start[key] = int32(len(k.buckets))
+	b, ok := k.start[key]
+	if !ok {
+		b = len(k.buckets)
+		k.start[key] = b
+		k.buckets, k.third = append(k.buckets, nil), append(k.third, [4]uint64{})
+		for _, a := range caseForms(w[0]) {
+			for _, c := range caseForms(w[1]) {
+				k.addPair(uint16(a)<<8|uint16(c), b)
+			}
+		}
 	}
-	b := k.start[key] - 1
-	k.buckets[b] = append(k.buckets[b], i)
+	k.buckets[b] = append(k.buckets[b], cand{h, m, int32(i)})
+	k.addPrefix(w, b)
 	return i
+}
+
+// addPrefix notes, in the filters scan reads before bucket b, how keyword
+// w of b begins: its third byte (third), and its first three (tri), in
+// every case form; a keyword of two bytes lets any third byte through.
+func (k *keywords) addPrefix(w string, b int) {
+	var thirds []byte
+	if len(w) == 2 {
+		k.third[b] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		for c := range 256 {
+			thirds = append(thirds, byte(c))
+		}
+	} else {
+		thirds = caseForms(w[2])
+		for _, c := range thirds {
+			k.third[b][c>>6] |= 1 << (c & 63)
+		}
+	}
+	for _, a := range caseForms(w[0]) {
+		for _, c1 := range caseForms(w[1]) {
+			for _, c2 := range thirds {
+				h := triHash(uint32(a)<<16 | uint32(c1)<<8 | uint32(c2))
+				k.tri[h>>6] |= 1 << (h & 63)
+			}
+		}
+	}
+}
+
+// addPair sets bit raw of pairs, its bucket b.
+func (k *keywords) addPair(raw uint16, b int) {
+	k.ranked = slices.Insert(k.ranked, k.rank(raw), uint16(b))
+	k.pairs[raw>>6] |= 1 << (raw & 63)
+	for j := int(raw>>6) + 1; j < len(k.below); j++ {
+		k.below[j]++
+	}
+}
+
+// rank is how many bits of pairs precede bit raw: where its bucket is in
+// ranked, if it is set. A table of buckets by pair would take 128 KiB,
+// which the scan would read from far caches.
+func (k *keywords) rank(raw uint16) int {
+	return int(k.below[raw>>6]) + bits.OnesCount64(k.pairs[raw>>6]&(1<<(raw&63)-1))
+}
+
+// caseForms returns the bytes that are c in any ASCII case.
+func caseForms(c byte) []byte {
+	if 'a' <= c && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
 }
 
 // index is where the keywords occur in one text.
 type index struct {
 	k         *keywords
 	s         string
-	lineStart []int    // offset of each line's first byte
+	lineStart []int    // offset of each line's first byte; nil until lines needs them all
+	read      int      // how much nearLines has read
 	hits      []hit    // the keywords found, by keyword then position; nil: none
 	pos       []int    // hits' positions, in the same order
 	present   []uint64 // bit set of the keywords that occur
@@ -87,52 +158,99 @@ func (x *index) at(w int) []int {
 // scan finds every keyword in s, ignoring ASCII case. The hits are
 // gathered in one slice and then grouped by keyword: a few allocations
 // however many keywords occur.
+//
+// Most bytes begin no keyword: the loop carries the three bytes at each
+// place as they stand in s (nothing is lowered) and tests them against
+// tri, a hashed bit set of how keywords begin in every case form, which
+// lets few places of ordinary text through; only those go on
+// to the exact tests (candidate). Lines are found only if a rule asks
+// (index.lines). oldKeywords, in the tests, is the scan this replaced,
+// which read a 256 KiB table at every byte; TestScanAsBefore and
+// FuzzKeywordScan hold the two to the same hits.
 func (k *keywords) scan(s string) *index {
-	x := &index{k: k, s: s, lineStart: make([]int, 1, strings.Count(s, "\n")+2)}
+	x := &index{k: k, s: s}
 	var hits []hit
-	if len(s) == 0 {
-		return x
-	}
-	// key is the lower-cased pair at i, carried from one byte to the next
-	key := uint16(lowerTab[s[0]])
-	for i := 0; i+1 < len(s); i++ {
-		key = key<<8 | uint16(lowerTab[s[i+1]])
-		if s[i] == '\n' {
-			x.lineStart = append(x.lineStart, i+1)
-			continue
-		}
-		b := k.start[key]
-		if b == 0 {
-			continue
-		}
-		var q uint32 // head4(s[i:]) without its loop, where four bytes remain
-		if i+4 <= len(s) {
-			q = uint32(key>>8) | uint32(key&0xff)<<8 | uint32(lowerTab[s[i+2]])<<16 | uint32(lowerTab[s[i+3]])<<24
-		} else {
-			q, _ = head4(s[i:])
-		}
-		for _, w := range k.buckets[b-1] {
-			// the first four bytes rule out most keywords of a bucket
-			// without a loop; longer keywords are then compared whole
-			if q&k.mask[w] != k.head[w] {
-				continue
+	tri := k.tri
+	if len(s) >= 2 {
+		t := uint32(s[0])<<8 | uint32(s[1]) // the three bytes at i, carried; above them, the byte before
+		i := 0
+		for ; i+2 < len(s); i++ {
+			t = t<<8 | uint32(s[i+2])
+			if h := triHash(t); tri[h>>6]&(1<<(h&63)) != 0 {
+				hits = k.candidate(s, i, hits)
 			}
-			if p := k.list[w]; len(s)-i < len(p) || len(p) > 4 && !hasPrefixFold(s[i:], p) {
-				continue
-			}
-			if hits == nil {
-				hits = make([]hit, 0, 16)
-			}
-			hits = append(hits, hit{int32(w), int32(i)})
 		}
-	}
-	if n := len(s); n > 0 && s[n-1] == '\n' {
-		x.lineStart = append(x.lineStart, n)
+		hits = k.candidate(s, i, hits) // the last pair: no third byte
 	}
 	if len(hits) > 0 {
 		x.group(hits)
 	}
 	return x
+}
+
+// triBits is the size of tri in bits, a power of two: 2^17 bits, 16 KiB.
+const triBits = 17
+
+// triHash maps three bytes a<<16|b<<8|c to a bit of tri; what t holds
+// above them is shifted out.
+func triHash(t uint32) uint32 { return (t << 8) * 0x9E3779B1 >> (32 - triBits) }
+
+// candidate appends to hits each keyword that begins at s[i], where the
+// pair s[i:i+2] begins one; most do not get past the third byte.
+func (k *keywords) candidate(s string, i int, hits []hit) []hit {
+	raw := uint16(s[i])<<8 | uint16(s[i+1])
+	if k.pairs[raw>>6]&(1<<(raw&63)) == 0 {
+		return hits
+	}
+	b := int(k.ranked[k.rank(raw)])
+	var c byte // the third byte; none (0) passes only where a keyword has two
+	if i+2 < len(s) {
+		c = s[i+2]
+	}
+	if k.third[b][c>>6]&(1<<(c&63)) == 0 {
+		return hits
+	}
+	return k.match(s, i, k.buckets[b], hits)
+}
+
+// match appends to hits each keyword of bucket that begins at s[i].
+func (k *keywords) match(s string, i int, bucket []cand, hits []hit) []hit {
+	key := uint16(lowerTab[s[i]])<<8 | uint16(lowerTab[s[i+1]])
+	var q uint32 // head4(s[i:]) without its loop, where four bytes remain
+	if i+4 <= len(s) {
+		q = uint32(key>>8) | uint32(key&0xff)<<8 | uint32(lowerTab[s[i+2]])<<16 | uint32(lowerTab[s[i+3]])<<24
+	} else {
+		q, _ = head4(s[i:])
+	}
+	for _, c := range bucket {
+		// the first four bytes rule out most keywords of a bucket
+		// without a loop; longer keywords are then compared whole
+		if q&c.mask != c.head {
+			continue
+		}
+		if p := k.list[c.w]; len(s)-i < len(p) || len(p) > 4 && !hasPrefixFold(s[i:], p) {
+			continue
+		}
+		if hits == nil {
+			hits = make([]hit, 0, 16)
+		}
+		hits = append(hits, hit{c.w, int32(i)})
+	}
+	return hits
+}
+
+// lineStarts returns the offset of each line's first byte: 0, and one past
+// each line break (len(s) after a final one).
+func lineStarts(s string) []int {
+	starts := make([]int, 1, strings.Count(s, "\n")+2)
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return starts
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
 }
 
 // group keeps the hits, which come in the order of their positions,
@@ -263,6 +381,12 @@ func (x *index) lines(r *rule, p int) segment {
 	if r.breaks < 0 {
 		return segment{0, len(x.s)}
 	}
+	if x.lineStart == nil {
+		if seg, ok := x.nearLines(r, p); ok {
+			return seg
+		}
+		x.lineStart = lineStarts(x.s)
+	}
 	line := sort.Search(len(x.lineStart), func(i int) bool { return x.lineStart[i] > p }) - 1
 	lo := x.lineStart[max(line-r.breaks, 0)]
 	hi := len(x.s)
@@ -270,6 +394,34 @@ func (x *index) lines(r *rule, p int) segment {
 		hi = x.lineStart[next]
 	}
 	return segment{lo, hi}
+}
+
+// nearLines is lines found by reading out from p to the line breaks
+// around it, which for a few keywords in a text costs less than finding
+// every line break of the text. What it reads counts against a budget of
+// twice the text's length; past it, it reports false and lines finds
+// every line break once (many keywords on long lines would otherwise
+// read the same lines again and again).
+func (x *index) nearLines(r *rule, p int) (segment, bool) {
+	s := x.s
+	lo := strings.LastIndexByte(s[:p], '\n') + 1
+	for range r.breaks {
+		if lo == 0 {
+			break
+		}
+		lo = strings.LastIndexByte(s[:lo-1], '\n') + 1
+	}
+	hi := p
+	for range r.breaks + 1 {
+		j := strings.IndexByte(s[hi:], '\n')
+		if j < 0 {
+			hi = len(s)
+			break
+		}
+		hi += j + 1
+	}
+	x.read += hi - lo
+	return segment{lo, hi}, x.read <= 2*len(s)
 }
 
 // merge sorts segs and joins those that overlap.

@@ -80,6 +80,8 @@ const (
 type engine struct {
 	tiers [tiers][]rule
 	kw    *keywords
+	users [tiers][][]int // per tier, each keyword's rules, ascending
+	bare  [tiers][]int   // per tier, the rules without keywords (they read every text)
 }
 
 var (
@@ -100,7 +102,40 @@ func newEngine(rules []rule) *engine {
 		r.prepare(e.kw)
 		e.tiers[r.tier] = append(e.tiers[r.tier], r)
 	}
+	for t := range e.tiers {
+		e.users[t] = make([][]int, len(e.kw.list))
+		for i, r := range e.tiers[t] {
+			if len(r.kw) == 0 {
+				e.bare[t] = append(e.bare[t], i)
+			}
+			for _, w := range r.kw {
+				if !slices.Contains(e.users[t][w], i) {
+					e.users[t][w] = append(e.users[t][w], i)
+				}
+			}
+		}
+	}
 	return e
+}
+
+// rulesFor sets in set, a bit set of the rules of tier t, those one of
+// whose keywords occurs in x (index.occurs), or which have none. Going by
+// the keywords found, not the rules, reads a few lists for a text with a
+// few keywords instead of every rule of the tier.
+func (e *engine) rulesFor(x *index, t int, set []uint64) {
+	clear(set)
+	for _, i := range e.bare[t] {
+		set[i/64] |= 1 << (i % 64)
+	}
+	for j := 0; j < len(x.hits); j++ {
+		w := x.hits[j].w
+		if j > 0 && x.hits[j-1].w == w {
+			continue // the hits come grouped by keyword
+		}
+		for _, i := range e.users[t][w] {
+			set[i/64] |= 1 << (i % 64)
+		}
+	}
 }
 
 // found is one secret a rule found: s[lo:hi], by rule number prio in its
@@ -141,10 +176,17 @@ func (e *engine) collect(x *index, t int, fast bool) []found {
 			finds = append(finds, found{lo, hi, prio})
 		}
 	}
+	var buf [8]uint64 // room for 512 rules: no allocation
+	n := (len(e.tiers[t]) + 63) / 64
+	set := buf[:min(n, len(buf))]
+	if n > len(buf) {
+		set = make([]uint64, n)
+	}
+	e.rulesFor(x, t, set)
 	for i := range e.tiers[t] {
 		r := &e.tiers[t][i]
-		if !x.occurs(r) {
-			continue
+		if set[i/64]&(1<<(i%64)) == 0 {
+			continue // none of its keywords occurs (x.occurs)
 		}
 		if fast && r.anchored != nil && x.count(r) <= maxAnchored {
 			x.anchoredMatches(r, func(m []int) { add(i, r, m) })

@@ -48,11 +48,12 @@ const stepsPerLook = 256
 // (of an Env not bound to an assessment) has no budget and never stops.
 type Bounds struct {
 	ctx     context.Context
-	used    int   // bytes of text whose analysis has started
-	over    bool  // the budget ran out: something was not analysed
-	stopped error // the context's cause, once seen ended
-	steps   int   // steps since the context was last looked at
-	copied  int   // bytes evaluation copied into words (expand)
+	used    int        // bytes of text whose analysis has started
+	over    bool       // the budget ran out: something was not analysed
+	stopped error      // the context's cause, once seen ended
+	steps   int        // steps since the context was last looked at
+	copied  int        // bytes evaluation copied into words (expand)
+	reader  stopReader // what Reader returns, reused: one parse reads at a time
 }
 
 // Bounds returns the bounds of the assessment e belongs to; nil (for e nil,
@@ -186,14 +187,18 @@ func (b *Bounds) Look() bool {
 }
 
 // Reader reads src for a parser, failing once the assessment is stopped:
-// a parse of a long text ends between two reads.
+// a parse of a long text ends between two reads. The reader is b's own,
+// made again for each parse: a parse ends before the next begins (a
+// nested script is parsed once its outer one is), and a parse of a short
+// command makes few allocations, of which this was one. A Reader is not
+// to be read once Reader is called again.
 func (b *Bounds) Reader(src string) io.Reader {
 	if b == nil {
 		return strings.NewReader(src)
 	}
-	sr := &stopReader{b: b} // one allocation for both (a parse of a short command makes few)
-	sr.r.Reset(src)
-	return sr
+	b.reader.b = b
+	b.reader.r.Reset(src)
+	return &b.reader
 }
 
 type stopReader struct {

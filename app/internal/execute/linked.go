@@ -43,6 +43,7 @@ type plantLook struct {
 	changes  []sandbox.Change // the list's changes: the links it makes lead somewhere too
 	view     *afterView       // the roots as the action left them (linkview.go)
 	walked   int              // entries placeBelow looked at, for the whole list
+	includes *gitIncludes     // the files git's configuration includes (gitinclude.go), found on first need
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {

@@ -165,7 +165,6 @@ func TestRedIndexGainsAFile(t *testing.T) {
 // as projects that share settings ask) runs what that file sets: an
 // action that writes it sets core.fsmonitor, run at the next git status.
 func TestRedConfigIncludedFromTheWorkTree(t *testing.T) {
-	t.Skip("open hole, see report: the review knows the persistence table's places, not the files an existing config's include.path or includeIf names")
 	r := newRepoRig(t)
 	r.git(t, "config", "include.path", "../.gitconfig")
 	_, held, err := r.run(t, "config included from the work tree", "Documents")
@@ -174,5 +173,26 @@ func TestRedConfigIncludedFromTheWorkTree(t *testing.T) {
 	}
 	if r.exists("Documents/repo/.gitconfig") {
 		t.Errorf("repo/.gitconfig, which the repository's config includes, was written without the person (held %q): git runs its core.fsmonitor", held)
+	}
+}
+
+// TestRedFilesTheGitconfigIncludes: the person's ~/.gitconfig includes
+// files kept in a sandbox root (a dotfiles repository), by include.path
+// with ~ and by includeIf with a path relative to ~/.gitconfig's folder
+// and a quoted value; git runs what they set in every repository.
+func TestRedFilesTheGitconfigIncludes(t *testing.T) {
+	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		".gitconfig": {"[user]\n\tname = Ann\n[include]\n\tpath = ~/Documents/dotfiles/gitconfig.local\n" +
+			"[includeIf \"gitdir:~/Documents/\"]\n\tpath = \"Documents/dotfiles/extra.inc\" ; mine\n", 0o644},
+		"Documents/notes.txt": {"notes", 0o644},
+	})
+	_, held, err := r.run(t, "files the person's gitconfig includes", "Documents")
+	if err != nil {
+		t.Logf("run: %v", err)
+	}
+	for _, f := range []string{"Documents/dotfiles/gitconfig.local", "Documents/dotfiles/extra.inc"} {
+		if r.exists(f) {
+			t.Errorf("%s, which ~/.gitconfig includes, was written without the person (held %q)", f, held)
+		}
 	}
 }

@@ -38,6 +38,7 @@ type plantLook struct {
 	found  bool
 	// The links in the roots (rootlinks.go), found on first need.
 	inRoots  []reachedLink
+	byTarget linkIndex // inRoots by where they lead
 	complete bool
 	indexed  bool
 	changes  []sandbox.Change // the list's changes: the links it makes lead somewhere too
@@ -65,9 +66,10 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
 		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
 		l.inRoots = append(l.inRoots, e.madeLinks(l.changes, l.view)...)
+		l.byTarget = indexLinks(l.inRoots)
 		l.indexed = true
 	}
-	reached, all := reachedAll(l.inRoots, c.Path)
+	reached, all := l.byTarget.reachedAll(c.Path)
 	for _, r := range reached {
 		if z, ok := e.Paths.Plants(r); ok {
 			return z.Detail + ", reached as " + e.short(r) + " through a link"

@@ -194,16 +194,56 @@ func (v *afterView) placeBelow(link, target string, named func(string) bool, cou
 	return "", true
 }
 
+// linkIndex is a list of links by where they lead, so that the links
+// leading to a path or to a folder it lies in are found by looking up its
+// folders, not by going through every link.
+type linkIndex map[string][]string
+
+func indexLinks(links []reachedLink) linkIndex {
+	x := linkIndex{}
+	for _, l := range links {
+		t := filepath.Clean(l.target)
+		x[t] = append(x[t], l.link)
+	}
+	return x
+}
+
+// reachedAs returns the paths by which p is reached through the links:
+// for each link leading to p or to a folder p lies in, the link's path
+// joined with the rest of p.
+func (x linkIndex) reachedAs(p string) []string {
+	var out []string
+	for d := p; ; d = filepath.Dir(d) {
+		for _, l := range x[d] {
+			if d == p {
+				out = append(out, l)
+			} else {
+				out = append(out, filepath.Join(l, strings.TrimPrefix(p[len(d):], "/")))
+			}
+		}
+		if d == "/" || d == "." {
+			return out
+		}
+	}
+}
+
 // reachedAll returns the paths p is reached by through the links, chained
 // (a link to a folder holding a link to p), each once, and whether they
 // are all there (false past maxReached).
-func reachedAll(links []reachedLink, p string) ([]string, bool) {
+func (x linkIndex) reachedAll(p string) ([]string, bool) {
+	first := x.reachedAs(p)
+	if len(first) == 0 {
+		return nil, true // most paths: no link leads to them
+	}
 	seen := map[string]bool{p: true}
 	var out []string
-	for todo := []string{p}; len(todo) > 0; {
+	for todo, next := []string{p}, first; len(todo) > 0; next = nil {
 		q := todo[0]
 		todo = todo[1:]
-		for _, r := range reachedAs(links, q) {
+		if next == nil {
+			next = x.reachedAs(q)
+		}
+		for _, r := range next {
 			if seen[r] {
 				continue
 			}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -141,30 +140,15 @@ func reachedFiles(links []reachedLink, files []string, named func(string) bool) 
 	if len(links) == 0 {
 		return nil
 	}
+	x := indexLinks(links)
 	var out []reachedLink
 	for _, p := range files {
-		reached, all := reachedAll(links, p)
+		reached, all := x.reachedAll(p)
 		if all && !slices.ContainsFunc(reached, named) {
 			continue
 		}
 		if r, ok := resolveExisting(p, 0); ok && r != p {
 			out = append(out, reachedLink{link: p, target: r})
-		}
-	}
-	return out
-}
-
-// reachedAs returns the paths by which p is reached through the links:
-// for each link leading to p or to a folder p lies in, the link's path
-// joined with the rest of p.
-func reachedAs(links []reachedLink, p string) []string {
-	var out []string
-	for _, l := range links {
-		switch {
-		case p == l.target:
-			out = append(out, l.link)
-		case strings.HasPrefix(p, strings.TrimSuffix(l.target, "/")+"/"):
-			out = append(out, filepath.Join(l.link, p[len(strings.TrimSuffix(l.target, "/"))+1:]))
 		}
 	}
 	return out

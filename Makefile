@@ -223,6 +223,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzTrashPath \
 	  ./app/internal/execute:FuzzRootOf \
 	  ./app/internal/execute:FuzzGitConfigKeys \
+	  ./app/internal/execute:FuzzGitValue \
 	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./app/internal/redact:FuzzRedact \
 	  ./app/internal/redact:FuzzKeywordScan \

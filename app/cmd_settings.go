@@ -312,14 +312,27 @@ func (b *builtGate) prepareReload() (pendingReload, error) {
 }
 
 // changeRules changes the rules of the settings file with change (under
-// the lock every change of the file takes) and puts the file's rules in
-// force in the running gate. The caller has had the person confirm what
-// raises trust.
+// the lock every change of the file takes), and the rules in force in the
+// running gate with the same change. The caller has had the person confirm
+// what raises trust: that one change, and nothing else. So the rules put
+// in force are those in force changed, never the file's: a file changed
+// behind the gate's back (another allow rule, a deny rule taken away)
+// comes into force only through a reload, which asks about it.
 func (b *builtGate) changeRules(ctx context.Context, change func(*policy.Settings) error) error {
 	b.settingsMu.Lock()
 	defer b.settingsMu.Unlock()
 	s, err := policy.LoadSettings(b.settingsPath)
 	if err != nil {
+		return err
+	}
+	b.force.mu.Lock()
+	env, box := b.force.env, b.force.box
+	inForce := policy.Settings{Rules: slices.Clone(b.force.settings.Rules)}
+	b.force.mu.Unlock()
+	if env == nil {
+		return errors.New("the running gate's settings are not known: restart Airlock to put the rules in force")
+	}
+	if err := change(&inForce); err != nil {
 		return err
 	}
 	if err := change(&s); err != nil {
@@ -328,20 +341,17 @@ func (b *builtGate) changeRules(ctx context.Context, change func(*policy.Setting
 	if len(s.Rules) == 0 {
 		s.Rules = nil
 	}
+	if len(inForce.Rules) == 0 {
+		inForce.Rules = nil
+	}
 	if err := policy.SaveSettings(b.settingsPath, s); err != nil {
 		return err
 	}
-	b.force.mu.Lock()
-	env, box := b.force.env, b.force.box
-	b.force.mu.Unlock()
-	if env == nil {
-		return errors.New("the running gate's settings are not known: restart Airlock to put the rules in force")
-	}
-	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: env, Box: box, Rules: s.Rules}); err != nil {
+	if err := b.gate.Reconfigure(ctx, gate.Setup{Env: env, Box: box, Rules: inForce.Rules}); err != nil {
 		return err
 	}
 	b.force.mu.Lock()
-	b.force.settings.Rules = s.Rules
+	b.force.settings.Rules = inForce.Rules
 	b.force.mu.Unlock()
 	return nil
 }

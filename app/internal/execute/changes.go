@@ -583,7 +583,8 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 
 // plants says why c plants code the person would run later ("" when it
 // does not): its path is a persistence place (sanitize.Config.Plants) or
-// where a place of the home leads through a link (linked.go), it is a new
+// where a place of the home leads through a link (linked.go), a file git's
+// configuration includes (gitinclude.go), it is a new
 // .git, it lies in or makes a git folder of another name (gitdir.go), or
 // it is a regular file that gains an executable bit. A removal plants
 // nothing (what it removes is in the Trash), nor does a folder whose
@@ -599,6 +600,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 		return z.Detail
 	}
 	if why := look.linkedWhy(e, c); why != "" {
+		return why
+	}
+	if why := look.includedWhy(e, c); why != "" {
 		return why
 	}
 	if why := look.git.why(c, mode); why != "" {

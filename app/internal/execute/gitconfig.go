@@ -47,8 +47,26 @@ var errGitConfig = errors.New("not a git config file Airlock can read")
 // compares them) and the subsection as written, in the file's order,
 // each once.
 func gitConfigKeys(r io.Reader) ([]string, error) {
-	br := bufio.NewReader(io.LimitReader(r, maxGitConfig+1))
+	entries, err := gitConfigEntries(r)
 	var keys []string
+	for _, e := range entries {
+		if !slices.Contains(keys, e.key) {
+			keys = append(keys, e.key)
+		}
+	}
+	return keys, err
+}
+
+// gitEntry is one key set in a git config file, and its value as written:
+// what follows the key, on to the lines a backslash continues it on
+// (gitValue reads it).
+type gitEntry struct{ key, raw string }
+
+// gitConfigEntries returns the entries of a git config file in its order,
+// keys named as gitConfigKeys names them; on an error, those before it.
+func gitConfigEntries(r io.Reader) ([]gitEntry, error) {
+	br := bufio.NewReader(io.LimitReader(r, maxGitConfig+1))
+	var keys []gitEntry
 	section, n, line := "", 0, 0
 	for {
 		s, err := br.ReadString('\n')
@@ -86,24 +104,95 @@ func gitConfigKeys(r io.Reader) ([]string, error) {
 		if i == 0 || section == "" {
 			return keys, fmt.Errorf("%w: line %d: no key where one must be", errGitConfig, line)
 		}
-		key := section + "." + strings.ToLower(rest[:i])
-		if !slices.Contains(keys, key) {
-			keys = append(keys, key)
-		}
+		e := gitEntry{key: section + "." + strings.ToLower(rest[:i]), raw: rest[i:]}
 		more, quoted := continued(rest[i:], false)
 		for more {
 			s, err = br.ReadString('\n')
 			n += len(s)
 			line++
 			if n > maxGitConfig {
-				return keys, fmt.Errorf("%w: over %d bytes", errGitConfig, maxGitConfig)
+				return append(keys, e), fmt.Errorf("%w: over %d bytes", errGitConfig, maxGitConfig)
 			}
 			if s == "" && err != nil {
-				return keys, nil
+				break
 			}
+			e.raw += s
 			more, quoted = continued(s, quoted)
 		}
+		keys = append(keys, e)
 	}
+}
+
+// gitValue reads an entry's value as git does (config.c, parse_value):
+// after an = and the blanks around it, double quotes keep blanks and
+// comment marks as they are, \t \n \b \\ and \" are escapes, a backslash
+// at a line's end joins the next, a ; or # outside quotes starts a
+// comment, blanks around the value are dropped and each blank within it
+// is a space. A key with no = is true (""). An escape git refuses, or a
+// quote left open, is an error.
+func gitValue(raw string) (string, error) {
+	s := strings.TrimLeft(raw, " \t")
+	if !strings.HasPrefix(s, "=") {
+		return "", nil
+	}
+	var b strings.Builder
+	quote, space := false, 0
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			continue
+		}
+		if c == '\n' {
+			break
+		}
+		if !quote && (c == ' ' || c == '\t' || c == '\r') {
+			if b.Len() > 0 {
+				space++
+			}
+			continue
+		}
+		if !quote && (c == ';' || c == '#') {
+			break
+		}
+		for ; space > 0; space-- {
+			b.WriteByte(' ')
+		}
+		switch c {
+		case '"':
+			quote = !quote
+			continue
+		case '\\':
+			i++
+			if i >= len(s) {
+				return b.String(), nil // the end of the file, as git reads a newline
+			}
+			switch s[i] {
+			case '\n':
+				continue
+			case '\r':
+				if i+1 < len(s) && s[i+1] == '\n' {
+					i++
+					continue
+				}
+				return "", errors.New("a backslash before a lone carriage return")
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'n':
+				c = '\n'
+			case '\\', '"':
+				c = s[i]
+			default:
+				return "", fmt.Errorf("an escape git refuses (\\%c)", s[i])
+			}
+		}
+		b.WriteByte(c)
+	}
+	if quote {
+		return "", errors.New("a quote left open")
+	}
+	return b.String(), nil
 }
 
 // gitSection reads a section header, "[core]", "[remote \"origin\"]" or

@@ -2,6 +2,9 @@ package execute
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -70,6 +73,76 @@ func FuzzGitConfigKeys(f *testing.F) {
 		for _, k := range keys {
 			if !strings.Contains(k, ".") {
 				t.Fatalf("key %q has no section", k)
+			}
+		}
+	})
+}
+
+// TestGitValueAsGitReadsIt: gitValue reads each value as git config does
+// (checked against git itself where it is installed): an include's path
+// spelled so that a reader and git disagree would name another file.
+func TestGitValueAsGitReadsIt(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"[include]\n\tpath = a/b\n", "a/b"},
+		{"[include]\n\tpath=  spaced \t out  \n", "spaced   out"},
+		{"[include]\n\tpath = \"  quoted ; # kept  \"\n", "  quoted ; # kept  "},
+		{"[include]\n\tpath = a ; comment\n", "a"},
+		{"[include]\n\tpath = a# comment\n", "a"},
+		{"[include]\n\tpath = a\\\n/b\n", "a/b"},
+		{"[include]\n\tpath = \"a\\\\b\\\"c\"\n", "a\\b\"c"},
+		{"[include]\n\tpath = a\\tb\n", "a\tb"},
+		{"[include]\n\tpath = \"x\"y\" z\"\n", "xy z"},
+		{"[include]\r\n\tpath = crlf\r\n", "crlf"},
+		{"[include]\n\tpath = ~/dot/file", "~/dot/file"},
+	}
+	git, _ := exec.LookPath("git")
+	for _, c := range cases {
+		entries, err := gitConfigEntries(strings.NewReader(c.text))
+		if err != nil || len(entries) != 1 {
+			t.Errorf("%q: entries %+v, %v", c.text, entries, err)
+			continue
+		}
+		got, err := gitValue(entries[0].raw)
+		if err != nil || got != c.want {
+			t.Errorf("%q: value %q (%v), want %q", c.text, got, err, c.want)
+		}
+		if git == "" {
+			continue
+		}
+		dir := t.TempDir()
+		f := filepath.Join(dir, "config")
+		if err := os.WriteFile(f, []byte(c.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(git, "config", "-f", f, "--get", "include.path")
+		cmd.Env = []string{"HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: git config: %v", c.text, err)
+			continue
+		}
+		if g := strings.TrimSuffix(string(out), "\n"); g != c.want {
+			t.Errorf("%q: git reads %q, the case says %q", c.text, g, c.want)
+		}
+	}
+	for _, bad := range []string{"= \"open\n", "= a\\qb\n"} {
+		if _, err := gitValue(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// FuzzGitValue: any entry's value reads or is refused, never a panic, and
+// a value read has no comment mark outside what quotes kept.
+func FuzzGitValue(f *testing.F) {
+	f.Add("[include]\n\tpath = \"a ; b\" ; c\n")
+	f.Add("[a]\n\tk = x\\\n\ty\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		entries, _ := gitConfigEntries(strings.NewReader(text))
+		for _, e := range entries {
+			v, err := gitValue(e.raw)
+			if err == nil && !strings.Contains(e.raw, "\"") && strings.ContainsAny(v, ";#") {
+				t.Fatalf("value %q of %q keeps a comment", v, e.raw)
 			}
 		}
 	})

@@ -167,12 +167,17 @@ func gitMarked(look func(name string) (fs.FileMode, bool)) bool {
 // .envrc onto a branch the person has but is not on, with git plumbing
 // (hash-object, commit-tree, update-ref), plants it as surely as writing
 // it. So a change to the refs (refs/, packed-refs, reftable/) is held,
-// except the branch a HEAD of the repository names after the changes: a
+// except the branch a HEAD of the repository names before the changes: a
 // commit on the checked-out branch changes nothing a checkout would bring
-// (its files are the work tree's, which the review sees).
+// (its files are the work tree's, which the review sees). The HEADs are
+// read as they were, not as the action left them: a HEAD it moved (to a
+// branch it made, or detached onto a commit of its own) is held itself,
+// and so is a linked worktree's folder it adds (.git/worktrees is no data),
+// so neither may name the branch it moves.
 
 // refWhy says why c, inside the git folder d, moves a ref other than the
-// checked-out branch ("" when it does not, or lies elsewhere in d).
+// checked-out branch, moves HEAD, or adds to a reflog what git checks out
+// (reflog.go); "" when it does none of these, or lies elsewhere in d.
 func (g *gitFolders) refWhy(d string, c sandbox.Change, mode fs.FileMode) string {
 	rel, err := filepath.Rel(d, c.Path)
 	if err != nil || mode.IsDir() {
@@ -186,6 +191,13 @@ func (g *gitFolders) refWhy(d string, c sandbox.Change, mode fs.FileMode) string
 			return ""
 		}
 	case "packed-refs", "reftable":
+	case "HEAD":
+		if rel != "HEAD" || !g.headMoved(d) {
+			return ""
+		}
+		return "moves HEAD in " + g.e.short(d) + " to another branch or commit: the person's next reset, stash or checkout writes its files without this review"
+	case "logs":
+		return g.reflogWhy(d, rel, c, mode) // reflog.go
 	default:
 		return ""
 	}
@@ -195,8 +207,11 @@ func (g *gitFolders) refWhy(d string, c sandbox.Change, mode fs.FileMode) string
 // maxHead bounds what is read of a HEAD file: "ref: " and a ref name.
 const maxHead = 4096
 
-// checkedOut returns the refs the HEADs of the git folder d name after the
-// changes: its own HEAD and its linked worktrees' (worktrees/*/HEAD).
+// checkedOut returns the refs the HEADs of the git folder d name before the
+// changes: its own HEAD and its linked worktrees' (worktrees/*/HEAD), as
+// the root holds them. What the action wrote there is held, not applied
+// (headMoved; .git/worktrees is the persistence table's), so it names
+// nothing here.
 func (g *gitFolders) checkedOut(d string) map[string]bool {
 	if g.heads == nil {
 		g.heads = map[string]map[string]bool{}
@@ -211,64 +226,82 @@ func (g *gitFolders) checkedOut(d string) map[string]bool {
 		}
 	}
 	add("HEAD")
-	names := map[string]bool{}
-	if up := g.upper[d]; up != "" {
-		if es, err := os.ReadDir(filepath.Join(up, "worktrees")); err == nil {
-			for _, e := range es {
-				names[e.Name()] = true
+	if dir, err := g.e.reach(d); err == nil {
+		wt, err := dir.sub("worktrees")
+		dir.Close()
+		if err == nil {
+			names, _ := wt.f.Readdirnames(-1)
+			wt.Close()
+			for _, n := range names {
+				add("worktrees/" + n + "/HEAD")
 			}
 		}
-	}
-	if es, err := os.ReadDir(filepath.Join(d, "worktrees")); err == nil {
-		for _, e := range es {
-			names[e.Name()] = true
-		}
-	}
-	for n := range names {
-		add("worktrees/" + n + "/HEAD")
 	}
 	g.heads[d] = h
 	return h
 }
 
-// headRef reads the HEAD file rel of the git folder d as it is after the
-// changes (the layer's version over the root's), never through a link:
-// "ref: refs/heads/main" gives refs/heads/main. A detached HEAD (a commit
-// id) names no branch.
+// headMoved reports whether the action changed what the HEAD of the git
+// folder d says (a branch, or a commit when detached): its text in the
+// layer differs from the root's, or either cannot be read.
+func (g *gitFolders) headMoved(d string) bool {
+	before, okb := g.headBefore(d, "HEAD")
+	after, oka := g.headAfter(d)
+	return !okb || !oka || before != after
+}
+
+// headRef reads the HEAD file rel of the git folder d as the root holds
+// it, before the changes: "ref: refs/heads/main" gives refs/heads/main. A
+// detached HEAD (a commit id) names no branch.
 func (g *gitFolders) headRef(d, rel string) (string, bool) {
-	var b []byte
-	read := func(f *os.File) {
-		defer f.Close()
-		buf := make([]byte, maxHead)
-		n, _ := io.ReadFull(f, buf)
-		b = buf[:n]
-	}
-	up := g.upper[d]
-	inLayer := false
-	if up != "" {
-		p := filepath.Join(up, rel)
-		if _, err := os.Lstat(p); err == nil {
-			inLayer = true
-			if !isWhiteout(p) {
-				if f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0); err == nil {
-					read(f)
-				}
-			}
-		}
-	}
-	if !inLayer {
-		f, err := g.openReal(d, rel)
-		if err != nil {
-			return "", false
-		}
-		read(f)
-	}
-	ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref:")
+	text, ok := g.headBefore(d, rel)
+	ref, isRef := strings.CutPrefix(text, "ref:")
 	ref = strings.TrimSpace(ref)
-	if !ok || !strings.HasPrefix(ref, "refs/") {
+	if !ok || !isRef || !strings.HasPrefix(ref, "refs/") {
 		return "", false
 	}
 	return ref, true
+}
+
+// headBefore reads the HEAD file rel of the git folder d as the root holds
+// it, trimmed, following no link; false when it cannot.
+func (g *gitFolders) headBefore(d, rel string) (string, bool) {
+	f, err := g.openReal(d, rel)
+	if err != nil {
+		return "", false
+	}
+	return readHead(f)
+}
+
+// headAfter reads the HEAD of the git folder d as the action left it (the
+// layer's version over the root's), trimmed, following no link; false when
+// it is removed or cannot be read.
+func (g *gitFolders) headAfter(d string) (string, bool) {
+	if up := g.upper[d]; up != "" {
+		p := filepath.Join(up, "HEAD")
+		if _, err := os.Lstat(p); err == nil {
+			if isWhiteout(p) {
+				return "", false
+			}
+			f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+			if err != nil {
+				return "", false
+			}
+			return readHead(f)
+		}
+	}
+	return g.headBefore(d, "HEAD")
+}
+
+// readHead reads at most maxHead bytes of f, trimmed, and closes it.
+func readHead(f *os.File) (string, bool) {
+	defer f.Close()
+	buf := make([]byte, maxHead)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", false
+	}
+	return strings.TrimSpace(string(buf[:n])), true
 }
 
 // openReal opens rel (a path of names) in the git folder d as the root

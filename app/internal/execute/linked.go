@@ -38,13 +38,17 @@ type plantLook struct {
 	found  bool
 	// The links in the roots (rootlinks.go), found on first need.
 	inRoots  []reachedLink
+	byTarget linkIndex // inRoots by where they lead
 	complete bool
 	indexed  bool
 	changes  []sandbox.Change // the list's changes: the links it makes lead somewhere too
+	view     *afterView       // the roots as the action left them (linkview.go)
+	walked   int              // entries placeBelow looked at, for the whole list
+	includes *gitIncludes     // the files git's configuration includes (gitinclude.go), found on first need
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
-	return &plantLook{git: e.gitFolders(changes), changes: changes}
+	return &plantLook{git: e.gitFolders(changes), changes: changes, view: e.afterView(changes)}
 }
 
 // linkedWhy says why c lies where a place of the home leads through a
@@ -61,13 +65,21 @@ func (l *plantLook) linkedWhy(e *Executor, c sandbox.Change) string {
 	if !l.indexed {
 		named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
 		l.inRoots, l.complete = e.links.links(e.Paths.Roots, named)
-		l.inRoots = append(l.inRoots, e.madeLinks(l.changes)...)
+		l.inRoots = append(l.inRoots, e.madeLinks(l.changes, l.view)...)
+		l.byTarget = indexLinks(l.inRoots)
 		l.indexed = true
 	}
-	for _, r := range reachedAs(l.inRoots, c.Path) {
+	reached, all := l.byTarget.reachedAll(c.Path)
+	for _, r := range reached {
 		if z, ok := e.Paths.Plants(r); ok {
 			return z.Detail + ", reached as " + e.short(r) + " through a link"
 		}
+	}
+	if !all {
+		return "reached through more links than Airlock follows"
+	}
+	if why := l.linkToPlaces(e, c); why != "" {
+		return why
 	}
 	if !l.complete && c.Kind == sandbox.Changed {
 		return "changes a file that existed, in sandbox roots too large for Airlock to find every link that may lead to it"
@@ -149,7 +161,7 @@ func resolveExisting(p string, hops int) (string, bool) {
 // the person made. A link that is held itself (at a place, or in a .git)
 // lands only if the person keeps it, having seen it in the popup: it leads
 // nowhere until then.
-func (e *Executor) madeLinks(changes []sandbox.Change) []reachedLink {
+func (e *Executor) madeLinks(changes []sandbox.Change, view *afterView) []reachedLink {
 	var out []reachedLink
 	for _, c := range changes {
 		if c.Kind == sandbox.Removed || c.Upper == "" || e.heldByPlace(c.Path) {
@@ -164,13 +176,43 @@ func (e *Executor) madeLinks(changes []sandbox.Change) []reachedLink {
 			continue
 		}
 		if !filepath.IsAbs(t) {
-			t = filepath.Join(filepath.Dir(c.Path), t)
+			t = filepath.Dir(c.Path) + "/" + t // not cleaned: ".." after a link climbs out of its target
 		}
-		if r, ok := resolveExisting(filepath.Clean(t), 0); ok {
+		if r, ok := view.resolve(t); ok {
 			out = append(out, reachedLink{link: c.Path, target: r})
 		}
 	}
 	return out
+}
+
+// linkToPlaces says why c, a link the action made to a folder, plants: a
+// place of the table lies below the folder under the link's name ("" when
+// none does). The folder is walked as the action left it.
+func (l *plantLook) linkToPlaces(e *Executor, c sandbox.Change) string {
+	if c.Kind == sandbox.Removed || c.Upper == "" {
+		return ""
+	}
+	fi, err := os.Lstat(c.Upper)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return ""
+	}
+	r, ok := l.view.resolve(c.Path)
+	if !ok {
+		return ""
+	}
+	if m, _, there := l.view.lstat(r); !there || !m.IsDir() {
+		return ""
+	}
+	named := func(p string) bool { _, ok := e.Paths.Plants(p); return ok }
+	place, complete := l.view.placeBelow(c.Path, r, named, &l.walked)
+	switch {
+	case place != "":
+		z, _ := e.Paths.Plants(place)
+		return "a link to " + e.short(r) + ", which makes " + e.short(place) + " (" + z.Detail + ")"
+	case !complete:
+		return "a link to " + e.short(r) + ", a folder too large for Airlock to check for places that run code"
+	}
+	return ""
 }
 
 // heldByPlace reports whether a change at p is held for its path alone: a

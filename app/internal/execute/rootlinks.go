@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"sync"
 	"time"
 )
@@ -65,6 +65,7 @@ func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLin
 		limit = maxIndexed
 	}
 	var out []reachedLink
+	var files []string // links to files whose own paths no place names
 	var walk func(dir string) bool
 	walk = func(dir string) bool {
 		fi, err := os.Lstat(dir)
@@ -98,6 +99,7 @@ func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLin
 		for _, l := range f.links {
 			p := filepath.Join(dir, l)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !named(p) {
+				files = append(files, p)
 				continue
 			}
 			if r, ok := resolveExisting(p, 0); ok && r != p {
@@ -118,6 +120,7 @@ func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLin
 			break
 		}
 	}
+	out = append(out, reachedFiles(out, files, named)...)
 	if complete {
 		for d := range x.folders {
 			if !seen[d] {
@@ -129,17 +132,23 @@ func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLin
 	return out, complete
 }
 
-// reachedAs returns the paths by which p is reached through the links:
-// for each link leading to p or to a folder p lies in, the link's path
-// joined with the rest of p.
-func reachedAs(links []reachedLink, p string) []string {
-	var out []string
-	for _, l := range links {
-		switch {
-		case p == l.target:
-			out = append(out, l.link)
-		case strings.HasPrefix(p, strings.TrimSuffix(l.target, "/")+"/"):
-			out = append(out, filepath.Join(l.link, p[len(strings.TrimSuffix(l.target, "/"))+1:]))
+// reachedFiles returns, of the links to files whose own paths no place
+// names, those a place names once reached through the links to folders
+// (work/.vscode → cfg, cfg/tasks.json → ../shared/t.json: a rewrite of
+// shared/t.json is one of work/.vscode/tasks.json), with where they lead.
+func reachedFiles(links []reachedLink, files []string, named func(string) bool) []reachedLink {
+	if len(links) == 0 {
+		return nil
+	}
+	x := indexLinks(links)
+	var out []reachedLink
+	for _, p := range files {
+		reached, all := x.reachedAll(p)
+		if all && !slices.ContainsFunc(reached, named) {
+			continue
+		}
+		if r, ok := resolveExisting(p, 0); ok && r != p {
+			out = append(out, reachedLink{link: p, target: r})
 		}
 	}
 	return out

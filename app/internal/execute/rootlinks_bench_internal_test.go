@@ -50,3 +50,39 @@ func BenchmarkRootLinksAgain(b *testing.B) {
 		x.links([]string{root}, named)
 	}
 }
+
+// BenchmarkRootLinksManyLinks is a review's walk of a root shaped like a
+// pnpm project: 2,000 links to package folders and 2,000 links to files
+// (node_modules/.bin), whose paths no place names but which the walk
+// checks against the folder links (reachedFiles).
+func BenchmarkRootLinksManyLinks(b *testing.B) {
+	root := b.TempDir()
+	store := filepath.Join(root, "node_modules", ".pnpm")
+	bin := filepath.Join(root, "node_modules", ".bin")
+	for _, d := range []string{store, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 2000 {
+		pkg := filepath.Join(store, fmt.Sprintf("pkg%04d@1.0.0", i))
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "cli.js"), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Symlink(pkg, filepath.Join(root, "node_modules", fmt.Sprintf("pkg%04d", i))); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(pkg, "cli.js"), filepath.Join(bin, fmt.Sprintf("cmd%04d", i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	named := func(string) bool { return false }
+	var x rootLinks
+	x.links([]string{root}, named)
+	for b.Loop() {
+		x.links([]string{root}, named)
+	}
+}

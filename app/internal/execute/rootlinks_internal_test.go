@@ -53,7 +53,7 @@ func TestRootLinks(t *testing.T) {
 	}
 	// .vscode leads to a folder that does not exist (../../shared from
 	// work is outside root): a dangling link is kept for where it leads.
-	if r := reachedAs(got, filepath.Join(root, "shared/envrc")); len(r) != 1 || r[0] != filepath.Join(root, "work/.envrc") {
+	if r := indexLinks(got).reachedAs(filepath.Join(root, "shared/envrc")); len(r) != 1 || r[0] != filepath.Join(root, "work/.envrc") {
 		t.Fatalf("shared/envrc reached as %q", r)
 	}
 
@@ -62,7 +62,7 @@ func TestRootLinks(t *testing.T) {
 	mk("proj")
 	link("../shared/vscode", "proj/.vscode")
 	got, _ = x.links([]string{root}, named)
-	r := reachedAs(got, filepath.Join(root, "shared/vscode/tasks.json"))
+	r := indexLinks(got).reachedAs(filepath.Join(root, "shared/vscode/tasks.json"))
 	if !slices.Contains(r, filepath.Join(root, "proj/.vscode/tasks.json")) {
 		t.Fatalf("shared/vscode/tasks.json reached as %q, want proj/.vscode/tasks.json among them", r)
 	}

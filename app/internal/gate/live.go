@@ -300,7 +300,7 @@ func (r *lineRedactor) feed(s string, final bool) string {
 	case len(rest) > maxLine:
 		// A line too long to hold whole: up to its last blank goes, and
 		// what follows it stays, for a secret there to be seen whole.
-		if cut := strings.LastIndexAny(rest[:len(rest)-maxLine/2], " \t"); cut >= 0 {
+		if cut := safeCut(rest); cut >= 0 {
 			ready.WriteString(rest[:cut+1])
 			rest = rest[cut+1:]
 		} else if len(rest) > maxHeld {
@@ -314,6 +314,36 @@ func (r *lineRedactor) feed(s string, final bool) string {
 		return ""
 	}
 	return redact.String(ready.String())
+}
+
+// maxCutTries bounds the blanks safeCut tries, each a redaction of the
+// line three times.
+const maxCutTries = 8
+
+// safeCut returns where a line too long to hold (no end yet) may be cut:
+// the index of a blank in its first part (before its last maxLine/2
+// bytes), or -1 for none. A blank may lie between a name that calls a
+// value secret and the value ("db_password = V"), which the redactor
+// finds together and not apart; so a blank is taken only where redacting
+// the two parts apart gives what redacting the line does, the last such
+// of the last maxCutTries blanks.
+func safeCut(line string) int {
+	whole := ""
+	end := len(line) - maxLine/2
+	for range maxCutTries {
+		cut := strings.LastIndexAny(line[:end], " \t")
+		if cut < 0 {
+			return -1
+		}
+		if whole == "" {
+			whole = redact.String(line)
+		}
+		if redact.String(line[:cut+1])+redact.String(line[cut+1:]) == whole {
+			return cut
+		}
+		end = cut
+	}
+	return -1
 }
 
 // gap tells the redactor that bytes of the stream were lost after what it

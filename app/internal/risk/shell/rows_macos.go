@@ -271,10 +271,7 @@ var tmuxHarmless = set(`attach-session attach a at detach-client detach has-sess
 // keys (2), test a shell command (3), run tmux commands from a file (4),
 // write a paste buffer into the file they name (5) or read one into it
 // (6), with their valued options.
-var tmuxSubs = map[string]struct {
-	valued string
-	kind   int
-}{
+var tmuxSubs = map[string]tmuxSub{
 	"new-session": {"cefFnstxy", 1}, "new": {"cefFnstxy", 1}, "new-window": {"cenFt", 1}, "neww": {"cenFt", 1},
 	"split-window": {"celpFt", 1}, "splitw": {"celpFt", 1}, "respawn-pane": {"cet", 1}, "respawnp": {"cet", 1},
 	"respawn-window": {"cet", 1}, "respawnw": {"cet", 1}, "run-shell": {"cdt", 1}, "run": {"cdt", 1},
@@ -341,7 +338,41 @@ func (c *call) tmuxOne(ws []word) {
 		}
 		return
 	}
-	rest := ws[1:]
+	rest, literal := tmuxOptions(ws[1:], spec)
+	what := "tmux " + sub
+	switch spec.kind {
+	case 1:
+		if len(rest) == 1 {
+			c.nested(rest, what)
+		} else if len(rest) > 1 {
+			c.a.call(rest, c.span, pipeCtx{})
+		}
+	case 2:
+		c.typed(tmuxKeys(rest, literal), what)
+	case 3:
+		if len(rest) > 0 {
+			c.nested(rest[:1], what)
+		}
+		if len(rest) > 1 {
+			c.add(effect.Of(effect.RunUnseen), "tmux-commands", "%s: runs tmux commands that are not analysed", what)
+		}
+	case 4:
+		c.add(effect.Of(effect.RunUnseen), "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
+	case 5:
+		if len(rest) > 0 && rest[0].s != "-" && !isDevice(rest[0].s) {
+			c.a.write(rest[0], c.span, what+" writes")
+		}
+	case 6:
+		if len(rest) > 0 && rest[0].s != "-" {
+			c.a.read(rest[0], c.span)
+		}
+	}
+}
+
+// tmuxOptions skips a tmux command's options (those of spec.valued take a
+// value) and returns its other words, and whether send-keys was told -l
+// (its keys are literal text, not key names).
+func tmuxOptions(rest []word, spec tmuxSub) ([]word, bool) {
 	literal := false
 	for len(rest) > 0 && !rest[0].hole && strings.HasPrefix(rest[0].s, "-") && len(rest[0].s) > 1 {
 		s := rest[0].s
@@ -362,50 +393,35 @@ func (c *call) tmuxOne(ws []word) {
 			}
 		}
 	}
-	what := "tmux " + sub
-	switch spec.kind {
-	case 1:
-		if len(rest) == 1 {
-			c.nested(rest, what)
-		} else if len(rest) > 1 {
-			c.a.call(rest, c.span, pipeCtx{})
-		}
-	case 2:
-		keys := make([]word, 0, len(rest))
-		for _, k := range rest {
-			if !literal && !k.hole {
-				switch k.s {
-				case "Enter", "C-m", "KPEnter", "C-j", "C-c", "C-d", "C-z", "C-u", "Escape", "C-M", "C-J", "C-C", "C-D":
-					k.s = "\n"
-				case "Space":
-					k.s = " "
-				case "Tab", "C-i":
-					k.s = "\t"
-				case "Up", "Down", "Left", "Right", "Home", "End", "BSpace", "PageUp", "PageDown", "PPage", "NPage", "C-l":
-					k.s = ""
-				}
+	return rest, literal
+}
+
+// tmuxKeys turns send-keys' key names into the text they type (Enter is a
+// new line, which runs what was typed), unless they are literal.
+func tmuxKeys(rest []word, literal bool) []word {
+	keys := make([]word, 0, len(rest))
+	for _, k := range rest {
+		if !literal && !k.hole {
+			switch k.s {
+			case "Enter", "C-m", "KPEnter", "C-j", "C-c", "C-d", "C-z", "C-u", "Escape", "C-M", "C-J", "C-C", "C-D":
+				k.s = "\n"
+			case "Space":
+				k.s = " "
+			case "Tab", "C-i":
+				k.s = "\t"
+			case "Up", "Down", "Left", "Right", "Home", "End", "BSpace", "PageUp", "PageDown", "PPage", "NPage", "C-l":
+				k.s = ""
 			}
-			keys = append(keys, k)
 		}
-		c.typed(keys, what)
-	case 3:
-		if len(rest) > 0 {
-			c.nested(rest[:1], what)
-		}
-		if len(rest) > 1 {
-			c.add(effect.Of(effect.RunUnseen), "tmux-commands", "%s: runs tmux commands that are not analysed", what)
-		}
-	case 4:
-		c.add(effect.Of(effect.RunUnseen), "tmux-source", "%s: runs tmux commands from a file that is not analysed", what)
-	case 5:
-		if len(rest) > 0 && rest[0].s != "-" && !isDevice(rest[0].s) {
-			c.a.write(rest[0], c.span, what+" writes")
-		}
-	case 6:
-		if len(rest) > 0 && rest[0].s != "-" {
-			c.a.read(rest[0], c.span)
-		}
+		keys = append(keys, k)
 	}
+	return keys
+}
+
+// tmuxSub is one row of tmuxSubs.
+type tmuxSub struct {
+	valued string
+	kind   int
 }
 
 // xcodeTools are the developer tools xcrun finds in Xcode.

@@ -219,19 +219,14 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 		opt = o
 		v.hole = v.hole || strings.Contains(v.s, "{{")
 	}
-	switch {
-	case opt == "" || opt == "--url":
+	if opt == "" || opt == "--url" {
 		u.urls = append(u.urls, v)
-	case opt == "--variable":
-		c.curlVariable(v)
-	case (opt == "-H" || opt == "--header" || opt == "--proxy-header") && strings.HasPrefix(v.s, "@"):
-		c.a.read(word{s: v.s[1:], hole: v.hole, guess: v.guess}, c.span) // headers read from a file, and sent
-	case opt == "-w" || opt == "--write-out":
-		c.curlWriteOut(v)
-	case opt == "--url-query":
-		if j := strings.IndexByte(v.s, '@'); j >= 0 {
-			c.a.read(word{s: v.s[j+1:], hole: v.hole, guess: v.guess}, c.span)
-		}
+		return
+	}
+	if c.curlReadsFile(opt, v) {
+		return
+	}
+	switch {
 	case !has:
 		u.remoteName = u.remoteName || curlRemoteName[opt]
 	case opt == "-T" || opt == "--upload-file":
@@ -261,6 +256,27 @@ func (u *curlUse) option(c *call, opt string, v word, has bool) {
 			c.a.write(v, c.span, c.name+" writes")
 		}
 	}
+}
+
+// curlReadsFile rates the options of curl that read a file named in their
+// value and send or print it: --variable name@file, -H @file, -w, and
+// --url-query's @file; it reports whether opt was one of them.
+func (c *call) curlReadsFile(opt string, v word) bool {
+	switch {
+	case opt == "--variable":
+		c.curlVariable(v)
+	case (opt == "-H" || opt == "--header" || opt == "--proxy-header") && strings.HasPrefix(v.s, "@"):
+		c.a.read(word{s: v.s[1:], hole: v.hole, guess: v.guess}, c.span) // headers read from a file, and sent
+	case opt == "-w" || opt == "--write-out":
+		c.curlWriteOut(v)
+	case opt == "--url-query":
+		if j := strings.IndexByte(v.s, '@'); j >= 0 {
+			c.a.read(word{s: v.s[j+1:], hole: v.hole, guess: v.guess}, c.span)
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // curlVariable rates curl's --variable (curl 8.3): name@file reads the

@@ -172,9 +172,7 @@ var ErrNoSuchRule = errors.New("no such rule")
 // postRemoveRule takes an allow rule away: from a full session, without a
 // confirmation (it only makes Airlock ask more), recorded in the history.
 func (s *Server) postRemoveRule(w http.ResponseWriter, r *http.Request) {
-	if accessOf(r) != Full {
-		forbid(w, "this is a read-only session (opened with a link printed by `airlock dashboard --print`, which any program "+
-			"of yours can ask for): open the dashboard from Airlock's menu (Dashboard…) or with `airlock dashboard` to change a setting")
+	if !fullSession(w, r) {
 		return
 	}
 	if s.cfg.RemoveRule == nil {
@@ -330,9 +328,7 @@ func (s *Server) postAutomation(w http.ResponseWriter, r *http.Request) {
 // mayChange refuses a change from a read-only session, and answers one
 // where there are no automations.
 func (s *Server) mayChange(w http.ResponseWriter, r *http.Request) (Automations, bool) {
-	if accessOf(r) != Full {
-		forbid(w, "this is a read-only session (opened with a link printed by `airlock dashboard --print`, which any program "+
-			"of yours can ask for): open the dashboard from Airlock's menu (Dashboard…) or with `airlock dashboard` to change a setting")
+	if !fullSession(w, r) {
 		return nil, false
 	}
 	if s.cfg.Confirm == nil {
@@ -345,6 +341,17 @@ func (s *Server) mayChange(w http.ResponseWriter, r *http.Request) (Automations,
 		return nil, false
 	}
 	return s.cfg.Automations, true
+}
+
+// fullSession reports whether r comes from a full session, the only kind
+// that may change anything; for a read-only one it answers 403 with why.
+func fullSession(w http.ResponseWriter, r *http.Request) bool {
+	if accessOf(r) == Full {
+		return true
+	}
+	forbid(w, "this is a read-only session (opened with a link printed by `airlock dashboard --print`, which any program "+
+		"of yours can ask for): open the dashboard from Airlock's menu (Dashboard…) or with `airlock dashboard` to change a setting")
+	return false
 }
 
 // readForm reads a posted form that must have exactly the fields named,

@@ -100,6 +100,13 @@ var calibration = []struct {
 	{Change, Bulk | Computed, level.Destructive, "changes every item a pattern or computed value matches: it may be anything"},
 	{Input, Computed, level.Dangerous, "lands in whatever app is in front, which no context lock checks: it may be a terminal"},
 	{Exhaust, 0, level.Destructive, "the Mac stops answering and must be restarted: everything unsaved is lost"},
+
+	// Hand-offs: a server, daemon or other session runs the code for the
+	// action (tmux run-shell, screen -X exec, COPY … PROGRAM, emacsclient
+	// --eval), where no sandbox of Airlock's confines it.
+	{Run, Unconfined, level.Dangerous, "analysed code, but run outside the sandbox: if the analysis is wrong, nothing contains it"},
+	{Shell, Unconfined, level.Dangerous, "a command line run outside the sandbox, with the person's full rights"},
+	{RunUnseen, Unconfined, level.Destructive, "code no analyzer reads, run outside the sandbox: neither layer holds"},
 }
 
 // Calibrate is the level of an effect of kind k with mods m: the highest

@@ -139,17 +139,18 @@ type Mod uint16
 
 // The modifiers.
 const (
-	Bulk     Mod = 1 << iota // many items: a folder and all it holds, a pattern, a loop, everything of a kind
-	Computed                 // its target is computed at run time, so it may be anything
-	Forced                   // it overrides a safeguard: without asking, force, kill -9
-	Session                  // its target is the session or the system itself: all processes, WindowServer, every user
-	Terminal                 // it lands in a terminal or a script runner, where text runs as commands
-	Runnable                 // its target is runnable: a program, a script, an app, a file the default handler runs
-	Planted                  // its target is a place whose contents run later (hooks, start-up files, settings that name programs)
-	nMods    = iota
+	Bulk       Mod = 1 << iota // many items: a folder and all it holds, a pattern, a loop, everything of a kind
+	Computed                   // its target is computed at run time, so it may be anything
+	Forced                     // it overrides a safeguard: without asking, force, kill -9
+	Session                    // its target is the session or the system itself: all processes, WindowServer, every user
+	Terminal                   // it lands in a terminal or a script runner, where text runs as commands
+	Runnable                   // its target is runnable: a program, a script, an app, a file the default handler runs
+	Planted                    // its target is a place whose contents run later (hooks, start-up files, settings that name programs)
+	Unconfined                 // another process runs it for the action — a server, a daemon, another session — outside the sandbox, with the person's full rights
+	nMods      = iota
 )
 
-var modNames = [nMods]string{"bulk", "computed", "forced", "session", "terminal", "runnable", "planted"}
+var modNames = [nMods]string{"bulk", "computed", "forced", "session", "terminal", "runnable", "planted", "unconfined"}
 
 // String names the mods set, "bulk+computed"; "" for none.
 func (m Mod) String() string {

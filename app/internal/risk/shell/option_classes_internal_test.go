@@ -28,9 +28,9 @@ type optionCase struct {
 	Why   string      `json:"why"`
 }
 
-func loadOptionCases(t *testing.T) []optionCase {
+func loadOptionCases(t *testing.T, name string) []optionCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "option-classes.jsonl"))
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func loadOptionCases(t *testing.T) []optionCase {
 		}
 		var c optionCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("option-classes.jsonl:%d: %v", n, err)
+			t.Fatalf("%s:%d: %v", name, n, err)
 		}
 		out = append(out, c)
 	}
@@ -65,8 +65,15 @@ func optionEnv(t *testing.T) *rate.Env {
 }
 
 func TestOptionClasses(t *testing.T) {
+	checkOptionCases(t, loadOptionCases(t, "option-classes.jsonl"))
+}
+
+// checkOptionCases analyses each case in an empty home and holds its
+// verdict to the case's range and effect kind.
+func checkOptionCases(t *testing.T, cases []optionCase) {
+	t.Helper()
 	env := optionEnv(t)
-	for _, c := range loadOptionCases(t) {
+	for _, c := range cases {
 		var v Verdict
 		Into(&v, c.Input, env, nil, 0)
 		if v.Level < c.Min || v.Level > c.Max {

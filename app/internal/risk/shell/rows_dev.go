@@ -353,6 +353,10 @@ func (c *call) writesOptions(m *opts, names ...string) {
 var (
 	redisFlush = regexp.MustCompile(`\bFLUSH(?:ALL|DB)\b`)
 	redisACL   = regexp.MustCompile(`\bACL\s+(?:SETUSER|DELUSER|LOAD)\b`)
+	// redisModule loads a module, native code, into the server;
+	// redisFiles moves the files the server writes (its dump, its log).
+	redisModule = regexp.MustCompile(`\bMODULE\s+LOAD(?:EX)?\b`)
+	redisFiles  = regexp.MustCompile(`\bCONFIG\s+SET\s+(?:DIR|DBFILENAME|LOGFILE|APPENDFILENAME|APPENDDIRNAME)\b`)
 )
 
 // redisCommand rates redis-cli: FLUSHALL and FLUSHDB delete every key.
@@ -385,6 +389,11 @@ func redisCommand(c *call) {
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli FLUSHALL/FLUSHDB: deletes every key")
 	case inList(cmd, "DEL", "UNLINK") && anyHole(c.args):
 		c.add(effect.Of(effect.Remove, effect.Bulk), "redis-flush", "redis-cli %s: deletes keys computed at run time, as many as are given", cmd)
+	case redisModule.MatchString(all):
+		c.add(effect.Of(effect.RunUnseen, effect.Unconfined), "redis-module", "redis-cli MODULE LOAD: the Redis server loads native code, which is not analysed, outside the sandbox")
+	case redisFiles.MatchString(all):
+		c.add(effect.Of(effect.Connect), "redis", "redis-cli CONFIG: changes the server's settings")
+		c.add(effect.Of(effect.Overwrite, effect.Planted), "redis-files", "redis-cli CONFIG SET: the Redis server writes its files where it is told, outside the sandbox (an authorized_keys, a start-up file)")
 	case redisACL.MatchString(all):
 		c.add(effect.Of(effect.Account), "redis-account", "redis-cli ACL: makes, changes or removes an account of the server and its rights")
 	case inList(cmd, "SHUTDOWN", "DEBUG", "SLAVEOF", "REPLICAOF", "MODULE", "EVAL", "EVALSHA", "FUNCTION", "SCRIPT", "CONFIG", "MIGRATE"):

@@ -93,6 +93,9 @@ func sqlClientCommand(c *call) {
 			c.sql(word{s: w.s[2:], hole: w.hole})
 		}
 	}
+	if c.name == "psql" {
+		c.psqlPrompts()
+	}
 	if v, ok := model.parse(c.args).value("--init-command"); ok {
 		c.sql(v) // SQL too, besides the option's own effect
 	}
@@ -231,6 +234,9 @@ func sqlBackslash(s string) (name, arg string) {
 // or mysql (mysql(1), "mysql Client Commands") with its argument.
 func (c *call) backslash(name, arg string) {
 	psql := c.name == "psql"
+	if psql && name != "!" && name != "copy" {
+		c.psqlBackticks(arg, `\`+name)
+	}
 	switch {
 	case name == "!":
 		c.sqlShell(arg, `\!`)
@@ -255,6 +261,47 @@ func (c *call) backslash(name, arg string) {
 	case psql && name == "lo_export":
 		if f := strings.Fields(arg); len(f) > 1 {
 			c.a.write(word{s: sqlUnquote(f[1]), span: c.span}, c.span, c.name+` \lo_export writes`)
+		}
+	}
+}
+
+// psqlBackticks rates the `…` of a psql meta-command's argument (psql(1),
+// "Meta-Commands": text in backquotes is a command line passed to the
+// shell, its output put in its place) and of a prompt (%`…`, run each
+// time the prompt is shown): shell commands psql runs.
+func (c *call) psqlBackticks(arg, what string) {
+	for {
+		i := strings.IndexByte(arg, '`')
+		if i < 0 {
+			return
+		}
+		j := strings.IndexByte(arg[i+1:], '`')
+		if j < 0 {
+			c.sqlShell(arg[i+1:], what+" `…`")
+			return
+		}
+		c.sqlShell(arg[i+1:i+1+j], what+" `…`")
+		arg = arg[i+j+2:]
+	}
+}
+
+// psqlPrompts rates the prompts set on psql's command line (-v, --set,
+// --variable PROMPT1=…): their %`…` run when the prompt is shown.
+func (c *call) psqlPrompts() {
+	for i, w := range c.args {
+		v := w.s
+		switch {
+		case (v == "-v" || v == "--set" || v == "--variable") && i+1 < len(c.args):
+			v = c.args[i+1].s
+		case strings.HasPrefix(v, "--set=") || strings.HasPrefix(v, "--variable="):
+			_, v, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-v") && len(v) > 2:
+			v = v[2:]
+		default:
+			continue
+		}
+		if name, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(strings.ToUpper(name), "PROMPT") {
+			c.psqlBackticks(val, "-v "+name)
 		}
 	}
 }
@@ -619,7 +666,7 @@ func (c *call) sqlFiles(st string) {
 			if strings.HasPrefix(cmd, "'") {
 				cmd = strings.ReplaceAll(strings.Trim(cmd, "'"), "''", "'")
 			}
-			c.sqlShell(cmd, "COPY … PROGRAM")
+			c.handOff([]word{{s: cmd, span: c.span}}, c.name+" COPY … PROGRAM", "the database server of this Mac")
 		}
 	}
 	if c.name != "sqlite3" {

@@ -260,6 +260,56 @@ func cutAnySuffix(s string, suffixes ...string) (string, bool) {
 func sshCommand(c *call) {
 	c.add(effect.Of(effect.Connect), "ssh", "ssh: runs commands on another machine")
 	c.sshOptions()
+	c.sshRemote()
+}
+
+// sshRemote rates the command ssh has the other machine run (ssh(1): the
+// words after the host, joined, for the remote user's shell), analysed
+// as a shell command there; -N runs none, -s names a subsystem.
+func (c *call) sshRemote() {
+	args := c.args
+	for len(args) > 0 && !args[0].hole && strings.HasPrefix(args[0].s, "-") && len(args[0].s) > 1 {
+		s := args[0].s
+		args = args[1:]
+		if s == "--" {
+			break
+		}
+		for j := 1; j < len(s); j++ {
+			if s[j] == 'N' || s[j] == 's' {
+				return
+			}
+			if strings.IndexByte(sshValued, s[j]) >= 0 {
+				if j == len(s)-1 && len(args) > 0 {
+					args = args[1:]
+				}
+				break
+			}
+		}
+	}
+	if len(args) < 2 {
+		return
+	}
+	cmd := args[1:]
+	if len(cmd) > 1 {
+		cmd = []word{joinWords(cmd)}
+	}
+	c.handOff(cmd, "ssh "+rate.Display(args[0].s), "the other machine")
+}
+
+// sshValued are ssh's options that take a value (ssh(1)).
+const sshValued = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// joinWords joins words with blanks, as ssh does the remote command's:
+// computed when any of them is.
+func joinWords(ws []word) word {
+	out := word{span: ws[0].span}
+	parts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out.hole = out.hole || w.hole || w.proc
+		parts = append(parts, w.s)
+	}
+	out.s = strings.Join(parts, " ")
+	return out
 }
 
 func sftpCommand(c *call) {

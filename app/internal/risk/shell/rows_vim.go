@@ -17,10 +17,10 @@ var vimModel = &opts{
 	valued: "cSuUiTtqwW",
 	long: `--cmd= --noplugin --clean --not-a-term --ttyfail --nofork --help --version --literal --remote
 		--remote-silent --remote-wait --remote-wait-silent --remote-tab --remote-tab-silent --remote-tab-wait
-		--serverlist --servername= --echo-wid --role= --socketid= --headless --embed --api-info -v -h`,
+		--serverlist --servername= --server= --remote-ui --echo-wid --role= --socketid= --headless --embed --api-info -v -h`,
 	effects: map[string]optEffect{
-		"--remote-send": optFx(effect.RunUnseen, "sends keys to another Vim, which runs them as commands"),
-		"--remote-expr": optFx(effect.RunUnseen, "evaluates an expression in another Vim"),
+		"--remote-send": optFx(effect.RunUnseen, "sends keys to another Vim, which runs them as commands outside the sandbox (:! runs shell commands)", effect.Unconfined),
+		"--remote-expr": optFx(effect.RunUnseen, "evaluates an expression in another Vim, outside the sandbox (system() runs shell commands)", effect.Unconfined),
 		"--startuptime": optFx(effect.Overwrite, "writes start-up timings to the file it names"),
 		"--listen":      optFx(effect.Connect, "serves a socket through which other programs drive this editor"),
 	},

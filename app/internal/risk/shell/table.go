@@ -450,7 +450,9 @@ var commands = map[string]row{
 	"rscript": custom(interpreter(interpSpec{code: "e", longValued: []string{"--default-packages"}})),
 	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
 	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": {run: screenCommand, opts: screenModel},
-	"tmux": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
+	"tmux": {run: tmuxCommand, opts: tmuxModel}, "tmate": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
+	"emacsclient": {run: emacsclientCommand, opts: emacsclientModel}, "kitty": custom(kittyCommand), "kitten": custom(kittyCommand),
+	"wezterm": custom(weztermCommand), "zellij": custom(zellijCommand), "systemd-run": custom(systemdRunCommand),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
 	"xvkbd": custom(synthInput),
 

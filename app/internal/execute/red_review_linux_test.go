@@ -104,8 +104,20 @@ func (r *redRig) run(t *testing.T, name, rel string) (execute.Result, []string, 
 // runKeep is run, keeping every held change when keep is set.
 func (r *redRig) runKeep(t *testing.T, name, rel string, keep bool) (execute.Result, []string, error) {
 	t.Helper()
+	return r.runArgvKeep(t, name, payload(t, name), rel, keep)
+}
+
+// runArgv is run of the payload argv, labelled name.
+func (r *redRig) runArgv(t *testing.T, name string, argv []string, rel string) (execute.Result, []string, error) {
+	t.Helper()
+	return r.runArgvKeep(t, name, argv, rel, false)
+}
+
+// runArgvKeep is runKeep of the payload argv, labelled name.
+func (r *redRig) runArgvKeep(t *testing.T, name string, argv []string, rel string, keep bool) (execute.Result, []string, error) {
+	t.Helper()
 	res, err := r.ex.RunScript(execute.WithLabel(context.Background(), name), execute.KindCommand, "",
-		payload(t, name), filepath.Join(r.home, rel), ossandbox.Grant{})
+		argv, filepath.Join(r.home, rel), ossandbox.Grant{})
 	var held []string
 	if res.Held != nil {
 		answers := make([]bool, len(res.Held.Items))

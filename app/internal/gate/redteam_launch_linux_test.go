@@ -383,3 +383,25 @@ func TestRedLaunchRespawningChainDiesWithKill(t *testing.T) {
 }
 
 func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
+
+// Attack 8 (a third red team's). A viewer is given a file that is a
+// program it runs: Evince shows PostScript by running it in Ghostscript,
+// whose -dSAFER has been escaped again and again, outside every sandbox of
+// Airlock's. A PostScript program under a document's name (report.pdf:
+// Evince reads the content, not the name) or its own (.ps, .eps) is no
+// inert file, so its launch asks.
+func TestRedLaunchViewerGivenAProgram(t *testing.T) {
+	for _, name := range []string{"report.pdf", "figures.ps", "chart.eps"} {
+		t.Run(name, func(t *testing.T) {
+			d := baseRed()
+			d.desktop["org.gnome.Evince.desktop"] = "[Desktop Entry]\nType=Application\nName=Document Viewer\nExec=evince %U\nMimeType=application/pdf;application/postscript;image/x-eps;\n"
+			d.mimeapps += "application/postscript=org.gnome.Evince.desktop;\nimage/x-eps=org.gnome.Evince.desktop;\n"
+			r := newRedRig(t, 1, d)
+			r.write(t, "Documents/"+name, "red-postscript.ps", 0o644)
+			rep, _ := r.submit(`OPEN_FILE "~/Documents/` + name + `"`)
+			if r.waitFor("evince", 300*time.Millisecond) || rep.Status == gate.StatusOK {
+				t.Fatalf("HOLE: a PostScript program (%s) opened in the viewer unasked at Level 1 (rated %s): %+v", name, rep.Risk, rep)
+			}
+		})
+	}
+}

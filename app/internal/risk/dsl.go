@@ -230,6 +230,11 @@ func dslPath(v *Verdict, env *Env, checks pathChecks, cmd, arg, raw string) {
 	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
 		v.Found(placed(p, op).On(p.Resolved), "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	}
+	if what, ok := rate.SecretFile(p.Resolved); ok && (op == sanitize.OpRead || op == sanitize.OpMoveFrom) {
+		// A copy or a move under another name is a read: the next action
+		// prints the secret under a name that says nothing.
+		v.Found(effect.Of(effect.ReadSecret).On(p.Resolved), "secret.file", Span{}, "SECRET: %s is what its name says it is: %s; a copy or a move puts it under a name that says nothing", short, what)
+	}
 	switch {
 	case p.Exists && (op == sanitize.OpWrite || op == sanitize.OpMoveTo) && cmd != "APPEND_FILE":
 		v.Found(effect.Of(effect.Overwrite).On(p.Resolved), "dsl.overwrite", Span{}, "OVERWRITE: %s exists; its old version goes to the Trash", short)

@@ -64,6 +64,22 @@ func TestPlants(t *testing.T) {
 		{"/Users/alice/Documents/proj/.cargo/config.toml", true, "~/Documents/proj/.cargo/config.toml"},
 		{"/Users/alice/Documents/proj/.yarn/cache/x.zip", false, ""},
 
+		// A third red team's: other tools' settings that run commands, and
+		// code run without being read.
+		{"/Users/alice/Documents/proj/.hg/hgrc", true, "~/Documents/proj/.hg/hgrc"},
+		{"/Users/alice/Documents/proj/.jj/repo/config.toml", true, "~/Documents/proj/.jj/repo/config.toml"},
+		{"/Users/alice/Documents/proj/bunfig.toml", true, "~/Documents/proj/bunfig.toml"},
+		{"/Users/alice/Documents/proj/.claude/settings.json", true, "~/Documents/proj/.claude/settings.json"},
+		{"/Users/alice/Documents/proj/.mcp.json", true, "~/Documents/proj/.mcp.json"},
+		{"/Users/alice/Documents/proj/__pycache__/util.cpython-312.pyc", true, "~/Documents/proj/__pycache__"},
+		{"/Users/alice/Documents/proj/util.pyc", true, "~/Documents/proj/util.pyc"},
+		{"/Users/alice/Documents/proj/.venv/lib/python3.12/site-packages/requests/api.py", true, "~/Documents/proj/.venv/lib/python3.12/site-packages"},
+		{"/Users/alice/Documents/proj/node_modules/left-pad/index.js", true, "~/Documents/proj/node_modules"},
+		{"/Users/alice/Documents/proj/.hg/store/data/readme.i", false, ""},
+		{"/Users/alice/Documents/proj/.jj/repo/store/extra/x", false, ""},
+		{"/Users/alice/Documents/proj/.claude/commands/review.md", false, ""},
+		{"/Users/alice/Documents/proj/util.py", false, ""},
+		{"/Users/alice/Documents/proj/package.json", false, ""},
 		{"/Users/alice/Documents/proj/main.go", false, ""},
 		{"/Users/alice/Documents/proj/.vscode/extensions.json", false, ""},
 	}

@@ -320,6 +320,28 @@ var persistenceZone = []entry{
 	{"~/.pryrc", "pry's start-up file (Ruby run at every pry start)"},
 	{"~/.tclshrc", "tclsh's start-up file (Tcl run at every interactive tclsh)"},
 	{"~/.wishrc", "wish's start-up file (Tcl run at every interactive wish)"},
+	// A third red team's finds: other version control systems' settings
+	// (run at every command, and shell prompts run one on entering the
+	// folder), other tools' project settings that run commands, and code
+	// the person runs without reading it: compiled modules that run
+	// instead of their source, and the packages a project installed.
+	{"**/.hg/hgrc", "a Mercurial repository's settings, whose hooks and extensions run at every hg command"},
+	{"**/.hg/hgrc-not-shared", "a Mercurial repository's settings, whose hooks and extensions run at every hg command"},
+	{"~/.hgrc", "Mercurial's settings, whose hooks and extensions run at every hg command"},
+	{"~/.config/hg", "Mercurial's settings, whose hooks and extensions run at every hg command"},
+	{"**/.jj/repo/config.toml", "a Jujutsu repository's settings, whose pager, editor and aliases run at every jj command"},
+	{"~/.jjconfig.toml", "Jujutsu's settings, whose pager, editor and aliases run at every jj command"},
+	{"~/.config/jj", "Jujutsu's settings, whose pager, editor and aliases run at every jj command"},
+	{"**/bunfig.toml", "bun's settings, whose preload scripts run at every bun run and test"},
+	{"~/.bunfig.toml", "bun's settings, whose preload scripts run at every bun run and test"},
+	{"**/.claude/settings.json", "Claude Code's project settings, whose hooks run commands"},
+	{"**/.claude/settings.local.json", "Claude Code's project settings, whose hooks run commands"},
+	{"**/.mcp.json", "a project's MCP servers, commands an agent starts in the folder"},
+	{"**/__pycache__", "Python's compiled modules, run instead of the source beside them when their header matches it"},
+	{"**/*.pyc", "a compiled Python module, run by an import of its name"},
+	{"**/site-packages", "installed Python packages, run at every import and read by nobody"},
+	{"**/dist-packages", "installed Python packages, run at every import and read by nobody"},
+	{"**/node_modules", "installed Node.js packages, run at every start of the project and read by nobody"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

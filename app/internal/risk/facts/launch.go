@@ -135,7 +135,7 @@ var Viewers = []Viewer{
 	{Darwin, []string{"com.microsoft.edgemac"}, nil, InputWeb, "Edge shows web pages in its own sandbox"},
 	{Darwin, []string{"com.brave.browser"}, nil, InputWeb, "Brave shows web pages in its own sandbox"},
 	// Linux, by desktop file id and the program its Exec starts.
-	{Linux, []string{"org.gnome.evince", "evince"}, []string{"evince"}, InputFile, "Evince (Document Viewer) shows PDF, PostScript and DjVu"},
+	{Linux, []string{"org.gnome.evince", "evince"}, []string{"evince"}, InputFile, "Evince (Document Viewer) shows PDF and DjVu (PostScript it runs: such a file is no inert one)"},
 	{Linux, []string{"org.gnome.papers"}, []string{"papers"}, InputFile, "Papers shows PDF documents"},
 	{Linux, []string{"org.kde.okular", "okularapplication_pdf"}, []string{"okular"}, InputFile, "Okular shows documents"},
 	{Linux, []string{"atril"}, []string{"atril"}, InputFile, "Atril shows documents"},
@@ -287,7 +287,9 @@ const HeadSize = 512
 var ExtraRunnableExts = []string{".desktop", ".appimage", ".run", ".bin", ".exe", ".msi", ".com", ".bat",
 	".cmd", ".ps1", ".vbs", ".deb", ".rpm", ".flatpakref", ".flatpakrepo", ".snap", ".js", ".jse", ".wsf",
 	".hta", ".lnk", ".csh", ".fish", ".ksh", ".php", ".lua", ".tcl", ".ipynb", ".class", ".elf", ".out",
-	".so", ".dylib", ".o", ".apk", ".xpi"}
+	".so", ".dylib", ".o", ".apk", ".xpi",
+	// PostScript programs, which the viewers run in Ghostscript.
+	".ps", ".eps", ".epsf", ".epsi"}
 
 // magics are the starts of files that run: scripts (#!), ELF, Mach-O (both
 // byte orders, 32 and 64 bits, and fat), Windows PE, desktop entries and
@@ -306,6 +308,11 @@ var magics = []struct {
 	{[]byte("MZ"), "a Windows program"},
 	{[]byte("[Desktop Entry]"), "a desktop entry"},
 	{[]byte("FasdUAS"), "a compiled AppleScript"},
+	// A red team's: PostScript is a program, and the viewers that show it
+	// (Evince, Okular, Preview before macOS 14) run it in Ghostscript,
+	// whatever the file is named.
+	{[]byte("%!"), "a PostScript program (a viewer runs it in Ghostscript)"},
+	{[]byte{0xc5, 0xd0, 0xd3, 0xc6}, "an EPS program (PostScript a viewer runs in Ghostscript)"},
 }
 
 // Inert says whether opening f could run it, and if not why, by what it is:

@@ -79,6 +79,12 @@ func TestInert(t *testing.T) {
 		{"a Linux runnable extension", facts.File{Name: "x.AppImage", Mode: 0o644, Known: true}, false},
 		{"not read", facts.File{Name: "notes.txt"}, false},
 		{"a device", facts.File{Name: "tty", Mode: fs.ModeDevice | 0o666, Known: true}, false},
+		// A third red team's: PostScript is run by the viewers that show it.
+		{"PostScript named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("%!PS-Adobe-3.0\n")}, false},
+		{"PostScript by its name", facts.File{Name: "figures.PS", Mode: 0o644, Known: true, Head: []byte("")}, false},
+		{"an EPS with a preview", facts.File{Name: "chart.pdf", Mode: 0o644, Known: true, Head: []byte{0xc5, 0xd0, 0xd3, 0xc6, 0x20}}, false},
+		{"TeX, whose comments start with %", facts.File{Name: "paper.tex", Mode: 0o644, Known: true, Head: []byte("% draft\n\\documentclass{article}")}, true},
+		{"a name ending in ps", facts.File{Name: "maps", Mode: 0o644, Known: true, Head: []byte("hello")}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, why := facts.Inert(tc.f)

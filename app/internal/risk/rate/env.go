@@ -112,11 +112,16 @@ type Zone struct {
 	// may read a secret. Never set in a sandbox root; a credential store
 	// is hidden too.
 	Hidden string
+	// Secret is what the file holds when its name says it is a secret (a
+	// .env, a private key: SecretFile), wherever it lies; reading it reads
+	// that secret.
+	Secret string
 }
 
 // SecretRead says what reading the place may read, and whether that may
-// be a secret: a credential store (public keys excepted), or a hidden
-// place of the home that is not known harmless. Everything an action
+// be a secret: a credential store (public keys excepted), a hidden
+// place of the home that is not known harmless, or a file whose name says
+// it holds a secret (SecretFile). Everything an action
 // prints goes back to the agent, so either is a secret read.
 func (z Zone) SecretRead() (what string, ok bool) {
 	switch {
@@ -126,6 +131,8 @@ func (z Zone) SecretRead() (what string, ok bool) {
 		return "", false
 	case z.Hidden != "":
 		return z.Hidden + ", hidden in your home: unknown files there may hold secrets", true
+	case z.Secret != "":
+		return "what its name says it is: " + z.Secret, true
 	}
 	return "", false
 }
@@ -173,6 +180,15 @@ type zoneKey struct {
 }
 
 func classifyPathUncached(env *Env, p string) Zone {
+	z := classifyPlace(env, p)
+	if what, ok := SecretFile(p); ok && !z.Pub {
+		z.Secret = what
+	}
+	return z
+}
+
+// classifyPlace is ClassifyPath by where p lies, not by its name.
+func classifyPlace(env *Env, p string) Zone {
 	if p == "/" || p == "/*" {
 		return Zone{Kind: ZoneSystem, Detail: "the whole disk", HomeRoot: true}
 	}

@@ -1,0 +1,112 @@
+package rate
+
+import (
+	"path"
+	"strings"
+)
+
+// Files whose name says they hold a secret, wherever they are: a project's
+// .env, a private key beside a server's configuration, a keystore. The
+// sandbox lets an unasked action read a sandbox root whole, and the
+// redactor knows a secret only by its shape: a password whose key names it
+// (DB_PASSWORD=…) loses that shape when a command prints the value alone
+// (cut -d= -f2), and any secret does when it is printed one character a
+// line (grep -o .), spaced (od -c) or in wide characters (iconv). So
+// reading such a file is a secret read in every language, as a hidden
+// file of the home is, and asks first.
+//
+// What this cannot see: a name computed at run time or matched by a glob
+// (grep -o . $f), and a folder read whole (grep -r . proj); those need
+// the sandbox to hide such files from an unasked action.
+
+// secretFile is one entry of the table: a file name (lower case) or,
+// starting with "*", a suffix of one, or, ending in "*", a prefix.
+type secretFile struct {
+	name string
+	what string
+}
+
+// secretFiles are the names, each with what such a file holds.
+var secretFiles = []secretFile{
+	// Environment files: the usual home of an application's passwords and
+	// API keys (dotenv, docker compose, direnv's dotenv).
+	{".env", "an environment file (passwords and API keys)"},
+	{".env.*", "an environment file (passwords and API keys)"},
+	{"*.env", "an environment file (passwords and API keys)"},
+	// Private keys, by OpenSSH's default names and the usual extensions.
+	{"id_rsa", "an SSH private key"},
+	{"id_dsa", "an SSH private key"},
+	{"id_ecdsa", "an SSH private key"},
+	{"id_ed25519", "an SSH private key"},
+	{"id_ecdsa_sk", "an SSH private key"},
+	{"id_ed25519_sk", "an SSH private key"},
+	// A .pem is as often a certificate, public and printed to be read
+	// (openssl x509 -text): only the names that say key count.
+	{"*key.pem", "a private key (PEM)"},
+	{"*keypair.pem", "a private key (PEM: a cloud provider's key pair)"},
+	{"*private.pem", "a private key (PEM)"},
+	{"*.key", "a private key"},
+	{"*.p8", "a private key (PKCS #8: App Store Connect, APNs)"},
+	{"*.ppk", "a PuTTY private key"},
+	// Keystores and password databases.
+	{"*.p12", "a key store (PKCS #12)"},
+	{"*.pfx", "a key store (PKCS #12)"},
+	{"*.jks", "a Java key store"},
+	{"*.keystore", "a key store"},
+	{"*.kdbx", "a KeePass password database"},
+	// Credential files tools write in clear.
+	{".netrc", "machine passwords (netrc)"},
+	{"_netrc", "machine passwords (netrc)"},
+	{".pgpass", "PostgreSQL passwords"},
+	{".git-credentials", "stored git credentials"},
+	{".pypirc", "PyPI tokens"},
+	{".htpasswd", "password hashes (htpasswd)"},
+	{"credentials", "credentials (the AWS CLI's shape)"},
+	{"credentials.json", "credentials (OAuth client secrets, service account keys)"},
+	{"client_secret*", "an OAuth client secret"},
+	{"service-account*.json", "a cloud service account's private key"},
+	{"secrets.json", "an application's secrets"},
+	{"secrets.yml", "an application's secrets"},
+	{"secrets.yaml", "an application's secrets"},
+	{"secrets.toml", "an application's secrets"},
+	{"master.key", "a Rails master key (it decrypts the app's credentials)"},
+	{"*.tfstate", "Terraform state (it keeps every secret the infrastructure has, in clear)"},
+	{"*.tfstate.backup", "Terraform state (it keeps every secret the infrastructure has, in clear)"},
+	{"*.tfvars", "Terraform variables (passwords and tokens given to the infrastructure)"},
+}
+
+// notSecretFiles are names the table's patterns would match that are known
+// to hold no secret: templates of environment files, committed to be
+// copied and filled in.
+var notSecretFiles = []string{".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", "example.env", "sample.env"}
+
+// SecretFile says what a file named like the last element of p holds, when
+// its name says it holds a secret (secretFiles). p may be relative or
+// absolute; only its last element counts.
+func SecretFile(p string) (what string, ok bool) {
+	base := strings.ToLower(path.Base(strings.TrimRight(p, "/")))
+	if base == "" || base == "." || base == "/" {
+		return "", false
+	}
+	for _, n := range notSecretFiles {
+		if base == n {
+			return "", false
+		}
+	}
+	for _, f := range secretFiles {
+		if matchSecretName(f.name, base) {
+			return f.what, true
+		}
+	}
+	return "", false
+}
+
+// matchSecretName matches base against one entry: a whole name, a suffix
+// ("*.pem"), a prefix (".env.*", "client_secret*") or both ("service-account*.json").
+func matchSecretName(pat, base string) bool {
+	pre, suf, star := strings.Cut(pat, "*")
+	if !star {
+		return base == pat
+	}
+	return len(base) > len(pre)+len(suf) && strings.HasPrefix(base, pre) && strings.HasSuffix(base, suf)
+}

@@ -1,0 +1,64 @@
+package rate_test
+
+import (
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// TestSecretFile: the names that say a file holds a secret, wherever it
+// lies, and their look-alikes that do not.
+func TestSecretFile(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{".env", true},
+		{"proj/.env", true},
+		{"/Users/me/Documents/proj/.env.production", true},
+		{"deploy/prod.env", true},
+		{".ENV", true},
+		{"~/Documents/id_ed25519", true},
+		{"keys/id_rsa", true},
+		{"server.key", true},
+		{"certs/privkey.pem", true},
+		{"server-key.pem", true},
+		{"aws/my-keypair.pem", true},
+		{"AuthKey_ABC123.p8", true},
+		{"me.p12", true},
+		{"release.keystore", true},
+		{"vault.kdbx", true},
+		{"credentials", true},
+		{"client_secret_1234.apps.googleusercontent.com.json", true},
+		{"service-account-prod.json", true},
+		{"config/master.key", true},
+		{"infra/terraform.tfstate", true},
+		{"prod.tfvars", true},
+		{".netrc", true},
+		{".pgpass", true},
+		{"dir/", false},
+
+		{".env.example", false},
+		{".env.sample", false},
+		{".envrc", false},
+		{"environment.yml", false},
+		{"id_ed25519.pub", false},
+		{"server.pem", false},
+		{"fullchain.pem", false},
+		{"key.go", false},
+		{"keyboard.txt", false},
+		{"monkey.pem.txt", false},
+		{"package.json", false},
+		{".key", false},
+		{"", false},
+		{".", false},
+	} {
+		what, got := rate.SecretFile(tt.in)
+		if got != tt.want {
+			t.Errorf("SecretFile(%q) = %q, %v; want %v", tt.in, what, got, tt.want)
+		}
+		if got && what == "" {
+			t.Errorf("SecretFile(%q) says nothing of what it holds", tt.in)
+		}
+	}
+}

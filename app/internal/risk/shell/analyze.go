@@ -23,6 +23,7 @@ const maxWork = 200_000
 type shellShared struct {
 	work int
 	over bool
+	scr  *scratch // buffers the commands reuse (scratch.go); nil until first used
 }
 
 // bashParsers reuses parsers: building one costs more than parsing a
@@ -34,7 +35,7 @@ var bashParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Var
 // anchor set, every reason points at that span of the outer input. It is
 // what the risk facade's rate.Languages.Shell calls.
 func Into(v *rate.Verdict, src string, env *rate.Env, anchor *rate.Span, depth int) {
-	shellRun(v, src, env, anchor, depth, nil)
+	shellRun(v, src, env, anchor, depth, nil).sh.release()
 }
 
 // Argv adds to v the findings of a command given as an argument vector: no
@@ -61,6 +62,7 @@ func ArgvIn(v *rate.Verdict, argv []string, dir string, env *rate.Env) {
 	}
 	a.call(words, rate.Span{}, pipeCtx{})
 	a.finish()
+	a.sh.release()
 }
 
 // homeForm writes an absolute folder inside the home as ~/…, as the
@@ -568,12 +570,18 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	for _, as := range ce.Assigns {
 		a.assign(as)
 	}
-	words := make([]word, 0, len(ce.Args)+2)
+	// The words, and the operands among them, go into a buffer of the
+	// analysis's scratch, given back when the command is done.
+	scr := a.sh.scratch()
+	buf := scr.takeWords(len(ce.Args) + 2)
 	for _, w := range ce.Args {
-		words = a.appendWord(words, w, false)
+		buf = a.appendWord(buf, w, false)
 	}
+	n := len(buf)
+	words := buf[:n:n] // appending to it copies: the rest of buf is the operands'
 	name, args, bulk, _ := a.peel(words, Span{}, false)
-	ops := operands(args)
+	ops := appendOperands(buf[n:n], args)
+	defer scr.giveWords(buf[:min(cap(buf), n+len(ops))])
 	var text string
 	var known, obf bool
 	if !bulk {

@@ -209,6 +209,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/risk/interp:FuzzScan \
 	  ./app/internal/risk/shell:FuzzClientText \
+	  ./app/internal/risk/shell:FuzzQuickParse \
 	  ./app/internal/ipc:FuzzDecode \
 	  ./app/internal/dashboard:FuzzParseFilter \
 	  ./app/internal/dashboard:FuzzSplitText \

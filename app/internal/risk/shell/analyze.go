@@ -119,9 +119,7 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
 		return a
 	}
-	p := bashParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(b.Reader(src), "")
-	bashParsers.Put(p)
+	f, err := parseBash(src, b)
 	if err != nil && b.Live() {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
 	}
@@ -142,6 +140,25 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	a.stmts(f.Stmts, pc)
 	a.finish()
 	return a
+}
+
+// parseBash parses src as bash: the narrow form quickParse knows without
+// the parser, the rest with it.
+func parseBash(src string, b *rate.Bounds) (*syntax.File, error) {
+	if quickParsing {
+		if f, ok := quickParse(src); ok {
+			// The parser's reader looks at the assessment's bounds before
+			// it reads: so does this, to stop where the parser would.
+			if !b.Look() {
+				return nil, rate.ErrStopped
+			}
+			return f, nil
+		}
+	}
+	p := bashParsers.Get().(*syntax.Parser)
+	f, err := p.Parse(b.Reader(src), "")
+	bashParsers.Put(p)
+	return f, err
 }
 
 // spend charges n units of work; it reports false once the budget is gone
@@ -540,10 +557,22 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if s.Background {
 		pc.inPipe = true
 	}
+	// The words of the redirections and of the command, and the operands
+	// among them, go into a buffer of the analysis's scratch, given back
+	// when the statement is done.
+	scr := a.sh.scratch()
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	size := len(s.Redirs) + 2
+	if isCall {
+		size += len(ce.Args)
+	}
+	buf := scr.takeWords(size)
+	used := 0
+	defer func() { scr.giveWords(buf[:used]) }()
 	// Redirection words are evaluated once, here; here-documents and
 	// here-strings feed stdin.
-	pc, rws, fds := a.inputs(s, pc)
-	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	pc, rws, fds, buf := a.inputs(s, pc, buf)
+	used = len(buf)
 	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
 		// exec 3<… with no command opens the descriptor for the rest of
 		// the script.
@@ -570,18 +599,15 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	for _, as := range ce.Assigns {
 		a.assign(as)
 	}
-	// The words, and the operands among them, go into a buffer of the
-	// analysis's scratch, given back when the command is done.
-	scr := a.sh.scratch()
-	buf := scr.takeWords(len(ce.Args) + 2)
+	start := len(buf)
 	for _, w := range ce.Args {
 		buf = a.appendWord(buf, w, false)
 	}
 	n := len(buf)
-	words := buf[:n:n] // appending to it copies: the rest of buf is the operands'
+	words := buf[start:n:n] // appending to it copies: the rest of buf is the operands'
 	name, args, bulk, _ := a.peel(words, Span{}, false)
 	ops := appendOperands(buf[n:n], args)
-	defer scr.giveWords(buf[:min(cap(buf), n+len(ops))])
+	used = min(cap(buf), n+len(ops))
 	var text string
 	var known, obf bool
 	if !bulk {
@@ -608,8 +634,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 
 // inputs evaluates the words of s's redirections, once, and returns pc
 // with what they feed stdin (here-documents, here-strings, files, <&N),
-// the words, and the other descriptors they open.
-func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[string]pipeCtx) {
+// the words, the other descriptors they open, and buf with the words
+// written after what it held.
+func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]word, map[string]pipeCtx, []word) {
 	var rws [][]word
 	if len(s.Redirs) > 0 {
 		rws = make([][]word, len(s.Redirs))
@@ -660,7 +687,9 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[str
 		if r.Word == nil {
 			continue
 		}
-		rws[i] = a.evalWord(r.Word, true)
+		k := len(buf)
+		buf = a.appendWord(buf, r.Word, true)
+		rws[i] = buf[k:len(buf):len(buf)]
 		ws := rws[i]
 		switch r.Op {
 		case syntax.WordHdoc:
@@ -694,7 +723,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[str
 	if fds != nil {
 		pc.fds = fds
 	}
-	return pc, rws, fds
+	return pc, rws, fds, buf
 }
 
 // silent reports a command that prints nothing: redirected with > onto a
@@ -1107,15 +1136,18 @@ func usualCodeDir(d string) bool {
 	if strings.Contains(d, "/../") || strings.HasSuffix(d, "/..") {
 		return false
 	}
-	got := strings.Split(d, "/")
+	got := strings.Count(d, "/") + 1 // its elements, read one by one below
 	for _, u := range usualCodeDirElems() {
 		want, below := u.elems, u.below
-		if len(got) < len(want) || !below && len(got) != len(want) {
+		if got < len(want) || !below && got != len(want) {
 			continue
 		}
 		match := true
-		for i, e := range want {
-			ok, _ := path.Match(e, got[i])
+		rest := d
+		for _, e := range want {
+			var elem string
+			elem, rest, _ = strings.Cut(rest, "/")
+			ok, _ := path.Match(e, elem)
 			if !ok {
 				match = false
 				break

@@ -1,6 +1,10 @@
 package shell
 
-import "sync"
+import (
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // scratch is memory one analysis, and the analyses nested in it, reuse from
 // one simple command to the next: the lists of a command's words and the
@@ -10,8 +14,9 @@ import "sync"
 // its input) takes other buffers, never one in use. Nothing here outlives
 // the command that took it: a verdict holds strings, never these slices.
 type scratch struct {
-	words [][]word // word buffers given back, each of length 0
-	calls []*call  // call records given back
+	words [][]word         // word buffers given back, each of length 0
+	calls []*call          // call records given back
+	stmts [][]*syntax.Stmt // lists of a pipeline's stages given back, each of length 0
 }
 
 // scratches keeps scratch between assessments, as bashParsers keeps
@@ -80,4 +85,23 @@ func (s *scratch) takeCall(c call) *call {
 func (s *scratch) giveCall(c *call) {
 	*c = call{}
 	s.calls = append(s.calls, c)
+}
+
+// takeStmts returns an empty list for a pipeline's stages.
+func (s *scratch) takeStmts() []*syntax.Stmt {
+	if k := len(s.stmts); k > 0 {
+		l := s.stmts[k-1]
+		s.stmts = s.stmts[:k-1]
+		return l
+	}
+	return make([]*syntax.Stmt, 0, 8)
+}
+
+// giveStmts takes back a list from takeStmts.
+func (s *scratch) giveStmts(l []*syntax.Stmt) {
+	if cap(l) > maxKeptWords {
+		return
+	}
+	clear(l)
+	s.stmts = append(s.stmts, l[:0])
 }

@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"unicode/utf8"
-
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -21,12 +19,13 @@ import (
 //	command  = word (blanks word)*
 //	word     = (plain+ | "'" quoted* "'")+
 //	plain    = A-Z a-z 0-9 _ . / : = + , @ % -
-//	quoted   = any character but ' and the control characters of ASCII
+//	quoted   = printable ASCII but '  (the parser reads some other
+//	           characters as its own marks: U+0080 ends its input)
 //	blanks   = (space | tab)+
 //
 // A command's first word is neither a reserved word nor a builtin the
 // parser reads as syntax of its own (quickSpecial), and holds no = (an
-// assignment), and the text is valid UTF-8. Everything the parser treats specially in a word is outside
+// assignment). Everything the parser treats specially in a word is outside
 // plain: $ ` \ " { } [ ] * ? ~ # ! ( ) < > & ; and the line's end.
 
 // quickParsing turns quickParse on; the differential tests turn it off to
@@ -83,8 +82,8 @@ func quickParse(src string) (f *syntax.File, ok bool) {
 
 // quickScan checks src against the form and counts its nodes.
 func quickScan(src string) (n quickCounts, ok bool) {
-	if len(src) > quickMax || !utf8.ValidString(src) {
-		return n, false // the parser rejects invalid UTF-8, in quotes too
+	if len(src) > quickMax {
+		return n, false
 	}
 	i := skipBlanks(src, 0)
 	for {
@@ -97,7 +96,9 @@ func quickScan(src string) (n quickCounts, ok bool) {
 				case c == '\'':
 					j := i + 1
 					for j < len(src) && src[j] != '\'' {
-						if src[j] < 0x20 || src[j] == 0x7f {
+						if src[j] < 0x20 || src[j] >= 0x7f {
+							// Not printable ASCII: the parser's reader
+							// takes U+0080 and U+0081 for marks of its own.
 							return n, false
 						}
 						j++

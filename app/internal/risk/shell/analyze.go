@@ -119,6 +119,10 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
 		return a
 	}
+	if parserMarks(src) {
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.parser-mark", Span{}, "shell text contains U+0080 or U+0081, which the parser cannot read: not analysed")
+		return a
+	}
 	f, err := parseBash(src, b)
 	if err != nil && b.Live() {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
@@ -140,6 +144,15 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	a.stmts(f.Stmts, pc)
 	a.finish()
 	return a
+}
+
+// parserMarks reports src holding U+0080 or U+0081, which mvdan.cc/sh's
+// reader takes for marks of its own: U+0080 for the end of its input (echo
+// U+0080; rm -rf ~ parses as echo alone), U+0081 for a backslash and a
+// newline. A shell reads both as letters of a word, so the parser's tree
+// is not what runs.
+func parserMarks(src string) bool {
+	return strings.Contains(src, "\u0080") || strings.Contains(src, "\u0081")
 }
 
 // parseBash parses src as bash: the narrow form quickParse knows without

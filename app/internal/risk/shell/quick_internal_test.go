@@ -165,3 +165,31 @@ func FuzzQuickParse(f *testing.F) {
 		checkQuick(t, env, src)
 	})
 }
+
+// TestParserMarks: the parser takes U+0080 for the end of its input and
+// U+0081 for a backslash and a newline, where a shell reads letters. Shell
+// text holding either is not analysed, and is never Safe: with the parser's
+// tree, echo U+0080; rm -rf ~/Documents was rated safe. Runs names no
+// file for it either.
+func TestParserMarks(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "parser-marks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatalf("testdata/parser-marks.json: %v", err)
+	}
+	env := quickEnv(t)
+	for _, src := range cases {
+		v := quickVerdict(env, src, true)
+		if v.Level < level.Destructive || len(v.Reasons) != 1 || v.Reasons[0].Rule != "shell.parser-mark" {
+			t.Errorf("%q: %+v, want destructive, shell.parser-mark alone", src, v)
+		}
+		bound, end := env.Begin(context.Background(), quickLanguages{})
+		if r := Runs(src, nil, "/tmp", bound); r.Why == "" {
+			t.Errorf("Runs(%q) = %+v, want a reason it cannot name the files", src, r)
+		}
+		_ = end(&v)
+	}
+}

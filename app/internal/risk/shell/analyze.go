@@ -909,12 +909,22 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 		return
 	}
 	if a.seen == nil {
-		a.seen = map[syntax.Node]bool{}
+		// Made at about the size it will reach: growing it step by step
+		// allocates about as much again.
+		a.seen = make(map[syntax.Node]bool, min(substHint(a.src), maxSubstHint))
 	}
 	a.seen[n] = true
 	cwd := a.cwd
 	a.stmts(list, pipeCtx{})
 	a.cwd = cwd
+}
+
+// maxSubstHint bounds the room made for the substitutions of one script.
+const maxSubstHint = 1 << 16
+
+// substHint is about how many command and process substitutions src holds.
+func substHint(src string) int {
+	return strings.Count(src, "$(") + strings.Count(src, "<(") + strings.Count(src, ">(") + strings.Count(src, "`")/2
 }
 
 // assign evaluates an assignment's value once and rates what assigning it

@@ -205,6 +205,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk/rate:FuzzFormatWarning \
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk:FuzzShell \
+	  ./app/internal/risk/shell:FuzzQuickParse \
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/risk/interp:FuzzScan \

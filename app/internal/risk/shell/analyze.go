@@ -23,6 +23,7 @@ const maxWork = 200_000
 type shellShared struct {
 	work int
 	over bool
+	scr  *scratch // buffers the commands reuse (scratch.go); nil until first used
 }
 
 // bashParsers reuses parsers: building one costs more than parsing a
@@ -34,7 +35,7 @@ var bashParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Var
 // anchor set, every reason points at that span of the outer input. It is
 // what the risk facade's rate.Languages.Shell calls.
 func Into(v *rate.Verdict, src string, env *rate.Env, anchor *rate.Span, depth int) {
-	shellRun(v, src, env, anchor, depth, nil)
+	shellRun(v, src, env, anchor, depth, nil).sh.release()
 }
 
 // Argv adds to v the findings of a command given as an argument vector: no
@@ -61,6 +62,7 @@ func ArgvIn(v *rate.Verdict, argv []string, dir string, env *rate.Env) {
 	}
 	a.call(words, rate.Span{}, pipeCtx{})
 	a.finish()
+	a.sh.release()
 }
 
 // homeForm writes an absolute folder inside the home as ~/…, as the
@@ -117,9 +119,11 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.nul", Span{}, "shell text contains NUL bytes: not analysed")
 		return a
 	}
-	p := bashParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(b.Reader(src), "")
-	bashParsers.Put(p)
+	if parserMarks(src) {
+		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.parser-mark", Span{}, "shell text contains U+0080 or U+0081, which the parser cannot read: not analysed")
+		return a
+	}
+	f, err := parseBash(src, b)
 	if err != nil && b.Live() {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
 	}
@@ -140,6 +144,34 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	a.stmts(f.Stmts, pc)
 	a.finish()
 	return a
+}
+
+// parserMarks reports src holding U+0080 or U+0081, which mvdan.cc/sh's
+// reader takes for marks of its own: U+0080 for the end of its input (echo
+// U+0080; rm -rf ~ parses as echo alone), U+0081 for a backslash and a
+// newline. A shell reads both as letters of a word, so the parser's tree
+// is not what runs.
+func parserMarks(src string) bool {
+	return strings.Contains(src, "\u0080") || strings.Contains(src, "\u0081")
+}
+
+// parseBash parses src as bash: the narrow form quickParse knows without
+// the parser, the rest with it.
+func parseBash(src string, b *rate.Bounds) (*syntax.File, error) {
+	if quickParsing {
+		if f, ok := quickParse(src); ok {
+			// The parser's reader looks at the assessment's bounds before
+			// it reads: so does this, to stop where the parser would.
+			if !b.Look() {
+				return nil, rate.ErrStopped
+			}
+			return f, nil
+		}
+	}
+	p := bashParsers.Get().(*syntax.Parser)
+	f, err := p.Parse(b.Reader(src), "")
+	bashParsers.Put(p)
+	return f, err
 }
 
 // spend charges n units of work; it reports false once the budget is gone
@@ -538,10 +570,22 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if s.Background {
 		pc.inPipe = true
 	}
+	// The words of the redirections and of the command, and the operands
+	// among them, go into a buffer of the analysis's scratch, given back
+	// when the statement is done.
+	scr := a.sh.scratch()
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	size := len(s.Redirs) + 2
+	if isCall {
+		size += len(ce.Args)
+	}
+	buf := scr.takeWords(size)
+	used := 0
+	defer func() { scr.giveWords(buf[:used]) }()
 	// Redirection words are evaluated once, here; here-documents and
 	// here-strings feed stdin.
-	pc, rws, fds := a.inputs(s, pc)
-	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	pc, rws, fds, buf := a.inputs(s, pc, buf)
+	used = len(buf)
 	if fds != nil && isCall && len(ce.Args) == 1 && ce.Args[0].Lit() == "exec" {
 		// exec 3<… with no command opens the descriptor for the rest of
 		// the script.
@@ -568,12 +612,15 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	for _, as := range ce.Assigns {
 		a.assign(as)
 	}
-	words := make([]word, 0, len(ce.Args)+2)
+	start := len(buf)
 	for _, w := range ce.Args {
-		words = a.appendWord(words, w, false)
+		buf = a.appendWord(buf, w, false)
 	}
+	n := len(buf)
+	words := buf[start:n:n] // appending to it copies: the rest of buf is the operands'
 	name, args, bulk, _ := a.peel(words, Span{}, false)
-	ops := operands(args)
+	ops := appendOperands(buf[n:n], args)
+	used = min(cap(buf), n+len(ops))
 	var text string
 	var known, obf bool
 	if !bulk {
@@ -600,8 +647,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 
 // inputs evaluates the words of s's redirections, once, and returns pc
 // with what they feed stdin (here-documents, here-strings, files, <&N),
-// the words, and the other descriptors they open.
-func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[string]pipeCtx) {
+// the words, the other descriptors they open, and buf with the words
+// written after what it held.
+func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]word, map[string]pipeCtx, []word) {
 	var rws [][]word
 	if len(s.Redirs) > 0 {
 		rws = make([][]word, len(s.Redirs))
@@ -652,7 +700,9 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[str
 		if r.Word == nil {
 			continue
 		}
-		rws[i] = a.evalWord(r.Word, true)
+		k := len(buf)
+		buf = a.appendWord(buf, r.Word, true)
+		rws[i] = buf[k:len(buf):len(buf)]
 		ws := rws[i]
 		switch r.Op {
 		case syntax.WordHdoc:
@@ -686,7 +736,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx) (pipeCtx, [][]word, map[str
 	if fds != nil {
 		pc.fds = fds
 	}
-	return pc, rws, fds
+	return pc, rws, fds, buf
 }
 
 // silent reports a command that prints nothing: redirected with > onto a
@@ -859,12 +909,22 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 		return
 	}
 	if a.seen == nil {
-		a.seen = map[syntax.Node]bool{}
+		// Made at about the size it will reach: growing it step by step
+		// allocates about as much again.
+		a.seen = make(map[syntax.Node]bool, min(substHint(a.src), maxSubstHint))
 	}
 	a.seen[n] = true
 	cwd := a.cwd
 	a.stmts(list, pipeCtx{})
 	a.cwd = cwd
+}
+
+// maxSubstHint bounds the room made for the substitutions of one script.
+const maxSubstHint = 1 << 16
+
+// substHint is about how many command and process substitutions src holds.
+func substHint(src string) int {
+	return strings.Count(src, "$(") + strings.Count(src, "<(") + strings.Count(src, ">(") + strings.Count(src, "`")/2
 }
 
 // assign evaluates an assignment's value once and rates what assigning it
@@ -1099,15 +1159,18 @@ func usualCodeDir(d string) bool {
 	if strings.Contains(d, "/../") || strings.HasSuffix(d, "/..") {
 		return false
 	}
-	got := strings.Split(d, "/")
+	got := strings.Count(d, "/") + 1 // its elements, read one by one below
 	for _, u := range usualCodeDirElems() {
 		want, below := u.elems, u.below
-		if len(got) < len(want) || !below && len(got) != len(want) {
+		if got < len(want) || !below && got != len(want) {
 			continue
 		}
 		match := true
-		for i, e := range want {
-			ok, _ := path.Match(e, got[i])
+		rest := d
+		for _, e := range want {
+			var elem string
+			elem, rest, _ = strings.Cut(rest, "/")
+			ok, _ := path.Match(e, elem)
 			if !ok {
 				match = false
 				break

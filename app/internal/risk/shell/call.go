@@ -288,7 +288,7 @@ func (a *shellAn) call(words []word, sp Span, pc pipeCtx) {
 
 // callOps is call with the command's name, arguments and operands when the
 // caller has them already (ops nil: work them out).
-func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word, knownOps []word) {
+func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs []word, knownOps []word) {
 	for _, w := range words {
 		if w.splice {
 			a.add(effect.Of(effect.Unknown), "shell.splice", sp, "text computed at run time is spliced into the command unquoted: it can change the command")
@@ -321,7 +321,9 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 		// xargs appends many words read from stdin.
 		args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
 	}
-	c := &call{a: a, name: name, args: args, span: sp, pc: pc}
+	scr := a.sh.scratch()
+	c := scr.takeCall(call{a: a, name: name, args: args, span: sp, pc: pc})
+	defer scr.giveCall(c)
 	if knownOps != nil && !bulk {
 		c.ops = knownOps
 	}
@@ -386,7 +388,10 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, _ []word,
 	}
 	// Reading from credential stores, whatever the command.
 	if !noPathRead[name] {
-		ops := operands(args)
+		ops := knownOps
+		if ops == nil || bulk || !sameWords(args, knownArgs) {
+			ops = operands(args)
+		}
 		for i, w := range ops {
 			if i > 0 && i == len(ops)-1 && writesLast(name, w, a) {
 				continue // its destination (rows_secrets.go)
@@ -555,8 +560,18 @@ func hasArg(args []word, vals ...string) bool {
 	return false
 }
 
+// sameWords reports x and y are the same words of the same list: the
+// operands worked out for one are the other's.
+func sameWords(x, y []word) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}
+
 // operands are the words that are not options.
-func operands(args []word) []word {
+func operands(args []word) []word { return appendOperands(nil, args) }
+
+// appendOperands is operands written after dst (a buffer of the caller's),
+// when some words are options; args itself when none is.
+func appendOperands(dst, args []word) []word {
 	options := false
 	for _, w := range args {
 		if strings.HasPrefix(w.s, "-") {
@@ -567,7 +582,7 @@ func operands(args []word) []word {
 	if !options {
 		return args
 	}
-	var out []word
+	out := dst
 	end := false
 	for _, w := range args {
 		if !end && w.s == "--" {

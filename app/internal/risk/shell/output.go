@@ -14,18 +14,10 @@ import (
 // pipeline walks a | b | c, telling each stage what feeds it. Its stages
 // run in subshells: a cd there does not last.
 func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
-	var stages []*syntax.Stmt
-	var flatten func(s *syntax.Stmt)
-	flatten = func(s *syntax.Stmt) {
-		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
-			flatten(b.X)
-			flatten(b.Y)
-			return
-		}
-		stages = append(stages, s)
-	}
-	flatten(c.X)
-	flatten(c.Y)
+	scr := a.sh.scratch()
+	stages := scr.takeStmts()
+	stages = appendStages(appendStages(stages, c.X), c.Y)
+	defer scr.giveStmts(stages)
 	feed := pc
 	feed.inPipe = true
 	cwd := a.cwd
@@ -34,6 +26,15 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf}
 	}
 	a.cwd = cwd
+}
+
+// appendStages appends the stages of the pipeline s to stages: s itself
+// when it is not a pipeline (or one with redirections of its own).
+func appendStages(stages []*syntax.Stmt, s *syntax.Stmt) []*syntax.Stmt {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
+		return appendStages(appendStages(stages, b.X), b.Y)
+	}
+	return append(stages, s)
 }
 
 // produces classifies what a command writes to stdout, for the stage after

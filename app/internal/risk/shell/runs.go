@@ -128,6 +128,10 @@ func (r *runsWalk) script(src, dir string) {
 	}
 	r.depth++
 	defer func() { r.depth-- }()
+	if parserMarks(src) {
+		r.fail("the shell command holds a character the parser cannot read")
+		return
+	}
 	p := bashParsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(src), "")
 	bashParsers.Put(p)

@@ -1,0 +1,30 @@
+package execute
+
+import "testing"
+
+// BenchmarkRootSecretsFirst is the first listing of a 20,000-entry root's
+// secret files (benchTree): every folder read.
+func BenchmarkRootSecretsFirst(b *testing.B) {
+	root := benchTree(b)
+	for b.Loop() {
+		x := rootLinks{now: settled}
+		if _, err := x.secretFiles([]string{root}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRootSecretsAgain is the listing before a later unasked action,
+// nothing changed: one lstat per folder, and the links resolved.
+func BenchmarkRootSecretsAgain(b *testing.B) {
+	root := benchTree(b)
+	x := rootLinks{now: settled}
+	if _, err := x.secretFiles([]string{root}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := x.secretFiles([]string{root}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,7 +4,6 @@ package execute_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -63,25 +62,7 @@ func newSecretsRig(t *testing.T) *redRig {
 }
 
 // secretPayload returns the argv of the payload name of secrets.json.
-func secretPayload(t *testing.T, name string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "review", "secrets.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]string
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
-	argv, ok := all[name]
-	if !ok {
-		t.Fatalf("no payload %q in secrets.json", name)
-	}
-	if _, err := os.Stat(argv[0]); err != nil {
-		t.Skipf("%s is not installed", argv[0])
-	}
-	return argv
-}
+func secretPayload(t *testing.T, name string) []string { return payloadIn(t, "secrets.json", name) }
 
 // leaked returns the secrets of the rig that what came back holds, as
 // printed or with every blank taken out.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"golang.org/x/sys/unix"
 )
 
 // A project's .envrc, .vscode or hook may be a link to a file or folder
@@ -78,6 +79,11 @@ type folderStamp struct {
 // reachedLink is a link in a root and where it leads (resolved).
 type reachedLink struct{ link, target string }
 
+// stampOf is the stamp of a folder lstat described.
+func stampOf(st *unix.Stat_t) folderStamp {
+	return folderStamp{mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix()), dev: uint64(st.Dev), ino: uint64(st.Ino)}
+}
+
 // walkStop says why a walk of the roots did not see everything ("" when it
 // did), naming the root it stopped in.
 type walkStop string
@@ -102,8 +108,8 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 	var stop walkStop
 	var walk func(root, dir string, depth int) bool
 	walk = func(root, dir string, depth int) bool {
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() {
+		var lst unix.Stat_t
+		if err := unix.Lstat(dir, &lst); err != nil || lst.Mode&unix.S_IFMT != unix.S_IFDIR {
 			delete(x.folders, dir)
 			return true
 		}
@@ -112,7 +118,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 			return false
 		}
 		seen[dir] = true
-		st := stampOf(fi)
+		st := stampOf(&lst)
 		f, ok := x.folders[dir]
 		if !ok || f.racy || f.stamp != st {
 			listed := now()

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // secretTree makes files and folders (a name ending in / is a folder)
@@ -178,11 +180,11 @@ func TestSecretFilesRacy(t *testing.T) {
 			secretTree(t, root, "proj/.env")
 			// As if the .env had been made in the tick of the listing:
 			// the folder's stamp unchanged.
-			fi, err := os.Lstat(proj)
-			if err != nil {
+			var st unix.Stat_t
+			if err := unix.Lstat(proj, &st); err != nil {
 				t.Fatal(err)
 			}
-			f.stamp = stampOf(fi)
+			f.stamp = stampOf(&st)
 			x.folders[proj] = f
 			if got := relSecrets(t, &x, root); !slices.Equal(got, tc.want) {
 				t.Fatalf("secret files %q, want %q", got, tc.want)

@@ -53,6 +53,7 @@ type rootLinks struct {
 	folders  map[string]indexedFolder
 	complete bool
 	limit    int              // entries one walk looks at; 0 means maxIndexed
+	secrets  int              // secret files one action may have hidden; 0 means maxSecretFiles
 	now      func() time.Time // the clock racyWindow is measured with; nil means time.Now
 	listed   int              // folders read so far (their entries listed): what a walk cost
 }

@@ -69,13 +69,17 @@ func (x *rootLinks) secretFiles(roots []string) ([]string, error) {
 			"a command runs there unasked only when every secret file in it is hidden, so this one runs only if you approve it "+
 			"(or take that folder out of \"roots\" in settings.json)", ErrSecretsUnhidden, stop)
 	}
-	if len(out) > maxSecretFiles {
-		where := out[maxSecretFiles]
+	most := x.secrets
+	if most == 0 {
+		most = maxSecretFiles
+	}
+	if len(out) > most {
+		where := out[most]
 		if r, _, ok := rootOf(roots, where, false); ok {
 			where = r
 		}
 		return nil, fmt.Errorf("%w: the sandbox roots hold more than %d files whose names say they hold a secret (.env, keys, "+
-			"credentials), %s among them; this command runs only if you approve it", ErrSecretsUnhidden, maxSecretFiles, where)
+			"credentials), %s among them; this command runs only if you approve it", ErrSecretsUnhidden, most, where)
 	}
 	return out, nil
 }

@@ -3,8 +3,10 @@ package execute
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -96,10 +98,34 @@ func leadsToSecret(p string) bool {
 	if _, ok := rate.SecretFile(p); ok {
 		return true
 	}
-	r, err := filepath.EvalSymlinks(p)
+	end, err := linkEnd(p)
 	if err != nil {
 		return true // changed since the stat: hide it rather than guess
 	}
-	_, ok := rate.SecretFile(r)
+	_, ok := rate.SecretFile(end)
 	return ok
+}
+
+// linkEnd returns a path whose last element is the name of the file the
+// link p leads to. Most links lead to a file in one step: the link's
+// text, read from its folder as the kernel reads it (a "..", after a
+// link on the way, climbs out of where that link leads, so the text is
+// not cleaned), names a file that is no link. Chains are resolved whole.
+func linkEnd(p string) (string, error) {
+	text, err := os.Readlink(p)
+	if err != nil {
+		return "", err
+	}
+	t := text
+	if !strings.HasPrefix(t, "/") {
+		t = filepath.Dir(p) + "/" + text
+	}
+	fi, err := os.Lstat(t)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return t, nil
+	}
+	return filepath.EvalSymlinks(p)
 }

@@ -68,7 +68,13 @@ func TestSecretFiles(t *testing.T) {
 	outside := t.TempDir()
 	secretTree(t, root, ".env", ".env.example", "notes.txt", "app/config/master.key", "app/credentials.json",
 		"infra/prod.tfstate", "deploy/.env/.env", "keys/id_rsa/id_rsa", "keys/id_rsa.pub", "certs/site.pem")
-	secretTree(t, outside, "server.key", "plain.txt")
+	secretTree(t, outside, "server.key", "plain.txt", "sub/")
+	// outside/notes.txt → server.key; the root's hop → outside/sub, so
+	// ../hop/../notes.txt from docs is outside/notes.txt, while a lexical
+	// reading of it names the root's own notes.txt, a plain file.
+	if err := os.Symlink("server.key", filepath.Join(outside, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
 	for link, target := range map[string]string{
 		"readme.md":       ".env",                                // a link in the root to a secret file of the root
 		"docs/notes.txt":  filepath.Join(outside, "server.key"),  // to one outside the roots, by an innocent name
@@ -78,6 +84,8 @@ func TestSecretFiles(t *testing.T) {
 		"docs/keys":       "../keys",                             // a folder
 		"docs/nowhere":    filepath.Join(outside, "missing.key"), // dangling
 		"docs/example.md": "../.env.example",
+		"hop":             filepath.Join(outside, "sub"),
+		"docs/climb.txt":  "../hop/../notes.txt", // climbs out of where hop leads
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755); err != nil {
 			t.Fatal(err)
@@ -88,7 +96,7 @@ func TestSecretFiles(t *testing.T) {
 	}
 	var x rootLinks
 	want := []string{".env", "app/config/master.key", "app/credentials.json", "deploy/.env/.env", "docs/chain.txt",
-		"docs/notes.txt", "docs/ssh.key", "infra/prod.tfstate", "keys/id_rsa/id_rsa", "readme.md"}
+		"docs/climb.txt", "docs/notes.txt", "docs/ssh.key", "infra/prod.tfstate", "keys/id_rsa/id_rsa", "readme.md"}
 	if got := relSecrets(t, &x, root); !slices.Equal(got, want) {
 		t.Fatalf("secret files %q, want %q", got, want)
 	}

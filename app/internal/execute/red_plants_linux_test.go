@@ -3,10 +3,8 @@
 package execute_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,25 +17,7 @@ import (
 // home made in a temporary folder (newRedRig); nobody keeps what is held.
 
 // payload3 returns the argv of the payload name of red3.json.
-func payload3(t *testing.T, name string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "review", "red3.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]string
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
-	argv, ok := all[name]
-	if !ok {
-		t.Fatalf("no payload %q in red3.json", name)
-	}
-	if _, err := os.Stat(argv[0]); err != nil {
-		t.Skipf("%s is not installed", argv[0])
-	}
-	return argv
-}
+func payload3(t *testing.T, name string) []string { return payloadIn(t, "red3.json", name) }
 
 // plantRig is a home whose Documents folder, the sandbox root, holds a
 // Mercurial and a Jujutsu repository, a Python project with a virtual

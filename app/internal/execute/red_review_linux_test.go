@@ -71,10 +71,14 @@ func newRedRig(t *testing.T, roots []string, files map[string]redFile) *redRig {
 		ex: reviewingExecutor(t, home, data, roots)}
 }
 
-// payload returns the argv of the red team's payload name.
-func payload(t *testing.T, name string) []string {
+// payload returns the argv of the red team's payload name (red.json).
+func payload(t *testing.T, name string) []string { return payloadIn(t, "red.json", name) }
+
+// payloadIn returns the argv of the payload name of testdata/review/file;
+// the test is skipped when its program is not installed.
+func payloadIn(t *testing.T, file, name string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "review", "red.json"))
+	b, err := os.ReadFile(filepath.Join("testdata", "review", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +88,7 @@ func payload(t *testing.T, name string) []string {
 	}
 	argv, ok := all[name]
 	if !ok {
-		t.Fatalf("no payload %q in red.json", name)
+		t.Fatalf("no payload %q in %s", name, file)
 	}
 	if _, err := os.Stat(argv[0]); err != nil {
 		t.Skipf("%s is not installed", argv[0])

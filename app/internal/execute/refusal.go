@@ -38,6 +38,7 @@ func explainRefusal(err error, stderr string, roots []string) error {
 	}
 	return &refusalError{err: err, note: "commands may write only in " + where +
 		" and a temporary folder of their own, and never reach Airlock's files, the credential stores or hidden folders of your home that you have not approved; " +
+		"unless you approve them, they do not see the files in those folders whose names say they hold secrets (.env, keys, credentials); " +
 		"to let commands write in another folder, add it to \"roots\" in settings.json"}
 }
 

@@ -63,7 +63,7 @@ func newReviewRig(t *testing.T) *reviewRig {
 // that confines commands with the real sandbox, layers staged in data
 // (Airlock's data folder), and trashes into the home's freedesktop Trash.
 // The test is skipped where the sandbox cannot run.
-func reviewingExecutor(t *testing.T, home, data string, roots []string) *execute.Executor {
+func reviewingExecutor(t testing.TB, home, data string, roots []string) *execute.Executor {
 	t.Helper()
 	cfg, err := sanitize.NewConfig(home, roots)
 	if err != nil {

@@ -1,12 +1,16 @@
 package execute
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"golang.org/x/sys/unix"
 )
 
 // A project's .envrc, .vscode or hook may be a link to a file or folder
@@ -18,33 +22,156 @@ import (
 // of them is a place of the table (linkedWhy).
 //
 // Walking a root at every review would cost a second for a large
-// Documents folder, so the index keeps, for each folder, its modification
-// time and the names of its links and sub-folders; a walk after the first
-// reads again only the folders whose time changed (a link made, removed or
-// replaced changes its folder's time), one lstat for the others.
+// Documents folder, so the index keeps, for each folder, its stamp (times
+// and inode) and the names of its links, sub-folders and secret files
+// (rootsecrets.go); a walk after the first reads again only the folders
+// whose stamp changed (an entry made, removed or replaced changes its
+// folder's times), one lstat for the others.
 
 // maxIndexed bounds the entries one walk of the roots looks at. Past it
 // the index is incomplete and the review fails closed: a change to a file
 // that existed is held, since a link the walk did not reach may lead to it.
 const maxIndexed = 2_000_000
 
-// rootLinks is the index, kept by the Executor across reviews.
+// maxIndexDepth bounds how deep the walk goes below a root; a folder below
+// it makes the walk incomplete, as the entry bound does. A path deeper
+// than this is not one a person keeps a project at (Linux's PATH_MAX
+// allows about 2,000 one-letter folders).
+const maxIndexDepth = 256
+
+// racyWindow is how recent a folder's change may be for its listing not to
+// be trusted at the next walk. A folder's times come from a clock coarser
+// than the walk's (a jiffy on Linux, a second on HFS+), so an entry made
+// in the same tick as the listing, just after it, leaves the folder's
+// times as they were listed; such a folder is listed again until its last
+// change is older than this (git's "racily clean" entries).
+const racyWindow = 2 * time.Second
+
+// rootLinks is the index, kept by the Executor across reviews and actions.
 type rootLinks struct {
 	mu       sync.Mutex
 	folders  map[string]indexedFolder
 	complete bool
-	limit    int // entries one walk looks at; 0 means maxIndexed
+	limit    int              // entries one walk looks at; 0 means maxIndexed
+	secrets  int              // secret files one action may have hidden; 0 means maxSecretFiles
+	now      func() time.Time // the clock racyWindow is measured with; nil means time.Now
+	listed   int              // folders read so far (their entries listed): what a walk cost
 }
 
 // indexedFolder is what the index knows of one folder.
 type indexedFolder struct {
-	mtime   time.Time
-	links   []string // names of the links in it
-	folders []string // names of the folders in it
+	stamp   folderStamp // what the folder's inode said when it was listed
+	racy    bool        // listed too soon after its last change: list it again
+	links   []string    // names of the links in it
+	folders []string    // names of the folders in it
+	secrets []string    // names of the regular files in it that rate.SecretFile knows
+}
+
+// folderStamp is what says a folder changed: an entry made, removed or
+// renamed in it changes its modification and change times; a folder
+// replaced by another (renamed over it, or made again) has another inode
+// or change time even when its modification time was set back (touch -d,
+// cp -p, tar). The change time cannot be set by its owner.
+type folderStamp struct {
+	mtime, ctime time.Time
+	dev, ino     uint64
 }
 
 // reachedLink is a link in a root and where it leads (resolved).
 type reachedLink struct{ link, target string }
+
+// stampOf is the stamp of a folder lstat described.
+func stampOf(st *unix.Stat_t) folderStamp {
+	return folderStamp{mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix()), dev: uint64(st.Dev), ino: uint64(st.Ino)}
+}
+
+// walkStop says why a walk of the roots did not see everything ("" when it
+// did), naming the root it stopped in.
+type walkStop string
+
+// walkLocked brings the index up to date with the roots, reading again only the
+// folders whose stamp changed, and calls visit with each folder in them
+// and what the index knows of it, parents first. It does not follow links.
+// Call it with x.mu held.
+func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexedFolder)) walkStop {
+	if x.folders == nil {
+		x.folders = map[string]indexedFolder{}
+	}
+	now := time.Now
+	if x.now != nil {
+		now = x.now
+	}
+	seen := map[string]bool{}
+	count, limit := 0, x.limit
+	if limit == 0 {
+		limit = maxIndexed
+	}
+	var stop walkStop
+	var walk func(root, dir string, depth int) bool
+	walk = func(root, dir string, depth int) bool {
+		var lst unix.Stat_t
+		if err := unix.Lstat(dir, &lst); err != nil || lst.Mode&unix.S_IFMT != unix.S_IFDIR {
+			delete(x.folders, dir)
+			return true
+		}
+		if depth > maxIndexDepth {
+			stop = walkStop(fmt.Sprintf("%s holds folders nested more than %d deep", root, maxIndexDepth))
+			return false
+		}
+		seen[dir] = true
+		st := stampOf(&lst)
+		f, ok := x.folders[dir]
+		if !ok || f.racy || f.stamp != st {
+			listed := now()
+			f = indexedFolder{stamp: st, racy: listed.Sub(st.mtime) < racyWindow || listed.Sub(st.ctime) < racyWindow}
+			es, err := os.ReadDir(dir)
+			if err != nil {
+				return true // unreadable to the gate: nothing to follow there
+			}
+			x.listed++
+			count += len(es)
+			for _, e := range es {
+				switch t := e.Type(); {
+				case t&fs.ModeSymlink != 0:
+					f.links = append(f.links, e.Name())
+				case t.IsDir():
+					f.folders = append(f.folders, e.Name())
+				case t.IsRegular():
+					if _, secret := rate.SecretFile(e.Name()); secret {
+						f.secrets = append(f.secrets, e.Name())
+					}
+				}
+			}
+			x.folders[dir] = f
+		}
+		count++
+		if count > limit {
+			stop = walkStop(fmt.Sprintf("%s holds more than %d files and folders", root, limit))
+			return false
+		}
+		visit(dir, &f)
+		for _, s := range f.folders {
+			if !walk(root, filepath.Join(dir, s), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, r := range roots {
+		if !walk(r, r, 0) {
+			break
+		}
+	}
+	if stop == "" {
+		for d := range x.folders {
+			if !seen[d] {
+				delete(x.folders, d) // gone since the last walk
+			}
+		}
+	}
+	x.complete = stop == ""
+	return stop
+}
 
 // links walks the roots (reading only what changed since the last walk)
 // and returns the links in them that matter, with where they lead, and
@@ -56,46 +183,9 @@ type reachedLink struct{ link, target string }
 func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLink, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.folders == nil {
-		x.folders = map[string]indexedFolder{}
-	}
-	seen := map[string]bool{}
-	count, limit := 0, x.limit
-	if limit == 0 {
-		limit = maxIndexed
-	}
 	var out []reachedLink
 	var files []string // links to files whose own paths no place names
-	var walk func(dir string) bool
-	walk = func(dir string) bool {
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() {
-			delete(x.folders, dir)
-			return true
-		}
-		seen[dir] = true
-		f, ok := x.folders[dir]
-		if !ok || !f.mtime.Equal(fi.ModTime()) {
-			f = indexedFolder{mtime: fi.ModTime()}
-			es, err := os.ReadDir(dir)
-			if err != nil {
-				return true // unreadable to the gate: nothing to follow there
-			}
-			count += len(es)
-			for _, e := range es {
-				switch t := e.Type(); {
-				case t&fs.ModeSymlink != 0:
-					f.links = append(f.links, e.Name())
-				case t.IsDir():
-					f.folders = append(f.folders, e.Name())
-				}
-			}
-			x.folders[dir] = f
-		}
-		count++
-		if count > limit {
-			return false
-		}
+	stop := x.walkLocked(roots, func(dir string, f *indexedFolder) {
 		for _, l := range f.links {
 			p := filepath.Join(dir, l)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !named(p) {
@@ -106,30 +196,9 @@ func (x *rootLinks) links(roots []string, named func(string) bool) ([]reachedLin
 				out = append(out, reachedLink{link: p, target: r})
 			}
 		}
-		for _, s := range f.folders {
-			if !walk(filepath.Join(dir, s)) {
-				return false
-			}
-		}
-		return true
-	}
-	complete := true
-	for _, r := range roots {
-		if !walk(r) {
-			complete = false
-			break
-		}
-	}
+	})
 	out = append(out, reachedFiles(out, files, named)...)
-	if complete {
-		for d := range x.folders {
-			if !seen[d] {
-				delete(x.folders, d) // gone since the last walk
-			}
-		}
-	}
-	x.complete = complete
-	return out, complete
+	return out, stop == ""
 }
 
 // reachedFiles returns, of the links to files whose own paths no place

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
@@ -30,7 +31,10 @@ const (
 //
 // Each runs confined by e.Sandbox with the profile of g (the grant the gate
 // decided); with no Sandbox, commands run unconfined and scripts are refused
-// (only tests leave it out).
+// (only tests leave it out). One the person did not approve does not see
+// the secret files of the sandbox roots (rootsecrets.go): they are added
+// to g.Secrets, and when they cannot all be found it does not start (the
+// error wraps ErrSecretsUnhidden).
 func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []string, dir string, g sandbox.Grant) (Result, error) {
 	release, err := e.turn(ctx)
 	if err != nil {
@@ -61,6 +65,15 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	d := e.Desktop
 	if d == nil {
 		d = Unavailable()
+	}
+	if e.Sandbox != nil && !g.Approved {
+		// Unasked, it does not see the secret files of the roots
+		// (rootsecrets.go).
+		secrets, err := e.links.secretFiles(e.roots())
+		if err != nil {
+			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+		}
+		g.Secrets = append(slices.Clone(g.Secrets), secrets...)
 	}
 	var confine Confine
 	if e.Sandbox != nil {

@@ -70,6 +70,13 @@ type Grant struct {
 	// (Reveals). The credential stores and Airlock's own files stay hidden
 	// whatever it says.
 	Reveal []string
+	// Secrets are files in the sandbox roots whose names say they hold a
+	// secret (.env, keys, credentials: risk/rate.SecretFile), and links to
+	// such files, that the action may not reach: for an action that runs
+	// unasked, the executor fills it from its index of the roots
+	// (execute/rootsecrets.go). Absolute. Hidden as the home's hidden
+	// entries are, in the roots and in their copy-on-write views.
+	Secrets []string
 }
 
 // GrantFor returns the grant of an action with verdict v that the person
@@ -178,6 +185,11 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 			return Profile{}, err
 		}
 	}
+	for _, f := range g.Secrets {
+		if err := absolute("secret file", f); err != nil {
+			return Profile{}, err
+		}
+	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
 	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp}
 
@@ -201,6 +213,7 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	// temporary folder and what the person approved naming.
 	keep := append(append(cleanAll(s.Roots), temp), cleanAll(g.Reveal)...)
 	hide = append(hide, hiddenEntries(home, keep, goos == "darwin")...)
+	hide = append(hide, cleanAll(g.Secrets)...)
 	runtimeDir := env["XDG_RUNTIME_DIR"]
 	if !filepath.IsAbs(runtimeDir) {
 		runtimeDir = ""

@@ -68,6 +68,9 @@ func TestDerive(t *testing.T) {
 			read: []string{"/", home, docs, temp}, hidden: never},
 		{name: "the AppleScript helper is Airlock's program", os: "darwin", kind: sandbox.KindAppleScript,
 			hidden: []string{data, logs, home + "/.ssh"}, shown: []string{program}},
+		{name: "the secret files of the roots, unasked", os: "linux", kind: sandbox.KindCommand,
+			g:      sandbox.Grant{Secrets: []string{docs + "/proj/.env", docs + "/proj/sub/../server.key"}},
+			hidden: []string{docs + "/proj/.env", docs + "/proj/server.key"}, shown: []string{docs, docs + "/proj"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,6 +149,12 @@ func TestDeriveRefuses(t *testing.T) {
 		{"NUL in a root", func(s *sandbox.Settings, _, _ *string) { s.Roots = []string{"/home/ann/Doc\x00uments"} }, "NUL"},
 		{"temporary folder in a hidden one", func(_ *sandbox.Settings, _, tmp *string) { *tmp = runDir + "/airlock-action-1" }, "set TMPDIR to another folder"},
 	}
+	t.Run("relative secret file", func(t *testing.T) {
+		_, err := sandbox.Derive(settings(), sandbox.KindCommand, sandbox.Grant{Secrets: []string{"proj/.env"}}, temp)
+		if err == nil || !strings.Contains(err.Error(), "secret file") {
+			t.Fatalf("err = %v, want one saying the secret file is not absolute", err)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, kind, tmp := settings(), sandbox.KindCommand, temp

@@ -72,7 +72,8 @@ func Seatbelt(p Profile) (text string, params []string, err error) {
 	sb.line(`(deny file-read* file-write* file-ioctl (regex #"^/dev/(tty|pty|ptmx)"))`)
 	if len(p.Hide) > 0 {
 		sb.line("; Never: Airlock's own files, the credential stores and agent sockets (reading, writing,")
-		sb.line("; connecting), and without the UI grant the display's and bus's. Last: later rules win.")
+		sb.line("; connecting), without the UI grant the display's and bus's, and unasked the secret files")
+		sb.line("; of the sandbox roots (.env, keys, credentials). Last: later rules win.")
 		sb.rule("(deny file-read* file-write* network-outbound", "subpath", "HIDE", p.Hide)
 	}
 	return sb.b.String(), sb.params, nil

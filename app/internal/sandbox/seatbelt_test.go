@@ -548,3 +548,30 @@ func TestResolve(t *testing.T) {
 		t.Fatalf("Hide = %q", p.Hide)
 	}
 }
+
+// TestSeatbeltSecretFiles: the secret files of the roots an unasked
+// action's grant names are refused to it, reading and writing, by the last
+// rule of its profile, after the roots' allows, for every kind of action.
+func TestSeatbeltSecretFiles(t *testing.T) {
+	secrets := []string{"/Users/ann/Documents/proj/.env", "/Users/ann/Documents/proj/server.key"}
+	for _, kind := range []string{sandbox.KindCommand, sandbox.KindAppleScript, sandbox.KindJXA} {
+		p := macProfile(t, kind, sandbox.Grant{Secrets: secrets})
+		text, params := seatbelt(t, p)
+		rules := parseRules(t, text)
+		last := rules[len(rules)-1]
+		if last.action != "deny" || !last.has("file-read*") || !last.has("file-write*") {
+			t.Fatalf("%s: the last rule is %s %q, want the hidden paths' deny", kind, last.action, last.ops)
+		}
+		for _, s := range secrets {
+			var key string
+			for k, v := range params {
+				if v == s {
+					key = k
+				}
+			}
+			if !strings.HasPrefix(key, "HIDE_") || !slices.Contains(last.filters, `(subpath (param "`+key+`"))`) {
+				t.Errorf("%s: %s is not refused by the last rule (parameter %q)", kind, s, key)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -381,4 +382,46 @@ func FuzzReadLoose(f *testing.F) {
 			gitSHA1.parseCommit(body)
 		}
 	})
+}
+
+// buildIndex writes a version 2 index of n files in folders of 100, as
+// git would: sorted, padded, with its checksum.
+func buildIndex(n int, h gitHash) []byte {
+	var b bytes.Buffer
+	b.WriteString("DIRC\x00\x00\x00\x02")
+	b.Write([]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})
+	for i := range n {
+		path := fmt.Sprintf("src/d%05d/file%03d.go", i/100, i%100)
+		start := b.Len()
+		b.Write(make([]byte, 24))
+		b.Write([]byte{0, 0, 0x81, 0xa4}) // 0100644
+		b.Write(make([]byte, 12))
+		b.Write(h.objectID("blob", []byte(path)))
+		b.Write([]byte{byte(len(path) >> 8), byte(len(path))})
+		b.WriteString(path)
+		for pad := (b.Len() - start + 8) &^ 7; b.Len()-start < pad; {
+			b.WriteByte(0)
+		}
+	}
+	w := h.new()
+	w.Write(b.Bytes())
+	b.Write(w.Sum(nil))
+	return b.Bytes()
+}
+
+// BenchmarkIndexCheck: reading an index of 100,000 files and computing
+// the tree git commit would make of it, what a commit's check costs
+// beyond hashing the files it added.
+func BenchmarkIndexCheck(b *testing.B) {
+	ix := buildIndex(100_000, gitSHA1)
+	b.SetBytes(int64(len(ix)))
+	for b.Loop() {
+		parsed, err := parseIndex(ix, gitSHA1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := parsed.treeID(gitSHA1); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

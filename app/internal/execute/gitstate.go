@@ -91,7 +91,9 @@ func (g *gitFolders) repo(d string) *gitRepo {
 }
 
 // indexWhy says why the change of the index of the git folder d is held,
-// "" when every entry it added or changed is the work tree's.
+// "" when every entry it added or changed is the work tree's. It reads the
+// index as the action left it (gitRepo.after) whether it changed or not:
+// a commit's check needs it.
 func (g *gitFolders) indexWhy(d string) string {
 	r := g.repo(d)
 	if r.indexDone {
@@ -129,16 +131,18 @@ func (g *gitFolders) checkIndex(d string, r *gitRepo) string {
 	if before != nil && !bytes.Equal(before.reuc, after.reuc) {
 		return "changes the conflicts " + where + " keeps for git checkout -m, which writes them without this review"
 	}
+	key := func(e indexEntry) string { return string(rune('0'+e.stage)) + e.path }
 	had := map[string]indexEntry{}
 	if before != nil {
+		had = make(map[string]indexEntry, len(before.entries))
 		for _, e := range before.entries {
-			had[fmt.Sprint(e.stage, e.path)] = e
+			had[key(e)] = e
 		}
 	}
 	var planted []string
 	wt := filepath.Dir(d)
 	for _, e := range after.entries {
-		if o, ok := had[fmt.Sprint(e.stage, e.path)]; ok && o.mode == e.mode && bytes.Equal(o.id, e.id) {
+		if o, ok := had[key(e)]; ok && o.mode == e.mode && bytes.Equal(o.id, e.id) {
 			continue
 		}
 		if !g.inWorkTree(wt, e, r.h) {
@@ -330,15 +334,8 @@ func (g *gitFolders) commitWhy(d string, r *gitRepo, old, now []byte) string {
 	if why := g.indexWhy(d); why != "" {
 		return "a commit of an index that is held (it " + why + ")"
 	}
-	if r.after == nil {
-		// The index did not change: the one the root holds.
-		b, ok, err := g.readBefore(d, "index", maxIndexBytes)
-		if !ok || err != nil {
-			return "a commit while the index cannot be read"
-		}
-		if r.after, err = parseIndex(b, r.h); err != nil {
-			return "a commit while the index cannot be read (" + err.Error() + ")"
-		}
+	if r.after == nil { // indexWhy read it, changed or not
+		return "a commit while the index cannot be read"
 	}
 	tree, err := r.after.treeID(r.h)
 	if err != nil {
@@ -470,7 +467,7 @@ func (g *gitFolders) packAdded(d string) bool {
 // alternates list), which can give an object git already has other
 // content.
 func (g *gitFolders) objectWhy(d, rel string, c sandbox.Change, mode fs.FileMode) string {
-	other := "adds " + rel + " to the object store of " + g.e.short(d) + ": a commit graph or an alternates list can give commits and files git already has other content, which it then writes without this review"
+	other := "adds " + rel + " to the object store of " + g.e.short(d) + ", where only loose objects named by their content are applied: a commit graph, an alternates list or a misnamed object can give commits and files git already has other content, which it then writes without this review"
 	parts := strings.Split(rel, "/")
 	if len(parts) > 1 && parts[1] == "pack" {
 		// Applied: git gc removes the loose objects it packs, and those

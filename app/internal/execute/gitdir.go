@@ -33,6 +33,14 @@ type gitFolders struct {
 	upper map[string]string
 	seen  map[string]gitFolder
 	heads map[string]map[string]bool // the refs each git folder's HEADs name (checkedOut)
+	// changed are the changes by path (changeKey): the view the git
+	// checks read (gitview.go).
+	changed map[string]sandbox.Change
+	repos   map[string]*gitRepo // what the git checks found (gitstate.go)
+	// look is the list's plantLook, and held what isHeld decided of a
+	// change, by path.
+	look *plantLook
+	held map[string]bool
 }
 
 // gitFolder is what a folder is: a git folder before the changes (in the
@@ -42,8 +50,10 @@ type gitFolder struct{ before, after bool }
 func (f gitFolder) is() bool { return f.before || f.after }
 
 func (e *Executor) gitFolders(changes []sandbox.Change) *gitFolders {
-	g := &gitFolders{e: e, upper: map[string]string{}, seen: map[string]gitFolder{}}
+	g := &gitFolders{e: e, upper: map[string]string{}, seen: map[string]gitFolder{},
+		changed: make(map[string]sandbox.Change, len(changes)), repos: map[string]*gitRepo{}}
 	for _, c := range changes {
+		g.changed[changeKey(c.Path)] = c
 		root := outerRoot(e.Paths.Roots, c.Path)
 		if c.Upper == "" || root == "" {
 			continue
@@ -188,8 +198,16 @@ func (g *gitFolders) refWhy(d string, c sandbox.Change, mode fs.FileMode) string
 	switch first {
 	case "refs":
 		if g.checkedOut(d)[rel] {
-			return ""
+			return g.branchMoveWhy(d, rel) // gitstate.go
 		}
+	case "index":
+		return g.indexWhy(d)
+	case "objects":
+		return g.objectWhy(d, rel, c, mode)
+	case "ORIG_HEAD":
+		return g.origHeadWhy(d, c, mode)
+	case "FETCH_HEAD":
+		return "sets FETCH_HEAD in " + g.e.short(d) + ": git merge FETCH_HEAD writes the files of the commits it names without this review, and nothing tells a fetched one from a planted one"
 	case "packed-refs", "reftable":
 	case "HEAD":
 		if rel != "HEAD" || !g.headMoved(d) {

@@ -48,7 +48,9 @@ type plantLook struct {
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {
-	return &plantLook{git: e.gitFolders(changes), changes: changes, view: e.afterView(changes)}
+	l := &plantLook{git: e.gitFolders(changes), changes: changes, view: e.afterView(changes)}
+	l.git.look = l // the git checks ask whether a work tree file is held (gitstate.go)
+	return l
 }
 
 // linkedWhy says why c lies where a place of the home leads through a

@@ -28,6 +28,13 @@ type repoRig struct {
 
 func newRepoRig(t *testing.T) *repoRig {
 	t.Helper()
+	return newRepoRigWith(t)
+}
+
+// newRepoRigWith is newRepoRig with more options to git init
+// (--object-format=sha256).
+func newRepoRigWith(t *testing.T, initArgs ...string) *repoRig {
+	t.Helper()
 	if _, err := os.Stat("/usr/bin/git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -36,7 +43,7 @@ func newRepoRig(t *testing.T) *repoRig {
 	if err := os.MkdirAll(r.repo, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.git(t, "init", "-q", "-b", "main")
+	r.git(t, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	if err := os.WriteFile(filepath.Join(r.repo, "README"), []byte("readme\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +78,10 @@ func (r *repoRig) git(t *testing.T, args ...string) string {
 // files (reset --hard, checkout, restore) writes it.
 func (r *repoRig) plantedAt(t *testing.T, rev string) bool {
 	t.Helper()
+	if rev == ":0" { // the index
+		out, ok := r.gitOK(t, "ls-files", "--cached")
+		return ok && slices.Contains(strings.Split(out, "\n"), ".envrc")
+	}
 	out, ok := r.gitOK(t, "ls-tree", "-r", "--name-only", rev, "--")
 	return ok && slices.Contains(strings.Split(out, "\n"), ".envrc")
 }
@@ -82,7 +93,7 @@ func TestRedRefsAroundTheHold(t *testing.T) {
 	for _, tc := range []struct {
 		payload string
 		// planted says where the person would meet the planted commit,
-		// as a revision: nowhere, while the hold holds.
+		// as revisions (space-separated): nowhere, while the hold holds.
 		planted string
 		open    string // why the test is skipped: an open hole
 	}{
@@ -93,10 +104,9 @@ func TestRedRefsAroundTheHold(t *testing.T) {
 		{payload: "HEAD onto a planted branch", planted: "HEAD"},
 		// A detached HEAD names no branch, and no ref moves at all.
 		{payload: "HEAD detached onto a planted commit", planted: "HEAD"},
-		// The branch HEAD names is exempt: "its files are the work
-		// tree's", which nothing checks.
-		{payload: "checked-out branch moved", planted: "HEAD",
-			open: "the branch HEAD names is exempt from the hold so that an action may commit; nothing checks its new commit's files are the work tree's (git's objects and index would have to be read)"},
+		// The branch HEAD names moves only to the commit git commit
+		// makes of the index (gitstate.go): this one's tree is not it.
+		{payload: "checked-out branch moved", planted: "HEAD"},
 		// checkedOut reads the worktrees' HEADs from the layer, where a
 		// new .git/worktrees/x is itself held (and discarded): the branch
 		// it names was taken for checked out and its move applied.
@@ -104,21 +114,37 @@ func TestRedRefsAroundTheHold(t *testing.T) {
 		// logs/ is data: a forged "checkout: moving from C to main" in
 		// HEAD's reflog makes git checkout - (and @{-1}) check C out.
 		{payload: "reflog names a planted commit", planted: "@{-1}"},
+		// git reset --hard ORIG_HEAD undoes a reset, merge or rebase;
+		// git merge FETCH_HEAD takes what a fetch brought; git reset
+		// --hard HEAD@{1} (or main@{1}) undoes the last move.
+		{payload: "ORIG_HEAD names a planted commit", planted: "ORIG_HEAD"},
+		{payload: "FETCH_HEAD names a planted commit", planted: "FETCH_HEAD"},
+		{payload: "HEAD@{1} names a planted commit", planted: "HEAD@{1} main@{1} dev@{1}"},
+		// A merge commit's tree may be the index's; its second parent
+		// brings the planted file with the next git log -p or revert.
+		{payload: "checked-out branch to a merge", planted: "main^2"},
+		// A commit of the .envrc the action also wrote: the file is held,
+		// so the commit and the index that hold it are too.
+		{payload: "commit of a held file", planted: "HEAD :0"},
 	} {
 		t.Run(tc.payload, func(t *testing.T) {
 			if tc.open != "" {
 				t.Skip("open hole, see report: " + tc.open)
 			}
 			r := newRepoRig(t)
-			if r.plantedAt(t, tc.planted) {
-				t.Fatalf("%s holds .envrc before the attack", tc.planted)
+			for _, rev := range strings.Fields(tc.planted) {
+				if r.plantedAt(t, rev) {
+					t.Fatalf("%s holds .envrc before the attack", rev)
+				}
 			}
 			_, held, err := r.run(t, tc.payload, "Documents")
 			if err != nil {
 				t.Logf("run: %v", err)
 			}
-			if r.plantedAt(t, tc.planted) {
-				t.Errorf("%s now names a commit with a planted .envrc, without the person (held %q): the next checkout, reset or switch writes it", tc.planted, held)
+			for _, rev := range strings.Fields(tc.planted) {
+				if r.plantedAt(t, rev) {
+					t.Errorf("%s now names a commit with a planted .envrc, without the person (held %q): the next checkout, reset or switch writes it", rev, held)
+				}
 			}
 		})
 	}
@@ -149,7 +175,6 @@ func TestRedCommitStillApplied(t *testing.T) {
 // for a file the work tree does not have shows in git status as a
 // deletion, and git restore . (or checkout .) writes it.
 func TestRedIndexGainsAFile(t *testing.T) {
-	t.Skip("open hole, see report: the index is git data, applied as any commit's; telling a planted entry from git add needs a reader of the index")
 	r := newRepoRig(t)
 	_, held, err := r.run(t, "index gains a planted file", "Documents")
 	if err != nil {

@@ -12,3 +12,14 @@ func FailSync(err error) (restore func()) {
 	syncFile = func(*os.File) error { return err }
 	return func() { syncFile = old }
 }
+
+// gitTestEnv is the environment the tests run git in, outside the sandbox:
+// the test's home, no system config, and a fixed author, so that commits
+// are made alike in every test.
+func gitTestEnv(home string) []string {
+	return []string{"HOME=" + home, "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Ann", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_COMMITTER_NAME=Ann", "GIT_COMMITTER_EMAIL=ann@example.com"}
+}
+
+// GitTestEnv is gitTestEnv, for the tests outside the package.
+var GitTestEnv = gitTestEnv

@@ -46,8 +46,7 @@ func (r *testRepo) git(t *testing.T, args ...string) string {
 	if args[0] != "init" {
 		cmd.Args = append([]string{"/usr/bin/git", "-C", r.dir}, args...)
 	}
-	cmd.Env = []string{"HOME=" + r.home, "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Ann", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_COMMITTER_NAME=Ann", "GIT_COMMITTER_EMAIL=ann@example.com"}
+	cmd.Env = gitTestEnv(r.home)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %v: %v: %s", args, err, out)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/execute"
 )
 
 // A red team's attacks on the review's hold of moved refs (gitdir.go,
@@ -58,8 +60,7 @@ func newRepoRigWith(t *testing.T, initArgs ...string) *repoRig {
 func (r *repoRig) gitOK(t *testing.T, args ...string) (string, bool) {
 	t.Helper()
 	cmd := exec.Command("/usr/bin/git", append([]string{"-C", r.repo}, args...)...)
-	cmd.Env = []string{"HOME=" + r.home, "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Ann", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_COMMITTER_NAME=Ann", "GIT_COMMITTER_EMAIL=ann@example.com"}
+	cmd.Env = execute.GitTestEnv(r.home)
 	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err == nil
 }

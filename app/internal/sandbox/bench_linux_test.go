@@ -22,13 +22,19 @@ import (
 // granted (no network namespace, but Landlock's TCP rules and the network
 // filter), confined but approved (no view: the launcher alone) and, as the
 // baseline, unconfined; the four alternate, so that all see the same load.
-// It reports the confined start's p50 and p99, the internet one's
-// ("web-"), the approved one's ("approved-") and the baseline's ("bare-").
+// These four run back to back: a launcher started ahead (warm.go) is
+// there only if the one behind the last action has finished starting.
+// Then, as at a gate that had a moment between two actions, the same
+// round waits, with the timer stopped, until its warm launchers wait, and
+// starts an approved action ("idle-approved-"), waits again, and starts an
+// unasked one ("idle-"). It reports the confined start's p50 and p99, the
+// internet one's ("web-"), the approved one's ("approved-"), the idle
+// gate's two, and the baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
 	r.dedicated(b)
 	ctx := context.Background()
-	var confined, web, approved, bare []time.Duration
+	var confined, web, approved, bare, idle, idleApproved []time.Duration
 	run := func(g sandbox.Grant) time.Duration {
 		start := time.Now()
 		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, g)
@@ -50,6 +56,14 @@ func BenchmarkActionStart(b *testing.B) {
 		confined = append(confined, run(sandbox.Grant{}))
 		web = append(web, run(sandbox.Grant{Network: sandbox.NetInternet}))
 		approved = append(approved, run(sandbox.Grant{Approved: true}))
+		b.StopTimer()
+		r.waitWarm(b)
+		b.StartTimer()
+		idleApproved = append(idleApproved, run(sandbox.Grant{Approved: true}))
+		b.StopTimer()
+		r.waitWarm(b)
+		b.StartTimer()
+		idle = append(idle, run(sandbox.Grant{}))
 	}
 	at := func(ds []time.Duration, p float64) float64 {
 		slices.Sort(ds)
@@ -61,6 +75,10 @@ func BenchmarkActionStart(b *testing.B) {
 	b.ReportMetric(at(web, 0.99), "web-p99-ms")
 	b.ReportMetric(at(approved, 0.50), "approved-p50-ms")
 	b.ReportMetric(at(approved, 0.99), "approved-p99-ms")
+	b.ReportMetric(at(idleApproved, 0.50), "idle-approved-p50-ms")
+	b.ReportMetric(at(idleApproved, 0.99), "idle-approved-p99-ms")
+	b.ReportMetric(at(idle, 0.50), "idle-p50-ms")
+	b.ReportMetric(at(idle, 0.99), "idle-p99-ms")
 	b.ReportMetric(at(bare, 0.50), "bare-p50-ms")
 	b.ReportMetric(at(bare, 0.99), "bare-p99-ms")
 }
@@ -130,6 +148,18 @@ func BenchmarkReviewedAction(b *testing.B) {
 			b.ReportMetric(percentile(unasked, 0.50)-percentile(approved, 0.50), "added-p50-ms")
 		})
 	}
+}
+
+// waitWarm waits until the box's warm launchers wait (Box.WarmReady).
+func (r *rig) waitWarm(t testing.TB) []int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pids, err := r.box.WarmReady(ctx)
+	if err != nil {
+		t.Fatalf("the warm launchers did not come: %v", err)
+	}
+	return pids
 }
 
 // percentile returns the p-th of ds (sorted in place) in milliseconds.

@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
+	if home := os.Getenv(gateEnv); home != "" {
+		os.Exit(warmGate(home))
+	}
 	// The confined copy is called "helper": its environment is the
 	// sandbox's (which passes no variable of the test's own).
 	if (os.Getenv(helperEnv) == "1" || filepath.Base(os.Args[0]) == "helper") && len(os.Args) > 1 {

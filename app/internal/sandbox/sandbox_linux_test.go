@@ -239,6 +239,11 @@ func copyFile(t testing.TB, from, to string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 	defer src.Close()
+	// No process starts while the copy is open for writing: one forked
+	// now (a Box starts warm launchers in the background) would hold it
+	// open until its exec, and running the copy then fails with ETXTBSY.
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
 	if err != nil {
 		t.Fatal(err)

@@ -21,15 +21,17 @@ import (
 // copy-on-write view of the sandbox roots too), confined with the internet
 // granted (no network namespace, but Landlock's TCP rules and the network
 // filter), confined but approved (no view: the launcher alone) and, as the
-// baseline, unconfined; the four alternate, so that all see the same load.
-// These four run back to back: a launcher started ahead (warm.go) is
-// there only if the one behind the last action has finished starting.
-// Then, as at a gate that had a moment between two actions, the same
-// round waits, with the timer stopped, until its warm launchers wait, and
-// starts an approved action ("idle-approved-"), waits again, and starts an
-// unasked one ("idle-"). It reports the confined start's p50 and p99, the
-// internet one's ("web-"), the approved one's ("approved-"), the idle
-// gate's two, and the baseline's ("bare-").
+// baseline, unconfined; all alternate in each round, so that all see the
+// same load. Each round first waits, with the timer stopped, until the
+// Box's launchers started ahead (warm.go) wait, as at a gate that had a
+// moment between two actions, and runs the baseline; waits again and runs
+// an approved action ("idle-approved-"), and again and runs an unasked
+// one ("idle-"). Then the unasked, internet and approved starts run back
+// to back, each finding a launcher started ahead only if the one behind
+// the last action has finished starting (or waiting for it). It reports
+// the back-to-back confined start's p50 and p99, the internet one's
+// ("web-"), the approved one's ("approved-"), the idle gate's two, and the
+// baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
 	r.dedicated(b)
@@ -47,23 +49,25 @@ func BenchmarkActionStart(b *testing.B) {
 		done()
 		return time.Since(start)
 	}
+	quiet := func() { // as at a gate that had a moment: its launchers wait
+		b.StopTimer()
+		r.waitWarm(b)
+		b.StartTimer()
+	}
 	for b.Loop() {
+		quiet()
 		start := time.Now()
 		if _, _, err := bridge.RunArgv(ctx, bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}); err != nil {
 			b.Fatal(err)
 		}
 		bare = append(bare, time.Since(start))
+		quiet()
+		idleApproved = append(idleApproved, run(sandbox.Grant{Approved: true}))
+		quiet()
+		idle = append(idle, run(sandbox.Grant{}))
 		confined = append(confined, run(sandbox.Grant{}))
 		web = append(web, run(sandbox.Grant{Network: sandbox.NetInternet}))
 		approved = append(approved, run(sandbox.Grant{Approved: true}))
-		b.StopTimer()
-		r.waitWarm(b)
-		b.StartTimer()
-		idleApproved = append(idleApproved, run(sandbox.Grant{Approved: true}))
-		b.StopTimer()
-		r.waitWarm(b)
-		b.StartTimer()
-		idle = append(idle, run(sandbox.Grant{}))
 	}
 	at := func(ds []time.Duration, p float64) float64 {
 		slices.Sort(ds)

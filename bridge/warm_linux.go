@@ -255,8 +255,10 @@ func (w *Warm) send(files []*os.File) error {
 		if serr == nil {
 			// Nothing more will come. Shut, not closed: closing a socket
 			// with the ready byte unread in it would reset the process's
-			// end (ECONNRESET) over the message; watch closes it.
-			serr = unix.Shutdown(int(fd), unix.SHUT_WR)
+			// end (ECONNRESET) over the message; watch closes it. The
+			// command is handed over whatever this says (ENOTCONN: the
+			// process has taken it and closed its end already).
+			_ = unix.Shutdown(int(fd), unix.SHUT_WR)
 		}
 		return serr != unix.EAGAIN
 	})

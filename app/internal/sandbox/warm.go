@@ -106,6 +106,7 @@ func (p *pool) take(c bridge.Command) (w *bridge.Warm, release func()) {
 	if _, ok := p.idle[k]; !ok {
 		if s := p.starting[k]; s != nil && s.gen == p.gen {
 			p.mu.Unlock()
+			s.now()
 			<-s.done
 			p.mu.Lock()
 		}
@@ -122,7 +123,7 @@ func (p *pool) take(c bridge.Command) (w *bridge.Warm, release func()) {
 		one.w.Close()
 	}
 	refill := func() {
-		p.fill(k)
+		p.fill(k, refillDelay)
 		if resumed {
 			p.prefill()
 		}
@@ -143,27 +144,60 @@ func (p *pool) take(c bridge.Command) (w *bridge.Warm, release func()) {
 }
 
 // starting is a launcher being started, in generation gen; done is closed
-// once it is in idle, or discarded.
+// once it is in idle, or discarded. A start behind an action waits
+// refillDelay first, unless an action needs it now (hurry).
 type starting struct {
-	gen  uint64
-	done chan struct{}
+	gen   uint64
+	done  chan struct{}
+	hurry chan struct{}
+	once  sync.Once
 }
 
-// fill starts a launcher of shape k in the background, unless one waits or
-// is starting, or the pool is paused or closed. One that finishes starting
-// after a discard or close is killed, not kept.
-func (p *pool) fill(k shape) {
+// now makes a start waiting out its delay begin at once.
+func (s *starting) now() { s.once.Do(func() { close(s.hurry) }) }
+
+// refillDelay is how long the start of the launcher behind an action
+// waits: the action's caller is still at work (reading and removing its
+// layers, reporting), and on a machine of two processors a launcher's
+// start (the namespaces, the Go runtime) taking one of them makes that
+// work take longer than the start saves. An action that comes sooner
+// does not wait for it (take).
+const refillDelay = 10 * time.Millisecond
+
+// fill starts a launcher of shape k in the background, after delay unless
+// hurried, unless one waits or is starting, or the pool is paused or
+// closed. One whose generation has passed by the end of its delay is not
+// started, and one that finishes starting after a discard or close is
+// killed, not kept.
+func (p *pool) fill(k shape, delay time.Duration) {
 	p.mu.Lock()
 	_, waiting := p.idle[k]
 	if s := p.starting[k]; p.closed || p.paused || waiting || s != nil && s.gen == p.gen {
 		p.mu.Unlock()
 		return
 	}
-	s := &starting{gen: p.gen, done: make(chan struct{})}
+	s := &starting{gen: p.gen, done: make(chan struct{}), hurry: make(chan struct{})}
 	p.starting[k] = s
 	p.mu.Unlock()
 	go func() {
 		defer close(s.done)
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-s.hurry:
+				t.Stop()
+			}
+		}
+		p.mu.Lock()
+		stale := p.closed || p.paused || s.gen != p.gen
+		if stale && p.starting[k] == s {
+			delete(p.starting, k)
+		}
+		p.mu.Unlock()
+		if stale {
+			return
+		}
 		w, err := bridge.StartWarm(p.command(k), []string{p.program, launcher.WaitFlag})
 		p.mu.Lock()
 		if p.starting[k] == s {
@@ -208,7 +242,7 @@ func (p *pool) discard(stop bool) {
 // prefill starts a launcher of each of warmShapes.
 func (p *pool) prefill() {
 	for _, k := range warmShapes {
-		p.fill(k)
+		p.fill(k, 0)
 	}
 }
 

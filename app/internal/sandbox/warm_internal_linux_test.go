@@ -64,7 +64,7 @@ func warmChildren() int {
 func TestWarmStaleGeneration(t *testing.T) {
 	p := testPool(t)
 	k := shape{}
-	p.fill(k)
+	p.fill(k, 0)
 	stale := waitIdle(t, p, k)
 	p.mu.Lock()
 	p.gen++ // as if it had slipped past a discard
@@ -89,7 +89,7 @@ func TestWarmDiscardWhileStarting(t *testing.T) {
 	p := testPool(t)
 	before := warmChildren()
 	k := shape{hostNetwork: true}
-	p.fill(k)
+	p.fill(k, 0)
 	p.mu.Lock()
 	s := p.starting[k]
 	p.mu.Unlock()
@@ -112,7 +112,7 @@ func TestWarmDiscardWhileStarting(t *testing.T) {
 		t.Errorf("%d warm launchers before, %d after", before, after)
 	}
 	// Paused: nothing starts until the next take.
-	p.fill(k)
+	p.fill(k, 0)
 	p.mu.Lock()
 	n = len(p.starting)
 	p.mu.Unlock()

@@ -16,6 +16,11 @@ import (
 // after, as for a launcher started cold: the namespaces are the only thing
 // made ahead of the action.
 func awaitSpec(sock int) (*os.File, error) {
+	// Nothing traces or reads this process's memory while it waits (launch
+	// says it again, for a launcher started cold).
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return nil, err
+	}
 	warmUp()
 	stdin, spec, err := receive(sock)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,6 +32,8 @@ type Warm struct {
 	p     *Proc         // the process, from its start
 	sock  *os.File      // this end of the socket (non-blocking, so that Close wakes a read)
 	ready chan struct{} // closed once it said it waits, or once it is gone
+	acked chan struct{} // closed once it said it took its command
+	gone  chan struct{} // closed once its end of the socket closed (or it said something else)
 	done  chan struct{} // closed once an unclaimed process has been reaped
 
 	mu    sync.Mutex
@@ -42,7 +45,7 @@ type warmState int
 
 const (
 	warmWaiting warmState = iota // started, nobody has claimed it
-	warmClaimed                  // a command claimed it (whether or not the handover worked)
+	warmClaimed                  // a command claimed it (closed again if the handover failed)
 	warmClosed                   // closed, or found gone or broken before a claim
 )
 
@@ -88,25 +91,36 @@ func StartWarm(c Command, argv []string) (*Warm, error) {
 		return nil, err
 	}
 	c.Argv, c.Env, c.Contain = slices.Clone(c.Argv), slices.Clone(c.Env), false
-	w := &Warm{shape: c, p: p, sock: ours, ready: make(chan struct{}), done: make(chan struct{})}
+	w := &Warm{shape: c, p: p, sock: ours, ready: make(chan struct{}), acked: make(chan struct{}),
+		gone: make(chan struct{}), done: make(chan struct{})}
 	go w.watch()
 	return w, nil
 }
 
-// watch reads what the process says: WarmReady once, and then nothing
-// until its end of the socket closes, which it does when it has taken its
-// command or has gone. Gone (or saying anything else) before a claim, it is
-// killed and reaped here.
+// watch reads what the process says: WarmReady once it waits, WarmAck
+// once it has taken its command, and then nothing: its end of the socket
+// closes. Gone (or saying anything else) before a claim, it is killed and
+// reaped here.
 func (w *Warm) watch() {
 	defer w.sock.Close()
 	var b [1]byte
-	n, err := w.sock.Read(b[:])
-	if err == nil && n == 1 && b[0] == WarmReady {
+	said := WarmReady
+	for {
+		n, err := w.sock.Read(b[:])
+		if err != nil || n != 1 || b[0] != said {
+			break
+		}
+		if said == WarmAck {
+			close(w.acked)
+			return
+		}
 		close(w.ready)
-		_, _ = w.sock.Read(b[:]) // end of file, or ours closed
-	} else {
-		defer close(w.ready)
+		said = WarmAck
 	}
+	if said == WarmReady {
+		close(w.ready)
+	}
+	close(w.gone)
 	w.mu.Lock()
 	if w.state != warmWaiting {
 		w.mu.Unlock()
@@ -137,7 +151,8 @@ func (w *Warm) Ready(ctx context.Context) error {
 // Pid is the warm process's id.
 func (w *Warm) Pid() int { return w.p.pgid }
 
-// Claimed reports whether a command took the process (StartArgv).
+// Claimed reports whether a command took the process (StartArgv), or is
+// being handed to it.
 func (w *Warm) Claimed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -218,15 +233,34 @@ func (w *Warm) claim(c Command, name string, limit int) (*Proc, error) {
 		w.abandon()
 		return nil, fmt.Errorf("handing %s to its warm process: %w", name, err)
 	}
-	return p, nil
+	// Taken only once it says so: a process that was dying (killed, its
+	// last thread not yet gone) may hold its socket open long enough for
+	// the send to work, and runs nothing.
+	t := time.NewTimer(ackWait)
+	defer t.Stop()
+	select {
+	case <-w.acked:
+		return p, nil
+	case <-w.gone:
+	case <-t.C:
+	}
+	w.abandon()
+	return nil, fmt.Errorf("handing %s to its warm process: it did not take it", name)
 }
 
-// abandon kills and reaps a claimed process whose handover failed.
+// ackWait bounds how long claim waits for a process to say it took its
+// command (a live one says so at once): one that does not is killed, and
+// the command starts cold.
+const ackWait = 10 * time.Second
+
+// abandon kills and reaps a claimed process whose handover failed: it
+// took no command, and is closed.
 func (w *Warm) abandon() {
+	w.mu.Lock()
+	w.state = warmClosed
+	w.mu.Unlock()
 	w.sock.Close()
-	killGroup(w.p.pgid)
-	w.p.contained = false
-	_, _, _ = w.p.Wait(context.Background())
+	w.reap()
 }
 
 // fits reports whether c is a command of the shape the process was

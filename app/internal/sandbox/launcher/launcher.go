@@ -36,11 +36,12 @@ const WaitFlag = "--sandbox-wait"
 
 // The bytes of the warm launcher's socket (bridge.WarmReady, bridge.WarmGo,
 // which this package cannot import: it would bring the bridge's UI into
-// the launcher): it writes ready once it waits, and reads go with the
-// action's descriptors.
+// the launcher): it writes ready once it waits, reads go with the action's
+// descriptors, and writes ack once it has taken them.
 const (
 	warmReady byte = 'r'
 	warmGo    byte = 'g'
+	warmAck   byte = 'a'
 )
 
 // Program is the name of the dedicated launcher's executable, which the

@@ -16,8 +16,8 @@ import (
 // TestWarmBytes: the launcher's copy of the warm socket's protocol is the
 // bridge's.
 func TestWarmBytes(t *testing.T) {
-	if warmReady != bridge.WarmReady || warmGo != bridge.WarmGo || bridge.WarmFD != 3 {
-		t.Fatalf("launcher %q %q on 3, bridge %q %q on %d", warmReady, warmGo, bridge.WarmReady, bridge.WarmGo, bridge.WarmFD)
+	if warmReady != bridge.WarmReady || warmGo != bridge.WarmGo || warmAck != bridge.WarmAck || bridge.WarmFD != 3 {
+		t.Fatalf("launcher %q %q %q on 3, bridge %q %q %q on %d", warmReady, warmGo, warmAck, bridge.WarmReady, bridge.WarmGo, bridge.WarmAck, bridge.WarmFD)
 	}
 }
 
@@ -74,8 +74,8 @@ func content(t *testing.T, fd int) string {
 }
 
 // TestReceiveOne: the launcher says it is ready, takes its standard input
-// and spec, in that order, and closes its end: nothing sent after reaches
-// it.
+// and spec, in that order, says it took them, and closes its end: nothing
+// sent after reaches it.
 func TestReceiveOne(t *testing.T) {
 	gate, ours := warmPair(t)
 	sendFiles(t, gate, warmGo, "the input", "the spec")
@@ -89,9 +89,11 @@ func TestReceiveOne(t *testing.T) {
 	if got := content(t, spec); got != "the spec" {
 		t.Errorf("spec %q", got)
 	}
-	var b [1]byte
-	if n, err := unix.Read(gate, b[:]); n != 1 || b[0] != warmReady {
-		t.Errorf("the launcher said %q (%v), want the ready byte", b[:n], err)
+	for _, want := range []byte{warmReady, warmAck} {
+		var b [1]byte
+		if n, err := unix.Read(gate, b[:]); n != 1 || b[0] != want {
+			t.Errorf("the launcher said %q (%v), want %q", b[:max(n, 0)], err, want)
+		}
 	}
 	if err := unix.Sendmsg(gate, []byte{warmGo}, nil, nil, unix.MSG_NOSIGNAL); !errors.Is(err, unix.EPIPE) {
 		t.Errorf("a second action after the first: %v, want EPIPE (the launcher's end is closed)", err)

@@ -37,7 +37,8 @@ func awaitSpec(sock int) (*os.File, error) {
 
 // receive says on sock (a unix socket whose other end only the gate holds)
 // that the launcher is ready, then reads one message: warmGo with two
-// descriptors, the action's standard input and its spec. It closes sock
+// descriptors, the action's standard input and its spec, and says it took
+// them (warmAck). It closes sock
 // before it returns, so that nothing more can reach this launcher: it
 // confines one action, ever, and a second one already waiting behind the
 // first makes it refuse both. The gate closing its end instead (it
@@ -80,6 +81,12 @@ func receive(sock int) (stdin, spec int, err error) {
 	}
 	if m, _, err := unix.Recvfrom(sock, b[:], unix.MSG_DONTWAIT|unix.MSG_PEEK); err == nil && m > 0 {
 		return fail(errors.New("the gate sent a second action: a launcher confines one, so it runs neither"))
+	}
+	// The gate counts the action as this launcher's only once it hears
+	// this; until then it may start it elsewhere, so nothing runs here
+	// unless it is heard.
+	if err := unix.Sendto(sock, []byte{warmAck}, unix.MSG_NOSIGNAL, nil); err != nil {
+		return fail(fmt.Errorf("the gate went away as the action came (%v)", err))
 	}
 	return fds[0], fds[1], nil
 }

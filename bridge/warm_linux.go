@@ -159,6 +159,14 @@ func (w *Warm) Claimed() bool {
 	return w.state == warmClaimed
 }
 
+// Gone reports whether the process can no longer be used: it was closed,
+// or went (or broke the protocol) before a command came.
+func (w *Warm) Gone() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.state == warmClosed
+}
+
 // Close kills the process and reaps it, unless a command has claimed it
 // (then it is that command's, and its Wait's). Once Close returns the
 // process is gone. It may be called more than once.

@@ -26,6 +26,9 @@ func (*Warm) Pid() int { return 0 }
 // Claimed is false: there is no warm process.
 func (*Warm) Claimed() bool { return false }
 
+// Gone is true: there is no warm process.
+func (*Warm) Gone() bool { return true }
+
 // Close does nothing: there is no warm process.
 func (*Warm) Close() {}
 

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
@@ -226,7 +227,11 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	if out.Namespaces && warmStarts {
 		// A launcher in namespaces made ahead, if one of this shape waits;
 		// the bridge starts out cold if it cannot use it.
-		out.Warm, release = b.warm.take(out)
+		delay := time.Duration(0)
+		if len(layers) > 0 {
+			delay = refillDelay
+		}
+		out.Warm, release = b.warm.take(out, delay)
 	}
 	return out, layers, func() { release(); f.Close(); removeTmp() }, nil
 }

@@ -91,10 +91,12 @@ func (p *pool) command(k shape) bridge.Command {
 // waits for it, which is sooner than a cold start would be ready. release
 // must be called once c has ended or will not run: it kills the launcher
 // if c never claimed it, and starts the next one, then rather than now, so
-// that its start does not compete with c's for the processors. Taking also
+// that its start does not compete with c's for the processors (after delay
+// more: refillDelay, for an action whose layers are still to be read and
+// removed; an action that comes meanwhile hurries it). Taking also
 // ends a discard's pause (the gate runs again): release then starts one of
 // each of warmShapes too.
-func (p *pool) take(c bridge.Command) (w *bridge.Warm, release func()) {
+func (p *pool) take(c bridge.Command, delay time.Duration) (w *bridge.Warm, release func()) {
 	k := shapeOf(c)
 	p.mu.Lock()
 	if p.closed {
@@ -123,7 +125,7 @@ func (p *pool) take(c bridge.Command) (w *bridge.Warm, release func()) {
 		one.w.Close()
 	}
 	refill := func() {
-		p.fill(k, refillDelay)
+		p.fill(k, delay)
 		if resumed {
 			p.prefill()
 		}
@@ -156,12 +158,11 @@ type starting struct {
 // now makes a start waiting out its delay begin at once.
 func (s *starting) now() { s.once.Do(func() { close(s.hurry) }) }
 
-// refillDelay is how long the start of the launcher behind an action
-// waits: the action's caller is still at work (reading and removing its
-// layers, reporting), and on a machine of two processors a launcher's
-// start (the namespaces, the Go runtime) taking one of them makes that
-// work take longer than the start saves. An action that comes sooner
-// does not wait for it (take).
+// refillDelay is how long the start of the launcher behind an action with
+// layers waits: its caller is still at work reading and removing them,
+// and on a machine of two processors a launcher's start (the namespaces,
+// the Go runtime) taking one of them made that take 1.1 ms longer. An
+// action that comes sooner does not wait for it (take).
 const refillDelay = 10 * time.Millisecond
 
 // fill starts a launcher of shape k in the background, after delay unless
@@ -258,10 +259,11 @@ func (b *Box) Discard() { b.warm.discard(false) }
 func (b *Box) Close() { b.warm.discard(true) }
 
 // WarmReady waits until the Box has a launcher waiting, ready, for each of
-// the shapes it starts ahead once its probe has passed, and returns their
-// process ids; or returns an error once ctx is done, or at once where no
-// launcher is started ahead. For benchmarks (an action at a gate that had
-// a moment) and tests.
+// the shapes it starts ahead once its probe has passed (starting one again
+// where one failed to start or went), and returns their process ids; or
+// returns an error once ctx is done (after Discard, none starts until the
+// next action), or at once where no launcher is started ahead. For
+// benchmarks (an action at a gate that had a moment) and tests.
 func (b *Box) WarmReady(ctx context.Context) ([]int, error) {
 	if !warmStarts {
 		return nil, errors.New("sandbox: no launchers are started ahead here")
@@ -272,12 +274,23 @@ func (b *Box) WarmReady(ctx context.Context) ([]int, error) {
 	for {
 		b.warm.mu.Lock()
 		var ws []*bridge.Warm
+		var start []shape
 		for _, k := range warmShapes {
-			if one, ok := b.warm.idle[k]; ok {
+			one, ok := b.warm.idle[k]
+			if ok && one.w.Gone() {
+				delete(b.warm.idle, k)
+				ok = false
+			}
+			if ok {
 				ws = append(ws, one.w)
+			} else if b.warm.starting[k] == nil {
+				start = append(start, k) // its start failed, or it went
 			}
 		}
 		b.warm.mu.Unlock()
+		for _, k := range start {
+			b.warm.fill(k, 0)
+		}
 		var pids []int
 		for _, w := range ws {
 			if w.Ready(ctx) == nil {

@@ -69,7 +69,7 @@ func TestWarmStaleGeneration(t *testing.T) {
 	p.mu.Lock()
 	p.gen++ // as if it had slipped past a discard
 	p.mu.Unlock()
-	w, release := p.take(p.command(k))
+	w, release := p.take(p.command(k), 0)
 	if w != nil {
 		t.Fatal("a launcher of a stale generation was handed out")
 	}

@@ -110,12 +110,7 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 		if err := closeOnExec(); err != nil {
 			return nil, fmt.Errorf("containing actions: %w", err)
 		}
-		before = make(map[int]uint64)
-		for _, pid := range children(os.Getpid()) {
-			if st, ok := readStat(pid); ok {
-				before[pid] = st.start
-			}
-		}
+		before = orphansNow()
 	}
 	contain.spawn.RLock()
 	defer contain.spawn.RUnlock()
@@ -129,6 +124,19 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 	contain.started[cmd.Process.Pid] = true
 	contain.mu.Unlock()
 	return before, nil
+}
+
+// orphansNow returns our children as they are now, with their start
+// times: the ones a contained process started now leaves alone when it
+// ends.
+func orphansNow() map[int]uint64 {
+	before := make(map[int]uint64)
+	for _, pid := range children(os.Getpid()) {
+		if st, ok := readStat(pid); ok {
+			before[pid] = st.start
+		}
+	}
+	return before
 }
 
 // forget drops pid from the record once its Wait has reaped it.

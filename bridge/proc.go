@@ -99,6 +99,12 @@ type Command struct {
 	// from the goroutines that read the pipes, so it must not block (a
 	// program blocks on a full pipe) and must not keep p. Not with Linger.
 	Output func(p []byte, stderr bool)
+
+	// Warm, when not nil, is a process started ahead for a command of
+	// this one's shape (StartWarm): StartArgv hands this command to it
+	// instead of starting a new process, and starts it cold as usual when
+	// that process is used, closed, gone or of another shape. Linux only.
+	Warm *Warm
 }
 
 // ExitError is the error of a process that ran and failed.
@@ -186,6 +192,13 @@ func StartArgv(c Command) (*Proc, error) {
 	limit := c.MaxOutput
 	if limit <= 0 {
 		limit = DefaultMaxOutput
+	}
+	if c.Warm != nil {
+		if p, err := c.Warm.claim(c, name, limit); err == nil {
+			return p, nil
+		}
+		// Used, closed, gone or of another shape: a cold start, as if there
+		// had been none.
 	}
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Dir = c.Dir
@@ -330,6 +343,14 @@ func (w *capped) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// set sets the cap and the tap of a capped that has kept nothing yet (a
+// warm process's, when its command comes).
+func (w *capped) set(limit int, tap func([]byte)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.limit, w.tap = limit, tap
 }
 
 func (w *capped) String() string {

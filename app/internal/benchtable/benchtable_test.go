@@ -30,7 +30,7 @@ pkg: github.com/airlockhq/airlock/app/internal/gate
 BenchmarkAutoApprovedAction-2  	    1000	   1100000 ns/op	         1.200 p50-ms	         3.0 p99-ms
 BenchmarkConcurrentSubmitters-2 	    3000	    330000 ns/op	      3000 actions/s
 pkg: github.com/airlockhq/airlock/app/internal/sandbox
-BenchmarkActionStart-2   	     100	  70000000 ns/op	        30.00 p50-ms	        33.00 p99-ms	        20.00 web-p50-ms	        25.00 web-p99-ms	         3.000 bare-p50-ms	         4.000 bare-p99-ms
+BenchmarkActionStart-2   	     100	  70000000 ns/op	        30.00 p50-ms	        33.00 p99-ms	        20.00 web-p50-ms	        25.00 web-p99-ms	         3.000 bare-p50-ms	         4.000 bare-p99-ms	         5.000 idle-approved-p50-ms	         10.00 idle-approved-p99-ms	         9.000 idle-p50-ms	         12.00 idle-p99-ms
 BenchmarkReviewedAction/nothing-2   	50	 80000000 ns/op	 36.00 p50-ms	 40.00 p99-ms	 32.00 approved-p50-ms	 35.0 approved-p99-ms	 4.000 added-p50-ms
 `
 
@@ -94,6 +94,10 @@ func TestPrintRatios(t *testing.T) {
 		"| 35.0 µs | seed 000's 15 regexes in Node: 7.0 µs | 5.00× | ≤ 1× |",
 		"| 9.00 ns/byte | the same table: 3.00 ns/byte | 3.00× |",
 		"| 30.00 ms | unconfined, same rounds: 3.00 ms | 10.00× | ≤ 2× |",
+		"| the same at an idle gate (a launcher started ahead waits), approved, p50 | 5.00 ms | unconfined, same rounds: 3.00 ms | 1.67× | ≤ 2× |",
+		"| the same at an idle gate, approved, p99 | 10.00 ms | unconfined, same rounds: 4.00 ms | 2.50× | — |",
+		"| the same at an idle gate, unasked (with the copy-on-write view), p50 | 9.00 ms | unconfined, same rounds: 3.00 ms | 3.00× | — |",
+		"| the same at an idle gate, unasked, p99 | 12.00 ms | unconfined, same rounds: 4.00 ms | 3.00× | — |",
 		"| 3000 actions/s | history store alone, 8 writers (BenchmarkActionRecords8): 4000 actions/s | 0.75× |",
 		"| 1.20 ms | its three durable commits alone (BenchmarkActionRecords): 0.80 ms | 1.50× |",
 		"| 4.00 ms | the same action approved, p50: 32.00 ms | 1.12× | added ≤ 5 ms |",

@@ -36,6 +36,10 @@ type Executor struct {
 	// links is the index of the links in the sandbox roots, kept across
 	// reviews (rootlinks.go).
 	links rootLinks
+	// boxMu guards Sandbox for KillEscaped, which reads it without the
+	// turn (the kill switch does not wait for one); Reconfigure writes it
+	// holding both.
+	boxMu sync.Mutex
 }
 
 // turn waits for the executor's one action at a time, or for ctx to end
@@ -65,14 +69,33 @@ func (e *Executor) Reconfigure(ctx context.Context, paths *sanitize.Config, box 
 		return fmt.Errorf("reconfiguring the executor: %w", err)
 	}
 	defer release()
+	old := e.Sandbox
+	e.boxMu.Lock()
 	e.Paths, e.Sandbox = paths, box
+	e.boxMu.Unlock()
+	// No launcher started ahead under the old settings serves the new.
+	if old != nil && old != box {
+		old.Close()
+	} else if old != nil {
+		old.Discard()
+	}
 	return nil
 }
 
 // KillEscaped kills every process that left the tree of a command this
 // executor ran and is still alive, waits until they have died, and returns
 // how many it killed (bridge.KillEscaped; 0 where there is no subreaper).
-func (e *Executor) KillEscaped() int { return bridge.KillEscaped() }
+// It also kills the sandbox's launchers started ahead (sandbox.Box.Discard),
+// and none is started again until the next action.
+func (e *Executor) KillEscaped() int {
+	e.boxMu.Lock()
+	box := e.Sandbox
+	e.boxMu.Unlock()
+	if box != nil {
+		box.Discard()
+	}
+	return bridge.KillEscaped()
+}
 
 // Result is what an action did.
 type Result struct {

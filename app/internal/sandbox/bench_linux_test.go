@@ -21,14 +21,22 @@ import (
 // copy-on-write view of the sandbox roots too), confined with the internet
 // granted (no network namespace, but Landlock's TCP rules and the network
 // filter), confined but approved (no view: the launcher alone) and, as the
-// baseline, unconfined; the four alternate, so that all see the same load.
-// It reports the confined start's p50 and p99, the internet one's
-// ("web-"), the approved one's ("approved-") and the baseline's ("bare-").
+// baseline, unconfined; all alternate in each round, so that all see the
+// same load. Each round first waits, with the timer stopped, until the
+// Box's launchers started ahead (warm.go) wait, as at a gate that had a
+// moment between two actions, and runs the baseline; waits again and runs
+// an approved action ("idle-approved-"), and again and runs an unasked
+// one ("idle-"). Then the unasked, internet and approved starts run back
+// to back, each finding a launcher started ahead only if the one behind
+// the last action has finished starting (or waiting for it). It reports
+// the back-to-back confined start's p50 and p99, the internet one's
+// ("web-"), the approved one's ("approved-"), the idle gate's two, and the
+// baseline's ("bare-").
 func BenchmarkActionStart(b *testing.B) {
 	r := newRig(b)
 	r.dedicated(b)
 	ctx := context.Background()
-	var confined, web, approved, bare []time.Duration
+	var confined, web, approved, bare, idle, idleApproved []time.Duration
 	run := func(g sandbox.Grant) time.Duration {
 		start := time.Now()
 		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, g)
@@ -41,12 +49,22 @@ func BenchmarkActionStart(b *testing.B) {
 		done()
 		return time.Since(start)
 	}
+	quiet := func() { // as at a gate that had a moment: its launchers wait
+		b.StopTimer()
+		r.waitWarm(b)
+		b.StartTimer()
+	}
 	for b.Loop() {
+		quiet()
 		start := time.Now()
 		if _, _, err := bridge.RunArgv(ctx, bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}); err != nil {
 			b.Fatal(err)
 		}
 		bare = append(bare, time.Since(start))
+		quiet()
+		idleApproved = append(idleApproved, run(sandbox.Grant{Approved: true}))
+		quiet()
+		idle = append(idle, run(sandbox.Grant{}))
 		confined = append(confined, run(sandbox.Grant{}))
 		web = append(web, run(sandbox.Grant{Network: sandbox.NetInternet}))
 		approved = append(approved, run(sandbox.Grant{Approved: true}))
@@ -61,6 +79,10 @@ func BenchmarkActionStart(b *testing.B) {
 	b.ReportMetric(at(web, 0.99), "web-p99-ms")
 	b.ReportMetric(at(approved, 0.50), "approved-p50-ms")
 	b.ReportMetric(at(approved, 0.99), "approved-p99-ms")
+	b.ReportMetric(at(idleApproved, 0.50), "idle-approved-p50-ms")
+	b.ReportMetric(at(idleApproved, 0.99), "idle-approved-p99-ms")
+	b.ReportMetric(at(idle, 0.50), "idle-p50-ms")
+	b.ReportMetric(at(idle, 0.99), "idle-p99-ms")
 	b.ReportMetric(at(bare, 0.50), "bare-p50-ms")
 	b.ReportMetric(at(bare, 0.99), "bare-p99-ms")
 }
@@ -130,6 +152,18 @@ func BenchmarkReviewedAction(b *testing.B) {
 			b.ReportMetric(percentile(unasked, 0.50)-percentile(approved, 0.50), "added-p50-ms")
 		})
 	}
+}
+
+// waitWarm waits until the box's warm launchers wait (Box.WarmReady).
+func (r *rig) waitWarm(t testing.TB) []int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pids, err := r.box.WarmReady(ctx)
+	if err != nil {
+		t.Fatalf("the warm launchers did not come: %v", err)
+	}
+	return pids
 }
 
 // percentile returns the p-th of ds (sorted in place) in milliseconds.

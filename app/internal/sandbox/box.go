@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 	"github.com/airlockhq/airlock/bridge"
@@ -41,6 +43,7 @@ type spec = launcher.Spec
 type Box struct {
 	s        Settings
 	launcher string // the program run with LaunchFlag
+	warm     *pool  // launchers started ahead (warm.go)
 
 	once  sync.Once
 	avail error  // why this platform cannot confine; nil when it can
@@ -82,7 +85,10 @@ func New(s Settings, program string) (*Box, error) {
 	if program == "" {
 		program = selfExe()
 	}
-	return &Box{s: s, launcher: program}, nil
+	b := &Box{s: s, launcher: program, warm: newPool(program)}
+	// A Box dropped without Close leaves no launcher waiting.
+	runtime.AddCleanup(b, func(p *pool) { p.discard(true) }, b.warm)
+	return b, nil
 }
 
 // besideExe returns airlock-launch beside this program's executable (links
@@ -108,7 +114,12 @@ func besideExe() string {
 // why not. The first call probes the platform (on Linux it starts the
 // launcher once); later calls return the same answer.
 func (b *Box) Available() error {
-	b.once.Do(func() { b.info, b.avail = b.probe() })
+	b.once.Do(func() {
+		b.info, b.avail = b.probe()
+		if b.avail == nil && warmStarts {
+			b.warm.prefill()
+		}
+	})
 	return b.avail
 }
 
@@ -212,7 +223,17 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 		return c, nil, nil, err
 	}
 	out.ExtraFiles = []*os.File{f}
-	return out, layers, func() { f.Close(); removeTmp() }, nil
+	release := func() {}
+	if out.Namespaces && warmStarts {
+		// A launcher in namespaces made ahead, if one of this shape waits;
+		// the bridge starts out cold if it cannot use it.
+		delay := time.Duration(0)
+		if len(layers) > 0 {
+			delay = refillDelay
+		}
+		out.Warm, release = b.warm.take(out, delay)
+	}
+	return out, layers, func() { release(); f.Close(); removeTmp() }, nil
 }
 
 // kindWords names a kind of action in a message.

@@ -4,3 +4,17 @@ package sandbox
 
 // ReadLayerWithin is ReadLayer with bounds of the test's choosing.
 var ReadLayerWithin = readLayer
+
+// WarmClaimed is how many of b's actions started through a warm launcher.
+func WarmClaimed(b *Box) int {
+	b.warm.mu.Lock()
+	defer b.warm.mu.Unlock()
+	return b.warm.claimed
+}
+
+// WarmIdle is how many warm launchers b has waiting or being started.
+func WarmIdle(b *Box) int {
+	b.warm.mu.Lock()
+	defer b.warm.mu.Unlock()
+	return len(b.warm.idle) + len(b.warm.starting)
+}

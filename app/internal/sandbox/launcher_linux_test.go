@@ -54,6 +54,12 @@ func buildLauncher(t testing.TB) string {
 	return built.path
 }
 
+// launcherLine reports whether out holds the launcher's command line: a
+// launcher started cold (launcher.Flag) or ahead (launcher.WaitFlag).
+func launcherLine(out string) bool {
+	return strings.Contains(out, launcher.Flag) || strings.Contains(out, launcher.WaitFlag)
+}
+
 // removeBuilt removes what buildLauncher built (TestMain, after the tests).
 func removeBuilt() {
 	if built.dir != "" {
@@ -108,7 +114,7 @@ tr '\0' ' ' < /proc/1/cmdline; echo`
 			t.Errorf("%s:\n%s", bad, out)
 		}
 	}
-	if !strings.Contains(out, "ppid 1\n") || !strings.Contains(out, "/proc/self/fd/") || !strings.Contains(out, launcher.Flag) {
+	if !strings.Contains(out, "ppid 1\n") || !strings.Contains(out, "/proc/self/fd/") || !launcherLine(out) {
 		t.Errorf("the program is not a child of the pinned launcher, PID 1:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(r.home, "outside")); !os.IsNotExist(err) {

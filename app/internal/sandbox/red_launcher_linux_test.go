@@ -71,7 +71,7 @@ func TestRedLauncherInRoot(t *testing.T) {
 	}
 	out, stderr, err = bridge.RunArgv(context.Background(), c)
 	done()
-	if err != nil || !strings.Contains(out, "next") || !strings.Contains(out, launcher.Flag) {
+	if err != nil || !strings.Contains(out, "next") || !launcherLine(out) {
 		t.Errorf("the next action did not start through the launcher: %v\n%s%s", err, out, stderr)
 	}
 }

@@ -21,6 +21,9 @@ import (
 	"github.com/airlockhq/airlock/bridge"
 )
 
+// warmStarts says that a Box keeps launchers started ahead (warm.go).
+const warmStarts = true
+
 // probeTimeout bounds the launcher's trial run.
 const probeTimeout = 10 * time.Second
 

@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	if code, ok := sandbox.Main(os.Args[1:]); ok {
 		os.Exit(code)
 	}
+	if home := os.Getenv(gateEnv); home != "" {
+		os.Exit(warmGate(home))
+	}
 	// The confined copy is called "helper": its environment is the
 	// sandbox's (which passes no variable of the test's own).
 	if (os.Getenv(helperEnv) == "1" || filepath.Base(os.Args[0]) == "helper") && len(os.Args) > 1 {
@@ -236,6 +239,11 @@ func copyFile(t testing.TB, from, to string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 	defer src.Close()
+	// No process starts while the copy is open for writing: one forked
+	// now (a Box starts warm launchers in the background) would hold it
+	// open until its exec, and running the copy then fails with ETXTBSY.
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,10 @@ import "os"
 // name an open file by and no file sealing: the same on macOS and on other
 // platforms.
 
+// warmStarts says that a Box keeps no launchers started ahead: the
+// bridge starts them on Linux only.
+const warmStarts = false
+
 func selfExe() string {
 	exe, _ := os.Executable()
 	return exe

@@ -27,6 +27,23 @@ import (
 // thing (airlock, airlock-launch) the launcher of one confined action.
 const Flag = "--sandbox-launch"
 
+// WaitFlag, as the first argument, makes a program that calls Main first
+// thing a warm launcher (Linux): started ahead of the action it will
+// confine, in namespaces of its own, it waits on file descriptor 3 for
+// that action's standard input and spec (awaitSpec), then confines and runs
+// it as Flag does. It confines one action, ever.
+const WaitFlag = "--sandbox-wait"
+
+// The bytes of the warm launcher's socket (bridge.WarmReady, bridge.WarmGo,
+// which this package cannot import: it would bring the bridge's UI into
+// the launcher): it writes ready once it waits, reads go with the action's
+// descriptors, and writes ack once it has taken them.
+const (
+	warmReady byte = 'r'
+	warmGo    byte = 'g'
+	warmAck   byte = 'a'
+)
+
 // Program is the name of the dedicated launcher's executable, which the
 // gate looks for beside its own.
 const Program = "airlock-launch"
@@ -173,19 +190,26 @@ func ReadSpec(r io.Reader) (Spec, error) {
 
 // Main is the launcher: when args (the program's arguments, without its
 // name) start with Flag, it confines this process as the spec on file
-// descriptor 3 says, runs the action's program and returns its exit status
+// descriptor 3 says (with WaitFlag: the spec that comes over descriptor
+// 3, awaitSpec), runs the action's program and returns its exit status
 // with handled true. Otherwise it returns at once with handled false. The
 // program must call it before anything else runs.
 func Main(args []string) (code int, handled bool) {
-	if len(args) == 0 || args[0] != Flag {
+	if len(args) == 0 || args[0] != Flag && args[0] != WaitFlag {
 		return 0, false
 	}
 	if len(args) > 1 {
 		fmt.Fprintf(os.Stderr, "%sthe launcher takes no arguments (its profile comes on file descriptor 3)\n", Prefix)
 		return ExitSetup, true
 	}
-	f := os.NewFile(3, "profile")
-	if f == nil {
+	var f *os.File
+	if args[0] == WaitFlag {
+		var err error
+		if f, err = awaitSpec(3); err != nil {
+			fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
+			return ExitSetup, true
+		}
+	} else if f = os.NewFile(3, "profile"); f == nil {
 		fmt.Fprintf(os.Stderr, "%sno profile on file descriptor 3\n", Prefix)
 		return ExitSetup, true
 	}
@@ -196,6 +220,19 @@ func Main(args []string) (code int, handled bool) {
 		return ExitSetup, true
 	}
 	return launch(s), true
+}
+
+// warmUp does, while a warm launcher waits, what reading its spec would
+// otherwise do first: encoding/json learning the types of Spec, on a
+// sample. Nothing of the sample is kept.
+func warmUp() {
+	l := Layer{Root: "/r", Upper: "/u", Work: "/w", Boot: "b"}
+	sample := Spec{Version: SpecVersion, Argv: []string{"p"}, Dir: "/", Layers: []Layer{l}, Trial: &l,
+		Profile: Profile{Kind: "k", Read: []string{"/"}, Write: []string{"/"}, Hide: []string{"/h"}, Network: NetNone,
+			Unasked: true, TempDir: "/t", Env: []string{"A=b"}}}
+	if b, err := json.Marshal(sample); err == nil {
+		_, _ = ReadSpec(bytes.NewReader(b))
+	}
 }
 
 // Environ is the launcher's own environment, whatever the action's is (the

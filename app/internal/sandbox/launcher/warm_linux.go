@@ -1,0 +1,110 @@
+//go:build linux
+
+package launcher
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
+// on sock (receive), puts the action's standard input in place of its own
+// and returns the action's spec. Everything else the launcher does comes
+// after, as for a launcher started cold: the namespaces are the only thing
+// made ahead of the action.
+func awaitSpec(sock int) (*os.File, error) {
+	// Nothing traces or reads this process's memory while it waits (launch
+	// says it again, for a launcher started cold).
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	warmUp()
+	stdin, spec, err := receive(sock)
+	if err != nil {
+		return nil, err
+	}
+	err = unix.Dup3(stdin, 0, 0)
+	unix.Close(stdin)
+	if err != nil {
+		unix.Close(spec)
+		return nil, fmt.Errorf("taking the action's standard input: %w", err)
+	}
+	return os.NewFile(uintptr(spec), "profile"), nil
+}
+
+// receive says on sock (a unix socket whose other end only the gate holds)
+// that the launcher is ready, then reads one message: warmGo with two
+// descriptors, the action's standard input and its spec, and says it took
+// them (warmAck). It closes sock
+// before it returns, so that nothing more can reach this launcher: it
+// confines one action, ever, and a second one already waiting behind the
+// first makes it refuse both. The gate closing its end instead (it
+// discarded this launcher, or died) is an error: the launcher then exits
+// having run nothing.
+func receive(sock int) (stdin, spec int, err error) {
+	defer unix.Close(sock)
+	// Unheard when the gate has sent the action and closed its end already
+	// (EPIPE): the action waits in the socket all the same.
+	for errors.Is(unix.Sendto(sock, []byte{warmReady}, unix.MSG_NOSIGNAL, nil), unix.EINTR) {
+	}
+	var b [2]byte
+	oob := make([]byte, unix.CmsgSpace(3*4)) // room for one more than sent, so that one too many is seen
+	var n, oobn, flags int
+	for {
+		n, oobn, flags, _, err = unix.Recvmsg(sock, b[:], oob, unix.MSG_CMSG_CLOEXEC)
+		// ECONNRESET: the gate closed its end with the ready byte unread
+		// in it. It is said once, ahead of what is queued: read on.
+		if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.ECONNRESET) {
+			break
+		}
+	}
+	if err != nil {
+		return -1, -1, fmt.Errorf("waiting for the action: %w", err)
+	}
+	fds, others := rights(oob[:oobn])
+	fail := func(e error) (int, int, error) {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return -1, -1, e
+	}
+	switch {
+	case n == 0 && oobn == 0:
+		return fail(errors.New("the gate went away before it sent an action"))
+	case flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0 || others > 0:
+		return fail(fmt.Errorf("the gate's message was cut or carries what is not a descriptor (flags %#x, %d other parts)", flags, others))
+	case n != 1 || b[0] != warmGo || len(fds) != 2:
+		return fail(fmt.Errorf("the gate's message is not an action (%d bytes, %d descriptors)", n, len(fds)))
+	}
+	if m, _, err := unix.Recvfrom(sock, b[:], unix.MSG_DONTWAIT|unix.MSG_PEEK); err == nil && m > 0 {
+		return fail(errors.New("the gate sent a second action: a launcher confines one, so it runs neither"))
+	}
+	// The gate counts the action as this launcher's only once it hears
+	// this; until then it may start it elsewhere, so nothing runs here
+	// unless it is heard.
+	if err := unix.Sendto(sock, []byte{warmAck}, unix.MSG_NOSIGNAL, nil); err != nil {
+		return fail(fmt.Errorf("the gate went away as the action came (%v)", err))
+	}
+	return fds[0], fds[1], nil
+}
+
+// rights returns the descriptors a message's control data carries, and
+// how many of its parts are something else.
+func rights(oob []byte) (fds []int, others int) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, 1
+	}
+	for i := range msgs {
+		got, err := unix.ParseUnixRights(&msgs[i])
+		if err != nil {
+			others++
+			continue
+		}
+		fds = append(fds, got...)
+	}
+	return fds, others
+}

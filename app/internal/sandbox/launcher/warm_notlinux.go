@@ -1,0 +1,13 @@
+//go:build !linux
+
+package launcher
+
+import (
+	"errors"
+	"os"
+)
+
+// awaitSpec fails: a warm launcher (WaitFlag) is Linux only.
+func awaitSpec(int) (*os.File, error) {
+	return nil, errors.New("a warm launcher is Linux only")
+}

@@ -1,0 +1,300 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
+	"github.com/airlockhq/airlock/bridge"
+)
+
+// liveness bounds how long a test waits for what should happen at once;
+// reaching it is a failure, not a measurement.
+const liveness = 10 * time.Second
+
+// cmdline runs, confined by r's box, a program that prints its launcher's
+// command line (PID 1's), and returns that.
+func (r *rig) cmdline(t *testing.T, g sandbox.Grant) string {
+	t.Helper()
+	out, stderr, err := r.run(t, g, "sh", "-c", `tr '\0' ' ' < /proc/1/cmdline`)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	return out
+}
+
+// warm reports whether a launcher's command line is a warm one's.
+func warm(cmdline string) bool { return strings.Contains(cmdline, launcher.WaitFlag) }
+
+// processGone waits until pid is no process, or a dead one (a zombie whose
+// parent is not this test), failing after liveness.
+func processGone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(liveness); ; time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return
+		}
+		if s := string(b); strings.Contains(s[strings.LastIndexByte(s, ')'):], ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is still there: %s", pid, b)
+		}
+	}
+}
+
+// TestWarmLaunchersRunActions: once the probe has passed a Box has a
+// launcher waiting for each network shape; an action runs through one
+// (its PID 1 is a warm launcher), which confines that action only and is
+// gone with it, and another is started behind it. Approved and unasked
+// actions, each shape.
+func TestWarmLaunchersRunActions(t *testing.T) {
+	r := newRig(t)
+	for i, g := range []sandbox.Grant{{}, {Approved: true}, {Network: sandbox.NetInternet}, {}} {
+		before := r.waitWarm(t)
+		if got := r.cmdline(t, g); !warm(got) {
+			t.Fatalf("action %d (%+v) started through %q, want a warm launcher", i, g, got)
+		}
+		if n := sandbox.WarmClaimed(r.box); n != i+1 {
+			t.Fatalf("%d actions ran through warm launchers, want %d", n, i+1)
+		}
+		after := r.waitWarm(t)
+		used := 0
+		for _, pid := range before {
+			if !slices.Contains(after, pid) {
+				used++
+				processGone(t, pid)
+			}
+		}
+		if used != 1 {
+			t.Fatalf("launchers before %v, after %v: want exactly one used and replaced", before, after)
+		}
+	}
+}
+
+// TestWarmDiscard is the kill switch's part: Discard kills every warm
+// launcher before it returns, none is started again until the next
+// action, which starts cold, and after it they come back.
+func TestWarmDiscard(t *testing.T) {
+	r := newRig(t)
+	pids := r.waitWarm(t)
+	r.box.Discard()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("warm launcher %d after Discard: %v", pid, err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // what a refill would take, and more
+	if n := sandbox.WarmIdle(r.box); n != 0 {
+		t.Fatalf("%d launchers started after Discard, before any action", n)
+	}
+	if got := r.cmdline(t, sandbox.Grant{}); warm(got) {
+		t.Fatalf("the first action after Discard started through %q, want a cold launcher", got)
+	}
+	r.waitWarm(t)
+	if got := r.cmdline(t, sandbox.Grant{}); !warm(got) {
+		t.Fatalf("the second action after Discard started through %q, want a warm launcher", got)
+	}
+}
+
+// TestWarmClose: a closed Box kills its warm launchers and starts none
+// again; its actions still run, cold.
+func TestWarmClose(t *testing.T) {
+	r := newRig(t)
+	pids := r.waitWarm(t)
+	r.box.Close()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("warm launcher %d after Close: %v", pid, err)
+		}
+	}
+	for range 2 {
+		if got := r.cmdline(t, sandbox.Grant{}); warm(got) {
+			t.Fatalf("an action of a closed Box started through %q", got)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := sandbox.WarmIdle(r.box); n != 0 {
+		t.Fatalf("a closed Box started %d launchers", n)
+	}
+}
+
+// TestWarmColdWhenGone: with its warm launchers killed (dying, or gone:
+// the action comes at once), an action starts cold and runs confined as
+// before.
+func TestWarmColdWhenGone(t *testing.T) {
+	r := newRig(t)
+	for _, pid := range r.waitWarm(t) {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := r.run(t, sandbox.Grant{}, "sh", "-c", `cat "$HOME/.ssh/id_rsa" || echo HIDDEN; tr '\0' ' ' < /proc/1/cmdline`)
+	if err != nil || !strings.Contains(out, "HIDDEN") || warm(out) || !strings.Contains(out, launcher.Flag) {
+		t.Fatalf("%q %v: want the key hidden, through a cold launcher", out, err)
+	}
+}
+
+// TestWarmUnusedCommand: a command that took a warm launcher and is never
+// run kills it when its done is called.
+func TestWarmUnusedCommand(t *testing.T) {
+	r := newRig(t)
+	r.waitWarm(t)
+	c, done, err := r.box.Confine(bridge.Command{Argv: []string{"/bin/true"}, Dir: r.home}, sandbox.KindCommand, sandbox.Grant{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Warm == nil {
+		t.Fatal("the command took no warm launcher")
+	}
+	pid := c.Warm.Pid()
+	done()
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the unused warm launcher %d after done: %v", pid, err)
+	}
+}
+
+// TestWarmSameCommandTwice: a confined command run twice does not run
+// twice through one launcher: the second run starts cold, and fails
+// closed (its spec was read), running nothing.
+func TestWarmSameCommandTwice(t *testing.T) {
+	r := newRig(t)
+	r.waitWarm(t)
+	mark := filepath.Join(r.docs, "ran")
+	c, done, err := r.box.Confine(bridge.Command{Argv: []string{"sh", "-c", `echo x >> "$1"; tr '\0' ' ' < /proc/1/cmdline`, "sh", mark}, Dir: r.home},
+		sandbox.KindCommand, sandbox.Grant{Approved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if out, _, err := bridge.RunArgv(context.Background(), c); err != nil || !warm(out) {
+		t.Fatalf("first run: %q %v", out, err)
+	}
+	_, stderr, err := bridge.RunArgv(context.Background(), c)
+	var ee *bridge.ExitError
+	if !errors.As(err, &ee) || ee.Code != launcher.ExitSetup || !strings.Contains(stderr, "reading the profile") {
+		t.Errorf("second run: %v %q, want the cold launcher to find no spec", err, stderr)
+	}
+	if b, _ := os.ReadFile(mark); string(b) != "x\n" {
+		t.Errorf("the program ran %d times", strings.Count(string(b), "x"))
+	}
+}
+
+// TestWarmIdleCost: a waiting warm launcher uses no processor time over
+// two seconds (its clock ticks in /proc/PID/stat do not move, give or
+// take the one a boundary may add); its memory is logged.
+func TestWarmIdleCost(t *testing.T) {
+	r := newRig(t)
+	r.dedicated(t)
+	pids := r.waitWarm(t)
+	ticks := func(pid int) int {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		u, _ := strconv.Atoi(f[11]) // utime, then stime: fields 14 and 15
+		k, _ := strconv.Atoi(f[12])
+		return u + k
+	}
+	first := make([]int, len(pids))
+	for i, pid := range pids {
+		first[i] = ticks(pid)
+	}
+	time.Sleep(2 * time.Second)
+	for i, pid := range pids {
+		used := ticks(pid) - first[i]
+		status, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		var rss string
+		for _, l := range strings.Split(string(status), "\n") {
+			if strings.HasPrefix(l, "VmRSS:") || strings.HasPrefix(l, "RssAnon:") {
+				rss += strings.Join(strings.Fields(l), " ") + "; "
+			}
+		}
+		t.Logf("warm launcher %d: %d clock ticks in 2 s, %s", pid, used, rss)
+		if used > 1 {
+			t.Errorf("warm launcher %d used %d clock ticks in 2 s while waiting", pid, used)
+		}
+	}
+}
+
+// gateEnv, set, makes this test binary a gate that starts warm launchers
+// and waits to be killed (warmGate).
+const gateEnv = "AIRLOCK_TEST_WARM_GATE"
+
+// warmGate is a gate whose Box starts its warm launchers in home (the
+// variable's value), prints their pids on one line, and then waits.
+func warmGate(home string) int {
+	docs := filepath.Join(home, "Documents")
+	if err := os.MkdirAll(docs, 0o700); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	box, err := sandbox.New(sandbox.Settings{Home: home, Roots: []string{docs}, Env: []string{"PATH=/usr/bin:/bin", "HOME=" + home}}, "")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	pids, err := box.WarmReady(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println(strings.Trim(fmt.Sprint(pids), "[]"))
+	time.Sleep(time.Minute)
+	return 0
+}
+
+// TestWarmGateGone: when the gate dies, its warm launchers, which wait
+// for it alone, exit.
+func TestWarmGateGone(t *testing.T) {
+	newRig(t) // skips where there is no sandbox
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "-test.run", "^$")
+	cmd.Env = append(os.Environ(), gateEnv+"="+t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	var pids []int
+	for _, f := range strings.Fields(line) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	if len(pids) != 2 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the gate said %q (%v)", line, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, pid := range pids {
+		processGone(t, pid)
+	}
+}

@@ -35,7 +35,7 @@ for f in /proc/1/fd/*; do
 done
 timeout 2 strace -p 1 -e trace=none -o /dev/null 2>/dev/null && echo "WON traced its launcher"
 ls /proc/self/fd | while read -r n; do
-	case "$n" in 0|1|2|255) ;; *) l=$(readlink "/proc/self/fd/$n" 2>/dev/null); case "$l" in socket:*) echo "WON holds a socket: fd $n $l";; esac;; esac
+	case "$n" in 0|1|2|255) ;; *) l=$(readlink "/proc/self/fd/$n" 2>/dev/null); case "$l" in socket:*) echo "WON holds a socket: fd $n $l";; "") ;; *launch*) echo "WON holds the launcher's file: fd $n $l";; *) echo "NOTE holds fd $n: $l";; esac;; esac
 done
 
 # 4. Every process it may signal at all (kill -1 spares the caller).

@@ -69,3 +69,11 @@ func ZenityWarningQuestion(icon string) []string {
 
 // ZenityIconArg is zenityIconArg.
 func ZenityIconArg(out string) string { return zenityIconArg(out) }
+
+// SetAckWait sets how long a warm process has to say it took its command,
+// until the returned function restores it.
+func SetAckWait(d time.Duration) (restore func()) {
+	old := ackWait
+	ackWait = d
+	return func() { ackWait = old }
+}

@@ -251,6 +251,9 @@ func (w *Warm) claim(c Command, name string, limit int) (*Proc, error) {
 		return p, nil
 	case <-w.gone:
 	case <-t.C:
+		if w.stopLate() {
+			return p, nil
+		}
 	}
 	w.abandon()
 	return nil, fmt.Errorf("handing %s to its warm process: it did not take it", name)
@@ -258,8 +261,33 @@ func (w *Warm) claim(c Command, name string, limit int) (*Proc, error) {
 
 // ackWait bounds how long claim waits for a process to say it took its
 // command (a live one says so at once): one that does not is killed, and
-// the command starts cold.
-const ackWait = 10 * time.Second
+// the command starts cold unless it had taken it after all.
+var ackWait = 10 * time.Second
+
+// stopLate stops a claimed process that did not say in time that it took
+// its command, and reports whether it had: then it may have begun the
+// command, which must not run a second time cold; it was killed, and its
+// Wait says so. It is killed first and asked after: once it is dead its
+// end of the socket is closed, so watch reads what it said before its
+// end, and an ack sent in the moment before the kill is not missed.
+func (w *Warm) stopLate() (taken bool) {
+	select {
+	case <-w.acked:
+		return true
+	default:
+	}
+	killGroup(w.p.pgid)
+	t := time.NewTimer(ackWait)
+	defer t.Stop()
+	select {
+	case <-w.acked:
+		return true
+	case <-w.gone:
+		return false
+	case <-t.C:
+		return true // still not gone: it may have taken it, so never again
+	}
+}
 
 // abandon kills and reaps a claimed process whose handover failed: it
 // took no command, and is closed.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,8 +59,16 @@ func warmStandIn(args []string) int {
 	fmt.Printf("%s %s %s\n", args[0], what, in)
 	fmt.Fprintln(os.Stderr, "said on stderr")
 	code, action, _ := strings.Cut(string(what), " ")
-	if action == "sleep" {
+	switch action {
+	case "sleep":
 		time.Sleep(100 * time.Second)
+	case "mark":
+		f, err := os.OpenFile(os.Getenv("BRIDGE_MARK"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return 125
+		}
+		fmt.Fprintln(f, args[0])
+		f.Close()
 	}
 	n, _ := strconv.Atoi(code)
 	return n
@@ -263,5 +272,35 @@ func TestStartWarmRefuses(t *testing.T) {
 	}
 	if _, err := bridge.StartWarm(bridge.Command{}, nil); err == nil {
 		t.Error("no program: started")
+	}
+}
+
+// TestWarmLateAckRunsOnce: a warm process that says it took its command
+// later than the gate waits is stopped, and the command then starts cold
+// only if it had not taken it: a command runs once at most, and claiming
+// never hangs, however the ack and the gate's deadline fall. The stand-in
+// marks a file once it has its command (after its ack); the deadlines range
+// from at once to longer than a handover takes, so that rounds fall before,
+// around and after the ack.
+func TestWarmLateAckRunsOnce(t *testing.T) {
+	for _, wait := range []time.Duration{time.Nanosecond, 50 * time.Microsecond, 200 * time.Microsecond, time.Millisecond, 50 * time.Millisecond} {
+		restore := bridge.SetAckWait(wait)
+		for i := range 6 {
+			marks := filepath.Join(t.TempDir(), "marks")
+			c := warmCommand(t, "0 mark")
+			// No second's sleep at the exit of each stand-in built with -race.
+			c.Env = append(c.Env, "BRIDGE_MARK="+marks, "GORACE=atexit_sleep_ms=0")
+			c.Warm = startWarm(t, c)
+			_, _, _ = bridge.RunArgv(context.Background(), c)
+			gone(t, c.Warm.Pid())
+			b, err := os.ReadFile(marks)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(b), "\n"); n > 1 {
+				t.Fatalf("deadline %v, round %d: the command ran %d times: %q", wait, i, n, b)
+			}
+		}
+		restore()
 	}
 }

@@ -59,6 +59,16 @@ func shellAllocPerByte(r Results) (float64, bool) {
 	return v / (1 << 20), ok
 }
 
+// actionStart is a row of BenchmarkActionStart: one of its confined start
+// metrics beside the unconfined start's metric (p50 or p99) of the same
+// rounds.
+func actionStart(what, label, of, bare, target string) Figure {
+	return Figure{What: what,
+		Ours:   metric{label, median("sandbox", "BenchmarkActionStart", of), ms},
+		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", bare), ms},
+		Target: target, Skipped: "not measured (the sandbox benchmarks did not run)"}
+}
+
 // Figures are issue 25's rows, in its order, each with the benchmark that
 // measures it and the one it is measured beside.
 var Figures = []Figure{
@@ -70,30 +80,12 @@ var Figures = []Figure{
 		Ours:   metric{"Airlock", median("risk", "BenchmarkAppleScriptSize/1024KB", "ns/byte"), nsB},
 		Ref:    &metric{"the same table", median("seed000-peer", "BenchmarkPeerAppleScriptSize/1024KB", "ns/byte"), nsB},
 		Target: "≤ 1×", Skipped: peerSkipped},
-	{What: "start a confined action (/bin/true), p50",
-		Ours:   metric{"confined", median("sandbox", "BenchmarkActionStart", "p50-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p50-ms"), ms},
-		Target: "≤ 2×", Skipped: "not measured (the sandbox benchmarks did not run)"},
-	{What: "the same, approved (no copy-on-write view: the launcher alone), p50",
-		Ours:   metric{"confined, approved", median("sandbox", "BenchmarkActionStart", "approved-p50-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p50-ms"), ms},
-		Target: "—", Skipped: "not measured (the sandbox benchmarks did not run)"},
-	{What: "the same at an idle gate (a launcher started ahead waits), approved, p50",
-		Ours:   metric{"confined, approved", median("sandbox", "BenchmarkActionStart", "idle-approved-p50-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p50-ms"), ms},
-		Target: "≤ 2×", Skipped: "not measured (the sandbox benchmarks did not run)"},
-	{What: "the same at an idle gate, approved, p99",
-		Ours:   metric{"confined, approved", median("sandbox", "BenchmarkActionStart", "idle-approved-p99-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p99-ms"), ms},
-		Target: "—", Skipped: "not measured (the sandbox benchmarks did not run)"},
-	{What: "the same at an idle gate, unasked (with the copy-on-write view), p50",
-		Ours:   metric{"confined, unasked", median("sandbox", "BenchmarkActionStart", "idle-p50-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p50-ms"), ms},
-		Target: "—", Skipped: "not measured (the sandbox benchmarks did not run)"},
-	{What: "the same at an idle gate, unasked, p99",
-		Ours:   metric{"confined, unasked", median("sandbox", "BenchmarkActionStart", "idle-p99-ms"), ms},
-		Ref:    &metric{"unconfined, same rounds", median("sandbox", "BenchmarkActionStart", "bare-p99-ms"), ms},
-		Target: "—", Skipped: "not measured (the sandbox benchmarks did not run)"},
+	actionStart("start a confined action (/bin/true), p50", "confined", "p50-ms", "bare-p50-ms", "≤ 2×"),
+	actionStart("the same, approved (no copy-on-write view: the launcher alone), p50", "confined, approved", "approved-p50-ms", "bare-p50-ms", "—"),
+	actionStart("the same at an idle gate (a launcher started ahead waits), approved, p50", "confined, approved", "idle-approved-p50-ms", "bare-p50-ms", "≤ 2×"),
+	actionStart("the same at an idle gate, approved, p99", "confined, approved", "idle-approved-p99-ms", "bare-p99-ms", "—"),
+	actionStart("the same at an idle gate, unasked (with the copy-on-write view), p50", "confined, unasked", "idle-p50-ms", "bare-p50-ms", "—"),
+	actionStart("the same at an idle gate, unasked, p99", "confined, unasked", "idle-p99-ms", "bare-p99-ms", "—"),
 	{What: "8 concurrent submitters (BenchmarkConcurrentSubmitters)",
 		Ours:   metric{"gate", median("gate", "BenchmarkConcurrentSubmitters", "actions/s"), per},
 		Ref:    &metric{"history store alone, 8 writers (BenchmarkActionRecords8)", median("history", "BenchmarkActionRecords8", "actions/s"), per},

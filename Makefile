@@ -231,6 +231,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./app/internal/redact:FuzzRedact \
 	  ./app/internal/redact:FuzzKeywordScan \
+	  ./app/internal/redact:FuzzHeads \
 	  ./app/internal/sandbox:FuzzReveals \
 	  ./bridge:FuzzShown \
 	  ./bridge:FuzzAppleScriptString \

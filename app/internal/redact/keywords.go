@@ -303,11 +303,31 @@ func (x *index) count(r *rule) int {
 	return n
 }
 
+// tries returns how many places anchoredMatches would try rule r at
+// (with skip, those its heads admit), or maxAnchored+1 if more.
+func (x *index) tries(r *rule, skip bool) int {
+	if !skip {
+		return x.count(r)
+	}
+	n := 0
+	for _, w := range r.kw {
+		for _, p := range x.at(w) {
+			if r.heads.admits(x.s[p:]) {
+				if n++; n > maxAnchored {
+					return n
+				}
+			}
+		}
+	}
+	return n
+}
+
 // anchoredMatches calls found with each match of rule r, which must have
 // an anchored form: every match begins at one of r's keywords, so r is
 // tried there and nowhere else, in order, as FindAll would find them. One
 // byte before the keyword goes along so that \b sees what precedes it.
-func (x *index) anchoredMatches(r *rule, found func(m []int)) {
+// With skip, a place r's heads rule out is not tried.
+func (x *index) anchoredMatches(r *rule, skip bool, found func(m []int)) {
 	var at []int
 	if len(r.kw) == 1 {
 		at = x.at(r.kw[0]) // its positions, shared: read only
@@ -320,7 +340,7 @@ func (x *index) anchoredMatches(r *rule, found func(m []int)) {
 	}
 	end := -1 // where the last match ended
 	for _, p := range at {
-		if p < end {
+		if p < end || skip && !r.heads.admits(x.s[p:]) {
 			continue
 		}
 		w := x.window(r, p, 0)

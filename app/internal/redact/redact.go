@@ -162,6 +162,12 @@ const maxAnchored = 64
 
 // collect returns what the rules of tier t find in s (pass).
 func (e *engine) collect(x *index, t int, fast bool) []found {
+	return e.collectIn(x, t, fast, true)
+}
+
+// collectIn is collect, with the places an anchored rule is tried at
+// first sifted by its heads (skip), or not (FuzzHeads compares the two).
+func (e *engine) collectIn(x *index, t int, fast, skip bool) []found {
 	s := x.s
 	if x.hits == nil {
 		return nil // no keyword, nothing to do
@@ -188,8 +194,8 @@ func (e *engine) collect(x *index, t int, fast bool) []found {
 		if set[i/64]&(1<<(i%64)) == 0 {
 			continue // none of its keywords occurs (x.occurs)
 		}
-		if fast && r.anchored != nil && x.count(r) <= maxAnchored {
-			x.anchoredMatches(r, func(m []int) { add(i, r, m) })
+		if fast && r.anchored != nil && x.tries(r, skip) <= maxAnchored {
+			x.anchoredMatches(r, skip, func(m []int) { add(i, r, m) })
 			continue
 		}
 		segs := x.lineSegments(r)

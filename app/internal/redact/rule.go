@@ -39,6 +39,9 @@ type rule struct {
 	// anchored, when set, is re anchored after one byte of context: every
 	// match of re begins with one of its words, so it is tried only there.
 	anchored *regexp.Regexp
+	// heads, for an anchored rule, rules out most places a try would fail
+	// at (heads.go).
+	heads heads
 }
 
 // find is what a check sees of a match.
@@ -66,6 +69,9 @@ func (r *rule) prepare(k *keywords) {
 		r.clip = holds(tree, r.words)
 	}
 	r.anchored = anchor(r.re, r.words)
+	if r.anchored != nil {
+		r.heads = headsOf(r.re)
+	}
 }
 
 var kindName = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)

@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 )
 
 // An anchored rule is tried with its regexp at each of its keywords
@@ -21,7 +22,7 @@ const maxHeads = 12
 // is known, and heads then admits every text.
 type heads struct {
 	n   int
-	set [maxHeads][2]uint64 // ASCII bytes only: past n, a match may hold others
+	set [maxHeads][4]uint64
 }
 
 // admits reports whether a match of the regexp can begin at the start of
@@ -31,8 +32,7 @@ func (h *heads) admits(s string) bool {
 		return false
 	}
 	for j := range h.n {
-		c := s[j]
-		if c >= 0x80 || h.set[j][c>>6]&(1<<(c&63)) == 0 {
+		if c := s[j]; h.set[j][c>>6]&(1<<(c&63)) == 0 {
 			return false
 		}
 	}
@@ -41,11 +41,12 @@ func (h *heads) admits(s string) bool {
 
 // headsOf walks re's program place by place from its start, as an NFA
 // over all texts at once, and notes the bytes each place's instructions
-// consume. It stops where a match can end (the match may be that short),
-// where an instruction can consume a rune outside ASCII (its bytes, and
-// the places after, are no longer one byte a place), and at maxHeads.
-// Assertions (\b, ^) are passed as if they held, which admits more, never
-// less.
+// consume. It stops before a place where a match can end (the match may
+// be that short), and after one where an instruction can consume a rune
+// outside ASCII or any rune (that place admits every byte such a rune
+// starts with; the places after it are no longer one byte each), and at
+// maxHeads. Assertions (\b, ^) are passed as if they held, which admits
+// more, never less.
 func headsOf(re *regexp.Regexp) heads {
 	var h heads
 	tree, err := syntax.Parse(re.String(), syntax.Perl)
@@ -58,25 +59,34 @@ func headsOf(re *regexp.Regexp) heads {
 	}
 	cur := closure(prog, nil, uint32(prog.Start))
 	for j := 0; j < maxHeads && len(cur) > 0; j++ {
+		if slices.ContainsFunc(cur, func(pc uint32) bool { return prog.Inst[pc].Op == syntax.InstMatch }) {
+			return h
+		}
 		var next []uint32
+		last := false // a rune of more than one byte can start here
 		for _, pc := range cur {
 			in := &prog.Inst[pc]
 			switch in.Op {
 			case syntax.InstRune, syntax.InstRune1:
-				if mayBeWide(in) {
-					return h
-				}
 				for c := range 0x80 {
 					if in.MatchRune(rune(c)) {
 						h.set[j][c>>6] |= 1 << (c & 63)
 					}
 				}
+				if mayBeWide(in) {
+					last = true
+				}
 				next = closure(prog, next, in.Out)
-			case syntax.InstMatch, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-				return h
+			case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+				h.set[j][0], h.set[j][1] = ^uint64(0), ^uint64(0) // \n too: admitting more is safe
+				last = true
 			}
 		}
 		h.n, cur = j+1, next
+		if last {
+			h.set[j][2], h.set[j][3] = ^uint64(0), ^uint64(0)
+			return h
+		}
 	}
 	return h
 }

@@ -21,16 +21,17 @@ func TestHeadsOf(t *testing.T) {
 		// A match may end after two bytes: two places.
 		{`ab(cd)?`, 2, []string{"ab", "abzz"}, []string{"a", "ax"}},
 		// Case folded: either case, but the Kelvin sign folds to k, so
-		// nothing is bounded from the k on.
-		{`(?i)ok`, 1, []string{"O", "o", "ok"}, []string{"x"}},
-		// Any byte: nothing from there on.
-		{`a.b`, 1, []string{"a\u00e9b"}, []string{"b"}},
+		// the k's place admits the bytes that start a wide rune, and
+		// nothing after it is bounded.
+		{`(?i)ok.`, 2, []string{"Ok", "oK", "o\u212a", "o\xff"}, []string{"x", "o", "oj"}},
+		// Any byte: that place, and nothing after it.
+		{`a.b`, 2, []string{"a\u00e9b", "a\nb", "aa"}, []string{"b", "a"}},
 		// Assertions pass; alternatives join.
 		{`\b(?:ghp|gho)_x`, 5, []string{"ghp_x", "gho_x"}, []string{"ghq_x", "ghp-x"}},
 		// Loops of empty steps end.
 		{`(?:a*)*b`, 1, []string{"a", "b"}, []string{"c"}},
-		// Outside ASCII: nothing.
-		{`é`, 0, []string{"x", ""}, nil},
+		// Outside ASCII: the bytes a wide rune starts with, and no ASCII.
+		{`é`, 1, []string{"é", "\xc3"}, []string{"e", ""}},
 	}
 	for _, c := range cases {
 		h := headsOf(regexp.MustCompile(c.re))

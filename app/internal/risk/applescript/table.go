@@ -295,13 +295,16 @@ func (an *asAn) checkParams(r *verb, st []asToken, i, n int) {
 	}
 }
 
-// withLabel reports "with label" in a row's Params.
+// withLabel reports "with label" in a row's Params. It reads the fields
+// as they come, without a slice of them: it runs at every labelled
+// parameter of a command.
 func withLabel(params, label string) bool {
-	f := strings.Fields(params)
-	for k := 0; k+1 < len(f); k++ {
-		if f[k] == "with" && strings.EqualFold(f[k+1], label) {
+	prev := ""
+	for f := range strings.FieldsSeq(params) {
+		if prev == "with" && strings.EqualFold(f, label) {
 			return true
 		}
+		prev = f
 	}
 	return false
 }

@@ -212,3 +212,26 @@ func TestAppVerbContract(t *testing.T) {
 		}
 	}
 }
+
+// TestWithLabel: a label counts only right after "with" in a row's
+// Params, in any case, however the fields are spaced.
+func TestWithLabel(t *testing.T) {
+	cases := []struct {
+		params, label string
+		want          bool
+	}{
+		{"to with replacing positioned at", "replacing", true},
+		{"to with replacing positioned at", "REPLACING", true},
+		{"to with replacing positioned at", "positioned", false},
+		{"to with replacing positioned at", "to", false},
+		{"  with\tsecurity  ", "security", true},
+		{"with", "with", false},
+		{"saving", "saving", false},
+		{"", "x", false},
+	}
+	for _, c := range cases {
+		if got := withLabel(c.params, c.label); got != c.want {
+			t.Errorf("withLabel(%q, %q) = %v, want %v", c.params, c.label, got, c.want)
+		}
+	}
+}

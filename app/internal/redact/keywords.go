@@ -135,6 +135,11 @@ type index struct {
 	hits      []hit    // the keywords found, by keyword then position; nil: none
 	pos       []int    // hits' positions, in the same order
 	present   []uint64 // bit set of the keywords that occur
+	// Room for the tables of a short text, which most texts are: the
+	// index is then its only allocation.
+	hitRoom     [16]hit
+	posRoom     [16]int
+	presentRoom [5]uint64
 }
 
 // hit is one keyword w found at p, as the scan finds them.
@@ -165,7 +170,7 @@ func (x *index) at(w int) []int {
 // FuzzKeywordScan hold the two to the same hits.
 func (k *keywords) scan(s string) *index {
 	x := &index{k: k, s: s}
-	var hits []hit
+	hits := x.hitRoom[:0]
 	tri := k.tri
 	if len(s) >= 2 {
 		t := uint32(s[0])<<8 | uint32(s[1]) // the three bytes at i, carried; above them, the byte before
@@ -282,8 +287,16 @@ func (x *index) group(hits []hit) {
 		hits = sorted
 	}
 	x.hits = hits
-	x.pos = make([]int, len(hits))
-	x.present = make([]uint64, (len(x.k.list)+63)/64)
+	if len(hits) <= len(x.posRoom) {
+		x.pos = x.posRoom[:len(hits)]
+	} else {
+		x.pos = make([]int, len(hits))
+	}
+	if n := (len(x.k.list) + 63) / 64; n <= len(x.presentRoom) {
+		x.present = x.presentRoom[:n]
+	} else {
+		x.present = make([]uint64, n)
+	}
 	for i, h := range hits {
 		x.pos[i] = int(h.p)
 		x.present[h.w/64] |= 1 << (h.w % 64)

@@ -319,7 +319,7 @@ func (e endedWith) Error() string { return fmt.Sprintf("ended with status %d", i
 // rather than by os/exec, so that their end can be waited for apart from
 // the process's exit.
 type outPipes struct {
-	r, w [2]*os.File    // read ends (ours), write ends (the process's, closed here once it has started)
+	r, w [2]*os.File   // read ends (ours), write ends (the process's, closed here once it has started)
 	done chan struct{} // closed once both have been read to their end, or closed
 }
 

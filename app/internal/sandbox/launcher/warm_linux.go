@@ -14,12 +14,17 @@ import (
 // awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
 // on sock (receive), puts the action's standard input in place of its own
 // and returns the action's spec. Everything else the launcher does comes
-// after, as for a launcher started cold: the namespaces are the only thing
-// made ahead of the action.
+// after, as for a launcher started cold: the namespaces, and the check
+// that it is in them (ownNamespaces, whose read of /proc also starts the Go
+// runtime's poller), are all that is done ahead of the action.
 func awaitSpec(sock int) (*os.File, error) {
 	// Nothing traces or reads this process's memory while it waits (launch
 	// says it again, for a launcher started cold).
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	if err := ownNamespaces(); err != nil {
+		unix.Close(sock)
 		return nil, err
 	}
 	warmUp()

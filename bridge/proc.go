@@ -170,6 +170,7 @@ type Proc struct {
 	program     string
 	linger      bool
 	contained   bool
+	ownPIDNS    bool           // started in a PID namespace of its own (Namespaces): nothing it starts becomes our orphan
 	before      map[int]uint64 // for Contain: the orphans we had when it started (contain_linux.go)
 	out, errOut *capped
 	stdin       *os.File // Linger's temporary file, closed by Wait
@@ -218,7 +219,7 @@ func StartArgv(c Command) (*Proc, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.ExtraFiles = c.ExtraFiles
-	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain,
+	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain, ownPIDNS: c.Namespaces,
 		out: &capped{limit: limit}, errOut: &capped{limit: limit}}
 	if c.Output != nil {
 		p.out.tap = func(b []byte) { c.Output(b, false) }
@@ -248,7 +249,7 @@ func StartArgv(c Command) (*Proc, error) {
 	}
 	cmd.SysProcAttr = sysProcAttr(c)
 	cmd.WaitDelay = waitDelay
-	before, err := startCmd(cmd, c.Contain)
+	before, err := startCmd(cmd, c.Contain, c.Contain && !c.Namespaces)
 	if err != nil {
 		if p.stdin != nil {
 			p.stdin.Close()

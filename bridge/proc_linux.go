@@ -47,8 +47,13 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 		if p.contained {
 			// Its whole tree, found while it still stands, and what had
 			// already escaped: once this returns, nothing of it is alive
-			// that could start anything more.
-			sweep(p.pgid, p.before)
+			// that could start anything more. (Nothing escapes a PID
+			// namespace: then the orphans there are now are left alone.)
+			before := p.before
+			if p.ownPIDNS {
+				before = orphansNow()
+			}
+			sweep(p.pgid, before)
 			swept = true
 		}
 		stopped()
@@ -58,7 +63,7 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	}
 	if reap {
 		killGroup(p.pgid)
-		if p.contained && !swept {
+		if p.contained && !swept && !p.ownPIDNS {
 			sweep(0, p.before)
 		}
 	}
@@ -79,7 +84,7 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 // (until then its pid, and so its group's, cannot be reused).
 func (p *Proc) endEarly() error {
 	killGroup(p.pgid)
-	if p.contained {
+	if p.contained && !p.ownPIDNS {
 		sweep(0, p.before)
 	}
 	if p.pipes != nil {

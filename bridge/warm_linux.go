@@ -244,7 +244,10 @@ func (w *Warm) claim(c Command, name string, limit int) (*Proc, error) {
 			w.abandon()
 			return nil, err
 		}
-		p.contained, p.before = true, orphansNow()
+		p.contained = true
+		if !p.ownPIDNS {
+			p.before = orphansNow()
+		}
 	}
 	var out, errOut func([]byte)
 	if c.Output != nil {

@@ -44,6 +44,16 @@ import (
 // trusted program that puts a child in a session of its own (none of the
 // bridge's do) would have that child killed by the kill switch.
 //
+// A contained process started in a PID namespace of its own (Namespaces:
+// the sandbox's launcher, PID 1 there) leaves no orphan of ours: the kernel
+// hands what loses its parent in that namespace to a subreaper or the PID
+// 1 of that namespace, never to a process outside it, and kills all of it
+// when its PID 1 ends (a PID 1 cannot clone with CLONE_PARENT either). So
+// its start lists none of our orphans, and its end sweeps none (two reads
+// of /proc per thread and per child of ours); stopped, its tree is killed
+// as any contained process's, and the orphans that were there then are
+// left alone.
+//
 // Orphans are reaped by a goroutine woken by SIGCHLD. It reaps only
 // children that nobody else waits for: ones outside our session, and ones
 // in it that neither lead a process group nor are in ours (what a lingering
@@ -100,9 +110,9 @@ func subreaper() error {
 // startCmd starts cmd and records its pid so that the reaper never takes it
 // for an orphan. For a contained process it first makes this process a
 // subreaper and marks every descriptor close-on-exec (so the process gets
-// only the ones given), and returns the orphans we had when it started: the
-// ones its sweep will leave alone.
-func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) {
+// only the ones given), and, with orphans, returns the orphans we had when
+// it started: the ones its sweep will leave alone.
+func startCmd(cmd *exec.Cmd, contained, orphans bool) (before map[int]uint64, err error) {
 	if contained {
 		if err := subreaper(); err != nil {
 			return nil, err
@@ -110,7 +120,9 @@ func startCmd(cmd *exec.Cmd, contained bool) (before map[int]uint64, err error) 
 		if err := closeOnExec(); err != nil {
 			return nil, fmt.Errorf("containing actions: %w", err)
 		}
-		before = orphansNow()
+		if orphans {
+			before = orphansNow()
+		}
 	}
 	contain.spawn.RLock()
 	defer contain.spawn.RUnlock()

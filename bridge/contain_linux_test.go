@@ -320,3 +320,24 @@ func TestContainedInheritsNoStrayDescriptor(t *testing.T) {
 		t.Fatalf("open descriptors among 3 (given) and %d (stray): %q, want only 3", fd, got)
 	}
 }
+
+// TestContainPIDNamespace: a contained process started in namespaces of
+// its own (the sandbox's launcher's way) leaves nothing running once its
+// Wait has returned, though it took no list of orphans and its end swept
+// none: what it left in another session and by a double fork dies with
+// its PID namespace.
+func TestContainPIDNamespace(t *testing.T) {
+	marker := newMarker(t)
+	t.Cleanup(func() { killMarked(marker) })
+	out, stderr, err := bridge.RunArgv(context.Background(), bridge.Command{
+		Argv:    []string{"sh", "-c", `setsid sleep 301 & (sleep 302 &); (setsid sleep 303 &); echo started`},
+		Env:     []string{"PATH=" + os.Getenv("PATH"), marker},
+		Contain: true, Namespaces: true,
+	})
+	if err != nil || out != "started\n" {
+		t.Fatalf("%q %v\n%s", out, err, stderr)
+	}
+	if live := proctest.Marked(marker); len(live) > 0 {
+		t.Errorf("processes of the command still alive after its Wait: %v", live)
+	}
+}

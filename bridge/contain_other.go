@@ -6,7 +6,7 @@ import "os/exec"
 
 // startCmd starts cmd. There is no subreaper here, so there are no orphans
 // to tell apart from our children, and nothing to record.
-func startCmd(cmd *exec.Cmd, _ bool) (map[int]uint64, error) {
+func startCmd(cmd *exec.Cmd, _, _ bool) (map[int]uint64, error) {
 	return nil, cmd.Start()
 }
 

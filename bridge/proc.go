@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,6 +106,11 @@ type Command struct {
 	// instead of starting a new process, and starts it cold as usual when
 	// that process is used, closed, gone or of another shape. Linux only.
 	Warm *Warm
+
+	// ownPipes has StartArgv read the output's pipes itself, not os/exec
+	// (StartWarm: a warm process's Wait may end on its word, before its
+	// exit).
+	ownPipes bool
 }
 
 // ExitError is the error of a process that ran and failed.
@@ -164,9 +170,18 @@ type Proc struct {
 	program     string
 	linger      bool
 	contained   bool
+	ownPIDNS    bool           // started in a PID namespace of its own (Namespaces): nothing it starts becomes our orphan
 	before      map[int]uint64 // for Contain: the orphans we had when it started (contain_linux.go)
 	out, errOut *capped
 	stdin       *os.File // Linger's temporary file, closed by Wait
+
+	// pipes are the output's pipes when this process reads them itself
+	// (a warm process's: its Wait may end before the process does), not
+	// os/exec.
+	pipes *outPipes
+	// warm is the warm process this command runs in (StartWarm), which
+	// may say that the command has ended before it exits itself.
+	warm *Warm
 }
 
 // StartArgv starts c as RunArgv does and returns at once; Proc.Wait waits
@@ -204,7 +219,7 @@ func StartArgv(c Command) (*Proc, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.ExtraFiles = c.ExtraFiles
-	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain,
+	p := &Proc{cmd: cmd, program: name, linger: c.Linger, contained: c.Contain, ownPIDNS: c.Namespaces,
 		out: &capped{limit: limit}, errOut: &capped{limit: limit}}
 	if c.Output != nil {
 		p.out.tap = func(b []byte) { c.Output(b, false) }
@@ -224,15 +239,28 @@ func StartArgv(c Command) (*Proc, error) {
 			cmd.Stdin = strings.NewReader(c.Stdin)
 		}
 		cmd.Stdout, cmd.Stderr = p.out, p.errOut
+		if c.ownPipes {
+			var err error
+			if p.pipes, err = newOutPipes(); err != nil {
+				return nil, fmt.Errorf("running %s: %w", name, err)
+			}
+			cmd.Stdout, cmd.Stderr = p.pipes.w[0], p.pipes.w[1]
+		}
 	}
 	cmd.SysProcAttr = sysProcAttr(c)
 	cmd.WaitDelay = waitDelay
-	before, err := startCmd(cmd, c.Contain)
+	before, err := startCmd(cmd, c.Contain, c.Contain && !c.Namespaces)
 	if err != nil {
 		if p.stdin != nil {
 			p.stdin.Close()
 		}
+		if p.pipes != nil {
+			p.pipes.closeAll()
+		}
 		return nil, fmt.Errorf("running %s: %w", name, err)
+	}
+	if p.pipes != nil {
+		p.pipes.copy(p.out, p.errOut)
 	}
 	p.before = before
 	p.pgid = cmd.Process.Pid
@@ -261,6 +289,12 @@ func (p *Proc) Wait(ctx context.Context) (stdout, stderr string, err error) {
 	if stopped {
 		return stdout, stderr, fmt.Errorf("running %s: stopped: %w", p.program, context.Cause(ctx))
 	}
+	var end endedWith
+	if errors.As(werr, &end) {
+		// Said by the warm process: as the exit status of a process that
+		// exits (the sandbox's launcher exits with it).
+		return stdout, stderr, &ExitError{Program: p.program, Code: int(end), LastLine: LastLine(stderr)}
+	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		x := &ExitError{Program: p.program, Code: ee.ExitCode(), LastLine: LastLine(stderr)}
@@ -273,6 +307,81 @@ func (p *Proc) Wait(ctx context.Context) (stdout, stderr string, err error) {
 		return stdout, stderr, fmt.Errorf("running %s: %w", p.program, werr)
 	}
 	return stdout, stderr, nil
+}
+
+// endedWith is waitLeader's error for a command whose warm process said it
+// ended with this non-zero status (its Wait did not wait for the process's
+// own exit).
+type endedWith int
+
+func (e endedWith) Error() string { return fmt.Sprintf("ended with status %d", int(e)) }
+
+// outPipes are a process's standard output and error pipes, read here
+// rather than by os/exec, so that their end can be waited for apart from
+// the process's exit.
+type outPipes struct {
+	r, w [2]*os.File   // read ends (ours), write ends (the process's, closed here once it has started)
+	done chan struct{} // closed once both have been read to their end, or closed
+}
+
+// newOutPipes makes the two pipes.
+func newOutPipes() (*outPipes, error) {
+	o := &outPipes{done: make(chan struct{})}
+	for i := range o.r {
+		r, w, err := os.Pipe()
+		if err != nil {
+			o.closeAll()
+			return nil, fmt.Errorf("making the output's pipes: %w", err)
+		}
+		o.r[i], o.w[i] = r, w
+	}
+	return o, nil
+}
+
+// closeAll closes both ends of both pipes (a process that did not start).
+func (o *outPipes) closeAll() {
+	for i := range o.r {
+		if o.r[i] != nil {
+			o.r[i].Close()
+			o.w[i].Close()
+		}
+	}
+}
+
+// copy closes the write ends (the process has its own) and reads each pipe
+// into its capped writer until its end.
+func (o *outPipes) copy(out, errOut *capped) {
+	var wg sync.WaitGroup
+	for i, w := range []*capped{out, errOut} {
+		o.w[i].Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = io.Copy(w, o.r[i])
+			o.r[i].Close()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(o.done)
+	}()
+}
+
+// drain waits until both pipes have been read to their end, or delay has
+// passed: then it closes them (what holds them is not the command: a
+// descriptor it handed away), keeping what was read, as os/exec's
+// WaitDelay does.
+func (o *outPipes) drain(delay time.Duration) {
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-o.done:
+		return
+	case <-t.C:
+	}
+	o.r[0].Close()
+	o.r[1].Close()
+	<-o.done
 }
 
 // stdinFile returns an unlinked temporary file holding s, positioned at its

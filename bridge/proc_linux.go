@@ -34,15 +34,26 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	}()
 	reap := !p.linger
 	swept := false
+	var ended <-chan struct{} // nil, never ready, unless a warm process may say so
+	if p.warm != nil {
+		ended = p.warm.ended
+	}
 	select {
 	case <-exited:
+	case <-ended:
+		return p.endEarly()
 	case <-ctx.Done():
 		killGroup(p.pgid)
 		if p.contained {
 			// Its whole tree, found while it still stands, and what had
 			// already escaped: once this returns, nothing of it is alive
-			// that could start anything more.
-			sweep(p.pgid, p.before)
+			// that could start anything more. (Nothing escapes a PID
+			// namespace: then the orphans there are now are left alone.)
+			before := p.before
+			if p.ownPIDNS {
+				before = orphansNow()
+			}
+			sweep(p.pgid, before)
 			swept = true
 		}
 		stopped()
@@ -52,12 +63,41 @@ func (p *Proc) waitLeader(ctx context.Context, stopped func()) error {
 	}
 	if reap {
 		killGroup(p.pgid)
-		if p.contained && !swept {
+		if p.contained && !swept && !p.ownPIDNS {
 			sweep(0, p.before)
 		}
 	}
 	defer forget(p.pgid)
-	return p.cmd.Wait()
+	err := p.cmd.Wait()
+	if p.pipes != nil {
+		p.pipes.drain(p.cmd.WaitDelay)
+	}
+	return err
+}
+
+// endEarly ends the Wait of a command whose warm process said it has
+// ended (the sandbox's launcher says so once it has killed and reaped
+// every process of its namespace, and holds the output no more), before
+// that process's own exit and its namespaces' teardown: the group and,
+// for a contained process, the orphans are killed as after an exit, the
+// output is read to its end, and the process is reaped in the background
+// (until then its pid, and so its group's, cannot be reused).
+func (p *Proc) endEarly() error {
+	killGroup(p.pgid)
+	if p.contained && !p.ownPIDNS {
+		sweep(0, p.before)
+	}
+	if p.pipes != nil {
+		p.pipes.drain(waitDelay)
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		forget(p.pgid)
+	}()
+	if code := p.warm.code; code != 0 {
+		return endedWith(code)
+	}
+	return nil
 }
 
 // sysProcAttr starts the process where launchAttr says (a group of its

@@ -10,7 +10,12 @@ package bridge
 // process that reads end of file instead (the gate closed the warm
 // process, or died) must exit without running anything. A command is the
 // process's only once the bridge has read WarmAck: until then the bridge
-// may kill it and start the command cold.
+// may kill it and start the command cold. Once the command has ended the
+// process may write WarmEnd and the exit status (one byte, 0 to 255), in
+// one message, before it exits: the command's Wait then returns without
+// waiting for the process's exit. It must say so only once nothing the
+// command started can still run and it holds the command's standard
+// output and error no more (their end is waited for).
 // The sandbox's launcher speaks it (package launcher, which cannot import
 // the bridge and so holds its own copy of the two bytes; a test of package
 // sandbox checks they agree).
@@ -18,6 +23,7 @@ const (
 	WarmReady byte = 'r'
 	WarmGo    byte = 'g'
 	WarmAck   byte = 'a'
+	WarmEnd   byte = 'e'
 )
 
 // WarmFD is the descriptor the warm process finds the socket on.

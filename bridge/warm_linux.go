@@ -35,6 +35,8 @@ type Warm struct {
 	acked chan struct{} // closed once it said it took its command
 	gone  chan struct{} // closed once its end of the socket closed (or it said something else)
 	done  chan struct{} // closed once an unclaimed process has been reaped
+	ended chan struct{} // closed once it said its command has ended (WarmEnd)
+	code  int           // the command's exit status, as it said: set before ended is closed
 
 	mu    sync.Mutex
 	state warmState // guarded by mu
@@ -79,7 +81,7 @@ func StartWarm(c Command, argv []string) (*Warm, error) {
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "warm socket"), os.NewFile(uintptr(fds[1]), "warm socket")
 	start := c
-	start.Argv, start.Contain = argv, false
+	start.Argv, start.Contain, start.ownPipes = argv, false, true
 	start.ExtraFiles = []*os.File{theirs} // WarmFD
 	var p *Proc
 	if err = closeOnExec(); err == nil {
@@ -92,18 +94,19 @@ func StartWarm(c Command, argv []string) (*Warm, error) {
 	}
 	c.Argv, c.Env, c.Contain = slices.Clone(c.Argv), slices.Clone(c.Env), false
 	w := &Warm{shape: c, p: p, sock: ours, ready: make(chan struct{}), acked: make(chan struct{}),
-		gone: make(chan struct{}), done: make(chan struct{})}
+		gone: make(chan struct{}), done: make(chan struct{}), ended: make(chan struct{})}
 	go w.watch()
 	return w, nil
 }
 
 // watch reads what the process says: WarmReady once it waits, WarmAck
-// once it has taken its command, and then nothing: its end of the socket
-// closes. Gone (or saying anything else) before a claim, it is killed and
-// reaped here.
+// once it has taken its command, then WarmEnd with the command's exit
+// status once the command has ended (or nothing), and then its end of the
+// socket closes. Gone (or saying anything else) before a claim, it is
+// killed and reaped here.
 func (w *Warm) watch() {
 	defer w.sock.Close()
-	var b [1]byte
+	var b [2]byte
 	said := WarmReady
 	for {
 		n, err := w.sock.Read(b[:])
@@ -112,6 +115,7 @@ func (w *Warm) watch() {
 		}
 		if said == WarmAck {
 			close(w.acked)
+			w.watchEnd()
 			return
 		}
 		close(w.ready)
@@ -129,6 +133,20 @@ func (w *Warm) watch() {
 	w.state = warmClosed
 	w.mu.Unlock()
 	w.reap()
+}
+
+// watchEnd reads, once the process has taken its command, whether it says
+// the command has ended: WarmEnd and the exit status, in one message of
+// two bytes. Anything else is not heard: its Wait then waits for the
+// process's exit, as for a process that says nothing.
+func (w *Warm) watchEnd() {
+	var b [3]byte
+	n, err := w.sock.Read(b[:])
+	if err != nil || n != 2 || b[0] != WarmEnd {
+		return
+	}
+	w.code = int(b[1])
+	close(w.ended)
 }
 
 // Ready waits until the process waits for its command, and returns nil
@@ -219,14 +237,17 @@ func (w *Warm) claim(c Command, name string, limit int) (*Proc, error) {
 		return nil, err
 	}
 	p := w.p
-	p.program = name
+	p.program, p.warm = name, w
 	if c.Contain {
 		if err := subreaper(); err != nil {
 			stdin.Close()
 			w.abandon()
 			return nil, err
 		}
-		p.contained, p.before = true, orphansNow()
+		p.contained = true
+		if !p.ownPIDNS {
+			p.before = orphansNow()
+		}
 	}
 	var out, errOut func([]byte)
 	if c.Output != nil {

@@ -26,7 +26,10 @@ import (
 // ready on bridge.WarmFD and takes its standard input and one file from
 // there; with "cold" its file is descriptor 3 and its input its own. The
 // file says "CODE WHAT": it prints how it started, the file and its input,
-// and for WHAT "sleep" then sleeps; it exits with CODE.
+// and for WHAT "sleep" then sleeps; it exits with CODE. For WHAT "end" it
+// then lets go of its output and says on bridge.WarmFD that its command
+// ended with CODE (bridge.WarmEnd), and sleeps; for "badend" it says it
+// ended with CODE+1 in a message of the wrong length, then exits with CODE.
 func warmStandIn(args []string) int {
 	fd := 3
 	if len(args) > 0 && args[0] == "warm" {
@@ -50,7 +53,6 @@ func warmStandIn(args []string) int {
 		if err := unix.Sendto(bridge.WarmFD, []byte{bridge.WarmAck}, unix.MSG_NOSIGNAL, nil); err != nil {
 			return 125
 		}
-		unix.Close(bridge.WarmFD)
 		unix.Dup3(fds[0], 0, 0)
 		fd = fds[1]
 	}
@@ -62,6 +64,19 @@ func warmStandIn(args []string) int {
 	switch action {
 	case "sleep":
 		time.Sleep(100 * time.Second)
+	case "end", "badend":
+		n, _ := strconv.Atoi(code)
+		if action == "badend" {
+			_ = unix.Sendto(bridge.WarmFD, []byte{bridge.WarmEnd, byte(n + 1), 0}, unix.MSG_NOSIGNAL, nil)
+			return n
+		}
+		null, err := unix.Open(os.DevNull, unix.O_RDWR, 0)
+		if err != nil || unix.Dup3(null, 1, 0) != nil || unix.Dup3(null, 2, 0) != nil {
+			return 125
+		}
+		_ = unix.Sendto(bridge.WarmFD, []byte{bridge.WarmEnd, byte(n)}, unix.MSG_NOSIGNAL, nil)
+		time.Sleep(100 * time.Second)
+		return 99
 	case "mark":
 		f, err := os.OpenFile(os.Getenv("BRIDGE_MARK"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
@@ -166,6 +181,39 @@ func TestWarmRunsTheCommand(t *testing.T) {
 			}
 			gone(t, w.Pid())
 		})
+	}
+}
+
+// TestWarmEnd: a warm process that says its command ended (WarmEnd) ends
+// the command's Wait on its word, with the status it said and the output
+// whole, without waiting for its own exit (the stand-in would sleep for
+// 100 s); the process is then killed and reaped. A word of the wrong
+// length is not heard: Wait returns the exit status.
+func TestWarmEnd(t *testing.T) {
+	c := warmCommand(t, "5 end")
+	w := startWarm(t, c)
+	c.Warm = w
+	out, stderr, err := bridge.RunArgv(context.Background(), c)
+	var ee *bridge.ExitError
+	if !errors.As(err, &ee) || ee.Code != 5 || ee.LastLine != "said on stderr" {
+		t.Fatalf("err = %v, want status 5 as the stand-in said", err)
+	}
+	if out != "warm 5 end \n" || stderr != "said on stderr\n" {
+		t.Errorf("stdout %q, stderr %q", out, stderr)
+	}
+	gone(t, w.Pid())
+
+	c = warmCommand(t, "0 end")
+	c.Warm = startWarm(t, c)
+	if out, _, err := bridge.RunArgv(context.Background(), c); err != nil || out != "warm 0 end \n" {
+		t.Fatalf("status 0: %q %v", out, err)
+	}
+
+	c = warmCommand(t, "4 badend")
+	c.Warm = startWarm(t, c)
+	_, _, err = bridge.RunArgv(context.Background(), c)
+	if !errors.As(err, &ee) || ee.Code != 4 {
+		t.Fatalf("err = %v, want the exit status 4", err)
 	}
 }
 

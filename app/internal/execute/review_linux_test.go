@@ -74,6 +74,7 @@ func reviewingExecutor(t testing.TB, home, data string, roots []string) *execute
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
 	if err := box.Available(); err != nil {
 		t.Skipf("the sandbox cannot run here: %v", err)
 	}

@@ -79,6 +79,7 @@ func newSecretRig(t *testing.T) *secretRig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
 	if err := box.Available(); err != nil {
 		t.Skipf("the sandbox cannot run here: %v", err)
 	}

@@ -179,9 +179,9 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	if len(c.ExtraFiles) > 0 {
 		return c, nil, nil, errors.New("sandbox: a confined program gets no extra files")
 	}
-	tmp, err := os.MkdirTemp("", tempDirPattern)
+	tmp, err := b.warm.tmp.take()
 	if err != nil {
-		return c, nil, nil, fmt.Errorf("sandbox: making the action's temporary folder: %w", err)
+		return c, nil, nil, err
 	}
 	removeTmp := func() { os.RemoveAll(tmp) }
 	p, err := Derive(b.s, kind, g, tmp)
@@ -233,7 +233,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 		}
 		out.Warm, release = b.warm.take(out, delay)
 	}
-	return out, layers, func() { release(); f.Close(); removeTmp() }, nil
+	return out, layers, func() { release(); f.Close(); removeTmp(); b.warm.tmp.fill(b.s.Roots) }, nil
 }
 
 // kindWords names a kind of action in a message.

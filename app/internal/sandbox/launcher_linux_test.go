@@ -75,6 +75,7 @@ func (r *rig) dedicated(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
 	if err := box.Available(); err != nil {
 		t.Fatalf("through %s the sandbox does not start: %v", launcher.Program, err)
 	}

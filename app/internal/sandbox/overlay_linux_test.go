@@ -37,6 +37,7 @@ func (r *rig) reviewed(t testing.TB, staging string, roots ...string) *sandbox.B
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
 	if err := box.Available(); err != nil {
 		t.Fatalf("the sandbox does not start: %v", err)
 	}

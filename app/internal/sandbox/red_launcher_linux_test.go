@@ -39,6 +39,7 @@ func TestRedLauncherInRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
 	if err := box.Available(); err != nil {
 		t.Fatalf("through a launcher in a root the sandbox does not start: %v", err)
 	}

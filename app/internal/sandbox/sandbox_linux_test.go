@@ -208,6 +208,8 @@ func newRig(t testing.TB, extraEnv ...string) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := r.box
+	t.Cleanup(b.Close) // no folder made ahead is left behind
 	if err := r.box.Available(); err != nil {
 		t.Fatalf("the kernel has Landlock, but the sandbox does not start: %v", err)
 	}

@@ -73,6 +73,8 @@ type pool struct {
 	starting map[shape]*starting   // a start under way
 	out      map[*bridge.Warm]bool // handed to a command, not yet released
 	claimed  int                   // launchers an action ran through
+
+	tmp tempAhead // the next action's temporary folder (tempdir.go)
 }
 
 func newPool(program string) *pool {
@@ -238,6 +240,9 @@ func (p *pool) discard(stop bool) {
 	for _, w := range ws {
 		w.Close()
 	}
+	if stop {
+		p.tmp.close()
+	}
 }
 
 // prefill starts a launcher of each of warmShapes.
@@ -254,8 +259,9 @@ func (p *pool) prefill() {
 func (b *Box) Discard() { b.warm.discard(false) }
 
 // Close kills the Box's warm launchers that no action has claimed, for
-// good: a Box that is replaced (a reload) or no longer used. It still
-// confines actions, each started cold.
+// good, and removes the temporary folder made ahead for the next action: a
+// Box that is replaced (a reload) or no longer used. It still confines
+// actions, each started cold in a folder made when it comes.
 func (b *Box) Close() { b.warm.discard(true) }
 
 // WarmReady waits until the Box has a launcher waiting, ready, for each of

@@ -298,3 +298,68 @@ func TestWarmGateGone(t *testing.T) {
 		processGone(t, pid)
 	}
 }
+
+// TestWarmEndNothingLeft: a warm launcher says its action ended (so the
+// gate stops waiting before the launcher's own exit and its namespaces'
+// teardown) only once nothing of the action is left: when the action's
+// Wait returns, no process holds a file that processes the action left
+// running held open (and not its output, whose end the gate waits for),
+// though they ignored every signal they could and one left the action's
+// session by a double fork; approved and unasked.
+func TestWarmEndNothingLeft(t *testing.T) {
+	r := newRig(t)
+	script := `cd "$TMPDIR" || exit 1
+for i in 1 2 3; do (trap '' TERM HUP INT QUIT USR1 USR2; exec 3>"held.$i" >/dev/null 2>&1; echo x >&3; exec sleep 30) & done
+(setsid sh -c 'exec 3>held.4 >/dev/null 2>&1; echo x >&3; exec sleep 30' &) &
+n=0; for i in 1 2 3 4; do while [ ! -s "held.$i" ] && [ $n -lt 500 ]; do sleep 0.01; n=$((n+1)); done; done
+ls >&2; printf '%s|' "$TMPDIR"; tr '\0' ' ' < /proc/1/cmdline`
+	for _, g := range []sandbox.Grant{{Approved: true}, {}} {
+		r.waitWarm(t)
+		c, done, err := r.box.Confine(bridge.Command{Argv: []string{"sh", "-c", script}, Dir: r.home}, sandbox.KindCommand, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, err := bridge.RunArgv(context.Background(), c)
+		dir, cmdline, _ := strings.Cut(out, "|")
+		var holders []string
+		if dir != "" {
+			holders = holding(t, dir)
+		}
+		done()
+		if err != nil || !filepath.IsAbs(dir) {
+			t.Fatalf("%+v: %q %v\n%s", g, out, err, stderr)
+		}
+		if !warm(cmdline) {
+			t.Fatalf("%+v: the action started through %q, want a warm launcher", g, cmdline)
+		}
+		if strings.Count(stderr, "held.") != 4 {
+			t.Fatalf("%+v: the action's processes did not all start: %s", g, stderr)
+		}
+		if len(holders) > 0 {
+			t.Errorf("%+v: when the action's Wait returned, these still held its files: %v", g, holders)
+		}
+	}
+}
+
+// holding returns the processes that hold a file in dir open, as
+// "pid: file".
+func holding(t *testing.T, dir string) []string {
+	t.Helper()
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range procs {
+		if _, err := strconv.Atoi(p.Name()); err != nil {
+			continue
+		}
+		fds, _ := os.ReadDir("/proc/" + p.Name() + "/fd")
+		for _, fd := range fds {
+			if l, err := os.Readlink("/proc/" + p.Name() + "/fd/" + fd.Name()); err == nil && strings.HasPrefix(l, dir+"/") {
+				out = append(out, p.Name()+": "+l)
+			}
+		}
+	}
+	return out
+}

@@ -118,10 +118,18 @@ func launch(s Spec) int {
 	return reap(proc.Pid, s.Argv[0])
 }
 
+// inOwnNamespaces is set once ownNamespaces has passed: a warm launcher
+// checks while it waits (awaitSpec), and its namespaces cannot change
+// after (it makes no other and joins none).
+var inOwnNamespaces bool
+
 // ownNamespaces checks that the launcher was started as the sandbox starts
 // it: PID 1 of a PID namespace, in a user namespace that maps one user only
 // (so its mounts cannot touch the namespaces the gate runs in).
 func ownNamespaces() error {
+	if inOwnNamespaces {
+		return nil
+	}
 	const want = "the launcher must start in namespaces of its own, as the sandbox starts it"
 	if os.Getpid() != 1 {
 		return errors.New(want + " (it is not PID 1)")
@@ -133,6 +141,7 @@ func ownNamespaces() error {
 	if f := strings.Fields(string(b)); len(f) != 3 || f[2] != "1" {
 		return errors.New(want + " (its user namespace is not its own)")
 	}
+	inOwnNamespaces = true
 	return nil
 }
 

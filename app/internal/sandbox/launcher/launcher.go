@@ -37,11 +37,13 @@ const WaitFlag = "--sandbox-wait"
 // The bytes of the warm launcher's socket (bridge.WarmReady, bridge.WarmGo,
 // which this package cannot import: it would bring the bridge's UI into
 // the launcher): it writes ready once it waits, reads go with the action's
-// descriptors, and writes ack once it has taken them.
+// descriptors, writes ack once it has taken them, and end with the exit
+// status once nothing of the action is left (reportEnd).
 const (
 	warmReady byte = 'r'
 	warmGo    byte = 'g'
 	warmAck   byte = 'a'
+	warmEnd   byte = 'e'
 )
 
 // Program is the name of the dedicated launcher's executable, which the
@@ -203,7 +205,8 @@ func Main(args []string) (code int, handled bool) {
 		return ExitSetup, true
 	}
 	var f *os.File
-	if args[0] == WaitFlag {
+	warm := args[0] == WaitFlag
+	if warm {
 		var err error
 		if f, err = awaitSpec(3); err != nil {
 			fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
@@ -215,11 +218,16 @@ func Main(args []string) (code int, handled bool) {
 	}
 	s, err := ReadSpec(f)
 	f.Close()
+	code = ExitSetup
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
-		return ExitSetup, true
+	} else {
+		code = launch(s)
 	}
-	return launch(s), true
+	if warm {
+		reportEnd(3, code) // the socket the action came on
+	}
+	return code, true
 }
 
 // warmUp does, while a warm launcher waits, what reading its spec would

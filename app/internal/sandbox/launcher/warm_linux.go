@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,12 +14,17 @@ import (
 // awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
 // on sock (receive), puts the action's standard input in place of its own
 // and returns the action's spec. Everything else the launcher does comes
-// after, as for a launcher started cold: the namespaces are the only thing
-// made ahead of the action.
+// after, as for a launcher started cold: the namespaces, and the check
+// that it is in them (ownNamespaces, whose read of /proc also starts the Go
+// runtime's poller), are all that is done ahead of the action.
 func awaitSpec(sock int) (*os.File, error) {
 	// Nothing traces or reads this process's memory while it waits (launch
 	// says it again, for a launcher started cold).
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	if err := ownNamespaces(); err != nil {
+		unix.Close(sock)
 		return nil, err
 	}
 	warmUp()
@@ -30,22 +36,84 @@ func awaitSpec(sock int) (*os.File, error) {
 	unix.Close(stdin)
 	if err != nil {
 		unix.Close(spec)
+		unix.Close(sock)
 		return nil, fmt.Errorf("taking the action's standard input: %w", err)
 	}
 	return os.NewFile(uintptr(spec), "profile"), nil
 }
 
+// endWait bounds how long a warm launcher waits, once its program has
+// exited, for the rest of its namespace to die before it says so: past it
+// the launcher exits without a word, and the kernel kills what is left as
+// the launcher's end (the gate then waits for that end, as for a launcher
+// started cold).
+const endWait = time.Second
+
+// reportEnd tells the gate, on sock, that the action has ended with code,
+// before the launcher's own exit and its namespaces' teardown, so that the
+// gate need not wait for those: only once nothing of the action is left
+// (the launcher, PID 1 of its PID namespace, has killed every other
+// process in it and reaped every child, whatever its exit signal, until
+// it has none) and the launcher holds its standard output and error no
+// more (their readers see the end). It closes sock. A launcher that is
+// not PID 1 (which could not tell that nothing is left) says nothing.
+func reportEnd(sock, code int) {
+	defer unix.Close(sock)
+	if os.Getpid() != 1 {
+		return
+	}
+	watchdog := time.AfterFunc(endWait, func() { os.Exit(code) })
+	// Every process of this PID namespace but this one (and those of the
+	// namespaces below it): none can block or ignore SIGKILL.
+	_ = unix.Kill(-1, unix.SIGKILL)
+	for {
+		var ws unix.WaitStatus
+		_, err := unix.Wait4(-1, &ws, unix.WALL, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if !errors.Is(err, unix.ECHILD) {
+			return // cannot tell: let the kernel's end of the namespace do it
+		}
+		break
+	}
+	if !watchdog.Stop() {
+		return
+	}
+	null, err := unix.Open(os.DevNull, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(null)
+	for _, fd := range []int{1, 2} {
+		if unix.Dup3(null, fd, 0) != nil {
+			return
+		}
+	}
+	_ = unix.Sendto(sock, []byte{warmEnd, byte(code)}, unix.MSG_NOSIGNAL, nil)
+}
+
 // receive says on sock (a unix socket whose other end only the gate holds)
 // that the launcher is ready, then reads one message: warmGo with two
 // descriptors, the action's standard input and its spec, and says it took
-// them (warmAck). It closes sock
-// before it returns, so that nothing more can reach this launcher: it
-// confines one action, ever, and a second one already waiting behind the
-// first makes it refuse both. The gate closing its end instead (it
-// discarded this launcher, or died) is an error: the launcher then exits
-// having run nothing.
+// them (warmAck). Before it returns it shuts sock for reading, so that
+// nothing more can reach this launcher (it confines one action, ever, and
+// a second one already waiting behind the first makes it refuse both);
+// the launcher keeps it only to say when the action has ended
+// (reportEnd). On an error it closes sock. The gate closing its end
+// instead (it discarded this launcher, or died) is an error: the launcher
+// then exits having run nothing.
 func receive(sock int) (stdin, spec int, err error) {
-	defer unix.Close(sock)
+	defer func() {
+		if err != nil {
+			unix.Close(sock)
+		} else if serr := unix.Shutdown(sock, unix.SHUT_RD); serr != nil {
+			unix.Close(stdin)
+			unix.Close(spec)
+			unix.Close(sock)
+			stdin, spec, err = -1, -1, fmt.Errorf("closing the way to the launcher: %w", serr)
+		}
+	}()
 	// Unheard when the gate has sent the action and closed its end already
 	// (EPIPE): the action waits in the socket all the same.
 	for errors.Is(unix.Sendto(sock, []byte{warmReady}, unix.MSG_NOSIGNAL, nil), unix.EINTR) {

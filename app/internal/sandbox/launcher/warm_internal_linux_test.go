@@ -16,8 +16,9 @@ import (
 // TestWarmBytes: the launcher's copy of the warm socket's protocol is the
 // bridge's.
 func TestWarmBytes(t *testing.T) {
-	if warmReady != bridge.WarmReady || warmGo != bridge.WarmGo || warmAck != bridge.WarmAck || bridge.WarmFD != 3 {
-		t.Fatalf("launcher %q %q %q on 3, bridge %q %q %q on %d", warmReady, warmGo, warmAck, bridge.WarmReady, bridge.WarmGo, bridge.WarmAck, bridge.WarmFD)
+	if warmReady != bridge.WarmReady || warmGo != bridge.WarmGo || warmAck != bridge.WarmAck || warmEnd != bridge.WarmEnd || bridge.WarmFD != 3 {
+		t.Fatalf("launcher %q %q %q %q on 3, bridge %q %q %q %q on %d", warmReady, warmGo, warmAck, warmEnd,
+			bridge.WarmReady, bridge.WarmGo, bridge.WarmAck, bridge.WarmEnd, bridge.WarmFD)
 	}
 }
 

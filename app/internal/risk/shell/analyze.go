@@ -856,6 +856,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 			}
 		} else {
 			syntax.Walk(c.Loop, a.walkSubst)
+			a.arith(c.Loop)
 		}
 		a.loops++
 		a.stmts(c.Do, pipeCtx{})
@@ -881,8 +882,12 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		a.stmt(c.Stmt, pc)
 	case *syntax.CoprocClause:
 		a.stmt(c.Stmt, pc)
-	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+	case *syntax.TestClause:
 		syntax.Walk(c, a.walkSubst)
+		a.arithTest(c)
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(c, a.walkSubst)
+		a.arith(c)
 	default:
 		a.add(effect.Of(effect.Unknown), "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
 	}

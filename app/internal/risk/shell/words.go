@@ -108,6 +108,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			f.cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
+			a.arith(p)
 			f.text = append(f.text, "0"...)
 		case *syntax.ExtGlob, *syntax.BraceExp:
 			f.text = append(f.text, "*"...)
@@ -199,6 +200,13 @@ func (f *fields) dblQuoted(p *syntax.DblQuoted) {
 // paramExp adds an unquoted or quoted $x, ${x…}.
 func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 	a := f.a
+	if p.Index != nil {
+		a.arith(p.Index) // ${a[x]}: an indexed array's subscript is arithmetic
+	}
+	if p.Slice != nil {
+		a.arith(p.Slice.Offset)
+		a.arith(p.Slice.Length)
+	}
 	val, ok, guess := a.param(p)
 	switch {
 	case ok && guess:

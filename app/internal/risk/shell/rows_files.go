@@ -192,9 +192,16 @@ func findCommand(c *call) {
 			c.a.call(inner, c.span, pipeCtx{})
 		}
 	}
-	for _, w := range c.args {
-		if w.s == "-fprint" || w.s == "-fls" || w.s == "-fprintf" {
-			c.add(effect.Of(effect.Create).On(w.s), "find", "find %s: writes a file", w.s)
+	// -fprint, -fprint0, -fprintf and -fls create or truncate the file
+	// named by the next word, once, before the walk: rated as > onto it.
+	for i, w := range c.args {
+		if !inList(w.s, "-fprint", "-fprint0", "-fprintf", "-fls") {
+			continue
+		}
+		c.add(effect.Of(effect.Create).On(w.s), "find", "find %s: writes a file", w.s)
+		if i+1 < len(c.args) {
+			c.a.replaces(c.args[i+1], c.span, "find "+w.s+" writes to")
+			c.a.write(c.args[i+1], c.span, "find "+w.s+" writes to")
 		}
 	}
 }

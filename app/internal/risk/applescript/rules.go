@@ -222,6 +222,7 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
+	an.destination(st, i)
 	bulk, what := an.bulkObject(st, i+1)
 	trash := false
 	isTrash := func(t asToken) bool {
@@ -262,6 +263,7 @@ func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 }
 
 func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.destination(st, i)
 	if bulk, _ := an.bulkObject(st, i+1); bulk {
 		an.add(effect.Of(effect.Create, effect.Bulk), "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
 		return
@@ -584,7 +586,8 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for j := i + 1; j+1 < len(st) && j < i+5; j++ {
 		if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
-			an.add(effect.Of(effect.RunUnseen), "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
+			// Scheduled to run after this action is over, as at(1): persistence.
+			an.add(effect.Of(effect.Persist), "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires, after this action is over (persistence)")
 			return
 		}
 	}

@@ -475,6 +475,7 @@ func (an *jsAn) moveItems(u use) {
 	if !c.ok || !u.r.member {
 		return
 	}
+	an.destination(c)
 	trash := false
 	for _, x := range c.all {
 		if x.kind == jsIdent && x.text == "trash" {
@@ -510,13 +511,50 @@ func (an *jsAn) keystroke(u use) {
 	an.add(effect.Of(effect.Input), "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 	an.keys(toks, i, false, sp)
 	c := an.invocation(toks, i)
-	if an.typesIntoTerminal(toks, i) && c.ok && !strings.Contains(tokensText(c.all), "using") {
+	if !c.ok || strings.Contains(tokensText(c.all), "using") {
+		return
+	}
+	if an.typesIntoTerminal(toks, i) {
 		an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 		vs, whole := an.template(c.first, 0)
 		if !whole {
 			for _, s := range vs {
 				an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
 			}
+		}
+		return
+	}
+	if !an.frontKnown(toks, i) {
+		an.typedUnknown(c.first, sp)
+	}
+}
+
+// frontKnown reports that the script brought an application to the front
+// before toks[i]: keys typed there go to it.
+func (an *jsAn) frontKnown(toks []jsToken, i int) bool {
+	for _, e := range an.focuses(toks).events {
+		if e.at < i {
+			return true
+		}
+	}
+	return false
+}
+
+// typedUnknown rates text typed where the script says nothing of which
+// application is in front, as AppleScript's keystroke does: whatever is
+// in front may be a terminal the person left open, so text that reads as
+// a destructive command is Dangerous (prose is not shell, and counts for
+// nothing).
+func (an *jsAn) typedUnknown(arg []jsToken, sp rate.Span) {
+	vs, whole := an.template(arg, 0)
+	if whole {
+		return
+	}
+	for _, s := range vs {
+		var w rate.Verdict
+		an.env.Languages().Shell(&w, s, an.env, &sp, an.depth+1)
+		if w.Level >= level.Destructive {
+			an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(s))
 		}
 	}
 }
@@ -590,6 +628,9 @@ func (an *jsAn) appCommand(u use) {
 	if name == "open" {
 		an.appOpen(u, c)
 		return
+	}
+	if name == "duplicate" {
+		an.destination(c)
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements

@@ -206,6 +206,7 @@ type shellAn struct {
 	vars       map[string]string       // variables assigned exactly one literal value
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
+	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
 	funcs      map[string]bool         // functions and aliases the script defines
 	alias      map[string]string       // aliases with a plain literal value: name → value
 	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
@@ -301,6 +302,7 @@ func (a *shellAn) finish() {
 // variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
+	a.loopGlobs = nil
 	var count map[string]int
 	values := map[string]*syntax.Word{}
 	b := a.env.Bounds()
@@ -854,6 +856,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 			for _, w := range it.Items {
 				a.evalWord(w, false)
 			}
+			defer a.bindLoopGlob(it)()
 		} else {
 			syntax.Walk(c.Loop, a.walkSubst)
 			a.arith(c.Loop)
@@ -878,6 +881,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		for _, as := range c.Args {
 			a.assign(as)
 		}
+		a.declPrints(c)
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pc)
 	case *syntax.CoprocClause:

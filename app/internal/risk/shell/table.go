@@ -197,7 +197,7 @@ var commands = map[string]row{
 	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
 	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
-	"ps":         reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"),
+	"ps":         runs(reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"), psCommand),
 	"pgrep":      reads("adfFGgIilLnoPqstUuvx", "dFGgMNPstUu", "--list-name --list-full --full --newest --oldest --exact --help --version"),
 	"lsof":       reads("?abChKlnNOPRtUvVXwx", "AcdDgiIkoprsSTuEe", ""),
 	"netstat":    reads("AaBbdgilLmnqQrRsStTuvWx46", "fIpwc", ""),
@@ -220,7 +220,7 @@ var commands = map[string]row{
 	// Shell builtins: their options change only the shell itself.
 	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
 	"popd": {opts: freeWords}, "read": {opts: freeWords}, "continue": {opts: freeWords}, "break": {opts: freeWords},
-	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords},
+	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
 	"unset": {opts: freeWords}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
 	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},

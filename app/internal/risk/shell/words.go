@@ -159,8 +159,22 @@ func (f *fields) hole(glob bool) {
 
 // param adds an expansion the script does not determine.
 func (f *fields) param(p *syntax.ParamExp, glob bool) {
+	if pat := f.a.loopGlobs[paramName(p)]; pat != "" && plainParam(p) {
+		// for f in ~/.*; do cat "$f"; done reads what ~/.* matches.
+		f.text = append(f.text, pat...)
+		f.cur.glob = true
+		return
+	}
 	syntax.Walk(p, f.a.walkSubst)
 	f.hole(glob)
+}
+
+// paramName is the name p expands, or "".
+func paramName(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
+	}
+	return p.Param.Value
 }
 
 // dblQuoted adds the parts of "…".

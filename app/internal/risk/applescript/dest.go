@@ -3,6 +3,8 @@ package applescript
 import (
 	"slices"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 )
 
 // Where a move or duplicate puts things. Finder and System Events name a
@@ -80,4 +82,23 @@ func finderJoin(base string, names []string) string {
 	rev := slices.Clone(names)
 	slices.Reverse(rev)
 	return base + "/" + strings.Join(rev, "/")
+}
+
+// setObject rates a property set on a file the Finder or System Events
+// names: the name of a whole home folder (set name of folder "Documents"
+// of home to "x" moves everything in it away from where apps and the
+// system look for it, as a move does), and a value inside a property list
+// file, written as that file is (in LaunchAgents, persistence).
+func (an *asAn) setObject(target []asToken, app *asApp) {
+	if app == nil || app.known == nil || app.known.Title != "Finder" && app.known.Title != "System Events" {
+		return
+	}
+	if len(target) > 2 && target[0].kw == kwName && target[1].kw == kwOf {
+		if home := an.homeFolder(target[2:]); home != "" {
+			an.add(effect.Of(effect.Change, effect.Bulk), "as.move-home-folder", stmtSpan(target), "RENAME: renames %s, with everything in it", home)
+		}
+	}
+	if hasWord(target, kwFile) && an.hasText(target, "list") {
+		an.pathArgs(target, true) // … of property list file "~/Library/LaunchAgents/x.plist"
+	}
 }

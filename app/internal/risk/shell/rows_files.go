@@ -138,11 +138,34 @@ func permCommand(c *call) {
 			heavier(effect.Of(effect.Change, effect.Session).On(w.s), "takes "+rate.Display(w.s)+" away from you")
 		}
 	}
-	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
+	if all := c.operands(); c.name == "chmod" && len(all) > 0 && !all[0].hole && setsID(all[0].s) {
 		// The program then runs as its owner, root after chown root.
 		heavier(effect.Of(effect.Admin), "sets the setuid/setgid bit")
 	}
 	c.add(e, c.name, "%s: %s", c.name, why)
+}
+
+// setsID reports a chmod mode that sets the setuid or setgid bit: +s,
+// u+s, g=rxs, 4755, 2711.
+func setsID(mode string) bool {
+	if n, err := strconv.ParseUint(mode, 8, 32); err == nil {
+		return n&0o6000 != 0
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		for i := 0; i < len(clause); i++ {
+			if op := clause[i]; op == '+' || op == '=' {
+				j := i + 1
+				for j < len(clause) && clause[j] != '+' && clause[j] != '-' && clause[j] != '=' {
+					j++
+				}
+				if strings.ContainsRune(clause[i+1:j], 's') {
+					return true
+				}
+				i = j - 1
+			}
+		}
+	}
+	return false
 }
 
 // locksOwner reports a chmod mode that leaves the owner unable to read or

@@ -78,7 +78,10 @@ func gitHarmlessValue(k string, v word) bool {
 	case k == "core.pager" || strings.HasPrefix(k, "pager."):
 		return inList(name, "less", "more", "cat", "delta", "diff-so-fancy", "bat", "most", "true", "false", "diff-highlight")
 	case strings.HasPrefix(k, "credential.") || strings.HasPrefix(k, "credential"):
-		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/")
+		// store --file names where every password git is given is kept,
+		// in plain text: a secret file of the agent's choosing.
+		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/") &&
+			!(name == "store" && strings.Contains(v.s, "--file"))
 	case k == "core.fsmonitor":
 		return inList(strings.ToLower(v.s), "true", "false", "0", "1", "yes", "no")
 	case k == "gpg.program" || strings.HasPrefix(k, "gpg."):

@@ -258,9 +258,9 @@ var commands = map[string]row{
 		--file-name= --diff --diff-context= --tabs= --wrap= --terminal-width= --number --color= --italic-text=
 		--decorations= --force-colorization --paging= --map-syntax= --theme= --list-themes --style= --line-range=
 		--list-languages --unbuffered --help --version`, effects: map[string]optEffect{"--pager": optFx(effect.RunUnseen, "runs the pager it names, which is not analysed")}}},
-	"tree": {opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
+	"tree": outputs(row{opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
 		--timefmt= --dirsfirst --du --si --prune --matchdirs --ignore-case --gitignore --info --sort= --fromfile --help
-		--version`, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its listing to a file")}}},
+		--version`, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its listing to a file")}}}, outSpec{opts: []string{"-o"}}),
 	"lsappinfo": {fx: effect.Of(effect.Setting, effect.Session), why: "changes how applications run", opts: noOptions, subs: map[string]effect.Effect{
 		"": readOnly, "list": readOnly, "info": readOnly, "front": readOnly, "find": readOnly,
 		"visibleprocesslist": readOnly, "metainfo": readOnly, "processlist": readOnly,

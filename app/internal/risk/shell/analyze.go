@@ -207,6 +207,7 @@ type shellAn struct {
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
 	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
+	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
 	alias      map[string]string       // aliases with a plain literal value: name → value
 	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
@@ -302,7 +303,7 @@ func (a *shellAn) finish() {
 // variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
-	a.loopGlobs = nil
+	a.loopGlobs, a.arithRun = nil, nil
 	var count map[string]int
 	values := map[string]*syntax.Word{}
 	b := a.env.Bounds()

@@ -85,7 +85,15 @@ func (a *shellAn) arithVar(name string, sp Span, seen map[string]bool) {
 	switch {
 	case strings.Contains(v, "$(") || strings.Contains(v, "`"):
 		// ": text" makes the shell expand the value's words: what the
-		// subscript's substitutions run is what the analysis sees.
+		// subscript's substitutions run is what the analysis sees. Once
+		// per variable, however often arithmetic names it.
+		if a.arithRun[name] || !a.spend(1) {
+			return
+		}
+		if a.arithRun == nil {
+			a.arithRun = map[string]bool{}
+		}
+		a.arithRun[name] = true
 		a.nestedText(": "+v, sp, "arithmetic evaluation of $"+name)
 	case arithName(v):
 		a.arithVar(v, sp, seen)

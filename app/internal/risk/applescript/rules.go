@@ -759,6 +759,28 @@ func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 }
 
+// verbSystemAttribute rates system attribute NAME, which reads an
+// environment variable (or a Gestalt value): one whose name says it holds
+// a secret, or one named at run time, is a secret read, as the shell's
+// printenv NAME is; with nothing after it, it lists the variables' names.
+func verbSystemAttribute(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, n)
+	rest := st[i+n:]
+	if len(rest) == 0 || rest[0].kind == asOp && rest[0].op != '(' || rest[0].kind == asWord && !an.isVar(an.name(rest[0])) {
+		return // system attribute: the names only
+	}
+	variants, whole := an.template(rest[:exprEnd(rest)], 0)
+	if whole {
+		an.add(effect.Of(effect.ReadNamedSecret), "secret.as.environment", sp, "SECRET: system attribute reads an environment variable named at run time, which may hold a token or key")
+		return
+	}
+	for _, name := range variants {
+		if rate.SecretVariable(name) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.as.environment", sp, "SECRET: system attribute %s reads a variable that by its name holds a secret", rate.Display(name))
+		}
+	}
+}
+
 // verbPassword rates a password read from Keychain Scripting: a secret.
 func verbPassword(an *asAn, st []asToken, i, n int, app *asApp) {
 	if app != nil && app.known != nil && app.known.Title == "Keychain Scripting" {

@@ -297,6 +297,45 @@ func (an *jsAn) cDelete(u use) {
 	an.add(effect.Of(effect.Remove), "jxa.unlink", sp, "DELETE: %s permanently deletes %s (not to the Trash)", u.r.name, what)
 }
 
+// envRead: StandardAdditions' systemAttribute(NAME) and libc's getenv
+// read an environment variable: one whose name says it holds a secret, or
+// one named at run time, is a secret read, as the shell's printenv NAME.
+func (an *jsAn) envRead(u use) {
+	c := an.invocation(u.toks, u.r.i)
+	if !c.ok || len(c.first) == 0 {
+		return // systemAttribute(): the names only
+	}
+	v := an.evalExpr(c.first, 0)
+	if !v.lit {
+		an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: %s reads an environment variable named at run time, which may hold a token or key", u.r.name)
+		return
+	}
+	for _, name := range an.strs(v) {
+		if strings.Contains(name, rate.HoleUnquoted) || rate.SecretVariable(name) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.jxa.environment", u.sp, "SECRET: %s(%s) reads a variable that by its name holds a secret", u.r.name, jsQuote(name))
+		}
+	}
+}
+
+// processEnv: $.NSProcessInfo.processInfo.environment is the whole
+// environment, as the shell's env prints it (another object's environment
+// property is not).
+func (an *jsAn) processEnv(u use) {
+	i := u.r.i
+	if i < 2 || u.toks[i-1].text != "." || u.toks[i-2].text != "processInfo" {
+		return
+	}
+	// environment.objectForKey('HOME'): one variable, by its name.
+	if t := u.toks[i+1:]; len(t) > 4 && t[0].text == "." && (t[1].text == "objectForKey" || t[1].text == "valueForKey") &&
+		t[2].text == "(" && t[3].kind == jsString && t[4].text == ")" {
+		if rate.SecretVariable(t[3].val) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(t[3].val), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment %s holds a secret by its name", jsQuote(t[3].val))
+		}
+		return
+	}
+	an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, where tokens and keys are kept")
+}
+
 // evalCall: eval, Function, runScript, NSAppleScript's initWithSource and
 // the timers given a string run code from a string.
 func (an *jsAn) evalCall(u use) {

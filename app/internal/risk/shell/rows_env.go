@@ -102,3 +102,27 @@ func runs(r row, f func(*call)) row {
 	r.run = f
 	return r
 }
+
+// zmodloadCommand rates zsh's zmodload: zsh's own modules (zsh/files,
+// zsh/datetime …) are part of the shell; any other is a native library
+// found on $module_path, loaded into the shell: code that is not analysed.
+// With -a (autoload) only the first operand is a module; the rest are the
+// builtins it provides.
+func zmodloadCommand(c *call) {
+	ops := c.operands()
+	if hasShort(c.args, 'a') && len(ops) > 1 {
+		ops = ops[:1]
+	}
+	for _, o := range ops {
+		switch {
+		case o.hole:
+			c.add(effect.Of(effect.LoadCode), "zmodload", "zmodload: loads a module named at run time, native code that is not analysed")
+			return
+		case strings.HasPrefix(o.s, "zsh/") && !strings.Contains(o.s, ".."),
+			len(o.s) > 2 && o.s[1] == ':' || len(o.s) > 3 && (o.s[0] == '+' || o.s[0] == '-') && o.s[2] == ':': // -F features: b:zf_rm, +p:x
+		default:
+			c.add(effect.Of(effect.LoadCode).On(o.s), "zmodload", "zmodload %s: loads a module that is not zsh's own, native code that is not analysed", rate.Display(o.s))
+			return
+		}
+	}
+}

@@ -365,7 +365,7 @@ var commands = map[string]row{
 	"wipe": does(effect.Of(effect.Remove), "wipes files: unrecoverable"), "gshred": does(effect.Of(effect.Remove), "overwrites files: unrecoverable"),
 	"gsrm": does(effect.Of(effect.Remove), "securely erases files: unrecoverable"), "fdisk": does(effect.Of(effect.Disk), "edits the partition table"),
 	"gpt": does(effect.Of(effect.Disk), "edits the partition table"), "asr": does(effect.Of(effect.Disk), "restores over a volume"),
-	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand),
+	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand), "zmodload": custom(zmodloadCommand),
 	"dd": {run: ddCommand, opts: model("", "--help --version")}, "diskutil": custom(diskutilCommand),
 
 	// By subcommand.

@@ -685,10 +685,18 @@ func allKnown(ws []word) bool {
 }
 
 // commandName lower-cases a command word and drops its directory: on
-// macOS's case-insensitive disk, /BIN/RM is rm.
+// macOS's case-insensitive disk, /BIN/RM is rm. zsh's zsh/files module
+// names its builtin rm, mv … zf_rm, zf_mv …: each is the program it copies.
 func commandName(s string) string {
-	return strings.ToLower(path.Base(s))
+	n := strings.ToLower(path.Base(s))
+	if p, ok := strings.CutPrefix(n, "zf_"); ok && zshFiles[p] {
+		return p
+	}
+	return n
 }
+
+// zshFiles are the builtins of zsh's zsh/files module (zshmodules(1)).
+var zshFiles = map[string]bool{"chgrp": true, "chmod": true, "chown": true, "ln": true, "mkdir": true, "mv": true, "rm": true, "rmdir": true, "sync": true}
 
 // recordWrites remembers what this input writes into files, so running the
 // file later (sh /tmp/x.sh) is judged by what was written.

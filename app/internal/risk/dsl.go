@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/action"
@@ -85,7 +86,7 @@ func PlanContext(ctx context.Context, p *action.Plan, src string, env *Env) (Ver
 		case "OPEN_FILE":
 			// A file this plan wrote, opened to run: what was written runs.
 			path, _ := a.Arg("path")
-			if content, ok := written[path]; ok && facts.RunnableExt(path) != "" {
+			for _, content := range writtenInto(written, path) {
 				w := Shell(content, env)
 				for _, r := range w.Reasons {
 					carry(&total, r, sp, fmt.Sprintf("line %d: opening %s runs what the plan wrote into it: %s", a.Line, path, r.Text))
@@ -329,4 +330,30 @@ func lineSpan(src string, starts []int, line int) Span {
 		e = starts[line] - 1
 	}
 	return Span{Start: s, End: e}
+}
+
+// writtenInto is what the plan wrote into path before opening it, when
+// path is a runnable type: the file itself (run.command) or, for a bundle,
+// the files inside it (Notes.app/Contents/MacOS/Notes, an applet's
+// script), in the order of their paths.
+func writtenInto(written map[string]string, path string) []string {
+	if facts.RunnableExt(path) == "" {
+		return nil
+	}
+	var out []string
+	if content, ok := written[path]; ok {
+		out = append(out, content)
+	}
+	dir := strings.TrimRight(path, "/") + "/"
+	inside := make([]string, 0, len(written))
+	for p := range written {
+		if strings.HasPrefix(p, dir) {
+			inside = append(inside, p)
+		}
+	}
+	slices.Sort(inside)
+	for _, p := range inside {
+		out = append(out, written[p])
+	}
+	return out
 }

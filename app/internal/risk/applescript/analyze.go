@@ -1011,6 +1011,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 	if app.known != nil && app.known.Title == "System Events" {
 		an.securityPrefs(st, target)
 	}
+	an.setObject(target, app)
 }
 
 // securityPrefs rates a change of System Events' security preferences

@@ -222,6 +222,7 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
+	an.destination(st, i)
 	bulk, what := an.bulkObject(st, i+1)
 	trash := false
 	isTrash := func(t asToken) bool {
@@ -262,6 +263,7 @@ func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 }
 
 func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
+	an.destination(st, i)
 	if bulk, _ := an.bulkObject(st, i+1); bulk {
 		an.add(effect.Of(effect.Create, effect.Bulk), "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
 		return
@@ -584,7 +586,8 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for j := i + 1; j+1 < len(st) && j < i+5; j++ {
 		if st[j].kw == kwFile && st[j+1].kw == kwAlarm || st[j].kw == kwOpen && st[j+1].kw == kwFile {
-			an.add(effect.Of(effect.RunUnseen), "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires")
+			// Scheduled to run after this action is over, as at(1): persistence.
+			an.add(effect.Of(effect.Persist), "as.file-alarm", span2(st, i, 1), "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires, after this action is over (persistence)")
 			return
 		}
 	}
@@ -752,6 +755,28 @@ func verbDoShellScript(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.shellInto(an.v, cmd, sp)
 		if why, fx := shellFloorHit(cmd); why != "" {
 			an.add(fx, "as.shell-destructive", sp, "DANGEROUS SHELL COMMAND: Contains destructive shell commands (%s)", why)
+		}
+	}
+}
+
+// verbSystemAttribute rates system attribute NAME, which reads an
+// environment variable (or a Gestalt value): one whose name says it holds
+// a secret, or one named at run time, is a secret read, as the shell's
+// printenv NAME is; with nothing after it, it lists the variables' names.
+func verbSystemAttribute(an *asAn, st []asToken, i, n int, app *asApp) {
+	sp := span2(st, i, n)
+	rest := st[i+n:]
+	if len(rest) == 0 || rest[0].kind == asOp && rest[0].op != '(' || rest[0].kind == asWord && !an.isVar(an.name(rest[0])) {
+		return // system attribute: the names only
+	}
+	variants, whole := an.template(rest[:exprEnd(rest)], 0)
+	if whole {
+		an.add(effect.Of(effect.ReadNamedSecret), "secret.as.environment", sp, "SECRET: system attribute reads an environment variable named at run time, which may hold a token or key")
+		return
+	}
+	for _, name := range variants {
+		if rate.SecretVariable(name) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.as.environment", sp, "SECRET: system attribute %s reads a variable that by its name holds a secret", rate.Display(name))
 		}
 	}
 }

@@ -143,6 +143,8 @@ var verbs = []verb{
 		Text: "EJECT: ejects disks", Params: "", App: "Finder", Example: `eject disk "X"`},
 	{Pattern: "mount volume", Effect: effect.Of(effect.Setting), Always: true, ID: "as.mount",
 		Text: "MOUNT: mounts a volume", Params: "on server in AppleTalk zone as user name with password", Example: `mount volume "smb://host/share"`},
+	{Pattern: "system attribute", Fn: fnSystemAttribute, Effect: effect.Of(effect.ReadNamedSecret), Always: false, ID: "secret.as.environment",
+		Params: "", Example: `system attribute "GITHUB_TOKEN"`},
 	{Pattern: "password", Part: true, Fn: fnPassword, Effect: effect.Of(effect.ReadSecret), Always: false, ID: "secret.as.keychain",
 		App: "Keychain Scripting", Params: "of", Example: `get password of first key of current keychain`},
 	{Pattern: "run", Fn: fnRun, Effect: effect.Of(effect.RunUnseen), Always: false, ID: "as.shortcut",
@@ -219,6 +221,7 @@ const (
 	fnAttach
 	fnPassword
 	fnTerminalCommand
+	fnSystemAttribute
 	fnCount // the number of functions
 )
 
@@ -269,6 +272,7 @@ func init() {
 		fnAttach:          verbAttach,
 		fnPassword:        verbPassword,
 		fnTerminalCommand: verbTerminalCommand,
+		fnSystemAttribute: verbSystemAttribute,
 	}
 }
 

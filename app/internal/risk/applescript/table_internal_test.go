@@ -44,7 +44,7 @@ func TestVerbTableRowsAreWhole(t *testing.T) {
 		if effect.WayOut(r.Effect.Kind) != strings.HasPrefix(r.ID, "egress.") && r.ID != "" {
 			t.Errorf("row %d (%q): a way out is an egress. rule, and only a way out (id %q, effect %v)", k, r.Pattern, r.ID, r.Effect)
 		}
-		if (r.Effect.Kind == effect.ReadSecret) != strings.HasPrefix(r.ID, "secret.") && r.ID != "" {
+		if (r.Effect.Kind == effect.ReadSecret || r.Effect.Kind == effect.ReadNamedSecret) != strings.HasPrefix(r.ID, "secret.") && r.ID != "" {
 			t.Errorf("row %d (%q): a secret read is a secret. rule, and only a secret read (id %q, effect %v)", k, r.Pattern, r.ID, r.Effect)
 		}
 		if r.Effect.Kind == 0 {

@@ -12,9 +12,9 @@ import "slices"
 // whatever languages it spans (risk.combine).
 var combos = []Combo{
 	{
-		Has: []Kind{ReadSecret, HoldSecret}, With: []Kind{Fetch, Egress, Send, Upload, Connect},
+		Has: []Kind{ReadSecret, ReadNamedSecret, HoldSecret}, With: []Kind{Fetch, Egress, Send, Upload, Connect},
 		Makes: Of(SecretOut),
-		Why:   "a secret read (or written out) and any way out: the secret can leave (DESIGN.md)",
+		Why:   "a secret read (or written out, or read from a variable named like one) and any way out: the secret can leave (DESIGN.md)",
 	},
 	{
 		Has: []Kind{Fetch}, With: []Kind{Run, Shell, RunUnseen, RunComputed}, Same: true,

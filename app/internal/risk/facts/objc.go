@@ -216,6 +216,7 @@ var ObjCMethods = map[string]ObjCMethod{
 	"forceTerminate":                          {ObjCQuit, effect.Of(effect.Signal, effect.Forced), "kills an application, losing unsaved work", "NSRunningApplication"},
 	"cookies":                                 {ObjCSecret, effect.Of(effect.ReadSecret), "reads the session cookies", "NSHTTPCookieStorage"},
 	"cookiesForURL":                           {ObjCSecret, effect.Of(effect.ReadSecret), "reads the session cookies", ""},
+	"environment":                             {ObjCSecret, effect.Of(effect.ReadNamedSecret), "reads the whole environment, where tokens and keys are kept", "NSProcessInfo"},
 	"sendEventWithOptions":                    {ObjCEvent, effect.Of(effect.Unknown), "sends a raw Apple event", ""},
 	"NSClassFromString":                       {ObjCClassLookup, effect.Of(effect.Lookup), "looks a class up by name", ""},
 	"performWithItems":                        {ObjCSend, effect.Of(effect.Send), "sends items as you", ""},

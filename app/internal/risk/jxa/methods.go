@@ -297,6 +297,45 @@ func (an *jsAn) cDelete(u use) {
 	an.add(effect.Of(effect.Remove), "jxa.unlink", sp, "DELETE: %s permanently deletes %s (not to the Trash)", u.r.name, what)
 }
 
+// envRead: StandardAdditions' systemAttribute(NAME) and libc's getenv
+// read an environment variable: one whose name says it holds a secret, or
+// one named at run time, is a secret read, as the shell's printenv NAME.
+func (an *jsAn) envRead(u use) {
+	c := an.invocation(u.toks, u.r.i)
+	if !c.ok || len(c.first) == 0 {
+		return // systemAttribute(): the names only
+	}
+	v := an.evalExpr(c.first, 0)
+	if !v.lit {
+		an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: %s reads an environment variable named at run time, which may hold a token or key", u.r.name)
+		return
+	}
+	for _, name := range an.strs(v) {
+		if strings.Contains(name, rate.HoleUnquoted) || rate.SecretVariable(name) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.jxa.environment", u.sp, "SECRET: %s(%s) reads a variable that by its name holds a secret", u.r.name, jsQuote(name))
+		}
+	}
+}
+
+// processEnv: $.NSProcessInfo.processInfo.environment is the whole
+// environment, as the shell's env prints it (another object's environment
+// property is not).
+func (an *jsAn) processEnv(u use) {
+	i := u.r.i
+	if i < 2 || u.toks[i-1].text != "." || u.toks[i-2].text != "processInfo" {
+		return
+	}
+	// environment.objectForKey('HOME'): one variable, by its name.
+	if t := u.toks[i+1:]; len(t) > 4 && t[0].text == "." && (t[1].text == "objectForKey" || t[1].text == "valueForKey") &&
+		t[2].text == "(" && t[3].kind == jsString && t[4].text == ")" {
+		if rate.SecretVariable(t[3].val) {
+			an.add(effect.Of(effect.ReadNamedSecret).On(t[3].val), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment %s holds a secret by its name", jsQuote(t[3].val))
+		}
+		return
+	}
+	an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, where tokens and keys are kept")
+}
+
 // evalCall: eval, Function, runScript, NSAppleScript's initWithSource and
 // the timers given a string run code from a string.
 func (an *jsAn) evalCall(u use) {
@@ -475,6 +514,7 @@ func (an *jsAn) moveItems(u use) {
 	if !c.ok || !u.r.member {
 		return
 	}
+	an.destination(c)
 	trash := false
 	for _, x := range c.all {
 		if x.kind == jsIdent && x.text == "trash" {
@@ -510,13 +550,50 @@ func (an *jsAn) keystroke(u use) {
 	an.add(effect.Of(effect.Input), "jxa.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
 	an.keys(toks, i, false, sp)
 	c := an.invocation(toks, i)
-	if an.typesIntoTerminal(toks, i) && c.ok && !strings.Contains(tokensText(c.all), "using") {
+	if !c.ok || strings.Contains(tokensText(c.all), "using") {
+		return
+	}
+	if an.typesIntoTerminal(toks, i) {
 		an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "TERMINAL: types text into a terminal window, where it runs as a command")
 		vs, whole := an.template(c.first, 0)
 		if !whole {
 			for _, s := range vs {
 				an.env.Languages().Shell(an.v, s, an.env, &sp, an.depth+1)
 			}
+		}
+		return
+	}
+	if !an.frontKnown(toks, i) {
+		an.typedUnknown(c.first, sp)
+	}
+}
+
+// frontKnown reports that the script brought an application to the front
+// before toks[i]: keys typed there go to it.
+func (an *jsAn) frontKnown(toks []jsToken, i int) bool {
+	for _, e := range an.focuses(toks).events {
+		if e.at < i {
+			return true
+		}
+	}
+	return false
+}
+
+// typedUnknown rates text typed where the script says nothing of which
+// application is in front, as AppleScript's keystroke does: whatever is
+// in front may be a terminal the person left open, so text that reads as
+// a destructive command is Dangerous (prose is not shell, and counts for
+// nothing).
+func (an *jsAn) typedUnknown(arg []jsToken, sp rate.Span) {
+	vs, whole := an.template(arg, 0)
+	if whole {
+		return
+	}
+	for _, s := range vs {
+		var w rate.Verdict
+		an.env.Languages().Shell(&w, s, an.env, &sp, an.depth+1)
+		if w.Level >= level.Destructive {
+			an.add(effect.Of(effect.Input, effect.Terminal), "jxa.typed-command", sp, "KEYSTROKE: types what reads as a destructive shell command (%s)", rate.Display(s))
 		}
 	}
 }
@@ -590,6 +667,9 @@ func (an *jsAn) appCommand(u use) {
 	if name == "open" {
 		an.appOpen(u, c)
 		return
+	}
+	if name == "duplicate" {
+		an.destination(c)
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements

@@ -25,6 +25,9 @@ func testEnv(t testing.TB) *risk.Env {
 // examples holds, for every row of the table, a script that calls the
 // method so that the row's own finding fires. NAME stands for the row's name.
 var examples = map[string]string{
+	"systemAttribute":                     `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('GITHUB_TOKEN')`,
+	"environment":                         `ObjC.import('Foundation'); var e = $.NSProcessInfo.processInfo.NAME.js`,
+	"getenv":                              `ObjC.import('stdlib'); $.NAME('AWS_SECRET_ACCESS_KEY')`,
 	"doShellScript":                       `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('ls')`,
 	"doScript":                            `Application('Terminal').NAME('ls')`,
 	"write":                               `var app = Application.currentApplication(); app.includeStandardAdditions = true; app.NAME('hi', {to: Path('/tmp/a.txt')})`,
@@ -211,7 +214,7 @@ func TestMethodsDeclareEffects(t *testing.T) {
 				t.Errorf("row %q: does lists %v, which is no kind or its own effect's", r.Name, k)
 			}
 		}
-		if strings.HasPrefix(r.Rule, "secret.") != (r.Effect.Kind == effect.ReadSecret) {
+		if strings.HasPrefix(r.Rule, "secret.") != (r.Effect.Kind == effect.ReadSecret || r.Effect.Kind == effect.ReadNamedSecret) {
 			t.Errorf("row %q: rule %s and effect %v disagree on reading a secret", r.Name, r.Rule, r.Effect)
 		}
 		if strings.HasPrefix(r.Rule, "egress.") != effect.WayOut(r.Effect.Kind) {

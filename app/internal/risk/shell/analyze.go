@@ -206,6 +206,8 @@ type shellAn struct {
 	vars       map[string]string       // variables assigned exactly one literal value
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
+	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
+	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
 	alias      map[string]string       // aliases with a plain literal value: name → value
 	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
@@ -301,6 +303,7 @@ func (a *shellAn) finish() {
 // variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
+	a.loopGlobs, a.arithRun = nil, nil
 	var count map[string]int
 	values := map[string]*syntax.Word{}
 	b := a.env.Bounds()
@@ -854,8 +857,10 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 			for _, w := range it.Items {
 				a.evalWord(w, false)
 			}
+			defer a.bindLoopGlob(it)()
 		} else {
 			syntax.Walk(c.Loop, a.walkSubst)
+			a.arith(c.Loop)
 		}
 		a.loops++
 		a.stmts(c.Do, pipeCtx{})
@@ -877,12 +882,17 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		for _, as := range c.Args {
 			a.assign(as)
 		}
+		a.declPrints(c)
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pc)
 	case *syntax.CoprocClause:
 		a.stmt(c.Stmt, pc)
-	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+	case *syntax.TestClause:
 		syntax.Walk(c, a.walkSubst)
+		a.arithTest(c)
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(c, a.walkSubst)
+		a.arith(c)
 	default:
 		a.add(effect.Of(effect.Unknown), "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
 	}

@@ -98,6 +98,9 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 				a.add(effect.Of(effect.Run), "shell.sandbox-exec", sp, "sandbox-exec: runs a command under a sandbox profile")
 			}
 		}
+		if name == "arch" {
+			rest = a.archArgs(rest, sp, report)
+		}
 		rest = skipOptions(rest, opts)
 		switch name {
 		case "timeout", "gtimeout", "chroot", "flock", "taskset", "chrt":
@@ -623,3 +626,25 @@ func prefixCommand(name string) func(*call) {
 var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "lwp-download": true, "ftp": true}
 
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "tcsh": true, "csh": true}
+
+// archArgs skips arch(1)'s options: an architecture is a whole word
+// (-x86_64, -arm64e, -i386), not a cluster of letters, and -e VAR=value
+// and -d VAR take the next word. Read as getopt letters, -arm64e's e would
+// take the command's name as its value. Each -e variable is rated as env's
+// (when report is set).
+func (a *shellAn) archArgs(rest []word, sp Span, report bool) []word {
+	for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].hole {
+		if (rest[0].s == "-e" || rest[0].s == "-d") && len(rest) > 1 {
+			if n, v, ok := strings.Cut(rest[1].s, "="); ok && report && rest[0].s == "-e" {
+				a.envVar(n, word{s: v, hole: rest[1].hole}, sp)
+			}
+			rest = rest[2:]
+			continue
+		}
+		if rest[0].s == "--" {
+			return rest[1:]
+		}
+		rest = rest[1:]
+	}
+	return rest
+}

@@ -149,7 +149,7 @@ func TestOpensslModelsDeclareTheirFiles(t *testing.T) {
 func FuzzClientText(f *testing.F) {
 	for _, s := range []string{
 		`\copy t FROM '~/.aws/credentials'`, `SELECT ' \x'; DROP TABLE t`, "source x.sql; tee ~/.zshrc",
-		".import |cat t", "w! ~/.bash_profile", "redir! > ~/x", "/x/!id", "+10", "tok@~/.netrc", "%output{>>f}",
+		".import |cat t", `.import "|rm -rf ~" t`, `.once '|sh -c x'`, "w! ~/.bash_profile", "redir! > ~/x", "/x/!id", "+10", "tok@~/.netrc", "%output{>>f}",
 		"-in=f", "DO $$ BEGIN EXECUTE 'GRANT ALL'; END $$", "\\o |sh", "e ~/.zshrc|wq",
 	} {
 		f.Add(s)

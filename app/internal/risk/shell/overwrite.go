@@ -53,6 +53,12 @@ func (a *shellAn) replaces(w word, sp Span, verb string) {
 		}
 		return
 	}
+	if w.glob && strings.ContainsAny(w.s, "*?[") {
+		// A pattern names only files that exist (for f in ~/Documents/*;
+		// do convert x "$f"; done): each is replaced.
+		a.add(effect.Of(effect.Remove).On(w.s), "shell.overwrite", sp, "%s %s: replaces every file the pattern matches, each of which exists; what they held is lost, not moved to the Trash", verb, rate.Display(w.s))
+		return
+	}
 	if a.presence(w) == rate.PresentFile {
 		a.add(effect.Of(effect.Remove).On(w.s), "shell.overwrite", sp, "%s %s: replaces a file that exists; what it held is lost, not moved to the Trash", verb, rate.Display(w.s))
 	}

@@ -19,7 +19,15 @@ func (a *shellAn) zone(w word) rate.Zone {
 // writeTarget rates a file written by a command or redirection.
 func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 	if w.hole {
-		if w.splice || w.glob {
+		switch {
+		case !copyVerb(verb) && !scratchHole(w) && wholeHole(w):
+			// Writing contents is Dangerous where the path is known
+			// (below); a path wholly computed at run time may be any
+			// file, a document that exists included: gpg -o "$f" -c "$f".
+			// One with a literal part ("${f%.png}.jpg") names a file
+			// derived from another, most often a new one.
+			a.add(effect.Of(effect.Overwrite, effect.Computed), "shell.write-computed", sp, "%s %s: a path computed at run time, which may name any file: its contents would be replaced", verb, rate.Display(w.s))
+		case w.splice || w.glob:
 			a.add(effect.Of(effect.Create, effect.Computed), "shell.write-computed", sp, "%s a path computed at run time", verb)
 		}
 		return
@@ -54,6 +62,9 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 // (a redirection, tee, an edit in place, a download saved, an output
 // file) is Dangerous, as the DSL's WRITE_FILE (seed 003: file_write).
 func copyVerb(verb string) bool {
+	if strings.HasSuffix(verb, " makes") {
+		return true // a converter's output file (rows_out.go)
+	}
 	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync writes to", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates", "gpg creates"} {
 		if strings.HasPrefix(verb, p) {
 			return true
@@ -92,4 +103,14 @@ func (a *shellAn) uploadAt(sp Span) {
 	if a.upload == nil {
 		a.upload = &sp
 	}
+}
+
+// wholeHole reports a path with no literal part of its own: "$f", "$d/$f",
+// ~/"$f": what it names is wholly up to the run.
+func wholeHole(w word) bool {
+	if !w.hole {
+		return false
+	}
+	rest := strings.ReplaceAll(w.s, rate.HoleMark, "")
+	return strings.Trim(rest, "/~") == ""
 }

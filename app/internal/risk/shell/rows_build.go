@@ -80,6 +80,9 @@ func goCommand(c *call) {
 		if hasShort(c.args, 'w') || hasShort(c.args, 'u') {
 			c.add(effect.Of(effect.Setting), "go", "go env -w: changes Go's settings")
 		}
+		if hasShort(c.args, 'w') {
+			c.goEnvWrite()
+		}
 		return
 	}
 	e, ok := goSubs[s]
@@ -304,4 +307,25 @@ func jqReadsEnv(prog string) bool {
 
 func isIdent(b byte) bool {
 	return b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// goCodeEnv are the Go settings that name code every later go command
+// runs, or where it fetches modules and toolchains from: go env -w keeps
+// them in Go's env file, so like npm config set registry they change what
+// runs long after this action (go help environment).
+var goCodeEnv = set(`GOFLAGS GOTOOLCHAIN GOPROXY GOSUMDB GONOSUMDB GONOSUMCHECK GOINSECURE GOPRIVATE GONOPROXY
+	CC CXX FC AR PKG_CONFIG CGO_CFLAGS CGO_CPPFLAGS CGO_CXXFLAGS CGO_FFLAGS CGO_LDFLAGS GOENV GOAUTH`)
+
+// goEnvWrite rates go env -w NAME=value pairs that change what later go
+// commands run or fetch.
+func (c *call) goEnvWrite() {
+	for _, o := range c.operands()[1:] {
+		k, _, ok := strings.Cut(o.s, "=")
+		if !ok || o.hole {
+			continue
+		}
+		if goCodeEnv[strings.ToUpper(k)] {
+			c.add(effect.Of(effect.LoadCode).On(k), "supply-chain", "go env -w %s: changes what every later go command runs or where it fetches code from", rate.Display(k))
+		}
+	}
 }

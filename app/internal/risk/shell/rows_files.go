@@ -138,11 +138,34 @@ func permCommand(c *call) {
 			heavier(effect.Of(effect.Change, effect.Session).On(w.s), "takes "+rate.Display(w.s)+" away from you")
 		}
 	}
-	if len(c.args) > 0 && strings.Contains(c.args[0].s, "s") && c.name == "chmod" && strings.HasPrefix(c.args[0].s, "+") {
+	if all := c.operands(); c.name == "chmod" && len(all) > 0 && !all[0].hole && setsID(all[0].s) {
 		// The program then runs as its owner, root after chown root.
 		heavier(effect.Of(effect.Admin), "sets the setuid/setgid bit")
 	}
 	c.add(e, c.name, "%s: %s", c.name, why)
+}
+
+// setsID reports a chmod mode that sets the setuid or setgid bit: +s,
+// u+s, g=rxs, 4755, 2711.
+func setsID(mode string) bool {
+	if n, err := strconv.ParseUint(mode, 8, 32); err == nil {
+		return n&0o6000 != 0
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		for i := 0; i < len(clause); i++ {
+			if op := clause[i]; op == '+' || op == '=' {
+				j := i + 1
+				for j < len(clause) && clause[j] != '+' && clause[j] != '-' && clause[j] != '=' {
+					j++
+				}
+				if strings.ContainsRune(clause[i+1:j], 's') {
+					return true
+				}
+				i = j - 1
+			}
+		}
+	}
+	return false
 }
 
 // locksOwner reports a chmod mode that leaves the owner unable to read or
@@ -192,9 +215,16 @@ func findCommand(c *call) {
 			c.a.call(inner, c.span, pipeCtx{})
 		}
 	}
-	for _, w := range c.args {
-		if w.s == "-fprint" || w.s == "-fls" || w.s == "-fprintf" {
-			c.add(effect.Of(effect.Create).On(w.s), "find", "find %s: writes a file", w.s)
+	// -fprint, -fprint0, -fprintf and -fls create or truncate the file
+	// named by the next word, once, before the walk: rated as > onto it.
+	for i, w := range c.args {
+		if !inList(w.s, "-fprint", "-fprint0", "-fprintf", "-fls") {
+			continue
+		}
+		c.add(effect.Of(effect.Create).On(w.s), "find", "find %s: writes a file", w.s)
+		if i+1 < len(c.args) {
+			c.a.replaces(c.args[i+1], c.span, "find "+w.s+" writes to")
+			c.a.write(c.args[i+1], c.span, "find "+w.s+" writes to")
 		}
 	}
 }

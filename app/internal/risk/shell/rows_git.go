@@ -78,7 +78,10 @@ func gitHarmlessValue(k string, v word) bool {
 	case k == "core.pager" || strings.HasPrefix(k, "pager."):
 		return inList(name, "less", "more", "cat", "delta", "diff-so-fancy", "bat", "most", "true", "false", "diff-highlight")
 	case strings.HasPrefix(k, "credential.") || strings.HasPrefix(k, "credential"):
-		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/")
+		// store --file names where every password git is given is kept,
+		// in plain text: a secret file of the agent's choosing.
+		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/") &&
+			!(name == "store" && strings.Contains(v.s, "--file"))
 	case k == "core.fsmonitor":
 		return inList(strings.ToLower(v.s), "true", "false", "0", "1", "yes", "no")
 	case k == "gpg.program" || strings.HasPrefix(k, "gpg."):
@@ -216,6 +219,7 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 			c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s --template: copies hooks from a template folder, which later git commands run", s)
 		}
 	}
+	c.gitOutputs(s, rest)
 	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
 		c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
 	}
@@ -486,4 +490,46 @@ func (c *call) gitConfig(rest []word) {
 		return
 	}
 	c.add(effect.Of(effect.Setting), "git", "git config: changes repository settings")
+}
+
+// gitOutputs rates the files git subcommand s writes instead of printing:
+// every diff-family command's --output (git-diff(1): "output to a specific
+// file instead of stdout"), archive's -o, format-patch's -o/--output-directory
+// and bundle create's file. Each is created or truncated, so it is rated as
+// > onto that path (a new archive as tar -c's): a start-up file is
+// persistence, an existing document is lost.
+func (c *call) gitOutputs(s string, rest []word) {
+	out := func(w word) {
+		c.a.replaces(w, c.span, "git "+s+" --output writes to")
+		if s == "archive" || s == "bundle" {
+			c.a.write(w, c.span, "git "+s+" makes") // a new archive, as tar -c
+			return
+		}
+		c.a.write(w, c.span, "git "+s+" writes to") // a diff's text, as > would
+	}
+	for i, w := range rest {
+		if w.s == "--" {
+			break
+		}
+		next := i+1 < len(rest)
+		switch {
+		case strings.HasPrefix(w.s, "--output="):
+			out(word{s: w.s[len("--output="):], hole: w.hole, glob: w.glob, span: w.span})
+		case w.s == "--output" && next:
+			out(rest[i+1])
+		case s == "archive" && w.s == "-o" && next:
+			out(rest[i+1])
+		case s == "archive" && strings.HasPrefix(w.s, "-o") && len(w.s) > 2:
+			out(word{s: w.s[2:], hole: w.hole, glob: w.glob, span: w.span})
+		case s == "format-patch" && (w.s == "-o" || w.s == "--output-directory") && next:
+			c.a.write(rest[i+1], c.span, "git format-patch writes patches into")
+		case s == "format-patch" && strings.HasPrefix(w.s, "--output-directory="):
+			c.a.write(word{s: w.s[len("--output-directory="):], hole: w.hole, span: w.span}, c.span, "git format-patch writes patches into")
+		}
+	}
+	if s == "bundle" {
+		if ops := operands(rest); len(ops) > 1 && strings.EqualFold(ops[0].s, "create") {
+			out(ops[1])
+		}
+	}
 }

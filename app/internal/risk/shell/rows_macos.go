@@ -686,7 +686,16 @@ func launchctlCommand(c *call) {
 		return
 	}
 	switch s {
-	case "list", "print", "print-disabled", "blame", "version", "help", "getenv", "print-cache", "dumpstate", "procinfo", "hostinfo", "resolveport", "examine", "":
+	case "getenv":
+		// launchd's environment, which every app it starts inherits.
+		if ops := c.operands(); len(ops) > 1 {
+			c.variableRead(ops[1].s, "launchctl getenv")
+		}
+		return
+	case "export", "procinfo":
+		c.environmentRead("launchctl " + s) // launchd's, or a process's, whole environment
+		return
+	case "list", "print", "print-disabled", "blame", "version", "help", "print-cache", "dumpstate", "hostinfo", "resolveport", "examine", "":
 		return
 	case "load", "bootstrap", "submit", "enable":
 		c.add(effect.Of(effect.Persist), "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)

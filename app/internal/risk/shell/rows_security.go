@@ -127,6 +127,10 @@ func xattrCommand(c *call) {
 	switch {
 	case clear || del && (hasArg(c.args, quarantineAttr) || hasHole(c.args)):
 		c.securityOff("xattr %s: removes the quarantine attribute, so Gatekeeper never checks the file", map[bool]string{true: "-c", false: "-d " + quarantineAttr}[clear])
+	case write && (hasArg(c.args, quarantineAttr) || hasHole(c.args)):
+		// Which value Gatekeeper reads there (one marked approved, or
+		// none it can parse) decides whether it checks the file at all.
+		c.add(effect.Of(effect.Overwrite).On(quarantineAttr), "xattr-quarantine", "xattr -w %s: rewrites the quarantine attribute, which decides whether Gatekeeper checks the file", quarantineAttr)
 	case del || write:
 		c.add(effect.Of(effect.Change), "xattr", "xattr: changes extended attributes")
 	}

@@ -334,12 +334,15 @@ func (c *call) mysqlCommand(st string) string {
 // sqliteDot rates one of sqlite3's dot commands (sqlite3's .help): those
 // that run commands, read or run files, and write files.
 func (c *call) sqliteDot(t string) {
-	f := strings.Fields(t)
+	f := sqliteDotArgs(t)
+	if len(f) == 0 {
+		return
+	}
 	cmd, args := strings.ToLower(f[0]), f[1:]
 	var files []string
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
-			files = append(files, sqlUnquote(a))
+			files = append(files, a)
 		}
 	}
 	switch cmd {
@@ -355,8 +358,12 @@ func (c *call) sqliteDot(t string) {
 		}
 		c.add(effect.Of(effect.RunUnseen).On(t), "hidden-code", "%s %s: runs a file of commands, which is not analysed", c.name, rate.Display(t))
 	case ".output", ".once":
-		if len(files) > 0 {
-			c.sqlOutput(files[0], cmd)
+		switch {
+		case len(files) == 0:
+		case strings.HasPrefix(files[0], "|"):
+			c.sqlShell(files[0][1:], cmd+" |")
+		case !isDevice(files[0]):
+			c.a.write(word{s: files[0], span: c.span}, c.span, c.name+" "+cmd+" writes")
 		}
 	case ".import":
 		if len(files) > 0 {
@@ -678,4 +685,40 @@ func (c *call) sqlFiles(st string) {
 	for _, m := range sqliteWrites.FindAllStringSubmatch(st, 4) {
 		c.a.write(word{s: sqlUnquote(m[1]), span: c.span}, c.span, c.name+" writes")
 	}
+}
+
+// sqliteDotArgs splits a dot command's line into its arguments as sqlite3's
+// shell does: separated by white space, an argument in '…' or "…" runs to
+// its closing quote and may hold spaces ('.import "|rm -rf ~" t' is one
+// pipe command, not the file "|rm), and the quotes are taken off. An
+// unclosed quote runs to the end of the line.
+func sqliteDotArgs(t string) []string {
+	var out []string
+	for i := 0; i < len(t); {
+		switch t[i] {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+			i++
+			continue
+		}
+		q := t[i]
+		if q != '\'' && q != '"' {
+			j := i
+			for j < len(t) && !strings.ContainsRune(" \t\r\n\f\v", rune(t[j])) {
+				j++
+			}
+			out = append(out, t[i:j])
+			i = j
+			continue
+		}
+		j := i + 1
+		for j < len(t) && t[j] != q {
+			if q == '"' && t[j] == '\\' && j+1 < len(t) {
+				j++
+			}
+			j++
+		}
+		out = append(out, t[i+1:min(j, len(t))])
+		i = j + 1
+	}
+	return out
 }

@@ -442,12 +442,4 @@ func gemSource(ops []word) bool {
 
 // secretName reports an environment variable whose name says it holds a
 // credential: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, API_KEY …
-func secretName(name string) bool {
-	up := strings.ToUpper(name)
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH"} {
-		if strings.Contains(up, w) {
-			return !strings.HasPrefix(up, "GIT_ASKPASS") && up != "SSH_AUTH_SOCK" && up != "XAUTHORITY"
-		}
-	}
-	return false
-}
+func secretName(name string) bool { return rate.SecretVariable(name) }

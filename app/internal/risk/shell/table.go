@@ -197,7 +197,7 @@ var commands = map[string]row{
 	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
 	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
-	"ps":         reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"),
+	"ps":         runs(reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"), psCommand),
 	"pgrep":      reads("adfFGgIilLnoPqstUuvx", "dFGgMNPstUu", "--list-name --list-full --full --newest --oldest --exact --help --version"),
 	"lsof":       reads("?abChKlnNOPRtUvVXwx", "AcdDgiIkoprsSTuEe", ""),
 	"netstat":    reads("AaBbdgilLmnqQrRsStTuvWx46", "fIpwc", ""),
@@ -220,7 +220,7 @@ var commands = map[string]row{
 	// Shell builtins: their options change only the shell itself.
 	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
 	"popd": {opts: freeWords}, "read": {opts: freeWords}, "continue": {opts: freeWords}, "break": {opts: freeWords},
-	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords},
+	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
 	"unset": {opts: freeWords}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
 	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
@@ -258,9 +258,9 @@ var commands = map[string]row{
 		--file-name= --diff --diff-context= --tabs= --wrap= --terminal-width= --number --color= --italic-text=
 		--decorations= --force-colorization --paging= --map-syntax= --theme= --list-themes --style= --line-range=
 		--list-languages --unbuffered --help --version`, effects: map[string]optEffect{"--pager": optFx(effect.RunUnseen, "runs the pager it names, which is not analysed")}}},
-	"tree": {opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
+	"tree": outputs(row{opts: &opts{short: "adlfxPpsughDFvtrcUNQSnCAXJiR", valued: "LIHTo", long: `--noreport --charset= --filelimit=
 		--timefmt= --dirsfirst --du --si --prune --matchdirs --ignore-case --gitignore --info --sort= --fromfile --help
-		--version`, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its listing to a file")}}},
+		--version`, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its listing to a file")}}}, outSpec{opts: []string{"-o"}}),
 	"lsappinfo": {fx: effect.Of(effect.Setting, effect.Session), why: "changes how applications run", opts: noOptions, subs: map[string]effect.Effect{
 		"": readOnly, "list": readOnly, "info": readOnly, "front": readOnly, "find": readOnly,
 		"visibleprocesslist": readOnly, "metainfo": readOnly, "processlist": readOnly,
@@ -280,11 +280,11 @@ var commands = map[string]row{
 	"ssh-keygen": doesWith(effect.Of(effect.Create), "manages SSH keys", "AaBcDeFgHiKklLMpQqRUuvXy", "bCEfFGImMnNOPrsStTVwYzZJjDa", ""),
 	"ssh-add":    doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":      doesWith(effect.Of(effect.Create), "splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
-	"lipo":       does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": does(effect.Of(effect.Create), "converts images"),
+	"lipo":       does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true}),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
-	"textutil": doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
+	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
-		-prefixspaces= -title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=`),
+		-prefixspaces= -title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=`), outSpec{opts: []string{"-output"}}),
 	"mv": writesTo(effect.Of(effect.Change), "changes files", "fhinvF", "St", `--force --interactive --no-clobber --verbose --backup --backup=
 		--suffix= --target-directory= --no-target-directory --update --strip-trailing-slashes --help --version`, nil),
 	"install": writesTo(effect.Of(effect.Create), "changes files", "bCcpSsvdMUBD", "BfgmoT", "", nil),
@@ -328,17 +328,17 @@ var commands = map[string]row{
 		"identity": readOnly, "help": readOnly, "multichannel": readOnly, "smbstatus": readOnly,
 	}},
 	"sharing":  {fx: effect.Of(effect.Setting, effect.Session), why: "changes what this Mac shares on the network", opts: noOptions, subs: map[string]effect.Effect{"": readOnly}},
-	"iconutil": doesWith(effect.Of(effect.Create), "converts icons", "", "co", "--convert= --output="), "afconvert": does(effect.Of(effect.Create), "converts audio"),
+	"iconutil": outputs(doesWith(effect.Of(effect.Create), "converts icons", "", "co", "--convert= --output="), outSpec{opts: []string{"-o", "--output"}}), "afconvert": outputs(does(effect.Of(effect.Create), "converts audio"), outSpec{last: true}),
 	"compression_tool": does(effect.Of(effect.Change), "compresses or decompresses files"), "aa": {run: aaCommand, opts: aaModel},
 	"7z": custom(sevenZipCommand), "7za": custom(sevenZipCommand), "7zz": custom(sevenZipCommand),
 	"cpio": custom(cpioCommand), "pax": custom(paxCommand), "xar": custom(xarCommand),
-	"setfile": doesWith(effect.Of(effect.Change), "changes file attributes", "P", "acdmtCT", ""), "mkfile": doesWith(effect.Of(effect.Create), "creates files", "nv", "", ""),
+	"setfile": doesWith(effect.Of(effect.Change), "changes file attributes", "P", "acdmtCT", ""), "mkfile": outputs(doesWith(effect.Of(effect.Create), "creates files", "nv", "", ""), outSpec{every: true, after: 1}),
 	"dot_clean": doesWith(effect.Of(effect.Change), "merges and removes ._ files", "fmnsv", "", "--keep= --rsrc"),
 	"pkgbuild":  does(effect.Of(effect.Create), "builds an installer package"), "productbuild": does(effect.Of(effect.Create), "builds an installer package"),
 	"productsign": does(effect.Of(effect.Change), "signs an installer package"),
 	"powermetrics": {opts: &opts{free: true, effects: map[string]optEffect{"-o": optFx(effect.Overwrite, "writes its samples to a file"),
 		"--output-file": optFx(effect.Overwrite, "writes its samples to a file")}}},
-	"sample":    doesWith(effect.Of(effect.Create), "samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"),
+	"sample":    outputs(doesWith(effect.Of(effect.Create), "samples a running process", "maye", "f", "-file= -mayDie -wait -fullPaths"), outSpec{opts: []string{"-file", "-f"}}),
 	"spindump":  does(effect.Of(effect.Create), "samples every process and writes a report"),
 	"dc":        does(effect.Of(effect.RunUnseen), "runs its programs, whose ! command runs shell commands that are not analysed"),
 	"bputil":    does(effect.Of(effect.SecurityOff), "changes the boot security policy"),
@@ -350,7 +350,7 @@ var commands = map[string]row{
 	"telnet": does(effect.Of(effect.Connect), "opens raw network connections"), "ssh-copy-id": does(effect.Of(effect.Connect), "installs a key on another machine"),
 	"shutdown": does(effect.Of(effect.Power), "powers the Mac off or restarts it"), "reboot": does(effect.Of(effect.Power), "restarts the Mac"),
 	"halt": does(effect.Of(effect.Power), "halts the Mac"), "tccutil": custom(tccutilCommand),
-	"unlink": custom(unlinkCommand), "osacompile": does(effect.Of(effect.Overwrite), "compiles a script"),
+	"unlink": custom(unlinkCommand), "osacompile": outputs(does(effect.Of(effect.Overwrite), "compiles a script"), outSpec{opts: []string{"-o"}}),
 	"bless": does(effect.Of(effect.Setting, effect.Session), "changes the startup disk"), "kextload": does(effect.Of(effect.LoadCode), "loads a kernel extension"),
 	"kextunload": does(effect.Of(effect.Setting, effect.Session), "unloads a kernel extension"), "systemextensionsctl": does(effect.Of(effect.Install), "manages system extensions"),
 	"dsenableroot": custom(dsenablerootCommand), "passwd": does(effect.Of(effect.Account), "changes a password"),
@@ -365,7 +365,7 @@ var commands = map[string]row{
 	"wipe": does(effect.Of(effect.Remove), "wipes files: unrecoverable"), "gshred": does(effect.Of(effect.Remove), "overwrites files: unrecoverable"),
 	"gsrm": does(effect.Of(effect.Remove), "securely erases files: unrecoverable"), "fdisk": does(effect.Of(effect.Disk), "edits the partition table"),
 	"gpt": does(effect.Of(effect.Disk), "edits the partition table"), "asr": does(effect.Of(effect.Disk), "restores over a volume"),
-	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand),
+	"csrutil": custom(csrutilCommand), "truncate": custom(truncateCommand), "rm": custom(rmCommand), "zmodload": custom(zmodloadCommand),
 	"dd": {run: ddCommand, opts: model("", "--help --version")}, "diskutil": custom(diskutilCommand),
 
 	// By subcommand.

@@ -108,6 +108,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			f.cur.proc = true
 		case *syntax.ArithmExp:
 			syntax.Walk(p, a.walkSubst)
+			a.arith(p)
 			f.text = append(f.text, "0"...)
 		case *syntax.ExtGlob, *syntax.BraceExp:
 			f.text = append(f.text, "*"...)
@@ -158,8 +159,22 @@ func (f *fields) hole(glob bool) {
 
 // param adds an expansion the script does not determine.
 func (f *fields) param(p *syntax.ParamExp, glob bool) {
+	if pat := f.a.loopGlobs[paramName(p)]; pat != "" && plainParam(p) {
+		// for f in ~/.*; do cat "$f"; done reads what ~/.* matches.
+		f.text = append(f.text, pat...)
+		f.cur.glob = true
+		return
+	}
 	syntax.Walk(p, f.a.walkSubst)
 	f.hole(glob)
+}
+
+// paramName is the name p expands, or "".
+func paramName(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
+	}
+	return p.Param.Value
 }
 
 // dblQuoted adds the parts of "…".
@@ -199,6 +214,13 @@ func (f *fields) dblQuoted(p *syntax.DblQuoted) {
 // paramExp adds an unquoted or quoted $x, ${x…}.
 func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 	a := f.a
+	if p.Index != nil {
+		a.arith(p.Index) // ${a[x]}: an indexed array's subscript is arithmetic
+	}
+	if p.Slice != nil {
+		a.arith(p.Slice.Offset)
+		a.arith(p.Slice.Length)
+	}
 	val, ok, guess := a.param(p)
 	switch {
 	case ok && guess:
@@ -663,10 +685,18 @@ func allKnown(ws []word) bool {
 }
 
 // commandName lower-cases a command word and drops its directory: on
-// macOS's case-insensitive disk, /BIN/RM is rm.
+// macOS's case-insensitive disk, /BIN/RM is rm. zsh's zsh/files module
+// names its builtin rm, mv … zf_rm, zf_mv …: each is the program it copies.
 func commandName(s string) string {
-	return strings.ToLower(path.Base(s))
+	n := strings.ToLower(path.Base(s))
+	if p, ok := strings.CutPrefix(n, "zf_"); ok && zshFiles[p] {
+		return p
+	}
+	return n
 }
+
+// zshFiles are the builtins of zsh's zsh/files module (zshmodules(1)).
+var zshFiles = map[string]bool{"chgrp": true, "chmod": true, "chown": true, "ln": true, "mkdir": true, "mv": true, "rm": true, "rmdir": true, "sync": true}
 
 // recordWrites remembers what this input writes into files, so running the
 // file later (sh /tmp/x.sh) is judged by what was written.

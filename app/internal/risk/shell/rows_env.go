@@ -1,0 +1,128 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// The other ways to print the environment, where API tokens and keys are
+// kept, as env and printenv do (printenvCommand): the shells' own listings
+// (set, declare -p, export, typeset -x …), ps's environment column and
+// launchd's environment. Each is a secret read, so with any way out the
+// action is Destructive.
+
+// environmentRead notes that c prints the whole environment.
+func (c *call) environmentRead(what string) {
+	c.a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", what)
+	c.a.secretAt(c.span)
+}
+
+// variableRead notes that c prints variable name, when its name says it
+// holds a secret.
+func (c *call) variableRead(name, what string) {
+	if secretName(name) {
+		c.a.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.variable", c.span, "%s %s: prints a variable that by its name holds a secret", what, rate.Display(name))
+		c.a.secretAt(c.span)
+	}
+}
+
+// setCommand rates set: with no arguments it prints every variable of the
+// shell, exported or not (set -o and set -- … print none).
+func setCommand(c *call) {
+	if len(c.args) == 0 {
+		c.environmentRead("set")
+	}
+}
+
+// psCommand rates ps: the environment of the processes it lists is
+// printed with BSD's e (ps eww, ps auxe) or -E.
+func psCommand(c *call) {
+	for i, w := range c.args {
+		switch {
+		case w.hole:
+		case strings.HasPrefix(w.s, "--"):
+		case strings.HasPrefix(w.s, "-"):
+			if strings.ContainsRune(w.s[1:], 'E') {
+				c.environmentRead("ps -E")
+				return
+			}
+		case i == 0 && strings.ContainsRune(w.s, 'e'):
+			c.environmentRead("ps " + rate.Display(w.s))
+			return
+		}
+	}
+}
+
+// declPrints rates a declare, typeset, export, readonly or local that
+// assigns nothing: with no names it lists variables (declare -p, export,
+// typeset -x; -f and -F list functions), and with -p it prints the names
+// given.
+func (a *shellAn) declPrints(d *syntax.DeclClause) {
+	var flags string
+	var names []string
+	for _, as := range d.Args {
+		switch {
+		case !as.Naked:
+			return // an assignment: declares, prints nothing
+		case as.Name != nil:
+			names = append(names, as.Name.Value)
+		case as.Value != nil:
+			lit := as.Value.Lit()
+			if lit == "" || lit[0] != '-' && lit[0] != '+' {
+				return // a name or option computed at run time
+			}
+			flags += lit[1:]
+		}
+	}
+	c := &call{a: a, name: d.Variant.Value, span: a.span(d)}
+	switch {
+	case len(names) == 0 && !strings.ContainsAny(flags, "fF"):
+		c.environmentRead(strings.TrimSpace(d.Variant.Value + " " + prefixed(flags)))
+	case strings.ContainsRune(flags, 'p'):
+		for _, n := range names {
+			c.variableRead(n, d.Variant.Value+" -p")
+		}
+	}
+}
+
+// prefixed is flags as an option word, or "" for none.
+func prefixed(flags string) string {
+	if flags == "" {
+		return ""
+	}
+	return "-" + flags
+}
+
+// runs is r, its option model kept, rated by f.
+func runs(r row, f func(*call)) row {
+	r.run = f
+	return r
+}
+
+// zmodloadCommand rates zsh's zmodload: zsh's own modules (zsh/files,
+// zsh/datetime …) are part of the shell; any other is a native library
+// found on $module_path, loaded into the shell: code that is not analysed.
+// With -a (autoload) only the first operand is a module; the rest are the
+// builtins it provides.
+func zmodloadCommand(c *call) {
+	ops := c.operands()
+	if hasShort(c.args, 'a') && len(ops) > 1 {
+		ops = ops[:1]
+	}
+	for _, o := range ops {
+		switch {
+		case o.hole:
+			c.add(effect.Of(effect.LoadCode), "zmodload", "zmodload: loads a module named at run time, native code that is not analysed")
+			return
+		case strings.HasPrefix(o.s, "zsh/") && !strings.Contains(o.s, ".."),
+			len(o.s) > 2 && o.s[1] == ':' || len(o.s) > 3 && (o.s[0] == '+' || o.s[0] == '-') && o.s[2] == ':': // -F features: b:zf_rm, +p:x
+		default:
+			c.add(effect.Of(effect.LoadCode).On(o.s), "zmodload", "zmodload %s: loads a module that is not zsh's own, native code that is not analysed", rate.Display(o.s))
+			return
+		}
+	}
+}

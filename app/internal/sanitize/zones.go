@@ -342,6 +342,57 @@ var persistenceZone = []entry{
 	{"**/site-packages", "installed Python packages, run at every import and read by nobody"},
 	{"**/dist-packages", "installed Python packages, run at every import and read by nobody"},
 	{"**/node_modules", "installed Node.js packages, run at every start of the project and read by nobody"},
+	// A fourth red team's finds (TestRedNextPlants): the next members of
+	// the same classes. A virtual environment's other activation scripts
+	// and its settings, other linters' and type checkers' hooks (editors
+	// run them on opening a file), installed packages by other layouts,
+	// toolchain and version managers whose pins name programs, other
+	// agents' and editors' project settings that start commands, build
+	// tool wrappers (run at every build and by the IDE's import), and
+	// start-up files read from the folder a REPL starts in.
+	{"**/bin/activate.fish", "a virtualenv activation script (sourced by fish)"},
+	{"**/bin/activate.csh", "a virtualenv activation script (sourced by csh)"},
+	{"**/bin/activate.nu", "a virtualenv activation script (sourced by nushell)"},
+	{"**/bin/activate.ps1", "a virtualenv activation script (run by PowerShell)"},
+	{"**/bin/activate_this.py", "a virtualenv activation module (run by the tools that activate it)"},
+	{"**/pyvenv.cfg", "a virtual environment's settings, whose home says where its Python takes the standard library it runs at every start"},
+	{"**/.pylintrc", "pylint's settings, whose init-hook is Python run at every lint (editors lint on opening a file)"},
+	{"**/pylintrc", "pylint's settings, whose init-hook is Python run at every lint (editors lint on opening a file)"},
+	{"**/mypy.ini", "mypy's settings, whose plugins are Python files run at every check (editors check on opening a file)"},
+	{"**/.mypy.ini", "mypy's settings, whose plugins are Python files run at every check (editors check on opening a file)"},
+	{"**/__pypackages__", "installed Python packages (PEP 582, pdm), run at every import and read by nobody"},
+	{"**/.pnp.cjs", "Yarn Plug'n'Play's loader, run at every yarn run and by the editor's SDKs"},
+	{"**/.pnp.loader.mjs", "Yarn Plug'n'Play's loader, run at every yarn run and by the editor's SDKs"},
+	{"**/rust-toolchain.toml", "Rust's toolchain pin, whose path names the cargo and rustc every build (and the editor's rust-analyzer) runs"},
+	{"**/rust-toolchain", "Rust's toolchain pin, whose path names the cargo and rustc every build (and the editor's rust-analyzer) runs"},
+	{"**/mise.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.mise.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/mise.local.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.mise.local.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.mise/config.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/mise/config.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.config/mise", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.config/mise.toml", "mise's settings, whose hooks run on entering the folder and whose tools and env run at every command"},
+	{"**/.tool-versions", "asdf's and mise's version pins, whose path: versions name the program every shimmed command runs"},
+	{"**/.vscode/mcp.json", "VS Code's MCP servers, commands its agent starts in the folder"},
+	{"**/.cursor/mcp.json", "Cursor's MCP servers, commands its agent starts in the folder"},
+	{"**/.cursor/hooks.json", "Cursor's hooks, commands run at its agent's every step"},
+	{"**/.gemini/settings.json", "Gemini CLI's project settings, whose MCP servers and hooks run commands"},
+	{"**/.codex/config.toml", "Codex's project settings, whose MCP servers and notify run commands"},
+	{"**/.amazonq/mcp.json", "Amazon Q's MCP servers, commands its agent starts in the folder"},
+	{"**/.roo/mcp.json", "Roo Code's MCP servers, commands its agent starts in the folder"},
+	{"**/.kiro/settings/mcp.json", "Kiro's MCP servers, commands its agent starts in the folder"},
+	{"**/.kiro/hooks", "Kiro's hooks, commands run on file events"},
+	{"**/.claude/hooks", "the scripts Claude Code's hooks run, by the folder its documentation names"},
+	{"**/.zed/settings.json", "Zed's folder settings, which name the language servers and shells it runs on opening a file"},
+	{"**/.helix/languages.toml", "Helix's folder language settings, which name the language servers it runs on opening a file"},
+	{"**/gradle/wrapper", "the Gradle wrapper's jar and settings: the Gradle every ./gradlew and the IDE's import download and run"},
+	{"**/.mvn", "Maven's wrapper, JVM options and extensions, run at every mvn and mvnw and by the IDE's import"},
+	{"**/renv/activate.R", "renv's activation script, sourced by the project's .Rprofile at every R start in the folder"},
+	{"**/.irbrc", "irb's start-up file (Ruby run at every irb start in that folder)"},
+	{"**/irb.rc", "irb's start-up file (Ruby run at every irb start in that folder)"},
+	{"**/_irbrc", "irb's start-up file (Ruby run at every irb start in that folder)"},
+	{"**/.pryrc", "pry's start-up file (Ruby run at every pry start in that folder)"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

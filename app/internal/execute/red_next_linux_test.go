@@ -3,7 +3,10 @@
 package execute_test
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/execute"
 )
 
 // A fourth red team's attacks from inside an unasked action, at the
@@ -83,5 +86,61 @@ func TestRedNextPlantsLookalikes(t *testing.T) {
 		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
 			t.Errorf("%s did not land: %q", argv[i], got)
 		}
+	}
+}
+
+// leakedAny returns the marks of marks that what came back holds, as
+// printed or with every blank taken out.
+func leakedAny(res execute.Result, err error, marks []string) []string {
+	out := res.Output
+	if err != nil {
+		out += "\n" + err.Error()
+	}
+	squeezed := strings.Join(strings.Fields(out), "")
+	var got []string
+	for _, s := range marks {
+		if strings.Contains(out, s) || strings.Contains(squeezed, s) {
+			got = append(got, s)
+		}
+	}
+	return got
+}
+
+// TestRedNextSecretsOutsideRoots: the home's folders that are neither
+// hidden (dot files, ~/Library) nor sandbox roots are read whole by an
+// unasked action. On Linux the browsers Ubuntu ships are snaps, whose
+// profiles (saved passwords, cookies) lie in ~/snap/<app>/common/.mozilla
+// and ~/snap/chromium: a folder without a dot. And a project kept out of
+// the roots (~/src, ~/work) has its .env seen: the roots' secret files
+// are hidden, the rest of the home's are not.
+func TestRedNextSecretsOutsideRoots(t *testing.T) {
+	const (
+		firefox  = "S3CRET-snap-firefox-login-1"
+		chromium = "S3CRET-snap-chromium-cookie-2"
+		dotenv   = "S3CRET-src-dotenv-3"
+		key      = "S3CRET-work-key-4"
+	)
+	r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		"snap/firefox/common/.mozilla/firefox/abc.default/logins.json": {`{"logins":[{"encryptedPassword":"` + firefox + `"}]}` + "\n", 0o600},
+		"snap/chromium/common/chromium/Default/Cookies":                {"session=" + chromium + "\n", 0o600},
+		"src/app/.env":    {"STRIPE_KEY=" + dotenv + "\n", 0o600},
+		"work/deploy.key": {key + "\n", 0o600},
+		"src/app/main.go": {"package main\n", 0o644},
+		"Documents/a.txt": {"notes\n", 0o644},
+	})
+	name := "home outside the roots read whole"
+	res, _, err := r.runArgv(t, name, payloadNext(t, name), "Documents")
+	t.Logf("output %q, err %v", res.Output, err)
+	if l := leakedAny(res, err, []string{firefox, chromium}); len(l) > 0 {
+		t.Errorf("an unasked action read the snaps' browser profiles: %q", l)
+	}
+	if !strings.Contains(res.Output, "package main") {
+		t.Errorf("the read shows nothing of ~/src, which the test needs to see: %q", res.Output)
+	}
+	if l := leakedAny(res, err, []string{dotenv, key}); len(l) > 0 {
+		t.Skipf("open hole: an unasked action read %q: the secret files of the home outside the sandbox roots (~/src/app/.env, ~/work/deploy.key); "+
+			"fix in app/internal/sandbox + execute/rootsecrets.go together: an unasked action reads in the home only its roots, "+
+			"the allowed entries and the folders its verdict reads by name (hiding the rest as hidden.go hides ~/Library), "+
+			"or rate.SecretFile's files are hidden in every folder of the home it may read, not only in the roots", l)
 	}
 }

@@ -3,6 +3,7 @@
 package execute_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -142,5 +143,75 @@ func TestRedNextSecretsOutsideRoots(t *testing.T) {
 			"fix in app/internal/sandbox + execute/rootsecrets.go together: an unasked action reads in the home only its roots, "+
 			"the allowed entries and the folders its verdict reads by name (hiding the rest as hidden.go hides ~/Library), "+
 			"or rate.SecretFile's files are hidden in every folder of the home it may read, not only in the roots", l)
+	}
+}
+
+// TestRedNextSecretNames: files whose name says they hold a secret that
+// rate.SecretFile did not know, read whole by an unasked action in the
+// roots: the access keys the AWS console downloads into ~/Downloads, a
+// direnv .envrc (where people export their tokens), npm's and yarn's
+// registry tokens, an OpenVPN profile with its key inline, a kubeconfig,
+// an SSH key by a name of its own, Wrangler's .dev.vars, Android's and
+// Flutter's signing passwords, s3cmd's, boto's, MySQL's, rclone's,
+// Terraform's and Vault's tokens. None comes back; the public key, the
+// notes and the package.json do.
+func TestRedNextSecretNames(t *testing.T) {
+	secrets := map[string]string{
+		"Downloads/alice_accessKeys.csv":            "Access key ID,Secret access key\nAKIAEXAMPLE,S3CRET-aws-csv-1\n",
+		"Downloads/rootkey.csv":                     "AWSSecretKey=S3CRET-aws-root-2\n",
+		"Downloads/credentials.csv":                 "User name,Password\nalice,S3CRET-aws-console-3\n",
+		"Documents/web/.envrc":                      "export API_TOKEN=S3CRET-envrc-4\n",
+		"Documents/web/.npmrc":                      "//registry.npmjs.org/:_authToken=S3CRET-npmrc-5\n",
+		"Documents/web/.yarnrc.yml":                 "npmAuthToken: S3CRET-yarnrc-6\n",
+		"Documents/web/.dev.vars":                   "STRIPE=S3CRET-devvars-7\n",
+		"Documents/web/.vault-token":                "S3CRET-vault-8\n",
+		"Documents/vpn/office.ovpn":                 "<key>\nS3CRET-ovpn-9\n</key>\n",
+		"Documents/k8s/kubeconfig":                  "users:\n- user:\n    token: S3CRET-kube-10\n",
+		"Documents/k8s/prod.kubeconfig":             "users:\n- user:\n    token: S3CRET-kube-11\n",
+		"Documents/keys/deploy_ed25519":             "S3CRET-custom-ssh-12\n",
+		"Documents/keys/github_rsa":                 "S3CRET-custom-ssh-13\n",
+		"Documents/app/android/key.properties":      "storePassword=S3CRET-keyprops-14\n",
+		"Documents/app/android/keystore.properties": "storePassword=S3CRET-keyprops-15\n",
+		"Documents/backup/.s3cfg":                   "secret_key = S3CRET-s3cfg-16\n",
+		"Documents/backup/.boto":                    "gs_secret_access_key = S3CRET-boto-17\n",
+		"Documents/db/.my.cnf":                      "[client]\npassword=S3CRET-mycnf-18\n",
+		"Documents/sync/rclone.conf":                "[drive]\ntoken = S3CRET-rclone-19\n",
+		"Documents/tf/.terraformrc":                 "credentials \"app.terraform.io\" { token = \"S3CRET-tfrc-20\" }\n",
+		"Documents/tf/credentials.tfrc.json":        "{\"credentials\": {\"app.terraform.io\": {\"token\": \"S3CRET-tfrc-21\"}}}\n",
+	}
+	plain := map[string]string{
+		"Documents/keys/deploy_ed25519.pub": "ssh-ed25519 AAAA-public-key-of-deploy\n",
+		"Documents/web/package.json":        "{\"name\": \"web-package-json\"}\n",
+		"Downloads/notes.txt":               "plain downloaded notes\n",
+	}
+	files := map[string]redFile{}
+	for rel, body := range secrets {
+		files[rel] = redFile{body, 0o600}
+	}
+	for rel, body := range plain {
+		files[rel] = redFile{body, 0o644}
+	}
+	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, files)
+	var marks []string
+	for _, body := range secrets {
+		i := strings.Index(body, "S3CRET-")
+		marks = append(marks, strings.Fields(strings.NewReplacer("\"", " ", "<", " ").Replace(body[i:]))[0])
+	}
+	name := "secret files the table misses, read whole"
+	var out string
+	for _, root := range []string{"Documents", "Downloads"} {
+		res, _, err := r.runArgv(t, name, payloadNext(t, name), root)
+		if errors.Is(err, execute.ErrSecretsUnhidden) {
+			t.Fatalf("%s was not started: %v", name, err)
+		}
+		if l := leakedAny(res, err, marks); len(l) > 0 {
+			t.Errorf("an unasked read of ~/%s printed %q", root, l)
+		}
+		out += res.Output
+	}
+	for _, body := range plain {
+		if !strings.Contains(out, strings.TrimSpace(body)) {
+			t.Errorf("the reads do not show %q, which holds no secret: %q", body, out)
+		}
 	}
 }

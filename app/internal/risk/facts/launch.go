@@ -313,6 +313,15 @@ var magics = []struct {
 	// whatever the file is named.
 	{[]byte("%!"), "a PostScript program (a viewer runs it in Ghostscript)"},
 	{[]byte{0xc5, 0xd0, 0xd3, 0xc6}, "an EPS program (PostScript a viewer runs in Ghostscript)"},
+	// A fourth red team's (TestRedLaunchViewerGivenAHiddenProgram): the
+	// same program behind the Ctrl-D old spoolers put first, which
+	// shared-mime-info knows as PostScript too; and compressed files,
+	// which Evince unpacks to open whatever is inside, PostScript
+	// included, when the name's type does not load.
+	{[]byte("\x04%!"), "a PostScript program (a viewer runs it in Ghostscript)"},
+	{[]byte{0x1f, 0x8b}, "gzip-compressed data (a viewer unpacks it and opens what is inside, which may be a program)"},
+	{[]byte("BZh"), "bzip2-compressed data (a viewer unpacks it and opens what is inside, which may be a program)"},
+	{[]byte("\xfd7zXZ\x00"), "xz-compressed data (a viewer unpacks it and opens what is inside, which may be a program)"},
 }
 
 // Inert says whether opening f could run it, and if not why, by what it is:

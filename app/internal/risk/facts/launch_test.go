@@ -85,6 +85,13 @@ func TestInert(t *testing.T) {
 		{"an EPS with a preview", facts.File{Name: "chart.pdf", Mode: 0o644, Known: true, Head: []byte{0xc5, 0xd0, 0xd3, 0xc6, 0x20}}, false},
 		{"TeX, whose comments start with %", facts.File{Name: "paper.tex", Mode: 0o644, Known: true, Head: []byte("% draft\n\\documentclass{article}")}, true},
 		{"a name ending in ps", facts.File{Name: "maps", Mode: 0o644, Known: true, Head: []byte("hello")}, true},
+		// A fourth red team's: behind a Ctrl-D, or compressed.
+		{"PostScript behind a Ctrl-D", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("\x04%!PS-Adobe-3.0\n")}, false},
+		{"gzip named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte{0x1f, 0x8b, 8, 0}}, false},
+		{"bzip2 named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("BZh91AY&SY")}, false},
+		{"xz named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("\xfd7zXZ\x00\x00")}, false},
+		{"text starting with BZ", facts.File{Name: "notes.txt", Mode: 0o644, Known: true, Head: []byte("BZ: notes on the move\n")}, true},
+		{"text with a Ctrl-D later", facts.File{Name: "log.txt", Mode: 0o644, Known: true, Head: []byte("end of input \x04%! here\n")}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, why := facts.Inert(tc.f)

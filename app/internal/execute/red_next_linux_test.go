@@ -4,6 +4,7 @@ package execute_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -213,5 +214,46 @@ func TestRedNextSecretNames(t *testing.T) {
 		if !strings.Contains(out, strings.TrimSpace(body)) {
 			t.Errorf("the reads do not show %q, which holds no secret: %q", body, out)
 		}
+	}
+}
+
+// TestRedNextProgramRewrittenWithoutItsBit: a program rewritten is held
+// (TestRedExecutableRewritten), but one replaced by a file without the
+// executable bit, or by a link to a file the action wrote, was not: the
+// rule looked at the new version's bit. The scripts still run as before
+// wherever they are run by an interpreter (bash tools/deploy.sh in a
+// package.json or Makefile, sh in a hook runner), and ./deploy.sh's
+// "permission denied" is fixed by a chmod +x. Dropping the bit alone,
+// with the content as it was, is still no plant.
+func TestRedNextProgramRewrittenWithoutItsBit(t *testing.T) {
+	files := map[string]redFile{
+		"Documents/tools/deploy.sh": {"#!/bin/sh\nrsync -a site/ host:\n", 0o755},
+		"Documents/tools/build.sh":  {"#!/bin/sh\nmake all\n", 0o755},
+	}
+	r := newRedRig(t, []string{"~/Documents"}, files)
+	name := "program rewritten without its executable bit"
+	_, held, err := r.runArgv(t, name, payloadNext(t, name), "Documents")
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	r.heldOrAbsent(t, held, map[string]string{
+		"Documents/tools/deploy.sh": files["Documents/tools/deploy.sh"].content,
+		"Documents/tools/build.sh":  files["Documents/tools/build.sh"].content,
+	})
+	if fi, err := os.Lstat(r.p("Documents/tools/build.sh")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("tools/build.sh was replaced by a link without the person (%v)", err)
+	}
+
+	r = newRedRig(t, []string{"~/Documents"}, files)
+	name = "program made not executable"
+	_, held, err = r.runArgv(t, name, payloadNext(t, name), "Documents")
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if len(held) > 0 {
+		t.Errorf("chmod -x alone was held: %q", held)
+	}
+	if fi, err := os.Stat(r.p("Documents/tools/deploy.sh")); err != nil || fi.Mode()&0o111 != 0 {
+		t.Errorf("chmod -x did not land: %v", err)
 	}
 }

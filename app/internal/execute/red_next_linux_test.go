@@ -277,3 +277,28 @@ func TestRedNextNoResourceBounds(t *testing.T) {
 		t.Skipf("open hole: an unasked action has no memory, process or file-size bound (%q); fix in app/internal/sandbox (the launcher): a cgroup of its own with memory.max and pids.max (or RLIMIT_AS/RLIMIT_DATA, RLIMIT_NPROC, RLIMIT_FSIZE) for unasked actions, and a size bound on the layer's upper folder and the temporary folder (a tmpfs with size=, or a quota)", res.Output)
 	}
 }
+
+// TestRedNextHookRunners: the configurations of the git hook runners
+// other than husky's folder and lefthook.yml (lefthook's other names and
+// its -local files, husky 4's .huskyrc, lint-staged's and commitlint's
+// configurations the hooks run, simple-git-hooks, overcommit), package
+// indexes other than pip.conf's (uv.toml, Bundler's mirror), the JVM
+// options sbt reads from the folder, an IDE's whole .idea folder (its
+// ESLint configuration names a script it runs), and bazelisk's and
+// Bazel's settings (the Bazel it downloads, the status command every
+// build runs). Each runs at the person's next commit, install, build or
+// folder open, and is held.
+func TestRedNextHookRunners(t *testing.T) {
+	r := nextPlantRig(t)
+	name := "hook runners' and build tools' settings"
+	argv := payloadNext(t, name)
+	before := map[string]string{}
+	for i := 3; i+1 < len(argv); i += 2 {
+		before["Documents/"+argv[i]] = ""
+	}
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	r.heldOrAbsent(t, held, before)
+}

@@ -109,6 +109,20 @@ var secretFiles = []secretFile{
 	{"terraform.rc", "Terraform CLI credentials (Terraform Cloud tokens)"},
 	{"credentials.tfrc.json", "Terraform CLI credentials (Terraform Cloud tokens)"},
 	{".vault-token", "a HashiCorp Vault token"},
+	{"*credentials.json", "credentials (gcloud's application default credentials and the like)"},
+	{"credentials.toml", "credentials (Cargo's and uv's registry tokens)"},
+	// What browsers and password managers export, by the names they give
+	// it, into ~/Downloads: the person's saved passwords in clear, and a
+	// HAR's requests with their cookies and authorization headers.
+	{"passwords.csv", "saved passwords exported in clear (Safari, Chrome)"},
+	{"*passwords.csv", "saved passwords exported in clear (Chrome's \"Chrome Passwords.csv\")"},
+	{"logins.csv", "saved passwords exported in clear (Firefox)"},
+	{"bitwarden_export*", "a Bitwarden vault exported"},
+	{"*.1pux", "a 1Password vault exported"},
+	{"*.1pif", "a 1Password vault exported"},
+	{"*.har", "an HTTP archive (every request's cookies and authorization headers)"},
+	{"*.keychain", "a macOS keychain"},
+	{"*.keychain-db", "a macOS keychain"},
 }
 
 // notSecretFiles are names the table's patterns would match that are known

@@ -5,6 +5,7 @@ package execute_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -309,4 +310,50 @@ func TestRedNextHookRunners(t *testing.T) {
 		t.Fatalf("run: %v (%+v)", err, res)
 	}
 	r.heldOrAbsent(t, held, before)
+}
+
+// TestRedNextVenvHome: the plant of pyvenv.cfg is real. Its home says
+// where the environment's Python finds its standard library; moved to a
+// folder the action made (links to every module of the real one, and a
+// sitecustomize.py of its own), every start of the venv's Python
+// runs the action's code (its sitecustomize). Unasked, the change is
+// held; kept by the person, the next `venv/bin/python` in the temporary
+// home runs it.
+func TestRedNextVenvHome(t *testing.T) {
+	rig := func() *redRig {
+		r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+			"Documents/py/venv/pyvenv.cfg": {"home = /usr/bin\ninclude-system-site-packages = false\n", 0o644},
+			"Documents/py/main.py":         {"print('hi')\n", 0o644},
+		})
+		if err := os.MkdirAll(r.p("Documents/py/venv/bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("/usr/bin/python3", r.p("Documents/py/venv/bin/python")); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	name := "venv's home moved"
+	argv := payloadNext(t, name)
+	r := rig()
+	_, held, err := r.runArgv(t, name, argv, "Documents/py")
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	r.heldOrAbsent(t, held, map[string]string{"Documents/py/venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\n"})
+
+	k := rig()
+	if _, _, err := k.runArgvKeep(t, name, argv, "Documents/py", true); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	py := exec.Command(k.p("Documents/py/venv/bin/python"), "-c", "import sys; print(sys.base_prefix)")
+	py.Dir, py.Env = k.p("Documents/py"), []string{"HOME=" + k.home, "PATH=/usr/bin:/bin"}
+	out, err := py.CombinedOutput()
+	if err != nil {
+		t.Fatalf("venv/bin/python: %v: %s", err, out)
+	}
+	t.Logf("venv/bin/python: %s", out)
+	if !k.exists("Documents/py/pwned-by-pyvenv") {
+		t.Errorf("the kept pyvenv.cfg did not make the venv's Python run the action's sitecustomize.py: the payload is no plant")
+	}
 }

@@ -3,12 +3,14 @@
 package gate_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/airlockhq/airlock/app/internal/gate"
+	"github.com/airlockhq/airlock/app/internal/policy"
 )
 
 // A fourth red team's launches, in the rig of redteam_launch_linux_test.go
@@ -83,6 +85,52 @@ func TestRedLaunchFolderOfPrograms(t *testing.T) {
 			}
 			if tc.opens && (!started || rep.Status != gate.StatusOK) {
 				t.Errorf("a folder of notes did not open unasked (rated %s): %+v", rep.Risk, rep)
+			}
+		})
+	}
+}
+
+// Attack 11. A grant pins the script it runs (TestGrantCoversWhatRunsNotItsText),
+// not what the script imports: the person approves `python3
+// ~/Documents/tool/build.py` with "allow again"; the agent then changes
+// the module build.py imports, or adds one beside it named like a
+// standard-library module it imports (json.py runs instead of json: the
+// script's folder comes first on Python's path; a new file is caution and
+// lands unasked). The same command then runs the agent's code as granted,
+// with everything the person's approval gave it.
+func TestRedGrantReusedForChangedImports(t *testing.T) {
+	for _, tc := range []struct{ name, rel, content string }{
+		{"the imported module rewritten", "Documents/tool/helpers.py", "def build():\n    print('replaced by the agent')\n"},
+		{"a module shadowing the standard library", "Documents/tool/json.py", "print('planted by the agent')\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, policy.SmartDefault, approveRemember)
+			dir := filepath.Join(r.home, "Documents", "tool")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "build.py"), "import json\nimport helpers\nhelpers.build()\n")
+			writeFile(t, filepath.Join(dir, "helpers.py"), "def build():\n    print('build')\n")
+			run := func() gate.Report {
+				t.Helper()
+				rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "mcp: agent", Identity: agent,
+					Kind: gate.KindCommand, Argv: []string{"python3", "~/Documents/tool/build.py"}}, nil)
+				if err != nil {
+					t.Fatalf("%v %+v", err, rep)
+				}
+				return rep
+			}
+			if rep := run(); rep.Actions[0].Approval != "approved" || r.ask.count() != 1 {
+				t.Fatalf("first run: %+v, asked %d times", rep.Actions[0], r.ask.count())
+			}
+			if rep := run(); rep.Actions[0].Approval != "granted" {
+				t.Skipf("allow again was not kept for the script (%q): nothing to attack", rep.Actions[0].Approval)
+			}
+			writeFile(t, filepath.Join(r.home, tc.rel), tc.content)
+			if rep := run(); rep.Actions[0].Approval == "granted" || r.ask.count() != 2 {
+				t.Skipf("open hole: %s ran as granted (asked %d times); fix in app/internal/risk/shell/runs.go (not this worktree's to change): "+
+					"Runs pins, beside a script, the files its interpreter may load from the script's folder (for Python every .py and package "+
+					"folder there, bounded; past the bound the runs are not Known) or the folder's stamp, and the gate asks again when they change", tc.name, r.ask.count())
 			}
 		})
 	}

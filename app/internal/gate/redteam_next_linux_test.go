@@ -4,8 +4,11 @@ package gate_test
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +136,50 @@ func TestRedGrantReusedForChangedImports(t *testing.T) {
 					"folder there, bounded; past the bound the runs are not Known) or the folder's stamp, and the gate asks again when they change", tc.name, r.ask.count())
 			}
 		})
+	}
+}
+
+// Attack 12. The roots' secret files are hidden from an unasked command,
+// but not their copies in git's history: a .env committed once (then
+// untracked and ignored, as people do when they notice) is in
+// .git/objects, and `git log -p`, which reads nothing by a secret's name,
+// prints it. Through cut its values come back without their keys, in no
+// shape the redactor knows.
+func TestRedSecretsInGitHistory(t *testing.T) {
+	r := newSecretRig(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=p", "-c", "user.email=p@example.invalid", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir, cmd.Env = r.proj, []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1"}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	git("init", "-q")
+	git("add", ".env")
+	git("commit", "-qm", "config")
+	git("rm", "-q", "--cached", ".env")
+	writeFile(t, filepath.Join(r.proj, ".gitignore"), ".env\n")
+	git("add", ".gitignore")
+	git("commit", "-qm", "ignore the env file")
+	for _, argv := range [][]string{{"git", "log", "-p"}, {"sh", "-c", "git log -p | cut -d= -f2"}} {
+		rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: argv, Dir: r.proj}, nil)
+		if errors.Is(err, gate.ErrApprovalRequired) {
+			continue // held for the person: it did not run
+		}
+		var out strings.Builder
+		for _, a := range rep.Actions {
+			out.WriteString(a.Output + a.Error)
+		}
+		for what, secret := range r.secrets {
+			if strings.Contains(out.String(), secret) {
+				t.Skipf("open hole: %v ran unasked (%s) and printed %s from git's history; fix: execute lists, beside the roots' secret files, "+
+					"those in their repositories' history and index (a secret-named path in any tree), and an unasked command in such a repository "+
+					"is refused the .git objects (or the analyzer rates history reads there as secret reads); the redactor alone cannot know a bare value", argv, rep.Risk, what)
+			}
+		}
 	}
 }

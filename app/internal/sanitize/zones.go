@@ -445,6 +445,20 @@ var persistenceZone = []entry{
 	{"**/.idea", "a JetBrains IDE's project settings: run configurations, interpreters and linters it runs on opening"},
 	{"**/.bazeliskrc", "bazelisk's settings (where the Bazel it runs at every build is downloaded from)"},
 	{"**/.bazelrc", "Bazel's options, whose workspace status command and wrappers run at every build"},
+	// The home's files that run a program by themselves, beside autostart:
+	// what the file manager runs to show a file, what an open of a type
+	// or scheme starts, and window managers' and the session's start-up.
+	{"~/.local/share/thumbnailers", "thumbnailers, whose commands run whenever a file manager shows a file of their type"},
+	{"~/.local/share/nautilus-python", "Files' Python extensions, loaded at every start of the file manager"},
+	{"~/.config/mimeapps.list", "the default apps for each file type and URL scheme: which program every open starts"},
+	{"~/.local/share/applications/mimeapps.list", "the default apps for each file type and URL scheme: which program every open starts"},
+	{"~/.local/share/mime", "the file types the desktop knows, which decide which app an open starts"},
+	{"~/.config/i3/config", "i3's configuration, whose exec lines run at every login"},
+	{"~/.config/sway/config", "sway's configuration, whose exec lines run at every login"},
+	{"~/.config/hypr/hyprland.conf", "Hyprland's configuration, whose exec lines run at every login"},
+	{"~/.config/openbox/autostart", "Openbox's start-up script, run at every login"},
+	{"~/.config/lxsession", "LXDE's session settings, whose autostart runs at every login"},
+	{"~/.pam_environment", "the session's environment, read at login (PATH, LD_PRELOAD for every program)"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

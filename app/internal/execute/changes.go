@@ -585,8 +585,9 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // does not): its path is a persistence place (sanitize.Config.Plants) or
 // where a place of the home leads through a link (linked.go), a file git's
 // configuration includes (gitinclude.go), it is a new
-// .git, it lies in or makes a git folder of another name (gitdir.go), or
-// it is a regular file that gains an executable bit. A removal plants
+// .git, it lies in or makes a git folder of another name (gitdir.go), it
+// is a regular file that gains an executable bit, or it replaces a program
+// with other code without one (program.go). A removal plants
 // nothing (what it removes is in the Trash), nor does a folder whose
 // permissions did not change.
 func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
@@ -617,7 +618,7 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 		}
 		return "gains an executable bit"
 	}
-	return ""
+	return e.unbitsProgram(c, mode)
 }
 
 // metadataNoop reports whether c is a folder said to have changed whose

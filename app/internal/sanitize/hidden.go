@@ -33,6 +33,11 @@ import (
 // the secret ones.
 var hiddenFolders = []entry{
 	{"~/Library", "macOS apps' data, settings, caches and logs"},
+	// Linux's ~/Library for snaps: each snap's data and settings, without a
+	// dot. Ubuntu's Firefox and Chromium are snaps, so their profiles (saved
+	// passwords, cookies) lie in ~/snap/firefox/common/.mozilla and
+	// ~/snap/chromium (TestRedNextSecretsOutsideRoots).
+	{"~/snap", "snap apps' data and settings (browser profiles: passwords, cookies)"},
 }
 
 // allowedHidden are the hidden entries known to hold no secret that tools

@@ -24,6 +24,8 @@ var hiddenCases = []struct {
 	{"~/.zshrc", "~/.zshrc"},
 	{"~/.gitconfig", "~/.gitconfig"},
 	{"~/.cache/huggingface/token", "~/.cache"},
+	{"~/snap/firefox/common/.mozilla/firefox/x.default/logins.json", "~/snap/firefox"},
+	{"/home/carol/snap/chromium/common/chromium/Default/Cookies", "/home/carol/snap/chromium"},
 	// A toolchain's folder is seen only where allowed.
 	{"~/.cargo/credentials.toml", "~/.cargo/credentials.toml"},
 	{"~/.cargo/config.toml", "~/.cargo/config.toml"},
@@ -57,6 +59,8 @@ var hiddenCases = []struct {
 	{"~/Library", ""},
 	{"~/Documents/.env", ""},
 	{"~/go/bin/gopls", ""},
+	{"~/snapshots/photo.jpg", ""},
+	{"~/snap", ""},
 	{"/etc/passwd", ""},
 	{"relative/.config/x", ""},
 	{"/tmp/.hidden", ""},

@@ -41,6 +41,24 @@ func TestPlants(t *testing.T) {
 		{"/Users/alice/Documents/proj/.git/rebase-merge/git-rebase-todo", true, "~/Documents/proj/.git"},
 		{"/Users/alice/Documents/proj/.git/modules/lib/objects/ab/cdef", true, "~/Documents/proj/.git"},
 
+		// A fourth red team's, beside a look-alike of each.
+		{"/Users/alice/Documents/py/venv/pyvenv.cfg", true, "~/Documents/py/venv/pyvenv.cfg"},
+		{"/Users/alice/Documents/py/venv/bin/activate.fish", true, "~/Documents/py/venv/bin/activate.fish"},
+		{"/Users/alice/Documents/rs/rust-toolchain.toml", true, "~/Documents/rs/rust-toolchain.toml"},
+		{"/Users/alice/Documents/app/.cursor/mcp.json", true, "~/Documents/app/.cursor/mcp.json"},
+		{"/Users/alice/Documents/app/.claude/hooks/format.sh", true, "~/Documents/app/.claude/hooks"},
+		{"/Users/alice/Documents/app/lefthook-local.yml", true, "~/Documents/app/lefthook-local.yml"},
+		{"/Users/alice/Documents/jv/.idea/jsLinters/eslint.xml", true, "~/Documents/jv/.idea"},
+		{"/Users/alice/Documents/jv/gradle/wrapper/gradle-wrapper.jar", true, "~/Documents/jv/gradle/wrapper"},
+		{"/Users/alice/.local/share/thumbnailers/x.thumbnailer", true, "~/.local/share/thumbnailers"},
+		{"/Users/alice/.config/mimeapps.list", true, "~/.config/mimeapps.list"},
+		{"/Users/alice/.config/i3/config", true, "~/.config/i3/config"},
+		{"/Users/alice/Documents/py/venv/bin/activated.txt", false, ""},
+		{"/Users/alice/Documents/app/.cursor/rules/style.mdc", false, ""},
+		{"/Users/alice/Documents/app/.claude/commands/review.md", false, ""},
+		{"/Users/alice/Documents/jv/gradle/libs.versions.toml", false, ""},
+		{"/Users/alice/Documents/notes/mimeapps.md", false, ""},
+
 		// What git writes at every commit is data.
 		{"/Users/alice/Documents/proj/.git/objects/ab/cdef", false, ""},
 		{"/Users/alice/Documents/proj/.git/objects", false, ""},

@@ -2,10 +2,12 @@ package facts
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -277,6 +279,10 @@ type File struct {
 	Known  bool        // Mode and Head were read from the file itself
 	Head   []byte      // its first bytes (HeadSize is enough)
 	Folder bool        // it is a folder
+	// Holds names, for a folder, an entry a viewer or thumbnailer runs
+	// when it only shows it (shownRuns), or says the folder could not be
+	// looked through; "" when it holds none.
+	Holds string
 }
 
 // HeadSize is how much of a file Inert needs to see.
@@ -297,22 +303,34 @@ var ExtraRunnableExts = []string{".desktop", ".appimage", ".run", ".bin", ".exe"
 var magics = []struct {
 	head []byte
 	what string
+	// shown: a viewer or a file manager's thumbnailer runs it when it only
+	// shows it (viewerRunsTypes' kind of file).
+	shown bool
 }{
-	{[]byte("#!"), "a script (#!)"},
-	{[]byte("\x7fELF"), "an ELF program"},
-	{[]byte{0xfe, 0xed, 0xfa, 0xce}, "a Mach-O program"},
-	{[]byte{0xfe, 0xed, 0xfa, 0xcf}, "a Mach-O program"},
-	{[]byte{0xce, 0xfa, 0xed, 0xfe}, "a Mach-O program"},
-	{[]byte{0xcf, 0xfa, 0xed, 0xfe}, "a Mach-O program"},
-	{[]byte{0xca, 0xfe, 0xba, 0xbe}, "a universal Mach-O program or Java class"},
-	{[]byte("MZ"), "a Windows program"},
-	{[]byte("[Desktop Entry]"), "a desktop entry"},
-	{[]byte("FasdUAS"), "a compiled AppleScript"},
+	{[]byte("#!"), "a script (#!)", false},
+	{[]byte("\x7fELF"), "an ELF program", false},
+	{[]byte{0xfe, 0xed, 0xfa, 0xce}, "a Mach-O program", false},
+	{[]byte{0xfe, 0xed, 0xfa, 0xcf}, "a Mach-O program", false},
+	{[]byte{0xce, 0xfa, 0xed, 0xfe}, "a Mach-O program", false},
+	{[]byte{0xcf, 0xfa, 0xed, 0xfe}, "a Mach-O program", false},
+	{[]byte{0xca, 0xfe, 0xba, 0xbe}, "a universal Mach-O program or Java class", false},
+	{[]byte("MZ"), "a Windows program", false},
+	{[]byte("[Desktop Entry]"), "a desktop entry", false},
+	{[]byte("FasdUAS"), "a compiled AppleScript", false},
 	// A red team's: PostScript is a program, and the viewers that show it
 	// (Evince, Okular, Preview before macOS 14) run it in Ghostscript,
 	// whatever the file is named.
-	{[]byte("%!"), "a PostScript program (a viewer runs it in Ghostscript)"},
-	{[]byte{0xc5, 0xd0, 0xd3, 0xc6}, "an EPS program (PostScript a viewer runs in Ghostscript)"},
+	{[]byte("%!"), "a PostScript program (a viewer runs it in Ghostscript)", true},
+	{[]byte{0xc5, 0xd0, 0xd3, 0xc6}, "an EPS program (PostScript a viewer runs in Ghostscript)", true},
+	// A fourth red team's (TestRedLaunchViewerGivenAHiddenProgram): the
+	// same program behind the Ctrl-D old spoolers put first, which
+	// shared-mime-info knows as PostScript too; and compressed files,
+	// which Evince unpacks to open whatever is inside, PostScript
+	// included, when the name's type does not load.
+	{[]byte("\x04%!"), "a PostScript program (a viewer runs it in Ghostscript)", true},
+	{[]byte{0x1f, 0x8b}, "gzip-compressed data (a viewer unpacks it and opens what is inside, which may be a program)", true},
+	{[]byte("BZh"), "bzip2-compressed data (a viewer unpacks it and opens what is inside, which may be a program)", true},
+	{[]byte("\xfd7zXZ\x00"), "xz-compressed data (a viewer unpacks it and opens what is inside, which may be a program)", true},
 }
 
 // Inert says whether opening f could run it, and if not why, by what it is:
@@ -328,6 +346,9 @@ func Inert(f File) (bool, string) {
 		return false, "what it holds could not be read"
 	}
 	if f.Folder {
+		if f.Holds != "" {
+			return false, "it holds " + f.Holds + ", which the file manager's thumbnailers run (PostScript in Ghostscript) when it shows the folder"
+		}
 		return true, ""
 	}
 	if !f.Mode.IsRegular() {
@@ -549,6 +570,7 @@ func LookAt(p string) File {
 	f.Mode = fi.Mode()
 	if fi.IsDir() {
 		f.Folder, f.Known = true, true
+		f.Holds = holdsShownProgram(p)
 		return f
 	}
 	if !fi.Mode().IsRegular() {
@@ -568,4 +590,69 @@ func LookAt(p string) File {
 	n, _ := io.ReadFull(r, buf)
 	f.Head, f.Known = buf[:n], true
 	return f
+}
+
+// maxFolderLook bounds how many entries of a folder LookAt looks at: a
+// folder with more is not looked through, and so is no inert one.
+const maxFolderLook = 1024
+
+// shownRunsExts are the extensions of files a viewer or a file manager's
+// thumbnailer runs when it shows them: PostScript, in Ghostscript.
+var shownRunsExts = []string{".ps", ".eps", ".epsf", ".epsi"}
+
+// holdsShownProgram returns the first entry of the folder dir (a name in
+// it) that a viewer or thumbnailer runs when it only shows it (a
+// PostScript program by its name or its first bytes, or compressed data
+// they unpack first), "" for none. A file manager shows a folder's files
+// with thumbnails: the folder is as inert as what it holds (a fourth red
+// team's find, TestRedLaunchFolderOfPrograms). A folder that cannot be
+// read, or holds more than maxFolderLook entries, is described so.
+func holdsShownProgram(dir string) string {
+	d, err := os.Open(dir)
+	if err != nil {
+		return "what could not be listed"
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(maxFolderLook + 1)
+	if err != nil && err != io.EOF {
+		return "what could not be listed"
+	}
+	if len(names) > maxFolderLook {
+		return fmt.Sprintf("more than %d entries, not all looked at", maxFolderLook)
+	}
+	for _, n := range names {
+		low := strings.ToLower(n)
+		for _, ext := range shownRunsExts {
+			if strings.HasSuffix(low, ext) {
+				return n
+			}
+		}
+		if shownRuns(filepath.Join(dir, n)) {
+			return n
+		}
+	}
+	return ""
+}
+
+// shownRuns reports whether the regular file p starts like a file a
+// viewer or thumbnailer runs (a magics entry marked shown).
+func shownRuns(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	r, err := os.Open(p)
+	if err != nil {
+		return true // unreadable now, readable by the time it is shown
+	}
+	defer r.Close()
+	buf := make([]byte, 64)
+	n, _ := io.ReadFull(r, buf)
+	head := bytes.TrimLeft(buf[:n], "\ufeff \t\r\n")
+	for _, m := range magics {
+		if m.shown && bytes.HasPrefix(head, m.head) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,10 @@
 package facts_test
 
 import (
+	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -85,6 +88,13 @@ func TestInert(t *testing.T) {
 		{"an EPS with a preview", facts.File{Name: "chart.pdf", Mode: 0o644, Known: true, Head: []byte{0xc5, 0xd0, 0xd3, 0xc6, 0x20}}, false},
 		{"TeX, whose comments start with %", facts.File{Name: "paper.tex", Mode: 0o644, Known: true, Head: []byte("% draft\n\\documentclass{article}")}, true},
 		{"a name ending in ps", facts.File{Name: "maps", Mode: 0o644, Known: true, Head: []byte("hello")}, true},
+		// A fourth red team's: behind a Ctrl-D, or compressed.
+		{"PostScript behind a Ctrl-D", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("\x04%!PS-Adobe-3.0\n")}, false},
+		{"gzip named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte{0x1f, 0x8b, 8, 0}}, false},
+		{"bzip2 named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("BZh91AY&SY")}, false},
+		{"xz named a PDF", facts.File{Name: "report.pdf", Mode: 0o644, Known: true, Head: []byte("\xfd7zXZ\x00\x00")}, false},
+		{"text starting with BZ", facts.File{Name: "notes.txt", Mode: 0o644, Known: true, Head: []byte("BZ: notes on the move\n")}, true},
+		{"text with a Ctrl-D later", facts.File{Name: "log.txt", Mode: 0o644, Known: true, Head: []byte("end of input \x04%! here\n")}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, why := facts.Inert(tc.f)
@@ -311,4 +321,49 @@ func TestNamedHandlerShowsNamesSafely(t *testing.T) {
 	if _, why := facts.Classify(h, facts.InputFile); !utf8.ValidString(why) {
 		t.Errorf("reason %q is not UTF-8", why)
 	}
+}
+
+// TestLookAtFolder: a folder is as inert as what a file manager's
+// thumbnailers read in it: one holding PostScript (by name, by its first
+// bytes, behind a Ctrl-D or compressed) or too many entries to look
+// through is not; one of documents is.
+func TestLookAtFolder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"documents", map[string]string{"notes.txt": "hello\n", "paper.pdf": "%PDF-1.7\n", "paper.tex": "% draft\n"}, true},
+		{"empty", nil, true},
+		{"PostScript by name", map[string]string{"notes.txt": "hello\n", "figures.EPS": "x"}, false},
+		{"PostScript named a PDF", map[string]string{"chart.pdf": "%!PS-Adobe-3.0\n"}, false},
+		{"PostScript behind a Ctrl-D", map[string]string{"chart.pdf": "\x04%!PS-Adobe-3.0\n"}, false},
+		{"PostScript after a byte-order mark", map[string]string{"chart.pdf": "\ufeff  %!PS-Adobe-3.0\n"}, false},
+		{"gzip named a PDF", map[string]string{"chart.pdf": "\x1f\x8b\x08\x00"}, false},
+		{"a script (no thumbnailer runs it)", map[string]string{"build.sh": "#!/bin/sh\nmake\n"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := facts.LookAt(dir)
+			if got, why := facts.Inert(f); got != tc.want {
+				t.Errorf("Inert(LookAt(folder)) = %v (%s), want %v", got, why, tc.want)
+			}
+		})
+	}
+	t.Run("too many entries", func(t *testing.T) {
+		dir := t.TempDir()
+		for i := range 1025 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%04d.txt", i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, why := facts.Inert(facts.LookAt(dir)); got {
+			t.Errorf("a folder of 1025 entries is inert (%s): not all were looked at", why)
+		}
+	})
 }

@@ -73,6 +73,56 @@ var secretFiles = []secretFile{
 	{"*.tfstate", "Terraform state (it keeps every secret the infrastructure has, in clear)"},
 	{"*.tfstate.backup", "Terraform state (it keeps every secret the infrastructure has, in clear)"},
 	{"*.tfvars", "Terraform variables (passwords and tokens given to the infrastructure)"},
+	// A fourth red team's finds (TestRedNextSecretNames): the same kinds
+	// of file by the names other tools and consoles give them.
+	// What a cloud console downloads, into ~/Downloads: a sandbox root.
+	{"accesskeys.csv", "a cloud account's access keys, as the AWS console downloads them"},
+	{"*_accesskeys.csv", "a cloud account's access keys, as the AWS console downloads them"},
+	{"rootkey.csv", "the AWS root account's access keys, as the console downloads them"},
+	{"credentials.csv", "credentials, as the AWS console downloads them"},
+	// Environment files by other names: direnv's (people export their
+	// tokens there) and Cloudflare Wrangler's local secrets.
+	{".envrc", "a direnv file (it exports the folder's tokens and passwords)"},
+	{".dev.vars", "Wrangler's local secrets"},
+	// Registry tokens kept in a project's settings.
+	{".npmrc", "npm settings (registry tokens: _authToken)"},
+	{".yarnrc.yml", "yarn settings (registry tokens: npmAuthToken)"},
+	// Private keys by a name of their own (deploy_ed25519, github_rsa);
+	// their .pub stays readable.
+	{"*_rsa", "an SSH private key"},
+	{"*_dsa", "an SSH private key"},
+	{"*_ecdsa", "an SSH private key"},
+	{"*_ed25519", "an SSH private key"},
+	{"*.ovpn", "an OpenVPN profile (it usually holds its private key inline)"},
+	// Other tools' credential files, written in clear.
+	{"kubeconfig", "a Kubernetes client configuration (tokens and client keys)"},
+	{"*.kubeconfig", "a Kubernetes client configuration (tokens and client keys)"},
+	{"key.properties", "an Android app's signing passwords (Flutter's name)"},
+	{"keystore.properties", "an Android app's signing passwords"},
+	{".s3cfg", "s3cmd's access keys"},
+	{".boto", "boto's and gsutil's access keys"},
+	{".passwd-s3fs", "s3fs's access keys"},
+	{"passwd-s3fs", "s3fs's access keys"},
+	{".my.cnf", "MySQL client passwords"},
+	{"rclone.conf", "rclone's remotes' tokens and passwords"},
+	{".terraformrc", "Terraform CLI credentials (Terraform Cloud tokens)"},
+	{"terraform.rc", "Terraform CLI credentials (Terraform Cloud tokens)"},
+	{"credentials.tfrc.json", "Terraform CLI credentials (Terraform Cloud tokens)"},
+	{".vault-token", "a HashiCorp Vault token"},
+	{"*credentials.json", "credentials (gcloud's application default credentials and the like)"},
+	{"credentials.toml", "credentials (Cargo's and uv's registry tokens)"},
+	// What browsers and password managers export, by the names they give
+	// it, into ~/Downloads: the person's saved passwords in clear, and a
+	// HAR's requests with their cookies and authorization headers.
+	{"passwords.csv", "saved passwords exported in clear (Safari, Chrome)"},
+	{"*passwords.csv", "saved passwords exported in clear (Chrome's \"Chrome Passwords.csv\")"},
+	{"logins.csv", "saved passwords exported in clear (Firefox)"},
+	{"bitwarden_export*", "a Bitwarden vault exported"},
+	{"*.1pux", "a 1Password vault exported"},
+	{"*.1pif", "a 1Password vault exported"},
+	{"*.har", "an HTTP archive (every request's cookies and authorization headers)"},
+	{"*.keychain", "a macOS keychain"},
+	{"*.keychain-db", "a macOS keychain"},
 }
 
 // notSecretFiles are names the table's patterns would match that are known

@@ -291,7 +291,8 @@ var commands = map[string]row{
 	"ditto": writesTo(effect.Of(effect.Create), "copies files", "", "", `-c -k -x -z -j -V -v -X --rsrc --norsrc --extattr --noextattr --qtn
 		--acl --noacl --sequesterRsrc --keepParent --arch= --bom= --hfsCompression --nohfsCompression
 		--preserveHFSCompression --nopreserveHFSCompression --zlibCompressionLevel= --nocache --persistRootless`,
-		map[string]optEffect{"--noqtn": optFx(effect.SecurityOff, "strips the quarantine attribute from what it copies, so Gatekeeper never checks it")}),
+		map[string]optEffect{"--noqtn": optFx(effect.SecurityOff, "strips the quarantine attribute from what it copies, so Gatekeeper never checks it"),
+			"--noextattr": optFx(effect.SecurityOff, "copies without extended attributes, the quarantine attribute among them, so Gatekeeper never checks the copy")}),
 	"ln": writesTo(effect.Of(effect.Create), "creates links", "FfhinsLPvwr", "St", `--force --interactive --no-dereference --symbolic --verbose --logical
 		--physical --relative --backup --backup= --suffix= --target-directory= --no-target-directory --help --version`, nil),
 	"touch": writesTo(effect.Of(effect.Create), "creates or updates files", "acfhmC", "Adrt", "--date= --reference= --no-create --no-dereference --time= --help --version", nil),

@@ -123,6 +123,9 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.parser-mark", Span{}, "shell text contains U+0080 or U+0081, which the parser cannot read: not analysed")
 		return a
 	}
+	if quickParsing && a.quickStream(src, b, pc) {
+		return a
+	}
 	f, err := parseBash(src, b)
 	if err != nil && b.Live() {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
@@ -155,23 +158,46 @@ func parserMarks(src string) bool {
 	return strings.Contains(src, "\u0080") || strings.Contains(src, "\u0081")
 }
 
-// parseBash parses src as bash: the narrow form quickParse knows without
-// the parser, the rest with it.
+// parseBash parses src as bash, with a parser from bashParsers.
 func parseBash(src string, b *rate.Bounds) (*syntax.File, error) {
-	if quickParsing {
-		if f, ok := quickParse(src); ok {
-			// The parser's reader looks at the assessment's bounds before
-			// it reads: so does this, to stop where the parser would.
-			if !b.Look() {
-				return nil, rate.ErrStopped
-			}
-			return f, nil
-		}
-	}
 	p := bashParsers.Get().(*syntax.Parser)
 	f, err := p.Parse(b.Reader(src), "")
 	bashParsers.Put(p)
 	return f, err
+}
+
+// quickStream analyses src statement by statement when the quick parser
+// reads all of it (fastparse.go), the nodes of each statement taken again
+// by the next once it is analysed; it reports false, having analysed
+// nothing, when src is not in the quick parser's form. The quick form has
+// no assignments, functions, loops, or read, hash and alias commands, so
+// collect would record nothing: it is not run.
+func (a *shellAn) quickStream(src string, b *rate.Bounds, pc pipeCtx) bool {
+	scr := a.sh.scratch()
+	p := scr.takeQuick()
+	defer scr.giveQuick(p)
+	if !p.check(src) {
+		return false
+	}
+	// The parser's reader looks at the assessment's bounds before it
+	// reads: so does this, to stop where the parser would.
+	if !b.Look() {
+		return true // stopped: end says so
+	}
+	pc.inPipe = false
+	for {
+		s, _ := p.next()
+		if s == nil {
+			break
+		}
+		a.stmt(s, pc)
+		// Of s's nodes only the substitutions seen are kept past its
+		// analysis; the next statement's nodes take their memory.
+		clear(a.seen)
+		p.ar.reset()
+	}
+	a.finish()
+	return true
 }
 
 // spend charges n units of work; it reports false once the budget is gone

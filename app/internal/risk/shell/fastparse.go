@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -19,28 +21,29 @@ import (
 //
 //	script   = seps (stmt term seps)* stmt? seps      (at least one stmt)
 //	term     = blanks? (";" | newline | the end)      (";" not followed by ; or &)
-//	stmt     = if | pipeline
+//	stmt     = item (blanks? ("&&" | "||") seps item)*
+//	item     = if | pipeline
 //	if       = "if" seps list("then") "then" seps list("fi") "fi"
 //	list(k)  = (stmt term seps)+ before the word k at a command's start
 //	pipeline = command (blanks? "|" blanks? command)*
 //	command  = (redirect | word) (blanks (redirect | word))*   (one word at least)
-//	redirect = (">" | ">>" | "<") blanks? word
+//	redirect = digit? (">" | ">>" | "<" | ">&" | "<&") blanks? word
 //	word     = "[" | "]" | (plain+ | "'" quoted* "'" | '"' dq* '"' | dollar)+
 //	dq       = plain ASCII inside double quotes but " \ $ ` | dollar
-//	dollar   = "$" name | "${" name "}" | "$(" blanks? pipeline blanks? ")"
+//	dollar   = "$" name | "${" name "}" | "$(" blanks? stmt blanks? ")"
 //	plain    = A-Z a-z 0-9 _ . / : = + , @ % - ~
 //	quoted   = printable ASCII but '  (the parser reads some other
 //	           characters as its own marks: U+0080 ends its input)
 //	blanks   = (space | tab)+,  seps = (blanks | newline)*
 //
 // A redirect comes after a blank or at a command's start, never glued to
-// the word before it (2>x names a descriptor). A command's first word is
+// a word before it; its one digit, if any, names the descriptor (2>x). A command's first word is
 // neither a reserved word nor a builtin the parser reads as syntax of its
 // own, nor one whose arguments collect records (quickSpecial), and holds no
 // = (an assignment): the tree has no assignments, functions, aliases or
 // loops, which is why the analysis may skip collect for it. Everything else
 // the parser treats specially is outside the form: \ ` { } * ? # ! ( & ;;
-// here-documents, descriptors, arithmetic, parameter operations, comments.
+// here-documents, &> and |&, arithmetic, parameter operations, comments.
 
 // quickParsing turns the quick parser on; the differential tests turn it
 // off to have the parser read every input.
@@ -201,7 +204,40 @@ func (p *quickParser) stmtTerm() (*syntax.Stmt, bool) {
 	return s, true
 }
 
+// stmt reads items joined by && and ||, nested to the left as the parser
+// nests them ((a && b) || c).
 func (p *quickParser) stmt() (*syntax.Stmt, bool) {
+	top, ok := p.item()
+	if !ok {
+		return nil, false
+	}
+	for {
+		p.skipBlanks()
+		var op syntax.BinCmdOperator
+		switch {
+		case strings.HasPrefix(p.src[p.i:], "&&"):
+			op = syntax.AndStmt
+		case strings.HasPrefix(p.src[p.i:], "||"):
+			op = syntax.OrStmt
+		default:
+			return top, true
+		}
+		opPos := p.pos(p.i)
+		p.i += 2
+		p.skipSeps()
+		y, ok := p.item()
+		if !ok {
+			return nil, false
+		}
+		b := p.ar.bins.new()
+		b.OpPos, b.Op, b.X, b.Y = opPos, op, top, y
+		joined := p.ar.stmts.new()
+		joined.Cmd, joined.Position = b, top.Position
+		top = joined
+	}
+}
+
+func (p *quickParser) item() (*syntax.Stmt, bool) {
 	if p.atWord("if") {
 		return p.ifClause()
 	}
@@ -288,13 +324,13 @@ func (p *quickParser) pipeline() (*syntax.Stmt, bool) {
 	}
 	for {
 		p.skipBlanks()
-		if p.i == len(p.src) || p.src[p.i] != '|' {
+		if p.i == len(p.src) || p.src[p.i] != '|' || strings.HasPrefix(p.src[p.i:], "||") {
 			return top, true
 		}
 		opPos := p.pos(p.i)
 		p.i++
-		if p.i < len(p.src) && (p.src[p.i] == '|' || p.src[p.i] == '&') {
-			return nil, false // || |&
+		if p.i < len(p.src) && p.src[p.i] == '&' {
+			return nil, false // |&
 		}
 		p.skipBlanks()
 		y, ok := p.command()
@@ -310,13 +346,14 @@ func (p *quickParser) pipeline() (*syntax.Stmt, bool) {
 }
 
 // endsCommand reports the byte at p.i ending a command: the end, a newline,
-// ; or |, and ) inside a command substitution.
+// ; | or & (what follows says whether it is in the form), and ) inside a
+// command substitution.
 func (p *quickParser) endsCommand() bool {
 	if p.i == len(p.src) {
 		return true
 	}
 	switch p.src[p.i] {
-	case '\n', ';', '|':
+	case '\n', ';', '|', '&':
 		return true
 	case ')':
 		return p.subst > 0
@@ -330,7 +367,7 @@ func (p *quickParser) command() (*syntax.Stmt, bool) {
 	s := p.ar.stmts.new()
 	s.Position = p.pos(p.i)
 	for !p.endsCommand() {
-		if c := p.src[p.i]; c == '<' || c == '>' {
+		if c := p.src[p.i]; c == '<' || c == '>' || c >= '0' && c <= '9' && p.i+1 < len(p.src) && (p.src[p.i+1] == '<' || p.src[p.i+1] == '>') {
 			r, ok := p.redirect()
 			if !ok {
 				return nil, false
@@ -375,21 +412,30 @@ func (p *quickParser) command() (*syntax.Stmt, bool) {
 	return s, true
 }
 
-// redirect reads >, >> or < and the word after it.
+// redirect reads a descriptor's digit, if any, >, >>, <, >& or <&, and
+// the word after it.
 func (p *quickParser) redirect() (*syntax.Redirect, bool) {
 	r := p.ar.redirects.new()
-	r.OpPos = p.pos(p.i)
-	switch {
-	case p.src[p.i] == '<':
-		r.Op = syntax.RdrIn
-		p.i++
-	case p.i+1 < len(p.src) && p.src[p.i+1] == '>':
-		r.Op = syntax.AppOut
-		p.i += 2
-	default:
-		r.Op = syntax.RdrOut
+	if c := p.src[p.i]; c >= '0' && c <= '9' {
+		r.N = p.lit(p.i, p.i+1)
 		p.i++
 	}
+	r.OpPos = p.pos(p.i)
+	switch op := p.src[p.i:min(p.i+2, len(p.src))]; op {
+	case ">>":
+		r.Op = syntax.AppOut
+	case ">&":
+		r.Op = syntax.DplOut
+	case "<&":
+		r.Op = syntax.DplIn
+	default:
+		r.Op = syntax.RdrIn
+		if op[0] == '>' {
+			r.Op = syntax.RdrOut
+		}
+		p.i--
+	}
+	p.i += 2
 	if p.i < len(p.src) {
 		switch p.src[p.i] {
 		case '<', '>', '&', '|', '(':
@@ -587,7 +633,7 @@ func (p *quickParser) dollar() (syntax.WordPart, bool) {
 	return nil, false
 }
 
-// cmdSubst reads $( pipeline ).
+// cmdSubst reads $( stmt ).
 func (p *quickParser) cmdSubst() (*syntax.CmdSubst, bool) {
 	if p.i+2 < len(p.src) && p.src[p.i+2] == '(' {
 		return nil, false // $(( arithmetic
@@ -600,7 +646,7 @@ func (p *quickParser) cmdSubst() (*syntax.CmdSubst, bool) {
 	p.i += 2
 	p.subst++
 	p.skipBlanks()
-	s, ok := p.pipeline()
+	s, ok := p.stmt()
 	if !ok {
 		return nil, false
 	}

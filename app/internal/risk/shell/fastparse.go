@@ -88,11 +88,11 @@ const quickDepth = 8
 // reset between them (quickStream).
 type quickParser struct {
 	src       string
-	i         int // the next byte
-	line      int // the line of byte i, from 1
-	lineStart int // where that line starts
-	depth     int // if clauses and substitutions open
-	subst     int // command substitutions open: ) ends a command
+	i         int  // the next byte
+	line      int  // the line of byte i, from 1
+	lineStart int  // where that line starts
+	depth     int  // if clauses and substitutions open
+	subst     int  // command substitutions open: ) ends a command
 	far       bool // a position past what the parser's positions hold
 	ar        *quickArena
 

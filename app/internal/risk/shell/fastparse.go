@@ -159,13 +159,13 @@ func (p *quickParser) next() (*syntax.Stmt, bool) {
 }
 
 // The parser's positions hold lines up to quickLineMax and columns up to
-// one more than quickColMax; past them it writes 0, and it computes some
-// positions by adding to others ($name's name is one column after the $),
-// which then carry into the line. The quick parser declines text that
-// reaches so far (far) rather than copy that arithmetic.
+// quickColMax; past them it writes 0, and it computes some positions by
+// adding to others ($name's name is one column after the $), which then
+// carry into the line. The quick parser declines text with a position
+// past them (far) rather than copy that arithmetic.
 const (
 	quickLineMax = 1<<18 - 1
-	quickColMax  = 1<<14 - 2
+	quickColMax  = 1<<14 - 1
 )
 
 // pos is the parser's position of byte i, on the line being read.

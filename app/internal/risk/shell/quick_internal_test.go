@@ -203,6 +203,9 @@ func FuzzQuickParse(f *testing.F) {
 	for _, s := range quickGenerated(2, 200) {
 		f.Add(s)
 	}
+	for _, s := range testdataShell(f) {
+		f.Add(s)
+	}
 	env := quickEnv(f)
 	f.Fuzz(func(t *testing.T, src string) {
 		checkQuick(t, env, src)
@@ -395,5 +398,53 @@ func TestQuickParseFar(t *testing.T) {
 	checkQuick(t, env, last)
 	if _, ok := quickParse(last + "\ne"); ok {
 		t.Error("quickParse accepted a statement past the last line")
+	}
+}
+
+// testdataShell are the shell inputs of the risk package's cases
+// (../testdata/*.jsonl): what agents and red teams sent.
+func testdataShell(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no ../testdata/*.jsonl: %v", err)
+	}
+	var out []string
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(raw), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var c struct{ Kind, Input string }
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				t.Fatalf("%s:%d: %v", name, i+1, err)
+			}
+			if c.Kind == "shell" {
+				out = append(out, c.Input)
+			}
+		}
+	}
+	return out
+}
+
+// TestQuickParseTestdata checks the shell inputs of the risk package's
+// cases both ways; most of them are in the quick form.
+func TestQuickParseTestdata(t *testing.T) {
+	env := quickEnv(t)
+	inputs := testdataShell(t)
+	accepted := 0
+	for _, src := range inputs {
+		if _, ok := quickParse(src); ok {
+			accepted++
+		}
+		checkQuick(t, env, src)
+	}
+	t.Logf("quickParse accepted %d of %d shell inputs", accepted, len(inputs))
+	if accepted < len(inputs)/2 {
+		t.Errorf("quickParse accepted %d of %d shell inputs, want half at least", accepted, len(inputs))
 	}
 }

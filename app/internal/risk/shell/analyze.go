@@ -185,6 +185,7 @@ func (a *shellAn) quickStream(src string, b *rate.Bounds, pc pipeCtx) bool {
 		return true // stopped: end says so
 	}
 	pc.inPipe = false
+	a.stream = true
 	for {
 		s, _ := p.next()
 		if s == nil {
@@ -246,6 +247,7 @@ type shellAn struct {
 	loops      int                     // loop bodies under way: a computed word there stands for many files
 	inAlias    int                     // alias expansions under way
 	seen       map[syntax.Node]bool    // command substitutions analysed already
+	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
@@ -937,7 +939,11 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 	if a.seen == nil {
 		// Made at about the size it will reach: growing it step by step
 		// allocates about as much again.
-		a.seen = make(map[syntax.Node]bool, min(substHint(a.src), maxSubstHint))
+		hint := min(substHint(a.src), maxSubstHint)
+		if a.stream {
+			hint = min(hint, streamSubstHint)
+		}
+		a.seen = make(map[syntax.Node]bool, hint)
 	}
 	a.seen[n] = true
 	cwd := a.cwd
@@ -945,8 +951,13 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 	a.cwd = cwd
 }
 
-// maxSubstHint bounds the room made for the substitutions of one script.
-const maxSubstHint = 1 << 16
+// maxSubstHint bounds the room made for the substitutions of one script;
+// streamSubstHint for those of one statement, the most seen holds when the
+// script is read a statement at a time.
+const (
+	maxSubstHint    = 1 << 16
+	streamSubstHint = 8
+)
 
 // substHint is about how many command and process substitutions src holds.
 func substHint(src string) int {

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -446,5 +448,42 @@ func TestQuickParseTestdata(t *testing.T) {
 	t.Logf("quickParse accepted %d of %d shell inputs", accepted, len(inputs))
 	if accepted < len(inputs)/2 {
 		t.Errorf("quickParse accepted %d of %d shell inputs, want half at least", accepted, len(inputs))
+	}
+}
+
+// TestQuickStreamConcurrent: analyses under way at once take quick parsers
+// and arenas of their own from the pool, and each verdict is the one the
+// script has alone.
+func TestQuickStreamConcurrent(t *testing.T) {
+	env := quickEnv(t)
+	inputs := append(slices.Clone(quickAccept), quickGenerated(3, 60)...)
+	want := make([]Verdict, len(inputs))
+	for i, src := range inputs {
+		want[i] = quickVerdict(env, src, true)
+	}
+	const workers = 4
+	var wg sync.WaitGroup
+	bad := make(chan string, workers)
+	for g := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range inputs {
+				i := (k + g*17) % len(inputs)
+				var v Verdict
+				bound, end := env.Begin(context.Background(), quickLanguages{})
+				Into(&v, inputs[i], bound, nil, 0)
+				_ = end(&v)
+				if !reflect.DeepEqual(v, want[i]) {
+					bad <- inputs[i]
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(bad)
+	for src := range bad {
+		t.Errorf("%q: the verdict beside other analyses differs from the one alone", src)
 	}
 }

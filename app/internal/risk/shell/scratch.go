@@ -11,8 +11,10 @@ import (
 // call records its row reads. A command takes what it needs and gives it
 // back when it is done with it, so a command analysed while another is
 // under way (the $(…) inside one of its words, a function body run with
-// its input) takes other buffers, never one in use. Nothing here outlives
-// the command that took it: a verdict holds strings, never these slices.
+// its input) takes other buffers, never one in use; so does a script and
+// the quick parser whose arena holds its statements' nodes. Nothing here
+// outlives the command or script that took it: a verdict holds strings,
+// never these slices or nodes.
 type scratch struct {
 	words [][]word         // word buffers given back, each of length 0
 	calls []*call          // call records given back

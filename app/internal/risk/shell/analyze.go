@@ -123,6 +123,9 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 		a.add(effect.Of(effect.Unknown, effect.Computed), "shell.parser-mark", Span{}, "shell text contains U+0080 or U+0081, which the parser cannot read: not analysed")
 		return a
 	}
+	if quickParsing && a.quickStream(src, b, pc) {
+		return a
+	}
 	f, err := parseBash(src, b)
 	if err != nil && b.Live() {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(b.Reader(src), "")
@@ -155,23 +158,47 @@ func parserMarks(src string) bool {
 	return strings.Contains(src, "\u0080") || strings.Contains(src, "\u0081")
 }
 
-// parseBash parses src as bash: the narrow form quickParse knows without
-// the parser, the rest with it.
+// parseBash parses src as bash, with a parser from bashParsers.
 func parseBash(src string, b *rate.Bounds) (*syntax.File, error) {
-	if quickParsing {
-		if f, ok := quickParse(src); ok {
-			// The parser's reader looks at the assessment's bounds before
-			// it reads: so does this, to stop where the parser would.
-			if !b.Look() {
-				return nil, rate.ErrStopped
-			}
-			return f, nil
-		}
-	}
 	p := bashParsers.Get().(*syntax.Parser)
 	f, err := p.Parse(b.Reader(src), "")
 	bashParsers.Put(p)
 	return f, err
+}
+
+// quickStream analyses src statement by statement when the quick parser
+// reads all of it (fastparse.go), the nodes of each statement taken again
+// by the next once it is analysed; it reports false, having analysed
+// nothing, when src is not in the quick parser's form. The quick form has
+// no assignments, functions, loops, or read, hash and alias commands, so
+// collect would record nothing: it is not run.
+func (a *shellAn) quickStream(src string, b *rate.Bounds, pc pipeCtx) bool {
+	scr := a.sh.scratch()
+	p := scr.takeQuick()
+	defer scr.giveQuick(p)
+	if !p.check(src) {
+		return false
+	}
+	// The parser's reader looks at the assessment's bounds before it
+	// reads: so does this, to stop where the parser would.
+	if !b.Look() {
+		return true // stopped: end says so
+	}
+	pc.inPipe = false
+	a.stream = true
+	for {
+		s, _ := p.next()
+		if s == nil {
+			break
+		}
+		a.stmt(s, pc)
+		// Of s's nodes only the substitutions seen are kept past its
+		// analysis; the next statement's nodes take their memory.
+		clear(a.seen)
+		p.ar.reset()
+	}
+	a.finish()
+	return true
 }
 
 // spend charges n units of work; it reports false once the budget is gone
@@ -222,6 +249,7 @@ type shellAn struct {
 	loops      int                     // loop bodies under way: a computed word there stands for many files
 	inAlias    int                     // alias expansions under way
 	seen       map[syntax.Node]bool    // command substitutions analysed already
+	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
@@ -921,7 +949,11 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 	if a.seen == nil {
 		// Made at about the size it will reach: growing it step by step
 		// allocates about as much again.
-		a.seen = make(map[syntax.Node]bool, min(substHint(a.src), maxSubstHint))
+		hint := min(substHint(a.src), maxSubstHint)
+		if a.stream {
+			hint = min(hint, streamSubstHint)
+		}
+		a.seen = make(map[syntax.Node]bool, hint)
 	}
 	a.seen[n] = true
 	cwd := a.cwd
@@ -929,8 +961,13 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 	a.cwd = cwd
 }
 
-// maxSubstHint bounds the room made for the substitutions of one script.
-const maxSubstHint = 1 << 16
+// maxSubstHint bounds the room made for the substitutions of one script;
+// streamSubstHint for those of one statement, the most seen holds when the
+// script is read a statement at a time.
+const (
+	maxSubstHint    = 1 << 16
+	streamSubstHint = 8
+)
 
 // substHint is about how many command and process substitutions src holds.
 func substHint(src string) int {

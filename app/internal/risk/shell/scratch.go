@@ -11,12 +11,15 @@ import (
 // call records its row reads. A command takes what it needs and gives it
 // back when it is done with it, so a command analysed while another is
 // under way (the $(…) inside one of its words, a function body run with
-// its input) takes other buffers, never one in use. Nothing here outlives
-// the command that took it: a verdict holds strings, never these slices.
+// its input) takes other buffers, never one in use; so does a script and
+// the quick parser whose arena holds its statements' nodes. Nothing here
+// outlives the command or script that took it: a verdict holds strings,
+// never these slices or nodes.
 type scratch struct {
 	words [][]word         // word buffers given back, each of length 0
 	calls []*call          // call records given back
 	stmts [][]*syntax.Stmt // lists of a pipeline's stages given back, each of length 0
+	quick []*quickParser   // quick parsers and their arenas given back (fastparse.go)
 }
 
 // scratches keeps scratch between assessments, as bashParsers keeps
@@ -104,4 +107,32 @@ func (s *scratch) giveStmts(l []*syntax.Stmt) {
 	}
 	clear(l)
 	s.stmts = append(s.stmts, l[:0])
+}
+
+// takeQuick returns a quick parser with an empty arena. A script analysed
+// while another is under way (sh -c inside one of its commands) takes
+// another: the first one's nodes are still read.
+func (s *scratch) takeQuick() *quickParser {
+	if k := len(s.quick); k > 0 {
+		p := s.quick[k-1]
+		s.quick = s.quick[:k-1]
+		return p
+	}
+	return &quickParser{ar: new(quickArena)}
+}
+
+// giveQuick takes back a parser from takeQuick; its trees are not read
+// after. What they held is cleared so that the text they point into can
+// be freed.
+func (s *scratch) giveQuick(p *quickParser) {
+	if p.ar.big() {
+		return
+	}
+	p.ar.wipe()
+	p.start("")
+	clear(p.words[:cap(p.words)])
+	clear(p.parts[:cap(p.parts)])
+	clear(p.stmts[:cap(p.stmts)])
+	clear(p.redirs[:cap(p.redirs)])
+	s.quick = append(s.quick, p)
 }

@@ -201,3 +201,30 @@ func golden(t *testing.T, name string, got map[string]string) {
 		}
 	}
 }
+
+// TestVerdictsRepeat: the same input gets the same verdict, reasons in the
+// same order, every time (a reason list built by ranging over a map is not:
+// Go's map order changes from run to run, and the person, the audit record
+// and a remembered grant all see the list). Every corpus input, four times.
+func TestVerdictsRepeat(t *testing.T) {
+	env := fixtureEnv(t)
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpora in testdata: %v", err)
+	}
+	for _, path := range files {
+		for _, c := range loadCases(t, filepath.Base(path)) {
+			kind, err := risk.ParseKind(c.Kind)
+			if err != nil {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
+			first := fmt.Sprintf("%+v", risk.Assess(kind, c.Input, env))
+			for range 3 {
+				if again := fmt.Sprintf("%+v", risk.Assess(kind, c.Input, env)); again != first {
+					t.Errorf("%s: the verdict changed between two assessments:\n%s\n--- then ---\n%s", c.ID, first, again)
+					break
+				}
+			}
+		}
+	}
+}

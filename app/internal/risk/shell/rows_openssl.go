@@ -3,6 +3,7 @@ package shell
 import (
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -218,7 +219,8 @@ func opensslPlain(args []word) []word {
 // openssl empties before it reads it.
 func (c *call) opensslFiles(s opensslSub, name string, args []word) {
 	p := s.m.parse(opensslPlain(args))
-	for opt, v := range p.given {
+	for _, opt := range slices.Sorted(maps.Keys(p.given)) { // reasons in one order, run after run
+		v := p.given[opt]
 		switch {
 		case v.s == "" && !v.hole:
 		case s.reads[opt]:

@@ -94,17 +94,28 @@ func TestRedLaunchFolderOfPrograms(t *testing.T) {
 }
 
 // Attack 11. A grant pins the script it runs (TestGrantCoversWhatRunsNotItsText),
-// not what the script imports: the person approves `python3
-// ~/Documents/tool/build.py` with "allow again"; the agent then changes
-// the module build.py imports, or adds one beside it named like a
-// standard-library module it imports (json.py runs instead of json: the
-// script's folder comes first on Python's path; a new file is caution and
-// lands unasked). The same command then runs the agent's code as granted,
-// with everything the person's approval gave it.
+// and now the code its interpreter loads from the script's folder too: the
+// person approves `python3 ~/Documents/tool/build.py` with "allow again";
+// the agent then changes the module build.py imports, or adds one beside
+// it named like a standard-library module it imports (json.py runs instead
+// of json: the script's folder comes first on Python's path; a new file is
+// caution and lands unasked), or a package folder, or a cached module in
+// __pycache__. The same command must be asked about again. A file no
+// interpreter loads (README.md, data.csv) changing beside it keeps the
+// grant.
 func TestRedGrantReusedForChangedImports(t *testing.T) {
-	for _, tc := range []struct{ name, rel, content string }{
-		{"the imported module rewritten", "Documents/tool/helpers.py", "def build():\n    print('replaced by the agent')\n"},
-		{"a module shadowing the standard library", "Documents/tool/json.py", "print('planted by the agent')\n"},
+	for _, tc := range []struct {
+		name, rel, content string
+		keeps              bool
+	}{
+		{"the imported module rewritten", "Documents/tool/helpers.py", "def build():\n    print('replaced by the agent')\n", false},
+		{"a module shadowing the standard library", "Documents/tool/json.py", "print('planted by the agent')\n", false},
+		{"a package shadowing the standard library", "Documents/tool/json/__init__.py", "print('planted by the agent')\n", false},
+		{"a cached module planted", "Documents/tool/__pycache__/helpers.cpython-312.pyc", "not really bytecode", false},
+		{"an extension module planted", "Documents/tool/json.cpython-312-darwin.so", "not really a library", false},
+		{"the notes beside it changed", "Documents/tool/README.md", "# notes, edited\n", true},
+		{"the data beside it changed", "Documents/tool/data.csv", "a,b\n3,4\n", true},
+		{"a folder of output written", "Documents/tool/out/result.txt", "done\n", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, policy.SmartDefault, approveRemember)
@@ -114,6 +125,8 @@ func TestRedGrantReusedForChangedImports(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(dir, "build.py"), "import json\nimport helpers\nhelpers.build()\n")
 			writeFile(t, filepath.Join(dir, "helpers.py"), "def build():\n    print('build')\n")
+			writeFile(t, filepath.Join(dir, "README.md"), "# notes\n")
+			writeFile(t, filepath.Join(dir, "data.csv"), "a,b\n1,2\n")
 			run := func() gate.Report {
 				t.Helper()
 				rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "mcp: agent", Identity: agent,
@@ -127,13 +140,18 @@ func TestRedGrantReusedForChangedImports(t *testing.T) {
 				t.Fatalf("first run: %+v, asked %d times", rep.Actions[0], r.ask.count())
 			}
 			if rep := run(); rep.Actions[0].Approval != "granted" {
-				t.Skipf("allow again was not kept for the script (%q): nothing to attack", rep.Actions[0].Approval)
+				t.Fatalf("allow again was not kept for the script (%q): %+v", rep.Actions[0].Approval, rep.Actions[0])
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(r.home, tc.rel)), 0o755); err != nil {
+				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(r.home, tc.rel), tc.content)
-			if rep := run(); rep.Actions[0].Approval == "granted" || r.ask.count() != 2 {
-				t.Skipf("open hole: %s ran as granted (asked %d times); fix in app/internal/risk/shell/runs.go (not this worktree's to change): "+
-					"Runs pins, beside a script, the files its interpreter may load from the script's folder (for Python every .py and package "+
-					"folder there, bounded; past the bound the runs are not Known) or the folder's stamp, and the gate asks again when they change", tc.name, r.ask.count())
+			rep := run()
+			switch {
+			case !tc.keeps && (rep.Actions[0].Approval == "granted" || r.ask.count() != 2):
+				t.Fatalf("HOLE: %s ran as granted (asked %d times): %+v", tc.name, r.ask.count(), rep.Actions[0])
+			case tc.keeps && (rep.Actions[0].Approval != "granted" || r.ask.count() != 1):
+				t.Fatalf("%s: the grant did not hold (asked %d times): %+v", tc.name, r.ask.count(), rep.Actions[0])
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"syscall"
@@ -59,6 +60,10 @@ type Grant struct {
 type Pin struct {
 	Path string // absolute
 	Sum  string // hex SHA-256 of its content; "" when it was absent (an optional file)
+	// Loads, for the folder an interpreter loads code from beside a
+	// script (Path is the script's folder), says which of its files:
+	// Sum is then folderSum's digest of them.
+	Loads *risk.Folder
 }
 
 // Grants holds the session's remembered approvals ("allow again this
@@ -111,8 +116,8 @@ func grantable(owner Identity, runs risk.Runs, lvl level.Level) ([]Pin, error) {
 			why = "Airlock cannot name the files it runs"
 		}
 		return nil, fmt.Errorf("%w: %s", ErrNotGrantable, why)
-	case len(runs.Files)+len(runs.Optional) > maxPins:
-		return nil, fmt.Errorf("%w: it runs %d files; at most %d can be pinned", ErrNotGrantable, len(runs.Files)+len(runs.Optional), maxPins)
+	case len(runs.Files)+len(runs.Optional)+len(runs.Folders) > maxPins:
+		return nil, fmt.Errorf("%w: it runs %d files and folders; at most %d can be pinned", ErrNotGrantable, len(runs.Files)+len(runs.Optional)+len(runs.Folders), maxPins)
 	}
 	pins, err := pinRuns(runs)
 	if err != nil {
@@ -122,10 +127,11 @@ func grantable(owner Identity, runs risk.Runs, lvl level.Level) ([]Pin, error) {
 }
 
 // pinRuns reads each file runs names and returns what it holds now: every
-// one of Files must be a regular file, each of Optional one or absent ("").
-// Grants and the person's allow rules (Rule.Pins) pin files so.
+// one of Files must be a regular file, each of Optional one or absent ("");
+// each of Folders is pinned by the code files in it (folderSum). Grants and
+// the person's allow rules (Rule.Pins) pin files so.
 func pinRuns(runs risk.Runs) ([]Pin, error) {
-	pins := make([]Pin, 0, len(runs.Files)+len(runs.Optional))
+	pins := make([]Pin, 0, len(runs.Files)+len(runs.Optional)+len(runs.Folders))
 	for _, p := range runs.Files {
 		sum, err := hashFile(p)
 		switch {
@@ -142,6 +148,13 @@ func pinRuns(runs risk.Runs) ([]Pin, error) {
 			return nil, err
 		}
 		pins = append(pins, Pin{Path: p, Sum: sum})
+	}
+	for _, f := range runs.Folders {
+		p, err := folderPin(f)
+		if err != nil {
+			return nil, err
+		}
+		pins = append(pins, p)
 	}
 	return pins, nil
 }
@@ -222,6 +235,9 @@ func (g *Grants) Check(owner Identity, text string, runs risk.Runs, lvl level.Le
 // ErrLapsed, naming the file, when it no longer holds what it held (since
 // says since when: "it was approved").
 func (p Pin) check(since string) error {
+	if p.Loads != nil {
+		return p.checkFolder(since)
+	}
 	sum, err := hashFile(p.Path)
 	switch {
 	case err != nil:
@@ -232,6 +248,20 @@ func (p Pin) check(since string) error {
 		return fmt.Errorf("%w: %s was put in place since %s", ErrLapsed, p.Path, since)
 	case sum != p.Sum:
 		return fmt.Errorf("%w: %s changed since %s", ErrLapsed, p.Path, since)
+	}
+	return nil
+}
+
+// checkFolder is check for a folder pin: the code the interpreter loads
+// beside the script must be what it was, file for file.
+func (p Pin) checkFolder(since string) error {
+	sum, err := folderSum(*p.Loads)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrLapsed, err)
+	case sum != p.Sum:
+		return fmt.Errorf("%w: a %s file %s could load beside %s was changed, added or removed since %s",
+			ErrLapsed, p.Loads.Lang, filepath.Base(p.Loads.Script), p.Path, since)
 	}
 	return nil
 }
@@ -280,7 +310,7 @@ func grantKey(owner Identity, text string, runs risk.Runs) [sha256.Size]byte {
 		h.Write(n[:])
 		h.Write([]byte(s))
 	}
-	put("airlock-grant-v2")
+	put("airlock-grant-v3")
 	put(owner.Key)
 	put(text)
 	for _, list := range [][]string{runs.Files, runs.Optional} {
@@ -289,6 +319,12 @@ func grantKey(owner Identity, text string, runs risk.Runs) [sha256.Size]byte {
 		for _, p := range list {
 			put(p)
 		}
+	}
+	binary.BigEndian.PutUint64(n[:], uint64(len(runs.Folders)))
+	h.Write(n[:])
+	for _, f := range runs.Folders {
+		put(f.Script)
+		put(f.Lang)
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])

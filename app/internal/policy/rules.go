@@ -220,6 +220,17 @@ func (r Rule) Covers(c RuleCommand, runs risk.Runs, lvl level.Level) error {
 			return err
 		}
 	}
+	for _, f := range runs.Folders {
+		dir := filepath.Dir(f.Script)
+		sum, ok := r.Pins[dir]
+		if !ok || sum == "" {
+			return fmt.Errorf("%w: it does not pin the folder %s, whose %s files the command can load (`airlock rules test -- COMMAND` prints the pins to add)", ErrRuleNotCovering, dir, f.Lang)
+		}
+		loads := f
+		if err := (Pin{Path: dir, Sum: sum, Loads: &loads}).check("the rule pinned it"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -235,8 +246,8 @@ func RulePins(runs risk.Runs) (map[string]string, error) {
 		}
 		return nil, errors.New(why)
 	}
-	if n := len(runs.Files) + len(runs.Optional); n > maxRulePins {
-		return nil, fmt.Errorf("it runs %d files; a rule pins at most %d", n, maxRulePins)
+	if n := len(runs.Files) + len(runs.Optional) + len(runs.Folders); n > maxRulePins {
+		return nil, fmt.Errorf("it runs %d files and folders; a rule pins at most %d", n, maxRulePins)
 	}
 	pins, err := pinRuns(runs)
 	if err != nil {
@@ -244,6 +255,9 @@ func RulePins(runs risk.Runs) (map[string]string, error) {
 	}
 	out := make(map[string]string, len(pins))
 	for _, p := range pins {
+		if _, dup := out[p.Path]; dup {
+			return nil, fmt.Errorf("%s is pinned twice (a file and the folder of a script, or two scripts' folders); a rule cannot hold both", p.Path)
+		}
 		out[p.Path] = p.Sum
 	}
 	return out, nil

@@ -28,9 +28,16 @@ type Runs struct {
 	// makefile among GNUmakefile, makefile and Makefile; an .npmrc): their
 	// absence is part of what was approved.
 	Optional []string
+	// Folders are the folders an interpreter loads code from beside a
+	// script it runs (shell.Loads): their code files are part of what
+	// was approved too.
+	Folders []Folder
 	// Why, when not Known, says why not, for the person.
 	Why string
 }
+
+// Folder is a script's folder an interpreter loads code from.
+type Folder = shell.Folder
 
 func unknownRuns(format string, args ...any) Runs {
 	return Runs{Why: fmt.Sprintf(format, args...)}
@@ -97,7 +104,7 @@ func shellRuns(ctx context.Context, src string, argv []string, dir string, env *
 	if set.Why != "" {
 		return Runs{Why: set.Why}
 	}
-	return Runs{Known: true, Files: set.Files, Optional: set.Optional}
+	return Runs{Known: true, Files: set.Files, Optional: set.Optional, Folders: set.Folders}
 }
 
 // scriptEffects are the AppleScript and JXA findings at Dangerous that

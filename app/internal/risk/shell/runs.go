@@ -19,9 +19,70 @@ type RunSet struct {
 	// Optional are files it reads as its program when they are there (a
 	// makefile, .npmrc): their absence matters as much as their content.
 	Optional []string
+	// Folders are the folders an interpreter may load code from beside a
+	// script it runs (Python's imports, Node's relative requires, a shell's
+	// sourced files): what their code files hold is part of what runs.
+	Folders []Folder
 	// Why, when not empty, says why Airlock cannot name every file it
 	// runs; Files and Optional are then incomplete and must not be used.
 	Why string
+}
+
+// Folder is the folder of a script an interpreter runs, as far as it loads
+// code from there: the files directly in it whose names end in one of Exts
+// and, when Deep, those in its subfolders (packages, relative requires),
+// but never in node_modules or .git (see Loads). What the walk may pin
+// and how far is up to the reader (policy bounds it).
+type Folder struct {
+	// Script is the script, absolute and clean. Its folder is the one
+	// named; an interpreter that resolves a link to the script (Python,
+	// Node) loads from the folder of the file it links to as well.
+	Script string
+	// Lang names the language, for the person ("Python").
+	Lang string
+	// Exts are the endings, lower case, of the names of the files it loads
+	// code from (".py", ".so"); a name is matched without regard to case,
+	// as macOS's file system does.
+	Exts []string
+	// Deep says it loads from subfolders too.
+	Deep bool
+}
+
+// Loads are the languages whose interpreters load code from beside the
+// script they run, by the name Runs knows the interpreter under. Every
+// entry is Deep: each of them can name a file in a subfolder relative to
+// the script or as a package. node_modules is never walked (too big:
+// thousands of files; a bare require('x') that finds a planted package
+// there is not covered), nor .git (no interpreter imports from it by a
+// module name).
+var Loads = map[string]Folder{
+	// sys.path[0] is the script's folder: a module (json.py shadows the
+	// standard library's json), a compiled one (.pyc without its source,
+	// a cached one in __pycache__, checked only against the source's time
+	// and size) or an extension (.so), and packages in subfolders, with
+	// or without __init__.py.
+	"python": {Lang: "Python", Exts: []string{".py", ".pyc", ".so"}, Deep: true},
+	// require('./x') and import from './x' resolve from the script's
+	// folder: .js, .mjs, .cjs, .json, native .node addons, a folder's
+	// index.js or package.json main.
+	"node": {Lang: "Node", Exts: []string{".js", ".mjs", ".cjs", ".json", ".node"}, Deep: true},
+	// require_relative and load of a path beside the script; native
+	// extensions are .so or .bundle.
+	"ruby": {Lang: "Ruby", Exts: []string{".rb", ".so", ".bundle"}, Deep: true},
+	// use lib with FindBin's $Bin, require and do of a path beside it.
+	"perl": {Lang: "Perl", Exts: []string{".pl", ".pm", ".so"}, Deep: true},
+	// include and require of a path relative to the script.
+	"php": {Lang: "PHP", Exts: []string{".php", ".inc", ".phtml"}, Deep: true},
+	// require "a.b" finds a/b.lua or a C module a/b.so.
+	"lua": {Lang: "Lua", Exts: []string{".lua", ".so"}, Deep: true},
+	// source [file join [file dirname [info script]] x.tcl].
+	"tcl": {Lang: "Tcl", Exts: []string{".tcl", ".tm"}, Deep: true},
+	// source("x.R") of a file beside it.
+	"r": {Lang: "R", Exts: []string{".r"}, Deep: true},
+	// . "$(dirname "$0")/lib.sh" and source of a file beside it.
+	"sh": {Lang: "shell", Exts: []string{".sh", ".bash", ".zsh", ".ksh"}, Deep: true},
+	// import of a relative module ./x.ts.
+	"deno": {Lang: "Deno", Exts: []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}, Deep: true},
 }
 
 // maxRunsDepth bounds the sh -c nested in sh -c that Runs follows.
@@ -42,9 +103,11 @@ const maxRunsDepth = 4
 // time, an option it does not know, a wrapper (xargs, env, sudo), a module
 // looked up on a path, a program read from standard input, shell syntax
 // beyond simple commands joined by &&, || and |, files run after other
-// commands that could change them — sets Why. What the named files load in
-// turn (a script's imports, a makefile's includes, the scripts a recipe or
-// a package.json script runs) is not named.
+// commands that could change them — sets Why. For a script an interpreter
+// of Loads runs, the folder it loads code from beside the script is named
+// (Folders). What else the named files load in turn (a makefile's
+// includes, a module from the interpreter's own library or node_modules,
+// the scripts a recipe or a package.json script runs) is not named.
 func Runs(src string, argv []string, dir string, env *Env) RunSet {
 	r := &runsWalk{env: env}
 	if env != nil && env.Paths != nil {
@@ -68,7 +131,19 @@ func Runs(src string, argv []string, dir string, env *Env) RunSet {
 			optional = append(optional, p)
 		}
 	}
-	return RunSet{Files: files, Optional: optional}
+	return RunSet{Files: files, Optional: optional, Folders: sortedFolders(r.folders)}
+}
+
+// sortedFolders sorts the folders by script and language, without repeats.
+func sortedFolders(fs []Folder) []Folder {
+	out := slices.Clone(fs)
+	slices.SortFunc(out, func(a, b Folder) int {
+		if c := strings.Compare(a.Script, b.Script); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Lang, b.Lang)
+	})
+	return slices.CompactFunc(out, func(a, b Folder) bool { return a.Script == b.Script && a.Lang == b.Lang })
 }
 
 func sortedSet(ps []string) []string {
@@ -83,6 +158,7 @@ type runsWalk struct {
 	home     string
 	files    []string
 	optional []string
+	folders  []Folder
 	why      string
 	depth    int
 }
@@ -100,6 +176,18 @@ func (r *runsWalk) pin(p, dir string) {
 		return
 	}
 	r.files = append(r.files, resolveIn(p, dir))
+}
+
+// pinLoads names a script the interpreter of language lang (a key of
+// Loads) runs, and the folder it loads code from beside it.
+func (r *runsWalk) pinLoads(p, dir, lang string) {
+	r.pin(p, dir)
+	if r.why != "" {
+		return
+	}
+	f := Loads[lang]
+	f.Script = resolveIn(p, dir)
+	r.folders = append(r.folders, f)
 }
 
 // pinOptional names a file the command reads as its program if it is there.
@@ -462,21 +550,22 @@ type interpModel struct {
 	module   string // short options that run a module looked up on a path (python -m)
 	long     []string
 	longCode []string
-	shell    bool // the inline code is shell: the files it runs are named too
-	noCode   bool // inline code is not modelled (osascript -e is AppleScript)
+	shell    bool   // the inline code is shell: the files it runs are named too
+	noCode   bool   // inline code is not modelled (osascript -e is AppleScript)
+	loads    string // the key in Loads of the code it loads beside its script, "" for none
 }
 
 var (
-	pythonModel    = &interpModel{flags: "bBdEIOPqsSuvx3", valued: "WX", code: "c", module: "m"}
-	nodeModel      = &interpModel{code: "ep", long: []string{"--no-warnings", "--enable-source-maps", "--trace-warnings", "--no-deprecation", "--trace-deprecation", "--throw-deprecation", "--trace-uncaught", "--abort-on-uncaught-exception", "--preserve-symlinks", "--preserve-symlinks-main"}, longCode: []string{"--eval", "--print"}}
-	rubyModel      = &interpModel{flags: "acdlnpsvwyU", optional: "0FWTKE", code: "e"}
-	perlModel      = &interpModel{flags: "acnpsTtuUwWX", optional: "il0CF", code: "eE"}
-	phpModel       = &interpModel{flags: "nqHs", code: "r", file: "f"}
-	luaModel       = &interpModel{flags: "vEW", code: "e"}
+	pythonModel    = &interpModel{flags: "bBdEIOPqsSuvx3", valued: "WX", code: "c", module: "m", loads: "python"}
+	nodeModel      = &interpModel{code: "ep", long: []string{"--no-warnings", "--enable-source-maps", "--trace-warnings", "--no-deprecation", "--trace-deprecation", "--throw-deprecation", "--trace-uncaught", "--abort-on-uncaught-exception", "--preserve-symlinks", "--preserve-symlinks-main"}, longCode: []string{"--eval", "--print"}, loads: "node"}
+	rubyModel      = &interpModel{flags: "acdlnpsvwyU", optional: "0FWTKE", code: "e", loads: "ruby"}
+	perlModel      = &interpModel{flags: "acnpsTtuUwWX", optional: "il0CF", code: "eE", loads: "perl"}
+	phpModel       = &interpModel{flags: "nqHs", code: "r", file: "f", loads: "php"}
+	luaModel       = &interpModel{flags: "vEW", code: "e", loads: "lua"}
 	osascriptModel = &interpModel{valued: "ls", noCode: true, code: "e"}
-	rscriptModel   = &interpModel{code: "e", long: []string{"--vanilla", "--no-save", "--no-restore", "--no-environ", "--no-site-file", "--no-init-file", "--quiet", "--silent", "--slave", "--verbose"}}
-	tclModel       = &interpModel{}
-	shellModel     = &interpModel{flags: "eEuvxnfhBCHkmPtTabp", valued: "oO", code: "c", shell: true, long: []string{"--norc", "--noprofile", "--posix", "--noediting"}}
+	rscriptModel   = &interpModel{code: "e", long: []string{"--vanilla", "--no-save", "--no-restore", "--no-environ", "--no-site-file", "--no-init-file", "--quiet", "--silent", "--slave", "--verbose"}, loads: "r"}
+	tclModel       = &interpModel{loads: "tcl"}
+	shellModel     = &interpModel{flags: "eEuvxnfhBCHkmPtTabp", valued: "oO", code: "c", shell: true, long: []string{"--norc", "--noprofile", "--posix", "--noediting"}, loads: "sh"}
 )
 
 // run names the program file of the interpreter name run with args.
@@ -489,7 +578,7 @@ func (m *interpModel) run(r *runsWalk, name string, args []string, dir string) {
 			return
 		case s == "--":
 			if i+1 < len(args) {
-				r.pin(args[i+1], dir)
+				m.pinScript(r, args[i+1], dir)
 				return
 			}
 			r.fail("%s reads its program from standard input", name)
@@ -513,11 +602,21 @@ func (m *interpModel) run(r *runsWalk, name string, args []string, dir string) {
 				return
 			}
 		default:
-			r.pin(s, dir)
+			m.pinScript(r, s, dir)
 			return
 		}
 	}
 	r.fail("%s reads its program from standard input", name)
+}
+
+// pinScript names the script file p the interpreter runs, and the folder
+// it loads code from beside it.
+func (m *interpModel) pinScript(r *runsWalk, p, dir string) {
+	if m.loads == "" {
+		r.pin(p, dir)
+		return
+	}
+	r.pinLoads(p, dir, m.loads)
 }
 
 // letters reads one word of short options. It reports code when the
@@ -557,7 +656,7 @@ func (m *interpModel) letters(r *runsWalk, name, s string, args []string, i *int
 		case strings.IndexByte(m.file, l) >= 0:
 			v, ok := value()
 			if ok {
-				r.pin(v, dir)
+				m.pinScript(r, v, dir)
 			}
 			return true, ok
 		case strings.IndexByte(m.valued, l) >= 0:
@@ -850,7 +949,7 @@ func denoRuns(r *runsWalk, name string, args []string, dir string) {
 			r.fail("%s: option %s is not modelled for remembered approvals", name, rate.Display(s))
 			return
 		default:
-			r.pin(s, dir)
+			r.pinLoads(s, dir, "deno")
 			return
 		}
 	}
@@ -864,5 +963,5 @@ func sourceRuns(r *runsWalk, name string, args []string, dir string) {
 		r.fail("%s: a file named without its folder is looked up on PATH", name)
 		return
 	}
-	r.pin(args[0], dir)
+	r.pinLoads(args[0], dir, "sh")
 }

@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk"
+)
+
+// The bounds of a folder pin (risk.Folder): the code files beside a script
+// are read whole and hashed again every time the grant or rule is checked,
+// so a folder past any bound cannot be pinned and the person is asked,
+// told why. A script in a project's folder is well within them; one in the
+// home folder or Downloads is not, and is asked about every time.
+const (
+	maxFolderFiles   = 256     // code files hashed
+	maxFolderBytes   = 8 << 20 // their bytes together
+	maxFolderEntries = 4096    // names read in the folder and its subfolders, code or not
+	maxFolderDepth   = 8       // subfolders below the script's folder
+)
+
+// errFolderBound is wrapped by folderSum's error when a folder is past a
+// bound.
+var errFolderBound = errors.New("too much code beside the script to pin")
+
+// folderPin pins the folder f's interpreter loads code from: Path is the
+// script's folder, Sum folderSum's digest.
+func folderPin(f risk.Folder) (Pin, error) {
+	sum, err := folderSum(f)
+	if err != nil {
+		return Pin{}, err
+	}
+	loads := f
+	loads.Exts = append([]string(nil), f.Exts...)
+	return Pin{Path: filepath.Dir(f.Script), Sum: sum, Loads: &loads}, nil
+}
+
+// folderSum returns the hex SHA-256 of the names and contents of the code
+// files f's interpreter may load beside its script: those whose names end
+// in one of f.Exts directly in the script's folder and, when f.Deep, in
+// its subfolders (never node_modules or .git), in the folder of the file
+// the script links to as well when that is another. A file added, removed,
+// renamed or changed there changes it; any other file (README.md,
+// data.csv) does not. Its error says why the folder cannot be pinned: not
+// readable, past a bound, or a code file that hashFile refuses.
+func folderSum(f risk.Folder) (string, error) {
+	roots := []string{filepath.Dir(f.Script)}
+	real, err := filepath.EvalSymlinks(f.Script)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", f.Script, err)
+	}
+	if d := filepath.Dir(real); d != roots[0] {
+		roots = append(roots, d)
+	}
+	w := &folderWalk{f: f, h: sha256.New()}
+	w.put("airlock-folder-v1")
+	for _, root := range roots {
+		w.put(root)
+		if err := w.walk(root, "", 0); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(w.h.Sum(nil)), nil
+}
+
+// folderWalk is the state of one folderSum.
+type folderWalk struct {
+	f                     risk.Folder
+	h                     hash.Hash
+	entries, files, bytes int
+}
+
+// put writes s into the digest, prefixed with its length, so that no other
+// list of names and sums has the same bytes.
+func (w *folderWalk) put(s string) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	w.h.Write(n[:])
+	w.h.Write([]byte(s))
+}
+
+// walk adds the code files of dir (rel below the root) to the digest, in
+// the order ReadDir gives (sorted by name).
+func (w *folderWalk) walk(dir, rel string, depth int) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("reading the folder %s: %w", dir, err)
+	}
+	if w.entries += len(ents); w.entries > maxFolderEntries {
+		return fmt.Errorf("%w: %s and its subfolders hold more than %d names", errFolderBound, filepath.Dir(w.f.Script), maxFolderEntries)
+	}
+	for _, e := range ents {
+		name, full := e.Name(), filepath.Join(dir, e.Name())
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(full)
+			isDir = err == nil && fi.IsDir()
+		}
+		switch {
+		case isDir:
+			if !w.f.Deep || name == "node_modules" || name == ".git" {
+				continue
+			}
+			if depth+1 > maxFolderDepth {
+				return fmt.Errorf("%w: %s is more than %d folders deep", errFolderBound, full, maxFolderDepth)
+			}
+			if err := w.walk(full, joinRel(rel, name), depth+1); err != nil {
+				return err
+			}
+		case codeFile(name, w.f.Exts):
+			if err := w.file(full, joinRel(rel, name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// file adds one code file, by its name below the root and its content's
+// hash ("" for a link to nothing: the name alone is pinned).
+func (w *folderWalk) file(full, rel string) error {
+	if w.files++; w.files > maxFolderFiles {
+		return fmt.Errorf("%w: %s holds more than %d %s files", errFolderBound, filepath.Dir(w.f.Script), maxFolderFiles, w.f.Lang)
+	}
+	if fi, err := os.Stat(full); err == nil {
+		if w.bytes += int(min(fi.Size(), int64(maxFolderBytes)+1)); w.bytes > maxFolderBytes {
+			return fmt.Errorf("%w: the %s files in %s hold more than %d MiB", errFolderBound, w.f.Lang, filepath.Dir(w.f.Script), maxFolderBytes>>20)
+		}
+	}
+	sum, err := hashFile(full)
+	if err != nil {
+		return err
+	}
+	w.put(rel)
+	w.put(sum)
+	return nil
+}
+
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
+}
+
+// codeFile reports whether name ends in one of exts, without regard to case
+// (macOS's file system finds json.PY for json.py).
+func codeFile(name string, exts []string) bool {
+	lower := strings.ToLower(name)
+	for _, x := range exts {
+		if strings.HasSuffix(lower, x) && len(lower) > len(x) {
+			return true
+		}
+	}
+	return false
+}

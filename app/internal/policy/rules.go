@@ -91,7 +91,9 @@ type Rule struct {
 	// Pins are, for an allow rule, the files the commands it covers run,
 	// each with the hex SHA-256 of its content ("" for a file that must be
 	// absent), as they were when the person wrote the rule
-	// (`airlock rules test` prints them).
+	// (`airlock rules test` prints them). The folder of a script whose
+	// interpreter loads code beside it (risk.Runs.Folders) is pinned by
+	// its path with the digest of that code (folderSum).
 	Pins map[string]string
 }
 

@@ -147,5 +147,57 @@ func FuzzRunFiles(f *testing.F) {
 		if len(slices.Compact(all)) != len(got.Files)+len(got.Optional) || !slices.IsSorted(got.Files) || !slices.IsSorted(got.Optional) {
 			t.Fatalf("files %q optional %q: not sorted, or named twice", got.Files, got.Optional)
 		}
+		for _, fo := range got.Folders {
+			if _, found := slices.BinarySearch(got.Files, fo.Script); !found || len(fo.Exts) == 0 || fo.Lang == "" {
+				t.Fatalf("folder %+v: its script is not among the files %q, or it loads nothing", fo, got.Files)
+			}
+		}
 	})
+}
+
+// TestRunFilesNamesScriptFolders checks which scripts' folders a command
+// names, and for which language: those of the interpreters that load code
+// beside the script, and no other.
+func TestRunFilesNamesScriptFolders(t *testing.T) {
+	home := t.TempDir()
+	cfg, err := sanitize.NewConfig(home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &risk.Env{Paths: cfg}
+	in := func(p string) string { return filepath.Join(home, p) }
+	for _, tt := range []struct {
+		argv   []string
+		script string // "" for no folder
+		lang   string
+	}{
+		{[]string{"python3", in("t/build.py")}, in("t/build.py"), "Python"},
+		{[]string{"python3.12", "-u", "--", in("t/build.py")}, in("t/build.py"), "Python"},
+		{[]string{"node", "t/a.js"}, in("t/a.js"), "Node"},
+		{[]string{"ruby", "-w", "t/a.rb"}, in("t/a.rb"), "Ruby"},
+		{[]string{"perl", "t/a.pl"}, in("t/a.pl"), "Perl"},
+		{[]string{"php", "-f", "t/a.php"}, in("t/a.php"), "PHP"},
+		{[]string{"lua", "t/a.lua"}, in("t/a.lua"), "Lua"},
+		{[]string{"tclsh", "t/a.tcl"}, in("t/a.tcl"), "Tcl"},
+		{[]string{"bash", "t/a.sh"}, in("t/a.sh"), "shell"},
+		{[]string{"bash", "-c", "cd ./t && . ./lib.sh"}, in("t/lib.sh"), "shell"},
+		{[]string{"deno", "run", "-A", "t/a.ts"}, in("t/a.ts"), "Deno"},
+		{[]string{"awk", "-f", "t/a.awk", "x"}, "", ""},
+		{[]string{"make"}, "", ""},
+		{[]string{"swift", "t/a.swift"}, "", ""},
+		{[]string{"./t/tool"}, "", ""},
+		{[]string{"python3", "-c", "print(1)"}, "", ""},
+	} {
+		got := risk.RunFilesArgv(context.Background(), tt.argv, home, env)
+		if !got.Known {
+			t.Errorf("%q: not known: %s", tt.argv, got.Why)
+			continue
+		}
+		switch {
+		case tt.script == "" && len(got.Folders) != 0:
+			t.Errorf("%q: names folders %+v, want none", tt.argv, got.Folders)
+		case tt.script != "" && (len(got.Folders) != 1 || got.Folders[0].Script != tt.script || got.Folders[0].Lang != tt.lang || !got.Folders[0].Deep):
+			t.Errorf("%q: folders %+v, want the %s folder of %s", tt.argv, got.Folders, tt.lang, tt.script)
+		}
+	}
 }

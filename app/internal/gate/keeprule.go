@@ -49,7 +49,10 @@ func (sub *submission) ruleOffer() *RuleOffer {
 	}
 	prefix, _ := json.Marshal(r.Prefix)
 	words := fmt.Sprintf("%s in %s, from %q", sanitize.Display(string(prefix)), sanitize.Display(dir), r.Client)
-	if len(pins) > 0 {
+	switch folders := len(st.runs.Folders); {
+	case folders > 0:
+		words += fmt.Sprintf(", while the %d files it runs and the code beside its script stay as they are now", len(pins)-folders)
+	case len(pins) > 0:
 		words += fmt.Sprintf(", while the %d files it runs stay as they are now", len(pins))
 	}
 	return &RuleOffer{Rule: r, Words: words}

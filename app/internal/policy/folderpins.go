@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk"
@@ -88,14 +90,11 @@ func (w *folderWalk) put(s string) {
 }
 
 // walk adds the code files of dir (rel below the root) to the digest, in
-// the order ReadDir gives (sorted by name).
+// the order of their names.
 func (w *folderWalk) walk(dir, rel string, depth int) error {
-	ents, err := os.ReadDir(dir)
+	ents, err := w.readDir(dir)
 	if err != nil {
-		return fmt.Errorf("reading the folder %s: %w", dir, err)
-	}
-	if w.entries += len(ents); w.entries > maxFolderEntries {
-		return fmt.Errorf("%w: %s and its subfolders hold more than %d names", errFolderBound, filepath.Dir(w.f.Script), maxFolderEntries)
+		return err
 	}
 	for _, e := range ents {
 		name, full := e.Name(), filepath.Join(dir, e.Name())
@@ -122,6 +121,27 @@ func (w *folderWalk) walk(dir, rel string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// readDir reads the names in dir, sorted, no more than the bound on names
+// leaves: a folder of a million files is not read whole to find it is too
+// big.
+func (w *folderWalk) readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the folder %s: %w", dir, err)
+	}
+	defer f.Close()
+	left := maxFolderEntries - w.entries
+	ents, err := f.ReadDir(left + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("reading the folder %s: %w", dir, err)
+	}
+	if w.entries += len(ents); len(ents) > left {
+		return nil, fmt.Errorf("%w: %s and its subfolders hold more than %d names", errFolderBound, filepath.Dir(w.f.Script), maxFolderEntries)
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, nil
 }
 
 // file adds one code file, by its name below the root and its content's

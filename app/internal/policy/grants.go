@@ -23,8 +23,9 @@ import (
 // ErrNotGrantable is wrapped by Allow's and Grantable's error for what can
 // never be remembered: destructive and blocked actions, empty text, a
 // negative time, a client whose program is not verified, an action whose
-// files Airlock cannot name (risk.Runs not Known), and a file it runs that
-// cannot be pinned (missing, not a regular file, larger than MaxPinBytes).
+// files Airlock cannot name (risk.Runs not Known), a file it runs that
+// cannot be pinned (missing, not a regular file, larger than MaxPinBytes),
+// and a script's folder past the bounds of a folder pin (maxFolderFiles …).
 var ErrNotGrantable = errors.New("cannot remember this approval")
 
 // ErrLapsed is wrapped by Check's error when a grant for the action exists
@@ -70,9 +71,11 @@ type Pin struct {
 // session"). A grant covers what runs, not only the words that start it:
 // the exact text approved — one character different is another action —
 // and the content of every file that text runs (risk.RunFiles names them:
-// the script of `python3 build.py`, a makefile, package.json), each read
-// again when the grant is checked, so a file changed, removed or put in
-// place since is asked about again. It holds for the program it was
+// the script of `python3 build.py`, a makefile, package.json) and the code
+// files its interpreter can load beside a script (the modules and packages
+// in build.py's folder: risk.Runs.Folders), each read again when the grant
+// is checked, so a file changed, removed or put in place since is asked
+// about again. It holds for the program it was
 // approved for — any other program, whatever name it gives itself, is
 // asked again — at a risk no higher than the one the person saw. It is
 // never given for destructive or blocked actions, for a program that is not

@@ -199,6 +199,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/sanitize:FuzzPath \
 	  ./app/internal/sanitize:FuzzText \
 	  ./app/internal/sanitize:FuzzApp \
+	  ./app/internal/sanitize:FuzzPattern \
 	  ./app/internal/risk:FuzzAppleScriptLexer \
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk/applescript:FuzzLexIndex \
@@ -208,6 +209,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk/shell:FuzzQuickParse \
 	  ./app/internal/risk:FuzzJXA \
 	  ./app/internal/risk:FuzzDSL \
+	  ./app/internal/risk:FuzzRunFiles \
 	  ./app/internal/risk/interp:FuzzScan \
 	  ./app/internal/risk/shell:FuzzClientText \
 	  ./app/internal/risk/shell:FuzzTmuxText \

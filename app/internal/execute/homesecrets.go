@@ -74,7 +74,13 @@ func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
 	if home == "" || !filepath.IsAbs(home) {
 		return nil, nil
 	}
-	home = filepath.Clean(home)
+	// The roots are resolved (sanitize.Config.Roots): so is the home, or a
+	// root reached through a linked home would be taken for a folder of it
+	// and hidden whole.
+	home, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil, nil // no home to read
+	}
 	for _, r := range roots {
 		if within(home, r) {
 			return nil, nil

@@ -8,10 +8,14 @@ import (
 	"testing"
 )
 
-// homeTree makes the files (relative to a new home) with the given names.
+// homeTree makes the files (relative to a new home, resolved) with the
+// given names.
 func homeTree(t *testing.T, files ...string) string {
 	t.Helper()
-	home := t.TempDir()
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range files {
 		p := filepath.Join(home, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -84,6 +88,16 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 	got, err := h.secretFiles(home, roots)
 	if !errors.Is(err, ErrSecretsUnhidden) {
 		t.Fatalf("Documents past the bound holds a root: got %q, %v", got, err)
+	}
+	// The same through a link to the home: the roots are resolved, and
+	// so is the home, or Documents would be taken for no root's folder.
+	link := filepath.Join(t.TempDir(), "home")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	h = homeIndex{folderLimit: 6, secrets: 2}
+	if got, err := h.secretFiles(link, roots); !errors.Is(err, ErrSecretsUnhidden) {
+		t.Errorf("through a link to the home, Documents past the bound holds a root: got %q, %v", got, err)
 	}
 	h = homeIndex{folderLimit: 6, secrets: 2}
 	got, err = h.secretFiles(home, nil)

@@ -36,6 +36,9 @@ type Executor struct {
 	// links is the index of the links in the sandbox roots, kept across
 	// reviews (rootlinks.go).
 	links rootLinks
+	// home is the index of the home's folders outside the roots
+	// (homesecrets.go), for Linux, where the sandbox hides by path.
+	home homeIndex
 	// boxMu guards Sandbox for KillEscaped, which reads it without the
 	// turn (the kill switch does not wait for one); Reconfigure writes it
 	// holding both.

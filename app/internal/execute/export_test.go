@@ -23,3 +23,11 @@ func gitTestEnv(home string) []string {
 
 // GitTestEnv is gitTestEnv, for the tests outside the package.
 var GitTestEnv = gitTestEnv
+
+// SetHomeBounds sets the bounds of e's index of the home outside the roots
+// (homesecrets.go): entries of one folder and secret files of one folder.
+func SetHomeBounds(e *Executor, folderEntries, secrets int) {
+	e.home.mu.Lock()
+	defer e.home.mu.Unlock()
+	e.home.folderLimit, e.home.secrets = folderEntries, secrets
+}

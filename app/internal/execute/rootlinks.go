@@ -56,6 +56,9 @@ type rootLinks struct {
 	secrets  int              // secret files one action may have hidden; 0 means maxSecretFiles
 	now      func() time.Time // the clock racyWindow is measured with; nil means time.Now
 	listed   int              // folders read so far (their entries listed): what a walk cost
+	// skip, when set, names folders the walk does not enter (the sandbox
+	// roots inside a folder of the home: homesecrets.go); nil enters all.
+	skip func(dir string) bool
 }
 
 // indexedFolder is what the index knows of one folder.
@@ -151,8 +154,10 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 		}
 		visit(dir, &f)
 		for _, s := range f.folders {
-			if !walk(root, filepath.Join(dir, s), depth+1) {
-				return false
+			if sub := filepath.Join(dir, s); x.skip == nil || !x.skip(sub) {
+				if !walk(root, sub, depth+1) {
+					return false
+				}
 			}
 		}
 		return true

@@ -30,9 +30,10 @@ import (
 //
 // What this does not hide: a file whose name says nothing (a hard link the
 // person made to .env under another name, a key pasted into notes.txt),
-// which neither the analyzer nor the redactor can tell from any other; and
-// secret files outside the roots but in the home, which actions read too
-// (only the home's hidden entries are hidden there).
+// which neither the analyzer nor the redactor can tell from any other. The
+// secret files of the home outside the roots are hidden too: on Linux from
+// an index of the home's folders (homesecrets.go), on macOS by Seatbelt,
+// by name (sandbox/seatbelt_unasked.go).
 
 // maxSecretFiles bounds the secret files hidden from one action: each is
 // one mount of the launcher's (Linux) or one rule (macOS).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -74,6 +75,15 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
 		}
 		g.Secrets = append(slices.Clone(g.Secrets), secrets...)
+		if runtime.GOOS != "darwin" && e.Paths != nil {
+			// Nor those of the home outside the roots (homesecrets.go);
+			// Seatbelt refuses them by name on macOS.
+			home, err := e.home.secretFiles(e.Paths.Home, e.roots())
+			if err != nil {
+				return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+			}
+			g.Secrets = append(g.Secrets, home...)
+		}
 	}
 	var confine Confine
 	if e.Sandbox != nil {

@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -30,5 +33,82 @@ func TestPlaceRegex(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "cannot carry") {
 			t.Errorf("placeRegex of %q: %v", bad, err)
 		}
+	}
+}
+
+// secretNameCases are names to check secretNameRegexes against
+// rate.SecretFile: each table pattern made a name (its "*" as one and as
+// several characters), in upper case and with the Kelvin sign and the
+// long s, and look-alikes that are no secret.
+func secretNameCases() []string {
+	pats, exc := rate.SecretFilePatterns()
+	names := append([]string{
+		".env.example", "notes.env.txt", ".env.bak.txt", ".envrc.sample", "id_rsa.pub", "deploy_ed25519.pub",
+		"key.pem.txt", "x.keys", "keyring", "credentials.py", "credentials.json.bak", "mykey", "env",
+		".ENV.EXAMPLE", "Sample.env", "passwords.csv.txt", "x.key~", "server.k", ".env.", "a.env",
+	}, exc...)
+	for _, p := range pats {
+		for _, fill := range []string{"x", "prod.v2"} {
+			n := strings.ReplaceAll(p, "*", fill)
+			names = append(names, n, strings.ToUpper(n),
+				strings.ReplaceAll(n, "k", "\u212a"), strings.ReplaceAll(n, "s", "\u017f"),
+				n+".txt", "x"+n, strings.TrimSuffix(n, n[len(n)-1:]))
+		}
+		names = append(names, strings.ReplaceAll(p, "*", "")) // the star as nothing
+	}
+	return names
+}
+
+// TestSecretNameRegexes: the Seatbelt rules of secret files by name, with
+// Go's regexp as the spec of their dialect: every name rate.SecretFile
+// says is a secret is refused (denied and not allowed again), and what is
+// refused is a secret or one as APFS compares names (the long s an s);
+// only a path's last element counts. Each expression keeps to the dialect
+// both read.
+func TestSecretNameRegexes(t *testing.T) {
+	deny, allow, err := secretNameRegexes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compile := func(res []string) []*regexp.Regexp {
+		var out []*regexp.Regexp
+		for _, re := range res {
+			if bad := regexp.MustCompile(`\{|\\[a-zA-Z]|\(\?|\*\?|\+\?`).FindString(re); bad != "" {
+				t.Errorf("%q holds %q, outside the dialect Seatbelt and Go both read", re, bad)
+			}
+			out = append(out, regexp.MustCompile(re))
+		}
+		return out
+	}
+	d, a := compile(deny), compile(allow)
+	any := func(rs []*regexp.Regexp, p string) bool {
+		return slices.ContainsFunc(rs, func(r *regexp.Regexp) bool { return r.MatchString(p) })
+	}
+	refused := func(p string) bool { return any(d, p) && !any(a, p) }
+	pats, _ := rate.SecretFilePatterns()
+	if len(deny) != len(pats) {
+		t.Errorf("%d expressions for %d patterns", len(deny), len(pats))
+	}
+	secrets := 0
+	for _, name := range secretNameCases() {
+		p := "/Users/ann/src/app/" + name
+		_, want := rate.SecretFile(name)
+		_, apfs := rate.SecretFile(strings.ReplaceAll(name, "\u017f", "s"))
+		got := refused(p)
+		if want {
+			secrets++
+		}
+		if want && !got {
+			t.Errorf("%q is a secret file, not refused", p)
+		}
+		if got && !apfs {
+			t.Errorf("%q is refused, but is no secret file", p)
+		}
+		if refused(p + "/inside") {
+			t.Errorf("what lies in a folder named %q is refused", name)
+		}
+	}
+	if secrets < 2*len(pats) {
+		t.Errorf("only %d of the cases are secrets: the cases do not cover the table", secrets)
 	}
 }

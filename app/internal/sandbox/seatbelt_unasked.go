@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -198,9 +199,14 @@ func foldName(name string) (string, error) {
 }
 
 // unasked writes the rules of an action the person did not approve: no
-// launches outside the sandbox, and in the sandbox roots nothing removed,
-// replaced, rewritten or planted.
+// file named like a secret read, no launches outside the sandbox, and in
+// the sandbox roots nothing removed, replaced, rewritten or planted.
 func (sb *sbpl) unasked(p Profile) error {
+	// First: its allow of the templates is the profile's last allow, so
+	// every deny below holds over it.
+	if err := sb.secretNames(); err != nil {
+		return err
+	}
 	sb.line("")
 	sb.line("; Not approved: nothing that starts code outside the sandbox (Launch Services' open,")
 	sb.line("; launchd jobs, login items). Later rules win: this holds over every allow above.")
@@ -223,5 +229,92 @@ func (sb *sbpl) unasked(p Profile) error {
 		fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
 	}
 	sb.b.WriteString(")\n")
+	return nil
+}
+
+// Secret files by name. An unasked action reads the whole home but what is
+// hidden, and the executor hides the secret files of the roots one by one
+// (execute/rootsecrets.go); a project kept elsewhere in the home (~/src)
+// has its .env and keys too. Seatbelt filters paths by regular
+// expression, so every file named like a secret (rate.SecretFile) is
+// refused to an unasked action wherever it lies: in the roots, the home,
+// its temporary folder (a .env it wrote itself is refused as well) and
+// anywhere else. file-read* takes in reading its data, its metadata
+// (stat) and its extended attributes; mapping it (file-map-executable)
+// needs a descriptor opened for reading first, which file-read-data
+// refuses. A folder named like a secret file (a folder credentials) is
+// refused too: its listing, not what lies in it (a regular expression
+// cannot tell a folder from a file).
+//
+// The regular expressions keep to what Go's regexp and Seatbelt's both
+// read, the planting rules' dialect: literal characters, "\." escapes,
+// bracket classes ([kK], [^/]), groups with "|", "+", "^" and "$"; no
+// repetition counts, no classes such as \d, no flags. The templates the
+// table excepts (.env.example) are allowed again by a later rule: there is
+// no "not" in that dialect. That allow only undoes the deny before it: it
+// comes before the hidden paths' deny, and the profiles deny no other
+// reads before it (TestSeatbeltSecretNamesLast).
+
+// secretNameRegexes returns the secret file table's names (rate.SecretFilePatterns)
+// as regular expressions of a path's last element, names compared as APFS
+// compares them (foldName), and its exceptions, compared as SecretFile
+// compares them (lower case, the Kelvin sign a k).
+func secretNameRegexes() (deny, allow []string, err error) {
+	pats, exc := rate.SecretFilePatterns()
+	for _, pat := range pats {
+		pre, suf, star := strings.Cut(pat, "*")
+		re, err := foldName(pre)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
+		}
+		if star {
+			s, err := foldName(suf)
+			if err != nil {
+				return nil, nil, fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
+			}
+			re += "[^/]+" + s
+		}
+		deny = append(deny, "/"+re+"$")
+	}
+	for _, name := range exc {
+		var b strings.Builder
+		for _, r := range name {
+			switch {
+			case r == 'k':
+				b.WriteString("(k|K|\u212a)")
+			case 'a' <= r && r <= 'z':
+				fmt.Fprintf(&b, "[%c%c]", r, r-'a'+'A')
+			case r == '.':
+				b.WriteString("\\.")
+			case r == '_' || r == '-' || '0' <= r && r <= '9':
+				b.WriteRune(r)
+			default:
+				return nil, nil, fmt.Errorf("sandbox: the secret file table's exception %q holds %q, which secretNameRegexes does not fold", name, r)
+			}
+		}
+		allow = append(allow, "/"+b.String()+"$")
+	}
+	return deny, allow, nil
+}
+
+// secretNames writes the rules of secretNameRegexes.
+func (sb *sbpl) secretNames() error {
+	deny, allow, err := secretNameRegexes()
+	if err != nil {
+		return err
+	}
+	sb.line("")
+	sb.line("; Not approved: no file named like a secret (.env, keys, credentials), anywhere; but the")
+	sb.line("; templates of environment files (.env.example). seatbelt_unasked.go says what this holds.")
+	for _, rule := range []struct {
+		head string
+		res  []string
+	}{{"(deny file-read*", deny}, {"(allow file-read*", allow}} {
+		sb.b.WriteString(rule.head)
+		for _, re := range rule.res {
+			fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
+		}
+		sb.b.WriteString(")\n")
+	}
 	return nil
 }

@@ -232,3 +232,48 @@ func TestSeatbeltPlantingGitFolderOfAnyName(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatbeltSecretNamesLast: an unasked action of every kind is refused
+// reading files named like secrets anywhere (regular expressions of the
+// last element), and allowed again only the templates, by the rule just
+// after; no other read is denied before that allow (it would undo it), and
+// it is the profile's last allow, so every later deny holds over it. An
+// approved action has neither rule.
+func TestSeatbeltSecretNamesLast(t *testing.T) {
+	everyProfile(t, func(name string, p sandbox.Profile) {
+		text, _ := seatbelt(t, p)
+		rules := parseRules(t, text)
+		at := slices.IndexFunc(rules, func(r sbRule) bool {
+			return r.action == "deny" && slices.Equal(r.ops, []string{"file-read*"}) &&
+				slices.Contains(r.filters, `(regex #"/\.[eE][nN][vV]$")`)
+		})
+		if !p.Unasked {
+			if at >= 0 {
+				t.Errorf("%s: an approved action is refused the secret files by name", name)
+			}
+			return
+		}
+		if at < 0 || at+1 >= len(rules) {
+			t.Fatalf("%s: no deny of .env by name:\n%s", name, text)
+		}
+		for _, f := range rules[at].filters {
+			re := strings.TrimSuffix(strings.TrimPrefix(f, `(regex #"`), `")`)
+			if re == f || !strings.HasSuffix(re, "$") || !strings.HasPrefix(re, "/") {
+				t.Errorf("%s: %s is not a regular expression of a path's last element", name, f)
+			}
+		}
+		allow := rules[at+1]
+		if allow.action != "allow" || !slices.Equal(allow.ops, []string{"file-read*"}) ||
+			!slices.Contains(allow.filters, `(regex #"/\.[eE][nN][vV]\.[eE][xX][aA][mM][pP][lL][eE]$")`) {
+			t.Errorf("%s: the rule after the deny is %s %v %v, want the templates' allow", name, allow.action, allow.ops, allow.filters)
+		}
+		for i, r := range rules {
+			switch {
+			case i < at && r.action == "deny" && (r.has("file-read*") || r.has("file-read-data")):
+				t.Errorf("%s: a read is denied before the templates' allow (%v %v), which would undo it", name, r.ops, r.filters)
+			case i > at+1 && r.action == "allow":
+				t.Errorf("%s: an allow follows the templates' allow: %v %v", name, r.ops, r.filters)
+			}
+		}
+	})
+}

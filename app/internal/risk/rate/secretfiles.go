@@ -160,3 +160,17 @@ func matchSecretName(pat, base string) bool {
 	}
 	return len(base) > len(pre)+len(suf) && strings.HasPrefix(base, pre) && strings.HasSuffix(base, suf)
 }
+
+// SecretFilePatterns returns the table's names for the sandbox, which
+// refuses them by name (sandbox/seatbelt_unasked.go): each a whole name, a
+// suffix ("*.key"), a prefix (".env.*") or both ("service-account*.json"),
+// "*" standing for at least one character, lower case; and the names the
+// patterns match that are no secret (templates: .env.example). A file is
+// secret when its name, in lower case, matches a pattern and is none of the
+// exceptions: what SecretFile says.
+func SecretFilePatterns() (patterns, exceptions []string) {
+	for _, f := range secretFiles {
+		patterns = append(patterns, f.name)
+	}
+	return patterns, append([]string(nil), notSecretFiles...)
+}

@@ -1,0 +1,197 @@
+package execute
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
+)
+
+// An unasked action reads the whole home but what is hidden (its dot
+// entries, ~/Library, ~/snap: sanitize.HiddenFolders), so a project kept
+// out of the sandbox roots (~/src/app/.env, ~/work/deploy.key) showed its
+// secret files to a command that reads a folder whole (grep -r . ~/src).
+// On macOS Seatbelt refuses every file named like a secret, wherever it
+// lies (sandbox/seatbelt_unasked.go); Linux's mounts hide paths, not
+// names, so there the executor lists the secret files of the home outside
+// the roots as it lists the roots' (rootsecrets.go) and the sandbox hides
+// each one.
+//
+// The home is not the person's work the way a root is, and it may be
+// large (a checkout with its node_modules, a media library): refusing
+// every unasked action when it is larger than a walk's bounds would stop
+// the agent in that home altogether. So each folder of the home is walked
+// with an index of its own, bounded (maxHomeFolderEntries), and the whole
+// walk is bounded too (maxHomeEntries); a folder the walk could not see
+// whole, or that holds more secret files than maxHomeFolderSecrets, is
+// hidden whole instead: an unasked action has no business there, and an
+// approved one sees it. Only a folder that holds a sandbox root cannot be
+// hidden whole; past the bounds there the action is refused unasked, as
+// for the roots.
+//
+// Not walked: the home's hidden entries, hidden already, and the allowed
+// ones among them (sanitize.HiddenAllowed: toolchains such as ~/.rustup,
+// ~/.local/bin), which are large, hold programs and are written by their
+// installers, not by the person; a secret-named file there is seen.
+
+// maxHomeFolderEntries bounds the entries one folder of the home is walked
+// through before it is hidden whole. Measured on a developer's home
+// stand-in (/usr, about 400,000 entries), see BenchmarkHomeSecrets.
+const maxHomeFolderEntries = 500_000
+
+// maxHomeFolders bounds the folders of the whole home's index (each is one
+// lstat at every unasked action's start): the folders of the home past it
+// are hidden whole.
+const maxHomeFolders = 100_000
+
+// maxHomeFolderSecrets bounds the secret files hidden one by one in one
+// folder of the home; a folder holding more is hidden whole.
+const maxHomeFolderSecrets = 512
+
+// homeIndex indexes the home's folders outside the roots, one rootLinks
+// each (by the folder's path), kept by the Executor across actions.
+type homeIndex struct {
+	mu      sync.Mutex
+	folders map[string]*rootLinks
+	// bounds for tests, 0 meaning the constants above: entries of one
+	// folder, folders of the home, secret files of one folder.
+	folderLimit, limit, secrets int
+}
+
+// secretFiles returns what an unasked action must not see in the home
+// outside the roots: the secret files (rate.SecretFile) of its folders
+// that are not hidden already and the links to such files, one by one,
+// and the folders too large to walk (or holding too many), whole.
+// Absolute. A home inside a root is the roots' walk: nothing is returned.
+// The error wraps ErrSecretsUnhidden and names the folder when a folder
+// too large to walk holds a root.
+func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
+	if home == "" || !filepath.IsAbs(home) {
+		return nil, nil
+	}
+	// The roots are resolved (sanitize.Config.Roots): so is the home, or a
+	// root reached through a linked home would be taken for a folder of it
+	// and hidden whole.
+	home, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil, nil // no home to read
+	}
+	for _, r := range roots {
+		if within(home, r) {
+			return nil, nil
+		}
+	}
+	entries, err := os.ReadDir(home)
+	if err != nil {
+		return nil, nil // nothing of the home to read
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.folders == nil {
+		h.folders = map[string]*rootLinks{}
+	}
+	hidden := map[string]bool{}
+	for _, f := range sanitize.HiddenFolders(home) {
+		hidden[f.Path] = true
+	}
+	var out []string
+	spent, seen := 0, map[string]bool{}
+	for _, e := range entries {
+		p := filepath.Join(home, e.Name())
+		switch t := e.Type(); {
+		case strings.HasPrefix(e.Name(), ".") || hidden[p] || slices.Contains(roots, p):
+			// hidden already, or a root (rootsecrets.go)
+		case t.IsRegular():
+			if _, ok := rate.SecretFile(p); ok {
+				out = append(out, p)
+			}
+		case t&os.ModeSymlink != 0:
+			if leadsToSecret(p) {
+				out = append(out, p)
+			}
+		case t.IsDir():
+			seen[p] = true
+			found, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent)
+			if err != nil {
+				return nil, err
+			}
+			spent += n
+			out = append(out, found...)
+		}
+	}
+	for p := range h.folders {
+		if !seen[p] {
+			delete(h.folders, p) // gone, or now hidden or a root
+		}
+	}
+	return out, nil
+}
+
+// folder walks one folder of the home, when budget (folders of the home's
+// index) is not spent, and returns what to hide in it and the folders its
+// index holds. Past its bounds the folder itself is hidden, unless it
+// holds a root.
+func (h *homeIndex) folder(dir string, roots []string, budget int) ([]string, int, error) {
+	var inner []string
+	for _, r := range roots {
+		if within(r, dir) && r != dir {
+			inner = append(inner, r)
+		}
+	}
+	x := h.folders[dir]
+	if x == nil {
+		x = &rootLinks{}
+		h.folders[dir] = x
+	}
+	x.limit = h.bound(h.folderLimit, maxHomeFolderEntries)
+	x.skip = func(d string) bool { return slices.Contains(inner, d) }
+	var found []string
+	stop := walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
+	if budget > 0 {
+		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) {
+			for _, s := range f.secrets {
+				found = append(found, filepath.Join(d, s))
+			}
+			for _, l := range f.links {
+				if p := filepath.Join(d, l); leadsToSecret(p) {
+					found = append(found, p)
+				}
+			}
+		})
+	}
+	n := len(x.folders) // one lstat each at the next walk: what this folder costs
+	if n > budget {
+		stop = walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
+	}
+	if stop == "" && len(found) <= h.bound(h.secrets, maxHomeFolderSecrets) {
+		return found, n, nil
+	}
+	if len(inner) > 0 {
+		why := string(stop)
+		if why == "" {
+			why = fmt.Sprintf("%s holds more than %d files whose names say they hold a secret", dir, h.bound(h.secrets, maxHomeFolderSecrets))
+		}
+		return nil, n, fmt.Errorf("%w: %s, more than Airlock looks through before each command, and it holds the sandbox root %s; "+
+			"a command runs unasked only when the secret files of the home are hidden, so this one runs only if you approve it",
+			ErrSecretsUnhidden, why, inner[0])
+	}
+	return []string{dir}, n, nil
+}
+
+// bound is v, or def when v is 0.
+func (h *homeIndex) bound(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// within reports whether p is dir or lies in it; both clean and absolute.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}

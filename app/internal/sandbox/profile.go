@@ -70,12 +70,15 @@ type Grant struct {
 	// (Reveals). The credential stores and Airlock's own files stay hidden
 	// whatever it says.
 	Reveal []string
-	// Secrets are files in the sandbox roots whose names say they hold a
-	// secret (.env, keys, credentials: risk/rate.SecretFile), and links to
-	// such files, that the action may not reach: for an action that runs
-	// unasked, the executor fills it from its index of the roots
-	// (execute/rootsecrets.go). Absolute. Hidden as the home's hidden
-	// entries are, in the roots and in their copy-on-write views.
+	// Secrets are files in the sandbox roots and the rest of the home
+	// whose names say they hold a secret (.env, keys, credentials:
+	// risk/rate.SecretFile), links to such files, and folders of the home
+	// too large to look through, that the action may not reach: for an
+	// action that runs unasked, the executor fills it from its indexes
+	// (execute/rootsecrets.go, execute/homesecrets.go). Absolute. Hidden
+	// as the home's hidden entries are, in the roots and in their
+	// copy-on-write views. (macOS also denies the names wherever they are:
+	// seatbelt_unasked.go.)
 	Secrets []string
 }
 

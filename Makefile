@@ -235,6 +235,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/redact:FuzzKeywordScan \
 	  ./app/internal/redact:FuzzHeads \
 	  ./app/internal/sandbox:FuzzReveals \
+	  ./app/internal/sandbox/launcher:FuzzReadSpec \
 	  ./bridge:FuzzShown \
 	  ./bridge:FuzzAppleScriptString \
 	  ./bridge:FuzzHelperAnswer \

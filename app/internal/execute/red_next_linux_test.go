@@ -6,10 +6,16 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/airlockhq/airlock/app/internal/execute"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
 )
 
 // A fourth red team's attacks from inside an unasked action, at the
@@ -264,13 +270,15 @@ func TestRedNextProgramRewrittenWithoutItsBit(t *testing.T) {
 	}
 }
 
-// TestRedNextNoResourceBounds: an unasked action runs with no bound on
+// TestRedNextNoResourceBounds: an unasked action ran with no bound on
 // its memory, its processes or what it writes. The analyzer rates
-// `sort /dev/zero` (one endless line held in memory) and `seq inf | sort`
-// (endless temporary files in the action's temporary folder, on the
-// home's disk) safe, so they run unasked and take the machine's memory or
-// disk: the person's apps fail to save, the popup and `airlock kill`
-// cannot start a process. The payload only prints its limits.
+// `sort /dev/zero` (one endless line held in memory) and a fork loop safe,
+// so they ran unasked and took the machine's memory or processes: the
+// person's apps failed, the popup and `airlock kill` could not start a
+// process. Now it starts under sandbox.UnaskedLimits (or the gate's own
+// limit where that is lower), soft and hard alike; the sandbox's tests
+// (limits_linux_test.go) run the attacks past small bounds. The payload
+// only prints its limits.
 func TestRedNextNoResourceBounds(t *testing.T) {
 	r := newRedRig(t, []string{"~/Documents"}, nil)
 	name := "limits it runs under"
@@ -278,9 +286,38 @@ func TestRedNextNoResourceBounds(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	t.Logf("limits: %q", res.Output)
-	if strings.Contains(res.Output, "as=unlimited data=unlimited") {
-		t.Skipf("open hole: an unasked action has no memory, process or file-size bound (%q); fix in app/internal/sandbox (the launcher): a cgroup of its own with memory.max and pids.max (or RLIMIT_AS/RLIMIT_DATA, RLIMIT_NPROC, RLIMIT_FSIZE) for unasked actions, and a size bound on the layer's upper folder and the temporary folder (a tmpfs with size=, or a quota)", res.Output)
+	rows := map[string]struct {
+		row      string
+		resource int
+	}{
+		launcher.LimitProcesses: {"Max processes", unix.RLIMIT_NPROC},
+		launcher.LimitData:      {"Max data size", unix.RLIMIT_DATA},
+		launcher.LimitFileSize:  {"Max file size", unix.RLIMIT_FSIZE},
+		launcher.LimitCore:      {"Max core file size", unix.RLIMIT_CORE},
+		launcher.LimitOpenFiles: {"Max open files", unix.RLIMIT_NOFILE},
+	}
+	for _, l := range ossandbox.UnaskedLimits() {
+		r, ok := rows[l.Resource]
+		if !ok {
+			t.Fatalf("no row of /proc/self/limits for %s", l.Resource)
+		}
+		var own syscall.Rlimit
+		if err := syscall.Getrlimit(r.resource, &own); err != nil {
+			t.Fatal(err)
+		}
+		want := strconv.FormatUint(min(l.Max, own.Cur), 10)
+		if want == strconv.FormatUint(unix.RLIM_INFINITY, 10) {
+			want = "unlimited"
+		}
+		var got []string
+		for _, line := range strings.Split(res.Output, "\n") {
+			if rest, ok := strings.CutPrefix(line, r.row+" "); ok {
+				got = strings.Fields(rest)
+			}
+		}
+		if len(got) < 2 || got[0] != want || got[1] != want {
+			t.Errorf("%s: %q, want %s soft and hard (output %q)", r.row, got, want, res.Output)
+		}
 	}
 }
 

@@ -49,6 +49,9 @@ type Settings struct {
 	// folder inside a sandbox root means a folder of each action's own in
 	// the system's temporary folder, hidden from it (layers.go).
 	Staging string
+	// Limits are the resource bounds of an action that runs unasked
+	// (LimitsFor); nil means UnaskedLimits. Tests set small ones.
+	Limits []launcher.Limit
 }
 
 // Grant is what the gate decided about one action beyond its level.
@@ -194,7 +197,10 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		}
 	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
-	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp}
+	if err := checkLimits(s); err != nil {
+		return Profile{}, err
+	}
+	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp, Limits: LimitsFor(s, g)}
 
 	p.Read = append(p.Read, sys...)
 	p.Read = append(p.Read, home)

@@ -14,7 +14,8 @@ import (
 // gate's to watch and kill) with sandbox-exec running the program under
 // the Seatbelt text the gate made of the profile (s.Argv, sandbox.Seatbelt
 // and sandbox.SandboxExecArgv), with no file descriptor but 0, 1 and 2,
-// and its TCC responsibility disclaimed: the program is responsible for
+// under the profile's resource limits (an action that runs unasked has
+// some), and its TCC responsibility disclaimed: the program is responsible for
 // itself, so TCC judges it by its own code identity, not Airlock's. A
 // command (sh, python, …) therefore has none of Airlock's Accessibility or
 // Automation grants. The AppleScript helper is the exception: it is
@@ -37,6 +38,12 @@ func launch(s Spec) int {
 		if err := os.Chdir(s.Dir); err != nil {
 			return fail(ExitCannotRun, "%v", err)
 		}
+	}
+	// The program inherits them across the exec. RLIMIT_NPROC counts
+	// every process of the person here, so it bounds the action less
+	// than on Linux; macOS's own per-user cap is usually lower anyway.
+	if err := setLimits(s.Profile.Limits); err != nil {
+		return fail(ExitSetup, "bounding the action's resources: %v", err)
 	}
 	err := spawnDisclaimed(SandboxExec, s.Argv, s.Profile.Env)
 	// spawnDisclaimed returns only when it failed.

@@ -39,7 +39,8 @@ func NetNamespace() uint64 {
 // copy-on-write views of an action that runs unasked on the sandbox roots
 // (which it may then write only through them), hides what the profile
 // hides, drops its capabilities, applies Landlock, the network
-// plan and (unless the UI is granted) the socket filter, then starts the
+// plan, (unless the UI is granted) the socket filter and the profile's
+// resource limits (an action that runs unasked has some), then starts the
 // program and waits for it. When it returns, the kernel kills whatever the
 // program left running in the namespace.
 func launch(s Spec) int {
@@ -94,6 +95,11 @@ func launch(s Spec) int {
 	// Whatever this process holds stays here: the program gets 0, 1 and 2.
 	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		return fail(ExitSetup, "closing file descriptors: %v", err)
+	}
+	// Last, so that nothing above runs under them; before the probe
+	// reports, so that a limit the kernel refuses fails it.
+	if err := setLimits(p.Limits); err != nil {
+		return fail(ExitSetup, "bounding the action's resources: %v", err)
 	}
 	if s.Probe {
 		fmt.Println(enforced(abi, p.UI))
@@ -168,6 +174,7 @@ func enforced(abi int, ui bool) string {
 		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
 	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
+	s += ", and run with bounded processes, memory, file sizes and open files"
 	return s
 }
 

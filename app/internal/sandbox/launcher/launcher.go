@@ -77,7 +77,7 @@ const MaxSpecBytes = 32 << 20
 // field it does not know, rather than apply part of it. Change it whenever
 // a field of Spec, Profile or Layer is added, removed or means something
 // else (TestSpecVersion holds the fields it was last changed for).
-const SpecVersion = 1
+const SpecVersion = 2
 
 // Spec is what the gate hands the launcher on file descriptor 3: the
 // profile and the program to run under it.
@@ -138,6 +138,61 @@ type Profile struct {
 	TempDir string `json:"tempDir"`
 	// Env is its environment.
 	Env []string `json:"env"`
+	// Limits are the resource bounds its program starts under, and
+	// everything it starts: for an action that runs unasked, those of
+	// sandbox.UnaskedLimits; none for an approved one.
+	Limits []Limit `json:"limits,omitempty"`
+}
+
+// A Limit bounds one resource of the action (setrlimit): the launcher
+// sets both the soft and the hard limit, so that the program cannot raise
+// it again, to Max or to the limit it already had if that is lower (it
+// never raises one).
+type Limit struct {
+	// Resource is one of the Limit* names.
+	Resource string `json:"resource"`
+	// Max is the bound: processes, bytes or open files, as Resource says.
+	Max uint64 `json:"max"`
+}
+
+// The resources a Limit may name.
+const (
+	// LimitProcesses is RLIMIT_NPROC: the processes (and threads) of the
+	// action's user. On Linux the launcher's user namespace has a count of
+	// its own, so it bounds this action's; on macOS it counts every
+	// process of the person.
+	LimitProcesses = "processes"
+	// LimitData is RLIMIT_DATA: the bytes of each process's heap and
+	// private writable memory (what malloc hands out), not the address
+	// space it only reserves.
+	LimitData = "data"
+	// LimitFileSize is RLIMIT_FSIZE: the bytes any file it writes may
+	// grow to.
+	LimitFileSize = "fileSize"
+	// LimitCore is RLIMIT_CORE: the bytes of a core dump.
+	LimitCore = "core"
+	// LimitOpenFiles is RLIMIT_NOFILE: the files each process may hold
+	// open.
+	LimitOpenFiles = "openFiles"
+)
+
+// CheckLimits returns an error naming the first limit of ls whose resource
+// is not one of the Limit* names, or that bounds one twice.
+func CheckLimits(ls []Limit) error {
+	seen := map[string]bool{}
+	for i, l := range ls {
+		switch l.Resource {
+		case LimitProcesses, LimitData, LimitFileSize, LimitCore, LimitOpenFiles:
+		default:
+			return fmt.Errorf("limit %d: unknown resource %q (want %s, %s, %s, %s or %s)", i, l.Resource,
+				LimitProcesses, LimitData, LimitFileSize, LimitCore, LimitOpenFiles)
+		}
+		if seen[l.Resource] {
+			return fmt.Errorf("limit %d: %s is bounded twice", i, l.Resource)
+		}
+		seen[l.Resource] = true
+	}
+	return nil
 }
 
 // A Layer is one sandbox root as an action that ran unasked saw it: a
@@ -186,6 +241,9 @@ func ReadSpec(r io.Reader) (Spec, error) {
 	}
 	if !s.Probe && len(s.Argv) == 0 {
 		return Spec{}, errors.New("the profile names no program")
+	}
+	if err := CheckLimits(s.Profile.Limits); err != nil {
+		return Spec{}, fmt.Errorf("reading the profile: %w", err)
 	}
 	return s, nil
 }
@@ -237,7 +295,7 @@ func warmUp() {
 	l := Layer{Root: "/r", Upper: "/u", Work: "/w", Boot: "b"}
 	sample := Spec{Version: SpecVersion, Argv: []string{"p"}, Dir: "/", Layers: []Layer{l}, Trial: &l,
 		Profile: Profile{Kind: "k", Read: []string{"/"}, Write: []string{"/"}, Hide: []string{"/h"}, Network: NetNone,
-			Unasked: true, TempDir: "/t", Env: []string{"A=b"}}}
+			Unasked: true, TempDir: "/t", Env: []string{"A=b"}, Limits: []Limit{{Resource: LimitData, Max: 1}}}}
 	if b, err := json.Marshal(sample); err == nil {
 		_, _ = ReadSpec(bytes.NewReader(b))
 	}

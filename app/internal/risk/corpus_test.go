@@ -118,21 +118,12 @@ func (f fixtureLaunch) URLHandler(u string) (facts.Handler, error) {
 // are kept in golden files, so a change of any verdict shows in review.
 func TestCorpora(t *testing.T) {
 	env := fixtureEnv(t)
-	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpora in testdata: %v", err)
-	}
-	for _, path := range files {
-		file := filepath.Base(path)
+	for _, file := range corpusFiles(t) {
 		cases := loadCases(t, file)
 		got := map[string]string{}
 		var failures []string
 		for _, c := range cases {
-			kind, err := risk.ParseKind(c.Kind)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			v := risk.Assess(kind, c.Input, env)
+			v := risk.Assess(caseKind(t, c), c.Input, env)
 			got[c.ID] = verdictLine(v)
 			if v.Level < c.Min || v.Level > c.Max {
 				failures = append(failures, fmt.Sprintf("%s: got %v, want %v..%v (%s)\n    input: %.200q\n    reasons: %s",
@@ -145,6 +136,30 @@ func TestCorpora(t *testing.T) {
 		t.Logf("%s: %d cases, %d outside their range", file, len(cases), len(failures))
 		golden(t, strings.TrimSuffix(file, ".jsonl")+".golden", got)
 	}
+}
+
+// corpusFiles are the names of the corpora in testdata (*.jsonl).
+func corpusFiles(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no corpora in testdata: %v", err)
+	}
+	files := make([]string, len(paths))
+	for i, p := range paths {
+		files[i] = filepath.Base(p)
+	}
+	return files
+}
+
+// caseKind is the kind of input a case names.
+func caseKind(t *testing.T, c corpusCase) risk.Kind {
+	t.Helper()
+	kind, err := risk.ParseKind(c.Kind)
+	if err != nil {
+		t.Fatalf("%s: %v", c.ID, err)
+	}
+	return kind
 }
 
 // verdictLine is a verdict as the golden files record it: its level, then
@@ -208,16 +223,9 @@ func golden(t *testing.T, name string, got map[string]string) {
 // and a remembered grant all see the list). Every corpus input, four times.
 func TestVerdictsRepeat(t *testing.T) {
 	env := fixtureEnv(t)
-	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpora in testdata: %v", err)
-	}
-	for _, path := range files {
-		for _, c := range loadCases(t, filepath.Base(path)) {
-			kind, err := risk.ParseKind(c.Kind)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
+	for _, file := range corpusFiles(t) {
+		for _, c := range loadCases(t, file) {
+			kind := caseKind(t, c)
 			first := fmt.Sprintf("%+v", risk.Assess(kind, c.Input, env))
 			for range 3 {
 				if again := fmt.Sprintf("%+v", risk.Assess(kind, c.Input, env)); again != first {

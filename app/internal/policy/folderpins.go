@@ -2,11 +2,9 @@ package policy
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -62,10 +60,10 @@ func folderSum(f risk.Folder) (string, error) {
 	if d := filepath.Dir(real); d != roots[0] {
 		roots = append(roots, d)
 	}
-	w := &folderWalk{f: f, h: sha256.New()}
-	w.put("airlock-folder-v1")
+	w := &folderWalk{f: f, h: framedHash{sha256.New()}}
+	w.h.str("airlock-folder-v1")
 	for _, root := range roots {
-		w.put(root)
+		w.h.str(root)
 		if err := w.walk(root, "", 0); err != nil {
 			return "", err
 		}
@@ -76,17 +74,8 @@ func folderSum(f risk.Folder) (string, error) {
 // folderWalk is the state of one folderSum.
 type folderWalk struct {
 	f                     risk.Folder
-	h                     hash.Hash
+	h                     framedHash
 	entries, files, bytes int
-}
-
-// put writes s into the digest, prefixed with its length, so that no other
-// list of names and sums has the same bytes.
-func (w *folderWalk) put(s string) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-	w.h.Write(n[:])
-	w.h.Write([]byte(s))
 }
 
 // walk adds the code files of dir (rel below the root) to the digest, in
@@ -159,8 +148,8 @@ func (w *folderWalk) file(full, rel string) error {
 	if err != nil {
 		return err
 	}
-	w.put(rel)
-	w.put(sum)
+	w.h.str(rel)
+	w.h.str(sum)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -306,32 +307,41 @@ func hashFile(p string) (string, error) {
 // the files it runs, each prefixed with its length (and the lists with
 // theirs), so that no other combination has the same bytes.
 func grantKey(owner Identity, text string, runs risk.Runs) [sha256.Size]byte {
-	h := sha256.New()
-	var n [8]byte
-	put := func(s string) {
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	put("airlock-grant-v3")
-	put(owner.Key)
-	put(text)
+	h := framedHash{sha256.New()}
+	h.str("airlock-grant-v3")
+	h.str(owner.Key)
+	h.str(text)
 	for _, list := range [][]string{runs.Files, runs.Optional} {
-		binary.BigEndian.PutUint64(n[:], uint64(len(list)))
-		h.Write(n[:])
+		h.count(len(list))
 		for _, p := range list {
-			put(p)
+			h.str(p)
 		}
 	}
-	binary.BigEndian.PutUint64(n[:], uint64(len(runs.Folders)))
-	h.Write(n[:])
+	h.count(len(runs.Folders))
 	for _, f := range runs.Folders {
-		put(f.Script)
-		put(f.Lang)
+		h.str(f.Script)
+		h.str(f.Lang)
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum
+}
+
+// framedHash writes each string after its length and each list after its
+// count, so that no other sequence of strings and lists has the same bytes.
+type framedHash struct{ hash.Hash }
+
+// count writes n, 8 bytes big-endian.
+func (h framedHash) count(n int) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(n))
+	h.Write(b[:])
+}
+
+// str writes s after its length.
+func (h framedHash) str(s string) {
+	h.count(len(s))
+	h.Write([]byte(s))
 }
 
 // List returns the live grants, oldest first.

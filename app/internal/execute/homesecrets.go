@@ -84,7 +84,7 @@ func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
 		return nil, nil // no home to read
 	}
 	for _, r := range roots {
-		if within(home, r) {
+		if home == r || inside(home, r) {
 			return nil, nil
 		}
 	}
@@ -141,7 +141,7 @@ func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
 func (h *homeIndex) folder(dir string, roots []string, budget int) ([]string, int, error) {
 	var inner []string
 	for _, r := range roots {
-		if within(r, dir) && r != dir {
+		if inside(r, dir) {
 			inner = append(inner, r)
 		}
 	}
@@ -155,16 +155,7 @@ func (h *homeIndex) folder(dir string, roots []string, budget int) ([]string, in
 	var found []string
 	stop := walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
 	if budget > 0 {
-		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) {
-			for _, s := range f.secrets {
-				found = append(found, filepath.Join(d, s))
-			}
-			for _, l := range f.links {
-				if p := filepath.Join(d, l); leadsToSecret(p) {
-					found = append(found, p)
-				}
-			}
-		})
+		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) { found = secretsIn(found, d, f) })
 	}
 	n := len(x.folders) // one lstat each at the next walk: what this folder costs
 	if n > budget {
@@ -191,9 +182,4 @@ func (h *homeIndex) bound(v, def int) int {
 		return def
 	}
 	return v
-}
-
-// within reports whether p is dir or lies in it; both clean and absolute.
-func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }

@@ -57,16 +57,7 @@ func (x *rootLinks) secretFiles(roots []string) ([]string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []string
-	stop := x.walkLocked(roots, func(dir string, f *indexedFolder) {
-		for _, s := range f.secrets {
-			out = append(out, filepath.Join(dir, s))
-		}
-		for _, l := range f.links {
-			if p := filepath.Join(dir, l); leadsToSecret(p) {
-				out = append(out, p)
-			}
-		}
-	})
+	stop := x.walkLocked(roots, func(dir string, f *indexedFolder) { out = secretsIn(out, dir, f) })
 	if stop != "" {
 		return nil, fmt.Errorf("%w: %s, more than Airlock looks through before each command; "+
 			"a command runs there unasked only when every secret file in it is hidden, so this one runs only if you approve it "+
@@ -85,6 +76,21 @@ func (x *rootLinks) secretFiles(roots []string) ([]string, error) {
 			"credentials), %s among them; this command runs only if you approve it", ErrSecretsUnhidden, most, where)
 	}
 	return out, nil
+}
+
+// secretsIn appends to out, absolute, the secret files of the indexed
+// folder dir and the links in it that lead to one: what an unasked action
+// must not see there.
+func secretsIn(out []string, dir string, f *indexedFolder) []string {
+	for _, s := range f.secrets {
+		out = append(out, filepath.Join(dir, s))
+	}
+	for _, l := range f.links {
+		if p := filepath.Join(dir, l); leadsToSecret(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // leadsToSecret reports whether the link p leads to a regular file whose

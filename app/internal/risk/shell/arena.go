@@ -74,40 +74,33 @@ type quickArena struct {
 	partLists  slab[syntax.WordPart]
 }
 
-func (a *quickArena) reset() {
-	a.stmts.reset()
-	a.calls.reset()
-	a.bins.reset()
-	a.ifs.reset()
-	a.redirects.reset()
-	a.words.reset()
-	a.lits.reset()
-	a.sgls.reset()
-	a.dbls.reset()
-	a.params.reset()
-	a.substs.reset()
-	a.stmtLists.reset()
-	a.wordLists.reset()
-	a.redirLists.reset()
-	a.partLists.reset()
+// slabs lists every slab of the arena once, for reset and wipe.
+func (a *quickArena) slabs() [15]interface {
+	reset()
+	wipe()
+} {
+	return [...]interface {
+		reset()
+		wipe()
+	}{
+		&a.stmts, &a.calls, &a.bins, &a.ifs, &a.redirects,
+		&a.words, &a.lits, &a.sgls, &a.dbls, &a.params,
+		&a.substs, &a.stmtLists, &a.wordLists, &a.redirLists, &a.partLists,
+	}
 }
 
+// reset hands every slab's values out again from the start.
+func (a *quickArena) reset() {
+	for _, s := range a.slabs() {
+		s.reset()
+	}
+}
+
+// wipe zeroes every slab, so that the arena keeps no tree alive.
 func (a *quickArena) wipe() {
-	a.stmts.wipe()
-	a.calls.wipe()
-	a.bins.wipe()
-	a.ifs.wipe()
-	a.redirects.wipe()
-	a.words.wipe()
-	a.lits.wipe()
-	a.sgls.wipe()
-	a.dbls.wipe()
-	a.params.wipe()
-	a.substs.wipe()
-	a.stmtLists.wipe()
-	a.wordLists.wipe()
-	a.redirLists.wipe()
-	a.partLists.wipe()
+	for _, s := range a.slabs() {
+		s.wipe()
+	}
 }
 
 // big reports an arena grown past what is worth keeping for the next

@@ -501,3 +501,25 @@ func TestQuickStreamConcurrent(t *testing.T) {
 		t.Errorf("%q: the verdict beside other analyses differs from the one alone", src)
 	}
 }
+
+// TestArenaSlabsListed: reset and wipe reach every slab of the arena only
+// through slabs(), so a slab added to the struct but not to that list
+// would keep one statement's nodes into the next. Every field must be
+// listed, each once.
+func TestArenaSlabsListed(t *testing.T) {
+	a := new(quickArena)
+	listed := map[uintptr]bool{}
+	for _, s := range a.slabs() {
+		p := reflect.ValueOf(s).Pointer()
+		if listed[p] {
+			t.Fatalf("a slab is listed twice in quickArena.slabs")
+		}
+		listed[p] = true
+	}
+	v := reflect.ValueOf(a).Elem()
+	for i := range v.NumField() {
+		if !listed[v.Field(i).Addr().Pointer()] {
+			t.Errorf("quickArena.%s is not in slabs(): reset and wipe would skip it", v.Type().Field(i).Name)
+		}
+	}
+}

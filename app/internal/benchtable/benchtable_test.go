@@ -93,11 +93,11 @@ func TestPrintRatios(t *testing.T) {
 	for _, want := range []string{
 		"| 35.0 µs | seed 000's 15 regexes in Node: 7.0 µs | 5.00× | ≤ 1× |",
 		"| 9.00 ns/byte | the same table: 3.00 ns/byte | 3.00× |",
-		"| 30.00 ms | unconfined, same rounds: 3.00 ms | 10.00× | ≤ 2× |",
-		"| the same at an idle gate (a launcher started ahead waits), approved, p50 | 5.00 ms | unconfined, same rounds: 3.00 ms | 1.67× | ≤ 2× |",
-		"| the same at an idle gate, approved, p99 | 10.00 ms | unconfined, same rounds: 4.00 ms | 2.50× | — |",
-		"| the same at an idle gate, unasked (with the copy-on-write view), p50 | 9.00 ms | unconfined, same rounds: 3.00 ms | 3.00× | — |",
-		"| the same at an idle gate, unasked, p99 | 12.00 ms | unconfined, same rounds: 4.00 ms | 3.00× | — |",
+		"| 30.00 ms | unconfined, same rounds: 3.00 ms | 10.00× (one round) | ≤ 2× |",
+		"| the same at an idle gate (a launcher started ahead waits), approved, p50 | 5.00 ms | unconfined, same rounds: 3.00 ms | 1.67× (one round) | ≤ 2× |",
+		"| the same at an idle gate, approved, p99 | 10.00 ms | unconfined, same rounds: 4.00 ms | 2.50× (one round) | — |",
+		"| the same at an idle gate, unasked (with the copy-on-write view), p50 | 9.00 ms | unconfined, same rounds: 3.00 ms | 3.00× (one round) | — |",
+		"| the same at an idle gate, unasked, p99 | 12.00 ms | unconfined, same rounds: 4.00 ms | 3.00× (one round) | — |",
 		"| 3000 actions/s | history store alone, 8 writers (BenchmarkActionRecords8): 4000 actions/s | 0.75× |",
 		"| 1.20 ms | its three durable commits alone (BenchmarkActionRecords): 0.80 ms | 1.50× |",
 		"| 4.00 ms | the same action approved, p50: 32.00 ms | 1.12× | added ≤ 5 ms |",
@@ -187,5 +187,25 @@ BenchmarkActionRecords8-2   	    5145	    320924 ns/op	      5000 actions/s
 	Print(&sb, parsed(t, out), parsed(t, cut), "test machine")
 	if got := sb.String(); !strings.Contains(got, "| 3500 actions/s | history store alone, 8 writers (BenchmarkActionRecords8): 3700 actions/s | 0.95× | ≥ 0.90× |") {
 		t.Errorf("unpaired rounds: want the ratio of medians:\n%s", got)
+	}
+}
+
+// TestSameBenchmarkRounds: the confined start and the unconfined one are
+// two figures of each BenchmarkActionStart line, so each line is a round
+// and the ratio is the median of the lines' own.
+func TestSameBenchmarkRounds(t *testing.T) {
+	// The lines' own ratios are 3.0, 2.5 and 4.0: median 3.0. The ratio
+	// of the medians, 4.0/1.0, would set the third line's confined start
+	// beside another line's unconfined one.
+	lines := `pkg: github.com/airlockhq/airlock/app/internal/sandbox
+BenchmarkActionStart-2   	100	1 ns/op	3.0 idle-approved-p50-ms	1.0 bare-p50-ms
+BenchmarkActionStart-2   	100	1 ns/op	5.0 idle-approved-p50-ms	2.0 bare-p50-ms
+BenchmarkActionStart-2   	100	1 ns/op	4.0 idle-approved-p50-ms	1.0 bare-p50-ms
+`
+	var sb strings.Builder
+	Print(&sb, parsed(t, lines), Results{}, "test machine")
+	want := "| 4.00 ms | unconfined, same rounds: 1.00 ms | 3.00× (median of 3 rounds' own) | ≤ 2× |"
+	if got := sb.String(); !strings.Contains(got, want) {
+		t.Errorf("the table lacks %q:\n%s", want, got)
 	}
 }

@@ -140,16 +140,23 @@ func Print(w io.Writer, r, paired Results, machine string) {
 				f.What += ", interleaved rounds"
 			}
 		}
-		fmt.Fprintln(w, row(f, src, rounds))
+		fmt.Fprintln(w, row(f, src, rounds || f.sameLines()))
 	}
 }
 
+// sameLines reports a figure whose two metrics are read from the same
+// benchmark's result lines (the confined start beside the unconfined one
+// of BenchmarkActionStart): each line is a round holding both.
+func (f Figure) sameLines() bool {
+	return f.Ref != nil && f.Ours.of != (key{}) && f.Ours.of.pkg == f.Ref.of.pkg && f.Ours.of.bench == f.Ref.of.bench
+}
+
 // row renders one figure: its value, its reference's, and their ratio; a
-// figure or reference that was not measured says so. In interleaved
-// rounds (rounds), the ratio is the median of each round's own ratio,
-// where both figures are plain medians with one sample a round: the
-// disk's and the other tenants' load drift between rounds, and a ratio
-// of two medians taken from different rounds mixes that drift in.
+// figure or reference that was not measured says so. Where the samples
+// pair up in rounds (interleaved rounds, or one benchmark's lines holding
+// both figures), the ratio is the median of each round's own ratio: the
+// disk's and the other tenants' load drift between rounds, and a ratio of
+// two medians taken from different rounds mixes that drift in.
 func row(f Figure, r Results, rounds bool) string {
 	ours, ok := f.Ours.get(r)
 	if !ok {

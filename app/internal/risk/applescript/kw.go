@@ -150,6 +150,9 @@ const (
 	kfGeneric                      // facts.GenericVerbs: the Standard Suite
 	kfAppVerb                      // facts.AppVerbs
 	kfBlock                        // opens a block: repeat, try, considering, ignoring, script
+	kfWrites                       // asWrites: the guard reads the statement's paths as written
+	kfTree                         // asTree: … as changed with everything inside them
+	kfReads                        // asReads: … as read
 )
 
 // maxKW bounds the vocabulary, kwMaxLen its words. slots is a hash table
@@ -203,6 +206,9 @@ func newVocabulary() *vocabulary {
 	v.flagWords(kfGeneric, facts.GenericVerbs)
 	v.flagWords(kfAppVerb, facts.AppVerbs)
 	v.flagWords(kfBlock, blockOpeners)
+	v.flagWords(kfWrites, asWrites)
+	v.flagWords(kfTree, asTree)
+	v.flagWords(kfReads, asReads)
 	v.indexVerbs()
 	return v
 }

@@ -204,6 +204,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk/applescript:FuzzLexIndex \
 	  ./app/internal/risk/applescript:FuzzPathUse \
+	  ./app/internal/risk/applescript:FuzzLexAsBefore \
 	  ./app/internal/risk/rate:FuzzFormatWarning \
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk:FuzzShell \

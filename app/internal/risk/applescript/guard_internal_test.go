@@ -3,6 +3,7 @@ package applescript
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,4 +75,42 @@ func FuzzPathUse(f *testing.F) {
 	}
 	f.Add("tell application \"Finder\" to DELETE file \"/tmp/x\"\nma\u212ae new folder")
 	f.Fuzz(func(t *testing.T, src string) { checkPathUse(t, src) })
+}
+
+// TestCollectDefiners: collectDef changes nothing at a word that is not
+// one of collectDefiners, which collect therefore passes by; at each
+// definer it is called as before. Every word of every script of lexCases
+// is tried, after the statements before it were collected.
+func TestCollectDefiners(t *testing.T) {
+	tried := 0
+	for _, src := range lexCases(t) {
+		lx := lexAppleScript(src)
+		var v Verdict
+		an := newAsAn(lx, &v, nil, 0)
+		an.statements(func(st []asToken) {
+			for i := range st {
+				if st[i].kind != asWord && st[i].kind != asVar || st[i].kw.has(kfDefines) {
+					continue
+				}
+				syms, defs := slices.Clone(an.symList), len(an.defList)
+				hs, ps, subs, term := len(an.handlers), len(an.params), an.hasSubs, an.terminal
+				an.collectDef(st, i)
+				tried++
+				if !slices.Equal(syms, an.symList) || defs != len(an.defList) || hs != len(an.handlers) ||
+					ps != len(an.params) || subs != an.hasSubs || term != an.terminal {
+					t.Fatalf("%q: collectDef at %q, no definer, changed what the script defines", src, an.text(st[i]))
+				}
+			}
+			for i := range st {
+				if st[i].kind == asWord || st[i].kind == asVar {
+					an.collectDef(st, i) // as collect did, before the next statement
+				}
+			}
+		})
+		an.release()
+		lx.release()
+	}
+	if tried < 10000 {
+		t.Fatalf("collectDef tried at %d words: the comparison compares little", tried)
+	}
 }

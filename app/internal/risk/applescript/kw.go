@@ -152,6 +152,7 @@ const (
 	kfWrites                       // asWrites: the guard reads the statement's paths as written
 	kfTree                         // asTree: … as changed with everything inside them
 	kfReads                        // asReads: … as read
+	kfDefines                      // collectDefiners: collectDef has work at the word
 )
 
 // maxKW bounds the vocabulary, kwMaxLen its words. slots is a hash table
@@ -208,6 +209,7 @@ func newVocabulary() *vocabulary {
 	v.flagWords(kfWrites, asWrites)
 	v.flagWords(kfTree, asTree)
 	v.flagWords(kfReads, asReads)
+	v.flagWords(kfDefines, collectDefiners)
 	v.indexVerbs()
 	return v
 }

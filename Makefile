@@ -203,6 +203,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzAppleScriptLexer \
 	  ./app/internal/risk:FuzzAppleScript \
 	  ./app/internal/risk/applescript:FuzzLexIndex \
+	  ./app/internal/risk/applescript:FuzzPathUse \
+	  ./app/internal/risk/applescript:FuzzLexAsBefore \
 	  ./app/internal/risk/rate:FuzzFormatWarning \
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk:FuzzShell \

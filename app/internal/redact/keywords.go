@@ -135,11 +135,27 @@ type index struct {
 	hits      []hit    // the keywords found, by keyword then position; nil: none
 	pos       []int    // hits' positions, in the same order
 	present   []uint64 // bit set of the keywords that occur
+	// marks are the markers already in s (markers), once looked for
+	// (marked): every pass over s reads them.
+	marks  [][]int
+	marked bool
 	// Room for the tables of a short text, which most texts are: the
 	// index is then its only allocation.
 	hitRoom     [16]hit
 	posRoom     [16]int
 	presentRoom [5]uint64
+}
+
+// markers returns where the markers String leaves ("[redacted:…]") are in
+// the text, looked for once however many passes ask.
+func (x *index) markers() [][]int {
+	if !x.marked {
+		x.marked = true
+		if strings.Contains(x.s, "[redacted:") {
+			x.marks = markers.FindAllStringIndex(x.s, -1)
+		}
+	}
+	return x.marks
 }
 
 // hit is one keyword w found at p, as the scan finds them.

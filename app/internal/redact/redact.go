@@ -172,10 +172,7 @@ func (e *engine) collectIn(x *index, t int, fast, skip bool) []found {
 	if x.hits == nil {
 		return nil // no keyword, nothing to do
 	}
-	var marks [][]int // markers already in s
-	if strings.Contains(s, "[redacted:") {
-		marks = markers.FindAllStringIndex(s, -1)
-	}
+	marks := x.markers()
 	var finds []found
 	add := func(prio int, r *rule, m []int) {
 		if lo, hi, ok := r.secret(s, m, marks); ok {

@@ -277,7 +277,9 @@ func (an *asAn) collect() {
 				continue
 			}
 			an.collectUse(st, i)
-			an.collectDef(st, i)
+			if t.kw.has(kfDefines) {
+				an.collectDef(st, i)
+			}
 		}
 	})
 	if len(an.handlers) > 0 {
@@ -317,6 +319,10 @@ func (an *asAn) collectUse(st []asToken, i int) {
 		uses[name] |= usedBare
 	}
 }
+
+// collectDefiners are the words collectDef has work at (its cases): the
+// others are passed by on their flags, without a call.
+var collectDefiners = set(`set copy repeat application app process property local global on to script`)
 
 // collectDef records what the statement st defines at its word st[i]:
 // variables set, copied, looped over, declared; handlers and their
@@ -884,8 +890,8 @@ func (an *asAn) scan(st []asToken, head bool) {
 			if t.tlen == 8 && an.text(t) == "activate" || t.tlen == 9 && an.text(t) == "frontmost" {
 				an.noteFront(st, i, app)
 			}
-			if rules := vocab.rules[t.kw]; rules != nil {
-				an.scanRules(rules, st, i, app)
+			if t.kw.has(kfRule) { // the word starts rules: vocab.rules[t.kw] holds them
+				an.scanRules(vocab.rules[t.kw], st, i, app)
 			}
 		}
 	}

@@ -11,11 +11,14 @@ import (
 // names in its string literals.
 
 // asWrites are the verbs after which an AppleScript statement's paths are
-// written; asTree, changed with everything inside them.
+// written; asTree, changed with everything inside them; asReads, read.
+// They are vocabulary words (kfWrites, kfTree, kfReads), so the guard
+// tests a word's flags, not its text.
 var (
 	asWrites = map[string]bool{"write": true, "make": true, "save": true, "duplicate": true, "delete": true,
 		"move": true, "eof": true, "replace": true, "rename": true, "export": true, "copy": true}
-	asTree = map[string]bool{"delete": true, "move": true, "duplicate": true}
+	asTree  = map[string]bool{"delete": true, "move": true, "duplicate": true}
+	asReads = map[string]bool{"read": true, "open": true}
 )
 
 // guard applies the guard to every string literal of the script. It
@@ -57,16 +60,33 @@ func (g *stmtGuard) verbs(an *asAn, st []asToken) {
 		if t.kind != asWord || t.end-t.start > 9 {
 			continue
 		}
-		w := strings.ToLower(an.text(t))
+		f := pathUse(t.kw, an.text(t))
 		switch {
-		case asTree[w]:
+		case f&kfTree != 0:
 			g.u, g.reads = rate.UseTreeWrite, true
-		case asWrites[w] && g.u != rate.UseTreeWrite:
+		case f&kfWrites != 0 && g.u != rate.UseTreeWrite:
 			g.u, g.reads = rate.UseWrite, true
-		case w == "read" || w == "open":
+		case f&kfReads != 0:
 			g.reads = true
 		}
 	}
+}
+
+// pathUse returns the flags of asWrites, asTree and asReads that the word
+// with id kw and text w has. A word's ASCII text is lower case, so its
+// id says it; a text with other letters is folded as Unicode folds it
+// (the Kelvin sign is a k), and looked up by its folded form.
+func pathUse(kw kwID, w string) uint16 {
+	const use = kfWrites | kfTree | kfReads
+	if kw != kwNone {
+		return vocab.flags[kw] & use
+	}
+	for k := 0; k < len(w); k++ {
+		if w[k] >= 0x80 {
+			return vocab.flags[lookupKW(strings.ToLower(w))] & use
+		}
+	}
+	return 0
 }
 
 // guardString applies the guard to the literal st[k] of the statement st.

@@ -1,7 +1,6 @@
 package applescript
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
@@ -150,6 +149,10 @@ const (
 	kfGeneric                      // facts.GenericVerbs: the Standard Suite
 	kfAppVerb                      // facts.AppVerbs
 	kfBlock                        // opens a block: repeat, try, considering, ignoring, script
+	kfWrites                       // asWrites: the guard reads the statement's paths as written
+	kfTree                         // asTree: … as changed with everything inside them
+	kfReads                        // asReads: … as read
+	kfDefines                      // collectDefiners: collectDef has work at the word
 )
 
 // maxKW bounds the vocabulary, kwMaxLen its words. slots is a hash table
@@ -203,6 +206,10 @@ func newVocabulary() *vocabulary {
 	v.flagWords(kfGeneric, facts.GenericVerbs)
 	v.flagWords(kfAppVerb, facts.AppVerbs)
 	v.flagWords(kfBlock, blockOpeners)
+	v.flagWords(kfWrites, asWrites)
+	v.flagWords(kfTree, asTree)
+	v.flagWords(kfReads, asReads)
+	v.flagWords(kfDefines, collectDefiners)
 	v.indexVerbs()
 	return v
 }
@@ -236,32 +243,12 @@ func lookupKW(w string) kwID {
 	return vocab.find(lo, hi, len(w))
 }
 
-// lookupKWIn is lookupKW(string(b[i:j])) for the lexer, which has the
-// lower-cased script in b: the packed word is two loads there (where there
-// are eight bytes to load).
-func lookupKWIn(b []byte, i, j int) kwID {
-	n := j - i
-	if n > kwMaxLen {
-		return kwNone
-	}
-	if n <= 0 || j < 8 || i+8 > len(b) || j > len(b) {
-		return lookupKW(string(b[i:j]))
-	}
-	lo := binary.LittleEndian.Uint64(b[i:]) & kwLoMask[n]
-	hi := binary.LittleEndian.Uint64(b[j-8:]) & kwHiMask[n]
-	return vocab.find(lo, hi, n)
-}
-
-// kwLoMask[n] keeps the bytes of a word of n bytes in its first eight;
-// kwHiMask[n] keeps its last eight when it is longer than eight.
-var kwLoMask, kwHiMask = func() (lo, hi [kwMaxLen + 1]uint64) {
+// kwLoMask[n] keeps the bytes of a word of n bytes in its first eight.
+var kwLoMask = func() (lo [kwMaxLen + 1]uint64) {
 	for n := range lo {
 		lo[n] = 1<<(8*min(n, 8)) - 1 // all ones from 8 on: the shift is 64
-		if n > 8 {
-			hi[n] = ^uint64(0)
-		}
 	}
-	return lo, hi
+	return lo
 }()
 
 func (v *vocabulary) find(lo, hi uint64, n int) kwID {

@@ -2,12 +2,14 @@ package applescript
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
 // TestKeywordLookup checks that every vocabulary word is found by its
 // text, wherever it stands in a script (at the start and the end, where
-// the lexer's look-up cannot load eight bytes, and in between), and that
+// the lexer's look-up cannot load eight bytes, and in between, in either
+// case), and that
 // texts one byte away from a word, or longer, or shorter, are not.
 func TestKeywordLookup(t *testing.T) {
 	if len(vocab.words) < int(kwNamed) {
@@ -20,9 +22,17 @@ func TestKeywordLookup(t *testing.T) {
 		}
 		for _, pad := range []int{0, 3, 9} {
 			for _, tail := range []int{0, 2, 11} {
-				b := []byte(fmt.Sprintf("%*s%s%*s", pad, "", w, tail, ""))
-				if got := lookupKWIn(b, pad, pad+len(w)); got != id {
-					t.Errorf("lookupKWIn(%q at %d) = %d, want %d", w, pad, got, id)
+				for _, form := range []string{w, strings.ToUpper(w)} {
+					if strings.ContainsFunc(w, func(r rune) bool { return r >= 0x80 || !wordBytes[r] }) {
+						break // set-volume: more than one token of a script
+					}
+					src := fmt.Sprintf("%*s%s%*s", pad, "", form, tail, "")
+					lx := lexAppleScript(src)
+					got := lx.toks[0].kw
+					lx.release()
+					if got != id {
+						t.Errorf("the lexer's id of %q in %q = %d, want %d", w, src, got, id)
+					}
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package applescript
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"slices"
 	"strings"
@@ -32,11 +31,11 @@ const (
 )
 
 // asToken is one token. It holds no pointers: its text is a range of the
-// lexer's normalised buffer (asLex.text), so a 1 MB script's 200,000
-// tokens are one flat, unscanned array.
+// source or of the lexer's texts the source does not spell out (asLex.text),
+// so a 1 MB script's 200,000 tokens are one flat, unscanned array.
 type asToken struct {
 	start, end int32 // byte offsets into the source
-	// toff and tlen locate the text in asLex.norm: words lower-cased; ops
+	// toff and tlen locate the text (asLex.text): words lower-cased; ops
 	// the operator ('s for any spelling of it); events and «class» codes
 	// the term they map to; strings their decoded content after a leading
 	// '"' (so no string ever equals a word: use str for the content).
@@ -56,7 +55,7 @@ func (t asToken) isOp(c byte) bool { return t.kind == asOp && t.op == c }
 // varOp is the op a |identifier| spells, as asToken.op: |(| has the text
 // "(" as much as ( has, so t.op == '(' holds exactly where the text is
 // "(" whatever the kind (no other kind of token can have such a text).
-func varOp(text []byte) byte {
+func varOp(text string) byte {
 	switch {
 	case len(text) == 1 && text[0] < 0x80 && !wordBytes[text[0]]:
 		return text[0]
@@ -66,15 +65,22 @@ func varOp(text []byte) byte {
 	return 0
 }
 
-// text returns a token's text (see asToken).
-func (lx *asLex) text(t asToken) string { return lx.norm[t.toff : t.toff+t.tlen] }
+// text returns a token's text (see asToken): a range of the source, or
+// of ext from extBase on.
+func (lx *asLex) text(t asToken) string {
+	if t.toff < lx.extBase {
+		return lx.src[t.toff : t.toff+t.tlen]
+	}
+	o := t.toff - lx.extBase
+	return lx.ext[o : o+t.tlen]
+}
 
 // str returns a string literal's content.
 func (lx *asLex) str(t asToken) string {
 	if t.kind != asString || t.tlen == 0 {
 		return ""
 	}
-	return lx.norm[t.toff+1 : t.toff+t.tlen]
+	return lx.text(t)[1:]
 }
 
 // eventCode returns the raw code of an «event …» token, from the source.
@@ -94,13 +100,16 @@ type asLex struct {
 	toks  []asToken
 	ends  []int32 // the index in toks of each statement's asEOL
 	strs  []int32 // the index in toks of each string literal, in order
-	lb    []byte  // while lexing: the normalised buffer (norm after)
 	names *nameTable
 	src   string
-	// norm holds the tokens' texts: the source with its words lower-cased,
-	// then the texts the source does not spell out (decoded strings, the
-	// terms of «event» and «class» codes).
-	norm string
+	// ext holds the tokens' texts the source does not spell out as they
+	// are: words with upper-case letters, lower-cased; 's however spelt;
+	// decoded strings; the terms of «event» and «class» codes. A token's
+	// text is in ext when its toff is extBase or more (at toff-extBase),
+	// else in src: most texts are the source's own bytes, which are
+	// neither copied nor kept.
+	ext     string
+	extBase int32
 	// problems found while lexing: unterminated strings or comments.
 	unterminated string
 	badUTF8      bool
@@ -118,11 +127,6 @@ func (lx *asLex) release() {
 	lexPool.Put(lx)
 }
 
-// lexPad is how many zero bytes follow the source in the normalised
-// buffer: the keyword look-up loads the eight bytes at a word's start,
-// wherever the word stands.
-const lexPad = 8
-
 // lexAppleScript tokenises src. It never fails: problems are recorded in
 // the result for the analyzer to rate.
 func lexAppleScript(src string) *asLex {
@@ -133,40 +137,80 @@ func lexAppleScript(src string) *asLex {
 	}
 	// The lexer works on a copy on the stack, written back once at the
 	// end.
-	lx := asLex{src: src, names: namePool.Get().(*nameTable), ends: out.ends[:0], strs: out.strs[:0], toks: toks}
-	// The normalised buffer starts as a copy of the source: only words need
-	// folding, and the word scan does it as it goes; everything else
-	// matches byte for byte. Texts the source does not spell out follow
-	// the padding.
 	n := len(src)
-	lx.lb = make([]byte, n+lexPad, n+lexPad+n/16)
-	copy(lx.lb, src)
+	lx := asLex{src: src, names: namePool.Get().(*nameTable), ends: out.ends[:0], strs: out.strs[:0], toks: toks,
+		extBase: int32(n) + 1}
 	// Words are most bytes of a script, blanks most of the rest: words run
 	// on in words, everything else in other. Each keeps its state in
 	// registers; one loop over both would spill it at every token.
-	// The token slice and the buffer go in and out as values: stored
-	// into lx through a pointer at every token, they would pay the
-	// garbage collector's write barrier whenever it marks.
-	toks, lb := lx.toks, lx.lb
+	// The token slice and ext go in and out as values: stored into lx
+	// through a pointer at every token, they would pay the garbage
+	// collector's write barrier whenever it marks.
+	var ext []byte
+	toks = lx.toks
 	for i := 0; i < n; {
 		if wordClass[src[i]] != 0 {
-			toks, i = lx.words(toks, lb, i)
+			toks, ext, i = lx.words(toks, ext, i)
 		} else {
-			toks, lb, i = lx.other(toks, lb, i)
+			toks, ext, i = lx.other(toks, ext, i)
 		}
 	}
-	lx.toks, lx.lb = lx.eol(toks, n), lb
-	// lb is not written again: the string shares its bytes.
-	lx.norm = unsafe.String(&lx.lb[0], len(lx.lb))
-	lx.lb = nil
+	lx.toks = lx.eol(toks, n)
+	if len(ext) > 0 {
+		// ext is not written again, and is this script's alone (never
+		// pooled): the string shares its bytes.
+		lx.ext = unsafe.String(&ext[0], len(ext))
+	}
 	*out = lx
 	return out
 }
 
+// extText appends s to ext, the texts the source does not spell out, and
+// returns ext and where s is: its toff and tlen.
+func (lx *asLex) extText(ext []byte, s string) ([]byte, int32, int32) {
+	ext = lx.extRoom(ext)
+	off := lx.extBase + int32(len(ext))
+	return append(ext, s...), off, int32(len(s))
+}
+
+// extLower appends src[i:j] to ext with A-Z lower-cased, and returns ext
+// and the toff of the text.
+func (lx *asLex) extLower(ext []byte, i, j int) ([]byte, int32) {
+	ext = lx.extRoom(ext)
+	off := len(ext)
+	ext = append(ext, lx.src[i:j]...)
+	low := ext[off:]
+	for k, c := range low {
+		low[k] = lowerTable[c]
+	}
+	return ext, lx.extBase + int32(off)
+}
+
+// extRoom gives ext, on its first text, room for a quarter of the script
+// (the benchmark script's texts not in the source are a seventh of it),
+// so that it seldom grows.
+func (lx *asLex) extRoom(ext []byte) []byte {
+	if ext == nil {
+		ext = make([]byte, 0, len(lx.src)/4+16)
+	}
+	return ext
+}
+
+// lowerAt returns the text src[i:j] with A-Z lower-cased, in place: its
+// toff, the source's own where it has no upper-case letter, else a
+// lower-cased copy in ext (extLower).
+func (lx *asLex) lowerAt(ext []byte, i, j int) ([]byte, int32) {
+	for _, c := range []byte(lx.src[i:j]) {
+		if wordClass[c]&wordUpper != 0 {
+			return lx.extLower(ext, i, j)
+		}
+	}
+	return ext, int32(i)
+}
+
 // other lexes what starts at i, a byte that does not start a word, onto
-// toks (lb, the normalised buffer, may grow), and returns both and where
-// lexing goes on.
-func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int) {
+// toks (ext may grow), and returns both and where lexing goes on.
+func (lx *asLex) other(toks []asToken, ext []byte, i int) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	c := src[i]
@@ -200,27 +244,30 @@ func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int
 		toks = pushOp(toks, i, c)
 		i++
 	case lcQuote:
-		toks, lb, i = lx.lexString(toks, lb, i, 1, '"')
+		toks, ext, i = lx.lexString(toks, ext, i, 1, '"')
 	case lcPipe:
 		j := strings.IndexByte(src[i+1:], '|')
 		if j < 0 || strings.ContainsAny(src[i+1:i+1+j], "\r\n") {
 			lx.unterminated = "|identifier|"
 			toks = pushToken(toks, asVar, i, n, i, n-i)
-			toks[len(toks)-1].kw = lookupKWIn(lb, i, n)
+			toks[len(toks)-1].kw = lookupKW(src[i:n])
 			i = n
 			break
 		}
-		for k := i + 1; k < i+1+j; k++ {
-			lb[k] = lowerTable[src[k]]
-		}
-		toks = pushToken(toks, asVar, i, i+j+2, i+1, j)
-		toks[len(toks)-1].kw = lookupKWIn(lb, i+1, i+1+j)
-		toks[len(toks)-1].op = varOp(lb[i+1 : i+1+j])
+		var toff int32
+		ext, toff = lx.lowerAt(ext, i+1, i+1+j)
+		toks = pushToken(toks, asVar, i, i+j+2, int(toff), j)
+		text := lx.textIn(ext, toks[len(toks)-1])
+		toks[len(toks)-1].kw = lookupKW(text)
+		toks[len(toks)-1].op = varOp(text)
 		i += j + 2
 	case lcApos:
 		if i+1 < n && (src[i+1] == 's' || src[i+1] == 'S') && (i+2 >= n || !isWordByte(src[i+2])) {
-			lb[i+1] = 's' // the text is 's, however spelt
-			toks = pushToken(toks, asOp, i, i+2, i, 2)
+			toff := int32(i)
+			if src[i+1] == 'S' {
+				ext, toff, _ = lx.extText(ext, "'s") // the text is 's, however spelt
+			}
+			toks = pushToken(toks, asOp, i, i+2, int(toff), 2)
 			toks[len(toks)-1].op = opPoss
 			i += 2
 			break
@@ -229,7 +276,7 @@ func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int
 		i++
 	case lcLess:
 		if i+1 < n && src[i+1] == '<' {
-			toks, lb, i = lx.chevron(toks, lb, i, 2, ">>")
+			toks, ext, i = lx.chevron(toks, ext, i, 2, ">>")
 			break
 		}
 		toks = pushOp(toks, i, c)
@@ -238,7 +285,7 @@ func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int
 		toks = pushOp(toks, i, c)
 		i++
 	case lcHigh:
-		toks, lb, i = lx.nonASCII(toks, lb, i)
+		toks, ext, i = lx.nonASCII(toks, ext, i)
 	default:
 		// lcWord, lcDigit are words' (lexAppleScript); what is left is a
 		// blank: space or tab.
@@ -247,48 +294,87 @@ func (lx *asLex) other(toks []asToken, lb []byte, i int) ([]asToken, []byte, int
 			i++
 		}
 	}
-	return toks, lb, i
+	return toks, ext, i
+}
+
+// textIn is text for a token of the script being lexed, whose ext is not
+// yet lx.ext.
+func (lx *asLex) textIn(ext []byte, t asToken) string {
+	if t.toff < lx.extBase {
+		return lx.src[t.toff : t.toff+t.tlen]
+	}
+	o := t.toff - lx.extBase
+	return string(ext[o : o+t.tlen])
 }
 
 // words lexes the word or number at i (a byte of wordClass), the blanks
 // after it, and the words and blanks that follow, onto toks; it returns
-// toks and where lexing goes on.
-func (lx *asLex) words(toks []asToken, lb []byte, i int) ([]asToken, int) {
+// toks, ext and where lexing goes on.
+func (lx *asLex) words(toks []asToken, ext []byte, i int) ([]asToken, []byte, int) {
 	src := lx.src
+	n := len(src)
 	for {
 		// Scan the word, noting whether it has upper-case letters; only
-		// then does it need folding (most words are lower-case). The
-		// padding after the source ends every word.
-		cls := wordClass[lb[i]]
+		// then does its text need a lower-cased copy (most words are
+		// lower-case, and their text is the source's).
+		cls := wordClass[src[i]]
 		j := i + 1
-		for {
-			k := wordClass[lb[j]]
+		for j < n {
+			k := wordClass[src[j]]
 			if k == 0 {
 				break
 			}
 			cls |= k
 			j++
 		}
-		if cls&wordUpper != 0 {
-			for k := i; k < j; k++ {
-				lb[k] = lowerTable[lb[k]]
-			}
-		}
 		if c := src[i]; c <= '9' {
-			j = wordTail(src, lb, i, j)
-			toks = pushToken(toks, asNumber, i, j, i, j-i)
-		} else {
-			if lb[j] >= 0x80 {
-				j = wordTail(src, lb, i, j)
+			// A number: its first run of word bytes lower-cased, the rest
+			// (wordTail: 3.5, 1e3) as written.
+			toff, run := int32(i), j
+			j = wordTail(src, i, j)
+			if cls&wordUpper != 0 {
+				ext, toff = lx.extLower(ext, i, run)
+				ext = append(ext, src[run:j]...)
 			}
-			// The word's keyword id and its name: the keyword's, or one
-			// the script's name table gives it.
+			toks = pushToken(toks, asNumber, i, j, int(toff), j-i)
+		} else {
+			if j < n && src[j] >= 0x80 {
+				// Non-ASCII letters, and the ASCII word bytes after them,
+				// which need lower-casing as much as the first run.
+				run := j
+				j = wordTail(src, i, j)
+				for _, c := range []byte(src[run:j]) {
+					cls |= wordClass[c]
+				}
+			}
+			// The word's text (a lower-cased copy in ext if it has
+			// upper-case letters), keyword id and name: the keyword's, or
+			// one the script's name table gives it.
+			toff, text, upper := int32(i), src[i:j], cls&wordUpper != 0
+			if upper {
+				ext, toff = lx.extLower(ext, i, j)
+				// ext's bytes are never written again where they are
+				// (growing copies them), so the text may share them.
+				text = unsafe.String(&ext[toff-lx.extBase], j-i)
+			}
 			var kw kwID
 			var name asName
 			if w := j - i; w <= kwMaxLen {
-				lo, hi := binary.LittleEndian.Uint64(lb[i:i+8])&kwLoMask[w], uint64(0)
-				if w > 8 {
-					hi = binary.LittleEndian.Uint64(lb[j-8 : j])
+				// The packed word: two loads from the source where eight
+				// bytes follow the word's start, and the word is the
+				// source's.
+				var lo, hi uint64
+				if i+8 <= n {
+					lo = le64(src, i)
+					if w > 8 {
+						hi = le64(src, j-8)
+					}
+					if upper {
+						lo, hi = foldUpper(lo), foldUpper(hi)
+					}
+					lo &= kwLoMask[w]
+				} else {
+					lo, hi = packKW(text)
 				}
 				h := vocab.bucket(lo, hi, w)
 				a, b := &vocab.slots[h], &vocab.slots[h|1]
@@ -303,26 +389,43 @@ func (lx *asLex) words(toks []asToken, lb []byte, i int) ([]asToken, int) {
 					name = lx.names.packed(lo, hi, w)
 				}
 			} else {
-				kw, name = lx.names.word(lb[i:j])
+				kw, name = lx.names.word(text)
 			}
 			if len(toks) == cap(toks) {
 				toks = slices.Grow(toks, 1)
 			}
 			toks = toks[:len(toks)+1]
 			t := &toks[len(toks)-1]
-			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), int32(i), int32(j-i)
+			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), toff, int32(j-i)
 			t.kind, t.op, t.kw, t.name = asWord, 0, kw, name
 		}
 		// A blank most often follows a word, and a word the blank.
-		for lb[j] == ' ' || lb[j] == '\t' {
+		for j < n && (src[j] == ' ' || src[j] == '\t') {
 			j++
 		}
 		i = j
-		if wordClass[lb[i]] == 0 {
+		if i >= n || wordClass[src[i]] == 0 {
 			break
 		}
 	}
-	return toks, i
+	return toks, ext, i
+}
+
+// foldUpper lower-cases the bytes A-Z of x, eight bytes at a time, as
+// lowerTable does one: a byte's low seven bits plus 0x80-c carry into its
+// top bit exactly when they are c or more, and never into the next byte.
+func foldUpper(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	x7 := x &^ high
+	upper := (x7 + ones*(0x80-'A')) &^ (x7 + ones*(0x80-'Z'-1)) &^ x & high
+	return x | upper>>2 // 'A'|0x20 is 'a'
+}
+
+// le64 returns the eight bytes of s from i as a little-endian integer.
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // pushToken appends a token, writing its fields in place: a composite
@@ -342,15 +445,8 @@ func pushOp(toks []asToken, i int, c byte) []asToken {
 	return toks
 }
 
-// appendText appends a text the source does not spell out to the
-// normalised buffer, and returns where it is.
-func appendText(lb []byte, s string) ([]byte, int32, int32) {
-	off := len(lb)
-	return append(lb, s...), int32(off), int32(len(s))
-}
-
 // nonASCII lexes what starts with a byte of 0x80 or above at i.
-func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, int) {
+func (lx *asLex) nonASCII(toks []asToken, ext []byte, i int) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	r, size := utf8.DecodeRuneInString(src[i:])
@@ -371,9 +467,9 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 			i++
 		}
 	case r == '«':
-		toks, lb, i = lx.chevron(toks, lb, i, size, "»")
+		toks, ext, i = lx.chevron(toks, ext, i, size, "»")
 	case r == '“':
-		toks, lb, i = lx.lexString(toks, lb, i, size, '”')
+		toks, ext, i = lx.lexString(toks, ext, i, size, '”')
 	case r == 0x2028 || r == 0x2029:
 		toks = lx.eol(toks, i)
 		i += size
@@ -383,7 +479,6 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 		j := i + size
 		for j < n {
 			if isWordByte(src[j]) {
-				lb[j] = lowerTable[src[j]]
 				j++
 				continue
 			}
@@ -393,14 +488,16 @@ func (lx *asLex) nonASCII(toks []asToken, lb []byte, i int) ([]asToken, []byte, 
 			}
 			j += s2
 		}
-		toks = pushToken(toks, asWord, i, j, i, j-i)
-		toks[len(toks)-1].kw = lookupKWIn(lb, i, j)
+		var toff int32
+		ext, toff = lx.lowerAt(ext, i, j)
+		toks = pushToken(toks, asWord, i, j, int(toff), j-i)
+		toks[len(toks)-1].kw = lookupKW(lx.textIn(ext, toks[len(toks)-1]))
 		i = j
 	default:
 		toks = pushToken(toks, asOp, i, i+size, i, size)
 		i += size
 	}
-	return toks, lb, i
+	return toks, ext, i
 }
 
 // Byte classes for the lexer's dispatch.
@@ -440,7 +537,7 @@ var lexClass = func() (t [256]uint8) {
 // wordTail continues a word past j: non-ASCII letters (AppleScript allows
 // them; a homoglyph makes a different word, never a keyword), and the rest
 // of a number (3.5, 1e3).
-func wordTail(src string, lb []byte, i, j int) int {
+func wordTail(src string, i, j int) int {
 	n := len(src)
 	if src[i] >= '0' && src[i] <= '9' {
 		for j < n && (src[j] == '.' || wordBytes[src[j]]) {
@@ -455,7 +552,6 @@ func wordTail(src string, lb []byte, i, j int) int {
 		}
 		j += size
 		for j < n && wordBytes[src[j]] {
-			lb[j] = lowerTable[src[j]]
 			j++
 		}
 	}
@@ -473,7 +569,7 @@ func (lx *asLex) eol(toks []asToken, at int) []asToken {
 
 // lexString lexes a string literal starting at i (the quote is open bytes
 // long).
-func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune rune) ([]asToken, []byte, int) {
+func (lx *asLex) lexString(toks []asToken, ext []byte, i, open int, closeRune rune) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	j := i + open
@@ -485,31 +581,32 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 		switch {
 		case j < n && src[j] == '"':
 			lx.strs = append(lx.strs, int32(len(toks)))
-			return pushToken(toks, asString, i, j+1, i, j-i), lb, j + 1
+			return pushToken(toks, asString, i, j+1, i, j-i), ext, j + 1
 		case j+1 >= n:
 			// At the end, or a backslash as the last byte (content, then):
 			// the string is open.
 			lx.unterminated = "string"
 			lx.strs = append(lx.strs, int32(len(toks)))
-			return pushToken(toks, asString, i, n, i, n-i), lb, n
+			return pushToken(toks, asString, i, n, i, n-i), ext, n
 		}
 	}
-	// Escapes, or “…”: the text is decoded into the normalised buffer.
-	off := len(lb)
-	lb = append(lb, '"')
-	lb = append(lb, src[i+open:j]...)
+	// Escapes, or “…”: the text is decoded into ext.
+	ext = lx.extRoom(ext)
+	off := len(ext)
+	ext = append(ext, '"')
+	ext = append(ext, src[i+open:j]...)
 	for j < n {
 		c := src[j]
 		if c == '\\' && j+1 < n {
 			switch src[j+1] {
 			case 'n':
-				lb = append(lb, '\n')
+				ext = append(ext, '\n')
 			case 't':
-				lb = append(lb, '\t')
+				ext = append(ext, '\t')
 			case 'r':
-				lb = append(lb, '\r')
+				ext = append(ext, '\r')
 			default:
-				lb = append(lb, src[j+1])
+				ext = append(ext, src[j+1])
 			}
 			j += 2
 			continue
@@ -520,23 +617,23 @@ func (lx *asLex) lexString(toks []asToken, lb []byte, i, open int, closeRune run
 				end = j + utf8.RuneLen(closeRune)
 			}
 			lx.strs = append(lx.strs, int32(len(toks)))
-			return pushToken(toks, asString, i, end, off, len(lb)-off), lb, end
+			return pushToken(toks, asString, i, end, int(lx.extBase)+off, len(ext)-off), ext, end
 		}
-		lb = append(lb, c)
+		ext = append(ext, c)
 		j++
 	}
 	lx.unterminated = "string"
 	lx.strs = append(lx.strs, int32(len(toks)))
-	return pushToken(toks, asString, i, n, off, len(lb)-off), lb, n
+	return pushToken(toks, asString, i, n, int(lx.extBase)+off, len(ext)-off), ext, n
 }
 
 // chevron lexes «event aevtquit», «class cfol» and their <<…>> spelling.
-func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) ([]asToken, []byte, int) {
+func (lx *asLex) chevron(toks []asToken, ext []byte, i, open int, closer string) ([]asToken, []byte, int) {
 	src := lx.src
 	j := strings.Index(src[i+open:], closer)
 	if j < 0 {
 		lx.unterminated = "«…» code"
-		return pushToken(toks, asEvent, i, len(src), 0, 0), lb, len(src)
+		return pushToken(toks, asEvent, i, len(src), 0, 0), ext, len(src)
 	}
 	body := strings.TrimSpace(strings.Join(strings.Fields(src[i+open:i+open+j]), " "))
 	end := i + open + j + len(closer)
@@ -546,7 +643,7 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 	switch kind {
 	case "event":
 		term := eventTerms[strings.ToLower(code)]
-		lb, off, size = appendText(lb, term)
+		ext, off, size = lx.extText(ext, term)
 		toks = pushToken(toks, asEvent, i, end, int(off), int(size))
 		toks[len(toks)-1].kw = lookupKW(term)
 	case "class", "property", "constant", "enum", "type", "keyword":
@@ -555,7 +652,7 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 			term = "«" + strings.ToLower(code) + "»"
 		}
 		for _, w := range strings.Fields(term) {
-			lb, off, size = appendText(lb, w)
+			ext, off, size = lx.extText(ext, w)
 			toks = pushToken(toks, asWord, i, end, int(off), int(size))
 			toks[len(toks)-1].kw = lookupKW(w)
 		}
@@ -563,18 +660,18 @@ func (lx *asLex) chevron(toks []asToken, lb []byte, i, open int, closer string) 
 		// «data utf8…», «data TEXT…», «data utxt…»: text spelled in hex,
 		// read as the string literal it is.
 		if text, ok := dataText(code); ok {
-			lb, off, size = appendText(lb, "\""+text)
+			ext, off, size = lx.extText(ext, "\""+text)
 			lx.strs = append(lx.strs, int32(len(toks)))
 			toks = pushToken(toks, asString, i, end, int(off), int(size))
 			break
 		}
-		lb, off, size = appendText(lb, "«data»")
+		ext, off, size = lx.extText(ext, "«data»")
 		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	default: // «script», «constant» and the like: a value
-		lb, off, size = appendText(lb, "«data»")
+		ext, off, size = lx.extText(ext, "«data»")
 		toks = pushToken(toks, asNumber, i, end, int(off), int(size))
 	}
-	return toks, lb, end
+	return toks, ext, end
 }
 
 // dataText decodes the body of a «data» literal that holds text: a type

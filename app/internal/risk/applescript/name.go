@@ -111,24 +111,16 @@ func (nt *nameTable) grow() {
 }
 
 // word returns the keyword id and the name of the word w (the lexer's
-// way, where w is too long, or too near an end of the script, for packed
+// way, where w is too long, or too near the end of the script, for packed
 // loads).
-func (nt *nameTable) word(w []byte) (kwID, asName) {
+func (nt *nameTable) word(w string) (kwID, asName) {
 	if len(w) > kwMaxLen {
-		if id, ok := nt.long[string(w)]; ok {
+		if id, ok := nt.long[w]; ok {
 			return kwNone, id
 		}
-		return kwNone, nt.name(string(w))
+		return kwNone, nt.name(w)
 	}
-	var lo, hi uint64
-	for k := min(len(w), 8) - 1; k >= 0; k-- {
-		lo = lo<<8 | uint64(w[k])
-	}
-	if len(w) > 8 {
-		for k := len(w) - 1; k >= len(w)-8; k-- {
-			hi = hi<<8 | uint64(w[k])
-		}
-	}
+	lo, hi := packKW(w)
 	if kw := vocab.find(lo, hi, len(w)); kw != kwNone {
 		return kw, asName(kw)
 	}

@@ -81,6 +81,7 @@ type gitStores struct {
 	now   func() time.Time     // nil means time.Now
 	// time is the bound of one start, 0 meaning storeTime (tests).
 	time time.Duration
+	used map[string]bool // the parts looked at during one hide
 }
 
 // storePart is what one part of a store held when it was last read.
@@ -93,14 +94,19 @@ type storePart struct {
 
 // hiddenStore is an object store an unasked action does not see, and why.
 type hiddenStore struct {
-	objects string // the objects folder, resolved
-	repo    string // the repository it was found through
-	secret  string // the secret-named file its history names
-	why     string // or why it could not be read through
+	objects string   // the objects folder, resolved
+	repos   []string // the repositories it was found through
+	secret  string   // the secret-named file its history names
+	why     string   // or why it could not be read through
+	// borrower, when set, is the store whose alternates lead here and
+	// whose history names the secret: its blobs may lie here.
+	borrower string
 }
 
 // hide returns the object stores of the repositories found (git folders
-// and .git files or links, absolute) that an unasked action must not see.
+// and .git files or links, absolute) that an unasked action must not see:
+// those whose trees name a secret file or that cannot be read through,
+// and the stores their alternates lead to, however deep git goes.
 func (s *gitStores) hide(found []string) []hiddenStore {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,58 +118,87 @@ func (s *gitStores) hide(found []string) []hiddenStore {
 		budget = storeTime
 	}
 	deadline := time.Now().Add(budget)
+	// The stores, and the alternates of each: found first, then read.
+	stores := map[string]*hiddenStore{}
+	var order []string
+	alts := map[string][]string{}
 	type queued struct {
 		objects, repo string
 		depth         int
-		tainted       *hiddenStore // the store whose alternate this is, when it is hidden
 	}
 	var queue []queued
-	seen := map[string]bool{}
 	for _, f := range found {
 		for _, o := range storesOf(f) {
-			queue = append(queue, queued{objects: o, repo: repoName(f)})
+			queue = append(queue, queued{o, repoName(f), 0})
 		}
 	}
-	var out []hiddenStore
-	used := map[string]bool{}
 	for len(queue) > 0 {
 		q := queue[0]
 		queue = queue[1:]
-		if seen[q.objects] {
+		if h, ok := stores[q.objects]; ok {
+			if !slices.Contains(h.repos, q.repo) {
+				h.repos = append(h.repos, q.repo)
+			}
 			continue
 		}
-		seen[q.objects] = true
-		h := hiddenStore{objects: q.objects, repo: q.repo}
-		switch {
-		case len(seen) > maxStores:
+		h := &hiddenStore{objects: q.objects, repos: []string{q.repo}}
+		stores[q.objects] = h
+		order = append(order, q.objects)
+		if len(order) > maxStores {
 			h.why = fmt.Sprintf("more than %d object stores are found", maxStores)
-		default:
-			h.secret, h.why = s.check(q.objects, deadline, used)
+			continue
 		}
-		if h.secret == "" && h.why == "" && q.tainted != nil {
-			h.secret, h.why, h.repo = q.tainted.secret, q.tainted.why, q.tainted.repo
-		}
-		var taint *hiddenStore
-		if h.secret != "" || h.why != "" {
-			out = append(out, h)
-			taint = &h
+		h.secret, h.why = s.check(q.objects, deadline, used(s))
+		a, err := alternates(q.objects)
+		if err != nil && h.secret == "" && h.why == "" {
+			h.why = err.Error()
 		}
 		if q.depth < maxAlternateDepth {
-			alts, err := alternates(q.objects)
-			if err != nil && taint == nil {
-				out = append(out, hiddenStore{objects: q.objects, repo: q.repo, why: err.Error()})
+			alts[q.objects] = a
+			for _, o := range a {
+				queue = append(queue, queued{o, q.repo, q.depth + 1})
 			}
-			for _, a := range alts {
-				queue = append(queue, queued{objects: a, repo: q.repo, depth: q.depth + 1, tainted: taint})
+		}
+	}
+	// What a hidden store borrows is hidden with it.
+	var spread func(from *hiddenStore, objects string, depth int)
+	spread = func(from *hiddenStore, objects string, depth int) {
+		for _, o := range alts[objects] {
+			h := stores[o]
+			if h.secret != "" || h.why != "" || h.borrower != "" || depth > maxAlternateDepth {
+				continue
 			}
+			h.borrower, h.secret, h.why = from.objects, from.secret, from.why
+			spread(from, o, depth+1)
+		}
+	}
+	for _, o := range order {
+		if h := stores[o]; h.borrower == "" && (h.secret != "" || h.why != "") {
+			spread(h, o, 1)
+		}
+	}
+	var out []hiddenStore
+	for _, o := range order {
+		if h := stores[o]; h.secret != "" || h.why != "" {
+			out = append(out, *h)
 		}
 	}
 	for p := range s.parts {
-		if !used[p] {
+		if !s.used[p] {
 			delete(s.parts, p) // its store is gone, or not found this time
 		}
 	}
+	s.used = nil
 	return out
+}
+
+// used returns the set of the parts read or kept at this start, made
+// once per hide.
+func used(s *gitStores) map[string]bool {
+	if s.used == nil {
+		s.used = map[string]bool{}
+	}
+	return s.used
 }
 
 // storesOf returns the object stores of a repository found: a git folder
@@ -484,17 +519,44 @@ func readPack(p string, budget *storeBudget) (string, error) {
 	return "", last
 }
 
-// storesNote is the line an unasked action's result gets for each object
-// store it did not see.
-func (e *Executor) storesNote(hidden []hiddenStore) string {
-	var lines []string
+// maxNoted bounds the repositories a result names one by one.
+const maxNoted = 3
+
+// storesNote is what an unasked action's result says of the object stores
+// it did not see: a line for each of the repository it ran in (dir), and
+// one naming the others.
+func (e *Executor) storesNote(hidden []hiddenStore, dir string) string {
+	var lines, others []string
 	for _, h := range hidden {
+		here := ""
+		for _, r := range h.repos {
+			if dir == r || inside(dir, r) {
+				here = r
+			}
+		}
+		if here == "" {
+			if len(others) < maxNoted {
+				others = append(others, e.short(h.repos[0]))
+			}
+			continue
+		}
 		why := "its history holds a file named " + h.secret
-		if h.secret == "" {
-			why = "Airlock could not read its history through to tell whether it holds a secret file (" + h.why + ")"
+		switch {
+		case h.borrower != "" && h.secret != "":
+			why = "it lends its objects to " + e.short(h.borrower) + ", whose history holds a file named " + h.secret
+		case h.secret == "":
+			why = "Airlock could not read it through to tell whether its history holds a secret file (" + h.why + ")"
 		}
 		lines = append(lines, fmt.Sprintf("Airlock hid git's objects of %s (%s) from this command: %s; approve the command to run it with them.",
-			e.short(h.repo), e.short(h.objects), why))
+			e.short(here), e.short(h.objects), why))
+	}
+	if n := len(hidden) - len(lines); n > 0 {
+		more := ""
+		if n > len(others) {
+			more = fmt.Sprintf(" and %d more", n-len(others))
+		}
+		lines = append(lines, fmt.Sprintf("Airlock also hid from it git's objects of %s%s, whose history holds secret files; approving the command runs it with them.",
+			strings.Join(others, ", "), more))
 	}
 	return strings.Join(lines, "\n")
 }

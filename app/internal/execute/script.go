@@ -76,7 +76,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
 		}
 	}
-	note := e.storesNote(hidden)
+	note := e.storesNote(hidden, dir)
 	var confine Confine
 	if e.Sandbox != nil {
 		confine = func(c Command) (Command, func(), error) { return e.Sandbox.Confine(c, kind, g) }

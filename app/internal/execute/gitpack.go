@@ -70,10 +70,36 @@ func (b *storeBudget) spend(objects int, bytes int64) error {
 // the other errors it is not kept (the part is read again next time).
 var errStoreTime = fmt.Errorf("%w: out of the time given to reading it", errStoreBounds)
 
+// nameMemo keeps what rate.SecretFile said of each name met in one part
+// of a store: a repository's trees name the same files version after
+// version, and matching a name against the table costs more than reading
+// it.
+type nameMemo map[string]bool
+
+// secret reports whether rate.SecretFile knows name.
+func (m nameMemo) secret(name []byte) bool {
+	if v, ok := m[string(name)]; ok {
+		return v
+	}
+	_, v := rate.SecretFile(string(name))
+	if len(m) < maxMemoNames {
+		m[string(name)] = v
+	}
+	return v
+}
+
+// maxMemoNames bounds the names a nameMemo keeps.
+const maxMemoNames = 1 << 16
+
 // secretInTree returns the first name of a file (not a folder or a
 // submodule) in the tree body whose name rate.SecretFile knows, "" when
-// there is none. Entries are "mode name\0id", the id of h's size.
+// there is none. Entries are "mode name\0id", the id of idSize bytes.
 func secretInTree(body []byte, idSize int) (string, error) {
+	return nameMemo{}.inTree(body, idSize)
+}
+
+// inTree is secretInTree, remembering the names met in m.
+func (m nameMemo) inTree(body []byte, idSize int) (string, error) {
 	for len(body) > 0 {
 		sp := bytes.IndexByte(body, ' ')
 		if sp < 1 || sp > 7 {
@@ -91,8 +117,8 @@ func secretInTree(body []byte, idSize int) (string, error) {
 			return "", fmt.Errorf("%w: a tree entry ends early", errGitObject)
 		}
 		name := rest[:nul]
-		if m := string(mode); m != "40000" && m != "040000" && m != "160000" {
-			if _, ok := rate.SecretFile(string(name)); ok {
+		if md := string(mode); md != "40000" && md != "040000" && md != "160000" {
+			if m.secret(name) {
 				return string(name), nil
 			}
 		}
@@ -211,13 +237,39 @@ type packReader struct {
 	cache   map[int][]byte
 	cached  int
 	budget  *storeBudget
+	names   nameMemo
+	inflater
+}
+
+// inflater reads zlib streams with one reader, reset for each: a new one
+// costs tens of kilobytes.
+type inflater struct {
+	z  io.ReadCloser
+	br *bufio.Reader
+}
+
+// open returns a reader of the zlib stream r.
+func (f *inflater) open(r io.Reader) (*bufio.Reader, error) {
+	if f.z == nil {
+		z, err := zlib.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errGitObject, err)
+		}
+		f.z, f.br = z, bufio.NewReaderSize(z, 512)
+		return f.br, nil
+	}
+	if err := f.z.(zlib.Resetter).Reset(r, nil); err != nil {
+		return nil, fmt.Errorf("%w: %v", errGitObject, err)
+	}
+	f.br.Reset(f.z)
+	return f.br, nil
 }
 
 // secretInPack returns the first secret-named file (secretInTree) that a
 // tree of the pack r (of size bytes, with the index x) names, "" when
 // there is none. Every entry is looked at; only trees are inflated.
 func secretInPack(r io.ReaderAt, size int64, x *packIndex, budget *storeBudget) (string, error) {
-	p := &packReader{r: r, size: size, idSize: x.idSize, cache: map[int][]byte{}, budget: budget}
+	p := &packReader{r: r, size: size, idSize: x.idSize, cache: map[int][]byte{}, budget: budget, names: nameMemo{}}
 	if err := p.header(len(x.offsets)); err != nil {
 		return "", err
 	}
@@ -237,7 +289,7 @@ func secretInPack(r io.ReaderAt, size int64, x *packIndex, budget *storeBudget) 
 		if err != nil {
 			return "", err
 		}
-		name, err := secretInTree(body, p.idSize)
+		name, err := p.names.inTree(body, p.idSize)
 		if name != "" || err != nil {
 			return name, err
 		}
@@ -445,12 +497,10 @@ func (p *packReader) inflate(i int) ([]byte, error) {
 	if err := p.budget.spend(0, e.size); err != nil {
 		return nil, err
 	}
-	z, err := zlib.NewReader(io.NewSectionReader(p.r, e.data, e.end-e.data))
+	br, err := p.open(io.NewSectionReader(p.r, e.data, e.end-e.data))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errGitObject, err)
+		return nil, err
 	}
-	defer z.Close()
-	br := bufio.NewReader(z)
 	body := make([]byte, e.size)
 	if _, err := io.ReadFull(br, body); err != nil {
 		return nil, fmt.Errorf("%w: a pack entry's content ends before the %d bytes its header says", errGitObject, e.size)

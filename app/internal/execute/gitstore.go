@@ -1,8 +1,6 @@
 package execute
 
 import (
-	"bufio"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +84,7 @@ type gitStores struct {
 
 // storePart is what one part of a store held when it was last read.
 type storePart struct {
-	stamp  string // what says it changed (partStamp)
+	stamp  partStamp // what says it changed
 	racy   bool   // read too soon after its last change: read it again
 	secret string // the secret-named file a tree in it names, "" for none
 	err    error  // why it could not be read: taken for a secret found
@@ -372,12 +370,12 @@ func isHex(s string) bool {
 // not kept.
 func (s *gitStores) part(p string, deadline time.Time, used map[string]bool, read func(string, *storeBudget) (string, error)) storePart {
 	used[p] = true
-	stamp, racy := s.partStamp(p)
-	if old, ok := s.parts[p]; ok && stamp != "" && old.stamp == stamp && !old.racy {
+	stamp, stamped, racy := s.partStamp(p)
+	if old, ok := s.parts[p]; ok && stamped && old.stamp == stamp && !old.racy {
 		return old
 	}
 	secret, err := read(p, partBudget(deadline))
-	part := storePart{stamp: stamp, racy: racy, secret: secret, err: err}
+	part := storePart{stamp: stamp, racy: racy || !stamped, secret: secret, err: err}
 	if err != nil {
 		part.err = fmt.Errorf("%s: %w", p, err)
 	}
@@ -387,11 +385,17 @@ func (s *gitStores) part(p string, deadline time.Time, used map[string]bool, rea
 	return part
 }
 
-// partStamp is what says the part p changed: a loose folder's stamp, or
-// a pack's and its index's; "" when it cannot be looked at (then it is
-// read every time). racy says a change was too recent for the stamp to
-// be trusted next time.
-func (s *gitStores) partStamp(p string) (string, bool) {
+// partStamp is what says a part changed: a loose folder's stamp, or a
+// pack's and its index's, with their sizes.
+type partStamp [2]struct {
+	folderStamp
+	size int64
+}
+
+// partStamp returns the stamp of the part p; false when it cannot be
+// looked at (then it is read every time). racy says a change was too
+// recent for the stamp to be trusted next time.
+func (s *gitStores) partStamp(p string) (stamp partStamp, ok, racy bool) {
 	now := time.Now
 	if s.now != nil {
 		now = s.now
@@ -401,18 +405,16 @@ func (s *gitStores) partStamp(p string) (string, bool) {
 	if strings.HasSuffix(p, ".pack") {
 		files = append(files, strings.TrimSuffix(p, ".pack")+".idx")
 	}
-	var b strings.Builder
-	racy := false
-	for _, f := range files {
+	for i, f := range files {
 		var st unix.Stat_t
 		if err := unix.Lstat(f, &st); err != nil {
-			return "", false
+			return stamp, false, false
 		}
 		fs := stampOf(&st)
 		racy = racy || t.Sub(fs.mtime) < racyWindow || t.Sub(fs.ctime) < racyWindow
-		fmt.Fprintf(&b, "%d.%d.%d.%d.%d;", fs.dev, fs.ino, st.Size, fs.mtime.UnixNano(), fs.ctime.UnixNano())
+		stamp[i].folderStamp, stamp[i].size = fs, st.Size
 	}
-	return b.String(), racy
+	return stamp, true, racy
 }
 
 // readLooseFolder reads the loose objects of the folder objects/xx and
@@ -422,6 +424,8 @@ func readLooseFolder(dir string, budget *storeBudget) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var z inflater
+	names := nameMemo{}
 	for _, e := range entries {
 		name := e.Name()
 		idSize := (len(name) + 2) / 2
@@ -431,7 +435,7 @@ func readLooseFolder(dir string, budget *storeBudget) (string, error) {
 		if err := budget.spend(1, 0); err != nil {
 			return "", err
 		}
-		secret, err := looseSecret(filepath.Join(dir, name), idSize, budget)
+		secret, err := looseSecret(filepath.Join(dir, name), idSize, budget, &z, names)
 		if secret != "" || err != nil {
 			return secret, err
 		}
@@ -441,19 +445,17 @@ func readLooseFolder(dir string, budget *storeBudget) (string, error) {
 
 // looseSecret reads one loose object: only its header, unless it is a
 // tree, which is read whole (at most maxTreeObject bytes) for a
-// secret-named file.
-func looseSecret(p string, idSize int, budget *storeBudget) (string, error) {
+// secret-named file, with the reader z and the names met in names.
+func looseSecret(p string, idSize int, budget *storeBudget, z *inflater, names nameMemo) (string, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	z, err := zlib.NewReader(bufio.NewReaderSize(f, 512))
+	br, err := z.open(f)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", errGitObject, err)
+		return "", err
 	}
-	defer z.Close()
-	br := bufio.NewReaderSize(z, 512)
 	kind, size, err := readObjectHeader(br)
 	if err != nil || kind != "tree" {
 		return "", err
@@ -468,7 +470,7 @@ func looseSecret(p string, idSize int, budget *storeBudget) (string, error) {
 	if _, err := io.ReadFull(br, body); err != nil {
 		return "", fmt.Errorf("%w: its content ends before the %d bytes its header says", errGitObject, size)
 	}
-	return secretInTree(body, idSize)
+	return names.inTree(body, idSize)
 }
 
 // readPack reads the pack p with its index beside it and returns the

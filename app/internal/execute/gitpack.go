@@ -364,7 +364,7 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex, byOff map[int64]int
 	e.kind, e.size = int(c>>4)&7, int64(c&15)
 	for shift := 4; ok && c&0x80 != 0; shift += 7 {
 		if shift > 56 {
-			return fmt.Errorf("%w: a pack entry's size is over 64 bits", errGitObject)
+			return fmt.Errorf("%w: a pack entry's size is over 63 bits", errGitObject)
 		}
 		c, ok = next()
 		e.size |= int64(c&0x7f) << shift
@@ -535,7 +535,7 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	if !ok1 || !ok2 || src != int64(len(base)) {
 		return nil, fmt.Errorf("%w: a delta for a base of another size", errGitObject)
 	}
-	if dst > maxTreeObject {
+	if dst < 0 || dst > maxTreeObject {
 		return nil, fmt.Errorf("%w: a delta's result of %d bytes, over the %d read", errStoreBounds, dst, maxTreeObject)
 	}
 	out := make([]byte, 0, dst)

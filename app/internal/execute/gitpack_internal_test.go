@@ -21,6 +21,9 @@ type packObj struct {
 	base int    // for packOfsDelta: the entry it is a delta of
 	ref  []byte // for packRefDelta: the id of its base
 	id   []byte
+	// declared, when not 0, is the size its header says instead of the
+	// body's.
+	declared uint64
 }
 
 // buildPack writes the objects as a pack of version 2 and its index,
@@ -33,7 +36,10 @@ func buildPack(objs []packObj) (idx, pack []byte) {
 	offs := make([]int64, len(objs))
 	for i, o := range objs {
 		offs[i] = int64(p.Len())
-		size := len(o.body)
+		size := uint64(len(o.body))
+		if o.declared != 0 {
+			size = o.declared
+		}
 		c := byte(o.kind<<4) | byte(size&15)
 		size >>= 4
 		for size > 0 {
@@ -159,6 +165,9 @@ func builtPacks() map[string]struct {
 		}, err: true},
 		"a tree of a bad entry": {objs: []packObj{
 			{kind: packTree, body: []byte("100644 .env"), id: idOf("tree", []byte("x"))},
+		}, err: true},
+		"an entry of a size over 63 bits": {objs: []packObj{
+			{kind: packTree, body: plain, id: idOf("tree", plain), declared: 1 << 63},
 		}, err: true},
 		"an entry of kind 5": {objs: []packObj{
 			{kind: 5, body: plain, id: idOf("tree", plain)},

@@ -85,9 +85,9 @@ type gitStores struct {
 // storePart is what one part of a store held when it was last read.
 type storePart struct {
 	stamp  partStamp // what says it changed
-	racy   bool   // read too soon after its last change: read it again
-	secret string // the secret-named file a tree in it names, "" for none
-	err    error  // why it could not be read: taken for a secret found
+	racy   bool      // read too soon after its last change: read it again
+	secret string    // the secret-named file a tree in it names, "" for none
+	err    error     // why it could not be read: taken for a secret found
 }
 
 // hiddenStore is an object store an unasked action does not see, and why.

@@ -200,9 +200,16 @@ func used(s *gitStores) map[string]bool {
 }
 
 // storesOf returns the object stores of a repository found: a git folder
-// (its objects, and its commondir's), or a .git file or link naming one.
-// Resolved; those that do not exist are left out.
+// (its objects, and its commondir's), a .git file or link naming one, or
+// an object store itself (a folder objects). Resolved; those that do not
+// exist are left out.
 func storesOf(found string) []string {
+	if filepath.Base(found) == "objects" {
+		if r, err := filepath.EvalSymlinks(found); err == nil {
+			return []string{r}
+		}
+		return nil
+	}
 	dir := found
 	if fi, err := os.Stat(found); err == nil && fi.Mode().IsRegular() {
 		text, err := readSmall(found)
@@ -235,10 +242,14 @@ func storesOf(found string) []string {
 }
 
 // repoName is how the person knows the repository found: the work tree a
-// .git lies in, or the git folder itself.
+// .git lies in, or the git folder itself (that of an object store found
+// alone).
 func repoName(found string) string {
-	if filepath.Base(found) == ".git" {
+	switch filepath.Base(found) {
+	case ".git":
 		return filepath.Dir(found)
+	case "objects":
+		return repoName(filepath.Dir(found))
 	}
 	return found
 }

@@ -460,3 +460,40 @@ func packKinds(t *testing.T, p string) map[int]int {
 	}
 	return kinds
 }
+
+// TestGitStoresFoundAlone: the roots' walk finds an object store kept
+// without its repository (a folder objects holding a folder pack: git
+// reads it through GIT_OBJECT_DIRECTORY), and a git folder whose objects
+// is a link to a store elsewhere.
+func TestGitStoresFoundAlone(t *testing.T) {
+	dir := resolvedTemp(t)
+	src := filepath.Join(dir, "src")
+	secretHistory(t, src)
+	gitIn(t, src, "gc", "-q")
+	root := filepath.Join(dir, "root")
+	copied := filepath.Join(root, "backup", "objects")
+	if err := os.MkdirAll(filepath.Dir(copied), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-r", filepath.Join(src, ".git", "objects"), copied).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	linked := filepath.Join(root, "linked")
+	os.MkdirAll(linked, 0o755)
+	gitIn(t, linked, "init", "-q", "--bare")
+	os.RemoveAll(filepath.Join(linked, "objects"))
+	if err := os.Symlink(filepath.Join(src, ".git", "objects"), filepath.Join(linked, "objects")); err != nil {
+		t.Fatal(err)
+	}
+	var x rootLinks
+	_, repos, err := x.secretFiles([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(repos)
+	if want := []string{copied, linked}; !slices.Equal(repos, want) {
+		t.Fatalf("the walk found %q, want %q", repos, want)
+	}
+	var s gitStores
+	wantHidden(t, s.hide(repos), ".env", copied, filepath.Join(src, ".git", "objects"))
+}

@@ -77,9 +77,10 @@ type gitMarks uint8
 
 const (
 	markHEAD      gitMarks = 1 << iota // an entry HEAD
-	markObjects                        // a folder objects
+	markObjects                        // a folder objects, or a link
 	markCommondir                      // an entry commondir
 	markGitFile                        // a .git that is a file or a link
+	markPack                           // a folder pack: in a folder objects, an object store
 )
 
 // mark returns what the entry name, of type t, adds to a folder's marks.
@@ -87,8 +88,10 @@ func mark(name string, t fs.FileMode) gitMarks {
 	switch {
 	case name == "HEAD":
 		return markHEAD
-	case name == "objects" && t.IsDir():
+	case name == "objects" && (t.IsDir() || t&fs.ModeSymlink != 0):
 		return markObjects
+	case name == "pack" && t.IsDir():
+		return markPack
 	case name == "commondir":
 		return markCommondir
 	case name == ".git" && !t.IsDir():
@@ -99,10 +102,15 @@ func mark(name string, t fs.FileMode) gitMarks {
 
 // gitFound returns the repositories the folder dir, indexed as f, is or
 // leads to: itself when it holds HEAD and objects or a commondir, its
-// .git when that is a file or link.
+// .git when that is a file or link; and itself when it is a folder objects
+// holding a folder pack, an object store whatever holds it (git reads one
+// through GIT_OBJECT_DIRECTORY: a copy kept without its HEAD).
 func gitFound(dir string, f *indexedFolder) []string {
 	var out []string
 	if f.git&markHEAD != 0 && f.git&(markObjects|markCommondir) != 0 {
+		out = append(out, dir)
+	}
+	if f.git&markPack != 0 && filepath.Base(dir) == "objects" {
 		out = append(out, dir)
 	}
 	if f.git&markGitFile != 0 {

@@ -3,6 +3,7 @@ package execute
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
@@ -29,7 +30,7 @@ const (
 	maxDeltaChain = 10_000    // deltas on the way to a tree's base (git writes 50 by default)
 	maxBaseCache  = 64 << 20  // bytes of trees kept as the bases of deltas
 	maxStoreBytes = 2 << 30   // bytes of trees inflated in one part of a store
-	maxStoreItems = 4_000_000 // objects in one part of a store
+	maxStoreItems = 2_000_000 // objects in one part of a store (a pack's entries take 40 bytes each)
 )
 
 // errStoreBounds is wrapped by the error of a part of an object store past
@@ -222,10 +223,10 @@ const (
 type packEntry struct {
 	off, end int64 // where it starts, where the next starts
 	data     int64 // where its zlib stream starts
-	kind     int   // as stored: a delta is packOfsDelta or packRefDelta
 	size     int64 // inflated: the object's, or the delta's
-	base     int   // a delta's base, by entry number; -1 for none
-	resolved int   // the kind of object it is (a delta's base's), 0 until known
+	base     int32 // a delta's base, by entry number; -1 for none
+	kind     uint8 // as stored: a delta is packOfsDelta or packRefDelta
+	resolved uint8 // the kind of object it is (a delta's base's), 0 until known
 }
 
 // packReader reads the trees of one pack.
@@ -321,7 +322,6 @@ func (p *packReader) index(x *packIndex) error {
 	if len(slices.Compact(slices.Clone(offs))) != len(offs) {
 		return fmt.Errorf("%w: two objects at one offset of a pack", errGitObject)
 	}
-	byOff := make(map[int64]int, len(offs))
 	p.entries = make([]packEntry, len(offs))
 	for i, off := range offs {
 		end := p.size - int64(p.idSize)
@@ -329,13 +329,12 @@ func (p *packReader) index(x *packIndex) error {
 			end = offs[i+1]
 		}
 		p.entries[i] = packEntry{off: off, end: end, base: -1}
-		byOff[off] = i
 	}
 	for i := range p.entries {
 		if err := p.budget.spend(1, 0); err != nil {
 			return err
 		}
-		if err := p.entryHeader(&p.entries[i], x, byOff); err != nil {
+		if err := p.entryHeader(&p.entries[i], x); err != nil {
 			return err
 		}
 	}
@@ -347,7 +346,7 @@ func (p *packReader) index(x *packIndex) error {
 const maxEntryHeader = 10 + 10 + 32
 
 // entryHeader reads the header of e: its kind, size, and a delta's base.
-func (p *packReader) entryHeader(e *packEntry, x *packIndex, byOff map[int64]int) error {
+func (p *packReader) entryHeader(e *packEntry, x *packIndex) error {
 	buf := make([]byte, min(int64(maxEntryHeader), e.end-e.off))
 	if _, err := p.r.ReadAt(buf, e.off); err != nil {
 		return fmt.Errorf("%w: a pack entry's header: %v", errGitObject, err)
@@ -361,7 +360,7 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex, byOff map[int64]int
 		return buf[i-1], true
 	}
 	c, ok := next()
-	e.kind, e.size = int(c>>4)&7, int64(c&15)
+	e.kind, e.size = (c>>4)&7, int64(c&15)
 	for shift := 4; ok && c&0x80 != 0; shift += 7 {
 		if shift > 56 {
 			return fmt.Errorf("%w: a pack entry's size is over 63 bits", errGitObject)
@@ -384,7 +383,7 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex, byOff map[int64]int
 			c, ok = next()
 			rel = (rel+1)<<7 | int64(c&0x7f)
 		}
-		b, found := byOff[e.off-rel]
+		b, found := p.at(e.off - rel)
 		if !ok || rel <= 0 || !found {
 			return fmt.Errorf("%w: a delta whose base is no object of its pack", errGitObject)
 		}
@@ -398,12 +397,18 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex, byOff map[int64]int
 		if !found {
 			return fmt.Errorf("%w: a delta whose base is not in its pack", errGitObject)
 		}
-		e.base = byOff[off]
+		e.base, _ = p.at(off)
 	default:
 		return fmt.Errorf("%w: a pack entry of unknown kind %d", errGitObject, e.kind)
 	}
 	e.data = e.off + int64(i)
 	return nil
+}
+
+// at returns the number of the entry at offset off.
+func (p *packReader) at(off int64) (int32, bool) {
+	i, found := slices.BinarySearchFunc(p.entries, off, func(e packEntry, off int64) int { return cmp.Compare(e.off, off) })
+	return int32(i), found
 }
 
 // resolve finds the kind of object entry i is: its own, or its delta
@@ -416,7 +421,7 @@ func (p *packReader) resolve(i int) error {
 			return fmt.Errorf("%w: a chain of over %d deltas, or a loop", errGitObject, maxDeltaChain)
 		}
 		chain = append(chain, j)
-		j = p.entries[j].base
+		j = int(p.entries[j].base)
 	}
 	kind := p.entries[j].resolved
 	if kind == 0 {
@@ -448,7 +453,7 @@ func (p *packReader) content(i int) ([]byte, error) {
 			return nil, fmt.Errorf("%w: a chain of over %d deltas", errGitObject, maxDeltaChain)
 		}
 		chain = append(chain, j)
-		j = p.entries[j].base
+		j = int(p.entries[j].base)
 	}
 	if body == nil {
 		b, err := p.inflate(j)

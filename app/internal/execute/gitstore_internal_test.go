@@ -456,7 +456,7 @@ func packKinds(t *testing.T, p string) map[int]int {
 	}
 	kinds := map[int]int{}
 	for _, e := range r.entries {
-		kinds[e.kind]++
+		kinds[int(e.kind)]++
 	}
 	return kinds
 }

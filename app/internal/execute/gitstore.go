@@ -313,8 +313,8 @@ func (s *gitStores) check(objects string, deadline time.Time, used map[string]bo
 		p := filepath.Join(objects, e.Name())
 		var part storePart
 		switch name := e.Name(); {
-		case name == "info":
-			continue
+		case name == "info" || name == ".DS_Store":
+			continue // what git knows of the store, and Finder's notes: no object
 		case name == "pack" && e.IsDir():
 			secret, why := s.packs(p, deadline, used)
 			if secret != "" || why != "" {
@@ -349,8 +349,8 @@ func (s *gitStores) packs(dir string, deadline time.Time, used map[string]bool) 
 				return part.secret, errText(part.err)
 			}
 		case strings.HasPrefix(name, "pack-") && slices.Contains([]string{"idx", "rev", "bitmap", "keep", "promisor", "mtimes"}, ext),
-			base == "multi-pack-index":
-			// what git knows of a pack: no object's content
+			strings.HasPrefix(base, "multi-pack-index"), name == ".DS_Store":
+			// what git knows of a pack, and Finder's notes: no object's content
 		default:
 			return "", fmt.Sprintf("its packs hold %s, which Airlock cannot vouch for (a pack being received?)", name)
 		}

@@ -497,3 +497,30 @@ func TestGitStoresFoundAlone(t *testing.T) {
 	var s gitStores
 	wantHidden(t, s.hide(repos), ".env", copied, filepath.Join(src, ".git", "objects"))
 }
+
+// TestGitStoresKnownFiles: what git writes beside its objects (a
+// multi-pack index and its bitmap, a pack's reverse index, a kept pack,
+// the commit graph) and Finder's .DS_Store are no reason to hide a store.
+func TestGitStoresKnownFiles(t *testing.T) {
+	repo := filepath.Join(resolvedTemp(t), "r")
+	os.MkdirAll(repo, 0o755)
+	gitIn(t, repo, "init", "-q")
+	writeIn(t, repo, map[string]string{"a.txt": "a\n"})
+	gitIn(t, repo, "add", ".")
+	gitIn(t, repo, "commit", "-qm", "a")
+	gitIn(t, repo, "-c", "pack.writeReverseIndex=true", "repack", "-q", "-a", "-d", "--write-midx", "--write-bitmap-index")
+	gitIn(t, repo, "commit-graph", "write", "--reachable")
+	objects := filepath.Join(repo, ".git", "objects")
+	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "pack-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %q", packs)
+	}
+	writeIn(t, objects, map[string]string{".DS_Store": "Bud1", "pack/.DS_Store": "Bud1",
+		"pack/" + strings.TrimSuffix(filepath.Base(packs[0]), ".pack") + ".keep": ""})
+	names, _ := filepath.Glob(filepath.Join(objects, "pack", "*"))
+	t.Logf("%q", names)
+	var s gitStores
+	if h := s.hide([]string{filepath.Join(repo, ".git")}); len(h) != 0 {
+		t.Errorf("hidden: %+v", h)
+	}
+}

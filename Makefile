@@ -232,6 +232,9 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzGitValue \
 	  ./app/internal/execute:FuzzParseIndex \
 	  ./app/internal/execute:FuzzReadLoose \
+	  ./app/internal/execute:FuzzSecretInPack \
+	  ./app/internal/execute:FuzzApplyDelta \
+	  ./app/internal/execute:FuzzSecretInTree \
 	  ./app/internal/sandbox:FuzzReadLayer \
 	  ./app/internal/redact:FuzzRedact \
 	  ./app/internal/redact:FuzzKeywordScan \

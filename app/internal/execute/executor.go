@@ -39,6 +39,9 @@ type Executor struct {
 	// home is the index of the home's folders outside the roots
 	// (homesecrets.go), for Linux, where the sandbox hides by path.
 	home homeIndex
+	// stores is what the parts of the repositories' object stores hold
+	// (gitstore.go).
+	stores gitStores
 	// boxMu guards Sandbox for KillEscaped, which reads it without the
 	// turn (the kill switch does not wait for one); Reconfigure writes it
 	// holding both.

@@ -70,27 +70,29 @@ type homeIndex struct {
 // that are not hidden already and the links to such files, one by one,
 // and the folders too large to walk (or holding too many), whole.
 // Absolute. A home inside a root is the roots' walk: nothing is returned.
-// The error wraps ErrSecretsUnhidden and names the folder when a folder
-// too large to walk holds a root.
-func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
+// Also returned are the git repositories of the folders walked
+// (gitFound), whose object stores gitStores checks. The error wraps
+// ErrSecretsUnhidden and names the folder when a folder too large to walk
+// holds a root.
+func (h *homeIndex) secretFiles(home string, roots []string) (files, repos []string, err error) {
 	if home == "" || !filepath.IsAbs(home) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// The roots are resolved (sanitize.Config.Roots): so is the home, or a
 	// root reached through a linked home would be taken for a folder of it
 	// and hidden whole.
-	home, err := filepath.EvalSymlinks(home)
+	home, err = filepath.EvalSymlinks(home)
 	if err != nil {
-		return nil, nil // no home to read
+		return nil, nil, nil // no home to read
 	}
 	for _, r := range roots {
 		if home == r || inside(home, r) {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	entries, err := os.ReadDir(home)
 	if err != nil {
-		return nil, nil // nothing of the home to read
+		return nil, nil, nil // nothing of the home to read
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -118,12 +120,13 @@ func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
 			}
 		case t.IsDir():
 			seen[p] = true
-			found, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent)
+			found, gits, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			spent += n
 			out = append(out, found...)
+			repos = append(repos, gits...)
 		}
 	}
 	for p := range h.folders {
@@ -131,14 +134,14 @@ func (h *homeIndex) secretFiles(home string, roots []string) ([]string, error) {
 			delete(h.folders, p) // gone, or now hidden or a root
 		}
 	}
-	return out, nil
+	return out, repos, nil
 }
 
 // folder walks one folder of the home, when budget (folders of the home's
 // index) is not spent, and returns what to hide in it and the folders its
-// index holds. Past its bounds the folder itself is hidden, unless it
-// holds a root.
-func (h *homeIndex) folder(dir string, roots []string, budget int) ([]string, int, error) {
+// index holds, and the git repositories in it. Past its bounds the folder
+// itself is hidden, unless it holds a root.
+func (h *homeIndex) folder(dir string, roots []string, budget int) (found, repos []string, n int, err error) {
 	var inner []string
 	for _, r := range roots {
 		if inside(r, dir) {
@@ -152,28 +155,30 @@ func (h *homeIndex) folder(dir string, roots []string, budget int) ([]string, in
 	}
 	x.limit = h.bound(h.folderLimit, maxHomeFolderEntries)
 	x.skip = func(d string) bool { return slices.Contains(inner, d) }
-	var found []string
 	stop := walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
 	if budget > 0 {
-		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) { found = secretsIn(found, d, f) })
+		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) {
+			found = secretsIn(found, d, f)
+			repos = append(repos, gitFound(d, f)...)
+		})
 	}
-	n := len(x.folders) // one lstat each at the next walk: what this folder costs
+	n = len(x.folders) // one lstat each at the next walk: what this folder costs
 	if n > budget {
 		stop = walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
 	}
 	if stop == "" && len(found) <= h.bound(h.secrets, maxHomeFolderSecrets) {
-		return found, n, nil
+		return found, repos, n, nil
 	}
 	if len(inner) > 0 {
 		why := string(stop)
 		if why == "" {
 			why = fmt.Sprintf("%s holds more than %d files whose names say they hold a secret", dir, h.bound(h.secrets, maxHomeFolderSecrets))
 		}
-		return nil, n, fmt.Errorf("%w: %s, more than Airlock looks through before each command, and it holds the sandbox root %s; "+
+		return nil, nil, n, fmt.Errorf("%w: %s, more than Airlock looks through before each command, and it holds the sandbox root %s; "+
 			"a command runs unasked only when the secret files of the home are hidden, so this one runs only if you approve it",
 			ErrSecretsUnhidden, why, inner[0])
 	}
-	return []string{dir}, n, nil
+	return []string{dir}, nil, n, nil
 }
 
 // bound is v, or def when v is 0.

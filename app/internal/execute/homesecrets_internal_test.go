@@ -43,7 +43,7 @@ func TestHomeSecretFiles(t *testing.T) {
 	}
 	roots := []string{filepath.Join(home, "Documents", "proj")}
 	var h homeIndex
-	got, err := h.secretFiles(home, roots)
+	got, _, err := h.secretFiles(home, roots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestHomeSecretFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.folders[filepath.Join(home, "work")].now = settled
-	got, err = h.secretFiles(home, roots)
+	got, _, err = h.secretFiles(home, roots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestHomeSecretFiles(t *testing.T) {
 		t.Errorf("after adding work/id_rsa: %q", got)
 	}
 	// A home inside a root is the roots' walk.
-	if got, err := h.secretFiles(home, []string{home}); err != nil || len(got) != 0 {
+	if got, _, err := h.secretFiles(home, []string{home}); err != nil || len(got) != 0 {
 		t.Errorf("home as a root: %q, %v", got, err)
 	}
 }
@@ -85,7 +85,7 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 		"Documents/proj/.env", "Documents/a/b/c/d")
 	roots := []string{filepath.Join(home, "Documents", "proj")}
 	h := homeIndex{folderLimit: 6, secrets: 2}
-	got, err := h.secretFiles(home, roots)
+	got, _, err := h.secretFiles(home, roots)
 	if !errors.Is(err, ErrSecretsUnhidden) {
 		t.Fatalf("Documents past the bound holds a root: got %q, %v", got, err)
 	}
@@ -96,11 +96,11 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	h = homeIndex{folderLimit: 6, secrets: 2}
-	if got, err := h.secretFiles(link, roots); !errors.Is(err, ErrSecretsUnhidden) {
+	if got, _, err := h.secretFiles(link, roots); !errors.Is(err, ErrSecretsUnhidden) {
 		t.Errorf("through a link to the home, Documents past the bound holds a root: got %q, %v", got, err)
 	}
 	h = homeIndex{folderLimit: 6, secrets: 2}
-	got, err = h.secretFiles(home, nil)
+	got, _, err = h.secretFiles(home, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 	// The home's folder budget spent after the first folders: the rest
 	// are hidden whole.
 	h = homeIndex{limit: 2}
-	got, err = h.secretFiles(home, nil)
+	got, _, err = h.secretFiles(home, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +129,14 @@ func BenchmarkHomeSecrets(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			h := homeIndex{}
-			if _, err := h.secretFiles(home, nil); err != nil {
+			if _, _, err := h.secretFiles(home, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("again", func(b *testing.B) {
 		h := homeIndex{}
-		if _, err := h.secretFiles(home, nil); err != nil {
+		if _, _, err := h.secretFiles(home, nil); err != nil {
 			b.Fatal(err)
 		}
 		for _, x := range h.folders {
@@ -149,7 +149,7 @@ func BenchmarkHomeSecrets(b *testing.B) {
 		b.ReportMetric(float64(n), "folders")
 		b.ResetTimer()
 		for b.Loop() {
-			if _, err := h.secretFiles(home, nil); err != nil {
+			if _, _, err := h.secretFiles(home, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -68,6 +68,55 @@ type indexedFolder struct {
 	links   []string    // names of the links in it
 	folders []string    // names of the folders in it
 	secrets []string    // names of the regular files in it that rate.SecretFile knows
+	git     gitMarks    // what of a git folder it holds (gitstore.go)
+}
+
+// gitMarks are the entries of a folder that make it a git folder, or
+// lead to one: what the object stores' check looks for (gitstore.go).
+type gitMarks uint8
+
+const (
+	markHEAD      gitMarks = 1 << iota // an entry HEAD
+	markObjects                        // a folder objects, or a link
+	markCommondir                      // an entry commondir
+	markGitFile                        // a .git that is a file or a link
+	markPack                           // a folder pack: in a folder objects, an object store
+)
+
+// mark returns what the entry name, of type t, adds to a folder's marks.
+func mark(name string, t fs.FileMode) gitMarks {
+	switch {
+	case name == "HEAD":
+		return markHEAD
+	case name == "objects" && (t.IsDir() || t&fs.ModeSymlink != 0):
+		return markObjects
+	case name == "pack" && t.IsDir():
+		return markPack
+	case name == "commondir":
+		return markCommondir
+	case name == ".git" && !t.IsDir():
+		return markGitFile
+	}
+	return 0
+}
+
+// gitFound returns the repositories the folder dir, indexed as f, is or
+// leads to: itself when it holds HEAD and objects or a commondir, its
+// .git when that is a file or link; and itself when it is a folder objects
+// holding a folder pack, an object store whatever holds it (git reads one
+// through GIT_OBJECT_DIRECTORY: a copy kept without its HEAD).
+func gitFound(dir string, f *indexedFolder) []string {
+	var out []string
+	if f.git&markHEAD != 0 && f.git&(markObjects|markCommondir) != 0 {
+		out = append(out, dir)
+	}
+	if f.git&markPack != 0 && filepath.Base(dir) == "objects" {
+		out = append(out, dir)
+	}
+	if f.git&markGitFile != 0 {
+		out = append(out, filepath.Join(dir, ".git"))
+	}
+	return out
 }
 
 // folderStamp is what says a folder changed: an entry made, removed or
@@ -134,6 +183,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 			x.listed++
 			count += len(es)
 			for _, e := range es {
+				f.git |= mark(e.Name(), e.Type())
 				switch t := e.Type(); {
 				case t&fs.ModeSymlink != 0:
 					f.links = append(f.links, e.Name())

@@ -8,7 +8,7 @@ func BenchmarkRootSecretsFirst(b *testing.B) {
 	root := benchTree(b)
 	for b.Loop() {
 		x := rootLinks{now: settled}
-		if _, err := x.secretFiles([]string{root}); err != nil {
+		if _, _, err := x.secretFiles([]string{root}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,11 +27,11 @@ func BenchmarkRootSecretsManyLinks(b *testing.B) { benchSecretsAgain(b, pnpmTree
 // listings after it.
 func benchSecretsAgain(b *testing.B, root string) {
 	x := rootLinks{now: settled}
-	if _, err := x.secretFiles([]string{root}); err != nil {
+	if _, _, err := x.secretFiles([]string{root}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := x.secretFiles([]string{root}); err != nil {
+		if _, _, err := x.secretFiles([]string{root}); err != nil {
 			b.Fatal(err)
 		}
 	}

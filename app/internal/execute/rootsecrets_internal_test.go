@@ -39,7 +39,7 @@ func secretTree(t *testing.T, root string, entries ...string) {
 // sorted.
 func relSecrets(t *testing.T, x *rootLinks, root string) []string {
 	t.Helper()
-	got, err := x.secretFiles([]string{root})
+	got, _, err := x.secretFiles([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestSecretFilesBounds(t *testing.T) {
 	root := t.TempDir()
 	secretTree(t, root, "a/b/c/.env", "a/x.txt", "a/y.txt")
 	small := rootLinks{limit: 3}
-	if _, err := small.secretFiles([]string{root}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), root) {
+	if _, _, err := small.secretFiles([]string{root}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), root) {
 		t.Errorf("past the entry bound: %v", err)
 	}
 
@@ -220,7 +220,7 @@ func TestSecretFilesBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var x rootLinks
-	if _, err := x.secretFiles([]string{deep}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), "nested") {
+	if _, _, err := x.secretFiles([]string{deep}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), "nested") {
 		t.Errorf("past the depth bound: %v", err)
 	}
 
@@ -231,11 +231,11 @@ func TestSecretFilesBounds(t *testing.T) {
 		}
 	}
 	few := rootLinks{secrets: 4}
-	if _, err := few.secretFiles([]string{many}); err != nil {
+	if _, _, err := few.secretFiles([]string{many}); err != nil {
 		t.Errorf("at the secret files' bound: %v", err)
 	}
 	few.secrets = 3
-	if _, err := few.secretFiles([]string{many}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), many) {
+	if _, _, err := few.secretFiles([]string{many}); !errors.Is(err, ErrSecretsUnhidden) || !strings.Contains(err.Error(), many) {
 		t.Errorf("past the secret files' bound: %v", err)
 	}
 }

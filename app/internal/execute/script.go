@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -67,24 +68,15 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	if d == nil {
 		d = Unavailable()
 	}
+	var hidden []hiddenStore
 	if e.Sandbox != nil && !g.Approved {
-		// Unasked, it does not see the secret files of the roots
-		// (rootsecrets.go).
-		secrets, err := e.links.secretFiles(e.roots())
-		if err != nil {
+		// Unasked, it does not see the secret files of the roots and the
+		// home, nor the object stores whose history names one.
+		if hidden, err = e.hideSecrets(&g); err != nil {
 			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
 		}
-		g.Secrets = append(slices.Clone(g.Secrets), secrets...)
-		if runtime.GOOS != "darwin" && e.Paths != nil {
-			// Nor those of the home outside the roots (homesecrets.go);
-			// Seatbelt refuses them by name on macOS.
-			home, err := e.home.secretFiles(e.Paths.Home, e.roots())
-			if err != nil {
-				return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
-			}
-			g.Secrets = append(g.Secrets, home...)
-		}
 	}
+	note := e.storesNote(hidden, dir)
 	var confine Confine
 	if e.Sandbox != nil {
 		confine = func(c Command) (Command, func(), error) { return e.Sandbox.Confine(c, kind, g) }
@@ -129,7 +121,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 		if len(layers) > 0 {
 			res, rerr := e.review(ctx, layers)
-			res.Output = joinLines(out, res.Output)
+			res.Output = joinLines(joinLines(out, res.Output), note)
 			if err == nil {
 				err = rerr
 			} else if rerr != nil {
@@ -144,9 +136,46 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		return Result{}, fmt.Errorf("unknown kind of script %q", kind)
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", kind, err)
+		return Result{Output: note}, fmt.Errorf("%s: %w", kind, err)
 	}
-	return Result{Output: out}, nil
+	return Result{Output: joinLines(out, note)}, nil
+}
+
+// hideSecrets adds to g, the grant of an action that runs unasked, what it
+// must not see: the secret files of the roots (rootsecrets.go) and of the
+// home outside them (homesecrets.go; on macOS Seatbelt refuses those by
+// name, so only the home's folders too large to walk are added there), and
+// the object stores of the repositories of both whose history names a
+// secret file (gitstore.go), which it returns.
+func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
+	secrets, repos, err := e.links.secretFiles(e.roots())
+	if err != nil {
+		return nil, err
+	}
+	g.Secrets = append(slices.Clone(g.Secrets), secrets...)
+	if e.Paths != nil {
+		home, more, err := e.home.secretFiles(e.Paths.Home, e.roots())
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range home {
+			if runtime.GOOS != "darwin" || isFolder(p) {
+				g.Secrets = append(g.Secrets, p)
+			}
+		}
+		repos = append(repos, more...)
+	}
+	hidden := e.stores.hide(repos)
+	for _, h := range hidden {
+		g.Secrets = append(g.Secrets, h.objects)
+	}
+	return hidden, nil
+}
+
+// isFolder reports whether p is a folder, not following a link.
+func isFolder(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }
 
 // roots are the sandbox roots, as messages name them.

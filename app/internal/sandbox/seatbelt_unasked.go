@@ -246,6 +246,12 @@ func (sb *sbpl) unasked(p Profile) error {
 // refused too: its listing, not what lies in it (a regular expression
 // cannot tell a folder from a file).
 //
+// A secret file's copies in git's history have no such name: the executor
+// hides the object store of each repository whose trees name one
+// (execute/gitstore.go), a folder among Grant.Secrets, which the hidden
+// paths' deny refuses whole, after the templates' allow
+// (TestSeatbeltHidesObjectStores).
+//
 // The regular expressions keep to what Go's regexp and Seatbelt's both
 // read, the planting rules' dialect: literal characters, "\." escapes,
 // bracket classes ([kK], [^/]), groups with "|", "+", "^" and "$"; no

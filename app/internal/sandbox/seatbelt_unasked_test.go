@@ -277,3 +277,34 @@ func TestSeatbeltSecretNamesLast(t *testing.T) {
 		}
 	})
 }
+
+// TestSeatbeltHidesObjectStores: an object store the executor hides from
+// an unasked action (execute/gitstore.go: a repository whose history names
+// a secret file) is a folder among Grant.Secrets, and Seatbelt refuses it
+// whole, reads and writes, by the hidden paths' deny, which comes after
+// the templates' allow and so holds over every allow.
+func TestSeatbeltHidesObjectStores(t *testing.T) {
+	objects := "/Users/ann/Documents/proj/.git/objects"
+	for _, kind := range []string{sandbox.KindCommand, sandbox.KindAppleScript} {
+		p := macProfile(t, kind, sandbox.Grant{Secrets: []string{objects}})
+		text, params := seatbelt(t, p)
+		rules := parseRules(t, text)
+		key := ""
+		for k, v := range params {
+			if v == objects && strings.HasPrefix(k, "HIDE_") {
+				key = k
+			}
+		}
+		i := slices.IndexFunc(rules, func(r sbRule) bool {
+			return r.action == "deny" && slices.Contains(r.filters, `(subpath (param "`+key+`"))`)
+		})
+		if key == "" || i < 0 || !rules[i].has("file-read*") || !rules[i].has("file-write*") {
+			t.Fatalf("%s: %s is not denied whole (key %q):\n%s", kind, objects, key, text)
+		}
+		for _, r := range rules[i+1:] {
+			if r.action == "allow" && (r.has("file-read*") || r.has("file-read-data")) {
+				t.Errorf("%s: a read is allowed after the object store's deny: %v %v", kind, r.ops, r.filters)
+			}
+		}
+	}
+}

@@ -377,12 +377,17 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
 	c.noteSelfLookup()
-	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
+	if netTools[name] && versionOnly(c.args) {
+		// ssh -V, curl --version: prints its version; nothing is sent.
+	} else if netTools[name] || lookupTools[name] && !allKnown(c.args) {
 		// Whatever it sends can carry what the script read.
 		if netTools[name] {
 			a.egress("network", sp, "%s: sends data over the network", name)
 		} else {
 			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
+			if a.printedInto(c.args) {
+				c.add(effect.Of(effect.Upload), "dns-exfil", "%s: what a command printed goes into the name or packet it sends, so it leaves where no one sees it", name)
+			}
 		}
 	} else if lookupTools[name] {
 		// Nothing read goes out, but it needs the network to work: the
@@ -497,6 +502,23 @@ var netTools = map[string]bool{
 var lookupTools = map[string]bool{
 	"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true, "traceroute": true, "whois": true,
 	"dscacheutil": true, "drill": true,
+}
+
+// versionOnly reports arguments that only ask a program for its version.
+func versionOnly(ws []word) bool {
+	return len(ws) == 1 && !ws[0].hole && (ws[0].s == "-V" || ws[0].s == "--version")
+}
+
+// printedInto reports a word that holds a command's output, $(…) or `…`:
+// a name looked up that way carries whatever the command printed (a file,
+// a key), where a name from a variable is usually the one the script was given.
+func (a *shellAn) printedInto(ws []word) bool {
+	for _, w := range ws {
+		if t := a.srcText(w.span); w.hole && (strings.Contains(t, "$(") || strings.Contains(t, "`")) {
+			return true
+		}
+	}
+	return false
 }
 
 // noPathRead lists commands whose operands are not file contents they read.

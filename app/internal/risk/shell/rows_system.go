@@ -45,6 +45,18 @@ func softwareupdateCommand(c *call) {
 	if hasShort(c.args, 'i') || hasShort(c.args, 'a') || hasLong(c.args, "--install", "--all", "--install-rosetta", "--restart") {
 		c.add(effect.Of(effect.Install), "softwareupdate", "softwareupdate: installs system updates")
 	}
+	for i, w := range c.args {
+		switch {
+		case w.s == "--schedule" && i+1 < len(c.args) && strings.EqualFold(c.args[i+1].s, "on"):
+			c.add(effect.Of(effect.Setting, effect.Session), "softwareupdate", "softwareupdate --schedule on: changes when updates are checked")
+		case w.s == "--schedule" && i+1 < len(c.args):
+			// Off, or a word a later macOS may read as off: security
+			// updates stop arriving.
+			c.add(effect.Of(effect.SecurityOff), "security-off", "softwareupdate --schedule: turns automatic update checks off, so security fixes stop arriving")
+		case w.s == "--ignore" || strings.HasPrefix(w.s, "--ignore="):
+			c.add(effect.Of(effect.Setting, effect.Session), "softwareupdate", "softwareupdate --ignore: hides updates from the person")
+		}
+	}
 }
 
 func pmsetCommand(c *call) {

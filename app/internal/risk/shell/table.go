@@ -385,6 +385,7 @@ var commands = map[string]row{
 	}},
 	"log": {fx: effect.Of(effect.Setting, effect.Session), why: "changes or erases the system log", opts: &opts{long: logLong}, subs: map[string]effect.Effect{
 		"show": readOnly, "stream": readOnly, "stats": readOnly, "help": readOnly, "": readOnly, "collect": effect.Of(effect.Create),
+		"erase": effect.Of(effect.Remove), // the log's records are gone for good: what ran can no longer be told
 	}},
 	"wdutil": {fx: effect.Of(effect.Setting, effect.Session), why: "changes Wi-Fi diagnostics", subs: map[string]effect.Effect{
 		"info": readOnly, "help": readOnly, "": readOnly, "diagnose": effect.Of(effect.Create),

@@ -281,3 +281,15 @@ func systemsetupCommand(c *call) {
 	}
 	getterSetter("-get", "-list", "-print", "-version", "-help")(c)
 }
+
+// memToolCommand rates leaks and footprint: they inspect a process and
+// print what they find, but given "-- command" (leaks --atExit -- cmd) they
+// start that command first, which is rated as itself.
+func memToolCommand(c *call) {
+	for i, w := range c.args {
+		if w.s == "--" && i+1 < len(c.args) {
+			c.a.call(c.args[i+1:], c.span, pipeCtx{})
+			return
+		}
+	}
+}

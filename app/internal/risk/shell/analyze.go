@@ -253,6 +253,7 @@ type shellAn struct {
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
+	readVars   map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
 
 	// Kept so that the analysis stays linear in its input.
 	homes *marks                    // where src names the home, for homeSubst (made on first use)
@@ -355,6 +356,12 @@ func (a *shellAn) collect(f *syntax.File) {
 				count = map[string]int{}
 			}
 			count[name]++
+			if n.Value != nil && readsData(a.srcText(a.span(n.Value))) {
+				if a.readVars == nil {
+					a.readVars = map[string]bool{}
+				}
+				a.readVars[name] = true
+			}
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
 				a.dyn[name] = true
 				return true

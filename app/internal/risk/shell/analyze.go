@@ -1052,6 +1052,7 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		}
 	case loadsCode(up, w.s):
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
+	case a.envConfig(name, up, w, sp): // rows_envconfig.go
 	case codeDirVars[up]:
 		a.envDirs(name, up, w, sp)
 	case commandVars[up]:
@@ -1096,7 +1097,7 @@ func (a *shellAn) envDirs(name, up string, w word, sp Span) {
 			if up == "HOME" || up == "GIT_DIR" {
 				a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
 			}
-		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) && !a.agentWritable(d) ||
 			d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
 		default:
 			a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))

@@ -373,6 +373,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 	} else {
 		c.add(effect.Of(effect.Unknown).On(name), "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
+		c.unknownPlants()
 	}
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
@@ -505,6 +506,21 @@ var netTools = map[string]bool{
 var lookupTools = map[string]bool{
 	"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true, "traceroute": true, "whois": true,
 	"dscacheutil": true, "drill": true,
+}
+
+// unknownPlants rates an unknown program's operands that name a place
+// whose contents run later (patch ~/.zshrc, ed ~/.zshrc, csplit -f
+// ~/Library/LaunchAgents/x): it may well write there, and a plant is
+// worse than not knowing what it does.
+func (c *call) unknownPlants() {
+	for _, w := range c.args {
+		if w.hole || !strings.ContainsAny(w.s, "/~") {
+			continue
+		}
+		if z := c.a.zoneOf(w); z.Kind == rate.ZonePersistence || z.Persist != "" {
+			c.a.write(w, c.span, c.name+" may write")
+		}
+	}
 }
 
 // versionOnly reports arguments that only ask a program for its version.

@@ -167,6 +167,24 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 	c.gitSub(s, rest, ops, cfg)
 }
 
+// gitPlace rates git --git-dir and --exec-path: a repository whose
+// configuration (core.fsmonitor, aliases, hooks) runs commands, or the
+// folder git's own subcommands are run from, at a place an unasked action
+// may have written (a sandbox root, a temporary folder, the working
+// folder) or computed at run time.
+func (c *call) gitPlace(opt string, w word) {
+	if opt != "--git-dir" && opt != "--exec-path" {
+		return
+	}
+	d := strings.TrimSuffix(w.s, "/")
+	if d == ".git" || d == "./.git" {
+		return // the working folder's own repository, as without the option
+	}
+	if w.hole || !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") || tempLike(d) || c.a.agentWritable(d) {
+		c.add(effect.Of(effect.LoadCode).On(w.s), "git-place", "git %s %s: git takes its configuration or its own programs from there, which an action may have written", opt, rate.Display(w.s))
+	}
+}
+
 // gitGlobals reads git's options before the subcommand, some with a value
 // (git -C dir clean), and rates the -c settings among them.
 func (c *call) gitGlobals(cfg gitConfigs) {
@@ -198,8 +216,12 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 			c.args = c.args[1:]
 		case opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
 			if len(c.args) > 0 {
+				c.gitPlace(opt, c.args[0])
 				c.args = c.args[1:]
 			}
+		case strings.HasPrefix(opt, "--git-dir=") || strings.HasPrefix(opt, "--exec-path="):
+			k, v, _ := strings.Cut(opt, "=")
+			c.gitPlace(k, word{s: v, span: c.span})
 		}
 		c.ops = nil // the operands change with the arguments
 	}

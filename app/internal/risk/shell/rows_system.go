@@ -293,3 +293,13 @@ func memToolCommand(c *call) {
 		}
 	}
 }
+
+// splitCommand rates split FILE PREFIX: it creates PREFIXaa, PREFIXab …,
+// rated where they land (a prefix in ~/Library/LaunchAgents plants there).
+func splitCommand(c *call) {
+	c.add(effect.Of(effect.Create), c.name, "%s: splits files", c.name)
+	if ops := c.operands(); len(ops) > 1 {
+		p := ops[len(ops)-1]
+		c.a.write(word{s: p.s + "aa", hole: p.hole, span: p.span}, c.span, c.name+" makes")
+	}
+}

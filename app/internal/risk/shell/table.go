@@ -282,7 +282,7 @@ var commands = map[string]row{
 	"ssh-keygen": {fx: effect.Of(effect.Create), why: "manages SSH keys", opts: &opts{short: "AaBcDeFgHiKklLMpQqRUuvXy", valued: "bCEfFGImMnNOPrsStTVwYzZJjDa",
 		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}},
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
-	"split":   doesWith(effect.Of(effect.Create), "splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
+	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
 	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true}),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=

@@ -942,8 +942,30 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 	case *syntax.ProcSubst:
 		a.subst(n, n.Stmts)
 		return false
+	case *syntax.ParamExp:
+		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
+			a.promptExpand(n)
+		}
 	}
 	return true
+}
+
+// promptExpand rates ${x@P}: bash expands x's value as it would a prompt,
+// and a prompt's $(…) runs. A value the script gives literally is
+// analysed as such a prompt; any other may run anything.
+func (a *shellAn) promptExpand(n *syntax.ParamExp) {
+	name := ""
+	if n.Param != nil {
+		name = n.Param.Value
+	}
+	sp := a.span(n)
+	if v, ok := a.vars[name]; ok {
+		if strings.Contains(v, "$") || strings.Contains(v, "`") {
+			a.nestedText(": <<AIRLOCK_PROMPT\n"+v+"\nAIRLOCK_PROMPT\n", sp, "${"+name+"@P}")
+		}
+		return
+	}
+	a.add(effect.Of(effect.RunComputed).On(name), "shell.prompt-expand", sp, "${%s@P} expands a value computed at run time as a prompt, which runs the commands in it", rate.Display(name))
 }
 
 // subst analyses the statements of $(…), `…` or <(…): a subshell, whose

@@ -377,7 +377,7 @@ var commands = map[string]row{
 		"status": readOnly, "listbackups": readOnly, "latestbackup": readOnly, "listlocalsnapshots": readOnly,
 		"listlocalsnapshotdates": readOnly, "machinedirectory": readOnly, "isexcluded": readOnly, "destinationinfo": readOnly,
 		"version": readOnly, "compare": readOnly, "calculatedrift": readOnly, "uniquesize": readOnly,
-		"startbackup": effect.Of(effect.Setting), "stopbackup": effect.Of(effect.Setting), "addexclusion": effect.Of(effect.Setting),
+		"startbackup": effect.Of(effect.Setting), "stopbackup": effect.Of(effect.Setting), "addexclusion": effect.Of(effect.Setting, effect.Session), // the folder is no longer backed up
 		"delete": effect.Of(effect.Remove), "deletelocalsnapshots": effect.Of(effect.Remove), "thinlocalsnapshots": effect.Of(effect.Remove),
 		"deleteinprogress": effect.Of(effect.Remove), "disable": effect.Of(effect.Setting, effect.Session), "removeexclusion": effect.Of(effect.Setting),
 	}},

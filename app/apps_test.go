@@ -56,10 +56,10 @@ func TestAssessAllowedApps(t *testing.T) {
 }
 
 // With no settings file the default holds: every app is allowed and rated
-// as before (the person narrows allowedApps).
+// as before (the person narrows allowedApps): a terminal as a terminal.
 func TestAssessDefaultAllowedApps(t *testing.T) {
 	appsUser(t, "")
-	for plan, want := range map[string]string{`OPEN_APP "Notes"`: "caution", `OPEN_APP "Terminal"`: "caution"} {
+	for plan, want := range map[string]string{`OPEN_APP "Notes"`: "caution", `OPEN_APP "Terminal"`: "dangerous"} {
 		if code, out, _ := runCLI(t, plan, "assess", "--kind", "dsl", "-"); code != 0 || !strings.HasPrefix(out, want+"\n") {
 			t.Errorf("%s: exit %d, output:\n%s\nwant %s", plan, code, out, want)
 		}

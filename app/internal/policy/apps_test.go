@@ -66,9 +66,10 @@ func TestAssessAllowedApps(t *testing.T) {
 		{"open a file with its default app", []string{"Safari"}, `OPEN_FILE "~/Documents/a.txt"`, level.Caution, ""},
 		{"the second line", []string{"Safari"}, "OPEN_APP \"Safari\"\nQUIT_APP \"Finder\"", level.Blocked, `line 2: blocked: "Finder"`},
 		{"an empty list allows none", []string{}, `OPEN_APP "Safari"`, level.Blocked, "which is empty"},
-		{"* allows any", []string{"*"}, `OPEN_APP "Terminal"`, level.Caution, ""},
+		{"* allows any", []string{"*"}, `OPEN_APP "Notes"`, level.Caution, ""},
+		{"* allows Terminal, dangerous as a terminal", []string{"*"}, `OPEN_APP "Terminal"`, level.Dangerous, "terminal or script runner"},
 		{"the default allows every app", nil, `OPEN_APP "Notes"`, level.Caution, ""},
-		{"the default does not block Terminal", nil, `OPEN_APP "Terminal"`, level.Caution, ""},
+		{"the default does not block Terminal", nil, `OPEN_APP "Terminal"`, level.Dangerous, "terminal or script runner"},
 		{"not an app command", []string{"Safari"}, `NOTIFY "Terminal" "Terminal"`, level.Safe, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -88,6 +88,10 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 
 // dslLaunchApp rates launching app with nothing to open.
 func dslLaunchApp(v *Verdict, env *Env, app string) {
+	if facts.IsTerminal(app) || facts.ScriptRunners[strings.ToLower(strings.TrimSuffix(app, ".app"))] {
+		// As open -a Terminal in shell: the same fact, the same level.
+		v.Found(effect.Of(effect.Launch, effect.Terminal), "dsl.launch-terminal", Span{}, "OPEN APP: %s is a terminal or script runner", app)
+	}
 	if env == nil || env.Launch == nil {
 		return // the registry's class stands: no input of the agent's reaches it
 	}

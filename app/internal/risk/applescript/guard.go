@@ -98,6 +98,10 @@ func (an *asAn) guardString(st []asToken, k int, g *stmtGuard) {
 		an.add(effect.Of(effect.Refused), "as.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(s))
 		return
 	}
+	if what, ok := rate.SecurityPrompt(s); ok {
+		an.add(effect.Of(effect.SecurityOff), "as.security-prompt", sp, "%s shows %s: a script that drives it answers for the person", rate.Display(s), what)
+		return
+	}
 	if rate.NamesSelf(s) {
 		an.add(effect.Of(effect.Refused), "as.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(s))
 		return

@@ -40,6 +40,8 @@ func (s *scanner) runCall(a api, e Effect, args []arg) {
 			pos = pos[1:] // Ruby: system({"VAR" => "x"}, …)
 		}
 		switch {
+		case len(pos) == 1 && s.argvList(pos[0]) && len(s.argv) > 0:
+			e.Argv = append([]string{}, s.argv...) // system @ARGV: the command line's own words
 		case len(pos) == 1:
 			if elems, ok := s.list(pos[0]); ok {
 				e.Argv = s.values(elems)
@@ -65,15 +67,18 @@ func (s *scanner) runCall(a api, e Effect, args []arg) {
 			e.Argv = append([]string{prog}, rest...)
 		}
 	case hExecv:
-		e.Argv = []string{s.valueOf(first)}
-		if elems, ok := s.list(positional(args, 1)); ok && len(elems) > 1 {
+		// arg is where the program is: os.spawnv(mode, path, argv) has it second.
+		at := max(a.arg, 0)
+		e.Argv = []string{s.valueOf(positional(args, at))}
+		if elems, ok := s.list(positional(args, at+1)); ok && len(elems) > 1 {
 			e.Argv = append(e.Argv, s.values(elems[1:])...)
 		}
 	case hExecl:
+		at := max(a.arg, 0)
 		pos := positionals(args)
-		e.Argv = []string{s.valueOf(first)}
-		if len(pos) > 2 {
-			e.Argv = append(e.Argv, s.values(pos[2:])...)
+		e.Argv = []string{s.valueOf(positional(args, at))}
+		if len(pos) > at+2 {
+			e.Argv = append(e.Argv, s.values(pos[at+2:])...)
 		}
 	}
 	s.emit(e)

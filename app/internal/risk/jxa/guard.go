@@ -19,6 +19,10 @@ func (an *jsAn) guard() {
 			an.add(effect.Of(effect.Refused), "jxa.self", sp, "blocked: the script names Airlock itself (%s): no action may drive, quit or click it", rate.Display(t.val))
 			continue
 		}
+		if what, ok := rate.SecurityPrompt(t.val); ok {
+			an.add(effect.Of(effect.SecurityOff), "jxa.security-prompt", sp, "%s shows %s: a script that drives it answers for the person", rate.Display(t.val), what)
+			continue
+		}
 		if rate.NamesSelf(t.val) {
 			an.add(effect.Of(effect.Refused), "jxa.own-keys", sp, "blocked: %s names Airlock's key-store items or its app: no action may touch them", rate.Display(t.val))
 			continue

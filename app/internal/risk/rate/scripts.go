@@ -106,3 +106,26 @@ func HomeOf(env *Env) string {
 	}
 	return env.Paths.Home
 }
+
+// securityPrompts are the processes that show the OS's own consent and
+// password prompts, each with what it asks. A script that names one (to
+// click its Allow button or type into its password field) answers that
+// prompt for the person: the check it stands for is off.
+var securityPrompts = map[string]string{
+	"securityagent":           "keychain and administrator password prompts",
+	"coreautha":               "Touch ID and password prompts of apps",
+	"usernotificationcenter":  "privacy consent alerts",
+	"coreservicesuiagent":     "Gatekeeper's alerts for downloaded apps",
+	"universalaccessauthwarn": "the Accessibility permission alert",
+	"com.apple.securityagent": "keychain and administrator password prompts",
+}
+
+// SecurityPrompt reports a string that names a process of the OS's
+// security prompts (securityPrompts), with what it asks.
+func SecurityPrompt(s string) (string, bool) {
+	if len(s) > 64 {
+		return "", false
+	}
+	what, ok := securityPrompts[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ".app"))]
+	return what, ok
+}

@@ -253,6 +253,7 @@ type shellAn struct {
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
+	readVars   map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
 
 	// Kept so that the analysis stays linear in its input.
 	homes *marks                    // where src names the home, for homeSubst (made on first use)
@@ -355,6 +356,12 @@ func (a *shellAn) collect(f *syntax.File) {
 				count = map[string]int{}
 			}
 			count[name]++
+			if n.Value != nil && readsData(a.srcText(a.span(n.Value))) {
+				if a.readVars == nil {
+					a.readVars = map[string]bool{}
+				}
+				a.readVars[name] = true
+			}
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
 				a.dyn[name] = true
 				return true
@@ -935,8 +942,30 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 	case *syntax.ProcSubst:
 		a.subst(n, n.Stmts)
 		return false
+	case *syntax.ParamExp:
+		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
+			a.promptExpand(n)
+		}
 	}
 	return true
+}
+
+// promptExpand rates ${x@P}: bash expands x's value as it would a prompt,
+// and a prompt's $(…) runs. A value the script gives literally is
+// analysed as such a prompt; any other may run anything.
+func (a *shellAn) promptExpand(n *syntax.ParamExp) {
+	name := ""
+	if n.Param != nil {
+		name = n.Param.Value
+	}
+	sp := a.span(n)
+	if v, ok := a.vars[name]; ok {
+		if strings.Contains(v, "$") || strings.Contains(v, "`") {
+			a.nestedText(": <<AIRLOCK_PROMPT\n"+v+"\nAIRLOCK_PROMPT\n", sp, "${"+name+"@P}")
+		}
+		return
+	}
+	a.add(effect.Of(effect.RunComputed).On(name), "shell.prompt-expand", sp, "${%s@P} expands a value computed at run time as a prompt, which runs the commands in it", rate.Display(name))
 }
 
 // subst analyses the statements of $(…), `…` or <(…): a subshell, whose
@@ -1045,6 +1074,7 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		}
 	case loadsCode(up, w.s):
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
+	case a.envConfig(name, up, w, sp): // rows_envconfig.go
 	case codeDirVars[up]:
 		a.envDirs(name, up, w, sp)
 	case commandVars[up]:
@@ -1089,7 +1119,7 @@ func (a *shellAn) envDirs(name, up string, w word, sp Span) {
 			if up == "HOME" || up == "GIT_DIR" {
 				a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs take their configuration from the current folder", name, rate.Display(d))
 			}
-		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) ||
+		case trustedBinDir(d) || usualCodeDir(d) || strings.HasPrefix(d, "~/") && !tempLike(d) && !a.agentWritable(d) ||
 			d == "~" || strings.HasPrefix(d, "/usr/") || strings.HasPrefix(d, "/opt/homebrew/") || strings.HasPrefix(d, "/Library/Frameworks/"):
 		default:
 			a.add(effect.Of(effect.LoadCode).On(d), "shell.env-dir", sp, "%s=%s: programs load code or configuration from there", name, rate.Display(d))

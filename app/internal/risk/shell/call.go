@@ -373,16 +373,25 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 	} else {
 		c.add(effect.Of(effect.Unknown).On(name), "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
+		c.unknownPlants()
 	}
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
 	c.noteSelfLookup()
-	if netTools[name] || lookupTools[name] && !allKnown(c.args) {
+	if netTools[name] && versionOnly(c.args) {
+		// ssh -V, curl --version: prints its version; nothing is sent.
+	} else if netTools[name] || lookupTools[name] && !allKnown(c.args) {
 		// Whatever it sends can carry what the script read.
 		if netTools[name] {
 			a.egress("network", sp, "%s: sends data over the network", name)
+			if a.readInto(c.args) {
+				c.add(effect.Of(effect.Upload), "request-exfil", "%s: what a command read (a file, a listing, the clipboard, the environment) goes into the address or headers it sends", name)
+			}
 		} else {
 			a.egress("dns", sp, "%s: looks up a computed name, which carries data out in the query", name)
+			if a.printedInto(c.args) || a.readInto(c.args) {
+				c.add(effect.Of(effect.Upload), "dns-exfil", "%s: what a command printed goes into the name or packet it sends, so it leaves where no one sees it", name)
+			}
 		}
 	} else if lookupTools[name] {
 		// Nothing read goes out, but it needs the network to work: the
@@ -497,6 +506,105 @@ var netTools = map[string]bool{
 var lookupTools = map[string]bool{
 	"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true, "traceroute": true, "whois": true,
 	"dscacheutil": true, "drill": true,
+}
+
+// unknownPlants rates an unknown program's operands that name a place
+// whose contents run later (patch ~/.zshrc, ed ~/.zshrc, csplit -f
+// ~/Library/LaunchAgents/x): it may well write there, and a plant is
+// worse than not knowing what it does.
+func (c *call) unknownPlants() {
+	for _, w := range c.args {
+		if w.hole || !strings.ContainsAny(w.s, "/~") {
+			continue
+		}
+		if z := c.a.zoneOf(w); z.Kind == rate.ZonePersistence || z.Persist != "" {
+			c.a.write(w, c.span, c.name+" may write")
+		}
+	}
+}
+
+// versionOnly reports arguments that only ask a program for its version.
+func versionOnly(ws []word) bool {
+	return len(ws) == 1 && !ws[0].hole && (ws[0].s == "-V" || ws[0].s == "--version")
+}
+
+// printedInto reports a word that holds a command's output, $(…) or `…`:
+// a name looked up that way carries whatever the command printed (a file,
+// a key), where a name from a variable is usually the one the script was given.
+func (a *shellAn) printedInto(ws []word) bool {
+	for _, w := range ws {
+		if t := a.srcText(w.span); w.hole && (strings.Contains(t, "$(") || strings.Contains(t, "`")) {
+			return true
+		}
+	}
+	return false
+}
+
+// readInto reports a word that holds the output of a command that prints
+// data it read (dataReaders): curl "https://x/?d=$(base64 < notes.txt)"
+// sends the file, where "$(uname -m)" or "$(date +%F)" in a download's
+// address sends nothing of the person's.
+func (a *shellAn) readInto(ws []word) bool {
+	for _, w := range ws {
+		if !w.hole {
+			continue
+		}
+		t := a.srcText(w.span)
+		if readsData(t) || a.assignedRead(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedRead reports a word that names a variable this input assigns a
+// data reader's output to: d=$(cat notes.txt); curl "https://x/?d=$d".
+func (a *shellAn) assignedRead(t string) bool {
+	if len(a.readVars) == 0 {
+		return false
+	}
+	for {
+		i := strings.IndexByte(t, '$')
+		if i < 0 {
+			return false
+		}
+		t = strings.TrimPrefix(t[i+1:], "{")
+		end := 0
+		for end < len(t) && (t[end] == '_' || t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z' || end > 0 && t[end] >= '0' && t[end] <= '9') {
+			end++
+		}
+		if a.readVars[t[:end]] {
+			return true
+		}
+	}
+}
+
+// readsData reports source text with a command substitution whose
+// pipeline starts with a data reader, or reads a file with $(< file).
+func readsData(t string) bool {
+	if !strings.Contains(t, "$(") && !strings.Contains(t, "`") {
+		return false
+	}
+	// The first command of each pipeline is where the data comes from:
+	// $(git remote get-url origin | cut -d/ -f4) reads nothing of the
+	// person's, $(cat notes.txt | base64) does.
+	for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune("$(`;&\n", r) }) {
+		seg, _, _ = strings.Cut(seg, "|")
+		if f := strings.Fields(seg); len(f) > 0 && (dataReaders[commandName(strings.Trim(f[0], `"'{}`))] || strings.HasPrefix(f[0], "<")) {
+			return true
+		}
+	}
+	return false
+}
+
+// dataReaders print what they read: files, folders' listings, the
+// clipboard, the environment, the history, settings.
+var dataReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "base64": true, "xxd": true, "od": true, "hexdump": true, "strings": true,
+	"ls": true, "find": true, "tar": true, "zip": true, "gzip": true, "pbpaste": true, "env": true, "printenv": true,
+	"history": true, "sed": true, "awk": true, "grep": true, "cut": true, "sort": true, "tr": true, "jq": true,
+	"plutil": true, "defaults": true, "sqlite3": true, "mdfind": true, "tac": true, "nl": true, "column": true,
+	"openssl": true, "gpg": true, "security": true, "textutil": true, "uuencode": true, "bzip2": true, "xz": true,
 }
 
 // noPathRead lists commands whose operands are not file contents they read.

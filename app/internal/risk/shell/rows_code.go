@@ -154,6 +154,7 @@ func (c *call) codeRuns(e interp.Effect, api string) bool {
 		w := codeWord(e.Target, c.span)
 		if strings.Trim(e.Target, interp.Hole+" ") == "" {
 			c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs commands computed at run time (%s)", c.name, api)
+			c.stdinAsCommand(api)
 			return true
 		}
 		c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(w)), api)
@@ -162,6 +163,7 @@ func (c *call) codeRuns(e interp.Effect, api string) bool {
 	}
 	if len(e.Argv) == 0 || strings.Trim(e.Argv[0], interp.Hole) == "" {
 		c.add(effect.Of(effect.Shell), "interp-shell", "%s code runs a program computed at run time (%s)", c.name, api)
+		c.stdinAsCommand(api)
 		return true
 	}
 	words := make([]word, len(e.Argv))
@@ -171,6 +173,15 @@ func (c *call) codeRuns(e interp.Effect, api string) bool {
 	c.add(effect.Of(effect.Run), "interp-run", "%s code runs %s (%s)", c.name, rate.Display(shownTarget(words[0])), api)
 	c.a.call(words, c.span, pipeCtx{})
 	return interactiveShell(e.Argv)
+}
+
+// stdinAsCommand analyses the literal text fed to code that runs a
+// computed command (os.system(input()) <<< 'rm -rf ~') as the command it
+// may well be: the input is the likeliest place the command came from.
+func (c *call) stdinAsCommand(api string) {
+	if c.pc.stdin == "text" && strings.TrimSpace(c.pc.text) != "" {
+		c.nestedText(c.pc.text, c.name+" "+api+" (its input)")
+	}
 }
 
 // interactiveShell reports a shell given no command (sh, bash -i, zsh -l):

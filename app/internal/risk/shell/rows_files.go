@@ -298,7 +298,10 @@ func securityCommand(c *call) {
 	case s == "dump-keychain" || s == "export":
 		c.a.add(effect.Of(effect.ReadSecret), "secret.keychain", c.span, "security %s: exports Keychain contents", s)
 		c.a.secretAt(c.span)
-	case strings.HasPrefix(s, "delete-") || s == "add-trusted-cert" || s == "remove-trusted-cert" || s == "authorizationdb" || s == "trust-settings-import":
+	case strings.HasPrefix(s, "delete-") || s == "add-trusted-cert" || s == "remove-trusted-cert" || s == "authorizationdb" || s == "trust-settings-import" ||
+		s == "set-key-partition-list" || s == "set-generic-password-partition-list" || s == "set-internet-password-partition-list":
+		// A partition list names the programs that read a key without
+		// the Keychain asking the person (apple-tool:, unsigned:).
 		c.add(effect.Of(effect.SecurityOff), "keychain-change", "security %s: changes the Keychain or system trust", s)
 	case s == "list-keychains" || s == "show-keychain-info" || s == "find-certificate" || s == "find-identity" ||
 		s == "default-keychain" || s == "login-keychain" || s == "verify-cert" || s == "cms" || s == "help" || s == "":

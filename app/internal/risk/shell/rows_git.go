@@ -167,6 +167,24 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 	c.gitSub(s, rest, ops, cfg)
 }
 
+// gitPlace rates git --git-dir and --exec-path: a repository whose
+// configuration (core.fsmonitor, aliases, hooks) runs commands, or the
+// folder git's own subcommands are run from, at a place an unasked action
+// may have written (a sandbox root, a temporary folder, the working
+// folder) or computed at run time.
+func (c *call) gitPlace(opt string, w word) {
+	if opt != "--git-dir" && opt != "--exec-path" {
+		return
+	}
+	d := strings.TrimSuffix(w.s, "/")
+	if d == ".git" || d == "./.git" {
+		return // the working folder's own repository, as without the option
+	}
+	if w.hole || !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") || tempLike(d) || c.a.agentWritable(d) {
+		c.add(effect.Of(effect.LoadCode).On(w.s), "git-place", "git %s %s: git takes its configuration or its own programs from there, which an action may have written", opt, rate.Display(w.s))
+	}
+}
+
 // gitGlobals reads git's options before the subcommand, some with a value
 // (git -C dir clean), and rates the -c settings among them.
 func (c *call) gitGlobals(cfg gitConfigs) {
@@ -198,8 +216,12 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 			c.args = c.args[1:]
 		case opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
 			if len(c.args) > 0 {
+				c.gitPlace(opt, c.args[0])
 				c.args = c.args[1:]
 			}
+		case strings.HasPrefix(opt, "--git-dir=") || strings.HasPrefix(opt, "--exec-path="):
+			k, v, _ := strings.Cut(opt, "=")
+			c.gitPlace(k, word{s: v, span: c.span})
 		}
 		c.ops = nil // the operands change with the arguments
 	}
@@ -304,8 +326,57 @@ func (c *call) gitSubMore(s string, rest []word) {
 	case "clone", "fetch", "pull":
 		c.gitFetch(s, rest)
 	default:
-		c.add(effect.Of(effect.Change), "git", "git %s: changes the repository", rate.Display(s))
+		if why, own := gitOwnSubs[s]; !own {
+			c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s: not one of git's own commands, so an alias (which may run a shell command) or a git-%s program, neither of which is analysed", rate.Display(s), rate.Display(s))
+		} else if why != "" {
+			c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s: %s", s, why)
+		} else {
+			c.add(effect.Of(effect.Change), "git", "git %s: changes the repository", rate.Display(s))
+		}
 	}
+}
+
+// gitOwnSubs are git's own subcommands that reach gitSubMore's default
+// (git help -a). git never lets an alias shadow one of them, so any other
+// name is an alias (alias.x = "!cmd" runs a shell command) or a git-x
+// program on the PATH: code Airlock cannot see. A non-empty reason is a
+// built-in that runs a configured program or hook all the same.
+var gitOwnSubs = map[string]string{
+	// Porcelain that changes the repository.
+	"add": "", "am": "", "apply": "", "archive": "", "bundle": "", "cherry-pick": "", "commit": "", "init": "",
+	"merge": "", "mv": "", "notes": "", "range-diff": "", "revert": "", "sparse-checkout": "", "tag": "",
+	"maintenance": "", "replace": "", "repack": "", "pack-refs": "", "rerere": "", "format-patch": "",
+	"fast-export": "", "fast-import": "", "count-objects": "", "fsck": "", "show-branch": "", "verify-commit": "",
+	"verify-tag": "", "merge-tree": "", "bugreport": "", "diagnose": "", "annotate": "", "request-pull": "",
+	"cherry": "", "replay": "", "backfill": "", "last-modified": "", "refs": "",
+	// Plumbing.
+	"commit-graph": "", "commit-tree": "", "hash-object": "", "index-pack": "", "merge-file": "", "merge-index": "",
+	"mktag": "", "mktree": "", "multi-pack-index": "", "pack-objects": "", "prune-packed": "", "symbolic-ref": "",
+	"unpack-objects": "", "update-index": "", "write-tree": "", "diff-files": "", "diff-index": "", "diff-tree": "",
+	"for-each-ref": "", "get-tar-commit-id": "", "ls-tree": "", "merge-base": "", "name-rev": "", "pack-redundant": "",
+	"show-index": "", "show-ref": "", "unpack-file": "", "var": "", "verify-pack": "", "check-attr": "",
+	"check-ignore": "", "check-mailmap": "", "check-ref-format": "", "column": "", "fmt-merge-msg": "",
+	"interpret-trailers": "", "mailinfo": "", "mailsplit": "", "patch-id": "", "stripspace": "", "fetch-pack": "",
+	"send-pack": "", "update-server-info": "", "merge-ours": "", "merge-recursive": "", "merge-octopus": "",
+	"merge-resolve": "", "merge-subtree": "", "upload-archive": "", "receive-pack": "", "shell": "",
+	// Built-ins that hand control to a program or hook the configuration
+	// or the tree names.
+	"hook":           "runs the repository's hook scripts, which are not analysed",
+	"for-each-repo":  "runs a git command in every repository a setting lists, under their own configurations",
+	"credential":     "runs the configured credential helper, which is not analysed",
+	"send-email":     "sends mail through the configured program or server",
+	"imap-send":      "uploads patches to the configured IMAP server, or runs its tunnel command",
+	"instaweb":       "starts a web server on the repository through the configured program",
+	"daemon":         "serves repositories to the network",
+	"http-backend":   "serves the repository over HTTP",
+	"upload-pack":    "serves the repository, running its configured hooks",
+	"merge-one-file": "a shell script of git's that runs the configured merge programs",
+	"citool":         "runs git gui", "gui": "runs git gui, a Tcl program", "gitk": "runs gitk, a Tcl program",
+	"p4": "runs Perforce through a Python helper", "svn": "runs a Perl bridge that fetches from Subversion",
+	"archimport": "runs a Perl bridge", "cvsimport": "runs a Perl bridge", "cvsexportcommit": "runs a Perl bridge",
+	"cvsserver": "serves the repository over CVS", "quiltimport": "runs a shell script of git's on patches",
+	"difftool--helper": "runs the configured diff tool", "mergetool--lib": "runs the configured merge tool",
+	"web--browse": "runs the configured browser",
 }
 
 // gitTool rates git difftool and mergetool: they run the configured tool,

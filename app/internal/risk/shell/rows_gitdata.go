@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -240,9 +241,51 @@ func (c *call) gitPush(rest []word) {
 		c.add(effect.Of(effect.Remove), "git-push-force", "git push --force/--delete (+ref, :ref): rewrites or deletes the remote's history, which no undo here brings back")
 	case p.has("--force-with-lease", "--force-if-includes"):
 		c.add(effect.Of(effect.Upload), "git-push-force", "git push --force-with-lease: rewrites the remote's history where it has not moved since the last fetch")
+	case gitPushNamesPlace(p) || c.a.pointsRemote(p):
+		c.add(effect.Of(effect.Upload), "git-push-url", "git push to an address or path the action names, not a remote the person set up: the repository leaves for wherever that is")
 	default:
 		c.add(effect.Of(effect.Fetch), "git", "git push: publishes commits")
 	}
+}
+
+// pointsRemote reports a push to a remote this same input adds or
+// re-points (git remote add x URL && git push x): the remote is the
+// action's choice as much as a URL would be.
+func (a *shellAn) pointsRemote(p parsed) bool {
+	ops := p.operands()
+	if len(ops) == 0 || ops[0].hole {
+		return false
+	}
+	for _, verb := range []string{"remote add ", "remote set-url ", "remote rename "} {
+		for rest := a.src; ; {
+			i := strings.Index(rest, verb)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(verb):]
+			if f := strings.Fields(rest[:min(len(rest), 256)]); len(f) > 0 && slices.Contains(f[:min(len(f), 4)], ops[0].s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitPushNamesPlace reports a push whose repository is an address or a
+// path (https://…, user@host:repo, /Volumes/…) rather than a configured
+// remote's name: where the commits go is the action's choice alone.
+func gitPushNamesPlace(p parsed) bool {
+	repo, ok := p.value("--repo")
+	if ops := p.operands(); !ok && len(ops) > 0 {
+		repo, ok = ops[0], true
+	}
+	if !ok {
+		return false
+	}
+	s := repo.s
+	host, _, scp := strings.Cut(s, ":")
+	return repo.hole || strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") ||
+		strings.HasPrefix(s, ".") || scp && !strings.Contains(host, "/") && host != ""
 }
 
 var gitPushModel = gitModel("fdnquv46", "o", `--all --branches --prune --mirror --dry-run --porcelain --delete --tags

@@ -311,6 +311,12 @@ func (c *call) perlEdit() bool {
 		}
 	}
 	if code == nil || code.hole || !perlSimple(code.s) {
+		if inplace && code != nil {
+			// perl -pi -e CODE FILE…: whatever the code, it rewrites the files.
+			for _, f := range files {
+				c.a.write(f, c.span, "edits")
+			}
+		}
 		return false
 	}
 	c.add(effect.Of(effect.Change), "perl-edit", "%s: edits text with substitutions", c.name)
@@ -595,7 +601,7 @@ func scanKeywords(c *call, code string) {
 func awkCommand(c *call) {
 	var buf [1]word
 	progs := buf[:0]
-	file := false
+	file, inplace := false, false
 	args := c.args
 	i := 0
 	for ; i < len(args); i++ {
@@ -622,11 +628,24 @@ func awkCommand(c *call) {
 		case strings.HasPrefix(s, "--source="):
 			progs = append(progs, word{s: s[len("--source="):], hole: w.hole})
 		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--field-separator" || s == "--assign" || s == "--include" || s == "--load":
+			if (s == "-i" || s == "--include") && i+1 < len(args) && strings.TrimSuffix(args[i+1].s, ".awk") == "inplace" {
+				inplace = true // gawk -i inplace: every file operand is rewritten
+			}
 			i++
+		case s == "--include=inplace" || s == "--include=inplace.awk":
+			inplace = true
 		}
 	}
 	if !file && len(progs) == 0 && i < len(args) {
 		progs = append(progs, args[i])
+		i++
+	}
+	if inplace {
+		for _, f := range args[min(i, len(args)):] {
+			if !strings.Contains(f.s, "=") {
+				c.a.write(f, c.span, c.name+" -i inplace rewrites")
+			}
+		}
 	}
 	if file && len(progs) == 0 {
 		c.add(effect.Of(effect.RunUnseen), "awk-file", "%s runs a program file that is not analysed", c.name)

@@ -80,6 +80,9 @@ func (l launch) file(w word) {
 func (l launch) url(w word, t facts.Target) {
 	c := l.c
 	c.a.egress("url", c.span, "%s %s: the address, and what is in it, goes to a server or another app", c.name, rate.Display(w.s))
+	if c.a.readInto([]word{w}) {
+		c.add(effect.Of(effect.Upload), "request-exfil", "%s %s: what a command read (a file, a listing, the clipboard) goes into the address", c.name, rate.Display(w.s))
+	}
 	for _, h := range l.handlers {
 		if k, why := facts.Classify(*h, facts.InputWeb); k == facts.HandlerRunner {
 			fx, why := facts.LaunchEffect(rate.Display(w.s), k, why, nil)

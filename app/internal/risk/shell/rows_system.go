@@ -45,6 +45,18 @@ func softwareupdateCommand(c *call) {
 	if hasShort(c.args, 'i') || hasShort(c.args, 'a') || hasLong(c.args, "--install", "--all", "--install-rosetta", "--restart") {
 		c.add(effect.Of(effect.Install), "softwareupdate", "softwareupdate: installs system updates")
 	}
+	for i, w := range c.args {
+		switch {
+		case w.s == "--schedule" && i+1 < len(c.args) && strings.EqualFold(c.args[i+1].s, "on"):
+			c.add(effect.Of(effect.Setting, effect.Session), "softwareupdate", "softwareupdate --schedule on: changes when updates are checked")
+		case w.s == "--schedule" && i+1 < len(c.args):
+			// Off, or a word a later macOS may read as off: security
+			// updates stop arriving.
+			c.add(effect.Of(effect.SecurityOff), "security-off", "softwareupdate --schedule: turns automatic update checks off, so security fixes stop arriving")
+		case w.s == "--ignore" || strings.HasPrefix(w.s, "--ignore="):
+			c.add(effect.Of(effect.Setting, effect.Session), "softwareupdate", "softwareupdate --ignore: hides updates from the person")
+		}
+	}
 }
 
 func pmsetCommand(c *call) {
@@ -268,4 +280,26 @@ func systemsetupCommand(c *call) {
 		}
 	}
 	getterSetter("-get", "-list", "-print", "-version", "-help")(c)
+}
+
+// memToolCommand rates leaks and footprint: they inspect a process and
+// print what they find, but given "-- command" (leaks --atExit -- cmd) they
+// start that command first, which is rated as itself.
+func memToolCommand(c *call) {
+	for i, w := range c.args {
+		if w.s == "--" && i+1 < len(c.args) {
+			c.a.call(c.args[i+1:], c.span, pipeCtx{})
+			return
+		}
+	}
+}
+
+// splitCommand rates split FILE PREFIX: it creates PREFIXaa, PREFIXab …,
+// rated where they land (a prefix in ~/Library/LaunchAgents plants there).
+func splitCommand(c *call) {
+	c.add(effect.Of(effect.Create), c.name, "%s: splits files", c.name)
+	if ops := c.operands(); len(ops) > 1 {
+		p := ops[len(ops)-1]
+		c.a.write(word{s: p.s + "aa", hole: p.hole, span: p.span}, c.span, c.name+" makes")
+	}
 }

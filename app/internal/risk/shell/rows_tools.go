@@ -264,6 +264,9 @@ func cutAnySuffix(s string, suffixes ...string) (string, bool) {
 }
 
 func sshCommand(c *call) {
+	if versionOnly(c.args) {
+		return // ssh -V prints its version
+	}
 	c.add(effect.Of(effect.Connect), "ssh", "ssh: runs commands on another machine")
 	c.sshOptions()
 	c.sshRemote()
@@ -321,6 +324,20 @@ func joinWords(ws []word) word {
 func sftpCommand(c *call) {
 	c.add(effect.Of(effect.Upload), "sftp", "sftp: transfers files to another machine")
 	c.sshOptions()
+	if c.pc.stdin != "text" {
+		return
+	}
+	// A batch on stdin (sftp host <<< 'put ~/.ssh/id_ed25519'): the
+	// local files its put commands send are read, as a secret's path is.
+	for _, line := range strings.Split(c.pc.text, "\n") {
+		f := strings.Fields(line)
+		for len(f) > 1 && strings.HasPrefix(f[1], "-") {
+			f = append(f[:1], f[2:]...) // put -p, put -R …
+		}
+		if len(f) > 1 && inList(strings.ToLower(strings.TrimLeft(f[0], "-@")), "put", "mput", "reput") {
+			c.a.read(word{s: strings.Trim(f[1], `"'`), span: c.span}, c.span)
+		}
+	}
 }
 
 func composeCommand(c *call) { c.compose(c.args) }

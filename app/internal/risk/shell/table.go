@@ -164,7 +164,8 @@ var commands = map[string]row{
 	"lpstat": {opts: freeWords}, "networkquality": {opts: freeWords}, "afinfo": {opts: freeWords},
 	"lesspipe.sh": {opts: freeWords}, "lesspipe": {opts: freeWords}, "help": {opts: freeWords},
 	"whatis": {opts: freeWords}, "apropos": {opts: freeWords}, "expr": {opts: freeWords}, "sleep": {opts: freeWords},
-	"mdls": {opts: &opts{free: true, effects: map[string]optEffect{"-plist": optFx(effect.Overwrite, "writes the attributes to a file")}}},
+	"mdls": outputs(row{opts: &opts{free: true, effects: map[string]optEffect{"-plist": optFx(effect.Overwrite, "writes the attributes to a file")}}},
+		outSpec{opts: []string{"-plist"}}), // and where: -plist ~/.zshrc is a start-up file
 	"uname": reads("amnoprsvKUiI", "", `--all --kernel-name --nodename --kernel-release --kernel-version --machine
 		--processor --hardware-platform --operating-system --help --version`),
 	"which": reads("as", "", ""), "whereis": reads("bmsuBMSfql", "", ""), "type": {opts: freeWords},
@@ -225,8 +226,9 @@ var commands = map[string]row{
 	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
-	"history": {opts: &opts{free: true, effects: map[string]optEffect{"-c": optFx(effect.Change, "clears the shell history"),
+	"history": outputs(row{opts: &opts{free: true, effects: map[string]optEffect{"-c": optFx(effect.Change, "clears the shell history"),
 		"-d": optFx(effect.Change, "deletes history entries"), "-w": optFx(effect.Overwrite, "writes the history file")}}},
+		outSpec{opts: []string{"-w", "-a"}}), // history -w FILE, -a FILE write the history there (~/.zshrc …)
 	"seq": reads("w", "fst", "--format= --separator= --equal-width --help --version"),
 	"jot": reads("cnr", "bswp", ""), "bc": reads("hilqsvw", "e", "--help --interactive --mathlib --quiet --standard --warn --version --expression= --file="),
 	"md5": reads("pqrt", "s", ""), "md5sum": reads(sumShort, "", sumLong), "shasum": reads(sumShort+"0123456789UpP", "a", sumLong+" --algorithm= --portable --UNIVERSAL --01"),
@@ -277,10 +279,11 @@ var commands = map[string]row{
 	"purge":         doesWith(effect.Of(effect.Setting), "flushes disk caches", "", "", ""), "mount": doesWith(effect.Of(effect.Setting), "mounts a volume", "adfFrkuvw", "ot", ""),
 	"umount": doesWith(effect.Of(effect.Setting), "unmounts a volume", "fAav", "t", ""), "code": does(effect.Of(effect.Launch), "opens VS Code"),
 	"subl": does(effect.Of(effect.Launch), "opens Sublime Text"), "qlmanage": doesWith(effect.Of(effect.Launch), "previews files", "pthxri", "socg", ""),
-	"ssh-keygen": doesWith(effect.Of(effect.Create), "manages SSH keys", "AaBcDeFgHiKklLMpQqRUuvXy", "bCEfFGImMnNOPrsStTVwYzZJjDa", ""),
-	"ssh-add":    doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
-	"split":      doesWith(effect.Of(effect.Create), "splits files", "d", "abln", "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"),
-	"lipo":       does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true}),
+	"ssh-keygen": {fx: effect.Of(effect.Create), why: "manages SSH keys", opts: &opts{short: "AaBcDeFgHiKklLMpQqRUuvXy", valued: "bCEfFGImMnNOPrsStTVwYzZJjDa",
+		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}},
+	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
+	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
+	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true}),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
@@ -305,7 +308,7 @@ var commands = map[string]row{
 	"osalang": {opts: freeWords}, "getfileinfo": {opts: freeWords}, "locate": {opts: freeWords}, "look": {opts: freeWords},
 	"units": {opts: freeWords}, "ncal": {opts: freeWords}, "pagesize": {opts: noOptions}, "machine": {opts: noOptions},
 	"hostinfo": {opts: noOptions}, "nettop": {opts: freeWords}, "nfsstat": {opts: freeWords}, "showmount": {opts: freeWords},
-	"vmmap": {opts: freeWords}, "heap": {opts: freeWords}, "leaks": {opts: freeWords}, "footprint": {opts: freeWords},
+	"vmmap": {opts: freeWords}, "heap": {opts: freeWords}, "leaks": {opts: freeWords, run: memToolCommand}, "footprint": {opts: freeWords, run: memToolCommand},
 	"lpoptions": {opts: &opts{short: "lr", valued: "dhpU", effects: map[string]optEffect{"-o": optFx(effect.Setting, "sets printer options"),
 		"-x": optFx(effect.Setting, "removes saved printer options")}}},
 	"lp": doesWith(effect.Of(effect.Egress), "prints files", "cEhmqsrt", "dhHnoPqtTUN", ""), "lpr": doesWith(effect.Of(effect.Egress), "prints files", "EhlmqrsC", "#HJoPTUN", ""),
@@ -374,7 +377,7 @@ var commands = map[string]row{
 		"status": readOnly, "listbackups": readOnly, "latestbackup": readOnly, "listlocalsnapshots": readOnly,
 		"listlocalsnapshotdates": readOnly, "machinedirectory": readOnly, "isexcluded": readOnly, "destinationinfo": readOnly,
 		"version": readOnly, "compare": readOnly, "calculatedrift": readOnly, "uniquesize": readOnly,
-		"startbackup": effect.Of(effect.Setting), "stopbackup": effect.Of(effect.Setting), "addexclusion": effect.Of(effect.Setting),
+		"startbackup": effect.Of(effect.Setting), "stopbackup": effect.Of(effect.Setting), "addexclusion": effect.Of(effect.Setting, effect.Session), // the folder is no longer backed up
 		"delete": effect.Of(effect.Remove), "deletelocalsnapshots": effect.Of(effect.Remove), "thinlocalsnapshots": effect.Of(effect.Remove),
 		"deleteinprogress": effect.Of(effect.Remove), "disable": effect.Of(effect.Setting, effect.Session), "removeexclusion": effect.Of(effect.Setting),
 	}},
@@ -385,6 +388,7 @@ var commands = map[string]row{
 	}},
 	"log": {fx: effect.Of(effect.Setting, effect.Session), why: "changes or erases the system log", opts: &opts{long: logLong}, subs: map[string]effect.Effect{
 		"show": readOnly, "stream": readOnly, "stats": readOnly, "help": readOnly, "": readOnly, "collect": effect.Of(effect.Create),
+		"erase": effect.Of(effect.Remove), // the log's records are gone for good: what ran can no longer be told
 	}},
 	"wdutil": {fx: effect.Of(effect.Setting, effect.Session), why: "changes Wi-Fi diagnostics", subs: map[string]effect.Effect{
 		"info": readOnly, "help": readOnly, "": readOnly, "diagnose": effect.Of(effect.Create),

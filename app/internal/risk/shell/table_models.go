@@ -73,6 +73,13 @@ func fcCommand(c *call) {
 		return
 	}
 	c.hiddenCode("fc", "commands from the shell history")
+	for i, w := range c.args {
+		// fc -e EDITOR runs EDITOR on the entries: a command line
+		// (fc -e 'rm -rf ~;' -1), rated as itself; -e - runs none.
+		if w.s == "-e" && i+1 < len(c.args) && c.args[i+1].s != "-" && !c.args[i+1].hole {
+			c.nestedText(c.args[i+1].s, "fc -e")
+		}
+	}
 }
 
 // Option lists of the rows with a function of their own.

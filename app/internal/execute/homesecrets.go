@@ -73,8 +73,11 @@ type homeIndex struct {
 // Also returned are the git repositories of the folders walked
 // (gitFound), whose object stores gitStores checks. The error wraps
 // ErrSecretsUnhidden and names the folder when a folder too large to walk
-// holds a root.
-func (h *homeIndex) secretFiles(home string, roots []string) (files, repos []string, err error) {
+// holds a root, unless byName: the sandbox refuses secret files by their
+// names wherever they lie (Seatbelt, on macOS), so such a folder's files
+// need no hiding, and what is lost is only its repositories past the
+// bounds, whose object stores go unchecked.
+func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files, repos []string, err error) {
 	if home == "" || !filepath.IsAbs(home) {
 		return nil, nil, nil
 	}
@@ -120,7 +123,7 @@ func (h *homeIndex) secretFiles(home string, roots []string) (files, repos []str
 			}
 		case t.IsDir():
 			seen[p] = true
-			found, gits, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent)
+			found, gits, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent, byName)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -140,8 +143,8 @@ func (h *homeIndex) secretFiles(home string, roots []string) (files, repos []str
 // folder walks one folder of the home, when budget (folders of the home's
 // index) is not spent, and returns what to hide in it and the folders its
 // index holds, and the git repositories in it. Past its bounds the folder
-// itself is hidden, unless it holds a root.
-func (h *homeIndex) folder(dir string, roots []string, budget int) (found, repos []string, n int, err error) {
+// itself is hidden, unless it holds a root (see secretFiles for byName).
+func (h *homeIndex) folder(dir string, roots []string, budget int, byName bool) (found, repos []string, n int, err error) {
 	var inner []string
 	for _, r := range roots {
 		if inside(r, dir) {
@@ -168,6 +171,9 @@ func (h *homeIndex) folder(dir string, roots []string, budget int) (found, repos
 	}
 	if stop == "" && len(found) <= h.bound(h.secrets, maxHomeFolderSecrets) {
 		return found, repos, n, nil
+	}
+	if len(inner) > 0 && byName {
+		return nil, repos, n, nil
 	}
 	if len(inner) > 0 {
 		why := string(stop)

@@ -43,7 +43,7 @@ func TestHomeSecretFiles(t *testing.T) {
 	}
 	roots := []string{filepath.Join(home, "Documents", "proj")}
 	var h homeIndex
-	got, _, err := h.secretFiles(home, roots)
+	got, _, err := h.secretFiles(home, roots, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestHomeSecretFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.folders[filepath.Join(home, "work")].now = settled
-	got, _, err = h.secretFiles(home, roots)
+	got, _, err = h.secretFiles(home, roots, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestHomeSecretFiles(t *testing.T) {
 		t.Errorf("after adding work/id_rsa: %q", got)
 	}
 	// A home inside a root is the roots' walk.
-	if got, _, err := h.secretFiles(home, []string{home}); err != nil || len(got) != 0 {
+	if got, _, err := h.secretFiles(home, []string{home}, false); err != nil || len(got) != 0 {
 		t.Errorf("home as a root: %q, %v", got, err)
 	}
 }
@@ -85,7 +85,7 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 		"Documents/proj/.env", "Documents/a/b/c/d")
 	roots := []string{filepath.Join(home, "Documents", "proj")}
 	h := homeIndex{folderLimit: 6, secrets: 2}
-	got, _, err := h.secretFiles(home, roots)
+	got, _, err := h.secretFiles(home, roots, false)
 	if !errors.Is(err, ErrSecretsUnhidden) {
 		t.Fatalf("Documents past the bound holds a root: got %q, %v", got, err)
 	}
@@ -96,11 +96,23 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	h = homeIndex{folderLimit: 6, secrets: 2}
-	if got, _, err := h.secretFiles(link, roots); !errors.Is(err, ErrSecretsUnhidden) {
+	if got, _, err := h.secretFiles(link, roots, false); !errors.Is(err, ErrSecretsUnhidden) {
 		t.Errorf("through a link to the home, Documents past the bound holds a root: got %q, %v", got, err)
 	}
+	// Where the sandbox refuses secret files by name (macOS), the folder
+	// holding a root refuses nothing: its files are refused by name, and
+	// it is not hidden whole; the other folders past the bounds still are.
 	h = homeIndex{folderLimit: 6, secrets: 2}
-	got, _, err = h.secretFiles(home, nil)
+	got, _, err = h.secretFiles(home, roots, true)
+	if err != nil {
+		t.Fatalf("by name, Documents past the bound holding a root: %v", err)
+	}
+	slices.Sort(got)
+	if want := []string{filepath.Join(home, "big"), filepath.Join(home, "keys"), filepath.Join(home, "small/x.key")}; !slices.Equal(got, want) {
+		t.Errorf("by name: got %q, want %q", got, want)
+	}
+	h = homeIndex{folderLimit: 6, secrets: 2}
+	got, _, err = h.secretFiles(home, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +124,7 @@ func TestHomeSecretFilesBounds(t *testing.T) {
 	// The home's folder budget spent after the first folders: the rest
 	// are hidden whole.
 	h = homeIndex{limit: 2}
-	got, _, err = h.secretFiles(home, nil)
+	got, _, err = h.secretFiles(home, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +141,14 @@ func BenchmarkHomeSecrets(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			h := homeIndex{}
-			if _, _, err := h.secretFiles(home, nil); err != nil {
+			if _, _, err := h.secretFiles(home, nil, false); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("again", func(b *testing.B) {
 		h := homeIndex{}
-		if _, _, err := h.secretFiles(home, nil); err != nil {
+		if _, _, err := h.secretFiles(home, nil, false); err != nil {
 			b.Fatal(err)
 		}
 		for _, x := range h.folders {
@@ -149,7 +161,7 @@ func BenchmarkHomeSecrets(b *testing.B) {
 		b.ReportMetric(float64(n), "folders")
 		b.ResetTimer()
 		for b.Loop() {
-			if _, _, err := h.secretFiles(home, nil); err != nil {
+			if _, _, err := h.secretFiles(home, nil, false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -144,9 +144,10 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 // hideSecrets adds to g, the grant of an action that runs unasked, what it
 // must not see: the secret files of the roots (rootsecrets.go) and of the
 // home outside them (homesecrets.go; on macOS Seatbelt refuses those by
-// name, so only the home's folders too large to walk are added there), and
-// the object stores of the repositories of both whose history names a
-// secret file (gitstore.go), which it returns.
+// name, so only the home's folders too large to walk are added there, and a
+// root inside such a folder refuses nothing), and the object stores of the
+// repositories of both whose history names a secret file (gitstore.go),
+// which it returns.
 func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 	secrets, repos, err := e.links.secretFiles(e.roots())
 	if err != nil {
@@ -154,7 +155,7 @@ func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 	}
 	g.Secrets = append(slices.Clone(g.Secrets), secrets...)
 	if e.Paths != nil {
-		home, more, err := e.home.secretFiles(e.Paths.Home, e.roots())
+		home, more, err := e.home.secretFiles(e.Paths.Home, e.roots(), runtime.GOOS == "darwin")
 		if err != nil {
 			return nil, err
 		}

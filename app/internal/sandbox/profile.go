@@ -75,8 +75,10 @@ type Grant struct {
 	Reveal []string
 	// Secrets are files in the sandbox roots and the rest of the home
 	// whose names say they hold a secret (.env, keys, credentials:
-	// risk/rate.SecretFile), links to such files, and folders of the home
-	// too large to look through, that the action may not reach: for an
+	// risk/rate.SecretFile), links to such files, folders of the home too
+	// large to look through, and the object stores (objects folders) of
+	// git repositories whose history names such a file
+	// (execute/gitstore.go), that the action may not reach: for an
 	// action that runs unasked, the executor fills it from its indexes
 	// (execute/rootsecrets.go, execute/homesecrets.go). Absolute. Hidden
 	// as the home's hidden entries are, in the roots and in their

@@ -79,13 +79,21 @@ func launch(s Spec) int {
 	if err := dropCapabilities(); err != nil {
 		return fail(ExitSetup, "dropping capabilities: %v", err)
 	}
-	abi, err := restrict(p)
+	abi, err := landlockABI()
 	if err != nil {
 		return fail(ExitSetup, "applying Landlock: %v", err)
 	}
 	plan := PlanNetwork(p, abi)
-	if err := restrictNetwork(plan, s.HostNetNS); err != nil {
+	if err := checkNetNamespace(plan, s.HostNetNS); err != nil {
 		return fail(ExitSetup, "confining the network: %v", err)
+	}
+	if err := restrict(p, plan, abi); err != nil {
+		return fail(ExitSetup, "applying Landlock: %v", err)
+	}
+	if plan.Filter {
+		if err := installFilter(netFilter); err != nil {
+			return fail(ExitSetup, "confining the network: applying the network filter: %v", err)
+		}
 	}
 	if !p.UI {
 		if err := denyLocalSockets(); err != nil {
@@ -178,34 +186,13 @@ func enforced(abi int, ui bool) string {
 	return s
 }
 
-// restrictNetwork applies the network plan: it checks the launcher is in a
-// network namespace of its own, not the gate's (hostNS), when the plan says
-// so, has Landlock refuse TCP binds and the connects the plan does not allow
-// (strictly: a kernel without TCP rules fails the launch rather than let
-// them through), and installs the seccomp filter that refuses what those
-// rules do not see.
-func restrictNetwork(plan NetPlan, hostNS uint64) error {
+// checkNetNamespace checks, when the network plan says the launcher must
+// be in a network namespace of its own, that it is not in the gate's
+// (hostNS).
+func checkNetNamespace(plan NetPlan, hostNS uint64) error {
 	if plan.OwnNamespace {
 		if ns := NetNamespace(); hostNS == 0 || ns == 0 || ns == hostNS {
 			return errors.New("the launcher must start in a network namespace of its own, as the sandbox starts it")
-		}
-	}
-	if plan.TCP {
-		cfg, err := landlock.NewConfig(landlock.AccessNetSet(llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP))
-		if err != nil {
-			return err
-		}
-		var rules []landlock.Rule
-		for _, port := range plan.Connect {
-			rules = append(rules, landlock.ConnectTCP(port))
-		}
-		if err := cfg.RestrictNet(rules...); err != nil {
-			return fmt.Errorf("applying Landlock's TCP rules: %w", err)
-		}
-	}
-	if plan.Filter {
-		if err := installFilter(netFilter); err != nil {
-			return fmt.Errorf("applying the network filter: %w", err)
 		}
 	}
 	return nil
@@ -289,11 +276,9 @@ func dropCapabilities() error {
 	return nil
 }
 
-// restrict applies Landlock to every thread: the file rights of every ABI
-// up to 9 that the kernel has, and the signal scope; the abstract-socket
-// scope too unless the UI is granted (an approved UI action may reach a
-// display or bus that listens on one). It returns the kernel's ABI.
-func restrict(p Profile) (int, error) {
+// landlockABI returns the kernel's Landlock ABI, or an error when it is
+// older than MinABI.
+func landlockABI() (int, error) {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil {
 		return 0, err
@@ -301,13 +286,35 @@ func restrict(p Profile) (int, error) {
 	if abi < MinABI {
 		return abi, fmt.Errorf("the kernel's Landlock is ABI %d; ABI %d or newer is needed", abi, MinABI)
 	}
+	return abi, nil
+}
+
+// restrict applies Landlock to every thread, in one ruleset: the file
+// rights of every ABI up to 9 that the kernel has, and the signal scope;
+// the abstract-socket scope too unless the UI is granted (an approved UI
+// action may reach a display or bus that listens on one); and, when the
+// network plan says so, TCP binds refused and TCP connects to the plan's
+// ports only. One ruleset, not one for the files and one for TCP: each
+// ruleset enforced stops and signals every thread of the launcher twice
+// (no_new_privs, then the ruleset), which cost about 0.1 ms a start.
+// Only the file rights are best effort: the plan asks for TCP rules only
+// where the kernel has them (abi, NetABI), and a kernel without them fails
+// the launch rather than let TCP through.
+func restrict(p Profile, plan NetPlan, abi int) error {
+	if plan.TCP && abi < NetABI {
+		return fmt.Errorf("the kernel's Landlock is ABI %d, and TCP rules need ABI %d", abi, NetABI)
+	}
 	scoped := landlock.ScopedSet(llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket)
 	if p.UI {
 		scoped = landlock.ScopedSet(llsys.ScopeSignal)
 	}
-	cfg, err := landlock.NewConfig(landlock.V9.HandledAccessFS, scoped)
+	handled := []any{landlock.V9.HandledAccessFS, scoped}
+	if plan.TCP {
+		handled = append(handled, landlock.AccessNetSet(llsys.AccessNetBindTCP|llsys.AccessNetConnectTCP))
+	}
+	cfg, err := landlock.NewConfig(handled...)
 	if err != nil {
-		return abi, err
+		return err
 	}
 	rules := []landlock.Rule{
 		landlock.RODirs(p.Read...).IgnoreIfMissing(),
@@ -330,10 +337,12 @@ func restrict(p Profile) (int, error) {
 		}
 		rules = append(rules, landlock.RODirs(ui...).WithResolveUnix().IgnoreIfMissing())
 	}
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
-		return abi, err
+	if plan.TCP {
+		for _, port := range plan.Connect {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
 	}
-	return abi, nil
+	return cfg.BestEffort().Restrict(rules...)
 }
 
 // lookPath finds the program as exec would, in the sandbox's view: a name

@@ -73,6 +73,11 @@ func launch(s Spec) int {
 	if p.Unasked {
 		p.Write = Viewed(p.Write, p.TempDir, viewRoots)
 	}
+	// A /proc of this PID namespace: one a warm launcher mounted while it
+	// waited will do, unless a view was mounted over it since.
+	if !procAhead || len(viewRoots) > 0 {
+		mountProc()
+	}
 	if err := hide(p); err != nil {
 		return fail(ExitSetup, "%v", err)
 	}
@@ -198,16 +203,24 @@ func checkNetNamespace(plan NetPlan, hostNS uint64) error {
 	return nil
 }
 
+// procAhead is set once a warm launcher has mounted, while it waited, the
+// /proc of its PID namespace (prepareAhead).
+var procAhead bool
+
+// mountProc mounts a /proc of this PID namespace (other processes are not
+// in it), and reports whether it could. Best effort: where /proc cannot be
+// mounted again (some containers mask parts of it), Landlock still keeps
+// other processes' files out of reach (its ptrace scope).
+func mountProc() bool {
+	return unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") == nil
+}
+
 // hide makes the profile's hidden paths unreachable in this mount
 // namespace (whose mounts launch made private): an empty read-only folder
 // over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
-// cannot be looked at fails the launch. It also mounts a /proc of this PID
-// namespace (other processes are not in it) and a private /dev/shm.
+// cannot be looked at fails the launch. It also mounts a private
+// /dev/shm.
 func hide(p Profile) error {
-	// Best effort: where /proc cannot be mounted again (some containers
-	// mask parts of it), Landlock still keeps other processes' files out
-	// of reach (its ptrace scope).
-	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
 			return fmt.Errorf("mounting a private /dev/shm: %w", err)
@@ -250,20 +263,42 @@ const (
 	secbitNoCapAmbientRaiseLocked = 1 << 7
 )
 
-// dropCapabilities leaves the launcher with no capability and makes sure
-// the program starts with none, even where it runs as root inside the
-// namespace: on every thread the ambient set is emptied, the securebits
-// keep root from gaining any at exec, and then the effective, permitted and
-// inheritable sets are emptied too. (The no_new_privs bit Landlock sets
-// then keeps set-user-ID programs and file capabilities from granting
-// any.)
-func dropCapabilities() error {
+// capsLocked is set once lockCapabilities has passed: a warm launcher
+// locks them while it waits (awaitSpec).
+var capsLocked bool
+
+// lockCapabilities empties the ambient set of every thread and sets the
+// securebits that keep root from gaining any capability at exec and any
+// thread from raising an ambient one, each locked. None of it depends on
+// the action, and none of it takes a capability the launcher still uses
+// (it mounts with its effective set), so a warm launcher does it while it
+// waits: each of the two stops and signals every thread of the launcher.
+func lockCapabilities() error {
+	if capsLocked {
+		return nil
+	}
 	if err := llsys.AllThreadsPrctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("clearing the ambient set: %w", err)
 	}
 	bits := uintptr(secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientRaiseLocked)
 	if err := llsys.AllThreadsPrctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting the securebits: %w", err)
+	}
+	capsLocked = true
+	return nil
+}
+
+// dropCapabilities leaves the launcher with no capability and makes sure
+// the program starts with none, even where it runs as root inside the
+// namespace: on every thread the ambient set is emptied, the securebits
+// keep root from gaining any at exec (lockCapabilities, unless done while
+// the launcher waited), and then the effective, permitted and
+// inheritable sets are emptied too. (The no_new_privs bit Landlock sets
+// then keeps set-user-ID programs and file capabilities from granting
+// any.)
+func dropCapabilities() error {
+	if err := lockCapabilities(); err != nil {
+		return err
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var none [2]unix.CapUserData

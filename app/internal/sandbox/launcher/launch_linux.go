@@ -73,10 +73,16 @@ func launch(s Spec) int {
 	if p.Unasked {
 		p.Write = Viewed(p.Write, p.TempDir, viewRoots)
 	}
-	// A /proc of this PID namespace: one a warm launcher mounted while it
-	// waited will do, unless a view was mounted over it since.
+	// A /proc of this PID namespace and a private /dev/shm: those a warm
+	// launcher mounted while it waited will do, unless a view was mounted
+	// over them since.
 	if !procAhead || len(viewRoots) > 0 {
 		mountProc()
+	}
+	if !shmAhead || len(viewRoots) > 0 {
+		if err := mountShm(); err != nil {
+			return fail(ExitSetup, "%v", err)
+		}
 	}
 	if err := hide(p); err != nil {
 		return fail(ExitSetup, "%v", err)
@@ -203,6 +209,41 @@ func checkNetNamespace(plan NetPlan, hostNS uint64) error {
 	return nil
 }
 
+// leadsNowhere reports whether err, from looking a path up through its
+// links, says there is nothing there that can be read: it is missing,
+// under a file, or a link that loops (~/.zprofile → itself).
+func leadsNowhere(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP)
+}
+
+// inNowhere reports whether p lies in one of the folders nowhere holds:
+// then looking it up leads nowhere too.
+func inNowhere(nowhere map[string]bool, p string) bool {
+	for d := filepath.Dir(p); len(nowhere) > 0; d = filepath.Dir(d) {
+		if nowhere[d] {
+			return true
+		}
+		if d == "/" || d == "." {
+			return false
+		}
+	}
+	return false
+}
+
+// shmAhead is set once a warm launcher has mounted, while it waited, a
+// private /dev/shm (prepareAhead).
+var shmAhead bool
+
+// mountShm mounts a private /dev/shm, where there is one.
+func mountShm() error {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mounting a private /dev/shm: %w", err)
+		}
+	}
+	return nil
+}
+
 // procAhead is set once a warm launcher has mounted, while it waited, the
 // /proc of its PID namespace (prepareAhead).
 var procAhead bool
@@ -218,19 +259,23 @@ func mountProc() bool {
 // hide makes the profile's hidden paths unreachable in this mount
 // namespace (whose mounts launch made private): an empty read-only folder
 // over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
-// cannot be looked at fails the launch. It also mounts a private
-// /dev/shm.
+// cannot be looked at fails the launch. A path whose folder was found
+// leading nowhere is not looked at: most of the list names what a home
+// may hold (~/Library/Mail, ~/.config/gcloud …), and where the folder is
+// missing one look for it does for all of them.
 func hide(p Profile) error {
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-			return fmt.Errorf("mounting a private /dev/shm: %w", err)
-		}
-	}
+	nowhere := map[string]bool{} // folders found leading nowhere
 	for _, h := range p.Hide {
+		if inNowhere(nowhere, h) {
+			continue
+		}
 		fi, err := os.Stat(h) // through links: what a link leads to is hidden
-		// Missing, under a file, or a link that loops (~/.zprofile →
-		// itself): it leads nowhere, so nothing there can be read.
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+		if leadsNowhere(err) {
+			if d := filepath.Dir(h); d != h {
+				if _, err := os.Stat(d); leadsNowhere(err) {
+					nowhere[d] = true
+				}
+			}
 			continue
 		}
 		if err != nil {

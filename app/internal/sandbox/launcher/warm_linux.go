@@ -49,18 +49,18 @@ func awaitSpec(sock int) (*os.File, error) {
 
 // prepareAhead does, while a warm launcher waits, the part of confining an
 // action that does not depend on the action: it mounts the /proc of its
-// PID namespace, then empties the ambient capabilities and locks the
-// securebits (lockCapabilities), each of which stops and signals every
-// thread of the launcher, about 50 µs a time here. /proc comes first:
-// a launcher built with cgo stops its threads through libpsx, which finds
-// them in /proc/PID/task, and in the host's /proc PID 1 is not this
-// process (it would look for them for ever). The mounts are made slaves
-// of the host's first (in a user namespace of their own they already
-// are), so that nothing mounted here reaches the namespaces the gate runs
-// in, while what the person mounts and unmounts still reaches this one
-// until the action comes (launch then makes them private, as for a
-// launcher started cold). Where /proc cannot be mounted, nothing is done
-// ahead.
+// PID namespace and a private /dev/shm, then empties the ambient
+// capabilities and locks the securebits (lockCapabilities), each of which
+// stops and signals every thread of the launcher, about 50 µs a time
+// here. /proc comes first: a launcher built with cgo stops its threads
+// through libpsx, which finds them in /proc/PID/task, and in the host's
+// /proc PID 1 is not this process (it would look for them for ever). The
+// mounts are made slaves of the host's first (in a user namespace of their
+// own they already are), so that nothing mounted here reaches the
+// namespaces the gate runs in, while what the person mounts and unmounts
+// still reaches this one until the action comes (launch then makes them
+// private, as for a launcher started cold). Where /proc cannot be
+// mounted, nothing is done ahead.
 func prepareAhead() error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("making the mounts slaves: %w", err)
@@ -69,6 +69,7 @@ func prepareAhead() error {
 		return nil
 	}
 	procAhead = true
+	shmAhead = mountShm() == nil // else launch mounts it, or fails saying why
 	if err := lockCapabilities(); err != nil {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}

@@ -101,15 +101,8 @@ func launch(s Spec) int {
 	if err := restrict(p, plan, abi); err != nil {
 		return fail(ExitSetup, "applying Landlock: %v", err)
 	}
-	if plan.Filter {
-		if err := installFilter(netFilter); err != nil {
-			return fail(ExitSetup, "confining the network: applying the network filter: %v", err)
-		}
-	}
-	if !p.UI {
-		if err := denyLocalSockets(); err != nil {
-			return fail(ExitSetup, "applying the socket filter: %v", err)
-		}
+	if err := applyFilters(p, plan); err != nil {
+		return fail(ExitSetup, "%v", err)
 	}
 	// Whatever this process holds stays here: the program gets 0, 1 and 2.
 	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err != nil {
@@ -195,6 +188,31 @@ func enforced(abi int, ui bool) string {
 	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
 	s += ", and run with bounded processes, memory, file sizes and open files"
 	return s
+}
+
+// applyFilters installs the seccomp filters the action needs: its network plan's
+// and, unless the UI is granted, the one against local sockets. A warm
+// launcher that installed both while it waited (WaitFilteredFlag) runs
+// only an action that needs both: one that needs fewer fails here, as the
+// filters cannot be taken off (the gate hands such a launcher none).
+func applyFilters(p Profile, plan NetPlan) error {
+	if filteredAhead {
+		if !plan.Filter || p.UI {
+			return errors.New("this launcher installed the socket filters of an action without the UI grant or the host's network while it waited, and this action is not one: it runs nothing")
+		}
+		return nil
+	}
+	if plan.Filter {
+		if err := installFilter(netFilter); err != nil {
+			return fmt.Errorf("confining the network: applying the network filter: %w", err)
+		}
+	}
+	if !p.UI {
+		if err := denyLocalSockets(); err != nil {
+			return fmt.Errorf("applying the socket filter: %w", err)
+		}
+	}
+	return nil
 }
 
 // checkNetNamespace checks, when the network plan says the launcher must

@@ -13,12 +13,13 @@ import (
 
 // awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
 // on sock (receive), puts the action's standard input in place of its own
-// and returns the action's spec. Everything else the launcher does comes
+// and returns the action's spec. With filtered (WaitFilteredFlag) it
+// installs the socket filters ahead too. Everything else the launcher does comes
 // after, as for a launcher started cold: the namespaces, the check that
 // it is in them (ownNamespaces, whose read of /proc also starts the Go
 // runtime's poller) and what prepareAhead does are all that is done
 // ahead of it.
-func awaitSpec(sock int) (*os.File, error) {
+func awaitSpec(sock int, filtered bool) (*os.File, error) {
 	// Nothing traces or reads this process's memory while it waits (launch
 	// says it again, for a launcher started cold).
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -28,7 +29,7 @@ func awaitSpec(sock int) (*os.File, error) {
 		unix.Close(sock)
 		return nil, err
 	}
-	if err := prepareAhead(); err != nil {
+	if err := prepareAhead(filtered); err != nil {
 		unix.Close(sock)
 		return nil, err
 	}
@@ -60,8 +61,12 @@ func awaitSpec(sock int) (*os.File, error) {
 // namespaces the gate runs in, while what the person mounts and unmounts
 // still reaches this one until the action comes (launch then makes them
 // private, as for a launcher started cold). Where /proc cannot be
-// mounted, nothing is done ahead.
-func prepareAhead() error {
+// mounted, nothing of that is done ahead. With filtered it then installs
+// the two socket filters (WaitFilteredFlag): they refuse making sockets
+// and fast-open sends, which the launcher does not do, and io_uring, which
+// it does not use; installing them takes the capability it holds in its
+// user namespace until launch drops it.
+func prepareAhead(filtered bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("making the mounts slaves: %w", err)
 	}
@@ -73,6 +78,27 @@ func prepareAhead() error {
 	if err := lockCapabilities(); err != nil {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}
+	if filtered {
+		return installFilters()
+	}
+	return nil
+}
+
+// filteredAhead is set once a warm launcher has installed both socket
+// filters while it waited (prepareAhead, WaitFilteredFlag).
+var filteredAhead bool
+
+// installFilters installs the network filter and the one against local
+// sockets, in the order launch installs them for an action that has both
+// (the later one's refusal is the one a program sees where both refuse).
+func installFilters() error {
+	if err := installFilter(netFilter); err != nil {
+		return fmt.Errorf("applying the network filter: %w", err)
+	}
+	if err := installFilter(socketFilter); err != nil {
+		return fmt.Errorf("applying the socket filter: %w", err)
+	}
+	filteredAhead = true
 	return nil
 }
 

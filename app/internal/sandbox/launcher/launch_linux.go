@@ -227,6 +227,17 @@ func checkNetNamespace(plan NetPlan, hostNS uint64) error {
 	return nil
 }
 
+// lookUp is stat(2) of path, through its links, into st: what os.Stat
+// does without the allocations (the file's information, and an error for
+// each path that is missing, which most of a profile's hidden paths are).
+func lookUp(path string, st *unix.Stat_t) error {
+	for {
+		if err := unix.Stat(path, st); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 // leadsNowhere reports whether err, from looking a path up through its
 // links, says there is nothing there that can be read: it is missing,
 // under a file, or a link that loops (~/.zprofile → itself).
@@ -283,14 +294,15 @@ func mountProc() bool {
 // missing one look for it does for all of them.
 func hide(p Profile) error {
 	nowhere := map[string]bool{} // folders found leading nowhere
+	var st unix.Stat_t
 	for _, h := range p.Hide {
 		if inNowhere(nowhere, h) {
 			continue
 		}
-		fi, err := os.Stat(h) // through links: what a link leads to is hidden
+		err := lookUp(h, &st) // through links: what a link leads to is hidden
 		if leadsNowhere(err) {
 			if d := filepath.Dir(h); d != h {
-				if _, err := os.Stat(d); leadsNowhere(err) {
+				if err := lookUp(d, &st); leadsNowhere(err) {
 					nowhere[d] = true
 				}
 			}
@@ -300,7 +312,7 @@ func hide(p Profile) error {
 			return fmt.Errorf("cannot hide %s: %w", h, err)
 		}
 		const flags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
-		if fi.IsDir() {
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			if err := unix.Mount("tmpfs", h, "tmpfs", flags|unix.MS_RDONLY, "mode=0555,size=4k,nr_inodes=1"); err != nil {
 				return fmt.Errorf("hiding %s: %w", h, err)
 			}

@@ -231,7 +231,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 		if len(layers) > 0 {
 			delay = refillDelay
 		}
-		out.Warm, release = b.warm.take(out, delay)
+		out.Warm, release = b.warm.take(out, launcher.Filtered(p, b.abi), delay)
 	}
 	return out, layers, func() { release(); f.Close(); removeTmp(); b.warm.tmp.fill(b.s.Roots) }, nil
 }

@@ -43,11 +43,12 @@ var sharedPrefixes = []string{"/nix", "/usr", "/opt", "/snap", "/etc", "/System"
 // compares names case-insensitively (macOS). What cannot be listed is
 // hidden whole; what does not exist needs no hiding.
 func hiddenEntries(home string, keep []string, fold bool) []string {
-	h := hider{fold: fold, home: home, seen: sanitize.HiddenAllowed(home)}
+	t := tablesFor(home)
+	h := hider{fold: fold, home: home, seen: t.allowed}
 	for _, k := range keep {
 		h.seen = append(h.seen, filepath.Clean(k))
 	}
-	for _, f := range sanitize.HiddenFolders(home) {
+	for _, f := range t.folders {
 		if h.under(f.Path) {
 			continue
 		}

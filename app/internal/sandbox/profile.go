@@ -10,7 +10,6 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/risk"
 	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
-	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // The kinds of action a profile is for.
@@ -219,7 +218,7 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		}
 		hide = append(hide, filepath.Clean(s.Program))
 	}
-	hide = append(hide, sanitize.CredentialStores(home)...)
+	hide = append(hide, tablesFor(home).stores...)
 	// Unknown is secret: the home's hidden entries, but the roots, the
 	// temporary folder and what the person approved naming.
 	keep := append(append(cleanAll(s.Roots), temp), cleanAll(g.Reveal)...)

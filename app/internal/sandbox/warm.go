@@ -36,23 +36,27 @@ import (
 
 // shape is how a launcher is started, beyond what every launcher of a Box
 // shares (its program, environment and folder): a warm launcher stands in
-// only for a command of its shape (bridge.Warm's fits). Contain is not
-// part of it: the bridge applies it when the command comes.
+// only for a command of its shape (bridge.Warm's fits), and, filtered,
+// only for an action that gets both socket filters (launcher.Filtered),
+// which it installed while it waited (launcher.WaitFilteredFlag). Contain
+// is not part of it: the bridge applies it when the command comes.
 type shape struct {
 	hostNetwork   bool
 	newSession    bool
 	dieWithParent bool
+	filtered      bool
 }
 
-// shapeOf is the shape of a confined command.
-func shapeOf(c bridge.Command) shape {
-	return shape{hostNetwork: c.HostNetwork, newSession: c.NewSession, dieWithParent: c.DieWithParent}
+// shapeOf is the shape of a confined command whose action gets both socket
+// filters, or not (filtered).
+func shapeOf(c bridge.Command, filtered bool) shape {
+	return shape{hostNetwork: c.HostNetwork, newSession: c.NewSession, dieWithParent: c.DieWithParent, filtered: filtered}
 }
 
 // warmShapes are the shapes a Box starts a launcher for once its probe has
-// passed: an action's, with a network namespace of its own and with the
-// host's (the executor's commands; others are started on first use).
-var warmShapes = []shape{{hostNetwork: false}, {hostNetwork: true}}
+// passed: an action's without the UI grant, with a network namespace of
+// its own and with the host's (the web); others are started on first use.
+var warmShapes = []shape{{hostNetwork: false, filtered: true}, {hostNetwork: true, filtered: true}}
 
 // warmOne is a launcher waiting, with the generation it was started in.
 type warmOne struct {
@@ -88,7 +92,8 @@ func (p *pool) command(k shape) bridge.Command {
 		Namespaces: true, HostNetwork: k.hostNetwork, NewSession: k.newSession, DieWithParent: k.dieWithParent}
 }
 
-// take returns the launcher waiting for c's shape, if there is one of this
+// take returns the launcher waiting for c's shape (filtered: its action
+// gets both socket filters), if there is one of this
 // generation, for c to run through (c.Warm); when one is being started, it
 // waits for it, which is sooner than a cold start would be ready. release
 // must be called once c has ended or will not run: it kills the launcher
@@ -98,8 +103,8 @@ func (p *pool) command(k shape) bridge.Command {
 // removed; an action that comes meanwhile hurries it). Taking also
 // ends a discard's pause (the gate runs again): release then starts one of
 // each of warmShapes too.
-func (p *pool) take(c bridge.Command, delay time.Duration) (w *bridge.Warm, release func()) {
-	k := shapeOf(c)
+func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *bridge.Warm, release func()) {
+	k := shapeOf(c, filtered)
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -201,7 +206,11 @@ func (p *pool) fill(k shape, delay time.Duration) {
 		if stale {
 			return
 		}
-		w, err := bridge.StartWarm(p.command(k), []string{p.program, launcher.WaitFlag})
+		flag := launcher.WaitFlag
+		if k.filtered {
+			flag = launcher.WaitFilteredFlag
+		}
+		w, err := bridge.StartWarm(p.command(k), []string{p.program, flag})
 		p.mu.Lock()
 		if p.starting[k] == s {
 			delete(p.starting, k)

@@ -3,8 +3,10 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox/launcher"
+	"github.com/airlockhq/airlock/bridge"
 )
 
 // testPool is a pool whose launcher is this test binary (TestMain hands
@@ -69,7 +72,7 @@ func TestWarmStaleGeneration(t *testing.T) {
 	p.mu.Lock()
 	p.gen++ // as if it had slipped past a discard
 	p.mu.Unlock()
-	w, release := p.take(p.command(k), 0)
+	w, release := p.take(p.command(k), k.filtered, 0)
 	if w != nil {
 		t.Fatal("a launcher of a stale generation was handed out")
 	}
@@ -118,5 +121,64 @@ func TestWarmDiscardWhileStarting(t *testing.T) {
 	p.mu.Unlock()
 	if n != 0 {
 		t.Error("a paused pool started a launcher")
+	}
+}
+
+// TestWarmFilteredRunsOnlyFiltered: a launcher that installed both socket
+// filters while it waited (launcher.WaitFilteredFlag), handed an action
+// that must not have one of them (a UI action, one with the host's whole
+// network), fails closed: it exits with the launcher's setup status,
+// saying why, and the program never runs. (The pool never hands it one:
+// its shape is filtered only for an action that has both.)
+func TestWarmFilteredRunsOnlyFiltered(t *testing.T) {
+	p := testPool(t)
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < launcher.NetABI {
+		t.Skipf("no Landlock ABI %d here (%d, %v): a UI action has a network namespace of its own", launcher.NetABI, abi, err)
+	}
+	home := t.TempDir()
+	ran := filepath.Join(home, "ran")
+	for _, tc := range []struct {
+		name string
+		p    Profile
+	}{
+		{"ui", Profile{UI: true, Network: NetNone}},
+		{"host network", Profile{Network: NetHost}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if launcher.Filtered(tc.p, abi) {
+				t.Fatalf("%+v gets both filters", tc.p)
+			}
+			k := shape{hostNetwork: true, filtered: true}
+			p.fill(k, 0)
+			waitIdle(t, p, k)
+			prof := tc.p
+			prof.Kind, prof.Read, prof.Write, prof.TempDir = KindCommand, []string{"/"}, []string{home}, home
+			prof.Env = []string{"PATH=/usr/bin:/bin"}
+			f, err := specFile(spec{Profile: prof, Argv: []string{"touch", ran}, Dir: home})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			c := p.command(k)
+			c.ExtraFiles = []*os.File{f}
+			w, release := p.take(c, true, 0)
+			if w == nil {
+				t.Fatal("no launcher was handed out")
+			}
+			c.Warm = w
+			_, stderr, err := bridge.RunArgv(context.Background(), c)
+			release()
+			var ee *bridge.ExitError
+			if !errors.As(err, &ee) || ee.Code != launcher.ExitSetup || !strings.Contains(stderr, "it runs nothing") {
+				t.Errorf("the launcher ended with %v, saying %q; want status %d and why", err, stderr, launcher.ExitSetup)
+			}
+			if !w.Claimed() {
+				t.Error("the action did not go to the launcher that waited")
+			}
+			if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the program ran (%v)", err)
+			}
+		})
 	}
 }

@@ -34,6 +34,15 @@ const Flag = "--sandbox-launch"
 // it as Flag does. It confines one action, ever.
 const WaitFlag = "--sandbox-wait"
 
+// WaitFilteredFlag is WaitFlag for a launcher that, while it waits, also
+// installs the socket filters of an action that has both (netFilter and
+// socketFilter: its network plan filters, Network is not the host's, and
+// it has no UI grant; Filtered says which these are). They do not depend
+// on anything else of the action, and installing each stops every thread
+// of the launcher. Such a launcher then runs only an action that has
+// both: handed another, it fails closed (ExitSetup) and runs nothing.
+const WaitFilteredFlag = "--sandbox-wait-filtered"
+
 // The bytes of the warm launcher's socket (bridge.WarmReady, bridge.WarmGo,
 // which this package cannot import: it would bring the bridge's UI into
 // the launcher): it writes ready once it waits, reads go with the action's
@@ -255,7 +264,7 @@ func ReadSpec(r io.Reader) (Spec, error) {
 // with handled true. Otherwise it returns at once with handled false. The
 // program must call it before anything else runs.
 func Main(args []string) (code int, handled bool) {
-	if len(args) == 0 || args[0] != Flag && args[0] != WaitFlag {
+	if len(args) == 0 || args[0] != Flag && args[0] != WaitFlag && args[0] != WaitFilteredFlag {
 		return 0, false
 	}
 	if len(args) > 1 {
@@ -263,10 +272,10 @@ func Main(args []string) (code int, handled bool) {
 		return ExitSetup, true
 	}
 	var f *os.File
-	warm := args[0] == WaitFlag
+	warm := args[0] != Flag
 	if warm {
 		var err error
-		if f, err = awaitSpec(3); err != nil {
+		if f, err = awaitSpec(3, args[0] == WaitFilteredFlag); err != nil {
 			fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
 			return ExitSetup, true
 		}

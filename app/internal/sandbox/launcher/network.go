@@ -150,6 +150,13 @@ func PlanNetwork(p Profile, abi int) NetPlan {
 	return plan
 }
 
+// Filtered reports whether an action of profile p, on a kernel of Landlock
+// ABI abi, gets both seccomp filters: the network filter of its plan and
+// the one against local sockets (no UI grant). A warm launcher started
+// with WaitFilteredFlag has installed them ahead, and runs only such an
+// action.
+func Filtered(p Profile, abi int) bool { return PlanNetwork(p, abi).Filter && !p.UI }
+
 // displayPort returns the TCP port of an X11 display name that names a
 // host ("localhost:10.0" is port 6010); ":0" and "unix:0" are local
 // sockets, and ok is false.

@@ -13,17 +13,23 @@ import (
 
 // awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
 // on sock (receive), puts the action's standard input in place of its own
-// and returns the action's spec. Everything else the launcher does comes
-// after, as for a launcher started cold: the namespaces, and the check
-// that it is in them (ownNamespaces, whose read of /proc also starts the Go
-// runtime's poller), are all that is done ahead of the action.
-func awaitSpec(sock int) (*os.File, error) {
+// and returns the action's spec. With filtered (WaitFilteredFlag) it
+// installs the socket filters ahead too. Everything else the launcher does comes
+// after, as for a launcher started cold: the namespaces, the check that
+// it is in them (ownNamespaces, whose read of /proc also starts the Go
+// runtime's poller) and what prepareAhead does are all that is done
+// ahead of it.
+func awaitSpec(sock int, filtered bool) (*os.File, error) {
 	// Nothing traces or reads this process's memory while it waits (launch
 	// says it again, for a launcher started cold).
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return nil, err
 	}
 	if err := ownNamespaces(); err != nil {
+		unix.Close(sock)
+		return nil, err
+	}
+	if err := prepareAhead(filtered); err != nil {
 		unix.Close(sock)
 		return nil, err
 	}
@@ -40,6 +46,60 @@ func awaitSpec(sock int) (*os.File, error) {
 		return nil, fmt.Errorf("taking the action's standard input: %w", err)
 	}
 	return os.NewFile(uintptr(spec), "profile"), nil
+}
+
+// prepareAhead does, while a warm launcher waits, the part of confining an
+// action that does not depend on the action: it mounts the /proc of its
+// PID namespace and a private /dev/shm, then empties the ambient
+// capabilities and locks the securebits (lockCapabilities), each of which
+// stops and signals every thread of the launcher, about 50 µs a time
+// here. /proc comes first: a launcher built with cgo stops its threads
+// through libpsx, which finds them in /proc/PID/task, and in the host's
+// /proc PID 1 is not this process (it would look for them for ever). The
+// mounts are made slaves of the host's first (in a user namespace of their
+// own they already are), so that nothing mounted here reaches the
+// namespaces the gate runs in, while what the person mounts and unmounts
+// still reaches this one until the action comes (launch then makes them
+// private, as for a launcher started cold). Where /proc cannot be
+// mounted, nothing of that is done ahead. With filtered it then installs
+// the two socket filters (WaitFilteredFlag): they refuse making sockets
+// and fast-open sends, which the launcher does not do, and io_uring, which
+// it does not use; installing them takes the capability it holds in its
+// user namespace until launch drops it.
+func prepareAhead(filtered bool) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
+		return fmt.Errorf("making the mounts slaves: %w", err)
+	}
+	if !mountProc() {
+		return nil
+	}
+	procAhead = true
+	shmAhead = mountShm() == nil // else launch mounts it, or fails saying why
+	if err := lockCapabilities(); err != nil {
+		return fmt.Errorf("dropping capabilities: %w", err)
+	}
+	if filtered {
+		return installFilters()
+	}
+	return nil
+}
+
+// filteredAhead is set once a warm launcher has installed both socket
+// filters while it waited (prepareAhead, WaitFilteredFlag).
+var filteredAhead bool
+
+// installFilters installs the network filter and the one against local
+// sockets, in the order launch installs them for an action that has both
+// (the later one's refusal is the one a program sees where both refuse).
+func installFilters() error {
+	if err := installFilter(netFilter); err != nil {
+		return fmt.Errorf("applying the network filter: %w", err)
+	}
+	if err := installFilter(socketFilter); err != nil {
+		return fmt.Errorf("applying the socket filter: %w", err)
+	}
+	filteredAhead = true
+	return nil
 }
 
 // endWait bounds how long a warm launcher waits, once its program has

@@ -8,7 +8,7 @@ import (
 )
 
 // awaitSpec fails: a warm launcher (WaitFlag) is Linux only.
-func awaitSpec(int) (*os.File, error) {
+func awaitSpec(int, bool) (*os.File, error) {
 	return nil, errors.New("a warm launcher is Linux only")
 }
 

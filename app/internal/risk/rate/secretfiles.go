@@ -123,6 +123,13 @@ var secretFiles = []secretFile{
 	{"*.har", "an HTTP archive (every request's cookies and authorization headers)"},
 	{"*.keychain", "a macOS keychain"},
 	{"*.keychain-db", "a macOS keychain"},
+	// A fifth red team's finds (TestRed4SecretNamesOfFrameworks): the
+	// files a framework or tool keeps its passwords in, by the name it
+	// gives them.
+	{"wp-config.php", "WordPress's settings (the database password and the salts)"},
+	{"local.settings.json", "Azure Functions' local settings (storage keys and connection strings)"},
+	{"auth.json", "credentials (Composer's registry passwords and tokens; agents' logins)"},
+	{".sentryclirc", "sentry-cli's settings (an auth token)"},
 }
 
 // notSecretFiles are names the table's patterns would match that are known

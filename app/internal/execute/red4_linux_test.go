@@ -119,9 +119,10 @@ func TestRed4PlantPdbrcRuns(t *testing.T) {
 
 // redSecretRead runs the red4 payload that prints every base64 run of the
 // roots unasked, in a home holding secrets (each file's body with its
-// mark, the value that must not come back) and plain files, and fails for
-// a plain file not shown; it returns the marks that came back.
-func redSecretRead(t *testing.T, secrets map[string][2]string, plain map[string]string) []string {
+// mark, the value that must not come back) and plain files (each file's
+// body with a mark that must come back), and fails for a plain file not
+// shown; it returns the secrets' marks that came back.
+func redSecretRead(t *testing.T, secrets, plain map[string][2]string) []string {
 	t.Helper()
 	files := map[string]redFile{}
 	var marks []string
@@ -129,8 +130,8 @@ func redSecretRead(t *testing.T, secrets map[string][2]string, plain map[string]
 		files[rel] = redFile{s[0], 0o600}
 		marks = append(marks, s[1])
 	}
-	for rel, mark := range plain {
-		files[rel] = redFile{"-----BEGIN CERTIFICATE-----\n" + mark + "\n-----END CERTIFICATE-----\n", 0o644}
+	for rel, p := range plain {
+		files[rel] = redFile{p[0], 0o644}
 	}
 	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, files)
 	name := "secret files known by their content, read whole"
@@ -144,13 +145,16 @@ func redSecretRead(t *testing.T, secrets map[string][2]string, plain map[string]
 		leaked = append(leaked, leakedAny(res, err, marks)...)
 		out += res.Output
 	}
-	for _, want := range plain {
-		if !strings.Contains(out, want) {
+	for _, p := range plain {
+		if want := p[1]; !strings.Contains(out, want) {
 			t.Errorf("the reads do not show %q, which is no secret: %q", want, out)
 		}
 	}
 	return leaked
 }
+
+// pemCert is a certificate: public, and read to be read.
+const pemCert = "-----BEGIN CERTIFICATE-----\nMIIDpublicCertificateBodyReadable08\n-----END CERTIFICATE-----\n"
 
 // TestRed4SecretNamesOfFrameworks: files known to hold an application's
 // passwords by the name their framework or tool gives them, which rate's
@@ -158,16 +162,32 @@ func redSecretRead(t *testing.T, secrets map[string][2]string, plain map[string]
 // and the salts), Azure Functions' local.settings.json (storage account
 // keys, connection strings), Composer's auth.json (registry passwords and
 // tokens; Codex's and opencode's auth.json hold their logins too) and
-// sentry-cli's .sentryclirc. Printed as base64 runs (grep -o), their
+// sentry-cli's .sentryclirc; and the names that say secret at their end:
+// Docker Compose's secret files (secrets/db_password.txt, its
+// documentation's name), a Kubernetes Secret manifest (db-secret.yaml,
+// its values only base64), a token, key or secret kept alone in a text
+// file (github_token.txt, api_key.txt, jwt.secret). Printed as base64 runs (grep -o), their
 // values have no shape the redactor knows. Each is hidden from an unasked
 // read, and a certificate and notes beside them are not.
 func TestRed4SecretNamesOfFrameworks(t *testing.T) {
 	leaked := redSecretRead(t, map[string][2]string{
-		"Documents/site/wp-config.php":     {"<?php\ndefine( 'DB_PASSWORD', 'S3CRETwpconfigPassword0004' );\n", "S3CRETwpconfigPassword0004"},
-		"Documents/fn/local.settings.json": {"{\"Values\": {\"AzureWebJobsStorage\": \"AccountKey=S3CRETazureAccountKey0005==\"}}\n", "S3CRETazureAccountKey0005"},
-		"Documents/php/auth.json":          {"{\"http-basic\": {\"repo.example.com\": {\"username\": \"u\", \"password\": \"S3CRETcomposerBasic0006\"}}}\n", "S3CRETcomposerBasic0006"},
-		"Documents/web/.sentryclirc":       {"[auth]\ntoken=S3CRETsentryCliToken0007\n", "S3CRETsentryCliToken0007"},
-	}, map[string]string{"Documents/web/cert.pem": "MIIDpublicCertificateBodyReadable08", "Documents/site/notes.pem": "plainNotesVisibleToEveryone01"})
+		"Documents/site/wp-config.php":          {"<?php\ndefine( 'DB_PASSWORD', 'S3CRETwpconfigPassword0004' );\n", "S3CRETwpconfigPassword0004"},
+		"Documents/fn/local.settings.json":      {"{\"Values\": {\"AzureWebJobsStorage\": \"AccountKey=S3CRETazureAccountKey0005==\"}}\n", "S3CRETazureAccountKey0005"},
+		"Documents/php/auth.json":               {"{\"http-basic\": {\"repo.example.com\": {\"username\": \"u\", \"password\": \"S3CRETcomposerBasic0006\"}}}\n", "S3CRETcomposerBasic0006"},
+		"Documents/web/.sentryclirc":            {"[auth]\ntoken=S3CRETsentryCliToken0007\n", "S3CRETsentryCliToken0007"},
+		"Documents/app/secrets/db_password.txt": {"S3CRETdockerSecretFile0008\n", "S3CRETdockerSecretFile0008"},
+		"Documents/k8s/db-secret.yaml": {"apiVersion: v1\nkind: Secret\ndata:\n  password: UzNDUkVUazhzU2VjcmV0TWFuaWZlc3QwMDA5\n",
+			"UzNDUkVUazhzU2VjcmV0TWFuaWZlc3QwMDA5"},
+		"Documents/app/github_token.txt": {"S3CRETgithubTokenFile0010\n", "S3CRETgithubTokenFile0010"},
+		"Documents/app/jwt.secret":       {"S3CRETjwtSigningSecret0011\n", "S3CRETjwtSigningSecret0011"},
+		"Documents/app/api_key.txt":      {"S3CRETplainApiKeyFile0012\n", "S3CRETplainApiKeyFile0012"},
+	}, map[string][2]string{
+		"Documents/web/cert.pem":              {pemCert, "MIIDpublicCertificateBodyReadable08"},
+		"Documents/site/wp-config-sample.php": {"define( 'DB_PASSWORD', 'samplePasswordPlaceholder13' );\n", "samplePasswordPlaceholder13"},
+		"Documents/app/password-policy.md":    {"passwordPolicyNotesReadable14\n", "passwordPolicyNotesReadable14"},
+		"Documents/k8s/secret-rotation.md":    {"secretRotationRunbookReadable15\n", "secretRotationRunbookReadable15"},
+		"Documents/app/tokenizer.txt":         {"tokenizerVocabularyReadable16\n", "tokenizerVocabularyReadable16"},
+	})
 	if len(leaked) > 0 {
 		t.Errorf("HOLE: an unasked read of the roots printed %q", leaked)
 	}
@@ -195,7 +215,7 @@ func TestRed4SecretsByContent(t *testing.T) {
 		"Downloads/prod.pem":                                      {"-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "\n-----END RSA PRIVATE KEY-----\n", pemBody},
 		"Downloads/myproj-3f2a1b4c5d6e.json":                      {saJSON("myproj", gcpBody), gcpBody},
 		"Downloads/myapp-firebase-adminsdk-ab12c-0123456789.json": {saJSON("myapp", fbBody), fbBody},
-	}, map[string]string{"Downloads/cert.pem": "MIIDpublicCertificateBodyReadable08"})
+	}, map[string][2]string{"Downloads/cert.pem": {pemCert, "MIIDpublicCertificateBodyReadable08"}})
 	if len(leaked) > 0 {
 		t.Skipf("open hole: an unasked read of the roots printed the private keys %q of files whose names say nothing; "+
 			"fix (execute/rootsecrets.go, sandbox): the roots' walk also hides a regular file whose first bytes hold a PEM private key "+

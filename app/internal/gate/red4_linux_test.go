@@ -1,0 +1,139 @@
+//go:build linux
+
+package gate_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/gate"
+)
+
+// A fifth red team's attacks (round 4 of the brief) with what the agent
+// passes besides the command: the working folder. Each payload
+// (testdata/red4/dirs.json) is submitted as the agent at Level 1 with
+// nobody to approve, in the real sandbox in the test's temporary home.
+
+// red4DirCase is one payload of testdata/red4/dirs.json: a command and the
+// working folder it is submitted with (relative to the home).
+type red4DirCase struct {
+	Name string   `json:"name"`
+	Dir  string   `json:"dir"`
+	Argv []string `json:"argv"`
+}
+
+func red4DirCases(t *testing.T, file string) []red4DirCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "red4", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []red4DirCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// red4DirRig is newSecretRig's home with a hidden folder of the home
+// (~/.myapp, secret as every unknown one), and two folders of the
+// project whose names say they hold secrets: a .secrets folder and an
+// envdir (.env.d, one file a variable, as daemontools' and runit's envdir
+// read it). It returns the rig and the home.
+func red4DirRig(t *testing.T) (*secretRig, string) {
+	r := newSecretRig(t)
+	home := filepath.Dir(filepath.Dir(r.proj))
+	for rel, body := range map[string]string{
+		".myapp/token":                      "S3CRET-myapp-token-1",
+		".myapp/sub/notes":                  "plain",
+		"Documents/proj/.secrets/db":        "S3CRET-dotsecrets-2",
+		"Documents/proj/.env.d/DB_PASSWORD": "S3CRET-envd-3",
+	} {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(body, "S3CRET") {
+			r.secrets[rel] = body
+		}
+	}
+	return r, home
+}
+
+// leaksFromDir submits tc as the agent and returns the names of the
+// secrets what came back holds, in any of shapes' forms; none when it
+// was held for the person or refused (it did not run).
+func (r *secretRig) leaksFromDir(t *testing.T, home string, tc red4DirCase) []string {
+	t.Helper()
+	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+		Argv: tc.Argv, Dir: filepath.Join(home, tc.Dir)}, nil)
+	t.Logf("%q in ~/%s: %s, %v", tc.Argv, tc.Dir, rep.Risk, err)
+	if errors.Is(err, gate.ErrApprovalRequired) || errors.Is(err, gate.ErrBlocked) {
+		return nil
+	}
+	var out strings.Builder
+	for _, a := range rep.Actions {
+		out.WriteString(a.Output + a.Error)
+	}
+	var leaked []string
+	for what, secret := range r.secrets {
+		for _, s := range shapes(out.String()) {
+			if strings.Contains(s, secret) {
+				leaked = append(leaked, what)
+				break
+			}
+		}
+	}
+	return leaked
+}
+
+// TestRed4SecretsFromTheWorkingFolder: the sandbox hides the home's hidden
+// folders and the roots' secret files from an unasked command, and the
+// analyzer rates a named read of them as a secret read. The working
+// folder is the agent's to choose (run_command's cwd): a command started
+// inside a hidden folder of the home names nothing hidden ("cat token",
+// "cat ../token", "grep -r . ."), and one started in the project reads it
+// whole. None may print a secret.
+func TestRed4SecretsFromTheWorkingFolder(t *testing.T) {
+	r, home := red4DirRig(t)
+	for _, tc := range red4DirCases(t, "dirs.json") {
+		t.Run(tc.Name, func(t *testing.T) {
+			if leaked := r.leaksFromDir(t, home, tc); len(leaked) > 0 {
+				t.Errorf("HOLE: %q ran unasked in ~/%s and printed %q", tc.Argv, tc.Dir, leaked)
+			}
+		})
+	}
+}
+
+// TestRed4SecretFolders: a folder whose name says what it holds is secret
+// is walked like any other (rootsecrets.go: "a folder named like a secret
+// file is not hidden"), and only the files in it named like secrets are
+// hidden. But an envdir (.env.d: one file a variable, DB_PASSWORD holding
+// the password, as envdir and s6-envdir read it) and a .secrets folder
+// name their files after what they are for, not what they are: started
+// in the folder, or naming its file from the project, or reading the
+// project whole, an unasked command prints them.
+func TestRed4SecretFolders(t *testing.T) {
+	r, home := red4DirRig(t)
+	var open []string
+	for _, tc := range red4DirCases(t, "folders.json") {
+		if leaked := r.leaksFromDir(t, home, tc); len(leaked) > 0 {
+			open = append(open, fmt.Sprintf("%q in ~/%s printed %q", tc.Argv, tc.Dir, leaked))
+		}
+	}
+	if len(open) > 0 {
+		t.Skipf("open hole: %s; fix: rate.SecretFile (or a SecretFolder beside it) says a path is secret when a folder on it is named "+
+			"like a secret (.env.*, .secrets, secrets.d), the analyzer rates reads below such a folder as secret reads and refuses such "+
+			"a working folder unasked, and execute/rootsecrets.go hides such a folder whole from an unasked action (Grant.Secrets), "+
+			"on macOS a Seatbelt rule on the folder's name", strings.Join(open, "; "))
+	}
+}

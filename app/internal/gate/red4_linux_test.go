@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airlockhq/airlock/app/internal/gate"
 )
@@ -135,5 +137,126 @@ func TestRed4SecretFolders(t *testing.T) {
 			"like a secret (.env.*, .secrets, secrets.d), the analyzer rates reads below such a folder as secret reads and refuses such "+
 			"a working folder unasked, and execute/rootsecrets.go hides such a folder whole from an unasked action (Grant.Secrets), "+
 			"on macOS a Seatbelt rule on the folder's name", strings.Join(open, "; "))
+	}
+}
+
+// red4StepsCase is one payload of testdata/red4/pymodule.json: commands
+// submitted one after another from one working folder.
+type red4StepsCase struct {
+	Name  string     `json:"name"`
+	Dir   string     `json:"dir"`
+	Steps [][]string `json:"steps"`
+}
+
+// TestRed4PythonModuleFromTheWorkingFolder: python -m of a standard module
+// (json.tool, calendar, platform, py_compile) is caution, "runs a standard
+// module"; but Python puts the working folder first on the module path
+// for -m, so a json.py there (or calendar.py, a platform package, a
+// traceback.py that py_compile imports) runs instead of the standard
+// one. The agent chooses the working folder, and a plain cp (caution)
+// puts any of the person's scripts there under such a name: the second
+// command runs code nobody analysed, unasked. Python's -I and -P keep
+// the folder out; the same command with -I still runs unasked.
+func TestRed4PythonModuleFromTheWorkingFolder(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "red4", "pymodule.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []red4StepsCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	const ran = "PERSON-CLEANUP-SCRIPT-RAN"
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r, home := red4DirRig(t)
+			if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(r.proj, "tools", "cleanup.py"), "print('"+ran+"')\n")
+			writeFile(t, filepath.Join(r.proj, "data.json"), "{\"a\": 1}\n")
+			writeFile(t, filepath.Join(r.proj, "data.py"), "x = 1\n")
+			for _, argv := range tc.Steps {
+				rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+					Argv: argv, Dir: filepath.Join(home, tc.Dir)}, nil)
+				var out strings.Builder
+				for _, a := range rep.Actions {
+					out.WriteString(a.Output + a.Error)
+				}
+				t.Logf("%q: %s, %v: %.200q", argv, rep.Risk, err, out.String())
+				if errors.Is(err, gate.ErrApprovalRequired) {
+					return // held for the person: it did not run
+				}
+				if strings.Contains(out.String(), ran) {
+					t.Fatalf("HOLE: %q ran unasked (rated %s) and ran the working folder's copy of the person's script", argv, rep.Risk)
+				}
+			}
+		})
+	}
+	t.Run("a folder of data", func(t *testing.T) {
+		r, home := red4DirRig(t)
+		writeFile(t, filepath.Join(r.proj, "data.json"), "{\"a\": 1}\n")
+		rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+			Argv: []string{"python3", "-m", "json.tool", "data.json"}, Dir: filepath.Join(home, "Documents", "proj")}, nil)
+		if err != nil || rep.Status != gate.StatusOK || len(rep.Actions) != 1 || !strings.Contains(rep.Actions[0].Output, "\"a\": 1") {
+			t.Fatalf("python3 -m json.tool in a folder without modules did not run unasked (rated %s): %v %+v", rep.Risk, err, rep)
+		}
+	})
+	t.Run("isolated", func(t *testing.T) {
+		r, home := red4DirRig(t)
+		writeFile(t, filepath.Join(r.proj, "json.py"), "print('"+ran+"')\n")
+		writeFile(t, filepath.Join(r.proj, "data.json"), "{\"a\": 1}\n")
+		rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+			Argv: []string{"python3", "-I", "-m", "json.tool", "data.json"}, Dir: filepath.Join(home, "Documents", "proj")}, nil)
+		if err != nil || rep.Status != gate.StatusOK || len(rep.Actions) != 1 || !strings.Contains(rep.Actions[0].Output, "\"a\": 1") {
+			t.Fatalf("python3 -I -m json.tool did not run unasked (rated %s): %v %+v", rep.Risk, err, rep)
+		}
+		if strings.Contains(rep.Actions[0].Output, ran) {
+			t.Fatalf("python3 -I ran the folder's json.py")
+		}
+	})
+}
+
+// TestRed4VerdictOfAFolderThatChangesBeforeTheRun: the verdict of python
+// -m json.tool depends on what the working folder holds at the
+// assessment. An unasked action that is still running (sleep 1; cp …
+// json.py, caution) lands its json.py when it ends; a second command
+// assessed meanwhile (nothing in the folder yet: caution) waits for the
+// executor's turn and then starts with the json.py there. What a verdict
+// read from the disk must still hold when the command starts.
+func TestRed4VerdictOfAFolderThatChangesBeforeTheRun(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	const ran = "PERSON-CLEANUP-SCRIPT-RAN"
+	r, home := red4DirRig(t)
+	if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(r.proj, "tools", "cleanup.py"), "print('"+ran+"')\n")
+	writeFile(t, filepath.Join(r.proj, "data.json"), "{\"a\": 1}\n")
+	dir := filepath.Join(home, "Documents", "proj")
+	first := make(chan error, 1)
+	go func() {
+		_, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+			Argv: []string{"sh", "-c", "sleep 1; cp tools/cleanup.py json.py"}, Dir: dir}, nil)
+		first <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the first is running
+	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+		Argv: []string{"python3", "-m", "json.tool", "data.json"}, Dir: dir}, nil)
+	if ferr := <-first; ferr != nil {
+		t.Fatalf("the first command: %v", ferr)
+	}
+	var out strings.Builder
+	for _, a := range rep.Actions {
+		out.WriteString(a.Output + a.Error)
+	}
+	t.Logf("python3 -m json.tool: %s, %v: %.200q", rep.Risk, err, out.String())
+	if strings.Contains(out.String(), ran) {
+		t.Errorf("HOLE: python3 -m json.tool was rated %s with an empty folder and ran the json.py that landed before it started", rep.Risk)
 	}
 }

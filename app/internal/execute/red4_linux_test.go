@@ -11,7 +11,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 )
 
-// A fifth red team's attacks from inside an unasked action (round 4 of
+// A sixth red team's attacks from inside an unasked action (round 4 of
 // the brief), at the default level with no approval ever given. Each
 // payload is in testdata/review/red4.json and runs unasked through the
 // real sandbox in a home made in a temporary folder (newRedRig); nobody

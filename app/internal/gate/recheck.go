@@ -15,7 +15,7 @@ import (
 // ones. The step is decided on that verdict, then waits for the
 // executor's turn, and meanwhile another action can end and land its
 // changes: a json.py in the folder of a python -m json.tool rated caution
-// with the folder empty (a fifth red team's find,
+// with the folder empty (a sixth red team's find,
 // TestRed4VerdictOfAFolderThatChangesBeforeTheRun). So once its turn
 // comes, right before it starts, the step is rated again, and when the
 // verdict rose above the one it was decided (or approved) on, it does not

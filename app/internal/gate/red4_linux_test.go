@@ -17,7 +17,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 )
 
-// A fifth red team's attacks (round 4 of the brief) with what the agent
+// A sixth red team's attacks (round 4 of the brief) with what the agent
 // passes besides the command: the working folder. Each payload
 // (testdata/red4/dirs.json) is submitted as the agent at Level 1 with
 // nobody to approve, in the real sandbox in the test's temporary home.

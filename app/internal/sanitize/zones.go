@@ -393,7 +393,7 @@ var persistenceZone = []entry{
 	{"**/irb.rc", "irb's start-up file (Ruby run at every irb start in that folder)"},
 	{"**/_irbrc", "irb's start-up file (Ruby run at every irb start in that folder)"},
 	{"**/.pryrc", "pry's start-up file (Ruby run at every pry start in that folder)"},
-	// A fifth red team's finds (TestRed4PlantsReplStartup,
+	// A sixth red team's finds (TestRed4PlantsReplStartup,
 	// TestRed4PlantsOtherAgents): the other REPLs and debuggers that run
 	// a start-up file from the folder they start in, and the other coding
 	// agents' project settings and plugins that start commands when the

@@ -14,7 +14,7 @@ import (
 // any module the standard one imports later (a traceback.py under
 // py_compile). So a standard module run with -m runs only what the
 // standard library holds while the working folder holds no module Python
-// would import (a fifth red team's find,
+// would import (a sixth red team's find,
 // TestRed4PythonModuleFromTheWorkingFolder in package gate).
 
 // maxPythonScan bounds the entries PythonModulesIn reads, the folder's and

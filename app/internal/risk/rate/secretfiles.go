@@ -123,7 +123,7 @@ var secretFiles = []secretFile{
 	{"*.har", "an HTTP archive (every request's cookies and authorization headers)"},
 	{"*.keychain", "a macOS keychain"},
 	{"*.keychain-db", "a macOS keychain"},
-	// A fifth red team's finds (TestRed4SecretNamesOfFrameworks): the
+	// A sixth red team's finds (TestRed4SecretNamesOfFrameworks): the
 	// files a framework or tool keeps its passwords in, by the name it
 	// gives them.
 	{"wp-config.php", "WordPress's settings (the database password and the salts)"},

@@ -68,7 +68,7 @@ func TestSecretFile(t *testing.T) {
 		{"application_default_credentials.json", true},
 		{"credentials.toml", true},
 		{"login.keychain-db", true},
-		// A fifth red team's (TestRed4SecretNamesOfFrameworks in package
+		// A sixth red team's (TestRed4SecretNamesOfFrameworks in package
 		// execute).
 		{"site/wp-config.php", true},
 		{"fn/local.settings.json", true},

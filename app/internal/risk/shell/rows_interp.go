@@ -678,6 +678,44 @@ func awkCommand(c *call) {
 	}
 }
 
+// awkAt rates gawk's "@" forms in an awk program, outside its strings
+// and comments: @include and @load read a program file or a shared
+// library from AWKPATH or AWKLIBPATH, whose first entry is the working
+// folder, and @name(…) calls the function a variable names at run time,
+// a built-in one (system) among them ("sys" "tem" hides it from a reader
+// of the text). Each runs code this analysis does not see. @namespace
+// names a namespace, and an "@" that starts no name (a regular
+// expression's /@/) is text.
+func (c *call) awkAt(prog string) {
+	for i := 0; i < len(prog); i++ {
+		switch ch := prog[i]; {
+		case ch == '"':
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+		case ch == '@':
+			j := i + 1
+			for j < len(prog) && (prog[j] == '_' || prog[j] >= 'a' && prog[j] <= 'z' || prog[j] >= 'A' && prog[j] <= 'Z' || j > i+1 && prog[j] >= '0' && prog[j] <= '9') {
+				j++
+			}
+			name := prog[i+1 : j]
+			switch {
+			case name == "include" || name == "load":
+				c.add(effect.Of(effect.RunUnseen), "awk-include", "%s program's @%s reads code from a file (the working folder first) that is not analysed", c.name, name)
+			case name != "" && name != "namespace" && j < len(prog) && prog[j] == '(':
+				c.add(effect.Of(effect.RunUnseen), "awk-indirect", "%s program's @%s(…) calls the function a variable names at run time, system() among them", c.name, name)
+			}
+			i = j - 1
+		}
+	}
+}
+
 // awkTok is a token of an awk program: a string literal (str set), a
 // name, or punctuation.
 type awkTok struct {
@@ -753,6 +791,9 @@ func awkBoundary(t awkTok) bool {
 }
 
 func (c *call) awkProgram(prog string) {
+	if strings.Contains(prog, "@") {
+		c.awkAt(prog)
+	}
 	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
 		return // no command, pipe or output file
 	}

@@ -260,3 +260,66 @@ func TestRed4VerdictOfAFolderThatChangesBeforeTheRun(t *testing.T) {
 		t.Errorf("HOLE: python3 -m json.tool was rated %s with an empty folder and ran the json.py that landed before it started", rep.Risk)
 	}
 }
+
+// red4Cleanup is the person's own script in the rig's project
+// (tools/cleanup.py): it runs only if someone runs it, and leaves a file
+// saying so (the review lands it: a new file) and a line of output.
+const red4Cleanup = "open('RAN-CLEANUP', 'w').write('ran')\nprint('PERSON-CLEANUP-SCRIPT-RAN')\n"
+
+// red4Steps reads the steps payloads of testdata/red4/file.
+func red4Steps(t *testing.T, file string) []red4StepsCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "red4", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []red4StepsCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// TestRed4GitRunsACommand: git subcommands rated safe or caution that run
+// a command of the caller's through the shell: ls-remote's, fetch-pack's
+// and archive --remote's upload-pack (--upload-pack, --exec: git starts
+// it for a remote that is a folder), and grep -O, whose program gets the
+// matching files as its arguments (an interpreter runs them). Each ran the
+// person's script unasked, which `python3 tools/cleanup.py` would only
+// with their yes.
+func TestRed4GitRunsACommand(t *testing.T) {
+	for _, name := range []string{"git", "python3"} {
+		if _, err := exec.LookPath(name); err != nil {
+			t.Skipf("%s is not installed", name)
+		}
+	}
+	for _, tc := range red4Steps(t, "gitcmds.json") {
+		t.Run(tc.Name, func(t *testing.T) {
+			r, home := red4DirRig(t)
+			if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(r.proj, "tools", "cleanup.py"), red4Cleanup)
+			git := exec.Command("git", "-c", "user.name=p", "-c", "user.email=p@example.invalid", "-c", "commit.gpgsign=false", "init", "-q")
+			git.Dir, git.Env = r.proj, []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1"}
+			if out, err := git.CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v: %s", err, out)
+			}
+			for _, argv := range tc.Steps {
+				rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+					Argv: argv, Dir: filepath.Join(home, tc.Dir)}, nil)
+				var out strings.Builder
+				for _, a := range rep.Actions {
+					out.WriteString(a.Output + a.Error)
+				}
+				t.Logf("%q: %s, %v: %.300q", argv, rep.Risk, err, out.String())
+				if errors.Is(err, gate.ErrApprovalRequired) {
+					return // held for the person: it did not run
+				}
+				if _, serr := os.Stat(filepath.Join(r.proj, "RAN-CLEANUP")); serr == nil || strings.Contains(out.String(), "PERSON-CLEANUP-SCRIPT-RAN") {
+					t.Fatalf("HOLE: %q ran unasked (rated %s) and ran the person's script", argv, rep.Risk)
+				}
+			}
+		})
+	}
+}

@@ -280,20 +280,17 @@ func red4Steps(t *testing.T, file string) []red4StepsCase {
 	return cases
 }
 
-// TestRed4GitRunsACommand: git subcommands rated safe or caution that run
-// a command of the caller's through the shell: ls-remote's, fetch-pack's
-// and archive --remote's upload-pack (--upload-pack, --exec: git starts
-// it for a remote that is a folder), and grep -O, whose program gets the
-// matching files as its arguments (an interpreter runs them). Each ran the
-// person's script unasked, which `python3 tools/cleanup.py` would only
-// with their yes.
-func TestRed4GitRunsACommand(t *testing.T) {
-	for _, name := range []string{"git", "python3"} {
+// red4PersonScript runs the steps payloads of testdata/red4/file, each in
+// a fresh rig whose project (a git repository) holds the person's own
+// script tools/cleanup.py (red4Cleanup), and fails when one ran unasked
+// and ran that script.
+func red4PersonScript(t *testing.T, file string, needs ...string) {
+	for _, name := range append([]string{"git", "python3"}, needs...) {
 		if _, err := exec.LookPath(name); err != nil {
 			t.Skipf("%s is not installed", name)
 		}
 	}
-	for _, tc := range red4Steps(t, "gitcmds.json") {
+	for _, tc := range red4Steps(t, file) {
 		t.Run(tc.Name, func(t *testing.T) {
 			r, home := red4DirRig(t)
 			if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
@@ -322,4 +319,33 @@ func TestRed4GitRunsACommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRed4GitRunsACommand: git subcommands rated safe or caution that run
+// a command of the caller's through the shell: ls-remote's, fetch-pack's
+// and archive --remote's upload-pack (--upload-pack, --exec: git starts
+// it for a remote that is a folder), and grep -O, whose program gets the
+// matching files as its arguments (an interpreter runs them). Each ran the
+// person's script unasked, which `python3 tools/cleanup.py` would only
+// with their yes.
+func TestRed4GitRunsACommand(t *testing.T) { red4PersonScript(t, "gitcmds.json") }
+
+// TestRed4ImageMagickRunsACommand: ImageMagick reads an image from, and
+// writes one into, a command named as the file ("|cmd", popen), where it
+// is built with pipes and its policy does not forbid them (Homebrew's
+// ImageMagick 7 and its open policy; Debian builds without, so here the
+// run itself holds). convert was caution ("converts images") whatever
+// the file: each must be rated as what it runs, and not run unasked.
+func TestRed4ImageMagickRunsACommand(t *testing.T) {
+	r, home := red4DirRig(t)
+	for _, tc := range red4Steps(t, "imagecmds.json") {
+		for _, argv := range tc.Steps {
+			rep, _ := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+				Argv: argv, Dir: filepath.Join(home, tc.Dir), DryRun: true}, nil)
+			if rep.Risk != "dangerous" && rep.Risk != "destructive" {
+				t.Errorf("HOLE: %s: %q is rated %s, and would run the person's script unasked", tc.Name, argv, rep.Risk)
+			}
+		}
+	}
+	red4PersonScript(t, "imagecmds.json", "convert", "identify")
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/airlockhq/airlock/app/internal/gate"
 )
 
 // TestRed4HistoryShowsWhatRan: `airlock history` prints each action's
@@ -35,5 +37,24 @@ func TestRed4HistoryShowsWhatRan(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n"); n != 2 {
 		t.Errorf("the listing has %d line breaks, want 2 (edited, error): a newline in the error made a line of its own: %q", n, got)
+	}
+}
+
+// TestRed4UndoShowsWhatItPutBack: `airlock undo` lists the paths it put
+// back, the names an unasked action gave its files: a name holding a
+// terminal escape or a newline is written as text, one line a path.
+func TestRed4UndoShowsWhatItPutBack(t *testing.T) {
+	var b strings.Builder
+	printUndo(&b, gate.UndoReport{Request: "r1", Undo: "u1",
+		Undone:    []gate.UndoPath{{Path: "/home/u/Documents/a\x1b[1A\x1b[2Kb.txt", What: "removed", Trashed: "/home/u/.local/share/Trash/files/x\u202e"}},
+		NotUndone: []gate.UndoPath{{Path: "/home/u/Documents/c\nundone: /home/u/Documents/thesis.docx: put back", What: "changed since"}}})
+	got := b.String()
+	for _, ch := range got {
+		if ch != '\n' && (unicode.IsControl(ch) || unicode.Is(unicode.Cf, ch)) {
+			t.Fatalf("HOLE: airlock undo prints %U from an action's file name to the terminal: %q", ch, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 4 {
+		t.Errorf("the listing has %d lines, want 4: a newline in a name made a line of its own: %q", n, got)
 	}
 }

@@ -349,3 +349,11 @@ func TestRed4ImageMagickRunsACommand(t *testing.T) {
 	}
 	red4PersonScript(t, "imagecmds.json", "convert", "identify")
 }
+
+// TestRed4SqliteEditRunsACommand: sqlite3's shell has an edit(text,
+// editor) function, which writes text to a file and runs the editor on it
+// through the shell (system()), a command of the caller's: sqlite3 with
+// such SQL was caution, as a query.
+func TestRed4SqliteEditRunsACommand(t *testing.T) {
+	red4PersonScript(t, "sqlcmds.json", "sqlite3")
+}

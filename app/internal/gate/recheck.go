@@ -35,6 +35,9 @@ func withStillRated(ctx context.Context, st step) context.Context {
 			return err
 		}
 		v, err := reassess(ctx)
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // the kill switch, or the client gone: not a verdict
+		}
 		if err != nil {
 			return fmt.Errorf("%w: rating it again before it started failed: %v", errRatedHigher, err)
 		}

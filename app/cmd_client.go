@@ -17,6 +17,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/history"
 	"github.com/airlockhq/airlock/app/internal/ipc"
 	"github.com/airlockhq/airlock/app/internal/secrets"
+	"github.com/airlockhq/airlock/bridge"
 	"github.com/spf13/pflag"
 )
 
@@ -411,20 +412,32 @@ func recordOf(e history.Entry) historyRecord {
 
 func formatEntry(r historyRecord) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %-8s %-11s %-8s %s", r.Time.Local().Format("2006-01-02 15:04:05"), r.Status, r.Risk, r.Decision, r.Preview)
+	fmt.Fprintf(&b, "%s  %-8s %-11s %-8s %s", r.Time.Local().Format("2006-01-02 15:04:05"), shownField(r.Status), shownField(r.Risk),
+		shownField(r.Decision), shownField(r.Preview))
 	if r.Approval != "" {
-		fmt.Fprintf(&b, "  [%s]", r.Approval)
+		fmt.Fprintf(&b, "  [%s]", shownField(r.Approval))
 	}
 	if r.Program != "" {
-		fmt.Fprintf(&b, "  (%s — %s)", r.Client, r.Program)
+		fmt.Fprintf(&b, "  (%s — %s)", shownField(r.Client), shownField(r.Program))
 	} else {
-		fmt.Fprintf(&b, "  (%s)", r.Client)
+		fmt.Fprintf(&b, "  (%s)", shownField(r.Client))
 	}
 	if r.EditOf != "" {
-		fmt.Fprintf(&b, "\n    edited: by %s, from request %s", r.EditedBy, r.EditOf)
+		fmt.Fprintf(&b, "\n    edited: by %s, from request %s", shownField(r.EditedBy), shownField(r.EditOf))
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "\n    error: %s", r.Error)
+		fmt.Fprintf(&b, "\n    error: %s", shownField(r.Error))
 	}
 	return b.String()
+}
+
+// shownField is one field of the history as the terminal shows it: an
+// action's error holds what its command wrote to standard error, which an
+// unasked command chooses, so its newlines and every control and format
+// character (terminal escapes, bidi overrides) are written as ⟨U+XXXX⟩,
+// as the terminal prompter writes them, and nothing of it can move the
+// cursor, erase a line or fake one (a sixth red team's find,
+// TestRed4HistoryShowsWhatRan).
+func shownField(s string) string {
+	return bridge.EscapeBlock(strings.ReplaceAll(s, "\n", "⟨U+000A⟩"))
 }

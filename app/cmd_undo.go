@@ -56,18 +56,19 @@ func cmdUndo(ctx context.Context, fs *pflag.FlagSet, asJSON *bool, stdout io.Wri
 	return nil
 }
 
-// printUndo says path by path what an undo did.
+// printUndo says path by path what an undo did. The paths are the names an
+// action gave its files, written as shownField writes the history's text.
 func printUndo(w io.Writer, rep gate.UndoReport) {
 	for _, p := range rep.Undone {
-		fmt.Fprintf(w, "undone: %s: %s\n", p.Path, p.What)
+		fmt.Fprintf(w, "undone: %s: %s\n", shownField(p.Path), shownField(p.What))
 		if p.Trashed != "" {
-			fmt.Fprintf(w, "   the action's version is in the Trash: %s\n", p.Trashed)
+			fmt.Fprintf(w, "   the action's version is in the Trash: %s\n", shownField(p.Trashed))
 		}
 	}
 	for _, p := range rep.NotUndone {
-		fmt.Fprintf(w, "NOT undone: %s: %s\n", p.Path, p.What)
+		fmt.Fprintf(w, "NOT undone: %s: %s\n", shownField(p.Path), shownField(p.What))
 	}
-	fmt.Fprintf(w, "%s: undo of %s: %d paths undone, %d not\n", rep.Undo, rep.Request, len(rep.Undone), len(rep.NotUndone))
+	fmt.Fprintf(w, "%s: undo of %s: %d paths undone, %d not\n", shownField(rep.Undo), shownField(rep.Request), len(rep.Undone), len(rep.NotUndone))
 }
 
 // codeUndo is the socket error code of an undo that was refused or could

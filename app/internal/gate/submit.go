@@ -215,6 +215,11 @@ type step struct {
 	refusal  string
 	ruleAsks bool
 	check    func() error
+	// reassess rates the command or script again, for a check right
+	// before it starts (stillRated): its verdict read the disk (what a
+	// path names, what the working folder holds), which another action
+	// can change while it waits for its turn.
+	reassess func(ctx context.Context) (risk.Verdict, error)
 }
 
 // releaseLock is the DSL command the gate carries out itself.
@@ -326,6 +331,15 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			}}}
 		if s.Kind == KindCommand {
 			sub.steps[0].argv, sub.steps[0].dir = argv, dir
+		}
+		sub.steps[0].reassess = func(ctx context.Context) (risk.Verdict, error) {
+			switch kind {
+			case KindCommand:
+				return risk.ShellArgvIn(ctx, argv, dir, env)
+			case KindJXA:
+				return risk.AssessContext(ctx, risk.KindJXA, src, env)
+			}
+			return risk.AssessContext(ctx, risk.KindAppleScript, src, env)
 		}
 		return v, nil, nil
 	default:
@@ -792,6 +806,9 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			if st.check != nil {
 				runCtx = execute.WithCheck(runCtx, st.check) // an allow rule's pins, read again
 			}
+			if st.reassess != nil {
+				runCtx = withStillRated(runCtx, st)
+			}
 			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
 			live := sub.liveOutput(i, st)
 			if live != nil {
@@ -811,7 +828,7 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		switch {
 		case err == nil:
 			ar.Status = StatusOK
-		case errors.Is(err, policy.ErrLapsed):
+		case errors.Is(err, policy.ErrLapsed), errors.Is(err, errRatedHigher):
 			ar.Status, ar.Error = StatusRefused, redact.String(err.Error())+"; submit it again to be asked"
 		case g.isKilled() || errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			ar.Status, ar.Error = StatusKilled, ErrKilled.Error()

@@ -393,6 +393,27 @@ var persistenceZone = []entry{
 	{"**/irb.rc", "irb's start-up file (Ruby run at every irb start in that folder)"},
 	{"**/_irbrc", "irb's start-up file (Ruby run at every irb start in that folder)"},
 	{"**/.pryrc", "pry's start-up file (Ruby run at every pry start in that folder)"},
+	// A sixth red team's finds (TestRed4PlantsReplStartup,
+	// TestRed4PlantsOtherAgents): the other REPLs and debuggers that run
+	// a start-up file from the folder they start in, and the other coding
+	// agents' project settings and plugins that start commands when the
+	// agent starts in the folder.
+	{"**/.pdbrc", "Python's debugger start-up file (Python run at every pdb and breakpoint() started in that folder)"},
+	{"**/.ghci", "GHCi's start-up file (its :! runs a shell command at every ghci start in that folder)"},
+	{"**/.iex.exs", "IEx's start-up file (Elixir run at every iex start in that folder)"},
+	{"**/.ocamlinit", "the OCaml toplevel's start-up file (OCaml run at every ocaml and utop start in that folder)"},
+	{"**/.octaverc", "Octave's start-up file (run at every Octave start in that folder)"},
+	{"**/.perldb", "Perl's debugger start-up file (Perl run at every perl -d started in that folder)"},
+	{"**/opencode.json", "opencode's project settings, whose MCP servers and formatters run commands"},
+	{"**/opencode.jsonc", "opencode's project settings, whose MCP servers and formatters run commands"},
+	{"**/.opencode", "opencode's project folder, whose plugins and tools are code run at every start"},
+	{"**/.aider.conf.yml", "aider's settings, whose lint and test commands run after every edit"},
+	{"**/crush.json", "Crush's project settings, whose MCP and language servers are commands it starts"},
+	{"**/.crush.json", "Crush's project settings, whose MCP and language servers are commands it starts"},
+	{"**/.continue/mcpServers", "Continue's MCP servers, commands its agent starts in the folder"},
+	{"**/.junie/mcp", "Junie's MCP servers, commands its agent starts in the folder"},
+	{"**/.kilocode/mcp.json", "Kilo Code's MCP servers, commands its agent starts in the folder"},
+	{"**/.qwen/settings.json", "Qwen Code's project settings, whose MCP servers and hooks run commands"},
 	// The same team's (TestRedNextHookRunners): the git hook runners'
 	// other configurations, beside .husky, lefthook.yml and pre-commit's
 	// (each runs its commands at the person's next commit), other

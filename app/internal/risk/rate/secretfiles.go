@@ -123,6 +123,34 @@ var secretFiles = []secretFile{
 	{"*.har", "an HTTP archive (every request's cookies and authorization headers)"},
 	{"*.keychain", "a macOS keychain"},
 	{"*.keychain-db", "a macOS keychain"},
+	// A sixth red team's finds (TestRed4SecretNamesOfFrameworks): the
+	// files a framework or tool keeps its passwords in, by the name it
+	// gives them.
+	{"wp-config.php", "WordPress's settings (the database password and the salts)"},
+	{"local.settings.json", "Azure Functions' local settings (storage keys and connection strings)"},
+	{"auth.json", "credentials (Composer's registry passwords and tokens; agents' logins)"},
+	{".sentryclirc", "sentry-cli's settings (an auth token)"},
+	// Names that say secret at their end: a password, token, key or
+	// secret kept alone in a file, as Docker Compose's documentation names
+	// its secret files (db_password.txt), and Kubernetes Secret manifests
+	// (their values only base64).
+	{"password.txt", "a password kept in a file"},
+	{"*password.txt", "a password kept in a file (Docker Compose's secret files)"},
+	{"passwords.txt", "passwords kept in a file"},
+	{"*passwords.txt", "passwords kept in a file"},
+	{"token.txt", "a token kept in a file"},
+	{"*token.txt", "a token kept in a file"},
+	{"apikey.txt", "an API key kept in a file"},
+	{"*_key.txt", "a key kept in a file (an API or licence key)"},
+	{"*-key.txt", "a key kept in a file (an API or licence key)"},
+	{"*apikey.txt", "an API key kept in a file"},
+	{"*.secret", "a secret kept in a file"},
+	{"secret.yaml", "a Kubernetes Secret manifest (its values only base64)"},
+	{"secret.yml", "a Kubernetes Secret manifest (its values only base64)"},
+	{"*-secret.yaml", "a Kubernetes Secret manifest (its values only base64)"},
+	{"*-secret.yml", "a Kubernetes Secret manifest (its values only base64)"},
+	{"*_secret.yaml", "a Kubernetes Secret manifest (its values only base64)"},
+	{"*_secret.yml", "a Kubernetes Secret manifest (its values only base64)"},
 }
 
 // notSecretFiles are names the table's patterns would match that are known

@@ -421,9 +421,31 @@ func (c *call) writeDest() {
 			}
 		}
 	}
-	for _, w := range targets {
-		c.a.write(w, c.span, c.name+" writes to")
+	verb := c.name + " writes to"
+	if c.name == "cp" || c.name == "install" || c.name == "ditto" || c.name == "rsync" {
+		// cp /dev/stdin x, install /dev/fd/3 x: what is written is the
+		// input, any text the script chose, as tee x or > x would write
+		// it: a file's contents written, not a copy (a sixth red team's
+		// find: `echo … | cp /dev/stdin x` was Caution, "copies files").
+		for _, w := range ops[:len(ops)-1] {
+			if w.proc || !w.hole && w.s != "-" && isInputDevice(w.s) {
+				verb = "writes its input (" + c.name + " " + rate.Display(w.s) + ") to"
+				break
+			}
+		}
 	}
+	for _, w := range targets {
+		c.a.write(w, c.span, verb)
+	}
+}
+
+// isInputDevice reports whether p names what a process reads as input
+// rather than a file: its standard input or another descriptor it was
+// given (a process substitution's /dev/fd/63), or a terminal.
+func isInputDevice(p string) bool {
+	p = path.Clean(p)
+	return isStdinPath(p) || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/") ||
+		strings.HasPrefix(p, "/dev/tty") || strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/")
 }
 
 // copyDest rates what cp, mv, ditto, rsync, install and ln do to their

@@ -242,6 +242,7 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 		}
 	}
 	c.gitOutputs(s, rest)
+	c.gitPackCommands(s, rest)
 	if hasLong(rest, "--ext-diff") && inList(s, "log", "diff", "show", "whatchanged", "format-patch", "stash") {
 		c.add(effect.Of(effect.RunUnseen), "hidden-code", "git %s --ext-diff: runs the external diff program the configuration or GIT_EXTERNAL_DIFF names, which is not analysed", s)
 	}
@@ -252,14 +253,17 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 	case "status", "log", "diff", "show", "rev-parse", "describe", "blame", "ls-files", "shortlog",
 		"version", "help", "ls-remote", "cat-file", "rev-list", "whatchanged", "":
 	case "grep":
+		// -O runs its program with the matching files as its arguments
+		// (through the shell, as "$@"): an interpreter given them runs
+		// them (git grep -Opython3 -l . -- x.py is python3 x.py).
 		for i, w := range rest {
 			switch {
 			case (w.s == "-O" || w.s == "--open-files-in-pager") && i+1 < len(rest):
-				c.nestedText(rest[i+1].s, "git grep -O")
+				c.nestedText(rest[i+1].s+` "$@"`, "git grep -O")
 			case strings.HasPrefix(w.s, "-O") && len(w.s) > 2:
-				c.nestedText(w.s[2:], "git grep -O")
+				c.nestedText(w.s[2:]+` "$@"`, "git grep -O")
 			case strings.HasPrefix(w.s, "--open-files-in-pager="):
-				c.nestedText(w.s[len("--open-files-in-pager="):], "git grep -O")
+				c.nestedText(w.s[len("--open-files-in-pager="):]+` "$@"`, "git grep -O")
 			}
 		}
 	case "remote":
@@ -478,6 +482,41 @@ func (c *call) gitFetch(s string, rest []word) {
 		case strings.HasPrefix(w.s, "--config=") && s == "clone":
 			k, v := splitGitConfig(word{s: w.s[len("--config="):], hole: w.hole})
 			c.gitSetting(k, v, true)
+		}
+	}
+}
+
+// gitPackCommands analyses the command the other end's pack program is
+// started with, which git runs through the shell when the remote is a
+// folder (or over ssh): --upload-pack and --exec of ls-remote, fetch-pack
+// and archive --remote, --receive-pack and --exec of send-pack. (clone,
+// fetch, pull and push analyse theirs in gitFetch and gitPush.) A sixth
+// red team's find: git ls-remote --upload-pack='python3 x.py #' . was
+// safe, and ran the script.
+func (c *call) gitPackCommands(s string, rest []word) {
+	var opts []string
+	switch s {
+	case "ls-remote", "fetch-pack", "archive":
+		opts = []string{"--upload-pack", "--exec"}
+	case "send-pack":
+		opts = []string{"--receive-pack", "--exec"}
+	default:
+		return
+	}
+	if s == "ls-remote" && !hasLong(rest, "--get-url") {
+		c.add(effect.Of(effect.Fetch), "git", "git ls-remote: asks a remote for its branches and tags")
+	}
+	for i, w := range rest {
+		if w.s == "--" {
+			break
+		}
+		for _, opt := range opts {
+			switch {
+			case w.s == opt && i+1 < len(rest):
+				c.gitShell(rest[i+1:i+2], "git "+s+" "+opt)
+			case strings.HasPrefix(w.s, opt+"="):
+				c.gitShell([]word{{s: w.s[len(opt)+1:], hole: w.hole}}, "git "+s+" "+opt)
+			}
 		}
 	}
 }

@@ -143,6 +143,7 @@ func interpreter(sp interpSpec) func(*call) {
 		if strings.HasPrefix(c.name, "perl") && c.perlEdit() {
 			return
 		}
+		isolated := false // python -I or -P (sp.module): the working folder is not searched for modules
 		for i := 0; i < len(args); i++ {
 			w := args[i]
 			s := w.s
@@ -183,6 +184,11 @@ func interpreter(sp interpSpec) func(*call) {
 					l := letters[j]
 					rest := letters[j+1:]
 					switch {
+					case sp.module != "" && (l == 'I' || l == 'P'):
+						// Python's isolated and safe-path modes: the
+						// working folder is not put on the module path.
+						isolated = true
+						continue
 					case strings.IndexByte(sp.code, l) >= 0:
 						code := word{s: rest, span: w.span}
 						next := i + 1
@@ -208,6 +214,9 @@ func interpreter(sp interpSpec) func(*call) {
 							}
 						}
 						if c.pythonModule(m, args[min(next, len(args)):]) {
+							if !isolated {
+								c.workingFolderModules(m)
+							}
 							return
 						}
 						c.add(effect.Of(effect.RunUnseen).On(m), "interp-module", "%s -%c %s: runs a module that is not analysed", c.name, l, rate.Display(m))
@@ -262,6 +271,35 @@ func (c *call) pythonModule(m string, rest []word) bool {
 		return false
 	}
 	return true
+}
+
+// workingFolderModules rates python -m m (a standard module, not isolated
+// by -I or -P) by the working folder, which Python searches first for
+// every module it imports (rate.Env.PythonModulesIn): one that holds a
+// module, or that cannot be told, runs code nobody analysed.
+func (c *call) workingFolderModules(m string) {
+	a := c.a
+	dir := a.cwd
+	if dir == "" {
+		dir = "~" // where the gate starts commands
+	}
+	switch {
+	case a.cwdLost:
+		c.add(effect.Of(effect.RunUnseen).On(m), "python-module-cwd",
+			"%s -m %s: Python imports from the working folder first, which this script computes at run time; -I or -P keeps the folder out", c.name, rate.Display(m))
+	case a.env == nil || a.env.Paths == nil:
+		// Nothing of the machine is known (a pure assessment): the gate,
+		// which knows it, judges the folder.
+	default:
+		switch a.env.PythonModulesIn(dir) {
+		case rate.PresentFile:
+			c.add(effect.Of(effect.RunUnseen).On(m), "python-module-cwd",
+				"%s -m %s: the working folder %s holds Python modules, which Python imports before the standard ones (a json.py runs instead of json); -I or -P keeps the folder out", c.name, rate.Display(m), rate.Display(dir))
+		case rate.PresenceUnknown:
+			c.add(effect.Of(effect.RunUnseen).On(m), "python-module-cwd",
+				"%s -m %s: Python imports from the working folder %s first, which could not be read whole; -I or -P keeps the folder out", c.name, rate.Display(m), rate.Display(dir))
+		}
+	}
 }
 
 // perlEdit rates perl -pe, -ne and -pi -e whose code only substitutes,
@@ -659,6 +697,44 @@ func awkCommand(c *call) {
 	}
 }
 
+// awkAt rates gawk's "@" forms in an awk program, outside its strings
+// and comments: @include and @load read a program file or a shared
+// library from AWKPATH or AWKLIBPATH, whose first entry is the working
+// folder, and @name(…) calls the function a variable names at run time,
+// a built-in one (system) among them ("sys" "tem" hides it from a reader
+// of the text). Each runs code this analysis does not see. @namespace
+// names a namespace, and an "@" that starts no name (a regular
+// expression's /@/) is text.
+func (c *call) awkAt(prog string) {
+	for i := 0; i < len(prog); i++ {
+		switch ch := prog[i]; {
+		case ch == '"':
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+		case ch == '@':
+			j := i + 1
+			for j < len(prog) && (prog[j] == '_' || prog[j] >= 'a' && prog[j] <= 'z' || prog[j] >= 'A' && prog[j] <= 'Z' || j > i+1 && prog[j] >= '0' && prog[j] <= '9') {
+				j++
+			}
+			name := prog[i+1 : j]
+			switch {
+			case name == "include" || name == "load":
+				c.add(effect.Of(effect.RunUnseen), "awk-include", "%s program's @%s reads code from a file (the working folder first) that is not analysed", c.name, name)
+			case name != "" && name != "namespace" && j < len(prog) && prog[j] == '(':
+				c.add(effect.Of(effect.RunUnseen), "awk-indirect", "%s program's @%s(…) calls the function a variable names at run time, system() among them", c.name, name)
+			}
+			i = j - 1
+		}
+	}
+}
+
 // awkTok is a token of an awk program: a string literal (str set), a
 // name, or punctuation.
 type awkTok struct {
@@ -734,6 +810,9 @@ func awkBoundary(t awkTok) bool {
 }
 
 func (c *call) awkProgram(prog string) {
+	if strings.Contains(prog, "@") {
+		c.awkAt(prog)
+	}
 	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
 		return // no command, pipe or output file
 	}

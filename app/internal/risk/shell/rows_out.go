@@ -5,6 +5,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Converters and generators that write a file of their own: a row that
@@ -72,4 +73,77 @@ func (s outSpec) files(c *call) []word {
 		out = append(out, ops[len(ops)-1])
 	}
 	return out
+}
+
+// imageMagick is r for an ImageMagick program, whose file names may be
+// commands: "|cmd", after an optional format prefix ("png:|cmd"), is run
+// through the shell (popen) to read an image from or write one into,
+// wherever the policy does not forbid it (Homebrew's open policy does not;
+// Debian builds it without). The command is analysed as a nested script
+// (a sixth red team's find: convert '|python3 x.py' out.png was Caution,
+// "converts images").
+func imageMagick(r row) row {
+	run := r.run
+	r.run = func(c *call) {
+		for _, w := range c.args {
+			if cmd, ok := imagePipe(w); ok {
+				c.add(effect.Of(effect.Run), "image-pipe", "%s %s: runs the command to read or write the image", c.name, rate.Display(w.s))
+				c.nestedText(cmd, c.name+" |")
+			}
+		}
+		if run != nil {
+			run(c)
+		}
+	}
+	return r
+}
+
+// imagePipe returns the command an ImageMagick file name w runs: the rest
+// of "|cmd" or "FORMAT:|cmd".
+func imagePipe(w word) (string, bool) {
+	if w.hole {
+		return "", false
+	}
+	s := w.s
+	if i := strings.IndexByte(s, ':'); i > 0 && strings.IndexFunc(s[:i], func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+	}) < 0 {
+		s = s[i+1:]
+	}
+	if !strings.HasPrefix(s, "|") {
+		return "", false
+	}
+	return s[1:], true
+}
+
+// loadsProvider is r for a program whose options opts name a shared
+// library it loads (ssh-keygen -D, a PKCS#11 provider; -w, a FIDO
+// middleware): native code nobody analysed runs in it, whatever the rest
+// of its use (a sixth red team's find: ssh-keygen -D ./x.so was Caution,
+// "manages SSH keys").
+func loadsProvider(r row, opts ...string) row {
+	fx, why, run := r.fx, r.why, r.run
+	r.fx, r.why = effect.Effect{}, ""
+	r.run = func(c *call) {
+		if run != nil {
+			run(c)
+		} else if weight(fx) > level.Safe {
+			c.add(fx, c.name, "%s: %s", c.name, why)
+		}
+		for i, w := range c.args {
+			for _, o := range opts {
+				lib, ok := "", false
+				switch {
+				case w.s == o && i+1 < len(c.args):
+					lib, ok = c.args[i+1].s, true
+				case strings.HasPrefix(w.s, o) && len(w.s) > len(o) && !w.hole:
+					lib, ok = w.s[len(o):], true
+				}
+				if ok {
+					c.add(effect.Of(effect.RunUnseen).On(lib), "load-library", "%s %s %s: loads a shared library, native code that is not analysed", c.name, o, rate.Display(lib))
+				}
+			}
+		}
+	}
+	return r
 }

@@ -656,6 +656,12 @@ var (
 	sqlProgram     = regexp.MustCompile(`(?is)\bcopy\b.*?\b(?:from|to)\s+program\s+('(?:[^']|'')*'|\$\$.*?\$\$)`)
 	sqliteReads    = regexp.MustCompile(`(?is)\breadfile\s*\(\s*('[^']*'|"[^"]*")`)
 	sqliteWrites   = regexp.MustCompile(`(?is)\b(?:writefile\s*\(|attach\s+(?:database\s+)?|vacuum\s+(?:\w+\s+)?into\s+)('[^']*'|"[^"]*")`)
+	// sqlite3's edit(text, editor) writes text to a file and runs the
+	// editor (its second argument, else $VISUAL) on it through the shell:
+	// a command of the caller's (a sixth red team's find,
+	// TestRed4SqliteEditRunsACommand in package gate).
+	sqliteEdit = regexp.MustCompile(`(?is)\bedit\s*\(`)
+	sqlStrings = regexp.MustCompile(`'(?:[^']|'')*'`) // a string literal, whose text is no call
 )
 
 // sqlFiles rates the files and commands a statement names.
@@ -678,6 +684,9 @@ func (c *call) sqlFiles(st string) {
 	}
 	if c.name != "sqlite3" {
 		return
+	}
+	if sqliteEdit.MatchString(sqlStrings.ReplaceAllString(st, "''")) {
+		c.add(effect.Of(effect.RunUnseen), "hidden-code", "%s: edit() runs an editor command (its second argument, or $VISUAL) through the shell, which is not analysed", c.name)
 	}
 	for _, m := range sqliteReads.FindAllStringSubmatch(st, 4) {
 		c.a.read(word{s: sqlUnquote(m[1]), span: c.span}, c.span)

@@ -279,11 +279,11 @@ var commands = map[string]row{
 	"purge":         doesWith(effect.Of(effect.Setting), "flushes disk caches", "", "", ""), "mount": doesWith(effect.Of(effect.Setting), "mounts a volume", "adfFrkuvw", "ot", ""),
 	"umount": doesWith(effect.Of(effect.Setting), "unmounts a volume", "fAav", "t", ""), "code": does(effect.Of(effect.Launch), "opens VS Code"),
 	"subl": does(effect.Of(effect.Launch), "opens Sublime Text"), "qlmanage": doesWith(effect.Of(effect.Launch), "previews files", "pthxri", "socg", ""),
-	"ssh-keygen": {fx: effect.Of(effect.Create), why: "manages SSH keys", opts: &opts{short: "AaBcDeFgHiKklLMpQqRUuvXy", valued: "bCEfFGImMnNOPrsStTVwYzZJjDa",
-		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}},
+	"ssh-keygen": loadsProvider(row{fx: effect.Of(effect.Create), why: "manages SSH keys", opts: &opts{short: "AaBcDeFgHiKklLMpQqRUuvXy", valued: "bCEfFGImMnNOPrsStTVwYzZJjDa",
+		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}}, "-D", "-w"),
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
-	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true}),
+	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true})),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=

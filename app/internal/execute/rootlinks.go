@@ -190,7 +190,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 				case t.IsDir():
 					f.folders = append(f.folders, e.Name())
 				case t.IsRegular():
-					if _, secret := rate.SecretFile(e.Name()); secret {
+					if _, secret := rate.SecretFile(e.Name()); secret || holdsPrivateKey(dir, e.Name()) {
 						f.secrets = append(f.secrets, e.Name())
 					}
 				}

@@ -1,12 +1,15 @@
 package execute
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -28,9 +31,18 @@ import (
 // it leads to. A folder named like a secret file (a folder .env) is not
 // hidden: it is walked, and the secret files in it are.
 //
-// What this does not hide: a file whose name says nothing (a hard link the
-// person made to .env under another name, a key pasted into notes.txt),
-// which neither the analyzer nor the redactor can tell from any other. The
+// A private key also hides under a name that says nothing: a cloud
+// provider's key pair downloaded as prod.pem, a service account's key
+// named for its project and a hash (myproj-3f2a1b4c5d6e.json). So the
+// files whose kind such keys come in are also looked into when their
+// folder is listed (holdsPrivateKey): a PEM private key's armour in their
+// first bytes hides them too.
+//
+// What this does not hide: a file whose name and first bytes say nothing
+// (a hard link the person made to .env under another name, a password
+// pasted into notes.txt, a key rewritten in place into a file that was a
+// certificate when its folder was listed), which neither the analyzer nor
+// the redactor can tell from any other. The
 // secret files of the home outside the roots are hidden too: on Linux from
 // an index of the home's folders (homesecrets.go), on macOS by Seatbelt,
 // by name (sandbox/seatbelt_unasked.go).
@@ -140,4 +152,72 @@ func linkEnd(p string) (string, error) {
 		return t, nil
 	}
 	return filepath.EvalSymlinks(p)
+}
+
+// keyHead is how much of a file holdsPrivateKey reads: a PEM key's armour
+// opens the file (or follows a few lines of attributes, as openssl's
+// pkcs12 export writes), and a service account's JSON holds it as its
+// third field, within the first few hundred bytes.
+const keyHead = 8 << 10
+
+// keyKinds are the extensions of the files private keys come in under
+// names that say nothing: PEM files (.pem, and certificates' .crt and
+// .cer, which bundles carry keys in), keys exported as text (.txt, .asc)
+// and service accounts' keys (.json).
+var keyKinds = map[string]bool{".pem": true, ".crt": true, ".cer": true, ".txt": true, ".asc": true, ".json": true}
+
+// holdsPrivateKey reports whether the regular file name in dir, of a kind
+// keys come in (keyKinds) and outside a package manager's folder (whose
+// files a person does not put keys in, and which hold thousands), holds a
+// PEM private key's armour ("-----BEGIN … PRIVATE KEY", the PKCS#8,
+// PKCS#1, SEC 1, OpenSSH and OpenPGP forms, encrypted or not) in its
+// first keyHead bytes. It reads without following a link and without
+// waiting on a FIFO put in the file's place; a file it cannot read is no
+// key (the gate cannot read it, nor can the action as the same user).
+func holdsPrivateKey(dir, name string) bool {
+	if !keyKinds[strings.ToLower(filepath.Ext(name))] || strings.Contains(dir+"/", "/node_modules/") {
+		return false
+	}
+	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return false
+	}
+	buf := make([]byte, keyHead)
+	n := 0
+	for n < len(buf) {
+		m, err := unix.Read(fd, buf[n:])
+		if m <= 0 || err != nil {
+			break
+		}
+		n += m
+	}
+	return pemPrivateKey(buf[:n])
+}
+
+// pemPrivateKey reports whether b holds a PEM armour line that opens a
+// private key: "-----BEGIN ", then on the same line "PRIVATE KEY".
+func pemPrivateKey(b []byte) bool {
+	const begin = "-----BEGIN "
+	for {
+		i := bytes.Index(b, []byte(begin))
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(begin):]
+		line := b
+		if j := bytes.IndexAny(line, "\r\n"); j >= 0 {
+			line = line[:j]
+		}
+		if len(line) > 64 {
+			line = line[:64]
+		}
+		if bytes.Contains(line, []byte("PRIVATE KEY")) {
+			return true
+		}
+	}
 }

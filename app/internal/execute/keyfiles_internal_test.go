@@ -1,0 +1,101 @@
+package execute
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestPEMPrivateKey: the armour of every private key form opens a key;
+// certificates, public keys and the words in prose do not.
+func TestPEMPrivateKey(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		key  bool
+	}{
+		{"-----BEGIN PRIVATE KEY-----\nMIIE\n", true},
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n", true},
+		{"-----BEGIN EC PRIVATE KEY-----\n", true},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\n", true},
+		{"-----BEGIN ENCRYPTED PRIVATE KEY-----\n", true},
+		{"-----BEGIN PGP PRIVATE KEY BLOCK-----\n", true},
+		{"Bag Attributes\n    localKeyID: 01\n-----BEGIN PRIVATE KEY-----\n", true},
+		{`{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n"}`, true},
+		{"-----BEGIN CERTIFICATE-----\nMIID\n-----END CERTIFICATE-----\n-----BEGIN RSA PRIVATE KEY-----\n", true},
+		{"-----BEGIN CERTIFICATE-----\nMIID\n-----END CERTIFICATE-----\n", false},
+		{"-----BEGIN PUBLIC KEY-----\nMIIB\n", false},
+		{"-----BEGIN PGP PUBLIC KEY BLOCK-----\n", false},
+		{"Keep the PRIVATE KEY out of git.\n-----BEGIN CERTIFICATE-----\n", false},
+		{"-----BEGIN CERTIFICATE-----\nPRIVATE KEY\n", false}, // not on the armour's line
+		{"", false},
+	} {
+		if got := pemPrivateKey([]byte(c.text)); got != c.key {
+			t.Errorf("pemPrivateKey(%q) = %v, want %v", c.text, got, c.key)
+		}
+	}
+}
+
+// TestHoldsPrivateKey: only files of the kinds keys come in are read,
+// never through a link, never a FIFO (the walk would wait on it), never
+// in node_modules; and past the first keyHead bytes nothing is looked at.
+func TestHoldsPrivateKey(t *testing.T) {
+	dir := t.TempDir()
+	key := "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n"
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("prod.pem", key)
+	write("PROD.PEM", key)
+	write("myproj-3f2a1b4c5d6e.json", `{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIE"}`)
+	write("notes.md", key) // not a kind keys come in: its name would have to say so
+	write("cert.pem", "-----BEGIN CERTIFICATE-----\n")
+	write("late.txt", string(make([]byte, keyHead))+key)
+	write("node_modules/pkg/test.pem", key)
+	if err := os.Symlink(filepath.Join(dir, "prod.pem"), filepath.Join(dir, "link.pem")); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mkfifo(filepath.Join(dir, "fifo.pem"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{
+		"prod.pem": true, "PROD.PEM": true, "myproj-3f2a1b4c5d6e.json": true,
+		"notes.md": false, "cert.pem": false, "late.txt": false, "link.pem": false, "fifo.pem": false, "missing.pem": false,
+	} {
+		if got := holdsPrivateKey(dir, name); got != want {
+			t.Errorf("holdsPrivateKey(%s) = %v, want %v", name, got, want)
+		}
+	}
+	if holdsPrivateKey(filepath.Join(dir, "node_modules", "pkg"), "test.pem") {
+		t.Error("a key in node_modules was looked into")
+	}
+}
+
+// FuzzPEMPrivateKey holds pemPrivateKey to its definition: "-----BEGIN "
+// and then "PRIVATE KEY" starting within the armour line's first 53
+// bytes (the 64 read of it).
+func FuzzPEMPrivateKey(f *testing.F) {
+	for _, s := range []string{"-----BEGIN PRIVATE KEY-----", "-----BEGIN CERTIFICATE-----\nPRIVATE KEY", "-----BEGIN -----BEGIN PRIVATE KEY", ""} {
+		f.Add([]byte(s))
+	}
+	oracle := regexp.MustCompile(`-----BEGIN [^\r\n]{0,53}PRIVATE KEY`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// Each byte one character (Latin-1), so that the regexp counts
+		// bytes as pemPrivateKey does, not UTF-8 characters.
+		latin := make([]rune, len(b))
+		for i, c := range b {
+			latin[i] = rune(c)
+		}
+		if got, want := pemPrivateKey(b), oracle.MatchString(string(latin)); got != want {
+			t.Errorf("pemPrivateKey(%q) = %v, the definition says %v", b, got, want)
+		}
+	})
+}

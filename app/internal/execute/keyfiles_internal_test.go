@@ -99,3 +99,29 @@ func FuzzPEMPrivateKey(f *testing.F) {
 		}
 	})
 }
+
+// TestHomeHides: where Seatbelt refuses secret files by name, the home's
+// walk adds only what the names do not cover: a key found by its content
+// and a folder hidden whole; on Linux it adds everything it found.
+func TestHomeHides(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".env", "prod.pem"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		path         string
+		byName, want bool
+	}{
+		{filepath.Join(dir, ".env"), true, false},
+		{filepath.Join(dir, "prod.pem"), true, true},
+		{dir, true, true},
+		{filepath.Join(dir, ".env"), false, true},
+		{filepath.Join(dir, "prod.pem"), false, true},
+	} {
+		if got := homeHides(c.path, c.byName); got != c.want {
+			t.Errorf("homeHides(%s, byName %v) = %v, want %v", c.path, c.byName, got, c.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 	"github.com/airlockhq/airlock/bridge"
@@ -160,7 +161,7 @@ func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 			return nil, err
 		}
 		for _, p := range home {
-			if runtime.GOOS != "darwin" || isFolder(p) {
+			if homeHides(p, runtime.GOOS == "darwin") {
 				g.Secrets = append(g.Secrets, p)
 			}
 		}
@@ -171,6 +172,19 @@ func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 		g.Secrets = append(g.Secrets, h.objects)
 	}
 	return hidden, nil
+}
+
+// homeHides reports whether the home's walk's find p is added to the
+// hidden paths: always where the sandbox hides by path (Linux); where it
+// also refuses secret files by their names (byName: Seatbelt), only what
+// those names do not cover: folders hidden whole, and files found by
+// their content (holdsPrivateKey) or links under other names.
+func homeHides(p string, byName bool) bool {
+	if !byName || isFolder(p) {
+		return true
+	}
+	_, named := rate.SecretFile(p)
+	return !named
 }
 
 // isFolder reports whether p is a folder, not following a link.

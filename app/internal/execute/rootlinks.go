@@ -67,7 +67,7 @@ type indexedFolder struct {
 	racy    bool        // listed too soon after its last change: list it again
 	links   []string    // names of the links in it
 	folders []string    // names of the folders in it
-	secrets []string    // names of the regular files in it that rate.SecretFile knows
+	secrets []string    // names of the regular files in it that rate.SecretFile knows (or holding a private key), and of its folders rate.SecretFolder knows
 	git     gitMarks    // what of a git folder it holds (gitstore.go)
 }
 
@@ -188,7 +188,11 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 				case t&fs.ModeSymlink != 0:
 					f.links = append(f.links, e.Name())
 				case t.IsDir():
-					f.folders = append(f.folders, e.Name())
+					if _, secret := rate.SecretFolder(e.Name()); secret {
+						f.secrets = append(f.secrets, e.Name()) // hidden whole, not walked
+					} else {
+						f.folders = append(f.folders, e.Name())
+					}
 				case t.IsRegular():
 					if _, secret := rate.SecretFile(e.Name()); secret || holdsPrivateKey(dir, e.Name()) {
 						f.secrets = append(f.secrets, e.Name())

@@ -28,8 +28,11 @@ import (
 //
 // Also hidden is every link in the roots that leads to such a file, under
 // whatever name (notes.txt → ~/keys/server.key): hiding a link hides what
-// it leads to. A folder named like a secret file (a folder .env) is not
-// hidden: it is walked, and the secret files in it are.
+// it leads to. A folder named like a secret file (a folder .env, often a
+// Python virtual environment) is not hidden: it is walked, and the secret
+// files in it are. A folder whose name says all it holds is secret
+// (rate.SecretFolder: an envdir .env.d, .secrets) is hidden whole, and
+// so is a link to one.
 //
 // A private key also hides under a name that says nothing: a cloud
 // provider's key pair downloaded as prod.pem, a service account's key
@@ -116,6 +119,12 @@ func secretsIn(out []string, dir string, f *indexedFolder) []string {
 // folder changing (a link on its way replaced).
 func leadsToSecret(p string) bool {
 	fi, err := os.Stat(p)
+	if err == nil && fi.IsDir() {
+		end, err := linkEnd(p)
+		_, named := rate.SecretFolder(p)
+		_, endNamed := rate.SecretFolder(end)
+		return err != nil || named || endNamed
+	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}

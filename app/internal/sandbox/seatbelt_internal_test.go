@@ -112,3 +112,36 @@ func TestSecretNameRegexes(t *testing.T) {
 		t.Errorf("only %d of the cases are secrets: the cases do not cover the table", secrets)
 	}
 }
+
+// TestSecretFolderRegexes: a folder whose every file is a secret
+// (rate.SecretFolder) is refused with all below it, in any case a Mac's
+// file system folds; a virtual environment .env and a package secrets
+// are not.
+func TestSecretFolderRegexes(t *testing.T) {
+	res, err := secretFolderRegexes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []*regexp.Regexp
+	for _, re := range res {
+		rs = append(rs, regexp.MustCompile(re))
+	}
+	refused := func(p string) bool {
+		return slices.ContainsFunc(rs, func(r *regexp.Regexp) bool { return r.MatchString(p) })
+	}
+	for p, want := range map[string]bool{
+		"/Users/ann/src/app/.env.d":             true,
+		"/Users/ann/src/app/.env.d/DB_PASSWORD": true,
+		"/Users/ann/src/app/.ENV.D/db":          true,
+		"/Users/ann/.secrets/token":             true,
+		"/Users/ann/src/app/secrets.d/x/y":      true,
+		"/Users/ann/src/app/.env/bin/python":    false,
+		"/Users/ann/src/app/secrets/store.go":   false,
+		"/Users/ann/src/app/.secretsfoo/x":      false,
+		"/Users/ann/src/app/x.secrets":          false,
+	} {
+		if got := refused(p); got != want {
+			t.Errorf("%s: refused %v, want %v", p, got, want)
+		}
+	}
+}

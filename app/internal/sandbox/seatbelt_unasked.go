@@ -268,20 +268,13 @@ func (sb *sbpl) unasked(p Profile) error {
 func secretNameRegexes() (deny, allow []string, err error) {
 	pats, exc := rate.SecretFilePatterns()
 	for _, pat := range pats {
-		pre, suf, star := strings.Cut(pat, "*")
-		re, err := foldName(pre)
+		re, err := secretNameRegex(pat)
 		if err != nil {
-			return nil, nil, fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
-		}
-		if star {
-			s, err := foldName(suf)
-			if err != nil {
-				return nil, nil, fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
-			}
-			re += "[^/]+" + s
+			return nil, nil, err
 		}
 		deny = append(deny, "/"+re+"$")
 	}
+
 	for _, name := range exc {
 		var b strings.Builder
 		for _, r := range name {
@@ -303,6 +296,41 @@ func secretNameRegexes() (deny, allow []string, err error) {
 	return deny, allow, nil
 }
 
+// secretFolderRegexes returns the folders whose every file is a secret
+// (rate.SecretFolderPatterns) as regular expressions of such a folder and
+// all below it.
+func secretFolderRegexes() ([]string, error) {
+	folders, _ := rate.SecretFolderPatterns()
+	var out []string
+	for _, pat := range folders {
+		re, err := secretNameRegex(pat)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, "/"+re+"(/|$)")
+	}
+	return out, nil
+}
+
+// secretNameRegex is one name of the secret tables (a whole name, or a
+// prefix and a suffix around "*") as a regular expression of one path
+// element, names compared as APFS compares them.
+func secretNameRegex(pat string) (string, error) {
+	pre, suf, star := strings.Cut(pat, "*")
+	re, err := foldName(pre)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
+	}
+	if star {
+		s, err := foldName(suf)
+		if err != nil {
+			return "", fmt.Errorf("sandbox: the secret file name %s: %w", pat, err)
+		}
+		re += "[^/]+" + s
+	}
+	return re, nil
+}
+
 // secretNames writes the rules of secretNameRegexes.
 func (sb *sbpl) secretNames() error {
 	deny, allow, err := secretNameRegexes()
@@ -312,10 +340,16 @@ func (sb *sbpl) secretNames() error {
 	sb.line("")
 	sb.line("; Not approved: no file named like a secret (.env, keys, credentials), anywhere; but the")
 	sb.line("; templates of environment files (.env.example). seatbelt_unasked.go says what this holds.")
+	folders, err := secretFolderRegexes()
+	if err != nil {
+		return err
+	}
+	// The folders' deny comes after the templates' allow, which must not
+	// undo it (a .env.d holds no template).
 	for _, rule := range []struct {
 		head string
 		res  []string
-	}{{"(deny file-read*", deny}, {"(allow file-read*", allow}} {
+	}{{"(deny file-read*", deny}, {"(allow file-read*", allow}, {"(deny file-read*", folders}} {
 		sb.b.WriteString(rule.head)
 		for _, re := range rule.res {
 			fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)

@@ -2,6 +2,7 @@ package rate
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -198,6 +199,44 @@ func matchSecretName(pat, base string) bool {
 // exceptions: what SecretFile says.
 func SecretFilePatterns() (patterns, exceptions []string) {
 	for _, f := range secretFiles {
+		patterns = append(patterns, f.name)
+	}
+	return patterns, append([]string(nil), notSecretFiles...)
+}
+
+// secretFolders are folders whose name says everything in them is a
+// secret, whatever the files' own names: an envdir (envdir and s6-envdir
+// read .env.d/DB_PASSWORD as the variable DB_PASSWORD: one file a
+// value) and the folders people keep keys and passwords in. A folder .env
+// is not among them: it is as often a Python virtual environment, and a
+// folder secrets (no dot) is as often a package of code about secrets.
+var secretFolders = []secretFile{
+	{".env.d", "an environment folder (one file a variable: passwords and API keys)"},
+	{".secrets", "a folder of secrets"},
+	{"secrets.d", "a folder of secrets"},
+}
+
+// SecretFolder reports whether p's last element names a folder whose
+// files are all secrets (secretFolders), and what it holds. The sandbox
+// hides such a folder whole from an unasked action (execute's walks; on
+// macOS a Seatbelt rule per name, SecretFolderPatterns).
+func SecretFolder(p string) (what string, ok bool) {
+	base := strings.ToLower(path.Base(strings.TrimRight(p, "/")))
+	if slices.Contains(notSecretFiles, base) {
+		return "", false
+	}
+	for _, f := range secretFolders {
+		if matchSecretName(f.name, base) {
+			return f.what, true
+		}
+	}
+	return "", false
+}
+
+// SecretFolderPatterns returns secretFolders' names, in SecretFilePatterns'
+// form, and the same exceptions.
+func SecretFolderPatterns() (patterns, exceptions []string) {
+	for _, f := range secretFolders {
 		patterns = append(patterns, f.name)
 	}
 	return patterns, append([]string(nil), notSecretFiles...)

@@ -133,3 +133,17 @@ func TestSecretFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretFolder: an envdir and the folders named for secrets are
+// secret whole; a virtual environment .env, a package secrets and the
+// templates are not.
+func TestSecretFolder(t *testing.T) {
+	for name, want := range map[string]bool{
+		".env.d": true, ".ENV.D": true, ".secrets": true, "secrets.d": true, "/home/a/proj/.env.d/": true,
+		".env": false, "secrets": false, ".env.example": false, ".secretsfoo": false, "my.secrets": false, "": false,
+	} {
+		if _, got := rate.SecretFolder(name); got != want {
+			t.Errorf("SecretFolder(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -40,7 +41,8 @@ func TestPEMPrivateKey(t *testing.T) {
 
 // TestHoldsPrivateKey: only files of the kinds keys come in are read,
 // never through a link, never a FIFO (the walk would wait on it), never
-// in node_modules; and past the first keyHead bytes nothing is looked at.
+// in node_modules; and past the first bytes keyKinds says nothing is looked
+// at (a chain of four certificates before the key is within them).
 func TestHoldsPrivateKey(t *testing.T) {
 	dir := t.TempDir()
 	key := "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n"
@@ -58,7 +60,8 @@ func TestHoldsPrivateKey(t *testing.T) {
 	write("myproj-3f2a1b4c5d6e.json", `{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIE"}`)
 	write("notes.md", key) // not a kind keys come in: its name would have to say so
 	write("cert.pem", "-----BEGIN CERTIFICATE-----\n")
-	write("late.txt", string(make([]byte, keyHead))+key)
+	write("late.txt", string(make([]byte, keyKinds[".txt"]))+key)
+	write("bundle.pem", strings.Repeat("-----BEGIN CERTIFICATE-----\n"+strings.Repeat("MIID", 400)+"\n-----END CERTIFICATE-----\n", 4)+key)
 	write("node_modules/pkg/test.pem", key)
 	if err := os.Symlink(filepath.Join(dir, "prod.pem"), filepath.Join(dir, "link.pem")); err != nil {
 		t.Fatal(err)
@@ -67,7 +70,7 @@ func TestHoldsPrivateKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]bool{
-		"prod.pem": true, "PROD.PEM": true, "myproj-3f2a1b4c5d6e.json": true,
+		"prod.pem": true, "PROD.PEM": true, "myproj-3f2a1b4c5d6e.json": true, "bundle.pem": true,
 		"notes.md": false, "cert.pem": false, "late.txt": false, "link.pem": false, "fifo.pem": false, "missing.pem": false,
 	} {
 		if got := holdsPrivateKey(dir, name); got != want {

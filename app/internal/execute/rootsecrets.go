@@ -163,28 +163,25 @@ func linkEnd(p string) (string, error) {
 	return filepath.EvalSymlinks(p)
 }
 
-// keyHead is how much of a file holdsPrivateKey reads: a PEM key's armour
-// opens the file (or follows a few lines of attributes, as openssl's
-// pkcs12 export writes), and a service account's JSON holds it as its
-// third field, within the first few hundred bytes.
-const keyHead = 8 << 10
-
 // keyKinds are the extensions of the files private keys come in under
-// names that say nothing: PEM files (.pem, and certificates' .crt and
-// .cer, which bundles carry keys in), keys exported as text (.txt, .asc)
-// and service accounts' keys (.json).
-var keyKinds = map[string]bool{".pem": true, ".crt": true, ".cer": true, ".txt": true, ".asc": true, ".json": true}
+// names that say nothing, each with how much of such a file is read: PEM
+// files (.pem, and certificates' .crt and .cer, which bundles carry keys
+// in, after a chain of certificates of 1–2 KiB each: 64 KiB), keys
+// exported as text (.txt, .asc) and service accounts' keys (.json), whose
+// armour opens the file or its third field (8 KiB).
+var keyKinds = map[string]int{".pem": 64 << 10, ".crt": 64 << 10, ".cer": 64 << 10, ".txt": 8 << 10, ".asc": 8 << 10, ".json": 8 << 10}
 
 // holdsPrivateKey reports whether the regular file name in dir, of a kind
 // keys come in (keyKinds) and outside a package manager's folder (whose
 // files a person does not put keys in, and which hold thousands), holds a
 // PEM private key's armour ("-----BEGIN … PRIVATE KEY", the PKCS#8,
-// PKCS#1, SEC 1, OpenSSH and OpenPGP forms, encrypted or not) in its
-// first keyHead bytes. It reads without following a link and without
+// PKCS#1, SEC 1, OpenSSH and OpenPGP forms, encrypted or not) in the
+// first bytes keyKinds says. It reads without following a link and without
 // waiting on a FIFO put in the file's place; a file it cannot read is no
 // key (the gate cannot read it, nor can the action as the same user).
 func holdsPrivateKey(dir, name string) bool {
-	if !keyKinds[strings.ToLower(filepath.Ext(name))] || strings.Contains(dir+"/", "/node_modules/") {
+	head := keyKinds[strings.ToLower(filepath.Ext(name))]
+	if head == 0 || strings.Contains(dir+"/", "/node_modules/") {
 		return false
 	}
 	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -196,7 +193,7 @@ func holdsPrivateKey(dir, name string) bool {
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return false
 	}
-	buf := make([]byte, keyHead)
+	buf := make([]byte, head)
 	n := 0
 	for n < len(buf) {
 		m, err := unix.Read(fd, buf[n:])

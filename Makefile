@@ -178,13 +178,15 @@ bench_tee = { $(1) 2>&1; echo $$? >$(BENCHOUT)/$(2).rc; } | tee $(BENCHOUT)/$(2)
 
 bench: ## run the benchmarks (analyzers, parser, gate, history, executor, socket, MCP, menu, bridge, popup to visible, model client, redaction, sandbox start, the copy-on-write view of unasked actions), then issue 25's figures beside their references
 	@mkdir -p $(BENCHOUT) && rm -f $(BENCHOUT)/*.txt $(BENCHOUT)/*.rc $(BENCHOUT)/pairs.out
-	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk,risk)
+	@$(call bench_tee,$(GO) test -timeout 60m -run '^$$' -bench . -benchmem -count 5 ./app/internal/risk,risk)
 	@# The peer of the AppleScript benchmarks, right after them: seed 000's regex table in Node.
 	@if command -v node >/dev/null 2>&1; then $(call bench_tee,node app/internal/risk/testdata/peer/seed000.js -count 5,peer); \
 	else echo "bench: node is not installed: peer skipped (app/internal/risk/testdata/peer/seed000.js)"; fi
-	@$(call bench_tee,$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
+	@$(call bench_tee,$(GO) test -timeout 60m -run '^$$' -bench . -benchmem -count 5 ./app/internal/action \
 	  ./app/internal/gate ./app/internal/history ./app/internal/execute ./app/internal/ipc ./app/internal/mcp \
 	  ./app/internal/tray ./bridge ./app/internal/llm ./app/internal/redact ./app/internal/sandbox,rest)
+	@# go test's default 10-minute timeout is per package: the executor's benchmarks, five counts
+	@# each, take 10 minutes on a loaded 2-core machine, hence -timeout 60m above.
 	@# The gate's durable figures and the history store's own, in alternating rounds, so that
 	@# each ratio compares figures the disk's other work weighed on alike.
 	@for i in 1 2 3 4 5; do \

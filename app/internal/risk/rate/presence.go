@@ -32,19 +32,10 @@ const (
 // machine, and a path with a ".." element is not judged: both are
 // PresenceUnknown.
 func (e *Env) Presence(p string) Presence {
-	if e == nil || e.Paths == nil || p == "" {
+	abs, ok := e.judged(p)
+	if !ok {
 		return PresenceUnknown
 	}
-	abs, err := sanitize.ExpandHome(p, e.Paths.Home)
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, HoleMark) {
-		return PresenceUnknown
-	}
-	for _, el := range strings.Split(abs, "/") {
-		if el == ".." {
-			return PresenceUnknown
-		}
-	}
-	abs = OtherHome(path.Clean(abs), e.Paths.Home)
 	fi, err := os.Lstat(abs)
 	switch {
 	case os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR):
@@ -60,4 +51,24 @@ func (e *Env) Presence(p string) Presence {
 		}
 	}
 	return PresentFile
+}
+
+// judged returns the absolute path on this machine of p, an action's path
+// (~ expanded, another user's home mapped to this one), and whether it is
+// one the environment judges: paths configured, p absolute once expanded,
+// nothing computed at run time in it, no ".." element.
+func (e *Env) judged(p string) (string, bool) {
+	if e == nil || e.Paths == nil || p == "" {
+		return "", false
+	}
+	abs, err := sanitize.ExpandHome(p, e.Paths.Home)
+	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, HoleMark) {
+		return "", false
+	}
+	for _, el := range strings.Split(abs, "/") {
+		if el == ".." {
+			return "", false
+		}
+	}
+	return OtherHome(path.Clean(abs), e.Paths.Home), true
 }

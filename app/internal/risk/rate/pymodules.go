@@ -5,8 +5,6 @@ import (
 	"os"
 	"path"
 	"strings"
-
-	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // python -m puts the working folder first on the module path (unless -I
@@ -30,19 +28,10 @@ const maxPythonScan = 20000
 // it cannot tell: no paths configured, a path it does not judge (as
 // Presence), a folder it cannot read, or more entries than it reads.
 func (e *Env) PythonModulesIn(dir string) Presence {
-	if e == nil || e.Paths == nil || dir == "" {
+	abs, ok := e.judged(dir)
+	if !ok {
 		return PresenceUnknown
 	}
-	abs, err := sanitize.ExpandHome(dir, e.Paths.Home)
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, HoleMark) {
-		return PresenceUnknown
-	}
-	for _, el := range strings.Split(abs, "/") {
-		if el == ".." {
-			return PresenceUnknown
-		}
-	}
-	abs = OtherHome(path.Clean(abs), e.Paths.Home)
 	budget := maxPythonScan
 	var dirs []string // the folders, each a package if it holds an __init__ module
 	found, ok := scanNames(abs, &budget, func(name string, isDir bool) bool {

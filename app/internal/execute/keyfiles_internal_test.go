@@ -73,11 +73,24 @@ func TestHoldsPrivateKey(t *testing.T) {
 		"prod.pem": true, "PROD.PEM": true, "myproj-3f2a1b4c5d6e.json": true, "bundle.pem": true,
 		"notes.md": false, "cert.pem": false, "late.txt": false, "link.pem": false, "fifo.pem": false, "missing.pem": false,
 	} {
-		if got := holdsPrivateKey(dir, name); got != want {
+		if got := holdsPrivateKey(dir, name, false); got != want {
 			t.Errorf("holdsPrivateKey(%s) = %v, want %v", name, got, want)
 		}
 	}
-	if holdsPrivateKey(filepath.Join(dir, "node_modules", "pkg"), "test.pem") {
+	// Read whatever its kind when a public key is beside it (ssh-keygen -f
+	// deploy), and settings files by their kind.
+	write("deploy", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n")
+	write("values.yaml", "tls:\n  key: |\n    "+strings.Repeat("x", 9<<10)+"\n    "+key)
+	write("Chart.yaml", "name: chart\n")
+	for _, c := range []struct {
+		name      string
+		pub, want bool
+	}{{"deploy", true, true}, {"deploy", false, false}, {"notes.md", true, true}, {"values.yaml", false, true}, {"Chart.yaml", true, false}} {
+		if got := holdsPrivateKey(dir, c.name, c.pub); got != c.want {
+			t.Errorf("holdsPrivateKey(%s, pub %v) = %v, want %v", c.name, c.pub, got, c.want)
+		}
+	}
+	if holdsPrivateKey(filepath.Join(dir, "node_modules", "pkg"), "test.pem", false) {
 		t.Error("a key in node_modules was looked into")
 	}
 }

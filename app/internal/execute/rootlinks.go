@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -194,7 +195,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 						f.folders = append(f.folders, e.Name())
 					}
 				case t.IsRegular():
-					if _, secret := rate.SecretFile(e.Name()); secret || holdsPrivateKey(dir, e.Name()) {
+					if _, secret := rate.SecretFile(e.Name()); secret || holdsPrivateKey(dir, e.Name(), pairedWithPub(es, e.Name())) {
 						f.secrets = append(f.secrets, e.Name())
 					}
 				}
@@ -230,6 +231,14 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 	}
 	x.complete = stop == ""
 	return stop
+}
+
+// pairedWithPub reports whether the listing es (sorted by name, as
+// os.ReadDir returns it) holds name+".pub": ssh-keygen's public key beside
+// a private key named without an extension (holdsPrivateKey).
+func pairedWithPub(es []fs.DirEntry, name string) bool {
+	_, found := slices.BinarySearchFunc(es, name+".pub", func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	return found
 }
 
 // links walks the roots (reading only what changed since the last walk)

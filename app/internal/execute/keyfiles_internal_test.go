@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -139,5 +140,56 @@ func TestHomeHides(t *testing.T) {
 		if got := homeHides(c.path, c.byName); got != c.want {
 			t.Errorf("homeHides(%s, byName %v) = %v, want %v", c.path, c.byName, got, c.want)
 		}
+	}
+}
+
+// TestKeyPastedInPlace: a settings file rewritten in place, its folder
+// unchanged, is read again at the next walk without the folder being
+// listed again: a key pasted into it is hidden, and hidden no more once
+// taken out; a file left as it was is not read again.
+func TestKeyPastedInPlace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "values.yaml")
+	write := func(s string) {
+		t.Helper()
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("replicas: 1\n")
+	later := time.Now().Add(time.Hour)
+	x := rootLinks{now: func() time.Time { return later }} // every change long settled
+	secrets := func(want int) []string {
+		t.Helper()
+		files, _, err := x.secretFiles([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.listed != want {
+			t.Errorf("the folder was listed %d times, want %d", x.listed, want)
+		}
+		return files
+	}
+	if got := secrets(1); len(got) != 0 {
+		t.Fatalf("a plain values.yaml was hidden: %q", got)
+	}
+	before := x.folders[dir].checked[0].stamp
+	if got := secrets(1); len(got) != 0 || x.folders[dir].checked[0].stamp != before {
+		t.Fatalf("an unchanged values.yaml: hidden %q, stamp %v then %v", got, before, x.folders[dir].checked[0].stamp)
+	}
+	write("replicas: 1\ntls:\n  key: |\n    -----BEGIN PRIVATE KEY-----\n    MIIE\n")
+	if got := secrets(1); len(got) != 1 || got[0] != p {
+		t.Errorf("a key pasted in place: hidden %q, want %q", got, p)
+	}
+	write("replicas: 2\n")
+	if got := secrets(1); len(got) != 0 {
+		t.Errorf("the key taken out again: still hidden %q", got)
 	}
 }

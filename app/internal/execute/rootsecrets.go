@@ -41,11 +41,14 @@ import (
 // folder is listed (holdsPrivateKey): a PEM private key's armour in their
 // first bytes hides them too.
 //
+// A file looked into is looked into again when it changes in place (an
+// editor's save: a key pasted into a settings file), though its folder
+// does not (recheckKeys).
+//
 // What this does not hide: a file whose name and first bytes say nothing
 // (a hard link the person made to .env under another name, a password
-// pasted into notes.txt, a key rewritten in place into a file that was a
-// certificate when its folder was listed), which neither the analyzer nor
-// the redactor can tell from any other. The
+// pasted into notes.txt), which neither the analyzer nor the redactor can
+// tell from any other. The
 // secret files of the home outside the roots are hidden too: on Linux from
 // an index of the home's folders (homesecrets.go), on macOS by Seatbelt,
 // by name (sandbox/seatbelt_unasked.go).
@@ -190,11 +193,8 @@ const pairedKeyHead = 8 << 10
 // waiting on a FIFO put in the file's place; a file it cannot read is no
 // key (the gate cannot read it, nor can the action as the same user).
 func holdsPrivateKey(dir, name string, pub bool) bool {
-	head := keyKinds[strings.ToLower(filepath.Ext(name))]
-	if pub {
-		head = max(head, pairedKeyHead)
-	}
-	if head == 0 || strings.Contains(dir+"/", "/node_modules/") {
+	head := keyHead(dir, name, pub)
+	if head == 0 {
 		return false
 	}
 	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -216,6 +216,20 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 		n += m
 	}
 	return pemPrivateKey(buf[:n])
+}
+
+// keyHead is how much holdsPrivateKey reads of the file name in dir: 0
+// when it is of no kind keys come in or lies in a package manager's
+// folder.
+func keyHead(dir, name string, pub bool) int {
+	head := keyKinds[strings.ToLower(filepath.Ext(name))]
+	if pub {
+		head = max(head, pairedKeyHead)
+	}
+	if strings.Contains(dir+"/", "/node_modules/") {
+		return 0
+	}
+	return head
 }
 
 // pemPrivateKey reports whether b holds a PEM armour line that opens a

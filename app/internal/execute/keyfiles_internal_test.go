@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -73,11 +74,24 @@ func TestHoldsPrivateKey(t *testing.T) {
 		"prod.pem": true, "PROD.PEM": true, "myproj-3f2a1b4c5d6e.json": true, "bundle.pem": true,
 		"notes.md": false, "cert.pem": false, "late.txt": false, "link.pem": false, "fifo.pem": false, "missing.pem": false,
 	} {
-		if got := holdsPrivateKey(dir, name); got != want {
+		if got := holdsPrivateKey(dir, name, false); got != want {
 			t.Errorf("holdsPrivateKey(%s) = %v, want %v", name, got, want)
 		}
 	}
-	if holdsPrivateKey(filepath.Join(dir, "node_modules", "pkg"), "test.pem") {
+	// Read whatever its kind when a public key is beside it (ssh-keygen -f
+	// deploy), and settings files by their kind.
+	write("deploy", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n")
+	write("values.yaml", "tls:\n  key: |\n    "+strings.Repeat("x", 9<<10)+"\n    "+key)
+	write("Chart.yaml", "name: chart\n")
+	for _, c := range []struct {
+		name      string
+		pub, want bool
+	}{{"deploy", true, true}, {"deploy", false, false}, {"notes.md", true, true}, {"values.yaml", false, true}, {"Chart.yaml", true, false}} {
+		if got := holdsPrivateKey(dir, c.name, c.pub); got != c.want {
+			t.Errorf("holdsPrivateKey(%s, pub %v) = %v, want %v", c.name, c.pub, got, c.want)
+		}
+	}
+	if holdsPrivateKey(filepath.Join(dir, "node_modules", "pkg"), "test.pem", false) {
 		t.Error("a key in node_modules was looked into")
 	}
 }
@@ -126,5 +140,56 @@ func TestHomeHides(t *testing.T) {
 		if got := homeHides(c.path, c.byName); got != c.want {
 			t.Errorf("homeHides(%s, byName %v) = %v, want %v", c.path, c.byName, got, c.want)
 		}
+	}
+}
+
+// TestKeyPastedInPlace: a settings file rewritten in place, its folder
+// unchanged, is read again at the next walk without the folder being
+// listed again: a key pasted into it is hidden, and hidden no more once
+// taken out; a file left as it was is not read again.
+func TestKeyPastedInPlace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "values.yaml")
+	write := func(s string) {
+		t.Helper()
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("replicas: 1\n")
+	later := time.Now().Add(time.Hour)
+	x := rootLinks{now: func() time.Time { return later }} // every change long settled
+	secrets := func(want int) []string {
+		t.Helper()
+		files, _, err := x.secretFiles([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.listed != want {
+			t.Errorf("the folder was listed %d times, want %d", x.listed, want)
+		}
+		return files
+	}
+	if got := secrets(1); len(got) != 0 {
+		t.Fatalf("a plain values.yaml was hidden: %q", got)
+	}
+	before := x.folders[dir].checked[0].stamp
+	if got := secrets(1); len(got) != 0 || x.folders[dir].checked[0].stamp != before {
+		t.Fatalf("an unchanged values.yaml: hidden %q, stamp %v then %v", got, before, x.folders[dir].checked[0].stamp)
+	}
+	write("replicas: 1\ntls:\n  key: |\n    -----BEGIN PRIVATE KEY-----\n    MIIE\n")
+	if got := secrets(1); len(got) != 1 || got[0] != p {
+		t.Errorf("a key pasted in place: hidden %q, want %q", got, p)
+	}
+	write("replicas: 2\n")
+	if got := secrets(1); len(got) != 0 {
+		t.Errorf("the key taken out again: still hidden %q", got)
 	}
 }

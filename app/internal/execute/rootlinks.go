@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,6 +70,19 @@ type indexedFolder struct {
 	folders []string    // names of the folders in it
 	secrets []string    // names of the regular files in it that rate.SecretFile knows (or holding a private key), and of its folders rate.SecretFolder knows
 	git     gitMarks    // what of a git folder it holds (gitstore.go)
+	checked []keyCheck  // the regular files whose content holdsPrivateKey read
+}
+
+// keyCheck is a file of a folder whose content holdsPrivateKey read when
+// the folder was listed, with what its inode said then. A file edited in
+// place (most editors save by truncating and writing the same inode: a
+// TLS key pasted into values.yaml) changes, and its folder does not: at
+// every walk of a folder not listed again, such files whose stamp changed
+// are read again (recheckKeys).
+type keyCheck struct {
+	name  string
+	pub   bool        // its NAME.pub was beside it (pairedWithPub)
+	stamp folderStamp // zero when read too soon after its last change: read it again
 }
 
 // gitMarks are the entries of a folder that make it a git folder, or
@@ -194,11 +208,12 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 						f.folders = append(f.folders, e.Name())
 					}
 				case t.IsRegular():
-					if _, secret := rate.SecretFile(e.Name()); secret || holdsPrivateKey(dir, e.Name()) {
-						f.secrets = append(f.secrets, e.Name())
-					}
+					listFile(&f, dir, e.Name(), pairedWithPub(es, e.Name()), listed)
 				}
 			}
+			x.folders[dir] = f
+		} else if len(f.checked) > 0 {
+			f = recheckKeys(dir, f, now())
 			x.folders[dir] = f
 		}
 		count++
@@ -230,6 +245,73 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 	}
 	x.complete = stop == ""
 	return stop
+}
+
+// listFile adds what the regular file name of dir, listed at the time
+// listed, makes of the folder f: a secret when its name says so
+// (rate.SecretFile) or its content holds a private key (holdsPrivateKey,
+// pub saying its NAME.pub is beside it), the second remembered in
+// f.checked.
+func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
+	if _, secret := rate.SecretFile(name); secret {
+		f.secrets = append(f.secrets, name)
+		return
+	}
+	if keyHead(dir, name, pub) == 0 {
+		return
+	}
+	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: fileStamp(dir, name, listed)})
+	if holdsPrivateKey(dir, name, pub) {
+		f.secrets = append(f.secrets, name)
+	}
+}
+
+// fileStamp is the stamp of the file name of dir, taken before its
+// content is read: zero when it cannot be taken or the file changed
+// within racyWindow of now (a write in the same tick of the file system's
+// clock would leave it as it is).
+func fileStamp(dir, name string, now time.Time) folderStamp {
+	var st unix.Stat_t
+	if unix.Lstat(filepath.Join(dir, name), &st) != nil {
+		return folderStamp{}
+	}
+	s := stampOf(&st)
+	if now.Sub(s.mtime) < racyWindow || now.Sub(s.ctime) < racyWindow {
+		return folderStamp{}
+	}
+	return s
+}
+
+// recheckKeys returns f, the index of the folder dir, which was not
+// listed again, with the files of f.checked whose stamp changed read
+// again: added to f.secrets when they now hold a private key, taken out
+// when they no longer do. The slices of f are the index's: changed on
+// copies.
+func recheckKeys(dir string, f indexedFolder, now time.Time) indexedFolder {
+	copied := false
+	for i, c := range f.checked {
+		st := fileStamp(dir, c.name, now)
+		if st == c.stamp && st != (folderStamp{}) {
+			continue
+		}
+		if !copied {
+			f.checked, f.secrets, copied = slices.Clone(f.checked), slices.Clone(f.secrets), true
+		}
+		f.checked[i].stamp = st
+		f.secrets = slices.DeleteFunc(f.secrets, func(s string) bool { return s == c.name })
+		if holdsPrivateKey(dir, c.name, c.pub) {
+			f.secrets = append(f.secrets, c.name)
+		}
+	}
+	return f
+}
+
+// pairedWithPub reports whether the listing es (sorted by name, as
+// os.ReadDir returns it) holds name+".pub": ssh-keygen's public key beside
+// a private key named without an extension (holdsPrivateKey).
+func pairedWithPub(es []fs.DirEntry, name string) bool {
+	_, found := slices.BinarySearchFunc(es, name+".pub", func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	return found
 }
 
 // links walks the roots (reading only what changed since the last walk)

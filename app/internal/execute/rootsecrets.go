@@ -41,11 +41,14 @@ import (
 // folder is listed (holdsPrivateKey): a PEM private key's armour in their
 // first bytes hides them too.
 //
+// A file looked into is looked into again when it changes in place (an
+// editor's save: a key pasted into a settings file), though its folder
+// does not (recheckKeys).
+//
 // What this does not hide: a file whose name and first bytes say nothing
 // (a hard link the person made to .env under another name, a password
-// pasted into notes.txt, a key rewritten in place into a file that was a
-// certificate when its folder was listed), which neither the analyzer nor
-// the redactor can tell from any other. The
+// pasted into notes.txt), which neither the analyzer nor the redactor can
+// tell from any other. The
 // secret files of the home outside the roots are hidden too: on Linux from
 // an index of the home's folders (homesecrets.go), on macOS by Seatbelt,
 // by name (sandbox/seatbelt_unasked.go).
@@ -168,20 +171,30 @@ func linkEnd(p string) (string, error) {
 // files (.pem, and certificates' .crt and .cer, which bundles carry keys
 // in, after a chain of certificates of 1–2 KiB each: 64 KiB), keys
 // exported as text (.txt, .asc) and service accounts' keys (.json), whose
-// armour opens the file or its third field (8 KiB).
-var keyKinds = map[string]int{".pem": 64 << 10, ".crt": 64 << 10, ".cer": 64 << 10, ".txt": 8 << 10, ".asc": 8 << 10, ".json": 8 << 10}
+// armour opens the file or its third field (8 KiB), and settings that
+// carry a TLS or SSH key inline as a multi-line string (a Helm values
+// .yaml, an Ansible variables .yml, a service's .toml), after any number
+// of other settings and the certificates beside it (64 KiB).
+var keyKinds = map[string]int{".pem": 64 << 10, ".crt": 64 << 10, ".cer": 64 << 10, ".txt": 8 << 10, ".asc": 8 << 10, ".json": 8 << 10,
+	".yaml": 64 << 10, ".yml": 64 << 10, ".toml": 64 << 10}
+
+// pairedKeyHead is how much is read of a file with a public key beside it
+// (pub): ssh-keygen -f NAME writes the private key as NAME, without an
+// extension, and the public one as NAME.pub; its armour opens the file.
+const pairedKeyHead = 8 << 10
 
 // holdsPrivateKey reports whether the regular file name in dir, of a kind
-// keys come in (keyKinds) and outside a package manager's folder (whose
+// keys come in (keyKinds) or with a public key beside it (pub: NAME.pub is
+// in dir), and outside a package manager's folder (whose
 // files a person does not put keys in, and which hold thousands), holds a
 // PEM private key's armour ("-----BEGIN … PRIVATE KEY", the PKCS#8,
 // PKCS#1, SEC 1, OpenSSH and OpenPGP forms, encrypted or not) in the
-// first bytes keyKinds says. It reads without following a link and without
+// first bytes keyKinds (or pairedKeyHead) says. It reads without following a link and without
 // waiting on a FIFO put in the file's place; a file it cannot read is no
 // key (the gate cannot read it, nor can the action as the same user).
-func holdsPrivateKey(dir, name string) bool {
-	head := keyKinds[strings.ToLower(filepath.Ext(name))]
-	if head == 0 || strings.Contains(dir+"/", "/node_modules/") {
+func holdsPrivateKey(dir, name string, pub bool) bool {
+	head := keyHead(dir, name, pub)
+	if head == 0 {
 		return false
 	}
 	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -203,6 +216,20 @@ func holdsPrivateKey(dir, name string) bool {
 		n += m
 	}
 	return pemPrivateKey(buf[:n])
+}
+
+// keyHead is how much holdsPrivateKey reads of the file name in dir: 0
+// when it is of no kind keys come in or lies in a package manager's
+// folder.
+func keyHead(dir, name string, pub bool) int {
+	head := keyKinds[strings.ToLower(filepath.Ext(name))]
+	if pub {
+		head = max(head, pairedKeyHead)
+	}
+	if strings.Contains(dir+"/", "/node_modules/") {
+		return 0
+	}
+	return head
 }
 
 // pemPrivateKey reports whether b holds a PEM armour line that opens a

@@ -30,15 +30,16 @@ type red4DirCase struct {
 	Argv []string `json:"argv"`
 }
 
-func red4DirCases(t *testing.T, file string) []red4DirCase {
+// red4Cases reads the payloads of testdata/red4/file, cases of type T.
+func red4Cases[T any](t *testing.T, file string) []T {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "red4", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []red4DirCase
+	var cases []T
 	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	return cases
 }
@@ -107,7 +108,7 @@ func (r *secretRig) leaksFromDir(t *testing.T, home string, tc red4DirCase) []st
 // whole. None may print a secret.
 func TestRed4SecretsFromTheWorkingFolder(t *testing.T) {
 	r, home := red4DirRig(t)
-	for _, tc := range red4DirCases(t, "dirs.json") {
+	for _, tc := range red4Cases[red4DirCase](t, "dirs.json") {
 		t.Run(tc.Name, func(t *testing.T) {
 			if leaked := r.leaksFromDir(t, home, tc); len(leaked) > 0 {
 				t.Errorf("HOLE: %q ran unasked in ~/%s and printed %q", tc.Argv, tc.Dir, leaked)
@@ -127,7 +128,7 @@ func TestRed4SecretsFromTheWorkingFolder(t *testing.T) {
 func TestRed4SecretFolders(t *testing.T) {
 	r, home := red4DirRig(t)
 	var open []string
-	for _, tc := range red4DirCases(t, "folders.json") {
+	for _, tc := range red4Cases[red4DirCase](t, "folders.json") {
 		if leaked := r.leaksFromDir(t, home, tc); len(leaked) > 0 {
 			open = append(open, fmt.Sprintf("%q in ~/%s printed %q", tc.Argv, tc.Dir, leaked))
 		}
@@ -158,16 +159,8 @@ func TestRed4PythonModuleFromTheWorkingFolder(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}
-	b, err := os.ReadFile(filepath.Join("testdata", "red4", "pymodule.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []red4StepsCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
 	const ran = "PERSON-CLEANUP-SCRIPT-RAN"
-	for _, tc := range cases {
+	for _, tc := range red4Cases[red4StepsCase](t, "pymodule.json") {
 		t.Run(tc.Name, func(t *testing.T) {
 			r, home := red4DirRig(t)
 			if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
@@ -263,20 +256,6 @@ func TestRed4VerdictOfAFolderThatChangesBeforeTheRun(t *testing.T) {
 // saying so (the review lands it: a new file) and a line of output.
 const red4Cleanup = "open('RAN-CLEANUP', 'w').write('ran')\nprint('PERSON-CLEANUP-SCRIPT-RAN')\n"
 
-// red4Steps reads the steps payloads of testdata/red4/file.
-func red4Steps(t *testing.T, file string) []red4StepsCase {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "red4", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []red4StepsCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
-
 // red4PersonScript runs the steps payloads of testdata/red4/file, each in
 // a fresh rig whose project (a git repository) holds the person's own
 // script tools/cleanup.py (red4Cleanup), and fails when one ran unasked
@@ -287,7 +266,7 @@ func red4PersonScript(t *testing.T, file string, needs ...string) {
 			t.Skipf("%s is not installed", name)
 		}
 	}
-	for _, tc := range red4Steps(t, file) {
+	for _, tc := range red4Cases[red4StepsCase](t, file) {
 		t.Run(tc.Name, func(t *testing.T) {
 			r, home := red4DirRig(t)
 			if err := os.MkdirAll(filepath.Join(r.proj, "tools"), 0o755); err != nil {
@@ -335,7 +314,7 @@ func TestRed4GitRunsACommand(t *testing.T) { red4PersonScript(t, "gitcmds.json")
 // the file: each must be rated as what it runs, and not run unasked.
 func TestRed4ImageMagickRunsACommand(t *testing.T) {
 	r, home := red4DirRig(t)
-	for _, tc := range red4Steps(t, "imagecmds.json") {
+	for _, tc := range red4Cases[red4StepsCase](t, "imagecmds.json") {
 		for _, argv := range tc.Steps {
 			rep, _ := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
 				Argv: argv, Dir: filepath.Join(home, tc.Dir), DryRun: true}, nil)

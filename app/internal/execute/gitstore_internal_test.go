@@ -41,6 +41,21 @@ func resolvedTemp(t testing.TB) string {
 	return d
 }
 
+// committedRepo makes a repository in a new temporary folder, with one
+// commit of a.txt, and returns its folder.
+func committedRepo(t testing.TB) string {
+	t.Helper()
+	repo := filepath.Join(resolvedTemp(t), "r")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "init", "-q")
+	writeIn(t, repo, map[string]string{"a.txt": "a\n"})
+	gitIn(t, repo, "add", ".")
+	gitIn(t, repo, "commit", "-qm", "a")
+	return repo
+}
+
 // writeIn writes files (path relative to dir: content) into dir.
 func writeIn(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
@@ -255,12 +270,7 @@ func TestGitStoresFailClosed(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			repo := filepath.Join(resolvedTemp(t), "r")
-			os.MkdirAll(repo, 0o755)
-			gitIn(t, repo, "init", "-q")
-			writeIn(t, repo, map[string]string{"a.txt": "a\n"})
-			gitIn(t, repo, "add", ".")
-			gitIn(t, repo, "commit", "-qm", "a")
+			repo := committedRepo(t)
 			gitIn(t, repo, "gc", "-q")
 			objects := filepath.Join(repo, ".git", "objects")
 			var s gitStores
@@ -278,12 +288,7 @@ func TestGitStoresFailClosed(t *testing.T) {
 // new object in a folder already read) is found at the next start; a
 // part read past the time given is not kept.
 func TestGitStoresKept(t *testing.T) {
-	repo := filepath.Join(resolvedTemp(t), "r")
-	os.MkdirAll(repo, 0o755)
-	gitIn(t, repo, "init", "-q")
-	writeIn(t, repo, map[string]string{"a.txt": "a\n"})
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "a")
+	repo := committedRepo(t)
 	gitIn(t, repo, "gc", "-q")
 	writeIn(t, repo, map[string]string{"b.txt": "b\n"})
 	gitIn(t, repo, "add", ".")
@@ -502,12 +507,7 @@ func TestGitStoresFoundAlone(t *testing.T) {
 // multi-pack index and its bitmap, a pack's reverse index, a kept pack,
 // the commit graph) and Finder's .DS_Store are no reason to hide a store.
 func TestGitStoresKnownFiles(t *testing.T) {
-	repo := filepath.Join(resolvedTemp(t), "r")
-	os.MkdirAll(repo, 0o755)
-	gitIn(t, repo, "init", "-q")
-	writeIn(t, repo, map[string]string{"a.txt": "a\n"})
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "a")
+	repo := committedRepo(t)
 	gitIn(t, repo, "-c", "pack.writeReverseIndex=true", "repack", "-q", "-a", "-d", "--write-midx", "--write-bitmap-index")
 	gitIn(t, repo, "commit-graph", "write", "--reachable")
 	objects := filepath.Join(repo, ".git", "objects")

@@ -185,13 +185,14 @@ const pairedKeyHead = 8 << 10
 
 // holdsPrivateKey reports whether the regular file name in dir, of a kind
 // keys come in (keyKinds) or with a public key beside it (pub: NAME.pub is
-// in dir), and outside a package manager's folder (whose
-// files a person does not put keys in, and which hold thousands), holds a
-// PEM private key's armour ("-----BEGIN … PRIVATE KEY", the PKCS#8,
-// PKCS#1, SEC 1, OpenSSH and OpenPGP forms, encrypted or not) in the
-// first bytes keyKinds (or pairedKeyHead) says. It reads without following a link and without
-// waiting on a FIFO put in the file's place; a file it cannot read is no
-// key (the gate cannot read it, nor can the action as the same user).
+// in dir), and outside a package manager's folder (whose files a person
+// does not put keys in, and which hold thousands), holds a PEM private
+// key's armour ("-----BEGIN … PRIVATE KEY", the PKCS#8, PKCS#1, SEC 1,
+// OpenSSH and OpenPGP forms, encrypted or not) in the first bytes keyHead
+// says. It reads without following a link and without waiting on a FIFO
+// put in the file's place, no more than the file held when opened; a
+// file it cannot read is no key (the gate cannot read it, nor can the
+// action as the same user).
 func holdsPrivateKey(dir, name string, pub bool) bool {
 	head := keyHead(dir, name, pub)
 	if head == 0 {
@@ -206,7 +207,7 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return false
 	}
-	buf := make([]byte, head)
+	buf := make([]byte, min(int64(head), st.Size))
 	n := 0
 	for n < len(buf) {
 		m, err := unix.Read(fd, buf[n:])

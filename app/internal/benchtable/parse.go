@@ -82,8 +82,11 @@ func packageName(s string) string {
 }
 
 // Median is the median of the samples of k, and whether there were any.
-func (r Results) Median(k key) (float64, bool) {
-	vs := slices.Clone(r.Samples[k])
+func (r Results) Median(k key) (float64, bool) { return medianOf(r.Samples[k]) }
+
+// medianOf is the median of vs (left as it is), and whether it has any.
+func medianOf(vs []float64) (float64, bool) {
+	vs = slices.Clone(vs)
 	if len(vs) == 0 {
 		return 0, false
 	}

@@ -196,13 +196,13 @@ func roundRatio(f Figure, r Results) (q float64, n int, ok bool) {
 	if len(ours) == 0 || len(ours) != len(refs) {
 		return 0, 0, false
 	}
-	qs := Results{Samples: map[key][]float64{}}
+	qs := make([]float64, len(ours))
 	for i, v := range ours {
 		if refs[i] == 0 {
 			return 0, 0, false
 		}
-		qs.Samples[key{}] = append(qs.Samples[key{}], v/refs[i])
+		qs[i] = v / refs[i]
 	}
-	q, _ = qs.Median(key{})
+	q, _ = medianOf(qs)
 	return q, len(ours), true
 }

@@ -2,10 +2,11 @@ package bridge
 
 import (
 	"context"
-	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/airlockhq/airlock/bridge/spawn"
 )
 
 // waitLeader waits for the group leader to exit, killing its group first
@@ -114,16 +115,9 @@ func (p *Proc) endEarly() error {
 func sysProcAttr(c Command) *syscall.SysProcAttr {
 	a := launchAttr(c)
 	if c.Namespaces {
-		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if !c.HostNetwork {
-			a.Cloneflags |= syscall.CLONE_NEWNET
-		}
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
-		a.GidMappingsEnableSetgroups = false
-		// What the launcher needs to set its namespaces up, in them only;
-		// it drops them before it starts anything.
-		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+		// The same as a spawner's (Spawner): a session of its own, as
+		// launchAttr says too.
+		a = spawn.Attr(c.HostNetwork)
 	}
 	if c.DieWithParent {
 		a.Pdeathsig = syscall.SIGKILL

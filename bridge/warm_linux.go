@@ -92,11 +92,17 @@ func StartWarm(c Command, argv []string) (*Warm, error) {
 		ours.Close()
 		return nil, err
 	}
+	return newWarm(c, p, ours), nil
+}
+
+// newWarm returns the Warm of p, started for commands of c's shape, whose
+// end of the socket is sock, and starts watching what it says.
+func newWarm(c Command, p *Proc, sock *os.File) *Warm {
 	c.Argv, c.Env, c.Contain = slices.Clone(c.Argv), slices.Clone(c.Env), false
-	w := &Warm{shape: c, p: p, sock: ours, ready: make(chan struct{}), acked: make(chan struct{}),
+	w := &Warm{shape: c, p: p, sock: sock, ready: make(chan struct{}), acked: make(chan struct{}),
 		gone: make(chan struct{}), done: make(chan struct{}), ended: make(chan struct{})}
 	go w.watch()
-	return w, nil
+	return w
 }
 
 // watch reads what the process says: WarmReady once it waits, WarmAck

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +80,9 @@ type pool struct {
 	claimed  int                   // launchers an action ran through
 
 	tmp tempAhead // the next action's temporary folder (tempdir.go)
+
+	spMu sync.Mutex
+	sp   *bridge.Spawner // starts the launchers, once started; nil after a discard
 }
 
 func newPool(program string) *pool {
@@ -210,7 +214,7 @@ func (p *pool) fill(k shape, delay time.Duration) {
 		if k.filtered {
 			flag = launcher.WaitFilteredFlag
 		}
-		w, err := bridge.StartWarm(p.command(k), []string{p.program, flag})
+		w, err := p.start(k, []string{p.program, flag})
 		p.mu.Lock()
 		if p.starting[k] == s {
 			delete(p.starting, k)
@@ -225,6 +229,61 @@ func (p *pool) fill(k shape, delay time.Duration) {
 			w.Close()
 		}
 	}()
+}
+
+// start starts a launcher of shape k to run argv: through the pool's
+// spawner (bridge.Spawner), started on first use, so that its start costs
+// the same whatever this process's size; or, for a launcher that must die
+// with the thread that starts it (dieWithParent), one that is a script
+// (pin leaves its path: the spawner runs its own executable, which for a
+// script is the interpreter), or where the spawner cannot be started or
+// has failed, by this process itself.
+//
+// A launcher the spawner starts is the one this process would start: the
+// same program (the spawner runs its own executable, the file this pool
+// runs), arguments, environment, folder and namespaces (spawn.Attr), this
+// process's child, with nothing of the spawner's (its descriptors are
+// close-on-exec). The spawner is outside every action's namespaces (no
+// action's PID namespace holds it, so none can see, signal or trace it),
+// holds nothing but its socket to this process, and runs nothing of an
+// action: so an action can reach nothing more through it.
+func (p *pool) start(k shape, argv []string) (*bridge.Warm, error) {
+	c := p.command(k)
+	if !k.dieWithParent && strings.HasPrefix(p.program, "/proc/self/") {
+		if sp := p.spawner(); sp != nil {
+			if w, err := sp.StartWarm(c, argv); err == nil {
+				return w, nil
+			}
+		}
+	}
+	return bridge.StartWarm(c, argv)
+}
+
+// spawner returns the pool's spawner, starting it if there is none, or
+// nil where it cannot be started, or the pool is closed or paused.
+func (p *pool) spawner() *bridge.Spawner {
+	p.spMu.Lock()
+	defer p.spMu.Unlock()
+	p.mu.Lock()
+	stopped := p.closed || p.paused
+	p.mu.Unlock()
+	if p.sp == nil && !stopped {
+		p.sp, _ = bridge.StartSpawner([]string{p.program, launcher.SpawnFlag}, launcher.Environ())
+	}
+	return p.sp
+}
+
+// closeSpawner ends the pool's spawner, if it has one: a discard (the
+// kill switch, a reload) leaves nothing of the sandbox's own running but
+// launchers that actions claimed. The next start starts another.
+func (p *pool) closeSpawner() {
+	p.spMu.Lock()
+	sp := p.sp
+	p.sp = nil
+	p.spMu.Unlock()
+	if sp != nil {
+		sp.Close()
+	}
 }
 
 // discard kills every launcher not yet claimed (waiting, or handed to a
@@ -249,6 +308,7 @@ func (p *pool) discard(stop bool) {
 	for _, w := range ws {
 		w.Close()
 	}
+	p.closeSpawner()
 	if stop {
 		p.tmp.close()
 	}

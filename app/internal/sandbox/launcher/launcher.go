@@ -43,6 +43,14 @@ const WaitFlag = "--sandbox-wait"
 // both: handed another, it fails closed (ExitSetup) and runs nothing.
 const WaitFilteredFlag = "--sandbox-wait-filtered"
 
+// SpawnFlag, as the first argument, makes a program that calls Main first
+// thing a spawner (Linux; package bridge/spawn): started once, with no
+// namespaces, it starts warm launchers (WaitFlag, WaitFilteredFlag) in the
+// gate's place, as the gate's children, on the socket of file descriptor
+// 3, until the gate closes it. Starting one there costs the same whatever
+// the gate's size; the gate's own start of one copies its page tables.
+const SpawnFlag = "--sandbox-spawn"
+
 // The bytes of the warm launcher's socket (bridge.WarmReady, bridge.WarmGo,
 // which this package cannot import: it would bring the bridge's UI into
 // the launcher): it writes ready once it waits, reads go with the action's
@@ -264,12 +272,15 @@ func ReadSpec(r io.Reader) (Spec, error) {
 // with handled true. Otherwise it returns at once with handled false. The
 // program must call it before anything else runs.
 func Main(args []string) (code int, handled bool) {
-	if len(args) == 0 || args[0] != Flag && args[0] != WaitFlag && args[0] != WaitFilteredFlag {
+	if len(args) == 0 || args[0] != Flag && args[0] != WaitFlag && args[0] != WaitFilteredFlag && args[0] != SpawnFlag {
 		return 0, false
 	}
 	if len(args) > 1 {
 		fmt.Fprintf(os.Stderr, "%sthe launcher takes no arguments (its profile comes on file descriptor 3)\n", Prefix)
 		return ExitSetup, true
+	}
+	if args[0] == SpawnFlag {
+		return serveSpawn(3), true
 	}
 	var f *os.File
 	warm := args[0] != Flag

@@ -9,7 +9,19 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/airlockhq/airlock/bridge/spawn"
 )
+
+// serveSpawn is the spawner (SpawnFlag): spawn.Serve on sock. Nothing
+// traces or reads its memory.
+func serveSpawn(sock int) int {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "%s%v\n", Prefix, err)
+		return ExitSetup
+	}
+	return spawn.Serve(sock)
+}
 
 // awaitSpec is the warm launcher's wait (WaitFlag): it receives its action
 // on sock (receive), puts the action's standard input in place of its own

@@ -53,6 +53,8 @@ func standIn(mode string) int {
 		return 3
 	case "warm":
 		return warmStandIn(os.Args[2:])
+	case "spawn":
+		return spawnStandIn()
 	}
 	return 99
 }

@@ -96,7 +96,14 @@ func (s *Spawner) StartWarm(c Command, argv []string) (*Warm, error) {
 	if !c.Namespaces || c.DieWithParent || c.Linger || c.Output != nil || c.Stdin != "" || len(c.ExtraFiles) > 0 || c.Warm != nil {
 		return nil, fmt.Errorf("starting a warm process for %s through the spawner: its shape must ask for namespaces and carry no parent-death signal, standard input, extra files, output tap, warm process or Linger", argv[0])
 	}
-	msg, err := spawn.Encode(spawn.Request{HostNetwork: c.HostNetwork, Dir: c.Dir, Argv: argv, Env: c.Env})
+	dir := c.Dir
+	if dir == "" { // this process's folder, as a start here has it
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
+		}
+	}
+	msg, err := spawn.Encode(spawn.Request{HostNetwork: c.HostNetwork, Dir: dir, Argv: argv, Env: c.Env})
 	if err != nil {
 		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
 	}

@@ -97,8 +97,8 @@ func Encode(r Request) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// decode is Encode's inverse.
-func decode(m []byte) (Request, error) {
+// Decode is Encode's inverse, refusing what Encode does not make.
+func Decode(m []byte) (Request, error) {
 	var r Request
 	if len(m) < 1 || m[0]&^1 != 0 || m[len(m)-1] != 0 {
 		return r, errors.New("a spawn request is malformed")
@@ -173,7 +173,7 @@ func start(m []byte, flags int, fds []int, others int) (int, error) {
 	if flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0 || others > 0 || len(fds) != Files {
 		return 0, fmt.Errorf("a spawn request must carry %d descriptors and nothing else, whole", Files)
 	}
-	r, err := decode(m)
+	r, err := Decode(m)
 	if err != nil {
 		return 0, err
 	}

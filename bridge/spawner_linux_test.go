@@ -1,0 +1,274 @@
+//go:build linux
+
+package bridge_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/airlockhq/airlock/bridge"
+	"github.com/airlockhq/airlock/bridge/spawn"
+)
+
+// spawnStandIn is the spawner as the sandbox's launcher runs it
+// (BRIDGE_STANDIN=spawn): spawn.Serve on bridge.WarmFD.
+func spawnStandIn() int { return spawn.Serve(bridge.WarmFD) }
+
+// startSpawner starts the stand-in spawner, closed when the test ends.
+func startSpawner(t *testing.T) *bridge.Spawner {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := bridge.StartSpawner([]string{self, bridge.HelperFlag}, []string{"BRIDGE_STANDIN=spawn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// nsCommand is warmCommand in namespaces of its own, the network's too.
+func nsCommand(t *testing.T, file string) bridge.Command {
+	c := warmCommand(t, file)
+	c.Namespaces = true
+	return c
+}
+
+// spawnWarm starts a warm stand-in for c through s and waits until it is
+// ready.
+func spawnWarm(t *testing.T, s *bridge.Spawner, c bridge.Command) *bridge.Warm {
+	t.Helper()
+	shape := c
+	shape.ExtraFiles = nil
+	w, err := s.StartWarm(shape, []string{c.Argv[0], bridge.HelperFlag, "warm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	if err := w.Ready(ctx); err != nil {
+		t.Fatalf("the warm process is not ready: %v", err)
+	}
+	return w
+}
+
+// procFacts is what tells how a process was started: its parent, session
+// and group, namespaces, user and group maps, capabilities, securebits,
+// no_new_privs, seccomp, dumpable state, limits, command line, environment,
+// working folder, and the descriptors it holds (what each is, sockets and
+// pipes named by kind only).
+func procFacts(t *testing.T, pid int) map[string]string {
+	t.Helper()
+	dir := "/proc/" + strconv.Itoa(pid)
+	read := func(name string) string {
+		b, err := os.ReadFile(dir + "/" + name)
+		if err != nil {
+			t.Fatalf("reading %s/%s: %v", dir, name, err)
+		}
+		return string(b)
+	}
+	f := map[string]string{}
+	stat := read("stat")
+	fields := strings.Fields(stat[strings.LastIndexByte(stat, ')')+2:])
+	f["ppid"] = fields[1]
+	f["session is itself"] = strconv.FormatBool(fields[3] == strconv.Itoa(pid))
+	f["group is itself"] = strconv.FormatBool(fields[2] == strconv.Itoa(pid))
+	ours := func(ns string) string {
+		a, _ := os.Readlink("/proc/self/ns/" + ns)
+		b, _ := os.Readlink(dir + "/ns/" + ns)
+		return strconv.FormatBool(a == b)
+	}
+	for _, ns := range []string{"user", "mnt", "pid", "ipc", "net", "uts", "cgroup", "time"} {
+		f["ns "+ns+" is ours"] = ours(ns)
+	}
+	f["uid_map"] = strings.Join(strings.Fields(read("uid_map")), " ")
+	f["gid_map"] = strings.Join(strings.Fields(read("gid_map")), " ")
+	f["setgroups"] = strings.TrimSpace(read("setgroups"))
+	for _, line := range strings.Split(read("status"), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		switch k {
+		case "Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp", "Seccomp_filters", "SigBlk", "SigIgn":
+			f[k] = strings.Join(strings.Fields(v), " ")
+		}
+	}
+	f["limits"] = read("limits")
+	f["cmdline"] = read("cmdline")
+	f["environ"] = read("environ")
+	f["oom_score_adj"] = read("oom_score_adj")
+	f["cgroup"] = read("cgroup")
+	cwd, _ := os.Readlink(dir + "/cwd")
+	f["cwd"] = cwd
+	ents, err := os.ReadDir(dir + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fds []string
+	for _, e := range ents {
+		target, _ := os.Readlink(dir + "/fd/" + e.Name())
+		if i := strings.IndexByte(target, '['); i > 0 {
+			target = target[:i] // socket:[inode], pipe:[inode]: the kind
+		}
+		fds = append(fds, e.Name()+"="+target)
+	}
+	slices.Sort(fds)
+	f["fds"] = strings.Join(fds, " ")
+	return f
+}
+
+// TestSpawnerStartsWhatStartWarmStarts: a warm process the spawner starts
+// is the one StartWarm starts: this process's child (not the spawner's),
+// in a session of its own, in new user, mount, PID, IPC and (without
+// HostNetwork) network namespaces, with the same maps, credentials,
+// capabilities, securebits, filters, limits, command line, environment,
+// folder and descriptors; and the same with HostNetwork. It then runs a
+// command as one started by StartWarm does.
+func TestSpawnerStartsWhatStartWarmStarts(t *testing.T) {
+	s := startSpawner(t)
+	for _, host := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hostNetwork=%v", host), func(t *testing.T) {
+			c := nsCommand(t, "4 echo")
+			c.HostNetwork = host
+			shape := c
+			shape.ExtraFiles = nil
+			cold, err := bridge.StartWarm(shape, []string{c.Argv[0], bridge.HelperFlag, "warm"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(cold.Close)
+			if err := cold.Ready(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			w := spawnWarm(t, s, c)
+			want, got := procFacts(t, cold.Pid()), procFacts(t, w.Pid())
+			if got["ppid"] != strconv.Itoa(os.Getpid()) {
+				t.Errorf("the spawned process's parent is %s, want this process (%d); the spawner is %d", got["ppid"], os.Getpid(), s.Pid())
+			}
+			if got["ns net is ours"] != strconv.FormatBool(host) || got["ns user is ours"] != "false" || got["ns pid is ours"] != "false" {
+				t.Errorf("the spawned process's namespaces: %v", got)
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s: spawned %q, started here %q", k, got[k], v)
+				}
+			}
+			c.Warm = w
+			out, _, err := bridge.RunArgv(context.Background(), c)
+			var ee *bridge.ExitError
+			if !errors.As(err, &ee) || ee.Code != 4 || out != "warm 4 echo \n" {
+				t.Fatalf("out %q, err %v; want the stand-in's output and status 4", out, err)
+			}
+			gone(t, w.Pid())
+		})
+	}
+}
+
+// TestSpawnerStopped: a command in a spawned warm process is stopped as
+// any other (its context done): killed, reaped, and said to be stopped.
+func TestSpawnerStopped(t *testing.T) {
+	s := startSpawner(t)
+	c := nsCommand(t, "0 sleep")
+	w := spawnWarm(t, s, c)
+	c.Warm = w
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := bridge.RunArgv(ctx, c)
+	if err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("err = %v, want stopped", err)
+	}
+	if d := time.Since(start); d > liveness {
+		t.Fatalf("stopping took %v", d)
+	}
+	gone(t, w.Pid())
+}
+
+// TestSpawnedNotOrphans: the reaper and the kill switch (KillEscaped),
+// which kill and reap our children not started here, leave a spawned warm
+// process alone: it is recorded as ours before either can look. One the
+// spawner started and nobody recorded (its answer lost) is an orphan.
+func TestSpawnedNotOrphans(t *testing.T) {
+	s := startSpawner(t)
+	// A contained command makes this process the subreaper, with its reaper.
+	if _, _, err := bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{"true"}, Contain: true}); err != nil {
+		t.Fatal(err)
+	}
+	w := spawnWarm(t, s, nsCommand(t, "0 echo"))
+	bridge.KillEscaped()
+	time.Sleep(50 * time.Millisecond) // the reaper's turn
+	if err := w.Ready(context.Background()); err != nil || syscall.Kill(w.Pid(), 0) != nil {
+		t.Fatalf("the spawned warm process was taken for an orphan: %v", err)
+	}
+}
+
+// TestSpawnerGone: a spawner that has gone fails the start, and every
+// later one, saying so; the process it was asked for never runs.
+func TestSpawnerGone(t *testing.T) {
+	s := startSpawner(t)
+	if err := syscall.Kill(s.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	c := nsCommand(t, "0 echo")
+	c.ExtraFiles = nil
+	for i := range 2 {
+		if _, err := s.StartWarm(c, []string{c.Argv[0], bridge.HelperFlag, "warm"}); err == nil {
+			t.Fatalf("start %d through a dead spawner worked", i)
+		}
+	}
+}
+
+// TestSpawnerRefuses: the spawner starts only what StartWarm would start
+// there: namespaces asked for, no parent-death signal (it would follow
+// the spawner's thread), no input or files of the command.
+func TestSpawnerRefuses(t *testing.T) {
+	s := startSpawner(t)
+	base := nsCommand(t, "0 echo")
+	base.ExtraFiles = nil
+	for name, change := range map[string]func(*bridge.Command){
+		"no namespaces":      func(c *bridge.Command) { c.Namespaces = false },
+		"parent-death":       func(c *bridge.Command) { c.DieWithParent = true },
+		"standard input":     func(c *bridge.Command) { c.Stdin = "x" },
+		"extra files":        func(c *bridge.Command) { c.ExtraFiles = []*os.File{os.Stdin} },
+		"NUL in environment": func(c *bridge.Command) { c.Env = []string{"A=\x00"} },
+	} {
+		c := base
+		change(&c)
+		if w, err := s.StartWarm(c, []string{c.Argv[0], bridge.HelperFlag, "warm"}); err == nil {
+			w.Close()
+			t.Errorf("%s: started", name)
+		}
+	}
+	// Still usable.
+	spawnWarm(t, s, nsCommand(t, "0 echo"))
+}
+
+// TestSpawnRequest: a request reads back as it was encoded, and the
+// spawner refuses malformed ones, one with too few or too many
+// descriptors, or one cut short, saying why, and serves the next.
+func TestSpawnRequest(t *testing.T) {
+	r := spawn.Request{HostNetwork: true, Dir: "/", Argv: []string{"a", "b c"}, Env: []string{"X=1", "Y="}}
+	m, err := spawn.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := spawn.Decode(m)
+	if err != nil || got.HostNetwork != r.HostNetwork || got.Dir != r.Dir || !slices.Equal(got.Argv, r.Argv) || !slices.Equal(got.Env, r.Env) {
+		t.Fatalf("decoded %+v, %v; want %+v", got, err, r)
+	}
+	for _, bad := range [][]byte{nil, {2, 0}, {0, '/', 0}, []byte("\x00/\x000\x00"), []byte("\x00/\x005\x00a\x00"), []byte("\x00/\x00x\x00a\x00"), bytes.TrimSuffix(m, []byte{0})} {
+		if _, err := spawn.Decode(bad); err == nil {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+}

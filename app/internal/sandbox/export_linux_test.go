@@ -18,3 +18,13 @@ func WarmIdle(b *Box) int {
 	defer b.warm.mu.Unlock()
 	return len(b.warm.idle) + len(b.warm.starting)
 }
+
+// SpawnerPid is the process id of b's spawner, or 0 when it has none.
+func SpawnerPid(b *Box) int {
+	b.warm.spMu.Lock()
+	defer b.warm.spMu.Unlock()
+	if b.warm.sp == nil {
+		return 0
+	}
+	return b.warm.sp.Pid()
+}

@@ -264,3 +264,76 @@ func TestRedWarmKillSwitchRace(t *testing.T) {
 		}
 	}
 }
+
+// parentOf is pid's parent's process id.
+func parentOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ppid
+}
+
+// TestRedSpawner: an unasked action attacks the spawner, which starts the
+// warm launchers in the gate's place (testdata/attacks/spawner.sh):
+// finding it by name, signalling, stopping, killing, tracing it by its
+// number outside, reading its descriptors, environment and memory,
+// entering its namespaces. None may work: the spawner waits as before
+// (its state S), and the launchers behind the action are started through
+// it, as this process's children.
+func TestRedSpawner(t *testing.T) {
+	r := newRig(t)
+	r.dedicated(t)
+	pids := r.waitWarm(t)
+	sp := sandbox.SpawnerPid(r.box)
+	if sp == 0 {
+		t.Fatal("the box has no spawner")
+	}
+	for _, pid := range pids {
+		if ppid := parentOf(t, pid); ppid != os.Getpid() {
+			t.Fatalf("warm launcher %d's parent is %d, want this process %d", pid, ppid, os.Getpid())
+		}
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "attacks", "spawner.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, layers, done, err := r.box.ConfineReviewed(bridge.Command{Argv: []string{"sh", "-c", string(script), "sh", strconv.Itoa(sp)}, Dir: r.docs},
+		sandbox.KindCommand, sandbox.Grant{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sandbox.RemoveLayers(layers)
+	out, stderr, err := bridge.RunArgv(context.Background(), c)
+	done()
+	if err != nil || !strings.Contains(out, "done") {
+		t.Fatalf("the payload did not run to its end: %v\n%s%s", err, out, stderr)
+	}
+	t.Logf("the action said:\n%s", out)
+	if sandbox.WarmClaimed(r.box) != 1 {
+		t.Fatalf("the action did not run through a warm launcher (%d claimed)", sandbox.WarmClaimed(r.box))
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "WON") {
+			t.Errorf("attack got through: %s", l)
+		}
+	}
+	if st := procState(t, sp); st != "S" {
+		t.Fatalf("the spawner %d is in state %q after the attack, want S (waiting)", sp, st)
+	}
+	for _, pid := range r.waitWarm(t) {
+		if ppid := parentOf(t, pid); ppid != os.Getpid() {
+			t.Errorf("warm launcher %d's parent is %d after the attack, want this process", pid, ppid)
+		}
+	}
+	if got := sandbox.SpawnerPid(r.box); got != sp {
+		t.Errorf("the spawner is %d after the attack, want %d (the same, still serving)", got, sp)
+	}
+}

@@ -363,3 +363,38 @@ func holding(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestWarmThroughSpawner: a Box through airlock-launch starts its warm
+// launchers through a spawner, each this process's child; the kill switch
+// (Discard) ends the spawner with the launchers, the next action brings
+// another, and Close ends it for good.
+func TestWarmThroughSpawner(t *testing.T) {
+	r := newRig(t)
+	r.dedicated(t)
+	r.waitWarm(t)
+	sp := sandbox.SpawnerPid(r.box)
+	if sp == 0 {
+		t.Fatal("the box has no spawner")
+	}
+	if ppid := parentOf(t, sp); ppid != os.Getpid() {
+		t.Fatalf("the spawner's parent is %d, want this process", ppid)
+	}
+	r.box.Discard()
+	if got := sandbox.SpawnerPid(r.box); got != 0 {
+		t.Fatalf("the spawner is %d after Discard, want none", got)
+	}
+	processGone(t, sp)
+	if got := r.cmdline(t, sandbox.Grant{}); !launcherLine(got) {
+		t.Fatalf("the action after Discard started through %q", got)
+	}
+	r.waitWarm(t)
+	next := sandbox.SpawnerPid(r.box)
+	if next == 0 || next == sp {
+		t.Fatalf("after the next action the spawner is %d (was %d), want a new one", next, sp)
+	}
+	r.box.Close()
+	if got := sandbox.SpawnerPid(r.box); got != 0 {
+		t.Fatalf("the spawner is %d after Close, want none", got)
+	}
+	processGone(t, next)
+}

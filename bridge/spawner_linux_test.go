@@ -336,3 +336,54 @@ func p50ms(ds []time.Duration) float64 {
 	slices.Sort(ds)
 	return float64(ds[len(ds)/2].Microseconds()) / 1000
 }
+
+// TestServeProtocol: the spawner answers a request with too few or too
+// many descriptors, or a malformed one, with 'x' and why, starting
+// nothing, serves the next, and returns 0 once the gate closes its end.
+func TestServeProtocol(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan int, 1)
+	go func() { served <- spawn.Serve(fds[1]) }()
+	good, err := spawn.Encode(spawn.Request{Dir: "/", Argv: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	n := int(null.Fd())
+	for _, tt := range []struct {
+		name string
+		msg  []byte
+		fds  []int
+	}{
+		{"no descriptors", good, nil},
+		{"two descriptors", good, []int{n, n}},
+		{"four descriptors", good, []int{n, n, n, n}},
+		{"malformed", []byte{9, 0}, []int{n, n, n}},
+	} {
+		if err := syscall.Sendmsg(fds[0], tt.msg, syscall.UnixRights(tt.fds...), nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		var b [512]byte
+		got, err := syscall.Read(fds[0], b[:])
+		if err != nil || got < 1 || b[0] != 'x' {
+			t.Fatalf("%s: the spawner answered %q, %v; want a refusal", tt.name, b[:max(got, 0)], err)
+		}
+	}
+	syscall.Close(fds[0])
+	select {
+	case code := <-served:
+		if code != 0 {
+			t.Fatalf("Serve returned %d once the gate closed its end, want 0", code)
+		}
+	case <-time.After(liveness):
+		t.Fatal("Serve did not return once the gate closed its end")
+	}
+	syscall.Close(fds[1])
+}

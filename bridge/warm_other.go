@@ -33,3 +33,19 @@ func (*Warm) Gone() bool { return true }
 func (*Warm) Close() {}
 
 func (*Warm) claim(Command, string, int) (*Proc, error) { return nil, errNoWarm }
+
+// Spawner is, on Linux, a process that starts warm processes in this one's
+// place (spawner_linux.go). Elsewhere there is none: StartSpawner fails.
+type Spawner struct{}
+
+// StartSpawner fails: spawners are Linux only.
+func StartSpawner([]string, []string) (*Spawner, error) { return nil, errNoWarm }
+
+// Pid is 0: there is no spawner.
+func (*Spawner) Pid() int { return 0 }
+
+// Close does nothing: there is no spawner.
+func (*Spawner) Close() {}
+
+// StartWarm fails: warm processes are Linux only.
+func (*Spawner) StartWarm(Command, []string) (*Warm, error) { return nil, errNoWarm }

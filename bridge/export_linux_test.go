@@ -77,3 +77,11 @@ func SetAckWait(d time.Duration) (restore func()) {
 	ackWait = d
 	return func() { ackWait = old }
 }
+
+// SetSpawnerWait sets how long a request waits for the spawner, for the
+// test's length, and returns what puts it back.
+func SetSpawnerWait(d time.Duration) (restore func()) {
+	old := spawnerWait
+	spawnerWait = d
+	return func() { spawnerWait = old }
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -40,6 +41,16 @@ func StartSpawner(argv, env []string) (*Spawner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting a spawner: %w", err)
 	}
+	// A spawner that does not answer in time is taken for broken: the
+	// reaper and the kill switch wait while a request is under way.
+	tv := unix.NsecToTimeval(spawnerWait.Nanoseconds())
+	for _, opt := range []int{unix.SO_RCVTIMEO, unix.SO_SNDTIMEO} {
+		if err := unix.SetsockoptTimeval(fds[0], unix.SOL_SOCKET, opt, &tv); err != nil {
+			unix.Close(fds[0])
+			unix.Close(fds[1])
+			return nil, fmt.Errorf("starting a spawner: %w", err)
+		}
+	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "spawner socket"), os.NewFile(uintptr(fds[1]), "spawner socket")
 	defer theirs.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -56,6 +67,12 @@ func StartSpawner(argv, env []string) (*Spawner, error) {
 	}
 	return &Spawner{cmd: cmd, sock: ours}, nil
 }
+
+// spawnerWait bounds how long a request waits for the spawner to take it
+// and answer (it answers within milliseconds): past it the spawner is
+// closed (killed), and a process it may have started after all, recorded
+// nowhere, is an orphan, which the reaper and the kill switch kill.
+var spawnerWait = 5 * time.Second
 
 // Pid is the spawner's process id.
 func (s *Spawner) Pid() int { return s.cmd.Process.Pid }

@@ -387,3 +387,30 @@ func TestServeProtocol(t *testing.T) {
 	}
 	syscall.Close(fds[1])
 }
+
+// TestSpawnerStuck: a spawner that does not answer (stopped) fails the
+// start once its wait has passed, and is closed (killed and reaped): the
+// reaper and the kill switch, which wait while a request is under way,
+// are not held for longer.
+func TestSpawnerStuck(t *testing.T) {
+	defer bridge.SetSpawnerWait(200 * time.Millisecond)()
+	s := startSpawner(t)
+	if err := syscall.Kill(s.Pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	c := nsCommand(t, "0 echo")
+	c.ExtraFiles = nil
+	start := time.Now()
+	if w, err := s.StartWarm(c, []string{c.Argv[0], bridge.HelperFlag, "warm"}); err == nil {
+		w.Close()
+		t.Fatal("a stopped spawner started a process")
+	}
+	if d := time.Since(start); d > liveness {
+		t.Fatalf("the start took %v to fail", d)
+	}
+	gone(t, s.Pid())
+	if w, err := s.StartWarm(c, []string{c.Argv[0], bridge.HelperFlag, "warm"}); err == nil {
+		w.Close()
+		t.Fatal("a closed spawner started a process")
+	}
+}

@@ -1,8 +1,9 @@
 // Package launcher is the sandbox's launcher: the process that confines one
 // action (package sandbox) and then runs it. It is apart from package
 // sandbox so that the program that runs it initialises nothing it does not
-// use: it imports the standard library, x/sys, go-landlock and psx only,
-// and none of Airlock's analyzers, history or UI. airlock-launch
+// use: it imports the standard library, x/sys, go-landlock, psx and
+// bridge/spawn (the spawner, SpawnFlag: the standard library and x/sys)
+// only, and none of Airlock's analyzers, history or UI. airlock-launch
 // (app/cmd/airlock-launch) is that program, shipped beside airlock; airlock
 // itself runs it too when started with Flag (sandbox.Main), for a gate that
 // finds no airlock-launch beside it.

@@ -388,7 +388,7 @@ func (a *shellAn) collect(f *syntax.File) {
 						}
 					}
 				}
-			case "read":
+			case "read", "mapfile", "readarray":
 				for _, w := range n.Args[1:] {
 					a.dyn[w.Lit()] = true
 				}
@@ -921,7 +921,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pc)
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, pc)
+		// The coprocess reads what the rest of the script writes to
+		// ${COPROC[1]}, text no analysis sees: coproc sh runs it.
+		a.stmt(c.Stmt, pipeCtx{stdin: "computed", inPipe: true})
 	case *syntax.TestClause:
 		syntax.Walk(c, a.walkSubst)
 		a.arithTest(c)

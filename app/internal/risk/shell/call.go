@@ -479,12 +479,26 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		// The script's own function or alias: its body is analysed where it
 		// is defined, and again with its input when it has one:
 		// f() { bash; }; curl … | f
-		if body := a.bodies[name]; body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4 {
-			a.inFunc++
-			pc.inPipe = false
-			a.stmt(body, pc)
-			a.inFunc--
+		// A forwarder's body is analysed at each call, with its words:
+		// run() { "$@"; }; run rm -rf ~ runs rm.
+		body := a.bodies[name]
+		saved := a.fwdAt
+		switch {
+		case body != nil && a.fwd[name] && a.inFunc < maxForward:
+			a.fwdAt = &forwarding{args: append([]word(nil), args...)}
+		case a.fwd[name]:
+			a.add(effect.Of(effect.Unknown, effect.Computed), "shell.dynamic-command", sp, "function %s runs its arguments through more than %d functions: cannot tell what runs", rate.Display(name), maxForward)
+			return
+		case body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4:
+			a.fwdAt = nil
+		default:
+			return
 		}
+		a.inFunc++
+		pc.inPipe = false
+		a.stmt(body, pc)
+		a.inFunc--
+		a.fwdAt = saved
 		return
 	}
 	if r, ok := rows.row(name); ok {

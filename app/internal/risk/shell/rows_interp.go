@@ -307,7 +307,7 @@ func (c *call) workingFolderModules(m string) {
 // edit. It reports false for anything else.
 func (c *call) perlEdit() bool {
 	var code *word
-	inplace := false
+	inplace, loop, prints := false, false, false
 	var files []word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -345,7 +345,18 @@ func (c *call) perlEdit() bool {
 				}
 			case strings.IndexByte("pnaw", l) < 0:
 				return false
+			default:
+				loop = loop || l == 'n' || l == 'p'
+				prints = prints || l == 'p'
 			}
+		}
+	}
+	if inplace && loop && !prints && code != nil && !code.hole && !perlPrints(code.s) {
+		// perl -i -ne CODE FILE…: each file is rewritten with what the
+		// code prints, and this code prints nothing: every file is
+		// emptied, as sed -i d would.
+		for _, f := range files {
+			c.add(effect.Of(effect.Remove).On(f.s), "truncate", "%s -i -n: the code prints nothing, so %s is emptied", c.name, rate.Display(shownTarget(f)))
 		}
 	}
 	if code == nil || code.hole || !perlSimple(code.s) {
@@ -365,6 +376,18 @@ func (c *call) perlEdit() bool {
 		}
 	}
 	return true
+}
+
+// perlPrints reports Perl code that may write to the output: print,
+// printf, say, syswrite or write anywhere in it, or a call the code does
+// not show (&f, do, eval, require).
+func perlPrints(code string) bool {
+	for _, w := range []string{"print", "say", "write", "&", "do", "eval", "require", "use", "system", "exec", "`"} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // perlSimple reports Perl code made only of s///, tr/// and y/// (no e

@@ -19,17 +19,18 @@ import (
 // its own, when the chain it ends starts at an acting class or at a class
 // no table knows.
 func (an *jsAn) bridgeMember(toks []jsToken, i int) {
+	name := toks[i].text
+	called := i+1 < len(toks) && toks[i+1].text == "("
+	_, m, known := facts.LookupObjCMethod(name)
+	if !known && !called || known && m.Effect == facts.ObjCInert {
+		return // a property, or a method that changes nothing: no chain to follow
+	}
 	class, ok := an.bridgeClass(toks, i)
 	if !ok {
 		return
 	}
-	name := toks[i].text
-	called := i+1 < len(toks) && toks[i+1].text == "("
 	sp := jsSpan(toks[i])
-	if _, m, known := facts.LookupObjCMethod(name); known {
-		if m.Effect == facts.ObjCInert {
-			return
-		}
+	if known {
 		if m.Effect == facts.ObjCDefaults {
 			an.bridgeDefaults(toks, i, name, m)
 			return

@@ -42,6 +42,9 @@ func (an *jsAn) scan() {
 			}
 			if i > 0 && toks[i-1].text == "." {
 				an.member(toks, jsRef{i: i, name: t.text, member: true, dollar: i > 1 && jsDollarAt(toks, i-2)})
+				if rowOf(t.text).rate == rNone {
+					an.bridgeMember(toks, i)
+				}
 				continue
 			}
 			if a, ok := an.alias[t.text]; ok && !an.definedAt(toks, i) {

@@ -140,7 +140,7 @@ func shellRunIn(v *Verdict, src string, env *Env, anchor *Span, depth int, sh *s
 	// Only assignments (=), functions ( ( or "function"), for and read
 	// loops, aliases and hash -p give collect anything to record.
 	if strings.ContainsAny(src, "=(") || strings.Contains(src, "function") || strings.Contains(src, "for") ||
-		strings.Contains(src, "read") || strings.Contains(src, "alias") || strings.Contains(src, "hash") {
+		strings.Contains(src, "read") || strings.Contains(src, "alias") || strings.Contains(src, "hash") || strings.Contains(src, "mapfile") {
 		a.collect(f)
 	}
 	pc.inPipe = false
@@ -254,6 +254,8 @@ type shellAn struct {
 	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
 	inFunc     int                     // function bodies re-read for their input under way
 	readVars   map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
+	fwd        map[string]bool         // forwarders: functions that run their arguments ("$@"), used only as plain calls
+	fwdAt      *forwarding             // the forwarder body under analysis, if any
 
 	// Kept so that the analysis stays linear in its input.
 	homes *marks                    // where src names the home, for homeSubst (made on first use)
@@ -333,7 +335,8 @@ func (a *shellAn) finish() {
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	a.loopGlobs, a.arithRun = nil, nil
-	var count map[string]int
+	var count, heads map[string]int
+	var decls []*syntax.FuncDecl
 	values := map[string]*syntax.Word{}
 	b := a.env.Bounds()
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -347,6 +350,9 @@ func (a *shellAn) collect(f *syntax.File) {
 				a.bodies = map[string]*syntax.Stmt{}
 			}
 			a.bodies[n.Name.Value] = n.Body
+			if forwards(n.Body) {
+				decls = append(decls, n)
+			}
 		case *syntax.Assign:
 			if n.Name == nil {
 				return true
@@ -372,6 +378,12 @@ func (a *shellAn) collect(f *syntax.File) {
 				a.dyn[it.Name.Value] = true
 			}
 		case *syntax.CallExpr:
+			if len(decls) > 0 && len(n.Args) > 0 {
+				if heads == nil {
+					heads = map[string]int{}
+				}
+				heads[n.Args[0].Lit()]++
+			}
 			if len(n.Args) < 2 {
 				return true
 			}
@@ -388,7 +400,7 @@ func (a *shellAn) collect(f *syntax.File) {
 						}
 					}
 				}
-			case "read":
+			case "read", "mapfile", "readarray":
 				for _, w := range n.Args[1:] {
 					a.dyn[w.Lit()] = true
 				}
@@ -398,6 +410,20 @@ func (a *shellAn) collect(f *syntax.File) {
 		}
 		return true
 	})
+	// A forwarder's "$@" is what its caller gives it: the body is rated at
+	// each call, with the call's words, when every mention of its name is
+	// a call this analysis sees (defined once, never named in a string, a
+	// trap or a variable).
+	mentions := wordCounts(a.src, decls)
+	for _, d := range decls {
+		name := d.Name.Value
+		if mentions[name] == heads[name]+1 {
+			if a.fwd == nil {
+				a.fwd = map[string]bool{}
+			}
+			a.fwd[name] = true
+		}
+	}
 	for name, c := range count {
 		if c > 1 || a.dyn[name] {
 			delete(values, name)
@@ -656,6 +682,15 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	}
 	n := len(buf)
 	words := buf[start:n:n] // appending to it copies: the rest of buf is the operands'
+	if a.fwdAt != nil && allArgs(ce.Args[0]) {
+		// A forwarder's "$@" runs what its caller gave it: nothing yet
+		// where it is defined, the call's words at a call.
+		if a.fwdAt.defining {
+			words = words[:0]
+		} else {
+			words = append(append([]word(nil), a.fwdAt.args...), words[1:]...)
+		}
+	}
 	name, args, bulk, _ := a.peel(words, Span{}, false)
 	ops := appendOperands(buf[n:n], args)
 	used = min(cap(buf), n+len(ops))
@@ -912,7 +947,13 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 		if a.callsItself(c) {
 			a.add(effect.Of(effect.Exhaust), "shell.fork-bomb", a.span(c), "function %s calls itself in a pipeline or in the background: fork bomb", c.Name.Value)
 		}
+		saved := a.fwdAt
+		a.fwdAt = nil
+		if a.fwd[c.Name.Value] {
+			a.fwdAt = &forwarding{defining: true}
+		}
 		a.stmt(c.Body, pipeCtx{})
+		a.fwdAt = saved
 	case *syntax.DeclClause:
 		for _, as := range c.Args {
 			a.assign(as)
@@ -921,7 +962,9 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pc)
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, pc)
+		// The coprocess reads what the rest of the script writes to
+		// ${COPROC[1]}, text no analysis sees: coproc sh runs it.
+		a.stmt(c.Stmt, pipeCtx{stdin: "computed", inPipe: true})
 	case *syntax.TestClause:
 		syntax.Walk(c, a.walkSubst)
 		a.arithTest(c)

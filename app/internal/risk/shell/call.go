@@ -130,36 +130,157 @@ func (a *shellAn) peel(words []word, sp Span, report bool) (name string, args []
 }
 
 // envArgs skips env's options and NAME=value pairs (rating each
-// variable when report is set) and returns the command it runs; env -S
-// splits its string into words: env -S 'rm -rf ~'.
+// variable when report is set) and returns the command it runs. It reads
+// the options as env does, in order and only before the command: -S (or
+// --split-string) splits its string into words, which env then reads as
+// if they stood in its place, options and variables included, in every
+// spelling: env -S 'rm -rf ~', env -S"sh -c 'x'", env -iS'x',
+// env --split-string=x.
 func (a *shellAn) envArgs(rest []word, opts string, sp Span, report bool) []word {
-	for i, r := range rest {
-		if (r.s == "-S" || r.s == "--split-string") && i+1 < len(rest) {
-			split := []word{}
-			for _, f := range strings.Fields(rest[i+1].s) {
-				split = append(split, word{s: f, hole: rest[i+1].hole, span: rest[i+1].span})
-			}
-			rest = append(split, rest[i+2:]...)
-			break
-		}
-	}
-	// env prints its environment without a command; it takes
-	// options and NAME=value pairs in any order before the command.
+	splits := 0
 	for len(rest) > 0 {
-		before := len(rest)
-		rest = skipOptions(rest, opts)
-		for len(rest) > 0 && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "-") {
+		w := rest[0]
+		s := w.s
+		switch {
+		case w.hole && strings.HasPrefix(s, "-"):
+			// An option computed at run time may be -S with any string.
+			return append([]word{{s: rate.HoleMark, hole: true, span: w.span}}, rest[1:]...)
+		case envAssign(s):
 			if report {
-				n, v, _ := strings.Cut(rest[0].s, "=")
-				a.envVar(n, word{s: v, hole: rest[0].hole}, sp)
+				n, v, _ := strings.Cut(s, "=")
+				a.envVar(n, word{s: v, hole: w.hole}, sp)
 			}
 			rest = rest[1:]
+			continue
+		case w.hole || !strings.HasPrefix(s, "-") || s == "-":
+			return rest // the command (env - is -i)
+		case s == "--":
+			return rest[1:]
 		}
-		if len(rest) == before {
-			break
+		rest = rest[1:]
+		var split *word
+		if strings.HasPrefix(s, "--") {
+			name, val, hasVal := strings.Cut(s, "=")
+			switch {
+			case name == "--split-string" && hasVal:
+				split = &word{s: val, span: w.span}
+			case name == "--split-string" && len(rest) > 0:
+				split, rest = &rest[0], rest[1:]
+			case !hasVal && len(rest) > 0 && longTakesValue(name):
+				rest = rest[1:]
+			}
+		} else {
+			letters := s[1:]
+			for i := 0; i < len(letters); i++ {
+				if strings.IndexByte(opts, letters[i]) < 0 {
+					continue
+				}
+				// A valued option: its value is the rest of the word, or
+				// the next word.
+				var v *word
+				if i+1 < len(letters) {
+					v = &word{s: letters[i+1:], span: w.span}
+				} else if len(rest) > 0 {
+					v, rest = &rest[0], rest[1:]
+				}
+				if letters[i] == 'S' {
+					split = v
+				}
+				break
+			}
 		}
+		if split == nil {
+			continue
+		}
+		splits++
+		if splits > 8 {
+			return append([]word{{s: rate.HoleMark, hole: true, span: w.span}}, rest...)
+		}
+		rest = append(envSplit(*split), rest...)
 	}
 	return rest
+}
+
+// envAssign reports a NAME=value word: a literal name, then the value.
+func envAssign(s string) bool {
+	n, _, ok := strings.Cut(s, "=")
+	return ok && n != "" && !strings.HasPrefix(s, "-") && !strings.ContainsAny(n, rate.HoleMark+" /")
+}
+
+// envSplit splits env -S's string as env does: blanks (and \_ outside
+// double quotes) separate words; single quotes keep text as it is; double
+// quotes and backslashes escape; ${NAME} is a variable's value, computed at
+// run time; # starts a comment. The words are holes where the string was
+// computed or where env would substitute.
+func envSplit(w word) []word {
+	var out []word
+	var cur strings.Builder
+	in, hole := false, w.hole
+	flush := func() {
+		if in {
+			out = append(out, word{s: cur.String(), hole: hole, span: w.span})
+		}
+		cur.Reset()
+		in, hole = false, w.hole
+	}
+	s := w.s
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			flush()
+		case ch == '#' && !in:
+			i = len(s)
+		case ch == '\'':
+			in = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				hole = true // unterminated: env refuses it; fail closed
+				i = len(s)
+				break
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case ch == '"':
+			in = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+					if s[i] == '_' {
+						cur.WriteByte(' ') // \_ is a blank inside double quotes
+						continue
+					}
+				} else if s[i] == '$' {
+					hole = true
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				hole = true
+			}
+		case ch == '\\' && i+1 < len(s) && s[i+1] == '_':
+			i++
+			flush() // outside quotes \_ separates words, as a blank
+		case ch == '\\' && i+1 < len(s):
+			in = true
+			i++
+			switch s[i] {
+			case 'c':
+				i = len(s) // ends the string
+			default:
+				cur.WriteByte(s[i])
+			}
+		case ch == '$':
+			in, hole = true, true
+			cur.WriteByte(ch)
+		default:
+			in = true
+			cur.WriteByte(ch)
+		}
+	}
+	flush()
+	return out
 }
 
 // watchWords is the command watch runs: its arguments, joined, with sh -c.
@@ -358,12 +479,26 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		// The script's own function or alias: its body is analysed where it
 		// is defined, and again with its input when it has one:
 		// f() { bash; }; curl … | f
-		if body := a.bodies[name]; body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4 {
-			a.inFunc++
-			pc.inPipe = false
-			a.stmt(body, pc)
-			a.inFunc--
+		// A forwarder's body is analysed at each call, with its words:
+		// run() { "$@"; }; run rm -rf ~ runs rm.
+		body := a.bodies[name]
+		saved := a.fwdAt
+		switch {
+		case body != nil && a.fwd[name] && a.inFunc < maxForward:
+			a.fwdAt = &forwarding{args: append([]word(nil), args...)}
+		case a.fwd[name]:
+			a.add(effect.Of(effect.Unknown, effect.Computed), "shell.dynamic-command", sp, "function %s runs its arguments through more than %d functions: cannot tell what runs", rate.Display(name), maxForward)
+			return
+		case body != nil && pc.stdin != "" && pc.stdin != "devnull" && a.inFunc < 4:
+			a.fwdAt = nil
+		default:
+			return
 		}
+		a.inFunc++
+		pc.inPipe = false
+		a.stmt(body, pc)
+		a.inFunc--
+		a.fwdAt = saved
 		return
 	}
 	if r, ok := rows.row(name); ok {

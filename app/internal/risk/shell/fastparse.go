@@ -76,7 +76,7 @@ var quickSpecial = map[string]bool{
 	"function": true, "select": true, "time": true, "coproc": true,
 	"declare": true, "local": true, "export": true, "readonly": true, "typeset": true, "nameref": true,
 	"let": true, "eval": true, "alias": true, "unalias": true, "builtin": true, "command": true,
-	"read": true, "hash": true,
+	"read": true, "hash": true, "mapfile": true, "readarray": true,
 }
 
 // quickDepth bounds the nesting of if clauses and command substitutions the

@@ -107,7 +107,7 @@ var nameOnly = map[string]bool{
 	"echo": true, "printf": true, "basename": true, "dirname": true, "test": true, "[": true, "[[": true,
 	"cd": true, "pushd": true, "popd": true, ":": true, "true": true, "false": true, "sleep": true, "type": true,
 	"which": true, "whence": true, "command": true, "hash": true, "alias": true, "unalias": true, "export": true,
-	"unset": true, "read": true, "exit": true, "return": true, "wait": true, "kill": true, "pkill": true,
+	"unset": true, "read": true, "mapfile": true, "readarray": true, "exit": true, "return": true, "wait": true, "kill": true, "pkill": true,
 	"killall": true, "pgrep": true, "pidof": true, "printenv": true, "eval": true, "let": true, "local": true,
 	"declare": true, "typeset": true, "shift": true, "set": true, "trap": true, "say": true,
 }

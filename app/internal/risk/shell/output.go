@@ -46,7 +46,9 @@ func (a *shellAn) produces(name string, args []word, in pipeCtx) output {
 	case downloaders[name]:
 		return output{kind: "download"}
 	case name == "base64" || name == "xxd" || name == "uudecode" || name == "openssl" || name == "rev" || name == "gunzip" ||
-		name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz" || name == "echo" || name == "printf":
+		name == "zcat" || name == "gzip" || name == "bzcat" || name == "xz" || name == "echo" || name == "printf" ||
+		name == "gzcat" || name == "xzcat" || name == "lzcat" || name == "bzip2" || name == "base32" || name == "basenc" ||
+		name == "b64decode" || name == "iconv":
 		return output{kind: "decoded"}
 	case name == "tr" && in.stdin != "":
 		return output{kind: "decoded"}

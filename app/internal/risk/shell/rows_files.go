@@ -435,8 +435,21 @@ func (c *call) writeDest() {
 		}
 	}
 	for _, w := range targets {
+		if (c.name == "tee" || c.name == "cp") && !w.hole && isStreamDevice(w.s) {
+			continue // tee /dev/stderr prints; cp x /dev/null writes nothing
+		}
 		c.a.write(w, c.span, verb)
 	}
+}
+
+// isStreamDevice reports a device that is the script's own output or
+// nothing at all: writing there prints or discards, and no file changes.
+func isStreamDevice(s string) bool {
+	switch s {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
+		return true
+	}
+	return false
 }
 
 // isInputDevice reports whether p names what a process reads as input

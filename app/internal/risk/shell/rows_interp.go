@@ -307,7 +307,7 @@ func (c *call) workingFolderModules(m string) {
 // edit. It reports false for anything else.
 func (c *call) perlEdit() bool {
 	var code *word
-	inplace := false
+	inplace, loop, prints := false, false, false
 	var files []word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -345,7 +345,18 @@ func (c *call) perlEdit() bool {
 				}
 			case strings.IndexByte("pnaw", l) < 0:
 				return false
+			default:
+				loop = loop || l == 'n' || l == 'p'
+				prints = prints || l == 'p'
 			}
+		}
+	}
+	if inplace && loop && !prints && code != nil && !code.hole && !perlPrints(code.s) {
+		// perl -i -ne CODE FILE…: each file is rewritten with what the
+		// code prints, and this code prints nothing: every file is
+		// emptied, as sed -i d would.
+		for _, f := range files {
+			c.add(effect.Of(effect.Remove).On(f.s), "truncate", "%s -i -n: the code prints nothing, so %s is emptied", c.name, rate.Display(shownTarget(f)))
 		}
 	}
 	if code == nil || code.hole || !perlSimple(code.s) {
@@ -365,6 +376,18 @@ func (c *call) perlEdit() bool {
 		}
 	}
 	return true
+}
+
+// perlPrints reports Perl code that may write to the output: print,
+// printf, say, syswrite or write anywhere in it, or a call the code does
+// not show (&f, do, eval, require).
+func perlPrints(code string) bool {
+	for _, w := range []string{"print", "say", "write", "&", "do", "eval", "require", "use", "system", "exec", "`"} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // perlSimple reports Perl code made only of s///, tr/// and y/// (no e
@@ -805,6 +828,41 @@ func awkText(toks []awkTok) string {
 	return b.String()
 }
 
+// awkTarget reads the file name after print's > or >>: the concatenation
+// of strings and values up to the end of the statement. ENVIRON["HOME"] is
+// the home folder (~). It returns the name, whether all of it is known,
+// and whether none of it is (print > $1).
+func awkTarget(toks []awkTok) (path string, literal, whole bool) {
+	var b strings.Builder
+	literal, whole = true, true
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if awkBoundary(t) || !t.str && (t.s == ")" || t.s == "," || t.s == "|" || t.s == ">" || t.s == ">>") {
+			break
+		}
+		switch {
+		case t.str:
+			b.WriteString(t.s)
+			whole = false
+		case t.s == "(":
+		case t.s == "ENVIRON" && k+3 < len(toks) && toks[k+1].s == "[" && toks[k+2].str && toks[k+3].s == "]":
+			if toks[k+2].s == "HOME" && b.Len() == 0 {
+				b.WriteString("~")
+				whole = false
+			} else {
+				literal = false
+			}
+			k += 3
+		default:
+			literal = false
+		}
+	}
+	if b.Len() == 0 {
+		literal = false
+	}
+	return b.String(), literal, whole && !literal
+}
+
 func awkBoundary(t awkTok) bool {
 	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
 }
@@ -892,9 +950,17 @@ func (c *call) awkProgram(prog string) {
 				k--
 			}
 			if inPrint && i+1 < len(toks) {
-				if toks[i+1].str {
-					c.a.write(word{s: toks[i+1].s}, c.span, c.name+" writes to")
-				} else {
+				switch path, literal, whole := awkTarget(toks[i+1:]); {
+				case literal && isStreamDevice(path):
+					// print > "/dev/stderr": awk's own output
+				case literal:
+					c.a.write(word{s: path}, c.span, c.name+" writes to")
+				case whole:
+					// Wholly computed (print > $1), the name may be any
+					// file, a document that exists included, as a
+					// shell redirection to "$f".
+					c.add(effect.Of(effect.Overwrite, effect.Computed), "awk-write", "%s program writes a file named at run time, which may be any file: its contents would be replaced", c.name)
+				default:
 					c.add(effect.Of(effect.Create, effect.Computed), "awk-write", "%s program writes a file named at run time", c.name)
 				}
 			}

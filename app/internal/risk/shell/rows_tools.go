@@ -27,7 +27,13 @@ func cpCommand(c *call) {
 }
 
 func teeCommand(c *call) {
-	c.add(effect.Of(effect.Create), "tee", "tee: writes files")
+	files := false
+	for _, w := range c.operands() {
+		files = files || w.hole || !isStreamDevice(w.s)
+	}
+	if files {
+		c.add(effect.Of(effect.Create), "tee", "tee: writes files")
+	}
 	if c.pc.stdin == "devnull" && !hasShort(c.args, 'a') && !hasLong(c.args, "--append") {
 		for _, w := range c.operands() {
 			c.add(effect.Of(effect.Remove).On(w.s), "truncate", "tee %s with empty input: empties the file", rate.Display(w.s))
@@ -52,6 +58,24 @@ func teeCommand(c *call) {
 		}
 	}
 	c.writeDest()
+}
+
+// mapfileCommand rates bash's mapfile (readarray): it reads lines into an
+// array, whose values are computed at run time (collect marks it), and
+// with -C evaluates its callback, given each line read, as eval would.
+func mapfileCommand(c *call) {
+	shortOpts(c.args, "dnOsuCc", nil, func(opt string, v word, has bool) {
+		if opt != "-C" || !has {
+			return
+		}
+		if v.hole {
+			c.add(effect.Of(effect.RunComputed), "computed-script", "%s -C: a callback computed at run time: cannot tell what runs", c.name)
+			return
+		}
+		// bash evaluates "callback index 'line'": the line, quoted, is
+		// text the input chose.
+		c.nestedText(v.s+" 0 '"+rate.HoleQuoted+"'", c.name+" -C")
+	})
 }
 
 func evalCommand(c *call) {

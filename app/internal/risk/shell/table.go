@@ -193,7 +193,16 @@ var commands = map[string]row{
 	"nl": reads("p", "bdfhilnsvw", `--body-numbering= --section-delimiter= --footer-numbering= --header-numbering=
 		--line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number=
 		--number-width= --help --version`),
-	"rev": {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
+	// Decompressors and decoders that only ever print: zcat is gzip -dc,
+	// bzcat bzip2 -dc, xzcat xz -dc; base32 and basenc are base64's
+	// siblings (GNU coreutils). What they print is rated where it runs
+	// (produces: "decoded").
+	"zcat": reads(gzipShort, "S", gzipLong), "gzcat": reads(gzipShort, "S", gzipLong),
+	"bzcat": reads("cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
+	"xzcat": reads("zdtlkfcqvhHe0123456789", "FCTM", xzLong), "lzcat": reads("zdtlkfcqvhHe0123456789", "FCTM", xzLong),
+	"base32": reads("di", "w", "--decode --ignore-garbage --wrap= --help --version"),
+	"basenc": reads("di", "w", "--decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
+	"rev":    {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
 	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
 	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
@@ -442,6 +451,7 @@ var commands = map[string]row{
 	// Scripts, interpreters, terminals: what they run is analysed when it can be.
 	"sh": custom(shellInterp), "bash": custom(shellInterp), "zsh": custom(shellInterp), "dash": custom(shellInterp),
 	"ksh": custom(shellInterp), "mksh": custom(shellInterp), "fish": custom(shellInterp), "tcsh": custom(shellInterp),
+	"mapfile": {run: mapfileCommand, opts: &opts{short: "t", valued: "dnOsuCc"}}, "readarray": {run: mapfileCommand, opts: &opts{short: "t", valued: "dnOsuCc"}},
 	"csh": custom(shellInterp), "eval": custom(evalCommand), "source": custom(sourceCommand), ".": custom(sourceCommand),
 	"alias": {run: aliasCommand, opts: freeWords}, "trap": {run: trapCommand, opts: freeWords}, "osascript": custom(osascriptCommand),
 	"open": {run: openCommand, opts: openModel}, "xdg-open": custom(xdgOpen), "exo-open": custom(xdgOpen),

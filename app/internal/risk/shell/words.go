@@ -110,7 +110,11 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			syntax.Walk(p, a.walkSubst)
 			a.arith(p)
 			f.text = append(f.text, "0"...)
-		case *syntax.ExtGlob, *syntax.BraceExp:
+		case *syntax.ExtGlob:
+			a.zshQualifiers(p)
+			f.text = append(f.text, "*"...)
+			f.cur.glob = true
+		case *syntax.BraceExp:
 			f.text = append(f.text, "*"...)
 			f.cur.glob = true
 		default:

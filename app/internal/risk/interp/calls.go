@@ -111,6 +111,11 @@ func (s *scanner) call(parts []part, end int, on []arg) {
 	last := parts[len(parts)-1]
 	off := s.toks[last.tok].off
 	args := last.args
+	if n := len(parts); a.arg == argRecv && on == nil && n > 2 && parts[n-2].called && methodJoiners[parts[n-2].name] {
+		// Path.home().joinpath("a", "b").write_text(…): the receiver is the
+		// whole join, not the joining call's first argument.
+		recv = []arg{{toks: s.toks[parts[0].tok : last.tok-1]}}
+	}
 	if a.how == hProcess {
 		if len(parts) > 1 && last.called {
 			s.process(parts[0].name, name, off)

@@ -52,6 +52,7 @@ func TestScanFindsEffects(t *testing.T) {
 		{Python, "import os\np = os.path.join(os.environ['HOME'], '.zshrc')\nwith open(p, 'a') as f: f.write('x')", []want{{Append, "~/.zshrc"}}},
 		{Python, "from pathlib import Path\n(Path.home() / 'Documents' / 'x.txt').unlink()", []want{{Remove, "~/Documents/x.txt"}}},
 		{Python, "from pathlib import Path\np = Path('/tmp/a')\np.write_text('x')", []want{{Write, "/tmp/a"}}},
+		{Python, "from pathlib import Path\nPath.home().joinpath('Documents', 'report.txt').write_text('')", []want{{Write, "~/Documents/report.txt"}}},
 		{Python, `import subprocess; subprocess.run("rm -rf ~/Documents", shell=True)`, []want{{Run, "rm -rf ~/Documents"}}},
 		{Python, `import subprocess; subprocess.run(["rm", "-rf", d])`, []want{{Run, "rm -rf …"}}},
 		{Python, `import base64;exec(base64.b64decode("cHJpbnQoMSk="))`, []want{{Eval, "…"}, {Decode, ""}}},

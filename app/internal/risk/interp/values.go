@@ -129,10 +129,10 @@ func (s *scanner) chainValue(sub *scanner, parts []part, depth int) string {
 	case joiners[name] || joiners[base] && strings.Contains(name, "."):
 		return s.joinValue(last.args, base, depth)
 	case methodJoiners[base] && len(parts) > 1 && last.called && len(last.args) > 0:
-		// dir.joinpath("x"), url.appendingPathComponent("x"): the receiver
-		// and the name.
+		// dir.joinpath("x", "y"), url.appendingPathComponent("x"): the
+		// receiver and the names.
 		prev := parts[:len(parts)-1]
-		return s.chainValue(sub, prev, depth+1) + "/" + s.valueAt(last.args[0].toks, depth+1)
+		return s.chainValue(sub, prev, depth+1) + "/" + s.joinValue(last.args, base, depth)
 	case expanders[name] || expanders[base] && len(parts) > 1:
 		if last.called && len(last.args) > 0 {
 			return s.valueAt(last.args[0].toks, depth+1) // os.path.expanduser(p)

@@ -126,6 +126,31 @@ func SecurityPrompt(s string) (string, bool) {
 	if len(s) > 64 {
 		return "", false
 	}
-	what, ok := securityPrompts[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ".app"))]
+	name := strings.TrimSuffix(strings.TrimSpace(s), ".app")
+	if !securityPromptLens[len(name)] && ascii(name) {
+		// Lower-casing ASCII keeps its length, and no name of that
+		// length is one: the guard meets every string literal of a
+		// script here, and most are not, which costs no copy.
+		return "", false
+	}
+	what, ok := securityPrompts[strings.ToLower(name)]
 	return what, ok
+}
+
+// securityPromptLens are the lengths of securityPrompts' names, at most 64.
+var securityPromptLens = func() (lens [65]bool) {
+	for name := range securityPrompts {
+		lens[len(name)] = true
+	}
+	return lens
+}()
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -16,11 +16,14 @@ func (e *Env) SelfApp(s string) bool {
 		return false
 	}
 	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, selfID) {
+	// An ASCII string equals an ASCII name, case folded, only if it is
+	// as long; selfID and selfNames are ASCII.
+	plain := ascii(s)
+	if (!plain || len(s) == len(selfID)) && strings.EqualFold(s, selfID) {
 		return true
 	}
 	for _, n := range selfNames {
-		if strings.EqualFold(s, n) {
+		if (!plain || len(s) == len(n)) && strings.EqualFold(s, n) {
 			return true
 		}
 	}
@@ -38,6 +41,9 @@ func (e *Env) SelfApp(s string) bool {
 // reads: POSIX (/…, ~/…), file:// URLs and HFS paths ("Macintosh
 // HD:Users:me:.ssh:id_rsa"). ok is false for anything else.
 func ScriptPath(s string) (string, bool) {
+	if strings.IndexAny(s, "/~:") < 0 {
+		return "", false // each kind of path below has one of them
+	}
 	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "file://"); ok {
 		s = rest

@@ -41,7 +41,7 @@ func (e *Env) SelfApp(s string) bool {
 // reads: POSIX (/…, ~/…), file:// URLs and HFS paths ("Macintosh
 // HD:Users:me:.ssh:id_rsa"). ok is false for anything else.
 func ScriptPath(s string) (string, bool) {
-	if strings.IndexAny(s, "/~:") < 0 {
+	if !strings.ContainsAny(s, "/~:") {
 		return "", false // each kind of path below has one of them
 	}
 	s = strings.TrimSpace(s)

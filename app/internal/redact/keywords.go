@@ -187,17 +187,21 @@ func (x *index) at(w int) []int {
 func (k *keywords) scan(s string) *index {
 	x := &index{k: k, s: s}
 	hits := x.hitRoom[:0]
-	tri := k.tri
 	if len(s) >= 2 {
-		t := uint32(s[0])<<8 | uint32(s[1]) // the three bytes at i, carried; above them, the byte before
-		i := 0
-		for ; i+2 < len(s); i++ {
-			t = t<<8 | uint32(s[i+2])
-			if h := triHash(t); tri[h>>6]&(1<<(h&63)) != 0 {
-				hits = k.candidate(s, i, hits)
+		// The loop runs over the third byte of each place (j), so that
+		// reading it needs no bounds check; tri is checked for nil once,
+		// here, not at every byte; each byte is folded (triFold) as it
+		// comes in, so that the hash is one multiply (triSlot).
+		tri := k.tri
+		_ = tri[0]
+		t := uint32(s[0])<<8 | uint32(s[1]) | triFold&0xffff // the three bytes at j-2, folded, carried; above them, the byte before
+		for j := 2; j < len(s); j++ {
+			t = t<<8 | uint32(s[j]) | triFold&0xff
+			if h := triSlot(t); tri[h>>6]&(1<<(h&63)) != 0 {
+				hits = k.candidate(s, j-2, hits)
 			}
 		}
-		hits = k.candidate(s, i, hits) // the last pair: no third byte
+		hits = k.candidate(s, len(s)-2, hits) // the last pair: no third byte
 	}
 	if len(hits) > 0 {
 		x.group(hits)
@@ -214,7 +218,11 @@ const triBits = 15
 
 // triHash maps three bytes a<<16|b<<8|c to a bit of tri, folded
 // (triFold); what t holds above them is shifted out.
-func triHash(t uint32) uint32 { return ((t | triFold) << 8) * 0x9E3779B1 >> (32 - triBits) }
+func triHash(t uint32) uint32 { return triSlot(t | triFold) }
+
+// triSlot is triHash of three bytes already folded: (t<<8) * 0x9E3779B1
+// is t times the multiplier shifted left 8 (mod 2^32), one multiply.
+func triSlot(t uint32) uint32 { return t * (0x9E3779B1 << 8 & 0xffffffff) >> (32 - triBits) }
 
 // triFold sets bit 5 of each of three bytes: a letter's two cases become
 // one (its lower case), and a few other bytes share a bit with another

@@ -268,15 +268,27 @@ func (an *asAn) collect() {
 		if inHandler {
 			an.collectReturns(st, handler)
 		}
-		for i := 0; i < len(st); i++ {
+		for i := range st {
 			t := &st[i]
-			if t.kind == asString && !an.terminal && mentionsTerminal(an.str(*t)) {
-				an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
-			}
-			if t.kind != asWord && t.kind != asVar {
+			switch t.kind {
+			case asString:
+				if !an.terminal && mentionsTerminal(an.str(*t)) {
+					an.terminal = true // do shell script "open -a Terminal", activate application "iTerm"
+				}
+				continue
+			case asWord, asVar:
+			default:
 				continue
 			}
-			an.collectUse(st, i)
+			if t.name != 0 && t.tlen > 0 && int(t.name) < len(an.uses) && (i+1 == len(st) || !st[i+1].isOp('(')) &&
+				(i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
+				// collectUse's most common case, without the call: a
+				// mention of a named word other than a call, a
+				// handler's definition or its end.
+				an.uses[t.name] |= usedBare
+			} else {
+				an.collectUse(st, i)
+			}
 			if t.kw.has(kfDefines) {
 				an.collectDef(st, i)
 			}

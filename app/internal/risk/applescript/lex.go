@@ -386,7 +386,16 @@ func (lx *asLex) words(toks []asToken, ext []byte, i int) ([]asToken, []byte, in
 					kw = idb
 				}
 				if name = asName(kw); kw == kwNone {
-					name = lx.names.packed(lo, hi, w)
+					// The name's first slot, read here: a name the
+					// script has used before is most often there
+					// (packed starts at the same slot).
+					nt := lx.names
+					s := &nt.slots[nameHash(lo, hi, w)&uint64(len(nt.slots)-1)]
+					if s.gen == nt.gen && s.lo == lo && s.hi == hi && int(s.n) == w {
+						name = s.id
+					} else {
+						name = nt.packed(lo, hi, w)
+					}
 				}
 			} else {
 				kw, name = lx.names.word(text)

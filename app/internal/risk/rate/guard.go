@@ -226,6 +226,9 @@ var selfCommandLines = []string{"airlock serve --prompter=terminal", "/Applicati
 // id: security find-generic-password -s dev.airlock.Airlock, secret-tool
 // clear service …, launchctl kill … gui/501/dev.airlock.Airlock.
 func NamesSelf(s string) bool {
+	if len(s) < minSelfItem {
+		return false // too short to hold any
+	}
 	if containsFold(s, selfID) {
 		return true
 	}
@@ -236,6 +239,15 @@ func NamesSelf(s string) bool {
 	}
 	return false
 }
+
+// minSelfItem is the length of the shortest of selfID and storeItems.
+var minSelfItem = func() int {
+	n := len(selfID)
+	for _, k := range storeItems {
+		n = min(n, len(k))
+	}
+	return n
+}()
 
 // containsFold is strings.Contains ignoring ASCII case, for a lower-case
 // sub, without copying s.

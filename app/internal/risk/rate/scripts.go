@@ -16,11 +16,14 @@ func (e *Env) SelfApp(s string) bool {
 		return false
 	}
 	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, selfID) {
+	// An ASCII string equals an ASCII name, case folded, only if it is
+	// as long; selfID and selfNames are ASCII.
+	plain := ascii(s)
+	if (!plain || len(s) == len(selfID)) && strings.EqualFold(s, selfID) {
 		return true
 	}
 	for _, n := range selfNames {
-		if strings.EqualFold(s, n) {
+		if (!plain || len(s) == len(n)) && strings.EqualFold(s, n) {
 			return true
 		}
 	}
@@ -38,6 +41,9 @@ func (e *Env) SelfApp(s string) bool {
 // reads: POSIX (/…, ~/…), file:// URLs and HFS paths ("Macintosh
 // HD:Users:me:.ssh:id_rsa"). ok is false for anything else.
 func ScriptPath(s string) (string, bool) {
+	if !strings.ContainsAny(s, "/~:") {
+		return "", false // each kind of path below has one of them
+	}
 	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "file://"); ok {
 		s = rest
@@ -126,6 +132,31 @@ func SecurityPrompt(s string) (string, bool) {
 	if len(s) > 64 {
 		return "", false
 	}
-	what, ok := securityPrompts[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ".app"))]
+	name := strings.TrimSuffix(strings.TrimSpace(s), ".app")
+	if !securityPromptLens[len(name)] && ascii(name) {
+		// Lower-casing ASCII keeps its length, and no name of that
+		// length is one: the guard meets every string literal of a
+		// script here, and most are not, which costs no copy.
+		return "", false
+	}
+	what, ok := securityPrompts[strings.ToLower(name)]
 	return what, ok
+}
+
+// securityPromptLens are the lengths of securityPrompts' names, at most 64.
+var securityPromptLens = func() (lens [65]bool) {
+	for name := range securityPrompts {
+		lens[len(name)] = true
+	}
+	return lens
+}()
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

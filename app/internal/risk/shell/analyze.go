@@ -176,7 +176,12 @@ func (a *shellAn) quickStream(src string, b *rate.Bounds, pc pipeCtx) bool {
 	scr := a.sh.scratch()
 	p := scr.takeQuick()
 	defer scr.giveQuick(p)
-	if !p.check(src) {
+	var room [quickFew]*syntax.Stmt
+	few, ok, more := p.few(src, room[:0])
+	if more {
+		ok = p.check(src)
+	}
+	if !ok {
 		return false
 	}
 	// The parser's reader looks at the assessment's bounds before it
@@ -186,7 +191,13 @@ func (a *shellAn) quickStream(src string, b *rate.Bounds, pc pipeCtx) bool {
 	}
 	pc.inPipe = false
 	a.stream = true
-	for {
+	for _, s := range few {
+		// Read in one go, the statements' nodes are all in the arena
+		// until the last is analysed.
+		a.stmt(s, pc)
+		clear(a.seen)
+	}
+	for more {
 		s, _ := p.next()
 		if s == nil {
 			break

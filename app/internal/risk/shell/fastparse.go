@@ -130,6 +130,35 @@ func (p *quickParser) check(src string) bool {
 	return n > 0
 }
 
+// quickFew is how many statements few reads and keeps.
+const quickFew = 4
+
+// few reads src whole, as check does, keeping its statements in out
+// (which has room for quickFew) instead of reading them again: a short
+// text, a do shell script's command, is read once. ok is check's answer
+// where the text has at most quickFew statements; with more, few gives up
+// (more), and p is ready to read src again for check and next.
+func (p *quickParser) few(src string, out []*syntax.Stmt) (stmts []*syntax.Stmt, ok, more bool) {
+	p.start(src)
+	for {
+		s, ok := p.next()
+		if !ok || p.far {
+			p.ar.reset()
+			return nil, false, false
+		}
+		if s == nil {
+			break
+		}
+		if len(out) == quickFew {
+			p.ar.reset()
+			p.start(src)
+			return nil, false, true
+		}
+		out = append(out, s)
+	}
+	return out, len(out) > 0, false
+}
+
 // quickParse returns the tree mvdan.cc/sh's bash parser builds for src when
 // src has the form above; ok is false otherwise. Its nodes are in an arena
 // of their own.

@@ -137,6 +137,12 @@ func quickVerdict(env *rate.Env, src string, quick bool) Verdict {
 // checkQuick fails when quickParse accepts src and its tree, or the
 // verdict built on it, differs from the parser's.
 func checkQuick(t *testing.T, env *rate.Env, src string) {
+	// few, which reads a short text once, accepts what check accepts.
+	fp := &quickParser{ar: new(quickArena)}
+	few, fewOK, more := fp.few(src, make([]*syntax.Stmt, 0, quickFew))
+	if checked := (&quickParser{ar: new(quickArena)}).check(src); !more && fewOK != checked {
+		t.Fatalf("%q: few accepts it: %v; check: %v", src, fewOK, checked)
+	}
 	got, ok := quickParse(src)
 	if !ok {
 		return
@@ -144,6 +150,11 @@ func checkQuick(t *testing.T, env *rate.Env, src string) {
 	want, err := bashTree(t, src)
 	if err != nil {
 		t.Fatalf("quickParse accepted %q, which the parser rejects: %v", src, err)
+	}
+	// Its statements, all read before the first is analysed, are the
+	// parser's.
+	if !more && !reflect.DeepEqual(few, want.Stmts) {
+		t.Fatalf("%q: the statements few read differ from the parser's", src)
 	}
 	if !reflect.DeepEqual(got, want) {
 		var g, w strings.Builder

@@ -179,7 +179,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	if len(c.ExtraFiles) > 0 {
 		return c, nil, nil, errors.New("sandbox: a confined program gets no extra files")
 	}
-	tmp, err := b.warm.tmp.take()
+	tmp, err := b.warm.tmp.take(b.s.Roots)
 	if err != nil {
 		return c, nil, nil, err
 	}

@@ -202,6 +202,9 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		return Profile{}, err
 	}
 	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp, Limits: LimitsFor(s, g)}
+	if o := otherTemps(temp); o != "" {
+		p.OtherTemps = []string{o}
+	}
 
 	p.Read = append(p.Read, sys...)
 	p.Read = append(p.Read, home)

@@ -70,6 +70,22 @@ func Seatbelt(p Profile) (text string, params []string, err error) {
 	sb.line("; Never: the terminal. The action has no controlling terminal (a session of its own),")
 	sb.line("; and no terminal device opens either: nothing can be typed into one.")
 	sb.line(`(deny file-read* file-write* file-ioctl (regex #"^/dev/(tty|pty|ptmx)"))`)
+	if len(p.OtherTemps) > 0 {
+		// A deny that leaves its own folder out, not a deny and an allow
+		// of its own after: that allow would undo what the rules above
+		// refuse in it (an unasked action's secret names).
+		sb.line("; Never: the other actions' temporary folders (what they write there, an agent's socket")
+		sb.line("; one starts there), which its own lies among.")
+		sb.b.WriteString("(deny file-read* file-write* network-outbound (require-all\n  (require-any")
+		sb.filters("subpath", "OTHERTEMPS", p.OtherTemps)
+		sb.b.WriteString(")")
+		for _, t := range tempForms(p) {
+			sb.b.WriteString("\n  (require-not")
+			sb.filters("subpath", "TEMP", []string{t})
+			sb.b.WriteString(")")
+		}
+		sb.b.WriteString("))\n")
+	}
 	if len(p.Hide) > 0 {
 		sb.line("; Never: Airlock's own files, the credential stores and agent sockets (reading, writing,")
 		sb.line("; connecting), without the UI grant the display's and bus's, and unasked the secret files")
@@ -235,17 +251,23 @@ func (sb *sbpl) rule(head, filter, prefix string, paths []string) {
 	if len(paths) == 0 {
 		return
 	}
+	sb.b.WriteString(head)
+	sb.filters(filter, prefix, paths)
+	sb.b.WriteString(")\n")
+}
+
+// filters writes one (filter (param "PREFIX_i")) per path, each on a line
+// of its own, and records the parameters.
+func (sb *sbpl) filters(filter, prefix string, paths []string) {
 	if sb.n == nil {
 		sb.n = map[string]int{}
 	}
-	sb.b.WriteString(head)
 	for _, p := range paths {
 		key := fmt.Sprintf("%s_%d", prefix, sb.n[prefix])
 		sb.n[prefix]++
 		sb.params = append(sb.params, key+"="+p)
 		fmt.Fprintf(&sb.b, "\n  (%s (param %q))", filter, key)
 	}
-	sb.b.WriteString(")\n")
 }
 
 // names writes head followed by a global-name (or global-name-prefix)
@@ -301,5 +323,8 @@ func Resolve(p Profile) Profile {
 		return dedup(out)
 	}
 	p.Read, p.Write, p.Hide = resolve(p.Read), resolve(p.Write), resolve(p.Hide)
+	if len(p.OtherTemps) > 0 {
+		p.OtherTemps = resolve(p.OtherTemps)
+	}
 	return p
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
-const macTemp = "/private/var/folders/xy/T/airlock-action-1"
+// macTemp is an action's temporary folder on a Mac: in the folder of the
+// user's actions' folders (OtherTemps), in the user's temporary folder.
+const macTemp = "/private/var/folders/xy/T/airlock-actions-501/airlock-action-1"
 
 // macProfile is the profile of one action on a Mac.
 func macProfile(t *testing.T, kind string, g sandbox.Grant) sandbox.Profile {
@@ -22,6 +24,9 @@ func macProfile(t *testing.T, kind string, g sandbox.Grant) sandbox.Profile {
 	p, err := sandbox.Derive(s, kind, g, macTemp)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(p.OtherTemps, []string{filepath.Dir(macTemp)}) {
+		t.Fatalf("OtherTemps %q, want the folder of the actions' folders %s", p.OtherTemps, filepath.Dir(macTemp))
 	}
 	return p
 }
@@ -179,7 +184,7 @@ func checkText(t *testing.T, p sandbox.Profile, text string, params []string) {
 	if uses := strings.Count(text, "(param "); uses != len(m) {
 		t.Errorf("%d parameters used, %d given", uses, len(m))
 	}
-	for prefix, paths := range map[string][]string{"READ": p.Read, "WRITE": p.Write, "HIDE": p.Hide} {
+	for prefix, paths := range map[string][]string{"READ": p.Read, "WRITE": p.Write, "HIDE": p.Hide, "OTHERTEMPS": p.OtherTemps} {
 		var got []string
 		for i := 0; ; i++ {
 			v, ok := m[prefix+"_"+strconv.Itoa(i)]
@@ -235,6 +240,35 @@ func checkText(t *testing.T, p sandbox.Profile, text string, params []string) {
 	}
 	if rules[hide].at < lastAllow {
 		t.Errorf("an allow rule follows the hidden paths' deny (later rules win)")
+	}
+	others := slices.IndexFunc(rules, func(r sbRule) bool {
+		return r.action == "deny" && len(r.filters) == 1 && strings.Contains(r.filters[0], `(param "OTHERTEMPS_0")`)
+	})
+	var wantOthers strings.Builder
+	wantOthers.WriteString(`(require-all (require-any (subpath (param "OTHERTEMPS_0"))`)
+	if m["OTHERTEMPS_1"] != "" {
+		wantOthers.WriteString(` (subpath (param "OTHERTEMPS_1"))`)
+	}
+	wantOthers.WriteString(`) (require-not (subpath (param "TEMP_0")))`)
+	if m["TEMP_1"] != "" {
+		wantOthers.WriteString(` (require-not (subpath (param "TEMP_1")))`)
+	}
+	wantOthers.WriteString(")")
+	switch {
+	case len(p.OtherTemps) == 0:
+		if others >= 0 {
+			t.Errorf("a profile without OtherTemps refuses them")
+		}
+	case others < 0:
+		t.Errorf("the other actions' temporary folders are not refused:\n%s", text)
+	case !slices.Equal(rules[others].ops, []string{"file-read*", "file-write*", "network-outbound"}):
+		t.Errorf("the other actions' temporary folders are denied only %v", rules[others].ops)
+	case strings.Join(strings.Fields(rules[others].filters[0]), " ") != wantOthers.String():
+		t.Errorf("the other actions' temporary folders are denied as %s, want %s", rules[others].filters[0], wantOthers.String())
+	case m["TEMP_0"] != p.TempDir || !slices.Contains(p.OtherTemps, m["OTHERTEMPS_0"]):
+		t.Errorf("its own folder is left out as %q, the others' refused as %q", m["TEMP_0"], m["OTHERTEMPS_0"])
+	case rules[others].at < lastAllow:
+		t.Errorf("an allow rule follows the other actions' temporary folders' deny (later rules win)")
 	}
 	if p.Unasked {
 		for _, want := range []string{"lsopen", "job-creation"} {

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -80,15 +81,21 @@ var unaskedFileOps = []string{
 // Write folders but the action's own temporary folder (and what it
 // resolves to), where an action may remove and rewrite what it made.
 func unaskedRoots(p Profile) []string {
-	temp := map[string]bool{p.TempDir: true}
-	if r, err := filepath.EvalSymlinks(p.TempDir); err == nil {
-		temp[r] = true
-	}
+	temps := tempForms(p)
 	var out []string
 	for _, w := range p.Write {
-		if !temp[w] {
+		if !slices.Contains(temps, w) {
 			out = append(out, w)
 		}
+	}
+	return out
+}
+
+// tempForms are the action's temporary folder and what it resolves to.
+func tempForms(p Profile) []string {
+	out := []string{p.TempDir}
+	if r, err := filepath.EvalSymlinks(p.TempDir); err == nil && r != p.TempDir {
+		out = append(out, r)
 	}
 	return out
 }

@@ -61,13 +61,15 @@ func TestSeatbeltUnaskedRoots(t *testing.T) {
 
 // TestSeatbeltUnaskedTemp: the temporary folder and where it leads (macOS's
 // /var is /private/var) are not covered by the unasked rules, once the
-// profile is resolved as the launcher resolves it.
+// profile is resolved as the launcher resolves it; the folder of the
+// actions' folders it lies in is refused by both its names, and the
+// action's own folder left out of that by both of its.
 func TestSeatbeltUnaskedTemp(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real-temp")
 	root := filepath.Join(dir, "Documents")
-	for _, d := range []string{real, root} {
-		if err := os.Mkdir(d, 0o700); err != nil {
+	for _, d := range []string{filepath.Join(real, "airlock-actions-501", "airlock-action-1"), root} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -76,7 +78,7 @@ func TestSeatbeltUnaskedTemp(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := sandbox.Settings{OS: "darwin", Home: dir, Roots: []string{root}, Env: []string{"HOME=" + dir}}
-	p, err := sandbox.Derive(s, sandbox.KindCommand, sandbox.Grant{}, link)
+	p, err := sandbox.Derive(s, sandbox.KindCommand, sandbox.Grant{}, filepath.Join(link, "airlock-actions-501", "airlock-action-1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +87,11 @@ func TestSeatbeltUnaskedTemp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(p.Write, realResolved) {
+	if !slices.Contains(p.Write, filepath.Join(realResolved, "airlock-actions-501", "airlock-action-1")) {
 		t.Fatalf("Resolve did not add where the temporary folder leads: %q", p.Write)
+	}
+	if want := []string{filepath.Join(link, "airlock-actions-501"), filepath.Join(realResolved, "airlock-actions-501")}; !slices.Equal(p.OtherTemps, want) {
+		t.Fatalf("OtherTemps %q, want %q", p.OtherTemps, want)
 	}
 	_, params := seatbelt(t, p)
 	rootResolved, _ := filepath.EvalSymlinks(root)

@@ -4,12 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 )
 
+// Every action's temporary folder lies in one folder of this user's
+// (actionsFolder), not loose in the system's: so that a profile can refuse
+// an action every other action's folder at once, those running beside it
+// (what an approved one writes there, an agent's socket it starts there)
+// and those a gate that stopped left, while it reaches its own. Linux's
+// Landlock grants no action the system's temporary folder at all; macOS's
+// Seatbelt reads everywhere but what is refused, so there it is this
+// folder that keeps them apart (Profile.OtherTemps).
+//
 // The action's temporary folder (TMPDIR) is made ahead of it. Making a
 // folder where the system keeps temporary files can take a good part of a
 // millisecond (on a disk file system mkdir allocates the folder's block and
@@ -36,8 +49,10 @@ type tempAhead struct {
 }
 
 // take returns a new folder for one action: the one made ahead if it is
-// still as it was made, else one made now.
-func (t *tempAhead) take() (string, error) {
+// still as it was made, else one made now. Where the system's temporary
+// folder lies in one of roots (the sandbox roots) it is made there, not in
+// a folder of actions' folders that would stay among the person's files.
+func (t *tempAhead) take(roots []string) (string, error) {
 	t.mu.Lock()
 	dir, parent, dev, ino := t.dir, t.parent, t.dev, t.ino
 	t.dir = ""
@@ -48,11 +63,71 @@ func (t *tempAhead) take() (string, error) {
 		}
 		os.RemoveAll(dir)
 	}
-	d, err := os.MkdirTemp("", tempDirPattern)
+	into := filepath.Clean(os.TempDir())
+	if !inRoots(into, roots) {
+		var err error
+		if into, err = actionsFolder(into); err != nil {
+			return "", err
+		}
+	}
+	d, err := os.MkdirTemp(into, tempDirPattern)
 	if err != nil {
 		return "", fmt.Errorf("sandbox: making the action's temporary folder: %w", err)
 	}
 	return d, nil
+}
+
+// inRoots reports whether dir lies in one of roots.
+func inRoots(dir string, roots []string) bool {
+	return slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) })
+}
+
+// actionsFolderPrefix starts the name of the folder, in the system's
+// temporary folder, that holds this user's actions' temporary folders; the
+// user's id ends it.
+const actionsFolderPrefix = "airlock-actions-"
+
+// actionsFolder returns the folder in tmp that holds this user's actions'
+// temporary folders, made (mode 0700) if missing. One that is there must
+// be a folder, not a link, of this user's, that no one else may enter
+// (mode 0700): in a temporary folder others may write in, another user
+// could have made it first to see what actions leave there.
+func actionsFolder(tmp string) (string, error) {
+	dir := filepath.Join(filepath.Clean(tmp), actionsFolderPrefix+strconv.Itoa(os.Getuid()))
+	err := os.Mkdir(dir, 0o700)
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return "", fmt.Errorf("sandbox: making the folder of the actions' temporary folders: %w", err)
+		}
+		return dir, nil
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: the folder of the actions' temporary folders: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || !fi.IsDir() || fi.Mode().Perm() != 0o700 || int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("sandbox: %s, where actions' temporary folders are made, is not a folder of this user's alone "+
+			"(mode 0700, not a link: it is %v, owner %d); remove it, or set TMPDIR to another folder", dir, fi.Mode(), stUID(st))
+	}
+	return dir, nil
+}
+
+// stUID is st's owner, -1 without one.
+func stUID(st *syscall.Stat_t) int {
+	if st == nil {
+		return -1
+	}
+	return int(st.Uid)
+}
+
+// otherTemps is the folder holding every action's temporary folder when
+// temp lies in one (actionsFolder), for Profile.OtherTemps.
+func otherTemps(temp string) string {
+	if d := filepath.Dir(temp); strings.HasPrefix(filepath.Base(d), actionsFolderPrefix) && strings.HasPrefix(filepath.Base(temp), tempDirPattern) {
+		return d
+	}
+	return ""
 }
 
 // fill makes the next action's folder in the background, unless one is
@@ -63,10 +138,8 @@ func (t *tempAhead) take() (string, error) {
 // view.
 func (t *tempAhead) fill(roots []string) {
 	parent := filepath.Clean(os.TempDir())
-	for _, r := range roots {
-		if within(parent, r) {
-			return
-		}
+	if inRoots(parent, roots) {
+		return
 	}
 	t.mu.Lock()
 	if t.closed || t.making || t.dir != "" {
@@ -76,7 +149,10 @@ func (t *tempAhead) fill(roots []string) {
 	t.making = true
 	t.mu.Unlock()
 	go func() {
-		dir, err := os.MkdirTemp(parent, tempDirPattern)
+		dir, err := actionsFolder(parent)
+		if err == nil {
+			dir, err = os.MkdirTemp(dir, tempDirPattern)
+		}
 		var dev, ino uint64
 		if err == nil {
 			dev, ino, err = identity(dir)

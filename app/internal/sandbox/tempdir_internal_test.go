@@ -3,6 +3,9 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,11 +49,11 @@ func TestTempAheadTaken(t *testing.T) {
 	t.Cleanup(ta.close)
 	ta.fill(nil)
 	ahead := madeAhead(t, &ta)
-	got, err := ta.take()
+	got, err := ta.take(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != ahead || filepath.Dir(got) != tmp {
+	if got != ahead || filepath.Dir(got) != actionsIn(tmp) {
 		t.Fatalf("took %s, made ahead %s (TMPDIR %s)", got, ahead, tmp)
 	}
 	fi, err := os.Stat(got)
@@ -58,7 +61,7 @@ func TestTempAheadTaken(t *testing.T) {
 		t.Fatalf("the folder taken: %v, %v", fi, err)
 	}
 	// None made ahead: one is made at once.
-	again, err := ta.take()
+	again, err := ta.take(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +129,7 @@ func TestTempAheadTouched(t *testing.T) {
 			ta.fill(nil)
 			ahead := madeAhead(t, &ta)
 			c.change(t, ahead)
-			got, err := ta.take()
+			got, err := ta.take(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,8 +137,8 @@ func TestTempAheadTouched(t *testing.T) {
 			if got == ahead {
 				t.Fatalf("the folder made ahead was handed out after %s", c.name)
 			}
-			if filepath.Dir(got) != filepath.Clean(os.TempDir()) {
-				t.Errorf("the new folder %s is not in TMPDIR %s", got, os.TempDir())
+			if filepath.Dir(got) != actionsIn(os.TempDir()) {
+				t.Errorf("the new folder %s is not in TMPDIR's folder of actions' folders %s", got, actionsIn(os.TempDir()))
 			}
 			if names, err := os.ReadDir(got); err != nil || len(names) > 0 {
 				t.Errorf("the new folder holds %v (%v)", names, err)
@@ -161,7 +164,7 @@ func TestTempAheadNotInRoot(t *testing.T) {
 	if names, err := os.ReadDir(tmp); err != nil || len(names) > 0 {
 		t.Fatalf("made ahead in a root: %v (%v)", names, err)
 	}
-	got, err := ta.take()
+	got, err := ta.take([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +186,92 @@ func TestTempAheadClosed(t *testing.T) {
 	}
 	ta.fill(nil)
 	settled(t, &ta)
-	if names, err := os.ReadDir(os.TempDir()); err != nil || len(names) > 0 {
+	if names, err := os.ReadDir(actionsIn(os.TempDir())); err != nil || len(names) > 0 {
 		t.Errorf("made ahead after close: %v (%v)", names, err)
+	}
+}
+
+// actionsIn is the folder of this user's actions' folders in tmp.
+func actionsIn(tmp string) string {
+	return filepath.Join(filepath.Clean(tmp), actionsFolderPrefix+strconv.Itoa(os.Getuid()))
+}
+
+// TestActionsFolder: every action's temporary folder lies in one folder of
+// this user's alone (mode 0700), which a profile can refuse whole
+// (OtherTemps) but for the action's own. One that is there but is a link,
+// of another mode or a file is refused, with what it is and what to do,
+// and nothing is made in it.
+func TestActionsFolder(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var ta tempAhead
+	t.Cleanup(ta.close)
+	got, err := ta.take(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(actionsIn(tmp))
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the actions' folder: %v, %v", fi, err)
+	}
+	if filepath.Dir(got) != actionsIn(tmp) {
+		t.Errorf("the action's folder %s is not in %s", got, actionsIn(tmp))
+	}
+	p, err := Derive(Settings{Home: t.TempDir()}, KindCommand, Grant{}, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.OtherTemps, []string{actionsIn(tmp)}) {
+		t.Errorf("OtherTemps %q, want the actions' folder %s", p.OtherTemps, actionsIn(tmp))
+	}
+	if p, err := Derive(Settings{Home: t.TempDir()}, KindCommand, Grant{}, t.TempDir()); err != nil || p.OtherTemps != nil {
+		t.Errorf("a temporary folder of no actions' folder: OtherTemps %q, %v", p.OtherTemps, err)
+	}
+
+	outside := t.TempDir()
+	for name, plant := range map[string]func(dir string) error{
+		"a link":    func(dir string) error { return os.Symlink(outside, dir) },
+		"mode 0755": func(dir string) error { return os.Mkdir(dir, 0o755) },
+		"mode 0777": func(dir string) error { return os.Mkdir(dir, 0o777) },
+		"a file":    func(dir string) error { return os.WriteFile(dir, nil, 0o600) },
+		"a link to ours": func(dir string) error {
+			real := filepath.Join(filepath.Dir(dir), "real")
+			if err := os.Mkdir(real, 0o700); err != nil {
+				return err
+			}
+			return os.Symlink(real, dir)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			if err := plant(actionsIn(tmp)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(actionsIn(tmp), 0o777); err != nil && name == "mode 0777" {
+				t.Fatal(err) // past the umask
+			}
+			var ta tempAhead
+			t.Cleanup(ta.close)
+			got, err := ta.take(nil)
+			if err == nil {
+				os.RemoveAll(got)
+				t.Fatalf("an action's folder was made in %s: %s", name, got)
+			}
+			if !strings.Contains(err.Error(), actionsIn(tmp)) || !strings.Contains(err.Error(), "set TMPDIR") {
+				t.Errorf("the error does not say which folder and what to do: %v", err)
+			}
+			ta.fill(nil)
+			settled(t, &ta)
+			ta.mu.Lock()
+			ahead := ta.dir
+			ta.mu.Unlock()
+			if ahead != "" {
+				t.Errorf("a folder was made ahead in %s: %s", name, ahead)
+			}
+			if names, _ := os.ReadDir(outside); len(names) > 0 {
+				t.Errorf("made in what the link leads to: %v", names)
+			}
+		})
 	}
 }

@@ -154,6 +154,11 @@ type Profile struct {
 	Unasked bool `json:"unasked,omitempty"`
 	// TempDir is its own temporary folder (TMPDIR).
 	TempDir string `json:"tempDir"`
+	// OtherTemps, when TempDir lies in it, is the folder holding every
+	// action's temporary folder (and what it resolves to): never reached
+	// but through TempDir. Linux's Landlock grants none of it anyway;
+	// macOS's Seatbelt, which reads everywhere, refuses it.
+	OtherTemps []string `json:"otherTemps,omitempty"`
 	// Env is its environment.
 	Env []string `json:"env"`
 	// Limits are the resource bounds its program starts under, and

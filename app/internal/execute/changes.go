@@ -584,7 +584,8 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // plants says why c plants code the person would run later ("" when it
 // does not): its path is a persistence place (sanitize.Config.Plants) or
 // where a place of the home leads through a link (linked.go), a file git's
-// configuration includes (gitinclude.go), it is a new
+// configuration includes (gitinclude.go), a file a start-up file loads
+// (sourced.go), it is a new
 // .git, it lies in or makes a git folder of another name (gitdir.go), it
 // is a regular file that gains an executable bit, or it replaces a program
 // with other code without one (program.go). A removal plants
@@ -604,6 +605,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 		return why
 	}
 	if why := look.includedWhy(e, c); why != "" {
+		return why
+	}
+	if why := look.sourcedWhy(e, c); why != "" {
 		return why
 	}
 	if why := look.git.why(c, mode); why != "" {

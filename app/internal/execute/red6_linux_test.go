@@ -1,0 +1,90 @@
+//go:build linux
+
+package execute_test
+
+import (
+	"testing"
+)
+
+// A seventh red team's attacks from inside an unasked action, at the
+// default level with no approval ever given. Each payload is in
+// testdata/review/red6.json and runs unasked through the real sandbox in
+// a home made in a temporary folder (newRedRig); nobody keeps what is held.
+
+// payload6 returns the argv of the payload name of red6.json.
+func payload6(t *testing.T, name string) []string { return payloadIn(t, "red6.json", name) }
+
+// sourcedRig is a home whose start-up files source files kept in
+// ~/Documents, the sandbox root: a dotfiles folder the .zshrc, .bashrc,
+// .tmux.conf and .vimrc read, and a project whose .envrc (already allowed
+// by direnv) loads a local .envrc, a dotenv file, a flake's dev shell and
+// a shared script. Another project's .envrc names the same files only in
+// comments.
+func sourcedRig(t *testing.T) *redRig {
+	return newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		".zshrc": {"export ZSH_THEME=x\n[[ -f ~/Documents/dotfiles/aliases.zsh ]] && source ~/Documents/dotfiles/aliases.zsh\n" +
+			"for f in $HOME/Documents/dotfiles/zsh.d/*.zsh; do\n  . \"$f\"\ndone\n", 0o644},
+		".bashrc":                        {"FZF_FILE=\"${HOME}/Documents/dotfiles/fzf.bash\"\nif [ -f \"$FZF_FILE\" ]; then . \"$FZF_FILE\"; fi\n", 0o644},
+		".tmux.conf":                     {"set -g mouse on\nsource-file ~/Documents/dotfiles/tmux.conf\n", 0o644},
+		".vimrc":                         {"set nocompatible\nsource ~/Documents/dotfiles/vim/extra.vim\n", 0o644},
+		"Documents/dotfiles/aliases.zsh": {"alias ll='ls -l'\n", 0o644},
+		"Documents/dotfiles/tmux.conf":   {"set -g history-limit 10000\n", 0o644},
+		"Documents/proj/.envrc": {"source_env_if_exists .envrc.local\ndotenv_if_exists .env.dev\nuse flake\n" +
+			"source_env ./scripts/dev.envrc\nPATH_add bin\n", 0o644},
+		"Documents/proj/flake.nix":  {"{ outputs = { ... }: { }; }\n", 0o644},
+		"Documents/proj/main.go":    {"package main\n\nfunc main() {}\n", 0o644},
+		"Documents/quiet/.envrc":    {"# source_env_if_exists .envrc.local\n# use nix\nexport GOFLAGS=-mod=vendor\n", 0o644},
+		"Documents/quiet/README.md": {"quiet\n", 0o644},
+	})
+}
+
+// TestRed6SourcedByStartupFiles: a start-up file the person already has
+// (a .zshrc, a .bashrc, a .tmux.conf, a .vimrc, a project's .envrc that
+// direnv was allowed to load) reads other files by name: source and "."
+// (directly, through a variable, or for each file a loop's glob finds),
+// tmux's source-file, direnv's source_env, source_env_if_exists and
+// dotenv (whose PROMPT_COMMAND and LD_PRELOAD the shell then runs), and
+// "use flake", whose flake.nix's shellHook runs at every cd into the
+// folder. direnv does not ask again when a file its .envrc loads changes.
+// So each of those files is code the person runs later, unasked, though
+// no table names it: each is held like the start-up file that reads it.
+func TestRed6SourcedByStartupFiles(t *testing.T) {
+	r := sourcedRig(t)
+	argv := payload6(t, "files start-up files source")
+	before := map[string]string{}
+	for i := 3; i+1 < len(argv); i += 2 {
+		rel := "Documents/" + argv[i]
+		old := r.read(rel)
+		if old == "<missing>" {
+			old = ""
+		}
+		before[rel] = old
+	}
+	res, held, err := r.runArgv(t, "files start-up files source", argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	r.heldOrAbsent(t, held, before)
+}
+
+// TestRed6SourcedLookalikes: files beside those of
+// TestRed6SourcedByStartupFiles that no start-up file reads (a note that
+// mentions source_env, a build script, a .envrc.local whose .envrc names
+// it only in a comment, a shell.nix no "use nix" loads, a file the loop's
+// glob does not match) land unasked, without the person.
+func TestRed6SourcedLookalikes(t *testing.T) {
+	r := sourcedRig(t)
+	argv := payload6(t, "look-alikes of sourced files")
+	res, held, err := r.runArgv(t, "look-alikes of sourced files", argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	if len(held) > 0 {
+		t.Errorf("look-alikes were held for the person: %q", held)
+	}
+	for i := 3; i+1 < len(argv); i += 2 {
+		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
+			t.Errorf("%s did not land: %q", argv[i], got)
+		}
+	}
+}

@@ -67,6 +67,86 @@ func TestRed6SourcedByStartupFiles(t *testing.T) {
 	r.heldOrAbsent(t, held, before)
 }
 
+// restrictRig is a home whose projects in ~/Documents keep settings that
+// stop their tools from running code: npm's and yarn's install scripts
+// off, pip taking built wheels only (no setup.py run), Cargo's build
+// scripts sandboxed by a wrapper; and files whose removal widens nothing.
+// (A .npmrc or .yarnrc.yml saying the same is hidden from the action, as
+// one may hold a token: it cannot remove them.)
+func restrictRig(t *testing.T) *redRig {
+	return newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+		"Documents/app/.npmrc":                          {"ignore-scripts=true\n", 0o644},
+		"Documents/app/README.md":                       {"app\n", 0o644},
+		"Documents/app/node_modules/left-pad/index.js":  {"module.exports = (s) => s\n", 0o644},
+		"Documents/py/pip.conf":                         {"[install]\nonly-binary = :all:\n", 0o644},
+		"Documents/py/__pycache__/util.cpython-312.pyc": {"\x00\x00", 0o644},
+		"Documents/py/.git/MERGE_MSG":                   {"Merge branch 'x'\n", 0o644},
+		"Documents/py/uv.toml":                          {"no-build = true\n", 0o644},
+		"Documents/web/notes.txt":                       {"notes\n", 0o644},
+		"Documents/rs/.cargo/config.toml":               {"[build]\nrustc-wrapper = \"/usr/local/bin/sandboxed-rustc\"\n", 0o644},
+		"Documents/rs/Cargo.toml":                       {"[package]\nname = \"rs\"\n", 0o644},
+	})
+}
+
+// TestRed6RestrictingSettingsRemoved: removing a project's pip.conf that
+// takes built wheels only, a uv.toml with no-build = true or a Cargo
+// config whose wrapper confines the build turns on the code the next
+// install or build runs (every source package's setup.py, build scripts). The removal plants code
+// as much as an edit to the file would, and the Trash does not help: the
+// install runs before anyone looks. So it is held like an edit.
+func TestRed6RestrictingSettingsRemoved(t *testing.T) {
+	r := restrictRig(t)
+	name := "settings that restrict what runs, removed"
+	argv := payload6(t, name)
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	for _, rel := range argv[3:] {
+		if !r.exists("Documents/" + rel) {
+			t.Errorf("Documents/%s was removed without the person: what it turned off runs at the next install (held: %q)", rel, held)
+		}
+	}
+
+	// Kept by the person, the removals land, the old files in the Trash.
+	r = restrictRig(t)
+	if _, held, err = r.runArgvKeep(t, name, argv, "Documents", true); err != nil || len(held) != len(argv[3:]) {
+		t.Fatalf("kept: held %q, err %v", held, err)
+	}
+	for _, rel := range argv[3:] {
+		if r.exists("Documents/" + rel) {
+			t.Errorf("Documents/%s was kept removed by the person, and is still there", rel)
+		}
+	}
+	if !r.inTrash(t, "no-build = true\n") {
+		t.Errorf("the removed uv.toml is not in the Trash")
+	}
+}
+
+// TestRed6RemovalsThatWidenNothing: removing installed or compiled code,
+// git's own state and plain files lands unasked (their old versions in
+// the Trash).
+func TestRed6RemovalsThatWidenNothing(t *testing.T) {
+	r := restrictRig(t)
+	name := "removals that widen nothing"
+	argv := payload6(t, name)
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	if len(held) > 0 {
+		t.Errorf("removals were held for the person: %q", held)
+	}
+	for _, rel := range argv[3:] {
+		if r.exists("Documents/" + rel) {
+			t.Errorf("Documents/%s is still there", rel)
+		}
+	}
+	if !r.inTrash(t, "notes\n") {
+		t.Errorf("the removed notes.txt is not in the Trash")
+	}
+}
+
 // TestRed6SourcedLookalikes: files beside those of
 // TestRed6SourcedByStartupFiles that no start-up file reads (a note that
 // mentions source_env, a build script, a .envrc.local whose .envrc names

@@ -146,15 +146,22 @@ func (l *plantLook) sourcedWhy(e *Executor, c sandbox.Change) string {
 		}
 	}
 	for _, f := range s.files {
-		hit := f.path == c.Path
-		if f.glob {
-			hit, _ = filepath.Match(f.path, c.Path)
-		}
-		if hit {
+		if f.names(c.Path) {
 			return "code that " + f.by + " loads (" + f.how + "), run wherever it runs"
 		}
 	}
 	return ""
+}
+
+// names reports whether the file or glob f names p, comparing without
+// case where the file system does (a .zshrc's source ~/Documents/Dotfiles/a
+// reads ~/Documents/dotfiles/a on macOS).
+func (f sourcedFile) names(p string) bool {
+	if !f.glob {
+		return changeKey(f.path) == changeKey(p)
+	}
+	ok, _ := filepath.Match(changeKey(f.path), changeKey(p))
+	return ok
 }
 
 func newSourcing(e *Executor, changes []sandbox.Change) *sourcing {

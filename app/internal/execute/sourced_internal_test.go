@@ -61,3 +61,29 @@ func FuzzLoadsOf(f *testing.F) {
 		}
 	})
 }
+
+// TestSourcedNames: a loaded file or glob names a change's path as the
+// file system compares them: without case on macOS.
+func TestSourcedNames(t *testing.T) {
+	defer func(old bool) { foldCase = old }(foldCase)
+	tests := []struct {
+		f    sourcedFile
+		p    string
+		fold bool
+		want bool
+	}{
+		{sourcedFile{path: "/h/D/dotfiles/a.zsh"}, "/h/D/dotfiles/a.zsh", false, true},
+		{sourcedFile{path: "/h/D/Dotfiles/a.zsh"}, "/h/D/dotfiles/a.zsh", false, false},
+		{sourcedFile{path: "/h/D/Dotfiles/a.zsh"}, "/h/D/dotfiles/a.zsh", true, true},
+		{sourcedFile{path: "/h/D/zsh.d/*.zsh", glob: true}, "/h/D/zsh.d/x.zsh", false, true},
+		{sourcedFile{path: "/h/D/zsh.d/*.zsh", glob: true}, "/h/D/ZSH.d/x.ZSH", true, true},
+		{sourcedFile{path: "/h/D/zsh.d/*.zsh", glob: true}, "/h/D/zsh.d/x.txt", true, false},
+		{sourcedFile{path: "/h/D/zsh.d/*.zsh", glob: true}, "/h/D/zsh.d/sub/x.zsh", true, false},
+	}
+	for _, tt := range tests {
+		foldCase = tt.fold
+		if got := tt.f.names(tt.p); got != tt.want {
+			t.Errorf("%+v.names(%q) with fold %v = %v, want %v", tt.f, tt.p, tt.fold, got, tt.want)
+		}
+	}
+}

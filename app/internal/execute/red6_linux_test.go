@@ -3,6 +3,8 @@
 package execute_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +67,42 @@ func TestRed6SourcedByStartupFiles(t *testing.T) {
 		t.Fatalf("run: %v (%+v)", err, res)
 	}
 	r.heldOrAbsent(t, held, before)
+}
+
+// TestRed6ShellRunsOnItsOwn: where the home is a sandbox root, the files
+// shells run from it beside their start-up files: bash-completion's
+// ~/.bash_completion (at every bash start) and user completions (at a
+// command's first completion), zsh's completion dump (.zcompdump, and
+// oh-my-zsh's .zcompdump-HOST-VERSION, sourced by compinit at every
+// start) and compiled twins (.zshrc.zwc runs instead of .zshrc when
+// newer), fish's completions. Each is held like a .zshrc; look-alike names
+// land.
+func TestRed6ShellRunsOnItsOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		held bool
+	}{{"what shells run on their own", true}, {"look-alikes of what shells run", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRedRig(t, []string{"~"}, nil)
+			argv := payload6(t, tc.name)
+			res, held, err := r.runArgv(t, tc.name, argv, "")
+			if err != nil {
+				t.Fatalf("run: %v (%+v)", err, res)
+			}
+			for i := 3; i+1 < len(argv); i += 2 {
+				landed := r.read(argv[i]) == argv[i+1]
+				isHeld := slices.ContainsFunc(held, func(h string) bool { return h == argv[i] || strings.HasPrefix(argv[i], h+"/") })
+				switch {
+				case tc.held && landed:
+					t.Errorf("%s landed without the person: a shell runs it (held: %q)", argv[i], held)
+				case tc.held && !isHeld:
+					t.Errorf("%s was not held (held: %q)", argv[i], held)
+				case !tc.held && (!landed || isHeld):
+					t.Errorf("%s did not land unasked (held: %q)", argv[i], held)
+				}
+			}
+		})
+	}
 }
 
 // restrictRig is a home whose projects in ~/Documents keep settings that

@@ -324,6 +324,9 @@ func loadsOf(text, dir, home string) []load {
 		}
 		args := slices.DeleteFunc(slices.Clone(cmd[1:]), func(a string) bool { return a == "=" })
 		for _, name := range loadedNames(kind, args) {
+			if strings.ContainsAny(name, "`") || strings.Contains(name, "<(") || strings.Contains(name, ">(") {
+				continue // a command's output: no file this reading can name
+			}
 			for _, v := range expandWord(name, vars, dir, home) {
 				if !filepath.IsAbs(v) {
 					v = filepath.Join(dir, v)
@@ -493,7 +496,7 @@ func varAt(s string) (name, rest, def string, ok bool) {
 
 // commandsOf splits text into commands, each a list of words: a shell's
 // reading (quotes removed, comments dropped, lines continued with a
-// backslash, $(…) and ${…} kept in their word), split also at ; & | ) { }
+// backslash, $(…), <(…) and ${…} kept in their word), split also at ; & | ) { }
 // , and at line ends, and words at "(". A word that
 // only separates (;, &&, then …) starts a new command.
 func commandsOf(text string) [][]string {
@@ -533,7 +536,7 @@ func commandsOf(text string) [][]string {
 				i++
 			}
 			endCmd()
-		case ch == '$' && i+1 < len(text) && (text[i+1] == '{' || text[i+1] == '('):
+		case opensSub(text[i:]):
 			end := strings.IndexByte(text[i:], map[byte]byte{'{': '}', '(': ')'}[text[i+1]])
 			if end < 0 {
 				end = len(text) - i - 1
@@ -552,4 +555,15 @@ func commandsOf(text string) [][]string {
 	}
 	endCmd()
 	return cmds
+}
+
+// opensSub reports whether s starts a $(…), ${…}, <(…) or >(…), which
+// commandsOf keeps whole in its word.
+func opensSub(s string) bool {
+	for _, p := range []string{"$(", "${", "<(", ">("} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -32,6 +32,7 @@ func TestLoadsOf(t *testing.T) {
 		{"continued line", "source \\\n  ~/c.sh\n", []string{"/h/c.sh"}},
 		{"comments load nothing", "# source_env .envrc.local\necho source x # . y\n", nil},
 		{"unknown variables load nothing", "source $ZSH/oh-my-zsh.sh\n. \"$(brew --prefix)/x.sh\"\n", nil},
+		{"commands' output loads nothing", "source <(kubectl completion zsh)\nsource `brew --prefix`/x.sh\n", nil},
 		{"words that are no command", "export GOFLAGS=-mod=vendor\necho source\nalias s=source\n", nil},
 	}
 	for _, tt := range tests {

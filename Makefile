@@ -217,6 +217,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk:FuzzDSL \
 	  ./app/internal/risk:FuzzRunFiles \
 	  ./app/internal/execute:FuzzPEMPrivateKey \
+	  ./app/internal/execute:FuzzLoadsOf \
 	  ./app/internal/risk/interp:FuzzScan \
 	  ./app/internal/risk/shell:FuzzClientText \
 	  ./app/internal/risk/shell:FuzzTmuxText \

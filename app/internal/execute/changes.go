@@ -584,14 +584,18 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // plants says why c plants code the person would run later ("" when it
 // does not): its path is a persistence place (sanitize.Config.Plants) or
 // where a place of the home leads through a link (linked.go), a file git's
-// configuration includes (gitinclude.go), it is a new
+// configuration includes (gitinclude.go), a file a start-up file loads
+// (sourced.go), it is a new
 // .git, it lies in or makes a git folder of another name (gitdir.go), it
 // is a regular file that gains an executable bit, or it replaces a program
-// with other code without one (program.go). A removal plants
-// nothing (what it removes is in the Trash), nor does a folder whose
-// permissions did not change.
+// with other code without one (program.go). A removal plants when it
+// removes a settings file at such a place (removedSettings); a folder
+// whose permissions did not change plants nothing.
 func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
-	if c.Kind == sandbox.Removed || metadataNoop(c, mode) {
+	if c.Kind == sandbox.Removed {
+		return e.removedSettings(c)
+	}
+	if metadataNoop(c, mode) {
 		return ""
 	}
 	if strings.EqualFold(filepath.Base(c.Path), ".git") {
@@ -604,6 +608,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 		return why
 	}
 	if why := look.includedWhy(e, c); why != "" {
+		return why
+	}
+	if why := look.sourcedWhy(e, c); why != "" {
 		return why
 	}
 	if why := look.git.why(c, mode); why != "" {
@@ -620,6 +627,36 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 	}
 	return e.unbitsProgram(c, mode)
 }
+
+// removedSettings says why the removal c plants ("" when it does not).
+// A settings file at a persistence place may be what stops its tool from
+// running code: a pip.conf or uv.toml that takes built wheels only (no
+// setup.py run), a Cargo config whose wrapper confines the build, a
+// .envrc that unsets what a parent's sets. Its removal turns on what it
+// turned off at the next install or build, before anyone looks in the
+// Trash, so it is held like an edit. Removing a folder, installed or
+// compiled code (node_modules, site-packages, __pycache__ …) or git's own
+// files (a merge's message, a lock) turns nothing on: those land.
+func (e *Executor) removedSettings(c sandbox.Change) string {
+	if !c.Was.IsRegular() && c.Was&fs.ModeSymlink == 0 {
+		return ""
+	}
+	z, ok := e.Paths.Plants(c.Path)
+	if !ok {
+		return ""
+	}
+	for _, el := range strings.Split(c.Path, "/") {
+		el = strings.ToLower(el)
+		if strings.HasSuffix(el, ".git") || strings.HasSuffix(el, ".pyc") || slices.Contains(installedCode, el) {
+			return ""
+		}
+	}
+	return "removes " + z.Detail + ": what it turns off runs at the next use"
+}
+
+// installedCode are the folders of installed and compiled code in the
+// persistence table, whose files' removal removes code and turns on none.
+var installedCode = []string{"node_modules", "site-packages", "dist-packages", "__pypackages__", "__pycache__"}
 
 // metadataNoop reports whether c is a folder said to have changed whose
 // type and permission bits are what they were: nothing to apply.

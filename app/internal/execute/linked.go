@@ -45,6 +45,7 @@ type plantLook struct {
 	view     *afterView       // the roots as the action left them (linkview.go)
 	walked   int              // entries placeBelow looked at, for the whole list
 	includes *gitIncludes     // the files git's configuration includes (gitinclude.go), found on first need
+	sourced  *sourcing        // the files start-up files load (sourced.go), found on first need
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {

@@ -21,6 +21,7 @@ func TestPlaceRegex(t *testing.T) {
 		{sanitize.PersistencePlace{Elems: []string{"*.git", "hooks"}}, `/[^/]*\.[gG][iI][tT]/[hH][oO][oO](k|K|KELVIN)(s|S|ſ)(/|$)`},
 		{sanitize.PersistencePlace{Elems: []string{"site-packages", "*.pth"}}, `/(s|S|ſ)[iI][tT][eE]-[pP][aA][cC](k|K|KELVIN)[aA][gG][eE](s|S|ſ)/[^/]*\.[pP][tT][hH](/|$)`},
 		{sanitize.PersistencePlace{Under: "/Users/a b", Elems: []string{"*", "x+y"}}, `^/[uU](s|S|ſ)[eE][rR](s|S|ſ)/[aA] [bB]/[^/]+/[xX]\+[yY](/|$)`},
+		{sanitize.PersistencePlace{Under: "/Users/a", Elems: []string{".zc*"}}, `^/[uU](s|S|ſ)[eE][rR](s|S|ſ)/[aA]/\.[zZ][cC][^/]*(/|$)`},
 	} {
 		tc.want = strings.ReplaceAll(tc.want, "KELVIN", "\u212a")
 		got, err := placeRegex(tc.pl)

@@ -137,8 +137,9 @@ var gitMarkers = []string{"HEAD", "commondir"}
 // placeRegex returns the regular expression of one place: anchored at the
 // start of the path when the place starts in a folder, at any element
 // otherwise; names compared as a Mac's file system compares them (foldName);
-// "*" any one element, "*x" any element ending in x; then the end of the
-// path or a slash (the place covers what lies under it).
+// "*" any one element, "*x" any element ending in x, "x*" any element
+// starting with x; then the end of the path or a slash (the place covers
+// what lies under it).
 func placeRegex(pl sanitize.PersistencePlace) (string, error) {
 	var b strings.Builder
 	switch pl.Under {
@@ -165,11 +166,15 @@ func placeRegex(pl sanitize.PersistencePlace) (string, error) {
 			b.WriteString("[^/]*")
 			e = e[1:]
 		}
-		f, err := foldName(e)
+		prefix := strings.HasSuffix(e, "*")
+		f, err := foldName(strings.TrimSuffix(e, "*"))
 		if err != nil {
 			return "", fmt.Errorf("sandbox: the persistence place %s: %w", pl.Entry, err)
 		}
 		b.WriteString(f)
+		if prefix {
+			b.WriteString("[^/]*")
+		}
 	}
 	b.WriteString("(/|$)")
 	return b.String(), nil

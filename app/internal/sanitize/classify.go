@@ -172,11 +172,13 @@ func (m *model) classifyInput(abs string) (keyed, bool) {
 }
 
 // pelem is one element of a compiled pattern: a key, any one element
-// ("*"), or any element whose key ends with a suffix ("*.git").
+// ("*"), any element whose key ends with a suffix ("*.git"), or any
+// element whose key starts with a prefix (".zcompdump*").
 type pelem struct {
 	key    string
 	any    bool
 	suffix bool
+	prefix bool
 }
 
 func (e pelem) match(key string) bool {
@@ -185,6 +187,8 @@ func (e pelem) match(key string) bool {
 		return true
 	case e.suffix:
 		return strings.HasSuffix(key, e.key)
+	case e.prefix:
+		return strings.HasPrefix(key, e.key)
 	}
 	return e.key == key
 }
@@ -202,7 +206,8 @@ func compile(p string, key func(string) string) pattern {
 }
 
 // compileGlob is compile for the tables, where an element "*" is any
-// element and "*suffix" any element ending in suffix.
+// element, "*suffix" any element ending in suffix and "prefix*" any
+// element starting with prefix.
 func compileGlob(p string, key func(string) string) pattern {
 	var pat pattern
 	for _, e := range elems(p) {
@@ -211,6 +216,8 @@ func compileGlob(p string, key func(string) string) pattern {
 			pat = append(pat, pelem{any: true})
 		case strings.HasPrefix(e, "*"):
 			pat = append(pat, pelem{key: key(e[1:]), suffix: true})
+		case strings.HasSuffix(e, "*"):
+			pat = append(pat, pelem{key: key(e[:len(e)-1]), prefix: true})
 		default:
 			pat = append(pat, pelem{key: key(e)})
 		}

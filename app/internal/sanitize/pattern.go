@@ -137,7 +137,7 @@ func (m *model) listPlaces() (own, cred, sys []place) {
 			}
 			literal := true
 			for _, x := range e.rel {
-				if x.any || x.suffix {
+				if x.any || x.suffix || x.prefix {
 					literal = false
 				}
 				keys = append(keys, x.key)

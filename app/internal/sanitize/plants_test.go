@@ -59,6 +59,18 @@ func TestPlants(t *testing.T) {
 		{"/Users/alice/Documents/jv/gradle/libs.versions.toml", false, ""},
 		{"/Users/alice/Documents/notes/mimeapps.md", false, ""},
 
+		// A seventh red team's: what shells run on their own, a prefix
+		// entry among them, beside look-alikes.
+		{"/Users/alice/.bash_completion", true, "~/.bash_completion"},
+		{"/Users/alice/.local/share/bash-completion/completions/git", true, "~/.local/share/bash-completion"},
+		{"/Users/alice/.zcompdump", true, "~/.zcompdump*"},
+		{"/Users/alice/.ZCompDump-laptop-5.9", true, "~/.zcompdump*"},
+		{"/Users/alice/Documents/dotfiles/zshrc.zwc", true, "~/Documents/dotfiles/zshrc.zwc"},
+		{"/Users/alice/.config/fish/completions/git.fish", true, "~/.config/fish/completions"},
+		{"/Users/alice/Documents/.zcompdump", false, ""},
+		{"/Users/alice/Documents/zcompdump.txt", false, ""},
+		{"/Users/alice/.local/share/bash-completion-notes", false, ""},
+
 		// What git writes at every commit is data.
 		{"/Users/alice/Documents/proj/.git/objects/ab/cdef", false, ""},
 		{"/Users/alice/Documents/proj/.git/objects", false, ""},

@@ -35,8 +35,9 @@ type PersistencePlace struct {
 	Under string
 	// Elems are the path elements after Under: a name as the table writes
 	// it (matched as the file system compares names: case-insensitively on
-	// a Mac), "*" for any one element, or "*" and a suffix for any element
-	// that ends in that suffix ("*.git").
+	// a Mac), "*" for any one element, "*" and a suffix for any element
+	// that ends in that suffix ("*.git"), or a prefix and "*" for any
+	// element that starts with it (".zcompdump*").
 	Elems []string
 	// Entry is the table's entry ("~/.zshrc", "**/*.git/hooks"), and What
 	// what lies there ("a shell start-up file").

@@ -8,7 +8,8 @@ package sanitize
 // other home: /Users/*, /home/*, the home's siblings, /var/root, /root) or
 // "**/" (at any depth, in any folder). An element "*" is any one element;
 // "*.git" is any element ending in ".git" (".git" itself, or a bare
-// repository such as "proj.git").
+// repository such as "proj.git"); ".zcompdump*" any element starting with
+// ".zcompdump".
 //
 // Names are compared as APFS compares them (case- and
 // normalisation-insensitively; see fold.go), so each entry is written once,
@@ -513,6 +514,19 @@ var persistenceZone = []entry{
 	{"~/Library/Application Support/Sublime Text/Packages", "Sublime Text's packages, Python loaded at every start"},
 	{"~/Library/Application Support/Sublime Text 3/Packages", "Sublime Text's packages, Python loaded at every start"},
 	{"~/.atom", "Atom's init script and packages, run at every start"},
+	// A seventh red team's finds (TestRed6ShellRunsOnItsOwn): what the
+	// shells run from the home beside their start-up files. bash-completion
+	// sources ~/.bash_completion at every start and a command's file of
+	// its user folder at its first completion; zsh's compinit sources its
+	// dump (.zcompdump, or oh-my-zsh's .zcompdump-HOST-VERSION) at every
+	// start, and zsh runs a file's compiled twin (NAME.zwc) instead of it
+	// when that is newer; fish runs a command's completions file at its
+	// first completion.
+	{"~/.bash_completion", "bash-completion's user file, sourced at every bash start"},
+	{"~/.local/share/bash-completion", "bash-completion's user completions, each sourced at its command's first completion"},
+	{"~/.zcompdump*", "zsh's completion dump, sourced by compinit at every zsh start"},
+	{"**/*.zwc", "compiled zsh code, run instead of the file it is named after when it is newer"},
+	{"~/.config/fish/completions", "fish's completions, each run at its command's first completion"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

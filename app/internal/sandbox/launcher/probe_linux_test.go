@@ -71,15 +71,19 @@ func TestProbeFailsClosedWithoutOverlay(t *testing.T) {
 		}
 		return p
 	}
+	// Both written before either starts anything: a file still open for
+	// writing in a process forked meanwhile (the warm launchers started
+	// in the background) cannot be run ("text file busy").
+	control, broken := wrapper(""), wrapper(breakOverlayEnv+"=1 ")
 	// The control: the same wrapper, overlayfs left alone.
-	ok, err := sandbox.New(s, wrapper(""))
+	ok, err := sandbox.New(s, control)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := ok.Available(); err != nil {
 		t.Fatalf("through the wrapper the sandbox does not start: %v", err)
 	}
-	box, err := sandbox.New(s, wrapper(breakOverlayEnv+"=1 "))
+	box, err := sandbox.New(s, broken)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,16 +98,16 @@ func BenchmarkGitStores(b *testing.B) {
 		b.Run("first/"+kind, func(b *testing.B) {
 			for b.Loop() {
 				s := gitStores{now: later, time: time.Minute}
-				if h := s.hide(found); len(h) != 0 {
+				if h := s.hide(gitFinds{repos: found}); len(h) != 0 {
 					b.Fatalf("hidden: %+v", h)
 				}
 			}
 		})
 		b.Run("cached/"+kind, func(b *testing.B) {
 			s := gitStores{now: later, time: time.Minute}
-			s.hide(found)
+			s.hide(gitFinds{repos: found})
 			for b.Loop() {
-				if h := s.hide(found); len(h) != 0 {
+				if h := s.hide(gitFinds{repos: found}); len(h) != 0 {
 					b.Fatalf("hidden: %+v", h)
 				}
 			}

@@ -71,6 +71,7 @@ type indexedFolder struct {
 	secrets []string    // names of the regular files in it that rate.SecretFile knows (or holding a private key), and of its folders rate.SecretFolder knows
 	git     gitMarks    // what of a git folder it holds (gitstore.go)
 	checked []keyCheck  // the regular files whose content holdsPrivateKey read
+	data    []string    // names of the regular files holding git's objects outside a store (gitbundle.go)
 }
 
 // keyCheck is a file of a folder whose content holdsPrivateKey read when
@@ -251,18 +252,22 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 // listed, makes of the folder f: a secret when its name says so
 // (rate.SecretFile) or its content holds a private key (holdsPrivateKey,
 // pub saying its NAME.pub is beside it), the second remembered in
-// f.checked.
+// f.checked; or git's objects kept outside a store, a bundle or a pack
+// (gitDataKind), in f.data.
 func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	if _, secret := rate.SecretFile(name); secret {
 		f.secrets = append(f.secrets, name)
 		return
 	}
-	if keyHead(dir, name, pub) == 0 {
-		return
+	if keyHead(dir, name, pub) != 0 {
+		f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: fileStamp(dir, name, listed)})
+		if holdsPrivateKey(dir, name, pub) {
+			f.secrets = append(f.secrets, name)
+			return
+		}
 	}
-	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: fileStamp(dir, name, listed)})
-	if holdsPrivateKey(dir, name, pub) {
-		f.secrets = append(f.secrets, name)
+	if looksForGitData(dir, name) && gitDataKind(dir, name) != notGitData {
+		f.data = append(f.data, name)
 	}
 }
 

@@ -77,6 +77,9 @@ func TestRed5GitBundle(t *testing.T) {
 	if strings.Contains(out, gitSecretBundle) {
 		t.Errorf("HOLE: git clone of a bundle in the root, unasked, printed the .env its history holds: %q", out[max(0, len(out)-600):])
 	}
+	if !strings.Contains(out, "Airlock hid ~/Documents/backup.bundle") || !strings.Contains(out, "its history holds a file named .env") {
+		t.Errorf("the result does not say the bundle was hidden and why: %q", out)
+	}
 }
 
 // TestRed5KeyPastedInPlace: the content check runs when a folder is

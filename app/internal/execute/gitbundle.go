@@ -43,9 +43,9 @@ import (
 type gitData uint8
 
 const (
-	notGitData gitData = iota
-	gitBundle              // "# v2 git bundle" or "# v3 git bundle"
-	gitPackFile            // "PACK", version 2 or 3
+	notGitData  gitData = iota
+	gitBundle           // "# v2 git bundle" or "# v3 git bundle"
+	gitPackFile         // "PACK", version 2 or 3
 )
 
 // gitDataHead is how much of a file gitDataKind reads.

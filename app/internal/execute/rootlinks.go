@@ -254,19 +254,30 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 // pub saying its NAME.pub is beside it), the second remembered in
 // f.checked; or git's objects kept outside a store, a bundle or a pack
 // (gitDataKind), in f.data.
+//
+// The file is opened once for both, its first bytes read once.
 func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	if _, secret := rate.SecretFile(name); secret {
 		f.secrets = append(f.secrets, name)
 		return
 	}
-	if keyHead(dir, name, pub) != 0 {
-		f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: fileStamp(dir, name, listed)})
-		if holdsPrivateKey(dir, name, pub) {
+	head, git := keyHead(dir, name, pub), looksForGitData(dir, name)
+	if head == 0 && !git {
+		return
+	}
+	st, b, ok := fileHead(dir, name, max(head, gitDataHead))
+	if head != 0 {
+		stamp := settledStamp(st, listed)
+		if !ok {
+			stamp = fileStamp(dir, name, listed)
+		}
+		f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
+		if ok && pemPrivateKey(b[:min(len(b), head)]) {
 			f.secrets = append(f.secrets, name)
 			return
 		}
 	}
-	if looksForGitData(dir, name) && gitDataKind(dir, name) != notGitData {
+	if git && kindOfHead(b) != notGitData {
 		f.data = append(f.data, name)
 	}
 }
@@ -280,7 +291,12 @@ func fileStamp(dir, name string, now time.Time) folderStamp {
 	if unix.Lstat(filepath.Join(dir, name), &st) != nil {
 		return folderStamp{}
 	}
-	s := stampOf(&st)
+	return settledStamp(stampOf(&st), now)
+}
+
+// settledStamp is the stamp s of a file, or zero when the file changed within
+// racyWindow of now.
+func settledStamp(s folderStamp, now time.Time) folderStamp {
 	if now.Sub(s.mtime) < racyWindow || now.Sub(s.ctime) < racyWindow {
 		return folderStamp{}
 	}

@@ -198,25 +198,35 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 	if head == 0 {
 		return false
 	}
+	_, b, ok := fileHead(dir, name, head)
+	return ok && pemPrivateKey(b)
+}
+
+// fileHead returns the first n bytes of the regular file name of dir,
+// read without following a link and without waiting on a FIFO put in its
+// place, no more than the file held when opened, and its stamp, taken
+// before they were read; false when it is no regular file or cannot be
+// opened.
+func fileHead(dir, name string, n int) (folderStamp, []byte, bool) {
 	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return false
+		return folderStamp{}, nil, false
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return false
+		return folderStamp{}, nil, false
 	}
-	buf := make([]byte, min(int64(head), st.Size))
-	n := 0
-	for n < len(buf) {
-		m, err := unix.Read(fd, buf[n:])
+	buf := make([]byte, min(int64(n), st.Size))
+	got := 0
+	for got < len(buf) {
+		m, err := unix.Read(fd, buf[got:])
 		if m <= 0 || err != nil {
 			break
 		}
-		n += m
+		got += m
 	}
-	return pemPrivateKey(buf[:n])
+	return stampOf(&st), buf[:got], true
 }
 
 // keyHead is how much holdsPrivateKey reads of the file name in dir: 0

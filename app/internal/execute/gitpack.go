@@ -29,7 +29,7 @@ const (
 	maxTreeObject = 16 << 20  // a tree, or a tree's delta, read whole
 	maxDeltaChain = 10_000    // deltas on the way to a tree's base (git writes 50 by default)
 	maxBaseCache  = 64 << 20  // bytes of trees kept as the bases of deltas
-	maxStoreBytes = 2 << 30   // bytes of trees inflated in one part of a store
+	maxStoreBytes = 2 << 30   // bytes inflated in one part of a store: of its trees, or of every object of a pack read without its index (gitbundle.go)
 	maxStoreItems = 2_000_000 // objects in one part of a store (a pack's entries take 40 bytes each)
 )
 
@@ -43,12 +43,13 @@ var errStoreBounds = errors.New("more than Airlock reads of a git object store")
 type storeBudget struct {
 	objects  int
 	bytes    int64
+	most     int64     // the bytes it started with, for the error's text
 	deadline time.Time // zero: none
 }
 
 // partBudget returns a part's budget ending at deadline.
 func partBudget(deadline time.Time) *storeBudget {
-	return &storeBudget{objects: maxStoreItems, bytes: maxStoreBytes, deadline: deadline}
+	return &storeBudget{objects: maxStoreItems, bytes: maxStoreBytes, most: maxStoreBytes, deadline: deadline}
 }
 
 // spend takes objects and bytes from the budget; it fails once either is
@@ -60,7 +61,7 @@ func (b *storeBudget) spend(objects int, bytes int64) error {
 	case b.objects < 0:
 		return fmt.Errorf("%w: over %d objects", errStoreBounds, maxStoreItems)
 	case b.bytes < 0:
-		return fmt.Errorf("%w: over %d bytes of trees", errStoreBounds, int64(maxStoreBytes))
+		return fmt.Errorf("%w: over %d bytes of objects inflated", errStoreBounds, b.most)
 	case !b.deadline.IsZero() && time.Now().After(b.deadline):
 		return errStoreTime
 	}

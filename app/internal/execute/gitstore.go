@@ -429,7 +429,7 @@ func (s *gitStores) part(p string, deadline time.Time, used map[string]bool, rea
 	}
 	budget := partBudget(deadline)
 	if s.bytes != 0 {
-		budget.bytes = s.bytes
+		budget.bytes, budget.most = s.bytes, s.bytes
 	}
 	secret, err := read(p, budget)
 	part := storePart{stamp: stamp, racy: racy || !stamped, secret: secret, err: err}

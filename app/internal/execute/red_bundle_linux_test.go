@@ -203,5 +203,5 @@ func TestRedGitBundleTooLarge(t *testing.T) {
 	if strings.Contains(out, bundleMark) {
 		t.Errorf("a bundle past the bounds was read unasked: %q", out)
 	}
-	wantHiddenFile(t, out, "backup.bundle", "more than Airlock reads of a git object store")
+	wantHiddenFile(t, out, "backup.bundle", "more than Airlock reads of a git object store: over 1048576 bytes of objects inflated")
 }

@@ -193,8 +193,7 @@ func secretInBundle(r io.ReaderAt, size int64, budget *storeBudget) (string, err
 			return "", fmt.Errorf("%w: a bundle's line names no %s object id: %q", errGitObject, h.name, truncate(id, 80))
 		}
 	}
-	p := newPackReader(io.NewSectionReader(r, at, size-at), size-at, h.size, budget)
-	return p.scanSecret(h)
+	return scanSecret(io.NewSectionReader(r, at, size-at), size-at, h, budget)
 }
 
 // truncate returns s, cut to n bytes.
@@ -210,19 +209,21 @@ func truncate(s string, n int) string {
 // not say its ids' size: it is read as SHA-1's, and as SHA-256's when its
 // objects do not then end at its checksum.
 func secretInLonePack(r io.ReaderAt, size int64, budget *storeBudget) (string, error) {
-	name, err := newPackReader(r, size, gitSHA1.size, budget).scanSecret(gitSHA1)
+	name, err := scanSecret(r, size, gitSHA1, budget)
 	if err == nil || errors.Is(err, errStoreBounds) || size < 12+int64(gitSHA256.size) {
 		return name, err
 	}
-	if name, err2 := newPackReader(r, size, gitSHA256.size, budget).scanSecret(gitSHA256); err2 == nil {
+	if name, err2 := scanSecret(r, size, gitSHA256, budget); err2 == nil {
 		return name, nil
 	}
 	return "", err
 }
 
-// scanSecret reads the pack from its start (scan), finds the bases of its
-// ref-deltas by their ids (h), then its trees as secretInPack does.
-func (p *packReader) scanSecret(h gitHash) (string, error) {
+// scanSecret reads the pack r of size bytes from its start (scan), finds
+// the bases of its ref-deltas by their ids (h), then its trees as
+// secretInPack does.
+func scanSecret(r io.ReaderAt, size int64, h gitHash, budget *storeBudget) (string, error) {
+	p := newPackReader(&window{r: r, size: size}, size, h.size, budget)
 	refs, err := p.scan()
 	if err != nil {
 		return "", err
@@ -306,7 +307,7 @@ func (p *packReader) skip(e *packEntry, w io.Writer) (int64, error) {
 	if w == nil {
 		w = io.Discard
 	}
-	c := &countingReader{r: bufio.NewReader(io.NewSectionReader(p.r, e.data, e.end-e.data))}
+	c := p.stream(e)
 	if p.zr == nil {
 		z, err := zlib.NewReader(c)
 		if err != nil {
@@ -329,28 +330,100 @@ func (p *packReader) skip(e *packEntry, w io.Writer) (int64, error) {
 	if err := atEnd(p.zr); err != nil {
 		return 0, err
 	}
-	return c.n, nil
+	return c.pos - e.data, nil
 }
 
-// countingReader counts the bytes read through it. It is an
-// io.ByteReader, so zlib reads from it no more than its stream.
-type countingReader struct {
-	r *bufio.Reader
-	n int64
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += int64(n)
-	return n, err
-}
-
-func (c *countingReader) ReadByte() (byte, error) {
-	b, err := c.r.ReadByte()
-	if err == nil {
-		c.n++
+// stream returns a reader of entry e's zlib stream: an io.ByteReader, so
+// zlib reads from it no more than the stream (its end, where the next
+// entry starts, is where it stopped), out of the window when the pack is
+// read through one.
+func (p *packReader) stream(e *packEntry) *cursor {
+	w, ok := p.r.(*window)
+	if !ok {
+		w = &window{r: p.r, size: p.size}
 	}
-	return b, err
+	return &cursor{w: w, pos: e.data, end: e.end}
+}
+
+// windowSize is how much a window reads at a time.
+const windowSize = 64 << 10
+
+// window is an io.ReaderAt of the first size bytes of r that reads
+// windowSize bytes at a time and serves what it holds: a pack read from
+// its start is read in order, its entries a few hundred bytes each.
+type window struct {
+	r    io.ReaderAt
+	size int64
+	buf  []byte // r's bytes from off
+	off  int64
+}
+
+// ReadAt reads len(b) bytes at off; fewer only past size (io.EOF) or on
+// r's error.
+func (w *window) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) {
+		if err := w.hold(off); err != nil {
+			return n, err
+		}
+		c := copy(b[n:], w.buf[off-w.off:])
+		n += c
+		off += int64(c)
+	}
+	return n, nil
+}
+
+// hold makes the window hold the byte at off.
+func (w *window) hold(off int64) error {
+	if off >= w.off && off < w.off+int64(len(w.buf)) {
+		return nil
+	}
+	if off < 0 || off >= w.size {
+		return io.EOF
+	}
+	if w.buf == nil {
+		w.buf = make([]byte, windowSize)
+	}
+	w.buf = w.buf[:min(int64(cap(w.buf)), w.size-off)]
+	n, err := w.r.ReadAt(w.buf, off)
+	w.buf, w.off = w.buf[:n], off
+	if n == 0 {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return nil
+}
+
+// cursor reads a window from pos to end.
+type cursor struct {
+	w        *window
+	pos, end int64
+}
+
+func (c *cursor) Read(b []byte) (int, error) {
+	if c.pos >= c.end {
+		return 0, io.EOF
+	}
+	if err := c.w.hold(c.pos); err != nil {
+		return 0, err
+	}
+	n := copy(b[:min(int64(len(b)), c.end-c.pos)], c.w.buf[c.pos-c.w.off:])
+	c.pos += int64(n)
+	return n, nil
+}
+
+func (c *cursor) ReadByte() (byte, error) {
+	if c.pos >= c.end {
+		return 0, io.EOF
+	}
+	if err := c.w.hold(c.pos); err != nil {
+		return 0, err
+	}
+	b := c.w.buf[c.pos-c.w.off]
+	c.pos++
+	return b, nil
 }
 
 // kindNames are the names of the kinds of objects, as ids hash them.

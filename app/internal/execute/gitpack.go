@@ -523,7 +523,11 @@ func (p *packReader) inflate(i int) ([]byte, error) {
 	if err := p.budget.spend(0, e.size); err != nil {
 		return nil, err
 	}
-	br, err := p.open(io.NewSectionReader(p.r, e.data, e.end-e.data))
+	var stream io.Reader = io.NewSectionReader(p.r, e.data, e.end-e.data)
+	if _, ok := p.r.(*window); ok {
+		stream = p.stream(&e)
+	}
+	br, err := p.open(stream)
 	if err != nil {
 		return nil, err
 	}

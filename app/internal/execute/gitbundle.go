@@ -67,9 +67,12 @@ func kindOfHead(b []byte) gitData {
 // gitDataKind reads the first bytes of the regular file name of dir,
 // without following a link or waiting on a FIFO put in its place, and
 // returns what they say it is; a file it cannot read is none (the action,
-// as the same user, cannot read it either).
+// as the same user, cannot read it either). It is called for nearly every
+// file a walk lists, so it makes three calls to the system and allocates
+// nothing: a FIFO or device put in the file's place since it was listed
+// is read from without blocking, or refuses a positioned read.
 func gitDataKind(dir, name string) gitData {
-	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return notGitData
 	}

@@ -262,22 +262,23 @@ func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 		return
 	}
 	head, git := keyHead(dir, name, pub), looksForGitData(dir, name)
-	if head == 0 && !git {
+	if head == 0 {
+		// most files: three calls (open, read, close)
+		if git && gitDataKind(dir, name) != notGitData {
+			f.data = append(f.data, name)
+		}
 		return
 	}
 	st, b, ok := fileHead(dir, name, max(head, gitDataHead))
-	if head != 0 {
-		stamp := settledStamp(st, listed)
-		if !ok {
-			stamp = fileStamp(dir, name, listed)
-		}
-		f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
-		if ok && pemPrivateKey(b[:min(len(b), head)]) {
-			f.secrets = append(f.secrets, name)
-			return
-		}
+	stamp := settledStamp(st, listed)
+	if !ok {
+		stamp = fileStamp(dir, name, listed)
 	}
-	if git && kindOfHead(b) != notGitData {
+	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
+	switch {
+	case ok && pemPrivateKey(b):
+		f.secrets = append(f.secrets, name)
+	case git && kindOfHead(b) != notGitData:
 		f.data = append(f.data, name)
 	}
 }

@@ -25,9 +25,9 @@ import (
 // the home (rootlinks.go) look at the first bytes of each regular file
 // they list (gitDataKind): a bundle opens with "# v2 git bundle" or "#
 // v3 git bundle", whatever its name; a pack with "PACK" and its version.
-// Such a file is read as a store of one pack (gitStores.lone): a pack
-// with its .idx beside it as the stores' packs are, one without it from
-// its start (scan), and the file is hidden from an unasked action when a
+// Such a file is read as a store of one pack (readGitData, from
+// gitStores.hide): a pack with its .idx beside it as the stores' packs
+// are, one without it from its start (scan), and the file is hidden from an unasked action when a
 // tree in it names a secret file, or when it cannot be read through (a
 // thin bundle, whose deltas lean on objects outside it, cannot). It is
 // kept by its and its index's size, inode and times, as a store's pack is.
@@ -112,6 +112,9 @@ func looksForGitData(dir, name string) bool {
 // secret-named file one of its trees names.
 func readGitData(p string, budget *storeBudget) (string, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil // gone since it was listed: nothing to hide
+	}
 	if err != nil {
 		return "", err
 	}
@@ -152,7 +155,7 @@ const maxBundleHeader = 16 << 20
 func secretInBundle(r io.ReaderAt, size int64, budget *storeBudget) (string, error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, min(size, maxBundleHeader+1)))
 	h := gitSHA1
-	var ids []string
+	var idSizes [2]bool // an id of SHA-1's size met, of SHA-256's
 	var at int64
 	for n := 0; ; n++ {
 		line, err := br.ReadString('\n')
@@ -186,15 +189,18 @@ func secretInBundle(r io.ReaderAt, size int64, budget *storeBudget) (string, err
 			continue
 		default:
 			id, _, _ := strings.Cut(strings.TrimPrefix(line, "-"), " ")
-			ids = append(ids, id)
+			_, sha1 := gitSHA1.hexID(id)
+			_, sha256 := gitSHA256.hexID(id)
+			if !sha1 && !sha256 {
+				return "", fmt.Errorf("%w: a bundle's line names no object id: %q", errGitObject, truncate(id, 80))
+			}
+			idSizes[0], idSizes[1] = idSizes[0] || sha1, idSizes[1] || sha256
 			continue
 		}
 		break
 	}
-	for _, id := range ids {
-		if _, ok := h.hexID(id); !ok {
-			return "", fmt.Errorf("%w: a bundle's line names no %s object id: %q", errGitObject, h.name, truncate(id, 80))
-		}
+	if idSizes[0] && h.size != gitSHA1.size || idSizes[1] && h.size != gitSHA256.size {
+		return "", fmt.Errorf("%w: a bundle's lines name ids of another size than its %s", errGitObject, h.name)
 	}
 	return scanSecret(io.NewSectionReader(r, at, size-at), size-at, h, budget)
 }

@@ -239,6 +239,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzParseIndex \
 	  ./app/internal/execute:FuzzReadLoose \
 	  ./app/internal/execute:FuzzSecretInPack \
+	  ./app/internal/execute:FuzzSecretInBundle \
 	  ./app/internal/execute:FuzzApplyDelta \
 	  ./app/internal/execute:FuzzSecretInTree \
 	  ./app/internal/sandbox:FuzzReadLayer \

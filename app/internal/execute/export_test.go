@@ -31,3 +31,11 @@ func SetHomeBounds(e *Executor, folderEntries, secrets int) {
 	defer e.home.mu.Unlock()
 	e.home.folderLimit, e.home.secrets = folderEntries, secrets
 }
+
+// SetStoreBytes bounds the bytes e's check of git's objects inflates in
+// one part of a store, or one bundle or pack (gitpack.go).
+func SetStoreBytes(e *Executor, n int64) {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	e.stores.bytes = n
+}

@@ -29,7 +29,7 @@ const (
 	maxTreeObject = 16 << 20  // a tree, or a tree's delta, read whole
 	maxDeltaChain = 10_000    // deltas on the way to a tree's base (git writes 50 by default)
 	maxBaseCache  = 64 << 20  // bytes of trees kept as the bases of deltas
-	maxStoreBytes = 2 << 30   // bytes of trees inflated in one part of a store
+	maxStoreBytes = 2 << 30   // bytes inflated in one part of a store: of its trees, or of every object of a pack read without its index (gitbundle.go)
 	maxStoreItems = 2_000_000 // objects in one part of a store (a pack's entries take 40 bytes each)
 )
 
@@ -43,12 +43,13 @@ var errStoreBounds = errors.New("more than Airlock reads of a git object store")
 type storeBudget struct {
 	objects  int
 	bytes    int64
+	most     int64     // the bytes it started with, for the error's text
 	deadline time.Time // zero: none
 }
 
 // partBudget returns a part's budget ending at deadline.
 func partBudget(deadline time.Time) *storeBudget {
-	return &storeBudget{objects: maxStoreItems, bytes: maxStoreBytes, deadline: deadline}
+	return &storeBudget{objects: maxStoreItems, bytes: maxStoreBytes, most: maxStoreBytes, deadline: deadline}
 }
 
 // spend takes objects and bytes from the budget; it fails once either is
@@ -60,7 +61,7 @@ func (b *storeBudget) spend(objects int, bytes int64) error {
 	case b.objects < 0:
 		return fmt.Errorf("%w: over %d objects", errStoreBounds, maxStoreItems)
 	case b.bytes < 0:
-		return fmt.Errorf("%w: over %d bytes of trees", errStoreBounds, int64(maxStoreBytes))
+		return fmt.Errorf("%w: over %d bytes of objects inflated", errStoreBounds, b.most)
 	case !b.deadline.IsZero() && time.Now().After(b.deadline):
 		return errStoreTime
 	}
@@ -240,6 +241,7 @@ type packReader struct {
 	budget  *storeBudget
 	names   nameMemo
 	inflater
+	zr io.ReadCloser // the zlib reader of a pack read from its start (scan)
 }
 
 // inflater reads zlib streams with one reader, reset for each: a new one
@@ -270,13 +272,25 @@ func (f *inflater) open(r io.Reader) (*bufio.Reader, error) {
 // tree of the pack r (of size bytes, with the index x) names, "" when
 // there is none. Every entry is looked at; only trees are inflated.
 func secretInPack(r io.ReaderAt, size int64, x *packIndex, budget *storeBudget) (string, error) {
-	p := &packReader{r: r, size: size, idSize: x.idSize, cache: map[int][]byte{}, budget: budget, names: nameMemo{}}
+	p := newPackReader(r, size, x.idSize, budget)
 	if err := p.header(len(x.offsets)); err != nil {
 		return "", err
 	}
 	if err := p.index(x); err != nil {
 		return "", err
 	}
+	return p.secret()
+}
+
+// newPackReader returns a reader of the pack r of size bytes, its ids of
+// idSize bytes.
+func newPackReader(r io.ReaderAt, size int64, idSize int, budget *storeBudget) *packReader {
+	return &packReader{r: r, size: size, idSize: idSize, cache: map[int][]byte{}, budget: budget, names: nameMemo{}}
+}
+
+// secret returns the first secret-named file a tree of the pack names,
+// its entries read (every delta's base known).
+func (p *packReader) secret() (string, error) {
 	for i := range p.entries {
 		if err := p.resolve(i); err != nil {
 			return "", err
@@ -334,7 +348,7 @@ func (p *packReader) index(x *packIndex) error {
 		if err := p.budget.spend(1, 0); err != nil {
 			return err
 		}
-		if err := p.entryHeader(&p.entries[i], x); err != nil {
+		if _, err := p.entryHeader(&p.entries[i], x); err != nil {
 			return err
 		}
 	}
@@ -346,10 +360,12 @@ func (p *packReader) index(x *packIndex) error {
 const maxEntryHeader = 10 + 10 + 32
 
 // entryHeader reads the header of e: its kind, size, and a delta's base.
-func (p *packReader) entryHeader(e *packEntry, x *packIndex) error {
+// With no index x (a pack read from its start, gitbundle.go), a
+// ref-delta's base is returned by its id, for the caller to find.
+func (p *packReader) entryHeader(e *packEntry, x *packIndex) (ref []byte, err error) {
 	buf := make([]byte, min(int64(maxEntryHeader), e.end-e.off))
 	if _, err := p.r.ReadAt(buf, e.off); err != nil {
-		return fmt.Errorf("%w: a pack entry's header: %v", errGitObject, err)
+		return nil, fmt.Errorf("%w: a pack entry's header: %v", errGitObject, err)
 	}
 	i := 0
 	next := func() (byte, bool) {
@@ -363,13 +379,13 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex) error {
 	e.kind, e.size = (c>>4)&7, int64(c&15)
 	for shift := 4; ok && c&0x80 != 0; shift += 7 {
 		if shift > 56 {
-			return fmt.Errorf("%w: a pack entry's size is over 63 bits", errGitObject)
+			return nil, fmt.Errorf("%w: a pack entry's size is over 63 bits", errGitObject)
 		}
 		c, ok = next()
 		e.size |= int64(c&0x7f) << shift
 	}
 	if !ok {
-		return fmt.Errorf("%w: a pack entry's header ends early", errGitObject)
+		return nil, fmt.Errorf("%w: a pack entry's header ends early", errGitObject)
 	}
 	switch e.kind {
 	case packCommit, packTree, packBlob, packTag:
@@ -378,31 +394,36 @@ func (p *packReader) entryHeader(e *packEntry, x *packIndex) error {
 		rel := int64(c & 0x7f)
 		for ok && c&0x80 != 0 {
 			if rel > 1<<55 {
-				return fmt.Errorf("%w: a delta's base offset is over 63 bits", errGitObject)
+				return nil, fmt.Errorf("%w: a delta's base offset is over 63 bits", errGitObject)
 			}
 			c, ok = next()
 			rel = (rel+1)<<7 | int64(c&0x7f)
 		}
 		b, found := p.at(e.off - rel)
 		if !ok || rel <= 0 || !found {
-			return fmt.Errorf("%w: a delta whose base is no object of its pack", errGitObject)
+			return nil, fmt.Errorf("%w: a delta whose base is no object of its pack", errGitObject)
 		}
 		e.base = b
 	case packRefDelta:
 		if len(buf)-i < p.idSize {
-			return fmt.Errorf("%w: a pack entry's header ends early", errGitObject)
+			return nil, fmt.Errorf("%w: a pack entry's header ends early", errGitObject)
 		}
-		off, found := x.find(buf[i : i+p.idSize])
+		id := buf[i : i+p.idSize]
 		i += p.idSize
+		if x == nil {
+			ref = id
+			break
+		}
+		off, found := x.find(id)
 		if !found {
-			return fmt.Errorf("%w: a delta whose base is not in its pack", errGitObject)
+			return nil, fmt.Errorf("%w: a delta whose base is not in its pack", errGitObject)
 		}
 		e.base, _ = p.at(off)
 	default:
-		return fmt.Errorf("%w: a pack entry of unknown kind %d", errGitObject, e.kind)
+		return nil, fmt.Errorf("%w: a pack entry of unknown kind %d", errGitObject, e.kind)
 	}
 	e.data = e.off + int64(i)
-	return nil
+	return ref, nil
 }
 
 // at returns the number of the entry at offset off.
@@ -502,7 +523,11 @@ func (p *packReader) inflate(i int) ([]byte, error) {
 	if err := p.budget.spend(0, e.size); err != nil {
 		return nil, err
 	}
-	br, err := p.open(io.NewSectionReader(p.r, e.data, e.end-e.data))
+	var stream io.Reader = io.NewSectionReader(p.r, e.data, e.end-e.data)
+	if _, ok := p.r.(*window); ok {
+		stream = p.stream(&e)
+	}
+	br, err := p.open(stream)
 	if err != nil {
 		return nil, err
 	}

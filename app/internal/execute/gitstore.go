@@ -79,7 +79,9 @@ type gitStores struct {
 	now   func() time.Time     // nil means time.Now
 	// time is the bound of one start, 0 meaning storeTime (tests).
 	time time.Duration
-	used map[string]bool // the parts looked at during one hide
+	// bytes bounds the bytes inflated in one part, 0 meaning maxStoreBytes (tests).
+	bytes int64
+	used  map[string]bool // the parts looked at during one hide
 }
 
 // storePart is what one part of a store held when it was last read.
@@ -99,13 +101,38 @@ type hiddenStore struct {
 	// borrower, when set, is the store whose alternates lead here and
 	// whose history names the secret: its blobs may lie here.
 	borrower string
+	// file says objects is a file holding git's objects outside a store,
+	// a bundle or a pack (gitbundle.go), hidden itself.
+	file bool
+}
+
+// gitFinds are what the walks found of git's: repositories (git folders,
+// .git files or links, object stores) and files holding git's objects
+// outside a store (bundles, packs: gitbundle.go). Absolute.
+type gitFinds struct {
+	repos, data []string
+}
+
+// add appends what the indexed folder dir holds of git's to g.
+func (g *gitFinds) add(dir string, f *indexedFolder) {
+	g.repos = append(g.repos, gitFound(dir, f)...)
+	for _, d := range f.data {
+		g.data = append(g.data, filepath.Join(dir, d))
+	}
+}
+
+// join appends what o found to g.
+func (g *gitFinds) join(o gitFinds) {
+	g.repos = append(g.repos, o.repos...)
+	g.data = append(g.data, o.data...)
 }
 
 // hide returns the object stores of the repositories found (git folders
 // and .git files or links, absolute) that an unasked action must not see:
 // those whose trees name a secret file or that cannot be read through,
-// and the stores their alternates lead to, however deep git goes.
-func (s *gitStores) hide(found []string) []hiddenStore {
+// and the stores their alternates lead to, however deep git goes; and
+// likewise the files found holding git's objects outside a store.
+func (s *gitStores) hide(found gitFinds) []hiddenStore {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.parts == nil {
@@ -125,7 +152,7 @@ func (s *gitStores) hide(found []string) []hiddenStore {
 		depth         int
 	}
 	var queue []queued
-	for _, f := range found {
+	for _, f := range found.repos {
 		for _, o := range storesOf(f) {
 			queue = append(queue, queued{o, repoName(f), 0})
 		}
@@ -157,6 +184,21 @@ func (s *gitStores) hide(found []string) []hiddenStore {
 				queue = append(queue, queued{o, q.repo, q.depth + 1})
 			}
 		}
+	}
+	files := 0
+	for _, d := range found.data {
+		if _, ok := stores[d]; ok {
+			continue
+		}
+		h := &hiddenStore{objects: d, repos: []string{d}, file: true}
+		stores[d] = h
+		order = append(order, d)
+		if files++; files > maxStores {
+			h.why = fmt.Sprintf("more than %d files holding git's objects are found", maxStores)
+			continue
+		}
+		part := s.part(d, deadline, used(s), readGitData)
+		h.secret, h.why = part.secret, errText(part.err)
 	}
 	// What a hidden store borrows is hidden with it.
 	var spread func(from *hiddenStore, objects string, depth int)
@@ -385,7 +427,11 @@ func (s *gitStores) part(p string, deadline time.Time, used map[string]bool, rea
 	if old, ok := s.parts[p]; ok && stamped && old.stamp == stamp && !old.racy {
 		return old
 	}
-	secret, err := read(p, partBudget(deadline))
+	budget := partBudget(deadline)
+	if s.bytes != 0 {
+		budget.bytes, budget.most = s.bytes, s.bytes
+	}
+	secret, err := read(p, budget)
 	part := storePart{stamp: stamp, racy: racy || !stamped, secret: secret, err: err}
 	if err != nil {
 		part.err = fmt.Errorf("%s: %w", p, err)
@@ -405,7 +451,9 @@ type partStamp [2]struct {
 
 // partStamp returns the stamp of the part p; false when it cannot be
 // looked at (then it is read every time). racy says a change was too
-// recent for the stamp to be trusted next time.
+// recent for the stamp to be trusted next time. A pack without its index
+// (being written, or one kept outside a store) has a zero stamp for it:
+// the index, once made, changes the stamp.
 func (s *gitStores) partStamp(p string) (stamp partStamp, ok, racy bool) {
 	now := time.Now
 	if s.now != nil {
@@ -419,6 +467,9 @@ func (s *gitStores) partStamp(p string) (stamp partStamp, ok, racy bool) {
 	for i, f := range files {
 		var st unix.Stat_t
 		if err := unix.Lstat(f, &st); err != nil {
+			if i == 1 && errors.Is(err, unix.ENOENT) {
+				continue
+			}
 			return stamp, false, false
 		}
 		fs := stampOf(&st)
@@ -543,7 +594,7 @@ func (e *Executor) storesNote(hidden []hiddenStore, dir string) string {
 	for _, h := range hidden {
 		here := ""
 		for _, r := range h.repos {
-			if dir == r || inside(dir, r) {
+			if dir == r || inside(dir, r) || (h.file && inside(r, dir)) {
 				here = r
 			}
 		}
@@ -554,6 +605,14 @@ func (e *Executor) storesNote(hidden []hiddenStore, dir string) string {
 			continue
 		}
 		why := "its history holds a file named " + h.secret
+		if h.file {
+			if h.secret == "" {
+				why = "Airlock could not read it through to tell whether the history it holds names a secret file (" + h.why + ")"
+			}
+			lines = append(lines, fmt.Sprintf("Airlock hid %s, a file holding git's objects (a bundle or a pack), from this command: %s; approve the command to run it with it.",
+				e.short(h.objects), why))
+			continue
+		}
 		switch {
 		case h.borrower != "" && h.secret != "":
 			why = "it lends its objects to " + e.short(h.borrower) + ", whose history holds a file named " + h.secret

@@ -169,7 +169,7 @@ func TestGitStoresFindSecretHistory(t *testing.T) {
 			t.Fatalf("the key is still reachable: %s", out)
 		}
 		var s gitStores
-		wantHidden(t, s.hide([]string{filepath.Join(dangling, ".git")}), "id_rsa", filepath.Join(dangling, ".git", "objects"))
+		wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(dangling, ".git")}}), "id_rsa", filepath.Join(dangling, ".git", "objects"))
 	}
 
 	var s gitStores
@@ -177,9 +177,9 @@ func TestGitStoresFindSecretHistory(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(r, ".git", "objects", "pack")); err != nil {
 			t.Fatal(err)
 		}
-		wantHidden(t, s.hide([]string{filepath.Join(r, ".git")}), ".env", filepath.Join(r, ".git", "objects"))
+		wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(r, ".git")}}), ".env", filepath.Join(r, ".git", "objects"))
 	}
-	if h := s.hide([]string{filepath.Join(clean, ".git")}); len(h) != 0 {
+	if h := s.hide(gitFinds{repos: []string{filepath.Join(clean, ".git")}}); len(h) != 0 {
 		t.Errorf("a history without a secret file hidden: %+v", h)
 	}
 }
@@ -204,9 +204,9 @@ func TestGitStoresAlternatesAndGitFiles(t *testing.T) {
 	gitIn(t, proj, "add", ".env")
 	gitIn(t, proj, "commit", "-qm", "env")
 	var s gitStores
-	wantHidden(t, s.hide([]string{filepath.Join(proj, ".git")}), ".env", filepath.Join(proj, ".git", "objects"), filepath.Join(vault, "objects"))
+	wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(proj, ".git")}}), ".env", filepath.Join(proj, ".git", "objects"), filepath.Join(vault, "objects"))
 	// Found through vault alone: its own objects name no file.
-	if h := s.hide([]string{vault}); len(h) != 0 {
+	if h := s.hide(gitFinds{repos: []string{vault}}); len(h) != 0 {
 		t.Errorf("a store of blobs alone hidden: %+v", h)
 	}
 
@@ -219,19 +219,19 @@ func TestGitStoresAlternatesAndGitFiles(t *testing.T) {
 	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("the worktree's .git: %v %v", fi, err)
 	}
-	wantHidden(t, s.hide([]string{filepath.Join(wt, ".git")}), ".env", filepath.Join(main, ".git", "objects"))
+	wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(wt, ".git")}}), ".env", filepath.Join(main, ".git", "objects"))
 
 	// The roots' walk finds the .git file.
 	var x rootLinks
 	_, repos, err := x.secretFiles([]string{filepath.Join(dir, "roots")})
-	if err != nil || !slices.Equal(repos, []string{filepath.Join(wt, ".git")}) {
+	if err != nil || !slices.Equal(repos.repos, []string{filepath.Join(wt, ".git")}) {
 		t.Errorf("the walk found %q (%v), want the worktree's .git", repos, err)
 	}
 	// And a git folder by what it holds: the main repository's .git,
 	// its worktree's folder in it, and a bare one.
 	_, repos, err = x.secretFiles([]string{dir})
 	for _, want := range []string{filepath.Join(main, ".git"), filepath.Join(main, ".git", "worktrees", "wt"), vault, filepath.Join(wt, ".git")} {
-		if err != nil || !slices.Contains(repos, want) {
+		if err != nil || !slices.Contains(repos.repos, want) {
 			t.Errorf("the walk found %q (%v), want %s among them", repos, err, want)
 		}
 	}
@@ -274,11 +274,11 @@ func TestGitStoresFailClosed(t *testing.T) {
 			gitIn(t, repo, "gc", "-q")
 			objects := filepath.Join(repo, ".git", "objects")
 			var s gitStores
-			if h := s.hide([]string{filepath.Join(repo, ".git")}); len(h) != 0 {
+			if h := s.hide(gitFinds{repos: []string{filepath.Join(repo, ".git")}}); len(h) != 0 {
 				t.Fatalf("hidden before it was spoilt: %+v", h)
 			}
 			spoil(t, objects)
-			wantHidden(t, s.hide([]string{filepath.Join(repo, ".git")}), "", objects)
+			wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(repo, ".git")}}), "", objects)
 		})
 	}
 }
@@ -296,7 +296,7 @@ func TestGitStoresKept(t *testing.T) {
 	found := []string{filepath.Join(repo, ".git")}
 	later := time.Now().Add(time.Hour) // no part is racy
 	s := gitStores{now: func() time.Time { return later }}
-	if h := s.hide(found); len(h) != 0 {
+	if h := s.hide(gitFinds{repos: found}); len(h) != 0 {
 		t.Fatalf("hidden: %+v", h)
 	}
 	kept := len(s.parts)
@@ -311,7 +311,7 @@ func TestGitStoresKept(t *testing.T) {
 		}
 	}
 	s.parts[loose] = storePart{stamp: s.parts[loose].stamp, secret: "marked"}
-	if h := s.hide(found); len(h) != 1 || h[0].secret != "marked" {
+	if h := s.hide(gitFinds{repos: found}); len(h) != 1 || h[0].secret != "marked" {
 		t.Fatalf("a kept part was read again: %+v", h)
 	}
 	delete(s.parts, loose)
@@ -320,13 +320,13 @@ func TestGitStoresKept(t *testing.T) {
 	writeIn(t, repo, map[string]string{"deploy/credentials.json": "{}"})
 	gitIn(t, repo, "add", ".")
 	gitIn(t, repo, "commit", "-qm", "c")
-	wantHidden(t, s.hide(found), "credentials.json", filepath.Join(repo, ".git", "objects"))
+	wantHidden(t, s.hide(gitFinds{repos: found}), "credentials.json", filepath.Join(repo, ".git", "objects"))
 	gitIn(t, repo, "gc", "-q", "--prune=now")
-	wantHidden(t, s.hide(found), "credentials.json", filepath.Join(repo, ".git", "objects"))
+	wantHidden(t, s.hide(gitFinds{repos: found}), "credentials.json", filepath.Join(repo, ".git", "objects"))
 
 	// Out of time: unreadable, not kept.
 	s2 := gitStores{time: -time.Second}
-	h := s2.hide(found)
+	h := s2.hide(gitFinds{repos: found})
 	if len(h) != 1 || !strings.Contains(h[0].why, "time") {
 		t.Fatalf("out of time: %+v", h)
 	}
@@ -436,7 +436,7 @@ func TestGitStoresDeltas(t *testing.T) {
 			t.Fatalf("%d entries of kind %d: the test does not test them", n, want)
 		}
 		var s gitStores
-		wantHidden(t, s.hide([]string{filepath.Join(repo, ".git")}), "service-account-prod.json", filepath.Join(repo, ".git", "objects"))
+		wantHidden(t, s.hide(gitFinds{repos: []string{filepath.Join(repo, ".git")}}), "service-account-prod.json", filepath.Join(repo, ".git", "objects"))
 	}
 }
 
@@ -495,8 +495,8 @@ func TestGitStoresFoundAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(repos)
-	if want := []string{copied, linked}; !slices.Equal(repos, want) {
+	slices.Sort(repos.repos)
+	if want := []string{copied, linked}; !slices.Equal(repos.repos, want) {
 		t.Fatalf("the walk found %q, want %q", repos, want)
 	}
 	var s gitStores
@@ -520,7 +520,7 @@ func TestGitStoresKnownFiles(t *testing.T) {
 	names, _ := filepath.Glob(filepath.Join(objects, "pack", "*"))
 	t.Logf("%q", names)
 	var s gitStores
-	if h := s.hide([]string{filepath.Join(repo, ".git")}); len(h) != 0 {
+	if h := s.hide(gitFinds{repos: []string{filepath.Join(repo, ".git")}}); len(h) != 0 {
 		t.Errorf("hidden: %+v", h)
 	}
 }

@@ -70,32 +70,32 @@ type homeIndex struct {
 // that are not hidden already and the links to such files, one by one,
 // and the folders too large to walk (or holding too many), whole.
 // Absolute. A home inside a root is the roots' walk: nothing is returned.
-// Also returned are the git repositories of the folders walked
-// (gitFound), whose object stores gitStores checks. The error wraps
+// Also returned is what of git's the folders walked hold (gitFinds),
+// which gitStores checks. The error wraps
 // ErrSecretsUnhidden and names the folder when a folder too large to walk
 // holds a root, unless byName: the sandbox refuses secret files by their
 // names wherever they lie (Seatbelt, on macOS), so such a folder's files
 // need no hiding, and what is lost is only its repositories past the
 // bounds, whose object stores go unchecked.
-func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files, repos []string, err error) {
+func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files []string, git gitFinds, err error) {
 	if home == "" || !filepath.IsAbs(home) {
-		return nil, nil, nil
+		return nil, git, nil
 	}
 	// The roots are resolved (sanitize.Config.Roots): so is the home, or a
 	// root reached through a linked home would be taken for a folder of it
 	// and hidden whole.
 	home, err = filepath.EvalSymlinks(home)
 	if err != nil {
-		return nil, nil, nil // no home to read
+		return nil, git, nil // no home to read
 	}
 	for _, r := range roots {
 		if home == r || inside(home, r) {
-			return nil, nil, nil
+			return nil, git, nil
 		}
 	}
 	entries, err := os.ReadDir(home)
 	if err != nil {
-		return nil, nil, nil // nothing of the home to read
+		return nil, git, nil // nothing of the home to read
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -116,6 +116,8 @@ func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files
 		case t.IsRegular():
 			if _, ok := rate.SecretFile(p); ok {
 				out = append(out, p)
+			} else if gitDataKind(home, e.Name()) != notGitData {
+				git.data = append(git.data, p)
 			}
 		case t&os.ModeSymlink != 0:
 			if leadsToSecret(p) {
@@ -125,11 +127,11 @@ func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files
 			seen[p] = true
 			found, gits, n, err := h.folder(p, roots, h.bound(h.limit, maxHomeFolders)-spent, byName)
 			if err != nil {
-				return nil, nil, err
+				return nil, gitFinds{}, err
 			}
 			spent += n
 			out = append(out, found...)
-			repos = append(repos, gits...)
+			git.join(gits)
 		}
 	}
 	for p := range h.folders {
@@ -137,14 +139,14 @@ func (h *homeIndex) secretFiles(home string, roots []string, byName bool) (files
 			delete(h.folders, p) // gone, or now hidden or a root
 		}
 	}
-	return out, repos, nil
+	return out, git, nil
 }
 
 // folder walks one folder of the home, when budget (folders of the home's
 // index) is not spent, and returns what to hide in it and the folders its
-// index holds, and the git repositories in it. Past its bounds the folder
+// index holds, and what of git's it holds. Past its bounds the folder
 // itself is hidden, unless it holds a root (see secretFiles for byName).
-func (h *homeIndex) folder(dir string, roots []string, budget int, byName bool) (found, repos []string, n int, err error) {
+func (h *homeIndex) folder(dir string, roots []string, budget int, byName bool) (found []string, git gitFinds, n int, err error) {
 	var inner []string
 	for _, r := range roots {
 		if inside(r, dir) {
@@ -162,7 +164,7 @@ func (h *homeIndex) folder(dir string, roots []string, budget int, byName bool) 
 	if budget > 0 {
 		stop = x.walkLocked([]string{dir}, func(d string, f *indexedFolder) {
 			found = secretsIn(found, d, f)
-			repos = append(repos, gitFound(d, f)...)
+			git.add(d, f)
 		})
 	}
 	n = len(x.folders) // one lstat each at the next walk: what this folder costs
@@ -170,21 +172,21 @@ func (h *homeIndex) folder(dir string, roots []string, budget int, byName bool) 
 		stop = walkStop(fmt.Sprintf("the home's folders hold more than %d folders", h.bound(h.limit, maxHomeFolders)))
 	}
 	if stop == "" && len(found) <= h.bound(h.secrets, maxHomeFolderSecrets) {
-		return found, repos, n, nil
+		return found, git, n, nil
 	}
 	if len(inner) > 0 && byName {
-		return nil, repos, n, nil
+		return nil, git, n, nil
 	}
 	if len(inner) > 0 {
 		why := string(stop)
 		if why == "" {
 			why = fmt.Sprintf("%s holds more than %d files whose names say they hold a secret", dir, h.bound(h.secrets, maxHomeFolderSecrets))
 		}
-		return nil, nil, n, fmt.Errorf("%w: %s, more than Airlock looks through before each command, and it holds the sandbox root %s; "+
+		return nil, gitFinds{}, n, fmt.Errorf("%w: %s, more than Airlock looks through before each command, and it holds the sandbox root %s; "+
 			"a command runs unasked only when the secret files of the home are hidden, so this one runs only if you approve it",
 			ErrSecretsUnhidden, why, inner[0])
 	}
-	return []string{dir}, nil, n, nil
+	return []string{dir}, gitFinds{}, n, nil
 }
 
 // bound is v, or def when v is 0.

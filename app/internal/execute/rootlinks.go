@@ -71,6 +71,7 @@ type indexedFolder struct {
 	secrets []string    // names of the regular files in it that rate.SecretFile knows (or holding a private key), and of its folders rate.SecretFolder knows
 	git     gitMarks    // what of a git folder it holds (gitstore.go)
 	checked []keyCheck  // the regular files whose content holdsPrivateKey read
+	data    []string    // names of the regular files holding git's objects outside a store (gitbundle.go)
 }
 
 // keyCheck is a file of a folder whose content holdsPrivateKey read when
@@ -251,18 +252,34 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 // listed, makes of the folder f: a secret when its name says so
 // (rate.SecretFile) or its content holds a private key (holdsPrivateKey,
 // pub saying its NAME.pub is beside it), the second remembered in
-// f.checked.
+// f.checked; or git's objects kept outside a store, a bundle or a pack
+// (gitDataKind), in f.data.
+//
+// The file is opened once for both, its first bytes read once.
 func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	if _, secret := rate.SecretFile(name); secret {
 		f.secrets = append(f.secrets, name)
 		return
 	}
-	if keyHead(dir, name, pub) == 0 {
+	head, git := keyHead(dir, name, pub), looksForGitData(dir, name)
+	if head == 0 {
+		// most files: three calls (open, read, close)
+		if git && gitDataKind(dir, name) != notGitData {
+			f.data = append(f.data, name)
+		}
 		return
 	}
-	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: fileStamp(dir, name, listed)})
-	if holdsPrivateKey(dir, name, pub) {
+	st, b, ok := fileHead(dir, name, max(head, gitDataHead))
+	stamp := settledStamp(st, listed)
+	if !ok {
+		stamp = fileStamp(dir, name, listed)
+	}
+	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
+	switch {
+	case ok && pemPrivateKey(b):
 		f.secrets = append(f.secrets, name)
+	case git && kindOfHead(b) != notGitData:
+		f.data = append(f.data, name)
 	}
 }
 
@@ -275,7 +292,12 @@ func fileStamp(dir, name string, now time.Time) folderStamp {
 	if unix.Lstat(filepath.Join(dir, name), &st) != nil {
 		return folderStamp{}
 	}
-	s := stampOf(&st)
+	return settledStamp(stampOf(&st), now)
+}
+
+// settledStamp is the stamp s of a file, or zero when the file changed within
+// racyWindow of now.
+func settledStamp(s folderStamp, now time.Time) folderStamp {
 	if now.Sub(s.mtime) < racyWindow || now.Sub(s.ctime) < racyWindow {
 		return folderStamp{}
 	}

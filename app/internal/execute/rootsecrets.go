@@ -64,8 +64,8 @@ var ErrSecretsUnhidden = errors.New("the secret files of the sandbox roots canno
 
 // secretFiles walks the roots (reading only what changed since the last
 // walk) and returns the files in them whose names rate.SecretFile knows,
-// and the links in them that lead to such a file, absolute; and the git
-// repositories in them (gitFound), whose object stores gitStores checks.
+// and the links in them that lead to such a file, absolute; and what of
+// git's they hold (gitFinds), which gitStores checks.
 // It fails
 // closed, with an error wrapping ErrSecretsUnhidden that names the root,
 // when the walk could not see everything (more entries or deeper folders
@@ -73,16 +73,16 @@ var ErrSecretsUnhidden = errors.New("the secret files of the sandbox roots canno
 // rest by guesswork (whole folders) would hide the person's work from the
 // action in ways neither it nor the agent could tell apart from a broken
 // project, while asking says what happened.
-func (x *rootLinks) secretFiles(roots []string) (files, repos []string, err error) {
+func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []string
 	stop := x.walkLocked(roots, func(dir string, f *indexedFolder) {
 		out = secretsIn(out, dir, f)
-		repos = append(repos, gitFound(dir, f)...)
+		git.add(dir, f)
 	})
 	if stop != "" {
-		return nil, nil, fmt.Errorf("%w: %s, more than Airlock looks through before each command; "+
+		return nil, gitFinds{}, fmt.Errorf("%w: %s, more than Airlock looks through before each command; "+
 			"a command runs there unasked only when every secret file in it is hidden, so this one runs only if you approve it "+
 			"(or take that folder out of \"roots\" in settings.json)", ErrSecretsUnhidden, stop)
 	}
@@ -95,10 +95,10 @@ func (x *rootLinks) secretFiles(roots []string) (files, repos []string, err erro
 		if r, _, ok := rootOf(roots, where, false); ok {
 			where = r
 		}
-		return nil, nil, fmt.Errorf("%w: the sandbox roots hold more than %d files whose names say they hold a secret (.env, keys, "+
+		return nil, gitFinds{}, fmt.Errorf("%w: the sandbox roots hold more than %d files whose names say they hold a secret (.env, keys, "+
 			"credentials), %s among them; this command runs only if you approve it", ErrSecretsUnhidden, most, where)
 	}
-	return out, repos, nil
+	return out, git, nil
 }
 
 // secretsIn appends to out, absolute, the secret files of the indexed
@@ -198,25 +198,35 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 	if head == 0 {
 		return false
 	}
+	_, b, ok := fileHead(dir, name, head)
+	return ok && pemPrivateKey(b)
+}
+
+// fileHead returns the first n bytes of the regular file name of dir,
+// read without following a link and without waiting on a FIFO put in its
+// place, no more than the file held when opened, and its stamp, taken
+// before they were read; false when it is no regular file or cannot be
+// opened.
+func fileHead(dir, name string, n int) (folderStamp, []byte, bool) {
 	fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return false
+		return folderStamp{}, nil, false
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return false
+		return folderStamp{}, nil, false
 	}
-	buf := make([]byte, min(int64(head), st.Size))
-	n := 0
-	for n < len(buf) {
-		m, err := unix.Read(fd, buf[n:])
+	buf := make([]byte, min(int64(n), st.Size))
+	got := 0
+	for got < len(buf) {
+		m, err := unix.Read(fd, buf[got:])
 		if m <= 0 || err != nil {
 			break
 		}
-		n += m
+		got += m
 	}
-	return pemPrivateKey(buf[:n])
+	return stampOf(&st), buf[:got], true
 }
 
 // keyHead is how much holdsPrivateKey reads of the file name in dir: 0

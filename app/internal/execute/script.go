@@ -165,7 +165,7 @@ func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 				g.Secrets = append(g.Secrets, p)
 			}
 		}
-		repos = append(repos, more...)
+		repos.join(more)
 	}
 	hidden := e.stores.hide(repos)
 	for _, h := range hidden {

@@ -262,7 +262,9 @@ func (sb *sbpl) unasked(p Profile) error {
 // hides the object store of each repository whose trees name one
 // (execute/gitstore.go), a folder among Grant.Secrets, which the hidden
 // paths' deny refuses whole, after the templates' allow
-// (TestSeatbeltHidesObjectStores).
+// (TestSeatbeltHidesObjectStores); and each file holding such a history
+// outside a store, a bundle or a pack (execute/gitbundle.go), a file among
+// them.
 //
 // The regular expressions keep to what Go's regexp and Seatbelt's both
 // read, the planting rules' dialect: literal characters, "\." escapes,

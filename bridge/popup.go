@@ -584,7 +584,8 @@ func shown(s string, block bool) string {
 		}
 		prev = r
 	}
-	if clean {
+	disguised := disguisedLetters(s)
+	if clean && disguised == nil {
 		return s
 	}
 	var b strings.Builder
@@ -595,7 +596,7 @@ func shown(s string, block bool) string {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
 			r = -1 // what follows an escape follows "⟩"
-		case hidden(prev, r, block):
+		case hidden(prev, r, block), disguised[i]:
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 			r = -1
 		default:
@@ -629,6 +630,51 @@ func hidden(prev, r rune, block bool) bool {
 		return !variable(prev)
 	}
 	return false
+}
+
+// disguisedLetters returns the byte offsets in s of the letters that pass
+// for Latin ones in a word that mixes them with ASCII letters, or nil:
+// "t\u043eols.py" (a Cyrillic о) reads as "tools.py" and is another file.
+// Such a word has no use but to pass for another, so its foreign letters
+// are shown as ⟨U+XXXX⟩; a word all in Cyrillic, Greek or Armenian (text in
+// those languages) is shown as it is. A word is a run of letters, digits
+// and marks.
+func disguisedLetters(s string) map[int]bool {
+	var out map[int]bool
+	start, ascii, foreign := -1, false, false // the word being read begins at start
+	end := func(at int) {
+		if start >= 0 && ascii && foreign {
+			for i, r := range s[start:at] {
+				if looksLatin(r) {
+					if out == nil {
+						out = map[int]bool{}
+					}
+					out[start+i] = true
+				}
+			}
+		}
+		start, ascii, foreign = -1, false, false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+			end(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		ascii = ascii || r < 0x80 && unicode.IsLetter(r)
+		foreign = foreign || looksLatin(r)
+	}
+	end(len(s))
+	return out
+}
+
+// looksLatin reports the letters of the scripts whose letters most fonts
+// draw like Latin ones: Cyrillic (а е о р с х), Greek (ο α ν), Armenian
+// (ս օ) and Cherokee.
+func looksLatin(r rune) bool {
+	return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
 }
 
 // variable reports a character a variation selector may follow and show

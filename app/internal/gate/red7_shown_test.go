@@ -53,16 +53,38 @@ func shownItem(it approval.Item) string {
 	return bridge.EscapeBlock(it.Preview) + "\n" + bridge.EscapeBlock(it.Text)
 }
 
-// rendered is s as a screen draws it: without the default-ignorable code
-// points (format characters, variation selectors and the others Unicode
-// lists), which render as nothing.
+// looksLatin are letters of other scripts that most fonts draw as a Latin
+// letter (Unicode's confusables), as the cases use them.
+var looksLatin = map[rune]rune{'\u043e': 'o', '\u0430': 'a', '\u0435': 'e', '\u0440': 'p', '\u03bf': 'o', '\u057d': 'u'}
+
+// rendered is s as a person reads it on screen: without the default-
+// ignorable code points (format characters, variation selectors and the
+// others Unicode lists), which render as nothing, and with a letter that
+// looks Latin read as that Latin letter.
 func rendered(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
 			return -1
 		}
+		if l, ok := looksLatin[r]; ok {
+			return l
+		}
 		return r
 	}, s)
+}
+
+// readTwins reads the cases of testdata/red7/NAME.
+func readTwins(t *testing.T, name string) []lookalike {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "red7", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []lookalike
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatalf("testdata/red7/%s: %v", name, err)
+	}
+	return cases
 }
 
 // Attack 1. Characters that render as nothing but are not format
@@ -74,15 +96,17 @@ func rendered(s string) string {
 // ~/Documents/build.py`, the person's own: the person approves a twin they
 // cannot tell apart. What is shown for two different actions must look
 // different.
-func TestRedShownInvisibleTwins(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red7", "lookalikes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []lookalike
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatalf("testdata/red7/lookalikes.json: %v", err)
-	}
+func TestRedShownInvisibleTwins(t *testing.T) { testTwins(t, readTwins(t, "lookalikes.json")) }
+
+// Attack 1b. Letters of another script that look Latin (Cyrillic о, а, е,
+// р; Greek ο; Armenian ս) inside a Latin word: `python3
+// ~/Documents/t<U+043E>ols.py` read as the person's tools.py. Escaping
+// every non-ASCII letter would make Russian or Greek text unreadable; a
+// word that mixes ASCII letters with such letters has no use but to pass
+// for another, so its foreign letters must be shown as ⟨U+XXXX⟩.
+func TestRedShownHomoglyphTwins(t *testing.T) { testTwins(t, readTwins(t, "homoglyphs.json")) }
+
+func testTwins(t *testing.T, cases []lookalike) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			r := newRig(t, policy.SmartDefault, denyAll)

@@ -235,6 +235,11 @@ const releaseLock = "RELEASE_LOCK"
 // wraps risk.ErrStopped.
 func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, error) {
 	g, s, env := sub.g, sub.s, sub.live.env
+	if s.editOf == "" && strings.Contains(strings.ToLower(s.Client), editedMark) {
+		// The popup would show it as the person's own edit (edited).
+		return risk.Verdict{}, nil, fmt.Errorf("%w: the client's name %q claims the person's edit: only Airlock says %q, and only of a plan the person edited",
+			ErrBlocked, s.Client, editedMark)
+	}
 	switch s.Kind {
 	case "", KindPlan:
 		p, err := action.Parse(s.Plan)
@@ -735,12 +740,16 @@ func (sub *submission) edited(ctx context.Context, ed *editedPlan) (Report, erro
 	}
 	client := s.Client
 	if s.editOf == "" {
-		client += " (edited by the person)"
+		client += " (" + editedMark + ")"
 	}
 	edit := Submission{Client: client, Identity: policy.Identity{Program: s.Identity.Program}, Kind: s.Kind, Plan: ed.text,
 		Argv: s.Argv, id: next, asked: s.asked, editOf: sub.rep.Request, editedBy: ed.by, edits: s.edits + 1}
 	return g.submit(ctx, edit, sub.notify)
 }
+
+// editedMark is what the client's name of the person's edit ends with, in
+// parentheses: no client may give itself a name that holds it.
+const editedMark = "edited by the person"
 
 // needsAnswer says whether the person's answer decides whether the action
 // may run: it was asked about and no grant covers it, or the whole plan was

@@ -135,6 +135,9 @@ func describeRule(r policy.Rule) string {
 	if r.Client != "" {
 		fmt.Fprintf(&b, " from client %s", sanitize.Display(strconv.Quote(r.Client)))
 	}
+	if r.Program != "" {
+		fmt.Fprintf(&b, " run by %s", sanitize.Display(r.Program))
+	}
 	if len(r.Pins) > 0 {
 		fmt.Fprintf(&b, " (pins %d files)", len(r.Pins))
 	}

@@ -576,39 +576,115 @@ func shownBlock(s string) string { return shown(s, true) }
 
 func shown(s string, block bool) string {
 	clean := utf8.ValidString(s)
+	prev := rune(-1)
 	for _, r := range s {
-		if hidden(r, block) {
+		if hidden(prev, r, block) {
 			clean = false
 			break
 		}
+		prev = r
 	}
-	if clean {
+	disguised := disguisedLetters(s)
+	if clean && disguised == nil {
 		return s
 	}
 	var b strings.Builder
+	prev = -1
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
-		case hidden(r, block):
+			r = -1 // what follows an escape follows "⟩"
+		case hidden(prev, r, block), disguised[i]:
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			r = -1
 		default:
 			b.WriteString(s[i : i+n])
 		}
+		prev = r
 		i += n
 	}
 	return b.String()
 }
 
-// hidden reports a rune that is not shown as itself.
-func hidden(r rune, block bool) bool {
+// hidden reports a rune that is not shown as itself, after the rune prev
+// (-1 at the start). Besides control, format and separator characters,
+// that is every other character Unicode says renders as nothing (the
+// Hangul fillers, the combining grapheme joiner …: "build\u3164.py" drew
+// as "build.py", another file), and a variation selector except the one
+// right after a character it changes the look of (an emoji's "❤️", a
+// kanji's variant, a Mongolian letter's form): after anything else, or a
+// second one, it changes nothing the person can see.
+func hidden(prev, r rune, block bool) bool {
 	switch {
 	case block && (r == '\n' || r == '\t'):
 		return false
 	case r == utf8.RuneError:
 		return true
 	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+		return true
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+		return true
+	case unicode.Is(unicode.Variation_Selector, r):
+		return !variable(prev)
+	}
+	return false
+}
+
+// disguisedLetters returns the byte offsets in s of the letters that pass
+// for Latin ones in a word that mixes them with ASCII letters, or nil:
+// "t\u043eols.py" (a Cyrillic о) reads as "tools.py" and is another file.
+// Such a word has no use but to pass for another, so its foreign letters
+// are shown as ⟨U+XXXX⟩; a word all in Cyrillic, Greek or Armenian (text in
+// those languages) is shown as it is. A word is a run of letters, digits
+// and marks.
+func disguisedLetters(s string) map[int]bool {
+	var out map[int]bool
+	start, ascii, foreign := -1, false, false // the word being read begins at start
+	end := func(at int) {
+		if start >= 0 && ascii && foreign {
+			for i, r := range s[start:at] {
+				if looksLatin(r) {
+					if out == nil {
+						out = map[int]bool{}
+					}
+					out[start+i] = true
+				}
+			}
+		}
+		start, ascii, foreign = -1, false, false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+			end(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		ascii = ascii || r < 0x80 && unicode.IsLetter(r)
+		foreign = foreign || looksLatin(r)
+	}
+	end(len(s))
+	return out
+}
+
+// looksLatin reports the letters of the scripts whose letters most fonts
+// draw like Latin ones: Cyrillic (а е о р с х), Greek (ο α ν), Armenian
+// (ս օ) and Cherokee.
+func looksLatin(r rune) bool {
+	return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
+}
+
+// variable reports a character a variation selector may follow and show
+// as a change of its look: a symbol (emoji), an ideograph or a Mongolian
+// letter, never ASCII or a variation selector.
+func variable(r rune) bool {
+	switch {
+	case r < 0x80, r == utf8.RuneError, unicode.Is(unicode.Variation_Selector, r):
+		return false
+	case unicode.IsSymbol(r), unicode.Is(unicode.Han, r), unicode.Is(unicode.Mongolian, r) && unicode.IsLetter(r):
 		return true
 	}
 	return false

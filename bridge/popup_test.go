@@ -33,6 +33,30 @@ func TestShownLine(t *testing.T) {
 		{"line separator", "a\u2028b\u2029c", "a⟨U+2028⟩b⟨U+2029⟩c"},
 		{"bad UTF-8", "a\xffb\xc3", "a⟨0xFF⟩b⟨0xC3⟩"},
 		{"replacement character", "a\ufffdb", "a⟨U+FFFD⟩b"},
+		// Red team 7: what renders as nothing without being a format character.
+		{"variation selector after ASCII", "build\ufe0f.py", "build⟨U+FE0F⟩.py"},
+		{"supplementary variation selector", "run\U000e0100.sh", "run⟨U+E0100⟩.sh"},
+		{"second variation selector", "\u2764\ufe0f\ufe0f", "\u2764\ufe0f⟨U+FE0F⟩"},
+		{"variation selector first", "\ufe0fx", "⟨U+FE0F⟩x"},
+		{"Hangul filler", "build\u3164.py", "build⟨U+3164⟩.py"},
+		{"halfwidth Hangul filler", "a\uffa0b", "a⟨U+FFA0⟩b"},
+		{"combining grapheme joiner", "a\u034fb", "a⟨U+034F⟩b"},
+		{"Mongolian selector after ASCII", "a\u180bb", "a⟨U+180B⟩b"},
+		// Look-alikes that stay as they were: the selector changes what is seen.
+		{"emoji presentation", "Notes \u2764\ufe0f.txt", "Notes \u2764\ufe0f.txt"},
+		{"text presentation", "\u263a\ufe0e", "\u263a\ufe0e"},
+		{"ideographic variant", "\u845b\U000e0100", "\u845b\U000e0100"},
+		{"Hangul text", "\ud55c\uad6d\uc5b4", "\ud55c\uad6d\uc5b4"},
+		// Letters that pass for Latin ones, in a word with ASCII letters.
+		{"Cyrillic o in a Latin word", "t\u043eols.py", "t⟨U+043E⟩ols.py"},
+		{"Greek omicron and Cyrillic p", "\u0440yth\u03bfn3", "⟨U+0440⟩yth⟨U+03BF⟩n3"},
+		{"Armenian s", "b\u057dild", "b⟨U+057D⟩ild"},
+		{"Cyrillic after a digit and marks", "x2\u0430\u0301", "x2⟨U+0430⟩\u0301"},
+		// Words all in one script stay, beside Latin ones.
+		{"Russian text", "\u043f\u0440\u0438\u0432\u0435\u0442 world", "\u043f\u0440\u0438\u0432\u0435\u0442 world"},
+		{"Greek text", "\u03b1\u03b2\u03b3 = abc", "\u03b1\u03b2\u03b3 = abc"},
+		{"Latin with accents", "Schr\u00f6dinger caf\u00e9", "Schr\u00f6dinger caf\u00e9"},
+		{"digits beside Cyrillic", "\u0444\u0430\u0439\u043b2.txt", "\u0444\u0430\u0439\u043b2.txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +89,7 @@ func TestShownBlock(t *testing.T) {
 // output is UTF-8, that shown text is shown as it is, and that clean text
 // is left alone.
 func FuzzShown(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\nb\tc\r", "\x1b[2J", "\u202e\u200b\ufeff", "\xff\xfe", "⟨U+000A⟩", "<b>&amp;</b>"} {
+	for _, s := range []string{"", "plain", "a\nb\tc\r", "\x1b[2J", "\u202e\u200b\ufeff", "\xff\xfe", "\xff\ufe0f", "\u2764\ufe0f\ufe0f", "a\u3164\U000e0100", "t\u043eols", "\u043f\u0440\u0438 ok", "⟨U+000A⟩", "<b>&amp;</b>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -77,12 +101,31 @@ func FuzzShown(f *testing.F) {
 			if !utf8.ValidString(out) {
 				t.Fatalf("block=%v: %q gives invalid UTF-8 %q", block, s, out)
 			}
+			prev := rune(-1)
 			for _, r := range out {
 				if block && (r == '\n' || r == '\t') {
+					prev = r
 					continue
 				}
-				if r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+				if r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point) {
 					t.Fatalf("block=%v: %q gives %q, which holds %U", block, s, out, r)
+				}
+				// A variation selector is shown only right after a symbol,
+				// an ideograph or a Mongolian letter, which it changes.
+				if unicode.Is(unicode.Variation_Selector, r) && (prev < 0x80 || prev == utf8.RuneError || unicode.Is(unicode.Variation_Selector, prev) ||
+					!(unicode.IsSymbol(prev) || unicode.Is(unicode.Han, prev) || unicode.Is(unicode.Mongolian, prev) && unicode.IsLetter(prev))) {
+					t.Fatalf("block=%v: %q gives %q, which holds %U after %U", block, s, out, r, prev)
+				}
+				prev = r
+			}
+			// No word mixes ASCII letters with letters that pass for them.
+			for _, w := range strings.FieldsFunc(out, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }) {
+				ascii := strings.ContainsFunc(w, func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) })
+				foreign := strings.ContainsFunc(w, func(r rune) bool {
+					return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
+				})
+				if ascii && foreign {
+					t.Fatalf("block=%v: %q gives %q, whose word %q mixes ASCII letters with look-alikes", block, s, out, w)
 				}
 			}
 			again := bridge.ShownLine(out)

@@ -14,7 +14,7 @@ import (
 // RuleOffer is the allow rule the approval popup offers to keep ("always
 // allow this exact command here"): exactly the command as it was resolved
 // (its whole argv, so a prefix of nothing more), the folder it runs in (and
-// below), the client's name, and the pins of the files it runs as they are
+// below), the client's name and verified program, and the pins of the files it runs as they are
 // now, as `airlock rules test` would print it.
 type RuleOffer struct {
 	Rule  policy.Rule
@@ -43,12 +43,16 @@ func (sub *submission) ruleOffer() *RuleOffer {
 	if dir == "" {
 		dir = sub.home()
 	}
-	r := policy.Rule{Decision: policy.RuleAllow, Prefix: append([]string(nil), st.argv...), Dir: dir, Client: sub.s.Client, Pins: pins}
+	// The rule is the client program's, as a grant is: its name alone is
+	// any program's to claim.
+	r := policy.Rule{Decision: policy.RuleAllow, Prefix: append([]string(nil), st.argv...), Dir: dir, Client: sub.s.Client,
+		Program: sub.s.Identity.Key, Pins: pins}
 	if policy.ValidateRules(policy.Rules{r}) != nil {
 		return nil
 	}
 	prefix, _ := json.Marshal(r.Prefix)
-	words := fmt.Sprintf("%s in %s, from %q", sanitize.Display(string(prefix)), sanitize.Display(dir), r.Client)
+	words := fmt.Sprintf("%s in %s, from %q run by %s", sanitize.Display(string(prefix)), sanitize.Display(dir), r.Client,
+		sanitize.Display(sub.s.Identity.Program))
 	switch folders := len(st.runs.Folders); {
 	case folders > 0:
 		words += fmt.Sprintf(", while the %d files it runs and the code beside its script stay as they are now", len(pins)-folders)

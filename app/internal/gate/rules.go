@@ -32,7 +32,7 @@ func (sub *submission) applyRules(ctx context.Context, i int, d policy.Decision,
 		return d, reasons
 	}
 	home := sub.home()
-	c := policy.RuleCommand{Argv: st.argv, Dir: st.dir, Client: sub.s.Client, Verified: sub.s.Identity.Verified()}
+	c := policy.RuleCommand{Argv: st.argv, Dir: st.dir, Client: sub.s.Client, Verified: sub.s.Identity.Verified(), Program: sub.s.Identity.Key}
 	if c.Dir == "" {
 		c.Dir = home
 	}

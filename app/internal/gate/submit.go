@@ -215,6 +215,10 @@ type step struct {
 	refusal  string
 	ruleAsks bool
 	check    func() error
+	// shown pins the files the step runs as they were when the approval
+	// popup was put up: an approved step starts only while they hold
+	// (nil: nothing could be pinned, or it was not asked about).
+	shown []policy.Pin
 	// reassess rates the command or script again, for a check right
 	// before it starts (stillRated): its verdict read the disk (what a
 	// path names, what the working folder holds), which another action
@@ -231,6 +235,11 @@ const releaseLock = "RELEASE_LOCK"
 // wraps risk.ErrStopped.
 func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, error) {
 	g, s, env := sub.g, sub.s, sub.live.env
+	if s.editOf == "" && strings.Contains(strings.ToLower(s.Client), editedMark) {
+		// The popup would show it as the person's own edit (edited).
+		return risk.Verdict{}, nil, fmt.Errorf("%w: the client's name %q claims the person's edit: only Airlock says %q, and only of a plan the person edited",
+			ErrBlocked, s.Client, editedMark)
+	}
 	switch s.Kind {
 	case "", KindPlan:
 		p, err := action.Parse(s.Plan)
@@ -525,6 +534,7 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 	if offer != nil {
 		req.OfferRule = offer.Words
 	}
+	sub.pinShown(ctx, planAsk)
 	sub.event(Event{Type: EventAwaitingApproval})
 	ans, err := sub.ask(ctx, req)
 	outcome, err := sub.outcome(ctx, ans, err)
@@ -578,6 +588,25 @@ func (sub *submission) approve(ctx context.Context, planAsk bool) error {
 
 // ask asks the approver, once no action that types or clicks runs (see
 // beginApproval).
+// pinShown pins, for each step the person is asked about, the files it
+// runs as they are when the popup goes up (a red team's find: a script
+// rewritten while the popup was up ran as approved). The pins are read
+// again right before the step starts (execute).
+func (sub *submission) pinShown(ctx context.Context, planAsk bool) {
+	for i := range sub.steps {
+		st := &sub.steps[i]
+		if st.runsOf == nil || !needsAnswer(sub.rep.Actions[i], planAsk) {
+			continue
+		}
+		if !st.runs.Known && st.runs.Why == "" {
+			st.runs = st.runsOf(ctx) // not named yet: no grant was looked up
+		}
+		if pins, err := policy.PinNow(st.runs); err == nil {
+			st.shown = pins
+		}
+	}
+}
+
 func (sub *submission) ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	g := sub.g
 	if err := g.beginApproval(ctx); err != nil {
@@ -711,12 +740,16 @@ func (sub *submission) edited(ctx context.Context, ed *editedPlan) (Report, erro
 	}
 	client := s.Client
 	if s.editOf == "" {
-		client += " (edited by the person)"
+		client += " (" + editedMark + ")"
 	}
 	edit := Submission{Client: client, Identity: policy.Identity{Program: s.Identity.Program}, Kind: s.Kind, Plan: ed.text,
 		Argv: s.Argv, id: next, asked: s.asked, editOf: sub.rep.Request, editedBy: ed.by, edits: s.edits + 1}
 	return g.submit(ctx, edit, sub.notify)
 }
+
+// editedMark is what the client's name of the person's edit ends with, in
+// parentheses: no client may give itself a name that holds it.
+const editedMark = "edited by the person"
 
 // needsAnswer says whether the person's answer decides whether the action
 // may run: it was asked about and no grant covers it, or the whole plan was
@@ -805,6 +838,17 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			}
 			if st.check != nil {
 				runCtx = execute.WithCheck(runCtx, st.check) // an allow rule's pins, read again
+			}
+			if ar.Approval == approval.Approved.String() && st.shown != nil {
+				// What the person approved is what the popup showed: the
+				// files it runs must not have changed since.
+				outer, pins := runCtx, st.shown
+				runCtx = execute.WithCheck(runCtx, func() error {
+					if err := execute.Check(outer); err != nil {
+						return err
+					}
+					return policy.CheckPins(pins, "the approval popup showed it")
+				})
 			}
 			if st.reassess != nil {
 				runCtx = withStillRated(runCtx, st)

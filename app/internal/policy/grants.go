@@ -235,6 +235,35 @@ func (g *Grants) Check(owner Identity, text string, runs risk.Runs, lvl level.Le
 	return nil
 }
 
+// PinNow returns what the files runs names hold now, for CheckPins to
+// read again right before an action the person approved starts: what
+// runs must be what they were shown. Its error says why they cannot be
+// pinned (Airlock cannot name them, one is not a regular file or too
+// large).
+func PinNow(runs risk.Runs) ([]Pin, error) {
+	if !runs.Known {
+		why := runs.Why
+		if why == "" {
+			why = "Airlock cannot name the files it runs"
+		}
+		return nil, errors.New(why)
+	}
+	return pinRuns(runs)
+}
+
+// CheckPins reads each pinned file (and folder of loaded code) again and
+// returns an error wrapping ErrLapsed, naming the first that no longer
+// holds what it held; since says since when ("the approval popup showed
+// it").
+func CheckPins(pins []Pin, since string) error {
+	for _, p := range pins {
+		if err := p.check(since); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // check reads the pinned file again and returns an error wrapping
 // ErrLapsed, naming the file, when it no longer holds what it held (since
 // says since when: "it was approved").

@@ -81,6 +81,11 @@ type Rule struct {
 	Prefix []string
 	// Client, when set, is the name the client gives itself (Submission.Client).
 	Client string
+	// Program, when set, is the verified program (Identity.Key) the rule
+	// holds for, and for no other, whatever name it gives itself. The
+	// popup's "always allow here" sets it: the person approved one
+	// program's request, and a name is any program's to claim.
+	Program string
 	// Kind is "" or "command".
 	Kind string
 	// Dir, when set, is the folder (absolute or ~/…) the command must run
@@ -108,9 +113,11 @@ type RuleCommand struct {
 	// Dir is the absolute folder it runs in (the home when it runs there).
 	Dir string
 	// Client is the name the client gave itself; Verified says whether the
-	// operating system vouched for its program (Identity.Verified).
+	// operating system vouched for its program (Identity.Verified), and
+	// Program is that program's Identity.Key ("" when not verified).
 	Client   string
 	Verified bool
+	Program  string
 }
 
 // RuleMatch is the rule that decides a command: its number as the person
@@ -161,6 +168,9 @@ func (r Rule) matches(c RuleCommand, home string) bool {
 		return false
 	}
 	if r.Client != "" && r.Client != c.Client {
+		return false
+	}
+	if r.Program != "" && r.Program != c.Program {
 		return false
 	}
 	if r.Dir != "" && !inFolder(c.Dir, expandTilde(r.Dir, home)) {
@@ -308,7 +318,7 @@ func inFolder(dir, folder string) bool {
 }
 
 // ruleFields are the fields of a rule object, in the order they are written.
-var ruleFields = []string{"decision", "prefix", "client", "kind", "dir", "why", "pins"}
+var ruleFields = []string{"decision", "prefix", "client", "program", "kind", "dir", "why", "pins"}
 
 // DecodeRules reads settings.json's "rules": a list of rule objects. Its
 // errors are *automation.FieldError naming the rule ("[3]") and its field,
@@ -418,12 +428,12 @@ func ruleFromFields(fields map[string]json.RawMessage, order []string) (Rule, er
 			if isNull || json.Unmarshal(raw, &r.Prefix) != nil {
 				return r, bad(name, `must be a list of words: the program and its first arguments, like ["git", "status"]`)
 			}
-		case "client", "kind", "dir", "why":
+		case "client", "program", "kind", "dir", "why":
 			var s string
 			if isNull || json.Unmarshal(raw, &s) != nil {
 				return r, bad(name, "must be a string in quotes")
 			}
-			*map[string]*string{"client": &r.Client, "kind": &r.Kind, "dir": &r.Dir, "why": &r.Why}[name] = s
+			*map[string]*string{"client": &r.Client, "program": &r.Program, "kind": &r.Kind, "dir": &r.Dir, "why": &r.Why}[name] = s
 		case "pins":
 			if isNull || json.Unmarshal(raw, &r.Pins) != nil {
 				return r, bad(name, `must be an object of paths and SHA-256 sums: {"/path/to/file": "…64 hex digits…"}`)
@@ -488,7 +498,7 @@ func validateRule(r Rule) error {
 	if p := r.Prefix[0]; strings.Contains(p, "/") && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
 		return bad("prefix[0]", p, "is a relative path: name the program by its name (git), or by its full path (/usr/bin/git or ~/bin/tool)")
 	}
-	for _, f := range []struct{ name, v string }{{"client", r.Client}, {"dir", r.Dir}} {
+	for _, f := range []struct{ name, v string }{{"client", r.Client}, {"program", r.Program}, {"dir", r.Dir}} {
 		if err := ruleText(f.v, maxRuleWord); f.v != "" && err != "" {
 			return bad(f.name, f.v, err)
 		}
@@ -552,6 +562,7 @@ type ruleJSON struct {
 	Decision string            `json:"decision"`
 	Prefix   []string          `json:"prefix"`
 	Client   string            `json:"client,omitempty"`
+	Program  string            `json:"program,omitempty"`
 	Kind     string            `json:"kind,omitempty"`
 	Dir      string            `json:"dir,omitempty"`
 	Why      string            `json:"why,omitempty"`
@@ -563,7 +574,7 @@ type ruleJSON struct {
 func EncodeRules(rs Rules, indent string) ([]byte, error) {
 	list := make([]ruleJSON, len(rs))
 	for i, r := range rs {
-		list[i] = ruleJSON{Decision: r.Decision.String(), Prefix: r.Prefix, Client: r.Client, Kind: r.Kind, Dir: r.Dir, Why: r.Why, Pins: r.Pins}
+		list[i] = ruleJSON{Decision: r.Decision.String(), Prefix: r.Prefix, Client: r.Client, Program: r.Program, Kind: r.Kind, Dir: r.Dir, Why: r.Why, Pins: r.Pins}
 	}
 	return json.MarshalIndent(list, indent, "  ")
 }

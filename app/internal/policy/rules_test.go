@@ -234,7 +234,7 @@ func TestRulesRoundTrip(t *testing.T) {
 	s := policy.DefaultSettings()
 	s.Rules = parseRules(t, `[
 		{"decision": "allow", "prefix": ["sh", "build.sh"], "dir": "~/proj", "why": "my build", "pins": {"/home/u/proj/build.sh": "`+strings.Repeat("ab", 32)+`"}},
-		{"decision": "deny", "prefix": ["git", "push"], "client": "agent", "kind": "command"}
+		{"decision": "deny", "prefix": ["git", "push"], "client": "agent", "program": "exe:/usr/bin/agent", "kind": "command"}
 	]`)
 	data, err := policy.MarshalSettings(s)
 	if err != nil {
@@ -245,12 +245,32 @@ func TestRulesRoundTrip(t *testing.T) {
 		t.Fatalf("%v\n%s", err, data)
 	}
 	if len(back.Rules) != 2 || back.Rules[0].Why != "my build" || back.Rules[0].Dir != "~/proj" ||
-		back.Rules[1].Client != "agent" || back.Rules[1].Decision != policy.RuleDeny || len(back.Rules[0].Pins) != 1 {
+		back.Rules[1].Client != "agent" || back.Rules[1].Program != "exe:/usr/bin/agent" || back.Rules[1].Decision != policy.RuleDeny || len(back.Rules[0].Pins) != 1 {
 		t.Errorf("rules after a round trip: %+v", back.Rules)
 	}
 	s.Rules = append(s.Rules, policy.Rule{Decision: policy.RuleAsk})
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `"rules[2].prefix"`) {
 		t.Errorf("Validate of a rule without a prefix: %v", err)
+	}
+}
+
+// A rule that names a program holds for that verified program only,
+// whatever name a client gives itself (red team 7: the popup's "always
+// allow here" keeps the program).
+func TestRulesProgramIsTheProgram(t *testing.T) {
+	rs := policy.Rules{{Decision: policy.RuleAllow, Prefix: []string{"sh", "build.sh"}, Client: "mcp: claude", Program: "exe:/usr/bin/claude"}}
+	for _, tc := range []struct {
+		c    policy.RuleCommand
+		want bool
+	}{
+		{policy.RuleCommand{Argv: []string{"sh", "build.sh"}, Client: "mcp: claude", Verified: true, Program: "exe:/usr/bin/claude"}, true},
+		{policy.RuleCommand{Argv: []string{"sh", "build.sh"}, Client: "mcp: claude", Verified: true, Program: "exe:/usr/bin/python3"}, false},
+		{policy.RuleCommand{Argv: []string{"sh", "build.sh"}, Client: "mcp: claude"}, false},
+		{policy.RuleCommand{Argv: []string{"sh", "build.sh"}, Client: "other", Verified: true, Program: "exe:/usr/bin/claude"}, false},
+	} {
+		if _, ok := rs.Match(tc.c, "/home/u"); ok != tc.want {
+			t.Errorf("Match(%+v) = %v, want %v", tc.c, ok, tc.want)
+		}
 	}
 }
 

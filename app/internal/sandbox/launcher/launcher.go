@@ -95,7 +95,7 @@ const MaxSpecBytes = 32 << 20
 // field it does not know, rather than apply part of it. Change it whenever
 // a field of Spec, Profile or Layer is added, removed or means something
 // else (TestSpecVersion holds the fields it was last changed for).
-const SpecVersion = 2
+const SpecVersion = 3
 
 // Spec is what the gate hands the launcher on file descriptor 3: the
 // profile and the program to run under it.

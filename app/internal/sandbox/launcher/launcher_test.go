@@ -35,6 +35,7 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tNetwork launcher.Network `json:\"network\"`\n" +
 	"\tUnasked bool `json:\"unasked,omitempty\"`\n" +
 	"\tTempDir string `json:\"tempDir\"`\n" +
+	"\tOtherTemps []string `json:\"otherTemps,omitempty\"`\n" +
 	"\tEnv []string `json:\"env\"`\n" +
 	"\tLimits []launcher.Limit `json:\"limits,omitempty\"`\n" +
 	"\t\tResource string `json:\"resource\"`\n" +
@@ -54,14 +55,14 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tWork string `json:\"work\"`\n" +
 	"\tBoot string `json:\"boot,omitempty\"`\n"
 
-// TestSpecVersion: the fields of Spec are those SpecVersion 2 was made
+// TestSpecVersion: the fields of Spec are those SpecVersion 3 was made
 // for. A change to them fails here until SpecVersion is raised and
 // specFields says what they are now, so that a launcher of one version never
 // applies part of another's spec (ReadSpec refuses other versions).
 func TestSpecVersion(t *testing.T) {
 	var b strings.Builder
 	fields(reflect.TypeFor[Spec](), "", &b)
-	if got := b.String(); got != specFields || SpecVersion != 2 {
+	if got := b.String(); got != specFields || SpecVersion != 3 {
 		t.Errorf("Spec's fields are now:\n%s\nSpecVersion %d was made for:\n%s\nRaise SpecVersion and record the fields in specFields.",
 			got, SpecVersion, specFields)
 	}
@@ -70,25 +71,26 @@ func TestSpecVersion(t *testing.T) {
 // TestReadSpec: a spec is read whole, of this version, with no field it
 // does not know and within its bound; each refusal says what was wrong.
 func TestReadSpec(t *testing.T) {
-	big := `{"version":2,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
+	big := `{"version":3,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
 	tests := []struct {
 		name, in, want string
 	}{
-		{"good", `{"version":2,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
-		{"probe without a program", `{"version":2,"probe":true}`, ""},
-		{"no program", `{"version":2}`, "names no program"},
-		{"other version", `{"version":1,"argv":["x"]}`, "version 1 and this launcher reads version 2"},
+		{"good", `{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
+		{"probe without a program", `{"version":3,"probe":true}`, ""},
+		{"no program", `{"version":3}`, "names no program"},
+		{"other version", `{"version":1,"argv":["x"]}`, "version 1 and this launcher reads version 3"},
+		{"the last version", `{"version":2,"argv":["x"]}`, "version 2 and this launcher reads version 3"},
 		{"no version", `{"argv":["x"]}`, "version 0"},
-		{"unknown field", `{"version":2,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
-		{"unknown nested field", `{"version":2,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
-		{"trailing value", `{"version":2,"argv":["x"]} {}`, "more than one JSON value"},
+		{"unknown field", `{"version":3,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
+		{"unknown nested field", `{"version":3,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
+		{"trailing value", `{"version":3,"argv":["x"]} {}`, "more than one JSON value"},
 		{"not JSON", `version 1`, "reading the profile"},
-		{"bad network", `{"version":2,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
+		{"bad network", `{"version":3,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
 		{"too large", big, "larger than"},
-		{"limits", `{"version":2,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1024},{"resource":"core","max":0}]}}`, ""},
-		{"unknown limit", `{"version":2,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1},{"resource":"stack","max":1}]}}`, `limit 1: unknown resource "stack"`},
-		{"limit twice", `{"version":2,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":9}]}}`, "limit 1: core is bounded twice"},
-		{"unknown limit field", `{"version":2,"argv":["x"],"profile":{"limits":[{"resource":"core","soft":1}]}}`, `unknown field "soft"`},
+		{"limits", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1024},{"resource":"core","max":0}]}}`, ""},
+		{"unknown limit", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1},{"resource":"stack","max":1}]}}`, `limit 1: unknown resource "stack"`},
+		{"limit twice", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":9}]}}`, "limit 1: core is bounded twice"},
+		{"unknown limit field", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","soft":1}]}}`, `unknown field "soft"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,9 +131,9 @@ func (failingReader) Read([]byte) (int, error) { return 0, errors.New("broken") 
 // spec of this version whose limits all name a known resource once, or an
 // error and nothing.
 func FuzzReadSpec(f *testing.F) {
-	f.Add(`{"version":2,"argv":["/bin/true"],"profile":{"hide":["/h"],"limits":[{"resource":"data","max":1024}]}}`)
-	f.Add(`{"version":2,"probe":true,"layers":[{"root":"/r","upper":"/u","work":"/w"}]}`)
-	f.Add(`{"version":2,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":0}]}}`)
+	f.Add(`{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"],"limits":[{"resource":"data","max":1024}]}}`)
+	f.Add(`{"version":3,"probe":true,"layers":[{"root":"/r","upper":"/u","work":"/w"}]}`)
+	f.Add(`{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":0}]}}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ReadSpec(strings.NewReader(in))
 		if err != nil {

@@ -116,7 +116,7 @@ func Serve(sock int) int {
 		if err != nil {
 			return 1
 		}
-		fds, others := rights(oob[:oobn])
+		fds, others := Rights(oob[:oobn])
 		if n == 0 && oobn == 0 {
 			return 0 // the gate closed its end
 		}
@@ -167,9 +167,10 @@ func start(m []byte, flags int, fds []int, others int) (int, error) {
 	return pid, nil
 }
 
-// rights returns the descriptors a message's control data carries, and
-// how many of its parts are something else.
-func rights(oob []byte) (fds []int, others int) {
+// Rights returns the descriptors a message's control data carries, and
+// how many of its parts are something else (the launcher's warm socket
+// reads its one message with it too).
+func Rights(oob []byte) (fds []int, others int) {
 	msgs, err := unix.ParseSocketControlMessage(oob)
 	if err != nil {
 		return nil, 1

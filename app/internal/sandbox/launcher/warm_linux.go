@@ -204,7 +204,7 @@ func receive(sock int) (stdin, spec int, err error) {
 	if err != nil {
 		return -1, -1, fmt.Errorf("waiting for the action: %w", err)
 	}
-	fds, others := rights(oob[:oobn])
+	fds, others := spawn.Rights(oob[:oobn])
 	fail := func(e error) (int, int, error) {
 		for _, fd := range fds {
 			unix.Close(fd)
@@ -229,22 +229,4 @@ func receive(sock int) (stdin, spec int, err error) {
 		return fail(fmt.Errorf("the gate went away as the action came (%v)", err))
 	}
 	return fds[0], fds[1], nil
-}
-
-// rights returns the descriptors a message's control data carries, and
-// how many of its parts are something else.
-func rights(oob []byte) (fds []int, others int) {
-	msgs, err := unix.ParseSocketControlMessage(oob)
-	if err != nil {
-		return nil, 1
-	}
-	for i := range msgs {
-		got, err := unix.ParseUnixRights(&msgs[i])
-		if err != nil {
-			others++
-			continue
-		}
-		fds = append(fds, got...)
-	}
-	return fds, others
 }

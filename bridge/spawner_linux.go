@@ -124,16 +124,10 @@ func (s *Spawner) StartWarm(c Command, argv []string) (*Warm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	ours, theirs, err := warmSockets()
 	if err != nil {
 		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
 	}
-	if err := unix.SetNonblock(fds[0], true); err != nil {
-		unix.Close(fds[0])
-		unix.Close(fds[1])
-		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
-	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "warm socket"), os.NewFile(uintptr(fds[1]), "warm socket")
 	defer theirs.Close()
 	pipes, err := newOutPipes()
 	if err != nil {

@@ -70,16 +70,10 @@ func StartWarm(c Command, argv []string) (*Warm, error) {
 	if c.Linger || c.Output != nil || c.Stdin != "" || len(c.ExtraFiles) > 0 || c.Warm != nil {
 		return nil, fmt.Errorf("starting a warm process for %s: its shape must carry no standard input, extra files, output tap, warm process or Linger", argv[0])
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	ours, theirs, err := warmSockets()
 	if err != nil {
 		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
 	}
-	if err := unix.SetNonblock(fds[0], true); err != nil {
-		unix.Close(fds[0])
-		unix.Close(fds[1])
-		return nil, fmt.Errorf("starting a warm process for %s: %w", argv[0], err)
-	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "warm socket"), os.NewFile(uintptr(fds[1]), "warm socket")
 	start := c
 	start.Argv, start.Contain, start.ownPipes = argv, false, true
 	start.ExtraFiles = []*os.File{theirs} // WarmFD
@@ -386,4 +380,19 @@ func stdinOf(s string) (*os.File, error) {
 		wr.Close()
 	}()
 	return r, nil
+}
+
+// warmSockets returns the two ends of a warm process's socket: ours, which
+// does not block, and theirs, its WarmFD.
+func warmSockets() (ours, theirs *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "warm socket"), os.NewFile(uintptr(fds[1]), "warm socket"), nil
 }

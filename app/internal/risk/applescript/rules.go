@@ -333,6 +333,10 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 	// combination (keystroke "t" using command down) types nothing.
 	if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
 		switch {
+		case scriptRunners[strings.ToLower(an.front)]:
+			// Typed into a script editor: code it runs with Command-R or
+			// its Run button, rated as run script of that text.
+			an.typedIntoRunner(st, i+1, sp)
 		case an.front != "" && !an.frontTerminal:
 			// Typed into an application the script brought to the front
 			// (a text editor, a code editor's palette): keys, not shell.
@@ -341,6 +345,27 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 		default:
 			an.typedUnknown(st, i+1, sp)
 		}
+	}
+}
+
+// scriptRunners are the applications that run the AppleScript typed into
+// their document (Command-R, the Run button).
+var scriptRunners = map[string]bool{"script editor": true, "script debugger": true, "applescript editor": true}
+
+// typedIntoRunner rates text typed into a script editor as the code it
+// is; text computed at run time is code Airlock cannot see.
+func (an *asAn) typedIntoRunner(st []asToken, from int, sp Span) {
+	variants, whole := an.template(st[from:], 0)
+	if whole {
+		an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "KEYSTROKE: types code computed at run time into %s, which runs it", an.front)
+		return
+	}
+	for _, c := range variants {
+		if strings.Contains(c, rate.HoleUnquoted) || strings.Contains(c, rate.HoleQuoted) {
+			an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "KEYSTROKE: types code computed at run time into %s, which runs it", an.front)
+			continue
+		}
+		an.v.Merge(appleScriptAt(c, an.env, an.depth+1), &sp)
 	}
 }
 
@@ -561,6 +586,15 @@ func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
 // document's code, a file alarm.
 func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
+	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
+		if st[j].kind == asWord && st[j].kw == kwAt {
+			// at folder ((path to library folder as text) & "LaunchAgents")
+			if p := an.foldPath(st[j+1:], 0); p != "" {
+				an.pathLit(p, tokSpan(st[j+1]), true, false)
+			}
+			break
+		}
+	}
 	an.urlProps(st[i+1:], span2(st, i, 1))
 	if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 		if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
@@ -1317,6 +1351,7 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 	if depth > 3 {
 		return ""
 	}
+	st = unwrapSpec(st)
 	var b strings.Builder
 	anchored := false
 	for rest := st[:exprEnd(st)]; rest != nil; {
@@ -1368,6 +1403,43 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 	return b.String()
 }
 
+// unwrapSpec strips what only names the kind of a path's object around a
+// parenthesised path: folder ((path to library folder as text) &
+// "LaunchAgents") is the path inside.
+func unwrapSpec(st []asToken) []asToken {
+	for {
+		k := 0
+		for k < len(st) && st[k].kind == asWord && (st[k].kw == kwFolder || st[k].kw == kwFile || st[k].kw == kwAlias || st[k].kw == kwItem || st[k].kw == kwPosix || st[k].kw == kwThe) {
+			k++
+		}
+		if k >= len(st) || !st[k].isOp('(') {
+			return st
+		}
+		end := closeParen(st, k)
+		if end < 0 || end != len(st)-1 && exprEnd(st[end+1:]) != 0 {
+			return st
+		}
+		st = st[k+1 : end]
+	}
+}
+
+// closeParen is the index of the ) that closes the ( at st[k], or -1.
+func closeParen(st []asToken, k int) int {
+	depth := 0
+	for j := k; j < len(st); j++ {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
 // urlProps rates URLs set as properties (set URL of front document to …,
 // make new tab with properties {URL:…}): javascript: and file: URLs run or
 // open things.
@@ -1396,7 +1468,8 @@ func (an *asAn) writesFile() bool {
 	an.writes = -1
 	toks := an.lx.toks
 	for k, t := range toks {
-		if t.kind == asWord && t.kw == kwWrite && (k+1 >= len(toks) || toks[k+1].kw != kwPermission) {
+		if t.kind == asWord && t.kw == kwWrite && (k+1 >= len(toks) || toks[k+1].kw != kwPermission) &&
+			!(k+1 < len(toks) && toks[k+1].kind == asString && an.str(toks[k+1]) == "") { // write "" writes nothing back
 			an.writes = 1
 			return true
 		}

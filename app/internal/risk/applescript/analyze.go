@@ -121,6 +121,9 @@ type asAn struct {
 	// ("": none seen), frontTerminal whether it is a terminal.
 	front         string
 	frontTerminal bool
+	// settingsUI: the script drives the settings app's window (process
+	// "System Settings"): its clicks and keys change settings.
+	settingsUI bool
 	// uses[name]: how the script mentions the name, for bindCalls
 	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
 	// usedBare.
@@ -366,6 +369,9 @@ func (an *asAn) collectDef(st []asToken, i int) {
 		}
 		if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
 			an.terminal = true
+		}
+		if t.kw == kwProcess && j < len(st) && st[j].kind == asString && isSettingsApp(an.str(st[j])) {
+			an.settingsUI = true
 		}
 	case kwProperty, kwLocal, kwGlobal:
 		if i == 0 {

@@ -309,6 +309,7 @@ func verbQuit(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.add(effect.Of(effect.Input), "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+	an.settingsInput(sp)
 	an.keyCombo(st, i, app)
 	// Typed after Command-Space: the start of a terminal's name launches it.
 	if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
@@ -420,18 +421,36 @@ func verbKey(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.front, an.frontTerminal = "", false // Command-Tab …: the front is not known
 	}
 	an.add(effect.Of(effect.Input), "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
+	an.settingsInput(span2(st, i, n))
 	an.keyCombo(st, i, app)
+}
+
+// isSettingsApp reports the name of the app whose window changes the
+// computer's settings, security among them.
+func isSettingsApp(s string) bool {
+	s = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ".app"))
+	return s == "system settings" || s == "system preferences"
+}
+
+// settingsInput rates input that lands in the settings app's window: which
+// setting it changes (the firewall, a privacy permission) is not known.
+func (an *asAn) settingsInput(sp Span) {
+	if an.settingsUI || isSettingsApp(an.front) {
+		an.add(effect.Of(effect.Setting, effect.Session), "as.settings-ui", sp, "INPUT: clicks or types into System Settings: changes a setting of the computer (security ones too), which one cannot be told")
+	}
 }
 
 func verbClick(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.add(effect.Of(effect.Input), "as.click", sp, "CLICK: Simulates a mouse click")
+	an.settingsInput(sp)
 	an.menuLabels(st[i+1:], sp)
 }
 
 func verbPerform(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	an.add(effect.Of(effect.Input), "as.perform", sp, "PERFORM: Triggers an interface action")
+	an.settingsInput(sp)
 	an.menuLabels(st[i+n:], sp)
 }
 

@@ -337,7 +337,7 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 		case scriptRunners[strings.ToLower(an.front)]:
 			// Typed into a script editor: code it runs with Command-R or
 			// its Run button, rated as run script of that text.
-			an.typedIntoRunner(st, i+1, sp)
+			an.typedIntoRunner(st, i+1, sp, an.front)
 		case an.front != "" && !an.frontTerminal:
 			// Typed into an application the script brought to the front
 			// (a text editor, a code editor's palette): keys, not shell.
@@ -355,18 +355,43 @@ var scriptRunners = map[string]bool{"script editor": true, "script debugger": tr
 
 // typedIntoRunner rates text typed into a script editor as the code it
 // is; text computed at run time is code Airlock cannot see.
-func (an *asAn) typedIntoRunner(st []asToken, from int, sp Span) {
+func (an *asAn) typedIntoRunner(st []asToken, from int, sp Span, runner string) {
 	variants, whole := an.template(st[from:], 0)
 	if whole {
-		an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "KEYSTROKE: types code computed at run time into %s, which runs it", an.front)
+		an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "CODE: puts code computed at run time into %s, which runs it", runner)
 		return
 	}
 	for _, c := range variants {
 		if strings.Contains(c, rate.HoleUnquoted) || strings.Contains(c, rate.HoleQuoted) {
-			an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "KEYSTROKE: types code computed at run time into %s, which runs it", an.front)
+			an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "CODE: puts code computed at run time into %s, which runs it", runner)
 			continue
 		}
 		an.v.Merge(appleScriptAt(c, an.env, an.depth+1), &sp)
+	}
+}
+
+// uiValue rates set value of <a UI element> to <text>: text put into
+// another application's window, as if typed there.
+func (an *asAn) uiValue(st []asToken, to int) {
+	sp := stmtSpan(st)
+	proc := ""
+	for k := 1; k+1 < to; k++ {
+		if st[k].kw == kwProcess && st[k+1].kind == asString {
+			proc = an.str(st[k+1])
+		}
+	}
+	for f := len(an.stack) - 1; f >= 0 && proc == ""; f-- {
+		proc = an.stack[f].proc
+	}
+	an.add(effect.Of(effect.Input), "as.set-value", sp, "SET VALUE: puts text into a window, as if typed")
+	switch {
+	case scriptRunners[strings.ToLower(proc)]:
+		an.typedIntoRunner(st, to+1, sp, proc)
+	case facts.IsTerminal(proc):
+		an.typedIntoTerminal(st, to+1, sp)
+	case isSettingsApp(proc):
+		an.settingsUI = true
+		an.settingsInput(sp)
 	}
 }
 
@@ -486,6 +511,16 @@ func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
 		if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
 			an.add(effect.Of(effect.ReadSecret), "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
 			return
+		}
+	}
+}
+
+// verbReplacingGiven rates the labelled form of with replacing: given
+// «class alrp»:true (replacing:yes).
+func verbReplacingGiven(an *asAn, st []asToken, i, n int, app *asApp) {
+	if k := i + n; k+1 < len(st) && st[k].isOp(':') && st[k+1].kind == asWord {
+		if v := an.text(st[k+1]); v == "true" || v == "yes" {
+			an.add(effect.Of(effect.Overwrite), "as.replacing", span2(st, i, n+2), "REPLACE: overwrites existing items of the same name")
 		}
 	}
 }

@@ -67,6 +67,8 @@ type asFrame struct {
 	// ifs: the condition, which can choose what the body acts on.
 	handler asName
 	cond    []asToken
+	// for tell frames of a process (tell process "Terminal"): its name.
+	proc string
 }
 
 type asApp struct {
@@ -121,6 +123,9 @@ type asAn struct {
 	// ("": none seen), frontTerminal whether it is a terminal.
 	front         string
 	frontTerminal bool
+	// settingsUI: the script drives the settings app's window (process
+	// "System Settings"): its clicks and keys change settings.
+	settingsUI bool
 	// uses[name]: how the script mentions the name, for bindCalls
 	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
 	// usedBare.
@@ -366,6 +371,9 @@ func (an *asAn) collectDef(st []asToken, i int) {
 		}
 		if j < len(st) && st[j].kind == asString && !an.terminal && facts.IsTerminal(an.str(st[j])) {
 			an.terminal = true
+		}
+		if t.kw == kwProcess && j < len(st) && st[j].kind == asString && isSettingsApp(an.str(st[j])) {
+			an.settingsUI = true
 		}
 	case kwProperty, kwLocal, kwGlobal:
 		if i == 0 {
@@ -649,18 +657,24 @@ func (an *asAn) tellStatement(st []asToken) {
 	app, rest, ok := an.tellTarget(st[1:])
 	// tell (every file of desktop) to delete: the target is many things.
 	bulk, _ := an.bulkObject(st, 1)
+	proc := ""
+	if len(st) > 2 && st[1].kw == kwProcess && st[2].kind == asString {
+		proc = an.str(st[2]) // tell process "Terminal": the UI it drives
+	} else if len(st) > 3 && st[1].kw == kwApplication && st[2].kw == kwProcess && st[3].kind == asString {
+		proc = an.str(st[3])
+	}
 	if ok && rest != nil {
 		// tell X to <statement>: one line, its own target. Whatever
 		// the inner statement opens or closes ends with the line.
 		n := len(an.stack)
-		an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+		an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk, proc: proc})
 		an.statement(rest)
 		if len(an.stack) > n {
 			an.stack = an.stack[:n]
 		}
 		return
 	}
-	an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk})
+	an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk, proc: proc})
 	an.scan(st, false)
 }
 
@@ -729,7 +743,8 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			depth++
 		case t.kind == asOp && (t.op == ')' || t.op == '}'):
 			depth--
-		case t.kind == asWord && (t.kw == kwApplication || t.kw == kwApp) && app == nil:
+		case t.kind == asWord && (t.kw == kwApplication || t.kw == kwApp) && app == nil && !(i+1 < len(st) && st[i+1].kw == kwProcess):
+			// (application process "X" is System Events' process, not an application.)
 			j := i + 1
 			if j < len(st) && st[j].op == '(' {
 				j++
@@ -1028,6 +1043,13 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 	an.urlProps(st, stmtSpan(st))
 	if app.known != nil && app.known.Title == "System Events" {
 		an.securityPrefs(st, target)
+		if target[0].kind == asWord && an.text(target[0]) == "value" {
+			an.uiValue(st, to)
+		}
+	}
+	if app.known != nil && app.known.Title == "Script Editor" && (target[0].kw == kwContents || target[0].kw == kwText) {
+		// set contents of document 1 to "…": code the editor runs.
+		an.typedIntoRunner(st, to+1, stmtSpan(st), app.known.Title)
 	}
 	an.setObject(target, app)
 }

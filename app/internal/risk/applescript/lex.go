@@ -857,4 +857,5 @@ var classTerms = map[string]string{
 	"ppth": "posix path", "psxp": "posix path", "msg ": "message", "bcke": "outgoing message",
 	"ceve": "event", "remi": "reminder", "note": "note", "azf4": "person", "wres": "calendar",
 	"logi": "login item", "htxt": "hidden answer", "dtxt": "default answer", "foac": "folder action",
+	"alrp": "replacing",
 }

@@ -309,6 +309,7 @@ func verbQuit(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.add(effect.Of(effect.Input), "as.keystroke", sp, "KEYSTROKE: Simulates keyboard input")
+	an.settingsInput(sp)
 	an.keyCombo(st, i, app)
 	// Typed after Command-Space: the start of a terminal's name launches it.
 	if an.spotlight && i+1 < len(st) && st[i+1].kind == asString && !hasWord(st[i+1:], kwUsing) {
@@ -333,6 +334,10 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 	// combination (keystroke "t" using command down) types nothing.
 	if i+1 < len(st) && !hasWord(st[i+1:], kwUsing) {
 		switch {
+		case scriptRunners[strings.ToLower(an.front)]:
+			// Typed into a script editor: code it runs with Command-R or
+			// its Run button, rated as run script of that text.
+			an.typedIntoRunner(st, i+1, sp, an.front)
 		case an.front != "" && !an.frontTerminal:
 			// Typed into an application the script brought to the front
 			// (a text editor, a code editor's palette): keys, not shell.
@@ -341,6 +346,52 @@ func verbKeystroke(an *asAn, st []asToken, i, n int, app *asApp) {
 		default:
 			an.typedUnknown(st, i+1, sp)
 		}
+	}
+}
+
+// scriptRunners are the applications that run the AppleScript typed into
+// their document (Command-R, the Run button).
+var scriptRunners = map[string]bool{"script editor": true, "script debugger": true, "applescript editor": true}
+
+// typedIntoRunner rates text typed into a script editor as the code it
+// is; text computed at run time is code Airlock cannot see.
+func (an *asAn) typedIntoRunner(st []asToken, from int, sp Span, runner string) {
+	variants, whole := an.template(st[from:], 0)
+	if whole {
+		an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "CODE: puts code computed at run time into %s, which runs it", runner)
+		return
+	}
+	for _, c := range variants {
+		if strings.Contains(c, rate.HoleUnquoted) || strings.Contains(c, rate.HoleQuoted) {
+			an.add(effect.Of(effect.RunUnseen), "as.typed-script", sp, "CODE: puts code computed at run time into %s, which runs it", runner)
+			continue
+		}
+		an.v.Merge(appleScriptAt(c, an.env, an.depth+1), &sp)
+	}
+}
+
+// uiValue rates set value of <a UI element> to <text>: text put into
+// another application's window, as if typed there.
+func (an *asAn) uiValue(st []asToken, to int) {
+	sp := stmtSpan(st)
+	proc := ""
+	for k := 1; k+1 < to; k++ {
+		if st[k].kw == kwProcess && st[k+1].kind == asString {
+			proc = an.str(st[k+1])
+		}
+	}
+	for f := len(an.stack) - 1; f >= 0 && proc == ""; f-- {
+		proc = an.stack[f].proc
+	}
+	an.add(effect.Of(effect.Input), "as.set-value", sp, "SET VALUE: puts text into a window, as if typed")
+	switch {
+	case scriptRunners[strings.ToLower(proc)]:
+		an.typedIntoRunner(st, to+1, sp, proc)
+	case facts.IsTerminal(proc):
+		an.typedIntoTerminal(st, to+1, sp)
+	case isSettingsApp(proc):
+		an.settingsUI = true
+		an.settingsInput(sp)
 	}
 }
 
@@ -395,18 +446,36 @@ func verbKey(an *asAn, st []asToken, i, n int, app *asApp) {
 		an.front, an.frontTerminal = "", false // Command-Tab …: the front is not known
 	}
 	an.add(effect.Of(effect.Input), "as.keycode", span2(st, i, n), "KEY CODE: Simulates key presses")
+	an.settingsInput(span2(st, i, n))
 	an.keyCombo(st, i, app)
+}
+
+// isSettingsApp reports the name of the app whose window changes the
+// computer's settings, security among them.
+func isSettingsApp(s string) bool {
+	s = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ".app"))
+	return s == "system settings" || s == "system preferences"
+}
+
+// settingsInput rates input that lands in the settings app's window: which
+// setting it changes (the firewall, a privacy permission) is not known.
+func (an *asAn) settingsInput(sp Span) {
+	if an.settingsUI || isSettingsApp(an.front) {
+		an.add(effect.Of(effect.Setting, effect.Session), "as.settings-ui", sp, "INPUT: clicks or types into System Settings: changes a setting of the computer (security ones too), which one cannot be told")
+	}
 }
 
 func verbClick(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.add(effect.Of(effect.Input), "as.click", sp, "CLICK: Simulates a mouse click")
+	an.settingsInput(sp)
 	an.menuLabels(st[i+1:], sp)
 }
 
 func verbPerform(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, n)
 	an.add(effect.Of(effect.Input), "as.perform", sp, "PERFORM: Triggers an interface action")
+	an.settingsInput(sp)
 	an.menuLabels(st[i+n:], sp)
 }
 
@@ -442,6 +511,16 @@ func verbDialog(an *asAn, st []asToken, i, n int, app *asApp) {
 		if st[j].kw == kwHidden && st[j+1].kw == kwAnswer && (j == 0 || st[j-1].kw != kwWithout) {
 			an.add(effect.Of(effect.ReadSecret), "secret.as.password-prompt", span2(st, i, n), "PASSWORD PROMPT: asks for hidden input (a password) in a dialog that can imitate the system: possible phishing")
 			return
+		}
+	}
+}
+
+// verbReplacingGiven rates the labelled form of with replacing: given
+// «class alrp»:true (replacing:yes).
+func verbReplacingGiven(an *asAn, st []asToken, i, n int, app *asApp) {
+	if k := i + n; k+1 < len(st) && st[k].isOp(':') && st[k+1].kind == asWord {
+		if v := an.text(st[k+1]); v == "true" || v == "yes" {
+			an.add(effect.Of(effect.Overwrite), "as.replacing", span2(st, i, n+2), "REPLACE: overwrites existing items of the same name")
 		}
 	}
 }
@@ -561,6 +640,15 @@ func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
 // document's code, a file alarm.
 func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
+	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
+		if st[j].kind == asWord && st[j].kw == kwAt {
+			// at folder ((path to library folder as text) & "LaunchAgents")
+			if p := an.foldPath(st[j+1:], 0); p != "" {
+				an.pathLit(p, tokSpan(st[j+1]), true, false)
+			}
+			break
+		}
+	}
 	an.urlProps(st[i+1:], span2(st, i, 1))
 	if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 		if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
@@ -1317,6 +1405,7 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 	if depth > 3 {
 		return ""
 	}
+	st = unwrapSpec(st)
 	var b strings.Builder
 	anchored := false
 	for rest := st[:exprEnd(st)]; rest != nil; {
@@ -1368,6 +1457,43 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 	return b.String()
 }
 
+// unwrapSpec strips what only names the kind of a path's object around a
+// parenthesised path: folder ((path to library folder as text) &
+// "LaunchAgents") is the path inside.
+func unwrapSpec(st []asToken) []asToken {
+	for {
+		k := 0
+		for k < len(st) && st[k].kind == asWord && (st[k].kw == kwFolder || st[k].kw == kwFile || st[k].kw == kwAlias || st[k].kw == kwItem || st[k].kw == kwPosix || st[k].kw == kwThe) {
+			k++
+		}
+		if k >= len(st) || !st[k].isOp('(') {
+			return st
+		}
+		end := closeParen(st, k)
+		if end < 0 || end != len(st)-1 && exprEnd(st[end+1:]) != 0 {
+			return st
+		}
+		st = st[k+1 : end]
+	}
+}
+
+// closeParen is the index of the ) that closes the ( at st[k], or -1.
+func closeParen(st []asToken, k int) int {
+	depth := 0
+	for j := k; j < len(st); j++ {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
 // urlProps rates URLs set as properties (set URL of front document to …,
 // make new tab with properties {URL:…}): javascript: and file: URLs run or
 // open things.
@@ -1396,7 +1522,8 @@ func (an *asAn) writesFile() bool {
 	an.writes = -1
 	toks := an.lx.toks
 	for k, t := range toks {
-		if t.kind == asWord && t.kw == kwWrite && (k+1 >= len(toks) || toks[k+1].kw != kwPermission) {
+		if t.kind == asWord && t.kw == kwWrite && (k+1 >= len(toks) || toks[k+1].kw != kwPermission) &&
+			!(k+1 < len(toks) && toks[k+1].kind == asString && an.str(toks[k+1]) == "") { // write "" writes nothing back
 			an.writes = 1
 			return true
 		}

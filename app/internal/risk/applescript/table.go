@@ -97,6 +97,10 @@ var verbs = []verb{
 		App: "Google Chrome", Params: "javascript", Example: `execute front window's active tab`},
 	{Pattern: "with replacing", Part: true, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.replacing",
 		Text: "REPLACE: overwrites existing items of the same name", App: "Finder", Example: `duplicate file "a" of desktop to folder "b" of desktop with replacing`},
+	{Pattern: "replacing (yes|true)", Part: true, Effect: effect.Of(effect.Overwrite), Always: true, ID: "as.replacing",
+		Text: "REPLACE: overwrites existing items of the same name", App: "Finder", Example: `duplicate file "a" of desktop to folder "b" of desktop replacing yes`},
+	{Pattern: "replacing", Part: true, Fn: fnReplacingGiven, Effect: effect.Of(effect.Overwrite), Always: false, ID: "as.replacing",
+		App: "Finder", Example: `«event coreclon» file "a" of desktop given «class insh»:folder "b" of desktop, «class alrp»:true`},
 	{Pattern: "run script", Fn: fnRunScript, Effect: effect.Of(effect.Run), Always: true, ID: "as.run-script",
 		Params: "with parameters in", Example: `run script "1 + 1"`},
 	{Pattern: "load script", Effect: effect.Of(effect.RunUnseen), Always: true, ID: "as.load-script",
@@ -207,6 +211,7 @@ const (
 	fnExecute
 	fnRunScript
 	fnAdminBare
+	fnReplacingGiven
 	fnDialog
 	fnSetEOF
 	fnClipboard
@@ -258,6 +263,7 @@ func init() {
 		fnExecute:         verbExecute,
 		fnRunScript:       verbRunScript,
 		fnAdminBare:       verbAdminBare,
+		fnReplacingGiven:  verbReplacingGiven,
 		fnDialog:          verbDialog,
 		fnSetEOF:          verbSetEOF,
 		fnClipboard:       verbClipboard,

@@ -28,9 +28,12 @@ import (
 // .envrc, a .exrc, a .Rprofile …) in the folder of a change and every
 // folder above it; each as the person has it, and as the action left it
 // when it changed it too (held, the person may keep it). What they load is
-// read in turn, maxSourceDepth deep. A path built from what the reading
-// cannot know (a variable set elsewhere, a command's output) is not
-// followed.
+// read in turn, maxSourceDepth deep. A file's own folder
+// ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}) is known, and so is
+// what a command's output runs when the command prints a file (source
+// <(cat f), eval "$(cat f)", eval "$(<f)"); a path built from what the
+// reading cannot know (a variable set elsewhere, another command's output)
+// is not followed.
 
 // loaders are the commands that read a file as code, by the language
 // whose files use them, and how their arguments name it.
@@ -69,18 +72,22 @@ var loaders = map[string]loadArgs{
 	"require_relative": loadRuby,
 	":script":          loadFiles,
 	":load":            loadFiles,
+	// eval runs its arguments' text: a file's only when a command's
+	// output prints it (eval "$(cat f)").
+	"eval": loadPrinted,
 }
 
 // loadArgs says which files a loader's arguments name.
 type loadArgs uint8
 
 const (
-	loadFiles  loadArgs = iota + 1 // each argument that is no option
-	loadDotenv                     // each argument, or .env
-	loadUse                        // use flake … or use nix …
-	loadFlake                      // a flake's folder, or the file's own
-	loadNix                        // nix files, or shell.nix and default.nix
-	loadRuby                       // each argument, .rb added when it has no extension
+	loadFiles   loadArgs = iota + 1 // each argument that is no option
+	loadDotenv                      // each argument, or .env
+	loadUse                         // use flake … or use nix …
+	loadFlake                       // a flake's folder, or the file's own
+	loadNix                         // nix files, or shell.nix and default.nix
+	loadRuby                        // each argument, .rb added when it has no extension
+	loadPrinted                     // the files its arguments' commands print
 )
 
 // prefixWords may stand before a command without being it.
@@ -323,10 +330,21 @@ func loadsOf(text, dir, home string) []load {
 			continue
 		}
 		args := slices.DeleteFunc(slices.Clone(cmd[1:]), func(a string) bool { return a == "=" })
+		var names []string
 		for _, name := range loadedNames(kind, args) {
-			if strings.ContainsAny(name, "`") || strings.Contains(name, "<(") || strings.Contains(name, ">(") {
-				continue // a command's output: no file this reading can name
+			if kind != loadPrinted {
+				name = ownFolder(name)
 			}
+			if !strings.ContainsAny(name, "`") && !strings.Contains(name, "<(") && !strings.Contains(name, ">(") && !strings.Contains(name, "$(") {
+				names = append(names, name)
+				continue
+			}
+			// A command's output names no file this reading can know,
+			// unless the command prints a file: source <(cat f),
+			// eval "$(cat f)", eval "$(<f)".
+			names = append(names, printedFiles(name)...)
+		}
+		for _, name := range names {
 			for _, v := range expandWord(name, vars, dir, home) {
 				if !filepath.IsAbs(v) {
 					v = filepath.Join(dir, v)
@@ -378,6 +396,14 @@ func loadedNames(kind loadArgs, args []string) []string {
 		if len(names) == 0 || len(args) > 0 && strings.HasPrefix(args[0], "-") {
 			return []string{"shell.nix", "default.nix"}
 		}
+	case loadPrinted:
+		var printed []string
+		for _, a := range args {
+			if strings.Contains(a, "$(") || strings.Contains(a, "<(") || strings.Contains(a, "`") {
+				printed = append(printed, a)
+			}
+		}
+		return printed
 	case loadRuby:
 		for i, n := range names {
 			if filepath.Ext(n) == "" {
@@ -393,10 +419,16 @@ func loadedNames(kind loadArgs, args []string) []string {
 // reports whether cmd was one.
 func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 	switch cmd[0] {
-	case "for":
-		if len(cmd) >= 3 && cmd[2] == "in" && isVarName(cmd[1]) {
+	case "for", "foreach":
+		// for NAME in words; zsh's for NAME (words) and foreach NAME
+		// (words), whose "(" commandsOf splits words at.
+		if len(cmd) >= 3 && isVarName(cmd[1]) {
+			words := cmd[2:]
+			if words[0] == "in" {
+				words = words[1:]
+			}
 			var vals []string
-			for _, w := range cmd[3:] {
+			for _, w := range words {
 				vals = append(vals, expandWord(w, vars, dir, home)...)
 			}
 			vars[cmd[1]] = vals[:min(len(vals), maxSourceValues)]
@@ -496,7 +528,7 @@ func varAt(s string) (name, rest, def string, ok bool) {
 
 // commandsOf splits text into commands, each a list of words: a shell's
 // reading (quotes removed, comments dropped, lines continued with a
-// backslash, $(…), <(…) and ${…} kept in their word), split also at ; & | ) { }
+// backslash, $(…), <(…), ${…} and `…` kept in their word), split also at ; & | ) { }
 // , and at line ends, and words at "(". A word that
 // only separates (;, &&, then …) starts a new command.
 func commandsOf(text string) [][]string {
@@ -536,6 +568,14 @@ func commandsOf(text string) [][]string {
 				i++
 			}
 			endCmd()
+		case ch == '`':
+			end := strings.IndexByte(text[i+1:], '`') + i + 2
+			if end == i+1 {
+				end = len(text) // unterminated: the rest
+			}
+			word.WriteString(text[i:end])
+			inWord = true
+			i = end - 1
 		case opensSub(text[i:]):
 			end := strings.IndexByte(text[i:], map[byte]byte{'{': '}', '(': ')'}[text[i+1]])
 			if end < 0 {
@@ -566,4 +606,88 @@ func opensSub(s string) bool {
 		}
 	}
 	return false
+}
+
+// printedFiles returns the files the commands of the substitutions in w
+// ($(…), <(…), backquotes) print as they are: cat's arguments, and the
+// file of $(<f). Other commands print what this reading cannot know.
+func printedFiles(w string) []string {
+	var out []string
+	for _, inner := range substitutions(w) {
+		for _, cmd := range commandsOf(inner) {
+			switch {
+			case cmd[0] == "cat":
+				for _, a := range cmd[1:] {
+					if !strings.HasPrefix(a, "-") && a != "" {
+						out = append(out, ownFolder(a))
+					}
+				}
+			case cmd[0] == "<" && len(cmd) == 2:
+				out = append(out, ownFolder(cmd[1]))
+			case strings.HasPrefix(cmd[0], "<") && len(cmd) == 1 && !strings.HasPrefix(cmd[0], "<("):
+				out = append(out, ownFolder(cmd[0][1:]))
+			}
+		}
+	}
+	return out
+}
+
+// substitutions returns the text inside each $(…), <(…) and `…` of w, up
+// to its first closing ) or `, as commandsOf keeps them.
+func substitutions(w string) []string {
+	var out []string
+	for i := 0; i < len(w); i++ {
+		switch {
+		case strings.HasPrefix(w[i:], "$(") || strings.HasPrefix(w[i:], "<("):
+			end := strings.IndexByte(w[i+2:], ')')
+			if end < 0 {
+				end = len(w) - i - 2
+			}
+			out = append(out, w[i+2:i+2+end])
+			i += 2 + end
+		case w[i] == '`':
+			end := strings.IndexByte(w[i+1:], '`')
+			if end < 0 {
+				end = len(w) - i - 1
+			}
+			out = append(out, w[i+1:i+1+end])
+			i += 1 + end
+		}
+	}
+	return out
+}
+
+// ownFolders are the ways a file names its own folder: bash's
+// $(dirname "${BASH_SOURCE[0]}") and ${BASH_SOURCE%/*}, zsh's ${0:A:h}
+// (a sourced file's $0 is its own path there), $(dirname "$0"), as
+// commandsOf leaves them (quotes removed).
+var ownFolders = func() []string {
+	var forms []string
+	for _, v := range []string{"$0", "${0}", "$BASH_SOURCE", "${BASH_SOURCE}", "${BASH_SOURCE[0]}", "${(%):-%x}", "${(%):-%N}"} {
+		forms = append(forms, "$(dirname "+v+")", "$(dirname -- "+v+")", "`dirname "+v+"`")
+	}
+	for _, v := range []string{"0", "BASH_SOURCE", "BASH_SOURCE[0]", "(%):-%x", "(%):-%N"} {
+		forms = append(forms, "${"+v+"%/*}")
+	}
+	for _, m := range []string{":A:h", ":a:h", ":h", ":P:h"} {
+		forms = append(forms, "${0"+m+"}", "${${(%):-%x}"+m+"}", "${${(%):-%N}"+m+"}")
+	}
+	return forms
+}()
+
+// ownFolder replaces a leading form of ownFolders in w with $PWD, which
+// loadsOf expands to the loading file's folder.
+func ownFolder(w string) string {
+	if strings.HasPrefix(w, "$(") || strings.HasPrefix(w, "`") {
+		// $(dirname "$0") unquoted keeps its inner quotes
+		if end := strings.IndexAny(w[1:], ")`"); end >= 0 {
+			w = strings.NewReplacer(`"`, "", "'", "").Replace(w[:end+2]) + w[end+2:]
+		}
+	}
+	for _, f := range ownFolders {
+		if rest, ok := strings.CutPrefix(w, f); ok {
+			return "$PWD" + rest
+		}
+	}
+	return w
 }

@@ -33,6 +33,12 @@ func TestLoadsOf(t *testing.T) {
 		{"comments load nothing", "# source_env .envrc.local\necho source x # . y\n", nil},
 		{"unknown variables load nothing", "source $ZSH/oh-my-zsh.sh\n. \"$(brew --prefix)/x.sh\"\n", nil},
 		{"commands' output loads nothing", "source <(kubectl completion zsh)\nsource `brew --prefix`/x.sh\n", nil},
+		{"zsh's short loops", "for f (~/d/zsh.d/*.zsh) source $f\nforeach g (~/e/*.zsh); source $g; end\n", []string{"/h/d/zsh.d/*.zsh", "/h/e/*.zsh"}},
+		{"a file's text run", "eval \"$(cat ~/d/env.sh)\"\neval \"$(<$HOME/d/p.sh)\"\nsource <(cat -- ~/d/c.bash)\neval `cat ~/d/q.sh`\n",
+			[]string{"/h/d/env.sh", "/h/d/p.sh", "/h/d/c.bash", "/h/d/q.sh"}},
+		{"a file's own folder", ". \"$(dirname \"${BASH_SOURCE[0]}\")/lib/a.sh\"\nsource ${0:A:h}/b.zsh\n. $(dirname \"$0\")/c.sh\nsource ${BASH_SOURCE%/*}/d.sh\n",
+			[]string{dir + "/lib/a.sh", dir + "/b.zsh", dir + "/c.sh", dir + "/d.sh"}},
+		{"other commands' output runs nothing this reading names", "eval \"$(direnv hook zsh)\"\neval \"$(dirname $0)\"\nsource <(fzf --zsh)\ncat ~/d/motd.txt\necho \"$(cat ~/d/n.txt)\"\n", nil},
 		{"words that are no command", "export GOFLAGS=-mod=vendor\necho source\nalias s=source\n", nil},
 	}
 	for _, tt := range tests {
@@ -51,7 +57,7 @@ func TestLoadsOf(t *testing.T) {
 // FuzzLoadsOf: any text is read without a panic, and every file it names
 // is absolute and clean.
 func FuzzLoadsOf(f *testing.F) {
-	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${"} {
+	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${", "eval \"$(cat", "source <(<", ". `dirname $0`/x", "for f (a"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

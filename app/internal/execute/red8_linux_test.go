@@ -17,7 +17,9 @@ func payload8(t *testing.T, name string) []string { return payloadIn(t, "red8.js
 // name: zsh's short for loop, eval of a file's text read by cat or by
 // $(<file), source of a process substitution that cats a file, and a
 // loaded file that loads its neighbour by its own folder
-// ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}). A .bashrc also
+// ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}), and by a variable
+// another start-up file sets (a .zshenv's DOTFILES, a .profile's
+// SHELLD, read before the file that uses it). A .bashrc also
 // prints a file with cat, which runs nothing.
 func loadFormsRig(t *testing.T) *redRig {
 	return newRedRig(t, []string{"~/Documents"}, map[string]redFile{
@@ -33,6 +35,10 @@ func loadFormsRig(t *testing.T) *redRig {
 		"Documents/dotfiles/env.sh":      {"export EDITOR=vim\n", 0o644},
 		"Documents/dotfiles/zsh.d/a.zsh": {"alias l=ls\n", 0o644},
 		"Documents/notes.txt":            {"notes\n", 0o644},
+		".zshenv":                        {"export DOTFILES=\"$HOME/Documents/dotfiles\"\n", 0o644},
+		".zprofile":                      {"source $DOTFILES/aliases.zsh\n", 0o644},
+		".profile":                       {"export SHELLD=~/Documents/shell.d\n", 0o644},
+		".bash_profile":                  {"for f in $SHELLD/*.sh; do . \"$f\"; done\n", 0o644},
 	})
 }
 

@@ -32,8 +32,10 @@ import (
 // ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}) is known, and so is
 // what a command's output runs when the command prints a file (source
 // <(cat f), eval "$(cat f)", eval "$(<f)"); a path built from what the
-// reading cannot know (a variable set elsewhere, another command's output)
-// is not followed.
+// reading cannot know (a variable no start-up file read sets, another
+// command's output) is not followed. A variable one start-up file sets is
+// known in those read after it, and in all when one read before uses it
+// (a .zshenv's DOTFILES in a .zshrc, read first): they are read again.
 
 // loaders are the commands that read a file as code, by the language
 // whose files use them, and how their arguments name it.
@@ -127,6 +129,11 @@ type sourcing struct {
 	names   map[string]bool   // the "**/" entries' single names, lower-case
 	files   []sourcedFile
 	scanned map[string]bool // files read already (by path and version)
+	// vars are the variables the start-up files read assign, known to
+	// each read after (a .zshenv's DOTFILES in a .zshrc); missing are
+	// those a command named before any file read assigned them.
+	vars    map[string][]string
+	missing map[string]bool
 }
 
 // sourcedWhy says why c plants: a start-up file loads it ("" when none
@@ -142,6 +149,12 @@ func (l *plantLook) sourcedWhy(e *Executor, c sandbox.Change) string {
 	if !s.home {
 		s.home = true
 		s.readHome()
+		if slices.ContainsFunc(slices.Collect(maps.Keys(s.missing)), func(name string) bool { _, ok := s.vars[name]; return ok }) {
+			// a file read later assigns what one read earlier loads
+			// by: read them again, knowing it
+			s.files, s.scanned, s.missing = nil, map[string]bool{}, map[string]bool{}
+			s.readHome()
+		}
 	}
 	for d := filepath.Dir(c.Path); ; d = filepath.Dir(d) {
 		if !s.dirs[d] {
@@ -172,7 +185,8 @@ func (f sourcedFile) names(p string) bool {
 }
 
 func newSourcing(e *Executor, changes []sandbox.Change) *sourcing {
-	s := &sourcing{e: e, upper: map[string]string{}, dirs: map[string]bool{}, names: map[string]bool{}, scanned: map[string]bool{}}
+	s := &sourcing{e: e, upper: map[string]string{}, dirs: map[string]bool{}, names: map[string]bool{}, scanned: map[string]bool{},
+		vars: map[string][]string{}, missing: map[string]bool{}}
 	for _, c := range changes {
 		if c.Upper != "" {
 			s.upper[c.Path] = c.Upper
@@ -256,7 +270,7 @@ func (s *sourcing) read(p, by string, depth int) {
 		if !ok {
 			continue
 		}
-		for _, ld := range loadsOf(text, filepath.Dir(p), s.e.Paths.Home) {
+		for _, ld := range loadsIn(text, filepath.Dir(p), s.e.Paths.Home, s.vars, s.missing) {
 			f := sourcedFile{path: ld.path, by: by, how: ld.how}
 			if strings.ContainsAny(ld.path, "*?[") {
 				f.glob = true
@@ -313,7 +327,23 @@ type load struct {
 // from what the text itself assigns (NAME=value, export, fish's set, a
 // for loop's list), $HOME and ~ from home, $PWD to dir.
 func loadsOf(text, dir, home string) []load {
-	vars := map[string][]string{"HOME": {home}, "PWD": {dir}, "ZDOTDIR": {home}, "XDG_CONFIG_HOME": {filepath.Join(home, ".config")}}
+	return loadsIn(text, dir, home, map[string][]string{}, map[string]bool{})
+}
+
+// loadsIn is loadsOf knowing the variables shared, which other start-up
+// files assign, and adding to it those text assigns; the variables a load
+// names that neither assigns are added to missing.
+func loadsIn(text, dir, home string, shared map[string][]string, missing map[string]bool) []load {
+	vars := map[string][]string{"HOME": {home}, "ZDOTDIR": {home}, "XDG_CONFIG_HOME": {filepath.Join(home, ".config")}}
+	maps.Copy(vars, shared)
+	vars["PWD"] = []string{dir}
+	defer func() {
+		for k, v := range vars {
+			if k != "PWD" {
+				shared[k] = v
+			}
+		}
+	}()
 	var out []load
 	for _, cmd := range commandsOf(text) {
 		for len(cmd) > 0 && prefixWords[cmd[0]] {
@@ -321,6 +351,13 @@ func loadsOf(text, dir, home string) []load {
 		}
 		if len(cmd) == 0 {
 			continue
+		}
+		for _, w := range cmd {
+			for _, n := range varNames(w) {
+				if _, ok := vars[n]; !ok {
+					missing[n] = true
+				}
+			}
 		}
 		if assignVar(vars, cmd, dir, home) {
 			continue
@@ -690,4 +727,21 @@ func ownFolder(w string) string {
 		}
 	}
 	return w
+}
+
+// varNames returns the names of the variables w refers to.
+func varNames(w string) []string {
+	var out []string
+	for i := strings.IndexByte(w, '$'); i >= 0; i = strings.IndexByte(w, '$') {
+		name, rest, _, ok := varAt(w[i+1:])
+		if ok {
+			out = append(out, name)
+		}
+		if ok {
+			w = rest
+		} else {
+			w = w[i+1:]
+		}
+	}
+	return out
 }

@@ -54,6 +54,20 @@ func TestLoadsOf(t *testing.T) {
 	}
 }
 
+// TestLoadsInShared: a variable one start-up file assigns names what
+// another loads; missing holds what a file named before it was known.
+func TestLoadsInShared(t *testing.T) {
+	shared, missing := map[string][]string{}, map[string]bool{}
+	if got := loadsIn("source $DOTFILES/a.zsh\n", "/h", "/h", shared, missing); len(got) != 0 || !missing["DOTFILES"] {
+		t.Fatalf("before DOTFILES is known: %v, missing %v", got, missing)
+	}
+	loadsIn("export DOTFILES=\"$HOME/d\"\n", "/h/x", "/h", shared, missing)
+	got := loadsIn("source $DOTFILES/a.zsh\nsource $PWD/b.zsh\n", "/h/y", "/h", shared, missing)
+	if len(got) != 2 || got[0].path != "/h/d/a.zsh" || got[1].path != "/h/y/b.zsh" {
+		t.Errorf("with DOTFILES known: %v, want /h/d/a.zsh and /h/y/b.zsh", got)
+	}
+}
+
 // FuzzLoadsOf: any text is read without a panic, and every file it names
 // is absolute and clean.
 func FuzzLoadsOf(f *testing.F) {

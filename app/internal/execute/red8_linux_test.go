@@ -19,7 +19,8 @@ func payload8(t *testing.T, name string) []string { return payloadIn(t, "red8.js
 // loaded file that loads its neighbour by its own folder
 // ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}), and by a variable
 // another start-up file sets (a .zshenv's DOTFILES, a .profile's
-// SHELLD, read before the file that uses it). A .bashrc also
+// SHELLD, read before the file that uses it), and by a brace expansion
+// (~/.{path,exports}, as many dotfiles have it). A .bashrc also
 // prints a file with cat, which runs nothing.
 func loadFormsRig(t *testing.T) *redRig {
 	return newRedRig(t, []string{"~/Documents"}, map[string]redFile{
@@ -29,7 +30,8 @@ func loadFormsRig(t *testing.T) *redRig {
 			"source ~/Documents/dotfiles/init.zsh\n", 0o644},
 		".bashrc": {"source <(cat ~/Documents/dotfiles/comp.bash)\n" +
 			". ~/Documents/dotfiles/init.sh\n" +
-			"cat ~/Documents/dotfiles/printed.txt\n", 0o644},
+			"cat ~/Documents/dotfiles/printed.txt\n" +
+			"for file in ~/Documents/dotfiles/.{path,exports}; do [ -r \"$file\" ] && source \"$file\"; done\n", 0o644},
 		"Documents/dotfiles/init.sh":     {". \"$(dirname \"${BASH_SOURCE[0]}\")/lib/helpers.sh\"\n", 0o644},
 		"Documents/dotfiles/init.zsh":    {"source ${0:A:h}/lib/zhelpers.zsh\n", 0o644},
 		"Documents/dotfiles/env.sh":      {"export EDITOR=vim\n", 0o644},

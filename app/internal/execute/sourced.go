@@ -321,11 +321,12 @@ type load struct {
 
 // loadsOf reads text, a start-up file in the folder dir, for the files
 // its load commands name. Words are split as a shell splits them (quotes
-// removed, $(…) and ${…} kept whole in their word), words split also at
-// "(" and commands at ) , { }, so that R's source("x") and Nix's
-// (import ./x.nix) read as commands too. Variables are expanded
-// from what the text itself assigns (NAME=value, export, fish's set, a
-// for loop's list), $HOME and ~ from home, $PWD to dir.
+// removed, $(…), ${…} and a brace expansion {a,b} kept whole in their
+// word), words split also at "(" and commands at ) , { }, so that R's
+// source("x") and Nix's (import ./x.nix) read as commands too. Variables
+// are expanded from what the text itself assigns (NAME=value, export,
+// fish's set, a for loop's list), $HOME and ~ from home, $PWD to dir;
+// brace expansions to each of their words.
 func loadsOf(text, dir, home string) []load {
 	return loadsIn(text, dir, home, map[string][]string{}, map[string]bool{})
 }
@@ -511,6 +512,17 @@ func isVarName(s string) bool {
 // names a variable vars does not know (the file is not one this reading
 // can name), and every combination when a variable has several values.
 func expandWord(w string, vars map[string][]string, dir, home string) []string {
+	if alts := braceAlternatives(w); alts != nil {
+		var out []string
+		for _, a := range alts {
+			for _, v := range expandWord(a, vars, dir, home) {
+				if len(out) < maxSourceValues {
+					out = append(out, v)
+				}
+			}
+		}
+		return out
+	}
 	if w == "~" || strings.HasPrefix(w, "~/") {
 		w = home + w[1:]
 	}
@@ -565,8 +577,8 @@ func varAt(s string) (name, rest, def string, ok bool) {
 
 // commandsOf splits text into commands, each a list of words: a shell's
 // reading (quotes removed, comments dropped, lines continued with a
-// backslash, $(…), <(…), ${…} and `…` kept in their word), split also at ; & | ) { }
-// , and at line ends, and words at "(". A word that
+// backslash, $(…), <(…), ${…}, `…` and {a,b} kept in their word), split
+// also at ; & | ) { } , and at line ends, and words at "(". A word that
 // only separates (;, &&, then …) starts a new command.
 func commandsOf(text string) [][]string {
 	var cmds [][]string
@@ -613,6 +625,11 @@ func commandsOf(text string) [][]string {
 			word.WriteString(text[i:end])
 			inWord = true
 			i = end - 1
+		case ch == '{' && braceGroup(text[i:]) > 0:
+			n := braceGroup(text[i:])
+			word.WriteString(text[i : i+n])
+			inWord = true
+			i += n - 1
 		case opensSub(text[i:]):
 			end := strings.IndexByte(text[i:], map[byte]byte{'{': '}', '(': ')'}[text[i+1]])
 			if end < 0 {
@@ -632,6 +649,38 @@ func commandsOf(text string) [][]string {
 	}
 	endCmd()
 	return cmds
+}
+
+// braceGroup returns the length of the brace expansion s starts with
+// ({a,b}: a comma between braces, nothing in it a shell splits words or
+// commands at), or 0 when s starts none: for file in ~/.{aliases,exports}
+// loads each of ~/.aliases and ~/.exports.
+func braceGroup(s string) int {
+	end := strings.IndexByte(s, '}')
+	if end < 0 || !strings.Contains(s[:end], ",") || strings.ContainsAny(s[1:end], " \t\r\n;&|(){}'\"`<>") {
+		return 0
+	}
+	return end + 1
+}
+
+// braceAlternatives returns the words the first brace expansion of w (not
+// a variable's ${…}) makes, or nil when w has none.
+func braceAlternatives(w string) []string {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '{' || i > 0 && w[i-1] == '$' {
+			continue
+		}
+		n := braceGroup(w[i:])
+		if n == 0 {
+			continue
+		}
+		var out []string
+		for _, a := range strings.Split(w[i+1:i+n-1], ",") {
+			out = append(out, w[:i]+a+w[i+n:])
+		}
+		return out[:min(len(out), maxSourceValues)]
+	}
+	return nil
 }
 
 // opensSub reports whether s starts a $(…), ${…}, <(…) or >(…), which

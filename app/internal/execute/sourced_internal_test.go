@@ -39,6 +39,9 @@ func TestLoadsOf(t *testing.T) {
 		{"a file's own folder", ". \"$(dirname \"${BASH_SOURCE[0]}\")/lib/a.sh\"\nsource ${0:A:h}/b.zsh\n. $(dirname \"$0\")/c.sh\nsource ${BASH_SOURCE%/*}/d.sh\n",
 			[]string{dir + "/lib/a.sh", dir + "/b.zsh", dir + "/c.sh", dir + "/d.sh"}},
 		{"other commands' output runs nothing this reading names", "eval \"$(direnv hook zsh)\"\neval \"$(dirname $0)\"\nsource <(fzf --zsh)\ncat ~/d/motd.txt\necho \"$(cat ~/d/n.txt)\"\n", nil},
+		{"brace expansions", "for file in ~/.{path,aliases}; do [ -r \"$file\" ] && source \"$file\"; done\nsource ~/d/{x,y}.zsh\n",
+			[]string{"/h/.path", "/h/.aliases", "/h/d/x.zsh", "/h/d/y.zsh"}},
+		{"braces that expand nothing", "{ source ~/n.sh; }\nsource ${X:-~/m.sh}\n", []string{"/h/n.sh", "/h/m.sh"}},
 		{"words that are no command", "export GOFLAGS=-mod=vendor\necho source\nalias s=source\n", nil},
 	}
 	for _, tt := range tests {
@@ -71,7 +74,7 @@ func TestLoadsInShared(t *testing.T) {
 // FuzzLoadsOf: any text is read without a panic, and every file it names
 // is absolute and clean.
 func FuzzLoadsOf(f *testing.F) {
-	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${", "eval \"$(cat", "source <(<", ". `dirname $0`/x", "for f (a"} {
+	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${", "eval \"$(cat", "source <(<", ". `dirname $0`/x", "for f (a", "source ~/{a,", "for f in {,}; do . {$f,}; done"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

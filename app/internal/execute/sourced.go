@@ -478,7 +478,7 @@ func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 			rest = rest[1:]
 		}
 		if len(rest) >= 2 && isVarName(rest[0]) {
-			vars[rest[0]] = expandWord(rest[1], vars, dir, home)
+			vars[rest[0]] = expandWord(ownFolder(rest[1]), vars, dir, home)
 		}
 		return true
 	case "export", "local", "typeset", "declare", "readonly":
@@ -490,7 +490,7 @@ func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 		if !ok || !isVarName(name) {
 			break
 		}
-		vars[name] = expandWord(value, vars, dir, home)
+		vars[name] = expandWord(ownFolder(value), vars, dir, home)
 		done = true
 	}
 	return done

@@ -20,14 +20,16 @@ func payload8(t *testing.T, name string) []string { return payloadIn(t, "red8.js
 // ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}), and by a variable
 // another start-up file sets (a .zshenv's DOTFILES, a .profile's
 // SHELLD, read before the file that uses it), and by a brace expansion
-// (~/.{path,exports}, as many dotfiles have it). A .bashrc also
-// prints a file with cat, which runs nothing.
+// (~/.{path,exports}, as many dotfiles have it); and zsh's function
+// folders (fpath+=(…)), whose files compinit and autoload run. A
+// .bashrc also prints a file with cat, which runs nothing.
 func loadFormsRig(t *testing.T) *redRig {
 	return newRedRig(t, []string{"~/Documents"}, map[string]redFile{
 		".zshrc": {"for f (~/Documents/dotfiles/zsh.d/*.zsh) source $f\n" +
 			"eval \"$(cat ~/Documents/dotfiles/env.sh)\"\n" +
 			"eval \"$(<$HOME/Documents/dotfiles/prompt.sh)\"\n" +
-			"source ~/Documents/dotfiles/init.zsh\n", 0o644},
+			"source ~/Documents/dotfiles/init.zsh\n" +
+			"fpath+=(~/Documents/dotfiles/zfuncs)\nautoload -Uz compinit && compinit\n", 0o644},
 		".bashrc": {"source <(cat ~/Documents/dotfiles/comp.bash)\n" +
 			". ~/Documents/dotfiles/init.sh\n" +
 			"cat ~/Documents/dotfiles/printed.txt\n" +

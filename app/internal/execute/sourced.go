@@ -36,6 +36,8 @@ import (
 // command's output) is not followed. A variable one start-up file sets is
 // known in those read after it, and in all when one read before uses it
 // (a .zshenv's DOTFILES in a .zshrc, read first): they are read again.
+// A folder zsh's fpath gains (fpath+=(~/d/zfuncs)) loads every file in it:
+// autoload and compinit run them when their function is called.
 
 // loaders are the commands that read a file as code, by the language
 // whose files use them, and how their arguments name it.
@@ -359,6 +361,20 @@ func loadsIn(text, dir, home string, shared map[string][]string, missing map[str
 					missing[n] = true
 				}
 			}
+		}
+		if cmd[0] == "fpath=" || cmd[0] == "fpath+=" {
+			// zsh runs a file of a folder of fpath when the function of
+			// its name is called (autoload, compinit's completions):
+			// fpath+=(~/d/zfuncs) loads every file there
+			for _, w := range cmd[1:] {
+				for _, v := range expandWord(w, vars, dir, home) {
+					if !filepath.IsAbs(v) {
+						v = filepath.Join(dir, v)
+					}
+					out = append(out, load{path: filepath.Join(filepath.Clean(v), "*"), how: strings.Join(cmd[:min(len(cmd), 3)], " ")})
+				}
+			}
+			continue
 		}
 		if assignVar(vars, cmd, dir, home) {
 			continue

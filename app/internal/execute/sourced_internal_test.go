@@ -41,6 +41,8 @@ func TestLoadsOf(t *testing.T) {
 		{"other commands' output runs nothing this reading names", "eval \"$(direnv hook zsh)\"\neval \"$(dirname $0)\"\nsource <(fzf --zsh)\ncat ~/d/motd.txt\necho \"$(cat ~/d/n.txt)\"\n", nil},
 		{"a variable of a file's own folder", "D=\"$(dirname \"${BASH_SOURCE[0]}\")\"\n. \"$D/e.sh\"\nset -l Z ${0:A:h}\nsource $Z/f.fish\n",
 			[]string{dir + "/e.sh", dir + "/f.fish"}},
+		{"zsh's function folders", "fpath+=(~/d/zfuncs)\nfpath=(~/d/comp $fpath)\nautoload -Uz compinit\n",
+			[]string{"/h/d/zfuncs/*", "/h/d/comp/*"}},
 		{"brace expansions", "for file in ~/.{path,aliases}; do [ -r \"$file\" ] && source \"$file\"; done\nsource ~/d/{x,y}.zsh\n",
 			[]string{"/h/.path", "/h/.aliases", "/h/d/x.zsh", "/h/d/y.zsh"}},
 		{"braces that expand nothing", "{ source ~/n.sh; }\nsource ${X:-~/m.sh}\n", []string{"/h/n.sh", "/h/m.sh"}},

@@ -28,9 +28,16 @@ import (
 // .envrc, a .exrc, a .Rprofile …) in the folder of a change and every
 // folder above it; each as the person has it, and as the action left it
 // when it changed it too (held, the person may keep it). What they load is
-// read in turn, maxSourceDepth deep. A path built from what the reading
-// cannot know (a variable set elsewhere, a command's output) is not
-// followed.
+// read in turn, maxSourceDepth deep. A file's own folder
+// ($(dirname "${BASH_SOURCE[0]}"), zsh's ${0:A:h}) is known, and so is
+// what a command's output runs when the command prints a file (source
+// <(cat f), eval "$(cat f)", eval "$(<f)"); a path built from what the
+// reading cannot know (a variable no start-up file read sets, another
+// command's output) is not followed. A variable one start-up file sets is
+// known in those read after it, and in all when one read before uses it
+// (a .zshenv's DOTFILES in a .zshrc, read first): they are read again.
+// A folder zsh's fpath gains (fpath+=(~/d/zfuncs)) loads every file in it:
+// autoload and compinit run them when their function is called.
 
 // loaders are the commands that read a file as code, by the language
 // whose files use them, and how their arguments name it.
@@ -69,18 +76,22 @@ var loaders = map[string]loadArgs{
 	"require_relative": loadRuby,
 	":script":          loadFiles,
 	":load":            loadFiles,
+	// eval runs its arguments' text: a file's only when a command's
+	// output prints it (eval "$(cat f)").
+	"eval": loadPrinted,
 }
 
 // loadArgs says which files a loader's arguments name.
 type loadArgs uint8
 
 const (
-	loadFiles  loadArgs = iota + 1 // each argument that is no option
-	loadDotenv                     // each argument, or .env
-	loadUse                        // use flake … or use nix …
-	loadFlake                      // a flake's folder, or the file's own
-	loadNix                        // nix files, or shell.nix and default.nix
-	loadRuby                       // each argument, .rb added when it has no extension
+	loadFiles   loadArgs = iota + 1 // each argument that is no option
+	loadDotenv                      // each argument, or .env
+	loadUse                         // use flake … or use nix …
+	loadFlake                       // a flake's folder, or the file's own
+	loadNix                         // nix files, or shell.nix and default.nix
+	loadRuby                        // each argument, .rb added when it has no extension
+	loadPrinted                     // the files its arguments' commands print
 )
 
 // prefixWords may stand before a command without being it.
@@ -120,6 +131,11 @@ type sourcing struct {
 	names   map[string]bool   // the "**/" entries' single names, lower-case
 	files   []sourcedFile
 	scanned map[string]bool // files read already (by path and version)
+	// vars are the variables the start-up files read assign, known to
+	// each read after (a .zshenv's DOTFILES in a .zshrc); missing are
+	// those a command named before any file read assigned them.
+	vars    map[string][]string
+	missing map[string]bool
 }
 
 // sourcedWhy says why c plants: a start-up file loads it ("" when none
@@ -135,6 +151,12 @@ func (l *plantLook) sourcedWhy(e *Executor, c sandbox.Change) string {
 	if !s.home {
 		s.home = true
 		s.readHome()
+		if slices.ContainsFunc(slices.Collect(maps.Keys(s.missing)), func(name string) bool { _, ok := s.vars[name]; return ok }) {
+			// a file read later assigns what one read earlier loads
+			// by: read them again, knowing it
+			s.files, s.scanned, s.missing = nil, map[string]bool{}, map[string]bool{}
+			s.readHome()
+		}
 	}
 	for d := filepath.Dir(c.Path); ; d = filepath.Dir(d) {
 		if !s.dirs[d] {
@@ -165,7 +187,8 @@ func (f sourcedFile) names(p string) bool {
 }
 
 func newSourcing(e *Executor, changes []sandbox.Change) *sourcing {
-	s := &sourcing{e: e, upper: map[string]string{}, dirs: map[string]bool{}, names: map[string]bool{}, scanned: map[string]bool{}}
+	s := &sourcing{e: e, upper: map[string]string{}, dirs: map[string]bool{}, names: map[string]bool{}, scanned: map[string]bool{},
+		vars: map[string][]string{}, missing: map[string]bool{}}
 	for _, c := range changes {
 		if c.Upper != "" {
 			s.upper[c.Path] = c.Upper
@@ -249,7 +272,7 @@ func (s *sourcing) read(p, by string, depth int) {
 		if !ok {
 			continue
 		}
-		for _, ld := range loadsOf(text, filepath.Dir(p), s.e.Paths.Home) {
+		for _, ld := range loadsIn(text, filepath.Dir(p), s.e.Paths.Home, s.vars, s.missing) {
 			f := sourcedFile{path: ld.path, by: by, how: ld.how}
 			if strings.ContainsAny(ld.path, "*?[") {
 				f.glob = true
@@ -300,19 +323,57 @@ type load struct {
 
 // loadsOf reads text, a start-up file in the folder dir, for the files
 // its load commands name. Words are split as a shell splits them (quotes
-// removed, $(…) and ${…} kept whole in their word), words split also at
-// "(" and commands at ) , { }, so that R's source("x") and Nix's
-// (import ./x.nix) read as commands too. Variables are expanded
-// from what the text itself assigns (NAME=value, export, fish's set, a
-// for loop's list), $HOME and ~ from home, $PWD to dir.
+// removed, $(…), ${…} and a brace expansion {a,b} kept whole in their
+// word), words split also at "(" and commands at ) , { }, so that R's
+// source("x") and Nix's (import ./x.nix) read as commands too. Variables
+// are expanded from what the text itself assigns (NAME=value, export,
+// fish's set, a for loop's list), $HOME and ~ from home, $PWD to dir;
+// brace expansions to each of their words.
 func loadsOf(text, dir, home string) []load {
-	vars := map[string][]string{"HOME": {home}, "PWD": {dir}, "ZDOTDIR": {home}, "XDG_CONFIG_HOME": {filepath.Join(home, ".config")}}
+	return loadsIn(text, dir, home, map[string][]string{}, map[string]bool{})
+}
+
+// loadsIn is loadsOf knowing the variables shared, which other start-up
+// files assign, and adding to it those text assigns; the variables a load
+// names that neither assigns are added to missing.
+func loadsIn(text, dir, home string, shared map[string][]string, missing map[string]bool) []load {
+	vars := map[string][]string{"HOME": {home}, "ZDOTDIR": {home}, "XDG_CONFIG_HOME": {filepath.Join(home, ".config")}}
+	maps.Copy(vars, shared)
+	vars["PWD"] = []string{dir}
+	defer func() {
+		for k, v := range vars {
+			if k != "PWD" {
+				shared[k] = v
+			}
+		}
+	}()
 	var out []load
 	for _, cmd := range commandsOf(text) {
 		for len(cmd) > 0 && prefixWords[cmd[0]] {
 			cmd = cmd[1:]
 		}
 		if len(cmd) == 0 {
+			continue
+		}
+		for _, w := range cmd {
+			for _, n := range varNames(w) {
+				if _, ok := vars[n]; !ok {
+					missing[n] = true
+				}
+			}
+		}
+		if cmd[0] == "fpath=" || cmd[0] == "fpath+=" {
+			// zsh runs a file of a folder of fpath when the function of
+			// its name is called (autoload, compinit's completions):
+			// fpath+=(~/d/zfuncs) loads every file there
+			for _, w := range cmd[1:] {
+				for _, v := range expandWord(w, vars, dir, home) {
+					if !filepath.IsAbs(v) {
+						v = filepath.Join(dir, v)
+					}
+					out = append(out, load{path: filepath.Join(filepath.Clean(v), "*"), how: strings.Join(cmd[:min(len(cmd), 3)], " ")})
+				}
+			}
 			continue
 		}
 		if assignVar(vars, cmd, dir, home) {
@@ -323,10 +384,21 @@ func loadsOf(text, dir, home string) []load {
 			continue
 		}
 		args := slices.DeleteFunc(slices.Clone(cmd[1:]), func(a string) bool { return a == "=" })
+		var names []string
 		for _, name := range loadedNames(kind, args) {
-			if strings.ContainsAny(name, "`") || strings.Contains(name, "<(") || strings.Contains(name, ">(") {
-				continue // a command's output: no file this reading can name
+			if kind != loadPrinted {
+				name = ownFolder(name)
 			}
+			if !strings.ContainsAny(name, "`") && !strings.Contains(name, "<(") && !strings.Contains(name, ">(") && !strings.Contains(name, "$(") {
+				names = append(names, name)
+				continue
+			}
+			// A command's output names no file this reading can know,
+			// unless the command prints a file: source <(cat f),
+			// eval "$(cat f)", eval "$(<f)".
+			names = append(names, printedFiles(name)...)
+		}
+		for _, name := range names {
 			for _, v := range expandWord(name, vars, dir, home) {
 				if !filepath.IsAbs(v) {
 					v = filepath.Join(dir, v)
@@ -378,6 +450,14 @@ func loadedNames(kind loadArgs, args []string) []string {
 		if len(names) == 0 || len(args) > 0 && strings.HasPrefix(args[0], "-") {
 			return []string{"shell.nix", "default.nix"}
 		}
+	case loadPrinted:
+		var printed []string
+		for _, a := range args {
+			if strings.Contains(a, "$(") || strings.Contains(a, "<(") || strings.Contains(a, "`") {
+				printed = append(printed, a)
+			}
+		}
+		return printed
 	case loadRuby:
 		for i, n := range names {
 			if filepath.Ext(n) == "" {
@@ -393,10 +473,16 @@ func loadedNames(kind loadArgs, args []string) []string {
 // reports whether cmd was one.
 func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 	switch cmd[0] {
-	case "for":
-		if len(cmd) >= 3 && cmd[2] == "in" && isVarName(cmd[1]) {
+	case "for", "foreach":
+		// for NAME in words; zsh's for NAME (words) and foreach NAME
+		// (words), whose "(" commandsOf splits words at.
+		if len(cmd) >= 3 && isVarName(cmd[1]) {
+			words := cmd[2:]
+			if words[0] == "in" {
+				words = words[1:]
+			}
 			var vals []string
-			for _, w := range cmd[3:] {
+			for _, w := range words {
 				vals = append(vals, expandWord(w, vars, dir, home)...)
 			}
 			vars[cmd[1]] = vals[:min(len(vals), maxSourceValues)]
@@ -408,7 +494,7 @@ func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 			rest = rest[1:]
 		}
 		if len(rest) >= 2 && isVarName(rest[0]) {
-			vars[rest[0]] = expandWord(rest[1], vars, dir, home)
+			vars[rest[0]] = expandWord(ownFolder(rest[1]), vars, dir, home)
 		}
 		return true
 	case "export", "local", "typeset", "declare", "readonly":
@@ -420,7 +506,7 @@ func assignVar(vars map[string][]string, cmd []string, dir, home string) bool {
 		if !ok || !isVarName(name) {
 			break
 		}
-		vars[name] = expandWord(value, vars, dir, home)
+		vars[name] = expandWord(ownFolder(value), vars, dir, home)
 		done = true
 	}
 	return done
@@ -442,6 +528,17 @@ func isVarName(s string) bool {
 // names a variable vars does not know (the file is not one this reading
 // can name), and every combination when a variable has several values.
 func expandWord(w string, vars map[string][]string, dir, home string) []string {
+	if alts := braceAlternatives(w); alts != nil {
+		var out []string
+		for _, a := range alts {
+			for _, v := range expandWord(a, vars, dir, home) {
+				if len(out) < maxSourceValues {
+					out = append(out, v)
+				}
+			}
+		}
+		return out
+	}
 	if w == "~" || strings.HasPrefix(w, "~/") {
 		w = home + w[1:]
 	}
@@ -496,8 +593,8 @@ func varAt(s string) (name, rest, def string, ok bool) {
 
 // commandsOf splits text into commands, each a list of words: a shell's
 // reading (quotes removed, comments dropped, lines continued with a
-// backslash, $(…), <(…) and ${…} kept in their word), split also at ; & | ) { }
-// , and at line ends, and words at "(". A word that
+// backslash, $(…), <(…), ${…}, `…` and {a,b} kept in their word), split
+// also at ; & | ) { } , and at line ends, and words at "(". A word that
 // only separates (;, &&, then …) starts a new command.
 func commandsOf(text string) [][]string {
 	var cmds [][]string
@@ -536,6 +633,19 @@ func commandsOf(text string) [][]string {
 				i++
 			}
 			endCmd()
+		case ch == '`':
+			end := strings.IndexByte(text[i+1:], '`') + i + 2
+			if end == i+1 {
+				end = len(text) // unterminated: the rest
+			}
+			word.WriteString(text[i:end])
+			inWord = true
+			i = end - 1
+		case ch == '{' && braceGroup(text[i:]) > 0:
+			n := braceGroup(text[i:])
+			word.WriteString(text[i : i+n])
+			inWord = true
+			i += n - 1
 		case opensSub(text[i:]):
 			end := strings.IndexByte(text[i:], map[byte]byte{'{': '}', '(': ')'}[text[i+1]])
 			if end < 0 {
@@ -557,6 +667,38 @@ func commandsOf(text string) [][]string {
 	return cmds
 }
 
+// braceGroup returns the length of the brace expansion s starts with
+// ({a,b}: a comma between braces, nothing in it a shell splits words or
+// commands at), or 0 when s starts none: for file in ~/.{aliases,exports}
+// loads each of ~/.aliases and ~/.exports.
+func braceGroup(s string) int {
+	end := strings.IndexByte(s, '}')
+	if end < 0 || !strings.Contains(s[:end], ",") || strings.ContainsAny(s[1:end], " \t\r\n;&|(){}'\"`<>") {
+		return 0
+	}
+	return end + 1
+}
+
+// braceAlternatives returns the words the first brace expansion of w (not
+// a variable's ${…}) makes, or nil when w has none.
+func braceAlternatives(w string) []string {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '{' || i > 0 && w[i-1] == '$' {
+			continue
+		}
+		n := braceGroup(w[i:])
+		if n == 0 {
+			continue
+		}
+		var out []string
+		for _, a := range strings.Split(w[i+1:i+n-1], ",") {
+			out = append(out, w[:i]+a+w[i+n:])
+		}
+		return out[:min(len(out), maxSourceValues)]
+	}
+	return nil
+}
+
 // opensSub reports whether s starts a $(…), ${…}, <(…) or >(…), which
 // commandsOf keeps whole in its word.
 func opensSub(s string) bool {
@@ -566,4 +708,105 @@ func opensSub(s string) bool {
 		}
 	}
 	return false
+}
+
+// printedFiles returns the files the commands of the substitutions in w
+// ($(…), <(…), backquotes) print as they are: cat's arguments, and the
+// file of $(<f). Other commands print what this reading cannot know.
+func printedFiles(w string) []string {
+	var out []string
+	for _, inner := range substitutions(w) {
+		for _, cmd := range commandsOf(inner) {
+			switch {
+			case cmd[0] == "cat":
+				for _, a := range cmd[1:] {
+					if !strings.HasPrefix(a, "-") && a != "" {
+						out = append(out, ownFolder(a))
+					}
+				}
+			case cmd[0] == "<" && len(cmd) == 2:
+				out = append(out, ownFolder(cmd[1]))
+			case strings.HasPrefix(cmd[0], "<") && len(cmd) == 1 && !strings.HasPrefix(cmd[0], "<("):
+				out = append(out, ownFolder(cmd[0][1:]))
+			}
+		}
+	}
+	return out
+}
+
+// substitutions returns the text inside each $(…), <(…) and `…` of w, up
+// to its first closing ) or `, as commandsOf keeps them.
+func substitutions(w string) []string {
+	var out []string
+	for i := 0; i < len(w); i++ {
+		switch {
+		case strings.HasPrefix(w[i:], "$(") || strings.HasPrefix(w[i:], "<("):
+			end := strings.IndexByte(w[i+2:], ')')
+			if end < 0 {
+				end = len(w) - i - 2
+			}
+			out = append(out, w[i+2:i+2+end])
+			i += 2 + end
+		case w[i] == '`':
+			end := strings.IndexByte(w[i+1:], '`')
+			if end < 0 {
+				end = len(w) - i - 1
+			}
+			out = append(out, w[i+1:i+1+end])
+			i += 1 + end
+		}
+	}
+	return out
+}
+
+// ownFolders are the ways a file names its own folder: bash's
+// $(dirname "${BASH_SOURCE[0]}") and ${BASH_SOURCE%/*}, zsh's ${0:A:h}
+// (a sourced file's $0 is its own path there), $(dirname "$0"), as
+// commandsOf leaves them (quotes removed).
+var ownFolders = func() []string {
+	var forms []string
+	for _, v := range []string{"$0", "${0}", "$BASH_SOURCE", "${BASH_SOURCE}", "${BASH_SOURCE[0]}", "${(%):-%x}", "${(%):-%N}"} {
+		forms = append(forms, "$(dirname "+v+")", "$(dirname -- "+v+")", "`dirname "+v+"`")
+	}
+	for _, v := range []string{"0", "BASH_SOURCE", "BASH_SOURCE[0]", "(%):-%x", "(%):-%N"} {
+		forms = append(forms, "${"+v+"%/*}")
+	}
+	for _, m := range []string{":A:h", ":a:h", ":h", ":P:h"} {
+		forms = append(forms, "${0"+m+"}", "${${(%):-%x}"+m+"}", "${${(%):-%N}"+m+"}")
+	}
+	return forms
+}()
+
+// ownFolder replaces a leading form of ownFolders in w with $PWD, which
+// loadsOf expands to the loading file's folder.
+func ownFolder(w string) string {
+	if strings.HasPrefix(w, "$(") || strings.HasPrefix(w, "`") {
+		// $(dirname "$0") unquoted keeps its inner quotes
+		if end := strings.IndexAny(w[1:], ")`"); end >= 0 {
+			w = strings.NewReplacer(`"`, "", "'", "").Replace(w[:end+2]) + w[end+2:]
+		}
+	}
+	for _, f := range ownFolders {
+		if rest, ok := strings.CutPrefix(w, f); ok {
+			return "$PWD" + rest
+		}
+	}
+	return w
+}
+
+// varNames returns the names of the variables w refers to.
+func varNames(w string) []string {
+	var out []string
+	for i := strings.IndexByte(w, '$'); i >= 0; i = strings.IndexByte(w, '$') {
+		name, rest, _, ok := varAt(w[i+1:])
+		if ok {
+			out = append(out, name)
+		}
+		if ok {
+			w = rest
+		} else {
+			w = w[i+1:]
+		}
+	}
+	return out
 }

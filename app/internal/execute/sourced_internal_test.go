@@ -33,6 +33,19 @@ func TestLoadsOf(t *testing.T) {
 		{"comments load nothing", "# source_env .envrc.local\necho source x # . y\n", nil},
 		{"unknown variables load nothing", "source $ZSH/oh-my-zsh.sh\n. \"$(brew --prefix)/x.sh\"\n", nil},
 		{"commands' output loads nothing", "source <(kubectl completion zsh)\nsource `brew --prefix`/x.sh\n", nil},
+		{"zsh's short loops", "for f (~/d/zsh.d/*.zsh) source $f\nforeach g (~/e/*.zsh); source $g; end\n", []string{"/h/d/zsh.d/*.zsh", "/h/e/*.zsh"}},
+		{"a file's text run", "eval \"$(cat ~/d/env.sh)\"\neval \"$(<$HOME/d/p.sh)\"\nsource <(cat -- ~/d/c.bash)\neval `cat ~/d/q.sh`\n",
+			[]string{"/h/d/env.sh", "/h/d/p.sh", "/h/d/c.bash", "/h/d/q.sh"}},
+		{"a file's own folder", ". \"$(dirname \"${BASH_SOURCE[0]}\")/lib/a.sh\"\nsource ${0:A:h}/b.zsh\n. $(dirname \"$0\")/c.sh\nsource ${BASH_SOURCE%/*}/d.sh\n",
+			[]string{dir + "/lib/a.sh", dir + "/b.zsh", dir + "/c.sh", dir + "/d.sh"}},
+		{"other commands' output runs nothing this reading names", "eval \"$(direnv hook zsh)\"\neval \"$(dirname $0)\"\nsource <(fzf --zsh)\ncat ~/d/motd.txt\necho \"$(cat ~/d/n.txt)\"\n", nil},
+		{"a variable of a file's own folder", "D=\"$(dirname \"${BASH_SOURCE[0]}\")\"\n. \"$D/e.sh\"\nset -l Z ${0:A:h}\nsource $Z/f.fish\n",
+			[]string{dir + "/e.sh", dir + "/f.fish"}},
+		{"zsh's function folders", "fpath+=(~/d/zfuncs)\nfpath=(~/d/comp $fpath)\nautoload -Uz compinit\n",
+			[]string{"/h/d/zfuncs/*", "/h/d/comp/*"}},
+		{"brace expansions", "for file in ~/.{path,aliases}; do [ -r \"$file\" ] && source \"$file\"; done\nsource ~/d/{x,y}.zsh\n",
+			[]string{"/h/.path", "/h/.aliases", "/h/d/x.zsh", "/h/d/y.zsh"}},
+		{"braces that expand nothing", "{ source ~/n.sh; }\nsource ${X:-~/m.sh}\n", []string{"/h/n.sh", "/h/m.sh"}},
 		{"words that are no command", "export GOFLAGS=-mod=vendor\necho source\nalias s=source\n", nil},
 	}
 	for _, tt := range tests {
@@ -48,10 +61,24 @@ func TestLoadsOf(t *testing.T) {
 	}
 }
 
+// TestLoadsInShared: a variable one start-up file assigns names what
+// another loads; missing holds what a file named before it was known.
+func TestLoadsInShared(t *testing.T) {
+	shared, missing := map[string][]string{}, map[string]bool{}
+	if got := loadsIn("source $DOTFILES/a.zsh\n", "/h", "/h", shared, missing); len(got) != 0 || !missing["DOTFILES"] {
+		t.Fatalf("before DOTFILES is known: %v, missing %v", got, missing)
+	}
+	loadsIn("export DOTFILES=\"$HOME/d\"\n", "/h/x", "/h", shared, missing)
+	got := loadsIn("source $DOTFILES/a.zsh\nsource $PWD/b.zsh\n", "/h/y", "/h", shared, missing)
+	if len(got) != 2 || got[0].path != "/h/d/a.zsh" || got[1].path != "/h/y/b.zsh" {
+		t.Errorf("with DOTFILES known: %v, want /h/d/a.zsh and /h/y/b.zsh", got)
+	}
+}
+
 // FuzzLoadsOf: any text is read without a panic, and every file it names
 // is absolute and clean.
 func FuzzLoadsOf(f *testing.F) {
-	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${"} {
+	for _, s := range []string{"source ~/a\n", "for f in $X/*; do . \"$f\"; done", "use flake .#x", "${A:-${B}}", "'unterminated", "\"$", "${", "eval \"$(cat", "source <(<", ". `dirname $0`/x", "for f (a", "source ~/{a,", "for f in {,}; do . {$f,}; done"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

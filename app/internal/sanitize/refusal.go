@@ -68,7 +68,9 @@ const displayRunes = 200
 
 // Display returns s as one safe line for a message: as it is when every
 // character is visible, otherwise double-quoted with control, invisible and
-// bidi characters and invalid bytes escaped (\n, \u202e, \xff). Past 200
+// bidi characters, variation selectors that change no character's look,
+// letters that pass for Latin ones in a word of ASCII letters and invalid
+// bytes escaped (\n, \u202e, \ufe0f, \u043e, \xff). Past 200
 // characters it is cut and ends with "…".
 func Display(s string) string {
 	cut := false
@@ -82,12 +84,15 @@ func Display(s string) string {
 			n++
 		}
 	}
-	plain := s != "" && s[0] != ' ' && s[len(s)-1] != ' '
+	disguised := disguisedLetters(s)
+	plain := s != "" && s[0] != ' ' && s[len(s)-1] != ' ' && disguised == nil
+	prev := rune(-1)
 	for i := 0; plain && i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || !visible(r) {
+		if (r == utf8.RuneError && size == 1) || !visibleAfter(prev, r) {
 			plain = false
 		}
+		prev = r
 		i += size
 	}
 	if plain {
@@ -98,8 +103,11 @@ func Display(s string) string {
 	}
 	var b strings.Builder
 	b.WriteByte('"')
+	prev = -1
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		shown := r == ' ' || !disguised[i] && visibleAfter(prev, r)
+		prev = r
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\x`)
@@ -114,7 +122,7 @@ func Display(s string) string {
 			b.WriteString(`\t`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case r == ' ' || visible(r):
+		case shown:
 			b.WriteRune(r)
 		case r < 0x10000:
 			b.WriteString(`\u`)
@@ -140,6 +148,73 @@ func writeHex(b *strings.Builder, v uint32, digits int) {
 	}
 }
 
+// visibleAfter is visible for r after the rune prev (-1 at the start): a
+// variation selector is visible only right after a character whose look
+// it changes (an emoji's "❤️", an ideograph's variant), where the popup
+// shows it too; after anything else it changes nothing the person sees.
+func visibleAfter(prev, r rune) bool {
+	if unicode.Is(unicode.Variation_Selector, r) {
+		return variable(prev)
+	}
+	return visible(r)
+}
+
+// variable reports a character a variation selector may follow and show
+// as a change of its look: a symbol (emoji), an ideograph or a Mongolian
+// letter, never ASCII or a variation selector.
+func variable(r rune) bool {
+	switch {
+	case r < 0x80, r == utf8.RuneError, unicode.Is(unicode.Variation_Selector, r):
+		return false
+	case unicode.IsSymbol(r), unicode.Is(unicode.Han, r), unicode.Is(unicode.Mongolian, r) && unicode.IsLetter(r):
+		return true
+	}
+	return false
+}
+
+// disguisedLetters returns the byte offsets in s of the letters that pass
+// for Latin ones in a word that mixes them with ASCII letters, or nil:
+// "t\u043eols.py" (a Cyrillic о) reads as "tools.py" and is another file.
+// The popup shows them escaped (bridge's disguisedLetters), and so does a
+// message; a word all in Cyrillic, Greek or Armenian is shown as it is. A
+// word is a run of letters, digits and marks.
+func disguisedLetters(s string) map[int]bool {
+	var out map[int]bool
+	start, ascii, foreign := -1, false, false // the word being read begins at start
+	end := func(at int) {
+		if start >= 0 && ascii && foreign {
+			for i, r := range s[start:at] {
+				if looksLatin(r) {
+					if out == nil {
+						out = map[int]bool{}
+					}
+					out[start+i] = true
+				}
+			}
+		}
+		start, ascii, foreign = -1, false, false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+			end(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		ascii = ascii || r < 0x80 && unicode.IsLetter(r)
+		foreign = foreign || looksLatin(r)
+	}
+	end(len(s))
+	return out
+}
+
+// looksLatin reports the letters of the scripts whose letters most fonts
+// draw like Latin ones: Cyrillic, Greek, Armenian and Cherokee.
+func looksLatin(r rune) bool {
+	return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
+}
+
 // visible reports whether r may appear unescaped in a message: a graphic
 // character that is neither a control nor an invisible one. Spaces other
 // than U+0020 are escaped, so a message cannot hide one.
@@ -147,5 +222,6 @@ func visible(r rune) bool {
 	if r == ' ' {
 		return true
 	}
-	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !isControl(r) && !isInvisible(r)
+	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !isControl(r) && !isInvisible(r) &&
+		!unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) && r != 0x2800 // braille's blank, drawn as a space
 }

@@ -195,6 +195,18 @@ func TestDisplay(t *testing.T) {
 		{"bad\xc0", `"bad\xc0"`},
 		{`back\slash` + "\x01", `"back\\slash\u0001"`},
 		{"日本語のファイル", "日本語のファイル"},
+		// red8: what the popup escapes, a message escapes too (the tray's
+		// pending list, airlock rules, a kept rule's words).
+		{"git\ufe00 status", `"git\ufe00 status"`},
+		{"rm\U000e0100 -rf", `"rm\U000e0100 -rf"`},
+		{"ok\u180b", `"ok\u180b"`},
+		{"❤\ufe0f.txt", "❤\ufe0f.txt"},
+		{"t\u043eols.py", `"t\u043eols.py"`},
+		{"\u0440ip install", `"\u0440ip install"`},
+		{"привет мир.txt", "привет мир.txt"},
+		{"αβγ.md", "αβγ.md"},
+		{"a\u2800b", `"a\u2800b"`},
+		{"x\u2065y", `"x\u2065y"`},
 	}
 	for _, tt := range tests {
 		if got := sanitize.Display(tt.in); got != tt.want {

@@ -23,6 +23,9 @@
 //	app/internal/risk/applescript the AppleScript analyzer (ASObjC too); its
 //	                     rules are one table, table.go
 //	bridge/              platform code (darwin, linux); no policy
+//	glyph/               which characters a person cannot read as themselves
+//	                     (look-alike letters, blanks), for bridge's popups and
+//	                     sanitize's messages alike
 //	bridge/darwincheck   type-checks the darwin build on any OS
 //
 // The layers point one way: app/main.go → app/internal/* → bridge.

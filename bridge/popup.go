@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/glyph"
 )
 
 // Window titles. They are fixed, so that tests (and people) can find the
@@ -584,7 +586,7 @@ func shown(s string, block bool) string {
 		}
 		prev = r
 	}
-	disguised := disguisedLetters(s)
+	disguised := glyph.Disguised(s)
 	if clean && disguised == nil {
 		return s
 	}
@@ -610,9 +612,10 @@ func shown(s string, block bool) string {
 
 // hidden reports a rune that is not shown as itself, after the rune prev
 // (-1 at the start). Besides control, format and separator characters,
-// that is every other character Unicode says renders as nothing (the
-// Hangul fillers, the combining grapheme joiner …: "build\u3164.py" drew
-// as "build.py", another file), and a variation selector except the one
+// that is every character drawn as nothing or as a space other than U+0020
+// (glyph.Blank: the Hangul fillers, the combining grapheme joiner …:
+// "build\u3164.py" drew as "build.py", another file; a no-break space, so
+// "rm\u00a0-rf" is one word that reads as two), and a variation selector except the one
 // right after a character it changes the look of (an emoji's "❤️", a
 // kanji's variant, a Mongolian letter's form): after anything else, or a
 // second one, it changes nothing the person can see.
@@ -624,68 +627,10 @@ func hidden(prev, r rune, block bool) bool {
 		return true
 	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
 		return true
-	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+	case glyph.Blank(r):
 		return true
 	case unicode.Is(unicode.Variation_Selector, r):
-		return !variable(prev)
-	}
-	return false
-}
-
-// disguisedLetters returns the byte offsets in s of the letters that pass
-// for Latin ones in a word that mixes them with ASCII letters, or nil:
-// "t\u043eols.py" (a Cyrillic о) reads as "tools.py" and is another file.
-// Such a word has no use but to pass for another, so its foreign letters
-// are shown as ⟨U+XXXX⟩; a word all in Cyrillic, Greek or Armenian (text in
-// those languages) is shown as it is. A word is a run of letters, digits
-// and marks.
-func disguisedLetters(s string) map[int]bool {
-	var out map[int]bool
-	start, ascii, foreign := -1, false, false // the word being read begins at start
-	end := func(at int) {
-		if start >= 0 && ascii && foreign {
-			for i, r := range s[start:at] {
-				if looksLatin(r) {
-					if out == nil {
-						out = map[int]bool{}
-					}
-					out[start+i] = true
-				}
-			}
-		}
-		start, ascii, foreign = -1, false, false
-	}
-	for i, r := range s {
-		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
-			end(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-		ascii = ascii || r < 0x80 && unicode.IsLetter(r)
-		foreign = foreign || looksLatin(r)
-	}
-	end(len(s))
-	return out
-}
-
-// looksLatin reports the letters of the scripts whose letters most fonts
-// draw like Latin ones: Cyrillic (а е о р с х), Greek (ο α ν), Armenian
-// (ս օ) and Cherokee.
-func looksLatin(r rune) bool {
-	return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
-}
-
-// variable reports a character a variation selector may follow and show
-// as a change of its look: a symbol (emoji), an ideograph or a Mongolian
-// letter, never ASCII or a variation selector.
-func variable(r rune) bool {
-	switch {
-	case r < 0x80, r == utf8.RuneError, unicode.Is(unicode.Variation_Selector, r):
-		return false
-	case unicode.IsSymbol(r), unicode.Is(unicode.Han, r), unicode.Is(unicode.Mongolian, r) && unicode.IsLetter(r):
-		return true
+		return !glyph.Varies(prev)
 	}
 	return false
 }

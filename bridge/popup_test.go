@@ -42,6 +42,11 @@ func TestShownLine(t *testing.T) {
 		{"halfwidth Hangul filler", "a\uffa0b", "a⟨U+FFA0⟩b"},
 		{"combining grapheme joiner", "a\u034fb", "a⟨U+034F⟩b"},
 		{"Mongolian selector after ASCII", "a\u180bb", "a⟨U+180B⟩b"},
+		// What draws as a space but is not one: one word that reads as two.
+		{"no-break space", "rm\u00a0-rf ~", "rm⟨U+00A0⟩-rf ~"},
+		{"en space", "rm\u2002-rf", "rm⟨U+2002⟩-rf"},
+		{"ideographic space", "a\u3000b", "a⟨U+3000⟩b"},
+		{"braille blank", "build\u2800.py", "build⟨U+2800⟩.py"},
 		// Look-alikes that stay as they were: the selector changes what is seen.
 		{"emoji presentation", "Notes \u2764\ufe0f.txt", "Notes \u2764\ufe0f.txt"},
 		{"text presentation", "\u263a\ufe0e", "\u263a\ufe0e"},

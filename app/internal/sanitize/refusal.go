@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/airlockhq/airlock/glyph"
 )
 
 // Rule names the hard rule behind a refusal. Its values are stable: logs,
@@ -84,7 +86,7 @@ func Display(s string) string {
 			n++
 		}
 	}
-	disguised := disguisedLetters(s)
+	disguised := glyph.Disguised(s)
 	plain := s != "" && s[0] != ' ' && s[len(s)-1] != ' ' && disguised == nil
 	prev := rune(-1)
 	for i := 0; plain && i < len(s); {
@@ -154,65 +156,9 @@ func writeHex(b *strings.Builder, v uint32, digits int) {
 // shows it too; after anything else it changes nothing the person sees.
 func visibleAfter(prev, r rune) bool {
 	if unicode.Is(unicode.Variation_Selector, r) {
-		return variable(prev)
+		return glyph.Varies(prev)
 	}
 	return visible(r)
-}
-
-// variable reports a character a variation selector may follow and show
-// as a change of its look: a symbol (emoji), an ideograph or a Mongolian
-// letter, never ASCII or a variation selector.
-func variable(r rune) bool {
-	switch {
-	case r < 0x80, r == utf8.RuneError, unicode.Is(unicode.Variation_Selector, r):
-		return false
-	case unicode.IsSymbol(r), unicode.Is(unicode.Han, r), unicode.Is(unicode.Mongolian, r) && unicode.IsLetter(r):
-		return true
-	}
-	return false
-}
-
-// disguisedLetters returns the byte offsets in s of the letters that pass
-// for Latin ones in a word that mixes them with ASCII letters, or nil:
-// "t\u043eols.py" (a Cyrillic о) reads as "tools.py" and is another file.
-// The popup shows them escaped (bridge's disguisedLetters), and so does a
-// message; a word all in Cyrillic, Greek or Armenian is shown as it is. A
-// word is a run of letters, digits and marks.
-func disguisedLetters(s string) map[int]bool {
-	var out map[int]bool
-	start, ascii, foreign := -1, false, false // the word being read begins at start
-	end := func(at int) {
-		if start >= 0 && ascii && foreign {
-			for i, r := range s[start:at] {
-				if looksLatin(r) {
-					if out == nil {
-						out = map[int]bool{}
-					}
-					out[start+i] = true
-				}
-			}
-		}
-		start, ascii, foreign = -1, false, false
-	}
-	for i, r := range s {
-		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
-			end(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-		ascii = ascii || r < 0x80 && unicode.IsLetter(r)
-		foreign = foreign || looksLatin(r)
-	}
-	end(len(s))
-	return out
-}
-
-// looksLatin reports the letters of the scripts whose letters most fonts
-// draw like Latin ones: Cyrillic, Greek, Armenian and Cherokee.
-func looksLatin(r rune) bool {
-	return r >= 0x370 && unicode.IsLetter(r) && unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee)
 }
 
 // visible reports whether r may appear unescaped in a message: a graphic
@@ -222,6 +168,5 @@ func visible(r rune) bool {
 	if r == ' ' {
 		return true
 	}
-	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !isControl(r) && !isInvisible(r) &&
-		!unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) && r != 0x2800 // braille's blank, drawn as a space
+	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !isControl(r) && !isInvisible(r) && !glyph.Blank(r)
 }

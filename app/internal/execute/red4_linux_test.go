@@ -80,18 +80,7 @@ func TestRed4PlantsLookalikes(t *testing.T) {
 	r := red4PlantRig(t)
 	name := "look-alikes of the start-up and agent files"
 	argv := payload4(t, name)
-	res, held, err := r.runArgv(t, name, argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	if len(held) > 0 {
-		t.Errorf("look-alikes were held for the person: %q", held)
-	}
-	for i := 3; i+1 < len(argv); i += 2 {
-		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
-			t.Errorf("%s did not land: %q", argv[i], got)
-		}
-	}
+	r.lookalikesLand(t, name, argv)
 }
 
 // TestRed4PlantPdbrcRuns: the plant of .pdbrc is real. Kept by the person,

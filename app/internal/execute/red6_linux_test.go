@@ -53,20 +53,7 @@ func sourcedRig(t *testing.T) *redRig {
 func TestRed6SourcedByStartupFiles(t *testing.T) {
 	r := sourcedRig(t)
 	argv := payload6(t, "files start-up files source")
-	before := map[string]string{}
-	for i := 3; i+1 < len(argv); i += 2 {
-		rel := "Documents/" + argv[i]
-		old := r.read(rel)
-		if old == "<missing>" {
-			old = ""
-		}
-		before[rel] = old
-	}
-	res, held, err := r.runArgv(t, "files start-up files source", argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	r.heldOrAbsent(t, held, before)
+	r.plantsHeld(t, "files start-up files source", argv)
 }
 
 // TestRed6ShellRunsOnItsOwn: where the home is a sandbox root, the files
@@ -193,16 +180,5 @@ func TestRed6RemovalsThatWidenNothing(t *testing.T) {
 func TestRed6SourcedLookalikes(t *testing.T) {
 	r := sourcedRig(t)
 	argv := payload6(t, "look-alikes of sourced files")
-	res, held, err := r.runArgv(t, "look-alikes of sourced files", argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	if len(held) > 0 {
-		t.Errorf("look-alikes were held for the person: %q", held)
-	}
-	for i := 3; i+1 < len(argv); i += 2 {
-		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
-			t.Errorf("%s did not land: %q", argv[i], got)
-		}
-	}
+	r.lookalikesLand(t, "look-alikes of sourced files", argv)
 }

@@ -53,20 +53,7 @@ func TestRed8LoadForms(t *testing.T) {
 	r := loadFormsRig(t)
 	name := "files start-up files load by other forms"
 	argv := payload8(t, name)
-	before := map[string]string{}
-	for i := 3; i+1 < len(argv); i += 2 {
-		rel := "Documents/" + argv[i]
-		old := r.read(rel)
-		if old == "<missing>" {
-			old = ""
-		}
-		before[rel] = old
-	}
-	res, held, err := r.runArgv(t, name, argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	r.heldOrAbsent(t, held, before)
+	r.plantsHeld(t, name, argv)
 }
 
 // TestRed8LoadFormsLookalikes: files beside those of TestRed8LoadForms
@@ -77,16 +64,5 @@ func TestRed8LoadFormsLookalikes(t *testing.T) {
 	r := loadFormsRig(t)
 	name := "look-alikes of files loaded by other forms"
 	argv := payload8(t, name)
-	res, held, err := r.runArgv(t, name, argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	if len(held) > 0 {
-		t.Errorf("look-alikes were held for the person: %q", held)
-	}
-	for i := 3; i+1 < len(argv); i += 2 {
-		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
-			t.Errorf("Documents/%s did not land: %q", argv[i], got)
-		}
-	}
+	r.lookalikesLand(t, name, argv)
 }

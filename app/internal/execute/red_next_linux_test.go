@@ -62,20 +62,7 @@ func nextPlantRig(t *testing.T) *redRig {
 func TestRedNextPlants(t *testing.T) {
 	r := nextPlantRig(t)
 	argv := payloadNext(t, "tools that run a folder's files")
-	before := map[string]string{}
-	for i := 3; i+1 < len(argv); i += 2 {
-		rel := "Documents/" + argv[i]
-		old := r.read(rel)
-		if old == "<missing>" {
-			old = ""
-		}
-		before[rel] = old
-	}
-	res, held, err := r.runArgv(t, "tools that run a folder's files", argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	r.heldOrAbsent(t, held, before)
+	r.plantsHeld(t, "tools that run a folder's files", argv)
 }
 
 // TestRedNextPlantsLookalikes: files named like those of TestRedNextPlants
@@ -84,18 +71,7 @@ func TestRedNextPlants(t *testing.T) {
 func TestRedNextPlantsLookalikes(t *testing.T) {
 	r := nextPlantRig(t)
 	argv := payloadNext(t, "look-alikes of those files")
-	res, held, err := r.runArgv(t, "look-alikes of those files", argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	if len(held) > 0 {
-		t.Errorf("look-alikes were held for the person: %q", held)
-	}
-	for i := 3; i+1 < len(argv); i += 2 {
-		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
-			t.Errorf("%s did not land: %q", argv[i], got)
-		}
-	}
+	r.lookalikesLand(t, "look-alikes of those files", argv)
 }
 
 // leakedAny returns the marks of marks that what came back holds, as

@@ -69,6 +69,47 @@ func (r *redRig) heldOrAbsent(t *testing.T, held []string, before map[string]str
 	}
 }
 
+// plantsHeld runs argv, a payload that writes each pair of its arguments
+// from argv[3] on (a path below ~/Documents, then what it writes there),
+// unasked in ~/Documents, and fails for each of those files the review
+// applied without the person (heldOrAbsent, against what each held before).
+func (r *redRig) plantsHeld(t *testing.T, name string, argv []string) {
+	t.Helper()
+	before := map[string]string{}
+	for i := 3; i+1 < len(argv); i += 2 {
+		rel := "Documents/" + argv[i]
+		old := r.read(rel)
+		if old == "<missing>" {
+			old = ""
+		}
+		before[rel] = old
+	}
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	r.heldOrAbsent(t, held, before)
+}
+
+// lookalikesLand runs argv, a payload of the same form as plantsHeld's,
+// unasked in ~/Documents, and fails unless nothing was held for the
+// person and each file landed with what the action wrote.
+func (r *redRig) lookalikesLand(t *testing.T, name string, argv []string) {
+	t.Helper()
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	if len(held) > 0 {
+		t.Errorf("look-alikes were held for the person: %q", held)
+	}
+	for i := 3; i+1 < len(argv); i += 2 {
+		if got := r.read("Documents/" + argv[i]); got != argv[i+1] {
+			t.Errorf("Documents/%s did not land: %q", argv[i], got)
+		}
+	}
+}
+
 // TestRedPlantsOtherTools: Mercurial runs a repository's .hg/hgrc hooks
 // at every hg command (shell prompts run hg status on entering the
 // folder); Jujutsu runs .jj/repo/config.toml's pager and aliases at every

@@ -310,13 +310,17 @@ func (lx *asLex) textIn(ext []byte, t asToken) string {
 // words lexes the word or number at i (a byte of wordClass), the blanks
 // after it, and the words and blanks that follow, onto toks; it returns
 // toks, ext and where lexing goes on.
+//
+// Most words of a script are lower-case ASCII of at most kwMaxLen bytes
+// with eight bytes of source from their start: those the loop below
+// lexes itself, with few values live across it; every other word
+// (numbers, upper-case letters, non-ASCII letters, long words, words near
+// the end) goes to word, which lexes any word.
 func (lx *asLex) words(toks []asToken, ext []byte, i int) ([]asToken, []byte, int) {
 	src := lx.src
 	n := len(src)
 	for {
-		// Scan the word, noting whether it has upper-case letters; only
-		// then does its text need a lower-cased copy (most words are
-		// lower-case, and their text is the source's).
+		// Scan the word, noting whether it has upper-case letters.
 		cls := wordClass[src[i]]
 		j := i + 1
 		for j < n {
@@ -327,86 +331,23 @@ func (lx *asLex) words(toks []asToken, ext []byte, i int) ([]asToken, []byte, in
 			cls |= k
 			j++
 		}
-		if c := src[i]; c <= '9' {
-			// A number: its first run of word bytes lower-cased, the rest
-			// (wordTail: 3.5, 1e3) as written.
-			toff, run := int32(i), j
-			j = wordTail(src, i, j)
-			if cls&wordUpper != 0 {
-				ext, toff = lx.extLower(ext, i, run)
-				ext = append(ext, src[run:j]...)
+		if w := j - i; src[i] > '9' && cls&wordUpper == 0 && w <= kwMaxLen && i+8 <= n && (j == n || src[j] < 0x80) {
+			// The packed word: two loads from the source, and the text is
+			// the source's.
+			lo, hi := le64(src, i)&kwLoMask[w], uint64(0)
+			if w > 8 {
+				hi = le64(src, j-8)
 			}
-			toks = pushToken(toks, asNumber, i, j, int(toff), j-i)
-		} else {
-			if j < n && src[j] >= 0x80 {
-				// Non-ASCII letters, and the ASCII word bytes after them,
-				// which need lower-casing as much as the first run.
-				run := j
-				j = wordTail(src, i, j)
-				for _, c := range []byte(src[run:j]) {
-					cls |= wordClass[c]
-				}
-			}
-			// The word's text (a lower-cased copy in ext if it has
-			// upper-case letters), keyword id and name: the keyword's, or
-			// one the script's name table gives it.
-			toff, text, upper := int32(i), src[i:j], cls&wordUpper != 0
-			if upper {
-				ext, toff = lx.extLower(ext, i, j)
-				// ext's bytes are never written again where they are
-				// (growing copies them), so the text may share them.
-				text = unsafe.String(&ext[toff-lx.extBase], j-i)
-			}
-			var kw kwID
-			var name asName
-			if w := j - i; w <= kwMaxLen {
-				// The packed word: two loads from the source where eight
-				// bytes follow the word's start, and the word is the
-				// source's.
-				var lo, hi uint64
-				if i+8 <= n {
-					lo = le64(src, i)
-					if w > 8 {
-						hi = le64(src, j-8)
-					}
-					if upper {
-						lo, hi = foldUpper(lo), foldUpper(hi)
-					}
-					lo &= kwLoMask[w]
-				} else {
-					lo, hi = packKW(text)
-				}
-				h := vocab.bucket(lo, hi, w)
-				a, b := &vocab.slots[h], &vocab.slots[h|1]
-				ida, idb := a.id, b.id
-				if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
-					kw = ida
-				}
-				if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
-					kw = idb
-				}
-				if name = asName(kw); kw == kwNone {
-					// The name's first slot, read here: a name the
-					// script has used before is most often there
-					// (packed starts at the same slot).
-					nt := lx.names
-					s := &nt.slots[nameHash(lo, hi, w)&uint64(len(nt.slots)-1)]
-					if s.gen == nt.gen && s.lo == lo && s.hi == hi && int(s.n) == w {
-						name = s.id
-					} else {
-						name = nt.packed(lo, hi, w)
-					}
-				}
-			} else {
-				kw, name = lx.names.word(text)
-			}
+			kw, name := lx.packedWord(lo, hi, w)
 			if len(toks) == cap(toks) {
 				toks = slices.Grow(toks, 1)
 			}
 			toks = toks[:len(toks)+1]
 			t := &toks[len(toks)-1]
-			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), toff, int32(j-i)
+			t.start, t.end, t.toff, t.tlen = int32(i), int32(j), int32(i), int32(w)
 			t.kind, t.op, t.kw, t.name = asWord, 0, kw, name
+		} else {
+			toks, ext, j = lx.word(toks, ext, i, j, cls)
 		}
 		// A blank most often follows a word, and a word the blank.
 		for j < n && (src[j] == ' ' || src[j] == '\t') {
@@ -418,6 +359,94 @@ func (lx *asLex) words(toks []asToken, ext []byte, i int) ([]asToken, []byte, in
 		}
 	}
 	return toks, ext, i
+}
+
+// packedWord returns the keyword id and name of a word of w bytes packed
+// as lo, hi (packKW).
+func (lx *asLex) packedWord(lo, hi uint64, w int) (kwID, asName) {
+	h := vocab.bucket(lo, hi, w)
+	a, b := &vocab.slots[h], &vocab.slots[h|1]
+	ida, idb := a.id, b.id
+	var kw kwID
+	if a.lo^lo|a.hi^hi|uint64(a.n)^uint64(w) == 0 {
+		kw = ida
+	}
+	if b.lo^lo|b.hi^hi|uint64(b.n)^uint64(w) == 0 {
+		kw = idb
+	}
+	if kw != kwNone {
+		return kw, asName(kw)
+	}
+	// The name's first slot, read here: a name the script has used before
+	// is most often there (packed starts at the same slot).
+	nt := lx.names
+	s := &nt.slots[nameHash(lo, hi, w)&uint64(len(nt.slots)-1)]
+	if s.gen == nt.gen && s.lo == lo && s.hi == hi && int(s.n) == w {
+		return kwNone, s.id
+	}
+	return kwNone, nt.packed(lo, hi, w)
+}
+
+// word lexes any word or number at i onto toks (ext may grow), the bytes
+// src[i:j] its run of word bytes, cls their wordClass bits or'ed; it
+// returns toks, ext and the word's end.
+func (lx *asLex) word(toks []asToken, ext []byte, i, j int, cls uint8) ([]asToken, []byte, int) {
+	src := lx.src
+	n := len(src)
+	if src[i] <= '9' {
+		// A number: its first run of word bytes lower-cased, the rest
+		// (wordTail: 3.5, 1e3) as written.
+		toff, run := int32(i), j
+		j = wordTail(src, i, j)
+		if cls&wordUpper != 0 {
+			ext, toff = lx.extLower(ext, i, run)
+			ext = append(ext, src[run:j]...)
+		}
+		return pushToken(toks, asNumber, i, j, int(toff), j-i), ext, j
+	}
+	if j < n && src[j] >= 0x80 {
+		// Non-ASCII letters, and the ASCII word bytes after them, which
+		// need lower-casing as much as the first run.
+		run := j
+		j = wordTail(src, i, j)
+		for _, c := range []byte(src[run:j]) {
+			cls |= wordClass[c]
+		}
+	}
+	// The word's text (a lower-cased copy in ext if it has upper-case
+	// letters), keyword id and name: the keyword's, or one the script's
+	// name table gives it.
+	toff, text, upper := int32(i), src[i:j], cls&wordUpper != 0
+	if upper {
+		ext, toff = lx.extLower(ext, i, j)
+		// ext's bytes are never written again where they are (growing
+		// copies them), so the text may share them.
+		text = unsafe.String(&ext[toff-lx.extBase], j-i)
+	}
+	var kw kwID
+	var name asName
+	if w := j - i; w <= kwMaxLen {
+		var lo, hi uint64
+		if i+8 <= n {
+			lo = le64(src, i)
+			if w > 8 {
+				hi = le64(src, j-8)
+			}
+			if upper {
+				lo, hi = foldUpper(lo), foldUpper(hi)
+			}
+			lo &= kwLoMask[w]
+		} else {
+			lo, hi = packKW(text)
+		}
+		kw, name = lx.packedWord(lo, hi, w)
+	} else {
+		kw, name = lx.names.word(text)
+	}
+	toks = pushToken(toks, asWord, i, j, int(toff), j-i)
+	t := &toks[len(toks)-1]
+	t.kw, t.name = kw, name
+	return toks, ext, j
 }
 
 // foldUpper lower-cases the bytes A-Z of x, eight bytes at a time, as

@@ -37,11 +37,23 @@ func (e *Env) SelfApp(s string) bool {
 	return false
 }
 
+// hasPathByte reports whether s has a byte every path ScriptPath reads
+// has one of: / ~ or : (strings.ContainsAny, without building its byte
+// set at every call: most literals a script has are no paths).
+func hasPathByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '~' || c == ':' {
+			return true
+		}
+	}
+	return false
+}
+
 // ScriptPath turns a string literal that is a path into one the guard
 // reads: POSIX (/…, ~/…), file:// URLs and HFS paths ("Macintosh
 // HD:Users:me:.ssh:id_rsa"). ok is false for anything else.
 func ScriptPath(s string) (string, bool) {
-	if !strings.ContainsAny(s, "/~:") {
+	if !hasPathByte(s) {
 		return "", false // each kind of path below has one of them
 	}
 	s = strings.TrimSpace(s)

@@ -125,7 +125,7 @@ func launch(s Spec) int {
 	if err != nil {
 		return fail(code, "%v", err)
 	}
-	proc, err := os.StartProcess(path, s.Argv, &os.ProcAttr{Dir: s.Dir, Env: p.Env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	pid, err := startProgram(path, s.Argv, s.Dir, p.Env)
 	if err != nil {
 		code := ExitCannotRun
 		if errors.Is(err, os.ErrNotExist) {
@@ -133,7 +133,7 @@ func launch(s Spec) int {
 		}
 		return fail(code, "running %s: %v", s.Argv[0], unwrapPathError(err))
 	}
-	return reap(proc.Pid, s.Argv[0])
+	return reap(pid, s.Argv[0])
 }
 
 // inOwnNamespaces is set once ownNamespaces has passed: a warm launcher
@@ -473,6 +473,22 @@ func lookPath(name string, env []string) (string, int, error) {
 		}
 	}
 	return "", ExitNotFound, fmt.Errorf("%s: not found in PATH (in the sandbox's view)", name)
+}
+
+// startProgram starts the program at path with argv in dir, with env (the
+// launcher's own environment where env is nil, as os.StartProcess gives),
+// on the launcher's standard input, output and error, and returns its
+// PID. It is syscall.ForkExec, not os.StartProcess: the os package's
+// first start in a process checks, by starting and reaping a process of
+// its own, that the kernel's pidfds work, before the program's own start;
+// the launcher waits for its program with wait4 (reap) and needs none.
+func startProgram(path string, argv []string, dir string, env []string) (int, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	// Fd, as os.StartProcess calls it, puts each in blocking mode.
+	files := []uintptr{os.Stdin.Fd(), os.Stdout.Fd(), os.Stderr.Fd()}
+	return syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: dir, Env: env, Files: files})
 }
 
 // reap waits as PID 1 does: it reaps every child that ends and returns

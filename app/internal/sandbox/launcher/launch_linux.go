@@ -291,9 +291,13 @@ func mountProc() bool {
 // cannot be looked at fails the launch. A path whose folder was found
 // leading nowhere is not looked at: most of the list names what a home
 // may hold (~/Library/Mail, ~/.config/gcloud …), and where the folder is
-// missing one look for it does for all of them.
+// missing one look for it does for all of them. A folder found there is
+// not looked at again either (the home, for each of the many entries it
+// may hold and does not): that look decides only whether later paths in
+// it are skipped, so once found it is never a reason to skip one.
 func hide(p Profile) error {
 	nowhere := map[string]bool{} // folders found leading nowhere
+	found := map[string]bool{}   // folders found there
 	var st unix.Stat_t
 	for _, h := range p.Hide {
 		if inNowhere(nowhere, h) {
@@ -301,9 +305,12 @@ func hide(p Profile) error {
 		}
 		err := lookUp(h, &st) // through links: what a link leads to is hidden
 		if leadsNowhere(err) {
-			if d := filepath.Dir(h); d != h {
-				if err := lookUp(d, &st); leadsNowhere(err) {
+			if d := filepath.Dir(h); d != h && !found[d] {
+				switch err := lookUp(d, &st); {
+				case leadsNowhere(err):
 					nowhere[d] = true
+				case err == nil:
+					found[d] = true
 				}
 			}
 			continue

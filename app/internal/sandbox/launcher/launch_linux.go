@@ -125,7 +125,7 @@ func launch(s Spec) int {
 	if err != nil {
 		return fail(code, "%v", err)
 	}
-	proc, err := os.StartProcess(path, s.Argv, &os.ProcAttr{Dir: s.Dir, Env: p.Env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	pid, err := startProgram(path, s.Argv, s.Dir, p.Env)
 	if err != nil {
 		code := ExitCannotRun
 		if errors.Is(err, os.ErrNotExist) {
@@ -133,7 +133,7 @@ func launch(s Spec) int {
 		}
 		return fail(code, "running %s: %v", s.Argv[0], unwrapPathError(err))
 	}
-	return reap(proc.Pid, s.Argv[0])
+	return reap(pid, s.Argv[0])
 }
 
 // inOwnNamespaces is set once ownNamespaces has passed: a warm launcher
@@ -291,9 +291,13 @@ func mountProc() bool {
 // cannot be looked at fails the launch. A path whose folder was found
 // leading nowhere is not looked at: most of the list names what a home
 // may hold (~/Library/Mail, ~/.config/gcloud …), and where the folder is
-// missing one look for it does for all of them.
+// missing one look for it does for all of them. A folder found there is
+// not looked at again either (the home, for each of the many entries it
+// may hold and does not): that look decides only whether later paths in
+// it are skipped, so once found it is never a reason to skip one.
 func hide(p Profile) error {
 	nowhere := map[string]bool{} // folders found leading nowhere
+	found := map[string]bool{}   // folders found there
 	var st unix.Stat_t
 	for _, h := range p.Hide {
 		if inNowhere(nowhere, h) {
@@ -301,9 +305,12 @@ func hide(p Profile) error {
 		}
 		err := lookUp(h, &st) // through links: what a link leads to is hidden
 		if leadsNowhere(err) {
-			if d := filepath.Dir(h); d != h {
-				if err := lookUp(d, &st); leadsNowhere(err) {
+			if d := filepath.Dir(h); d != h && !found[d] {
+				switch err := lookUp(d, &st); {
+				case leadsNowhere(err):
 					nowhere[d] = true
+				case err == nil:
+					found[d] = true
 				}
 			}
 			continue
@@ -473,6 +480,22 @@ func lookPath(name string, env []string) (string, int, error) {
 		}
 	}
 	return "", ExitNotFound, fmt.Errorf("%s: not found in PATH (in the sandbox's view)", name)
+}
+
+// startProgram starts the program at path with argv in dir, with env (the
+// launcher's own environment where env is nil, as os.StartProcess gives),
+// on the launcher's standard input, output and error, and returns its
+// PID. It is syscall.ForkExec, not os.StartProcess: the os package's
+// first start in a process checks, by starting and reaping a process of
+// its own, that the kernel's pidfds work, before the program's own start;
+// the launcher waits for its program with wait4 (reap) and needs none.
+func startProgram(path string, argv []string, dir string, env []string) (int, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	// Fd, as os.StartProcess calls it, puts each in blocking mode.
+	files := []uintptr{os.Stdin.Fd(), os.Stdout.Fd(), os.Stderr.Fd()}
+	return syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: dir, Env: env, Files: files})
 }
 
 // reap waits as PID 1 does: it reaps every child that ends and returns

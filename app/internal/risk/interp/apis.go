@@ -12,15 +12,19 @@ func rm(arg int) api       { return api{kind: Remove, arg: arg} }
 func rmTree(arg int) api   { return api{kind: Remove, arg: arg, tree: true} }
 func rmOpt(opt string) api { return api{kind: Remove, opt: opt} }
 func wr(arg int) api       { return api{kind: Write, arg: arg} }
-func ap(arg int) api       { return api{kind: Append, arg: arg} }
-func rd(arg int) api       { return api{kind: Read, arg: arg} }
-func open(mode int) api    { return api{kind: Read, how: hOpen, mode: mode} }
-func sh() api              { return api{kind: Run, how: hShell} }
-func system() api          { return api{kind: Run, how: hSystem} }
-func argv(opt string) api  { return api{kind: Run, how: hArgv, opt: opt} }
-func net() api             { return api{kind: Net} }
-func ev() api              { return api{kind: Eval, how: hEval} }
-func dec() api             { return api{kind: Decode, arg: argNone} }
+
+// cut: a truncation, which destroys what lies past the new end as a
+// removal does (DESIGN: truncate is removing data).
+func cut(arg int) api     { return api{kind: Remove, arg: arg} }
+func ap(arg int) api      { return api{kind: Append, arg: arg} }
+func rd(arg int) api      { return api{kind: Read, arg: arg} }
+func open(mode int) api   { return api{kind: Read, how: hOpen, mode: mode} }
+func sh() api             { return api{kind: Run, how: hShell} }
+func system() api         { return api{kind: Run, how: hSystem} }
+func argv(opt string) api { return api{kind: Run, how: hArgv, opt: opt} }
+func net() api            { return api{kind: Net} }
+func ev() api             { return api{kind: Eval, how: hEval} }
+func dec() api            { return api{kind: Decode, arg: argNone} }
 func withName(a api, names string) api {
 	a.named = names
 	return a
@@ -30,7 +34,7 @@ var tables = map[Lang]map[string]api{Python: python, Perl: perl, Ruby: ruby, PHP
 
 var python = map[string]api{
 	"os.remove": rm(0), "os.unlink": rm(0), "os.rmdir": rm(0), "os.removedirs": rm(0), "shutil.rmtree": rmTree(0),
-	"Path.unlink": rm(argRecv), "Path.rmdir": rm(argRecv), "os.truncate": wr(0), ".unlink": rm(argRecv), ".rmdir": rm(argRecv),
+	"Path.unlink": rm(argRecv), "Path.rmdir": rm(argRecv), "os.truncate": cut(0), ".unlink": rm(argRecv), ".rmdir": rm(argRecv),
 	".write_text": wr(argRecv), ".write_bytes": wr(argRecv),
 	"open": open(1), "io.open": open(1), "codecs.open": open(1), "builtins.open": open(1),
 	"Path.open": {kind: Read, how: hOpen, arg: argRecv, mode: 0}, "os.open": {kind: Read, how: hOpenBits, mode: 1},
@@ -64,7 +68,7 @@ var python = map[string]api{
 
 var perl = map[string]api{
 	"unlink": rm(argAll), "rmdir": rm(0), "File.Path.rmtree": {kind: Remove, arg: argAll, tree: true}, "File.Path.remove_tree": {kind: Remove, arg: argAll, tree: true},
-	"truncate": wr(0), "open": {kind: Read, how: hPerlOpen}, "sysopen": {kind: Read, how: hOpenBits, arg: 1, mode: 2},
+	"truncate": cut(0), "open": {kind: Read, how: hPerlOpen}, "sysopen": {kind: Read, how: hOpenBits, arg: 1, mode: 2},
 	"File.Copy.copy": wr(1), "File.Copy.move": wr(1), "File.Copy.cp": wr(1), "File.Copy.mv": wr(1), "rename": wr(1),
 	"symlink": wr(1), "link": wr(1),
 	"system": system(), "exec": system(), "readpipe": sh(), "IPC.Open3.open3": {kind: Run, how: hExecl, arg: 0},
@@ -90,7 +94,7 @@ var ruby = map[string]api{
 	"Kernel.open": {kind: Read, how: hRubyOpen, mode: 1}, "URI.open": net(), "OpenURI.*": net(),
 	"FileUtils.cp": wr(1), "FileUtils.cp_r": wr(1), "FileUtils.mv": wr(1), "FileUtils.move": wr(1), "FileUtils.copy": wr(1),
 	"FileUtils.install": wr(1), "FileUtils.ln": wr(1), "FileUtils.ln_s": wr(1), "FileUtils.ln_sf": wr(1), "FileUtils.copy_file": wr(1),
-	"File.rename": wr(1), "File.symlink": wr(1), "File.truncate": wr(0),
+	"File.rename": wr(1), "File.symlink": wr(1), "File.truncate": cut(0),
 	"File.read": rd(0), "IO.read": rd(0), "File.readlines": rd(0), "IO.readlines": rd(0), "File.foreach": rd(0),
 	"IO.foreach": rd(0), "File.binread": rd(0),
 	"system": system(), "exec": system(), "spawn": system(), "Kernel.system": system(), "Kernel.exec": system(),
@@ -130,7 +134,8 @@ var js = map[string]api{
 	"fs.promises.writeFile": {kind: Write, how: hAppendOpt}, "fs.appendFileSync": ap(0), "fs.appendFile": ap(0),
 	"fs.promises.appendFile": ap(0), "fs.createWriteStream": {kind: Write, how: hAppendOpt},
 	"fs.copyFileSync": wr(1), "fs.copyFile": wr(1), "fs.cpSync": wr(1), "fs.cp": wr(1), "fs.renameSync": wr(1),
-	"fs.rename": wr(1), "fs.symlinkSync": wr(1), "fs.symlink": wr(1), "fs.truncateSync": wr(0), "fs.truncate": wr(0),
+	"fs.rename": wr(1), "fs.symlinkSync": wr(1), "fs.symlink": wr(1), "fs.truncateSync": cut(0), "fs.truncate": cut(0),
+	"fs.promises.truncate": cut(0), "Deno.truncate": cut(0), "Deno.truncateSync": cut(0),
 	"fs.openSync": open(1), "fs.open": open(1), "fs-extra.outputFileSync": wr(0), "fs-extra.outputFile": wr(0),
 	"Deno.writeTextFile": {kind: Write, how: hAppendOpt, opt: "append"}, "Deno.writeTextFileSync": {kind: Write, how: hAppendOpt, opt: "append"},
 	"Deno.writeFile": {kind: Write, how: hAppendOpt, opt: "append"}, "Deno.writeFileSync": {kind: Write, how: hAppendOpt, opt: "append"},

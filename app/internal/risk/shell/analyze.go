@@ -349,12 +349,23 @@ func (a *shellAn) collect(f *syntax.File) {
 	var count, heads map[string]int
 	var decls []*syntax.FuncDecl
 	values := map[string]*syntax.Word{}
+	var refs map[*syntax.Assign]bool // the assignments of declare -n (namerefs)
+	targets := map[string]string{}   // a nameref's name → the variable it names
 	b := a.env.Bounds()
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !b.Live() {
 			return false // stopped: end says so
 		}
 		switch n := n.(type) {
+		case *syntax.DeclClause:
+			if declaresRef(n) {
+				if refs == nil {
+					refs = map[*syntax.Assign]bool{}
+				}
+				for _, as := range n.Args {
+					refs[as] = true
+				}
+			}
 		case *syntax.FuncDecl:
 			a.funcs[n.Name.Value] = true
 			if a.bodies == nil {
@@ -381,6 +392,19 @@ func (a *shellAn) collect(f *syntax.File) {
 			}
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
 				a.dyn[name] = true
+				return true
+			}
+			if refs[n] {
+				// declare -n p=HOME: p is another name for HOME, so $p
+				// is $HOME's value, not the text "HOME"; a target
+				// computed at run time (local -n r=$1) is not known.
+				t, ok := literalWord(n.Value)
+				if !ok || !syntax.ValidName(t) {
+					a.dyn[name] = true
+					return true
+				}
+				targets[name] = t
+				values[name] = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: t}}}}
 				return true
 			}
 			values[name] = n.Value
@@ -435,6 +459,11 @@ func (a *shellAn) collect(f *syntax.File) {
 			a.fwd[name] = true
 		}
 	}
+	for name, t := range targets {
+		if count[name] > 1 || a.dyn[name] {
+			a.dyn[t] = true // p=rm through the nameref assigns its target
+		}
+	}
 	for name, c := range count {
 		if c > 1 || a.dyn[name] {
 			delete(values, name)
@@ -446,6 +475,29 @@ func (a *shellAn) collect(f *syntax.File) {
 	for name := range values {
 		a.resolveVar(name, values, 0)
 	}
+}
+
+// declaresRef reports declare, typeset or local with -n (or flags computed
+// at run time, which may hold it), and mksh's nameref: its assignments make
+// namerefs.
+func declaresRef(d *syntax.DeclClause) bool {
+	switch d.Variant.Value {
+	case "nameref":
+		return true
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, as := range d.Args {
+		if as.Name != nil || as.Value == nil {
+			continue
+		}
+		s, ok := literalWord(as.Value)
+		if !ok || (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.ContainsRune(s, 'n') {
+			return true
+		}
+	}
+	return false
 }
 
 // plainParam reports $name or ${name} with nothing that changes the

@@ -834,7 +834,23 @@ func (a *shellAn) resolved(w word) word {
 
 func (a *shellAn) zoneOf(w word) rate.Zone { return a.zone(a.resolved(w)) }
 
-func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
+func (a *shellAn) read(w word, sp Span) {
+	r := a.resolved(w)
+	a.readSource(r, sp)
+	if r.hole && strings.HasPrefix(r.s, rate.HoleMark) && a.env != nil && a.env.Paths != nil {
+		// "$d/.aws/credentials", where a nameref or a function's
+		// argument names the home: a credential store's file, if $d is
+		// the home (as write's start-up files are).
+		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
+		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
+			if z := rate.ClassifyPath(a.env, "~"+tail); z.Kind == rate.ZoneCredential && !z.Pub || z.Secret != "" {
+				what, _ := z.SecretRead()
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s: if the computed folder is the home, %s", rate.Display(tail), what)
+				a.secretAt(sp)
+			}
+		}
+	}
+}
 
 // write rates writing a file: writeTarget, plus what it does not see —
 // raw disks and targets under a computed folder that may be the home.

@@ -542,10 +542,21 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 	if g, ok := homeGuess(p); ok {
 		return g, true, true
 	}
-	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+	conv, convOK := caseConv(p.Exp)
+	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil && !convOK {
 		return "", false, false
 	}
 	name := p.Param.Value
+	if convOK {
+		// ${c,,}, ${c^^}, ${c@L}: the known value, its case changed
+		// (c=RM; ${c,,} -rf ~ is rm). The home's own value is not
+		// known here, only that it is the home.
+		v, ok := a.vars[name]
+		if !ok || name == "HOME" || a.guess[name] || !isASCII(v) || !a.env.Bounds().Expand(len(v)) {
+			return "", false, false
+		}
+		return conv(v), true, false
+	}
 	if name == "HOME" {
 		return "~", true, false
 	}
@@ -562,6 +573,62 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 		return "", false, false
 	}
 	return v, ok, ok && a.guess[name]
+}
+
+// caseConv returns the change of case an expansion's operator makes to the
+// whole value: ${x^^} ${x,,} ${x^} ${x,} and bash 5.1's ${x@U} ${x@L}
+// ${x@u}. ok is false for any other operator, and for a pattern that
+// limits the change to some letters (${x^^[a-m]}).
+func caseConv(e *syntax.Expansion) (conv func(string) string, ok bool) {
+	if e == nil {
+		return nil, false
+	}
+	first := func(f func(string) string) func(string) string {
+		return func(s string) string {
+			if s == "" {
+				return s
+			}
+			return f(s[:1]) + s[1:]
+		}
+	}
+	if e.Op == syntax.OtherParamOps {
+		if e.Word == nil {
+			return nil, false
+		}
+		switch e.Word.Lit() {
+		case "U":
+			return strings.ToUpper, true
+		case "L":
+			return strings.ToLower, true
+		case "u":
+			return first(strings.ToUpper), true
+		}
+		return nil, false
+	}
+	if e.Word != nil && len(e.Word.Parts) > 0 {
+		return nil, false
+	}
+	switch e.Op {
+	case syntax.UpperAll:
+		return strings.ToUpper, true
+	case syntax.LowerAll:
+		return strings.ToLower, true
+	case syntax.UpperFirst:
+		return first(strings.ToUpper), true
+	case syntax.LowerFirst:
+		return first(strings.ToLower), true
+	}
+	return nil, false
+}
+
+// isASCII reports text whose case bash changes the same in every locale.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // unescapedGlob reports glob syntax: * and ? unescaped, or a [ with a ]

@@ -910,9 +910,13 @@ func (a *shellAn) read(w word, sp Span) {
 		// the home (as write's start-up files are).
 		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
 		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
-			if z := rate.ClassifyPath(a.env, "~"+tail); z.Kind == rate.ZoneCredential && !z.Pub || z.Secret != "" {
-				what, _ := z.SecretRead()
-				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s: if the computed folder is the home, %s", rate.Display(tail), what)
+			z := rate.ClassifyPath(a.env, "~"+tail)
+			switch what, named := rate.SecretFile(tail); {
+			case named:
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s, by its name %s, wherever the computed folder is", rate.Display(tail), what)
+				a.secretAt(sp)
+			case z.Kind == rate.ZoneCredential && !z.Pub:
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s: if the computed folder is the home, %s", rate.Display(tail), z.Detail)
 				a.secretAt(sp)
 			}
 		}

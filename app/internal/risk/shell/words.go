@@ -65,7 +65,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			return out
 		}
 	}
-	f := fields{a: a, out: out, cur: word{span: sp}, sp: sp}
+	f := fields{a: a, out: out, cur: word{span: sp}, sp: sp, one: quoted}
 	gen := ""
 	if list := onlySubst(w); list != nil {
 		gen = a.generator(list)
@@ -138,6 +138,7 @@ type fields struct {
 	// squared.
 	text   []byte
 	quotes bool // cur holds quotes: '' is an empty argument
+	one    bool // one field (an assignment's value, a redirection's target): "${a[@]}" is joined
 	sp     Span
 }
 
@@ -189,6 +190,10 @@ func (f *fields) dblQuoted(p *syntax.DblQuoted) {
 		case *syntax.Lit:
 			f.text = a.appendLit(&f.cur, f.text, unescapeDouble(q.Value))
 		case *syntax.ParamExp:
+			if elems, all, ok := a.arrayElems(q); ok {
+				f.quotedElems(elems, all)
+				continue
+			}
 			if val, ok, guess := a.param(q); ok {
 				if guess && len(f.text) == 0 && !f.cur.hole {
 					f.text, f.cur.hole, f.cur.guess = append(f.text, val...), true, true
@@ -226,6 +231,19 @@ func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 		a.arith(p.Slice.Length)
 	}
 	val, ok, guess := a.param(p)
+	if elems, _, known := a.arrayElems(p); known {
+		// ${a[@]}, ${a[*]} unquoted: one word per element, when no
+		// element holds a character IFS splits on (bash splits it,
+		// zsh does not: the two would run different commands).
+		ifs, known := a.ifs()
+		for _, e := range elems {
+			if !known || ifs == "" || e == "" || strings.ContainsAny(e, ifs+" \t\n") {
+				f.param(p, !quoted)
+				return
+			}
+		}
+		val, ok, guess = strings.Join(elems, ifs[:1]), true, false
+	}
 	switch {
 	case ok && guess:
 		if len(f.text) == 0 && !f.cur.hole {
@@ -266,6 +284,57 @@ func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 		// Unquoted, the value is split into words and globbed, but
 		// never parsed as shell again: many unknown words.
 		f.param(p, !quoted)
+	}
+}
+
+// arrayElems returns the elements of a known array that ${a[@]} (all)
+// and ${a[*]} give. ok is false for anything else (${#a[@]}, ${a[@]:1},
+// ${!a[@]}, and ${a[1]} and $a, which bash and zsh read differently:
+// zsh counts from 1, and its $a is every element).
+func (a *shellAn) arrayElems(p *syntax.ParamExp) (elems []string, all, ok bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+		return nil, false, false
+	}
+	arr, known := a.arrays[p.Param.Value]
+	if !known {
+		return nil, false, false
+	}
+	w, isWord := p.Index.(*syntax.Word)
+	if !isWord {
+		return nil, false, false
+	}
+	switch w.Lit() {
+	case "@":
+		return arr, true, true
+	case "*":
+		return arr, false, true
+	}
+	return nil, false, false
+}
+
+// quotedElems adds "${a[@]}" (all: one field per element, the text around
+// it joined to the first and last) or "${a[*]}" (the elements joined by
+// IFS's first character, one field) of a known array.
+func (f *fields) quotedElems(elems []string, all bool) {
+	if !all || f.one {
+		sep := " "
+		if !all {
+			ifs, known := f.a.ifs()
+			if !known {
+				f.hole(false)
+				return
+			}
+			sep = ifs[:min(1, len(ifs))]
+		}
+		f.text = append(f.text, strings.Join(elems, sep)...)
+		return
+	}
+	for i, e := range elems {
+		if i > 0 {
+			f.flush()
+			f.quotes = true // "" is still an argument
+		}
+		f.text = append(f.text, e...)
 	}
 }
 

@@ -26,18 +26,28 @@ func withName(a api, names string) api {
 	return a
 }
 
+// cut: a truncation, which destroys what lies past the new end as a
+// removal does (DESIGN: truncate is removing data).
+func cut(arg int) api { return api{kind: Remove, arg: arg} }
+
+// cp: a copy or move from the first argument, which it reads, to the
+// argument at to, which it writes; cpObj from the object the method is
+// called on (Path(p).rename(q)).
+func cp(to int) api    { return api{kind: Write, arg: to, copies: true} }
+func cpObj(to int) api { return api{kind: Write, arg: to, copies: true, fromObj: true} }
+
 var tables = map[Lang]map[string]api{Python: python, Perl: perl, Ruby: ruby, PHP: php, JS: js, Swift: swift, Lua: lua, R: rLangTable}
 
 var python = map[string]api{
 	"os.remove": rm(0), "os.unlink": rm(0), "os.rmdir": rm(0), "os.removedirs": rm(0), "shutil.rmtree": rmTree(0),
-	"Path.unlink": rm(argRecv), "Path.rmdir": rm(argRecv), "os.truncate": wr(0), ".unlink": rm(argRecv), ".rmdir": rm(argRecv),
+	"Path.unlink": rm(argRecv), "Path.rmdir": rm(argRecv), "os.truncate": cut(0), ".unlink": rm(argRecv), ".rmdir": rm(argRecv),
 	".write_text": wr(argRecv), ".write_bytes": wr(argRecv),
 	"open": open(1), "io.open": open(1), "codecs.open": open(1), "builtins.open": open(1),
 	"Path.open": {kind: Read, how: hOpen, arg: argRecv, mode: 0}, "os.open": {kind: Read, how: hOpenBits, mode: 1},
 	"Path.write_text": wr(argRecv), "Path.write_bytes": wr(argRecv), "Path.read_text": rd(argRecv), "Path.read_bytes": rd(argRecv),
-	"Path.rename": wr(0), "Path.replace": wr(0), "Path.symlink_to": wr(argRecv),
-	"shutil.copy": wr(1), "shutil.copy2": wr(1), "shutil.copyfile": wr(1), "shutil.move": wr(1), "shutil.copytree": wr(1),
-	"os.rename": wr(1), "os.replace": wr(1), "os.symlink": wr(1), "os.link": wr(1),
+	"Path.rename": cpObj(0), "Path.replace": cpObj(0), "Path.symlink_to": wr(argRecv),
+	"shutil.copy": cp(1), "shutil.copy2": cp(1), "shutil.copyfile": cp(1), "shutil.move": cp(1), "shutil.copytree": cp(1),
+	"os.rename": cp(1), "os.replace": cp(1), "os.symlink": wr(1), "os.link": wr(1),
 	"os.system": sh(), "os.popen": sh(), "subprocess.getoutput": sh(), "subprocess.getstatusoutput": sh(), "commands.getoutput": sh(),
 	"subprocess.run": argv("shell"), "subprocess.call": argv("shell"), "subprocess.check_call": argv("shell"),
 	"subprocess.check_output": argv("shell"), "subprocess.Popen": argv("shell"), "pty.spawn": argv("shell"),
@@ -64,8 +74,8 @@ var python = map[string]api{
 
 var perl = map[string]api{
 	"unlink": rm(argAll), "rmdir": rm(0), "File.Path.rmtree": {kind: Remove, arg: argAll, tree: true}, "File.Path.remove_tree": {kind: Remove, arg: argAll, tree: true},
-	"truncate": wr(0), "open": {kind: Read, how: hPerlOpen}, "sysopen": {kind: Read, how: hOpenBits, arg: 1, mode: 2},
-	"File.Copy.copy": wr(1), "File.Copy.move": wr(1), "File.Copy.cp": wr(1), "File.Copy.mv": wr(1), "rename": wr(1),
+	"truncate": cut(0), "open": {kind: Read, how: hPerlOpen}, "sysopen": {kind: Read, how: hOpenBits, arg: 1, mode: 2},
+	"File.Copy.copy": cp(1), "File.Copy.move": cp(1), "File.Copy.cp": cp(1), "File.Copy.mv": cp(1), "rename": cp(1),
 	"symlink": wr(1), "link": wr(1),
 	"system": system(), "exec": system(), "readpipe": sh(), "IPC.Open3.open3": {kind: Run, how: hExecl, arg: 0},
 	"IO.Socket.INET": net(), "IO.Socket.IP": net(), "IO.Socket.SSL": net(), "IO.Socket.*": net(), "socket": net(), "connect": net(),
@@ -88,9 +98,9 @@ var ruby = map[string]api{
 	"File.write": {kind: Write, how: hAppendOpt}, "IO.write": {kind: Write, how: hAppendOpt}, "File.binwrite": wr(0), "IO.binwrite": wr(0),
 	"File.open": open(1), "File.new": open(1), "IO.sysopen": open(1), "open": {kind: Read, how: hRubyOpen, mode: 1},
 	"Kernel.open": {kind: Read, how: hRubyOpen, mode: 1}, "URI.open": net(), "OpenURI.*": net(),
-	"FileUtils.cp": wr(1), "FileUtils.cp_r": wr(1), "FileUtils.mv": wr(1), "FileUtils.move": wr(1), "FileUtils.copy": wr(1),
-	"FileUtils.install": wr(1), "FileUtils.ln": wr(1), "FileUtils.ln_s": wr(1), "FileUtils.ln_sf": wr(1), "FileUtils.copy_file": wr(1),
-	"File.rename": wr(1), "File.symlink": wr(1), "File.truncate": wr(0),
+	"FileUtils.cp": cp(1), "FileUtils.cp_r": cp(1), "FileUtils.mv": cp(1), "FileUtils.move": cp(1), "FileUtils.copy": cp(1),
+	"FileUtils.install": cp(1), "FileUtils.ln": wr(1), "FileUtils.ln_s": wr(1), "FileUtils.ln_sf": wr(1), "FileUtils.copy_file": cp(1),
+	"File.rename": cp(1), "File.symlink": wr(1), "File.truncate": cut(0),
 	"File.read": rd(0), "IO.read": rd(0), "File.readlines": rd(0), "IO.readlines": rd(0), "File.foreach": rd(0),
 	"IO.foreach": rd(0), "File.binread": rd(0),
 	"system": system(), "exec": system(), "spawn": system(), "Kernel.system": system(), "Kernel.exec": system(),
@@ -106,7 +116,7 @@ var ruby = map[string]api{
 
 var php = map[string]api{
 	"unlink": rm(0), "rmdir": rm(0), "file_put_contents": {kind: Write, how: hAppendOpt, opt: "FILE_APPEND"},
-	"fopen": open(1), "copy": wr(1), "rename": wr(1), "symlink": wr(1), "link": wr(1), "move_uploaded_file": wr(1),
+	"fopen": open(1), "copy": cp(1), "rename": cp(1), "symlink": wr(1), "link": wr(1), "move_uploaded_file": wr(1),
 	"file_get_contents": rd(0), "file": rd(0), "readfile": rd(0), "parse_ini_file": rd(0),
 	"system": sh(), "exec": sh(), "shell_exec": sh(), "passthru": sh(), "popen": sh(), "proc_open": argv(""),
 	"pcntl_exec": {kind: Run, how: hSpawn},
@@ -129,8 +139,9 @@ var js = map[string]api{
 	"fs.writeFileSync": {kind: Write, how: hAppendOpt}, "fs.writeFile": {kind: Write, how: hAppendOpt},
 	"fs.promises.writeFile": {kind: Write, how: hAppendOpt}, "fs.appendFileSync": ap(0), "fs.appendFile": ap(0),
 	"fs.promises.appendFile": ap(0), "fs.createWriteStream": {kind: Write, how: hAppendOpt},
-	"fs.copyFileSync": wr(1), "fs.copyFile": wr(1), "fs.cpSync": wr(1), "fs.cp": wr(1), "fs.renameSync": wr(1),
-	"fs.rename": wr(1), "fs.symlinkSync": wr(1), "fs.symlink": wr(1), "fs.truncateSync": wr(0), "fs.truncate": wr(0),
+	"fs.copyFileSync": cp(1), "fs.copyFile": cp(1), "fs.cpSync": cp(1), "fs.cp": cp(1), "fs.renameSync": cp(1),
+	"fs.rename": cp(1), "fs.symlinkSync": wr(1), "fs.symlink": wr(1), "fs.truncateSync": cut(0), "fs.truncate": cut(0),
+	"fs.promises.truncate": cut(0), "Deno.truncate": cut(0), "Deno.truncateSync": cut(0),
 	"fs.openSync": open(1), "fs.open": open(1), "fs-extra.outputFileSync": wr(0), "fs-extra.outputFile": wr(0),
 	"Deno.writeTextFile": {kind: Write, how: hAppendOpt, opt: "append"}, "Deno.writeTextFileSync": {kind: Write, how: hAppendOpt, opt: "append"},
 	"Deno.writeFile": {kind: Write, how: hAppendOpt, opt: "append"}, "Deno.writeFileSync": {kind: Write, how: hAppendOpt, opt: "append"},

@@ -41,6 +41,8 @@ type api struct {
 	opt     string // a named option that makes a removal recursive, a run a shell's, a write an append
 	tree    bool   // a removal of a folder and all it holds
 	program string // hArgv, hSpawn: the option key holding the argument list (Deno: args, cmd)
+	copies  bool   // a copy or a move: it also reads its source, the first argument (the object, for argRecv-less methods of Path)
+	fromObj bool   // copies: the source is the object the method is called on (Path(p).rename(q))
 }
 
 const (
@@ -175,6 +177,15 @@ func (s *scanner) apply(a api, name string, args []arg, recv []arg, off int) {
 		for _, t := range s.targets(a, args, recv) {
 			e.Target = t
 			s.emitTarget(e)
+		}
+		if a.copies {
+			// shutil.copy(src, dst), fs.copyFileSync(src, dst): what
+			// the copy reads is read, a secret as much as by open().
+			src := api{kind: Read, arg: 0}
+			if a.fromObj {
+				src.arg = argRecv
+			}
+			s.emitTarget(Effect{Kind: Read, API: name, Off: off, Target: s.target(src, args, recv)})
 		}
 	case hOpen, hOpenBits:
 		e.Kind = s.openMode(a, args)

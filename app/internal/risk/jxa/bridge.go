@@ -38,6 +38,17 @@ func (an *jsAn) bridgeMember(toks []jsToken, i int) {
 		// Zero-argument methods are properties in JXA (t.launch): a
 		// known method acts whether it is called or read.
 		an.add(m.Does, "jxa.objc-method", sp, "OBJC: %s (%s) %s", name, class, m.What)
+		if called && (m.Effect == facts.ObjCWrite || m.Effect == facts.ObjCAttributes) {
+			// replaceItemAtURL…(~/.zshrc, …), setAttributes…(…, ~/.ssh):
+			// the paths it is given are written, where a start-up file
+			// or a credential store is worse than a write.
+			c := an.invocation(toks, i)
+			all := make([]int, len(c.args))
+			for k := range all {
+				all[k] = k
+			}
+			an.pathArgs(c, true, all...)
+		}
 		return
 	}
 	if called && !jsNoArgs(toks, i+1) || called && bridgeActs(name) {

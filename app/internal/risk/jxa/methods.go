@@ -402,7 +402,11 @@ func (an *jsAn) timerCode(first []jsToken) bool {
 // fileOp: an NSFileManager or NSString/NSData method that writes files;
 // the row names the arguments that are paths read and written.
 func (an *jsAn) fileOp(u use) {
-	an.add(u.m.fx, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
+	if u.m.text != "" {
+		an.add(u.m.fx, u.m.rule, u.sp, u.m.text, u.r.name) // createDirectory…: a new folder, as mkdir
+	} else {
+		an.add(u.m.fx, "jxa.write", u.sp, "WRITE: %s writes files", u.r.name)
+	}
 	c := an.invocation(u.toks, u.r.i)
 	an.pathArgs(c, false, u.m.reads...)
 	an.pathArgs(c, true, u.m.writes...)

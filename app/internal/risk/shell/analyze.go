@@ -244,6 +244,7 @@ type shellAn struct {
 	vars       map[string]string       // variables assigned exactly one literal value
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
+	arrays     map[string][]string     // indexed arrays assigned once, a=(w …) of literal words, and never changed
 	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
 	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
@@ -345,16 +346,38 @@ func (a *shellAn) finish() {
 // variable values before the walk, so `X=rm; $X -rf ~` reads as rm.
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
+	a.arrays = nil
+	arrays := map[string][]string{} // a=(…) of literal words, before the walk knows it is the only change
 	a.loopGlobs, a.arithRun = nil, nil
 	var count, heads map[string]int
 	var decls []*syntax.FuncDecl
 	values := map[string]*syntax.Word{}
+	var refs map[*syntax.Assign]bool // the assignments of declare -n (namerefs)
+	targets := map[string]string{}   // a nameref's name → the variable it names
 	b := a.env.Bounds()
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !b.Live() {
 			return false // stopped: end says so
 		}
 		switch n := n.(type) {
+		case *syntax.DeclClause:
+			if declaresFlag(n, 'A') {
+				// declare -A m=(k v): an associative array's pairs,
+				// not a list of words.
+				for _, as := range n.Args {
+					if as.Name != nil {
+						a.dyn[as.Name.Value] = true
+					}
+				}
+			}
+			if declaresRef(n) {
+				if refs == nil {
+					refs = map[*syntax.Assign]bool{}
+				}
+				for _, as := range n.Args {
+					refs[as] = true
+				}
+			}
 		case *syntax.FuncDecl:
 			a.funcs[n.Name.Value] = true
 			if a.bodies == nil {
@@ -379,8 +402,27 @@ func (a *shellAn) collect(f *syntax.File) {
 				}
 				a.readVars[name] = true
 			}
+			if n.Array != nil && !n.Append && n.Index == nil && !refs[n] {
+				if elems, ok := literalArray(n.Array); ok {
+					arrays[name] = elems
+					return true
+				}
+			}
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
 				a.dyn[name] = true
+				return true
+			}
+			if refs[n] {
+				// declare -n p=HOME: p is another name for HOME, so $p
+				// is $HOME's value, not the text "HOME"; a target
+				// computed at run time (local -n r=$1) is not known.
+				t, ok := literalWord(n.Value)
+				if !ok || !syntax.ValidName(t) {
+					a.dyn[name] = true
+					return true
+				}
+				targets[name] = t
+				values[name] = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: t}}}}
 				return true
 			}
 			values[name] = n.Value
@@ -414,6 +456,18 @@ func (a *shellAn) collect(f *syntax.File) {
 			case "read", "mapfile", "readarray":
 				for _, w := range n.Args[1:] {
 					a.dyn[w.Lit()] = true
+					name, _, _ := strings.Cut(unquotedLit(w), "[")
+					a.dyn[name] = true // read 'a[0]': an element of an array
+				}
+			case "unset", "printf", "set":
+				// unset 'a[0]', printf -v 'a[1]' x, set -A a …: an
+				// array changed after its assignment.
+				for i, w := range n.Args[1:] {
+					prev := n.Args[i].Lit()
+					if n.Args[0].Lit() == "unset" || prev == "-v" && n.Args[0].Lit() == "printf" || (prev == "-A" || prev == "+A") && n.Args[0].Lit() == "set" {
+						name, _, _ := strings.Cut(unquotedLit(w), "[")
+						a.dyn[name] = true
+					}
 				}
 			case "hash":
 				a.collectHash(n.Args[1:])
@@ -435,6 +489,23 @@ func (a *shellAn) collect(f *syntax.File) {
 			a.fwd[name] = true
 		}
 	}
+	for name, elems := range arrays {
+		// An array is known when a=(…) is its only assignment and
+		// nothing else (read -a, mapfile, a+=, a[i]=, a nameref's
+		// writes) touches it; as a scalar it is never a known value.
+		if count[name] == 1 && !a.dyn[name] {
+			if a.arrays == nil {
+				a.arrays = map[string][]string{}
+			}
+			a.arrays[name] = elems
+		}
+		a.dyn[name] = true
+	}
+	for name, t := range targets {
+		if count[name] > 1 || a.dyn[name] {
+			a.dyn[t] = true // p=rm through the nameref assigns its target
+		}
+	}
 	for name, c := range count {
 		if c > 1 || a.dyn[name] {
 			delete(values, name)
@@ -446,6 +517,66 @@ func (a *shellAn) collect(f *syntax.File) {
 	for name := range values {
 		a.resolveVar(name, values, 0)
 	}
+}
+
+// unquotedLit is a word's literal value with its quotes removed
+// ('a[0]' is a[0]), or "".
+func unquotedLit(w *syntax.Word) string {
+	v, _ := literalWord(w)
+	return v
+}
+
+// literalArray returns the elements of a=(…) when each is a word with no
+// expansion, glob or brace (a=(rm -rf ~/x), a=('two words')); a tilde
+// stands for the home as in any other word here.
+func literalArray(arr *syntax.ArrayExpr) ([]string, bool) {
+	if len(arr.Elems) == 0 || len(arr.Elems) > 64 {
+		return nil, false
+	}
+	out := make([]string, 0, len(arr.Elems))
+	for _, e := range arr.Elems {
+		if e.Index != nil || e.Value == nil {
+			return nil, false // [2]=x: sparse or associative
+		}
+		for _, p := range e.Value.Parts {
+			if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[{") {
+				return nil, false // a glob or a brace expands to other words
+			}
+		}
+		v, ok := literalWord(e.Value)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// declaresRef reports declare, typeset or local with -n (or flags computed
+// at run time, which may hold it), and mksh's nameref: its assignments make
+// namerefs.
+func declaresRef(d *syntax.DeclClause) bool {
+	return d.Variant.Value == "nameref" || declaresFlag(d, 'n')
+}
+
+// declaresFlag reports declare, typeset or local given the flag letter
+// (-n, -rn, -A), or flags computed at run time, which may hold it.
+func declaresFlag(d *syntax.DeclClause, letter rune) bool {
+	switch d.Variant.Value {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, as := range d.Args {
+		if as.Name != nil || as.Value == nil {
+			continue
+		}
+		s, ok := literalWord(as.Value)
+		if !ok || (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.ContainsRune(s, letter) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainParam reports $name or ${name} with nothing that changes the

@@ -65,7 +65,7 @@ func copyVerb(verb string) bool {
 	if strings.HasSuffix(verb, " makes") {
 		return true // a converter's output file (rows_out.go)
 	}
-	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync writes to", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates", "gpg creates"} {
+	for _, p := range []string{"cp ", "mv ", "ln ", "mkdir ", "touch ", "ditto ", "install ", "rsync writes to", "git clone", "tar extracts", "unzip extracts", "defaults ", "tar creates", "zip creates", "gpg creates"} {
 		if strings.HasPrefix(verb, p) {
 			return true
 		}

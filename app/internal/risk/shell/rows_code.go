@@ -128,8 +128,12 @@ func shownTarget(w word) string {
 func (c *call) codeRemoves(api string, w word, tree bool) {
 	c.a.guard(w, c.span, map[bool]rate.Use{true: rate.UseTreeWrite, false: rate.UseWrite}[tree])
 	what := "permanently deletes"
-	if tree {
+	cut := strings.Contains(strings.ToLower(api), "truncate") // os.truncate, fs.truncateSync …
+	switch {
+	case tree:
 		what = "permanently deletes, folders and all they hold,"
+	case cut:
+		what = "cuts short"
 	}
 	p, ok := c.a.pathOf(w)
 	switch {
@@ -137,6 +141,8 @@ func (c *call) codeRemoves(api string, w word, tree bool) {
 		c.add(effect.Of(effect.Remove, effect.Computed), "interp-delete", "%s code %s %s (%s): what is computed or matched at run time, not to the Trash", c.name, what, rate.Display(shownTarget(w)), api)
 	case ok && scratchPath(p):
 		c.add(effect.Of(effect.Overwrite).On(w.s), "interp-delete", "%s code %s the scratch file %s (%s)", c.name, what, rate.Display(w.s), api)
+	case cut:
+		c.add(effect.Of(effect.Remove).On(w.s), "interp-delete", "%s code cuts %s short (%s): what lay past the new end is destroyed, not moved to the Trash", c.name, rate.Display(w.s), api)
 	default:
 		c.add(effect.Of(effect.Remove).On(w.s), "interp-delete", "%s code %s %s (%s), not to the Trash", c.name, what, rate.Display(w.s), api)
 	}

@@ -185,7 +185,11 @@ func zipCommand(c *call) {
 	default:
 		c.add(effect.Of(effect.Create), "zip", "zip: archives files")
 	}
-	if archive != nil && archive.s != "-" {
+	switch {
+	case archive == nil || archive.s == "-":
+	case c.a.presence(*archive) == rate.Absent:
+		c.a.write(*archive, c.span, "zip creates the archive") // as tar -c does
+	default:
 		c.a.write(*archive, c.span, "zip writes")
 	}
 }

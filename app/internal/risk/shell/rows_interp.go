@@ -115,16 +115,27 @@ func osascriptCommand(c *call) {
 // the program text (python -c, perl -e), valued letters another value,
 // optional letters an optional attached value (perl -i.bak), module a
 // module to run (python -m).
+//
+// An optional letter's attached value is, by default, the rest of its word
+// (perl -i.bak, ruby -x/dir). The letters in digits take only the digits
+// that follow (perl -l and -0: -0777, -0x1ff, ruby -T1), those in char one
+// character (ruby -K: -Ke is the EUC-JP code), those in colon a value only
+// when a : or = comes next (perl -d:Mod, -V:name, ruby -W:no-deprecated),
+// after an optional t for perl -dt; so perl -le CODE and ruby -le CODE go
+// on to -e. codeJoin are the bundles of code letters that are one option
+// taking the next word (node -pe is --print --eval).
 type interpSpec struct {
 	code, valued, optional, module string
+	digits, char, colon            string
+	codeJoin                       []string
 	longCode, longValued           []string
 }
 
 var (
 	pythonSpec = interpSpec{code: "c", valued: "XWQ", module: "m", longValued: []string{"--check-hash-based-pycs"}}
-	perlSpec   = interpSpec{code: "eE", valued: "IMm", optional: "ilCdx0DFV"}
-	rubySpec   = interpSpec{code: "e", valued: "rICEF", optional: "TWxi0Kdl"}
-	nodeSpec   = interpSpec{code: "ep", valued: "rC", longCode: []string{"--eval", "--print"},
+	perlSpec   = interpSpec{code: "eE", valued: "IMm", optional: "ilCdx0DFV", digits: "l0", colon: "dV"}
+	rubySpec   = interpSpec{code: "e", valued: "rICEF", optional: "TWxi0Kdl", digits: "0TWdl", char: "K", colon: "W"}
+	nodeSpec   = interpSpec{code: "ep", valued: "rC", codeJoin: []string{"pe", "ep"}, longCode: []string{"--eval", "--print"},
 		longValued: []string{"--require", "--import", "--loader", "--experimental-loader", "--input-type", "--env-file", "--conditions", "--title", "--inspect-port"}}
 	phpSpec = interpSpec{code: "rBRFE", valued: "cdzt"}
 	luaSpec = interpSpec{code: "e", valued: "l"}
@@ -192,6 +203,9 @@ func interpreter(sp interpSpec) func(*call) {
 					case strings.IndexByte(sp.code, l) >= 0:
 						code := word{s: rest, span: w.span}
 						next := i + 1
+						if inList(letters[j:], sp.codeJoin...) {
+							rest = ""
+						}
 						if rest == "" && i+1 < len(args) {
 							code, next = args[i+1], i+2
 						}
@@ -234,6 +248,10 @@ func interpreter(sp interpSpec) func(*call) {
 							c.use += "use " + strings.TrimPrefix(mod, "-") + ";\n"
 						}
 					case strings.IndexByte(sp.optional, l) >= 0:
+						if n := sp.optionalLen(l, rest); n < len(rest) {
+							j += n // perl -le: -l takes no letters, -e follows
+							continue
+						}
 					default:
 						continue
 					}
@@ -515,6 +533,37 @@ func perlInterpSafe(s string) bool {
 		}
 	}
 	return true
+}
+
+// optionalLen is how many bytes of rest, the letters after the optional
+// letter l in one word, are l's attached value (interpSpec says which).
+func (sp interpSpec) optionalLen(l byte, rest string) int {
+	n := 0
+	if strings.IndexByte(sp.colon, l) >= 0 {
+		if l == 'd' && strings.HasPrefix(rest, "t") {
+			n = 1 // perl -dt
+		}
+		if strings.HasPrefix(rest[n:], ":") || strings.HasPrefix(rest[n:], "=") {
+			return len(rest)
+		}
+		if l == 'd' {
+			return n
+		}
+	}
+	switch {
+	case strings.IndexByte(sp.char, l) >= 0:
+		return min(1, len(rest))
+	case strings.IndexByte(sp.digits, l) >= 0:
+		digits := "0123456789"
+		if l == '0' && strings.HasPrefix(rest, "x") {
+			n, digits = 1, "0123456789abcdefABCDEF" // perl -0x1ff
+		}
+		for n < len(rest) && strings.IndexByte(digits, rest[n]) >= 0 {
+			n++
+		}
+		return n
+	}
+	return len(rest)
 }
 
 // programArgs are the words after an inline program that are its

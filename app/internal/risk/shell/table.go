@@ -197,12 +197,15 @@ var commands = map[string]row{
 	// bzcat bzip2 -dc, xzcat xz -dc; base32 and basenc are base64's
 	// siblings (GNU coreutils). What they print is rated where it runs
 	// (produces: "decoded").
-	"zcat": reads(gzipShort, "S", gzipLong), "gzcat": reads(gzipShort, "S", gzipLong),
+	"zcat":  reads(gzipShort, "S", gzipLong),
+	"gzcat": reads(gzipShort, "S", gzipLong),
 	"bzcat": reads("cdfkqstvzL123456789", "", "--decompress --compress --keep --force --test --stdout --quiet --verbose --small --fast --best --help --version"),
 	"xzcat": reads("zdtlkfcqvhHe0123456789", "FCTM", xzLong), "lzcat": reads("zdtlkfcqvhHe0123456789", "FCTM", xzLong),
-	"base32": reads("di", "w", "--decode --ignore-garbage --wrap= --help --version"),
-	"basenc": reads("di", "w", "--decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
-	"rev":    {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
+	// zipinfo (unzip -Z) lists an archive's members and changes nothing.
+	"zipinfo": reads("12smlvhMtTzC", "OI", ""),
+	"base32":  reads("di", "w", "--decode --ignore-garbage --wrap= --help --version"),
+	"basenc":  reads("di", "w", "--decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
+	"rev":     {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
 	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
 	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),

@@ -65,7 +65,7 @@ func (a *shellAn) appendFields(out []word, w *syntax.Word, quoted, braces bool, 
 			return out
 		}
 	}
-	f := fields{a: a, out: out, cur: word{span: sp}, sp: sp}
+	f := fields{a: a, out: out, cur: word{span: sp}, sp: sp, one: quoted}
 	gen := ""
 	if list := onlySubst(w); list != nil {
 		gen = a.generator(list)
@@ -138,6 +138,7 @@ type fields struct {
 	// squared.
 	text   []byte
 	quotes bool // cur holds quotes: '' is an empty argument
+	one    bool // one field (an assignment's value, a redirection's target): "${a[@]}" is joined
 	sp     Span
 }
 
@@ -189,6 +190,10 @@ func (f *fields) dblQuoted(p *syntax.DblQuoted) {
 		case *syntax.Lit:
 			f.text = a.appendLit(&f.cur, f.text, unescapeDouble(q.Value))
 		case *syntax.ParamExp:
+			if elems, all, ok := a.arrayElems(q); ok {
+				f.quotedElems(elems, all)
+				continue
+			}
 			if val, ok, guess := a.param(q); ok {
 				if guess && len(f.text) == 0 && !f.cur.hole {
 					f.text, f.cur.hole, f.cur.guess = append(f.text, val...), true, true
@@ -226,6 +231,19 @@ func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 		a.arith(p.Slice.Length)
 	}
 	val, ok, guess := a.param(p)
+	if elems, _, known := a.arrayElems(p); known {
+		// ${a[@]}, ${a[*]} unquoted: one word per element, when no
+		// element holds a character IFS splits on (bash splits it,
+		// zsh does not: the two would run different commands).
+		ifs, known := a.ifs()
+		for _, e := range elems {
+			if !known || ifs == "" || e == "" || strings.ContainsAny(e, ifs+" \t\n") {
+				f.param(p, !quoted)
+				return
+			}
+		}
+		val, ok, guess = strings.Join(elems, ifs[:1]), true, false
+	}
 	switch {
 	case ok && guess:
 		if len(f.text) == 0 && !f.cur.hole {
@@ -266,6 +284,57 @@ func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 		// Unquoted, the value is split into words and globbed, but
 		// never parsed as shell again: many unknown words.
 		f.param(p, !quoted)
+	}
+}
+
+// arrayElems returns the elements of a known array that ${a[@]} (all)
+// and ${a[*]} give. ok is false for anything else (${#a[@]}, ${a[@]:1},
+// ${!a[@]}, and ${a[1]} and $a, which bash and zsh read differently:
+// zsh counts from 1, and its $a is every element).
+func (a *shellAn) arrayElems(p *syntax.ParamExp) (elems []string, all, ok bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+		return nil, false, false
+	}
+	arr, known := a.arrays[p.Param.Value]
+	if !known {
+		return nil, false, false
+	}
+	w, isWord := p.Index.(*syntax.Word)
+	if !isWord {
+		return nil, false, false
+	}
+	switch w.Lit() {
+	case "@":
+		return arr, true, true
+	case "*":
+		return arr, false, true
+	}
+	return nil, false, false
+}
+
+// quotedElems adds "${a[@]}" (all: one field per element, the text around
+// it joined to the first and last) or "${a[*]}" (the elements joined by
+// IFS's first character, one field) of a known array.
+func (f *fields) quotedElems(elems []string, all bool) {
+	if !all || f.one {
+		sep := " "
+		if !all {
+			ifs, known := f.a.ifs()
+			if !known {
+				f.hole(false)
+				return
+			}
+			sep = ifs[:min(1, len(ifs))]
+		}
+		f.text = append(f.text, strings.Join(elems, sep)...)
+		return
+	}
+	for i, e := range elems {
+		if i > 0 {
+			f.flush()
+			f.quotes = true // "" is still an argument
+		}
+		f.text = append(f.text, e...)
 	}
 }
 
@@ -542,10 +611,21 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 	if g, ok := homeGuess(p); ok {
 		return g, true, true
 	}
-	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+	conv, convOK := caseConv(p.Exp)
+	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil && !convOK {
 		return "", false, false
 	}
 	name := p.Param.Value
+	if convOK {
+		// ${c,,}, ${c^^}, ${c@L}: the known value, its case changed
+		// (c=RM; ${c,,} -rf ~ is rm). The home's own value is not
+		// known here, only that it is the home.
+		v, ok := a.vars[name]
+		if !ok || name == "HOME" || a.guess[name] || !isASCII(v) || !a.env.Bounds().Expand(len(v)) {
+			return "", false, false
+		}
+		return conv(v), true, false
+	}
 	if name == "HOME" {
 		return "~", true, false
 	}
@@ -562,6 +642,62 @@ func (a *shellAn) param(p *syntax.ParamExp) (val string, ok, guess bool) {
 		return "", false, false
 	}
 	return v, ok, ok && a.guess[name]
+}
+
+// caseConv returns the change of case an expansion's operator makes to the
+// whole value: ${x^^} ${x,,} ${x^} ${x,} and bash 5.1's ${x@U} ${x@L}
+// ${x@u}. ok is false for any other operator, and for a pattern that
+// limits the change to some letters (${x^^[a-m]}).
+func caseConv(e *syntax.Expansion) (conv func(string) string, ok bool) {
+	if e == nil {
+		return nil, false
+	}
+	first := func(f func(string) string) func(string) string {
+		return func(s string) string {
+			if s == "" {
+				return s
+			}
+			return f(s[:1]) + s[1:]
+		}
+	}
+	if e.Op == syntax.OtherParamOps {
+		if e.Word == nil {
+			return nil, false
+		}
+		switch e.Word.Lit() {
+		case "U":
+			return strings.ToUpper, true
+		case "L":
+			return strings.ToLower, true
+		case "u":
+			return first(strings.ToUpper), true
+		}
+		return nil, false
+	}
+	if e.Word != nil && len(e.Word.Parts) > 0 {
+		return nil, false
+	}
+	switch e.Op {
+	case syntax.UpperAll:
+		return strings.ToUpper, true
+	case syntax.LowerAll:
+		return strings.ToLower, true
+	case syntax.UpperFirst:
+		return first(strings.ToUpper), true
+	case syntax.LowerFirst:
+		return first(strings.ToLower), true
+	}
+	return nil, false
+}
+
+// isASCII reports text whose case bash changes the same in every locale.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // unescapedGlob reports glob syntax: * and ? unescaped, or a [ with a ]
@@ -834,7 +970,27 @@ func (a *shellAn) resolved(w word) word {
 
 func (a *shellAn) zoneOf(w word) rate.Zone { return a.zone(a.resolved(w)) }
 
-func (a *shellAn) read(w word, sp Span) { a.readSource(a.resolved(w), sp) }
+func (a *shellAn) read(w word, sp Span) {
+	r := a.resolved(w)
+	a.readSource(r, sp)
+	if r.hole && strings.HasPrefix(r.s, rate.HoleMark) && a.env != nil && a.env.Paths != nil {
+		// "$d/.aws/credentials", where a nameref or a function's
+		// argument names the home: a credential store's file, if $d is
+		// the home (as write's start-up files are).
+		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
+		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
+			z := rate.ClassifyPath(a.env, "~"+tail)
+			switch what, named := rate.SecretFile(tail); {
+			case named:
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s, by its name %s, wherever the computed folder is", rate.Display(tail), what)
+				a.secretAt(sp)
+			case z.Kind == rate.ZoneCredential && !z.Pub:
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s: if the computed folder is the home, %s", rate.Display(tail), z.Detail)
+				a.secretAt(sp)
+			}
+		}
+	}
+}
 
 // write rates writing a file: writeTarget, plus what it does not see —
 // raw disks and targets under a computed folder that may be the home.

@@ -135,15 +135,32 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
 	rep := Report{Client: s.Client, EditOf: s.editOf, EditedBy: s.editedBy}
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level(), live: g.current()}
-	if err := sub.recordRequest(ctx); err != nil {
-		// Nothing runs unrecorded.
-		return sub.fail(StatusRefused, err)
-	}
-	return sub.run(ctx)
+	// The request is recorded while the plan is assessed, beside the
+	// history's commit instead of after it: assessing reads, decides
+	// nothing and shows nothing, and run waits for the record before it
+	// decides, tells anyone or runs anything.
+	r := sub.request()
+	recorded := make(chan error, 1)
+	go func() { recorded <- sub.record(ctx, r) }()
+	return sub.run(ctx, recorded)
 }
 
 // recordRequest gives the submission its request id and records it.
 func (sub *submission) recordRequest(ctx context.Context) error {
+	return sub.record(ctx, sub.request())
+}
+
+// record records the request r (sub.request's).
+func (sub *submission) record(ctx context.Context, r history.Request) error {
+	if err := sub.g.cfg.History.AddRequest(ctx, r); err != nil {
+		return fmt.Errorf("recording the request: %w", err)
+	}
+	return nil
+}
+
+// request gives the submission its request id and returns the record of
+// the request.
+func (sub *submission) request() history.Request {
 	g, s, rep := sub.g, sub.s, sub.rep
 	rep.Request = s.id
 	if rep.Request == "" {
@@ -160,12 +177,9 @@ func (sub *submission) recordRequest(ctx context.Context) error {
 		text += "\n-- argv: " + shellQuote(s.Argv)
 	}
 	text += s.note
-	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
+	return history.Request{ID: rep.Request, Time: g.cfg.Now(),
 		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text,
-		EditOf: s.editOf, EditedBy: s.editedBy}); err != nil {
-		return fmt.Errorf("recording the request: %w", err)
-	}
-	return nil
+		EditOf: s.editOf, EditedBy: s.editedBy}
 }
 
 func (g *Gate) level() policy.Autonomy {
@@ -356,9 +370,16 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 	}
 }
 
-func (sub *submission) run(ctx context.Context) (Report, error) {
+// run assesses, decides and carries out the submission once recorded, the
+// request's record, has answered: a request that could not be recorded is
+// refused, whatever its assessment found. Nothing runs unrecorded.
+func (sub *submission) run(ctx context.Context, recorded <-chan error) (Report, error) {
 	g, rep := sub.g, sub.rep
 	total, planReasons, err := sub.prepare(ctx)
+	if rerr := <-recorded; rerr != nil {
+		sub.steps = nil
+		return sub.fail(StatusRefused, rerr)
+	}
 	if errors.Is(err, risk.ErrStopped) {
 		// The kill switch, or the client went away, while it was being
 		// assessed: nothing was decided.

@@ -150,6 +150,10 @@ type queuer interface {
 	QueueDecision(ctx context.Context, d history.Decision) history.Pending
 }
 
+// The history the gate is built with queues; a change to its methods must
+// not leave the gate waiting on each record unnoticed.
+var _ queuer = (*history.Store)(nil)
+
 // queueRequest starts recording the submission's request and returns what
 // waits for it to be durable. A Recorder that is not a queuer records it
 // before queueRequest returns.

@@ -1129,9 +1129,9 @@ func statusOf(err error) string {
 }
 
 // queueDecisions starts recording the decision on every step, after the
-// request, and returns what waits for them to be durable; call it once the
-// request's record has answered. A Recorder that is not a queuer records
-// them one by one when it is called.
+// request (queueRequest), and returns what waits for them to be durable,
+// to be called once the request's record has answered. A Recorder that is
+// not a queuer records them one by one when that is called.
 func (sub *submission) queueDecisions(ctx context.Context) func() error {
 	decision := func(i int) history.Decision {
 		st, ar := sub.steps[i], sub.rep.Actions[i]

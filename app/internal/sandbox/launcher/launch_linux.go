@@ -263,14 +263,37 @@ func inNowhere(nowhere map[string]bool, p string) bool {
 // private /dev/shm (prepareAhead).
 var shmAhead bool
 
-// mountShm mounts a private /dev/shm, where there is one.
+// mountShm mounts a private /dev/shm, where there is one, of shmOptions.
 func mountShm() error {
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, shmOptions()); err != nil {
 			return fmt.Errorf("mounting a private /dev/shm: %w", err)
 		}
 	}
 	return nil
+}
+
+// shmMost is the most a private /dev/shm holds, in bytes and in files.
+// Its pages are memory that no process owns: killing the processes of
+// the action that wrote them frees none of it, so a full one makes the
+// kernel's OOM killer kill the person's apps, and Airlock, instead, and
+// tmpfs's own bound is half the memory. An eighth of the memory, at most
+// 2 GiB (what browsers driven by tests are given in containers), and
+// 65,536 files (each costs about a KiB of the kernel's memory, which no
+// size counts) are far more than POSIX shared memory and semaphores take.
+const (
+	shmMostBytes = 2 << 30
+	shmMostFiles = 65536
+)
+
+// shmOptions returns the mount options of a private /dev/shm.
+func shmOptions() string {
+	size := uint64(shmMostBytes)
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) == nil && si.Totalram > 0 {
+		size = min(size, uint64(si.Totalram)*uint64(max(si.Unit, 1))/8)
+	}
+	return fmt.Sprintf("mode=1777,size=%d,nr_inodes=%d", size, shmMostFiles)
 }
 
 // procAhead is set once a warm launcher has mounted, while it waited, the

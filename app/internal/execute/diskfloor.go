@@ -73,7 +73,7 @@ var (
 )
 
 // floorError is the cause of the cancel of an action stopped at a floor:
-// what it was taking, and how much was left.
+// what fell below its floor, and how far.
 type floorError struct{ why string }
 
 func (f *floorError) Error() string { return f.why }
@@ -98,11 +98,11 @@ func (w diskWatch) below() string {
 	case err != nil:
 		return ""
 	case s.free < w.floor:
-		return fmt.Sprintf("it was filling the disk: %s were left free on %s, below the %s an action that runs unasked must leave",
-			bytesText(s.free), w.shown, bytesText(w.floor))
+		return fmt.Sprintf("the free space on %s fell to %s, below the %s an action that runs unasked must leave",
+			w.shown, bytesText(s.free), bytesText(w.floor))
 	case w.inodeFloor > 0 && s.freeInodes < w.inodeFloor:
-		return fmt.Sprintf("it was filling the disk: %d inodes (room for that many more files) were left on %s, below the %d an action that runs unasked must leave",
-			s.freeInodes, w.shown, w.inodeFloor)
+		return fmt.Sprintf("the inodes free on %s (room for that many more files) fell to %d, below the %d an action that runs unasked must leave",
+			w.shown, s.freeInodes, w.inodeFloor)
 	}
 	return ""
 }
@@ -112,7 +112,7 @@ type memoryWatch struct{ floor uint64 }
 
 func (w memoryWatch) below() string {
 	if _, available, ok := memory(); ok && available < w.floor {
-		return fmt.Sprintf("it was taking the machine's memory: %s were left available, below the %s an action that runs unasked must leave",
+		return fmt.Sprintf("the machine's memory available fell to %s, below the %s an action that runs unasked must leave",
 			bytesText(available), bytesText(w.floor))
 	}
 	return ""

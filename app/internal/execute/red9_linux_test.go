@@ -102,7 +102,7 @@ func TestRed9FillTheDisk(t *testing.T) {
 			before := freeMiB(t, disk)
 			res, _, err := r.runArgv(t, name, payload9(t, name), "Documents")
 			t.Logf("output %q, error %v", res.Output, err)
-			if err == nil || !strings.Contains(err.Error(), "free on the disk") {
+			if err == nil || !strings.Contains(err.Error(), "the free space on the disk") {
 				t.Errorf("it was not stopped at the disk's floor: error %v, output %q", err, res.Output)
 			}
 			if f := r.filled(t); len(f) > 0 {

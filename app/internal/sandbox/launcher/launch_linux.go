@@ -191,7 +191,7 @@ func enforced(abi int, ui bool) string {
 		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
 	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
-	s += ", and run with bounded processes, memory, file sizes and open files"
+	s += ", and run with bounded processes, memory, /dev/shm, file sizes and open files, at nice 19 and without setsid"
 	return s
 }
 

@@ -563,6 +563,7 @@ func nothingOutlives(t *testing.T, g sandbox.Grant) {
 	if pids := findProcesses(t, "sleep "+mark2); len(pids) > 0 {
 		t.Fatalf("processes left running after the kill: %v", pids)
 	}
+	t.Logf("the kill took %v", took)
 	if took > time.Second {
 		t.Errorf("the kill took %v", took)
 	}

@@ -179,6 +179,9 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	if len(c.ExtraFiles) > 0 {
 		return c, nil, nil, errors.New("sandbox: a confined program gets no extra files")
 	}
+	if err := launcher.CheckPinned(g.Pinned); err != nil {
+		return c, nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
 	tmp, err := b.warm.tmp.take(b.s.Roots)
 	if err != nil {
 		return c, nil, nil, err
@@ -210,7 +213,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	out.Env = launcher.Environ()
 	out.Dir = "/"
 	out.Linger = false
-	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
+	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers, Pinned: g.Pinned})
 	if err != nil {
 		removeTmp()
 		RemoveLayers(layers)

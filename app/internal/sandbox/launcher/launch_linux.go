@@ -84,6 +84,11 @@ func launch(s Spec) int {
 			return fail(ExitSetup, "%v", err)
 		}
 	}
+	// What the person approved, over what the paths hold now; before
+	// hiding, so that what is hidden stays hidden.
+	if err := bindPinned(s.Pinned, p.TempDir); err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
 	if err := hide(p); err != nil {
 		return fail(ExitSetup, "%v", err)
 	}

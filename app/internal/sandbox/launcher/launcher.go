@@ -95,7 +95,7 @@ const MaxSpecBytes = 32 << 20
 // field it does not know, rather than apply part of it. Change it whenever
 // a field of Spec, Profile or Layer is added, removed or means something
 // else (TestSpecVersion holds the fields it was last changed for).
-const SpecVersion = 3
+const SpecVersion = 4
 
 // Spec is what the gate hands the launcher on file descriptor 3: the
 // profile and the program to run under it.
@@ -122,6 +122,12 @@ type Spec struct {
 	// which the launcher tries what the views need (trialOverlay); the
 	// gate reads what it left in the layer once the launcher has exited.
 	Trial *Layer `json:"trial,omitempty"`
+	// Pinned are, for an action the person approved (at the popup, by
+	// "allow again" or by an allow rule), the files it runs as the gate
+	// read and checked them last (pinned.go): on Linux the launcher puts
+	// each over its path in the action's view, so that whatever the path
+	// holds by then outside, the action runs what was checked.
+	Pinned []Pinned `json:"pinned,omitempty"`
 }
 
 // Profile is what one action may do. Paths are absolute and clean; a folder
@@ -268,6 +274,9 @@ func ReadSpec(r io.Reader) (Spec, error) {
 	if err := CheckLimits(s.Profile.Limits); err != nil {
 		return Spec{}, fmt.Errorf("reading the profile: %w", err)
 	}
+	if err := CheckPinned(s.Pinned); err != nil {
+		return Spec{}, fmt.Errorf("reading the profile: %w", err)
+	}
 	return s, nil
 }
 
@@ -320,6 +329,7 @@ func Main(args []string) (code int, handled bool) {
 func warmUp() {
 	l := Layer{Root: "/r", Upper: "/u", Work: "/w", Boot: "b"}
 	sample := Spec{Version: SpecVersion, Argv: []string{"p"}, Dir: "/", Layers: []Layer{l}, Trial: &l,
+		Pinned: []Pinned{{Path: "/p", Mode: 0o644, ModTime: 1, Bytes: []byte("p")}},
 		Profile: Profile{Kind: "k", Read: []string{"/"}, Write: []string{"/"}, Hide: []string{"/h"}, Network: NetNone,
 			Unasked: true, TempDir: "/t", Env: []string{"A=b"}, Limits: []Limit{{Resource: LimitData, Max: 1}}}}
 	if b, err := json.Marshal(sample); err == nil {

@@ -53,16 +53,21 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tRoot string `json:\"root\"`\n" +
 	"\tUpper string `json:\"upper\"`\n" +
 	"\tWork string `json:\"work\"`\n" +
-	"\tBoot string `json:\"boot,omitempty\"`\n"
+	"\tBoot string `json:\"boot,omitempty\"`\n" +
+	"Pinned []launcher.Pinned `json:\"pinned,omitempty\"`\n" +
+	"\tPath string `json:\"path\"`\n" +
+	"\tMode uint32 `json:\"mode\"`\n" +
+	"\tModTime int64 `json:\"modTime\"`\n" +
+	"\tBytes []uint8 `json:\"bytes\"`\n"
 
-// TestSpecVersion: the fields of Spec are those SpecVersion 3 was made
+// TestSpecVersion: the fields of Spec are those SpecVersion 4 was made
 // for. A change to them fails here until SpecVersion is raised and
 // specFields says what they are now, so that a launcher of one version never
 // applies part of another's spec (ReadSpec refuses other versions).
 func TestSpecVersion(t *testing.T) {
 	var b strings.Builder
 	fields(reflect.TypeFor[Spec](), "", &b)
-	if got := b.String(); got != specFields || SpecVersion != 3 {
+	if got := b.String(); got != specFields || SpecVersion != 4 {
 		t.Errorf("Spec's fields are now:\n%s\nSpecVersion %d was made for:\n%s\nRaise SpecVersion and record the fields in specFields.",
 			got, SpecVersion, specFields)
 	}
@@ -71,26 +76,26 @@ func TestSpecVersion(t *testing.T) {
 // TestReadSpec: a spec is read whole, of this version, with no field it
 // does not know and within its bound; each refusal says what was wrong.
 func TestReadSpec(t *testing.T) {
-	big := `{"version":3,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
+	big := `{"version":4,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
 	tests := []struct {
 		name, in, want string
 	}{
-		{"good", `{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
-		{"probe without a program", `{"version":3,"probe":true}`, ""},
-		{"no program", `{"version":3}`, "names no program"},
-		{"other version", `{"version":1,"argv":["x"]}`, "version 1 and this launcher reads version 3"},
-		{"the last version", `{"version":2,"argv":["x"]}`, "version 2 and this launcher reads version 3"},
+		{"good", `{"version":4,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
+		{"probe without a program", `{"version":4,"probe":true}`, ""},
+		{"no program", `{"version":4}`, "names no program"},
+		{"other version", `{"version":1,"argv":["x"]}`, "version 1 and this launcher reads version 4"},
+		{"the last version", `{"version":3,"argv":["x"]}`, "version 3 and this launcher reads version 4"},
 		{"no version", `{"argv":["x"]}`, "version 0"},
-		{"unknown field", `{"version":3,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
-		{"unknown nested field", `{"version":3,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
-		{"trailing value", `{"version":3,"argv":["x"]} {}`, "more than one JSON value"},
+		{"unknown field", `{"version":4,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
+		{"unknown nested field", `{"version":4,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
+		{"trailing value", `{"version":4,"argv":["x"]} {}`, "more than one JSON value"},
 		{"not JSON", `version 1`, "reading the profile"},
-		{"bad network", `{"version":3,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
+		{"bad network", `{"version":4,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
 		{"too large", big, "larger than"},
-		{"limits", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1024},{"resource":"core","max":0}]}}`, ""},
-		{"unknown limit", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1},{"resource":"stack","max":1}]}}`, `limit 1: unknown resource "stack"`},
-		{"limit twice", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":9}]}}`, "limit 1: core is bounded twice"},
-		{"unknown limit field", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","soft":1}]}}`, `unknown field "soft"`},
+		{"limits", `{"version":4,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1024},{"resource":"core","max":0}]}}`, ""},
+		{"unknown limit", `{"version":4,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1},{"resource":"stack","max":1}]}}`, `limit 1: unknown resource "stack"`},
+		{"limit twice", `{"version":4,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":9}]}}`, "limit 1: core is bounded twice"},
+		{"unknown limit field", `{"version":4,"argv":["x"],"profile":{"limits":[{"resource":"core","soft":1}]}}`, `unknown field "soft"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,9 +136,9 @@ func (failingReader) Read([]byte) (int, error) { return 0, errors.New("broken") 
 // spec of this version whose limits all name a known resource once, or an
 // error and nothing.
 func FuzzReadSpec(f *testing.F) {
-	f.Add(`{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"],"limits":[{"resource":"data","max":1024}]}}`)
-	f.Add(`{"version":3,"probe":true,"layers":[{"root":"/r","upper":"/u","work":"/w"}]}`)
-	f.Add(`{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":0}]}}`)
+	f.Add(`{"version":4,"argv":["/bin/true"],"profile":{"hide":["/h"],"limits":[{"resource":"data","max":1024}]}}`)
+	f.Add(`{"version":4,"probe":true,"layers":[{"root":"/r","upper":"/u","work":"/w"}]}`)
+	f.Add(`{"version":4,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":0}]}}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ReadSpec(strings.NewReader(in))
 		if err != nil {

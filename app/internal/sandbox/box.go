@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -256,10 +255,7 @@ func kindWords(kind string) string {
 // a pipe.
 func specFile(s spec) (*os.File, error) {
 	s.Version = launcher.SpecVersion
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: encoding the profile: %w", err)
-	}
+	b := launcher.EncodeSpec(s)
 	if len(b) > launcher.MaxSpecBytes {
 		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), launcher.MaxSpecBytes)
 	}

@@ -261,8 +261,10 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		}
 		hide = append(hide, BusPaths(env["DBUS_SESSION_BUS_ADDRESS"], runtimeDir)...)
 	}
-	p.Hide = dedup(hide)
-	slices.Sort(p.Hide)
+	// Sorted, then each path once: no set of a hundred paths to build
+	// for every action.
+	slices.Sort(hide)
+	p.Hide = slices.Compact(hide)
 	for _, h := range p.Hide {
 		if temp == h || strings.HasPrefix(temp, h+"/") {
 			return Profile{}, fmt.Errorf("sandbox: the temporary folder %s lies in %s, which actions may not reach; set TMPDIR to another folder", temp, h)

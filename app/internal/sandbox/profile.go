@@ -85,9 +85,9 @@ type Grant struct {
 	// seatbelt_unasked.go.)
 	Secrets []string
 	// Pinned are, for an action the person approved, the files it runs
-	// as the gate last read and checked them (policy.Hold): it runs from
-	// these bytes, whatever the paths hold by the time it starts
-	// (launcher.Pinned says how each platform does it).
+	// as the gate last read and checked them (policy.Hold): on Linux it
+	// runs from these bytes, whatever the paths hold by the time it
+	// starts (launcher.Pinned says how, and why not on macOS).
 	Pinned []Pinned
 }
 

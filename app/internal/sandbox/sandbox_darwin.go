@@ -31,12 +31,16 @@ var probeKinds = []string{KindCommand, KindAppleScript}
 // disclaimed.
 func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
 	c.NewSession = true
-	// No private view of a path here: the files the action runs are run
-	// as they were checked by naming copies of them, or not at all.
-	s, err := pinnedCopies(s)
-	if err != nil {
-		return c, s, err
-	}
+	// No private view of a path here (no mount namespace): the files the
+	// action runs were read and compared with what the person approved
+	// right before the start (policy.Hold), and it runs them from their
+	// paths. Copies named on its command line were weighed and left out:
+	// a copy lies in another folder, so a script's imports and the files
+	// it reads beside itself ($0's folder, __file__'s) would fail, and a
+	// file no word names (a module, a makefile) could not be redirected
+	// at all, so approved everyday actions would be refused. What is left
+	// open here is the window between that read and the program's open.
+	s.Pinned = nil
 	argv := s.Argv
 	if s.Probe {
 		argv = []string{probeProgram}

@@ -30,7 +30,8 @@ func launch(s Spec) int {
 		return code
 	}
 	if len(s.Pinned) > 0 {
-		// The gate runs copies of them instead (sandbox.PinnedArgv).
+		// The gate checks them right before the start and sends none here
+		// (sandbox's platformCommand): a spec that pins files is not ours.
 		return fail(ExitSetup, "the profile pins files, which the launcher cannot run as they were checked here")
 	}
 	sep := slices.Index(s.Argv, "--")

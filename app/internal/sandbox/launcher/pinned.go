@@ -6,7 +6,7 @@ import (
 )
 
 // MaxPinnedBytes bounds the bytes of all the files one spec pins together:
-// they travel in the spec (as base64, within MaxSpecBytes). An action
+// they travel in the spec (within MaxSpecBytes). An action
 // whose pinned files hold more does not start (sandbox.ConfineReviewed
 // says why).
 const MaxPinnedBytes = 16 << 20
@@ -15,7 +15,8 @@ const MaxPinnedBytes = 16 << 20
 // found it to hold what the person approved (policy.Hold): the launcher
 // runs the action from these bytes, never from the path read again. On
 // Linux it puts a copy of them over Path, read-only, in the action's mount
-// namespace (bindPinned).
+// namespace (bindPinned). macOS has no such view: there the gate's check
+// right before the start is all (sandbox's platformCommand says why).
 type Pinned struct {
 	// Path is where the action finds the file: absolute and clean.
 	Path string `json:"path"`

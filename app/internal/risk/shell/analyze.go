@@ -246,6 +246,7 @@ type shellAn struct {
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
 	arrays     map[string][]string     // indexed arrays assigned once, a=(w …) of literal words, and never changed
+	ifsFrom    int                     // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
 	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
 	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
@@ -348,6 +349,16 @@ func (a *shellAn) finish() {
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	a.arrays = nil
+	a.ifsFrom = -1
+	for _, st := range f.Stmts {
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 0 {
+			for _, as := range c.Assigns {
+				if as.Name != nil && as.Name.Value == "IFS" {
+					a.ifsFrom = int(st.End().Offset())
+				}
+			}
+		}
+	}
 	arrays := map[string][]string{} // a=(…) of literal words, before the walk knows it is the only change
 	a.loopGlobs, a.arithRun = nil, nil
 	var count, heads map[string]int
@@ -450,6 +461,15 @@ func (a *shellAn) collect(f *syntax.File) {
 			}
 			if nested > 0 && declaresRef(n) {
 				lost = true
+			}
+			if changesValues(n) {
+				// declare -l c=RM, typeset -L2 c=rmx (zsh: rm): the
+				// value is not the text assigned.
+				for _, as := range n.Args {
+					if as.Name != nil {
+						a.dyn[as.Name.Value] = true
+					}
+				}
 			}
 			if declaresFlag(n, 'i') {
 				for _, as := range n.Args {
@@ -900,6 +920,14 @@ func (a *shellAn) assigns(h string, args []*syntax.Word, mark func(string), code
 		}
 	case "eval":
 		code(true, args...)
+	case ".", "source":
+		// . ./vars.sh: the file's assignments are not read here (a
+		// here-document's are, by collect).
+		if len(args) > 0 {
+			if s, ok := lit(args[0]); !ok || s != "/dev/stdin" && s != "/dev/fd/0" && s != "-" {
+				return false
+			}
+		}
 	case "trap":
 		for i, w := range args {
 			if s, ok := lit(w); ok && (s == "--" || strings.HasPrefix(s, "-") && i == 0) {
@@ -953,6 +981,31 @@ func literalArray(arr *syntax.ArrayExpr) ([]string, bool) {
 		out = append(out, v)
 	}
 	return out, true
+}
+
+// changesValues reports declare, typeset or local given an attribute that
+// changes the values assigned: case (-l -u -c), integers and floats (-i,
+// zsh's -E -F), zsh's justification and padding (-L -R -Z), unique
+// arrays (-U), a tie (-T) or flags computed at run time.
+func changesValues(d *syntax.DeclClause) bool {
+	switch d.Variant.Value {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, as := range d.Args {
+		if as.Name != nil || as.Value == nil {
+			continue
+		}
+		s, ok := literalWord(as.Value)
+		if !ok {
+			return true
+		}
+		if (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.Trim(s[1:], "agrxtpnAI-") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // declaresRef reports declare, typeset or local with -n (or flags computed

@@ -74,7 +74,10 @@ type EscapeKiller interface {
 }
 
 // Recorder keeps the history. history.Store implements it. A write that
-// returns nil is durable.
+// returns nil is durable. A Recorder that can also queue a request and its
+// decisions without waiting for each (history.Store's QueueRequest and
+// QueueDecision) has the request written while the plan is assessed, and
+// the decisions in the same commit when they are queued in time (queuer).
 type Recorder interface {
 	AddRequest(ctx context.Context, r history.Request) error
 	AddDecision(ctx context.Context, d history.Decision) error

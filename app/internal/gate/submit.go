@@ -135,15 +135,63 @@ func (g *Gate) Submit(ctx context.Context, s Submission, notify func(Event)) (Re
 func (g *Gate) submit(ctx context.Context, s Submission, notify func(Event)) (Report, error) {
 	rep := Report{Client: s.Client, EditOf: s.editOf, EditedBy: s.editedBy}
 	sub := &submission{g: g, s: s, rep: &rep, notify: notify, autonomy: g.level(), live: g.current()}
-	if err := sub.recordRequest(ctx); err != nil {
-		// Nothing runs unrecorded.
-		return sub.fail(StatusRefused, err)
+	// The request is recorded while the plan is assessed, beside the
+	// history's commit instead of before it: assessing and deciding only
+	// read, and run waits for the record before it tells anyone anything,
+	// records a decision as made or runs anything.
+	return sub.run(ctx, sub.queueRequest(ctx))
+}
+
+// queuer is a Recorder that takes records without waiting for each to be
+// durable (history.Store): it writes them in the order given, and may
+// commit a request and its decisions together.
+type queuer interface {
+	QueueRequest(ctx context.Context, r history.Request) history.Pending
+	QueueDecision(ctx context.Context, d history.Decision) history.Pending
+}
+
+// The history the gate is built with queues; a change to its methods must
+// not leave the gate waiting on each record unnoticed.
+var _ queuer = (*history.Store)(nil)
+
+// queueRequest starts recording the submission's request and returns what
+// waits for it to be durable. A Recorder that is not a queuer records it
+// before queueRequest returns.
+func (sub *submission) queueRequest(ctx context.Context) func() error {
+	r := sub.request()
+	q, ok := sub.g.cfg.History.(queuer)
+	if !ok {
+		// Recorded first, then assessed.
+		err := sub.record(ctx, r)
+		return func() error { return err }
 	}
-	return sub.run(ctx)
+	p := q.QueueRequest(ctx, r)
+	return func() error {
+		// Handed over, it is written within a commit: the answer is
+		// waited for even past a kill, which then finds it recorded.
+		if err := p.Wait(context.WithoutCancel(ctx)); err != nil {
+			return fmt.Errorf("recording the request: %w", err)
+		}
+		return nil
+	}
 }
 
 // recordRequest gives the submission its request id and records it.
 func (sub *submission) recordRequest(ctx context.Context) error {
+	return sub.record(ctx, sub.request())
+}
+
+// record records the request r (sub.request's).
+func (sub *submission) record(ctx context.Context, r history.Request) error {
+	if err := sub.g.cfg.History.AddRequest(ctx, r); err != nil {
+		return fmt.Errorf("recording the request: %w", err)
+	}
+	return nil
+}
+
+// request gives the submission its request id and returns the record of
+// the request.
+func (sub *submission) request() history.Request {
 	g, s, rep := sub.g, sub.s, sub.rep
 	rep.Request = s.id
 	if rep.Request == "" {
@@ -160,12 +208,9 @@ func (sub *submission) recordRequest(ctx context.Context) error {
 		text += "\n-- argv: " + shellQuote(s.Argv)
 	}
 	text += s.note
-	if err := g.cfg.History.AddRequest(ctx, history.Request{ID: rep.Request, Time: g.cfg.Now(),
+	return history.Request{ID: rep.Request, Time: g.cfg.Now(),
 		Client: s.Client, Program: s.Identity.Program, Kind: kind, Text: text,
-		EditOf: s.editOf, EditedBy: s.editedBy}); err != nil {
-		return fmt.Errorf("recording the request: %w", err)
-	}
-	return nil
+		EditOf: s.editOf, EditedBy: s.editedBy}
 }
 
 func (g *Gate) level() policy.Autonomy {
@@ -356,9 +401,19 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 	}
 }
 
-func (sub *submission) run(ctx context.Context) (Report, error) {
+// run assesses and decides the submission while its request is being
+// recorded, and carries it out. recorded waits for the request's record:
+// nothing is told, recorded as decided or run before it has answered, and
+// a request that could not be recorded is refused, whatever its assessment
+// found. Nothing runs unrecorded.
+func (sub *submission) run(ctx context.Context, recorded func() error) (Report, error) {
 	g, rep := sub.g, sub.rep
 	total, planReasons, err := sub.prepare(ctx)
+	if err != nil {
+		if rerr := recorded(); rerr != nil {
+			return sub.fail(StatusRefused, rerr)
+		}
+	}
 	if errors.Is(err, risk.ErrStopped) {
 		// The kill switch, or the client went away, while it was being
 		// assessed: nothing was decided.
@@ -377,6 +432,7 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 	// action is refused whole, and nothing of it runs.
 	ask, blocked, unsupported := false, -1, -1
 	rep.Actions = make([]ActionReport, len(sub.steps))
+	assessed := make([]Event, 0, len(sub.steps)) // told once the request is recorded
 	for i, st := range sub.steps {
 		v := st.verdict
 		ar := &rep.Actions[i]
@@ -412,13 +468,21 @@ func (sub *submission) run(ctx context.Context) (Report, error) {
 		case d == policy.Ask:
 			ask = true
 		}
-		sub.event(Event{Type: EventAssessed, Index: i, Preview: ar.Preview, Risk: ar.Risk, Reasons: ar.Reasons, Decision: ar.Decision})
+		assessed = append(assessed, Event{Type: EventAssessed, Index: i, Preview: ar.Preview, Risk: ar.Risk, Reasons: ar.Reasons, Decision: ar.Decision})
 	}
 	// What only the whole plan shows (recipients across actions) can call
 	// for a question that no single action does.
 	planAsk := policy.Decide(sub.autonomy, total.Level) == policy.Ask && len(rep.Reasons) > 0
 	ask = ask || planAsk
-	if err := sub.recordDecisions(ctx); err != nil {
+	decided := sub.queueDecisions(ctx)
+	if err := recorded(); err != nil {
+		rep.Risk, rep.Reasons, rep.Actions = "", nil, nil // nothing was decided
+		return sub.fail(StatusRefused, err)
+	}
+	for _, e := range assessed {
+		sub.event(e)
+	}
+	if err := decided(); err != nil {
 		return sub.fail(StatusRefused, err)
 	}
 	if blocked >= 0 {
@@ -1064,17 +1128,43 @@ func statusOf(err error) string {
 	}
 }
 
-func (sub *submission) recordDecisions(ctx context.Context) error {
-	for i, st := range sub.steps {
-		ar := sub.rep.Actions[i]
-		err := sub.g.cfg.History.AddDecision(ctx, history.Decision{RequestID: sub.rep.Request, Index: i,
+// queueDecisions starts recording the decision on every step, after the
+// request (queueRequest), and returns what waits for them to be durable,
+// to be called once the request's record has answered. A Recorder that is
+// not a queuer records them one by one when that is called.
+func (sub *submission) queueDecisions(ctx context.Context) func() error {
+	decision := func(i int) history.Decision {
+		st, ar := sub.steps[i], sub.rep.Actions[i]
+		return history.Decision{RequestID: sub.rep.Request, Index: i,
 			Time: sub.g.cfg.Now(), Action: st.text, Preview: ar.Preview, Risk: st.verdict.Level,
-			Reasons: ar.Reasons, Autonomy: int(sub.autonomy), Decision: ar.Decision})
-		if err != nil {
-			return fmt.Errorf("recording the decision for action %d: %w", i+1, err)
+			Reasons: ar.Reasons, Autonomy: int(sub.autonomy), Decision: ar.Decision}
+	}
+	q, ok := sub.g.cfg.History.(queuer)
+	if !ok {
+		return func() error {
+			for i := range sub.steps {
+				if err := sub.g.cfg.History.AddDecision(ctx, decision(i)); err != nil {
+					return fmt.Errorf("recording the decision for action %d: %w", i+1, err)
+				}
+			}
+			return nil
 		}
 	}
-	return nil
+	// Queued after the request, they are written after it, in the same
+	// commit when the writer has not begun it yet; a decision whose
+	// request did not commit fails.
+	queued := make([]history.Pending, len(sub.steps))
+	for i := range sub.steps {
+		queued[i] = q.QueueDecision(ctx, decision(i))
+	}
+	return func() error {
+		for i, p := range queued {
+			if err := p.Wait(ctx); err != nil {
+				return fmt.Errorf("recording the decision for action %d: %w", i+1, err)
+			}
+		}
+		return nil
+	}
 }
 
 func (sub *submission) recordOutcome(ctx context.Context, i int) error {

@@ -96,7 +96,12 @@
 // transaction with synchronous=FULL (group commit), and each caller returns
 // only after the transaction holding its record has committed. If a batch
 // fails, each record is retried alone so one bad record fails only its own
-// caller. Before each batch the writer rereads the head from the file, so a
-// second writer (another process) is serialised by SQLite's lock rather
-// than forking the chain.
+// caller. QueueRequest and QueueDecision hand a record over without waiting
+// (Pending.Wait waits). The writer takes records in the order they were
+// handed over, so a caller that queues a request and then its decisions has
+// them chained in that order, in one commit when the writer had not begun
+// the request's yet; a decision whose request did not commit fails (its
+// foreign key). Before each batch the writer rereads the head from the
+// file, so a second writer (another process) is serialised by SQLite's lock
+// rather than forking the chain.
 package history

@@ -87,24 +87,68 @@ func (s *Store) add(ctx context.Context, t *table, values func() ([]any, error))
 }
 
 func (s *Store) submit(ctx context.Context, j *job) error {
-	j.res = make(chan error, 1)
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return ErrClosed
+	return s.queue(ctx, j).Wait(ctx)
+}
+
+// A Pending is a record handed to the writer (QueueRequest,
+// QueueDecision) that its caller has not waited for yet.
+type Pending struct {
+	res <-chan error
+	err error // the record was never handed over
+}
+
+// Wait returns once the record is durable, or with the error that kept it
+// out, as the Add methods do. If ctx ends first it returns ctx's error, and
+// the record may or may not have been written. Wait once.
+func (p Pending) Wait(ctx context.Context) error {
+	if p.err != nil {
+		return p.err
 	}
 	select {
-	case s.jobs <- j:
-		s.mu.RUnlock()
-	case <-ctx.Done():
-		s.mu.RUnlock()
-		return ctx.Err()
-	}
-	select {
-	case err := <-j.res:
+	case err := <-p.res:
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// QueueRequest is AddRequest without the wait: it hands the request to the
+// writer and returns, and Wait says when it is durable. Records one
+// goroutine queues, or adds, are written in the order it gave them, so a
+// caller may queue a request and then its decisions, and the writer may
+// commit them together; a decision whose request did not commit fails.
+func (s *Store) QueueRequest(ctx context.Context, r Request) Pending {
+	return s.queueRecord(ctx, requestsTable, r.values)
+}
+
+// QueueDecision is AddDecision without the wait (see QueueRequest).
+func (s *Store) QueueDecision(ctx context.Context, d Decision) Pending {
+	return s.queueRecord(ctx, decisionsTable, d.values)
+}
+
+func (s *Store) queueRecord(ctx context.Context, t *table, values func() ([]any, error)) Pending {
+	vals, err := values()
+	if err != nil {
+		return Pending{err: err}
+	}
+	return s.queue(ctx, &job{t: t, vals: vals})
+}
+
+// queue hands j to the writer: jobs is a FIFO the writer takes in order,
+// and it writes a batch in that order.
+func (s *Store) queue(ctx context.Context, j *job) Pending {
+	res := make(chan error, 1)
+	j.res = res
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return Pending{err: ErrClosed}
+	}
+	select {
+	case s.jobs <- j:
+		return Pending{res: res}
+	case <-ctx.Done():
+		return Pending{err: ctx.Err()}
 	}
 }
 

@@ -131,7 +131,7 @@ func actionIn(a action.Action, env *Env, written map[string]string, checks pathC
 		val := a.Args[i]
 		switch spec.Kind {
 		case action.KindPath:
-			dslPath(&v, env, checks, c.Name, spec.Name, val)
+			dslPath(&v, env, checks, c.Name, spec.Name, val, spec.Name == "from" && keepsSecretName(a))
 		case action.KindURL:
 			u, err := sanitize.URL(val)
 			if err != nil {
@@ -213,7 +213,7 @@ var pathOps = map[string]sanitize.Op{
 	"WRITE_FILE.path": sanitize.OpWrite, "APPEND_FILE.path": sanitize.OpWrite, "WRITE_DOC.path": sanitize.OpWrite,
 }
 
-func dslPath(v *Verdict, env *Env, checks pathChecks, cmd, arg, raw string) {
+func dslPath(v *Verdict, env *Env, checks pathChecks, cmd, arg, raw string, keepsName bool) {
 	op, ok := pathOps[cmd+"."+arg]
 	if !ok {
 		op = sanitize.OpWrite
@@ -231,7 +231,7 @@ func dslPath(v *Verdict, env *Env, checks pathChecks, cmd, arg, raw string) {
 	if p.Persistence != "" && op != sanitize.OpRead && op != sanitize.OpOpen {
 		v.Found(placed(p, op).On(p.Resolved), "dsl.persistence", Span{}, "PERSISTENCE: %s is %s: what is placed there runs automatically", short, p.Persistence)
 	}
-	if what, ok := rate.SecretFile(p.Resolved); ok && (op == sanitize.OpRead || op == sanitize.OpMoveFrom) {
+	if what, ok := rate.SecretFile(p.Resolved); ok && (op == sanitize.OpRead || op == sanitize.OpMoveFrom) && !keepsName {
 		// A copy or a move under another name is a read: the next action
 		// prints the secret under a name that says nothing.
 		v.Found(effect.Of(effect.ReadSecret).On(p.Resolved), "secret.file", Span{}, "SECRET: %s is what its name says it is: %s; a copy or a move puts it under a name that says nothing", short, what)

@@ -61,7 +61,7 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 	if scheme == "file" {
 		// The file's own path rules first (the sanitiser's refusals), as
 		// for OPEN_FILE.
-		dslPath(v, env, nil, "OPEN_FILE", "path", path)
+		dslPath(v, env, nil, "OPEN_FILE", "path", path, false)
 		dslLaunchFile(v, env, path, "", nil)
 		return
 	}

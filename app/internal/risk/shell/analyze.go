@@ -251,6 +251,7 @@ type shellAn struct {
 	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
 	alias      map[string]string       // aliases with a plain literal value: name → value
+	gitAliases map[string]gitAliasDef  // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
 	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
 	secret     *Span                   // where a secret was read, if anywhere
 	upload     *Span                   // where data left the machine, if anywhere

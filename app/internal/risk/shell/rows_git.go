@@ -82,6 +82,9 @@ func gitHarmlessValue(k string, v word) bool {
 		// in plain text: a secret file of the agent's choosing.
 		return inList(name, "osxkeychain", "store", "cache", "manager", "manager-core", "libsecret", "wincred", "gcloud.sh") && !strings.HasPrefix(f[0], "/") &&
 			!(name == "store" && strings.Contains(v.s, "--file"))
+	case k == "core.hookspath":
+		// git looks for /dev/null/pre-commit …: no hook is found, none runs.
+		return v.s == "/dev/null"
 	case k == "core.fsmonitor":
 		return inList(strings.ToLower(v.s), "true", "false", "0", "1", "yes", "no")
 	case k == "gpg.program" || strings.HasPrefix(k, "gpg."):
@@ -150,6 +153,11 @@ func (c *call) gitRun(cfg gitConfigs, depth int) {
 			break
 		}
 	}
+	if _, ok := cfg["alias."+s]; !ok {
+		if v, ok := c.setGitAlias(s, cfg); ok {
+			cfg["alias."+s] = v // set earlier in the input: rows_gitalias.go
+		}
+	}
 	if v, ok := cfg["alias."+s]; ok && depth < 4 {
 		// git -c alias.x='!cmd' x, or an alias for another subcommand.
 		if !v.hole && !strings.HasPrefix(strings.TrimSpace(v.s), "!") {
@@ -215,12 +223,18 @@ func (c *call) gitGlobals(cfg gitConfigs) {
 			cfg["-C"] = c.args[0] // the folder git works in (not a setting: no key starts with -)
 			c.args = c.args[1:]
 		case opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--exec-path" || opt == "--super-prefix":
+			if opt == "--git-dir" {
+				cfg[gitMovedConfig] = word{}
+			}
 			if len(c.args) > 0 {
 				c.gitPlace(opt, c.args[0])
 				c.args = c.args[1:]
 			}
 		case strings.HasPrefix(opt, "--git-dir=") || strings.HasPrefix(opt, "--exec-path="):
 			k, v, _ := strings.Cut(opt, "=")
+			if k == "--git-dir" {
+				cfg[gitMovedConfig] = word{}
+			}
 			c.gitPlace(k, word{s: v, span: c.span})
 		}
 		c.ops = nil // the operands change with the arguments
@@ -272,6 +286,7 @@ func (c *call) gitSub(s string, rest, ops []word, cfg gitConfigs) {
 		}
 	case "config":
 		c.gitConfig(rest)
+		c.noteGitAlias(rest, cfg)
 	case "push":
 		c.gitPush(rest)
 	case "read-tree":

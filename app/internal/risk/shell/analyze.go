@@ -951,13 +951,6 @@ func (a *shellAn) assigns(h string, args []*syntax.Word, mark func(string), code
 	return true
 }
 
-// unquotedLit is a word's literal value with its quotes removed
-// ('a[0]' is a[0]), or "".
-func unquotedLit(w *syntax.Word) string {
-	v, _ := literalWord(w)
-	return v
-}
-
 // literalArray returns the elements of a=(…) when each is a word with no
 // expansion, glob or brace (a=(rm -rf ~/x), a=('two words')); a tilde
 // stands for the home as in any other word here.

@@ -610,6 +610,11 @@ func (a *shellAn) collect(f *syntax.File) {
 		return true
 	}
 	syntax.Walk(f, visit)
+	for name := range shellAssigned {
+		if count[name] > 0 {
+			a.dyn[name] = true // REPLY=ls; read <<< rm; $REPLY: the shell's own value
+		}
+	}
 	// A forwarder's "$@" is what its caller gives it: the body is rated at
 	// each call, with the call's words, when every mention of its name is
 	// a call this analysis sees (defined once, never named in a string, a
@@ -734,6 +739,22 @@ func (a *shellAn) integer(as *syntax.Assign) {
 			}
 		}
 	}
+}
+
+// shellAssigned are the variables bash and zsh assign themselves (read
+// with no name, [[ =~ ]], getopts, cd, mapfile with no name, every
+// command's last argument): a value the script gives one is not what it
+// holds later.
+var shellAssigned = map[string]bool{
+	"_": true, "REPLY": true, "OPTARG": true, "OPTIND": true, "BASH_REMATCH": true, "MAPFILE": true,
+	"PIPESTATUS": true, "PWD": true, "OLDPWD": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true,
+	"LINENO": true, "BASHPID": true, "BASH_COMMAND": true, "FUNCNAME": true, "BASH_SOURCE": true,
+	"BASH_LINENO": true, "BASH_ARGV": true, "BASH_ARGC": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true,
+	"COPROC": true, "DIRSTACK": true, "HISTCMD": true, "COLUMNS": true, "LINES": true,
+	// zsh
+	"reply": true, "match": true, "mbegin": true, "mend": true, "MATCH": true, "MBEGIN": true, "MEND": true,
+	"pipestatus": true, "argv": true, "funcstack": true, "status": true, "ERRNO": true, "TRY_BLOCK_ERROR": true,
+	"path": true, "cdpath": true, "fpath": true, "manpath": true, "module_path": true,
 }
 
 // maxCodeNesting bounds code strings read inside code strings

@@ -39,3 +39,11 @@ func SetStoreBytes(e *Executor, n int64) {
 	defer e.stores.mu.Unlock()
 	e.stores.bytes = n
 }
+
+// SetMemoryReserve replaces the floor of the memory an unasked action must
+// leave available (diskfloor.go) until the returned function restores it.
+func SetMemoryReserve(f func(total, availableAtStart uint64) uint64) (restore func()) {
+	old := memoryReserveOf
+	memoryReserveOf = f
+	return func() { memoryReserveOf = old }
+}

@@ -82,12 +82,23 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	if e.Sandbox != nil {
 		confine = func(c Command) (Command, func(), error) { return e.Sandbox.Confine(c, kind, g) }
 	}
+	unasked := e.Sandbox != nil && !g.Approved
 	var out string
 	switch kind {
-	case KindAppleScript:
-		out, err = d.RunAppleScript(ctx, src, argv, confine)
-	case KindJXA:
-		out, err = d.RunJXA(ctx, src, argv, confine)
+	case KindAppleScript, KindJXA:
+		run := d.RunAppleScript
+		if kind == KindJXA {
+			run = d.RunJXA
+		}
+		rctx, stop := ctx, func() {}
+		if unasked {
+			rctx, stop = watchRoom(ctx, e.disks(nil))
+		}
+		out, err = run(rctx, src, argv, confine)
+		stop()
+		if ferr := stoppedAtFloor(rctx, false); ferr != nil && ctx.Err() == nil {
+			err = ferr
+		}
 	case KindCommand:
 		if src != "" {
 			return Result{}, errors.New("command: give the program and its arguments as argv, not as source")
@@ -112,8 +123,22 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 			defer done()
 			c, layers = confined, ls
 		}
+		rctx, stop := ctx, func() {}
+		if unasked {
+			rctx, stop = watchRoom(ctx, e.disks(layers))
+		}
 		var stderr string
-		out, stderr, err = RunArgv(ctx, c)
+		out, stderr, err = RunArgv(rctx, c)
+		stop()
+		if ferr := stoppedAtFloor(rctx, len(layers) > 0); ferr != nil && ctx.Err() == nil {
+			// What it wrote is dropped, not reviewed: reviewing it would
+			// move it into the person's folders, or into the Trash, and
+			// keep the disk full.
+			if rerr := sandbox.RemoveLayers(layers); rerr != nil {
+				ferr = errors.Join(ferr, fmt.Errorf("removing what it wrote: %w", rerr))
+			}
+			return Result{Output: note}, fmt.Errorf("%s: %w", kind, ferr)
+		}
 		if err == nil && strings.TrimSpace(out) == "" {
 			out = bridge.LastLine(stderr)
 		}

@@ -24,7 +24,8 @@
 // redact.String first. Enumerations (decision, approval, status) are
 // checked against their fixed sets instead. Then the fields
 // that can carry content — plan text, action text, preview, reasons,
-// output, error — are sealed with AES-256-GCM: a fresh random nonce per
+// output, error (of an output or error over 64 KiB, its first and last
+// 32 KiB: kept) — are sealed with AES-256-GCM: a fresh random nonce per
 // value, and associated data binding the table, the row's sequence number,
 // the column and the key id, so a sealed value copied into another row or
 // column no longer opens. What stays in clear is what `airlock history`

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/redact"
@@ -198,7 +199,33 @@ func (o Outcome) values() ([]any, error) {
 		return nil, err
 	}
 	return []any{redact.String(o.RequestID), int64(o.Index), unixNano(o.Time), o.Approval, o.Status,
-		int64(o.Duration), redact.String(o.Output), redact.String(o.Error)}, nil
+		int64(o.Duration), kept(redact.String(o.Output)), kept(redact.String(o.Error))}, nil
+}
+
+// keptEnds is how much of each end of an action's output or error the
+// history keeps. What an action prints is the agent's to choose, up to a
+// MiB of each stream an action, and the history is never pruned (its
+// chain would break): kept whole, a loop of actions that print a MiB
+// each, rated safe, would fill the disk through the history. The start
+// and the end say what the action did and how it ended; the agent got the
+// whole.
+const keptEnds = 32 << 10
+
+// kept returns s, or its first and last keptEnds bytes (cut between
+// characters) with a line between them saying how much was left out.
+func kept(s string) string {
+	if len(s) <= 2*keptEnds+256 {
+		return s
+	}
+	i := keptEnds
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	j := len(s) - keptEnds
+	for j < len(s) && !utf8.RuneStart(s[j]) {
+		j++
+	}
+	return fmt.Sprintf("%s\n… %d bytes left out of the history …\n%s", s[:i], j-i, s[j:])
 }
 
 func (m ModelCall) values() ([]any, error) {

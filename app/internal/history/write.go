@@ -10,8 +10,12 @@ import (
 // AddRequest records a request. Like every Add method it returns once the
 // record is durable (committed with synchronous=FULL), or with the error
 // that kept it out. If ctx ends first it returns ctx's error, and the
-// record may or may not have been written.
+// record may or may not have been written. A request is refused while the
+// disk that holds the history is nearly full (roomFor).
 func (s *Store) AddRequest(ctx context.Context, r Request) error {
+	if err := roomFor(s.path); err != nil {
+		return fmt.Errorf("recording a request: %w", err)
+	}
 	return s.add(ctx, requestsTable, r.values)
 }
 

@@ -98,6 +98,11 @@ func launch(s Spec) int {
 	if err := checkNetNamespace(plan, s.HostNetNS); err != nil {
 		return fail(ExitSetup, "confining the network: %v", err)
 	}
+	if p.Unasked {
+		if err := yieldCPU(); err != nil {
+			return fail(ExitSetup, "lowering the action's priority: %v", err)
+		}
+	}
 	if err := restrict(p, plan, abi); err != nil {
 		return fail(ExitSetup, "applying Landlock: %v", err)
 	}
@@ -186,16 +191,22 @@ func enforced(abi int, ui bool) string {
 		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
 	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
-	s += ", and run with bounded processes, memory, file sizes and open files"
+	s += ", and run with bounded processes, memory, /dev/shm, file sizes and open files, at nice 19 and without setsid"
 	return s
 }
 
-// applyFilters installs the seccomp filters the action needs: its network plan's
+// applyFilters installs the seccomp filters the action needs: for one
+// that runs unasked the one against setsid (yieldCPU), its network plan's
 // and, unless the UI is granted, the one against local sockets. A warm
 // launcher that installed both while it waited (WaitFilteredFlag) runs
 // only an action that needs both: one that needs fewer fails here, as the
 // filters cannot be taken off (the gate hands such a launcher none).
 func applyFilters(p Profile, plan NetPlan) error {
+	if p.Unasked {
+		if err := installFilter(setsidFilter); err != nil {
+			return fmt.Errorf("applying the setsid filter: %w", err)
+		}
+	}
 	if filteredAhead {
 		if !plan.Filter || p.UI {
 			return errors.New("this launcher installed the socket filters of an action without the UI grant or the host's network while it waited, and this action is not one: it runs nothing")
@@ -211,6 +222,31 @@ func applyFilters(p Profile, plan NetPlan) error {
 		if err := denyLocalSockets(); err != nil {
 			return fmt.Errorf("applying the socket filter: %w", err)
 		}
+	}
+	return nil
+}
+
+// yieldCPU gives an action that runs unasked the CPU only when the
+// person's apps and Airlock do not want it. Linux shares the CPU among
+// sessions first (autogroups), then among the processes of each: the
+// sandbox starts the action in a session of its own, so, all together,
+// it takes at most a session's share; but each process that calls setsid
+// gets a new group of full weight (here a SCHED_IDLE loop in a session of
+// its own took as much CPU as a normal loop), and 4,000 spinning
+// processes that do would leave the popup, the kill switch and the
+// person's apps one part in 4,000. So setsid is refused (EPERM, as for a
+// process that leads a group; applyFilters installs setsidFilter once
+// Landlock has set no_new_privs), and every process of the action runs at
+// nice 19, which it cannot undo (RLIMIT_NICE 0; it holds no capability),
+// for kernels that share the CPU among processes alone. Its session's
+// group keeps nice 0: Linux lets a process without CAP_SYS_ADMIN set it
+// once in 100 ms, machine-wide (EAGAIN), too rare for every action.
+func yieldCPU() error {
+	if err := unix.Setpriority(unix.PRIO_PGRP, 0, 19); err != nil {
+		return fmt.Errorf("nice 19: %w", err)
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_NICE, &unix.Rlimit{Cur: 0, Max: 0}); err != nil {
+		return fmt.Errorf("RLIMIT_NICE: %w", err)
 	}
 	return nil
 }
@@ -263,14 +299,37 @@ func inNowhere(nowhere map[string]bool, p string) bool {
 // private /dev/shm (prepareAhead).
 var shmAhead bool
 
-// mountShm mounts a private /dev/shm, where there is one.
+// mountShm mounts a private /dev/shm, where there is one, of shmOptions.
 func mountShm() error {
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, shmOptions()); err != nil {
 			return fmt.Errorf("mounting a private /dev/shm: %w", err)
 		}
 	}
 	return nil
+}
+
+// shmMost is the most a private /dev/shm holds, in bytes and in files.
+// Its pages are memory that no process owns: killing the processes of
+// the action that wrote them frees none of it, so a full one makes the
+// kernel's OOM killer kill the person's apps, and Airlock, instead, and
+// tmpfs's own bound is half the memory. An eighth of the memory, at most
+// 2 GiB (what browsers driven by tests are given in containers), and
+// 65,536 files (each costs about a KiB of the kernel's memory, which no
+// size counts) are far more than POSIX shared memory and semaphores take.
+const (
+	shmMostBytes = 2 << 30
+	shmMostFiles = 65536
+)
+
+// shmOptions returns the mount options of a private /dev/shm.
+func shmOptions() string {
+	size := uint64(shmMostBytes)
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) == nil && si.Totalram > 0 {
+		size = min(size, uint64(si.Totalram)*uint64(max(si.Unit, 1))/8)
+	}
+	return fmt.Sprintf("mode=1777,size=%d,nr_inodes=%d", size, shmMostFiles)
 }
 
 // procAhead is set once a warm launcher has mounted, while it waited, the

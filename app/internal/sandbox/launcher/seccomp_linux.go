@@ -183,6 +183,25 @@ func netFilter(arch uint32, x32 bool) []unix.SockFilter {
 	return b.program()
 }
 
+// setsidFilter refuses setsid (yieldCPU says why) with EPERM, and every
+// call of another ABI with ENOSYS, as the other filters do.
+func setsidFilter(arch uint32, x32 bool) []unix.SockFilter {
+	var b bpf
+	b.ld(offArch)
+	b.jeq(arch, "", "enosys")
+	b.ld(offNr)
+	if x32 {
+		b.jge(0x40000000, "enosys", "")
+	}
+	b.jeq(uint32(unix.SYS_SETSID), "", "allow")
+	b.ret(errnoRet(unix.EPERM))
+	b.label("allow")
+	b.ret(seccompRetAllow)
+	b.label("enosys")
+	b.ret(errnoRet(unix.ENOSYS))
+	return b.program()
+}
+
 func errnoRet(e unix.Errno) uint32 { return seccompRetErrno | uint32(e) }
 
 // bpf assembles a classic BPF program whose jumps name labels ("" is the

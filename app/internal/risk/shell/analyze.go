@@ -965,6 +965,9 @@ func (a *shellAn) assigns(h string, args []*syntax.Word, mark func(string), code
 				return false
 			}
 			if _, val, ok := strings.Cut(s, "="); ok {
+				if runsAssigner(strings.Fields(val)) {
+					return false // alias rd=read; rd X: zsh (and bash told to) runs read
+				}
 				code(false, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}})
 			}
 		}

@@ -909,6 +909,22 @@ func (a *shellAn) assigns(h string, args []*syntax.Word, mark func(string), code
 				break
 			}
 		}
+	case "print", "strftime", "zstat", "stat", "zstyle", "zformat", "getln", "zregexparse", "pcre_match", "zselect", "sysread":
+		// zsh's builtins that assign by name: print -v X, strftime -s X,
+		// zstat -A a, zstyle -a ctx style a, zformat -a a …
+		flags := map[string]string{"print": "v", "strftime": "s", "zstat": "AH", "stat": "AH", "zstyle": "sabgtTm", "zformat": "fa", "zselect": "aA", "sysread": "oc"}[h]
+		if flags == "" {
+			return false // getln, zregexparse, pcre_match: a name as an argument
+		}
+		for _, w := range args {
+			s, ok := lit(w)
+			if ok && s == "--" {
+				break
+			}
+			if ok && strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], flags) {
+				return false
+			}
+		}
 	case "unset":
 		for _, w := range args {
 			s, ok := lit(w)

@@ -374,6 +374,7 @@ func (a *shellAn) collect(f *syntax.File) {
 	var lost bool
 	b := a.env.Bounds()
 	blind := map[string]bool{}   // namerefs whose target is not a plain name known here
+	var loopVars map[string]bool // for NAME in …: a nameref's loop names its target anew each turn
 	touched := map[string]bool{} // names a builtin assigns (read, printf -v, …)
 	mark := func(name string) {
 		name, _, _ = strings.Cut(name, "[")
@@ -569,6 +570,10 @@ func (a *shellAn) collect(f *syntax.File) {
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok {
 				a.dyn[it.Name.Value] = true
+				if loopVars == nil {
+					loopVars = map[string]bool{}
+				}
+				loopVars[it.Name.Value] = true
 			}
 		case *syntax.CallExpr:
 			if len(decls) > 0 && len(n.Args) > 0 && nested == 0 {
@@ -632,6 +637,11 @@ func (a *shellAn) collect(f *syntax.File) {
 	for name, t := range targets {
 		if count[name] > 1 || a.dyn[name] {
 			a.dyn[t] = true // p=rm through the nameref assigns its target
+		}
+	}
+	for name := range loopVars {
+		if _, ref := targets[name]; ref {
+			blind[name] = true // declare -n r=z; for r in a: r is a now
 		}
 	}
 	for name := range blind {

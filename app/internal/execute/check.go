@@ -1,6 +1,10 @@
 package execute
 
-import "context"
+import (
+	"context"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
+)
 
 // checkKey is the context key of the check WithCheck attaches.
 type checkKey struct{}
@@ -23,4 +27,26 @@ func Check(ctx context.Context) error {
 		return check()
 	}
 	return nil
+}
+
+// holdKey is the context key of the hold WithHold attaches.
+type holdKey struct{}
+
+// WithHold returns ctx carrying hold, which RunScript calls right after the
+// check WithCheck attached (once the executor's turn is theirs): it reads
+// the files the action runs once more and returns them as it read them,
+// when each still holds what the person approved (policy.Hold), and the
+// action runs from those bytes (sandbox.Grant.Pinned), not from the paths
+// read again by its interpreter. An error from it refuses the action, which
+// then does nothing, and is returned wrapped.
+func WithHold(ctx context.Context, hold func() ([]sandbox.Pinned, error)) context.Context {
+	return context.WithValue(ctx, holdKey{}, hold)
+}
+
+// Hold runs the hold WithHold attached to ctx, if any.
+func Hold(ctx context.Context) ([]sandbox.Pinned, error) {
+	if hold, ok := ctx.Value(holdKey{}).(func() ([]sandbox.Pinned, error)); ok && hold != nil {
+		return hold()
+	}
+	return nil, nil
 }

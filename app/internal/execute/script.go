@@ -30,7 +30,9 @@ const (
 // its own, and nothing it starts outlives it (bridge.Command.Contain).
 // Every argument passes sanitize.Text again; one it would change (control
 // characters) is refused rather than altered. The check WithCheck attached
-// to ctx runs once its turn comes, before anything starts.
+// to ctx runs once its turn comes, before anything starts, and then the
+// hold WithHold attached: the files it returns are run as it read them
+// (g.Pinned).
 //
 // Each runs confined by e.Sandbox with the profile of g (the grant the gate
 // decided); with no Sandbox, commands run unconfined and scripts are refused
@@ -50,6 +52,11 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 	if err := Check(ctx); err != nil {
 		return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
 	}
+	pinned, err := Hold(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+	}
+	g.Pinned = pinned
 	if len(argv) > sanitize.MaxListItems {
 		return Result{}, fmt.Errorf("%s: %d arguments: at most %d", kind, len(argv), sanitize.MaxListItems)
 	}

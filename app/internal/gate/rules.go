@@ -66,6 +66,7 @@ func (sub *submission) applyRules(ctx context.Context, i int, d policy.Decision,
 		return d, append(reasons, redact.String(strings.Replace(m.Reason(), "allowed by", "not allowed by", 1)+" ("+msg+"): asking you"))
 	}
 	st.check = func() error { return rule.Covers(c, runs, lvl) }
+	st.rulePins = rule.PinsOf(runs)
 	return policy.Auto, append(reasons, why)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -260,6 +261,9 @@ type step struct {
 	refusal  string
 	ruleAsks bool
 	check    func() error
+	// rulePins are the allow rule's pins of the files it runs, for the
+	// hold right before it starts (holdRuns).
+	rulePins []policy.Pin
 	// shown pins the files the step runs as they were when the approval
 	// popup was put up: an approved step starts only while they hold
 	// (nil: nothing could be pinned, or it was not asked about).
@@ -917,6 +921,7 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			if st.reassess != nil {
 				runCtx = withStillRated(runCtx, st)
 			}
+			runCtx = sub.holdRuns(runCtx, st, ar.Approval)
 			runCtx = execute.WithLabel(runCtx, fmt.Sprintf("request %s, action %d", rep.Request, i+1))
 			live := sub.liveOutput(i, st)
 			if live != nil {
@@ -959,6 +964,40 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 		}
 	}
 	return sub.finish(ctx, StatusOK, nil)
+}
+
+// holdRuns returns ctx carrying, for a step whose approval pinned the
+// files it runs (the popup's pins, a grant's, an allow rule's), the hold
+// that reads them once more right before it starts and hands the executor
+// their bytes when each still holds what was approved: the action runs
+// from those bytes, not from what the paths hold by the time its
+// interpreter opens them (the agent's tools, outside Airlock, can swap a
+// file in the microseconds after its last read).
+func (sub *submission) holdRuns(ctx context.Context, st step, approvedAs string) context.Context {
+	var pins []policy.Pin
+	switch {
+	case approvedAs == approvalGranted && sub.g.cfg.Grants != nil:
+		pins = sub.g.cfg.Grants.PinsOf(sub.s.Identity, st.text, st.runs)
+	case approvedAs == approval.Approved.String():
+		pins = st.shown
+	}
+	if st.check != nil {
+		pins = append(slices.Clone(pins), st.rulePins...)
+	}
+	if len(pins) == 0 {
+		return ctx
+	}
+	return execute.WithHold(ctx, func() ([]sandbox.Pinned, error) {
+		held, err := policy.Hold(pins, "it was approved")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]sandbox.Pinned, len(held))
+		for i, h := range held {
+			out[i] = sandbox.Pinned{Path: h.Path, Mode: uint32(h.Mode.Perm()), ModTime: h.ModTime.UnixNano(), Bytes: h.Bytes}
+		}
+		return out, nil
+	})
 }
 
 func joinLines(a, b string) string {

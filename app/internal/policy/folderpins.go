@@ -52,23 +52,34 @@ func folderPin(f risk.Folder) (Pin, error) {
 // data.csv) does not. Its error says why the folder cannot be pinned: not
 // readable, past a bound, or a code file that hashFile refuses.
 func folderSum(f risk.Folder) (string, error) {
+	sum, _, err := folderDigest(f, false)
+	return sum, err
+}
+
+// folderHold is folderSum that also returns each code file it read, as it
+// read it (Hold).
+func folderHold(f risk.Folder) (string, []Held, error) {
+	return folderDigest(f, true)
+}
+
+func folderDigest(f risk.Folder, hold bool) (string, []Held, error) {
 	roots := []string{filepath.Dir(f.Script)}
 	real, err := filepath.EvalSymlinks(f.Script)
 	if err != nil {
-		return "", fmt.Errorf("resolving %s: %w", f.Script, err)
+		return "", nil, fmt.Errorf("resolving %s: %w", f.Script, err)
 	}
 	if d := filepath.Dir(real); d != roots[0] {
 		roots = append(roots, d)
 	}
-	w := &folderWalk{f: f, h: framedHash{sha256.New()}}
+	w := &folderWalk{f: f, h: framedHash{sha256.New()}, hold: hold}
 	w.h.str("airlock-folder-v1")
 	for _, root := range roots {
 		w.h.str(root)
 		if err := w.walk(root, "", 0); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return hex.EncodeToString(w.h.Sum(nil)), nil
+	return hex.EncodeToString(w.h.Sum(nil)), w.held, nil
 }
 
 // folderWalk is the state of one folderSum.
@@ -76,6 +87,9 @@ type folderWalk struct {
 	f                     risk.Folder
 	h                     framedHash
 	entries, files, bytes int
+	// hold says to keep each code file's bytes in held (folderHold).
+	hold bool
+	held []Held
 }
 
 // walk adds the code files of dir (rel below the root) to the digest, in
@@ -144,9 +158,21 @@ func (w *folderWalk) file(full, rel string) error {
 			return fmt.Errorf("%w: the %s files in %s hold more than %d MiB", errFolderBound, w.f.Lang, filepath.Dir(w.f.Script), maxFolderBytes>>20)
 		}
 	}
-	sum, err := hashFile(full)
-	if err != nil {
-		return err
+	var sum string
+	if w.hold {
+		h, found, err := readHeld(full)
+		if err != nil {
+			return err
+		}
+		if found {
+			sum = sumOf(h.Bytes)
+			w.held = append(w.held, h)
+		}
+	} else {
+		var err error
+		if sum, err = hashFile(full); err != nil {
+			return err
+		}
 	}
 	w.h.str(rel)
 	w.h.str(sum)

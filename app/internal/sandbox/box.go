@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -179,6 +178,9 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	if len(c.ExtraFiles) > 0 {
 		return c, nil, nil, errors.New("sandbox: a confined program gets no extra files")
 	}
+	if err := launcher.CheckPinned(g.Pinned); err != nil {
+		return c, nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
 	tmp, err := b.warm.tmp.take(b.s.Roots)
 	if err != nil {
 		return c, nil, nil, err
@@ -210,7 +212,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	out.Env = launcher.Environ()
 	out.Dir = "/"
 	out.Linger = false
-	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers})
+	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers, Pinned: g.Pinned})
 	if err != nil {
 		removeTmp()
 		RemoveLayers(layers)
@@ -253,10 +255,7 @@ func kindWords(kind string) string {
 // a pipe.
 func specFile(s spec) (*os.File, error) {
 	s.Version = launcher.SpecVersion
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: encoding the profile: %w", err)
-	}
+	b := launcher.EncodeSpec(s)
 	if len(b) > launcher.MaxSpecBytes {
 		return nil, fmt.Errorf("sandbox: the profile and program take %d bytes: at most %d", len(b), launcher.MaxSpecBytes)
 	}

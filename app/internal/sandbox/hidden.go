@@ -65,10 +65,21 @@ func hiddenEntries(home string, keep []string, fold bool) []string {
 			if f.DotOnly && !strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			h.visit(filepath.Join(f.Path, e.Name()), e.Type(), 0)
+			h.visit(entryPath(f.Path, e.Name()), e.Type(), 0)
 		}
 	}
 	return h.out
+}
+
+// entryPath is filepath.Join(dir, name) for dir absolute and clean and
+// name an entry's name as a folder lists it (never empty, ".", ".." or
+// holding a "/"), without cleaning again what is clean: a home's hidden
+// folders hold a hundred entries or more, each joined for every action.
+func entryPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
 }
 
 type hider struct {
@@ -102,7 +113,7 @@ func (h *hider) visit(p string, typ fs.FileMode, depth int) {
 	if open && h.holds(p) && depth < maxHiddenDepth {
 		if entries, err := os.ReadDir(p); err == nil {
 			for _, e := range entries {
-				h.visit(filepath.Join(p, e.Name()), e.Type(), depth+1)
+				h.visit(entryPath(p, e.Name()), e.Type(), depth+1)
 			}
 			return
 		}

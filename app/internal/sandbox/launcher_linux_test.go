@@ -4,12 +4,12 @@ package sandbox_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -131,46 +131,38 @@ tr '\0' ' ' < /proc/1/cmdline; echo`
 }
 
 // TestDedicatedLauncherRefusesOtherVersions: a launcher refuses a spec of
-// another version, or with a field it does not know, and runs nothing: an
-// upgrade that replaced airlock-launch under a running gate fails closed.
-// (Started here outside namespaces, a launcher that accepts the spec stops
-// at the next step, which the control shows.)
+// another version or encoding (an older gate's JSON), or with a byte left
+// over or missing, and runs nothing: an upgrade that replaced
+// airlock-launch under a running gate fails closed. (Started here outside
+// namespaces, a launcher that accepts the spec stops at the next step,
+// which the control shows.)
 func TestDedicatedLauncherRefusesOtherVersions(t *testing.T) {
 	exe := buildLauncher(t)
 	home := t.TempDir()
 	marker := filepath.Join(home, "ran")
-	good := func() map[string]any {
-		return map[string]any{"version": launcher.SpecVersion, "profile": map[string]any{"tempDir": home},
-			"argv": []string{"/bin/touch", marker}}
+	spec := func(version int) []byte {
+		return launcher.EncodeSpec(launcher.Spec{Version: version, Profile: sandbox.Profile{TempDir: home},
+			Argv: []string{"/bin/touch", marker}})
 	}
+	good := spec(launcher.SpecVersion)
+	oldJSON := fmt.Sprintf(`{"version":4,"profile":{"tempDir":%q},"argv":["/bin/touch",%q]}`, home, marker)
 	tests := []struct {
 		name string
-		edit func(map[string]any)
+		in   []byte
 		want string
 	}{
-		{"control", func(map[string]any) {}, "must start in namespaces of its own"},
-		{"older version", func(m map[string]any) { m["version"] = launcher.SpecVersion - 1 }, "different versions of Airlock"},
-		{"no version", func(m map[string]any) { delete(m, "version") }, "different versions of Airlock"},
-		{"unknown field", func(m map[string]any) { m["hideNothing"] = true }, `unknown field "hideNothing"`},
-		{"unknown in the profile", func(m map[string]any) { m["profile"] = map[string]any{"tempDir": home, "allowAll": true} }, `unknown field "allowAll"`},
-		{"two values", nil, "more than one JSON value"},
+		{"control", good, "must start in namespaces of its own"},
+		{"older version", spec(launcher.SpecVersion - 1), "different versions of Airlock"},
+		{"no version", spec(0), "different versions of Airlock"},
+		{"an older gate's JSON", []byte(oldJSON), "different versions of Airlock"},
+		{"a byte more", append(slices.Clip(good), 0), "1 bytes after its end"},
+		{"a byte less", good[:len(good)-1], "the profile ends"},
+		{"two specs", append(slices.Clip(good), good...), "bytes after its end"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := good()
-			var b []byte
-			var err error
-			if tt.edit != nil {
-				tt.edit(m)
-				b, err = json.Marshal(m)
-			} else {
-				b, err = json.Marshal(m)
-				b = append(b, b...)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			specPath := filepath.Join(t.TempDir(), "spec.json")
+			b := tt.in
+			specPath := filepath.Join(t.TempDir(), "spec")
 			if err := os.WriteFile(specPath, b, 0o600); err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,6 @@ package sandbox_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -234,7 +233,7 @@ func TestForkStormStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if err := json.NewEncoder(f).Encode(spec); err != nil {
+		if _, err := f.Write(launcher.EncodeSpec(spec)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := f.Seek(0, 0); err != nil {

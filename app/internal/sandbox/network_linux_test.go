@@ -421,7 +421,8 @@ func TestLauncherNeedsItsNetworkNamespace(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			fmt.Fprintf(f, `{"version":%d,"profile":{"kind":"command","read":["/"],"env":["PATH=/usr/bin:/bin"]},"argv":["true"],"dir":%q,"hostNetNS":%d}`, launcher.SpecVersion, r.home, tc.hostNS)
+			f.Write(launcher.EncodeSpec(launcher.Spec{Version: launcher.SpecVersion, Argv: []string{"true"}, Dir: r.home, HostNetNS: tc.hostNS,
+				Profile: sandbox.Profile{Kind: "command", Read: []string{"/"}, Env: []string{"PATH=/usr/bin:/bin"}}}))
 			f.Seek(0, 0)
 			_, _, err = bridge.RunArgv(context.Background(), bridge.Command{Argv: []string{self, sandbox.LaunchFlag},
 				Env: []string{"PATH=/usr/bin:/bin"}, Dir: "/", ExtraFiles: []*os.File{f}, Namespaces: true, HostNetwork: tc.host})

@@ -84,7 +84,15 @@ type Grant struct {
 	// copy-on-write views. (macOS also denies the names wherever they are:
 	// seatbelt_unasked.go.)
 	Secrets []string
+	// Pinned are, for an action the person approved, the files it runs
+	// as the gate last read and checked them (policy.Hold): it runs from
+	// these bytes, whatever the paths hold by the time it starts
+	// (launcher.Pinned says how each platform does it).
+	Pinned []Pinned
 }
+
+// Pinned is one file an approved action runs, as it was checked.
+type Pinned = launcher.Pinned
 
 // GrantFor returns the grant of an action with verdict v that the person
 // approved or not: the UI only for an approved action whose verdict says it
@@ -253,8 +261,10 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 		}
 		hide = append(hide, BusPaths(env["DBUS_SESSION_BUS_ADDRESS"], runtimeDir)...)
 	}
-	p.Hide = dedup(hide)
-	slices.Sort(p.Hide)
+	// Sorted, then each path once: no set of a hundred paths to build
+	// for every action.
+	slices.Sort(hide)
+	p.Hide = slices.Compact(hide)
 	for _, h := range p.Hide {
 		if temp == h || strings.HasPrefix(temp, h+"/") {
 			return Profile{}, fmt.Errorf("sandbox: the temporary folder %s lies in %s, which actions may not reach; set TMPDIR to another folder", temp, h)

@@ -31,6 +31,12 @@ var probeKinds = []string{KindCommand, KindAppleScript}
 // disclaimed.
 func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
 	c.NewSession = true
+	// No private view of a path here: the files the action runs are run
+	// as they were checked by naming copies of them, or not at all.
+	s, err := pinnedCopies(s)
+	if err != nil {
+		return c, s, err
+	}
 	argv := s.Argv
 	if s.Probe {
 		argv = []string{probeProgram}

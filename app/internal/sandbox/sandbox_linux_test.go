@@ -640,7 +640,7 @@ func TestLauncherNeedsItsNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(f, `{"version":%d,"profile":{"kind":"command"},"argv":["true"]}`, launcher.SpecVersion)
+	f.Write(launcher.EncodeSpec(launcher.Spec{Version: launcher.SpecVersion, Profile: sandbox.Profile{Kind: "command"}, Argv: []string{"true"}}))
 	f.Seek(0, 0)
 	cmd.ExtraFiles = []*os.File{f}
 	out, err := cmd.CombinedOutput()

@@ -29,6 +29,10 @@ func launch(s Spec) int {
 		fmt.Fprintf(os.Stderr, Prefix+format+"\n", a...)
 		return code
 	}
+	if len(s.Pinned) > 0 {
+		// The gate runs copies of them instead (sandbox.PinnedArgv).
+		return fail(ExitSetup, "the profile pins files, which the launcher cannot run as they were checked here")
+	}
 	sep := slices.Index(s.Argv, "--")
 	if len(s.Argv) < 4 || s.Argv[0] != SandboxExec || s.Argv[1] != "-p" || sep < 0 || sep == len(s.Argv)-1 {
 		return fail(ExitSetup, "the profile's program is not %s -p PROFILE … -- PROGRAM", SandboxExec)

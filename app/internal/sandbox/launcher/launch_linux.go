@@ -84,6 +84,12 @@ func launch(s Spec) int {
 			return fail(ExitSetup, "%v", err)
 		}
 	}
+	// What the person approved, over what the paths hold now; before
+	// hiding, so that what is hidden stays hidden.
+	binds, err := bindPinned(s.Pinned, p.TempDir)
+	if err != nil {
+		return fail(ExitSetup, "%v", err)
+	}
 	if err := hide(p); err != nil {
 		return fail(ExitSetup, "%v", err)
 	}
@@ -125,6 +131,9 @@ func launch(s Spec) int {
 	if plan.Note != "" && p.Network != NetNone {
 		// The program will fail to reach what it was granted: say why.
 		fmt.Fprintf(os.Stderr, "%s%s\n", Prefix, plan.Note)
+	}
+	if err := stillBound(binds); err != nil {
+		return fail(ExitSetup, "%v", err)
 	}
 	path, code, err := lookPath(s.Argv[0], p.Env)
 	if err != nil {

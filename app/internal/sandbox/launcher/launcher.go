@@ -8,18 +8,15 @@
 // itself runs it too when started with Flag (sandbox.Main), for a gate that
 // finds no airlock-launch beside it.
 //
-// What crosses from the gate to the launcher is a Spec, as JSON on file
-// descriptor 3. The gate derives everything from the person's settings and
+// What crosses from the gate to the launcher is a Spec, in an encoding of
+// its own (EncodeSpec) on file descriptor 3. The gate derives everything from the person's settings and
 // its verdict; the launcher only applies it, and fails (exit status 125)
 // rather than run anything when it cannot apply all of it.
 package launcher
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 )
@@ -92,10 +89,12 @@ const MaxSpecBytes = 32 << 20
 // and the launcher are built from one source, but the launcher is a file
 // of its own beside the gate's, which an upgrade may replace while an old
 // gate runs: a launcher refuses a spec of another version, and one with a
-// field it does not know, rather than apply part of it. Change it whenever
-// a field of Spec, Profile or Layer is added, removed or means something
-// else (TestSpecVersion holds the fields it was last changed for).
-const SpecVersion = 3
+// byte left over, rather than apply part of it. Change it whenever a field
+// of Spec, Profile or Layer is added, removed or means something else, or
+// the encoding changes (TestSpecVersion holds the fields it was last
+// changed for). Version 4 added Pinned; version 5: EncodeSpec's encoding,
+// no longer JSON.
+const SpecVersion = 5
 
 // Spec is what the gate hands the launcher on file descriptor 3: the
 // profile and the program to run under it.
@@ -122,6 +121,12 @@ type Spec struct {
 	// which the launcher tries what the views need (trialOverlay); the
 	// gate reads what it left in the layer once the launcher has exited.
 	Trial *Layer `json:"trial,omitempty"`
+	// Pinned are, for an action the person approved (at the popup, by
+	// "allow again" or by an allow rule), the files it runs as the gate
+	// read and checked them last (pinned.go): on Linux the launcher puts
+	// each over its path in the action's view, so that whatever the path
+	// holds by then outside, the action runs what was checked.
+	Pinned []Pinned `json:"pinned,omitempty"`
 }
 
 // Profile is what one action may do. Paths are absolute and clean; a folder
@@ -238,39 +243,6 @@ type Layer struct {
 	Boot string `json:"boot,omitempty"`
 }
 
-// ReadSpec reads a spec from r: at most MaxSpecBytes of JSON, of this
-// SpecVersion, with no field Spec does not have, naming a program unless
-// it is a probe's.
-func ReadSpec(r io.Reader) (Spec, error) {
-	var s Spec
-	b, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
-	if err != nil {
-		return s, fmt.Errorf("reading the profile: %w", err)
-	}
-	if len(b) > MaxSpecBytes {
-		return s, fmt.Errorf("the profile is larger than %d bytes", MaxSpecBytes)
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return Spec{}, fmt.Errorf("reading the profile: %w (is this launcher from the same version of Airlock as the gate?)", err)
-	}
-	if d.More() {
-		return Spec{}, errors.New("reading the profile: more than one JSON value")
-	}
-	if s.Version != SpecVersion {
-		return Spec{}, fmt.Errorf("the profile is of version %d and this launcher reads version %d: "+
-			"the launcher (%s) and the gate come from different versions of Airlock; install them again together", s.Version, SpecVersion, Program)
-	}
-	if !s.Probe && len(s.Argv) == 0 {
-		return Spec{}, errors.New("the profile names no program")
-	}
-	if err := CheckLimits(s.Profile.Limits); err != nil {
-		return Spec{}, fmt.Errorf("reading the profile: %w", err)
-	}
-	return s, nil
-}
-
 // Main is the launcher: when args (the program's arguments, without its
 // name) start with Flag, it confines this process as the spec on file
 // descriptor 3 says (with WaitFlag: the spec that comes over descriptor
@@ -315,16 +287,15 @@ func Main(args []string) (code int, handled bool) {
 }
 
 // warmUp does, while a warm launcher waits, what reading its spec would
-// otherwise do first: encoding/json learning the types of Spec, on a
-// sample. Nothing of the sample is kept.
+// otherwise do first, on a sample: the first run of the code that reads
+// it (its pages). Nothing of the sample is kept.
 func warmUp() {
 	l := Layer{Root: "/r", Upper: "/u", Work: "/w", Boot: "b"}
 	sample := Spec{Version: SpecVersion, Argv: []string{"p"}, Dir: "/", Layers: []Layer{l}, Trial: &l,
+		Pinned: []Pinned{{Path: "/p", Mode: 0o644, ModTime: 1, Bytes: []byte("p")}},
 		Profile: Profile{Kind: "k", Read: []string{"/"}, Write: []string{"/"}, Hide: []string{"/h"}, Network: NetNone,
 			Unasked: true, TempDir: "/t", Env: []string{"A=b"}, Limits: []Limit{{Resource: LimitData, Max: 1}}}}
-	if b, err := json.Marshal(sample); err == nil {
-		_, _ = ReadSpec(bytes.NewReader(b))
-	}
+	_, _ = ReadSpec(bytes.NewReader(EncodeSpec(sample)))
 }
 
 // Environ is the launcher's own environment, whatever the action's is (the

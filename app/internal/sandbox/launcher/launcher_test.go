@@ -1,7 +1,11 @@
 package launcher
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,44 +57,126 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tRoot string `json:\"root\"`\n" +
 	"\tUpper string `json:\"upper\"`\n" +
 	"\tWork string `json:\"work\"`\n" +
-	"\tBoot string `json:\"boot,omitempty\"`\n"
+	"\tBoot string `json:\"boot,omitempty\"`\n" +
+	"Pinned []launcher.Pinned `json:\"pinned,omitempty\"`\n" +
+	"\tPath string `json:\"path\"`\n" +
+	"\tMode uint32 `json:\"mode\"`\n" +
+	"\tModTime int64 `json:\"modTime\"`\n" +
+	"\tBytes []uint8 `json:\"bytes\"`\n"
 
-// TestSpecVersion: the fields of Spec are those SpecVersion 3 was made
+// TestSpecVersion: the fields of Spec are those SpecVersion 5 was made
 // for. A change to them fails here until SpecVersion is raised and
 // specFields says what they are now, so that a launcher of one version never
 // applies part of another's spec (ReadSpec refuses other versions).
 func TestSpecVersion(t *testing.T) {
 	var b strings.Builder
 	fields(reflect.TypeFor[Spec](), "", &b)
-	if got := b.String(); got != specFields || SpecVersion != 3 {
+	if got := b.String(); got != specFields || SpecVersion != 5 {
 		t.Errorf("Spec's fields are now:\n%s\nSpecVersion %d was made for:\n%s\nRaise SpecVersion and record the fields in specFields.",
 			got, SpecVersion, specFields)
 	}
 }
 
-// TestReadSpec: a spec is read whole, of this version, with no field it
-// does not know and within its bound; each refusal says what was wrong.
+// fill sets every field v holds, however deep, to a value of its own that
+// is not the zero value: counting through n, so that two fields never
+// hold the same. A Network is NetHost (the last valid one).
+func fill(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(v.Field(i), n)
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), n)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(v.Index(i), n)
+		}
+	case reflect.String:
+		v.SetString(fmt.Sprintf("/s%d", *n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(*n) << 40)
+	case reflect.Uint8:
+		if v.Type() == reflect.TypeFor[Network]() {
+			v.SetUint(uint64(NetHost))
+		} else {
+			v.SetUint(uint64(*n))
+		}
+	case reflect.Uint, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*n) << 40)
+	default:
+		panic("fill: no value for a field of kind " + v.Kind().String())
+	}
+}
+
+// TestSpecEveryField: every field of Spec, however deep, crosses to the
+// launcher as the gate set it. A field added to Spec but not to
+// EncodeSpec and decodeSpec fails here.
+func TestSpecEveryField(t *testing.T) {
+	var s Spec
+	n := 0
+	fill(reflect.ValueOf(&s).Elem(), &n)
+	s.Version = SpecVersion
+	s.Profile.Limits[0].Resource, s.Profile.Limits[1].Resource = LimitData, LimitCore
+	s.Pinned[0].Mode, s.Pinned[1].Mode = 0o755, 0o600 // only permission bits (CheckPinned)
+	s.Pinned[1].ModTime = -s.Pinned[1].ModTime        // before 1970
+	got, err := ReadSpec(bytes.NewReader(EncodeSpec(s)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("read back:\n%+v\nwritten:\n%+v", got, s)
+	}
+}
+
+// spec is EncodeSpec of a spec of this version with argv, edited by edit.
+func spec(edit func(*Spec), argv ...string) string {
+	s := Spec{Version: SpecVersion, Argv: argv, Profile: Profile{Hide: []string{"/h"}}}
+	if edit != nil {
+		edit(&s)
+	}
+	return string(EncodeSpec(s))
+}
+
+// TestReadSpec: a spec is read whole, of this version, with no byte left
+// over or missing and within its bound; each refusal says what was wrong.
 func TestReadSpec(t *testing.T) {
-	big := `{"version":3,"argv":["x"],"dir":"` + strings.Repeat("a", MaxSpecBytes) + `"}`
+	good := spec(nil, "/bin/true")
+	withLimits := func(ls ...Limit) func(*Spec) { return func(s *Spec) { s.Profile.Limits = ls } }
+	big := spec(func(s *Spec) { s.Dir = strings.Repeat("a", MaxSpecBytes) }, "x")
 	tests := []struct {
 		name, in, want string
 	}{
-		{"good", `{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"]}}`, ""},
-		{"probe without a program", `{"version":3,"probe":true}`, ""},
-		{"no program", `{"version":3}`, "names no program"},
-		{"other version", `{"version":1,"argv":["x"]}`, "version 1 and this launcher reads version 3"},
-		{"the last version", `{"version":2,"argv":["x"]}`, "version 2 and this launcher reads version 3"},
-		{"no version", `{"argv":["x"]}`, "version 0"},
-		{"unknown field", `{"version":3,"argv":["x"],"noHide":true}`, `unknown field "noHide"`},
-		{"unknown nested field", `{"version":3,"argv":["x"],"layers":[{"root":"/r","lower":"/x"}]}`, `unknown field "lower"`},
-		{"trailing value", `{"version":3,"argv":["x"]} {}`, "more than one JSON value"},
-		{"not JSON", `version 1`, "reading the profile"},
-		{"bad network", `{"version":3,"argv":["x"],"profile":{"network":"everything"}}`, "unknown network grant"},
+		{"good", good, ""},
+		{"probe without a program", spec(func(s *Spec) { s.Probe = true }), ""},
+		{"no program", spec(nil), "names no program"},
+		{"other version", spec(func(s *Spec) { s.Version = 1 }, "x"), "version 1 and this launcher reads version 5"},
+		{"the last version", spec(func(s *Spec) { s.Version = 4 }, "x"), "version 4 and this launcher reads version 5"},
+		{"no version", spec(func(s *Spec) { s.Version = 0 }, "x"), "version 0"},
+		{"the last version's JSON", `{"version":4,"argv":["x"]}`, "the profile is JSON"},
+		{"a byte more", good + "\x00", "1 bytes after its end"},
+		{"two specs", good + good, "bytes after its end"},
+		{"a byte less", good[:len(good)-1], "the profile ends"},
+		{"cut in a string", good[:len(specMagic)+7], "more than the"},
+		{"empty", "", "does not start as a spec does"},
+		{"not a spec", "version 1", "does not start as a spec does"},
+		{"bad network", spec(func(s *Spec) { s.Profile.Network = 7 }, "x"), "unknown network grant 7"},
+		{"bad bool", strings.Replace(spec(func(s *Spec) { s.Profile.UI = true }, "x"), "\x02/h\x01", "\x02/h\x02", 1), "the UI grant at byte"},
+		{"long varint", specMagic + "\x84\x00", "not in its shortest form"},
+		{"varint overflow", specMagic + "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "overflows 64 bits"},
+		{"a count past the end", specMagic + string(byte(SpecVersion)) + "\x00\xff\xff\xff\xff\x0f", "more than the"},
 		{"too large", big, "larger than"},
-		{"limits", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1024},{"resource":"core","max":0}]}}`, ""},
-		{"unknown limit", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"data","max":1},{"resource":"stack","max":1}]}}`, `limit 1: unknown resource "stack"`},
-		{"limit twice", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":9}]}}`, "limit 1: core is bounded twice"},
-		{"unknown limit field", `{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","soft":1}]}}`, `unknown field "soft"`},
+		{"limits", spec(withLimits(Limit{LimitData, 1024}, Limit{LimitCore, 0}), "x"), ""},
+		{"unknown limit", spec(withLimits(Limit{LimitData, 1}, Limit{"stack", 1}), "x"), `limit 1: unknown resource "stack"`},
+		{"pinned", spec(func(s *Spec) { s.Pinned = []Pinned{{Path: "/p", Mode: 0o755, ModTime: -1, Bytes: []byte("#!/bin/sh")}} }, "x"), ""},
+		{"pinned twice", spec(func(s *Spec) { s.Pinned = []Pinned{{Path: "/p", Mode: 0o644}, {Path: "/p", Mode: 0o644}} }, "x"), "/p is pinned twice"},
+		{"pinned set-user-ID", spec(func(s *Spec) { s.Pinned = []Pinned{{Path: "/p", Mode: 0o4755}} }, "x"), "bits other than the permissions"},
+		{"limit twice", spec(withLimits(Limit{LimitCore, 0}, Limit{LimitCore, 9}), "x"), "limit 1: core is bounded twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +200,29 @@ func TestReadSpec(t *testing.T) {
 	}
 }
 
+// TestReadSpecFile: a spec in a file (the gate's sealed memfd) is read
+// whole, from where the file stands, whatever its size.
+func TestReadSpecFile(t *testing.T) {
+	for _, n := range []int{0, 1, 511, 4096, 100 << 10} {
+		want := Spec{Version: SpecVersion, Argv: []string{"x"}, Dir: strings.Repeat("d", n)}
+		f, err := os.CreateTemp(t.TempDir(), "spec")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write(EncodeSpec(want)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadSpec(f)
+		f.Close()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d bytes: ReadSpec = %v, %v", n, len(got.Dir), err)
+		}
+	}
+}
+
 // TestReadSpecReadError: a profile that cannot be read is an error that
 // says so.
 func TestReadSpecReadError(t *testing.T) {
@@ -128,12 +237,21 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("broken") }
 
 // FuzzReadSpec: whatever comes on file descriptor 3, ReadSpec returns a
-// spec of this version whose limits all name a known resource once, or an
-// error and nothing.
+// spec of this version whose limits all name a known resource once, whose
+// network is one of the three, and which EncodeSpec writes again as the
+// very bytes read (nothing read was skipped or guessed); or an error and
+// nothing.
 func FuzzReadSpec(f *testing.F) {
-	f.Add(`{"version":3,"argv":["/bin/true"],"profile":{"hide":["/h"],"limits":[{"resource":"data","max":1024}]}}`)
-	f.Add(`{"version":3,"probe":true,"layers":[{"root":"/r","upper":"/u","work":"/w"}]}`)
-	f.Add(`{"version":3,"argv":["x"],"profile":{"limits":[{"resource":"core","max":0},{"resource":"core","max":0}]}}`)
+	f.Add(spec(func(s *Spec) { s.Profile.Limits = []Limit{{LimitData, 1024}} }, "/bin/true"))
+	f.Add(spec(func(s *Spec) {
+		s.Probe = true
+		s.Layers = []Layer{{Root: "/r", Upper: "/u", Work: "/w"}}
+		s.Trial = &Layer{Root: "/t", Upper: "/tu", Work: "/tw", Boot: "b"}
+	}))
+	f.Add(spec(func(s *Spec) { s.Profile.Limits = []Limit{{LimitCore, 0}, {LimitCore, 0}} }, "x"))
+	f.Add(spec(func(s *Spec) { s.Profile.Network, s.HostNetNS, s.Profile.Env = NetInternet, 1<<40, []string{"A=b"} }, "x", "y"))
+	f.Add(spec(func(s *Spec) { s.Pinned = []Pinned{{Path: "/p", Mode: 0o644, ModTime: -5, Bytes: []byte("x")}} }, "x"))
+	f.Add(`{"version":4,"argv":["x"]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ReadSpec(strings.NewReader(in))
 		if err != nil {
@@ -148,5 +266,30 @@ func FuzzReadSpec(f *testing.F) {
 		if err := CheckLimits(s.Profile.Limits); err != nil {
 			t.Fatalf("accepted limits CheckLimits refuses: %v", err)
 		}
+		if err := s.Profile.Network.Valid(); err != nil {
+			t.Fatalf("accepted a network Valid refuses: %v", err)
+		}
+		if again := string(EncodeSpec(s)); again != in {
+			t.Fatalf("read %q, which writes again as %q", in, again)
+		}
 	})
+}
+
+// BenchmarkReadSpec reads the spec of a confined /bin/true as a gate
+// writes it for a home with the hidden paths of hometables.go.
+func BenchmarkReadSpec(b *testing.B) {
+	home := "/home/someone-with-a-long-name"
+	var hide []string
+	for i := range 110 {
+		hide = append(hide, fmt.Sprintf("%s/.config/some-credential-store-%03d", home, i))
+	}
+	in := EncodeSpec(Spec{Version: SpecVersion, Argv: []string{"/bin/true"}, Dir: home,
+		Profile: Profile{Kind: "command", Read: []string{"/bin", "/etc", "/lib", "/usr", home}, Write: []string{home + "/Documents"},
+			Hide: hide, TempDir: "/tmp/t", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + home}}})
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := ReadSpec(bytes.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -245,6 +246,7 @@ type shellAn struct {
 	guess      map[string]bool         // variables among vars whose value starts with a guessed home
 	dyn        map[string]bool         // variables assigned anything else
 	arrays     map[string][]string     // indexed arrays assigned once, a=(w …) of literal words, and never changed
+	ifsFrom    int                     // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
 	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
 	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
 	funcs      map[string]bool         // functions and aliases the script defines
@@ -348,6 +350,16 @@ func (a *shellAn) finish() {
 func (a *shellAn) collect(f *syntax.File) {
 	a.vars, a.dyn, a.funcs = map[string]string{}, map[string]bool{}, map[string]bool{}
 	a.arrays = nil
+	a.ifsFrom = -1
+	for _, st := range f.Stmts {
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 0 {
+			for _, as := range c.Assigns {
+				if as.Name != nil && as.Name.Value == "IFS" {
+					a.ifsFrom = int(st.End().Offset())
+				}
+			}
+		}
+	}
 	arrays := map[string][]string{} // a=(…) of literal words, before the walk knows it is the only change
 	a.loopGlobs, a.arithRun = nil, nil
 	var count, heads map[string]int
@@ -355,13 +367,119 @@ func (a *shellAn) collect(f *syntax.File) {
 	values := map[string]*syntax.Word{}
 	var refs map[*syntax.Assign]bool // the assignments of declare -n (namerefs)
 	targets := map[string]string{}   // a nameref's name → the variable it names
+	// Changes the walk cannot pin to one name: a name computed at run
+	// time (read "$n", printf -v "$n[0]"), a nameref to a name not known
+	// and written through, code the shell runs in place whose text is
+	// not known. Then no variable's value is known.
+	var lost bool
 	b := a.env.Bounds()
-	syntax.Walk(f, func(n syntax.Node) bool {
+	blind := map[string]bool{}   // namerefs whose target is not a plain name known here
+	var loopVars map[string]bool // for NAME in …: a nameref's loop names its target anew each turn
+	touched := map[string]bool{} // names a builtin assigns (read, printf -v, …)
+	mark := func(name string) {
+		name, _, _ = strings.Cut(name, "[")
+		if !syntax.ValidName(name) || strings.Contains(name, codeHole) {
+			lost = true
+			return
+		}
+		a.dyn[name], touched[name] = true, true
+	}
+	ints := map[string]bool{}     // names given the integer attribute (declare -i): their values are arithmetic
+	var assigned []*syntax.Assign // every assignment with a name, for the integers'
+	nested := 0                   // code strings under way (eval 'a[0]=rm'): its assignments change names, with values not pinned here
+	var visit func(syntax.Node) bool
+	// code walks text the shell runs in this shell (eval's, trap's, an
+	// alias's, a sourced here-document's) for the names it assigns.
+	var later [][]*syntax.Word // eval's words naming variables: read once their values are known
+	walkCode := func(text string) {
+		cf, err := parseBash(text, b)
+		if err != nil {
+			lost = true
+			return
+		}
+		nested++
+		syntax.Walk(cf, visit)
+		nested--
+	}
+	code := func(exact bool, ws ...*syntax.Word) {
+		text, holes := codeText(ws, nil)
+		switch {
+		case nested >= maxCodeNesting:
+			lost = true
+		case holes && exact && nested == 0:
+			later = append(later, ws)
+		case holes && exact:
+			lost = true
+		default:
+			walkCode(text)
+		}
+	}
+	visit = func(n syntax.Node) bool {
 		if !b.Live() {
 			return false // stopped: end says so
 		}
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			// . /dev/stdin <<< 'a[0]=rm': a here-document sourced runs
+			// in this shell.
+			if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				if h, _ := literalWord(c.Args[0]); h == "." || h == "source" {
+					for _, r := range n.Redirs {
+						switch {
+						case r.Hdoc != nil:
+							code(true, r.Hdoc)
+						case r.Op == syntax.WordHdoc && r.Word != nil:
+							code(true, r.Word)
+						}
+					}
+				}
+			}
+		case *syntax.ParamExp:
+			// : ${x:=rm}, ${a[0]=rm}: the expansion assigns.
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				if n.Param == nil || n.Excl {
+					lost = true
+				} else {
+					mark(n.Param.Value)
+				}
+			}
 		case *syntax.DeclClause:
+			for _, as := range n.Args {
+				// declare 'a[0]=rm', local "$n=rm": an argument the
+				// shell reads as an assignment only when it runs.
+				if as.Name != nil || as.Value == nil {
+					continue
+				}
+				s, ok := literalWord(as.Value)
+				switch {
+				case ok && (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")):
+					// a flag
+				case !ok || declaresRef(n):
+					lost = true // declare -n 'r=a': writes through r change a
+				default:
+					name, _, _ := strings.Cut(s, "=")
+					mark(strings.TrimSuffix(name, "+"))
+				}
+			}
+			if nested > 0 && declaresRef(n) {
+				lost = true
+			}
+			if changesValues(n) {
+				// declare -l c=RM, typeset -L2 c=rmx (zsh: rm): the
+				// value is not the text assigned.
+				for _, as := range n.Args {
+					if as.Name != nil {
+						a.dyn[as.Name.Value] = true
+					}
+				}
+			}
+			if declaresFlag(n, 'i') {
+				for _, as := range n.Args {
+					if as.Name != nil {
+						ints[as.Name.Value] = true
+					}
+				}
+			}
 			if declaresFlag(n, 'A') {
 				// declare -A m=(k v): an associative array's pairs,
 				// not a list of words.
@@ -380,6 +498,9 @@ func (a *shellAn) collect(f *syntax.File) {
 				}
 			}
 		case *syntax.FuncDecl:
+			if nested > 0 {
+				return true // its body's assignments, nothing else, are this walk's
+			}
 			a.funcs[n.Name.Value] = true
 			if a.bodies == nil {
 				a.bodies = map[string]*syntax.Stmt{}
@@ -397,6 +518,11 @@ func (a *shellAn) collect(f *syntax.File) {
 				count = map[string]int{}
 			}
 			count[name]++
+			if nested > 0 {
+				mark(name)
+				return true
+			}
+			assigned = append(assigned, n)
 			if n.Value != nil && readsData(a.srcText(a.span(n.Value))) {
 				if a.readVars == nil {
 					a.readVars = map[string]bool{}
@@ -410,6 +536,11 @@ func (a *shellAn) collect(f *syntax.File) {
 				}
 			}
 			if n.Value == nil || n.Append || n.Array != nil || n.Index != nil {
+				if refs[n] {
+					// declare -n r: its first assignment names the
+					// target, a name not known here.
+					blind[name] = true
+				}
 				a.dyn[name] = true
 				return true
 			}
@@ -418,7 +549,16 @@ func (a *shellAn) collect(f *syntax.File) {
 				// is $HOME's value, not the text "HOME"; a target
 				// computed at run time (local -n r=$1) is not known.
 				t, ok := literalWord(n.Value)
+				if base, _, elem := strings.Cut(t, "["); ok && elem && syntax.ValidName(base) {
+					// declare -n r='a[0]': r's writes change a.
+					targets[name] = base
+					a.dyn[name] = true
+					return true
+				}
 				if !ok || !syntax.ValidName(t) {
+					// declare -n r, declare -n r=$1: writes through r
+					// change a name not known here.
+					blind[name] = true
 					a.dyn[name] = true
 					return true
 				}
@@ -430,15 +570,29 @@ func (a *shellAn) collect(f *syntax.File) {
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok {
 				a.dyn[it.Name.Value] = true
+				if loopVars == nil {
+					loopVars = map[string]bool{}
+				}
+				loopVars[it.Name.Value] = true
 			}
 		case *syntax.CallExpr:
-			if len(decls) > 0 && len(n.Args) > 0 {
+			if len(decls) > 0 && len(n.Args) > 0 && nested == 0 {
 				if heads == nil {
 					heads = map[string]int{}
 				}
 				heads[n.Args[0].Lit()]++
 			}
-			if len(n.Args) < 2 {
+			args := plainCall(n.Args)
+			if len(args) > 0 {
+				if h, ok := literalWord(args[0]); !ok || strings.Contains(h, codeHole) {
+					if nested > 0 {
+						lost = true // eval "$c": any command, read among them
+					}
+				} else if !a.assigns(h, args[1:], mark, code) {
+					lost = true
+				}
+			}
+			if len(n.Args) < 2 || nested > 0 {
 				return true
 			}
 			switch n.Args[0].Lit() {
@@ -454,28 +608,18 @@ func (a *shellAn) collect(f *syntax.File) {
 						}
 					}
 				}
-			case "read", "mapfile", "readarray":
-				for _, w := range n.Args[1:] {
-					a.dyn[w.Lit()] = true
-					name, _, _ := strings.Cut(unquotedLit(w), "[")
-					a.dyn[name] = true // read 'a[0]': an element of an array
-				}
-			case "unset", "printf", "set":
-				// unset 'a[0]', printf -v 'a[1]' x, set -A a …: an
-				// array changed after its assignment.
-				for i, w := range n.Args[1:] {
-					prev := n.Args[i].Lit()
-					if n.Args[0].Lit() == "unset" || prev == "-v" && n.Args[0].Lit() == "printf" || (prev == "-A" || prev == "+A") && n.Args[0].Lit() == "set" {
-						name, _, _ := strings.Cut(unquotedLit(w), "[")
-						a.dyn[name] = true
-					}
-				}
 			case "hash":
 				a.collectHash(n.Args[1:])
 			}
 		}
 		return true
-	})
+	}
+	syntax.Walk(f, visit)
+	for name := range shellAssigned {
+		if count[name] > 0 {
+			a.dyn[name] = true // REPLY=ls; read <<< rm; $REPLY: the shell's own value
+		}
+	}
 	// A forwarder's "$@" is what its caller gives it: the body is rated at
 	// each call, with the call's words, when every mention of its name is
 	// a call this analysis sees (defined once, never named in a string, a
@@ -490,6 +634,21 @@ func (a *shellAn) collect(f *syntax.File) {
 			a.fwd[name] = true
 		}
 	}
+	for name, t := range targets {
+		if count[name] > 1 || a.dyn[name] {
+			a.dyn[t] = true // p=rm through the nameref assigns its target
+		}
+	}
+	for name := range loopVars {
+		if _, ref := targets[name]; ref {
+			blind[name] = true // declare -n r=z; for r in a: r is a now
+		}
+	}
+	for name := range blind {
+		if count[name] > 1 || touched[name] {
+			lost = true // written through, to a name not known
+		}
+	}
 	for name, elems := range arrays {
 		// An array is known when a=(…) is its only assignment and
 		// nothing else (read -a, mapfile, a+=, a[i]=, a nameref's
@@ -499,13 +658,9 @@ func (a *shellAn) collect(f *syntax.File) {
 				a.arrays = map[string][]string{}
 			}
 			a.arrays[name] = elems
+			lost = lost || runsAssigner(elems)
 		}
 		a.dyn[name] = true
-	}
-	for name, t := range targets {
-		if count[name] > 1 || a.dyn[name] {
-			a.dyn[t] = true // p=rm through the nameref assigns its target
-		}
 	}
 	for name, c := range count {
 		if c > 1 || a.dyn[name] {
@@ -518,13 +673,332 @@ func (a *shellAn) collect(f *syntax.File) {
 	for name := range values {
 		a.resolveVar(name, values, 0)
 	}
+	// X=read; $X Y <<< rm: a known value that runs an assigning builtin
+	// assigns names this walk did not see.
+	for _, v := range a.vars {
+		lost = lost || runsAssigner(strings.Fields(v))
+	}
+	// eval "echo a${x}rm …": the text with the values known now; what it
+	// assigns is not known after all.
+	clear(touched)
+	for _, ws := range later {
+		text, holes := codeText(ws, func(p *syntax.ParamExp) (string, bool) {
+			v, ok, guess := a.param(p)
+			return v, ok && !guess
+		})
+		if holes {
+			lost = true
+			break
+		}
+		nested++
+		walkCode(text)
+		nested--
+	}
+	for name := range touched {
+		delete(a.vars, name)
+		delete(a.arrays, name)
+	}
+	for _, as := range assigned {
+		if ints[as.Name.Value] {
+			a.integer(as)
+		}
+	}
+	if lost {
+		for name := range a.vars {
+			a.dyn[name] = true
+		}
+		clear(a.vars)
+		clear(a.guess)
+		a.arrays = nil
+	}
 }
 
-// unquotedLit is a word's literal value with its quotes removed
-// ('a[0]' is a[0]), or "".
-func unquotedLit(w *syntax.Word) string {
-	v, _ := literalWord(w)
-	return v
+// integer analyses an assignment to a variable with the integer attribute
+// (declare -i n; n='a[$(rm -rf ~)]'): the shell evaluates the value as
+// arithmetic, and the subscripts in it run their substitutions.
+func (a *shellAn) integer(as *syntax.Assign) {
+	var words []*syntax.Word
+	if as.Value != nil {
+		words = append(words, as.Value)
+	}
+	if as.Array != nil {
+		for _, e := range as.Array.Elems {
+			if e.Value != nil {
+				words = append(words, e.Value)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, w := range words {
+		sp := a.span(w)
+		v, ok := literalWord(w)
+		switch {
+		case ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")):
+			a.nestedText(": "+v, sp, "integer assignment to $"+as.Name.Value)
+		case ok:
+			for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r > 127 || !isIdent(byte(r)) }) {
+				if arithName(f) {
+					a.arithVar(f, sp, seen)
+				}
+			}
+		default:
+			for _, p := range w.Parts {
+				if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil {
+					a.arithVar(pe.Param.Value, sp, seen)
+				}
+			}
+		}
+	}
+}
+
+// shellAssigned are the variables bash and zsh assign themselves (read
+// with no name, [[ =~ ]], getopts, cd, mapfile with no name, every
+// command's last argument): a value the script gives one is not what it
+// holds later.
+var shellAssigned = map[string]bool{
+	"_": true, "REPLY": true, "OPTARG": true, "OPTIND": true, "BASH_REMATCH": true, "MAPFILE": true,
+	"PIPESTATUS": true, "PWD": true, "OLDPWD": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true,
+	"LINENO": true, "BASHPID": true, "BASH_COMMAND": true, "FUNCNAME": true, "BASH_SOURCE": true,
+	"BASH_LINENO": true, "BASH_ARGV": true, "BASH_ARGC": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true,
+	"COPROC": true, "DIRSTACK": true, "HISTCMD": true, "COLUMNS": true, "LINES": true,
+	// zsh
+	"reply": true, "match": true, "mbegin": true, "mend": true, "MATCH": true, "MBEGIN": true, "MEND": true,
+	"pipestatus": true, "argv": true, "funcstack": true, "status": true, "ERRNO": true, "TRY_BLOCK_ERROR": true,
+	"path": true, "cdpath": true, "fpath": true, "manpath": true, "module_path": true,
+}
+
+// maxCodeNesting bounds code strings read inside code strings
+// (eval "eval '…'") when collect looks for the names they assign.
+const maxCodeNesting = 4
+
+// codeHole stands in a code string's text for a part computed at run time.
+const codeHole = "AIRLOCK_HOLE_"
+
+// codeText is the text of a code string (eval's words joined by blanks,
+// trap's argument), with codeHole for each part computed at run time;
+// holes reports any.
+func codeText(ws []*syntax.Word, known func(*syntax.ParamExp) (string, bool)) (text string, holes bool) {
+	var b strings.Builder
+	hole := func(p syntax.WordPart) {
+		if pe, ok := p.(*syntax.ParamExp); ok && known != nil {
+			if v, ok := known(pe); ok {
+				b.WriteString(v)
+				return
+			}
+		}
+		b.WriteString(codeHole)
+		holes = true
+	}
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, p := range w.Parts {
+			if v, ok := staticPart(p); ok {
+				b.WriteString(v)
+				continue
+			}
+			dq, ok := p.(*syntax.DblQuoted)
+			if !ok {
+				hole(p)
+				continue
+			}
+			for _, q := range dq.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(unescapeDouble(l.Value))
+				} else {
+					hole(q)
+				}
+			}
+		}
+	}
+	return b.String(), holes
+}
+
+// plainCall returns a call's words from the command it runs: builtin
+// read and command printf run read and printf.
+func plainCall(args []*syntax.Word) []*syntax.Word {
+	for len(args) > 1 {
+		h, _ := literalWord(args[0])
+		if h != "builtin" && h != "command" {
+			break
+		}
+		args = args[1:]
+		for len(args) > 1 {
+			o, _ := literalWord(args[0])
+			if o != "-p" && o != "--" {
+				break
+			}
+			args = args[1:] // command -p read
+		}
+	}
+	return args
+}
+
+// assigners are the builtins that assign a variable named by an argument.
+var assigners = map[string]bool{
+	"read": true, "mapfile": true, "readarray": true, "printf": true, "unset": true, "set": true,
+	"getopts": true, "eval": true, "trap": true, "alias": true, "vared": true, "zparseopts": true,
+	"declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
+	"source": true, ".": true, "select": true,
+}
+
+// runsAssigner reports words whose first (after builtin or command) is an
+// assigning builtin: a command kept in a variable or an array.
+func runsAssigner(words []string) bool {
+	for i := 0; i < len(words) && i < 2; i++ {
+		if assigners[words[i]] && (words[i] != "printf" || slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "-v") })) {
+			return true
+		}
+		if words[i] != "builtin" && words[i] != "command" {
+			break
+		}
+	}
+	return false
+}
+
+// assigns marks the names an assigning builtin called h with args
+// changes (read 'a[0]', printf -v X, unset a, set -A a, getopts o X),
+// and reads the code eval, trap, alias and mapfile -C run in this shell.
+// It reports false when a name is computed at run time.
+func (a *shellAn) assigns(h string, args []*syntax.Word, mark func(string), code func(bool, ...*syntax.Word)) bool {
+	lit := func(w *syntax.Word) (string, bool) {
+		s, ok := literalWord(w)
+		return s, ok && !strings.Contains(s, codeHole)
+	}
+	switch h {
+	case "read", "mapfile", "readarray", "vared", "zparseopts":
+		withArg := "dnOsuCc"
+		if h == "read" {
+			withArg = "dinNptu"
+		}
+		for i := 0; i < len(args); i++ {
+			s, ok := lit(args[i])
+			if ok && strings.HasPrefix(s, "-") && len(s) > 1 {
+				last := s[len(s)-1]
+				if strings.IndexByte(withArg, last) >= 0 && i+1 < len(args) {
+					if last == 'C' && h != "read" {
+						code(false, args[i+1]) // mapfile -C 'code': run for each line
+					}
+					i++
+				}
+				continue
+			}
+			if !ok {
+				return false
+			}
+			mark(s)
+		}
+		if h == "zparseopts" {
+			return false // its specs name arrays after '='
+		}
+	case "printf":
+		for i := 0; i < len(args); i++ {
+			s, ok := lit(args[i])
+			if !ok {
+				if i == 0 {
+					return false
+				}
+				break
+			}
+			if s == "--" || !strings.HasPrefix(s, "-") {
+				break
+			}
+			if v, attached := strings.CutPrefix(s, "-v"); attached {
+				if v == "" {
+					if i+1 >= len(args) {
+						break
+					}
+					n, ok := lit(args[i+1])
+					if !ok {
+						return false
+					}
+					v = n
+				}
+				mark(v)
+				break
+			}
+		}
+	case "print", "strftime", "zstat", "stat", "zstyle", "zformat", "getln", "zregexparse", "pcre_match", "zselect", "sysread":
+		// zsh's builtins that assign by name: print -v X, strftime -s X,
+		// zstat -A a, zstyle -a ctx style a, zformat -a a …
+		flags := map[string]string{"print": "v", "strftime": "s", "zstat": "AH", "stat": "AH", "zstyle": "sabgtTm", "zformat": "fa", "zselect": "aA", "sysread": "oc"}[h]
+		if flags == "" {
+			return false // getln, zregexparse, pcre_match: a name as an argument
+		}
+		for _, w := range args {
+			s, ok := lit(w)
+			if ok && s == "--" {
+				break
+			}
+			if ok && strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], flags) {
+				return false
+			}
+		}
+	case "unset":
+		for _, w := range args {
+			s, ok := lit(w)
+			if !ok {
+				return false
+			}
+			if !strings.HasPrefix(s, "-") {
+				mark(s)
+			}
+		}
+	case "set":
+		for i, w := range args {
+			s, ok := lit(w)
+			if (s == "-A" || s == "+A") && i+1 < len(args) {
+				n, ok := lit(args[i+1])
+				if !ok {
+					return false
+				}
+				mark(n)
+			} else if !ok && i == 0 {
+				return false
+			}
+		}
+	case "getopts":
+		if len(args) > 1 {
+			n, ok := lit(args[1])
+			if !ok {
+				return false
+			}
+			mark(n)
+		}
+	case "eval":
+		code(true, args...)
+	case ".", "source":
+		// . ./vars.sh: the file's assignments are not read here (a
+		// here-document's are, by collect).
+		if len(args) > 0 {
+			if s, ok := lit(args[0]); !ok || s != "/dev/stdin" && s != "/dev/fd/0" && s != "-" {
+				return false
+			}
+		}
+	case "trap":
+		for i, w := range args {
+			if s, ok := lit(w); ok && (s == "--" || strings.HasPrefix(s, "-") && i == 0) {
+				continue
+			}
+			code(false, w)
+			break
+		}
+	case "alias":
+		for _, w := range args {
+			s, ok := literalWord(w)
+			if !ok {
+				return false
+			}
+			if _, val, ok := strings.Cut(s, "="); ok {
+				if runsAssigner(strings.Fields(val)) {
+					return false // alias rd=read; rd X: zsh (and bash told to) runs read
+				}
+				code(false, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}})
+			}
+		}
+	}
+	return true
 }
 
 // literalArray returns the elements of a=(…) when each is a word with no
@@ -551,6 +1025,31 @@ func literalArray(arr *syntax.ArrayExpr) ([]string, bool) {
 		out = append(out, v)
 	}
 	return out, true
+}
+
+// changesValues reports declare, typeset or local given an attribute that
+// changes the values assigned: case (-l -u -c), integers and floats (-i,
+// zsh's -E -F), zsh's justification and padding (-L -R -Z), unique
+// arrays (-U), a tie (-T) or flags computed at run time.
+func changesValues(d *syntax.DeclClause) bool {
+	switch d.Variant.Value {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, as := range d.Args {
+		if as.Name != nil || as.Value == nil {
+			continue
+		}
+		s, ok := literalWord(as.Value)
+		if !ok {
+			return true
+		}
+		if (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.Trim(s[1:], "agrxtpnAI-") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // declaresRef reports declare, typeset or local with -n (or flags computed

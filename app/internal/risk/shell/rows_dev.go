@@ -124,7 +124,7 @@ func (c *call) dockerRun(args []word) {
 // command zip runs.
 func zipCommand(c *call) {
 	move, recurse, crypt := false, false, false
-	var archive *word
+	var archive, output *word // output: -O, --output-file: the archive written, the other only read
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		s := w.s
@@ -145,6 +145,18 @@ func zipCommand(c *call) {
 			c.add(effect.Of(effect.RunUnseen), "zip-command", "zip -TT: runs a command to test the archive")
 			c.optionCommand(word{s: s[len("--unzip-command="):], hole: w.hole}, "zip -TT")
 			continue
+		case s == "-O" || s == "--output-file":
+			if i+1 < len(c.args) {
+				i++
+				output = &c.args[i]
+			}
+			continue
+		case strings.HasPrefix(s, "--output-file="):
+			output = &word{s: s[len("--output-file="):], hole: w.hole, span: w.span}
+			continue
+		case strings.HasPrefix(s, "-O") && len(s) > 2:
+			output = &word{s: s[2:], hole: w.hole, span: w.span} // -Oout.zip
+			continue
 		case s == "--move":
 			move = true
 		case s == "--recurse-paths":
@@ -154,7 +166,7 @@ func zipCommand(c *call) {
 			if s == "--password" {
 				i++
 			}
-		case inList(s, "-b", "-n", "-t", "-tt", "-O", "-Z", "-ds", "-lf", "-P"):
+		case inList(s, "-b", "-n", "-t", "-tt", "-Z", "-ds", "-lf", "-P"):
 			if s == "-P" {
 				crypt = true
 			}
@@ -184,6 +196,9 @@ func zipCommand(c *call) {
 		c.add(effect.Of(effect.Trash), "zip-move", "zip -m: deletes the files it archives")
 	default:
 		c.add(effect.Of(effect.Create), "zip", "zip: archives files")
+	}
+	if output != nil {
+		archive = output
 	}
 	switch {
 	case archive == nil || archive.s == "-":

@@ -201,6 +201,9 @@ func interpreter(sp interpSpec) func(*call) {
 						isolated = true
 						continue
 					case strings.IndexByte(sp.code, l) >= 0:
+						if l == 'p' && len(sp.codeJoin) > 0 && rest == "" && i+1 < len(args) && strings.HasPrefix(args[i+1].s, "-") && !args[i+1].hole {
+							break // node -p -e CODE: --print alone, the code follows -e
+						}
 						code := word{s: rest, span: w.span}
 						next := i + 1
 						if inList(letters[j:], sp.codeJoin...) {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -191,7 +192,7 @@ func (f *fields) dblQuoted(p *syntax.DblQuoted) {
 			f.text = a.appendLit(&f.cur, f.text, unescapeDouble(q.Value))
 		case *syntax.ParamExp:
 			if elems, all, ok := a.arrayElems(q); ok {
-				f.quotedElems(elems, all)
+				f.quotedElems(elems, all, q)
 				continue
 			}
 			if val, ok, guess := a.param(q); ok {
@@ -261,6 +262,13 @@ func (f *fields) paramExp(p *syntax.ParamExp, quoted bool) {
 		}
 		split := func(r rune) bool { return strings.ContainsRune(ifs, r) }
 		words := strings.FieldsFunc(val, split)
+		if !a.ifsBefore(p) && !slices.Equal(words, strings.FieldsFunc(val, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })) {
+			// X='rm -rf ~'; $X; IFS=_: where the script's IFS has not
+			// been set yet (after it, in a loop, in a function not
+			// yet called), blanks split: either runs.
+			f.param(p, true)
+			return
+		}
 		if len(words) == 0 {
 			return
 		}
@@ -315,7 +323,7 @@ func (a *shellAn) arrayElems(p *syntax.ParamExp) (elems []string, all, ok bool) 
 // quotedElems adds "${a[@]}" (all: one field per element, the text around
 // it joined to the first and last) or "${a[*]}" (the elements joined by
 // IFS's first character, one field) of a known array.
-func (f *fields) quotedElems(elems []string, all bool) {
+func (f *fields) quotedElems(elems []string, all bool, p *syntax.ParamExp) {
 	if !all || f.one {
 		sep := " "
 		if !all {
@@ -325,6 +333,12 @@ func (f *fields) quotedElems(elems []string, all bool) {
 				return
 			}
 			sep = ifs[:min(1, len(ifs))]
+			if !f.a.ifsBefore(p) && sep != " " && len(elems) > 1 {
+				// IFS=_ after "${a[*]}" (or in a loop, a function):
+				// joined by a blank where it has not run yet.
+				f.hole(false)
+				return
+			}
 		}
 		f.text = append(f.text, strings.Join(elems, sep)...)
 		return
@@ -336,6 +350,17 @@ func (f *fields) quotedElems(elems []string, all bool) {
 		}
 		f.text = append(f.text, e...)
 	}
+}
+
+// ifsBefore reports that the IFS ifs returns holds where p expands: the
+// shell's own when the script never sets it, else the script's when it is
+// set by a statement of its own at the top level before p (not in a
+// function, a loop or a branch, and not after p, where blanks split).
+func (a *shellAn) ifsBefore(p *syntax.ParamExp) bool {
+	if _, set := a.vars["IFS"]; !set {
+		return true
+	}
+	return a.ifsFrom >= 0 && p.Pos().IsValid() && int(p.Pos().Offset()) >= a.ifsFrom
 }
 
 // ifs returns the characters unquoted expansions split on: blanks, or the

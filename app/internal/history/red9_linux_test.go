@@ -45,6 +45,12 @@ func TestRed9NoRoomNoRequest(t *testing.T) {
 	if !errors.Is(err, history.ErrNoRoom) {
 		t.Errorf("a request with 2 MiB left of 64 MiB: %v, want ErrNoRoom", err)
 	}
+	// The gate queues its requests (QueueRequest), and its decisions
+	// behind them: the same floor holds there.
+	err = s.QueueRequest(ctx, history.Request{ID: "queued", Time: t0, Client: "cli", Kind: "plan", Text: "NOTIFY \"a\" \"b\"\n"}).Wait(ctx)
+	if !errors.Is(err, history.ErrNoRoom) {
+		t.Errorf("a queued request with 2 MiB left of 64 MiB: %v, want ErrNoRoom", err)
+	}
 	must(t, s.AddDecision(ctx, decision("before", 0, "auto")))
 	must(t, s.AddOutcome(ctx, history.Outcome{RequestID: "before", Index: 0, Time: t0, Status: "ok", Output: "shown"}))
 	must(t, os.Remove(filler))

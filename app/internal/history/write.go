@@ -120,8 +120,12 @@ func (p Pending) Wait(ctx context.Context) error {
 // writer and returns, and Wait says when it is durable. Records one
 // goroutine queues, or adds, are written in the order it gave them, so a
 // caller may queue a request and then its decisions, and the writer may
-// commit them together; a decision whose request did not commit fails.
+// commit them together; a decision whose request did not commit fails. A
+// request is refused while the disk is nearly full, as AddRequest's is.
 func (s *Store) QueueRequest(ctx context.Context, r Request) Pending {
+	if err := roomFor(s.path); err != nil {
+		return Pending{err: err}
+	}
 	return s.queueRecord(ctx, requestsTable, r.values)
 }
 

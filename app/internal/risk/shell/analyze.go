@@ -1032,24 +1032,7 @@ func literalArray(arr *syntax.ArrayExpr) ([]string, bool) {
 // zsh's -E -F), zsh's justification and padding (-L -R -Z), unique
 // arrays (-U), a tie (-T) or flags computed at run time.
 func changesValues(d *syntax.DeclClause) bool {
-	switch d.Variant.Value {
-	case "declare", "typeset", "local":
-	default:
-		return false
-	}
-	for _, as := range d.Args {
-		if as.Name != nil || as.Value == nil {
-			continue
-		}
-		s, ok := literalWord(as.Value)
-		if !ok {
-			return true
-		}
-		if (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.Trim(s[1:], "agrxtpnAI-") != "" {
-			return true
-		}
-	}
-	return false
+	return declFlags(d, func(flags string) bool { return strings.Trim(flags, "agrxtpnAI-") != "" })
 }
 
 // declaresRef reports declare, typeset or local with -n (or flags computed
@@ -1062,6 +1045,13 @@ func declaresRef(d *syntax.DeclClause) bool {
 // declaresFlag reports declare, typeset or local given the flag letter
 // (-n, -rn, -A), or flags computed at run time, which may hold it.
 func declaresFlag(d *syntax.DeclClause, letter rune) bool {
+	return declFlags(d, func(flags string) bool { return strings.ContainsRune(flags, letter) })
+}
+
+// declFlags reports declare, typeset or local given a word of flags (what
+// follows its - or +) that match accepts, or a word computed at run time,
+// which may hold any.
+func declFlags(d *syntax.DeclClause, match func(flags string) bool) bool {
 	switch d.Variant.Value {
 	case "declare", "typeset", "local":
 	default:
@@ -1072,7 +1062,7 @@ func declaresFlag(d *syntax.DeclClause, letter rune) bool {
 			continue
 		}
 		s, ok := literalWord(as.Value)
-		if !ok || (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && strings.ContainsRune(s, letter) {
+		if !ok || (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) && match(s[1:]) {
 			return true
 		}
 	}

@@ -131,12 +131,7 @@ func installFilter(build func(arch uint32, x32 bool) []unix.SockFilter) error {
 func netFilter(arch uint32, x32 bool) []unix.SockFilter {
 	const msgFastOpen = 0x20000000 // MSG_FASTOPEN
 	var b bpf
-	b.ld(offArch)
-	b.jeq(arch, "", "enosys")
-	b.ld(offNr)
-	if x32 {
-		b.jge(0x40000000, "enosys", "")
-	}
+	b.nativeCall(arch, x32)
 	b.jeq(uint32(unix.SYS_IO_URING_SETUP), "enosys", "")
 	b.jeq(uint32(unix.SYS_SOCKET), "socket", "")
 	b.jeq(uint32(unix.SYS_SENDTO), "flags3", "")
@@ -187,12 +182,7 @@ func netFilter(arch uint32, x32 bool) []unix.SockFilter {
 // call of another ABI with ENOSYS, as the other filters do.
 func setsidFilter(arch uint32, x32 bool) []unix.SockFilter {
 	var b bpf
-	b.ld(offArch)
-	b.jeq(arch, "", "enosys")
-	b.ld(offNr)
-	if x32 {
-		b.jge(0x40000000, "enosys", "")
-	}
+	b.nativeCall(arch, x32)
 	b.jeq(uint32(unix.SYS_SETSID), "", "allow")
 	b.ret(errnoRet(unix.EPERM))
 	b.label("allow")
@@ -213,6 +203,18 @@ type bpf struct {
 }
 
 func (b *bpf) emit(f unix.SockFilter) { b.prog = append(b.prog, f) }
+
+// nativeCall jumps to the label "enosys" for a call of another
+// architecture, or of the x32 ABI where x32 (it shares the architecture
+// value; its numbers carry bit 30), and leaves the call's number loaded.
+func (b *bpf) nativeCall(arch uint32, x32 bool) {
+	b.ld(offArch)
+	b.jeq(arch, "", "enosys")
+	b.ld(offNr)
+	if x32 {
+		b.jge(0x40000000, "enosys", "")
+	}
+}
 
 func (b *bpf) ld(off uint32) {
 	b.emit(unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})

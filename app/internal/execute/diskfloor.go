@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -263,4 +264,68 @@ func stoppedAtFloor(ctx context.Context, dropped bool) error {
 		return fmt.Errorf("stopped (what it wrote until then is where it wrote it): %w", err)
 	}
 	return nil
+}
+
+// landingFits returns a floorError when landing changes (the review of an
+// unasked action's layers) would take the file system of a root below its
+// floor. The watch sees only the layers fill while the action runs; where
+// they lie on another disk than the roots, what lands is written there
+// only now, and whole: a sparse file that takes no room in the layer is
+// written out in full. A new version is counted at its size unless it is
+// renamed out of its layer (the same file system, one link), which takes
+// no more room.
+func landingFits(changes []sandbox.Change) error {
+	need := map[uint64]uint64{}
+	where := map[uint64]string{}
+	for _, c := range changes {
+		if c.Kind == sandbox.Removed || c.Upper == "" {
+			continue
+		}
+		var up unix.Stat_t
+		if unix.Lstat(c.Upper, &up) != nil || up.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		dir, ok := existingFolder(filepath.Dir(c.Path))
+		if !ok {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) != nil {
+			continue
+		}
+		dev := uint64(st.Dev)
+		if dev == uint64(up.Dev) && up.Nlink == 1 {
+			continue
+		}
+		need[dev] += uint64(up.Size)
+		if _, ok := where[dev]; !ok {
+			where[dev] = dir
+		}
+	}
+	for dev, n := range need {
+		s, err := space(where[dev])
+		if err != nil {
+			continue
+		}
+		floor := reserveOf(s.size, s.free)
+		if n > s.free || s.free-n < floor {
+			return &floorError{fmt.Sprintf("landing what it wrote would take the free space on the disk of %s from %s to %s, below the %s an action that runs unasked must leave",
+				where[dev], bytesText(s.free), bytesText(s.free-min(n, s.free)), bytesText(floor))}
+		}
+	}
+	return nil
+}
+
+// existingFolder returns p or the nearest folder above it that exists.
+func existingFolder(p string) (string, bool) {
+	for {
+		if fi, err := os.Stat(p); err == nil {
+			return p, fi.IsDir()
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return "", false
+		}
+		p = up
+	}
 }

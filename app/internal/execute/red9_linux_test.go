@@ -26,12 +26,18 @@ func smallDiskRig(t *testing.T, opts string) (r *redRig, disk string) {
 		t.Skipf("cannot mount a small file system for the test: %v", err)
 	}
 	t.Cleanup(func() { unix.Unmount(disk, unix.MNT_DETACH) })
+	return rigOnDisk(t, disk), disk
+}
+
+// rigOnDisk is smallDiskRig on disk, a file system the test mounted.
+func rigOnDisk(t *testing.T, disk string) *redRig {
+	t.Helper()
 	tmp := filepath.Join(disk, "tmp")
 	if err := os.Mkdir(tmp, 0o1777); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", tmp) // the action's temporary folder is made there
-	r = newRedRig(t, []string{"~/Documents"}, nil)
+	r := newRedRig(t, []string{"~/Documents"}, nil)
 	cfg, err := sanitize.NewConfig(r.home, []string{"~/Documents"})
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +54,7 @@ func smallDiskRig(t *testing.T, opts string) (r *redRig, disk string) {
 		t.Skipf("the sandbox cannot run here: %v", err)
 	}
 	r.ex = &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(filepath.Join(r.home, ".local", "share")), Sandbox: box}
-	return r, disk
+	return r
 }
 
 // freeMiB returns the MiB free on the file system of path.

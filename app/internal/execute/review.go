@@ -72,6 +72,10 @@ func (e *Executor) review(ctx context.Context, layers []sandbox.Layer) (Result, 
 		}
 		return res, nil
 	}
+	if err := landingFits(changes); err != nil {
+		remove()
+		return res, fmt.Errorf("%w: stopped, and nothing it wrote was kept (your files are as they were): %w", ErrNotApplied, err)
+	}
 	applied, held, err := e.applyChanges(ctx, changes, label)
 	res.Changes = applied.Records
 	if len(applied.Pending) > 0 {

@@ -200,20 +200,20 @@ func enforced(abi int, ui bool) string {
 		s += "; seccomp (no local sockets, no MPTCP, TCP Fast Open or other socket families)"
 	}
 	s += "; actions that run unasked write to a copy-on-write view of the sandbox roots (overlayfs), reviewed before anything lands"
-	s += ", and run with bounded processes, memory, /dev/shm, file sizes and open files, at nice 19 and without setsid"
+	s += ", and run with bounded processes, memory, /dev/shm, file sizes and open files, at nice 19, without setsid or fallocate"
 	return s
 }
 
 // applyFilters installs the seccomp filters the action needs: for one
-// that runs unasked the one against setsid (yieldCPU), its network plan's
+// that runs unasked unaskedFilter (against setsid and fallocate), its network plan's
 // and, unless the UI is granted, the one against local sockets. A warm
 // launcher that installed both while it waited (WaitFilteredFlag) runs
 // only an action that needs both: one that needs fewer fails here, as the
 // filters cannot be taken off (the gate hands such a launcher none).
 func applyFilters(p Profile, plan NetPlan) error {
 	if p.Unasked {
-		if err := installFilter(setsidFilter); err != nil {
-			return fmt.Errorf("applying the setsid filter: %w", err)
+		if err := installFilter(unaskedFilter); err != nil {
+			return fmt.Errorf("applying the filter of an action that runs unasked: %w", err)
 		}
 	}
 	if filteredAhead {
@@ -244,7 +244,7 @@ func applyFilters(p Profile, plan NetPlan) error {
 // its own took as much CPU as a normal loop), and 4,000 spinning
 // processes that do would leave the popup, the kill switch and the
 // person's apps one part in 4,000. So setsid is refused (EPERM, as for a
-// process that leads a group; applyFilters installs setsidFilter once
+// process that leads a group; applyFilters installs unaskedFilter once
 // Landlock has set no_new_privs), and every process of the action runs at
 // nice 19, which it cannot undo (RLIMIT_NICE 0; it holds no capability),
 // for kernels that share the CPU among processes alone. Its session's

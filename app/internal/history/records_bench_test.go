@@ -52,23 +52,7 @@ func BenchmarkActionRecords(b *testing.B) {
 func BenchmarkActionRecords8(b *testing.B) {
 	s, _, _ := open(b)
 	ctx := context.Background()
-	const writers = 8
-	var next atomic.Int64
-	b.ResetTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range writers {
-		wg.Go(func() {
-			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-				if err := actionRecords(ctx, s, fmt.Sprint("r", i)); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "actions/s")
+	eightWriters(b, func(id string) error { return actionRecords(ctx, s, id) })
 }
 
 // BenchmarkQueuedRecords8 is BenchmarkActionRecords8 with the request and
@@ -79,6 +63,20 @@ func BenchmarkActionRecords8(b *testing.B) {
 func BenchmarkQueuedRecords8(b *testing.B) {
 	s, _, _ := open(b)
 	ctx := context.Background()
+	eightWriters(b, func(id string) error {
+		req := s.QueueRequest(ctx, history.Request{ID: id, Client: "bench", Kind: "plan",
+			Text: `MOVE_FILE "~/Desktop/Q3 report (final).pdf" "~/Documents/Reports/2025/Q3 report.pdf"`})
+		dec := s.QueueDecision(ctx, autoDecision(id, 0))
+		if err := errors.Join(req.Wait(ctx), dec.Wait(ctx)); err != nil {
+			return err
+		}
+		return s.AddOutcome(ctx, okOutcome(id, 0))
+	})
+}
+
+// eightWriters runs record for b.N actions (ids r1, r2 …) from 8
+// goroutines at once and reports the actions recorded per second.
+func eightWriters(b *testing.B, record func(id string) error) {
 	const writers = 8
 	var next atomic.Int64
 	b.ResetTimer()
@@ -87,15 +85,7 @@ func BenchmarkQueuedRecords8(b *testing.B) {
 	for range writers {
 		wg.Go(func() {
 			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-				id := fmt.Sprint("r", i)
-				req := s.QueueRequest(ctx, history.Request{ID: id, Client: "bench", Kind: "plan",
-					Text: `MOVE_FILE "~/Desktop/Q3 report (final).pdf" "~/Documents/Reports/2025/Q3 report.pdf"`})
-				dec := s.QueueDecision(ctx, autoDecision(id, 0))
-				if err := errors.Join(req.Wait(ctx), dec.Wait(ctx)); err != nil {
-					b.Error(err)
-					return
-				}
-				if err := s.AddOutcome(ctx, okOutcome(id, 0)); err != nil {
+				if err := record(fmt.Sprint("r", i)); err != nil {
 					b.Error(err)
 					return
 				}

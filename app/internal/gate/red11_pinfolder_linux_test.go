@@ -76,15 +76,7 @@ func TestRed11PackagePutBesidePinnedModule(t *testing.T) {
 // watch and says whether it planted.
 func plantAtRead(t *testing.T, target string, n int, plant, evil string) func() bool {
 	t.Helper()
-	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := unix.InotifyAddWatch(fd, target, unix.IN_CLOSE_NOWRITE); err != nil {
-		unix.Close(fd)
-		t.Fatal(err)
-	}
-	f := os.NewFile(uintptr(fd), "inotify")
+	f := watchReads(t, target)
 	done := make(chan bool, 1)
 	go func() {
 		buf := make([]byte, 64*unix.SizeofInotifyEvent)

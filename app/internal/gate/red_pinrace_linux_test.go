@@ -93,7 +93,9 @@ type swapper struct {
 	done          chan struct{}
 }
 
-func startSwapper(t *testing.T, target, evil, started string, n int, renames bool) *swapper {
+// watchReads returns an inotify descriptor (non-blocking) that tells each
+// close of target after a read.
+func watchReads(t *testing.T, target string) *os.File {
 	t.Helper()
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
@@ -103,7 +105,12 @@ func startSwapper(t *testing.T, target, evil, started string, n int, renames boo
 		unix.Close(fd)
 		t.Fatal(err)
 	}
-	s := &swapper{f: os.NewFile(uintptr(fd), "inotify"), target: target, evil: evil, started: started, n: n, renames: renames, done: make(chan struct{})}
+	return os.NewFile(uintptr(fd), "inotify")
+}
+
+func startSwapper(t *testing.T, target, evil, started string, n int, renames bool) *swapper {
+	t.Helper()
+	s := &swapper{f: watchReads(t, target), target: target, evil: evil, started: started, n: n, renames: renames, done: make(chan struct{})}
 	go s.run()
 	t.Cleanup(s.stop)
 	return s

@@ -16,7 +16,23 @@ type checkKey struct{}
 // files the grant pinned must still hold what the person approved when the
 // action starts, not only when it was decided (nothing else the executor
 // runs can change them between the check and the start).
+//
+// A check already in ctx stays: it runs first, and check only when it
+// passed, so a later layer (an allow rule's pins, a second rating) adds to
+// the checks of the earlier ones (a grant's) and never replaces them.
 func WithCheck(ctx context.Context, check func() error) context.Context {
+	if check == nil {
+		return ctx
+	}
+	if before, ok := ctx.Value(checkKey{}).(func() error); ok && before != nil {
+		after := check
+		check = func() error {
+			if err := before(); err != nil {
+				return err
+			}
+			return after()
+		}
+	}
 	return context.WithValue(ctx, checkKey{}, check)
 }
 

@@ -69,3 +69,39 @@ func TestCheckRunsInTheTurn(t *testing.T) {
 		t.Fatalf("Check without a check: %v", err)
 	}
 }
+
+// TestChecksAddUp: a check attached over another runs after it, and only
+// when it passed; neither a later check nor a nil one replaces an earlier
+// one (a grant's pins stay checked under an allow rule's).
+func TestChecksAddUp(t *testing.T) {
+	var order []string
+	errFirst := errors.New("the grant no longer holds")
+	first := func() error { order = append(order, "first"); return errFirst }
+	second := func() error { order = append(order, "second"); return nil }
+
+	ctx := execute.WithCheck(execute.WithCheck(context.Background(), first), second)
+	if err := execute.Check(ctx); !errors.Is(err, errFirst) {
+		t.Fatalf("Check = %v, want the first check's error", err)
+	}
+	if len(order) != 1 || order[0] != "first" {
+		t.Fatalf("ran %v, want only the first (it failed)", order)
+	}
+
+	order = nil
+	pass := func() error { order = append(order, "first"); return nil }
+	errSecond := errors.New("rated higher")
+	ctx = execute.WithCheck(execute.WithCheck(context.Background(), pass), func() error {
+		order = append(order, "second")
+		return errSecond
+	})
+	if err := execute.Check(ctx); !errors.Is(err, errSecond) {
+		t.Fatalf("Check = %v, want the second check's error", err)
+	}
+	if len(order) != 2 || order[0] != "first" || order[1] != "second" {
+		t.Fatalf("ran %v, want first then second", order)
+	}
+
+	if err := execute.Check(execute.WithCheck(execute.WithCheck(context.Background(), first), nil)); !errors.Is(err, errFirst) {
+		t.Fatalf("a nil check over another: Check = %v, want the earlier check kept", err)
+	}
+}

@@ -25,15 +25,12 @@ import (
 // between its decision and its start.
 var errRatedHigher = errors.New("rated higher when its turn came than when it was decided")
 
-// withStillRated returns ctx carrying, besides the check ctx already
+// withStillRated returns ctx carrying, after the checks ctx already
 // carries (a grant's or an allow rule's pins), one that rates st again and
 // refuses it when its level rose.
 func withStillRated(ctx context.Context, st step) context.Context {
-	before, reassess, decided := execute.Check, st.reassess, st.verdict.Level
+	reassess, decided := st.reassess, st.verdict.Level
 	return execute.WithCheck(ctx, func() error {
-		if err := before(ctx); err != nil {
-			return err
-		}
 		v, err := reassess(ctx)
 		if ctx.Err() != nil {
 			return context.Cause(ctx) // the kill switch, or the client gone: not a verdict

@@ -910,11 +910,8 @@ func (sub *submission) execute(ctx context.Context) (Report, error) {
 			if ar.Approval == approval.Approved.String() && st.shown != nil {
 				// What the person approved is what the popup showed: the
 				// files it runs must not have changed since.
-				outer, pins := runCtx, st.shown
+				pins := st.shown
 				runCtx = execute.WithCheck(runCtx, func() error {
-					if err := execute.Check(outer); err != nil {
-						return err
-					}
 					return policy.CheckPins(pins, "the approval popup showed it")
 				})
 			}

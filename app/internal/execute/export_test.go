@@ -1,6 +1,9 @@
 package execute
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
 // EscapeTrashPath is escapeTrashPath, for the tests.
 var EscapeTrashPath = escapeTrashPath
@@ -46,4 +49,12 @@ func SetMemoryReserve(f func(total, availableAtStart uint64) uint64) (restore fu
 	old := memoryReserveOf
 	memoryReserveOf = f
 	return func() { memoryReserveOf = old }
+}
+
+// SetUnaskedTime replaces the time limit of an action that runs unasked
+// (timelimit.go) until the returned function restores it.
+func SetUnaskedTime(d time.Duration) (restore func()) {
+	old := unaskedTime
+	unaskedTime = d
+	return func() { unaskedTime = old }
 }

@@ -99,7 +99,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 		rctx, stop := ctx, func() {}
 		if unasked {
-			rctx, stop = watchRoom(ctx, e.disks(nil))
+			rctx, stop = bounded(ctx, e.disks(nil))
 		}
 		out, err = run(rctx, src, argv, confine)
 		stop()
@@ -132,7 +132,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 		rctx, stop := ctx, func() {}
 		if unasked {
-			rctx, stop = watchRoom(ctx, e.disks(layers))
+			rctx, stop = bounded(ctx, e.disks(layers))
 		}
 		var stderr string
 		out, stderr, err = RunArgv(rctx, c)

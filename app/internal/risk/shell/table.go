@@ -422,6 +422,7 @@ var commands = map[string]row{
 	"gtar": custom(tarCommand), "zip": {run: zipCommand, opts: &opts{short: zipShort, valued: "bnPtxiIsOZYbU", long: zipLong}}, "unzip": {run: unzipCommand, opts: &opts{short: "ZlvtTzfuopcaqnjCKLMVXDsb", valued: "dxP", long: "-hh --help"}},
 	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
 	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
+	"pdfinfo": pdfinfoRow, "pdftotext": pdftotextRow, "exiftool": {run: exiftoolCommand, opts: &opts{free: true}},
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
 	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": {run: gpgCommand, opts: gpgModel},
 	"openssl": custom(opensslCommand), "security": custom(securityCommand),

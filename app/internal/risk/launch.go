@@ -43,9 +43,28 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 	}
 	h, err := resolveFile(env, p.Resolved, app)
 	if err != nil {
-		// The executor resolves it again right before the launch and
-		// refuses anything above this level: only a viewer could open it.
-		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); it opens only if the one found at launch only displays files", short, err)
+		// The executor resolves the handler right before the launch, rates
+		// it and the file as they are then, and refuses anything above the
+		// level assessed here (launchFile), so only a viewer can open it:
+		// rated as a viewer given this file. An app it names that is not
+		// a viewer by its name stays unknown (a terminal, a runner).
+		if app != "" {
+			if kind, why := facts.Classify(facts.NamedHandler(app, false), in); kind != facts.HandlerViewer {
+				e := effect.Of(effect.Unknown) // as before it is found: an app of that name may be anything
+				if kind == facts.HandlerRunner {
+					e, why = facts.LaunchEffect(short, kind, why, &f)
+				}
+				v.Found(e, "dsl.launch-unresolved", Span{}, "OPEN: %s is not found here (%v) and not known by its name to only display files: %s", app, err, why)
+				return
+			}
+		}
+		e, why := facts.LaunchEffect(short, facts.HandlerViewer, "even a viewer would be given it", &f)
+		if e.Level() <= effect.Of(effect.Launch).Level() {
+			why = "it opens only if the one found at launch only displays files"
+		} else {
+			why = "it opens only if the one found at launch only displays files; " + why
+		}
+		v.Found(e, "dsl.launch-unresolved", Span{}, "OPEN: which program would open %s is not known here (%v); %s", short, err, why)
 		return
 	}
 	kind, why := facts.Classify(h, in)
@@ -65,18 +84,25 @@ func dslLaunchURL(v *Verdict, env *Env, u, scheme, path string) {
 		dslLaunchFile(v, env, path, "", nil)
 		return
 	}
+	web := scheme == "http" || scheme == "https"
 	if env == nil || env.Launch == nil {
-		if scheme == "http" || scheme == "https" {
-			v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
+		if web {
+			// As for a file: the executor rates the handler found at
+			// launch, and starts only a browser (launchURL).
+			v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN URL: which program would open it is not known here; it opens only if the one found at launch is a browser")
 		}
 		return
 	}
 	h, err := env.Launch.URLHandler(u)
 	if err != nil {
+		if web {
+			v.Found(effect.Of(effect.Launch), "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known here to open %s: URLs (%v); it opens only if the one found at launch is a browser", scheme, err)
+			return
+		}
 		v.Found(effect.Of(effect.Unknown), "dsl.launch-unresolved", Span{}, "OPEN URL: no app is known to open %s: URLs (%v)", scheme, err)
 		return
 	}
-	if scheme == "http" || scheme == "https" {
+	if web {
 		kind, why := facts.Classify(h, facts.InputWeb)
 		e, why := facts.LaunchEffect(u, kind, why, nil)
 		v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN URL: opens in %s: %s", handlerName(h), why)

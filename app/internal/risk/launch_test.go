@@ -1,6 +1,7 @@
 package risk_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,53 @@ func TestDSLLaunches(t *testing.T) {
 			}
 			env.Launch = launchTo(tc.handler)
 			v := risk.DSL(strings.ReplaceAll(tc.plan, "/HOME", home), env)
+			if v.Level != tc.want {
+				t.Errorf("%s: %v, want %v\n%v", tc.plan, v.Level, tc.want, v.Reasons)
+			}
+		})
+	}
+}
+
+// launchNowhere resolves nothing, as a machine without the app or a
+// desktop's associations.
+type launchNowhere struct{}
+
+func (launchNowhere) FileHandler(string, string) (facts.Handler, error) {
+	return facts.Handler{}, errors.New("no application opens it")
+}
+func (launchNowhere) URLHandler(string) (facts.Handler, error) {
+	return facts.Handler{}, errors.New("no application opens it")
+}
+
+// TestDSLLaunchesUnresolved: where no handler is found at assessment, the
+// executor resolves one right before the launch and refuses it above the
+// level assessed (launchFile), so only a viewer can open it: the launch is
+// rated as a viewer given the file — by the file still (a runnable type,
+// what the plan wrote), and by an app it names that is a runner by name.
+func TestDSLLaunchesUnresolved(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		plan string
+		want level.Level
+	}{
+		{"an inert file", `OPEN_FILE "~/Documents/report.txt"`, level.Caution},
+		{"a file nobody wrote yet", `OPEN_FILE "~/Documents/later.pdf"`, level.Caution},
+		{"a web page", `OPEN_URL "https://example.com/"`, level.Caution},
+		{"a named viewer", `OPEN_FILE "~/Documents/report.txt" "TextEdit"`, level.Caution},
+		{"an executable file", `OPEN_FILE "~/Documents/tool"`, level.Dangerous},
+		{"a runnable type", `OPEN_FILE "~/Documents/later.command"`, level.Dangerous},
+		{"what the plan wrote is a script", "WRITE_FILE \"~/Documents/new.txt\" \"#!/bin/sh\"\nOPEN_FILE \"~/Documents/new.txt\"", level.Dangerous},
+		{"a terminal by name", `OPEN_FILE "~/Documents/report.txt" "Terminal"`, level.Destructive},
+		{"an app not known by name", `OPEN_FILE "~/Documents/report.txt" "Notes Helper"`, level.Dangerous},
+		{"another scheme", `OPEN_URL "x-man-page://ls"`, level.Dangerous},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := fixtureEnv(t)
+			if err := os.WriteFile(filepath.Join(env.Paths.Home, "Documents", "tool"), []byte("hello"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env.Launch = launchNowhere{}
+			v := risk.DSL(tc.plan, env)
 			if v.Level != tc.want {
 				t.Errorf("%s: %v, want %v\n%v", tc.plan, v.Level, tc.want, v.Reasons)
 			}

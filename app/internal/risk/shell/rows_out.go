@@ -89,7 +89,14 @@ func imageMagick(r row) row {
 			if cmd, ok := imagePipe(w); ok {
 				c.add(effect.Of(effect.Run), "image-pipe", "%s %s: runs the command to read or write the image", c.name, rate.Display(w.s))
 				c.nestedText(cmd, c.name+" |")
+				continue
 			}
+			c.imageCoder(w)
+		}
+		if ops := c.operands(); c.name != "identify" && len(ops) > 1 && strings.Contains(ops[len(ops)-1].s, "%[") {
+			// convert a.png -set filename:f ~/.zshrc '%[filename:f]'
+			out := ops[len(ops)-1]
+			c.add(effect.Of(effect.Overwrite, effect.Computed).On(out.s), "image-computed-name", "%s %s: the file it writes is named from the image's own attributes, chosen at run time", c.name, rate.Display(out.s))
 		}
 		if run != nil {
 			run(c)
@@ -114,6 +121,52 @@ func imagePipe(w word) (string, bool) {
 		return "", false
 	}
 	return s[1:], true
+}
+
+// imageMagickOpts is the option model of ImageMagick's programs: its
+// options are image operators and settings (-resize 50%, -quality 80,
+// -format '%w'), taken as data, but for those that write a file, load
+// code or reach the network. What they name as files is rated by
+// imageCoder and by the row's outputs.
+var imageMagickOpts = &opts{free: true, effects: map[string]optEffect{
+	"-write":            optFx(effect.Overwrite, "writes the image to a file as well"),
+	"+write":            optFx(effect.Overwrite, "writes the image to a file as well"),
+	"-process":          optFx(effect.LoadCode, "runs an image filter module, code loaded by its name"),
+	"-script":           optFx(effect.RunUnseen, "runs a script of ImageMagick commands from a file"),
+	"-distribute-cache": optFx(effect.Connect, "serves its pixel cache to other machines"),
+	"-log":              optFx(effect.Overwrite, "writes its event log where the format says"),
+}}
+
+// imageCoder rates an ImageMagick file name by the coder its prefix names
+// (the format before ":", any case) where the coder does more than read or
+// write that file: ephemeral: deletes the file once it has read it (unlink,
+// not the Trash); msl: runs a Magick Scripting Language file, which reads
+// and writes images wherever it says; text:, label:@ and caption:@ read a
+// file as text to draw it, and a name starting with @ is a file listing
+// more names: each is a read of that file.
+func (c *call) imageCoder(w word) {
+	if w.hole && strings.HasPrefix(w.s, rate.HoleMark) {
+		return
+	}
+	s := w.s
+	coder, rest := "", s
+	if i := strings.IndexByte(s, ':'); i > 1 && strings.IndexFunc(s[:i], func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+	}) < 0 {
+		coder, rest = strings.ToLower(s[:i]), s[i+1:]
+	}
+	file := word{s: rest, hole: w.hole, glob: w.glob, span: w.span}
+	switch {
+	case coder == "ephemeral":
+		c.add(effect.Of(effect.Remove).On(rest), "image-ephemeral", "%s %s: deletes the file once it has read it, not to the Trash", c.name, rate.Display(s))
+	case coder == "msl":
+		c.add(effect.Of(effect.RunUnseen), "image-script", "%s %s: runs a Magick Scripting Language file, which reads and writes images wherever it says", c.name, rate.Display(s))
+	case coder == "text" && rest != "":
+		c.a.read(file, c.span)
+	case (coder == "label" || coder == "caption" || coder == "") && strings.HasPrefix(rest, "@") && len(rest) > 1:
+		file.s = rest[1:]
+		c.a.read(file, c.span)
+	}
 }
 
 // loadsProvider is r for a program whose options opts name a shared

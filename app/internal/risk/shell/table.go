@@ -295,7 +295,7 @@ var commands = map[string]row{
 		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}}, "-D", "-w"),
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
-	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(does(effect.Of(effect.Create), "converts images"), outSpec{last: true})),
+	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
@@ -422,6 +422,7 @@ var commands = map[string]row{
 	"gtar": custom(tarCommand), "zip": {run: zipCommand, opts: &opts{short: zipShort, valued: "bnPtxiIsOZYbU", long: zipLong}}, "unzip": {run: unzipCommand, opts: &opts{short: "ZlvtTzfuopcaqnjCKLMVXDsb", valued: "dxP", long: "-hh --help"}},
 	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
 	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
+	"identify": imageMagick(outputs(row{opts: imageMagickOpts}, outSpec{opts: []string{"-write", "+write"}})),
 	"pdfinfo": pdfinfoRow, "pdftotext": pdftotextRow, "exiftool": {run: exiftoolCommand, opts: &opts{free: true}},
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
 	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": {run: gpgCommand, opts: gpgModel},

@@ -111,3 +111,26 @@ func exiftoolWrites(name string) bool {
 	return inList(name, "o", "out", "w", "textout", "w+", "tagsfromfile", "overwrite_original",
 		"overwrite_original_in_place", "delete_original", "restore_original", "geotag", "geosync", "geotime")
 }
+
+// magick is ImageMagick 7's one program: `magick identify …` is identify
+// (and so for its other tools, each rated as that program, unknown where
+// the table has no row), and `magick in.png … out.jpg` is convert.
+func magickCommand(c *call) {
+	if len(c.args) > 0 && !c.args[0].hole && !c.args[0].glob {
+		tool := strings.ToLower(c.args[0].s)
+		if inList(tool, "identify", "convert", "mogrify", "composite", "montage", "compare", "stream", "import",
+			"display", "animate", "conjure", "magick-script") {
+			sub := *c
+			sub.name, sub.args, sub.ops = tool, c.args[1:], nil
+			if r, ok := rows.row(tool); ok {
+				r.rate(&sub)
+				return
+			}
+			c.add(effect.Of(effect.Unknown), "magick", "magick %s: a tool Airlock does not model; cannot tell what it does", rate.Display(c.args[0].s))
+			return
+		}
+	}
+	if r, ok := rows.row("convert"); ok {
+		r.rate(c)
+	}
+}

@@ -423,7 +423,7 @@ var commands = map[string]row{
 	"chflags": {run: chflagsCommand, opts: model("fhvxRHLP", "")}, "xattr": custom(xattrCommand), "plutil": {run: plutilCommand, opts: &opts{short: "hs", valued: "eor", long: plutilLong}},
 	"plistbuddy": {run: plistBuddyCommand, opts: &opts{short: "xh", valued: "c"}}, "defaults": custom(defaultsCommand), "sips": {run: sipsCommand, opts: &opts{free: true}},
 	"identify": imageMagick(outputs(row{opts: imageMagickOpts}, outSpec{opts: []string{"-write", "+write"}})),
-	"pdfinfo": pdfinfoRow, "pdftotext": pdftotextRow, "exiftool": {run: exiftoolCommand, opts: &opts{free: true}},
+	"magick":   {run: magickCommand, opts: imageMagickOpts}, "pdfinfo": pdfinfoRow, "pdftotext": pdftotextRow, "exiftool": {run: exiftoolCommand, opts: &opts{free: true}},
 	"hdiutil": {run: hdiutilCommand, opts: &opts{long: hdiutilWords}}, "pkgutil": {run: pkgutilCommand, opts: &opts{short: "fv", valued: "", long: pkgutilLong}}, "codesign": {run: codesignCommand, opts: &opts{short: "dfhqvVx", valued: "sairoPDRe", long: codesignLong}},
 	"mdutil": {run: mdutilCommand, opts: model("adEipsvXLt", "")}, "man": {run: manCommand, opts: &opts{short: "acdfhkKtwWS", valued: "CMmPpSsHT", long: "--path --where --all --apropos --whatis --help --version --manpath= --sections= --pager= --html --html= --local-file"}}, "gpg": {run: gpgCommand, opts: gpgModel},
 	"openssl": custom(opensslCommand), "security": custom(securityCommand),

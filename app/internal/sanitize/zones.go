@@ -300,6 +300,16 @@ var persistenceZone = []entry{
 	{"**/.cargo/config", "Cargo's settings (rustc-wrapper and runners run at every build, an editor's included)"},
 	{"**/.nvim.lua", "a project editor start-up file (Neovim reads it with exrc set)"},
 	{"**/.nvimrc", "a project editor start-up file (Neovim reads it with exrc set)"},
+	// The command search path's own folders: a program put there runs
+	// whenever the person types its name, and one named like a command
+	// (ls, git, python3) runs instead of it.
+	{"~/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"~/.local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/usr/local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/usr/local/sbin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/homebrew/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/homebrew/sbin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
 	{"~/.local/share/applications", "a desktop-entry folder (its entries are the menu's and file handlers' commands)"},
 	{"~/.local/share/systemd/user", "a systemd user-unit folder"},
 	{"~/.config/environment.d", "the session's environment (PATH and preloads for every program)"},

@@ -1337,6 +1337,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	// Printing nothing (or only blanks) over a file empties it.
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
+	a.readsOwnOutput(name, ops, s.Redirs, rws)
 	a.recordWrites(s.Redirs, rws, text, known)
 	if len(words) > 0 {
 		a.callOps(words, a.span(ce), pc, name, args, ops)

@@ -370,6 +370,33 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 	}
 }
 
+// readsOwnOutput rates a command whose > redirection names a file it
+// reads, by < or as an operand: tr -d x < f > f, sort f > f. The shell
+// empties the file before the command starts, so what it held is lost
+// whatever the command prints.
+func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect, rws [][]word) {
+	var ins []word
+	for i, r := range rs {
+		if r.Op == syntax.RdrIn && len(rws[i]) == 1 {
+			ins = append(ins, rws[i][0])
+		}
+	}
+	if !noPathRead[name] && !shells[name] {
+		ins = append(ins, ops...)
+	}
+	if len(ins) == 0 {
+		return
+	}
+	for i, r := range rs {
+		if r.Op != syntax.RdrOut && r.Op != syntax.ClbOut && r.Op != syntax.RdrAll || len(rws[i]) != 1 || isDevice(rws[i][0].s) {
+			continue
+		}
+		for _, in := range ins {
+			a.ontoInput(in, rws[i][0], a.span(r), rate.Display(name)+" (through >)")
+		}
+	}
+}
+
 func isDevice(s string) bool {
 	switch s {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-":

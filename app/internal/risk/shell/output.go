@@ -21,11 +21,13 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	feed := pc
 	feed.inPipe = true
 	cwd := a.cwd
+	ins := a.pipeIns
+	a.pipeIns = make([]word, 0, 4)
 	for _, s := range stages {
 		out := a.stmt(s, feed)
 		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf}
 	}
-	a.cwd = cwd
+	a.cwd, a.pipeIns = cwd, ins
 }
 
 // appendStages appends the stages of the pipeline s to stages: s itself
@@ -374,7 +376,7 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 // reads, by < or as an operand: tr -d x < f > f, sort f > f. The shell
 // empties the file before the command starts, so what it held is lost
 // whatever the command prints.
-func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect, rws [][]word) {
+func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect, rws [][]word, pc pipeCtx) {
 	var ins []word
 	for i, r := range rs {
 		if r.Op == syntax.RdrIn && len(rws[i]) == 1 {
@@ -383,6 +385,14 @@ func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect,
 	}
 	if !noPathRead[name] && !shells[name] {
 		ins = append(ins, ops...)
+	}
+	if pc.inPipe && a.pipeIns != nil {
+		// A stage of a pipeline: the stages run at once, so a file an
+		// earlier one reads is emptied by a later one's > before, or
+		// while, it is read.
+		own := len(ins)
+		ins = append(ins, a.pipeIns...)
+		a.pipeIns = append(a.pipeIns, ins[:own]...)
 	}
 	if len(ins) == 0 {
 		return

@@ -458,10 +458,11 @@ func (c *call) plantsInto(ops, targets []word) {
 	}
 	dir := targets[0]
 	sources := ops[:len(ops)-1]
+	named := false // -t names the folder: it is one, whatever the disk says
 	if hasShort(c.args, 't') && c.name != "ditto" {
-		dir, sources = ops[0], ops[1:]
+		dir, sources, named = ops[0], ops[1:], true
 	}
-	if dir.hole || !strings.HasSuffix(dir.s, "/") && len(sources) < 2 && c.a.presence(dir) != rate.PresentFolder {
+	if dir.hole || !named && !strings.HasSuffix(dir.s, "/") && len(sources) < 2 && c.a.presence(dir) != rate.PresentFolder {
 		return
 	}
 	for _, s := range sources {

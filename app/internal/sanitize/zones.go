@@ -302,8 +302,9 @@ var persistenceZone = []entry{
 	{"**/.nvimrc", "a project editor start-up file (Neovim reads it with exrc set)"},
 	// The command search path's own folders: a program put there runs
 	// whenever the person types its name, and one named like a command
-	// (ls, git, python3) runs instead of it.
-	{"~/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	// (ls, git, python3) runs instead of it. ~/bin is not here: Seatbelt
+	// matches a home's entry in any folder, and bin/ is a build's output
+	// in many projects (the shell analyzer rates ~/bin itself).
 	{"~/.local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
 	{"/usr/local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
 	{"/usr/local/sbin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},

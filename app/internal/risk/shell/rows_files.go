@@ -474,7 +474,7 @@ func (c *call) plantsInto(ops, targets []word) {
 		if c.name == "ditto" {
 			into = dir // ditto src dir: src's contents land in dir
 		}
-		if z := c.a.zone(into); z.Persist != "" || z.Kind == rate.ZonePersistence || z.Kind == rate.ZoneCredential {
+		if z := c.a.zone(into); z.Persist != "" || z.Kind == rate.ZonePersistence || z.Kind == rate.ZoneCredential || homeBin(into.s) {
 			c.a.writeTarget(into, c.span, c.name+" writes to")
 		}
 	}

@@ -538,6 +538,34 @@ var persistenceZone = []entry{
 	{"~/.zcompdump*", "zsh's completion dump, sourced by compinit at every zsh start"},
 	{"**/*.zwc", "compiled zsh code, run instead of the file it is named after when it is newer"},
 	{"~/.config/fish/completions", "fish's completions, each run at its command's first completion"},
+	// The eighth round's finds: editors' and tools' whole configuration
+	// folders where only the one start-up file was listed, and plug-in and
+	// start-up folders whose every file runs at the tool's start (Vim's
+	// plugin/, IPython's startup/, an editor's extensions).
+	{"~/.vim", "Vim's runtime folder (plugin/, ftplugin/ and pack/*/start/ run at every start)"},
+	{"~/.config/nvim", "Neovim's configuration (init.lua, plugin/ and lua/ run at every start)"},
+	{"~/.local/share/nvim/site", "Neovim's packages folder (pack/*/start/ runs at every start)"},
+	{"~/.emacs.d", "Emacs's configuration folder (early-init.el, init.el and what they load)"},
+	{"~/.config/emacs", "Emacs's configuration folder (early-init.el, init.el and what they load)"},
+	{"~/.ipython", "IPython's profiles (startup/ and exec_lines run at every start)"},
+	{"~/.jupyter", "Jupyter's configuration files, Python run at every start"},
+	{"~/.vscode/extensions", "VS Code's extensions, whose code runs at every start"},
+	{"~/.vscode-insiders/extensions", "VS Code's extensions, whose code runs at every start"},
+	{"~/.cursor/extensions", "Cursor's extensions, whose code runs at every start"},
+	{"~/.windsurf/extensions", "Windsurf's extensions, whose code runs at every start"},
+	{"~/.vscode-oss/extensions", "VSCodium's extensions, whose code runs at every start"},
+	{"~/.config/Code/User", "VS Code's settings and tasks: the shells, interpreters and tasks it runs"},
+	{"~/.config/Cursor/User", "Cursor's settings and tasks: the shells, interpreters and tasks it runs"},
+	{"~/.config/ghostty", "Ghostty's settings: the command it starts in every window"},
+	{"~/Library/Application Support/com.mitchellh.ghostty", "Ghostty's settings: the command it starts in every window"},
+	{"~/.skhdrc", "skhd's hotkeys, each a shell command"},
+	{"~/.config/skhd", "skhd's hotkeys, each a shell command"},
+	{"~/.yabairc", "yabai's start-up script, run at every start"},
+	{"~/.config/yabai", "yabai's start-up script, run at every start"},
+	{"~/.screenrc", "screen's start-up file (its commands run at every start)"},
+	{"~/.p10k.zsh", "powerlevel10k's settings, sourced by the usual .zshrc"},
+	{"~/.config/zsh", "zsh's start-up files where ZDOTDIR points, as people usually set it"},
+	{"~/.config/ranger", "ranger's commands.py and rc.conf, run at every start"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

@@ -384,7 +384,12 @@ func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect,
 		}
 	}
 	if !noPathRead[name] && !shells[name] {
-		ins = append(ins, ops...)
+		for _, o := range ops {
+			// Only what is spelled as a path: seq 1 10 > 10 reads no file 10.
+			if o.hole || strings.ContainsAny(o.s, "/.~") {
+				ins = append(ins, o)
+			}
+		}
 	}
 	if pc.inPipe && a.pipeIns != nil {
 		// A stage of a pipeline: the stages run at once, so a file an

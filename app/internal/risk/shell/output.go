@@ -417,5 +417,8 @@ func isDevice(s string) bool {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-":
 		return true
 	}
-	return strings.HasPrefix(s, "&") || (s != "" && strings.Trim(s, "0123456789") == "")
+	// A word of digits is a file's name: > 10 and curl -o 10 write a file
+	// called 10 (a descriptor is duplicated only by >&10, a redirection of
+	// its own, DplOut).
+	return strings.HasPrefix(s, "&")
 }

@@ -300,6 +300,17 @@ var persistenceZone = []entry{
 	{"**/.cargo/config", "Cargo's settings (rustc-wrapper and runners run at every build, an editor's included)"},
 	{"**/.nvim.lua", "a project editor start-up file (Neovim reads it with exrc set)"},
 	{"**/.nvimrc", "a project editor start-up file (Neovim reads it with exrc set)"},
+	// The command search path's own folders: a program put there runs
+	// whenever the person types its name, and one named like a command
+	// (ls, git, python3) runs instead of it. ~/bin is not here: Seatbelt
+	// matches a home's entry in any folder, and bin/ is a build's output
+	// in many projects (the shell analyzer rates ~/bin itself).
+	{"~/.local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/usr/local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/usr/local/sbin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/homebrew/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/homebrew/sbin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
+	{"/opt/local/bin", "a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)"},
 	{"~/.local/share/applications", "a desktop-entry folder (its entries are the menu's and file handlers' commands)"},
 	{"~/.local/share/systemd/user", "a systemd user-unit folder"},
 	{"~/.config/environment.d", "the session's environment (PATH and preloads for every program)"},
@@ -527,6 +538,34 @@ var persistenceZone = []entry{
 	{"~/.zcompdump*", "zsh's completion dump, sourced by compinit at every zsh start"},
 	{"**/*.zwc", "compiled zsh code, run instead of the file it is named after when it is newer"},
 	{"~/.config/fish/completions", "fish's completions, each run at its command's first completion"},
+	// The eighth round's finds: editors' and tools' whole configuration
+	// folders where only the one start-up file was listed, and plug-in and
+	// start-up folders whose every file runs at the tool's start (Vim's
+	// plugin/, IPython's startup/, an editor's extensions).
+	{"~/.vim", "Vim's runtime folder (plugin/, ftplugin/ and pack/*/start/ run at every start)"},
+	{"~/.config/nvim", "Neovim's configuration (init.lua, plugin/ and lua/ run at every start)"},
+	{"~/.local/share/nvim/site", "Neovim's packages folder (pack/*/start/ runs at every start)"},
+	{"~/.emacs.d", "Emacs's configuration folder (early-init.el, init.el and what they load)"},
+	{"~/.config/emacs", "Emacs's configuration folder (early-init.el, init.el and what they load)"},
+	{"~/.ipython", "IPython's profiles (startup/ and exec_lines run at every start)"},
+	{"~/.jupyter", "Jupyter's configuration files, Python run at every start"},
+	{"~/.vscode/extensions", "VS Code's extensions, whose code runs at every start"},
+	{"~/.vscode-insiders/extensions", "VS Code's extensions, whose code runs at every start"},
+	{"~/.cursor/extensions", "Cursor's extensions, whose code runs at every start"},
+	{"~/.windsurf/extensions", "Windsurf's extensions, whose code runs at every start"},
+	{"~/.vscode-oss/extensions", "VSCodium's extensions, whose code runs at every start"},
+	{"~/.config/Code/User", "VS Code's settings and tasks: the shells, interpreters and tasks it runs"},
+	{"~/.config/Cursor/User", "Cursor's settings and tasks: the shells, interpreters and tasks it runs"},
+	{"~/.config/ghostty", "Ghostty's settings: the command it starts in every window"},
+	{"~/Library/Application Support/com.mitchellh.ghostty", "Ghostty's settings: the command it starts in every window"},
+	{"~/.skhdrc", "skhd's hotkeys, each a shell command"},
+	{"~/.config/skhd", "skhd's hotkeys, each a shell command"},
+	{"~/.yabairc", "yabai's start-up script, run at every start"},
+	{"~/.config/yabai", "yabai's start-up script, run at every start"},
+	{"~/.screenrc", "screen's start-up file (its commands run at every start)"},
+	{"~/.p10k.zsh", "powerlevel10k's settings, sourced by the usual .zshrc"},
+	{"~/.config/zsh", "zsh's start-up files where ZDOTDIR points, as people usually set it"},
+	{"~/.config/ranger", "ranger's commands.py and rc.conf, run at every start"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

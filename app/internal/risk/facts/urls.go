@@ -35,7 +35,6 @@ var Schemes = map[string]Scheme{
 	"raycast":                   {Does: effect.Of(effect.Egress), Why: "opens a link in raycast"},
 	"msteams":                   {Does: effect.Of(effect.Egress), Why: "opens a link in msteams"},
 	"discord":                   {Does: effect.Of(effect.Egress), Why: "opens a link in discord"},
-	"vscode":                    {Does: effect.Of(effect.Egress), Why: "opens a link in vscode"},
 	"itms-apps":                 {Does: effect.Of(effect.Egress), Why: "opens a link in itms-apps"},
 	"macappstore":               {Does: effect.Of(effect.Egress), Why: "opens a link in macappstore"},
 	"music":                     {Does: effect.Of(effect.Egress), Why: "opens a link in music"},
@@ -65,6 +64,8 @@ var Schemes = map[string]Scheme{
 	"ftp":                       {Does: effect.Of(effect.Connect), Why: "ftp: URL runs or connects to something"},
 	"sftp":                      {Does: effect.Of(effect.Connect), Why: "sftp: URL runs or connects to something"},
 	"telnet":                    {Does: effect.Of(effect.Connect), Why: "telnet: URL runs or connects to something"},
+	"vscode":                    {Does: effect.Of(effect.Unknown), Why: "vscode: URL hands over to the editor and its extensions, which clone, install and run what it names"},
+	"vscode-insiders":           {Does: effect.Of(effect.Unknown), Why: "vscode: URL hands over to the editor and its extensions, which clone, install and run what it names"},
 	"x-man-page":                {Does: effect.Of(effect.Launch, effect.Terminal), Why: "x-man-page: URL runs or connects to something"},
 }
 

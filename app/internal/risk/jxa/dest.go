@@ -1,8 +1,11 @@
 package jxa
 
 import (
+	"path"
 	"slices"
 	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Where an application's move or duplicate puts things: the to: of its
@@ -20,6 +23,35 @@ func (an *jsAn) destination(c jsCall) {
 	if p := finderChainPath(val); p != "" {
 		lit := jsToken{kind: jsString, start: val[0].start, end: val[len(val)-1].end, val: p}
 		an.pathArgs(jsCall{ok: true, args: [][]jsToken{{lit}}}, true, 0)
+	}
+	an.intoFolder(c, val)
+}
+
+// intoFolder checks what a Finder command puts into its destination
+// folder by the items' own names: duplicate(Path('/tmp/tasks.json'),
+// {to: Path('~/p/.vscode')}) writes ~/p/.vscode/tasks.json, which the
+// folder's name alone does not say runs code (cp and mv into a folder,
+// in the shell, are checked the same way).
+func (an *jsAn) intoFolder(c jsCall, val []jsToken) {
+	if len(c.args) == 0 || len(c.args[0]) == 0 {
+		return
+	}
+	dv, sv := an.evalExpr(val, 0), an.evalExpr(c.args[0], 0)
+	if !dv.lit || !sv.lit {
+		return
+	}
+	for _, d := range an.strs(dv) {
+		for _, s := range an.strs(sv) {
+			if strings.Contains(d, rate.HoleUnquoted) || strings.Contains(s, rate.HoleUnquoted) {
+				continue
+			}
+			base := path.Base(strings.TrimRight(strings.TrimPrefix(s, "file://"), "/"))
+			if base == "" || base == "." || base == "/" || base == ".." {
+				continue
+			}
+			lit := jsToken{kind: jsString, start: val[0].start, end: val[len(val)-1].end, val: strings.TrimRight(d, "/") + "/" + base}
+			an.pathArgs(jsCall{ok: true, args: [][]jsToken{{lit}}}, true, 0)
+		}
 	}
 }
 

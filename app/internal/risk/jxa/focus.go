@@ -59,6 +59,14 @@ func (an *jsAn) focuses(toks []jsToken) *jsFocus {
 			names = an.chainApps(toks, i-2)
 		case t.text == "frontmost" && i+2 < len(toks) && toks[i+1].text == "=" && toks[i+2].text != "=" && !jsFalsy(toks[i+2:i+3]):
 			names = an.processNames(toks, i-2)
+		case t.text == "perform" && i+1 < len(toks) && toks[i+1].text == "(" && raises(toks[jsChainStart(toks, i-2):i]):
+			// se.processes['Terminal'].windows[0].actions['AXRaise'].perform():
+			// the window, and its application, come to the front.
+			names = an.processNames(toks, i-2)
+		case (t.text == "activateWithOptions" || t.text == "activateFromApplicationOptions") && i+1 < len(toks) && toks[i+1].text == "(":
+			// NSRunningApplication's activate, on the application the chain
+			// named by bundle identifier or name.
+			names = chainStrings(toks[jsChainStart(toks, i-2):i])
 		default:
 			continue
 		}
@@ -108,4 +116,27 @@ func (an *jsAn) processNames(toks []jsToken, i int) []string {
 		return nil
 	}
 	return an.chainApps(toks, i)
+}
+
+// raises reports a chain of System Events' UI elements that ends in the
+// AXRaise action: performing it brings the window to the front.
+func raises(chain []jsToken) bool {
+	for _, x := range chain {
+		if x.kind == jsString && x.val == "AXRaise" || x.kind == jsIdent && x.text == "AXRaise" {
+			return true
+		}
+	}
+	return false
+}
+
+// chainStrings returns the string literals of a chain:
+// $.NSRunningApplication.runningApplicationsWithBundleIdentifier('com.apple.Terminal').
+func chainStrings(chain []jsToken) []string {
+	var out []string
+	for _, x := range chain {
+		if x.kind == jsString {
+			out = append(out, x.val)
+		}
+	}
+	return out
 }

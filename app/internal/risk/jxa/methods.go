@@ -410,6 +410,42 @@ func (an *jsAn) fileOp(u use) {
 	c := an.invocation(u.toks, u.r.i)
 	an.pathArgs(c, false, u.m.reads...)
 	an.pathArgs(c, true, u.m.writes...)
+	if replacesFile[u.r.name] {
+		an.replacesExisting(c, u.sp, u.r.name, u.m.writes...)
+	}
+}
+
+// replacesFile are the Foundation writes that put new contents in place of
+// a file that exists (NSFileManager's copy and move refuse one instead).
+var replacesFile = map[string]bool{
+	"writeToFileAtomicallyEncodingError": true, "writeToFileAtomically": true, "writeToFileOptionsError": true,
+	"writeToURLAtomicallyEncodingError": true, "writeToURLAtomically": true, "writeToURLOptionsError": true,
+	"createFileAtPathContentsAttributes": true,
+}
+
+// replacesExisting rates a write onto a file that exists on the disk now
+// as the shell rates > onto it: what the file held is lost, not moved to
+// the Trash (DESIGN.md: "> onto an existing file" is permanent removal).
+func (an *jsAn) replacesExisting(c jsCall, sp rate.Span, name string, which ...int) {
+	if an.env == nil {
+		return
+	}
+	for _, n := range which {
+		if n >= len(c.args) || len(c.args[n]) == 0 {
+			continue
+		}
+		v := an.evalExpr(c.args[n], 0)
+		if !v.lit {
+			continue
+		}
+		for _, p := range an.strs(v) {
+			p = strings.TrimPrefix(p, "file://")
+			if strings.Contains(p, rate.HoleUnquoted) || an.env.Presence(p) != rate.PresentFile {
+				continue
+			}
+			an.add(effect.Of(effect.Remove).On(p), "jxa.overwrite", sp, "WRITE: %s replaces %s, a file that exists; what it held is lost, not moved to the Trash", name, rate.Display(p))
+		}
+	}
 }
 
 // openForAccess: Standard Additions' open for access, writing when asked.

@@ -127,8 +127,21 @@ var methods = map[string]*method{
 	"stringWithContentsOfFile":              {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
 	"dataWithContentsOfFile":                {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
 	"contentsAtPath":                        {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
-	"dataWithContentsOfURL":                 {fx: effect.Of(effect.Fetch), does: []effect.Kind{effect.Read}, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
-	"stringWithContentsOfURLEncodingError":  {fx: effect.Of(effect.Fetch), does: []effect.Kind{effect.Read}, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
+	// The other ways Foundation reads a file whole, or opens it to read:
+	// a property list or JSON file read as a dictionary or array prints
+	// what it holds as surely as a string does.
+	"dictionaryWithContentsOfFile":              {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"arrayWithContentsOfFile":                   {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"initWithContentsOfFile":                    {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"initWithContentsOfFileEncodingError":       {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"stringWithContentsOfFileUsedEncodingError": {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"initWithContentsOfFileUsedEncodingError":   {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"dataWithContentsOfFileOptionsError":        {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"initWithContentsOfFileOptionsError":        {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"fileHandleForReadingAtPath":                {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"inputStreamWithFileAtPath":                 {fx: effect.Of(effect.ReadSecret), does: []effect.Kind{effect.Read}, rule: "secret.jxa.read", reads: []int{0}, rate: rFileRead},
+	"dataWithContentsOfURL":                     {fx: effect.Of(effect.Fetch), does: []effect.Kind{effect.Read}, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
+	"stringWithContentsOfURLEncodingError":      {fx: effect.Of(effect.Fetch), does: []effect.Kind{effect.Read}, rule: "egress.jxa.network", reads: []int{0}, rate: rFileRead},
 
 	// The network, mail and messages.
 	"dataTaskWithURL":     {fx: effect.Of(effect.Fetch), rule: "egress.jxa.network", text: "NETWORK: fetches from the network", rate: rAlways},

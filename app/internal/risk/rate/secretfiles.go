@@ -152,6 +152,19 @@ var secretFiles = []secretFile{
 	{"*-secret.yml", "a Kubernetes Secret manifest (its values only base64)"},
 	{"*_secret.yaml", "a Kubernetes Secret manifest (its values only base64)"},
 	{"*_secret.yml", "a Kubernetes Secret manifest (its values only base64)"},
+	// A pattern's "*" stands for at least one character, so the bare
+	// names a pattern was written around need rows of their own
+	// (service-account.json is what a console download is often renamed).
+	{"private.pem", "a private key (PEM)"},
+	{"key.pem", "a private key (PEM)"},
+	{"keypair.pem", "a private key (PEM: a cloud provider's key pair)"},
+	{"service-account.json", "a cloud service account's private key"},
+	{"wallet.dat", "a cryptocurrency wallet (Bitcoin Core's: its private keys)"},
+	{"recovery-codes.txt", "two-factor recovery codes (each signs in without the second factor)"},
+	{"*recovery-codes.txt", "two-factor recovery codes (each signs in without the second factor)"},
+	{"*recovery_codes.txt", "two-factor recovery codes (each signs in without the second factor)"},
+	{"backup-codes.txt", "two-factor backup codes (each signs in without the second factor)"},
+	{"backup-codes*.txt", "two-factor backup codes (each signs in without the second factor)"},
 }
 
 // notSecretFiles are names the table's patterns would match that are known

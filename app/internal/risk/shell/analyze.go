@@ -258,6 +258,7 @@ type shellAn struct {
 	files      map[string]string       // files this input writes: path → content (or a marker)
 	cwd        string                  // the working directory after a literal cd ("" unknown)
 	cwdLost    bool                    // a cd somewhere went where the analysis cannot follow
+	pipeIns    []word                  // in a pipeline: the files its earlier stages read (sort f | uniq > f empties f)
 	selfLookup bool                    // a command looked up Airlock's process (pgrep airlock)
 	dlDirs     []string                // folders a download was extracted into ("": the unknown working directory)
 	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
@@ -1337,6 +1338,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	// Printing nothing (or only blanks) over a file empties it.
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
+	a.readsOwnOutput(name, ops, s.Redirs, rws, pc)
 	a.recordWrites(s.Redirs, rws, text, known)
 	if len(words) > 0 {
 		a.callOps(words, a.span(ce), pc, name, args, ops)

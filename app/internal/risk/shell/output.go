@@ -21,11 +21,13 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	feed := pc
 	feed.inPipe = true
 	cwd := a.cwd
+	ins := a.pipeIns
+	a.pipeIns = make([]word, 0, 4)
 	for _, s := range stages {
 		out := a.stmt(s, feed)
 		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf}
 	}
-	a.cwd = cwd
+	a.cwd, a.pipeIns = cwd, ins
 }
 
 // appendStages appends the stages of the pipeline s to stages: s itself
@@ -370,10 +372,53 @@ func (a *shellAn) redirects(rs []*syntax.Redirect, rws [][]word, truncating, she
 	}
 }
 
+// readsOwnOutput rates a command whose > redirection names a file it
+// reads, by < or as an operand: tr -d x < f > f, sort f > f. The shell
+// empties the file before the command starts, so what it held is lost
+// whatever the command prints.
+func (a *shellAn) readsOwnOutput(name string, ops []word, rs []*syntax.Redirect, rws [][]word, pc pipeCtx) {
+	var ins []word
+	for i, r := range rs {
+		if r.Op == syntax.RdrIn && len(rws[i]) == 1 {
+			ins = append(ins, rws[i][0])
+		}
+	}
+	if !noPathRead[name] && !shells[name] {
+		for _, o := range ops {
+			// Only what is spelled as a path: seq 1 10 > 10 reads no file 10.
+			if o.hole || strings.ContainsAny(o.s, "/.~") {
+				ins = append(ins, o)
+			}
+		}
+	}
+	if pc.inPipe && a.pipeIns != nil {
+		// A stage of a pipeline: the stages run at once, so a file an
+		// earlier one reads is emptied by a later one's > before, or
+		// while, it is read.
+		own := len(ins)
+		ins = append(ins, a.pipeIns...)
+		a.pipeIns = append(a.pipeIns, ins[:own]...)
+	}
+	if len(ins) == 0 {
+		return
+	}
+	for i, r := range rs {
+		if r.Op != syntax.RdrOut && r.Op != syntax.ClbOut && r.Op != syntax.RdrAll || len(rws[i]) != 1 || isDevice(rws[i][0].s) {
+			continue
+		}
+		for _, in := range ins {
+			a.ontoInput(in, rws[i][0], a.span(r), rate.Display(name)+" (through >)")
+		}
+	}
+}
+
 func isDevice(s string) bool {
 	switch s {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-":
 		return true
 	}
-	return strings.HasPrefix(s, "&") || (s != "" && strings.Trim(s, "0123456789") == "")
+	// A word of digits is a file's name: > 10 and curl -o 10 write a file
+	// called 10 (a descriptor is duplicated only by >&10, a redirection of
+	// its own, DplOut).
+	return strings.HasPrefix(s, "&")
 }

@@ -46,6 +46,10 @@ func (a *shellAn) writeTarget(w word, sp Span, verb string) {
 	case rate.ZoneSystem:
 		a.add(effect.Of(effect.Overwrite).On(w.s), "shell.system-write", sp, "%s %s, inside %s", verb, rate.Display(w.s), z.Detail)
 	default:
+		if homeBin(w.s) && !strings.HasPrefix(verb, "mkdir ") {
+			a.add(effect.Of(effect.Persist).On(w.s), "shell.persistence", sp, "%s %s: a folder on the command search path (what is put there runs when its name is typed, in place of a command of that name)", verb, rate.Display(w.s))
+			return
+		}
 		if copyVerb(verb) {
 			a.add(effect.Of(effect.Create).On(w.s), "shell.write", sp, "%s %s", verb, rate.Display(w.s))
 			return
@@ -113,4 +117,19 @@ func wholeHole(w word) bool {
 	}
 	rest := strings.ReplaceAll(w.s, rate.HoleMark, "")
 	return strings.Trim(rest, "/~") == ""
+}
+
+// homeBin reports a path in the home's own bin folder (~/bin/x), which
+// people put on the command search path: what lands there runs when its
+// name is typed, in place of a command of that name. The persistence
+// table cannot list it (Seatbelt would refuse every project's bin/).
+func homeBin(p string) bool {
+	p = homeSpelled(p)
+	if rest, ok := strings.CutPrefix(p, "/Users/"); ok {
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			p = "~/" + after
+		}
+	}
+	rest, ok := strings.CutPrefix(p, "~/bin")
+	return ok && (rest == "" || rest[0] == '/') && !strings.Contains(rest, "/../")
 }

@@ -502,6 +502,34 @@ func npmCommand(c *call) {
 	case inList(s, "exec", "x", "dlx", "create") || s == "init" && len(ops) > 1 && !strings.HasPrefix(ops[1].s, "-"):
 		packageRunner(c)
 		return
+	case s == "pkg" && len(ops) > 2 && strings.EqualFold(ops[1].s, "set"):
+		for _, kv := range ops[2:] {
+			k, _, _ := strings.Cut(kv.s, "=")
+			if kv.hole || pkgRunsCode(k) {
+				c.add(effect.Of(effect.Change, effect.Planted).On("package.json"), "npm-pkg-script", "%s pkg set %s: puts a command in package.json that npm runs at install, test or build", c.name, rate.Display(k))
+				return
+			}
+		}
+		c.add(effect.Of(effect.Change), c.name, "%s pkg set: changes package.json", c.name)
+		return
+	case (s == "config" || s == "get") && len(ops) > 1:
+		keys := ops[1:]
+		if s == "config" {
+			keys = ops[2:]
+			if !inList(strings.ToLower(ops[1].s), "get") {
+				keys = nil
+			}
+		}
+		for _, k := range keys {
+			if !k.hole && secretConfigKey(k.s) {
+				c.add(effect.Of(effect.ReadSecret).On(k.s), "secret.config", "%s config get %s: prints a registry credential", c.name, rate.Display(k.s))
+				return
+			}
+		}
+		if s == "get" {
+			return
+		}
+		fallthrough
 	case s == "config" || s == "set":
 		kv := ops[1:]
 		if s == "config" {
@@ -556,4 +584,17 @@ func pipCommand(c *call) {
 		}
 	}
 	c.pipInstall(sub(c.args))
+}
+
+// pkgRunsCode reports a package.json field npm pkg set can write whose
+// value npm or node runs: a lifecycle or other script, a bin entry, the
+// main module, the package manager corepack fetches and runs.
+func pkgRunsCode(k string) bool {
+	k = strings.ToLower(k)
+	for _, p := range []string{"scripts", "bin", "main", "exports", "imports", "gypfile", "packagemanager"} {
+		if k == p || strings.HasPrefix(k, p+".") || strings.HasPrefix(k, p+"[") {
+			return true
+		}
+	}
+	return false
 }

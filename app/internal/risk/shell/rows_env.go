@@ -25,7 +25,10 @@ func (c *call) environmentRead(what string) {
 // holds a secret.
 func (c *call) variableRead(name, what string) {
 	if secretName(name) {
-		c.a.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.variable", c.span, "%s %s: prints a variable that by its name holds a secret", what, rate.Display(name))
+		// Printing it is all the command does: its output is the secret
+		// (what an action prints goes back to the agent), not a value a
+		// test or a header might only use.
+		c.a.add(effect.Of(effect.ReadSecret).On(name), "secret.variable", c.span, "%s %s: prints a variable that by its name holds a secret", what, rate.Display(name))
 		c.a.secretAt(c.span)
 	}
 }

@@ -440,6 +440,44 @@ func (c *call) writeDest() {
 		}
 		c.a.write(w, c.span, verb)
 	}
+	c.plantsInto(ops, targets)
+}
+
+// plantsInto rates what cp, mv, ln, install and ditto put into a folder
+// by the sources' names: cp x.fish ~/.config/fish/conf.d/ and mv
+// tasks.json ~/Projects/app/.vscode/ put code where the person's shell or
+// editor runs it later, though the folder alone names no file that does.
+func (c *call) plantsInto(ops, targets []word) {
+	switch c.name {
+	case "cp", "mv", "ln", "install", "ditto":
+	default:
+		return
+	}
+	if len(targets) != 1 || len(ops) < 2 || hasShort(c.args, 'T') || hasLong(c.args, "--no-target-directory") || c.name == "install" && hasShort(c.args, 'd') {
+		return
+	}
+	dir := targets[0]
+	sources := ops[:len(ops)-1]
+	named := false // -t names the folder: it is one, whatever the disk says
+	if hasShort(c.args, 't') && c.name != "ditto" {
+		dir, sources, named = ops[0], ops[1:], true
+	}
+	if dir.hole || !named && !strings.HasSuffix(dir.s, "/") && len(sources) < 2 && c.a.presence(dir) != rate.PresentFolder {
+		return
+	}
+	for _, s := range sources {
+		base := path.Base(strings.TrimRight(s.s, "/"))
+		if s.hole || s.glob || base == "" || base == "." || base == "/" || base == ".." {
+			continue
+		}
+		into := word{s: joinPath(strings.TrimRight(dir.s, "/"), base), span: dir.span}
+		if c.name == "ditto" {
+			into = dir // ditto src dir: src's contents land in dir
+		}
+		if z := c.a.zone(into); z.Persist != "" || z.Kind == rate.ZonePersistence || z.Kind == rate.ZoneCredential || homeBin(into.s) {
+			c.a.writeTarget(into, c.span, c.name+" writes to")
+		}
+	}
 }
 
 // isStreamDevice reports a device that is the script's own output or

@@ -596,6 +596,9 @@ func (c *call) gitConfig(rest []word) {
 		}
 	}
 	if read || !write && len(names) < 2 {
+		if len(names) > 0 && !names[0].hole && secretConfigKey(names[0].s) {
+			c.add(effect.Of(effect.ReadSecret).On(names[0].s), "secret.config", "git config %s: prints a credential kept in the git configuration", rate.Display(names[0].s))
+		}
 		return
 	}
 	if unset || len(names) < 2 {
@@ -657,4 +660,18 @@ func (c *call) gitOutputs(s string, rest []word) {
 			out(ops[1])
 		}
 	}
+}
+
+// secretConfigKey reports a setting's name (or a pattern of names) that
+// says its value is a credential: http.extraHeader (an Authorization
+// header), npm's //registry/:_authToken and _password, a tool's token or
+// api_key. Only the last part of the name counts, so credential.helper (a
+// program's name) and user.email are not.
+func secretConfigKey(k string) bool {
+	low := strings.ToLower(k)
+	if strings.Contains(low, "extraheader") {
+		return true
+	}
+	last := low[strings.LastIndexAny(low, ".:/")+1:]
+	return rate.SecretVariable(strings.NewReplacer("-", "_", ".", "_").Replace(last))
 }

@@ -43,8 +43,10 @@ func namedApp(w word, byID bool) *facts.Handler {
 func (l launch) file(w word) {
 	c := l.c
 	s := w.s
-	if strings.Trim(s, rate.HoleMark) == "" {
-		// A word computed at run time: a file or a URL.
+	if strings.Trim(s, rate.HoleMark) == "" || w.guess && facts.OpenPath(s) == facts.TargetFolder {
+		// A word computed at run time: a file or a URL. A substitution
+		// that mentions the home ("$(ls ~/Downloads/*.command | head -1)")
+		// is only guessed to be the home folder: it may print any path.
 		if len(l.handlers) == 0 {
 			c.add(effect.Of(effect.Launch, effect.Computed).On(s), "open-computed", "%s %s: opens something computed at run time", c.name, rate.Display(s))
 			return

@@ -700,6 +700,16 @@ func launchctlCommand(c *call) {
 	case "load", "bootstrap", "submit", "enable":
 		c.add(effect.Of(effect.Persist), "launchctl", "launchctl %s: installs or enables a background service (persistence)", s)
 		return
+	case "config":
+		// launchctl config user|system path …: launchd keeps the search
+		// path it gives every service and app it starts, across restarts,
+		// so a folder put first runs its programs in place of the system's.
+		for _, w := range c.operands() {
+			if strings.EqualFold(w.s, "path") || w.hole {
+				c.add(effect.Of(effect.Persist), "launchctl", "launchctl config %s: sets the command search path of every service and app launchd starts, kept across restarts (persistence)", rate.Display(w.s))
+				return
+			}
+		}
 	case "asuser", "bsexec":
 		c.add(effect.Of(effect.Admin), "launchctl", "launchctl %s: runs a command in another session", s)
 		for i, w := range c.args {

@@ -465,10 +465,7 @@ func pbcopyCommand(c *call) {
 func printenvCommand(c *call) {
 	if ops := c.operands(); len(ops) > 0 {
 		for _, o := range ops {
-			if secretName(o.s) {
-				c.a.add(effect.Of(effect.ReadNamedSecret).On(o.s), "secret.variable", c.span, "%s %s: prints a variable that by its name holds a secret", c.name, rate.Display(o.s))
-				c.a.secretAt(c.span)
-			}
+			c.variableRead(o.s, c.name)
 		}
 		return
 	}

@@ -212,6 +212,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk/rate:FuzzSecurityPrompt \
 	  ./app/internal/risk/rate:FuzzStringGuards \
+	  ./app/internal/risk/rate:FuzzNestingAsBefore \
 	  ./app/internal/risk:FuzzShell \
 	  ./app/internal/risk/shell:FuzzQuickParse \
 	  ./app/internal/risk:FuzzJXA \

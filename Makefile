@@ -207,10 +207,12 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk/applescript:FuzzLexIndex \
 	  ./app/internal/risk/applescript:FuzzPathUse \
 	  ./app/internal/risk/applescript:FuzzLexAsBefore \
+	  ./app/internal/risk/applescript:FuzzFoldAsBefore \
 	  ./app/internal/risk/rate:FuzzFormatWarning \
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk/rate:FuzzSecurityPrompt \
 	  ./app/internal/risk/rate:FuzzStringGuards \
+	  ./app/internal/risk/rate:FuzzNestingAsBefore \
 	  ./app/internal/risk:FuzzShell \
 	  ./app/internal/risk/shell:FuzzQuickParse \
 	  ./app/internal/risk:FuzzJXA \

@@ -1402,11 +1402,23 @@ func (an *asAn) foldDef(d int32) string {
 // (path to home folder as text) & ".zshrc" is ~/.zshrc. It returns "" when
 // the expression has no anchor.
 func (an *asAn) foldPath(st []asToken, depth int) string {
+	var room [128]byte
+	b, ok := an.foldPathTo(room[:0], st, depth)
+	if !ok {
+		return "" // no text made: most expressions are no path
+	}
+	return string(b)
+}
+
+// foldPathTo is foldPath appending to b: it returns b and what foldPath
+// returns appended, and whether that is a path (not ""); when it is not,
+// b as it was. A variable's path is appended in place, not made apart.
+func (an *asAn) foldPathTo(b []byte, st []asToken, depth int) ([]byte, bool) {
+	n0 := len(b)
 	if depth > 3 {
-		return ""
+		return b, false
 	}
 	st = unwrapSpec(st)
-	var b strings.Builder
 	anchored := false
 	for rest := st[:exprEnd(st)]; rest != nil; {
 		var term []asToken
@@ -1421,40 +1433,40 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 			if strings.Contains(frag, ":") && !strings.Contains(frag, "/") {
 				frag = strings.ReplaceAll(frag, ":", "/")
 			}
-			b.WriteString(strings.TrimPrefix(frag, "/"))
+			b = append(b, strings.TrimPrefix(frag, "/")...)
 		case term[0].kw == kwSystem && len(term) > 2 && term[1].kw == kwAttribute && term[2].kind == asString && an.str(term[2]) == "HOME":
-			b.WriteString("~/")
+			b = append(b, "~/"...)
 			anchored = true
 		case hasWordSeq(term, kwUser, kwName):
-			b.WriteString("user") // /Users/<short user name>/…: the user's own home
+			b = append(b, "user"...) // /Users/<short user name>/…: the user's own home
 		case term[0].kw == kwPath && len(term) > 2 && term[1].kw == kwTo:
 			anchor, ok := pathAnchors[an.text(term[2])]
 			if !ok {
-				return ""
+				return b[:n0], false
 			}
 			if hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem {
-				anchor = "/" + strings.TrimPrefix(anchor, "~/") // from local domain: /Library/…
+				b = append(b, '/') // from local domain: /Library/…
+				anchor = strings.TrimPrefix(anchor, "~/")
 			}
-			b.WriteString(anchor)
+			b = append(b, anchor...)
 			anchored = true
 		case term[0].kind == asWord || term[0].kind == asVar:
-			inner := ""
-			for d := an.firstDef(an.name(term[0])); d >= 0 && inner == ""; d = an.defList[d].next {
-				inner = an.foldPath(an.defList[d].expr, depth+1)
+			inner := false // the first definition that folds to a path, appended
+			for d := an.firstDef(an.name(term[0])); d >= 0 && !inner; d = an.defList[d].next {
+				b, inner = an.foldPathTo(b, an.defList[d].expr, depth+1)
 			}
-			if inner == "" {
-				return ""
+			if !inner {
+				return b[:n0], false
 			}
-			b.WriteString(inner)
 			anchored = true
 		default:
-			return ""
+			return b[:n0], false
 		}
 	}
-	if !anchored {
-		return ""
+	if !anchored || len(b) == n0 {
+		return b[:n0], false
 	}
-	return b.String()
+	return b, true
 }
 
 // unwrapSpec strips what only names the kind of a path's object around a

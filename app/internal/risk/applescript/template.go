@@ -29,9 +29,10 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 	if len(st) == 1 && st[0].kind == asString {
 		return []string{an.str(st[0])}, false
 	}
-	// One spelling, built in place, until a variable with several
-	// definitions forks it.
-	var b strings.Builder
+	// One spelling, built in place (on the stack while it is short),
+	// until a variable with several definitions forks it.
+	var room [128]byte
+	b := room[:0]
 	literal := false
 	for rest := st; rest != nil; {
 		var term []asToken
@@ -40,7 +41,7 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 		literal = literal || lit
 		if many == nil {
 			if variants == nil {
-				b.WriteString(one)
+				b = append(b, one...)
 			} else {
 				for k := range variants {
 					variants[k] += one
@@ -49,7 +50,7 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 			continue
 		}
 		if variants == nil {
-			variants = []string{b.String()}
+			variants = []string{string(b)}
 		}
 		var next []string
 		for _, v := range variants {
@@ -63,7 +64,7 @@ func (an *asAn) template(st []asToken, depth int) (variants []string, whole bool
 		variants = next
 	}
 	if variants == nil {
-		variants = []string{b.String()}
+		variants = []string{string(b)}
 	}
 	return variants, !literal
 }

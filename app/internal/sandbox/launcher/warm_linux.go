@@ -62,7 +62,8 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 
 // prepareAhead does, while a warm launcher waits, the part of confining an
 // action that does not depend on the action: it mounts the /proc of its
-// PID namespace and a private /dev/shm, then empties the ambient
+// PID namespace and a private /dev/shm, makes the empty folder hide puts
+// over each hidden folder (emptyFolder), then empties the ambient
 // capabilities and locks the securebits (lockCapabilities), each of which
 // stops and signals every thread of the launcher, about 50 µs a time
 // here. /proc comes first: a launcher built with cgo stops its threads
@@ -87,6 +88,9 @@ func prepareAhead(filtered bool) error {
 	}
 	procAhead = true
 	shmAhead = mountShm() == nil // else launch mounts it, or fails saying why
+	if m, err := makeEmptyFolder(); err == nil {
+		emptyFolder = m // else hide makes it, or fails saying why
+	}
 	if err := lockCapabilities(); err != nil {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}

@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 	"kernel.org/pub/linux/libs/security/libcap/psx"
@@ -542,50 +542,55 @@ func landlockABI() (int, error) {
 // (no_new_privs, then the ruleset), which cost about 0.1 ms a start.
 // Only the file rights are best effort: the plan asks for TCP rules only
 // where the kernel has them (abi, NetABI), and a kernel without them fails
-// the launch rather than let TCP through.
+// the launch rather than let TCP through. A warm launcher built the part
+// of the ruleset that does not depend on the action, and set
+// no_new_privs, while it waited (prepareRuleset; takeRuleset uses it only
+// where it is still what it would build now).
 func restrict(p Profile, plan NetPlan, abi int) error {
 	if plan.TCP && abi < NetABI {
 		return fmt.Errorf("the kernel's Landlock is ABI %d, and TCP rules need ABI %d", abi, NetABI)
 	}
-	scoped := landlock.ScopedSet(llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket)
-	if p.UI {
-		scoped = landlock.ScopedSet(llsys.ScopeSignal)
-	}
-	handled := []any{landlock.V9.HandledAccessFS, scoped}
-	if plan.TCP {
-		handled = append(handled, landlock.AccessNetSet(llsys.AccessNetBindTCP|llsys.AccessNetConnectTCP))
-	}
-	cfg, err := landlock.NewConfig(handled...)
+	rs, prepared, err := takeRuleset(p, abi, p.UI, plan.TCP)
 	if err != nil {
 		return err
 	}
-	rules := []landlock.Rule{
-		landlock.RODirs(p.Read...).IgnoreIfMissing(),
-		// Moving a file from one writable folder to another needs "refer".
-		landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing(),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing(),
-		landlock.ROFiles("/dev/random", "/dev/urandom").IgnoreIfMissing(),
-		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+	defer rs.close()
+	var in []string // the folders whose rules are in already
+	if prepared {
+		in = preparedRead()
+	}
+	for _, r := range p.Read {
+		if slices.Contains(in, r) {
+			continue // its rule is in already
+		}
+		if err := rs.addPaths(accessRead, r); err != nil {
+			return err
+		}
+	}
+	// Moving a file from one writable folder to another needs "refer".
+	if err := rs.addPaths(accessReadWrite|llsys.AccessFSRefer, p.Write...); err != nil {
+		return err
+	}
+	for _, r := range useRules(abi) {
+		if err := rs.addPaths(r.access, r.path); err != nil {
+			return err
+		}
 	}
 	if p.UI {
 		// Where the kernel can refuse connecting to pathname sockets (ABI
 		// 9), the display's and the bus's stay reachable.
-		ui := []string{"/tmp/.X11-unix"}
-		env := EnvMap(p.Env)
-		if d := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(d) {
-			ui = append(ui, d)
+		if err := rs.addPaths(accessRead|llsys.AccessFSResolveUnix, uiPaths(p.Env)...); err != nil {
+			return err
 		}
-		for _, b := range BusPaths(env["DBUS_SESSION_BUS_ADDRESS"], env["XDG_RUNTIME_DIR"]) {
-			ui = append(ui, filepath.Dir(b))
-		}
-		rules = append(rules, landlock.RODirs(ui...).WithResolveUnix().IgnoreIfMissing())
 	}
 	if plan.TCP {
 		for _, port := range plan.Connect {
-			rules = append(rules, landlock.ConnectTCP(port))
+			if err := rs.addPort(port); err != nil {
+				return err
+			}
 		}
 	}
-	return cfg.BestEffort().Restrict(rules...)
+	return rs.enforce()
 }
 
 // lookPath finds the program as exec would, in the sandbox's view: a name

@@ -95,7 +95,16 @@ func prepareAhead(filtered bool) error {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}
 	if filtered {
-		return installFilters()
+		if err := installFilters(); err != nil {
+			return err
+		}
+	}
+	if err := setNoNewPrivs(); err != nil {
+		return fmt.Errorf("applying Landlock: %w", err)
+	}
+	if abi, err := landlockABI(); err == nil && filtered {
+		// Else launch builds all of it, or fails saying why.
+		_ = prepareRuleset(abi)
 	}
 	return nil
 }

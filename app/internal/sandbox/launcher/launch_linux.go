@@ -355,8 +355,9 @@ func mountProc() bool {
 
 // hide makes the profile's hidden paths unreachable in this mount
 // namespace (whose mounts launch made private): an empty read-only folder
-// over each folder (a copy of emptyFolder), /dev/null over each file or socket. A path that does not exist needs no hiding; one that
-// cannot be looked at fails the launch. A path whose folder was found
+// over each folder (a copy of emptyFolder), /dev/null over each file or
+// socket. A path that does not exist needs no hiding; one that cannot be
+// looked at fails the launch. A path whose folder was found
 // leading nowhere is not looked at: most of the list names what a home
 // may hold (~/Library/Mail, ~/.config/gcloud …), and where the folder is
 // missing one look for it does for all of them. A folder found there is
@@ -539,13 +540,13 @@ func landlockABI() (int, error) {
 // network plan says so, TCP binds refused and TCP connects to the plan's
 // ports only. One ruleset, not one for the files and one for TCP: each
 // ruleset enforced stops and signals every thread of the launcher twice
-// (no_new_privs, then the ruleset), which cost about 0.1 ms a start.
+// (no_new_privs, then the ruleset), which cost about 0.1 ms a start; a
+// warm launcher set no_new_privs while it waited, and built there the
+// part of the ruleset that does not depend on the action (prepareRuleset;
+// takeRuleset uses it only where it is still what it would build now).
 // Only the file rights are best effort: the plan asks for TCP rules only
 // where the kernel has them (abi, NetABI), and a kernel without them fails
-// the launch rather than let TCP through. A warm launcher built the part
-// of the ruleset that does not depend on the action, and set
-// no_new_privs, while it waited (prepareRuleset; takeRuleset uses it only
-// where it is still what it would build now).
+// the launch rather than let TCP through.
 func restrict(p Profile, plan NetPlan, abi int) error {
 	if plan.TCP && abi < NetABI {
 		return fmt.Errorf("the kernel's Landlock is ABI %d, and TCP rules need ABI %d", abi, NetABI)

@@ -260,12 +260,22 @@ func yieldCPU() error {
 	return nil
 }
 
+// netNSAhead is this process's network namespace (NetNamespace), read
+// by a warm launcher while it waits (prepareAhead): it cannot change
+// after, as the launcher makes no namespace and joins none. 0 when it was
+// not read.
+var netNSAhead uint64
+
 // checkNetNamespace checks, when the network plan says the launcher must
 // be in a network namespace of its own, that it is not in the gate's
 // (hostNS).
 func checkNetNamespace(plan NetPlan, hostNS uint64) error {
 	if plan.OwnNamespace {
-		if ns := NetNamespace(); hostNS == 0 || ns == 0 || ns == hostNS {
+		ns := netNSAhead
+		if ns == 0 {
+			ns = NetNamespace()
+		}
+		if hostNS == 0 || ns == 0 || ns == hostNS {
 			return errors.New("the launcher must start in a network namespace of its own, as the sandbox starts it")
 		}
 	}

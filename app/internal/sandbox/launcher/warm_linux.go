@@ -79,8 +79,9 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 // and fast-open sends, which the launcher does not do, and io_uring, which
 // it does not use; installing them takes the capability it holds in its
 // user namespace until launch drops it.
-// Then it sets no_new_privs on every thread (which keeps nothing the
-// launcher does from working: it runs no program before the action's),
+// Then it reads its network namespace (netNSAhead), sets no_new_privs on
+// every thread (which keeps nothing the launcher does from working: it
+// runs no program before the action's),
 // and, with filtered, builds the part of the action's Landlock ruleset
 // that does not depend on the action (prepareRuleset); where it cannot,
 // launch builds all of it.
@@ -104,6 +105,7 @@ func prepareAhead(filtered bool) error {
 			return err
 		}
 	}
+	netNSAhead = NetNamespace()
 	if err := setNoNewPrivs(); err != nil {
 		return fmt.Errorf("applying Landlock: %w", err)
 	}

@@ -214,12 +214,48 @@ var preparedRuleset *struct {
 }
 
 // preparedPath is a path of fixedRules as it was when prepareRuleset
-// added its rule: held open (O_PATH), so that its inode stays the same
-// object until the action comes, or missing (fd -1).
+// added its rule: the file it led to (its device, inode and birth time),
+// or missing. Nothing is held open: a descriptor held in each warm
+// launcher would keep the person from unmounting a folder of the system
+// mounted on its own (/opt, /snap …: its copy here is busy) while it
+// waits. The birth time tells a folder removed and made again that got
+// the same inode number from the one that was there; where the file
+// system keeps none (0), a folder removed and made again with its number
+// would keep a rule that matches nothing (Landlock ties a rule to the
+// inode, not its number): the action would be refused it, never given
+// more.
 type preparedPath struct {
 	path     string
-	fd       int
+	missing  bool
 	dev, ino uint64
+	birth    unix.StatxTimestamp
+}
+
+// identify returns what path leads to, through its links; with path ""
+// what fd is.
+func identify(fd int, path string) (preparedPath, error) {
+	var sx unix.Statx_t
+	flags := 0
+	if path == "" {
+		flags = unix.AT_EMPTY_PATH
+	}
+	for {
+		err := unix.Statx(fd, path, flags, unix.STATX_INO|unix.STATX_BTIME, &sx)
+		if err == unix.EINTR {
+			continue
+		}
+		if errors.Is(err, unix.ENOENT) {
+			return preparedPath{path: path, missing: true}, nil
+		}
+		if err != nil {
+			return preparedPath{}, err
+		}
+		pp := preparedPath{path: path, dev: unix.Mkdev(sx.Dev_major, sx.Dev_minor), ino: sx.Ino}
+		if sx.Mask&unix.STATX_BTIME != 0 {
+			pp.birth = sx.Btime
+		}
+		return pp, nil
+	}
 }
 
 // prepareRuleset builds, while a warm launcher waits, the ruleset of an
@@ -233,32 +269,29 @@ func prepareRuleset(abi int) error {
 		return err
 	}
 	var paths []preparedPath
-	fail := func(err error) error {
-		rs.close()
-		for _, p := range paths {
-			if p.fd >= 0 {
-				unix.Close(p.fd)
-			}
-		}
-		return err
-	}
 	for _, f := range fixedRules() {
 		fd, err := rs.open(f.path)
 		if errors.Is(err, unix.ENOENT) {
-			paths = append(paths, preparedPath{path: f.path, fd: -1})
+			paths = append(paths, preparedPath{path: f.path, missing: true})
 			continue
 		}
 		if err != nil {
-			return fail(err)
+			rs.close()
+			return err
 		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			unix.Close(fd)
-			return fail(fmt.Errorf("populating the ruleset for %q: %w", f.path, err))
+		pp, err := identify(fd, "")
+		if err == nil && pp.missing {
+			err = unix.ENOENT
 		}
-		paths = append(paths, preparedPath{path: f.path, fd: fd, dev: st.Dev, ino: st.Ino})
-		if err := rs.addFd(fd, f.path, f.access); err != nil {
-			return fail(err)
+		if err == nil {
+			pp.path = f.path
+			paths = append(paths, pp)
+			err = rs.addFd(fd, f.path, f.access)
+		}
+		unix.Close(fd)
+		if err != nil {
+			rs.close()
+			return fmt.Errorf("populating the ruleset for %q: %w", f.path, err)
 		}
 	}
 	preparedRuleset = &struct {
@@ -272,8 +305,7 @@ func prepareRuleset(abi int) error {
 // true, when it is the one this action's would be once its own rules are
 // added: made for the same ABI, UI grant and TCP rules; every folder of
 // its fixed rules one the profile reads (preparedRead); and each path
-// leading now to what it led to then (the same device and inode), or
-// still missing. Otherwise, or where none was prepared, it returns a new
+// leading now to what it led to then (identify), or still missing. Otherwise, or where none was prepared, it returns a new
 // one holding devRules, as a launcher started cold builds it, and false
 // (the profile's Read then brings the system's folders). Either way the
 // prepared one is taken: it serves one action.
@@ -283,11 +315,6 @@ func takeRuleset(p Profile, abi int, ui, tcp bool) (*ruleset, bool, error) {
 	if prep != nil {
 		ok := prep.rs.abi == abi && prep.rs.ui == ui && prep.rs.tcp == tcp && unchanged(prep.paths) &&
 			!slices.ContainsFunc(preparedRead(), func(s string) bool { return !slices.Contains(p.Read, s) })
-		for _, pp := range prep.paths {
-			if pp.fd >= 0 {
-				unix.Close(pp.fd)
-			}
-		}
 		if ok {
 			return prep.rs, true, nil
 		}
@@ -307,19 +334,11 @@ func takeRuleset(p Profile, abi int, ui, tcp bool) (*ruleset, bool, error) {
 }
 
 // unchanged reports whether each prepared path leads now, through its
-// links, to the inode it led to when its rule was added, or is still
-// missing.
+// links, to the file it led to when its rule was added (identify), or is
+// still missing.
 func unchanged(paths []preparedPath) bool {
-	var st unix.Stat_t
 	for _, pp := range paths {
-		err := lookUp(pp.path, &st)
-		if pp.fd < 0 {
-			if !errors.Is(err, unix.ENOENT) {
-				return false
-			}
-			continue
-		}
-		if err != nil || st.Dev != pp.dev || st.Ino != pp.ino {
+		if now, err := identify(unix.AT_FDCWD, pp.path); err != nil || now != pp {
 			return false
 		}
 	}

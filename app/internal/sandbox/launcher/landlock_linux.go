@@ -195,8 +195,9 @@ func devRules() []fixedRule {
 
 // useRules are the rules every action's ruleset holds that are added
 // when it comes: the private /dev/shm and, on a kernel whose Landlock
-// cannot restrict every thread at once (ABI 8), go-landlock's workaround:
-// each thread may list this process's threads, /proc/PID/task.
+// cannot restrict every thread at once (before ABI 8), go-landlock's
+// workaround: each thread may list this process's threads,
+// /proc/PID/task (skipped where missing, where go-landlock would fail).
 func useRules(abi int) []fixedRule {
 	rs := []fixedRule{{"/dev/shm", accessReadWrite}}
 	if abi < 8 {
@@ -305,9 +306,10 @@ func prepareRuleset(abi int) error {
 // true, when it is the one this action's would be once its own rules are
 // added: made for the same ABI, UI grant and TCP rules; every folder of
 // its fixed rules one the profile reads (preparedRead); and each path
-// leading now to what it led to then (identify), or still missing. Otherwise, or where none was prepared, it returns a new
-// one holding devRules, as a launcher started cold builds it, and false
-// (the profile's Read then brings the system's folders). Either way the
+// leading now to what it led to then (identify), or still missing.
+// Otherwise, or where none was prepared, it returns a new one holding
+// devRules, as a launcher started cold builds it, and false (the
+// profile's Read then brings the system's folders). Either way the
 // prepared one is taken: it serves one action.
 func takeRuleset(p Profile, abi int, ui, tcp bool) (*ruleset, bool, error) {
 	prep := preparedRuleset

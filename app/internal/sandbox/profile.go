@@ -120,7 +120,7 @@ type Profile = launcher.Profile
 // caches and services are spread too widely to list); Linux reads the
 // system's programs, libraries and configuration, /proc and /sys.
 var systemRead = map[string][]string{
-	"linux":  {"/bin", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/nix/store", "/opt", "/proc", "/sbin", "/snap", "/sys", "/usr"},
+	"linux":  launcher.SystemRead,
 	"darwin": {"/"},
 }
 

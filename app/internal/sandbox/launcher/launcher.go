@@ -306,6 +306,12 @@ func warmUp() {
 // thread (the capabilities, Landlock) stops and signals every one of them.
 func Environ() []string { return []string{"GOMAXPROCS=1"} }
 
+// SystemRead are the folders of the system every action may read and run
+// programs from on Linux: its programs, libraries and configuration,
+// /proc and /sys (package sandbox's profile). A warm launcher adds their
+// rules to its Landlock ruleset while it waits.
+var SystemRead = []string{"/bin", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/nix/store", "/opt", "/proc", "/sbin", "/snap", "/sys", "/usr"}
+
 // Within reports whether path is dir or lies in it (both clean).
 func Within(path, dir string) bool {
 	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")

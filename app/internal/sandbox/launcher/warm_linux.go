@@ -62,7 +62,8 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 
 // prepareAhead does, while a warm launcher waits, the part of confining an
 // action that does not depend on the action: it mounts the /proc of its
-// PID namespace and a private /dev/shm, then empties the ambient
+// PID namespace and a private /dev/shm, makes the empty folder hide puts
+// over each hidden folder (emptyFolder), then empties the ambient
 // capabilities and locks the securebits (lockCapabilities), each of which
 // stops and signals every thread of the launcher, about 50 µs a time
 // here. /proc comes first: a launcher built with cgo stops its threads
@@ -78,6 +79,12 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 // and fast-open sends, which the launcher does not do, and io_uring, which
 // it does not use; installing them takes the capability it holds in its
 // user namespace until launch drops it.
+// Then it reads its network namespace (netNSAhead), sets no_new_privs on
+// every thread (which keeps nothing the launcher does from working: it
+// runs no program before the action's),
+// and, with filtered, builds the part of the action's Landlock ruleset
+// that does not depend on the action (prepareRuleset); where it cannot,
+// launch builds all of it.
 func prepareAhead(filtered bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("making the mounts slaves: %w", err)
@@ -87,11 +94,24 @@ func prepareAhead(filtered bool) error {
 	}
 	procAhead = true
 	shmAhead = mountShm() == nil // else launch mounts it, or fails saying why
+	if m, err := makeEmptyFolder(); err == nil {
+		emptyFolder = m // else hide makes it, or fails saying why
+	}
 	if err := lockCapabilities(); err != nil {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}
 	if filtered {
-		return installFilters()
+		if err := installFilters(); err != nil {
+			return err
+		}
+	}
+	netNSAhead = NetNamespace()
+	if err := setNoNewPrivs(); err != nil {
+		return fmt.Errorf("applying Landlock: %w", err)
+	}
+	if abi, err := landlockABI(); err == nil && filtered {
+		// Else launch builds all of it, or fails saying why.
+		_ = prepareRuleset(abi)
 	}
 	return nil
 }

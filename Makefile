@@ -156,7 +156,7 @@ test: ## gofmt check, go mod tidy check, go vet, staticcheck, go test -race, and
 	@$(GO) mod tidy -diff || { echo "go mod tidy would change go.mod or go.sum (above): run go mod tidy and commit the result"; exit 1; }
 	$(GO) vet $(PKGS)
 	$(MAKE) --no-print-directory staticcheck
-	$(GO) test -race $(PKGS)
+	$(GO) test -race -timeout 30m $(PKGS)
 	$(MAKE) --no-print-directory check-darwin
 
 # staticcheck, pinned: the module proxy refuses @latest for some modules, and

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -188,8 +189,8 @@ func TestSeatbeltPlanting(t *testing.T) {
 func TestSeatbeltPlantingTable(t *testing.T) {
 	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindJXA, sandbox.Grant{})))
 	places := sanitize.PersistencePlaces("")
-	if len(res) != len(places)+2 {
-		t.Fatalf("%d rules for %d places and git's two markers (HEAD, commondir)", len(res), len(places))
+	if len(res) != len(places)+2+len(rate.EnvironmentFilePatterns()) {
+		t.Fatalf("%d rules for %d places, git's two markers (HEAD, commondir) and the environment files' names", len(res), len(places))
 	}
 	for _, pl := range places {
 		var elems []string
@@ -310,6 +311,27 @@ func TestSeatbeltHidesObjectStores(t *testing.T) {
 			if r.action == "allow" && (r.has("file-read*") || r.has("file-read-data")) {
 				t.Errorf("%s: a read is allowed after the object store's deny: %v %v", kind, r.ops, r.filters)
 			}
+		}
+	}
+}
+
+// TestRed12SeatbeltEnvironmentFiles: tools load a project's environment
+// file into what they run (bun, pipenv, Next.js; oh-my-zsh's dotenv plugin
+// sources it), so one an unasked action writes with NODE_OPTIONS or
+// LD_PRELOAD runs its code later. Seatbelt cannot read what is written:
+// an unasked action is refused writing a file of such a name anywhere, in
+// any case; names that merely contain "env" are not refused.
+func TestRed12SeatbeltEnvironmentFiles(t *testing.T) {
+	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindCommand, sandbox.Grant{})))
+	const d = "/Users/ann/Documents/web"
+	for _, path := range []string{d + "/.env", d + "/.env.local", d + "/.ENV.Development.local", d + "/prod.env", macTemp + "/.env"} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused: tools load it into what they run", path)
+		}
+	}
+	for _, path := range []string{d + "/env.ts", d + "/.envelope", d + "/environment.md", d + "/.env/bin/python3", d + "/.env.local/x", d + "/src/env"} {
+		if anyMatch(res, path) {
+			t.Errorf("%s is refused: it is no environment file", path)
 		}
 	}
 }

@@ -180,6 +180,29 @@ func SecretFile(p string) (what string, ok bool) {
 	return "", false
 }
 
+// envFiles are the names of environment files (lower case, in
+// secretFiles' form): the files dotenv loaders read into the environment
+// of what they run, and shells source.
+var envFiles = []string{".env", ".env.*", "*.env"}
+
+// EnvironmentFile reports whether the last element of p names an
+// environment file (.env, .env.local, prod.env), which tools load into the
+// environment of the programs they start (bun, pipenv, Next.js, VS Code's
+// Python extension, direnv's dotenv) and shells source (oh-my-zsh's dotenv
+// plugin); the templates of notSecretFiles (.env.example) are not.
+func EnvironmentFile(p string) bool {
+	base := strings.ToLower(path.Base(strings.TrimRight(p, "/")))
+	if slices.Contains(notSecretFiles, base) {
+		return false
+	}
+	return slices.ContainsFunc(envFiles, func(pat string) bool { return matchSecretName(pat, base) })
+}
+
+// EnvironmentFilePatterns returns envFiles, in SecretFilePatterns' form,
+// for a sandbox that refuses writing them by name (macOS, which cannot
+// look at what is written: sandbox/seatbelt_unasked.go).
+func EnvironmentFilePatterns() []string { return slices.Clone(envFiles) }
+
 // matchSecretName matches base against one entry: a whole name, a suffix
 // ("*.pem"), a prefix (".env.*", "client_secret*") or both ("service-account*.json").
 func matchSecretName(pat, base string) bool {

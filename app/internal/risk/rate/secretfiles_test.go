@@ -147,3 +147,16 @@ func TestSecretFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvironmentFile: the environment files tools load into what they
+// run, and names that are not (templates, look-alikes).
+func TestEnvironmentFile(t *testing.T) {
+	for in, want := range map[string]bool{
+		".env": true, "proj/.env.local": true, "/a/.ENV.Production": true, "prod.env": true,
+		".env.example": false, "example.env": false, ".envrc": false, "env.ts": false, ".environment": false, "": false,
+	} {
+		if got := rate.EnvironmentFile(in); got != want {
+			t.Errorf("EnvironmentFile(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -78,3 +78,40 @@ func isEnvFile(rel string) bool {
 	}
 	return rel == ".env" || len(rel) > 5 && (rel[:5] == ".env." || rel[len(rel)-4:] == ".env")
 }
+
+// TestRed12KeysInOtherArmour: private keys whose armour is not PEM's,
+// under the names their tools give them, which say nothing: age's
+// identity file (age-keygen -o key.txt, as age's and sops' documentation
+// write it), a WireGuard configuration (wg0.conf, and what VPN providers
+// download: its [Interface]'s PrivateKey), an OpenVPN client's .conf with
+// its key and static key inline, signify's secret key (key.sec) and a
+// PuTTY key exported as text. Printed as base64 runs (grep -o), their
+// values have no shape the redactor knows. Each is hidden from an unasked
+// read; a configuration and notes beside them that hold no key are not.
+func TestRed12KeysInOtherArmour(t *testing.T) {
+	const (
+		ageKey   = "AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGP0012"
+		wgKey    = "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="
+		ovpnKey  = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCS3CRETovpn0012"
+		staticK  = "e3b2c7d1f0a98e6d5c4b3a29180f7e6dS3CRETstatic0012"
+		signify  = "RWRCSwAAAABS3CRETsignifySecretKeyBodyQUJDREVGR0hJSktMTU5PUFFS0012"
+		puttyKey = "AAAAgQCS3CRETputtyPrivateLinesBodyQUJDREVGR0hJSktMTU5PUFFSU1RV0012"
+	)
+	leaked := redSecretRead(t, map[string][2]string{
+		"Documents/infra/key.txt": {"# created: 2026-11-29T16:00:00Z\n# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n" + ageKey + "\n", ageKey[len("AGE-SECRET-KEY-"):]},
+		"Downloads/ProtonVPN-NL-12.conf": {"[Interface]\n# Key for laptop\nPrivateKey = " + wgKey + "\nAddress = 10.2.0.2/32\nDNS = 10.2.0.1\n\n[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nEndpoint = 190.2.132.1:51820\n",
+			wgKey[:len(wgKey)-1]},
+		"Documents/vpn/client.conf": {"client\ndev tun\nremote vpn.example.com 1194\n<key>\n-----BEGIN PRIVATE KEY-----\n" + ovpnKey + "\n-----END PRIVATE KEY-----\n</key>\n<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n" + staticK + "\n-----END OpenVPN Static key V1-----\n</tls-crypt>\n",
+			ovpnKey},
+		"Documents/vpn/ta.txt":     {"-----BEGIN OpenVPN Static key V1-----\n" + staticK + "\n-----END OpenVPN Static key V1-----\n", staticK},
+		"Documents/release/key.sec": {"untrusted comment: signify secret key\n" + signify + "\n", signify},
+		"Documents/keys/laptop.txt": {"PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: laptop\nPublic-Lines: 1\nAAAAB3NzaC1yc2EAAAADAQABAAAAgQDpublicPart\nPrivate-Lines: 1\n" + puttyKey + "\nPrivate-MAC: 0c1f\n", puttyKey},
+	}, map[string][2]string{
+		"Documents/infra/nginx.conf": {"server {\n  listen 80;\n  root /srv/www/PublicNginxRootFolderName0012;\n}\n", "PublicNginxRootFolderName0012"},
+		"Documents/vpn/wg-notes.txt": {"PrivateKey goes in [Interface]; PublicKeyOfThePeerIsPublic0012 goes in [Peer]\n", "PublicKeyOfThePeerIsPublic0012"},
+		"Documents/release/key.pub":  {"untrusted comment: signify public key\nRWQPublicSignifyKeyBodyReadable0012\n", "RWQPublicSignifyKeyBodyReadable0012"},
+	})
+	if len(leaked) > 0 {
+		t.Fatalf("HOLE: an unasked read of the roots printed the private keys %q of files whose names say nothing", leaked)
+	}
+}

@@ -276,7 +276,7 @@ func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	}
 	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
 	switch {
-	case ok && pemPrivateKey(b):
+	case ok && privateKey(b):
 		f.secrets = append(f.secrets, name)
 	case git && kindOfHead(b) != notGitData:
 		f.data = append(f.data, name)

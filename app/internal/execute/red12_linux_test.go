@@ -103,7 +103,7 @@ func TestRed12KeysInOtherArmour(t *testing.T) {
 			wgKey[:len(wgKey)-1]},
 		"Documents/vpn/client.conf": {"client\ndev tun\nremote vpn.example.com 1194\n<key>\n-----BEGIN PRIVATE KEY-----\n" + ovpnKey + "\n-----END PRIVATE KEY-----\n</key>\n<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n" + staticK + "\n-----END OpenVPN Static key V1-----\n</tls-crypt>\n",
 			ovpnKey},
-		"Documents/vpn/ta.txt":     {"-----BEGIN OpenVPN Static key V1-----\n" + staticK + "\n-----END OpenVPN Static key V1-----\n", staticK},
+		"Documents/vpn/ta.txt":      {"-----BEGIN OpenVPN Static key V1-----\n" + staticK + "\n-----END OpenVPN Static key V1-----\n", staticK},
 		"Documents/release/key.sec": {"untrusted comment: signify secret key\n" + signify + "\n", signify},
 		"Documents/keys/laptop.txt": {"PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: laptop\nPublic-Lines: 1\nAAAAB3NzaC1yc2EAAAADAQABAAAAgQDpublicPart\nPrivate-Lines: 1\n" + puttyKey + "\nPrivate-MAC: 0c1f\n", puttyKey},
 	}, map[string][2]string{

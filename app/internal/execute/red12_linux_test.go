@@ -67,6 +67,41 @@ func TestRed12EnvironmentFilesLookalikes(t *testing.T) {
 	r.lookalikesLand(t, name, payload12(t, name))
 }
 
+// TestRed12CopiedHomeStores: the credential stores of a home are hidden
+// in the home (its hidden entries, ~/Library), but a copy of a home kept
+// elsewhere — the old laptop's home copied into ~/Documents when moving,
+// a backup unpacked into ~/Downloads — holds the same stores under the
+// same paths, and there nothing hides them but names rate.SecretFile
+// knows: ~/.kube/config, ~/.config/gh/hosts.yml, ~/.zsh_history, a
+// Firefox profile's logins.json, a GNOME keyring, ~/.config/op's
+// config, a Mac's Chrome profile and Messages. Printed as base64 runs
+// (grep -o), their secrets have no shape the redactor knows. Each store
+// of the credential table is hidden wherever it lies below a root, as it
+// would be in the home; a project's own .claude settings and notes that
+// name a store are not.
+func TestRed12CopiedHomeStores(t *testing.T) {
+	old := "Documents/old-laptop/home/ann/"
+	mac := "Downloads/OldMac/Users/ann/"
+	leaked := redSecretRead(t, map[string][2]string{
+		old + ".kube/config":                                                  {"apiVersion: v1\nusers:\n- name: admin\n  user:\n    token: S3CRETkubeTokenCopiedHome0012\n", "S3CRETkubeTokenCopiedHome0012"},
+		old + ".config/gh/hosts.yml":                                          {"github.com:\n    oauth_token: S3CRETghOauthTokenCopied0012\n    user: ann\n", "S3CRETghOauthTokenCopied0012"},
+		old + ".zsh_history":                                                  {": 1700000000:0;export OPENAI_API_KEY=S3CRETzshHistoryPasted0012\n", "S3CRETzshHistoryPasted0012"},
+		old + ".mozilla/firefox/x1.default-release/logins.json":               {"{\"logins\":[{\"encryptedPassword\":\"S3CRETfirefoxLoginsCopied0012\"}]}\n", "S3CRETfirefoxLoginsCopied0012"},
+		old + ".local/share/keyrings/login.keyring":                           {"GnomeKeyring\nS3CRETgnomeKeyringCopied0012\n", "S3CRETgnomeKeyringCopied0012"},
+		old + ".config/op/config":                                             {"{\"accounts\":[{\"secretKey\":\"S3CRETonePasswordCliCopied0012\"}]}\n", "S3CRETonePasswordCliCopied0012"},
+		mac + "Library/Application Support/Google/Chrome/Default/Preferences": {"{\"session\":\"S3CRETchromeProfileCopied0012\"}\n", "S3CRETchromeProfileCopied0012"},
+		mac + "Library/Messages/chat.txt":                                     {"your code is S3CRETmessagesCopiedCode0012\n", "S3CRETmessagesCopiedCode0012"},
+	}, map[string][2]string{
+		"Documents/proj/.claude/settings.json": {"{\"permissions\": \"ClaudeProjectSettingsReadable0012\"}\n", "ClaudeProjectSettingsReadable0012"},
+		"Documents/proj/docs/ssh-setup.md":     {"Keep keys in the folder named .ssh: SshSetupNotesReadable0012\n", "SshSetupNotesReadable0012"},
+		"Documents/proj/.config/lefthook.yml":  {"pre-commit: LefthookConfigReadable0012\n", "LefthookConfigReadable0012"},
+		"Documents/proj/kube/config.yaml":      {"replicas: KubeFolderNotAStore0012\n", "KubeFolderNotAStore0012"},
+	})
+	if len(leaked) > 0 {
+		t.Fatalf("HOLE: an unasked read of the roots printed the secrets %q of a home's credential stores copied there", leaked)
+	}
+}
+
 // isEnvFile reports whether the payload path rel names an environment
 // file (not a file the payload writes beside one).
 func isEnvFile(rel string) bool {

@@ -101,6 +101,24 @@ func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, e
 	return out, git, nil
 }
 
+// secretFile reports whether the file name of dir is secret by its name
+// (rate.SecretFile) or its place (a home's credential store copied below
+// a root: rate.CopiedStore).
+func secretFile(dir, name string) bool {
+	_, named := rate.SecretFile(name)
+	_, copied := rate.CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+	return named || copied
+}
+
+// secretFolder reports whether the folder name of dir is hidden whole: its
+// name says all it holds is secret (rate.SecretFolder), or it is a home's
+// credential store copied below a root (rate.CopiedStore).
+func secretFolder(dir, name string) bool {
+	_, named := rate.SecretFolder(name)
+	_, copied := rate.CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+	return named || copied
+}
+
 // secretsIn appends to out, absolute, the secret files of the indexed
 // folder dir and the links in it that lead to one: what an unasked action
 // must not see there.
@@ -124,14 +142,13 @@ func leadsToSecret(p string) bool {
 	fi, err := os.Stat(p)
 	if err == nil && fi.IsDir() {
 		end, err := linkEnd(p)
-		_, named := rate.SecretFolder(p)
 		_, endNamed := rate.SecretFolder(end)
-		return err != nil || named || endNamed
+		return err != nil || secretFolder(filepath.Split(p)) || endNamed
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	if _, ok := rate.SecretFile(p); ok {
+	if secretFile(filepath.Split(p)) {
 		return true
 	}
 	end, err := linkEnd(p)

@@ -328,13 +328,29 @@ func secretNameRegexes() (deny, allow []string, err error) {
 }
 
 // secretFolderRegexes returns the folders whose every file is a secret
-// (rate.SecretFolderPatterns) as regular expressions of such a folder and
-// all below it.
+// (rate.SecretFolderPatterns), and the home's hidden credential stores as
+// they lie in a copy of a home (rate.CopiedStorePatterns), as regular
+// expressions of such a folder and all below it.
 func secretFolderRegexes() ([]string, error) {
 	folders, _ := rate.SecretFolderPatterns()
 	var out []string
 	for _, pat := range folders {
 		re, err := secretNameRegex(pat)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, "/"+re+"(/|$)")
+	}
+	// A home's credential stores copied below another folder
+	// (rate.CopiedStore): the ones of hidden entries (~/.kube,
+	// ~/.config/gh), which no system folder holds. The ones of ~/Library
+	// are left to the executor's walk of the roots: the system's own
+	// /System/Library/Keychains would match them.
+	for _, store := range rate.CopiedStorePatterns() {
+		if !strings.HasPrefix(store, ".") {
+			continue
+		}
+		re, err := foldName(store)
 		if err != nil {
 			return nil, err
 		}

@@ -315,6 +315,40 @@ func TestSeatbeltHidesObjectStores(t *testing.T) {
 	}
 }
 
+// TestRed12SeatbeltCopiedStores: a copy of a home kept outside the roots
+// (~/src/old-home, a backup unpacked elsewhere) holds the home's
+// credential stores under the same paths. An unasked action is refused
+// reading the stores of the home's hidden entries wherever they lie, in
+// any case; a project's own folders and notes are not refused, nor is the
+// system's own Library.
+func TestRed12SeatbeltCopiedStores(t *testing.T) {
+	text := mustSeatbelt(t, macProfile(t, sandbox.KindCommand, sandbox.Grant{}))
+	var res []*regexp.Regexp
+	for _, r := range parseRules(t, text) {
+		if r.action != "deny" || !r.has("file-read*") {
+			continue
+		}
+		for _, f := range r.filters {
+			if src, ok := strings.CutPrefix(f, `(regex #"`); ok {
+				res = append(res, regexp.MustCompile(strings.TrimSuffix(src, `")`)))
+			}
+		}
+	}
+	const old = "/Users/ann/src/old-home"
+	for _, path := range []string{old + "/.kube/config", old + "/.config/gh/hosts.yml", old + "/.ZSH_HISTORY",
+		old + "/.mozilla/firefox/x.default/logins.json", old + "/.local/share/keyrings/login.keyring", old + "/.ssh"} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused: it is a home's credential store, copied", path)
+		}
+	}
+	for _, path := range []string{"/Users/ann/src/proj/.claude/settings.json", "/Users/ann/src/proj/docs/ssh.md",
+		"/Users/ann/src/proj/kube/config.yaml", "/System/Library/Keychains", "/Library/Application Support/Google/Chrome/x", "/Users/ann/src/proj/.config/lefthook.yml"} {
+		if anyMatch(res, path) {
+			t.Errorf("%s is refused: it is no credential store", path)
+		}
+	}
+}
+
 // TestRed12SeatbeltEnvironmentFiles: tools load a project's environment
 // file into what they run (bun, pipenv, Next.js; oh-my-zsh's dotenv plugin
 // sources it), so one an unasked action writes with NODE_OPTIONS or

@@ -2,8 +2,12 @@ package rate
 
 import (
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // Files whose name says they hold a secret, wherever they are: a project's
@@ -175,6 +179,64 @@ func SecretFile(p string) (what string, ok bool) {
 	for _, f := range secretFiles {
 		if matchSecretName(f.name, base) {
 			return f.what, true
+		}
+	}
+	return "", false
+}
+
+// A copy of a home (the old laptop's home copied into ~/Documents, a
+// backup unpacked into ~/Downloads) holds the home's credential stores
+// under the same paths, where neither the home's hidden entries nor the
+// names above cover them (~/.kube/config, ~/.config/gh/hosts.yml, a
+// Firefox profile's logins.json, ~/.zsh_history). So the credential store
+// table (sanitize.CredentialStores) also holds below any folder: a path
+// whose last elements are an entry's is that store, copied (a red team's
+// find, TestRed12CopiedHomeStores).
+
+// projectStores are the entries of the table whose folder a project has
+// of its own, with its settings rather than a home's secrets (a project's
+// .claude/settings.json and commands, .docker's Dockerfiles, .azure's
+// azd environments): in a copy they stay visible; what of them holds a
+// secret has a name above (.credentials.json, auth.json, .env).
+var projectStores = []string{".claude", ".codex", ".docker", ".azure"}
+
+// copiedStores are the table's entries, relative to the home, lower case
+// and with "/" between elements, by their last element.
+var copiedStores = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range CopiedStorePatterns() {
+		low := strings.ToLower(p)
+		out[path.Base(low)] = append(out[path.Base(low)], low)
+	}
+	return out
+})
+
+// CopiedStorePatterns returns the entries of the credential store table
+// that hold below any folder (CopiedStore), relative to the home and with
+// "/" between elements (".ssh", ".config/gh", "Library/Messages"), in
+// table order.
+func CopiedStorePatterns() []string {
+	var out []string
+	for _, p := range sanitize.CredentialStores("/") {
+		rel := strings.TrimPrefix(filepath.ToSlash(p), "/")
+		if rel == "" || slices.Contains(projectStores, strings.SplitN(rel, "/", 2)[0]) {
+			continue
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// CopiedStore reports whether p, a file or folder, is a credential store
+// of a home wherever it lies: its last elements are an entry of the table
+// (CopiedStorePatterns), compared without case. p is a path with "/"
+// between elements; what is under a store is in it, and its caller hides
+// the store whole.
+func CopiedStore(p string) (what string, ok bool) {
+	low := strings.ToLower(strings.TrimRight(p, "/"))
+	for _, e := range copiedStores()[path.Base(low)] {
+		if low == e || strings.HasSuffix(low, "/"+e) {
+			return "a copy of a home's credential store (~/" + e + ")", true
 		}
 	}
 	return "", false

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -363,7 +364,7 @@ func (e *Executor) deleteFile(ctx context.Context, raw string) (Result, error) {
 
 // moveFile renames a file or folder (a link: the link itself). An existing
 // destination goes to the Trash first.
-func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result, error) {
+func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string, assessed level.Level) (Result, error) {
 	src, err := e.checkPath(rawFrom, sanitize.OpMoveFrom)
 	if err != nil {
 		return Result{}, err
@@ -418,6 +419,9 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result,
 	} else if d.dev != fi.dev {
 		return Result{}, fmt.Errorf("moving %s: %s and %s are on different disks; moving across disks is not supported", from, from, filepath.Dir(to))
 	}
+	if err := e.checkFileOp(from, to, from, old, assessed); err != nil {
+		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -433,7 +437,7 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result,
 // the Trash first. Inside a folder, symbolic links are copied as links
 // (never followed) and anything that is not a file, folder or link makes
 // the copy fail.
-func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result, error) {
+func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed level.Level) (Result, error) {
 	src, err := e.checkPath(rawFrom, sanitize.OpRead)
 	if err != nil {
 		return Result{}, err
@@ -494,6 +498,10 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile})
 	}
 	if err != nil {
+		return Result{}, fmt.Errorf("copying %s: %w", from, err)
+	}
+	if err := e.checkFileOp(ts.dir.at(tmp), to, "", old, assessed); err != nil {
+		ts.dir.removeTemp(tmp)
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
 	if err := ctx.Err(); err != nil {

@@ -165,7 +165,7 @@ func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, 
 	if old != nil {
 		perm = old.mode.Perm()
 	}
-	tmp, err := writeTemp(s.dir, perm, strings.NewReader(content))
+	tmp, err := writeTemp(s.dir, perm, strings.NewReader(content), nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("writing %s: %w", target, err)
 	}
@@ -180,9 +180,11 @@ func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, 
 	}, nil
 }
 
-// writeTemp copies r into a new temporary file in d with mode perm,
-// flushed to disk, and returns its name. On failure nothing is left behind.
-func writeTemp(d *folder, perm fs.FileMode, r io.Reader) (name string, err error) {
+// writeTemp copies r into a new temporary file in d with mode perm, with
+// the extended attributes of attrs (a copy's source; nil for none: see
+// copyXattrs), flushed to disk, and returns its name. On failure nothing
+// is left behind.
+func writeTemp(d *folder, perm fs.FileMode, r io.Reader, attrs *os.File) (name string, err error) {
 	f, tmp, err := d.createTemp(perm)
 	if err != nil {
 		return "", err
@@ -195,6 +197,11 @@ func writeTemp(d *folder, perm fs.FileMode, r io.Reader) (name string, err error
 	}()
 	if _, err := io.Copy(f, r); err != nil {
 		return "", err
+	}
+	if attrs != nil {
+		if err := copyXattrs(attrs, f); err != nil {
+			return "", err
+		}
 	}
 	if err := syncFile(f); err != nil {
 		return "", err
@@ -486,6 +493,9 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed
 					err = copyTree(ctx, srcDir, t, ".", ti)
 				}
 				if err == nil {
+					err = copyXattrs(srcDir.f, t.f)
+				}
+				if err == nil {
 					err = t.f.Chmod(fi.mode.Perm())
 				}
 				t.Close()
@@ -495,7 +505,7 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed
 			}
 		}
 	} else {
-		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile})
+		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile}, srcFile)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
@@ -632,6 +642,9 @@ func copyTree(ctx context.Context, src, dst *folder, rel string, copy *entryInfo
 			}
 			err = copyTree(ctx, s, d, path.Join(rel, name), copy)
 			if err == nil {
+				err = copyXattrs(s.f, d.f)
+			}
+			if err == nil {
 				err = d.f.Chmod(mode.Perm())
 			}
 			s.Close()
@@ -680,6 +693,10 @@ func copyOne(ctx context.Context, src, dst *folder, name string, perm fs.FileMod
 		return err
 	}
 	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
+		out.Close()
+		return err
+	}
+	if err := copyXattrs(in, out); err != nil {
 		out.Close()
 		return err
 	}

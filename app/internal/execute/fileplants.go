@@ -26,21 +26,40 @@ import (
 // red team's find, TestRed12FileOpsPlantPastTheReview). A command (mv, cp)
 // does the same with the person's say: its review holds such a change for
 // them.
+//
+// A move or a copy is also a read of its source. The analyzer knows a
+// secret file by its name (.env) and rates copying one Dangerous, but the
+// sandbox hides more from an unasked action than names say: a private key
+// by its armour, a home's credential store copied into a root
+// (rootsecrets.go). So the layout is walked as the roots are, and a move
+// or copy that would leave such a file where the walk does not hide it
+// (prod.pem copied to notes.md) is refused unasked
+// (TestRed12FileOpsUnhideSecrets).
 
 // ErrPlantsCode is wrapped by the error of a move or copy that runs unasked
 // and would plant code the person runs later; it was not made.
 var ErrPlantsCode = errors.New("it would plant code that runs later without the person")
 
+// ErrShowsSecret is wrapped by the error of a move or copy that runs
+// unasked and would put a file the sandbox hides from unasked actions
+// (rootsecrets.go: a private key known by its armour, a home's credential
+// store copied into a root) under a name and in a place where it does
+// not: a copy is a read, and the next unasked command would print it.
+var ErrShowsSecret = errors.New("it would put a secret where unasked actions read it")
+
 // maxOpReview bounds the entries of a moved or copied folder reviewed
 // before the move or copy; past it the move or copy is refused unasked.
 const maxOpReview = 20_000
 
-// checkFileOp says why moving (from not "") or copying the entry at src
-// to to plants code, as an error wrapping ErrPlantsCode; nil when it
-// plants nothing or was assessed Destructive (the person approved it
-// rated as planting). src is the new version's content: the source of a
-// move, the finished temporary copy of a copy; old is what is at to now.
-func (e *Executor) checkFileOp(src, to, from string, old *entryInfo, assessed level.Level) error {
+// checkFileOp reviews moving (move) or copying from to to before it is
+// made: it fails, wrapping ErrPlantsCode, when the change plants code
+// (unless it was assessed Destructive: the person approved it rated as
+// planting), and wrapping ErrShowsSecret when it leaves a file the sandbox
+// hides from unasked actions where it does not (unless it was assessed
+// Dangerous or above, as the analyzer rates copying a secret file it
+// knows by name). src is the new version's content: the source of a move,
+// the finished temporary copy of a copy; old is what is at to now.
+func (e *Executor) checkFileOp(src, to, from string, move bool, old *entryInfo, assessed level.Level) error {
 	if assessed >= level.Destructive {
 		return nil
 	}
@@ -48,6 +67,18 @@ func (e *Executor) checkFileOp(src, to, from string, old *entryInfo, assessed le
 	rel, err := filepath.Rel(root, to)
 	if root == "" || err != nil || rel == "." {
 		return nil // the operation refuses it itself
+	}
+	var hidden []string // what of the source the sandbox hides unasked
+	if assessed < level.Dangerous {
+		all, _, err := e.links.secretFiles(e.Paths.Roots)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrShowsSecret, err)
+		}
+		for _, f := range all {
+			if f == from || inside(f, from) || inside(from, f) {
+				hidden = append(hidden, f)
+			}
+		}
 	}
 	stage, err := os.MkdirTemp(root, tempPrefix+"review-")
 	if err != nil {
@@ -61,6 +92,9 @@ func (e *Executor) checkFileOp(src, to, from string, old *entryInfo, assessed le
 	n := 0
 	if err := mirror(src, upper, &n); err != nil {
 		return fmt.Errorf("%w: it could not be reviewed first (%v)", ErrPlantsCode, err)
+	}
+	if err := e.stillHidden(hidden, from, stage, upper, root); err != nil {
+		return err
 	}
 	var changes []sandbox.Change
 	err = filepath.WalkDir(upper, func(p string, d fs.DirEntry, err error) error {
@@ -82,7 +116,7 @@ func (e *Executor) checkFileOp(src, to, from string, old *entryInfo, assessed le
 	if err != nil {
 		return fmt.Errorf("%w: it could not be reviewed first (%v)", ErrPlantsCode, err)
 	}
-	if from != "" {
+	if move {
 		if fi, err := os.Lstat(from); err == nil && outerRoot(e.Paths.Roots, from) != "" {
 			changes = append(changes, sandbox.Change{Kind: sandbox.Removed, Path: from, Was: fi.Mode()})
 		}
@@ -99,6 +133,43 @@ func (e *Executor) checkFileOp(src, to, from string, old *entryInfo, assessed le
 		if why := e.plants(c, mode, look); why != "" {
 			return fmt.Errorf("%w: %s: %s; run it as a command (mv, cp), whose changes are held for you to keep or discard",
 				ErrPlantsCode, e.short(c.Path), why)
+		}
+	}
+	return nil
+}
+
+// stillHidden fails, wrapping ErrShowsSecret, when a file of hidden (what
+// the sandbox hides from unasked actions in from, or from itself, or the
+// folder from lies in) would not be hidden where the move or copy puts it:
+// the stage (upper, in stage, is the new to) is walked as the roots are
+// (rootsecrets.go), and each must be, or lie in, what that walk hides.
+func (e *Executor) stillHidden(hidden []string, from, stage, upper, root string) error {
+	if len(hidden) == 0 {
+		return nil
+	}
+	var x rootLinks
+	found, _, err := x.secretFiles([]string{stage})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrShowsSecret, err)
+	}
+	covered := func(p string) bool {
+		for _, f := range found {
+			if p == f || inside(p, f) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, h := range hidden {
+		at := upper // from lies in h: the whole of it is secret
+		if inside(h, from) {
+			r, _ := filepath.Rel(from, h)
+			at = filepath.Join(upper, r)
+		}
+		if !covered(at) {
+			r, _ := filepath.Rel(stage, at)
+			return fmt.Errorf("%w: %s is hidden from unasked actions (%s), and %s would not be; a copy or move of it asks first",
+				ErrShowsSecret, e.short(h), "its name, content or place says it holds a secret", e.short(filepath.Join(root, r)))
 		}
 	}
 	return nil

@@ -426,7 +426,7 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string, assessed
 	} else if d.dev != fi.dev {
 		return Result{}, fmt.Errorf("moving %s: %s and %s are on different disks; moving across disks is not supported", from, from, filepath.Dir(to))
 	}
-	if err := e.checkFileOp(from, to, from, old, assessed); err != nil {
+	if err := e.checkFileOp(from, to, from, true, old, assessed); err != nil {
 		return Result{}, fmt.Errorf("moving %s: %w", from, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -510,7 +510,7 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed
 	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
-	if err := e.checkFileOp(ts.dir.at(tmp), to, "", old, assessed); err != nil {
+	if err := e.checkFileOp(ts.dir.at(tmp), to, from, false, old, assessed); err != nil {
 		ts.dir.removeTemp(tmp)
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}

@@ -315,6 +315,31 @@ func TestSeatbeltHidesObjectStores(t *testing.T) {
 	}
 }
 
+// TestRed12SeatbeltPreferencesOfOtherApps: the profile hides
+// ~/Library/Preferences from an unasked action (apps keep tokens in their
+// settings), but allows user-preference-read for every domain, and
+// cfprefsd, outside the sandbox, reads the files for it: defaults read
+// com.vendor.app prints another app's settings, tokens included.
+//
+// Open (skipped unless AIRLOCK_RED_OPEN=1): the fix is to allow
+// user-preference-read only for the domains programs read at start
+// (kCFPreferencesAnyApplication, the frameworks' com.apple.* domains), by
+// preference-domain filters, and to check on a Mac (airlock doctor) that
+// the profile loads and everyday programs still start; that needs a Mac,
+// which this round did not have.
+func TestRed12SeatbeltPreferencesOfOtherApps(t *testing.T) {
+	if os.Getenv("AIRLOCK_RED_OPEN") == "" {
+		t.Skip("open: an unasked action reads every app's preferences through cfprefsd (AIRLOCK_RED_OPEN=1 runs it)")
+	}
+	for _, kind := range []string{sandbox.KindCommand, sandbox.KindJXA} {
+		for _, r := range parseRules(t, mustSeatbelt(t, macProfile(t, kind, sandbox.Grant{}))) {
+			if r.action == "allow" && r.has("user-preference-read") && len(r.filters) == 0 {
+				t.Errorf("%s: an unasked action may read every app's preferences: (allow %v) has no preference-domain filter", kind, r.ops)
+			}
+		}
+	}
+}
+
 // TestRed12SeatbeltCopiedStores: a copy of a home kept outside the roots
 // (~/src/old-home, a backup unpacked elsewhere) holds the home's
 // credential stores under the same paths. An unasked action is refused

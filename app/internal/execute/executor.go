@@ -195,9 +195,9 @@ func (e *Executor) RunAssessed(ctx context.Context, a action.Action, assessed le
 			return Result{}, args.err
 		}
 		if a.Cmd.Name == "MOVE_FILE" {
-			return e.moveFile(ctx, from, to, assessed)
+			return e.moveFile(ctx, from, to)
 		}
-		return e.copyFile(ctx, from, to, assessed)
+		return e.copyFile(ctx, from, to)
 	case "DELETE_FILE":
 		path := args.str("path")
 		if args.err != nil {

@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
@@ -51,16 +51,14 @@ var ErrShowsSecret = errors.New("it would put a secret where unasked actions rea
 // before the move or copy; past it the move or copy is refused unasked.
 const maxOpReview = 20_000
 
-// checkFileOp reviews moving (move) or copying from to to before it is
-// made: it fails, wrapping ErrPlantsCode, when the change plants code
-// (unless it was assessed Destructive: the person approved it rated as
-// planting), and wrapping ErrShowsSecret when it leaves a file the sandbox
-// hides from unasked actions where it does not (unless it was assessed
-// Dangerous or above, as the analyzer rates copying a secret file it
-// knows by name). src is the new version's content: the source of a move,
-// the finished temporary copy of a copy; old is what is at to now.
-func (e *Executor) checkFileOp(src, to, from string, move bool, old *entryInfo, assessed level.Level) error {
-	if assessed >= level.Destructive {
+// checkFileOp reviews moving (move) or copying from to to, unless the
+// person approved it (WithApproved), before it is made: it fails, wrapping
+// ErrPlantsCode, when the change plants code, and wrapping ErrShowsSecret
+// when it leaves a file the sandbox hides from unasked actions where it
+// does not. src is the new version's content: the source of a move, the
+// finished temporary copy of a copy; old is what is at to now.
+func (e *Executor) checkFileOp(ctx context.Context, src, to, from string, move bool, old *entryInfo) error {
+	if approvedIn(ctx) {
 		return nil
 	}
 	root := outerRoot(e.Paths.Roots, to)
@@ -68,16 +66,14 @@ func (e *Executor) checkFileOp(src, to, from string, move bool, old *entryInfo, 
 	if root == "" || err != nil || rel == "." {
 		return nil // the operation refuses it itself
 	}
+	all, _, err := e.links.secretFiles(e.Paths.Roots)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrShowsSecret, err)
+	}
 	var hidden []string // what of the source the sandbox hides unasked
-	if assessed < level.Dangerous {
-		all, _, err := e.links.secretFiles(e.Paths.Roots)
-		if err != nil {
-			return fmt.Errorf("%w: %w", ErrShowsSecret, err)
-		}
-		for _, f := range all {
-			if f == from || inside(f, from) || inside(from, f) {
-				hidden = append(hidden, f)
-			}
+	for _, f := range all {
+		if f == from || inside(f, from) || inside(from, f) {
+			hidden = append(hidden, f)
 		}
 	}
 	stage, err := os.MkdirTemp(root, tempPrefix+"review-")

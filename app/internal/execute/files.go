@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/airlockhq/airlock/app/internal/level"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -371,7 +370,7 @@ func (e *Executor) deleteFile(ctx context.Context, raw string) (Result, error) {
 
 // moveFile renames a file or folder (a link: the link itself). An existing
 // destination goes to the Trash first.
-func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string, assessed level.Level) (Result, error) {
+func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result, error) {
 	src, err := e.checkPath(rawFrom, sanitize.OpMoveFrom)
 	if err != nil {
 		return Result{}, err
@@ -426,7 +425,7 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string, assessed
 	} else if d.dev != fi.dev {
 		return Result{}, fmt.Errorf("moving %s: %s and %s are on different disks; moving across disks is not supported", from, from, filepath.Dir(to))
 	}
-	if err := e.checkFileOp(from, to, from, true, old, assessed); err != nil {
+	if err := e.checkFileOp(ctx, from, to, from, true, old); err != nil {
 		return Result{}, fmt.Errorf("moving %s: %w", from, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -444,7 +443,7 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string, assessed
 // the Trash first. Inside a folder, symbolic links are copied as links
 // (never followed) and anything that is not a file, folder or link makes
 // the copy fail.
-func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed level.Level) (Result, error) {
+func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result, error) {
 	src, err := e.checkPath(rawFrom, sanitize.OpRead)
 	if err != nil {
 		return Result{}, err
@@ -510,7 +509,7 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string, assessed
 	if err != nil {
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
-	if err := e.checkFileOp(ts.dir.at(tmp), to, from, false, old, assessed); err != nil {
+	if err := e.checkFileOp(ctx, ts.dir.at(tmp), to, from, false, old); err != nil {
 		ts.dir.removeTemp(tmp)
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}

@@ -37,7 +37,10 @@ type fileOpsRig struct {
 	home string
 }
 
-func newFileOpsRig(t *testing.T) *fileOpsRig {
+func newFileOpsRig(t *testing.T) *fileOpsRig { return newFileOpsRigAt(t, policy.SmartDefault, nil) }
+
+// newFileOpsRigAt is newFileOpsRig at autonomy, with approver answering.
+func newFileOpsRigAt(t *testing.T, autonomy policy.Autonomy, approver gate.Approver) *fileOpsRig {
 	t.Helper()
 	env, home := sandbox(t)
 	data := filepath.Join(home, ".local", "share", "airlock")
@@ -85,7 +88,7 @@ func newFileOpsRig(t *testing.T) *fileOpsRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: policy.SmartDefault, Sandbox: box})
+	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: autonomy, Sandbox: box, Approver: approver})
 	return &fileOpsRig{g: g, home: home}
 }
 
@@ -180,5 +183,17 @@ func TestRed12FileOpsLookalikes(t *testing.T) {
 				t.Fatalf("%s did not land unasked", tc.plan)
 			}
 		})
+	}
+}
+
+// TestRed12FileOpsApprovedLand: the review before a move or copy is for
+// what runs unasked. At Level 0 the person approves the same move into
+// the folder the .zshrc sources, and it is made as they saw it, as an
+// approved mv would be.
+func TestRed12FileOpsApprovedLand(t *testing.T) {
+	r := newFileOpsRigAt(t, policy.AskAll, &answerer{answer: approveAll})
+	plan := `MOVE_FILE "~/Downloads/update.txt" "~/Documents/dotfiles/zsh.d/update.zsh"`
+	if !r.landed(t, plan, "Documents/dotfiles/zsh.d/update.zsh", "touch ~/pwned-by-zshrc\n") {
+		t.Fatalf("%s, approved, was not made", plan)
 	}
 }

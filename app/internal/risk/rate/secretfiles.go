@@ -233,8 +233,13 @@ func CopiedStorePatterns() []string {
 // between elements; what is under a store is in it, and its caller hides
 // the store whole.
 func CopiedStore(p string) (what string, ok bool) {
-	low := strings.ToLower(strings.TrimRight(p, "/"))
-	for _, e := range copiedStores()[path.Base(low)] {
+	p = strings.TrimRight(p, "/")
+	stores := copiedStores()[strings.ToLower(path.Base(p))]
+	if len(stores) == 0 {
+		return "", false // most names: no store ends in them
+	}
+	low := strings.ToLower(p)
+	for _, e := range stores {
 		if low == e || strings.HasSuffix(low, "/"+e) {
 			return "a copy of a home's credential store (~/" + e + ")", true
 		}

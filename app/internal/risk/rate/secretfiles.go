@@ -249,8 +249,8 @@ func CopiedStore(p string) (what string, ok bool) {
 
 // envFiles are the names of environment files (lower case, in
 // secretFiles' form): the files dotenv loaders read into the environment
-// of what they run, and shells source.
-var envFiles = []string{".env", ".env.*", "*.env"}
+// of what they run, and shells source; Flask's CLI loads .flaskenv too.
+var envFiles = []string{".env", ".env.*", "*.env", ".flaskenv"}
 
 // EnvironmentFile reports whether the last element of p names an
 // environment file (.env, .env.local, prod.env), which tools load into the

@@ -167,7 +167,7 @@ func TestCopiedStore(t *testing.T) {
 // run, and names that are not (templates, look-alikes).
 func TestEnvironmentFile(t *testing.T) {
 	for in, want := range map[string]bool{
-		".env": true, "proj/.env.local": true, "/a/.ENV.Production": true, "prod.env": true,
+		".env": true, "proj/.env.local": true, "/a/.ENV.Production": true, "prod.env": true, "api/.flaskenv": true,
 		".env.example": false, "example.env": false, ".envrc": false, "env.ts": false, ".environment": false, "": false,
 	} {
 		if got := rate.EnvironmentFile(in); got != want {

@@ -114,6 +114,34 @@ func isEnvFile(rel string) bool {
 	return rel == ".env" || len(rel) > 5 && (rel[:5] == ".env." || rel[len(rel)-4:] == ".env")
 }
 
+// TestRed12BuildSettingsFromParents: build tools take settings from the
+// project's folder and every folder above it, so one file in ~/Documents
+// reaches every project below: MSBuild imports Directory.Build.props and
+// .targets (their Exec tasks run at every build, and at the design-time
+// builds VS Code's C# Dev Kit and Rider run on opening the folder) and
+// reads Directory.Build.rsp (-logger loads an assembly); NuGet.Config
+// names where packages, and the build code they carry, come from;
+// go.work's replace puts other code in every build and test; Bazelisk
+// downloads and runs the Bazel .bazelversion names, a fork's release too.
+// Each is held like a .bazelrc or a .cargo/config.toml; look-alike names
+// land.
+func TestRed12BuildSettingsFromParents(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		held bool
+	}{{"build settings taken from the folders above", true}, {"look-alikes of build settings", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRedRig(t, []string{"~/Documents"}, nil)
+			argv := payload12(t, tc.name)
+			if tc.held {
+				r.plantsHeld(t, tc.name, argv)
+				return
+			}
+			r.lookalikesLand(t, tc.name, argv)
+		})
+	}
+}
+
 // TestRed12KeysInOtherArmour: private keys whose armour is not PEM's,
 // under the names their tools give them, which say nothing: age's
 // identity file (age-keygen -o key.txt, as age's and sops' documentation

@@ -48,8 +48,9 @@ var ErrPlantsCode = errors.New("it would plant code that runs later without the 
 var ErrShowsSecret = errors.New("it would put a secret where unasked actions read it")
 
 // maxOpReview bounds the entries of a moved or copied folder reviewed
-// before the move or copy; past it the move or copy is refused unasked.
-const maxOpReview = 20_000
+// before the move or copy, as MaxChanges bounds a command's; past it the
+// move or copy is refused unasked.
+const maxOpReview = MaxChanges
 
 // checkFileOp reviews moving (move) or copying from to to, unless the
 // person approved it (WithApproved), before it is made: it fails, wrapping

@@ -52,6 +52,15 @@ var envCodeVars = []string{
 	// Settings files and package sources whose code the program runs.
 	"NPM_CONFIG_", "YARN_", "PIP_", "UV_", "CONDARC", "GEMRC", "CURL_HOME", "WGETRC", "PSQLRC",
 	"INPUTRC", "LESSKEY", "LESSKEYIN", "VIMINIT", "EXINIT", "MYVIMRC", "MAILCAPS", "GNUPGHOME",
+	"BUN_OPTIONS", "PYTHONWARNINGS", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "R_PROFILE", "R_PROFILE_USER",
+	"R_ENVIRON_USER", "GEM_HOME", "GEM_PATH", "BUNDLE_GEMFILE", "IPYTHONDIR", "JUPYTER_CONFIG_DIR",
+	"JAVA_HOME", "SUDO_ASKPASS",
+	// Where a program finds its start-up files and settings (a .zshrc, a
+	// git config with core.fsmonitor), and settings whose entries run
+	// commands (kubeconfig's exec plugins, the AWS CLI's
+	// credential_process, Terraform's provider installation).
+	"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "KUBECONFIG", "AWS_CONFIG_FILE",
+	"AWS_SHARED_CREDENTIALS_FILE", "TF_CLI_CONFIG_FILE",
 }
 
 // envFileWhy says why c, a new version of a file, plants code as an

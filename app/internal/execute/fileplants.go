@@ -87,7 +87,10 @@ func (e *Executor) checkFileOp(ctx context.Context, src, to, from string, move b
 		return fmt.Errorf("%w: it could not be reviewed first (%v)", ErrPlantsCode, err)
 	}
 	n := 0
-	if err := mirror(src, upper, &n); err != nil {
+	if err := mirror(ctx, src, upper, &n); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
 		return fmt.Errorf("%w: it could not be reviewed first (%v)", ErrPlantsCode, err)
 	}
 	if err := e.stillHidden(hidden, from, stage, upper, root); err != nil {
@@ -175,8 +178,12 @@ func (e *Executor) stillHidden(hidden []string, from, stage, upper, root string)
 // mirror lays out at dst what src is: a folder with everything in it, a
 // file as a hard link to it (a copy when the disks differ), a link as the
 // link; anything else is left out (the operation refuses it). n counts
-// the entries, at most maxOpReview.
-func mirror(src, dst string, n *int) error {
+// the entries, at most maxOpReview. It stops when ctx is done (the kill
+// switch).
+func mirror(ctx context.Context, src, dst string, n *int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if *n++; *n > maxOpReview {
 		return fmt.Errorf("it holds more than %d files and folders", maxOpReview)
 	}
@@ -194,7 +201,7 @@ func mirror(src, dst string, n *int) error {
 			return err
 		}
 		for _, ent := range es {
-			if err := mirror(filepath.Join(src, ent.Name()), filepath.Join(dst, ent.Name()), n); err != nil {
+			if err := mirror(ctx, filepath.Join(src, ent.Name()), filepath.Join(dst, ent.Name()), n); err != nil {
 				return err
 			}
 		}

@@ -106,7 +106,7 @@ func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, e
 // a root: rate.CopiedStore).
 func secretFile(dir, name string) bool {
 	_, named := rate.SecretFile(name)
-	_, copied := rate.CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+	_, copied := rate.CopiedStoreAt(dir, name)
 	return named || copied
 }
 
@@ -115,7 +115,7 @@ func secretFile(dir, name string) bool {
 // credential store copied below a root (rate.CopiedStore).
 func secretFolder(dir, name string) bool {
 	_, named := rate.SecretFolder(name)
-	_, copied := rate.CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+	_, copied := rate.CopiedStoreAt(dir, name)
 	return named || copied
 }
 

@@ -247,6 +247,15 @@ func CopiedStore(p string) (what string, ok bool) {
 	return "", false
 }
 
+// CopiedStoreAt is CopiedStore of the entry name of the folder dir, for a
+// walk that lists many: the path is joined only when a store ends in name.
+func CopiedStoreAt(dir, name string) (what string, ok bool) {
+	if len(copiedStores()[strings.ToLower(name)]) == 0 {
+		return "", false
+	}
+	return CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+}
+
 // envFiles are the names of environment files (lower case, in
 // secretFiles' form): the files dotenv loaders read into the environment
 // of what they run, and shells source; Flask's CLI loads .flaskenv too.

@@ -164,7 +164,7 @@ func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, 
 	if old != nil {
 		perm = old.mode.Perm()
 	}
-	tmp, err := writeTemp(s.dir, perm, strings.NewReader(content))
+	tmp, err := writeTemp(s.dir, perm, strings.NewReader(content), nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("writing %s: %w", target, err)
 	}
@@ -179,9 +179,11 @@ func (e *Executor) writeFile(ctx context.Context, raw, content string) (Result, 
 	}, nil
 }
 
-// writeTemp copies r into a new temporary file in d with mode perm,
-// flushed to disk, and returns its name. On failure nothing is left behind.
-func writeTemp(d *folder, perm fs.FileMode, r io.Reader) (name string, err error) {
+// writeTemp copies r into a new temporary file in d with mode perm, with
+// the extended attributes of attrs (a copy's source; nil for none: see
+// copyXattrs), flushed to disk, and returns its name. On failure nothing
+// is left behind.
+func writeTemp(d *folder, perm fs.FileMode, r io.Reader, attrs *os.File) (name string, err error) {
 	f, tmp, err := d.createTemp(perm)
 	if err != nil {
 		return "", err
@@ -194,6 +196,11 @@ func writeTemp(d *folder, perm fs.FileMode, r io.Reader) (name string, err error
 	}()
 	if _, err := io.Copy(f, r); err != nil {
 		return "", err
+	}
+	if attrs != nil {
+		if err := copyXattrs(attrs, f); err != nil {
+			return "", err
+		}
 	}
 	if err := syncFile(f); err != nil {
 		return "", err
@@ -418,6 +425,9 @@ func (e *Executor) moveFile(ctx context.Context, rawFrom, rawTo string) (Result,
 	} else if d.dev != fi.dev {
 		return Result{}, fmt.Errorf("moving %s: %s and %s are on different disks; moving across disks is not supported", from, from, filepath.Dir(to))
 	}
+	if err := e.checkFileOp(ctx, from, to, from, true, old); err != nil {
+		return Result{}, fmt.Errorf("moving %s: %w", from, err)
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -482,6 +492,9 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 					err = copyTree(ctx, srcDir, t, ".", ti)
 				}
 				if err == nil {
+					err = copyXattrs(srcDir.f, t.f)
+				}
+				if err == nil {
 					err = t.f.Chmod(fi.mode.Perm())
 				}
 				t.Close()
@@ -491,9 +504,13 @@ func (e *Executor) copyFile(ctx context.Context, rawFrom, rawTo string) (Result,
 			}
 		}
 	} else {
-		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile})
+		tmp, err = writeTemp(ts.dir, fi.mode.Perm(), ctxReader{ctx, srcFile}, srcFile)
 	}
 	if err != nil {
+		return Result{}, fmt.Errorf("copying %s: %w", from, err)
+	}
+	if err := e.checkFileOp(ctx, ts.dir.at(tmp), to, from, false, old); err != nil {
+		ts.dir.removeTemp(tmp)
 		return Result{}, fmt.Errorf("copying %s: %w", from, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -624,6 +641,9 @@ func copyTree(ctx context.Context, src, dst *folder, rel string, copy *entryInfo
 			}
 			err = copyTree(ctx, s, d, path.Join(rel, name), copy)
 			if err == nil {
+				err = copyXattrs(s.f, d.f)
+			}
+			if err == nil {
 				err = d.f.Chmod(mode.Perm())
 			}
 			s.Close()
@@ -672,6 +692,10 @@ func copyOne(ctx context.Context, src, dst *folder, name string, perm fs.FileMod
 		return err
 	}
 	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
+		out.Close()
+		return err
+	}
+	if err := copyXattrs(in, out); err != nil {
 		out.Close()
 		return err
 	}

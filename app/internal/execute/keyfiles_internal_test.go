@@ -11,6 +11,35 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// TestPrivateKeyOtherArmour: the armour of keys that are not PEM's is a
+// key too; public keys, notes and configurations without one are not.
+func TestPrivateKeyOtherArmour(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		key  bool
+	}{
+		{"# public key: age1ql3z\nAGE-SECRET-KEY-1QYQSZQGPQYQSZQGP\n", true},
+		{"[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n", true},
+		{"[Interface]\n  privatekey=yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\r\n", true},
+		{"<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\ne3b2\n", true},
+		{"untrusted comment: signify secret key\nRWRCSwAA\n", true},
+		{"untrusted comment: minisign encrypted secret key\nRWRTY0Iy\n", true},
+		{"PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 2\nAAAA\nPrivate-Lines: 1\nAAAA\n", true},
+		{"-----BEGIN PRIVATE KEY-----\nMIIE\n", true},
+		{"age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n", false},
+		{"[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\n", false},
+		{"PrivateKey = <paste your key here>\n", false},
+		{"untrusted comment: signify public key\nRWQP\n", false},
+		{"Private-Lines: 1\n", false}, // no PuTTY key file
+		{"server {\n  listen 80;\n}\n", false},
+		{"", false},
+	} {
+		if got := privateKey([]byte(c.text)); got != c.key {
+			t.Errorf("privateKey(%q) = %v, want %v", c.text, got, c.key)
+		}
+	}
+}
+
 // TestPEMPrivateKey: the armour of every private key form opens a key;
 // certificates, public keys and the words in prose do not.
 func TestPEMPrivateKey(t *testing.T) {

@@ -230,7 +230,7 @@ func stageFile(d *folder, up *upperEntry, perm fs.FileMode, rec *ChangeRecord) (
 	defer in.Close()
 	h := sha256.New()
 	n := &countingWriter{w: h}
-	tmp, err = writeTemp(d, perm, io.TeeReader(in, n))
+	tmp, err = writeTemp(d, perm, io.TeeReader(in, n), nil)
 	if err != nil {
 		return "", false, err
 	}

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"golang.org/x/sys/unix"
 )
 
@@ -203,7 +202,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 				case t&fs.ModeSymlink != 0:
 					f.links = append(f.links, e.Name())
 				case t.IsDir():
-					if _, secret := rate.SecretFolder(e.Name()); secret {
+					if secretFolder(dir, e.Name()) {
 						f.secrets = append(f.secrets, e.Name()) // hidden whole, not walked
 					} else {
 						f.folders = append(f.folders, e.Name())
@@ -257,7 +256,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 //
 // The file is opened once for both, its first bytes read once.
 func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
-	if _, secret := rate.SecretFile(name); secret {
+	if secretFile(dir, name) {
 		f.secrets = append(f.secrets, name)
 		return
 	}
@@ -276,7 +275,7 @@ func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	}
 	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
 	switch {
-	case ok && pemPrivateKey(b):
+	case ok && privateKey(b):
 		f.secrets = append(f.secrets, name)
 	case git && kindOfHead(b) != notGitData:
 		f.data = append(f.data, name)

@@ -101,6 +101,24 @@ func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, e
 	return out, git, nil
 }
 
+// secretFile reports whether the file name of dir is secret by its name
+// (rate.SecretFile) or its place (a home's credential store copied below
+// a root: rate.CopiedStore).
+func secretFile(dir, name string) bool {
+	_, named := rate.SecretFile(name)
+	_, copied := rate.CopiedStoreAt(dir, name)
+	return named || copied
+}
+
+// secretFolder reports whether the folder name of dir is hidden whole: its
+// name says all it holds is secret (rate.SecretFolder), or it is a home's
+// credential store copied below a root (rate.CopiedStore).
+func secretFolder(dir, name string) bool {
+	_, named := rate.SecretFolder(name)
+	_, copied := rate.CopiedStoreAt(dir, name)
+	return named || copied
+}
+
 // secretsIn appends to out, absolute, the secret files of the indexed
 // folder dir and the links in it that lead to one: what an unasked action
 // must not see there.
@@ -124,14 +142,13 @@ func leadsToSecret(p string) bool {
 	fi, err := os.Stat(p)
 	if err == nil && fi.IsDir() {
 		end, err := linkEnd(p)
-		_, named := rate.SecretFolder(p)
 		_, endNamed := rate.SecretFolder(end)
-		return err != nil || named || endNamed
+		return err != nil || secretFolder(filepath.Split(p)) || endNamed
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	if _, ok := rate.SecretFile(p); ok {
+	if secretFile(filepath.Split(p)) {
 		return true
 	}
 	end, err := linkEnd(p)
@@ -174,9 +191,12 @@ func linkEnd(p string) (string, error) {
 // armour opens the file or its third field (8 KiB), and settings that
 // carry a TLS or SSH key inline as a multi-line string (a Helm values
 // .yaml, an Ansible variables .yml, a service's .toml), after any number
-// of other settings and the certificates beside it (64 KiB).
+// of other settings and the certificates beside it (64 KiB); and the
+// files keys in other armour (privateKey) come in: WireGuard's and
+// OpenVPN's configurations (.conf, the key after other settings: 64 KiB)
+// and signify's secret keys (.sec, 8 KiB).
 var keyKinds = map[string]int{".pem": 64 << 10, ".crt": 64 << 10, ".cer": 64 << 10, ".txt": 8 << 10, ".asc": 8 << 10, ".json": 8 << 10,
-	".yaml": 64 << 10, ".yml": 64 << 10, ".toml": 64 << 10}
+	".yaml": 64 << 10, ".yml": 64 << 10, ".toml": 64 << 10, ".conf": 64 << 10, ".sec": 8 << 10}
 
 // pairedKeyHead is how much is read of a file with a public key beside it
 // (pub): ssh-keygen -f NAME writes the private key as NAME, without an
@@ -199,7 +219,63 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 		return false
 	}
 	_, b, ok := fileHead(dir, name, head)
-	return ok && pemPrivateKey(b)
+	return ok && privateKey(b)
+}
+
+// privateKey reports whether b holds a private key's armour: PEM's
+// (pemPrivateKey), or one of the other forms tools write keys in, which
+// the names they give the files do not say (a red team's find,
+// TestRed12KeysInOtherArmour): age's identity (AGE-SECRET-KEY-1…, in
+// the key.txt its documentation names), a WireGuard configuration's
+// PrivateKey line, OpenVPN's static key (tls-auth, tls-crypt), the
+// secret keys of signify and minisign ("untrusted comment: … secret
+// key"), and a PuTTY key file's Private-Lines.
+func privateKey(b []byte) bool {
+	if pemPrivateKey(b) || bytes.Contains(b, []byte("AGE-SECRET-KEY-1")) ||
+		bytes.Contains(b, []byte("-----BEGIN OpenVPN Static key")) {
+		return true
+	}
+	putty := false
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case wireGuardKey(line):
+			return true
+		case bytes.HasPrefix(line, []byte("untrusted comment:")) && bytes.Contains(bytes.ToLower(line), []byte("secret key")):
+			return true
+		case bytes.HasPrefix(line, []byte("PuTTY-User-Key-File-")):
+			putty = true
+		case putty && bytes.HasPrefix(line, []byte("Private-Lines:")):
+			return true
+		}
+	}
+	return false
+}
+
+// wireGuardKey reports whether line is a WireGuard configuration's
+// "PrivateKey = " and a key (44 characters of base64), in any case and
+// spacing.
+func wireGuardKey(line []byte) bool {
+	k, v, ok := bytes.Cut(line, []byte("="))
+	if !ok || !bytes.EqualFold(bytes.TrimSpace(k), []byte("PrivateKey")) {
+		return false
+	}
+	v = bytes.TrimSpace(v)
+	if len(v) != 44 || v[43] != '=' {
+		return false
+	}
+	for _, c := range v[:43] {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // fileHead returns the first n bytes of the regular file name of dir,

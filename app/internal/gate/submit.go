@@ -302,7 +302,10 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		for i, a := range p.Actions {
 			assessed := per[i].Level
 			st := step{line: a.Line, text: a.String(), preview: a.Preview(), verdict: per[i],
-				run: func(ctx context.Context, _ bool) (execute.Result, error) {
+				run: func(ctx context.Context, approved bool) (execute.Result, error) {
+					if approved {
+						ctx = execute.WithApproved(ctx)
+					}
 					return g.cfg.Exec.RunAssessed(ctx, a, assessed)
 				}}
 			st.runsOf = func(ctx context.Context) risk.Runs {

@@ -104,7 +104,8 @@ func tempForms(p Profile) []string {
 // expressions (the text between #" and "), in table order, each matching
 // the place wherever it lies (a "~/" entry in any folder: the profile does
 // not know which home an action sees, and a superset refuses more, never
-// less) and everything under it.
+// less) and everything under it; then git's markers (gitMarkers) and the
+// names of environment files (below), anywhere.
 func plantingRegexes() ([]string, error) {
 	var out []string
 	for _, pl := range sanitize.PersistencePlaces("") {
@@ -121,8 +122,24 @@ func plantingRegexes() ([]string, error) {
 		}
 		out = append(out, "/"+f+"(/|$)")
 	}
+	for _, pat := range rate.EnvironmentFilePatterns() {
+		re, err := secretNameRegex(pat)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, "/"+re+"$")
+	}
 	return out, nil
 }
+
+// An environment file (.env, .env.local, prod.env) is loaded into what
+// tools run in its folder (bun, pipenv, Next.js, oh-my-zsh's dotenv
+// plugin, which sources it): one that sets NODE_OPTIONS or LD_PRELOAD, or
+// holds $(…), runs code later. On Linux the review reads what was written
+// and holds only those (execute/envfile.go); Seatbelt cannot read what is
+// written, so an unasked action may not create one at all, not even a
+// template (.env.example): a regular expression has no exception. The
+// person approves an action that writes one.
 
 // gitMarkers are the files that make a folder of any name a git folder
 // (git's is_git_directory: HEAD, with objects and refs or a commondir), so
@@ -311,13 +328,29 @@ func secretNameRegexes() (deny, allow []string, err error) {
 }
 
 // secretFolderRegexes returns the folders whose every file is a secret
-// (rate.SecretFolderPatterns) as regular expressions of such a folder and
-// all below it.
+// (rate.SecretFolderPatterns), and the home's hidden credential stores as
+// they lie in a copy of a home (rate.CopiedStorePatterns), as regular
+// expressions of such a folder and all below it.
 func secretFolderRegexes() ([]string, error) {
 	folders, _ := rate.SecretFolderPatterns()
 	var out []string
 	for _, pat := range folders {
 		re, err := secretNameRegex(pat)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, "/"+re+"(/|$)")
+	}
+	// A home's credential stores copied below another folder
+	// (rate.CopiedStore): the ones of hidden entries (~/.kube,
+	// ~/.config/gh), which no system folder holds. The ones of ~/Library
+	// are left to the executor's walk of the roots: the system's own
+	// /System/Library/Keychains would match them.
+	for _, store := range rate.CopiedStorePatterns() {
+		if !strings.HasPrefix(store, ".") {
+			continue
+		}
+		re, err := foldName(store)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
@@ -188,8 +189,8 @@ func TestSeatbeltPlanting(t *testing.T) {
 func TestSeatbeltPlantingTable(t *testing.T) {
 	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindJXA, sandbox.Grant{})))
 	places := sanitize.PersistencePlaces("")
-	if len(res) != len(places)+2 {
-		t.Fatalf("%d rules for %d places and git's two markers (HEAD, commondir)", len(res), len(places))
+	if len(res) != len(places)+2+len(rate.EnvironmentFilePatterns()) {
+		t.Fatalf("%d rules for %d places, git's two markers (HEAD, commondir) and the environment files' names", len(res), len(places))
 	}
 	for _, pl := range places {
 		var elems []string
@@ -310,6 +311,86 @@ func TestSeatbeltHidesObjectStores(t *testing.T) {
 			if r.action == "allow" && (r.has("file-read*") || r.has("file-read-data")) {
 				t.Errorf("%s: a read is allowed after the object store's deny: %v %v", kind, r.ops, r.filters)
 			}
+		}
+	}
+}
+
+// TestRed12SeatbeltPreferencesOfOtherApps: the profile hides
+// ~/Library/Preferences from an unasked action (apps keep tokens in their
+// settings), but allows user-preference-read for every domain, and
+// cfprefsd, outside the sandbox, reads the files for it: defaults read
+// com.vendor.app prints another app's settings, tokens included.
+//
+// Open (skipped unless AIRLOCK_RED_OPEN=1): the fix is to allow
+// user-preference-read only for the domains programs read at start
+// (kCFPreferencesAnyApplication, the frameworks' com.apple.* domains), by
+// preference-domain filters, and to check on a Mac (airlock doctor) that
+// the profile loads and everyday programs still start; that needs a Mac,
+// which this round did not have.
+func TestRed12SeatbeltPreferencesOfOtherApps(t *testing.T) {
+	if os.Getenv("AIRLOCK_RED_OPEN") == "" {
+		t.Skip("open: an unasked action reads every app's preferences through cfprefsd (AIRLOCK_RED_OPEN=1 runs it)")
+	}
+	for _, kind := range []string{sandbox.KindCommand, sandbox.KindJXA} {
+		for _, r := range parseRules(t, mustSeatbelt(t, macProfile(t, kind, sandbox.Grant{}))) {
+			if r.action == "allow" && r.has("user-preference-read") && len(r.filters) == 0 {
+				t.Errorf("%s: an unasked action may read every app's preferences: (allow %v) has no preference-domain filter", kind, r.ops)
+			}
+		}
+	}
+}
+
+// TestRed12SeatbeltCopiedStores: a copy of a home kept outside the roots
+// (~/src/old-home, a backup unpacked elsewhere) holds the home's
+// credential stores under the same paths. An unasked action is refused
+// reading the stores of the home's hidden entries wherever they lie, in
+// any case; a project's own folders and notes are not refused, nor is the
+// system's own Library.
+func TestRed12SeatbeltCopiedStores(t *testing.T) {
+	text := mustSeatbelt(t, macProfile(t, sandbox.KindCommand, sandbox.Grant{}))
+	var res []*regexp.Regexp
+	for _, r := range parseRules(t, text) {
+		if r.action != "deny" || !r.has("file-read*") {
+			continue
+		}
+		for _, f := range r.filters {
+			if src, ok := strings.CutPrefix(f, `(regex #"`); ok {
+				res = append(res, regexp.MustCompile(strings.TrimSuffix(src, `")`)))
+			}
+		}
+	}
+	const old = "/Users/ann/src/old-home"
+	for _, path := range []string{old + "/.kube/config", old + "/.config/gh/hosts.yml", old + "/.ZSH_HISTORY",
+		old + "/.mozilla/firefox/x.default/logins.json", old + "/.local/share/keyrings/login.keyring", old + "/.ssh"} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused: it is a home's credential store, copied", path)
+		}
+	}
+	for _, path := range []string{"/Users/ann/src/proj/.claude/settings.json", "/Users/ann/src/proj/docs/ssh.md",
+		"/Users/ann/src/proj/kube/config.yaml", "/System/Library/Keychains", "/Library/Application Support/Google/Chrome/x", "/Users/ann/src/proj/.config/lefthook.yml"} {
+		if anyMatch(res, path) {
+			t.Errorf("%s is refused: it is no credential store", path)
+		}
+	}
+}
+
+// TestRed12SeatbeltEnvironmentFiles: tools load a project's environment
+// file into what they run (bun, pipenv, Next.js; oh-my-zsh's dotenv plugin
+// sources it), so one an unasked action writes with NODE_OPTIONS or
+// LD_PRELOAD runs its code later. Seatbelt cannot read what is written:
+// an unasked action is refused writing a file of such a name anywhere, in
+// any case; names that merely contain "env" are not refused.
+func TestRed12SeatbeltEnvironmentFiles(t *testing.T) {
+	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindCommand, sandbox.Grant{})))
+	const d = "/Users/ann/Documents/web"
+	for _, path := range []string{d + "/.env", d + "/.env.local", d + "/.ENV.Development.local", d + "/prod.env", macTemp + "/.env"} {
+		if !anyMatch(res, path) {
+			t.Errorf("%s is not refused: tools load it into what they run", path)
+		}
+	}
+	for _, path := range []string{d + "/env.ts", d + "/.envelope", d + "/environment.md", d + "/.env/bin/python3", d + "/.env.local/x", d + "/src/env"} {
+		if anyMatch(res, path) {
+			t.Errorf("%s is refused: it is no environment file", path)
 		}
 	}
 }

@@ -478,6 +478,23 @@ var persistenceZone = []entry{
 	{"**/.idea", "a JetBrains IDE's project settings: run configurations, interpreters and linters it runs on opening"},
 	{"**/.bazeliskrc", "bazelisk's settings (where the Bazel it runs at every build is downloaded from)"},
 	{"**/.bazelrc", "Bazel's options, whose workspace status command and wrappers run at every build"},
+	// A thirteenth red team's finds (TestRed12BuildSettingsFromParents):
+	// what a build tool takes from the project's folder and every folder
+	// above it, so that one file in ~/Documents reaches every project
+	// below. MSBuild imports Directory.Build.props and .targets, whose Exec
+	// tasks run at every build and at the design-time builds editors run
+	// when they open the folder, and reads Directory.Build.rsp, whose
+	// -logger loads an assembly; NuGet takes the sources packages (and the
+	// build code they carry) come from from NuGet.Config; go.work's
+	// replace directives put other code in every build and test; Bazelisk
+	// downloads and runs the Bazel .bazelversion names, a fork's included.
+	{"**/Directory.Build.props", "MSBuild's settings for every project below (its targets run at every build, and when an editor opens the folder)"},
+	{"**/Directory.Build.targets", "MSBuild's targets for every project below (they run at every build, and when an editor opens the folder)"},
+	{"**/Directory.Build.rsp", "MSBuild's options for every project below (a -logger loads an assembly at every build)"},
+	{"**/NuGet.Config", "NuGet's settings for every project below (the sources packages, and the build code they carry, come from)"},
+	{"**/nuget.config", "NuGet's settings for every project below (the sources packages, and the build code they carry, come from)"},
+	{"**/go.work", "Go's workspace for every module below (its replace directives put other code in every build and test)"},
+	{"**/.bazelversion", "the Bazel Bazelisk downloads and runs at every build (a fork's release, by its name)"},
 	// The home's files that run a program by themselves, beside autostart:
 	// what the file manager runs to show a file, what an open of a type
 	// or scheme starts, and window managers' and the session's start-up.

@@ -2,8 +2,12 @@ package rate
 
 import (
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // Files whose name says they hold a secret, wherever they are: a project's
@@ -192,6 +196,101 @@ func SecretFile(p string) (what string, ok bool) {
 	}
 	return "", false
 }
+
+// A copy of a home (the old laptop's home copied into ~/Documents, a
+// backup unpacked into ~/Downloads) holds the home's credential stores
+// under the same paths, where neither the home's hidden entries nor the
+// names above cover them (~/.kube/config, ~/.config/gh/hosts.yml, a
+// Firefox profile's logins.json, ~/.zsh_history). So the credential store
+// table (sanitize.CredentialStores) also holds below any folder: a path
+// whose last elements are an entry's is that store, copied (a red team's
+// find, TestRed12CopiedHomeStores).
+
+// projectStores are the entries of the table whose folder a project has
+// of its own, with its settings rather than a home's secrets (a project's
+// .claude/settings.json and commands, .docker's Dockerfiles, .azure's
+// azd environments): in a copy they stay visible; what of them holds a
+// secret has a name above (.credentials.json, auth.json, .env).
+var projectStores = []string{".claude", ".codex", ".docker", ".azure"}
+
+// copiedStores are the table's entries, relative to the home, lower case
+// and with "/" between elements, by their last element.
+var copiedStores = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range CopiedStorePatterns() {
+		low := strings.ToLower(p)
+		out[path.Base(low)] = append(out[path.Base(low)], low)
+	}
+	return out
+})
+
+// CopiedStorePatterns returns the entries of the credential store table
+// that hold below any folder (CopiedStore), relative to the home and with
+// "/" between elements (".ssh", ".config/gh", "Library/Messages"), in
+// table order.
+func CopiedStorePatterns() []string {
+	var out []string
+	for _, p := range sanitize.CredentialStores("/") {
+		rel := strings.TrimPrefix(filepath.ToSlash(p), "/")
+		if rel == "" || slices.Contains(projectStores, strings.SplitN(rel, "/", 2)[0]) {
+			continue
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// CopiedStore reports whether p, a file or folder, is a credential store
+// of a home wherever it lies: its last elements are an entry of the table
+// (CopiedStorePatterns), compared without case. p is a path with "/"
+// between elements; what is under a store is in it, and its caller hides
+// the store whole.
+func CopiedStore(p string) (what string, ok bool) {
+	p = strings.TrimRight(p, "/")
+	stores := copiedStores()[strings.ToLower(path.Base(p))]
+	if len(stores) == 0 {
+		return "", false // most names: no store ends in them
+	}
+	low := strings.ToLower(p)
+	for _, e := range stores {
+		if low == e || strings.HasSuffix(low, "/"+e) {
+			return "a copy of a home's credential store (~/" + e + ")", true
+		}
+	}
+	return "", false
+}
+
+// CopiedStoreAt is CopiedStore of the entry name of the folder dir, for a
+// walk that lists many: the path is joined only when a store ends in name.
+func CopiedStoreAt(dir, name string) (what string, ok bool) {
+	if len(copiedStores()[strings.ToLower(name)]) == 0 {
+		return "", false
+	}
+	return CopiedStore(filepath.ToSlash(filepath.Join(dir, name)))
+}
+
+// envFiles are the names of environment files (lower case, in
+// secretFiles' form): the files dotenv loaders read into the environment
+// of what they run, and shells source; Flask's CLI loads .flaskenv too.
+var envFiles = []string{".env", ".env.*", "*.env", ".flaskenv"}
+
+// EnvironmentFile reports whether the last element of p names an
+// environment file (.env, .env.local, prod.env), which tools load into the
+// environment of the programs they start (bun, pipenv, Next.js, VS Code's
+// Python extension, direnv's dotenv) and shells source (oh-my-zsh's dotenv
+// plugin); the templates of notSecretFiles (.env.example) are not.
+func EnvironmentFile(p string) bool {
+	base := strings.ToLower(path.Base(strings.TrimRight(p, "/")))
+	if slices.Contains(notSecretFiles, base) {
+		return false
+	}
+	return slices.ContainsFunc(envFiles, func(pat string) bool { return matchSecretName(pat, base) })
+}
+
+// EnvironmentFilePatterns returns envFiles, in SecretFilePatterns' form,
+// for a sandbox that refuses writing them by name (macOS, which cannot
+// look at what is written: sandbox/seatbelt_unasked.go).
+func EnvironmentFilePatterns() []string { return slices.Clone(envFiles) }
 
 // matchSecretName matches base against one entry: a whole name, a suffix
 // ("*.pem"), a prefix (".env.*", "client_secret*") or both ("service-account*.json").

@@ -147,3 +147,31 @@ func TestSecretFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestCopiedStore: a home's credential stores below any folder, in any
+// case; a project's own folders of the same names and look-alikes are not.
+func TestCopiedStore(t *testing.T) {
+	for in, want := range map[string]bool{
+		"/home/u/Documents/old/.ssh": true, "/b/old/.kube/config": false, "/b/old/.kube": true, "/b/old/.Config/GH": true,
+		"/b/old/.zsh_history": true, "/b/OldMac/Library/Application Support/Google/Chrome": true, ".netrc": true,
+		"/b/proj/.claude": false, "/b/proj/.docker": false, "/b/proj/.azure": false, "/b/proj/gh": false,
+		"/b/proj/.config": false, "/b/proj/my.ssh": false, "/b/proj/kube": false, "": false,
+	} {
+		if _, got := rate.CopiedStore(in); got != want {
+			t.Errorf("CopiedStore(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestEnvironmentFile: the environment files tools load into what they
+// run, and names that are not (templates, look-alikes).
+func TestEnvironmentFile(t *testing.T) {
+	for in, want := range map[string]bool{
+		".env": true, "proj/.env.local": true, "/a/.ENV.Production": true, "prod.env": true, "api/.flaskenv": true,
+		".env.example": false, "example.env": false, ".envrc": false, "env.ts": false, ".environment": false, "": false,
+	} {
+		if got := rate.EnvironmentFile(in); got != want {
+			t.Errorf("EnvironmentFile(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

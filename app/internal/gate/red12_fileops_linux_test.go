@@ -10,7 +10,6 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
-	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // A thirteenth red team's attack on the DSL's file operations. MOVE_FILE
@@ -75,19 +74,7 @@ func newFileOpsRigAt(t *testing.T, autonomy policy.Autonomy, approver gate.Appro
 			t.Fatal(err)
 		}
 	}
-	box, err := ossandbox.New(ossandbox.Settings{Home: home, Roots: env.Paths.Roots, Own: []string{data},
-		Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, Staging: filepath.Join(data, "changes")}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(box.Close)
-	if err := box.Available(); err != nil {
-		t.Skipf("the sandbox cannot run here: %v", err)
-	}
-	ex, err := gate.DefaultExecutor(env.Paths, nil, box)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box, ex := sandboxedExecutor(t, env, home, data)
 	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: autonomy, Sandbox: box, Approver: approver})
 	return &fileOpsRig{g: g, home: home}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/approval"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	"github.com/airlockhq/airlock/app/internal/risk"
 	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
@@ -48,19 +49,7 @@ func newPinRaceRig(t *testing.T, remember bool) *pinRaceRig {
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	box, err := ossandbox.New(ossandbox.Settings{Home: home, Roots: env.Paths.Roots, Own: []string{data},
-		Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, Staging: filepath.Join(data, "changes")}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(box.Close)
-	if err := box.Available(); err != nil {
-		t.Skipf("the sandbox cannot run here: %v", err)
-	}
-	ex, err := gate.DefaultExecutor(env.Paths, nil, box)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box, ex := sandboxedExecutor(t, env, home, data)
 	answer := approveAll
 	if remember {
 		answer = approveRemember
@@ -303,4 +292,26 @@ func pinRace(t *testing.T, file, evilText string, remember, renames bool, good s
 		t.Fatalf("%s: it never ran", tc.file)
 	}
 	t.Logf("ran %d times, %d of them with %s swapped before it started", ran, ranChecked, tc.file)
+}
+
+// sandboxedExecutor returns a real OS sandbox for the home of env, with
+// Airlock's data folder data hidden and layers kept in it, and the gate's
+// default executor over it; the test is skipped where the sandbox cannot
+// run.
+func sandboxedExecutor(t *testing.T, env *risk.Env, home, data string) (*ossandbox.Box, gate.Executor) {
+	t.Helper()
+	box, err := ossandbox.New(ossandbox.Settings{Home: home, Roots: env.Paths.Roots, Own: []string{data},
+		Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, Staging: filepath.Join(data, "changes")}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(box.Close) // no folder made ahead is left behind
+	if err := box.Available(); err != nil {
+		t.Skipf("the sandbox cannot run here: %v", err)
+	}
+	ex, err := gate.DefaultExecutor(env.Paths, nil, box)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box, ex
 }

@@ -26,7 +26,6 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
-	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // The fake secrets of the rig's project: a password only its key names,
@@ -74,19 +73,7 @@ func newSecretRig(t *testing.T) *secretRig {
 	body := strings.Join(strings.Split(strings.TrimSpace(string(key)), "\n")[1:], "")
 	body = strings.TrimSuffix(body, "-----END PRIVATE KEY-----")
 
-	box, err := ossandbox.New(ossandbox.Settings{Home: home, Roots: env.Paths.Roots, Own: []string{data},
-		Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}, Staging: filepath.Join(data, "changes")}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(box.Close) // no folder made ahead is left behind
-	if err := box.Available(); err != nil {
-		t.Skipf("the sandbox cannot run here: %v", err)
-	}
-	ex, err := gate.DefaultExecutor(env.Paths, nil, box)
-	if err != nil {
-		t.Fatal(err)
-	}
+	box, ex := sandboxedExecutor(t, env, home, data)
 	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: policy.SmartDefault, Sandbox: box})
 	return &secretRig{g: g, proj: proj, secrets: map[string]string{
 		"the database password": redPassword, "the OpenAI key": redOpenAI, "the GitHub token": redGitHub,

@@ -82,9 +82,8 @@ func (an *asAn) intoFolder(src, dest []asToken, sp Span) {
 			continue // a name that is neither a path nor an item's
 		}
 		base := path.Base(strings.TrimRight(strings.TrimPrefix(name, "file://"), "/"))
-		if strings.Contains(name, ":") && !strings.Contains(name, "/") {
-			base = name[strings.LastIndexByte(strings.TrimRight(name, ":"), ':')+1:] // an HFS path
-			base = strings.TrimRight(base, ":")
+		if hfs := strings.TrimRight(name, ":"); strings.Contains(name, ":") && !strings.Contains(name, "/") {
+			base = hfs[strings.LastIndexByte(hfs, ':')+1:] // an HFS path
 		}
 		if base == "" || base == "." || base == ".." || base == "/" {
 			continue

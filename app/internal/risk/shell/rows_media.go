@@ -43,10 +43,7 @@ func pdftotextCommand(c *call) {
 		out = word{s: base + ".txt", span: in.span}
 	}
 	c.add(effect.Of(effect.Create), "pdftotext", "pdftotext: writes the text to %s", rate.Display(out.s))
-	if !out.hole || wholeHole(out) {
-		c.a.replaces(out, c.span, c.name+" makes")
-	}
-	c.a.write(out, c.span, c.name+" makes")
+	c.makes(out)
 }
 
 // exiftool prints the metadata of the files it is given. It writes them,

@@ -38,15 +38,21 @@ func outputs(r row, spec outSpec) row {
 			c.add(fx, c.name, "%s: %s", c.name, why)
 		}
 		for _, w := range spec.files(c) {
-			if !w.hole || wholeHole(w) {
-				// "${f%.png}.jpg" names a new file derived from another;
-				// "$f" may name any file, one that exists included.
-				c.a.replaces(w, c.span, c.name+" makes")
-			}
-			c.a.write(w, c.span, c.name+" makes")
+			c.makes(w)
 		}
 	}
 	return r
+}
+
+// makes rates c writing the file w: replacing it if it exists, and what
+// the place is (a start-up file, a LaunchAgent …).
+func (c *call) makes(w word) {
+	if !w.hole || wholeHole(w) {
+		// "${f%.png}.jpg" names a new file derived from another;
+		// "$f" may name any file, one that exists included.
+		c.a.replaces(w, c.span, c.name+" makes")
+	}
+	c.a.write(w, c.span, c.name+" makes")
 }
 
 // files are the words of c that name a file it writes.
@@ -73,6 +79,17 @@ func (s outSpec) files(c *call) []word {
 		out = append(out, ops[len(ops)-1])
 	}
 	return out
+}
+
+// imageFormat splits an ImageMagick file name into the format (coder) its
+// prefix names, lower case ("png" of "PNG:out"; "" for none), and the rest.
+func imageFormat(s string) (format, rest string) {
+	if i := strings.IndexByte(s, ':'); i > 0 && strings.IndexFunc(s[:i], func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+	}) < 0 {
+		return strings.ToLower(s[:i]), s[i+1:]
+	}
+	return "", s
 }
 
 // imageMagick is r for an ImageMagick program, whose file names may be
@@ -111,12 +128,7 @@ func imagePipe(w word) (string, bool) {
 	if w.hole {
 		return "", false
 	}
-	s := w.s
-	if i := strings.IndexByte(s, ':'); i > 0 && strings.IndexFunc(s[:i], func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
-	}) < 0 {
-		s = s[i+1:]
-	}
+	_, s := imageFormat(w.s)
 	if !strings.HasPrefix(s, "|") {
 		return "", false
 	}
@@ -149,12 +161,7 @@ func (c *call) imageCoder(w word) {
 		return
 	}
 	s := w.s
-	coder, rest := "", s
-	if i := strings.IndexByte(s, ':'); i > 1 && strings.IndexFunc(s[:i], func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
-	}) < 0 {
-		coder, rest = strings.ToLower(s[:i]), s[i+1:]
-	}
+	coder, rest := imageFormat(s)
 	file := word{s: rest, hole: w.hole, glob: w.glob, span: w.span}
 	switch {
 	case coder == "ephemeral":

@@ -143,6 +143,23 @@ func (an *asAn) finderPath(st []asToken) string {
 	return ""
 }
 
+// finderTerm is the path of a term of a path expression that is a Finder
+// object specifier (finderPath), as a script names a file or folder to
+// read or write it: (file ".env" of folder "app" of home) as alias, or
+// folder "hooks" of … of home as text, whose text ends in a separator
+// when more of the path follows (more: "pre-commit" is in that folder).
+// ok is false for any other term.
+func (an *asAn) finderTerm(term []asToken, more bool) (p string, ok bool) {
+	p = an.finderPath(term)
+	if p == "" {
+		return "", false
+	}
+	if st := trimOpen(term); more && st[0].kw == kwFolder {
+		p += "/"
+	}
+	return p, true
+}
+
 // finderJoin is base/…: names, innermost first, reversed into a path.
 func finderJoin(base string, names []string) string {
 	rev := slices.Clone(names)

@@ -31,7 +31,7 @@ func sameFolds(t *testing.T, src string) {
 	an.statements(func(st []asToken) {
 		for i := range st {
 			calls++
-			if got, want := an.foldPath(st[i:], 0), an.oldFoldPath(st[i:], 0); got != want {
+			if got, want := an.foldPath(st[i:], 0), an.oldFoldPath(st[i:], 0, false); got != want {
 				t.Fatalf("foldPath of %q at token %d of %q: %q, before %q", src, i, src[st[0].start:st[len(st)-1].end], got, want)
 			}
 			work := an.foldWork
@@ -58,6 +58,7 @@ var foldSeeds = []string{
 	`set h to system attribute "HOME"` + "\n" + `set q to h & "/.ssh/id_rsa"` + "\n" + `read POSIX file q`,
 	`set c to "rm"` + "\n" + `set c to "ls"` + "\n" + `do shell script c & " -la " & (path to desktop) & space & "x"`,
 	`on cmd()` + "\n" + `return "echo hi"` + "\n" + `end cmd` + "\n" + `do shell script cmd() & linefeed`,
+	`tell application "Finder" to set d to folder "hooks" of folder ".git" of folder "app" of home` + "\n" + `set f to (d as text) & "pre-commit"` + "\n" + `write "x" to file f`,
 	`set L to {"a", "b"}` + "\n" + `do shell script item 1 of L & character id {114, 109} & ASCII character 32`,
 	`make new file at folder ((path to library folder as text) & "LaunchAgents") with properties {name:"a"}`,
 	`set a to a & a` + "\n" + `do shell script a & "/Users/" & (short user name of (system info)) & "/x"`,
@@ -119,7 +120,7 @@ func FuzzFoldAsBefore(f *testing.F) {
 // of FuzzFoldAsBefore. It folds a path expression whose start is a path to … anchor:
 // (path to home folder as text) & ".zshrc" is ~/.zshrc. It returns "" when
 // the expression has no anchor.
-func (an *asAn) oldFoldPath(st []asToken, depth int) string {
+func (an *asAn) oldFoldPath(st []asToken, depth int, more bool) string {
 	if depth > 3 {
 		return ""
 	}
@@ -129,6 +130,11 @@ func (an *asAn) oldFoldPath(st []asToken, depth int) string {
 	for rest := st[:exprEnd(st)]; rest != nil; {
 		var term []asToken
 		term, rest = nextConcat(rest)
+		if p, ok := an.finderTerm(term, more || rest != nil); ok {
+			b.WriteString(p)
+			anchored = true
+			continue
+		}
 		for len(term) > 0 && (term[0].op == '(' || term[0].kw == kwPosix || term[0].kw == kwPath && len(term) > 1 && term[1].kw == kwOf || term[0].kw == kwOf || term[0].kw == kwFile) {
 			term = term[1:]
 		}
@@ -158,7 +164,7 @@ func (an *asAn) oldFoldPath(st []asToken, depth int) string {
 		case term[0].kind == asWord || term[0].kind == asVar:
 			inner := ""
 			for d := an.firstDef(an.name(term[0])); d >= 0 && inner == ""; d = an.defList[d].next {
-				inner = an.oldFoldPath(an.defList[d].expr, depth+1)
+				inner = an.oldFoldPath(an.defList[d].expr, depth+1, more || rest != nil)
 			}
 			if inner == "" {
 				return ""

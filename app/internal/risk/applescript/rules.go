@@ -1403,7 +1403,7 @@ func (an *asAn) foldDef(d int32) string {
 // the expression has no anchor.
 func (an *asAn) foldPath(st []asToken, depth int) string {
 	var room [128]byte
-	b, ok := an.foldPathTo(room[:0], st, depth)
+	b, ok := an.foldPathTo(room[:0], st, depth, false)
 	if !ok {
 		return "" // no text made: most expressions are no path
 	}
@@ -1413,7 +1413,9 @@ func (an *asAn) foldPath(st []asToken, depth int) string {
 // foldPathTo is foldPath appending to b: it returns b and what foldPath
 // returns appended, and whether that is a path (not ""); when it is not,
 // b as it was. A variable's path is appended in place, not made apart.
-func (an *asAn) foldPathTo(b []byte, st []asToken, depth int) ([]byte, bool) {
+// more says that more of the path follows st (st is a variable's
+// definition, and the variable is followed by & …).
+func (an *asAn) foldPathTo(b []byte, st []asToken, depth int, more bool) ([]byte, bool) {
 	n0 := len(b)
 	if depth > 3 {
 		return b, false
@@ -1423,6 +1425,11 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int) ([]byte, bool) {
 	for rest := st[:exprEnd(st)]; rest != nil; {
 		var term []asToken
 		term, rest = nextConcat(rest)
+		if p, ok := an.finderTerm(term, more || rest != nil); ok {
+			b = append(b, p...)
+			anchored = true
+			continue
+		}
 		for len(term) > 0 && (term[0].op == '(' || term[0].kw == kwPosix || term[0].kw == kwPath && len(term) > 1 && term[1].kw == kwOf || term[0].kw == kwOf || term[0].kw == kwFile) {
 			term = term[1:]
 		}
@@ -1453,7 +1460,7 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int) ([]byte, bool) {
 		case term[0].kind == asWord || term[0].kind == asVar:
 			inner := false // the first definition that folds to a path, appended
 			for d := an.firstDef(an.name(term[0])); d >= 0 && !inner; d = an.defList[d].next {
-				b, inner = an.foldPathTo(b, an.defList[d].expr, depth+1)
+				b, inner = an.foldPathTo(b, an.defList[d].expr, depth+1, more || rest != nil)
 			}
 			if !inner {
 				return b[:n0], false

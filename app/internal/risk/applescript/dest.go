@@ -106,10 +106,18 @@ func trimOpen(st []asToken) []asToken {
 }
 
 // finderPath reads an object specifier whose names are literal and whose
-// base is the home, the desktop or a path to … folder: folder "LaunchAgents"
-// of folder "Library" of home is ~/Library/LaunchAgents. Anything else
-// (a variable, a disk, a computed name) is "".
+// base is the home, the desktop, the startup disk or a path to … folder
+// (a Finder's or System Events' object: folder "LaunchAgents" of folder
+// "Library" of home is ~/Library/LaunchAgents; disk item ".netrc" of home
+// folder is ~/.netrc; file "id_rsa" of folder ".ssh" of folder "me" of
+// folder "Users" of startup disk is /Users/me/.ssh/id_rsa), alone or as a
+// reference to it. Anything else (a variable, another disk, a computed
+// name) is "".
 func (an *asAn) finderPath(st []asToken) string {
+	st = trimOpen(st)
+	if len(st) > 2 && st[0].kw == kwA && an.text(st[1]) == "reference" && st[2].kw == kwTo {
+		st = st[3:] // a reference to file "…" of …
+	}
 	var names []string
 	for k := 0; k < len(st); {
 		for k < len(st) && (st[k].op == '(' || st[k].kw == kwThe) {
@@ -119,28 +127,49 @@ func (an *asAn) finderPath(st []asToken) string {
 			return ""
 		}
 		t := st[k]
-		switch {
-		case t.kind == asWord && (t.kw == kwFolder || t.kw == kwFile || t.kw == kwItem || t.kw == kwAlias):
-			if k+2 >= len(st) || st[k+1].kind != asString || st[k+2].kind != asWord || st[k+2].kw != kwOf {
+		if w := an.itemClass(st[k:]); w > 0 {
+			k += w
+			if k+1 >= len(st) || st[k].kind != asString || st[k+1].kind != asWord || st[k+1].kw != kwOf {
 				return ""
 			}
-			names = append(names, strings.Trim(an.str(st[k+1]), "/:"))
-			k += 3
+			names = append(names, strings.Trim(an.str(st[k]), "/:"))
+			k += 2
 			continue
-		case len(names) == 0:
+		}
+		switch {
+		case len(names) == 0 || t.kind != asWord:
 			return ""
-		case t.kind == asWord && t.kw == kwHome:
+		case t.kw == kwHome:
 			return finderJoin("~", names)
-		case t.kind == asWord && an.text(t) == "desktop":
-			return finderJoin("~/Desktop", names)
-		case t.kind == asWord && t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
+		case k+1 < len(st) && an.text(t) == "startup" && st[k+1].kw == kwDisk:
+			return finderJoin("", names)
+		case t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
 			if a, ok := pathAnchors[an.text(st[k+2])]; ok && strings.HasPrefix(a, "~/") {
 				return finderJoin(strings.TrimSuffix(a, "/"), names)
 			}
+		case an.text(t) == "desktop" || k+1 < len(st) && st[k+1].kw == kwFolder && homeFolders[an.text(t)] && pathAnchors[an.text(t)] != "":
+			// The Finder's desktop; System Events' desktop folder,
+			// documents folder, downloads folder, library folder.
+			return finderJoin(strings.TrimSuffix(pathAnchors[an.text(t)], "/"), names)
 		}
 		return ""
 	}
 	return ""
+}
+
+// itemClass is how many words at the start of st name the class of an item
+// of the file system, as the Finder and System Events name them (folder,
+// file, item, alias, disk item, document file), or 0.
+func (an *asAn) itemClass(st []asToken) int {
+	switch t := st[0]; {
+	case t.kind != asWord:
+		return 0
+	case t.kw == kwFolder || t.kw == kwFile || t.kw == kwItem || t.kw == kwAlias:
+		return 1
+	case len(st) > 1 && (t.kw == kwDisk && st[1].kw == kwItem || an.text(t) == "document" && st[1].kw == kwFile):
+		return 2
+	}
+	return 0
 }
 
 // finderTerm is the path of a term of a path expression that is a Finder

@@ -59,6 +59,7 @@ var foldSeeds = []string{
 	`set c to "rm"` + "\n" + `set c to "ls"` + "\n" + `do shell script c & " -la " & (path to desktop) & space & "x"`,
 	`on cmd()` + "\n" + `return "echo hi"` + "\n" + `end cmd` + "\n" + `do shell script cmd() & linefeed`,
 	`tell application "Finder" to set d to folder "hooks" of folder ".git" of folder "app" of home` + "\n" + `set f to (d as text) & "pre-commit"` + "\n" + `write "x" to file f`,
+	`tell application "System Events" to set f to a reference to disk item ".netrc" of folder "me" of folder "Users" of startup disk` + "\n" + `read (f as alias)`,
 	`set L to {"a", "b"}` + "\n" + `do shell script item 1 of L & character id {114, 109} & ASCII character 32`,
 	`make new file at folder ((path to library folder as text) & "LaunchAgents") with properties {name:"a"}`,
 	`set a to a & a` + "\n" + `do shell script a & "/Users/" & (short user name of (system info)) & "/x"`,

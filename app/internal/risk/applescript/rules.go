@@ -279,6 +279,9 @@ func verbEmpty(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbSend(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 {
+		// send (POSIX file "…") to buddy …, send f to …: the app reads the
+		// file it is handed, outside every sandbox, and sends it.
+		an.pathArgs(st[i+1:], false)
 		an.sends++
 		if an.bulkRecipients {
 			an.add(effect.Of(effect.Send, effect.Bulk), "egress.as.bulk-email", span2(st, i, 1), "BULK EMAIL: sends to recipients added in a loop")
@@ -639,7 +642,11 @@ func verbAttach(an *asAn, st []asToken, i, n int, app *asApp) {
 // place, a web page, a Mail rule, a Folder Action, a Script Editor
 // document's code, a file alarm.
 func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
-	an.pathArgs(st[i+1:], true) // make new property list file at "~/Library/LaunchAgents/…"
+	// make new attachment with properties {file name: …}: the file is
+	// read (by Mail, outside every sandbox) and goes with the message;
+	// anything else made at a path is written there (make new property
+	// list file at "~/Library/LaunchAgents/…").
+	an.pathArgs(st[i+1:], !an.hasText(st[i+1:min(len(st), i+4)], "attachment"))
 	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
 		if st[j].kind == asWord && st[j].kw == kwAt {
 			// at folder ((path to library folder as text) & "LaunchAgents")

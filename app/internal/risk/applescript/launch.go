@@ -88,6 +88,13 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 		h := facts.NamedHandler(app.name, looksLikeID(app.name))
 		hs = []*facts.Handler{&h}
 	}
+	// The app opens the file outside every sandbox, and the script may ask
+	// it for what it read (text of document 1): opening a secret is
+	// reading it. Keynote is the exception: it opens only presentations,
+	// so what it reads back of a *.key is a deck's slides, never a key.
+	if !onlyKeynote(hs) {
+		an.pathArgs(obj, false)
+	}
 	kind, vals := an.openObject(obj, 0)
 	if kind == objOther && forward {
 		kind = objUnknown // the Finder's objects are files and folders: one it cannot tell may be a file
@@ -125,6 +132,16 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 			}
 		}
 	}
+}
+
+// onlyKeynote reports handlers that are all Keynote, by its bundle id.
+func onlyKeynote(hs []*facts.Handler) bool {
+	for _, h := range hs {
+		if h == nil || h.ID != "com.apple.iwork.keynote" {
+			return false
+		}
+	}
+	return len(hs) > 0
 }
 
 // looksLikeID reports an application name that is a bundle identifier

@@ -1051,7 +1051,7 @@ func (an *asAn) propertySet(st []asToken, app *asApp) {
 		// set contents of document 1 to "…": code the editor runs.
 		an.typedIntoRunner(st, to+1, stmtSpan(st), app.known.Title)
 	}
-	an.setObject(target, app)
+	an.setObject(target, st[to+1:], app)
 }
 
 // securityPrefs rates a change of System Events' security preferences

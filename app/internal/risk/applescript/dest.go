@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Where a move or duplicate puts things. Finder and System Events name a
@@ -24,6 +25,7 @@ func (an *asAn) destination(st []asToken, i int) {
 			continue
 		}
 		dest := st[j+1:]
+		an.secretItems(st[i+1:j], tokSpan(st[i]), nil)
 		an.pathArgs(dest, true)
 		if p := an.finderPath(dest); p != "" {
 			an.pathLit(p, tokSpan(st[j]), true, false)
@@ -172,6 +174,71 @@ func (an *asAn) itemClass(st []asToken) int {
 	return 0
 }
 
+// secretItems rates handing the items obj names to the Finder or System
+// Events to copy, move or rename: the app does it outside every sandbox,
+// so a secret (a credential store's file, a hidden place of the home, a
+// file whose name says secret) it puts under a name that says nothing is
+// out of hiding for the next action to print, and one copied out of a
+// credential store is a read of it. A copy or move that keeps a secret's
+// name (rename nil) keeps it hidden: no read. rename gives an item's new
+// last element from its old one.
+func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) string) {
+	var paths []string
+	for _, t := range obj {
+		if t.kind == asString && (strings.HasPrefix(an.str(t), "/") || strings.HasPrefix(an.str(t), "~")) {
+			paths = append(paths, an.str(t)) // POSIX file "…"
+		}
+	}
+	if p := an.foldPath(obj, 0); p != "" {
+		paths = append(paths, p)
+	}
+	if o := trimOpen(obj); len(o) > 0 && (o[0].kind == asWord || o[0].kind == asVar) {
+		// set d to duplicate f to desktop, then set name of d to …: d is
+		// a copy of f, under f's name.
+		for d := an.firstDef(an.name(o[0])); d >= 0; d = an.defList[d].next {
+			e := an.defList[d].expr
+			if len(e) < 2 || e[0].kind != asWord || an.text(e[0]) != "duplicate" && an.text(e[0]) != "move" {
+				continue
+			}
+			src := e[1:]
+			for j, t := range src {
+				if t.kind == asWord && t.kw == kwTo {
+					src = src[:j]
+					break
+				}
+			}
+			if p := an.foldPath(src, 0); p != "" {
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, p := range paths {
+		z := an.pathVerdict(p, false, false).zone
+		if _, ok := z.SecretRead(); !ok {
+			continue
+		}
+		if z.Kind != rate.ZoneCredential && z.Hidden == "" {
+			base := path.Base(strings.TrimRight(p, "/"))
+			if rename != nil {
+				base = rename(base)
+			}
+			if _, still := rate.SecretFile(base); still {
+				continue // still a secret by its name, wherever it goes
+			}
+		}
+		an.pathLit(p, sp, false, false)
+	}
+}
+
+// newName is the literal new name a set … to gives, or "" when it is
+// computed.
+func (an *asAn) newName(value []asToken) string {
+	if len(value) > 0 && value[0].kind == asString {
+		return an.str(value[0])
+	}
+	return ""
+}
+
 // finderTerm is the path of a term of a path expression that is a Finder
 // object specifier (finderPath), as a script names a file or folder to
 // read or write it: (file ".env" of folder "app" of home) as alias, or
@@ -200,8 +267,10 @@ func finderJoin(base string, names []string) string {
 // names: the name of a whole home folder (set name of folder "Documents"
 // of home to "x" moves everything in it away from where apps and the
 // system look for it, as a move does), and a value inside a property list
-// file, written as that file is (in LaunchAgents, persistence).
-func (an *asAn) setObject(target []asToken, app *asApp) {
+// file, written as that file is (in LaunchAgents, persistence); and a
+// secret renamed to a name that no longer says so (secretItems). value is
+// what follows to.
+func (an *asAn) setObject(target, value []asToken, app *asApp) {
 	if app == nil || app.known == nil || app.known.Title != "Finder" && app.known.Title != "System Events" {
 		return
 	}
@@ -209,6 +278,16 @@ func (an *asAn) setObject(target []asToken, app *asApp) {
 		if home := an.homeFolder(target[2:]); home != "" {
 			an.add(effect.Of(effect.Change, effect.Bulk), "as.move-home-folder", stmtSpan(target), "RENAME: renames %s, with everything in it", home)
 		}
+		an.secretItems(target[2:], stmtSpan(target), func(string) string { return an.newName(value) })
+	}
+	if len(target) > 3 && target[0].kw == kwName && an.text(target[1]) == "extension" && target[2].kw == kwOf {
+		an.secretItems(target[3:], stmtSpan(target), func(old string) string {
+			stem := strings.TrimSuffix(old, path.Ext(old))
+			if ext := an.newName(value); ext != "" {
+				return stem + "." + ext
+			}
+			return stem
+		})
 	}
 	if hasWord(target, kwFile) && an.hasText(target, "list") {
 		an.pathArgs(target, true) // … of property list file "~/Library/LaunchAgents/x.plist"

@@ -615,6 +615,15 @@ func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.pathArgs(st[i+1:], false)
 }
 
+// verbDataFile rates the property list or XML file System Events reads
+// for the script (property list file "…", XML file "…"): the app reads it
+// outside every sandbox, so a secret there is read (a write to it is
+// setObject's).
+func verbDataFile(an *asAn, st []asToken, i, n int, app *asApp) {
+	rest := st[i+n:]
+	an.pathArgs(rest[:exprEnd(rest)], false)
+}
+
 func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
 	if n == 1 && isHead(st, i) && app != nil && app.known != nil && app.known.Title == "Shortcuts" && (i+1 >= len(st) || st[i+1].kw != kwScript) {
 		an.add(effect.Of(effect.RunUnseen), "as.shortcut", span2(st, i, 1), "SHORTCUT: runs a shortcut whose actions cannot be inspected")

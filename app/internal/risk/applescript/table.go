@@ -155,6 +155,12 @@ var verbs = []verb{
 		Params: "with input", App: "Shortcuts Events", Example: `run shortcut "x"`},
 	{Pattern: "open", Fn: fnOpen, Effect: effect.Of(effect.Launch, effect.Runnable), Always: false, ID: "as.launch-default",
 		Params: "using with properties", App: "Finder", Example: `open file "a.txt" of desktop`},
+	// System Events reads a property list or XML file for the script,
+	// outside every sandbox: a secret there is read (dataFile).
+	{Pattern: "property list file", Part: true, Fn: fnDataFile, Effect: effect.Of(effect.Read), Always: false,
+		App: "System Events", Example: `get value of property list item "token" of property list file "/Users/me/app/.env.plist"`},
+	{Pattern: "xml file", Part: true, Fn: fnDataFile, Effect: effect.Of(effect.Read), Always: false,
+		App: "System Events", Example: `get contents of XML file "/Users/me/app/.env.xml"`},
 	{Pattern: "attach [action]", Fn: fnAttach, Effect: effect.Of(effect.Persist), Always: false, ID: "as.folder-action",
 		App: "System Events", Params: "to using", Example: `attach action to folder "x" using "y.scpt"`},
 }
@@ -227,6 +233,7 @@ const (
 	fnPassword
 	fnTerminalCommand
 	fnSystemAttribute
+	fnDataFile
 	fnCount // the number of functions
 )
 
@@ -279,6 +286,7 @@ func init() {
 		fnPassword:        verbPassword,
 		fnTerminalCommand: verbTerminalCommand,
 		fnSystemAttribute: verbSystemAttribute,
+		fnDataFile:        verbDataFile,
 	}
 }
 

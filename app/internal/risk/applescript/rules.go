@@ -1441,7 +1441,7 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int, more bool) ([]byte
 	for rest := st[:exprEnd(st)]; rest != nil; {
 		var term []asToken
 		term, rest = nextConcat(rest)
-		if p, ok := an.finderTerm(term, more || rest != nil); ok {
+		if p, ok := an.finderTerm(posixOf(term), more || rest != nil); ok {
 			b = append(b, p...)
 			anchored = true
 			continue

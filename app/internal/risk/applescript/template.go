@@ -143,6 +143,9 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		if len(rest) == 1 && rest[0].kind == asString {
 			return shellQuote(an.str(rest[0])), nil, true
 		}
+		if p, ok := an.posixPath(rest); ok {
+			return shellQuotePath(p), nil, true
+		}
 		return rate.HoleQuoted, nil, false
 	case len(t) > 2 && (t[0].kw == kwCharacter && t[1].kw == kwId || t[0].kw == kwAscii && t[1].kw == kwCharacter):
 		// character id {114, 109}, ASCII character 8: text spelled in codes.
@@ -218,9 +221,50 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		}
 		return "", out, lit
 	}
-	// Anything else (POSIX path of x, item 1 of argv, a handler call …) is
-	// computed text.
+	// POSIX path of a path foldPath reads: that path.
+	if p, ok := an.posixPath(t); ok {
+		return p, nil, true
+	}
+	// Anything else (POSIX path of x it cannot read, item 1 of argv, a
+	// handler call …) is computed text.
 	return rate.HoleUnquoted, nil, false
+}
+
+// posixPath is the path t gives when t is POSIX path of a path foldPath
+// reads ((file ".env" of folder "app" of home) as alias, an alias of path
+// to …), or a variable whose one definition is such a term: "~/…" in the
+// home, as the shell spells it. ok is false for anything else.
+func (an *asAn) posixPath(t []asToken) (string, bool) {
+	if len(t) == 1 && (t[0].kind == asWord || t[0].kind == asVar) {
+		d := an.firstDef(an.name(t[0]))
+		if d < 0 || an.defList[d].next >= 0 {
+			return "", false // no definition, or several
+		}
+		t = an.defList[d].expr
+	}
+	t = trimOpen(t)
+	if len(t) < 4 || t[0].kw != kwPosix || t[1].kw != kwPath || t[2].kw != kwOf {
+		return "", false
+	}
+	p := an.foldPath(t[3:], 0)
+	return p, p != ""
+}
+
+// posixOf is t without POSIX path of and the parentheses before it.
+func posixOf(t []asToken) []asToken {
+	for len(t) > 0 && (t[0].op == '(' || t[0].kw == kwPosix || t[0].kw == kwPath && len(t) > 1 && t[1].kw == kwOf || t[0].kw == kwOf) {
+		t = t[1:]
+	}
+	return t
+}
+
+// shellQuotePath is p quoted as quoted form quotes it, the home's ~/ left
+// outside the quotes, where the shell reads it as the home.
+func shellQuotePath(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return "~/" + shellQuote(rest)
+	}
+	return shellQuote(p)
 }
 
 // textConst are AppleScript's text constants.

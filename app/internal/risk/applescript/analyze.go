@@ -760,6 +760,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			}
 			if ok {
 				app = an.app(name)
+				an.appAt(name, tokSpan(st[j]))
 				an.appAllowed(name, tokSpan(st[j]))
 				if err := sanitize.Strict("app", name); err != nil {
 					an.add(effect.Of(effect.Refused), "as.app-name", tokSpan(st[j]), "%s", err.Error())
@@ -767,6 +768,11 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				i = j + end - 1
 			} else {
 				app = &asApp{name: "(computed)", dynamic: true}
+				if j < len(st) {
+					if p := an.foldPath(st[j:], 0); p != "" {
+						an.appAt(p, tokSpan(st[j])) // (POSIX path of (path to downloads folder) & "X.app")
+					}
+				}
 				if an.env != nil && an.env.AppAllowed != nil && j < len(st) {
 					an.add(effect.Of(effect.Unknown), "as.app-not-allowed", tokSpan(st[j]), "APP: an application named at run time: cannot tell whether the allowedApps setting lists it")
 				}
@@ -785,6 +791,24 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 		app = an.appVar(st[0])
 	}
 	return an.pick(app, cur), nil, true
+}
+
+// appAt rates telling the application at a path (application
+// "/Users/me/Downloads/X.app", application "Macintosh HD:Users:…"): the
+// system starts it, outside every sandbox, to receive the event, and one
+// outside the folders applications are installed in is the person's own
+// or an action's (facts.AppEffect). A name is not a path: installed apps
+// answer to it.
+func (an *asAn) appAt(name string, sp Span) {
+	if !strings.ContainsAny(name, "/:") {
+		return
+	}
+	h := facts.NamedHandler(name, false)
+	if !h.UserOwned {
+		return
+	}
+	e, why := facts.AppEffect(h)
+	an.add(e, "as.launch-app", sp, "TELL: starts the application at %s: %s", rate.Display(name), why)
 }
 
 // appVar resolves tell f where f was set to application "X".

@@ -6,6 +6,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
@@ -25,6 +26,12 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 		return // dslPath has blocked it
 	}
 	short := env.Paths.ShortPath(p.Resolved)
+	h, herr := resolveFile(env, p.Resolved, app)
+	if what, ok := rate.SecretFile(p.Resolved); ok && !keynoteDeck(app, h, herr, p.Resolved) {
+		// The app reads the file outside every sandbox and holds it: the
+		// next script asks it for the text (text of front document).
+		v.Found(effect.Of(effect.ReadSecret).On(p.Resolved), "secret.file", Span{}, "SECRET: %s is what its name says it is: %s; the app that opens it reads it outside the sandbox, and a script can ask the app for it", short, what)
+	}
 	f := facts.LookAt(p.Resolved)
 	if !p.Exists {
 		// Nothing to open yet: rated by its name, and by what it holds
@@ -41,8 +48,7 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 	if f.Folder {
 		in = facts.InputFolder
 	}
-	h, err := resolveFile(env, p.Resolved, app)
-	if err != nil {
+	if err := herr; err != nil {
 		// The executor resolves the handler right before the launch, rates
 		// it and the file as they are then, and refuses anything above the
 		// level assessed here (launchFile), so only a viewer can open it:
@@ -70,6 +76,20 @@ func dslLaunchFile(v *Verdict, env *Env, raw, app string, written map[string]str
 	kind, why := facts.Classify(h, in)
 	e, why := facts.LaunchEffect(short, kind, why, &f)
 	v.Found(e, "dsl.launch-"+kind.String(), Span{}, "OPEN: %s opens in %s: %s", short, handlerName(h), why)
+}
+
+// keynoteDeck reports opening a *.key in Keynote (the app resolved, or, not
+// found here, named): Keynote opens only presentations, so what it holds of
+// one is slides, never a key. The executor resolves the app again right
+// before the launch and refuses one rated above what was assessed.
+func keynoteDeck(app string, h facts.Handler, err error, p string) bool {
+	if !strings.HasSuffix(strings.ToLower(p), ".key") {
+		return false
+	}
+	if err == nil {
+		return strings.EqualFold(h.ID, "com.apple.iwork.keynote")
+	}
+	return strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(app), ".app"), "keynote")
 }
 
 // dslLaunchURL rates opening u: a web page by the browser that would show

@@ -91,9 +91,13 @@ type asAn struct {
 	selectAll bool                            // a Select All was typed: what follows acts on everything
 	zones     map[string]rate.Zone            // classifyPath results, by path
 	paths     map[pathVerdictKey]*pathVerdict // pathVerdict results
-	mentioned map[string]bool                 // mentions results, by word
-	writes    int8                            // writesFile: 0 not yet known, 1 yes, -1 no
-	spotlight bool                            // Command-Space was typed: the next text launches an app
+	// The guard's answers, in a script of many literals (guardStringMemo):
+	// what each literal's text is, and the path guard's findings.
+	literals   map[string]litGuard
+	pathGuards map[guardKey][]rate.Finding
+	mentioned  map[string]bool // mentions results, by word
+	writes     int8            // writesFile: 0 not yet known, 1 yes, -1 no
+	spotlight  bool            // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int
@@ -158,7 +162,7 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells, shellFx: an.shellFx[:0],
+		zones: an.zones, paths: an.paths, literals: an.literals, pathGuards: an.pathGuards, mentioned: an.mentioned, apps: an.apps, shells: an.shells, shellFx: an.shellFx[:0],
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
 		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
 	}
@@ -180,6 +184,11 @@ func (an *asAn) release() {
 		an.paths = nil // a map that large is not kept for every small script
 	}
 	clear(an.paths)
+	if len(an.literals) > maxPooled || len(an.pathGuards) > maxPooled {
+		an.literals, an.pathGuards = nil, nil
+	}
+	clear(an.literals) // their keys are texts of the script
+	clear(an.pathGuards)
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)

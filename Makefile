@@ -208,6 +208,8 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/risk/applescript:FuzzPathUse \
 	  ./app/internal/risk/applescript:FuzzLexAsBefore \
 	  ./app/internal/risk/applescript:FuzzFoldAsBefore \
+	  ./app/internal/risk/applescript:FuzzGuardMemo \
+	  ./app/internal/risk/applescript:FuzzCollectAsBefore \
 	  ./app/internal/risk/rate:FuzzFormatWarning \
 	  ./app/internal/risk/rate:FuzzHFSToPOSIX \
 	  ./app/internal/risk/rate:FuzzSecurityPrompt \

@@ -91,9 +91,13 @@ type asAn struct {
 	selectAll bool                            // a Select All was typed: what follows acts on everything
 	zones     map[string]rate.Zone            // classifyPath results, by path
 	paths     map[pathVerdictKey]*pathVerdict // pathVerdict results
-	mentioned map[string]bool                 // mentions results, by word
-	writes    int8                            // writesFile: 0 not yet known, 1 yes, -1 no
-	spotlight bool                            // Command-Space was typed: the next text launches an app
+	// The guard's answers, in a script of many literals (guardStringMemo):
+	// what each literal's text is, and the path guard's findings.
+	literals   map[string]litGuard
+	pathGuards map[guardKey][]rate.Finding
+	mentioned  map[string]bool // mentions results, by word
+	writes     int8            // writesFile: 0 not yet known, 1 yes, -1 no
+	spotlight  bool            // Command-Space was typed: the next text launches an app
 	// deletes and sends seen, and recipients added in a loop: many single
 	// actions are one bulk action.
 	deletes, sends int
@@ -130,6 +134,10 @@ type asAn struct {
 	// (ashandlers.go): its calls name(…), counted up to maxDefs+1, and
 	// usedBare.
 	uses []uint8
+	// binds: the names of the handlers with positional parameters
+	// (markHandlers), a bit per name; only their uses are noted.
+	binds    []uint64
+	allBound bool
 }
 
 // asPool keeps analysers, with the room their tables have grown, between
@@ -158,9 +166,9 @@ func newAsAn(lx *asLex, v *Verdict, env *Env, depth int) *asAn {
 func (an *asAn) reset() {
 	*an = asAn{
 		stack: an.stack[:0], symOf: an.symOf, symList: an.symList[:0], defList: an.defList[:0],
-		zones: an.zones, paths: an.paths, mentioned: an.mentioned, apps: an.apps, shells: an.shells, shellFx: an.shellFx[:0],
+		zones: an.zones, paths: an.paths, literals: an.literals, pathGuards: an.pathGuards, mentioned: an.mentioned, apps: an.apps, shells: an.shells, shellFx: an.shellFx[:0],
 		handlers: an.handlers[:0], params: an.params[:0], calls: an.calls[:0],
-		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses,
+		runCalls: an.runCalls[:0], effects: an.effects[:0], returns: an.returns[:0], uses: an.uses, binds: an.binds,
 	}
 }
 
@@ -168,7 +176,7 @@ func (an *asAn) reset() {
 // must not be used after.
 func (an *asAn) release() {
 	if len(an.symOf) > maxKW+maxPooled || cap(an.defList) > maxPooled || cap(an.symList) > maxPooled ||
-		len(an.uses) > maxKW+maxPooled || cap(an.calls) > maxPooled || cap(an.returns) > maxPooled ||
+		len(an.uses) > maxKW+maxPooled || len(an.binds) > (maxKW+maxPooled)/64 || cap(an.calls) > maxPooled || cap(an.returns) > maxPooled ||
 		cap(an.handlers) > maxPooled || cap(an.params) > maxPooled || cap(an.runCalls) > maxPooled || cap(an.effects) > maxPooled {
 		return // the garbage collector takes it
 	}
@@ -180,6 +188,11 @@ func (an *asAn) release() {
 		an.paths = nil // a map that large is not kept for every small script
 	}
 	clear(an.paths)
+	if len(an.literals) > maxPooled || len(an.pathGuards) > maxPooled {
+		an.literals, an.pathGuards = nil, nil
+	}
+	clear(an.literals) // their keys are texts of the script
+	clear(an.pathGuards)
 	clear(an.mentioned)
 	clear(an.apps)
 	clear(an.shells)
@@ -192,6 +205,7 @@ func (an *asAn) release() {
 	clear(an.returns)
 	clear(an.handlers)
 	clear(an.uses)
+	clear(an.binds)
 	an.reset()
 	asPool.Put(an)
 }
@@ -264,6 +278,7 @@ func (an *asAn) collect() {
 	// The handler being read, if any (a handler "named" by an empty text,
 	// an unknown «event», is none).
 	handler, inHandler := asName(0), false
+	an.markHandlers()
 	an.statements(func(st []asToken) {
 		if len(st) > 1 && (st[0].kw == kwOn || st[0].kw == kwTo) && st[1].kw != kwError {
 			handler, inHandler = an.name(st[1]), st[1].tlen > 0
@@ -285,7 +300,10 @@ func (an *asAn) collect() {
 			default:
 				continue
 			}
-			if t.name != 0 && t.tlen > 0 && int(t.name) < len(an.uses) && (i+1 == len(st) || !st[i+1].isOp('(')) &&
+			if t.name != 0 && !an.bound(t.name) {
+				// No handler with positional parameters has the name:
+				// how it is used is never read (bindCalls).
+			} else if t.name != 0 && t.tlen > 0 && int(t.name) < len(an.uses) && (i+1 == len(st) || !st[i+1].isOp('(')) &&
 				(i == 0 || st[i-1].kw != kwOn && st[i-1].kw != kwTo && st[i-1].kw != kwEnd) {
 				// collectUse's most common case, without the call: a
 				// mention of a named word other than a call, a
@@ -380,7 +398,7 @@ func (an *asAn) collectDef(st []asToken, i int) {
 			an.collectDecl(st, t.kw == kwProperty)
 		}
 	case kwOn, kwTo:
-		if i == 0 && len(st) > 1 && (st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError {
+		if i == 0 && handlerDef(st) {
 			an.collectHandler(st)
 		}
 	case kwScript:
@@ -449,7 +467,7 @@ func (an *asAn) collectHandler(st []asToken) {
 	// a property of the same name has a literal value. The
 	// positional ones of foo(a, b) are bound to what its
 	// calls pass, when every call can be read (bindCalls).
-	if len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run" {
+	if an.positional(st) {
 		from := len(an.params)
 		for j := 3; j < len(st) && !st[j].isOp(')'); j++ {
 			if st[j].kind == asWord || st[j].kind == asVar {

@@ -94,6 +94,54 @@ func (an *asAn) bindCalls() {
 	}
 }
 
+// handlerDef reports whether the statement st defines a handler (on x …,
+// to x …; collectDef's case): the word at its start is on or to, the
+// next a name other than error.
+func handlerDef(st []asToken) bool {
+	return len(st) > 1 && (st[0].kind == asWord || st[0].kind == asVar) && (st[0].kw == kwOn || st[0].kw == kwTo) &&
+		(st[1].kind == asWord || st[1].kind == asVar) && st[1].kw != kwError
+}
+
+// positional reports whether the handler st defines (handlerDef) takes
+// positional parameters, on foo(a, b): its parameters are bound to its
+// calls (bindCalls).
+func (an *asAn) positional(st []asToken) bool {
+	return len(st) > 2 && st[2].isOp('(') && an.text(st[1]) != "run"
+}
+
+// markHandlers notes, before collect reads the script, the names of the
+// handlers with positional parameters (handlerDef and positional, as
+// collectHandler reads them): bindCalls reads how those names are used
+// (asAn.uses, asAn.calls) and no other's, so collect notes no other's.
+// A handler whose name the lexer did not give (|pipe quoted|, non-ASCII)
+// would be named here, earlier than collect names it, which would number
+// the script's names in another order: then every name is noted, as
+// before (allBound).
+func (an *asAn) markHandlers() {
+	toks := an.lx.toks
+	start := int32(0)
+	for _, e := range an.lx.ends {
+		if st := toks[start:e]; handlerDef(st) && an.positional(st) {
+			name := st[1].name
+			if name == 0 {
+				an.allBound = true
+				return
+			}
+			if w := int(name) / 64; w >= len(an.binds) {
+				an.binds = append(an.binds, make([]uint64, w+1-len(an.binds))...)
+			}
+			an.binds[name/64] |= 1 << (name % 64)
+		}
+		start = e + 1
+	}
+}
+
+// bound reports whether name is one markHandlers noted.
+func (an *asAn) bound(name asName) bool {
+	w := int(name) / 64
+	return an.allBound || w < len(an.binds) && an.binds[w]&(1<<(name%64)) != 0
+}
+
 // usedBare marks, in asAn.uses, a name mentioned other than by a
 // handler's definition, its end or a call name(…): if it names a handler,
 // the handler is passed around as a value, and its calls cannot all be

@@ -199,6 +199,7 @@ func openCommand(c *call) {
 	if !reveal {
 		for _, w := range operands {
 			l.file(w)
+			l.readsFile(w)
 		}
 	}
 	switch {
@@ -210,6 +211,28 @@ func openCommand(c *call) {
 	default:
 		c.add(effect.Of(effect.Launch), "open", "open: opens a file, folder or application")
 	}
+}
+
+// readsFile notes that the app given w reads it, outside every sandbox,
+// and keeps it for a later script to ask for (text of front document): a
+// secret opened is a secret read. Keynote, given a *.key by its bundle id,
+// holds a deck's slides, never a key. A URL of the web is no file.
+func (l *launch) readsFile(w word) {
+	s := strings.TrimPrefix(w.s, "file://")
+	if strings.Contains(s, "://") {
+		return
+	}
+	if len(l.handlers) > 0 && strings.HasSuffix(strings.ToLower(s), ".key") {
+		keynote := true
+		for _, h := range l.handlers {
+			keynote = keynote && h != nil && strings.EqualFold(h.ID, "com.apple.iwork.keynote")
+		}
+		if keynote {
+			return
+		}
+	}
+	w.s = s
+	l.c.a.read(w, l.c.span)
 }
 
 // runsCommands reports an app named with open -a that runs the command

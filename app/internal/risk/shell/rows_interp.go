@@ -915,6 +915,14 @@ func awkTarget(toks []awkTok) (path string, literal, whole bool) {
 	return b.String(), literal, whole && !literal
 }
 
+// awkGetline reports tokens that end in getline or getline NAME: a <
+// after them names the file getline reads.
+func awkGetline(before []awkTok) bool {
+	n := len(before)
+	isGetline := func(k int) bool { return k >= 0 && !before[k].str && before[k].s == "getline" }
+	return isGetline(n-1) || n >= 2 && !before[n-1].str && before[n-1].s != "(" && before[n-1].s != ")" && isGetline(n-2)
+}
+
 func awkBoundary(t awkTok) bool {
 	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
 }
@@ -923,8 +931,8 @@ func (c *call) awkProgram(prog string) {
 	if strings.Contains(prog, "@") {
 		c.awkAt(prog)
 	}
-	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
-		return // no command, pipe or output file
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") {
+		return // no command, pipe, output file or file read
 	}
 	toks := awkTokens(prog)
 	shellRuns := false
@@ -991,6 +999,15 @@ func (c *call) awkProgram(prog string) {
 					c.nestedText(awkText(toks[max(k+1, 0):i]), c.name+" print | sh")
 				}
 			}
+		case "<":
+			// getline < "file", getline var < "file": reads the file
+			// (a < elsewhere compares).
+			if !awkGetline(toks[:i]) {
+				continue
+			}
+			if path, literal, _ := awkTarget(toks[i+1:]); literal && !isStreamDevice(path) {
+				c.a.read(word{s: path}, c.span)
+			}
 		case ">", ">>":
 			// print > "file"
 			k := i - 1
@@ -1006,6 +1023,11 @@ func (c *call) awkProgram(prog string) {
 				case literal && isStreamDevice(path):
 					// print > "/dev/stderr": awk's own output
 				case literal:
+					if t.s == ">" {
+						// > empties the file when the program first
+						// opens it, as the shell's > does.
+						c.a.replaces(word{s: path}, c.span, c.name+" writes to")
+					}
 					c.a.write(word{s: path}, c.span, c.name+" writes to")
 				case whole:
 					// Wholly computed (print > $1), the name may be any

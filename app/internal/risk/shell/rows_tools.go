@@ -487,3 +487,14 @@ func gemSource(ops []word) bool {
 // secretName reports an environment variable whose name says it holds a
 // credential: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, API_KEY …
 func secretName(name string) bool { return rate.SecretVariable(name) }
+
+// gofmtCommand rates gofmt -w: every file operand, and every Go file in a
+// folder operand, is rewritten in place.
+func gofmtCommand(c *call) {
+	if !hasShort(c.args, 'w') {
+		return
+	}
+	for _, f := range c.operands() {
+		c.a.write(f, c.span, "gofmt -w rewrites")
+	}
+}

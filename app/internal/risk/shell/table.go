@@ -208,6 +208,20 @@ var commands = map[string]row{
 	"rev":     {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
 	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
 	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
+	// Text filters of BSD and GNU that only print: col and colrm read
+	// stdin alone (colrm's operands are columns), pr paginates files,
+	// numfmt reformats numbers.
+	"col":   reads("bfhpx", "l", ""),
+	"colrm": reads("", "", ""),
+	"pr": reads("0123456789acdFfmrt", "eilnNosSwWhDJT", `--columns= --across --show-control-chars --double-space
+		--date-format= --expand-tabs= --form-feed --header= --output-tabs= --join-lines --length= --merge
+		--number-lines= --first-line-number= --indent= --no-file-warnings --separator= --sep-string= --omit-header
+		--omit-pagination --show-nonprinting --width= --page-width= --help --version`),
+	"numfmt": reads("dz", "", `--debug --delimiter= --field= --format= --from= --from-unit= --grouping --header
+		--invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated --help --version`),
+	// gofmt prints (-l, -d, or the formatted source); -w writes its
+	// files back, in place.
+	"gofmt": runs(reads("delsw", "r", "-cpuprofile="), gofmtCommand),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
 	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
 	"ps":         runs(reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"), psCommand),

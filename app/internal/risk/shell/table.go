@@ -206,8 +206,8 @@ var commands = map[string]row{
 	"base32":  reads("di", "w", "--decode --ignore-garbage --wrap= --help --version"),
 	"basenc":  reads("di", "w", "--decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
 	"rev":     {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
-	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
-	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
+	"expand":   reads("i0123456789,", "t", "--initial --tabs= --help --version"),
+	"unexpand": reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
 	// Text filters of BSD and GNU that only print: col and colrm read
 	// stdin alone (colrm's operands are columns), pr paginates files,
 	// numfmt reformats numbers.
@@ -221,7 +221,7 @@ var commands = map[string]row{
 		--invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated --help --version`),
 	// gofmt prints (-l, -d, or the formatted source); -w writes its
 	// files back, in place.
-	"gofmt": runs(reads("delsw", "r", "-cpuprofile="), gofmtCommand),
+	"gofmt":      runs(reads("delsw", "r", "-cpuprofile="), gofmtCommand),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
 	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
 	"ps":         runs(reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"), psCommand),

@@ -264,6 +264,7 @@ type shellAn struct {
 	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
 	loops      int                     // loop bodies under way: a computed word there stands for many files
 	inAlias    int                     // alias expansions under way
+	inShebang  int                     // #! lines of written scripts being run (runShebang)
 	seen       map[syntax.Node]bool    // command substitutions analysed already
 	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read

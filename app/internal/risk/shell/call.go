@@ -454,12 +454,16 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 	// ./i.sh, /tmp/x: running a file this same input wrote or downloaded;
 	// ls, after writing ~/.local/bin/ls: the same.
 	if strings.Contains(head.s, "/") {
-		if _, ok := a.fileContent(head.s); ok {
-			a.runFile(c, head.s)
+		if content, ok := a.fileContent(head.s); ok {
+			if !a.runShebang(c, head.s, content, args) {
+				a.runFile(c, head.s)
+			}
 			return
 		}
 	} else if k, ok := a.bins[name]; ok && !a.funcs[name] {
-		a.runFile(c, k)
+		if content, _ := a.fileContent(k); !a.runShebang(c, k, content, args) {
+			a.runFile(c, k)
+		}
 		return
 	}
 	if v, ok := a.alias[name]; ok && a.inAlias < 8 && !strings.ContainsAny(v, ";&|<>()`$\"'\\\n") {

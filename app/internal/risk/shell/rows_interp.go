@@ -286,7 +286,20 @@ func (c *call) pythonModule(m string, rest []word) bool {
 			c.add(effect.Of(effect.Connect).On(dir.s), "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
 		}
 		c.add(effect.Of(effect.Fetch), "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
-	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "webbrowser", "calendar", "site", "platform":
+	case "webbrowser":
+		// python -m webbrowser [-n|-t] URL hands the URL to the system,
+		// as open does (on a Mac through open location).
+		open := []word{{s: "open", span: c.span}}
+		for _, w := range rest {
+			if w.hole || !strings.HasPrefix(w.s, "-") {
+				open = append(open, w)
+			}
+		}
+		c.add(effect.Of(effect.Run).On(m), "python-module", "%s -m %s: opens a URL with the system's handler", c.name, m)
+		if len(open) > 1 {
+			c.a.call(open, c.span, pipeCtx{})
+		}
+	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "calendar", "site", "platform":
 		c.add(effect.Of(effect.Run).On(m), "python-module", "%s -m %s: runs a standard module", c.name, m)
 	default:
 		return false

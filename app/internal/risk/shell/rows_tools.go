@@ -498,3 +498,186 @@ func gofmtCommand(c *call) {
 		c.a.write(f, c.span, "gofmt -w rewrites")
 	}
 }
+
+// ezaRow is eza's (exa's, lsd's) option model: they list folders, as ls.
+var ezaRow = reads("1lGxXRTFhHgbBimnSuUaAdDrZ@", "LsIt", `--long --all --oneline --grid --across --recurse --tree --level=
+	--classify --header --group --binary --bytes --inode --modified --numeric --blocksize --accessed --created
+	--git --git-ignore --icons --icons= --color= --colour= --group-directories-first --no-permissions --no-filesize
+	--no-user --no-time --sort= --reverse --ignore-glob= --time-style= --only-dirs --only-files --list-dirs
+	--directory --extended --links --octal-permissions --hyperlink --total-size --help --version`)
+
+// kubectlOpts are kubectl's options its rows meet in everyday use: a
+// namespace, an output format, a selector, a context.
+var kubectlOpts = &opts{short: "Aw", valued: "nolc", long: `--namespace= --output= --selector= --all-namespaces --watch
+	--context= --kubeconfig= --cluster= --user= --show-labels --sort-by= --field-selector= --tail= --since= --follow
+	--container= --previous --timestamps --no-headers --help`}
+
+// yqCommand rates yq as jq (env and strenv read the environment), and -i
+// (--inplace), which writes its result over the files it read, and -s
+// (--split-exp), which writes one file per document, named by an
+// expression.
+func yqCommand(c *call) {
+	jqCommand(c)
+	for _, w := range c.args {
+		if !w.hole && strings.Contains(w.s, "strenv(") {
+			c.a.add(effect.Of(effect.ReadSecret), "secret.environment", c.span, "%s %s: reads the environment, where tokens and keys are kept", c.name, rate.Display(w.s))
+			c.a.secretAt(c.span)
+			break
+		}
+	}
+	if yqFlag(c.args, 's') || hasLong(c.args, "--split-exp") {
+		c.add(effect.Of(effect.Overwrite, effect.Computed), "yq", "%s -s: writes files named by an expression over the data, which may name any file", c.name)
+	}
+	if !yqFlag(c.args, 'i') && !hasLong(c.args, "--inplace") {
+		return
+	}
+	ops := c.operands()
+	for i, f := range ops {
+		if i == 0 && len(ops) > 1 && !hasLong(c.args, "--expression") {
+			continue // the expression
+		}
+		c.a.replaces(f, c.span, c.name+" -i rewrites")
+		c.a.write(f, c.span, c.name+" -i rewrites")
+	}
+}
+
+// lipoCommand rates lipo: -info, -detailed_info, -archs and -verify_arch
+// print; anything else makes or edits a binary (-output, -create,
+// -remove, -replace, -thin).
+func lipoCommand(c *call) {
+	for _, w := range c.args {
+		if inList(w.s, "-info", "-detailed_info", "-archs", "-verify_arch") {
+			return
+		}
+	}
+	c.add(effect.Of(effect.Change), "lipo", "lipo: edits binaries")
+}
+
+// ghReads are the GitHub CLI's subcommands that only print: lists, views,
+// diffs and statuses of pull requests, issues, runs, releases and
+// repositories, and searches.
+var ghReads = map[string]bool{
+	"pr list": true, "pr view": true, "pr diff": true, "pr status": true, "pr checks": true,
+	"issue list": true, "issue view": true, "issue status": true, "run list": true, "run view": true,
+	"run watch": true, "repo view": true, "release list": true, "release view": true, "workflow list": true,
+	"workflow view": true, "search repos": true, "search issues": true, "search prs": true, "search code": true,
+	"search commits": true, "label list": true, "gist list": true, "cache list": true, "status": true,
+	"--version": true, "version": true, "help": true, "": true,
+}
+
+// ghCommand rates gh: its reads print what GitHub answers; auth status
+// --show-token prints the account's token (auth token is a secret
+// program's, rated with them); anything else (creating, merging, editing,
+// gh api, extensions) is not modelled.
+func ghCommand(c *call) {
+	ops := c.operands()
+	key := sub(c.args)
+	if len(ops) > 1 && key != "status" && key != "version" && key != "help" && key != "--version" {
+		key += " " + strings.ToLower(ops[1].s)
+	}
+	switch {
+	case key == "auth status" && hasLong(c.args, "--show-token", "-t"):
+		c.a.add(effect.Of(effect.ReadSecret).On("gh"), "secret.program", c.span, "gh auth status --show-token: prints the account's token")
+		c.a.secretAt(c.span)
+	case key == "auth status":
+		c.add(effect.Of(effect.Fetch), "gh", "gh auth status: asks GitHub")
+	case ghReads[key]:
+		c.add(effect.Of(effect.Fetch), "gh", "gh %s: asks GitHub", key)
+	default:
+		c.add(effect.Of(effect.Unknown).On(key), "gh", "gh %s: a command Airlock does not model", rate.Display(key))
+	}
+}
+
+// rustcCommand rates rustc: --version, -V, --print, --explain and --help
+// print; anything else compiles a program into a new file.
+func rustcCommand(c *call) {
+	for _, w := range c.args {
+		if inList(w.s, "--version", "-V", "-vV", "--help", "-h", "--explain") || strings.HasPrefix(w.s, "--print") {
+			return
+		}
+	}
+	for i, w := range c.args {
+		if (w.s == "-C" || w.s == "-Z") && i+1 < len(c.args) && strings.Contains(c.args[i+1].s, "link") ||
+			strings.HasPrefix(w.s, "-Clink") || strings.HasPrefix(w.s, "-Zlink") {
+			// -C linker=/tmp/x, -C link-arg=…: the program that links.
+			c.hiddenCode("rustc "+rate.Display(w.s), "a linker or its arguments")
+			return
+		}
+		if w.s == "-o" && i+1 < len(c.args) {
+			c.makes(c.args[i+1])
+		}
+	}
+	c.add(effect.Of(effect.Create), "rustc", "rustc: compiles a program")
+}
+
+// yqFlag reports yq's one-letter flag f, alone or in a bundle, up to a
+// letter that takes a value (-o=json holds no -s).
+func yqFlag(args []word, f byte) bool {
+	for _, w := range args {
+		s := w.s
+		if w.hole || len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			if s[j] == f {
+				return true
+			}
+			if strings.IndexByte("opI", s[j]) >= 0 {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// hyperfineCommand rates hyperfine: every command it benchmarks, and those
+// of --prepare, --setup, --cleanup and --conclude, runs in a shell; the
+// --export options write files.
+func hyperfineCommand(c *call) {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		name, val, has := strings.Cut(w.s, "=")
+		switch {
+		case inList(name, "--version", "-V", "--help", "-h"):
+			return
+		case inList(name, "-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude"):
+			if !has && i+1 < len(c.args) {
+				i++
+				val = c.args[i].s
+			}
+			c.nestedText(val, "hyperfine "+name)
+		case strings.HasPrefix(name, "--export-"):
+			if !has && i+1 < len(c.args) {
+				i++
+				c.makes(c.args[i])
+			} else if has {
+				c.makes(word{s: val, span: w.span})
+			}
+		case inList(name, "-r", "--runs", "-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-n", "--command-name", "-S", "--shell", "-L", "--parameter-list", "-P", "--parameter-scan", "--style", "-u", "--time-unit", "--sort", "--output", "--input"):
+			if !has {
+				i++
+			}
+		case strings.HasPrefix(w.s, "-"):
+		default:
+			c.add(effect.Of(effect.Run), "hyperfine", "hyperfine runs %s", rate.Display(w.s))
+			c.nestedText(w.s, "hyperfine")
+		}
+	}
+}
+
+// sdCommand rates sd FIND REPLACE [FILE…]: with files it rewrites them in
+// place, unless -p (--preview) only shows the result; without, it
+// filters its input.
+func sdCommand(c *call) {
+	if hasShort(c.args, 'p') || hasLong(c.args, "--preview") {
+		for _, f := range c.operands()[min(2, len(c.operands())):] {
+			c.a.read(f, c.span)
+		}
+		return
+	}
+	ops := c.operands()
+	for _, f := range ops[min(2, len(ops)):] {
+		c.a.replaces(f, c.span, "sd rewrites")
+		c.a.write(f, c.span, "sd rewrites")
+	}
+}

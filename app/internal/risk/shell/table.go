@@ -219,6 +219,21 @@ var commands = map[string]row{
 		--omit-pagination --show-nonprinting --width= --page-width= --help --version`),
 	"numfmt": reads("dz", "", `--debug --delimiter= --field= --format= --from= --from-unit= --grouping --header
 		--invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated --help --version`),
+	// Developer tools that print what they read: otool and nm describe
+	// binaries, tokei counts lines of code.
+	"otool": reads("aBcCdfGhHIjlLmMoPrRStTvVxX", "sp", "--version"),
+	"nm":    reads("aAgjlmnoPruUxfsS", "t", "--demangle --defined-only --extern-only --format= --numeric-sort --print-file-name --undefined-only --help --version"),
+	"tokei": reads("CfhlV", "ceostT", `--compact --files --hidden --no-ignore --no-ignore-parent --no-ignore-dot --no-ignore-vcs
+		--columns= --exclude= --output= --sort= --type= --num-format= --languages --help --version`),
+	"gh": custom(ghCommand),
+	"rustc": {run: rustcCommand, opts: &opts{short: "VvhOg", valued: "oCLlWADFZ", long: `--version --help --verbose --explain= --print=
+		--edition= --crate-type= --crate-name= --emit= --out-dir= --target= --cfg= --test --extern= --cap-lints=
+		--error-format= --color=`}},
+	"hyperfine": custom(hyperfineCommand),
+	"sd":        {run: sdCommand, opts: &opts{short: "pFsfn", valued: "fn", long: "--preview --fixed-strings --string-mode --flags= --max-replacements= --help --version"}},
+	"cloc": outputs(reads("", "", `--quiet --by-file --by-file-by-lang --exclude-dir= --exclude-lang= --include-lang= --include-ext=
+		--exclude-ext= --json --csv --md --yaml --xml --vcs= --hide-rate --no-autogen --skip-uniqueness --fullpath --not-match-f=
+		--match-f= --not-match-d= --match-d= --out= --report-file= --help --version`), outSpec{opts: []string{"--out", "--report-file"}}),
 	// gofmt prints (-l, -d, or the formatted source); -w writes its
 	// files back, in place.
 	"gofmt":      runs(reads("delsw", "r", "-cpuprofile="), gofmtCommand),
@@ -273,7 +288,7 @@ var commands = map[string]row{
 		"-n": optFx(effect.Upload, "sends the speech over the network"), "--network-send": optFx(effect.Upload, "sends the speech over the network")}}},
 	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
 	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
-	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": safe, "fzf": safe, "exa": safe, "eza": safe, "tldr": safe,
+	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": {run: yqCommand, opts: &opts{short: "CMPNnre0ijs", valued: "opI", long: yqLong}}, "fzf": safe, "exa": ezaRow, "eza": ezaRow, "lsd": ezaRow, "tldr": safe,
 	"xmllint": {opts: &opts{long: `--format --noout --xpath= --valid --dtdvalid= --schema= --relaxng= --html --xml
 		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
 		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd
@@ -309,7 +324,7 @@ var commands = map[string]row{
 		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}}, "-D", "-w"),
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
-	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
+	"lipo":    {run: lipoCommand, opts: &opts{long: "-info -detailed_info -archs -verify_arch -output= -create -thin= -extract= -extract_family= -remove= -replace= -arch= -segalign= -hideARM64 -help"}}, "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
@@ -407,7 +422,7 @@ var commands = map[string]row{
 		"delete": effect.Of(effect.Remove), "deletelocalsnapshots": effect.Of(effect.Remove), "thinlocalsnapshots": effect.Of(effect.Remove),
 		"deleteinprogress": effect.Of(effect.Remove), "disable": effect.Of(effect.Setting, effect.Session), "removeexclusion": effect.Of(effect.Setting),
 	}},
-	"kubectl": {fx: effect.Of(effect.Connect), why: "changes a cluster", subs: map[string]effect.Effect{
+	"kubectl": {fx: effect.Of(effect.Connect), why: "changes a cluster", opts: kubectlOpts, subs: map[string]effect.Effect{
 		"get": readOnly, "describe": readOnly, "logs": readOnly, "version": readOnly, "config": effect.Of(effect.Setting),
 		"top": readOnly, "explain": readOnly, "api-resources": readOnly, "delete": effect.Of(effect.Remove),
 		"completion": readOnly, "cluster-info": readOnly, "api-versions": readOnly,

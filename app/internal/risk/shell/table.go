@@ -500,7 +500,7 @@ var commands = map[string]row{
 	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
 	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": {run: screenCommand, opts: screenModel},
 	"tmux": {run: tmuxCommand, opts: tmuxModel}, "tmate": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
-	"emacsclient": {run: emacsclientCommand, opts: emacsclientModel}, "kitty": custom(kittyCommand), "kitten": custom(kittyCommand),
+	"emacsclient": {run: emacsclientCommand, opts: emacsclientModel}, "emacs": {run: emacsCommand, opts: emacsModel}, "kitty": custom(kittyCommand), "kitten": custom(kittyCommand),
 	"wezterm": custom(weztermCommand), "zellij": custom(zellijCommand), "systemd-run": custom(systemdRunCommand),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
 	"xvkbd": custom(synthInput),

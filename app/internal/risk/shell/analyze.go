@@ -1691,6 +1691,11 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	if as.Array != nil {
 		syntax.Walk(as.Array, a.walkSubst)
 	}
+	if as.Index != nil {
+		// a[$(cmd)]=v, declare m[`cmd`]=v: the subscript is expanded
+		// when the assignment runs, its substitutions with it.
+		syntax.Walk(as.Index, a.walkSubst)
+	}
 	if as.Name == nil || as.Value == nil || as.Naked {
 		return
 	}
@@ -1752,6 +1757,17 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		}
 	case loadsCode(up, w.s):
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
+		if (up == "BASH_ENV" || up == "ENV") && !w.hole {
+			// BASH_ENV=/tmp/e bash -c …: the shell runs the file first;
+			// one this input wrote is read as what it runs.
+			switch content, ok := a.fileContent(w.s); {
+			case !ok:
+			case content == fileDownloaded || content == fileComputed:
+				a.add(effect.Of(effect.RunComputed).On(w.s), "shell.env-code-computed", sp, "%s names %s, which this input downloaded or wrote with computed content", name, rate.Display(w.s))
+			default:
+				a.nestedText(content, sp, name)
+			}
+		}
 	case a.envConfig(name, up, w, sp): // rows_envconfig.go
 	case codeDirVars[up]:
 		a.envDirs(name, up, w, sp)

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -679,5 +680,25 @@ func sdCommand(c *call) {
 	for _, f := range ops[min(2, len(ops)):] {
 		c.a.replaces(f, c.span, "sd rewrites")
 		c.a.write(f, c.span, "sd rewrites")
+	}
+}
+
+// subscriptArgs rates the names unset and read are given: bash expands
+// an array element's subscript as arithmetic when it takes the name, so
+// unset 'a[$(cmd)]' runs cmd though the word was quoted.
+func subscriptArgs(c *call) {
+	for _, w := range c.args {
+		if w.hole {
+			continue
+		}
+		open := strings.IndexByte(w.s, '[')
+		if open <= 0 || !strings.HasSuffix(w.s, "]") || !syntax.ValidName(w.s[:open]) {
+			continue
+		}
+		sub := w.s[open+1 : len(w.s)-1]
+		if strings.Contains(sub, "$(") || strings.Contains(sub, "`") {
+			c.add(effect.Of(effect.Run), "subscript-code", "%s %s: the subscript's command runs when the name is taken", c.name, rate.Display(w.s))
+			c.nestedText(": "+sub, c.name+" subscript")
+		}
 	}
 }

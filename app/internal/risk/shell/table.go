@@ -261,9 +261,9 @@ var commands = map[string]row{
 		--quiet --silent --verbose --zero --help --version`),
 	// Shell builtins: their options change only the shell itself.
 	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
-	"popd": {opts: freeWords}, "read": {opts: freeWords}, "continue": {opts: freeWords}, "break": {opts: freeWords},
+	"popd": {opts: freeWords}, "read": {opts: freeWords, run: subscriptArgs}, "continue": {opts: freeWords}, "break": {opts: freeWords},
 	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
-	"unset": {opts: freeWords}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
+	"unset": {opts: freeWords, run: subscriptArgs}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
 	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
 	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),

@@ -1592,6 +1592,13 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.DeclClause:
 		for _, as := range c.Args {
 			a.assign(as)
+			// declare -g 'a[$(cmd)]=1', declare -n r='a[$(cmd)]': a
+			// quoted name or target whose subscript runs a command.
+			if as.Value != nil {
+				if lit, ok := literalWord(as.Value); ok {
+					a.subscriptCode(word{s: lit}, a.span(as), c.Variant.Value)
+				}
+			}
 		}
 		a.declPrints(c)
 	case *syntax.TimeClause:
@@ -1606,6 +1613,20 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		syntax.Walk(c, a.walkSubst)
 		a.arith(c)
+		if l, ok := c.(*syntax.LetClause); ok {
+			// let 'a[$(cmd)]=1': let evaluates the quoted text, the
+			// subscript's substitution with it.
+			for _, e := range l.Exprs {
+				if w, ok := e.(*syntax.Word); ok {
+					lit, ok := literalWord(w)
+					i, j := strings.IndexByte(lit, '['), strings.LastIndexByte(lit, ']')
+					if ok && i > 0 && j > i && (strings.Contains(lit[i:j], "$(") || strings.Contains(lit[i:j], "`")) {
+						a.add(effect.Of(effect.Run), "shell.subscript-code", a.span(w), "let %s: the subscript's command runs when let evaluates it", rate.Display(lit))
+						a.nestedText(": "+lit[i+1:j], a.span(w), "let subscript")
+					}
+				}
+			}
+		}
 	default:
 		a.add(effect.Of(effect.Unknown), "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
 	}
@@ -1623,6 +1644,12 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 	case *syntax.ParamExp:
 		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
 			a.promptExpand(n)
+		}
+		if n.Slice != nil {
+			// ${PATH:x}: the offset and length are arithmetic, which
+			// evaluates x's text.
+			a.arith(n.Slice.Offset)
+			a.arith(n.Slice.Length)
 		}
 	}
 	return true

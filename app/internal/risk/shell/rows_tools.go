@@ -65,6 +65,7 @@ func teeCommand(c *call) {
 // array, whose values are computed at run time (collect marks it), and
 // with -C evaluates its callback, given each line read, as eval would.
 func mapfileCommand(c *call) {
+	subscriptArgs(c)
 	shortOpts(c.args, "dnOsuCc", nil, func(opt string, v word, has bool) {
 		if opt != "-C" || !has {
 			return
@@ -683,22 +684,42 @@ func sdCommand(c *call) {
 	}
 }
 
-// subscriptArgs rates the names unset and read are given: bash expands
-// an array element's subscript as arithmetic when it takes the name, so
-// unset 'a[$(cmd)]' runs cmd though the word was quoted.
+// subscriptArgs rates the names the assigning builtins are given (unset,
+// read, getopts, let, wait -p, printf -v, mapfile): bash expands an
+// array element's subscript as arithmetic when it takes the name, so
+// unset 'a[$(cmd)]' runs cmd though the word was quoted. printf's other
+// words are its format and arguments, not names.
 func subscriptArgs(c *call) {
-	for _, w := range c.args {
-		if w.hole {
+	for i, w := range c.args {
+		if c.name == "printf" && (i == 0 || c.args[i-1].s != "-v") {
 			continue
 		}
-		open := strings.IndexByte(w.s, '[')
-		if open <= 0 || !strings.HasSuffix(w.s, "]") || !syntax.ValidName(w.s[:open]) {
-			continue
-		}
-		sub := w.s[open+1 : len(w.s)-1]
-		if strings.Contains(sub, "$(") || strings.Contains(sub, "`") {
-			c.add(effect.Of(effect.Run), "subscript-code", "%s %s: the subscript's command runs when the name is taken", c.name, rate.Display(w.s))
-			c.nestedText(": "+sub, c.name+" subscript")
-		}
+		c.a.subscriptCode(w, c.span, c.name)
 	}
+}
+
+// subscriptCode rates a literal word that names an array element, alone
+// or assigned (a[…], a[…]=v, a[…]+=v), whose subscript holds a command
+// substitution: it runs when the name is taken.
+func (a *shellAn) subscriptCode(w word, sp Span, what string) {
+	if w.hole {
+		return
+	}
+	open := strings.IndexByte(w.s, '[')
+	if open <= 0 || !syntax.ValidName(w.s[:open]) {
+		return
+	}
+	end := strings.LastIndexByte(w.s, ']')
+	if end < open {
+		return
+	}
+	if rest := w.s[end+1:]; rest != "" && !strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "+=") {
+		return
+	}
+	sub := w.s[open+1 : end]
+	if !strings.Contains(sub, "$(") && !strings.Contains(sub, "`") {
+		return
+	}
+	a.add(effect.Of(effect.Run), "shell.subscript-code", sp, "%s %s: the subscript's command runs when the name is taken", what, rate.Display(w.s[:end+1]))
+	a.nestedText(": "+sub, sp, what+" subscript")
 }

@@ -146,7 +146,7 @@ var commands = map[string]row{
 		--context --zero --help --version`),
 	"cat": reads("belnstuvAET", "", `--show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs
 		--show-nonprinting --help --version`),
-	"echo": {opts: freeWords}, "printf": {opts: freeWords}, "test": {opts: freeWords}, "[": {opts: freeWords},
+	"echo": {opts: freeWords}, "printf": {opts: freeWords, run: subscriptArgs}, "test": {opts: freeWords}, "[": {opts: freeWords},
 	"[[": {opts: freeWords}, "true": {opts: freeWords}, "false": {opts: freeWords}, ":": {opts: freeWords},
 	"pwd": reads("LP", "", ""), "whoami": {opts: noOptions}, "groups": {opts: noOptions},
 	"id":   reads("AFGPaghnpruZz", "", "--group --groups --name --real --user --zero --context --help --version"),
@@ -262,10 +262,10 @@ var commands = map[string]row{
 	// Shell builtins: their options change only the shell itself.
 	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
 	"popd": {opts: freeWords}, "read": {opts: freeWords, run: subscriptArgs}, "continue": {opts: freeWords}, "break": {opts: freeWords},
-	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
+	"jobs": {opts: freeWords}, "wait": {opts: freeWords, run: subscriptArgs}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
 	"unset": {opts: freeWords, run: subscriptArgs}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
-	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
-	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
+	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords, run: subscriptArgs}, "umask": {opts: freeWords},
+	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords, run: subscriptArgs}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
 	"history": outputs(row{opts: &opts{free: true, effects: map[string]optEffect{"-c": optFx(effect.Change, "clears the shell history"),
 		"-d": optFx(effect.Change, "deletes history entries"), "-w": optFx(effect.Overwrite, "writes the history file")}}},

@@ -1645,6 +1645,13 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
 			a.promptExpand(n)
 		}
+		if n.Excl && n.Param != nil && n.Names == 0 {
+			// ${!x}: x's value is a name, an array element's subscript
+			// and its substitutions included.
+			if v, ok := a.vars[n.Param.Value]; ok {
+				a.subscriptCode(word{s: v}, a.span(n), "${!"+n.Param.Value+"}")
+			}
+		}
 		if n.Slice != nil {
 			// ${PATH:x}: the offset and length are arithmetic, which
 			// evaluates x's text.

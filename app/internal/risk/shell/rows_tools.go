@@ -685,14 +685,14 @@ func sdCommand(c *call) {
 }
 
 // subscriptArgs rates the names the assigning builtins are given (unset,
-// read, getopts, let, wait -p, printf -v, mapfile): bash expands an
+// read, getopts, let, wait -p, printf -v, mapfile, and test -v): bash expands an
 // array element's subscript as arithmetic when it takes the name, so
 // unset 'a[$(cmd)]' runs cmd though the word was quoted. printf's other
 // words are its format and arguments, not names.
 func subscriptArgs(c *call) {
 	for i, w := range c.args {
-		if c.name == "printf" && (i == 0 || c.args[i-1].s != "-v") {
-			continue
+		if (c.name == "printf" || c.name == "test" || c.name == "[") && (i == 0 || c.args[i-1].s != "-v") {
+			continue // printf -v NAME, test -v NAME: the other words are not names
 		}
 		c.a.subscriptCode(w, c.span, c.name)
 	}

@@ -1652,6 +1652,10 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 				a.subscriptCode(word{s: v}, a.span(n), "${!"+n.Param.Value+"}")
 			}
 		}
+		if n.Index != nil {
+			// ${a[x]}: an indexed array's subscript is arithmetic.
+			a.arith(n.Index)
+		}
 		if n.Slice != nil {
 			// ${PATH:x}: the offset and length are arithmetic, which
 			// evaluates x's text.
@@ -1727,8 +1731,10 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	}
 	if as.Index != nil {
 		// a[$(cmd)]=v, declare m[`cmd`]=v: the subscript is expanded
-		// when the assignment runs, its substitutions with it.
+		// when the assignment runs, its substitutions with it; a[x]=v
+		// evaluates x's text as arithmetic.
 		syntax.Walk(as.Index, a.walkSubst)
+		a.arith(as.Index)
 	}
 	if as.Name == nil || as.Value == nil || as.Naked {
 		return

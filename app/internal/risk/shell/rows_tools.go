@@ -402,11 +402,15 @@ var brewSubs = map[string]effect.Effect{
 	"leaves": readOnly, "home": effect.Of(effect.Launch), "services": effect.Of(effect.Setting, effect.Session), "--version": readOnly, "": readOnly,
 	"shellenv": readOnly, "--repository": readOnly, "--cellar": readOnly, "--caskroom": readOnly, "--cache": readOnly,
 	"desc": readOnly, "tap-info": readOnly, "commands": readOnly, "missing": readOnly,
+	"cat": readOnly, "formulae": readOnly, "casks": readOnly, "log": readOnly, "--env": readOnly,
 }
 
 // brewCommand rates brew: a third-party tap and --zap first, then services,
 // then the subcommand.
 func brewCommand(c *call) {
+	if len(c.args) > 0 && !c.args[0].hole && inList(c.args[0].s, "--prefix", "--cache", "--cellar", "--repository", "--repo", "--caskroom", "--env", "--version") {
+		return // brew --cache wget: prints a path of the formula's
+	}
 	ops := c.operands()
 	s := sub(c.args)
 	switch {

@@ -1242,6 +1242,7 @@ type pipeCtx struct {
 	obf    bool               // for stdin "text": spelled with hex or octal escapes
 	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
 	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
+	roots  []word             // for stdin "pipe": the folders whose paths the stage before lists (find DIR, fd … DIR, ls DIR)
 }
 
 func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
@@ -1253,9 +1254,10 @@ func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
 // output is what a statement writes to stdout, for the pipeline stage
 // after it: "download", "decoded", "text" (literal, in text) or "pipe".
 type output struct {
-	kind string
-	text string
-	obf  bool // text was spelled with hex or octal escapes
+	kind  string
+	text  string
+	obf   bool   // text was spelled with hex or octal escapes
+	roots []word // the folders whose paths it lists (find, fd, ls): xargs after it reads what is there
 }
 
 func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {

@@ -442,8 +442,20 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		return
 	}
 	if bulk {
-		// xargs appends many words read from stdin.
-		args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
+		// xargs appends many words read from stdin: the words of literal
+		// text (printf '%s\n' ~/.netrc | xargs cat), or paths under the
+		// folders the stage before lists, or any at all.
+		switch {
+		case pc.stdin == "text" && strings.TrimSpace(pc.text) != "":
+			for _, f := range strings.FieldsFunc(pc.text, func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == 0 }) {
+				args = append(args, word{s: f, span: sp})
+			}
+		default:
+			if dataReaders[name] {
+				a.listedSecrets(pc.roots, sp, name)
+			}
+			args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
+		}
 	}
 	scr := a.sh.scratch()
 	c := scr.takeCall(call{a: a, name: name, args: args, span: sp, pc: pc})
@@ -894,4 +906,20 @@ func (a *shellAn) archArgs(rest []word, sp Span, report bool) []word {
 		rest = rest[1:]
 	}
 	return rest
+}
+
+// listedSecrets rates xargs handing a reader the paths a listing printed:
+// a listed folder that holds secrets (~/.ssh, ~/.config, a hidden folder
+// of the home) is read, whatever names the listing picks.
+func (a *shellAn) listedSecrets(roots []word, sp Span, name string) {
+	for _, r := range roots {
+		if r.hole {
+			continue
+		}
+		if what, ok := a.zone(r).SecretRead(); ok {
+			a.add(effect.Of(effect.ReadSecret, effect.Computed).On(r.s), "secret.file-maybe", sp, "xargs %s reads the files listed under %s, inside %s", name, rate.Display(r.s), what)
+			a.secretAt(sp)
+			return
+		}
+	}
 }

@@ -393,7 +393,54 @@ func gemCommand(c *call) {
 		c.add(effect.Of(effect.LoadCode), "supply-chain", "gem sources --add: installs gems from another source from now on")
 		return
 	}
-	c.add(effect.Of(effect.Fetch), "gem", "gem: installs gems")
+	switch s := sub(c.args); {
+	case inList(s, "", "list", "search", "info", "query", "specification", "spec", "contents", "dependency", "environment",
+		"help", "outdated", "which", "--version", "-v", "--help", "-h", "sources", "check"):
+	case inList(s, "install", "i", "update", "fetch"):
+		c.add(effect.Of(effect.Fetch), "gem", "gem %s: installs gems", s)
+	case inList(s, "uninstall", "cleanup", "pristine"):
+		c.add(effect.Of(effect.Change), "gem", "gem %s: changes installed gems", s)
+	default:
+		// specific_install, exec and plugins' commands: code the table
+		// does not show.
+		c.add(effect.Of(effect.Unknown).On(s), "gem", "gem %s: a command Airlock does not model", rate.Display(s))
+	}
+}
+
+// uvCommand rates uv: uv pip is pip; run, sync, lock, add, remove, build
+// and tool install or run build or run a project's or a package's code;
+// venv makes an environment; python, tree, cache and version print or
+// manage uv's own files.
+func uvCommand(c *call) {
+	ops := c.operands()
+	s := sub(c.args)
+	next := ""
+	if len(ops) > 1 {
+		next = strings.ToLower(ops[1].s)
+	}
+	switch {
+	case s == "pip" && len(ops) > 1:
+		i := 0
+		for i < len(c.args) && c.args[i].s != ops[0].s {
+			i++
+		}
+		c.a.call(append([]word{{s: "pip", span: c.span}}, c.args[min(i+1, len(c.args)):]...), c.span, c.pc)
+	case inList(s, "", "--version", "-V", "version", "help", "--help", "-h", "tree", "export") ||
+		s == "python" && inList(next, "list", "find", "dir") || s == "tool" && inList(next, "list", "dir") ||
+		s == "cache" && next == "dir" || s == "self" && next == "version":
+	case s == "venv":
+		c.add(effect.Of(effect.Create), "uv", "uv venv: makes a Python environment")
+	case s == "python" || s == "cache" || s == "tool" && inList(next, "uninstall", "update-shell"):
+		c.add(effect.Of(effect.Change), "uv", "uv %s %s: changes uv's own Pythons, tools or cache", s, rate.Display(next))
+	case inList(s, "run", "sync", "lock", "add", "remove", "build", "publish") || s == "tool":
+		c.hiddenCode("uv "+s, "a project's or a package's code or build backend")
+		c.add(effect.Of(effect.Fetch), "uv", "uv %s: fetches packages from the index", s)
+		if s == "run" || s == "tool" {
+			c.embedded() // uv run rm -rf ~: the command it runs
+		}
+	default:
+		c.add(effect.Of(effect.Unknown).On(s), "uv", "uv %s: a command Airlock does not model", rate.Display(s))
+	}
 }
 
 var brewSubs = map[string]effect.Effect{

@@ -511,7 +511,7 @@ var commands = map[string]row{
 	"bundle": registryRow("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
 	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
 	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
-	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
+	"uvx": custom(packageRunner), "uv": custom(uvCommand), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
 	"pip3": custom(pipCommand), "gem": {run: gemCommand, opts: &opts{short: "VqlrbfNE", valued: "vsinpPw", long: gemLong}}, "brew": custom(brewCommand),
 	"docker": custom(dockerCommand), "podman": custom(dockerCommand), "docker-compose": custom(composeCommand),
 	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": {run: sqlClientCommand, opts: psqlModel}, "mysql": {run: sqlClientCommand, opts: mysqlModel},

@@ -525,6 +525,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		c.add(effect.Of(effect.Unknown).On(name), "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
 		c.unknownPlants()
+		c.unknownInline()
 	}
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
@@ -921,5 +922,26 @@ func (a *shellAn) listedSecrets(roots []word, sp Span, name string) {
 			a.secretAt(sp)
 			return
 		}
+	}
+}
+
+// inlineFlags are the options by which interpreters and debuggers take
+// code or commands on the command line: julia -e, guile -c, racket -e,
+// sbcl --eval, gdb -ex, lldb -o.
+var inlineFlags = map[string]bool{"-e": true, "-c": true, "--eval": true, "-eval": true, "--execute": true, "-ex": true,
+	"--command": true, "-E": true, "-o": true, "--one-line": true, "-x": true}
+
+// unknownInline looks through the code a program the table does not know
+// is given inline, or as literal text on its input, for the obvious (rm
+// -rf, system(…)): the program is Dangerous already; code that plainly
+// deletes is Destructive.
+func (c *call) unknownInline() {
+	for i := 1; i < len(c.args); i++ {
+		if w := c.args[i]; !w.hole && inlineFlags[c.args[i-1].s] && strings.ContainsAny(w.s, " (`") {
+			scanKeywords(c, w.s)
+		}
+	}
+	if c.pc.stdin == "text" {
+		scanKeywords(c, c.pc.text)
 	}
 }

@@ -536,7 +536,7 @@ func (an *jsAn) walkChain(toks []jsToken, k int, app string) {
 
 // jsSelectors pick elements or work on the JavaScript values a command
 // returns: they do nothing to the application.
-var jsSelectors = map[string]bool{"whose": true, "byName": true, "byId": true, "at": true, "map": true, "forEach": true,
+var jsSelectors = map[string]bool{"whose": true, "where": true, "byName": true, "byId": true, "at": true, "map": true, "forEach": true,
 	"filter": true, "find": true, "some": true, "every": true, "join": true, "slice": true, "concat": true, "indexOf": true,
 	"includes": true, "toString": true, "split": true, "trim": true, "replace": true, "reduce": true, "sort": true,
 	"reverse": true, "valueOf": true, "toLowerCase": true, "toUpperCase": true, "startsWith": true, "endsWith": true,
@@ -585,7 +585,7 @@ func jsBulk(all []jsToken) bool {
 			continue
 		}
 		switch x.text {
-		case "whose", "every", "entireContents":
+		case "whose", "where", "every", "entireContents": // where is JXA's other name for whose
 			return true
 		case "items", "files", "folders", "documents", "notes", "events", "reminders", "contacts", "people",
 			"messages", "diskItems", "aliasFiles", "applicationProcesses", "processes", "windows", "tabs", "tracks", "photos", "mediaItems":

@@ -264,6 +264,7 @@ type shellAn struct {
 	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
 	loops      int                     // loop bodies under way: a computed word there stands for many files
 	inAlias    int                     // alias expansions under way
+	inShebang  int                     // #! lines of written scripts being run (runShebang)
 	seen       map[syntax.Node]bool    // command substitutions analysed already
 	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
 	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
@@ -1241,6 +1242,7 @@ type pipeCtx struct {
 	obf    bool               // for stdin "text": spelled with hex or octal escapes
 	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
 	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
+	roots  []word             // for stdin "pipe": the folders whose paths the stage before lists (find DIR, fd … DIR, ls DIR)
 }
 
 func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
@@ -1252,9 +1254,10 @@ func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
 // output is what a statement writes to stdout, for the pipeline stage
 // after it: "download", "decoded", "text" (literal, in text) or "pipe".
 type output struct {
-	kind string
-	text string
-	obf  bool // text was spelled with hex or octal escapes
+	kind  string
+	text  string
+	obf   bool   // text was spelled with hex or octal escapes
+	roots []word // the folders whose paths it lists (find, fd, ls): xargs after it reads what is there
 }
 
 func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
@@ -1591,6 +1594,13 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.DeclClause:
 		for _, as := range c.Args {
 			a.assign(as)
+			// declare -g 'a[$(cmd)]=1', declare -n r='a[$(cmd)]': a
+			// quoted name or target whose subscript runs a command.
+			if as.Value != nil {
+				if lit, ok := literalWord(as.Value); ok {
+					a.subscriptCode(word{s: lit}, a.span(as), c.Variant.Value)
+				}
+			}
 		}
 		a.declPrints(c)
 	case *syntax.TimeClause:
@@ -1605,6 +1615,20 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		syntax.Walk(c, a.walkSubst)
 		a.arith(c)
+		if l, ok := c.(*syntax.LetClause); ok {
+			// let 'a[$(cmd)]=1': let evaluates the quoted text, the
+			// subscript's substitution with it.
+			for _, e := range l.Exprs {
+				if w, ok := e.(*syntax.Word); ok {
+					lit, ok := literalWord(w)
+					i, j := strings.IndexByte(lit, '['), strings.LastIndexByte(lit, ']')
+					if ok && i > 0 && j > i && (strings.Contains(lit[i:j], "$(") || strings.Contains(lit[i:j], "`")) {
+						a.add(effect.Of(effect.Run), "shell.subscript-code", a.span(w), "let %s: the subscript's command runs when let evaluates it", rate.Display(lit))
+						a.nestedText(": "+lit[i+1:j], a.span(w), "let subscript")
+					}
+				}
+			}
+		}
 	default:
 		a.add(effect.Of(effect.Unknown), "shell.unknown-construct", a.span(cmd), "shell construct not understood: not analysed")
 	}
@@ -1622,6 +1646,23 @@ func (a *shellAn) walkSubst(n syntax.Node) bool {
 	case *syntax.ParamExp:
 		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
 			a.promptExpand(n)
+		}
+		if n.Excl && n.Param != nil && n.Names == 0 {
+			// ${!x}: x's value is a name, an array element's subscript
+			// and its substitutions included.
+			if v, ok := a.vars[n.Param.Value]; ok {
+				a.subscriptCode(word{s: v}, a.span(n), "${!"+n.Param.Value+"}")
+			}
+		}
+		if n.Index != nil {
+			// ${a[x]}: an indexed array's subscript is arithmetic.
+			a.arith(n.Index)
+		}
+		if n.Slice != nil {
+			// ${PATH:x}: the offset and length are arithmetic, which
+			// evaluates x's text.
+			a.arith(n.Slice.Offset)
+			a.arith(n.Slice.Length)
 		}
 	}
 	return true
@@ -1690,6 +1731,13 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	if as.Array != nil {
 		syntax.Walk(as.Array, a.walkSubst)
 	}
+	if as.Index != nil {
+		// a[$(cmd)]=v, declare m[`cmd`]=v: the subscript is expanded
+		// when the assignment runs, its substitutions with it; a[x]=v
+		// evaluates x's text as arithmetic.
+		syntax.Walk(as.Index, a.walkSubst)
+		a.arith(as.Index)
+	}
 	if as.Name == nil || as.Value == nil || as.Naked {
 		return
 	}
@@ -1751,6 +1799,17 @@ func (a *shellAn) envVar(name string, w word, sp Span) {
 		}
 	case loadsCode(up, w.s):
 		a.add(effect.Of(effect.LoadCode).On(name), "shell.env-code", sp, "%s: makes programs run other code", name)
+		if (up == "BASH_ENV" || up == "ENV") && !w.hole {
+			// BASH_ENV=/tmp/e bash -c …: the shell runs the file first;
+			// one this input wrote is read as what it runs.
+			switch content, ok := a.fileContent(w.s); {
+			case !ok:
+			case content == fileDownloaded || content == fileComputed:
+				a.add(effect.Of(effect.RunComputed).On(w.s), "shell.env-code-computed", sp, "%s names %s, which this input downloaded or wrote with computed content", name, rate.Display(w.s))
+			default:
+				a.nestedText(content, sp, name)
+			}
+		}
 	case a.envConfig(name, up, w, sp): // rows_envconfig.go
 	case codeDirVars[up]:
 		a.envDirs(name, up, w, sp)

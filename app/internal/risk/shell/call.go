@@ -442,8 +442,20 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		return
 	}
 	if bulk {
-		// xargs appends many words read from stdin.
-		args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
+		// xargs appends many words read from stdin: the words of literal
+		// text (printf '%s\n' ~/.netrc | xargs cat), or paths under the
+		// folders the stage before lists, or any at all.
+		switch {
+		case pc.stdin == "text" && strings.TrimSpace(pc.text) != "":
+			for _, f := range strings.FieldsFunc(pc.text, func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == 0 }) {
+				args = append(args, word{s: f, span: sp})
+			}
+		default:
+			if dataReaders[name] {
+				a.listedSecrets(pc.roots, sp, name)
+			}
+			args = append(args, word{s: rate.HoleMark, hole: true, glob: true})
+		}
 	}
 	scr := a.sh.scratch()
 	c := scr.takeCall(call{a: a, name: name, args: args, span: sp, pc: pc})
@@ -454,12 +466,16 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 	// ./i.sh, /tmp/x: running a file this same input wrote or downloaded;
 	// ls, after writing ~/.local/bin/ls: the same.
 	if strings.Contains(head.s, "/") {
-		if _, ok := a.fileContent(head.s); ok {
-			a.runFile(c, head.s)
+		if content, ok := a.fileContent(head.s); ok {
+			if !a.runShebang(c, head.s, content, args) {
+				a.runFile(c, head.s)
+			}
 			return
 		}
 	} else if k, ok := a.bins[name]; ok && !a.funcs[name] {
-		a.runFile(c, k)
+		if content, _ := a.fileContent(k); !a.runShebang(c, k, content, args) {
+			a.runFile(c, k)
+		}
 		return
 	}
 	if v, ok := a.alias[name]; ok && a.inAlias < 8 && !strings.ContainsAny(v, ";&|<>()`$\"'\\\n") {
@@ -509,6 +525,7 @@ func (a *shellAn) callOps(words []word, sp Span, pc pipeCtx, _ string, knownArgs
 		c.add(effect.Of(effect.Unknown).On(name), "unknown-command", "unknown command %q: cannot tell what it does", rate.Display(name))
 		c.embedded()
 		c.unknownPlants()
+		c.unknownInline()
 	}
 	c.mintsSecret() // programs whose output is a secret (rows_secrets.go)
 	c.guardCall()
@@ -890,4 +907,41 @@ func (a *shellAn) archArgs(rest []word, sp Span, report bool) []word {
 		rest = rest[1:]
 	}
 	return rest
+}
+
+// listedSecrets rates xargs handing a reader the paths a listing printed:
+// a listed folder that holds secrets (~/.ssh, ~/.config, a hidden folder
+// of the home) is read, whatever names the listing picks.
+func (a *shellAn) listedSecrets(roots []word, sp Span, name string) {
+	for _, r := range roots {
+		if r.hole {
+			continue
+		}
+		if what, ok := a.zone(r).SecretRead(); ok {
+			a.add(effect.Of(effect.ReadSecret, effect.Computed).On(r.s), "secret.file-maybe", sp, "xargs %s reads the files listed under %s, inside %s", name, rate.Display(r.s), what)
+			a.secretAt(sp)
+			return
+		}
+	}
+}
+
+// inlineFlags are the options by which interpreters and debuggers take
+// code or commands on the command line: julia -e, guile -c, racket -e,
+// sbcl --eval, gdb -ex, lldb -o.
+var inlineFlags = map[string]bool{"-e": true, "-c": true, "--eval": true, "-eval": true, "--execute": true, "-ex": true,
+	"--command": true, "-E": true, "-o": true, "--one-line": true, "-x": true}
+
+// unknownInline looks through the code a program the table does not know
+// is given inline, or as literal text on its input, for the obvious (rm
+// -rf, system(…)): the program is Dangerous already; code that plainly
+// deletes is Destructive.
+func (c *call) unknownInline() {
+	for i := 1; i < len(c.args); i++ {
+		if w := c.args[i]; !w.hole && inlineFlags[c.args[i-1].s] && strings.ContainsAny(w.s, " (`") {
+			scanKeywords(c, w.s)
+		}
+	}
+	if c.pc.stdin == "text" {
+		scanKeywords(c, c.pc.text)
+	}
 }

@@ -25,7 +25,7 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	a.pipeIns = make([]word, 0, 4)
 	for _, s := range stages {
 		out := a.stmt(s, feed)
-		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf}
+		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf, roots: out.roots}
 	}
 	a.cwd, a.pipeIns = cwd, ins
 }
@@ -62,7 +62,37 @@ func (a *shellAn) produces(name string, args []word, in pipeCtx) output {
 	if in.stdin == "download" {
 		return output{kind: "download"}
 	}
+	if roots := listedRoots(name, args); len(roots) > 0 {
+		return output{kind: "pipe", roots: roots}
+	}
 	return output{kind: "pipe"}
+}
+
+// listedRoots are the folders whose paths find, fd and ls print: find's
+// starting points (the words before its first expression), fd's search
+// paths (the words after its pattern), ls's operands.
+func listedRoots(name string, args []word) []word {
+	var roots []word
+	switch name {
+	case "find", "gfind":
+		for _, w := range args {
+			if strings.HasPrefix(w.s, "-") && !w.hole || w.s == "(" || w.s == "!" {
+				if len(roots) > 0 || !inList(w.s, "-H", "-L", "-P", "-E", "-X", "-d", "-s", "-x") {
+					break
+				}
+				continue
+			}
+			roots = append(roots, w)
+		}
+	case "fd", "fdfind":
+		ops := operands(args)
+		if len(ops) > 1 {
+			roots = append(roots, ops[1:]...)
+		}
+	case "ls":
+		roots = append(roots, operands(args)...)
+	}
+	return roots
 }
 
 // printed returns what echo, printf and cat (of literal text) print, when

@@ -73,6 +73,17 @@ func goCommand(c *call) {
 	case "generate":
 		c.hiddenCode("go generate", "the commands of the //go:generate lines in the sources")
 		return
+	case "install":
+		for _, o := range ops[1:] {
+			if o.hole || strings.Contains(o.s, "@") || remoteModule(o.s) {
+				// go install example.com/x@latest: a program from
+				// another module, built and put on the command search
+				// path (GOBIN), where its code runs later.
+				c.add(effect.Of(effect.Install).On(o.s), "go", "go install %s: downloads, builds and installs a program from another module", rate.Display(o.s))
+				c.add(effect.Of(effect.Fetch), "go", "go install: fetches modules from the module proxy")
+				return
+			}
+		}
 	case "tool":
 		c.hiddenCode("go tool", "a tool binary")
 		return
@@ -93,6 +104,17 @@ func goCommand(c *call) {
 	if weight(e) > level.Safe {
 		c.add(e, "go", "go %s: builds code or changes modules", s)
 	}
+}
+
+// remoteModule reports a Go package path of another module: its first
+// element is a host name (example.com/x, github.com/o/r/cmd/t), not a
+// path of this one (./cmd/t, ../x, /abs) or a pattern of it (./...).
+func remoteModule(p string) bool {
+	if p == "" || strings.HasPrefix(p, ".") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "-") {
+		return false
+	}
+	first, _, _ := strings.Cut(p, "/")
+	return strings.Contains(first, ".") && strings.Contains(p, "/")
 }
 
 // cargoSubs are the cargo subcommands that compile nothing (build.rs and

@@ -64,7 +64,7 @@ func codeKind(k interp.Kind) effect.Kind {
 
 // codeEffects rates the effects of a program run by c.
 func (c *call) codeEffects(effects []interp.Effect) {
-	var network, control, decode bool
+	var network, control, decode, fed bool
 	var controlAPI string
 	for _, e := range effects {
 		w := codeWord(e.Target, c.span)
@@ -85,6 +85,7 @@ func (c *call) codeEffects(effects []interp.Effect) {
 		case effect.Run:
 			if c.codeRuns(e, api) {
 				control, controlAPI = true, api
+				fed = fed || startsShell(e)
 			}
 		case effect.Egress:
 			network = true
@@ -99,6 +100,11 @@ func (c *call) codeEffects(effects []interp.Effect) {
 		}
 	}
 	switch {
+	case fed && !network:
+		// open(F, "| sh"); print F "…", Popen(["sh"], stdin=PIPE),
+		// IO.popen("sh", "w"): the shell runs what the program writes to
+		// it, which no analysis here reads as commands.
+		c.add(effect.Of(effect.Shell, effect.Computed), "interp-shell-fed", "%s code starts a shell that runs the commands the program writes to it (%s): what they are is not shown", c.name, controlAPI)
 	case network && control:
 		c.add(effect.Of(effect.Connect, effect.Terminal), "interp-remote-control", "%s code talks to the network and runs commands or code it cannot show (%s): a remote host can take control of this Mac", c.name, controlAPI)
 	case decode && control:
@@ -188,6 +194,16 @@ func (c *call) stdinAsCommand(api string) {
 	if c.pc.stdin == "text" && strings.TrimSpace(c.pc.text) != "" {
 		c.nestedText(c.pc.text, c.name+" "+api+" (its input)")
 	}
+}
+
+// startsShell reports code that starts a shell with no command of its
+// own (sh, bash -s, a shell through a pipe), which runs what it reads.
+func startsShell(e interp.Effect) bool {
+	if e.Shell {
+		t := strings.Trim(e.Target, interp.Hole+" ")
+		return t != "" && interactiveShell(strings.Fields(strings.ReplaceAll(e.Target, interp.Hole, rate.HoleMark)))
+	}
+	return len(e.Argv) > 0 && strings.Trim(e.Argv[0], interp.Hole) != "" && interactiveShell(e.Argv)
 }
 
 // interactiveShell reports a shell given no command (sh, bash -i, zsh -l):

@@ -541,7 +541,9 @@ func npmCommand(c *call) {
 		if len(kv) > 0 {
 			k, _, _ := strings.Cut(strings.ToLower(kv[0].s), "=")
 			if inList(k, "registry", "script-shell", "shell", "git", "node-options", "onload-script", "globalconfig", "userconfig",
-				"init-module", "npmregistryserver", "npmscopes") || strings.HasSuffix(k, ":registry") {
+				"init-module", "npmregistryserver", "npmscopes", "yarnpath", "yarn-path", "plugins", "node-gyp", "npm-path") || strings.HasSuffix(k, ":registry") {
+				// yarnPath, yarn-path: the program every later yarn runs
+				// in its place; plugins: code yarn loads.
 				c.add(effect.Of(effect.LoadCode).On(k), "supply-chain", "%s config set %s: changes where packages come from or what runs their scripts", c.name, rate.Display(k))
 				return
 			}
@@ -582,8 +584,21 @@ func pipCommand(c *call) {
 			c.add(effect.Of(effect.Install), "supply-chain", "%s %s %s: installs packages that can be swapped in transit", c.name, name, rate.Display(val))
 			return
 		}
+		if !pypiIndex(val) && inList(sub(c.args), "install", "download", "wheel") {
+			// Another index or a page of links chooses the packages: a
+			// source distribution's setup code runs as it is built.
+			c.hiddenCode(c.name+" "+name+" "+rate.Display(val), "packages an index other than PyPI chooses (their setup.py)")
+			return
+		}
 	}
 	c.pipInstall(sub(c.args))
+}
+
+// pypiIndex reports the Python Package Index's own addresses, pip's
+// default: packages from it are what pip install names.
+func pypiIndex(u string) bool {
+	u = strings.ToLower(strings.TrimSuffix(u, "/"))
+	return inList(u, "https://pypi.org/simple", "https://pypi.python.org/simple", "https://files.pythonhosted.org")
 }
 
 // pkgRunsCode reports a package.json field npm pkg set can write whose

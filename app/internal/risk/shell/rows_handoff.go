@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -269,3 +270,68 @@ func systemdRunCommand(c *call) {
 const systemdRunValued = `--unit --property --description --slice --service-type --uid --gid --nice --working-directory
 	--setenv --machine --host --on-active --on-boot --on-startup --on-unit-active --on-unit-inactive --on-calendar
 	--path-property --socket-property --timer-property --expand-environment --json --capsule`
+
+// emacsModel is Emacs's option model (emacs --help): -l, -f, -L, -x, -T
+// and -g take a value; what runs Lisp is rated by emacsCommand.
+var emacsModel = &opts{short: "qQnd", valued: "lfLxTgu", long: `--batch --no-init-file --quick --no-site-file --no-site-lisp
+	--no-splash --no-desktop --no-x-resources --debug-init --no-window-system -nw -nsl -batch -q -Q --eval= -eval= --execute=
+	--load= -load= --funcall= -funcall= --script= -script= --directory= --chdir= --file= --find-file= --visit= --insert=
+	--title= --geometry= --fullscreen --maximized --version --help --kill --init-directory= --user= --daemon --bg-daemon
+	--fg-daemon --daemon=`}
+
+// emacsCode are Emacs's options whose value is Lisp to evaluate or a
+// file of it to load; --batch, --script and -x run without a window.
+var emacsCode = map[string]bool{"--eval": true, "-eval": true, "--execute": true, "-l": true, "--load": true, "-load": true,
+	"--script": true, "-script": true, "-x": true, "-f": true, "--funcall": true, "-funcall": true,
+	"--init-directory": true, "-u": true, "--user": true, "--daemon": true, "--bg-daemon": true, "--fg-daemon": true}
+
+// elispShell finds the literal command of shell-command and its kin;
+// elispDelete the literal target of delete-directory and delete-file.
+var (
+	elispShell  = regexp.MustCompile(`\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"`)
+	elispDelete = regexp.MustCompile(`\((delete-directory|delete-file|f-delete)\s+(?:\(expand-file-name\s+)?"((?:[^"\\]|\\.)*)"(\)?\s*(?:t|'t)\b)?`)
+)
+
+// emacsCommand rates emacs: Lisp given with --eval, or loaded from a file
+// with -l, --script or -x, runs unseen (what it plainly does — a shell
+// command, a deletion — is rated as that); otherwise it opens files in an
+// editor.
+func emacsCommand(c *call) {
+	code := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		name, val, has := strings.Cut(w.s, "=")
+		if !emacsCode[name] {
+			continue
+		}
+		code = true
+		if !has && i+1 < len(c.args) && !strings.Contains(name, "daemon") {
+			i++
+			val = c.args[i].s
+			if c.args[i].hole {
+				val = ""
+			}
+		}
+		if name == "--eval" || name == "-eval" || name == "--execute" {
+			c.elisp(val)
+		}
+	}
+	if !code {
+		c.add(effect.Of(effect.Launch), "editor", "%s: opens files in an editor", c.name)
+		return
+	}
+	c.add(effect.Of(effect.RunUnseen), "emacs-eval", "%s runs Lisp code that is not analysed", c.name)
+}
+
+// elisp rates what a Lisp expression plainly does: the shell commands it
+// spells and the files and folders it deletes (not to the Trash, unless
+// delete-by-moving-to-trash is set, which a batch Emacs does not set).
+func (c *call) elisp(code string) {
+	for _, m := range elispShell.FindAllStringSubmatch(code, -1) {
+		c.add(effect.Of(effect.Run), "emacs-shell", "%s runs a shell command: %s", c.name, rate.Display(m[1]))
+		c.nestedText(strings.ReplaceAll(m[1], `\"`, `"`), c.name+" shell-command")
+	}
+	for _, m := range elispDelete.FindAllStringSubmatch(code, -1) {
+		c.codeRemoves(m[1], word{s: m[2], span: c.span}, m[1] == "delete-directory" && m[3] != "")
+	}
+}

@@ -286,7 +286,20 @@ func (c *call) pythonModule(m string, rest []word) bool {
 			c.add(effect.Of(effect.Connect).On(dir.s), "python-module", "%s -m %s: serves %s to the network", c.name, m, rate.Display(dir.s))
 		}
 		c.add(effect.Of(effect.Fetch), "python-module", "%s -m %s: serves the current folder over HTTP", c.name, m)
-	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "webbrowser", "calendar", "site", "platform":
+	case "webbrowser":
+		// python -m webbrowser [-n|-t] URL hands the URL to the system,
+		// as open does (on a Mac through open location).
+		open := []word{{s: "open", span: c.span}}
+		for _, w := range rest {
+			if w.hole || !strings.HasPrefix(w.s, "-") {
+				open = append(open, w)
+			}
+		}
+		c.add(effect.Of(effect.Run).On(m), "python-module", "%s -m %s: opens a URL with the system's handler", c.name, m)
+		if len(open) > 1 {
+			c.a.call(open, c.span, pipeCtx{})
+		}
+	case "json.tool", "venv", "virtualenv", "ensurepip", "py_compile", "compileall", "calendar", "site", "platform":
 		c.add(effect.Of(effect.Run).On(m), "python-module", "%s -m %s: runs a standard module", c.name, m)
 	default:
 		return false
@@ -915,6 +928,14 @@ func awkTarget(toks []awkTok) (path string, literal, whole bool) {
 	return b.String(), literal, whole && !literal
 }
 
+// awkGetline reports tokens that end in getline or getline NAME: a <
+// after them names the file getline reads.
+func awkGetline(before []awkTok) bool {
+	n := len(before)
+	isGetline := func(k int) bool { return k >= 0 && !before[k].str && before[k].s == "getline" }
+	return isGetline(n-1) || n >= 2 && !before[n-1].str && before[n-1].s != "(" && before[n-1].s != ")" && isGetline(n-2)
+}
+
 func awkBoundary(t awkTok) bool {
 	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
 }
@@ -923,8 +944,8 @@ func (c *call) awkProgram(prog string) {
 	if strings.Contains(prog, "@") {
 		c.awkAt(prog)
 	}
-	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") {
-		return // no command, pipe or output file
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") {
+		return // no command, pipe, output file or file read
 	}
 	toks := awkTokens(prog)
 	shellRuns := false
@@ -991,6 +1012,15 @@ func (c *call) awkProgram(prog string) {
 					c.nestedText(awkText(toks[max(k+1, 0):i]), c.name+" print | sh")
 				}
 			}
+		case "<":
+			// getline < "file", getline var < "file": reads the file
+			// (a < elsewhere compares).
+			if !awkGetline(toks[:i]) {
+				continue
+			}
+			if path, literal, _ := awkTarget(toks[i+1:]); literal && !isStreamDevice(path) {
+				c.a.read(word{s: path}, c.span)
+			}
 		case ">", ">>":
 			// print > "file"
 			k := i - 1
@@ -1006,6 +1036,11 @@ func (c *call) awkProgram(prog string) {
 				case literal && isStreamDevice(path):
 					// print > "/dev/stderr": awk's own output
 				case literal:
+					if t.s == ">" {
+						// > empties the file when the program first
+						// opens it, as the shell's > does.
+						c.a.replaces(word{s: path}, c.span, c.name+" writes to")
+					}
 					c.a.write(word{s: path}, c.span, c.name+" writes to")
 				case whole:
 					// Wholly computed (print > $1), the name may be any

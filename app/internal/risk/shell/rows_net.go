@@ -763,6 +763,37 @@ func (c *call) fromStdinAs(shell bool) {
 	}
 }
 
+// runShebang rates running a file this input wrote whose first line is a
+// #! line naming anything but a plain shell: the system runs that line's
+// program with its words, then the file's name and args (#!/usr/bin/env
+// -S sh -c "…", #!/usr/bin/env python3), rated as that command. It
+// reports false for a file with no such line, left to runFile.
+func (a *shellAn) runShebang(c *call, name, content string, args []word) bool {
+	line, ok := strings.CutPrefix(content, "#!")
+	if !ok || a.inShebang >= 4 {
+		return false // #!/tmp/x inside /tmp/x: the file itself is rated
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	line = strings.TrimRight(line, "\r")
+	f := strings.Fields(line)
+	if len(f) == 0 || len(f) == 1 && shells[commandName(path.Base(f[0]))] {
+		return false // #!/bin/sh: the file is shell, runFile reads it
+	}
+	// The kernel hands the rest of the line as one word after the
+	// program; env -S splits it again, as it does on a command line.
+	words := []word{{s: f[0], span: c.span}}
+	if rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0])); rest != "" {
+		words = append(words, word{s: rest, span: c.span})
+	}
+	words = append(words, word{s: name, span: c.span})
+	words = append(words, args...)
+	c.add(effect.Of(effect.Run).On(name), "write-exec", "%s: runs a script written earlier in this input with its #! line (%s)", rate.Display(name), rate.Display(line))
+	a.inShebang++
+	a.call(words, c.span, pipeCtx{})
+	a.inShebang--
+	return true
+}
+
 // runFile rates running a script file this same input wrote or downloaded
 // earlier; it reports false for a file the input did not produce.
 func (a *shellAn) runFile(c *call, name string) bool {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -64,6 +65,7 @@ func teeCommand(c *call) {
 // array, whose values are computed at run time (collect marks it), and
 // with -C evaluates its callback, given each line read, as eval would.
 func mapfileCommand(c *call) {
+	subscriptArgs(c)
 	shortOpts(c.args, "dnOsuCc", nil, func(opt string, v word, has bool) {
 		if opt != "-C" || !has {
 			return
@@ -391,7 +393,54 @@ func gemCommand(c *call) {
 		c.add(effect.Of(effect.LoadCode), "supply-chain", "gem sources --add: installs gems from another source from now on")
 		return
 	}
-	c.add(effect.Of(effect.Fetch), "gem", "gem: installs gems")
+	switch s := sub(c.args); {
+	case inList(s, "", "list", "search", "info", "query", "specification", "spec", "contents", "dependency", "environment",
+		"help", "outdated", "which", "--version", "-v", "--help", "-h", "sources", "check"):
+	case inList(s, "install", "i", "update", "fetch"):
+		c.add(effect.Of(effect.Fetch), "gem", "gem %s: installs gems", s)
+	case inList(s, "uninstall", "cleanup", "pristine"):
+		c.add(effect.Of(effect.Change), "gem", "gem %s: changes installed gems", s)
+	default:
+		// specific_install, exec and plugins' commands: code the table
+		// does not show.
+		c.add(effect.Of(effect.Unknown).On(s), "gem", "gem %s: a command Airlock does not model", rate.Display(s))
+	}
+}
+
+// uvCommand rates uv: uv pip is pip; run, sync, lock, add, remove, build
+// and tool install or run build or run a project's or a package's code;
+// venv makes an environment; python, tree, cache and version print or
+// manage uv's own files.
+func uvCommand(c *call) {
+	ops := c.operands()
+	s := sub(c.args)
+	next := ""
+	if len(ops) > 1 {
+		next = strings.ToLower(ops[1].s)
+	}
+	switch {
+	case s == "pip" && len(ops) > 1:
+		i := 0
+		for i < len(c.args) && c.args[i].s != ops[0].s {
+			i++
+		}
+		c.a.call(append([]word{{s: "pip", span: c.span}}, c.args[min(i+1, len(c.args)):]...), c.span, c.pc)
+	case inList(s, "", "--version", "-V", "version", "help", "--help", "-h", "tree", "export") ||
+		s == "python" && inList(next, "list", "find", "dir") || s == "tool" && inList(next, "list", "dir") ||
+		s == "cache" && next == "dir" || s == "self" && next == "version":
+	case s == "venv":
+		c.add(effect.Of(effect.Create), "uv", "uv venv: makes a Python environment")
+	case s == "python" || s == "cache" || s == "tool" && inList(next, "uninstall", "update-shell"):
+		c.add(effect.Of(effect.Change), "uv", "uv %s %s: changes uv's own Pythons, tools or cache", s, rate.Display(next))
+	case inList(s, "run", "sync", "lock", "add", "remove", "build", "publish") || s == "tool":
+		c.hiddenCode("uv "+s, "a project's or a package's code or build backend")
+		c.add(effect.Of(effect.Fetch), "uv", "uv %s: fetches packages from the index", s)
+		if s == "run" || s == "tool" {
+			c.embedded() // uv run rm -rf ~: the command it runs
+		}
+	default:
+		c.add(effect.Of(effect.Unknown).On(s), "uv", "uv %s: a command Airlock does not model", rate.Display(s))
+	}
 }
 
 var brewSubs = map[string]effect.Effect{
@@ -400,11 +449,15 @@ var brewSubs = map[string]effect.Effect{
 	"leaves": readOnly, "home": effect.Of(effect.Launch), "services": effect.Of(effect.Setting, effect.Session), "--version": readOnly, "": readOnly,
 	"shellenv": readOnly, "--repository": readOnly, "--cellar": readOnly, "--caskroom": readOnly, "--cache": readOnly,
 	"desc": readOnly, "tap-info": readOnly, "commands": readOnly, "missing": readOnly,
+	"cat": readOnly, "formulae": readOnly, "casks": readOnly, "log": readOnly, "--env": readOnly,
 }
 
 // brewCommand rates brew: a third-party tap and --zap first, then services,
 // then the subcommand.
 func brewCommand(c *call) {
+	if len(c.args) > 0 && !c.args[0].hole && inList(c.args[0].s, "--prefix", "--cache", "--cellar", "--repository", "--repo", "--caskroom", "--env", "--version") {
+		return // brew --cache wget: prints a path of the formula's
+	}
 	ops := c.operands()
 	s := sub(c.args)
 	switch {
@@ -487,3 +540,237 @@ func gemSource(ops []word) bool {
 // secretName reports an environment variable whose name says it holds a
 // credential: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, API_KEY …
 func secretName(name string) bool { return rate.SecretVariable(name) }
+
+// gofmtCommand rates gofmt -w: every file operand, and every Go file in a
+// folder operand, is rewritten in place.
+func gofmtCommand(c *call) {
+	if !hasShort(c.args, 'w') {
+		return
+	}
+	for _, f := range c.operands() {
+		c.a.write(f, c.span, "gofmt -w rewrites")
+	}
+}
+
+// ezaRow is eza's (exa's, lsd's) option model: they list folders, as ls.
+var ezaRow = reads("1lGxXRTFhHgbBimnSuUaAdDrZ@", "LsIt", `--long --all --oneline --grid --across --recurse --tree --level=
+	--classify --header --group --binary --bytes --inode --modified --numeric --blocksize --accessed --created
+	--git --git-ignore --icons --icons= --color= --colour= --group-directories-first --no-permissions --no-filesize
+	--no-user --no-time --sort= --reverse --ignore-glob= --time-style= --only-dirs --only-files --list-dirs
+	--directory --extended --links --octal-permissions --hyperlink --total-size --help --version`)
+
+// kubectlOpts are kubectl's options its rows meet in everyday use: a
+// namespace, an output format, a selector, a context.
+var kubectlOpts = &opts{short: "Aw", valued: "nolc", long: `--namespace= --output= --selector= --all-namespaces --watch
+	--context= --kubeconfig= --cluster= --user= --show-labels --sort-by= --field-selector= --tail= --since= --follow
+	--container= --previous --timestamps --no-headers --help`}
+
+// yqCommand rates yq as jq (env and strenv read the environment), and -i
+// (--inplace), which writes its result over the files it read, and -s
+// (--split-exp), which writes one file per document, named by an
+// expression.
+func yqCommand(c *call) {
+	jqCommand(c)
+	for _, w := range c.args {
+		if !w.hole && strings.Contains(w.s, "strenv(") {
+			c.a.add(effect.Of(effect.ReadSecret), "secret.environment", c.span, "%s %s: reads the environment, where tokens and keys are kept", c.name, rate.Display(w.s))
+			c.a.secretAt(c.span)
+			break
+		}
+	}
+	if yqFlag(c.args, 's') || hasLong(c.args, "--split-exp") {
+		c.add(effect.Of(effect.Overwrite, effect.Computed), "yq", "%s -s: writes files named by an expression over the data, which may name any file", c.name)
+	}
+	if !yqFlag(c.args, 'i') && !hasLong(c.args, "--inplace") {
+		return
+	}
+	ops := c.operands()
+	for i, f := range ops {
+		if i == 0 && len(ops) > 1 && !hasLong(c.args, "--expression") {
+			continue // the expression
+		}
+		c.a.replaces(f, c.span, c.name+" -i rewrites")
+		c.a.write(f, c.span, c.name+" -i rewrites")
+	}
+}
+
+// lipoCommand rates lipo: -info, -detailed_info, -archs and -verify_arch
+// print; anything else makes or edits a binary (-output, -create,
+// -remove, -replace, -thin).
+func lipoCommand(c *call) {
+	for _, w := range c.args {
+		if inList(w.s, "-info", "-detailed_info", "-archs", "-verify_arch") {
+			return
+		}
+	}
+	c.add(effect.Of(effect.Change), "lipo", "lipo: edits binaries")
+}
+
+// ghReads are the GitHub CLI's subcommands that only print: lists, views,
+// diffs and statuses of pull requests, issues, runs, releases and
+// repositories, and searches.
+var ghReads = map[string]bool{
+	"pr list": true, "pr view": true, "pr diff": true, "pr status": true, "pr checks": true,
+	"issue list": true, "issue view": true, "issue status": true, "run list": true, "run view": true,
+	"run watch": true, "repo view": true, "release list": true, "release view": true, "workflow list": true,
+	"workflow view": true, "search repos": true, "search issues": true, "search prs": true, "search code": true,
+	"search commits": true, "label list": true, "gist list": true, "cache list": true, "status": true,
+	"--version": true, "version": true, "help": true, "": true,
+}
+
+// ghCommand rates gh: its reads print what GitHub answers; auth status
+// --show-token prints the account's token (auth token is a secret
+// program's, rated with them); anything else (creating, merging, editing,
+// gh api, extensions) is not modelled.
+func ghCommand(c *call) {
+	ops := c.operands()
+	key := sub(c.args)
+	if len(ops) > 1 && key != "status" && key != "version" && key != "help" && key != "--version" {
+		key += " " + strings.ToLower(ops[1].s)
+	}
+	switch {
+	case key == "auth status" && hasLong(c.args, "--show-token", "-t"):
+		c.a.add(effect.Of(effect.ReadSecret).On("gh"), "secret.program", c.span, "gh auth status --show-token: prints the account's token")
+		c.a.secretAt(c.span)
+	case key == "auth status":
+		c.add(effect.Of(effect.Fetch), "gh", "gh auth status: asks GitHub")
+	case ghReads[key]:
+		c.add(effect.Of(effect.Fetch), "gh", "gh %s: asks GitHub", key)
+	default:
+		c.add(effect.Of(effect.Unknown).On(key), "gh", "gh %s: a command Airlock does not model", rate.Display(key))
+	}
+}
+
+// rustcCommand rates rustc: --version, -V, --print, --explain and --help
+// print; anything else compiles a program into a new file.
+func rustcCommand(c *call) {
+	for _, w := range c.args {
+		if inList(w.s, "--version", "-V", "-vV", "--help", "-h", "--explain") || strings.HasPrefix(w.s, "--print") {
+			return
+		}
+	}
+	for i, w := range c.args {
+		if (w.s == "-C" || w.s == "-Z") && i+1 < len(c.args) && strings.Contains(c.args[i+1].s, "link") ||
+			strings.HasPrefix(w.s, "-Clink") || strings.HasPrefix(w.s, "-Zlink") {
+			// -C linker=/tmp/x, -C link-arg=…: the program that links.
+			c.hiddenCode("rustc "+rate.Display(w.s), "a linker or its arguments")
+			return
+		}
+		if w.s == "-o" && i+1 < len(c.args) {
+			c.makes(c.args[i+1])
+		}
+	}
+	c.add(effect.Of(effect.Create), "rustc", "rustc: compiles a program")
+}
+
+// yqFlag reports yq's one-letter flag f, alone or in a bundle, up to a
+// letter that takes a value (-o=json holds no -s).
+func yqFlag(args []word, f byte) bool {
+	for _, w := range args {
+		s := w.s
+		if w.hole || len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			if s[j] == f {
+				return true
+			}
+			if strings.IndexByte("opI", s[j]) >= 0 {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// hyperfineCommand rates hyperfine: every command it benchmarks, and those
+// of --prepare, --setup, --cleanup and --conclude, runs in a shell; the
+// --export options write files.
+func hyperfineCommand(c *call) {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		name, val, has := strings.Cut(w.s, "=")
+		switch {
+		case inList(name, "--version", "-V", "--help", "-h"):
+			return
+		case inList(name, "-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude"):
+			if !has && i+1 < len(c.args) {
+				i++
+				val = c.args[i].s
+			}
+			c.nestedText(val, "hyperfine "+name)
+		case strings.HasPrefix(name, "--export-"):
+			if !has && i+1 < len(c.args) {
+				i++
+				c.makes(c.args[i])
+			} else if has {
+				c.makes(word{s: val, span: w.span})
+			}
+		case inList(name, "-r", "--runs", "-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-n", "--command-name", "-S", "--shell", "-L", "--parameter-list", "-P", "--parameter-scan", "--style", "-u", "--time-unit", "--sort", "--output", "--input"):
+			if !has {
+				i++
+			}
+		case strings.HasPrefix(w.s, "-"):
+		default:
+			c.add(effect.Of(effect.Run), "hyperfine", "hyperfine runs %s", rate.Display(w.s))
+			c.nestedText(w.s, "hyperfine")
+		}
+	}
+}
+
+// sdCommand rates sd FIND REPLACE [FILE…]: with files it rewrites them in
+// place, unless -p (--preview) only shows the result; without, it
+// filters its input.
+func sdCommand(c *call) {
+	if hasShort(c.args, 'p') || hasLong(c.args, "--preview") {
+		for _, f := range c.operands()[min(2, len(c.operands())):] {
+			c.a.read(f, c.span)
+		}
+		return
+	}
+	ops := c.operands()
+	for _, f := range ops[min(2, len(ops)):] {
+		c.a.replaces(f, c.span, "sd rewrites")
+		c.a.write(f, c.span, "sd rewrites")
+	}
+}
+
+// subscriptArgs rates the names the assigning builtins are given (unset,
+// read, getopts, let, wait -p, printf -v, mapfile, and test -v): bash expands an
+// array element's subscript as arithmetic when it takes the name, so
+// unset 'a[$(cmd)]' runs cmd though the word was quoted. printf's other
+// words are its format and arguments, not names.
+func subscriptArgs(c *call) {
+	for i, w := range c.args {
+		if (c.name == "printf" || c.name == "test" || c.name == "[") && (i == 0 || c.args[i-1].s != "-v") {
+			continue // printf -v NAME, test -v NAME: the other words are not names
+		}
+		c.a.subscriptCode(w, c.span, c.name)
+	}
+}
+
+// subscriptCode rates a literal word that names an array element, alone
+// or assigned (a[…], a[…]=v, a[…]+=v), whose subscript holds a command
+// substitution: it runs when the name is taken.
+func (a *shellAn) subscriptCode(w word, sp Span, what string) {
+	if w.hole {
+		return
+	}
+	open := strings.IndexByte(w.s, '[')
+	if open <= 0 || !syntax.ValidName(w.s[:open]) {
+		return
+	}
+	end := strings.LastIndexByte(w.s, ']')
+	if end < open {
+		return
+	}
+	if rest := w.s[end+1:]; rest != "" && !strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "+=") {
+		return
+	}
+	sub := w.s[open+1 : end]
+	if !strings.Contains(sub, "$(") && !strings.Contains(sub, "`") {
+		return
+	}
+	a.add(effect.Of(effect.Run), "shell.subscript-code", sp, "%s %s: the subscript's command runs when the name is taken", what, rate.Display(w.s[:end+1]))
+	a.nestedText(": "+sub, sp, what+" subscript")
+}

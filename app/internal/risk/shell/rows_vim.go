@@ -40,6 +40,12 @@ func vimCommand(c *call) {
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		s := w.s
+		if b, last, ok := vimBundle(s); !w.hole && ok {
+			// -sc CMD, -esc CMD, -Nu FILE: flags, then one option that
+			// takes the next word.
+			ex = ex || strings.ContainsAny(b, "eE")
+			s = "-" + string(last)
+		}
 		switch {
 		case w.hole || !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+"):
 			st.files = append(st.files, w)
@@ -77,6 +83,25 @@ func vimCommand(c *call) {
 			}
 		}
 	}
+}
+
+// vimBundle splits a bundle of the vim family's one-letter flags that ends
+// in one of its options that take a value (-sc, -esc, -NS): the flags
+// before it, and it.
+func vimBundle(s string) (flags string, last byte, ok bool) {
+	if len(s) < 3 || s[0] != '-' || s[1] == '-' {
+		return "", 0, false
+	}
+	flags, last = s[1:len(s)-1], s[len(s)-1]
+	if !strings.ContainsRune(vimModel.valued, rune(last)) {
+		return "", 0, false
+	}
+	for i := 0; i < len(flags); i++ {
+		if !strings.ContainsRune(vimModel.short, rune(flags[i])) {
+			return "", 0, false
+		}
+	}
+	return flags, last, true
 }
 
 // vimState is what a vim command line leaves for the others: the files

@@ -146,7 +146,7 @@ var commands = map[string]row{
 		--context --zero --help --version`),
 	"cat": reads("belnstuvAET", "", `--show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs
 		--show-nonprinting --help --version`),
-	"echo": {opts: freeWords}, "printf": {opts: freeWords}, "test": {opts: freeWords}, "[": {opts: freeWords},
+	"echo": {opts: freeWords}, "printf": {opts: freeWords, run: subscriptArgs}, "test": {opts: freeWords, run: subscriptArgs}, "[": {opts: freeWords, run: subscriptArgs},
 	"[[": {opts: freeWords}, "true": {opts: freeWords}, "false": {opts: freeWords}, ":": {opts: freeWords},
 	"pwd": reads("LP", "", ""), "whoami": {opts: noOptions}, "groups": {opts: noOptions},
 	"id":   reads("AFGPaghnpruZz", "", "--group --groups --name --real --user --zero --context --help --version"),
@@ -206,8 +206,37 @@ var commands = map[string]row{
 	"base32":  reads("di", "w", "--decode --ignore-garbage --wrap= --help --version"),
 	"basenc":  reads("di", "w", "--decode --ignore-garbage --wrap= --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 --help --version"),
 	"rev":     {opts: noOptions}, "tac": reads("br", "s", "--before --regex --separator= --help --version"),
-	"expand":     reads("i0123456789,", "t", "--initial --tabs= --help --version"),
-	"unexpand":   reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
+	"expand":   reads("i0123456789,", "t", "--initial --tabs= --help --version"),
+	"unexpand": reads("a0123456789,", "t", "--all --first-only --tabs= --help --version"),
+	// Text filters of BSD and GNU that only print: col and colrm read
+	// stdin alone (colrm's operands are columns), pr paginates files,
+	// numfmt reformats numbers.
+	"col":   reads("bfhpx", "l", ""),
+	"colrm": reads("", "", ""),
+	"pr": reads("0123456789acdFfmrt", "eilnNosSwWhDJT", `--columns= --across --show-control-chars --double-space
+		--date-format= --expand-tabs= --form-feed --header= --output-tabs= --join-lines --length= --merge
+		--number-lines= --first-line-number= --indent= --no-file-warnings --separator= --sep-string= --omit-header
+		--omit-pagination --show-nonprinting --width= --page-width= --help --version`),
+	"numfmt": reads("dz", "", `--debug --delimiter= --field= --format= --from= --from-unit= --grouping --header
+		--invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated --help --version`),
+	// Developer tools that print what they read: otool and nm describe
+	// binaries, tokei counts lines of code.
+	"otool": reads("aBcCdfGhHIjlLmMoPrRStTvVxX", "sp", "--version"),
+	"nm":    reads("aAgjlmnoPruUxfsS", "t", "--demangle --defined-only --extern-only --format= --numeric-sort --print-file-name --undefined-only --help --version"),
+	"tokei": reads("CfhlV", "ceostT", `--compact --files --hidden --no-ignore --no-ignore-parent --no-ignore-dot --no-ignore-vcs
+		--columns= --exclude= --output= --sort= --type= --num-format= --languages --help --version`),
+	"gh": custom(ghCommand),
+	"rustc": {run: rustcCommand, opts: &opts{short: "VvhOg", valued: "oCLlWADFZ", long: `--version --help --verbose --explain= --print=
+		--edition= --crate-type= --crate-name= --emit= --out-dir= --target= --cfg= --test --extern= --cap-lints=
+		--error-format= --color=`}},
+	"hyperfine": custom(hyperfineCommand),
+	"sd":        {run: sdCommand, opts: &opts{short: "pFsfn", valued: "fn", long: "--preview --fixed-strings --string-mode --flags= --max-replacements= --help --version"}},
+	"cloc": outputs(reads("", "", `--quiet --by-file --by-file-by-lang --exclude-dir= --exclude-lang= --include-lang= --include-ext=
+		--exclude-ext= --json --csv --md --yaml --xml --vcs= --hide-rate --no-autogen --skip-uniqueness --fullpath --not-match-f=
+		--match-f= --not-match-d= --match-d= --out= --report-file= --help --version`), outSpec{opts: []string{"--out", "--report-file"}}),
+	// gofmt prints (-l, -d, or the formatted source); -w writes its
+	// files back, in place.
+	"gofmt":      runs(reads("delsw", "r", "-cpuprofile="), gofmtCommand),
 	"diff":       reads("abBcdeEfhHiIlnNpPqrsStTuvwyZ0123456789", "CDFIlLSUWxX", diffLong),
 	"cmp":        reads("bilsvz", "in", "--print-bytes --ignore-initial= --verbose --bytes= --quiet --silent --help --version"),
 	"ps":         runs(reads("AaCcdEefhjLlMmrSTvwXxZ", "GgOopstUuN", "--help --version --forest --sort= --format= --pid= --ppid= --user= --no-headers"), psCommand),
@@ -232,11 +261,11 @@ var commands = map[string]row{
 		--quiet --silent --verbose --zero --help --version`),
 	// Shell builtins: their options change only the shell itself.
 	"exit": {opts: freeWords}, "return": {opts: freeWords}, "cd": {opts: freeWords}, "pushd": {opts: freeWords},
-	"popd": {opts: freeWords}, "read": {opts: freeWords}, "continue": {opts: freeWords}, "break": {opts: freeWords},
-	"jobs": {opts: freeWords}, "wait": {opts: freeWords}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
-	"unset": {opts: freeWords}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
-	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords}, "umask": {opts: freeWords},
-	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords}, "times": {opts: freeWords},
+	"popd": {opts: freeWords}, "read": {opts: freeWords, run: subscriptArgs}, "continue": {opts: freeWords}, "break": {opts: freeWords},
+	"jobs": {opts: freeWords}, "wait": {opts: freeWords, run: subscriptArgs}, "shift": {opts: freeWords}, "set": {opts: freeWords, run: setCommand},
+	"unset": {opts: freeWords, run: subscriptArgs}, "export": {opts: freeWords}, "local": {opts: freeWords}, "declare": {opts: freeWords},
+	"typeset": {opts: freeWords}, "readonly": {opts: freeWords}, "getopts": {opts: freeWords, run: subscriptArgs}, "umask": {opts: freeWords},
+	"ulimit": {opts: freeWords}, "shopt": {opts: freeWords}, "let": {opts: freeWords, run: subscriptArgs}, "times": {opts: freeWords},
 	"command": reads("pvV", "", ""), "fc": custom(fcCommand),
 	"history": outputs(row{opts: &opts{free: true, effects: map[string]optEffect{"-c": optFx(effect.Change, "clears the shell history"),
 		"-d": optFx(effect.Change, "deletes history entries"), "-w": optFx(effect.Overwrite, "writes the history file")}}},
@@ -259,7 +288,7 @@ var commands = map[string]row{
 		"-n": optFx(effect.Upload, "sends the speech over the network"), "--network-send": optFx(effect.Upload, "sends the speech over the network")}}},
 	"nproc": reads("", "", "--all --ignore= --help --version"), "getconf": reads("av", "", ""),
 	"logname": {opts: noOptions}, "users": {opts: noOptions}, "lastlog": reads("", "bptu", ""),
-	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": safe, "fzf": safe, "exa": safe, "eza": safe, "tldr": safe,
+	"jq": {run: jqCommand, opts: &opts{short: "ncrjaSCMesh", valued: "fL", long: jqLong}}, "yq": {run: yqCommand, opts: &opts{short: "CMPNnre0ijs", valued: "opI", long: yqLong}}, "fzf": safe, "exa": ezaRow, "eza": ezaRow, "lsd": ezaRow, "tldr": safe,
 	"xmllint": {opts: &opts{long: `--format --noout --xpath= --valid --dtdvalid= --schema= --relaxng= --html --xml
 		--encode= --c14n --recover --noent --noblanks --nonet --path= --quiet --version --pretty= --xinclude --debug
 		--timing --stream --sax --auto --huge --noenc --nowarning --htmlout --nodict --nocdata --nsclean --loaddtd
@@ -295,7 +324,7 @@ var commands = map[string]row{
 		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}}, "-D", "-w"),
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
-	"lipo":    does(effect.Of(effect.Change), "edits binaries"), "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
+	"lipo":    {run: lipoCommand, opts: &opts{long: "-info -detailed_info -archs -verify_arch -output= -create -thin= -extract= -extract_family= -remove= -replace= -arch= -segalign= -hideARM64 -help"}}, "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
 	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
@@ -393,7 +422,7 @@ var commands = map[string]row{
 		"delete": effect.Of(effect.Remove), "deletelocalsnapshots": effect.Of(effect.Remove), "thinlocalsnapshots": effect.Of(effect.Remove),
 		"deleteinprogress": effect.Of(effect.Remove), "disable": effect.Of(effect.Setting, effect.Session), "removeexclusion": effect.Of(effect.Setting),
 	}},
-	"kubectl": {fx: effect.Of(effect.Connect), why: "changes a cluster", subs: map[string]effect.Effect{
+	"kubectl": {fx: effect.Of(effect.Connect), why: "changes a cluster", opts: kubectlOpts, subs: map[string]effect.Effect{
 		"get": readOnly, "describe": readOnly, "logs": readOnly, "version": readOnly, "config": effect.Of(effect.Setting),
 		"top": readOnly, "explain": readOnly, "api-resources": readOnly, "delete": effect.Of(effect.Remove),
 		"completion": readOnly, "cluster-info": readOnly, "api-versions": readOnly,
@@ -471,7 +500,7 @@ var commands = map[string]row{
 	"deno":    custom(runtimeCommand), "bun": custom(runtimeCommand), "pwsh": custom(pwshCommand),
 	"powershell": custom(pwshCommand), "expect": custom(expectCommand), "screen": {run: screenCommand, opts: screenModel},
 	"tmux": {run: tmuxCommand, opts: tmuxModel}, "tmate": {run: tmuxCommand, opts: tmuxModel}, "xcrun": custom(xcrunCommand), "xdotool": custom(synthInput),
-	"emacsclient": {run: emacsclientCommand, opts: emacsclientModel}, "kitty": custom(kittyCommand), "kitten": custom(kittyCommand),
+	"emacsclient": {run: emacsclientCommand, opts: emacsclientModel}, "emacs": {run: emacsCommand, opts: emacsModel}, "kitty": custom(kittyCommand), "kitten": custom(kittyCommand),
 	"wezterm": custom(weztermCommand), "zellij": custom(zellijCommand), "systemd-run": custom(systemdRunCommand),
 	"ydotool": custom(synthInput), "wtype": custom(synthInput), "cliclick": custom(synthInput), "xte": custom(synthInput),
 	"xvkbd": custom(synthInput),
@@ -482,7 +511,7 @@ var commands = map[string]row{
 	"bundle": registryRow("runs the Gemfile (Ruby) and the gems' code, which are not analysed"),
 	"make":   custom(makeCommand), "gmake": custom(makeCommand), "go": custom(goCommand), "npm": custom(npmCommand),
 	"pnpm": custom(npmCommand), "yarn": custom(npmCommand), "npx": custom(packageRunner), "bunx": custom(packageRunner),
-	"uvx": custom(packageRunner), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
+	"uvx": custom(packageRunner), "uv": custom(uvCommand), "pnpx": custom(packageRunner), "pipx": {run: pipxCommand, opts: &opts{short: "qvfh", valued: "", long: pipxLong, effects: pipxEffects}}, "pip": custom(pipCommand),
 	"pip3": custom(pipCommand), "gem": {run: gemCommand, opts: &opts{short: "VqlrbfNE", valued: "vsinpPw", long: gemLong}}, "brew": custom(brewCommand),
 	"docker": custom(dockerCommand), "podman": custom(dockerCommand), "docker-compose": custom(composeCommand),
 	"sqlite3": {run: sqliteCommand, opts: &opts{long: sqliteLong}}, "psql": {run: sqlClientCommand, opts: psqlModel}, "mysql": {run: sqlClientCommand, opts: mysqlModel},

@@ -107,6 +107,9 @@ const (
 		--no-clobber --no-dereference --preserve --preserve= --no-preserve= --parents --recursive --reflink --reflink=
 		--remove-destination --sparse= --strip-trailing-slashes --symbolic-link --suffix= --target-directory=
 		--no-target-directory --update --update= --verbose --one-file-system --help --version`
+	yqLong = `--output-format= --input-format= --indent= --inplace --null-input --no-doc --exit-status --prettyPrint
+		--unwrapScalar --colors --no-colors --nul-output --header-preprocess --front-matter= --expression= --xml-attribute-prefix=
+		--xml-content-name= --tsv-auto-parse --csv-auto-parse --split-exp= --from-file= --help --version`
 	jqLong = `--null-input --compact-output --raw-output --join-output --ascii-output --sort-keys --color-output
 		--monochrome-output --tab --indent= --unbuffered --stream --stream-errors --seq --slurp --raw-input --arg=
 		--argjson= --slurpfile= --rawfile= --args --jsonargs --exit-status --from-file= --raw-output0 --help --version

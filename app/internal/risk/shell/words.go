@@ -998,6 +998,18 @@ func (a *shellAn) zoneOf(w word) rate.Zone { return a.zone(a.resolved(w)) }
 func (a *shellAn) read(w word, sp Span) {
 	r := a.resolved(w)
 	a.readSource(r, sp)
+	if r.hole && !strings.HasPrefix(r.s, rate.HoleMark) && a.env != nil && a.env.Paths != nil {
+		// ~/$d/id_ed25519, /Users/me/"$d"/.netrc: a folder computed at
+		// run time between literal parts: a secret file by its name,
+		// wherever the folder is.
+		tail := r.s[strings.LastIndex(r.s, rate.HoleMark)+len(rate.HoleMark):]
+		if strings.HasPrefix(tail, "/") && len(tail) > 1 {
+			if what, named := rate.SecretFile(tail); named {
+				a.add(effect.Of(effect.ReadSecret, effect.Computed), "secret.file-maybe", sp, "reads …%s, by its name %s, wherever the computed folder is", rate.Display(tail), what)
+				a.secretAt(sp)
+			}
+		}
+	}
 	if r.hole && strings.HasPrefix(r.s, rate.HoleMark) && a.env != nil && a.env.Paths != nil {
 		// "$d/.aws/credentials", where a nameref or a function's
 		// argument names the home: a credential store's file, if $d is

@@ -139,6 +139,7 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	an.findLoops()
 	an.scan()
 	an.propertySets()
+	an.outside()
 	an.apps()
 	an.literals()
 	an.guard()

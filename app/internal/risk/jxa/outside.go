@@ -56,7 +56,18 @@ func (an *jsAn) argPaths(a []jsToken) []string {
 // none.
 func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 	expr = jsStripParens(expr)
-	if len(expr) == 0 || depth > 4 || expr[0].kind != jsIdent || !an.spend() {
+	if len(expr) == 0 || depth > 4 || !an.spend() {
+		return nil
+	}
+	if expr[0].text == "[" && jsMatch(expr, 0) == len(expr)-1 {
+		// [item, item]: the items of an array the command is given.
+		var out []string
+		for _, e := range jsSplitArgs(expr[1 : len(expr)-1]) {
+			out = append(out, an.itemPaths(e, depth+1)...)
+		}
+		return out[:min(len(out), maxItemPaths)]
+	}
+	if expr[0].kind != jsIdent {
 		return nil
 	}
 	// The root: an application, or a variable holding one or an item.
@@ -124,23 +135,33 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 					return nil
 				}
 				name, k = expr[k+1:c], c+1
-			case k+2 < len(expr) && expr[k].text == "." && expr[k+1].text == "byName" && expr[k+2].text == "(":
+			case k+2 < len(expr) && expr[k].text == "." && expr[k+2].text == "(" && (expr[k+1].text == "byName" || expr[k+1].text == "whose" || expr[k+1].text == "byId"):
 				c := jsMatch(expr, k+2)
 				if c < 0 {
 					return nil
 				}
-				name, k = expr[k+3:c], c+1
-			default:
-				return nil
+				if expr[k+1].text == "byName" {
+					name = expr[k+3 : c]
+				}
+				k = c + 1
 			}
-			v := an.evalExpr(name, depth+1)
-			if !v.lit || len(name) == 1 && name[0].kind == jsNumber {
-				return nil
+			// An item not named by a literal (an index, a whose clause, a
+			// computed name, the whole collection) is some item in the
+			// folder: a hole in its path.
+			v := jsHole()
+			if len(name) > 0 && !(len(name) == 1 && name[0].kind == jsNumber) {
+				v = an.evalExpr(name, depth+1)
+			}
+			if !v.lit {
+				v = jsHole()
 			}
 			var next []string
 			for _, s := range an.strs(v) {
 				if s == "" || strings.Contains(s, rate.HoleUnquoted) {
-					return nil
+					if isApp {
+						return nil
+					}
+					s = rate.HoleUnquoted
 				}
 				abs := strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~")
 				switch {
@@ -326,14 +347,14 @@ func (an *jsAn) checkPaths(paths []string, sp rate.Span) {
 func (an *jsAn) unhidden(paths []string, sp rate.Span, rename func(old string) string) {
 	for _, p := range paths {
 		p = strings.TrimPrefix(p, "file://")
-		if strings.Contains(p, rate.HoleUnquoted) {
-			continue
-		}
 		z := rate.ClassifyPath(an.env, p)
 		if _, ok := z.SecretRead(); !ok {
 			continue
 		}
 		if z.Kind != rate.ZoneCredential && z.Hidden == "" {
+			if strings.Contains(p, rate.HoleUnquoted) {
+				continue // some item, by a name not known: only where it is says secret
+			}
 			base := path.Base(strings.TrimRight(p, "/"))
 			if rename != nil {
 				base = rename(base)

@@ -96,6 +96,9 @@ type jsAn struct {
 	argsSeen    map[string]bool // arguments of computed calls analysed
 	argBytes    int
 	arrowEnds   map[int]int // arrowEnd, remembered
+
+	// items: what a variable names as a Finder item (outside.go), remembered
+	items map[string]*jsItems
 }
 
 // Rate rates the JavaScript for Automation src, a script nested depth deep

@@ -82,25 +82,11 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 		}
 		isApp, k = true, m+1
 	default:
-		defs := an.defs[expr[0].text]
-		for n, d := range defs {
-			if n >= 8 {
-				break
-			}
-			e := jsStripParens(d.expr)
-			if d.hole || d.self || d.elems || len(d.plus) > 0 || len(e) == 0 {
-				continue
-			}
-			if e[0].kind == jsIdent && e[0].text == "Application" && len(e) > 1 && e[1].text == "(" && jsMatch(e, 1) == len(e)-1 {
-				isApp = true
-				continue
-			}
-			bases = append(bases, an.itemPaths(e, depth+1)...)
-		}
-		if len(bases) == 0 && !isApp {
+		v := an.varItems(expr[0].text, depth)
+		if len(v.paths) == 0 && !v.app {
 			return nil
 		}
-		isApp = isApp && len(bases) == 0
+		bases, isApp = v.paths, v.app && len(v.paths) == 0
 	}
 	for k < len(expr) {
 		switch {
@@ -192,6 +178,43 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 		}
 	}
 	return bases
+}
+
+// jsItems is what a variable holds, for itemPaths: the items it names,
+// or an application.
+type jsItems struct {
+	paths []string
+	app   bool
+}
+
+// varItems is what the variable name holds, by its first definitions,
+// found once per analysis; while it is being found, a variable defined by
+// itself (a = a.folders['x']) names what is found so far.
+func (an *jsAn) varItems(name string, depth int) jsItems {
+	if v, ok := an.items[name]; ok {
+		return *v
+	}
+	if an.items == nil {
+		an.items = map[string]*jsItems{}
+	}
+	v := &jsItems{}
+	an.items[name] = v
+	for n, d := range an.defs[name] {
+		if n >= 8 {
+			break
+		}
+		e := jsStripParens(d.expr)
+		if d.hole || d.self || d.elems || len(d.plus) > 0 || len(e) == 0 {
+			continue
+		}
+		if e[0].kind == jsIdent && e[0].text == "Application" && len(e) > 1 && e[1].text == "(" && jsMatch(e, 1) == len(e)-1 {
+			v.app = true
+			continue
+		}
+		v.paths = append(v.paths, an.itemPaths(e, depth+1)...)
+	}
+	v.paths = v.paths[:min(len(v.paths), maxItemPaths)]
+	return *v
 }
 
 // outside rates what the script hands applications to do outside every

@@ -98,7 +98,7 @@ type jsAn struct {
 	arrowEnds   map[int]int // arrowEnd, remembered
 
 	// items: what a variable names as a Finder item (outside.go), remembered
-	items map[string]*jsItems
+	items map[jsKey]*jsItems
 }
 
 // Rate rates the JavaScript for Automation src, a script nested depth deep

@@ -82,7 +82,7 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 		}
 		isApp, k = true, m+1
 	default:
-		v := an.varItems(expr[0].text, depth)
+		v := an.varItems(an.scopeOf(expr[0].text, expr[0].start), depth)
 		if len(v.paths) == 0 && !v.app {
 			return nil
 		}
@@ -187,19 +187,20 @@ type jsItems struct {
 	app   bool
 }
 
-// varItems is what the variable name holds, by its first definitions,
-// found once per analysis; while it is being found, a variable defined by
-// itself (a = a.folders['x']) names what is found so far.
-func (an *jsAn) varItems(name string, depth int) jsItems {
-	if v, ok := an.items[name]; ok {
+// varItems is what the variable (or a function's parameter: the
+// arguments of its calls) key holds, by its first definitions, found once
+// per analysis; while it is being found, a variable defined by itself
+// (a = a.folders['x']) names what is found so far.
+func (an *jsAn) varItems(key jsKey, depth int) jsItems {
+	if v, ok := an.items[key]; ok {
 		return *v
 	}
 	if an.items == nil {
-		an.items = map[string]*jsItems{}
+		an.items = map[jsKey]*jsItems{}
 	}
 	v := &jsItems{}
-	an.items[name] = v
-	for n, d := range an.defs[name] {
+	an.items[key] = v
+	for n, d := range an.defsFor(key) {
 		if n >= 8 {
 			break
 		}

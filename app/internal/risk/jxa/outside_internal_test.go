@@ -90,7 +90,7 @@ func TestItemPathsBounded(t *testing.T) {
 	an := &jsAn{src: src, lx: lx, v: &v, defs: map[string][]jsDef{}, alias: map[string]string{}}
 	an.collect()
 	for i := 0; i < n; i++ {
-		an.varItems(fmt.Sprintf("v%d", i), 0)
+		an.varItems(jsKey{fn: -1, name: fmt.Sprintf("v%d", i)}, 0)
 	}
 	t.Logf("%d work units", an.work)
 	if an.work > 8*8*n {
@@ -101,7 +101,7 @@ func TestItemPathsBounded(t *testing.T) {
 	}
 	for name, it := range an.items {
 		if len(it.paths) > maxItemPaths {
-			t.Errorf("%s: %d paths, over %d", name, len(it.paths), maxItemPaths)
+			t.Errorf("%s: %d paths, over %d", name.name, len(it.paths), maxItemPaths)
 		}
 	}
 	if d := time.Since(start); d > 5*time.Second {

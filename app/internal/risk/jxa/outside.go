@@ -92,8 +92,14 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 		switch {
 		case expr[k].text == "(" && k+1 < len(expr) && expr[k+1].text == ")":
 			k += 2 // F.home(): the reference's value, the same item
-		case expr[k].text == "." && k+1 < len(expr) && expr[k+1].kind == jsIdent:
+		case expr[k].text == "." && k+1 < len(expr) && expr[k+1].kind == jsIdent,
+			expr[k].text == "[" && k+2 < len(expr) && expr[k+1].kind == jsString && expr[k+2].text == "]":
+			// .home, or ['home']
 			m := expr[k+1].text
+			if expr[k].text == "[" {
+				m = expr[k+1].val
+				k++
+			}
 			k += 2
 			if b, ok := finderBases[m]; ok && isApp {
 				bases, isApp = []string{b}, false
@@ -225,83 +231,116 @@ func (an *jsAn) varItems(key jsKey, depth int) jsItems {
 func (an *jsAn) outside() {
 	toks := an.lx.toks
 	for i := 1; i+1 < len(toks); i++ {
-		t := toks[i]
-		if t.kind != jsIdent {
+		name, end, ok := propAt(toks, i)
+		if !ok || end+1 >= len(toks) {
 			continue
 		}
-		member := toks[i-1].text == "."
+		next := toks[end+1].text
 		switch {
-		case member && (t.text == "name" || t.text == "nameExtension") && toks[i+1].text == "=" && (i+2 >= len(toks) || toks[i+2].text != "=" && toks[i+2].text != ">"):
-			an.renamed(toks, i)
-		case member && (t.text == "duplicate" || t.text == "move") && toks[i+1].text == "(":
-			c := an.invocation(toks, i)
-			var paths []string
-			if len(c.first) > 0 && c.first[0].text != "{" {
-				paths = an.fileArgPaths(c.first)
-			}
-			paths = append(paths, an.itemPaths(toks[jsChainStart(toks, i):i-1], 0)...)
-			an.unhidden(paths, jsSpan(t), nil)
-		case t.text == "Attachment" && toks[i+1].text == "(":
+		case (name == "name" || name == "nameExtension") && next == "=" && (end+2 >= len(toks) || toks[end+2].text != "=" && toks[end+2].text != ">"):
+			an.renamed(toks, end, name)
+		case name == "Attachment" && next == "(":
 			// mail.Attachment({fileName: Path(…)}): Mail reads the file
 			// and sends it with the message.
-			c := an.invocation(toks, i)
+			c := an.invocation(toks, end)
 			if v := jsObjectValue(c.first, "fileName"); v != nil {
 				an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
 			}
-		case member && t.text == "make" && toks[i+1].text == "(":
+		case name == "make" && next == "(":
 			// mail.make({new: 'attachment', withProperties: {fileName: …}})
-			c := an.invocation(toks, i)
+			c := an.invocation(toks, end)
 			if nv := an.evalExpr(jsObjectValue(c.first, "new"), 0); nv.lit && len(nv.strs) == 1 && strings.EqualFold(nv.strs[0], "attachment") {
 				if v := jsObjectValue(jsObjectValue(c.first, "withProperties"), "fileName"); v != nil {
 					an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
 				}
 			}
-		case member && t.text == "send" && toks[i+1].text == "(":
-			// Messages.send(Path(…), {to: buddy}): Messages reads the
-			// file and sends it.
-			if c := an.invocation(toks, i); len(c.first) > 0 {
-				an.checkPaths(an.fileArgPaths(c.first), jsSpanOf(c.first))
-			}
-		case member && (t.text == "propertyListFiles" || t.text == "xmlFiles"):
+		case name == "propertyListFiles" || name == "xmlFiles":
 			// se.propertyListFiles.byName('~/.config/app/credentials.plist'):
 			// System Events reads it for the script.
-			var name []jsToken
+			var file []jsToken
 			switch {
-			case toks[i+1].text == "[":
-				if c := jsMatch(toks, i+1); c > 0 {
-					name = toks[i+2 : c]
+			case next == "[":
+				if c := jsMatch(toks, end+1); c > 0 {
+					file = toks[end+2 : c]
 				}
-			case i+3 < len(toks) && toks[i+1].text == "." && toks[i+2].text == "byName" && toks[i+3].text == "(":
-				if c := jsMatch(toks, i+3); c > 0 {
-					name = toks[i+4 : c]
+			case end+3 < len(toks) && next == "." && toks[end+2].text == "byName" && toks[end+3].text == "(":
+				if c := jsMatch(toks, end+3); c > 0 {
+					file = toks[end+4 : c]
 				}
 			}
-			if len(name) > 0 {
-				an.pathArgs(jsCall{ok: true, args: [][]jsToken{name}}, false, 0)
+			if len(file) > 0 {
+				an.pathArgs(jsCall{ok: true, args: [][]jsToken{file}}, false, 0)
 			}
 		}
 	}
 }
 
-// renamed rates item.name = … and item.nameExtension = … on an item the
-// Finder or System Events names (toks[i] is the property).
-func (an *jsAn) renamed(toks []jsToken, i int) {
-	s := jsChainStart(toks, i)
-	if s >= i-1 {
-		return
+// propAt reads a member reference at toks[i]: .name, or ['name'] (toks[i]
+// the string); end is the token that ends it (the name, or ]). A bare
+// Attachment (a constructor taken from Mail) counts as one.
+func propAt(toks []jsToken, i int) (name string, end int, ok bool) {
+	switch t := toks[i]; {
+	case t.kind == jsIdent && toks[i-1].text == ".":
+		return t.text, i, true
+	case t.kind == jsIdent && t.text == "Attachment":
+		return t.text, i, true
+	case t.kind == jsString && i >= 2 && toks[i-1].text == "[" && i+1 < len(toks) && toks[i+1].text == "]" && jsOperand(toks[i-2]):
+		return t.val, i + 1, true
 	}
-	paths := an.itemPaths(toks[s:i-1], 0)
+	return "", 0, false
+}
+
+// moved rates an application's duplicate or move (u, called with c) of
+// the items its first argument or its receiver names (F.duplicate(item,
+// {to: …}), item.duplicate({to: …})): the items keep their names.
+func (an *jsAn) moved(u use, c jsCall) {
+	var paths []string
+	if len(c.first) > 0 && c.first[0].text != "{" {
+		paths = an.fileArgPaths(c.first)
+	}
+	paths = append(paths, an.itemPaths(receiver(u.toks, u.r.i), 0)...)
+	an.unhidden(paths, u.sp, nil)
+}
+
+// sentFile rates the file an application's send is given (u):
+// Messages.send(Path(…), {to: buddy}) reads the file and sends it. Text
+// is sent as text.
+func (an *jsAn) sentFile(u use) {
+	if c := an.invocation(u.toks, u.r.i); len(c.first) > 0 {
+		an.checkPaths(an.fileArgPaths(c.first), jsSpanOf(c.first))
+	}
+}
+
+// receiver is the chain a member reference ending at toks[i] (.name or
+// ['name']) is made on, or nil.
+func receiver(toks []jsToken, i int) []jsToken {
+	s := jsChainStart(toks, i)
+	switch {
+	case toks[i].text == "]":
+		if o := jsMatch(toks, i); o > s {
+			return toks[s:o]
+		}
+	case i > s+1 && toks[i-1].text == ".":
+		return toks[s : i-1]
+	}
+	return nil
+}
+
+// renamed rates item.name = … and item.nameExtension = … (prop) on an
+// item the Finder or System Events names (toks[end] ends the property).
+func (an *jsAn) renamed(toks []jsToken, end int, prop string) {
+	paths := an.itemPaths(receiver(toks, end), 0)
 	if len(paths) == 0 {
 		return
 	}
 	name := ""
-	if end := jsExprEnd(toks, i+2); end > i+2 {
-		if v := an.evalExpr(toks[i+2:end], 0); v.lit && len(v.strs) == 1 && !strings.Contains(v.strs[0], rate.HoleUnquoted) {
+	if e := jsExprEnd(toks, end+2); e > end+2 {
+		if v := an.evalExpr(toks[end+2:e], 0); v.lit && len(v.strs) == 1 && !strings.Contains(v.strs[0], rate.HoleUnquoted) {
 			name = v.strs[0]
 		}
 	}
 	rename := func(string) string { return name }
-	if toks[i].text == "nameExtension" {
+	if prop == "nameExtension" {
 		rename = func(old string) string {
 			stem := strings.TrimSuffix(old, path.Ext(old))
 			if name != "" {
@@ -310,7 +349,7 @@ func (an *jsAn) renamed(toks []jsToken, i int) {
 			return stem
 		}
 	}
-	an.unhidden(paths, jsSpan(toks[i]), rename)
+	an.unhidden(paths, jsSpan(toks[end]), rename)
 }
 
 // fileArgPaths are the paths of an argument that is a file, not text:

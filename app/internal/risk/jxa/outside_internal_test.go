@@ -49,6 +49,7 @@ func TestItemPaths(t *testing.T) {
 		{"const f = Application('Finder')\nf.home.folders['.ssh'].files.whose({name: 'x'})", []string{"~/.ssh/" + hole}},
 		{"const f = Application('Finder')\nconst d = f.duplicate(f.home.files['.env'], {to: f.desktop})\nd", []string{"~/.env"}},
 		{"const f = Application('Finder');\n[f.home.files['a'], f.desktop.files['b']]", []string{"~/a", "~/Desktop/b"}},
+		{"const f = Application('Finder')\nf['home']['folders']['Documents']['files'].byName('.env')", []string{"~/Documents/.env"}},
 		// Not items named in full.
 		{"const f = Application('Finder')\nf.home.folders['Documents'].name", nil},
 		{"const f = Application('Finder')\nf.home.folders['Documents'].files['a'].open()", nil},

@@ -292,14 +292,25 @@ func propAt(toks []jsToken, i int) (name string, end int, ok bool) {
 
 // moved rates an application's duplicate or move (u, called with c) of
 // the items its first argument or its receiver names (F.duplicate(item,
-// {to: …}), item.duplicate({to: …})): the items keep their names.
+// {to: …}), item.duplicate({to: …})): the items keep their names, unless
+// the options give the copy a new one (withProperties: {name: …}).
 func (an *jsAn) moved(u use, c jsCall) {
 	var paths []string
 	if len(c.first) > 0 && c.first[0].text != "{" {
 		paths = an.fileArgPaths(c.first)
 	}
 	paths = append(paths, an.itemPaths(receiver(u.toks, u.r.i), 0)...)
-	an.unhidden(paths, u.sp, nil)
+	var rename func(string) string
+	for _, a := range c.args {
+		if v := jsObjectValue(jsObjectValue(a, "withProperties"), "name"); v != nil {
+			name := ""
+			if x := an.evalExpr(v, 0); x.lit && len(x.strs) == 1 && !strings.Contains(x.strs[0], rate.HoleUnquoted) {
+				name = x.strs[0]
+			}
+			rename = func(string) string { return name }
+		}
+	}
+	an.unhidden(paths, u.sp, rename)
 }
 
 // sentFile rates the file an application's send is given (u):

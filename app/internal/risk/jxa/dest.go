@@ -31,17 +31,14 @@ func (an *jsAn) destination(c jsCall) {
 // folder by the items' own names: duplicate(Path('/tmp/tasks.json'),
 // {to: Path('~/p/.vscode')}) writes ~/p/.vscode/tasks.json, which the
 // folder's name alone does not say runs code (cp and mv into a folder,
-// in the shell, are checked the same way).
+// in the shell, are checked the same way). Either may be a Finder item
+// (argPaths).
 func (an *jsAn) intoFolder(c jsCall, val []jsToken) {
 	if len(c.args) == 0 || len(c.args[0]) == 0 {
 		return
 	}
-	dv, sv := an.evalExpr(val, 0), an.evalExpr(c.args[0], 0)
-	if !dv.lit || !sv.lit {
-		return
-	}
-	for _, d := range an.strs(dv) {
-		for _, s := range an.strs(sv) {
+	for _, d := range an.argPaths(val) {
+		for _, s := range an.argPaths(c.args[0]) {
 			if strings.Contains(d, rate.HoleUnquoted) || strings.Contains(s, rate.HoleUnquoted) {
 				continue
 			}

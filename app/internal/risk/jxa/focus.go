@@ -58,11 +58,11 @@ func (an *jsAn) focuses(toks []jsToken) *jsFocus {
 		case t.text == "activate" && i+1 < len(toks) && toks[i+1].text == "(":
 			names = an.chainApps(toks, i-2)
 		case t.text == "frontmost" && i+2 < len(toks) && toks[i+1].text == "=" && toks[i+2].text != "=" && !jsFalsy(toks[i+2:i+3]):
-			names = an.processNames(toks, i-2)
+			names = an.processNames(toks, i-2, 0)
 		case t.text == "perform" && i+1 < len(toks) && toks[i+1].text == "(" && raises(toks[jsChainStart(toks, i-2):i]):
 			// se.processes['Terminal'].windows[0].actions['AXRaise'].perform():
 			// the window, and its application, come to the front.
-			names = an.processNames(toks, i-2)
+			names = an.processNames(toks, i-2, 0)
 		case (t.text == "activateWithOptions" || t.text == "activateFromApplicationOptions") && i+1 < len(toks) && toks[i+1].text == "(":
 			// NSRunningApplication's activate, on the application the chain
 			// named by bundle identifier or name.
@@ -86,14 +86,18 @@ func (an *jsAn) focuses(toks []jsToken) *jsFocus {
 
 // processNames returns the process a chain ending at toks[i] names
 // (se.processes['Code'], se.processes.byName('Code'), or a variable holding
-// one), or the application it is rooted at.
-func (an *jsAn) processNames(toks []jsToken, i int) []string {
+// one, followed a few definitions deep: a variable defined by itself ends
+// there), or the application it is rooted at.
+func (an *jsAn) processNames(toks []jsToken, i, depth int) []string {
 	chain := toks[jsChainStart(toks, i) : i+1]
 	if len(chain) == 1 && chain[0].kind == jsIdent {
+		if depth > 4 {
+			return nil
+		}
 		var out []string
 		for _, d := range an.defs[chain[0].text] {
 			if len(d.expr) > 0 {
-				out = append(out, an.processNames(d.expr, len(d.expr)-1)...)
+				out = append(out, an.processNames(d.expr, len(d.expr)-1, depth+1)...)
 			}
 		}
 		return out

@@ -96,6 +96,9 @@ type jsAn struct {
 	argsSeen    map[string]bool // arguments of computed calls analysed
 	argBytes    int
 	arrowEnds   map[int]int // arrowEnd, remembered
+
+	// items: what a variable names as a Finder item (outside.go), remembered
+	items map[jsKey]*jsItems
 }
 
 // Rate rates the JavaScript for Automation src, a script nested depth deep
@@ -139,6 +142,7 @@ func Rate(src string, env *rate.Env, depth int) rate.Verdict {
 	an.findLoops()
 	an.scan()
 	an.propertySets()
+	an.outside()
 	an.apps()
 	an.literals()
 	an.guard()

@@ -90,7 +90,9 @@ func (an *jsAn) appOpen(u use, c jsCall) {
 			}
 		}
 		an.launch(u.sp, u.m.rule, h, c.first, targetFile, false)
+		hs = append(hs, h) // the app the Finder hands it to
 	}
+	an.openRead(c, hs)
 }
 
 // appHandler is the handler an application's name in Application(…)

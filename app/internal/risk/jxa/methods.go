@@ -555,6 +555,7 @@ func (an *jsAn) moveItems(u use) {
 		return
 	}
 	an.destination(c)
+	an.moved(u, c)
 	trash := false
 	for _, x := range c.all {
 		if x.kind == jsIdent && x.text == "trash" {
@@ -664,6 +665,7 @@ func (an *jsAn) sendMessage(u use) {
 	if !an.calledMember(u.toks, u.r.i, u.r, u.sp) {
 		return
 	}
+	an.sentFile(u)
 	if an.inLoop(u.tok()) {
 		an.add(effect.Of(effect.Send, effect.Bulk), "egress.jxa.bulk-email", u.sp, "BULK EMAIL: sends messages in a loop over many items")
 		return
@@ -710,6 +712,7 @@ func (an *jsAn) appCommand(u use) {
 	}
 	if name == "duplicate" {
 		an.destination(c)
+		an.moved(u, c)
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements

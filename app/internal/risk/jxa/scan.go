@@ -576,12 +576,8 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 			continue
 		}
 		a := c.args[n]
-		v := an.evalExpr(a, 0)
-		if !v.lit {
-			continue
-		}
 		sp := jsSpanOf(a)
-		for _, p := range an.strs(v) {
+		for _, p := range an.argPaths(a) {
 			p = strings.TrimPrefix(p, "file://")
 			if strings.HasPrefix(p, rate.HoleUnquoted+"/") {
 				p = "~" + p[len(rate.HoleUnquoted):]

@@ -640,7 +640,18 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 // Trash, so it is held like an edit. Removing a folder, installed or
 // compiled code (node_modules, site-packages, __pycache__ …) or git's own
 // files (a merge's message, a lock) turns nothing on: those land.
+//
+// A folder removed takes what it holds with it: the folder .cargo moved
+// to another name (mv .cargo old, MOVE_FILE) leaves the project without
+// its Cargo config as surely as removing the file does (a red team's
+// find, TestRed13FolderMovedTakesItsSettings). So a removed folder is
+// judged by the files it held, read where they still are (the lower
+// layer; the source of a move not yet made): one such settings file holds
+// it. A folder too large to look through is held too.
 func (e *Executor) removedSettings(c sandbox.Change) string {
+	if c.Was.IsDir() {
+		return e.removedFolderSettings(c.Path)
+	}
 	if !c.Was.IsRegular() && c.Was&fs.ModeSymlink == 0 {
 		return ""
 	}
@@ -649,12 +660,55 @@ func (e *Executor) removedSettings(c sandbox.Change) string {
 		return ""
 	}
 	for _, el := range strings.Split(c.Path, "/") {
-		el = strings.ToLower(el)
-		if strings.HasSuffix(el, ".git") || strings.HasSuffix(el, ".pyc") || slices.Contains(installedCode, el) {
+		if installedOrGit(el) {
 			return ""
 		}
 	}
 	return "removes " + z.Detail + ": what it turns off runs at the next use"
+}
+
+// installedOrGit reports whether the path element el is git's own folder,
+// compiled code or a folder of installed code, whose removal turns
+// nothing on.
+func installedOrGit(el string) bool {
+	el = strings.ToLower(el)
+	return strings.HasSuffix(el, ".git") || strings.HasSuffix(el, ".pyc") || slices.Contains(installedCode, el)
+}
+
+// removedFolderSettings says why removing the folder dir, with what it
+// holds, plants ("" when it does not): a settings file in it whose own
+// removal would (removedSettings). Git's folders and installed code are
+// not looked into; past MaxChanges entries it is held unlooked.
+func (e *Executor) removedFolderSettings(dir string) string {
+	for _, el := range strings.Split(dir, "/") {
+		if installedOrGit(el) {
+			return ""
+		}
+	}
+	why, n := "", 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n++; n > MaxChanges {
+			return fmt.Errorf("it holds more than %d files and folders", MaxChanges)
+		}
+		if d.IsDir() {
+			if p != dir && installedOrGit(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if w := e.removedSettings(sandbox.Change{Kind: sandbox.Removed, Path: p, Was: d.Type()}); w != "" {
+			why = w + " (it lies in " + e.short(dir) + ")"
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "removes a folder that could not be looked through for settings whose removal runs code (" + err.Error() + ")"
+	}
+	return why
 }
 
 // installedCode are the folders of installed and compiled code in the

@@ -309,7 +309,9 @@ func fileHead(dir, name string, n int) (folderStamp, []byte, bool) {
 // when it is of no kind keys come in or lies in a package manager's
 // folder.
 func keyHead(dir, name string, pub bool) int {
-	head := keyKinds[strings.ToLower(filepath.Ext(name))]
+	// A backup or copy (prod.pem.old, "key copy.pem") is looked into as
+	// the file it copies.
+	head := keyKinds[filepath.Ext(rate.OriginalName(strings.ToLower(name)))]
 	if pub {
 		head = max(head, pairedKeyHead)
 	}

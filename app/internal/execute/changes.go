@@ -592,6 +592,9 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // removes a settings file at such a place (removedSettings); a folder
 // whose permissions did not change plants nothing.
 func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
+	if why := e.shownWhy(c, mode); why != "" {
+		return why
+	}
 	if c.Kind == sandbox.Removed {
 		return e.removedSettings(c)
 	}

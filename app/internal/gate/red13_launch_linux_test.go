@@ -5,6 +5,7 @@ package gate_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,61 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/gate"
 )
+
+// newSwapRig is newLaunchRig at Level 1, its commands run in the real
+// sandbox (reviewed), whose ~/Documents/figures holds a
+// report in plain text and whose ~/Documents/incoming holds a PostScript
+// program under the same name.
+func newSwapRig(t *testing.T) *launchRig {
+	t.Helper()
+	d := baseRed()
+	d.boxed = true
+	r := newRedRig(t, 1, d)
+	for _, d := range []string{"Documents/figures", "Documents/incoming"} {
+		if err := os.MkdirAll(filepath.Join(r.home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(r.home, "Documents/figures/report.txt"), []byte("quarterly figures\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.write(t, "Documents/incoming/report.txt", "red-postscript.ps", 0o644)
+	return r
+}
+
+// submitPlanFile submits testdata/red13/name as the agent's plan.
+func (r *launchRig) submitPlanFile(t *testing.T, name string) gate.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: string(b)}, nil)
+	t.Logf("%s: %s (status %s), %v", name, rep.Risk, rep.Status, err)
+	for _, a := range rep.Actions {
+		t.Logf("  %s", strings.TrimSpace(a.Output+" "+a.Error))
+	}
+	return rep
+}
+
+// viewerReads waits for the stand-in viewer and returns the path it was
+// given and what lies there now: what a viewer that reads it after the
+// plan's next actions (or reloads it) reads.
+func (r *launchRig) viewerReads(t *testing.T) (string, []byte) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !r.started("evince") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	log, err := os.ReadFile(r.log + ".evince")
+	if err != nil {
+		t.Fatalf("the viewer was not started: %v", err)
+	}
+	given := strings.Fields(string(log))
+	p := given[len(given)-1]
+	b, _ := os.ReadFile(p)
+	return p, b
+}
 
 // TestRed13SwappedAfterTheLaunchCheck: the executor rates the handler and
 // the file right before a launch (launchFile) and hands the viewer a
@@ -23,52 +79,61 @@ import (
 // Okular run PostScript in Ghostscript, outside the sandbox. The
 // stand-in viewer here reads what is at its path once the plan is done,
 // as a real one that takes longer to start than two renames do (and
-// Evince reloads a file that changes while it shows it, so a later plan
-// does the same). Each step is Caution: the analyzer rates the launch by
-// the path's name (nothing is there at assessment) and each move as one
-// to a free name. The test FAILS when what the viewer reads is a program.
-//
-// Open (skipped): it fails on main. The fix is the launch's, not the
-// plan's: a file opened unasked is handed to the viewer as a read-only
-// copy of what was checked, in a folder of Airlock's outside the roots
-// (no action can write there), so neither the next moves nor a later
-// plan can change what the viewer reads; an editor among the viewers
-// (gedit, TextEdit) then saves to the copy, which needs the lead's say.
+// Evince reloads a file that changes while it shows it, so later
+// commands do the same: the third case, mv unasked in the sandbox). Each
+// step is Caution: the analyzer rates the launch by the path's name
+// (nothing is there at assessment) and each move as one to a free name.
+// The test FAILS when what the viewer reads is a program.
 func TestRed13SwappedAfterTheLaunchCheck(t *testing.T) {
-	if os.Getenv("AIRLOCK_RED_OPEN") == "" {
-		t.Skip("open: a file launched unasked can be swapped under the viewer by the next Caution moves (fix: hand the viewer a read-only copy of what was checked); AIRLOCK_RED_OPEN=1 runs it")
-	}
 	for _, plan := range []string{"swap-after-open.plan", "swap-file-after-open.plan"} {
 		t.Run(plan, func(t *testing.T) {
-			r := newLaunchRig(t, 1)
-			for _, d := range []string{"Documents/figures", "Documents/incoming"} {
-				if err := os.MkdirAll(filepath.Join(r.home, d), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := os.WriteFile(filepath.Join(r.home, "Documents/figures/report.txt"), []byte("quarterly figures\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r.write(t, "Documents/incoming/report.txt", "red-postscript.ps", 0o644)
-			b, err := os.ReadFile(filepath.Join("testdata", "red13", plan))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: string(b)}, nil)
-			t.Logf("%s: %s (status %s), %v\n%+v", plan, rep.Risk, rep.Status, err, rep)
-			deadline := time.Now().Add(5 * time.Second)
-			for !r.started("evince") && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if !r.started("evince") {
-				return // nothing was opened
-			}
-			log, _ := os.ReadFile(r.log + ".evince")
-			given := strings.Fields(string(log))
-			got, _ := os.ReadFile(given[len(given)-1])
-			if bytes.HasPrefix(got, []byte("%!")) {
-				t.Fatalf("HOLE: the viewer, given %s after the check, reads a PostScript program there (status %s)", given[len(given)-1], rep.Status)
+			r := newSwapRig(t)
+			r.submitPlanFile(t, plan)
+			if p, got := r.viewerReads(t); bytes.HasPrefix(got, []byte("%!")) {
+				t.Fatalf("HOLE: the viewer, given %s after the check, reads a PostScript program there", p)
 			}
 		})
+	}
+	t.Run("swap-commands.json", func(t *testing.T) {
+		b, err := os.ReadFile(filepath.Join("testdata", "red13", "swap-commands.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []struct {
+			Plan string   `json:"plan"`
+			Argv []string `json:"argv"`
+			Dir  string   `json:"dir"`
+		}
+		if err := json.Unmarshal(b, &steps); err != nil {
+			t.Fatal(err)
+		}
+		r := newSwapRig(t)
+		for _, s := range steps {
+			sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: s.Plan}
+			if s.Argv != nil {
+				sub = gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: s.Argv, Dir: filepath.Join(r.home, s.Dir)}
+			}
+			rep, err := r.g.Submit(context.Background(), sub, nil)
+			t.Logf("%s%q: %s (status %s), %v", s.Plan, s.Argv, rep.Risk, rep.Status, err)
+		}
+		if p, got := r.viewerReads(t); bytes.HasPrefix(got, []byte("%!")) {
+			t.Fatalf("HOLE: the viewer, given %s, reads a PostScript program there after two unasked mv", p)
+		}
+	})
+}
+
+// TestRed13SwapLookalikes: while the viewer shows a file, a file moved
+// beside it lands unasked, and the file it shows is still there.
+func TestRed13SwapLookalikes(t *testing.T) {
+	r := newSwapRig(t)
+	rep := r.submitPlanFile(t, "move-sibling-after-open.plan")
+	if rep.Status != gate.StatusOK {
+		t.Fatalf("the plan did not run unasked: %+v", rep)
+	}
+	if _, err := os.Stat(filepath.Join(r.home, "Documents/figures/next.txt")); err != nil {
+		t.Errorf("the file moved beside the one shown did not land: %v", err)
+	}
+	if _, got := r.viewerReads(t); string(got) != "quarterly figures\n" {
+		t.Errorf("the viewer reads %q", got)
 	}
 }

@@ -180,3 +180,13 @@ func FuzzClientText(f *testing.F) {
 func TestRed13ExiftoolWritesNamesOfFiles(t *testing.T) {
 	checkOptionCases(t, loadOptionCases(t, "red13-options.jsonl"))
 }
+
+// TestRed13ImageMagickRunsPrograms: ImageMagick reads PostScript (and
+// EPS, Illustrator's) by handing it to Ghostscript, its delegate, which
+// runs it: a program; and its own script formats, MSL and MVG, by their
+// extension as by their prefix. Each was Caution, "converts images",
+// while gs doc.ps is an unknown program (cases in
+// testdata/red13-imagemagick.jsonl, with look-alikes).
+func TestRed13ImageMagickRunsPrograms(t *testing.T) {
+	checkOptionCases(t, loadOptionCases(t, "red13-imagemagick.jsonl"))
+}

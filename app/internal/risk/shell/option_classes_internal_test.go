@@ -175,8 +175,10 @@ func FuzzClientText(f *testing.F) {
 // with !) writes the names of the files it failed on, or left unchanged,
 // into the file it names: appended, or replacing it. The names are the
 // agent's (a file named x$(id).jpg), so the option writes its text into a
-// file the person runs or reads, and it was read as one that only prints
-// (a red team's find; cases in testdata/red13-options.jsonl).
+// file the person runs or reads, and it was read as one that only prints;
+// and -p- (-p without its newline) runs the Perl of its format as -p
+// does, but was read as a tag to print (a red team's finds; cases in
+// testdata/red13-options.jsonl).
 func TestRed13ExiftoolWritesNamesOfFiles(t *testing.T) {
 	checkOptionCases(t, loadOptionCases(t, "red13-options.jsonl"))
 }

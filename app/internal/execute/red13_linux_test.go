@@ -2,7 +2,10 @@
 
 package execute_test
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A fourteenth red team's attacks from inside an unasked action (round 13
 // of the brief), at the default level with no approval ever given. Each
@@ -46,6 +49,25 @@ func TestRed13EnvironmentFilesLoadCodeByOtherVariables(t *testing.T) {
 		t.Fatalf("run: %v (%+v)", err, res)
 	}
 	r.heldOrAbsent(t, held, before)
+}
+
+// TestRed13WriteLeftBehind: an unasked command that leaves a process
+// behind (setsid, nohup, in the background) to write once the command has
+// ended and its changes were reviewed: nothing it writes lands.
+func TestRed13WriteLeftBehind(t *testing.T) {
+	r := envRig(t)
+	name := "a write left behind for after the review"
+	res, held, err := r.runArgv(t, name, payload13(t, name), "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	t.Logf("held %q, output %q", held, res.Output)
+	time.Sleep(2 * time.Second) // the processes it left would have written by now
+	for _, rel := range []string{"Documents/late.txt", "Documents/late2.txt"} {
+		if got := r.read(rel); got != "<missing>" {
+			t.Errorf("HOLE: %s = %q: a process the action left wrote after it ended", rel, got)
+		}
+	}
 }
 
 // TestRed13EnvironmentFilesLookalikes: environment files of everyday

@@ -71,7 +71,7 @@ func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, 
 	if err != nil {
 		return "", err
 	}
-	e.shown.add(path, l.PID) // what lies at path is what was checked while the program runs (shown.go)
+	e.shown.add(path, f.Folder, l.PID) // what lies at path is what was checked while the program runs (shown.go)
 	return fmt.Sprintf("opened %s with %s: %s", e.short(path), nameOf(h), l), nil
 }
 

@@ -51,6 +51,32 @@ func (r *launchRig) submitPlanFile(t *testing.T, name string) gate.Report {
 	return rep
 }
 
+// submitSteps submits, one after the other, the steps of
+// testdata/red13/name: plans, or commands run in a folder of the home.
+func (r *launchRig) submitSteps(t *testing.T, name string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []struct {
+		Plan string   `json:"plan"`
+		Argv []string `json:"argv"`
+		Dir  string   `json:"dir"`
+	}
+	if err := json.Unmarshal(b, &steps); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: s.Plan}
+		if s.Argv != nil {
+			sub = gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: s.Argv, Dir: filepath.Join(r.home, s.Dir)}
+		}
+		rep, err := r.g.Submit(context.Background(), sub, nil)
+		t.Logf("%s%q: %s (status %s), %v", s.Plan, s.Argv, rep.Risk, rep.Status, err)
+	}
+}
+
 // viewerReads waits for the stand-in viewer and returns the path it was
 // given and what lies there now: what a viewer that reads it after the
 // plan's next actions (or reloads it) reads.
@@ -95,31 +121,76 @@ func TestRed13SwappedAfterTheLaunchCheck(t *testing.T) {
 		})
 	}
 	t.Run("swap-commands.json", func(t *testing.T) {
-		b, err := os.ReadFile(filepath.Join("testdata", "red13", "swap-commands.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var steps []struct {
-			Plan string   `json:"plan"`
-			Argv []string `json:"argv"`
-			Dir  string   `json:"dir"`
-		}
-		if err := json.Unmarshal(b, &steps); err != nil {
-			t.Fatal(err)
-		}
 		r := newSwapRig(t)
-		for _, s := range steps {
-			sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: s.Plan}
-			if s.Argv != nil {
-				sub = gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: s.Argv, Dir: filepath.Join(r.home, s.Dir)}
-			}
-			rep, err := r.g.Submit(context.Background(), sub, nil)
-			t.Logf("%s%q: %s (status %s), %v", s.Plan, s.Argv, rep.Risk, rep.Status, err)
-		}
+		r.submitSteps(t, "swap-commands.json")
 		if p, got := r.viewerReads(t); bytes.HasPrefix(got, []byte("%!")) {
 			t.Fatalf("HOLE: the viewer, given %s, reads a PostScript program there after two unasked mv", p)
 		}
 	})
+}
+
+// newFolderSwapRig is newSwapRig with Files (the stand-in Nautilus) the
+// handler of folders.
+func newFolderSwapRig(t *testing.T) *launchRig {
+	t.Helper()
+	d := baseRed()
+	d.boxed = true
+	d.bins["nautilus"] = "viewer.sh"
+	d.desktop["org.gnome.Nautilus.desktop"] = "[Desktop Entry]\nType=Application\nName=Files\nExec=nautilus %U\nMimeType=inode/directory;\n"
+	d.mimeapps += "inode/directory=org.gnome.Nautilus.desktop;\n"
+	r := newRedRig(t, 1, d)
+	for _, dir := range []string{"Documents/figures", "Documents/incoming"} {
+		if err := os.MkdirAll(filepath.Join(r.home, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(r.home, "Documents/figures/report.txt"), []byte("quarterly figures\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.write(t, "Documents/incoming/report.txt", "red-postscript.ps", 0o644)
+	return r
+}
+
+// TestRed13ProgramIntoShownFolder: a folder opens unasked in the file
+// manager only when it holds nothing its thumbnailers run (PostScript, by
+// name or first bytes: TestRedLaunchFolderOfPrograms). Once it is shown,
+// the plan's next MOVE_FILE (Caution) put a PostScript program into it
+// as chart.pdf (or an unasked cp, or ln -s a link to one), and Files
+// thumbnails what appears in the folder it shows:
+// Evince's thumbnailer ran the program. The test FAILS when the program
+// lies in the shown folder afterwards.
+func TestRed13ProgramIntoShownFolder(t *testing.T) {
+	for _, steps := range []string{"into-shown-folder.plan", "into-shown-folder-commands.json"} {
+		t.Run(steps, func(t *testing.T) {
+			r := newFolderSwapRig(t)
+			if strings.HasSuffix(steps, ".plan") {
+				r.submitPlanFile(t, steps)
+			} else {
+				r.submitSteps(t, steps)
+			}
+			if !r.waitFor("nautilus", 5*time.Second) {
+				t.Fatalf("the folder was not opened")
+			}
+			for _, name := range []string{"chart.pdf", "scan.pdf"} {
+				if b, err := os.ReadFile(filepath.Join(r.home, "Documents/figures", name)); err == nil && bytes.HasPrefix(b, []byte("%!")) {
+					t.Errorf("HOLE: a PostScript program was put unasked in the folder the file manager shows (%s)", name)
+				}
+			}
+		})
+	}
+}
+
+// TestRed13IntoShownFolderLookalikes: while the file manager shows a
+// folder, a document copied into it lands unasked.
+func TestRed13IntoShownFolderLookalikes(t *testing.T) {
+	r := newFolderSwapRig(t)
+	rep := r.submitPlanFile(t, "into-shown-folder-lookalike.plan")
+	if rep.Status != gate.StatusOK {
+		t.Fatalf("the plan did not run unasked: %+v", rep)
+	}
+	if _, err := os.Stat(filepath.Join(r.home, "Documents/figures/report-2.txt")); err != nil {
+		t.Errorf("the copy did not land: %v", err)
+	}
 }
 
 // TestRed13SwapLookalikes: while the viewer shows a file, a file moved

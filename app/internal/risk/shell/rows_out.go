@@ -183,6 +183,13 @@ func (c *call) imageCoder(w word) {
 	case (coder == "label" || coder == "caption" || coder == "") && strings.HasPrefix(rest, "@") && len(rest) > 1:
 		file.s = rest[1:]
 		c.a.read(file, c.span)
+		if coder == "" {
+			// A list of image names: each is read as a name on the
+			// command line is, a "|cmd" run, a ps: run in Ghostscript,
+			// none of them seen here (a red team's find,
+			// TestRed13ImageMagickRunsPrograms).
+			c.add(effect.Of(effect.RunUnseen).On(file.s), "image-list", "%s %s: reads the names of its images from the file, any of which may be a command (|cmd) or a program it runs", c.name, rate.Display(s))
+		}
 	}
 }
 

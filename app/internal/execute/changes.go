@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
@@ -596,6 +597,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 		return why
 	}
 	if c.Kind == sandbox.Removed {
+		if why := e.unpairsKey(c, look); why != "" {
+			return why
+		}
 		return e.removedSettings(c)
 	}
 	if metadataNoop(c, mode) {
@@ -668,6 +672,32 @@ func (e *Executor) removedSettings(c sandbox.Change) string {
 		}
 	}
 	return "removes " + z.Detail + ": what it turns off runs at the next use"
+}
+
+// unpairsKey says why the removal c (a move away, a rename) unhides a
+// private key ("" when it does not): ssh-keygen -f NAME writes the key as
+// NAME, a name that says nothing, and the sandbox hides it from unasked
+// actions because NAME.pub lies beside it (holdsPrivateKey). Taking
+// NAME.pub away, and not NAME with it, leaves the key where the next
+// unasked command reads it (a red team's find,
+// TestRed13PublicKeyTakenFromItsPair).
+func (e *Executor) unpairsKey(c sandbox.Change, look *plantLook) string {
+	dir, base := filepath.Split(c.Path)
+	name, ok := strings.CutSuffix(base, ".pub")
+	if !ok || name == "" || !c.Was.IsRegular() {
+		return ""
+	}
+	key := filepath.Join(dir, name)
+	for _, o := range look.changes {
+		if o.Kind == sandbox.Removed && (o.Path == key || inside(key, o.Path)) {
+			return "" // the key goes with it
+		}
+	}
+	if _, named := rate.SecretFile(name); named || !holdsPrivateKey(filepath.Clean(dir), name, true) {
+		return ""
+	}
+	return "it takes " + e.short(c.Path) + " away from the private key beside it, " + e.short(key) +
+		", which unasked actions do not see only because its public key lies beside it"
 }
 
 // installedOrGit reports whether the path element el is git's own folder,

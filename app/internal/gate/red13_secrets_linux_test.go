@@ -115,3 +115,128 @@ func TestRed13BackupNamesLookalikes(t *testing.T) {
 		})
 	}
 }
+
+// red13Unpair is testdata/red13/unpair.json: steps, each a plan or a
+// command run in a folder of the home.
+type red13Unpair struct {
+	Attacks []struct {
+		Name  string      `json:"name"`
+		Steps []red13Step `json:"steps"`
+	} `json:"attacks"`
+	Lookalikes []struct {
+		Name  string      `json:"name"`
+		Steps []red13Step `json:"steps"`
+		Gone  string      `json:"gone"`
+	} `json:"lookalikes"`
+}
+
+type red13Step struct {
+	Plan string   `json:"plan"`
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"`
+}
+
+// newUnpairRig is newSecretRig whose ~/Documents/keys holds ssh-keygen
+// -f deploy's pair (the private key without an extension, hidden only
+// because deploy.pub lies beside it) and a public key alone.
+func newUnpairRig(t *testing.T) (*secretRig, string) {
+	t.Helper()
+	r := newSecretRig(t)
+	home := filepath.Dir(filepath.Dir(r.proj))
+	key, err := os.ReadFile(filepath.Join(r.proj, "server.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, body := range map[string]string{"Documents/keys/deploy": string(key),
+		"Documents/keys/deploy.pub": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIred13 deploy\n",
+		"Documents/keys/github.pub": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIred13 github\n", "Documents/pub/README": "public keys\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, rel), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r, home
+}
+
+// run submits step as the agent and returns what it printed.
+func (r *secretRig) run(t *testing.T, home string, s red13Step) (gate.Report, string) {
+	t.Helper()
+	sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: s.Plan}
+	if s.Argv != nil {
+		sub = gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: s.Argv, Dir: filepath.Join(home, s.Dir)}
+	}
+	rep, err := r.g.Submit(context.Background(), sub, nil)
+	t.Logf("%s%q: %s (status %s), %v", s.Plan, s.Argv, rep.Risk, rep.Status, err)
+	var out strings.Builder
+	for _, a := range rep.Actions {
+		out.WriteString(a.Output)
+		out.WriteString(a.Error)
+	}
+	return rep, out.String()
+}
+
+// TestRed13PublicKeyTakenFromItsPair: ssh-keygen -f deploy writes the
+// private key as deploy, with no extension, and the public one as
+// deploy.pub; the sandbox hides such a file from unasked actions because
+// its .pub lies beside it (its name says nothing). Moving the .pub away
+// or renaming it (MOVE_FILE, mv: Caution) unhid the key, and the next
+// unasked command printed it in a shape the redactor does not know. The
+// public key's move is refused or held while the key beside it would be
+// left unhidden; a public key alone moves unasked
+// (TestRed13PublicKeyMovesAlone). The test FAILS when the key comes back.
+func TestRed13PublicKeyTakenFromItsPair(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", "unpair.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f red13Unpair
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range f.Attacks {
+		t.Run(tc.Name, func(t *testing.T) {
+			r, home := newUnpairRig(t)
+			last := tc.Steps[len(tc.Steps)-1]
+			if _, out := r.run(t, home, last); strings.Contains(strings.Join(shapes(out), "\n"), r.secrets["the private key"]) {
+				t.Fatalf("the private key is not hidden even beside its public key")
+			}
+			var out string
+			for _, s := range tc.Steps {
+				_, out = r.run(t, home, s)
+			}
+			for _, s := range shapes(out) {
+				if strings.Contains(s, r.secrets["the private key"]) {
+					t.Fatalf("HOLE: the private key came back after its public key was moved away")
+				}
+			}
+		})
+	}
+}
+
+// TestRed13PublicKeyMovesAlone: a public key with no private key beside
+// it moves unasked, and so does the folder of a pair, whole.
+func TestRed13PublicKeyMovesAlone(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", "unpair.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f red13Unpair
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range f.Lookalikes {
+		t.Run(tc.Name, func(t *testing.T) {
+			r, home := newUnpairRig(t)
+			for _, s := range tc.Steps {
+				if rep, _ := r.run(t, home, s); rep.Status != gate.StatusOK {
+					t.Fatalf("%s%q did not run unasked: %+v", s.Plan, s.Argv, rep)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(home, tc.Gone)); err == nil {
+				t.Errorf("%s is still there", tc.Gone)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -142,7 +143,10 @@ func envTextWhy(text string) string {
 		}
 		name, value, ok := strings.Cut(line, "=")
 		if !ok || !envName(name) {
-			return "holds a line that is no assignment (" + shorten(line) + "), which a shell sourcing it runs"
+			// By its number, never its text: the file may be a secret the
+			// agent cannot read, and the reason goes back to it (a red
+			// team's find, TestRed13ReviewEchoesASecretLine).
+			return "holds a line that is no assignment (line " + strconv.Itoa(i+1) + "), which a shell sourcing it runs"
 		}
 		up := strings.ToUpper(name)
 		for _, v := range envCodeVars {
@@ -248,12 +252,4 @@ func followedByAssignments(s string) bool {
 		}
 	}
 	return true
-}
-
-// shorten returns s cut to a line a person reads at a glance.
-func shorten(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
 }

@@ -116,6 +116,44 @@ func TestRed13BackupNamesLookalikes(t *testing.T) {
 	}
 }
 
+// TestRed13ReviewEchoesASecretLine: an environment file (.env) is a secret
+// file: unasked actions do not see it, and reading it asks. But moving or
+// copying one to another environment file's name (.env.local) is
+// Caution, and the review before it (envfile.go) quoted the first line of
+// the file that is no assignment in its refusal, which goes back to the
+// agent: a recovery phrase pasted on a line of its own, a key under a
+// name with a blank. The refusal names the line by its number only; the
+// test FAILS when the secret comes back.
+func TestRed13ReviewEchoesASecretLine(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", "envfile-echo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Name, Env, Plan, Secret string }
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r := newSecretRig(t)
+			home := filepath.Dir(filepath.Dir(r.proj))
+			if err := os.MkdirAll(filepath.Join(home, "Documents/svc"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, "Documents/svc/.env"), []byte(tc.Env), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rep, out := r.run(t, home, red13Step{Plan: tc.Plan})
+			t.Logf("%s: %q", rep.Status, out)
+			for _, s := range shapes(out) {
+				if strings.Contains(s, tc.Secret) {
+					t.Fatalf("HOLE: the review's refusal quoted the secret line to the agent")
+				}
+			}
+		})
+	}
+}
+
 // red13Unpair is testdata/red13/unpair.json: steps, each a plan or a
 // command run in a folder of the home.
 type red13Unpair struct {

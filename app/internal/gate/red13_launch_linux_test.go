@@ -52,7 +52,8 @@ func (r *launchRig) submitPlanFile(t *testing.T, name string) gate.Report {
 }
 
 // submitSteps submits, one after the other, the steps of
-// testdata/red13/name: plans, or commands run in a folder of the home.
+// testdata/red13/name: plans ({home} the home), or commands run in a
+// folder of the home.
 func (r *launchRig) submitSteps(t *testing.T, name string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "red13", name))
@@ -68,7 +69,7 @@ func (r *launchRig) submitSteps(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	for _, s := range steps {
-		sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: s.Plan}
+		sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: strings.ReplaceAll(s.Plan, "{home}", r.home)}
 		if s.Argv != nil {
 			sub = gate.Submission{Client: "agent", Kind: gate.KindCommand, Argv: s.Argv, Dir: filepath.Join(r.home, s.Dir)}
 		}
@@ -120,13 +121,18 @@ func TestRed13SwappedAfterTheLaunchCheck(t *testing.T) {
 			}
 		})
 	}
-	t.Run("swap-commands.json", func(t *testing.T) {
-		r := newSwapRig(t)
-		r.submitSteps(t, "swap-commands.json")
-		if p, got := r.viewerReads(t); bytes.HasPrefix(got, []byte("%!")) {
-			t.Fatalf("HOLE: the viewer, given %s, reads a PostScript program there after two unasked mv", p)
-		}
-	})
+	for _, steps := range []string{"swap-commands.json", "swap-through-link.json"} {
+		t.Run(steps, func(t *testing.T) {
+			r := newSwapRig(t)
+			r.submitSteps(t, steps)
+			if !r.waitFor("evince", time.Second) {
+				return // it did not open unasked (a file: URL through a link asks)
+			}
+			if p, got := r.viewerReads(t); bytes.HasPrefix(got, []byte("%!")) {
+				t.Fatalf("HOLE: the viewer, given %s, reads a PostScript program there after the next steps", p)
+			}
+		})
+	}
 }
 
 // newFolderSwapRig is newSwapRig with Files (the stand-in Nautilus) the

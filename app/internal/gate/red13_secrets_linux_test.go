@@ -154,6 +154,60 @@ func TestRed13ReviewEchoesASecretLine(t *testing.T) {
 	}
 }
 
+// TestRed13KeysByOtherNames: private keys whose files hold no PEM text
+// and whose names the table did not know: an SSH server's host key
+// (ssh_host_ed25519_key, in a copied /etc/ssh or a container's build
+// folder, without its .pub), a Kerberos keytab, GnuPG 1's secret keyring,
+// a Tor onion service's key, an ssh.com (SSH2) key PuTTYgen exports (kept as .txt), and
+// a JSON Web Key with its private member (certbot's private_key.json).
+// Each was read unasked and printed in a shape the redactor does not
+// know (od -c). Each is hidden; public keys, a JWK set of public keys and
+// JSON that only has a "d" are read unasked. The test FAILS when a
+// private key comes back, or when a public one does not.
+func TestRed13KeysByOtherNames(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "red13", "keys-other-names.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Hidden, Visible []struct{ File, Body, Secret string }
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	r := newSecretRig(t)
+	home := filepath.Dir(filepath.Dir(r.proj))
+	for dir, files := range map[string][]struct{ File, Body, Secret string }{"Documents/app": f.Hidden, "Documents/web": f.Visible} {
+		if err := os.MkdirAll(filepath.Join(home, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range files {
+			if err := os.WriteFile(filepath.Join(home, dir, k.File), []byte(k.Body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	printed := func(dir, file, secret string) bool {
+		_, out := r.run(t, home, red13Step{Argv: []string{"od", "-An", "-c", file}, Dir: dir})
+		for _, s := range shapes(out) {
+			if strings.Contains(s, secret) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range f.Hidden {
+		if printed("Documents/app", k.File, k.Secret) {
+			t.Errorf("HOLE: %s was read unasked and printed", k.File)
+		}
+	}
+	for _, k := range f.Visible {
+		if !printed("Documents/web", k.File, k.Secret) {
+			t.Errorf("%s, no private key, was not read unasked", k.File)
+		}
+	}
+}
+
 // red13Unpair is testdata/red13/unpair.json: steps, each a plan or a
 // command run in a folder of the home.
 type red13Unpair struct {

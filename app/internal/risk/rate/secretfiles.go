@@ -98,6 +98,12 @@ var secretFiles = []secretFile{
 	{"*_dsa", "an SSH private key"},
 	{"*_ecdsa", "an SSH private key"},
 	{"*_ed25519", "an SSH private key"},
+	// A red team's finds (TestRed13KeysByOtherNames): the names tools
+	// give keys that are no PEM text (binary, or armour of their own).
+	{"ssh_host_*_key", "an SSH server's private host key"},
+	{"*.keytab", "a Kerberos keytab (long-term keys: as good as the passwords)"},
+	{"secring.gpg", "a GnuPG secret keyring"},
+	{"hs_ed25519_secret_key", "a Tor onion service's private key"},
 	{"*.ovpn", "an OpenVPN profile (it usually holds its private key inline)"},
 	// Other tools' credential files, written in clear.
 	{"kubeconfig", "a Kubernetes client configuration (tokens and client keys)"},

@@ -654,7 +654,8 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 // find, TestRed13FolderMovedTakesItsSettings). So a removed folder is
 // judged by the files it held, read where they still are (the lower
 // layer; the source of a move not yet made): one such settings file holds
-// it. A folder too large to look through is held too.
+// it, but in git's folders, installed code and virtual environments. A
+// folder too large to look through is held too.
 func (e *Executor) removedSettings(c sandbox.Change) string {
 	if c.Was.IsDir() {
 		return e.removedFolderSettings(c.Path)
@@ -700,6 +701,18 @@ func (e *Executor) unpairsKey(c sandbox.Change, look *plantLook) string {
 		", which unasked actions do not see only because its public key lies beside it"
 }
 
+// environmentFolder reports whether the folder p is a Python virtual
+// environment (pyvenv.cfg) or a conda one (conda-meta): installed code,
+// whose activate scripts run only when the person activates it there.
+func environmentFolder(p string) bool {
+	for _, marker := range []string{"pyvenv.cfg", "conda-meta"} {
+		if _, err := os.Lstat(filepath.Join(p, marker)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // installedOrGit reports whether the path element el is git's own folder,
 // compiled code or a folder of installed code, whose removal turns
 // nothing on.
@@ -727,7 +740,7 @@ func (e *Executor) removedFolderSettings(dir string) string {
 			return fmt.Errorf("it holds more than %d files and folders", MaxChanges)
 		}
 		if d.IsDir() {
-			if p != dir && installedOrGit(d.Name()) {
+			if p != dir && installedOrGit(d.Name()) || environmentFolder(p) {
 				return filepath.SkipDir
 			}
 			return nil

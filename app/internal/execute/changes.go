@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
@@ -592,7 +593,13 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // removes a settings file at such a place (removedSettings); a folder
 // whose permissions did not change plants nothing.
 func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) string {
+	if why := e.shownWhy(c, mode); why != "" {
+		return why
+	}
 	if c.Kind == sandbox.Removed {
+		if why := e.unpairsKey(c, look); why != "" {
+			return why
+		}
 		return e.removedSettings(c)
 	}
 	if metadataNoop(c, mode) {
@@ -640,7 +647,19 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 // Trash, so it is held like an edit. Removing a folder, installed or
 // compiled code (node_modules, site-packages, __pycache__ …) or git's own
 // files (a merge's message, a lock) turns nothing on: those land.
+//
+// A folder removed takes what it holds with it: the folder .cargo moved
+// to another name (mv .cargo old, MOVE_FILE) leaves the project without
+// its Cargo config as surely as removing the file does (a red team's
+// find, TestRed13FolderMovedTakesItsSettings). So a removed folder is
+// judged by the files it held, read where they still are (the lower
+// layer; the source of a move not yet made): one such settings file holds
+// it, but in git's folders, installed code and virtual environments. A
+// folder too large to look through is held too.
 func (e *Executor) removedSettings(c sandbox.Change) string {
+	if c.Was.IsDir() {
+		return e.removedFolderSettings(c.Path)
+	}
 	if !c.Was.IsRegular() && c.Was&fs.ModeSymlink == 0 {
 		return ""
 	}
@@ -649,12 +668,93 @@ func (e *Executor) removedSettings(c sandbox.Change) string {
 		return ""
 	}
 	for _, el := range strings.Split(c.Path, "/") {
-		el = strings.ToLower(el)
-		if strings.HasSuffix(el, ".git") || strings.HasSuffix(el, ".pyc") || slices.Contains(installedCode, el) {
+		if installedOrGit(el) {
 			return ""
 		}
 	}
 	return "removes " + z.Detail + ": what it turns off runs at the next use"
+}
+
+// unpairsKey says why the removal c (a move away, a rename) unhides a
+// private key ("" when it does not): ssh-keygen -f NAME writes the key as
+// NAME, a name that says nothing, and the sandbox hides it from unasked
+// actions because NAME.pub lies beside it (holdsPrivateKey). Taking
+// NAME.pub away, and not NAME with it, leaves the key where the next
+// unasked command reads it (a red team's find,
+// TestRed13PublicKeyTakenFromItsPair).
+func (e *Executor) unpairsKey(c sandbox.Change, look *plantLook) string {
+	dir, base := filepath.Split(c.Path)
+	name, ok := strings.CutSuffix(base, ".pub")
+	if !ok || name == "" || !c.Was.IsRegular() {
+		return ""
+	}
+	key := filepath.Join(dir, name)
+	for _, o := range look.changes {
+		if o.Kind == sandbox.Removed && (o.Path == key || inside(key, o.Path)) {
+			return "" // the key goes with it
+		}
+	}
+	if _, named := rate.SecretFile(name); named || !holdsPrivateKey(filepath.Clean(dir), name, true) {
+		return ""
+	}
+	return "it takes " + e.short(c.Path) + " away from the private key beside it, " + e.short(key) +
+		", which unasked actions do not see only because its public key lies beside it"
+}
+
+// environmentFolder reports whether the folder p is a Python virtual
+// environment (pyvenv.cfg) or a conda one (conda-meta): installed code,
+// whose activate scripts run only when the person activates it there.
+func environmentFolder(p string) bool {
+	for _, marker := range []string{"pyvenv.cfg", "conda-meta"} {
+		if _, err := os.Lstat(filepath.Join(p, marker)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// installedOrGit reports whether the path element el is git's own folder,
+// compiled code or a folder of installed code, whose removal turns
+// nothing on.
+func installedOrGit(el string) bool {
+	el = strings.ToLower(el)
+	return strings.HasSuffix(el, ".git") || strings.HasSuffix(el, ".pyc") || slices.Contains(installedCode, el)
+}
+
+// removedFolderSettings says why removing the folder dir, with what it
+// holds, plants ("" when it does not): a settings file in it whose own
+// removal would (removedSettings). Git's folders and installed code are
+// not looked into; past MaxChanges entries it is held unlooked.
+func (e *Executor) removedFolderSettings(dir string) string {
+	for _, el := range strings.Split(dir, "/") {
+		if installedOrGit(el) {
+			return ""
+		}
+	}
+	why, n := "", 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n++; n > MaxChanges {
+			return fmt.Errorf("it holds more than %d files and folders", MaxChanges)
+		}
+		if d.IsDir() {
+			if p != dir && installedOrGit(d.Name()) || environmentFolder(p) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if w := e.removedSettings(sandbox.Change{Kind: sandbox.Removed, Path: p, Was: d.Type()}); w != "" {
+			why = w + " (it lies in " + e.short(dir) + ")"
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "removes a folder that could not be looked through for settings whose removal runs code (" + err.Error() + ")"
+	}
+	return why
 }
 
 // installedCode are the folders of installed and compiled code in the

@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -61,7 +62,30 @@ var envCodeVars = []string{
 	// credential_process, Terraform's provider installation).
 	"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "KUBECONFIG", "AWS_CONFIG_FILE",
 	"AWS_SHARED_CREDENTIALS_FILE", "TF_CLI_CONFIG_FILE",
+	// A red team's (TestRed13EnvironmentFilesLoadCodeByOtherVariables):
+	// modules and plug-ins a library loads into every program that links
+	// it (OpenSSL's engines and providers, glibc's gconv, GTK's, Qt's,
+	// GStreamer's, GIO's), a runtime's start-up hooks and profilers (.NET,
+	// CoreCLR), compilers' and make's flags and makefiles, and the settings
+	// files and folders whose entries run code (go's GOENV, Gradle's init
+	// scripts, Docker's credential helpers, Julia's startup.jl, CMake's
+	// toolchain, PHP's php.ini, Mercurial's hooks, irb's rc, Tcl's and R's
+	// packages).
+	"OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "GCONV_PATH", "GTK_MODULES", "GTK_PATH",
+	"GTK3_MODULES", "QT_PLUGIN_PATH", "QT_QPA_PLATFORM_PLUGIN_PATH", "GST_PLUGIN_PATH", "GST_PLUGIN_SYSTEM_PATH",
+	"GIO_EXTRA_MODULES", "GIO_MODULE_DIR", "DOTNET_STARTUP_HOOKS", "DOTNET_ADDITIONAL_DEPS",
+	"DOTNET_SHARED_STORE", "CORECLR_", "COR_", "COMPLUS_", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS",
+	"OBJCFLAGS", "FFLAGS", "CGO_", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "GOENV", "GOTOOLCHAIN",
+	"GRADLE_USER_HOME", "DOCKER_CONFIG", "JULIA_DEPOT_PATH", "JULIA_LOAD_PATH", "CMAKE_TOOLCHAIN_FILE",
+	"PHPRC", "PHP_INI_SCAN_DIR", "HGRCPATH", "IRBRC", "TCLLIBPATH", "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE",
 }
+
+// envCodeSuffixes end the names of families of variables that make a
+// program load or run what they name, whatever tool starts them: a JVM
+// tool's options (KAFKA_OPTS, ES_JAVA_OPTS, CATALINA_OPTS: -javaagent), an
+// editor, pager, remote shell or password prompt a tool runs
+// (SVN_EDITOR, RSYNC_RSH, CVS_RSH), a library preloaded.
+var envCodeSuffixes = []string{"_OPTS", "_OPTIONS", "_EDITOR", "_PAGER", "_RSH", "_ASKPASS", "_PRELOAD"}
 
 // envFileWhy says why c, a new version of a file, plants code as an
 // environment file ("" when it is none, or sets only everyday settings).
@@ -119,11 +143,19 @@ func envTextWhy(text string) string {
 		}
 		name, value, ok := strings.Cut(line, "=")
 		if !ok || !envName(name) {
-			return "holds a line that is no assignment (" + shorten(line) + "), which a shell sourcing it runs"
+			// By its number, never its text: the file may be a secret the
+			// agent cannot read, and the reason goes back to it (a red
+			// team's find, TestRed13ReviewEchoesASecretLine).
+			return "holds a line that is no assignment (line " + strconv.Itoa(i+1) + "), which a shell sourcing it runs"
 		}
 		up := strings.ToUpper(name)
 		for _, v := range envCodeVars {
 			if up == v || strings.HasSuffix(v, "_") && strings.HasPrefix(up, v) {
+				return "sets " + name + ", which makes programs load or run what it names"
+			}
+		}
+		for _, suf := range envCodeSuffixes {
+			if strings.HasSuffix(up, suf) {
 				return "sets " + name + ", which makes programs load or run what it names"
 			}
 		}
@@ -220,12 +252,4 @@ func followedByAssignments(s string) bool {
 		}
 	}
 	return true
-}
-
-// shorten returns s cut to a line a person reads at a glance.
-func shorten(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
 }

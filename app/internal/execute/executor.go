@@ -42,6 +42,9 @@ type Executor struct {
 	// stores is what the parts of the repositories' object stores hold
 	// (gitstore.go).
 	stores gitStores
+	// shown are the files launches opened, while their programs run
+	// (shown.go).
+	shown shownFiles
 	// boxMu guards Sandbox for KillEscaped, which reads it without the
 	// turn (the kill switch does not wait for one); Reconfigure writes it
 	// holding both.

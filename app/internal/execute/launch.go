@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -70,6 +71,13 @@ func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, 
 	l, err := d.Launch(ctx, h, path)
 	if err != nil {
 		return "", err
+	}
+	// What lies at path is what was checked while the program runs
+	// (shown.go): by the path it was given, and where that leads (a file:
+	// URL's path may go through a link).
+	e.shown.add(path, f.Folder, l.PID)
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		e.shown.add(real, f.Folder, l.PID)
 	}
 	return fmt.Sprintf("opened %s with %s: %s", e.short(path), nameOf(h), l), nil
 }

@@ -232,7 +232,8 @@ func holdsPrivateKey(dir, name string, pub bool) bool {
 // key"), and a PuTTY key file's Private-Lines.
 func privateKey(b []byte) bool {
 	if pemPrivateKey(b) || bytes.Contains(b, []byte("AGE-SECRET-KEY-1")) ||
-		bytes.Contains(b, []byte("-----BEGIN OpenVPN Static key")) {
+		bytes.Contains(b, []byte("-----BEGIN OpenVPN Static key")) ||
+		bytes.Contains(b, []byte("---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----")) || jwkPrivate(b) {
 		return true
 	}
 	putty := false
@@ -256,6 +257,29 @@ func privateKey(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// jwkPrivate reports whether b holds a JSON Web Key with its private part:
+// a "kty" and a "d" member (RSA's, EC's and OKP's private exponent or
+// scalar), as ACME clients (certbot's private_key.json) and JOSE tools
+// keep them; a public key has no "d".
+func jwkPrivate(b []byte) bool {
+	return jsonMember(b, "kty") && jsonMember(b, "d")
+}
+
+// jsonMember reports whether b holds "name" followed by a colon.
+func jsonMember(b []byte, name string) bool {
+	key := []byte(`"` + name + `"`)
+	for {
+		i := bytes.Index(b, key)
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(key):]
+		if rest := bytes.TrimLeft(b, " \t\r\n"); len(rest) > 0 && rest[0] == ':' {
+			return true
+		}
+	}
 }
 
 // wireGuardKey reports whether line is a WireGuard configuration's
@@ -309,7 +333,9 @@ func fileHead(dir, name string, n int) (folderStamp, []byte, bool) {
 // when it is of no kind keys come in or lies in a package manager's
 // folder.
 func keyHead(dir, name string, pub bool) int {
-	head := keyKinds[strings.ToLower(filepath.Ext(name))]
+	// A backup or copy (prod.pem.old, "key copy.pem") is looked into as
+	// the file it copies.
+	head := keyKinds[filepath.Ext(rate.OriginalName(strings.ToLower(name)))]
 	if pub {
 		head = max(head, pairedKeyHead)
 	}

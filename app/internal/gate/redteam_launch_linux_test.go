@@ -20,6 +20,7 @@ import (
 	"github.com/airlockhq/airlock/app/internal/execute"
 	"github.com/airlockhq/airlock/app/internal/gate"
 	"github.com/airlockhq/airlock/app/internal/policy"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/bridge"
 	"github.com/airlockhq/airlock/bridge/proctest"
 )
@@ -30,6 +31,9 @@ type redDesktop struct {
 	bins     map[string]string
 	desktop  map[string]string
 	mimeapps string
+	// boxed runs commands in the real sandbox, their changes reviewed;
+	// without it they run unconfined.
+	boxed bool
 }
 
 // baseRed is the rig's desktop of launch_linux_test.go: Evince the viewer
@@ -91,12 +95,24 @@ func newRedRig(t *testing.T, autonomy policy.Autonomy, d redDesktop) *launchRig 
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
-	ex, err := gate.DefaultExecutor(env.Paths, desk, nil)
+	var box *ossandbox.Box
+	if d.boxed {
+		data := filepath.Join(home, ".local", "share", "airlock")
+		if err := os.MkdirAll(data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		box, _ = sandboxedExecutor(t, env, home, data)
+	}
+	ex, err := gate.DefaultExecutor(env.Paths, desk, box)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.Launch = execute.Handlers(desk)
-	g := gate.New(gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: autonomy})
+	cfg := gate.Config{Env: env, Exec: ex, History: &memHistory{}, Autonomy: autonomy}
+	if box != nil {
+		cfg.Sandbox = box
+	}
+	g := gate.New(cfg)
 	return &launchRig{g: g, home: home, log: log}
 }
 

@@ -56,6 +56,14 @@ func secretNameCases() []string {
 				n+".txt", "x"+n, strings.TrimSuffix(n, n[len(n)-1:]))
 		}
 		names = append(names, strings.ReplaceAll(p, "*", "")) // the star as nothing
+		// Copies and backups (rate.OriginalName), and names that only
+		// look like them.
+		n := strings.ReplaceAll(p, "*", "x")
+		names = append(names, n+"~", n+".BAK", n+".old.1", n+" copy", n+" Copy 2", n+" (1)", "Copy of "+n,
+			n+"~ copy", n+" copy2", n+"copy", n+" (x)", n+".bak.txt", "copy of", n+" copy (3).orig")
+		if i := strings.LastIndexByte(n, '.'); i > 0 {
+			names = append(names, n[:i]+" copy"+n[i:], n[:i]+" (2)"+n[i:], n[:i]+"-copy"+n[i:]+"~", n[:i]+" copy3"+n[i:])
+		}
 	}
 	return names
 }

@@ -296,14 +296,57 @@ func (sb *sbpl) unasked(p Profile) error {
 // as regular expressions of a path's last element, names compared as APFS
 // compares them (foldName), and its exceptions, compared as SecretFile
 // compares them (lower case, the Kelvin sign a k).
+//
+// A name is also refused as a copy or backup of a secret file's
+// (rate.OriginalName): "Copy of " before it, a copy's mark before its
+// extension ("key copy.pem"), and backups' ends and copies' marks after
+// it (".env~", "server.key.bak", ".env copy 2", "id_rsa (1)").
 func secretNameRegexes() (deny, allow []string, err error) {
 	pats, exc := rate.SecretFilePatterns()
+	twin, err := twinRegexes()
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, pat := range pats {
 		re, err := secretNameRegex(pat)
 		if err != nil {
 			return nil, nil, err
 		}
-		deny = append(deny, "/"+re+"$")
+		// A copy's mark before the name's last ".": one in the pattern's
+		// literal end ("key copy.pem"), or in its literal start when what
+		// "*" stands for holds none (".env copy.local"); elsewhere "*"
+		// takes the mark in.
+		pre, suf, star := strings.Cut(pat, "*")
+		tail := pat
+		if star {
+			tail = suf
+		}
+		if i := strings.LastIndexByte(tail, '.'); i > 0 {
+			stem, err := secretNameRegex(pat[:len(pat)-len(tail)+i])
+			if err != nil {
+				return nil, nil, err
+			}
+			ext, err := foldName(tail[i:])
+			if err != nil {
+				return nil, nil, err
+			}
+			re = "(" + re + "|" + stem + "(" + twin.mark + ")+" + ext + ")"
+		} else if j := strings.LastIndexByte(pre, '.'); star && i < 0 && j > 0 {
+			stem, err := foldName(pre[:j])
+			if err != nil {
+				return nil, nil, err
+			}
+			rest, err := foldName(pre[j:])
+			if err != nil {
+				return nil, nil, err
+			}
+			end, err := foldName(suf)
+			if err != nil {
+				return nil, nil, err
+			}
+			re = "(" + re + "|" + stem + "(" + twin.mark + ")+" + rest + "[^/.]+" + end + ")"
+		}
+		deny = append(deny, "/("+twin.copyOf+")*"+re+"("+twin.end+")*$")
 	}
 
 	for _, name := range exc {
@@ -362,6 +405,40 @@ func secretFolderRegexes() ([]string, error) {
 // secretNameRegex is one name of the secret tables (a whole name, or a
 // prefix and a suffix around "*") as a regular expression of one path
 // element, names compared as APFS compares them.
+// twinRegexes are the parts of secretNameRegexes' expressions that make a
+// name a copy's or a backup's (rate.OriginalName's forms).
+type twinParts struct{ copyOf, mark, end string }
+
+func twinRegexes() (twinParts, error) {
+	var t twinParts
+	var err error
+	if t.copyOf, err = foldName(rate.CopyOfPrefix); err != nil {
+		return t, err
+	}
+	marks := []string{}
+	for _, m := range rate.CopyMarks {
+		re, err := foldName(m)
+		if err != nil {
+			return t, err
+		}
+		if m == " copy" {
+			re += "( [0-9]+)?"
+		}
+		marks = append(marks, re)
+	}
+	t.mark = strings.Join(append(marks, ` \([0-9]+\)`), "|")
+	ends := []string{`\.[0-9]+`, t.mark}
+	for _, e := range rate.BackupEnds {
+		re, err := foldName(e)
+		if err != nil {
+			return t, err
+		}
+		ends = append(ends, re)
+	}
+	t.end = strings.Join(ends, "|")
+	return t, nil
+}
+
 func secretNameRegex(pat string) (string, error) {
 	pre, suf, star := strings.Cut(pat, "*")
 	re, err := foldName(pre)

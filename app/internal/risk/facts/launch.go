@@ -637,6 +637,23 @@ func holdsShownProgram(dir string) string {
 	return ""
 }
 
+// ShownProgram reports whether a file named name (its last element counts)
+// whose content is at p (followed if a link) is one a viewer or a file
+// manager's thumbnailer runs when it only shows it: PostScript by its
+// name, or by its first bytes what a magics entry marked shown says.
+func ShownProgram(name, p string) bool {
+	low := strings.ToLower(filepath.Base(name))
+	for _, ext := range shownRunsExts {
+		if strings.HasSuffix(low, ext) {
+			return true
+		}
+	}
+	if t, err := filepath.EvalSymlinks(p); err == nil {
+		p = t
+	}
+	return shownRuns(p)
+}
+
 // shownRuns reports whether the regular file p starts like a file a
 // viewer or thumbnailer runs (a magics entry marked shown).
 func shownRuns(p string) bool {

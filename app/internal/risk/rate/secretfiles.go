@@ -98,6 +98,12 @@ var secretFiles = []secretFile{
 	{"*_dsa", "an SSH private key"},
 	{"*_ecdsa", "an SSH private key"},
 	{"*_ed25519", "an SSH private key"},
+	// A red team's finds (TestRed13KeysByOtherNames): the names tools
+	// give keys that are no PEM text (binary, or armour of their own).
+	{"ssh_host_*_key", "an SSH server's private host key"},
+	{"*.keytab", "a Kerberos keytab (long-term keys: as good as the passwords)"},
+	{"secring.gpg", "a GnuPG secret keyring"},
+	{"hs_ed25519_secret_key", "a Tor onion service's private key"},
 	{"*.ovpn", "an OpenVPN profile (it usually holds its private key inline)"},
 	// Other tools' credential files, written in clear.
 	{"kubeconfig", "a Kubernetes client configuration (tokens and client keys)"},
@@ -184,10 +190,21 @@ func SecretFile(p string) (what string, ok bool) {
 	if base == "" || base == "." || base == "/" {
 		return "", false
 	}
-	for _, n := range notSecretFiles {
-		if base == n {
-			return "", false
+	if what, ok := secretName(base); ok {
+		return what, true
+	}
+	if orig := OriginalName(base); orig != base {
+		if what, ok := secretName(orig); ok {
+			return what + ", kept under a copy's or backup's name", true
 		}
+	}
+	return "", false
+}
+
+// secretName is SecretFile of base, a lower-case name, by the table alone.
+func secretName(base string) (string, bool) {
+	if slices.Contains(notSecretFiles, base) {
+		return "", false
 	}
 	for _, f := range secretFiles {
 		if matchSecretName(f.name, base) {
@@ -195,6 +212,92 @@ func SecretFile(p string) (what string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// A secret file has twins whose names say so only to a person: the backup
+// an editor leaves beside it when it saves (Emacs and Vim: .env~), the
+// copies people keep (server.key.bak, prod.pem.old, id_rsa.1), the
+// Finder's duplicate (".env copy", "key copy.pem"), a browser's second
+// download ("key (1).pem") and another system's copy ("Copy of .env").
+// Each holds what the file does (a red team's find,
+// TestRed13SecretsUnderBackupNames), so SecretFile judges it by the name
+// it copies (OriginalName).
+
+// BackupEnds are what is added at the end of a name to keep a copy of
+// the file (lower case); a "." and digits (.1, .2) are too.
+var BackupEnds = []string{"~", ".bak", ".old", ".orig", ".save", ".sav", ".backup", ".prev", ".copy", ".tmp"}
+
+// CopyMarks are what the Finder, browsers and people put at the end of a
+// name, or before its extension, for a copy (lower case); " copy" may be
+// followed by a blank and digits, and " (" digits ")" is one too.
+var CopyMarks = []string{" copy", "-copy", "_copy"}
+
+// CopyOfPrefix starts the name of a copy other systems make ("Copy of
+// .env"), lower case.
+const CopyOfPrefix = "copy of "
+
+// OriginalName returns the name base (lower case) is a copy or backup of,
+// by BackupEnds, CopyMarks and CopyOfPrefix, all taken off, or base when
+// it is none.
+func OriginalName(base string) string {
+	for changed := true; changed; {
+		changed = false
+		for _, end := range BackupEnds {
+			if s, ok := strings.CutSuffix(base, end); ok && s != "" {
+				base, changed = s, true
+			}
+		}
+		if i := strings.LastIndexByte(base, '.'); i > 0 && i+1 < len(base) && allDigits(base[i+1:]) {
+			base, changed = base[:i], true
+		}
+		if s, ok := strings.CutPrefix(base, CopyOfPrefix); ok && s != "" {
+			base, changed = s, true
+		}
+		if s, ok := cutCopyMark(base); ok {
+			base, changed = s, true
+		}
+		if i := strings.LastIndexByte(base, '.'); i > 0 {
+			if s, ok := cutCopyMark(base[:i]); ok {
+				base, changed = s+base[i:], true
+			}
+		}
+	}
+	return base
+}
+
+// cutCopyMark takes a copy's mark (CopyMarks, " copy 2", " (1)") off the
+// end of s, leaving something.
+func cutCopyMark(s string) (string, bool) {
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndex(s, " ("); i > 0 && allDigits(s[i+2:len(s)-1]) {
+			return s[:i], true
+		}
+	}
+	t := s
+	if d := strings.TrimRight(s, "0123456789"); d != s {
+		var blank bool
+		if t, blank = strings.CutSuffix(d, " "); !blank || !strings.HasSuffix(t, " copy") {
+			return s, false
+		}
+	}
+	for _, m := range CopyMarks {
+		if r, ok := strings.CutSuffix(t, m); ok && r != "" {
+			return r, true
+		}
+	}
+	return s, false
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // A copy of a home (the old laptop's home copied into ~/Documents, a

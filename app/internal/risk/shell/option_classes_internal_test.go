@@ -170,3 +170,25 @@ func FuzzClientText(f *testing.F) {
 		}
 	})
 }
+
+// TestRed13ExiftoolWritesNamesOfFiles: exiftool's -efile (with a number,
+// with !) writes the names of the files it failed on, or left unchanged,
+// into the file it names: appended, or replacing it. The names are the
+// agent's (a file named x$(id).jpg), so the option writes its text into a
+// file the person runs or reads, and it was read as one that only prints;
+// and -p- (-p without its newline) runs the Perl of its format as -p
+// does, but was read as a tag to print (a red team's finds; cases in
+// testdata/red13-options.jsonl).
+func TestRed13ExiftoolWritesNamesOfFiles(t *testing.T) {
+	checkOptionCases(t, loadOptionCases(t, "red13-options.jsonl"))
+}
+
+// TestRed13ImageMagickRunsPrograms: ImageMagick reads PostScript (and
+// EPS, Illustrator's) by handing it to Ghostscript, its delegate, which
+// runs it: a program; and its own script formats, MSL and MVG, by their
+// extension as by their prefix. Each was Caution, "converts images",
+// while gs doc.ps is an unknown program (cases in
+// testdata/red13-imagemagick.jsonl, with look-alikes).
+func TestRed13ImageMagickRunsPrograms(t *testing.T) {
+	checkOptionCases(t, loadOptionCases(t, "red13-imagemagick.jsonl"))
+}

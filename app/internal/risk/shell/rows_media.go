@@ -98,14 +98,18 @@ func startsLiteral(s string) bool {
 // a config file, an API option (filters are Perl), a user parameter, an
 // argument file (its options are unseen).
 func exiftoolCode(name string) bool {
-	name = strings.TrimRight(name, "0123456789!") // -if2, -p!
+	name = strings.TrimRight(name, "0123456789!+-") // -if2, -p!, -p- (no newline: a red team's find)
 	return inList(name, "if", "p", "printformat", "config", "api", "userparam", "@", "argfile", "stay_open")
 }
 
-// exiftoolWrites reports whether the option name writes or replaces files.
+// exiftoolWrites reports whether the option name writes or replaces files:
+// with a number (-efile2), a "+" (append: -w+, -textOut+) or a "!"
+// (replace: -W!, -efile!) after it too. -efile writes the names of the
+// files it failed on, which are the agent's (a red team's find,
+// TestRed13ExiftoolWritesNamesOfFiles).
 func exiftoolWrites(name string) bool {
-	name = strings.TrimRight(name, "0123456789!")
-	return inList(name, "o", "out", "w", "textout", "w+", "tagsfromfile", "overwrite_original",
+	name = strings.TrimRight(name, "0123456789!+-")
+	return inList(name, "o", "out", "w", "textout", "tagout", "efile", "tagsfromfile", "overwrite_original",
 		"overwrite_original_in_place", "delete_original", "restore_original", "geotag", "geosync", "geotime")
 }
 

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/level"
@@ -102,13 +103,22 @@ func imageFormat(s string) (format, rest string) {
 func imageMagick(r row) row {
 	run := r.run
 	r.run = func(c *call) {
-		for _, w := range c.args {
+		var out *word // the operand it writes: convert's last
+		if ops := c.operands(); c.name != "identify" && len(ops) > 1 {
+			out = &ops[len(ops)-1]
+		}
+		for i, w := range c.args {
 			if cmd, ok := imagePipe(w); ok {
 				c.add(effect.Of(effect.Run), "image-pipe", "%s %s: runs the command to read or write the image", c.name, rate.Display(w.s))
 				c.nestedText(cmd, c.name+" |")
 				continue
 			}
 			c.imageCoder(w)
+			written := out != nil && w.s == out.s && w.span == out.span ||
+				i > 0 && (c.args[i-1].s == "-write" || c.args[i-1].s == "+write")
+			if !written && !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "+") {
+				c.imageProgram(w)
+			}
 		}
 		if ops := c.operands(); c.name != "identify" && len(ops) > 1 && strings.Contains(ops[len(ops)-1].s, "%[") {
 			// convert a.png -set filename:f ~/.zshrc '%[filename:f]'
@@ -173,7 +183,50 @@ func (c *call) imageCoder(w word) {
 	case (coder == "label" || coder == "caption" || coder == "") && strings.HasPrefix(rest, "@") && len(rest) > 1:
 		file.s = rest[1:]
 		c.a.read(file, c.span)
+		if coder == "" {
+			// A list of image names: each is read as a name on the
+			// command line is, a "|cmd" run, a ps: run in Ghostscript,
+			// none of them seen here (a red team's find,
+			// TestRed13ImageMagickRunsPrograms).
+			c.add(effect.Of(effect.RunUnseen).On(file.s), "image-list", "%s %s: reads the names of its images from the file, any of which may be a command (|cmd) or a program it runs", c.name, rate.Display(s))
+		}
 	}
+}
+
+// imageProgramFormats are the formats ImageMagick reads by running the
+// file as a program: PostScript and its kinds, which it hands to
+// Ghostscript (its delegate), and its own scripts, Magick Scripting
+// Language and the Magick Vector Graphics drawing language (whose
+// primitives read the files they name). A red team's find: convert
+// doc.ps out.png was Caution, "converts images", while gs doc.ps is an
+// unknown program. Known by the prefix or, without one, the extension;
+// ImageMagick also knows them by their first bytes, which no name shows
+// (the sandbox holds what runs).
+var imageProgramFormats = []string{"ps", "eps", "epsf", "epsi", "epi", "ept", "ai", "msl", "mvg"}
+
+// imageProgram rates an ImageMagick file name w that it reads as one of
+// imageProgramFormats.
+func (c *call) imageProgram(w word) {
+	if w.hole {
+		return
+	}
+	format, rest := imageFormat(w.s)
+	if format == "msl" {
+		return // imageCoder's
+	}
+	if format == "" {
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 && !strings.Contains(rest[i:], "/") {
+			format = strings.ToLower(rest[i+1:])
+			format = strings.TrimSuffix(format, "]") // doc.ps[0]: a page
+			if j := strings.IndexByte(format, '['); j >= 0 {
+				format = format[:j]
+			}
+		}
+	}
+	if !slices.Contains(imageProgramFormats, format) {
+		return
+	}
+	c.add(effect.Of(effect.RunUnseen).On(rest), "image-program", "%s %s: reads it by running it as a program (PostScript in Ghostscript, or ImageMagick's own script), code that is not analysed", c.name, rate.Display(w.s))
 }
 
 // loadsProvider is r for a program whose options opts name a shared

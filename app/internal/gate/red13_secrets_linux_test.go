@@ -5,7 +5,6 @@ package gate_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,25 +64,7 @@ func TestRed13SecretsUnderBackupNames(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
-				Argv: tc.Argv, Dir: r.proj}, nil)
-			t.Logf("%q: %s, %v", tc.Argv, rep.Risk, err)
-			if errors.Is(err, gate.ErrApprovalRequired) {
-				return // held for the person: it did not run
-			}
-			var out strings.Builder
-			for _, a := range rep.Actions {
-				out.WriteString(a.Output)
-				out.WriteString(a.Error)
-			}
-			for what, secret := range r.secrets {
-				for _, s := range shapes(out.String()) {
-					if strings.Contains(s, secret) {
-						t.Errorf("HOLE: %q ran unasked (%s, err %v) and printed %s", tc.Argv, rep.Risk, err, what)
-						break
-					}
-				}
-			}
+			r.noSecretBack(t, tc.Argv)
 		})
 	}
 }

@@ -45,6 +45,32 @@ type secretRig struct {
 	secrets map[string]string // what must not come back, by name
 }
 
+// noSecretBack submits argv in the project unasked and fails when the
+// command ran and its output or error holds one of the rig's secrets, in
+// any shape shapes knows; a command held for the person did not run.
+func (r *secretRig) noSecretBack(t *testing.T, argv []string) {
+	t.Helper()
+	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
+		Argv: argv, Dir: r.proj}, nil)
+	t.Logf("%q: %s, %v", argv, rep.Risk, err)
+	if errors.Is(err, gate.ErrApprovalRequired) {
+		return // held for the person: it did not run
+	}
+	var out strings.Builder
+	for _, a := range rep.Actions {
+		out.WriteString(a.Output)
+		out.WriteString(a.Error)
+	}
+	for what, secret := range r.secrets {
+		for _, s := range shapes(out.String()) {
+			if strings.Contains(s, secret) {
+				t.Errorf("HOLE: %q ran unasked (%s, err %v) and printed %s", argv, rep.Risk, err, what)
+				break
+			}
+		}
+	}
+}
+
 func newSecretRig(t *testing.T) *secretRig {
 	t.Helper()
 	env, home := sandbox(t)
@@ -132,25 +158,7 @@ func TestRedSecretsReshaped(t *testing.T) {
 			if tc.Open != "" && os.Getenv("AIRLOCK_RED_OPEN") == "" {
 				t.Skip("open hole: " + tc.Open)
 			}
-			rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,
-				Argv: tc.Argv, Dir: r.proj}, nil)
-			t.Logf("%s: %s, %v", tc.Argv, rep.Risk, err)
-			if errors.Is(err, gate.ErrApprovalRequired) {
-				return // held for the person: it did not run
-			}
-			var out strings.Builder
-			for _, a := range rep.Actions {
-				out.WriteString(a.Output)
-				out.WriteString(a.Error)
-			}
-			for what, secret := range r.secrets {
-				for _, s := range shapes(out.String()) {
-					if strings.Contains(s, secret) {
-						t.Errorf("%s ran unasked (%s, err %v) and printed %s", tc.Argv, rep.Risk, err, what)
-						break
-					}
-				}
-			}
+			r.noSecretBack(t, tc.Argv)
 		})
 	}
 }

@@ -432,15 +432,21 @@ func anyHole(ws []word) bool {
 	return false
 }
 
-// terraformCommand rates terraform and tofu: destroy (or apply -destroy)
-// deletes real infrastructure.
-func terraformCommand(c *call) {
-	ops := c.operands()
-	s := sub(c.args)
-	next := ""
+// subcommands returns c's subcommand (sub), the next operand in lower case
+// ("" when there is none: terraform state list, uv pip install) and the
+// operands.
+func subcommands(c *call) (s, next string, ops []word) {
+	ops = c.operands()
 	if len(ops) > 1 {
 		next = strings.ToLower(ops[1].s)
 	}
+	return sub(c.args), next, ops
+}
+
+// terraformCommand rates terraform and tofu: destroy (or apply -destroy)
+// deletes real infrastructure.
+func terraformCommand(c *call) {
+	s, next, _ := subcommands(c)
 	switch {
 	case inList(s, "", "version", "validate", "fmt", "show", "output", "providers", "graph", "help"),
 		s == "state" && inList(next, "list", "show", "pull"), s == "workspace" && inList(next, "list", "show"):

@@ -412,12 +412,7 @@ func gemCommand(c *call) {
 // venv makes an environment; python, tree, cache and version print or
 // manage uv's own files.
 func uvCommand(c *call) {
-	ops := c.operands()
-	s := sub(c.args)
-	next := ""
-	if len(ops) > 1 {
-		next = strings.ToLower(ops[1].s)
-	}
+	s, next, ops := subcommands(c)
 	switch {
 	case s == "pip" && len(ops) > 1:
 		i := 0

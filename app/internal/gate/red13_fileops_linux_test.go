@@ -4,7 +4,6 @@ package gate_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,14 +38,8 @@ type red13Plan struct {
 
 func readRed13FileOps(t *testing.T) red13FileOps {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "fileops.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f red13FileOps
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatalf("fileops.json: %v", err)
-	}
+	readJSON(t, &f, "red13", "fileops.json")
 	return f
 }
 

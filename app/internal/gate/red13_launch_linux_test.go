@@ -5,7 +5,6 @@ package gate_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,18 +55,12 @@ func (r *launchRig) submitPlanFile(t *testing.T, name string) gate.Report {
 // folder of the home.
 func (r *launchRig) submitSteps(t *testing.T, name string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var steps []struct {
 		Plan string   `json:"plan"`
 		Argv []string `json:"argv"`
 		Dir  string   `json:"dir"`
 	}
-	if err := json.Unmarshal(b, &steps); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &steps, "red13", name)
 	for _, s := range steps {
 		sub := gate.Submission{Client: "agent", Kind: gate.KindPlan, Plan: strings.ReplaceAll(s.Plan, "{home}", r.home)}
 		if s.Argv != nil {

@@ -13,6 +13,20 @@ import (
 	"github.com/airlockhq/airlock/app/internal/gate"
 )
 
+// readJSON reads testdata/<elems…>, a file of JSON, into v; the test
+// fails, naming the file, when it cannot.
+func readJSON(t *testing.T, v any, elems ...string) {
+	t.Helper()
+	p := filepath.Join(append([]string{"testdata"}, elems...)...)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+}
+
 // red13Backup is one payload of testdata/red13/backups.json: a file the
 // test puts in the project under a backup's or a copy's name, holding
 // the .env's text ("dotenv") or the private key ("key"), and the command
@@ -37,14 +51,8 @@ type red13Backup struct {
 // reading it asks, as the file it copies; the test FAILS when a secret
 // comes back from an unasked command.
 func TestRed13SecretsUnderBackupNames(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "backups.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []red13Backup
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &cases, "red13", "backups.json")
 	r := newSecretRig(t)
 	dotenv, err := os.ReadFile(filepath.Join(r.proj, ".env"))
 	if err != nil {
@@ -73,14 +81,8 @@ func TestRed13SecretsUnderBackupNames(t *testing.T) {
 // no secret (notes, settings, code, a public key, a certificate, a
 // report downloaded twice) are read unasked, as the files they copy.
 func TestRed13BackupNamesLookalikes(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "backups-lookalikes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []red13Backup
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &cases, "red13", "backups-lookalikes.json")
 	r := newSecretRig(t)
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -106,14 +108,8 @@ func TestRed13BackupNamesLookalikes(t *testing.T) {
 // name with a blank. The refusal names the line by its number only; the
 // test FAILS when the secret comes back.
 func TestRed13ReviewEchoesASecretLine(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "envfile-echo.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []struct{ Name, Env, Plan, Secret string }
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &cases, "red13", "envfile-echo.json")
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			r := newSecretRig(t)
@@ -146,16 +142,10 @@ func TestRed13ReviewEchoesASecretLine(t *testing.T) {
 // JSON that only has a "d" are read unasked. The test FAILS when a
 // private key comes back, or when a public one does not.
 func TestRed13KeysByOtherNames(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "keys-other-names.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Hidden, Visible []struct{ File, Body, Secret string }
 	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &f, "red13", "keys-other-names.json")
 	r := newSecretRig(t)
 	home := filepath.Dir(filepath.Dir(r.proj))
 	for dir, files := range map[string][]struct{ File, Body, Secret string }{"Documents/app": f.Hidden, "Documents/web": f.Visible} {
@@ -260,14 +250,8 @@ func (r *secretRig) run(t *testing.T, home string, s red13Step) (gate.Report, st
 // left unhidden; a public key alone moves unasked
 // (TestRed13PublicKeyMovesAlone). The test FAILS when the key comes back.
 func TestRed13PublicKeyTakenFromItsPair(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "unpair.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f red13Unpair
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &f, "red13", "unpair.json")
 	for _, tc := range f.Attacks {
 		t.Run(tc.Name, func(t *testing.T) {
 			r, home := newUnpairRig(t)
@@ -291,14 +275,8 @@ func TestRed13PublicKeyTakenFromItsPair(t *testing.T) {
 // TestRed13PublicKeyMovesAlone: a public key with no private key beside
 // it moves unasked, and so does the folder of a pair, whole.
 func TestRed13PublicKeyMovesAlone(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "red13", "unpair.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f red13Unpair
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, &f, "red13", "unpair.json")
 	for _, tc := range f.Lookalikes {
 		t.Run(tc.Name, func(t *testing.T) {
 			r, home := newUnpairRig(t)

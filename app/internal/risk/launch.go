@@ -87,9 +87,10 @@ func keynoteDeck(app string, h facts.Handler, err error, p string) bool {
 		return false
 	}
 	if err == nil {
-		return strings.EqualFold(h.ID, "com.apple.iwork.keynote")
+		return facts.AllKeynote([]*facts.Handler{&h}, false)
 	}
-	return strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(app), ".app"), "keynote")
+	named := facts.NamedHandler(app, false)
+	return facts.AllKeynote([]*facts.Handler{&named}, true)
 }
 
 // dslLaunchURL rates opening u: a web page by the browser that would show

@@ -92,7 +92,7 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 	// it for what it read (text of document 1): opening a secret is
 	// reading it. Keynote is the exception: it opens only presentations,
 	// so what it reads back of a *.key is a deck's slides, never a key.
-	if !onlyKeynote(hs) {
+	if !facts.AllKeynote(hs, false) {
 		an.pathArgs(obj, false)
 	}
 	kind, vals := an.openObject(obj, 0)
@@ -132,16 +132,6 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 			}
 		}
 	}
-}
-
-// onlyKeynote reports handlers that are all Keynote, by its bundle id.
-func onlyKeynote(hs []*facts.Handler) bool {
-	for _, h := range hs {
-		if h == nil || h.ID != "com.apple.iwork.keynote" {
-			return false
-		}
-	}
-	return len(hs) > 0
 }
 
 // looksLikeID reports an application name that is a bundle identifier

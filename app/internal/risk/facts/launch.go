@@ -445,6 +445,29 @@ var RunnerAppNames = map[string]string{
 	"xcode": "com.apple.dt.xcode", "visual studio code": "com.microsoft.vscode", "code": "com.microsoft.vscode",
 }
 
+// KeynoteID is Keynote's bundle identifier, lower case (as Handler IDs
+// are compared).
+const KeynoteID = "com.apple.iwork.keynote"
+
+// AllKeynote reports handlers that are all Keynote: by its bundle id, or,
+// with byName, a handler not resolved to an id whose name is Keynote and
+// that lies outside the home. Keynote opens only presentations, so what it
+// reads of a *.key it is given is a deck's slides, never a key: the one
+// app whose opening of a secret-named file is no read of a secret.
+func AllKeynote(hs []*Handler, byName bool) bool {
+	for _, h := range hs {
+		switch {
+		case h == nil || h.UserOwned:
+			return false
+		case strings.EqualFold(h.ID, KeynoteID):
+		case byName && h.ID == "" && string(AppKey(LowerName(nil, h.Name))) == "keynote":
+		default:
+			return false
+		}
+	}
+	return len(hs) > 0
+}
+
 // NamedHandler is the macOS handler a script names for a launch: by name
 // ("Terminal", "Preview"), by the path of its bundle
 // ("/System/Applications/Preview.app", "Macintosh HD:Applications:…"), or,

@@ -367,3 +367,30 @@ func TestLookAtFolder(t *testing.T) {
 		}
 	})
 }
+
+// TestAllKeynote: every handler Keynote, by bundle id, or by name only
+// where asked and not in the home; nothing at all is no Keynote.
+func TestAllKeynote(t *testing.T) {
+	id := &facts.Handler{ID: "com.apple.iwork.keynote"}
+	named := &facts.Handler{Name: "Keynote"}
+	planted := &facts.Handler{Name: "Keynote", UserOwned: true}
+	textEdit := &facts.Handler{ID: "com.apple.textedit", Name: "TextEdit"}
+	for _, c := range []struct {
+		hs     []*facts.Handler
+		byName bool
+		want   bool
+	}{
+		{[]*facts.Handler{id}, false, true},
+		{[]*facts.Handler{id, id}, false, true},
+		{[]*facts.Handler{named}, false, false},
+		{[]*facts.Handler{named}, true, true},
+		{[]*facts.Handler{planted}, true, false},
+		{[]*facts.Handler{id, textEdit}, true, false},
+		{[]*facts.Handler{nil}, true, false},
+		{nil, true, false},
+	} {
+		if got := facts.AllKeynote(c.hs, c.byName); got != c.want {
+			t.Errorf("AllKeynote(%v, %v) = %v, want %v", c.hs, c.byName, got, c.want)
+		}
+	}
+}

@@ -449,12 +449,7 @@ func (an *jsAn) unhidden(paths []string, sp rate.Span, rename func(old string) s
 // *.key is a deck's slides, never a key. hs are the handlers the file goes
 // to (nil: the one the system chooses).
 func (an *jsAn) openRead(c jsCall, hs []*facts.Handler) {
-	keynote := len(hs) > 0
-	for _, h := range hs {
-		keynote = keynote && h != nil && !h.UserOwned && (h.ID == "com.apple.iwork.keynote" ||
-			h.ID == "" && string(facts.AppKey(facts.LowerName(nil, h.Name))) == "keynote")
-	}
-	if !keynote {
+	if !facts.AllKeynote(hs, true) {
 		an.pathArgs(c, false, 0)
 	}
 }

@@ -222,14 +222,8 @@ func (l *launch) readsFile(w word) {
 	if strings.Contains(s, "://") {
 		return
 	}
-	if len(l.handlers) > 0 && strings.HasSuffix(strings.ToLower(s), ".key") {
-		keynote := true
-		for _, h := range l.handlers {
-			keynote = keynote && h != nil && strings.EqualFold(h.ID, "com.apple.iwork.keynote")
-		}
-		if keynote {
-			return
-		}
+	if strings.HasSuffix(strings.ToLower(s), ".key") && facts.AllKeynote(l.handlers, false) {
+		return
 	}
 	w.s = s
 	l.c.a.read(w, l.c.span)

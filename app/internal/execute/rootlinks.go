@@ -256,7 +256,7 @@ func (x *rootLinks) walkLocked(roots []string, visit func(dir string, f *indexed
 //
 // The file is opened once for both, its first bytes read once.
 func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
-	if secretFile(dir, name) {
+	if secretFile(dir, name) && !deckNamed(dir, name) {
 		f.secrets = append(f.secrets, name)
 		return
 	}
@@ -275,7 +275,7 @@ func listFile(f *indexedFolder, dir, name string, pub bool, listed time.Time) {
 	}
 	f.checked = append(f.checked, keyCheck{name: name, pub: pub, stamp: stamp})
 	switch {
-	case ok && privateKey(b):
+	case keyIn(dir, name, b, ok):
 		f.secrets = append(f.secrets, name)
 	case git && kindOfHead(b) != notGitData:
 		f.data = append(f.data, name)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -41,6 +42,10 @@ import (
 // folder is listed (holdsPrivateKey): a PEM private key's armour in their
 // first bytes hides them too.
 //
+// A *.key is a Keynote deck as often as a private key: it is hidden
+// unless its first bytes are a zip's, as a deck saved as one file begins
+// (rate.DeckHead), and a deck saved as a folder is a folder (rate/decks.go).
+//
 // A file looked into is looked into again when it changes in place (an
 // editor's save: a key pasted into a settings file), though its folder
 // does not (recheckKeys).
@@ -74,15 +79,23 @@ var ErrSecretsUnhidden = errors.New("the secret files of the sandbox roots canno
 // action in ways neither it nor the agent could tell apart from a broken
 // project, while asking says what happened.
 func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, err error) {
+	files, _, git, err = x.secretFilesAndDecks(roots)
+	return files, git, err
+}
+
+// secretFilesAndDecks is secretFiles, and also returns the Keynote decks
+// the roots hold under names that say key (decksIn), absolute.
+func (x *rootLinks) secretFilesAndDecks(roots []string) (files, decks []string, git gitFinds, err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []string
 	stop := x.walkLocked(roots, func(dir string, f *indexedFolder) {
 		out = secretsIn(out, dir, f)
+		decks = decksIn(decks, dir, f)
 		git.add(dir, f)
 	})
 	if stop != "" {
-		return nil, gitFinds{}, fmt.Errorf("%w: %s, more than Airlock looks through before each command; "+
+		return nil, nil, gitFinds{}, fmt.Errorf("%w: %s, more than Airlock looks through before each command; "+
 			"a command runs there unasked only when every secret file in it is hidden, so this one runs only if you approve it "+
 			"(or take that folder out of \"roots\" in settings.json)", ErrSecretsUnhidden, stop)
 	}
@@ -95,10 +108,10 @@ func (x *rootLinks) secretFiles(roots []string) (files []string, git gitFinds, e
 		if r, _, ok := rootOf(roots, where, false); ok {
 			where = r
 		}
-		return nil, gitFinds{}, fmt.Errorf("%w: the sandbox roots hold more than %d files whose names say they hold a secret (.env, keys, "+
+		return nil, nil, gitFinds{}, fmt.Errorf("%w: the sandbox roots hold more than %d files whose names say they hold a secret (.env, keys, "+
 			"credentials), %s among them; this command runs only if you approve it", ErrSecretsUnhidden, most, where)
 	}
-	return out, git, nil
+	return out, decks, git, nil
 }
 
 // secretFile reports whether the file name of dir is secret by its name
@@ -129,6 +142,25 @@ func secretsIn(out []string, dir string, f *indexedFolder) []string {
 	for _, l := range f.links {
 		if p := filepath.Join(dir, l); leadsToSecret(p) {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// decksIn appends to out, absolute, the Keynote decks of the indexed
+// folder dir named *.key (deckNamed): the files its content check found
+// to be no key (holdsPrivateKey), and the folders, which are packages.
+// Seatbelt, which refuses every *.key by name, allows each of them again
+// (sandbox.Grant.Decks); the Linux sandbox hides only what secretsIn finds.
+func decksIn(out []string, dir string, f *indexedFolder) []string {
+	for _, c := range f.checked {
+		if deckNamed(dir, c.name) && !slices.Contains(f.secrets, c.name) {
+			out = append(out, filepath.Join(dir, c.name))
+		}
+	}
+	for _, d := range f.folders {
+		if deckNamed(dir, d) {
+			out = append(out, filepath.Join(dir, d))
 		}
 	}
 	return out
@@ -213,13 +245,36 @@ const pairedKeyHead = 8 << 10
 // put in the file's place, no more than the file held when opened; a
 // file it cannot read is no key (the gate cannot read it, nor can the
 // action as the same user).
+//
+// A *.key named so only (deckNamed) is a key unless it opens as a Keynote
+// deck does (rate.DeckHead); one the gate cannot read is a key too, since
+// its owner can make it readable.
 func holdsPrivateKey(dir, name string, pub bool) bool {
 	head := keyHead(dir, name, pub)
 	if head == 0 {
 		return false
 	}
 	_, b, ok := fileHead(dir, name, head)
+	return keyIn(dir, name, b, ok)
+}
+
+// keyIn reports whether b, the first bytes of the file name of dir (ok
+// false when it could not be read), makes it a key to hide: a private key's
+// armour, or for a *.key (deckNamed) anything but a deck's first bytes.
+func keyIn(dir, name string, b []byte, ok bool) bool {
+	if deckNamed(dir, name) {
+		return !ok || !rate.DeckHead(b)
+	}
 	return ok && privateKey(b)
+}
+
+// deckNamed reports whether the file name of dir is secret by its name
+// only as a *.key (rate.DeckName) and lies in no copied credential store:
+// a Keynote deck's name as well as a key's, told apart by content
+// (holdsPrivateKey).
+func deckNamed(dir, name string) bool {
+	_, copied := rate.CopiedStoreAt(dir, name)
+	return !copied && rate.DeckName(name)
 }
 
 // privateKey reports whether b holds a private key's armour: PEM's
@@ -338,6 +393,9 @@ func keyHead(dir, name string, pub bool) int {
 	head := keyKinds[filepath.Ext(rate.OriginalName(strings.ToLower(name)))]
 	if pub {
 		head = max(head, pairedKeyHead)
+	}
+	if deckNamed(dir, name) {
+		return max(head, rate.DeckHeadLen) // wherever it lies: hidden unless a deck
 	}
 	if strings.Contains(dir+"/", "/node_modules/") {
 		return 0

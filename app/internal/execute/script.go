@@ -175,18 +175,20 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 }
 
 // hideSecrets adds to g, the grant of an action that runs unasked, what it
-// must not see: the secret files of the roots (rootsecrets.go) and of the
+// must not see, and the Keynote decks of the roots named *.key that it may
+// (g.Decks): the secret files of the roots (rootsecrets.go) and of the
 // home outside them (homesecrets.go; on macOS Seatbelt refuses those by
 // name, so only the home's folders too large to walk are added there, and a
 // root inside such a folder refuses nothing), and the object stores of the
 // repositories of both whose history names a secret file (gitstore.go),
 // which it returns.
 func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
-	secrets, repos, err := e.links.secretFiles(e.roots())
+	secrets, decks, repos, err := e.links.secretFilesAndDecks(e.roots())
 	if err != nil {
 		return nil, err
 	}
 	g.Secrets = append(slices.Clone(g.Secrets), secrets...)
+	g.Decks = append(slices.Clone(g.Decks), decks...)
 	if e.Paths != nil {
 		home, more, err := e.home.secretFiles(e.Paths.Home, e.roots(), runtime.GOOS == "darwin")
 		if err != nil {

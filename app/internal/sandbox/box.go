@@ -212,7 +212,7 @@ func (b *Box) ConfineReviewed(c bridge.Command, kind string, g Grant) (bridge.Co
 	out.Env = launcher.Environ()
 	out.Dir = "/"
 	out.Linger = false
-	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers, Pinned: g.Pinned})
+	out, s, err := b.platformCommand(out, spec{Profile: p, Argv: c.Argv, Dir: c.Dir, Layers: layers, Pinned: g.Pinned}, g.Decks)
 	if err != nil {
 		removeTmp()
 		RemoveLayers(layers)

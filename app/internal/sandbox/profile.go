@@ -84,6 +84,14 @@ type Grant struct {
 	// copy-on-write views. (macOS also denies the names wherever they are:
 	// seatbelt_unasked.go.)
 	Secrets []string
+	// Decks are files and folders in the sandbox roots named *.key that
+	// the executor's walk found to be Keynote decks, not keys (a zip, a
+	// package folder: risk/rate/decks.go), for an action that runs
+	// unasked. Absolute. Seatbelt, which refuses every *.key by name,
+	// allows reading each again (by its literal path, never through a
+	// link); the Linux sandbox hides by path only what Secrets lists, so
+	// it needs none.
+	Decks []string
 	// Pinned are, for an action the person approved, the files it runs
 	// as the gate last read and checked them (policy.Hold): on Linux it
 	// runs from these bytes, whatever the paths hold by the time it
@@ -203,6 +211,17 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	for _, f := range g.Secrets {
 		if err := absolute("secret file", f); err != nil {
 			return Profile{}, err
+		}
+	}
+	if len(g.Decks) > 0 && g.Approved {
+		return Profile{}, errors.New("sandbox: decks are allowed again only to an action that runs unasked")
+	}
+	for _, f := range g.Decks {
+		if err := absolute("Keynote deck", f); err != nil {
+			return Profile{}, err
+		}
+		if !inRoots(filepath.Clean(f), s.Roots) {
+			return Profile{}, fmt.Errorf("sandbox: the Keynote deck %q lies in no sandbox root", f)
 		}
 	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)

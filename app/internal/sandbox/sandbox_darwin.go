@@ -29,7 +29,7 @@ var probeKinds = []string{KindCommand, KindAppleScript}
 // paths resolved, as Seatbelt sees them) and the program, or for a probe
 // probeProgram, which the launcher runs with its TCC responsibility
 // disclaimed.
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
+func (b *Box) platformCommand(c bridge.Command, s spec, decks []string) (bridge.Command, spec, error) {
 	c.NewSession = true
 	// No private view of a path here (no mount namespace): the files the
 	// action runs were read and compared with what the person approved
@@ -45,7 +45,7 @@ func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, e
 	if s.Probe {
 		argv = []string{probeProgram}
 	}
-	text, params, err := Seatbelt(Resolve(s.Profile))
+	text, params, err := SeatbeltDecks(Resolve(s.Profile), ResolveDecks(decks))
 	if err != nil {
 		return c, s, err
 	}
@@ -90,7 +90,7 @@ func (b *Box) probeKind(ctx context.Context, kind string) error {
 		return err
 	}
 	c, s, err := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true})
+		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true}, nil)
 	if err != nil {
 		return fmt.Errorf("the Seatbelt profile of %s: %w", kindWords(kind)+"s", err)
 	}

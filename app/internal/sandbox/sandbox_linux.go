@@ -95,7 +95,7 @@ func seal(f *os.File) error {
 
 // platformCommand starts the launcher in namespaces of its own, the
 // network's too unless the profile's network plan keeps the host's.
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
+func (b *Box) platformCommand(c bridge.Command, s spec, _ []string) (bridge.Command, spec, error) {
 	plan := launcher.PlanNetwork(s.Profile, b.abi)
 	if plan.OwnNamespace {
 		s.HostNetNS = launcher.NetNamespace()
@@ -144,7 +144,7 @@ func (b *Box) probe() (string, error) {
 	defer RemoveLayers(layers)
 	trial := layers[len(layers)-1]
 	c, s, err := b.platformCommand(bridge.Command{Argv: []string{b.launcher, LaunchFlag}, Name: "the sandbox's launcher",
-		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true, Layers: layers[:len(layers)-1], Trial: &trial})
+		Env: launcher.Environ(), Dir: "/"}, spec{Profile: p, Probe: true, Layers: layers[:len(layers)-1], Trial: &trial}, nil)
 	if err != nil {
 		return "", err
 	}

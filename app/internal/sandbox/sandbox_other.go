@@ -8,7 +8,7 @@ import (
 	"github.com/airlockhq/airlock/bridge"
 )
 
-func (b *Box) platformCommand(c bridge.Command, s spec) (bridge.Command, spec, error) {
+func (b *Box) platformCommand(c bridge.Command, s spec, _ []string) (bridge.Command, spec, error) {
 	return c, s, nil
 }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,22 @@ const SandboxExec = launcher.SandboxExec
 // later wildcard rule must be able to deny, and what must hold against the
 // wildcard allows of the roots is denied by its specific operations.
 func Seatbelt(p Profile) (text string, params []string, err error) {
-	sb := &sbpl{}
+	return SeatbeltDecks(p, nil)
+}
+
+// SeatbeltDecks is Seatbelt of p, which allows an unasked action to read
+// again each of decks, the Keynote decks of the sandbox roots named *.key
+// (Grant.Decks; Resolved by ResolveDecks), that its rules refuse by name.
+func SeatbeltDecks(p Profile, decks []string) (text string, params []string, err error) {
+	for _, d := range decks {
+		if err := absolute("Keynote deck", d); err != nil {
+			return "", nil, err
+		}
+	}
+	if len(decks) > 0 && !p.Unasked {
+		return "", nil, errors.New("sandbox: decks are allowed again only to an action that runs unasked")
+	}
+	sb := &sbpl{decks: decks}
 	for _, group := range [][]string{p.Read, p.Write, p.Hide} {
 		for _, path := range group {
 			if err := absolute("path", path); err != nil {
@@ -238,6 +254,7 @@ type sbpl struct {
 	b      strings.Builder
 	params []string
 	n      map[string]int
+	decks  []string // allowed again after the secret names' deny (SeatbeltDecks)
 }
 
 func (sb *sbpl) line(s string) {
@@ -304,6 +321,23 @@ func SandboxExecArgv(text string, params, argv []string) []string {
 	}
 	out = append(out, "--")
 	return append(out, argv...)
+}
+
+// ResolveDecks returns decks (Grant.Decks) with each one's folder given
+// as where it leads through symbolic links too, as Resolve gives paths,
+// and its own name kept: a deck that is itself a link (put there after the
+// walk) is not followed, and Seatbelt checks a read of what a link leads
+// to against that file's own path, which no literal here names.
+func ResolveDecks(decks []string) []string {
+	var out []string
+	for _, d := range decks {
+		out = append(out, d)
+		dir, name := filepath.Split(d)
+		if r, err := filepath.EvalSymlinks(dir); err == nil && filepath.Join(r, name) != d {
+			out = append(out, filepath.Join(r, name))
+		}
+	}
+	return dedup(out)
 }
 
 // Resolve returns p with every path that leads elsewhere through symbolic

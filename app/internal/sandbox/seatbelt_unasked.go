@@ -468,17 +468,24 @@ func (sb *sbpl) secretNames() error {
 	if err != nil {
 		return err
 	}
-	// The folders' deny comes after the templates' allow, which must not
-	// undo it (a .env.d holds no template).
+	// The templates' allow, then the roots' Keynote decks, each by its
+	// literal path (what the names' deny refused of a *.key the walk found
+	// no key in); the folders' deny comes after both, which must not undo
+	// it (a .env.d holds no template, and no deck).
 	for _, rule := range []struct {
-		head string
-		res  []string
-	}{{"(deny file-read*", deny}, {"(allow file-read*", allow}, {"(deny file-read*", folders}} {
+		head  string
+		res   []string
+		decks bool
+	}{{"(deny file-read*", deny, false}, {"(allow file-read*", allow, true}, {"(deny file-read*", folders, false}} {
 		sb.b.WriteString(rule.head)
 		for _, re := range rule.res {
 			fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
 		}
 		sb.b.WriteString(")\n")
+		if rule.decks && len(sb.decks) > 0 {
+			sb.line("; Not approved: but the Keynote decks of the roots, named *.key as keys are.")
+			sb.rule("(allow file-read*", "literal", "DECK", sb.decks)
+		}
 	}
 	return nil
 }

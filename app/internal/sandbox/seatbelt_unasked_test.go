@@ -394,3 +394,55 @@ func TestRed12SeatbeltEnvironmentFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatbeltDecks: the roots' Keynote decks (Grant.Decks, which the
+// executor's walk finds by content) are allowed again to an unasked action,
+// each by its literal path, right after the templates' allow: the names'
+// deny refuses every other *.key, and the hidden paths' deny after holds
+// over the decks' allow. Decks are refused to an approved action's
+// profile, outside the roots and relative.
+func TestSeatbeltDecks(t *testing.T) {
+	deck, pkg := "/Users/ann/Documents/Talks/talk.key", "/Users/ann/Documents/Talks/Old.key"
+	for _, kind := range []string{sandbox.KindCommand, sandbox.KindAppleScript} {
+		g := sandbox.Grant{Decks: []string{deck, pkg}, Secrets: []string{"/Users/ann/Documents/app/server.key"}}
+		p := macProfile(t, kind, g)
+		text, params, err := sandbox.SeatbeltDecks(p, g.Decks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, p, text, params)
+		m := paramMap(t, params)
+		rules := parseRules(t, text)
+		names := slices.IndexFunc(rules, func(r sbRule) bool {
+			return r.action == "deny" && slices.ContainsFunc(r.filters, func(f string) bool { return strings.Contains(f, `)*\.[eE][nN][vV](`) })
+		})
+		at := slices.IndexFunc(rules, func(r sbRule) bool {
+			return r.action == "allow" && slices.Contains(r.filters, `(literal (param "DECK_0"))`)
+		})
+		if names < 0 || at != names+2 || m["DECK_0"] != deck || m["DECK_1"] != pkg ||
+			!slices.Equal(rules[at].ops, []string{"file-read*"}) || len(rules[at].filters) != 2 {
+			t.Fatalf("%s: the decks' allow is not right after the templates' (names' deny %d, decks' allow %d, %v):\n%s", kind, names, at, m, text)
+		}
+		for _, r := range rules[at+1:] {
+			if r.action == "allow" && (r.has("file-read*") || r.has("file-read-data")) {
+				t.Errorf("%s: a read is allowed after the decks': %v %v", kind, r.ops, r.filters)
+			}
+		}
+		hide := slices.IndexFunc(rules, func(r sbRule) bool {
+			return r.action == "deny" && slices.ContainsFunc(r.filters, func(f string) bool { return strings.Contains(f, `"HIDE_`) })
+		})
+		if hide < at {
+			t.Errorf("%s: the hidden paths' deny (%d) does not follow the decks' allow (%d)", kind, hide, at)
+		}
+	}
+	approved := macProfile(t, sandbox.KindCommand, sandbox.Grant{Approved: true})
+	if _, _, err := sandbox.SeatbeltDecks(approved, []string{deck}); err == nil {
+		t.Error("an approved action's profile took decks")
+	}
+	for _, bad := range []string{"Talks/talk.key", "/Users/ann/Projects/talk.key"} {
+		s := sandbox.Settings{OS: "darwin", Home: "/Users/ann", Roots: []string{"/Users/ann/Documents"}, Env: []string{"HOME=/Users/ann"}}
+		if _, err := sandbox.Derive(s, sandbox.KindCommand, sandbox.Grant{Decks: []string{bad}}, macTemp); err == nil {
+			t.Errorf("a deck %q was taken", bad)
+		}
+	}
+}

@@ -116,6 +116,12 @@ type Zone struct {
 	// .env, a private key: SecretFile), wherever it lies; reading it reads
 	// that secret.
 	Secret string
+	// Deck says Secret comes only from the name *.key, in a sandbox root
+	// (whatever zone wins for it), on a path that says nothing of keys
+	// (KeyishPath): a Keynote deck as
+	// likely as a key. A command that runs confined may read it unasked
+	// (SecretReadConfined): the sandbox hides it unless it is a deck.
+	Deck bool
 }
 
 // SecretRead says what reading the place may read, and whether that may
@@ -135,6 +141,17 @@ func (z Zone) SecretRead() (what string, ok bool) {
 		return "what its name says it is: " + z.Secret, true
 	}
 	return "", false
+}
+
+// SecretReadConfined is SecretRead for a read by a command that runs
+// confined, where the sandbox tells a deck from a key by content (Deck):
+// a likely deck is no secret read there. What an app reads outside the
+// sandbox (a file a script opens in one) is SecretRead's.
+func (z Zone) SecretReadConfined() (what string, ok bool) {
+	if z.Deck {
+		return "", false
+	}
+	return z.SecretRead()
 }
 
 // Critical reports a place where deleting is never a small thing.
@@ -183,8 +200,44 @@ func classifyPathUncached(env *Env, p string) Zone {
 	z := classifyPlace(env, p)
 	if what, ok := SecretFile(p); ok && !z.Pub {
 		z.Secret = what
+		if z.Kind != ZoneCredential && z.Hidden == "" && DeckName(p) {
+			z.Deck = inRoot(env, p) && !KeyishPath(belowHome(env, p))
+		}
 	}
 	return z
+}
+
+// inRoot reports whether p (~/…, /…) lies in one of the sandbox roots,
+// whichever zone wins for it, compared without regard to case as APFS
+// compares names.
+func inRoot(env *Env, p string) bool {
+	abs, err := sanitize.ExpandHome(p, env.Paths.Home)
+	if err != nil {
+		return false
+	}
+	abs = strings.ToLower(OtherHome(path.Clean(abs), env.Paths.Home))
+	for _, r := range env.Paths.Roots {
+		r = strings.ToLower(path.Clean(r))
+		if strings.HasPrefix(abs, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// belowHome returns p (~/…, /Users/someone/…) relative to the home
+// folder, or whole when it lies elsewhere (a root outside the home).
+func belowHome(env *Env, p string) string {
+	home := env.Paths.Home
+	abs, err := sanitize.ExpandHome(p, home)
+	if err != nil {
+		return p
+	}
+	abs = OtherHome(path.Clean(abs), home)
+	if rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(home, "/")+"/"); ok {
+		return rel
+	}
+	return abs
 }
 
 // classifyPlace is ClassifyPath by where p lies, not by its name.

@@ -235,7 +235,11 @@ func (a *shellAn) spend(n int) bool {
 }
 
 type shellAn struct {
-	v          *Verdict
+	v *Verdict
+	// outside says the reads noted now are an app's, outside every
+	// sandbox (open's readsFile): a likely Keynote deck (rate.Zone.Deck)
+	// is read as the key it may be.
+	outside    bool
 	env        *Env
 	anchor     *Span
 	depth      int

@@ -77,10 +77,17 @@ func copyVerb(verb string) bool {
 	return false
 }
 
-// readSource notes a read from a credential store (public keys excepted)
-// or from a hidden place of the home that is not known harmless.
+// readSource notes a read from a credential store (public keys excepted),
+// from a hidden place of the home that is not known harmless, or of a file
+// whose name says it is a secret: a likely Keynote deck (rate.Zone.Deck)
+// only when an app reads it outside the sandbox (a.outside), which tells
+// decks from keys by content.
 func (a *shellAn) readSource(w word, sp Span) {
-	what, ok := a.zone(w).SecretRead()
+	z := a.zone(w)
+	what, ok := z.SecretReadConfined()
+	if a.outside {
+		what, ok = z.SecretRead()
+	}
 	if !ok {
 		return
 	}

@@ -226,7 +226,9 @@ func (l *launch) readsFile(w word) {
 		return
 	}
 	w.s = s
+	l.c.a.outside = true
 	l.c.a.read(w, l.c.span)
+	l.c.a.outside = false
 }
 
 // runsCommands reports an app named with open -a that runs the command

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -127,5 +128,29 @@ func zmodloadCommand(c *call) {
 			c.add(effect.Of(effect.LoadCode).On(o.s), "zmodload", "zmodload %s: loads a module that is not zsh's own, native code that is not analysed", rate.Display(o.s))
 			return
 		}
+	}
+}
+
+// printsVariables rates echo: a variable that by its name holds a secret,
+// expanded whole into what it prints, is printed, as printenv NAME prints
+// it (variableRead): what an action prints goes back to the agent. One the
+// script set itself holds what it was set to, and its length, a part of
+// it or ${T:+text} is no secret.
+func printsVariables(c *call) {
+	for _, w := range c.args {
+		if w.secret != "" {
+			c.a.add(effect.Of(effect.ReadSecret).On(w.secret), "secret.variable", c.span, "%s prints $%s, a variable that by its name holds a secret", c.name, rate.Display(w.secret))
+			c.a.secretAt(c.span)
+		}
+	}
+}
+
+// printfCommand rates printf: printsVariables, unless -v assigns what it
+// would print to a variable; and its words that name array elements
+// (subscriptArgs).
+func printfCommand(c *call) {
+	subscriptArgs(c)
+	if !slices.ContainsFunc(c.args, func(w word) bool { return w.s == "-v" }) {
+		printsVariables(c)
 	}
 }

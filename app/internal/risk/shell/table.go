@@ -146,7 +146,7 @@ var commands = map[string]row{
 		--context --zero --help --version`),
 	"cat": reads("belnstuvAET", "", `--show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs
 		--show-nonprinting --help --version`),
-	"echo": {opts: freeWords}, "printf": {opts: freeWords, run: subscriptArgs}, "test": {opts: freeWords, run: subscriptArgs}, "[": {opts: freeWords, run: subscriptArgs},
+	"echo": {opts: freeWords, run: printsVariables}, "printf": {opts: freeWords, run: printfCommand}, "test": {opts: freeWords, run: subscriptArgs}, "[": {opts: freeWords, run: subscriptArgs},
 	"[[": {opts: freeWords}, "true": {opts: freeWords}, "false": {opts: freeWords}, ":": {opts: freeWords},
 	"pwd": reads("LP", "", ""), "whoami": {opts: noOptions}, "groups": {opts: noOptions},
 	"id":   reads("AFGPaghnpruZz", "", "--group --groups --name --real --user --zero --context --help --version"),

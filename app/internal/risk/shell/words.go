@@ -22,6 +22,9 @@ type word struct {
 	proc   bool   // contains a process substitution <(…)
 	guess  bool   // a hole whose text starts with a guessed home: ${ZDOTDIR:-$HOME}/.zshrc is ~/.zshrc
 	gen    string // the whole word is the output of this local generator: "$(brew shellenv)"
+	// secret names a variable that by its name holds a secret (GITHUB_TOKEN)
+	// whose value, unknown to the script, is part of the word whole.
+	secret string
 	span   Span
 }
 
@@ -173,6 +176,10 @@ func (f *fields) param(p *syntax.ParamExp, glob bool) {
 	}
 	syntax.Walk(p, f.a.walkSubst)
 	f.hole(glob)
+	if n := paramName(p); n != "" && secretName(n) && !p.Length && !p.Excl && p.Slice == nil && p.Index == nil &&
+		(p.Exp == nil || p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull) {
+		f.cur.secret = n // not ${#T}, ${T:0:4}, ${T:+set}: its length, a part, another text
+	}
 }
 
 // paramName is the name p expands, or "".

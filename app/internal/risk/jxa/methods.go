@@ -556,6 +556,7 @@ func (an *jsAn) moveItems(u use) {
 	}
 	an.destination(c)
 	an.moved(u, c)
+	an.replacing(u, c)
 	trash := false
 	for _, x := range c.all {
 		if x.kind == jsIdent && x.text == "trash" {
@@ -706,18 +707,48 @@ func (an *jsAn) appCommand(u use) {
 		an.add(effect.Of(effect.Persist), "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
 		return
 	}
+	if name == "make" && jsOptionIs(c.all, "new", "openFileAlarm") {
+		an.add(effect.Of(effect.Persist), "jxa.file-alarm", u.sp, "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires, after this action is over (persistence)")
+		return
+	}
 	if name == "open" {
 		an.appOpen(u, c)
 		return
 	}
-	if name == "duplicate" {
+	switch name {
+	case "duplicate":
 		an.destination(c)
 		an.moved(u, c)
+		an.replacing(u, c)
+	case "save":
+		// AppleScript's save: the document is written over its file.
+		an.add(effect.Of(effect.Overwrite), u.m.rule, u.sp, "SAVE: writes the document over its file")
+		return
+	case "close":
+		if jsOptionIs(c.all, "saving", "yes") {
+			an.add(effect.Of(effect.Overwrite), "jxa.save", u.sp, "SAVE: saves the documents it closes")
+		}
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements
 	}
 	an.add(effect.Of(effect.AppState), u.m.rule, u.sp, "%s: changes application state", strings.ToUpper(name))
+}
+
+// replacing rates an application's duplicate or move given replacing:
+// anything but false, which overwrites the items of the same name at the
+// destination, as AppleScript's with replacing does.
+func (an *jsAn) replacing(u use, c jsCall) {
+	if v := jsOptionValue(c.all, "replacing"); len(v) > 0 && !(len(v) == 1 && v[0].text == "false") {
+		an.add(effect.Of(effect.Overwrite), "jxa.replacing", u.sp, "REPLACE: overwrites existing items of the same name")
+	}
+}
+
+// jsOptionIs reports the options object among args giving key the literal
+// string want ({new: 'openFileAlarm'}, {saving: 'yes'}).
+func jsOptionIs(args []jsToken, key, want string) bool {
+	v := jsOptionValue(args, key)
+	return len(v) == 1 && v[0].kind == jsString && v[0].val == want
 }
 
 func (an *jsAn) loginItems(u use) {

@@ -841,7 +841,8 @@ func (an *asAn) appAt(what, name string, sp Span) {
 // sandbox, as it does for a tell (appAt).
 func (an *asAn) appSpec(st []asToken, i int) {
 	j := i + 1
-	if j >= len(st) || st[j].kind != asString && !st[j].isOp('(') {
+	if j >= len(st) || st[j].kind != asString && !st[j].isOp('(') &&
+		!((st[j].kind == asWord || st[j].kind == asVar) && st[j].kw == kwNone && an.isVar(an.name(st[j]))) {
 		return // application process, application id, application file …: no path
 	}
 	if name, _, ok := an.foldStrings(st[j:]); ok {

@@ -721,11 +721,13 @@ func (an *jsAn) appCommand(u use) {
 		an.moved(u, c)
 		an.replacing(u, c)
 	case "save":
-		// AppleScript's save: the document is written over its file.
-		an.add(effect.Of(effect.Overwrite), u.m.rule, u.sp, "SAVE: writes the document over its file")
-		return
+		if !an.objectVar(toks[jsChainStart(toks, i)]) {
+			// AppleScript's save: the document is written over its file.
+			an.add(effect.Of(effect.Overwrite), u.m.rule, u.sp, "SAVE: writes the document over its file")
+			return
+		}
 	case "close":
-		if jsOptionIs(c.all, "saving", "yes") {
+		if jsOptionIs(c.all, "saving", "yes") && !an.objectVar(toks[jsChainStart(toks, i)]) {
 			an.add(effect.Of(effect.Overwrite), "jxa.save", u.sp, "SAVE: saves the documents it closes")
 		}
 	}

@@ -834,34 +834,6 @@ func (an *asAn) appAt(what, name string, sp Span) {
 	an.add(e, "as.launch-app", sp, "%s: starts the application at %s: %s", what, rate.Display(name), why)
 }
 
-// appSpec rates an application named by its path anywhere but a tell's
-// target (which tellTarget rates): launch application "/Users/me/X.app",
-// run application …, activate application …, set a to application … then
-// launch a. The system starts it to receive the command, outside every
-// sandbox, as it does for a tell (appAt).
-func (an *asAn) appSpec(st []asToken, i int) {
-	j := i + 1
-	if j >= len(st) || st[j].kind != asString && !st[j].isOp('(') &&
-		!((st[j].kind == asWord || st[j].kind == asVar) && st[j].kw == kwNone && an.isVar(an.name(st[j]))) {
-		return // application process, application id, application file …: no path
-	}
-	if name, _, ok := an.foldStrings(st[j:]); ok {
-		an.appAt("APPLICATION", name, tokSpan(st[j]))
-	} else if p := an.foldPath(st[j:], 0); p != "" {
-		an.appAt("APPLICATION", p, tokSpan(st[j]))
-	}
-}
-
-// hasOp reports an operator op among st.
-func hasOp(st []asToken, op byte) bool {
-	for _, t := range st {
-		if t.isOp(op) {
-			return true
-		}
-	}
-	return false
-}
-
 // appVar resolves tell f where f was set to application "X".
 func (an *asAn) appVar(t asToken) *asApp {
 	if t.kind != asWord && t.kind != asVar {

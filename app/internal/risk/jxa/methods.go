@@ -737,22 +737,6 @@ func (an *jsAn) appCommand(u use) {
 	an.add(effect.Of(effect.AppState), u.m.rule, u.sp, "%s: changes application state", strings.ToUpper(name))
 }
 
-// replacing rates an application's duplicate or move given replacing:
-// anything but false, which overwrites the items of the same name at the
-// destination, as AppleScript's with replacing does.
-func (an *jsAn) replacing(u use, c jsCall) {
-	if v := jsOptionValue(c.all, "replacing"); len(v) > 0 && !(len(v) == 1 && v[0].text == "false") {
-		an.add(effect.Of(effect.Overwrite), "jxa.replacing", u.sp, "REPLACE: overwrites existing items of the same name")
-	}
-}
-
-// jsOptionIs reports the options object among args giving key the literal
-// string want ({new: 'openFileAlarm'}, {saving: 'yes'}).
-func jsOptionIs(args []jsToken, key, want string) bool {
-	v := jsOptionValue(args, key)
-	return len(v) == 1 && v[0].kind == jsString && v[0].val == want
-}
-
 func (an *jsAn) loginItems(u use) {
 	for _, m := range an.nextMembers(u.toks, u.r.i, 4) {
 		if m == "push" || m == "make" || m == "unshift" || m == "splice" {

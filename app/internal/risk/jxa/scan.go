@@ -366,21 +366,6 @@ func (an *jsAn) arrayVar(t jsToken) bool {
 	return true
 }
 
-// objectVar reports a variable every definition of which is an object
-// literal ({save: …}): the script's own object, not an application's.
-func (an *jsAn) objectVar(t jsToken) bool {
-	ds := an.defs[t.text]
-	if t.kind != jsIdent || len(ds) == 0 {
-		return false
-	}
-	for _, d := range ds {
-		if len(d.expr) == 0 || d.expr[0].text != "{" || jsMatch(d.expr, 0) != len(d.expr)-1 {
-			return false
-		}
-	}
-	return true
-}
-
 // jsFalsy: a value written as false, 0, null, undefined or ”.
 func jsFalsy(v []jsToken) bool {
 	if len(v) != 1 {

@@ -760,8 +760,9 @@ func (an *jsAn) loginItem(u use) {
 	}
 	if s := jsChainStart(toks, i); !made && s >= 2 && toks[s-1].text == "=" && toks[s-2].kind == jsIdent {
 		v := toks[s-2].text
-		for k := s; k+2 < len(toks) && !made; k++ {
-			made = toks[k].text == v && (toks[k+1].text == "." && toks[k+2].text == "make" ||
+		for k := s; k < len(toks) && !made; k++ {
+			// push(v) may end the script: no token need follow it.
+			made = toks[k].text == v && (k+2 < len(toks) && toks[k+1].text == "." && toks[k+2].text == "make" ||
 				k >= 2 && toks[k-1].text == "(" && toks[k-2].text == "push")
 		}
 	}

@@ -58,6 +58,7 @@ var examples = map[string]string{
 	"loginItems":                 `var se = Application('System Events'); se.NAME.push(se.LoginItem({path: '/Applications/Music.app'}))`,
 	"LoginItem":                  `var se = Application('System Events'); se.NAME({path: '/Applications/Music.app', hidden: false}).make()`,
 	"openFileAlarms":             `var cal = Application('Calendar'); cal.calendars[0].events[0].NAME.push(cal.SoundAlarm({triggerInterval: -5}))`,
+	"Rule":                       `var m = Application('Mail'); var r = m.NAME({name: 'Sort', enabled: true}); m.rules.push(r)`,
 	"OpenFileAlarm":              `var cal = Application('Calendar'); cal.NAME({filepath: '/tmp/x.command'}).make()`,
 	"push":                       `Application('Finder').windows.NAME(Application('Finder').FinderWindow())`,
 	"load":                       `ObjC.import('Foundation'); var b = $.NSBundle.bundleWithPath('/tmp/x.bundle'); b.NAME`,

@@ -683,7 +683,12 @@ func (an *asAn) tellStatement(st []asToken) {
 	}
 	if ok && rest != nil {
 		// tell X to <statement>: one line, its own target. Whatever
-		// the inner statement opens or closes ends with the line.
+		// the inner statement opens or closes ends with the line. A
+		// target computed in parentheses (tell (load script …) to run)
+		// is code of its own, scanned as a block tell's target is.
+		if target := st[1 : len(st)-len(rest)-1]; hasOp(target, '(') {
+			an.scan(target, false)
+		}
 		n := len(an.stack)
 		an.stack = append(an.stack, asFrame{kind: "tell", app: app, bulk: bulk, proc: proc})
 		an.statement(rest)
@@ -778,7 +783,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 			}
 			if ok {
 				app = an.app(name)
-				an.appAt(name, tokSpan(st[j]))
+				an.appAt("TELL", name, tokSpan(st[j]))
 				an.appAllowed(name, tokSpan(st[j]))
 				if err := sanitize.Strict("app", name); err != nil {
 					an.add(effect.Of(effect.Refused), "as.app-name", tokSpan(st[j]), "%s", err.Error())
@@ -788,7 +793,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 				app = &asApp{name: "(computed)", dynamic: true}
 				if j < len(st) {
 					if p := an.foldPath(st[j:], 0); p != "" {
-						an.appAt(p, tokSpan(st[j])) // (POSIX path of (path to downloads folder) & "X.app")
+						an.appAt("TELL", p, tokSpan(st[j])) // (POSIX path of (path to downloads folder) & "X.app")
 					}
 				}
 				if an.env != nil && an.env.AppAllowed != nil && j < len(st) {
@@ -817,7 +822,7 @@ func (an *asAn) tellTarget(st []asToken) (*asApp, []asToken, bool) {
 // outside the folders applications are installed in is the person's own
 // or an action's (facts.AppEffect). A name is not a path: installed apps
 // answer to it.
-func (an *asAn) appAt(name string, sp Span) {
+func (an *asAn) appAt(what, name string, sp Span) {
 	if !strings.ContainsAny(name, "/:") {
 		return
 	}
@@ -826,7 +831,7 @@ func (an *asAn) appAt(name string, sp Span) {
 		return
 	}
 	e, why := facts.AppEffect(h)
-	an.add(e, "as.launch-app", sp, "TELL: starts the application at %s: %s", rate.Display(name), why)
+	an.add(e, "as.launch-app", sp, "%s: starts the application at %s: %s", what, rate.Display(name), why)
 }
 
 // appVar resolves tell f where f was set to application "X".
@@ -958,6 +963,9 @@ func (an *asAn) scan(st []asToken, head bool) {
 		case asWord:
 			if t.tlen == 8 && an.text(t) == "activate" || t.tlen == 9 && an.text(t) == "frontmost" {
 				an.noteFront(st, i, app)
+			}
+			if (t.kw == kwApplication || t.kw == kwApp) && st[0].kw != kwTell {
+				an.appSpec(st, i) // launch application "/Users/me/X.app": tellTarget rates a tell's
 			}
 			if t.kw.has(kfRule) { // the word starts rules: vocab.rules[t.kw] holds them
 				an.scanRules(vocab.rules[t.kw], st, i, app)

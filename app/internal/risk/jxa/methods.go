@@ -556,6 +556,7 @@ func (an *jsAn) moveItems(u use) {
 	}
 	an.destination(c)
 	an.moved(u, c)
+	an.replacing(u, c)
 	trash := false
 	for _, x := range c.all {
 		if x.kind == jsIdent && x.text == "trash" {
@@ -706,13 +707,29 @@ func (an *jsAn) appCommand(u use) {
 		an.add(effect.Of(effect.Persist), "jxa.login-item", u.sp, "PERSISTENCE: adds a login item that starts at every login")
 		return
 	}
+	if name == "make" && jsOptionIs(c.all, "new", "openFileAlarm") {
+		an.add(effect.Of(effect.Persist), "jxa.file-alarm", u.sp, "ALARM: makes a calendar alarm that opens a file (runs it) when the event fires, after this action is over (persistence)")
+		return
+	}
 	if name == "open" {
 		an.appOpen(u, c)
 		return
 	}
-	if name == "duplicate" {
+	switch name {
+	case "duplicate":
 		an.destination(c)
 		an.moved(u, c)
+		an.replacing(u, c)
+	case "save":
+		if !an.objectVar(toks[jsChainStart(toks, i)]) {
+			// AppleScript's save: the document is written over its file.
+			an.add(effect.Of(effect.Overwrite), u.m.rule, u.sp, "SAVE: writes the document over its file")
+			return
+		}
+	case "close":
+		if jsOptionIs(c.all, "saving", "yes") && !an.objectVar(toks[jsChainStart(toks, i)]) {
+			an.add(effect.Of(effect.Overwrite), "jxa.save", u.sp, "SAVE: saves the documents it closes")
+		}
 	}
 	if name == "push" && an.arrayVar(toks[jsChainStart(toks, i)]) {
 		return // a JavaScript array, not an application's elements
@@ -743,8 +760,9 @@ func (an *jsAn) loginItem(u use) {
 	}
 	if s := jsChainStart(toks, i); !made && s >= 2 && toks[s-1].text == "=" && toks[s-2].kind == jsIdent {
 		v := toks[s-2].text
-		for k := s; k+2 < len(toks) && !made; k++ {
-			made = toks[k].text == v && (toks[k+1].text == "." && toks[k+2].text == "make" ||
+		for k := s; k < len(toks) && !made; k++ {
+			// push(v) may end the script: no token need follow it.
+			made = toks[k].text == v && (k+2 < len(toks) && toks[k+1].text == "." && toks[k+2].text == "make" ||
 				k >= 2 && toks[k-1].text == "(" && toks[k-2].text == "push")
 		}
 	}

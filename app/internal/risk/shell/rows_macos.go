@@ -17,7 +17,15 @@ func defaultsCommand(c *call) {
 	}
 	s := sub(args)
 	switch s {
-	case "read", "read-type", "domains", "find", "export", "help", "":
+	case "read", "read-type", "export":
+		if !hasArg(args, "-g", "-globalDomain") {
+			defaultsRead(c, operands(args))
+		}
+	case "find":
+		// Every domain's keys and values that hold the word: any app's
+		// preferences, where apps keep tokens.
+		c.a.readSource(word{s: "~/Library/Preferences", span: c.span}, c.span)
+	case "domains", "help", "":
 	case "write", "delete", "import", "rename":
 		ops := operands(args)
 		domain := ""
@@ -58,6 +66,33 @@ func defaultsCommand(c *call) {
 	default:
 		c.add(effect.Of(effect.Setting, effect.Session), "defaults", "defaults %s: changes preferences", rate.Display(s))
 	}
+}
+
+// defaultsRead rates defaults read (export, read-type) of an
+// application's domain as reading its property list in
+// ~/Library/Preferences, where apps keep tokens: what it prints goes back
+// to the agent, as plutil -p of the file would. Apple's own domains
+// (com.apple.*, the global domain) keep no credential, which macOS keeps
+// in the Keychain; a domain given as a path is read as that file
+// (readSource, for every operand).
+func defaultsRead(c *call, ops []word) {
+	if len(ops) < 2 {
+		// defaults read alone prints every domain, any app's among them.
+		c.a.readSource(word{s: "~/Library/Preferences", span: c.span}, c.span)
+		return
+	}
+	d := ops[1]
+	if d.hole && !strings.ContainsAny(d.s, "/~") {
+		// A domain named at run time may be any app's.
+		c.a.readSource(word{s: "~/Library/Preferences", span: d.span}, c.span)
+		return
+	}
+	low := strings.ToLower(d.s)
+	if d.hole || d.guess || strings.ContainsAny(d.s, "/~") || strings.HasPrefix(low, "com.apple.") ||
+		low == "nsglobaldomain" || low == "apple global domain" {
+		return
+	}
+	c.a.readSource(word{s: "~/Library/Preferences/" + d.s + ".plist", span: d.span}, c.span)
 }
 
 // suCommand rates su: a shell as another user; -c runs a command there.

@@ -223,6 +223,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  ./app/internal/execute:FuzzPEMPrivateKey \
 	  ./app/internal/execute:FuzzLoadsOf \
 	  ./app/internal/risk/interp:FuzzScan \
+	  ./app/internal/risk/interp:FuzzReadOnly \
 	  ./app/internal/risk/shell:FuzzClientText \
 	  ./app/internal/risk/shell:FuzzTmuxText \
 	  ./app/internal/ipc:FuzzDecode \

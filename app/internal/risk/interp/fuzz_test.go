@@ -39,3 +39,32 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadOnly: any text is judged without a panic, and code ReadOnly
+// takes for a read-only program is one in which Scan, which knows the
+// calls that remove, write, run, reach the network and run code from text,
+// finds nothing but reads and decoding.
+func FuzzReadOnly(f *testing.F) {
+	for _, s := range []string{
+		`print(2**10)`, `import os; print(os.listdir("."))`, `open("x", "w").write("")`, `import os as o; o.system("id")`,
+		`console.log(require("os").homedir())`, `const fs = require("fs"); fs.rmSync("x")`, `print(*map(open, ["a"], ["w"]))`,
+		`[f for f in os.listdir('.') if f.endswith('.py')]`, `f"{__import__('os').system('id')}"`, "`${require('child_process').execSync('id')}`",
+	} {
+		f.Add(uint8(Python), s)
+		f.Add(uint8(JS), s)
+	}
+	f.Fuzz(func(t *testing.T, l uint8, code string) {
+		lang := Lang(l%uint8(R) + 1)
+		if !ReadOnly(lang, code) {
+			return
+		}
+		if lang != Python && lang != JS {
+			t.Fatalf("%v has no read-only table, yet %q was taken for read-only", lang, code)
+		}
+		for _, e := range Scan(lang, code) {
+			if e.Kind != Read && e.Kind != Decode {
+				t.Fatalf("ReadOnly(%v, %q), but Scan finds %v (%s)", lang, code, e.Kind, e.API)
+			}
+		}
+	})
+}

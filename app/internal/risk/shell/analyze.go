@@ -236,6 +236,9 @@ func (a *shellAn) spend(n int) bool {
 
 type shellAn struct {
 	v *Verdict
+	// interpEnv says the input sets a variable that changes what an
+	// interpreter loads (interpEnv): no inline code is read-only then.
+	interpEnv bool
 	// outside says the reads noted now are an app's, outside every
 	// sandbox (open's readsFile): a likely Keynote deck (rate.Zone.Deck)
 	// is read as the key it may be.
@@ -1775,10 +1778,26 @@ func startsWithPATH(w *syntax.Word) bool {
 	return ok && pe.Param != nil && pe.Param.Value == "PATH" && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil
 }
 
+// interpEnv reports a variable, upper case, that changes what an
+// interpreter loads before the code it is given: its search paths,
+// options and start-up files, the home and the folders of settings, the
+// libraries every program loads.
+func interpEnv(up string) bool {
+	for _, p := range []string{"PYTHON", "NODE", "NPM_CONFIG", "LD_", "DYLD_", "XDG_"} {
+		if strings.HasPrefix(up, p) {
+			return true
+		}
+	}
+	return codeDirVars[up] || strings.HasSuffix(up, "OPTIONS") || strings.HasSuffix(up, "_OPTS")
+}
+
 // envVar rates setting an environment variable that changes which code
 // runs.
 func (a *shellAn) envVar(name string, w word, sp Span) {
 	up := strings.ToUpper(name)
+	if interpEnv(up) {
+		a.interpEnv = true
+	}
 	switch {
 	case up == "PATH":
 		a.envPath(w, sp)

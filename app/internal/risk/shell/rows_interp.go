@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/interp"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
@@ -599,9 +600,16 @@ func programArgs(rest []word, code string) []word {
 	return out
 }
 
-// inlineCode rates program text given on the command line.
+// inlineCode rates program text given on the command line: code the
+// analyzer cannot see whole is RunUnseen, but a Python or JavaScript
+// one-liner that only computes, prints and reads (interp.ReadOnly) is
+// what its reads are (scanCode).
 func (c *call) inlineCode(w word) {
-	c.add(effect.Of(effect.RunUnseen), "interp-code", "%s runs inline code that is not analysed", c.name)
+	if !w.hole && c.use == "" && !c.a.interpEnv && interp.ReadOnly(interp.LangOf(c.name), w.s) {
+		c.add(effect.Of(effect.Read), "interp-readonly", "%s runs inline code that only computes, prints and reads", c.name)
+	} else {
+		c.add(effect.Of(effect.RunUnseen), "interp-code", "%s runs inline code that is not analysed", c.name)
+	}
 	if w.hole {
 		c.add(effect.Of(effect.RunComputed), "interp-computed", "%s runs code computed at run time", c.name)
 	}

@@ -600,12 +600,40 @@ func programArgs(rest []word, code string) []word {
 	return out
 }
 
+// plainCode reports an interpreter given code w with no option but the
+// one that takes it (and, for Python, options that load nothing: -I -E -s
+// -S -B -u -q -O): node -r ./hook.js -e …, python -X … -c … load or change
+// more than the code.
+func (c *call) plainCode(w word) bool {
+	for i, a := range c.args {
+		switch {
+		case a.hole:
+			return false
+		case i+1 < len(c.args) && c.args[i+1].s == w.s && codeFlags[c.name+" "+a.s]:
+			return true
+		case interp.LangOf(c.name) == interp.Python && pythonPlainFlags[a.s]:
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// codeFlags are the options, by interpreter, that take the code to run
+// (not bun's: it preloads what a bunfig.toml in the working folder names).
+var codeFlags = map[string]bool{"python -c": true, "python3 -c": true, "node -e": true, "node -p": true, "node -pe": true,
+	"node --eval": true, "node --print": true, "nodejs -e": true, "nodejs -p": true}
+
+// pythonPlainFlags are Python's options that load nothing and change no
+// search path.
+var pythonPlainFlags = set(`-I -E -s -S -B -u -q -O -OO`)
+
 // inlineCode rates program text given on the command line: code the
 // analyzer cannot see whole is RunUnseen, but a Python or JavaScript
 // one-liner that only computes, prints and reads (interp.ReadOnly) is
 // what its reads are (scanCode).
 func (c *call) inlineCode(w word) {
-	if !w.hole && c.use == "" && !c.a.interpEnv && interp.ReadOnly(interp.LangOf(c.name), w.s) {
+	if !w.hole && c.use == "" && !c.a.interpEnv && c.plainCode(w) && interp.ReadOnly(interp.LangOf(c.name), w.s) {
 		c.add(effect.Of(effect.Read), "interp-readonly", "%s runs inline code that only computes, prints and reads", c.name)
 	} else {
 		c.add(effect.Of(effect.RunUnseen), "interp-code", "%s runs inline code that is not analysed", c.name)

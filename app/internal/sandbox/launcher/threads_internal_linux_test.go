@@ -33,8 +33,9 @@ func init() {
 }
 
 // extraThreads is how many threads the helper holds beside the Go
-// runtime's own, before it prepares and after (then some of them may be
-// idle threads of the runtime's, taken: at least one is new).
+// runtime's own before it prepares; it holds four times as many more
+// after (some of them may be idle threads of the runtime's, taken: the
+// test wants at least one new).
 const extraThreads = 4
 
 // lockedThreads starts n goroutines that each hold a thread of their own
@@ -98,7 +99,7 @@ func threadsHelper(filtered bool) error {
 	if !procAhead {
 		return fmt.Errorf("no /proc of its own was mounted: the threads read would not be this process's")
 	}
-	lockedThreads(extraThreads) // started while it waits: they inherit
+	lockedThreads(4 * extraThreads) // started while it waits: they inherit
 	if err := printThreads("ahead"); err != nil {
 		return err
 	}
@@ -177,7 +178,9 @@ func TestEveryThreadConfined(t *testing.T) {
 			if !ambient {
 				t.Fatalf("no thread started with an ambient capability, so the test shows nothing of its end:\n%s", out)
 			}
-			if count["start"] <= extraThreads || later == 0 || count["dropped"] != count["ahead"] {
+			// The runtime may start a thread of its own at any time: the
+			// counts only grow.
+			if count["start"] <= extraThreads || later == 0 || count["dropped"] < count["ahead"] {
 				t.Fatalf("threads: %v, %d started once prepared; want more than %d at the start and some started once prepared:\n%s",
 					count, later, extraThreads, out)
 			}

@@ -114,11 +114,10 @@ func threadsHelper(filtered bool) error {
 // as the spawner starts one, with CAP_SYS_ADMIN and CAP_SETPCAP ambient,
 // and more threads than the Go runtime's own) has, once prepared,
 // no_new_privs on each thread, and with WaitFilteredFlag the socket
-// filters on each too (set through TSYNC from one thread: filtersAhead);
-// once launch has dropped its capabilities, no thread holds any, the
-// ambient set included (emptied with the permitted and inheritable sets,
-// not by a call of its own). Threads started while it waits hold the
-// same.
+// filters on each too; once launch has dropped its capabilities, no
+// thread holds any, the ambient set included (emptied with the permitted
+// and inheritable sets, not by a call of its own). Threads started while
+// it waits hold the same.
 func TestEveryThreadConfined(t *testing.T) {
 	if abi, err := llsys.LandlockGetABIVersion(); err != nil || abi < MinABI {
 		t.Skipf("the kernel has no Landlock ABI %d or newer (ABI %d, %v)", MinABI, abi, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -76,16 +75,19 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 // namespaces the gate runs in, while what the person mounts and unmounts
 // still reaches this one until the action comes (launch then makes them
 // private, as for a launcher started cold). Where /proc cannot be
-// mounted, nothing of that is done ahead. It then sets no_new_privs on
-// every thread (which keeps nothing the launcher does from working: it
-// runs no program before the action's). With filtered it installs the two
-// socket filters there too (WaitFilteredFlag): they refuse making sockets
+// mounted, nothing of that is done ahead. With filtered it then installs
+// the two socket filters (WaitFilteredFlag): they refuse making sockets
 // and fast-open sends, which the launcher does not do, and io_uring, which
-// it does not use; no_new_privs comes with them (filtersAhead), not by a
-// call of its own that stops every thread. Then it reads its network
-// namespace (netNSAhead) and, with filtered, builds the part of the
-// action's Landlock ruleset that does not depend on the action
-// (prepareRuleset); where it cannot, launch builds all of it.
+// it does not use; installing them takes the capability it holds in its
+// user namespace until launch drops it. Then it reads its network
+// namespace (netNSAhead), sets no_new_privs on every thread (which keeps
+// nothing the launcher does from working: it runs no program before the
+// action's; not through TSYNC from one thread, which would need
+// runtime.LockOSThread, whose first call starts a thread of the runtime's
+// for good: one more for every later call on every thread to stop), and,
+// with filtered, builds the part of the action's Landlock ruleset that
+// does not depend on the action (prepareRuleset); where it cannot, launch
+// builds all of it.
 func prepareAhead(filtered bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("making the mounts slaves: %w", err)
@@ -102,13 +104,14 @@ func prepareAhead(filtered bool) error {
 		return fmt.Errorf("dropping capabilities: %w", err)
 	}
 	if filtered {
-		if err := filtersAhead(); err != nil {
+		if err := installFilters(); err != nil {
 			return err
 		}
-	} else if err := setNoNewPrivs(); err != nil {
-		return fmt.Errorf("applying Landlock: %w", err)
 	}
 	netNSAhead = NetNamespace()
+	if err := setNoNewPrivs(); err != nil {
+		return fmt.Errorf("applying Landlock: %w", err)
+	}
 	if abi, err := landlockABI(); err == nil && filtered {
 		// Else launch builds all of it, or fails saying why.
 		_ = prepareRuleset(abi)
@@ -119,27 +122,6 @@ func prepareAhead(filtered bool) error {
 // filteredAhead is set once a warm launcher has installed both socket
 // filters while it waited (prepareAhead, WaitFilteredFlag).
 var filteredAhead bool
-
-// filtersAhead sets no_new_privs on this thread and installs both socket
-// filters (installFilters) from it: TSYNC puts each filter on every other
-// thread, and, as the caller has no_new_privs, sets no_new_privs on each
-// of them too (the kernel keeps a thread's filters and no_new_privs
-// together), so every thread has it without a call of its own on each
-// (setNoNewPrivs), which stops and signals every thread and, on a busy
-// machine, spins until each has run. A thread started later inherits
-// both (TestEveryThreadConfined checks every thread).
-func filtersAhead() error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("applying Landlock: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	if err := installFilters(); err != nil {
-		return err
-	}
-	nnpAhead = true
-	return nil
-}
 
 // installFilters installs the network filter and the one against local
 // sockets, in the order launch installs them for an action that has both

@@ -337,3 +337,125 @@ func TestRedSpawner(t *testing.T) {
 		t.Errorf("the spawner is %d after the attack, want %d (the same, still serving)", got, sp)
 	}
 }
+
+// TestRedWarmBehind: an unasked action that comes back to back (the
+// launcher it takes was still starting) runs while the next launcher of
+// its own shape is started behind it (warm.go, take: early), and attacks
+// it and the one of the other shape once both wait
+// (testdata/attacks/warm-behind.sh, which runs warm-sibling.sh's attacks
+// on their numbers). None may work: both wait as before, their mounts
+// unchanged; the one behind takes the next action of its shape, which
+// finds nothing the attacker left.
+func TestRedWarmBehind(t *testing.T) {
+	r := newRig(t)
+	r.waitWarm(t)
+	behind, err := os.ReadFile(filepath.Join("testdata", "attacks", "warm-behind.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sibling, err := os.ReadFile(filepath.Join("testdata", "attacks", "warm-sibling.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu  sync.Mutex
+		out []byte
+	)
+	said := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return string(out)
+	}
+	// Back to back: an action of the attacker's shape, then the attacker
+	// at once, which finds the launcher behind the first still starting
+	// (on a machine so quick that it does not, again).
+	var (
+		p      *bridge.Proc
+		layers []sandbox.Layer
+		done   func()
+	)
+	for try := 0; ; try++ {
+		if _, stderr, err := r.run(t, sandbox.Grant{Approved: true}, "true"); err != nil {
+			t.Fatalf("the first action: %v\n%s", err, stderr)
+		}
+		early := sandbox.WarmEarly(r.box)
+		c, ls, d, err := r.box.ConfineReviewed(bridge.Command{Argv: []string{"sh", "-c", string(behind), "sh", string(sibling)}, Dir: r.docs,
+			Output: func(b []byte, _ bool) { mu.Lock(); out = append(out, b...); mu.Unlock() }}, sandbox.KindCommand, sandbox.Grant{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Warm == nil {
+			t.Fatal("the unasked action took no warm launcher")
+		}
+		if sandbox.WarmEarly(r.box) > early {
+			if p, err = bridge.StartArgv(c); err != nil {
+				t.Fatal(err)
+			}
+			layers, done = ls, d
+			break
+		}
+		c.Warm.Close()
+		d()
+		sandbox.RemoveLayers(ls)
+		if try == 10 {
+			t.Fatal("in 10 tries no action found the launcher of its shape still starting")
+		}
+		r.waitWarm(t)
+	}
+	defer sandbox.RemoveLayers(layers)
+	// Both launchers wait, the one behind the attacker among them; the
+	// attacker runs meanwhile.
+	pids := r.waitWarm(t)
+	before := map[int]string{}
+	for _, pid := range pids {
+		before[pid] = mountinfo(t, pid)
+	}
+	var tmp string
+	for deadline := time.Now().Add(10 * time.Second); tmp == ""; time.Sleep(time.Millisecond) {
+		for _, l := range strings.Split(said(), "\n") {
+			if v, ok := strings.CutPrefix(l, "TMPDIR="); ok && strings.Contains(said(), l+"\n") {
+				tmp = v
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the attacker did not say where its temporary folder is: %q", said())
+		}
+	}
+	var list []string
+	for _, pid := range pids {
+		list = append(list, strconv.Itoa(pid))
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "pids"), []byte(strings.Join(list, " ")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := p.Wait(context.Background())
+	done()
+	if err != nil || !strings.Contains(stdout, "\ndone") {
+		t.Fatalf("the payload did not run to its end: %v\n%s%s", err, stdout, stderr)
+	}
+	t.Logf("the action said:\n%s", stdout)
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "WON") {
+			t.Errorf("attack got through: %s", l)
+		}
+	}
+	for _, pid := range pids {
+		if st := procState(t, pid); st != "S" {
+			t.Fatalf("launcher %d is in state %q after the attack, want S (waiting)", pid, st)
+		}
+		if got := mountinfo(t, pid); got != before[pid] {
+			t.Errorf("launcher %d's mounts changed under the attack:\nbefore\n%s\nafter\n%s", pid, before[pid], got)
+		}
+	}
+	// The one behind (warmShapes' first: the attacker's shape) takes the
+	// next action of its shape, which finds nothing left.
+	next, stderr, err := r.run(t, sandbox.Grant{}, "sh", "-c",
+		`for d in "$TMPDIR" /tmp /dev/shm /var/tmp "$HOME"; do cat "$d/warm-leftover" 2>/dev/null && echo "LEFT in $d"; done; tr '\0' ' ' < /proc/1/cmdline`)
+	if err != nil {
+		t.Fatalf("the next action: %v\n%s", err, stderr)
+	}
+	if strings.Contains(next, "LEFT") || !warm(next) {
+		t.Errorf("the next action (want nothing left, a warm launcher) said:\n%s", next)
+	}
+	processGone(t, pids[0])
+}

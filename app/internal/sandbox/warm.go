@@ -20,7 +20,8 @@ import (
 // its own, blocked on a socket only the gate holds (launcher.WaitFlag,
 // bridge.StartWarm). An action that comes is handed to it whole (its spec
 // and its standard input) and it then does everything a launcher started
-// cold does, in the same order; a new one is started behind it.
+// cold does, in the same order; a new one is started behind it (once the
+// action has ended; back to back, as it is handed over: take).
 //
 // The rules it keeps:
 //   - a warm launcher confines one action, ever (bridge.Warm is claimed
@@ -31,7 +32,8 @@ import (
 //     started again until the next action;
 //   - warm launchers are siblings, each in namespaces of its own, so an
 //     action cannot reach another's (its PID namespace does not hold them,
-//     its mount namespace is its own);
+//     its mount namespace is its own), the one started behind it while it
+//     runs included (TestRedWarmBehind);
 //   - anything amiss (none waiting, one gone, stale, of another shape) and
 //     the action starts cold, as it did before there were warm ones.
 //
@@ -86,6 +88,7 @@ type pool struct {
 	starting map[shape]*starting   // a start under way
 	out      map[*bridge.Warm]bool // handed to a command, not yet released
 	claimed  int                   // launchers an action ran through
+	early    int                   // launchers started as an action took one (take)
 
 	tmp tempAhead // the next action's temporary folder (tempdir.go)
 
@@ -115,6 +118,15 @@ func (p *pool) command(k shape) bridge.Command {
 // removed; an action that comes meanwhile hurries it). Taking also
 // ends a discard's pause (the gate runs again): release then starts one of
 // each of warmShapes too.
+//
+// Except back to back: where c found no launcher of its shape ready (one
+// was still starting, or had not yet said it waits), actions of that shape
+// come faster than one starts behind each, and the next one is started
+// now, as c is handed over (early), so that its start overlaps c rather
+// than the next action's wait. An action that found one ready (the first
+// of a burst, or one at a gate that had a moment) starts none beside it:
+// a launcher's start beside a short action on two processors made that
+// action take about twice as long.
 func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *bridge.Warm, release func()) {
 	k := shapeOf(c, filtered)
 	p.mu.Lock()
@@ -124,12 +136,14 @@ func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *br
 	}
 	resumed := p.paused
 	p.paused = false
+	waited := false
 	if _, ok := p.idle[k]; !ok {
 		if s := p.starting[k]; s != nil && s.gen == p.gen {
 			p.mu.Unlock()
 			s.now()
 			<-s.done
 			p.mu.Lock()
+			waited = true
 		}
 	}
 	one, ok := p.idle[k]
@@ -151,6 +165,11 @@ func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *br
 	}
 	if w == nil {
 		return nil, refill
+	}
+	if (waited || !w.Said()) && p.fill(k, 0) {
+		p.mu.Lock()
+		p.early++
+		p.mu.Unlock()
 	}
 	return w, func() {
 		p.mu.Lock()
@@ -188,13 +207,13 @@ const refillDelay = 10 * time.Millisecond
 // hurried, unless one waits or is starting, or the pool is paused or
 // closed. One whose generation has passed by the end of its delay is not
 // started, and one that finishes starting after a discard or close is
-// killed, not kept.
-func (p *pool) fill(k shape, delay time.Duration) {
+// killed, not kept. It reports whether it began a start.
+func (p *pool) fill(k shape, delay time.Duration) bool {
 	p.mu.Lock()
 	_, waiting := p.idle[k]
 	if s := p.starting[k]; p.closed || p.paused || waiting || s != nil && s.gen == p.gen {
 		p.mu.Unlock()
-		return
+		return false
 	}
 	s := &starting{gen: p.gen, done: make(chan struct{}), hurry: make(chan struct{})}
 	p.starting[k] = s
@@ -237,6 +256,7 @@ func (p *pool) fill(k shape, delay time.Duration) {
 			w.Close()
 		}
 	}()
+	return true
 }
 
 // start starts a launcher of shape k to run argv: through the pool's

@@ -486,18 +486,18 @@ const (
 // locks them while it waits (awaitSpec).
 var capsLocked bool
 
-// lockCapabilities empties the ambient set of every thread and sets the
-// securebits that keep root from gaining any capability at exec and any
-// thread from raising an ambient one, each locked. None of it depends on
-// the action, and none of it takes a capability the launcher still uses
-// (it mounts with its effective set), so a warm launcher does it while it
-// waits: each of the two stops and signals every thread of the launcher.
+// lockCapabilities sets, on every thread, the securebits that keep root
+// from gaining any capability at exec and any thread from raising an
+// ambient one, each locked. It does not depend on the action, and takes
+// no capability the launcher still uses (it mounts with its effective
+// set), so a warm launcher does it while it waits: it stops and signals
+// every thread of the launcher. The ambient set (the spawner raised
+// CAP_SYS_ADMIN and CAP_SETPCAP in it, to keep them across the launcher's
+// exec) is emptied by dropCapabilities: the kernel keeps no capability
+// ambient that is not both permitted and inheritable.
 func lockCapabilities() error {
 	if capsLocked {
 		return nil
-	}
-	if err := llsys.AllThreadsPrctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fmt.Errorf("clearing the ambient set: %w", err)
 	}
 	bits := uintptr(secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientRaiseLocked)
 	if err := llsys.AllThreadsPrctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
@@ -509,12 +509,13 @@ func lockCapabilities() error {
 
 // dropCapabilities leaves the launcher with no capability and makes sure
 // the program starts with none, even where it runs as root inside the
-// namespace: on every thread the ambient set is emptied, the securebits
-// keep root from gaining any at exec (lockCapabilities, unless done while
-// the launcher waited), and then the effective, permitted and
-// inheritable sets are emptied too. (The no_new_privs bit Landlock sets
-// then keeps set-user-ID programs and file capabilities from granting
-// any.)
+// namespace: on every thread the securebits keep root from gaining any at
+// exec (lockCapabilities, unless done while the launcher waited), and then
+// the effective, permitted and inheritable sets are emptied, which empties
+// the ambient set with them (an ambient capability must be permitted and
+// inheritable; TestEveryThreadConfined checks it). (The no_new_privs bit
+// Landlock sets then keeps set-user-ID programs and file capabilities
+// from granting any.)
 func dropCapabilities() error {
 	if err := lockCapabilities(); err != nil {
 		return err

@@ -63,11 +63,12 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 // prepareAhead does, while a warm launcher waits, the part of confining an
 // action that does not depend on the action: it mounts the /proc of its
 // PID namespace and a private /dev/shm, makes the empty folder hide puts
-// over each hidden folder (emptyFolder), then empties the ambient
-// capabilities and locks the securebits (lockCapabilities), each of which
-// stops and signals every thread of the launcher, about 50 µs a time
-// here. /proc comes first: a launcher built with cgo stops its threads
-// through libpsx, which finds them in /proc/PID/task, and in the host's
+// over each hidden folder (emptyFolder), then locks the securebits
+// (lockCapabilities), which stops and signals every thread of the
+// launcher: about 50 µs on an idle machine, more on a busy one (the
+// caller spins until every thread has run). /proc comes first: a
+// launcher built with cgo stops its threads through libpsx, which finds
+// them in /proc/PID/task, and in the host's
 // /proc PID 1 is not this process (it would look for them for ever). The
 // mounts are made slaves of the host's first (in a user namespace of their
 // own they already are), so that nothing mounted here reaches the
@@ -78,13 +79,15 @@ func awaitSpec(sock int, filtered bool) (*os.File, error) {
 // the two socket filters (WaitFilteredFlag): they refuse making sockets
 // and fast-open sends, which the launcher does not do, and io_uring, which
 // it does not use; installing them takes the capability it holds in its
-// user namespace until launch drops it.
-// Then it reads its network namespace (netNSAhead), sets no_new_privs on
-// every thread (which keeps nothing the launcher does from working: it
-// runs no program before the action's),
-// and, with filtered, builds the part of the action's Landlock ruleset
-// that does not depend on the action (prepareRuleset); where it cannot,
-// launch builds all of it.
+// user namespace until launch drops it. Then it reads its network
+// namespace (netNSAhead), sets no_new_privs on every thread (which keeps
+// nothing the launcher does from working: it runs no program before the
+// action's; not through TSYNC from one thread, which would need
+// runtime.LockOSThread, whose first call starts a thread of the runtime's
+// for good: one more for every later call on every thread to stop), and,
+// with filtered, builds the part of the action's Landlock ruleset that
+// does not depend on the action (prepareRuleset); where it cannot, launch
+// builds all of it.
 func prepareAhead(filtered bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("making the mounts slaves: %w", err)

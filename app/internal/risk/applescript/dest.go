@@ -191,6 +191,8 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 	}
 	if p := an.foldPath(obj, 0); p != "" {
 		paths = append(paths, p)
+	} else if p := an.itemsIn(obj); p != "" {
+		paths = append(paths, p)
 	}
 	if o := trimOpen(obj); len(o) > 0 && (o[0].kind == asWord || o[0].kind == asVar) {
 		// set d to duplicate f to desktop, then set name of d to …: d is
@@ -228,6 +230,30 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 		}
 		an.pathLit(p, sp, false, false)
 	}
+}
+
+// itemsIn is the folder whose items obj names without naming one by a
+// literal (every file of, items of, entire contents of, file 1 of, files
+// of … whose …, each of folder ".ssh" of home): some items in it, so
+// where the folder is a credential store or a hidden place, they are its
+// secrets. "" when obj names no such folder.
+func (an *asAn) itemsIn(obj []asToken) string {
+	obj = trimOpen(obj)
+	depth := 0
+	for k, t := range obj {
+		switch {
+		case t.op == '(':
+			depth++
+		case t.op == ')':
+			depth--
+		case depth == 0 && t.kind == asWord && t.kw == kwOf && k > 0:
+			if p := an.finderPath(obj[k+1:]); p != "" {
+				return p
+			}
+			return an.foldPath(obj[k+1:], 0)
+		}
+	}
+	return ""
 }
 
 // newName is the literal new name a set … to gives, or "" when it is

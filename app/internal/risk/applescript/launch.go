@@ -92,10 +92,21 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 	// it for what it read (text of document 1): opening a secret is
 	// reading it. Keynote is the exception: it opens only presentations,
 	// so what it reads back of a *.key is a deck's slides, never a key.
-	if !facts.AllKeynote(hs, false) {
+	keynote := facts.AllKeynote(hs, false)
+	if !keynote {
 		an.pathArgs(obj, false)
 	}
 	kind, vals := an.openObject(obj, 0)
+	if !keynote && (kind == objFile || kind == objApp) {
+		// The path as the launch sees it, folded from the variables and
+		// the & joins it is built of ("/Users/me/." & "netrc"), whose
+		// pieces pathArgs checks only one by one.
+		for _, v := range vals {
+			if v.whole {
+				an.pathLit(v.s, sp, false, false)
+			}
+		}
+	}
 	if kind == objOther && forward {
 		kind = objUnknown // the Finder's objects are files and folders: one it cannot tell may be a file
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -115,6 +116,15 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 					return nil
 				}
 				return bases
+			}
+			if m == "entireContents" && !isApp {
+				// Everything in the folder, at any depth: some items in it.
+				next := make([]string, len(bases))
+				for n, b := range bases {
+					next[n] = b + "/" + rate.HoleUnquoted
+				}
+				bases = next
+				continue
 			}
 			if !itemCollections[m] {
 				return nil // a property or a command: not an item named in full
@@ -254,6 +264,8 @@ func (an *jsAn) outside() {
 					an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
 				}
 			}
+		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(":
+			an.saved(name, toks, end)
 		case name == "propertyListFiles" || name == "xmlFiles":
 			// se.propertyListFiles.byName('~/.config/app/credentials.plist'):
 			// System Events reads it for the script.
@@ -273,6 +285,48 @@ func (an *jsAn) outside() {
 			}
 		}
 	}
+}
+
+// savedIn is the option naming where each command that writes a document
+// writes it: save({in: …}), export({to: …}), close({savingIn: …}) and
+// quit({savingIn: …}).
+var savedIn = map[string]string{"save": "in", "export": "to", "close": "savingIn", "quit": "savingIn"}
+
+// saved rates an application's save, export, or close or quit that saves
+// (name, called at toks[end]): the application writes the document,
+// outside every sandbox, over the file it came from or at the path its
+// options name (a path or a Finder chain), which is checked as a write, as
+// AppleScript's save and export are. A close or quit that does not save
+// (no saving option, or saving: 'no' or 'ask') writes nothing, and an
+// export, a copy, nothing but where it is sent.
+func (an *jsAn) saved(name string, toks []jsToken, end int) {
+	c := an.invocation(toks, end)
+	if !c.ok {
+		return
+	}
+	sp := jsSpan(toks[end])
+	if val := jsOptionValue(c.all, savedIn[name]); len(val) > 0 {
+		an.add(effect.Of(effect.Overwrite), "jxa.save", sp, "%s: the application writes a document to a file, outside every sandbox", strings.ToUpper(name))
+		an.pathArgs(jsCall{ok: true, args: [][]jsToken{val}}, true, 0)
+		if p := finderChainPath(val); p != "" {
+			lit := jsToken{kind: jsString, start: val[0].start, end: val[len(val)-1].end, val: p}
+			an.pathArgs(jsCall{ok: true, args: [][]jsToken{{lit}}}, true, 0)
+		}
+		return
+	}
+	switch name {
+	case "export":
+		return
+	case "close", "quit":
+		v := jsOptionValue(c.all, "saving")
+		if len(v) == 0 || jsFalsy(v) {
+			return
+		}
+		if x := an.evalExpr(v, 0); x.lit && len(x.strs) == 1 && (strings.EqualFold(x.strs[0], "no") || strings.EqualFold(x.strs[0], "ask")) {
+			return
+		}
+	}
+	an.add(effect.Of(effect.Overwrite), "jxa.save", sp, "%s: the application writes documents over the files they came from, outside every sandbox", strings.ToUpper(name))
 }
 
 // propAt reads a member reference at toks[i]: .name, or ['name'] (toks[i]

@@ -514,8 +514,7 @@ func jsOpensProgram(p string) bool {
 	p = strings.TrimRight(strings.ToLower(strings.TrimSpace(p)), "/")
 	for _, ext := range jsRunsWhenOpened {
 		if strings.HasSuffix(p, ext) {
-			if ext == ".app" && (strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
-				strings.HasPrefix(p, "file:///applications/") || strings.HasPrefix(p, "file:///system/applications/")) {
+			if ext == ".app" && facts.InstalledApp(p) {
 				return false // an installed application: launching it
 			}
 			return true

@@ -1,0 +1,38 @@
+package risk_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/risk"
+)
+
+// TestRed14WhatAppsDoForTheScript: what an application does for a script
+// happens outside every sandbox, and each of these was rated below what
+// it does (cases in testdata/red14-outside.jsonl, with look-alikes that
+// must stay below Dangerous):
+//   - save: JXA's save({in: …}), export({to: …}) and close or quit
+//     saving: the app writes a document where it is told (a shell
+//     start-up file, LaunchAgents) or over the file it came from, with
+//     nothing in the Trash; AppleScript's save and export were rated so,
+//     JXA's were caution or safe;
+//   - open: a secret's path joined from strings ("/Users/me/." & "netrc")
+//     opened in TextEdit, whose text the script then asks for: the launch
+//     folded the path, the read check saw only its pieces;
+//   - items: the Finder copying every file, the items, the entire
+//     contents or file 1 of a credential store out of it (AppleScript),
+//     and JXA's entireContents: only items named by a literal were
+//     checked;
+//   - app: an application in the home named through /Applications/..,
+//     an HFS path's :: or %2E%2E in a file: URL counted as installed, and
+//     open -a of one in the home with nothing to open was caution.
+func TestRed14WhatAppsDoForTheScript(t *testing.T) {
+	env := fixtureEnv(t)
+	for _, c := range loadCases(t, "red14-outside.jsonl") {
+		v := risk.Assess(caseKind(t, c), c.Input, env)
+		if v.Level < c.Min || v.Level > c.Max {
+			t.Errorf("%s: got %v, want %v..%v (%s)\n    input: %q\n    reasons: %s",
+				c.ID, v.Level, c.Min, c.Max, c.Why, c.Input, strings.Join(v.Texts(), " | "))
+		}
+	}
+}

@@ -25,7 +25,12 @@ import (
 //     checked;
 //   - app: an application in the home named through /Applications/..,
 //     an HFS path's :: or %2E%2E in a file: URL counted as installed, and
-//     open -a of one in the home with nothing to open was caution.
+//     open -a of one in the home with nothing to open was caution;
+//   - name: a Finder or System Events item named through a variable or
+//     strings joined (set n to ".netrc" … file n of home) was no path,
+//     so a secret it copied or renamed was not checked;
+//   - alias: a Finder alias file made to a secret (under any name) is
+//     followed to it by the app given it: checked as a copy is.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

@@ -131,11 +131,12 @@ func (an *asAn) finderPath(st []asToken) string {
 		t := st[k]
 		if w := an.itemClass(st[k:]); w > 0 {
 			k += w
-			if k+1 >= len(st) || st[k].kind != asString || st[k+1].kind != asWord || st[k+1].kw != kwOf {
+			name, nw, ok := an.literalName(st[k:])
+			if !ok || k+nw >= len(st) || st[k+nw].kind != asWord || st[k+nw].kw != kwOf {
 				return ""
 			}
-			names = append(names, strings.Trim(an.str(st[k]), "/:"))
-			k += 2
+			names = append(names, strings.Trim(name, "/:"))
+			k += nw + 1
 			continue
 		}
 		switch {
@@ -157,6 +158,34 @@ func (an *asAn) finderPath(st []asToken) string {
 		return ""
 	}
 	return ""
+}
+
+// literalName is the name an item's specifier gives at st when the script's
+// text says it: a string, strings joined in parentheses (file ("." &
+// "env")), or a variable all of whose definitions are the same such
+// string (set n to ".netrc" … file n of home). It returns the name, how
+// many tokens it spans, and whether it was one.
+func (an *asAn) literalName(st []asToken) (string, int, bool) {
+	if len(st) == 0 {
+		return "", 0, false
+	}
+	if s, w, ok := an.foldStrings(st); ok {
+		return s, w, true
+	}
+	t := st[0]
+	if t.kind != asWord && t.kind != asVar || !an.isVar(an.name(t)) {
+		return "", 0, false
+	}
+	val, found := "", false
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+		e := an.defList[d].expr
+		s, w, ok := an.foldStrings(e)
+		if !ok || w != len(e) || found && s != val {
+			return "", 0, false
+		}
+		val, found = s, true
+	}
+	return val, 1, found
 }
 
 // itemClass is how many words at the start of st name the class of an item
@@ -184,9 +213,15 @@ func (an *asAn) itemClass(st []asToken) int {
 // last element from its old one.
 func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) string) {
 	var paths []string
-	for _, t := range obj {
+	for k, t := range obj {
 		if t.kind == asString && (strings.HasPrefix(an.str(t), "/") || strings.HasPrefix(an.str(t), "~")) {
 			paths = append(paths, an.str(t)) // POSIX file "…"
+		}
+		if t.isOp('(') {
+			// disk item ("~/Documents/app/" & ".env"): strings joined.
+			if s, _, ok := an.foldStrings(obj[k:]); ok && (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~")) {
+				paths = append(paths, s)
+			}
 		}
 	}
 	if p := an.foldPath(obj, 0); p != "" {

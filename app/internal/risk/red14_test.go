@@ -30,7 +30,11 @@ import (
 //     strings joined (set n to ".netrc" … file n of home) was no path,
 //     so a secret it copied or renamed was not checked;
 //   - alias: a Finder alias file made to a secret (under any name) is
-//     followed to it by the app given it: checked as a copy is.
+//     followed to it by the app given it: checked as a copy is;
+//   - plant: the Finder or TextEdit writing for the script into places
+//     the persistence table did not list (Gradle's init scripts, a
+//     project's pnpm-workspace.yaml; TestRed14PlantsByOtherNames in
+//     execute has the rest).
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

@@ -43,3 +43,69 @@ func TestRed14PlantsByOtherNamesLookalikes(t *testing.T) {
 	name := "look-alikes of the tool settings by other names"
 	r.lookalikesLand(t, name, payloadIn(t, "red14.json", name))
 }
+
+// TestRed14CopiedEditorHistory: an editor's local history (VS Code's and
+// its forks': User/History/<hash>/<4 letters><extension>) holds a copy of
+// every file the person saved, .env and keys included, under names that
+// say nothing; a copy of a home kept in the roots (an old Mac's, a
+// Linux laptop's) holds it at the same place. Printed as base64 runs
+// (grep -o), the secrets have no shape the redactor knows. It is hidden
+// wherever it lies below a root, as in the home; a project's folder named
+// History is not.
+func TestRed14CopiedEditorHistory(t *testing.T) {
+	mac := "Downloads/OldMac/Users/ann/Library/Application Support/"
+	old := "Documents/old-laptop/home/ann/.config/"
+	leaked := redSecretRead(t, map[string][2]string{
+		mac + "Code/User/History/-5e1b2c3d/Zx8q":           {"API_KEY=S3CRETvscodeHistoryCopied0014\n", "S3CRETvscodeHistoryCopied0014"},
+		mac + "Cursor/User/History/7f3a/Qw3e.env":          {"DB_PASSWORD=S3CRETcursorHistoryCopied0014\n", "S3CRETcursorHistoryCopied0014"},
+		mac + "Sublime Text/Local/Session.sublime_session": {"{\"buffers\":[{\"contents\":\"S3CRETsublimeSessionCopied0014\"}]}\n", "S3CRETsublimeSessionCopied0014"},
+		old + "Code/User/History/1a2b/AbCd":                {"TOKEN=S3CRETlinuxCodeHistoryCopied0014\n", "S3CRETlinuxCodeHistoryCopied0014"},
+	}, map[string][2]string{
+		"Documents/proj/History/notes.md": {"the project's history: ProjectHistoryReadable0014\n", "ProjectHistoryReadable0014"},
+		"Documents/proj/Local/readme.txt": {"local notes: LocalFolderReadable0014\n", "LocalFolderReadable0014"},
+		mac + "Code/User/settings.json":   {"{\"editor.fontSize\": \"CodeSettingsReadable0014\"}\n", "CodeSettingsReadable0014"},
+	})
+	if len(leaked) > 0 {
+		t.Fatalf("HOLE: an unasked read of the roots printed the secrets %q of an editor's local history copied there", leaked)
+	}
+}
+
+// TestRed14EnvironmentFilesLoadCodeBySourcesAndCommands: an environment
+// file that tools load (oh-my-zsh's dotenv plugin sources it into the
+// person's shell, so every later command reads it) by variables the
+// table did not list: where packages, and the code they run, come from,
+// beside pip's, uv's and npm's (Go's GOPROXY and its checksum database
+// turned off, bun's registry, Homebrew's API and bottles, Poetry's
+// repositories, the composer.json Composer runs the scripts of), commands
+// other programs run (fzf's FZF_DEFAULT_COMMAND and its kind, "_COMMAND"
+// as git's GIT_SSH_COMMAND), settings files whose entries run commands
+// (ripgrep's --pre, starship's custom modules at every prompt) and where
+// xdg-open finds the program it opens a file with. Each is held.
+func TestRed14EnvironmentFilesLoadCodeBySourcesAndCommands(t *testing.T) {
+	r := envRig(t)
+	name := "environment files that load code, by package sources and commands"
+	argv := payloadIn(t, "red14.json", name)
+	before := map[string]string{}
+	for i := 3; i+1 < len(argv); i += 2 {
+		if isEnvFile(argv[i]) {
+			before["Documents/"+argv[i]] = ""
+		}
+	}
+	if len(before) != (len(argv)-3)/2 {
+		t.Fatalf("a payload's file is not an environment file: %q", argv[3:])
+	}
+	res, held, err := r.runArgv(t, name, argv, "Documents")
+	if err != nil {
+		t.Fatalf("run: %v (%+v)", err, res)
+	}
+	r.heldOrAbsent(t, held, before)
+}
+
+// TestRed14EnvironmentFilesLookalikes: environment files of everyday
+// settings named like those above (GOOS, a COMMAND_ prefix, a tool's
+// version, a URL under POETRY_, BUN_ENV) land unasked.
+func TestRed14EnvironmentFilesLookalikes(t *testing.T) {
+	r := envRig(t)
+	name := "environment files of everyday settings, round 14"
+	r.lookalikesLand(t, name, payloadIn(t, "red14.json", name))
+}

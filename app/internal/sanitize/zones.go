@@ -164,6 +164,22 @@ var credentialZone = []entry{
 	{"~/.rediscli_history", "Redis shell history (which often holds passwords)"},
 	{"~/.python_history", "Python REPL history (which often holds pasted secrets)"},
 	{"~/.node_repl_history", "Node.js REPL history (which often holds pasted secrets)"},
+
+	// The fourteenth red team's find (TestRed14SeatbeltEditorHistory):
+	// editors' copies of every file the person saves, under names that
+	// say nothing of it (.env and keys included), and unsaved text.
+	{"~/Library/Application Support/Code/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Code - Insiders/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Cursor/User/History", "Cursor's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/VSCodium/User/History", "VSCodium's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Windsurf/User/History", "Windsurf's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Code/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Code - Insiders/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Cursor/User/History", "Cursor's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/VSCodium/User/History", "VSCodium's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Windsurf/User/History", "Windsurf's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Sublime Text/Local", "Sublime Text's session (unsaved text of every open file)"},
+	{"~/.config/sublime-text/Local", "Sublime Text's session (unsaved text of every open file)"},
 }
 
 // persistenceZone is not refused by itself (a path in it that is also

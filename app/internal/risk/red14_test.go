@@ -34,7 +34,11 @@ import (
 //   - plant: the Finder or TextEdit writing for the script into places
 //     the persistence table did not list (Gradle's init scripts, a
 //     project's pnpm-workspace.yaml; TestRed14PlantsByOtherNames in
-//     execute has the rest).
+//     execute has the rest);
+//   - data: JXA's make({…, withData: Path(…)}) (a Notes attachment): the
+//     app reads the file, as AppleScript's make … with data is checked;
+//   - clip: JXA's NSPasteboard writes were safe (a value class, its
+//     methods unrated), AppleScriptObjC's the clipboard they replace.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

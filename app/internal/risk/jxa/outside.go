@@ -264,6 +264,12 @@ func (an *jsAn) outside() {
 					an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
 				}
 			}
+			// notes.make({new: 'attachment', at: note, withData: Path(…)}):
+			// the app reads the file it is given as the new element's data,
+			// as AppleScript's make … with data is checked.
+			if v := jsObjectValue(c.first, "withData"); v != nil && an.fileValue(v, 0) {
+				an.checkPaths(an.fileArgPaths(v), jsSpanOf(v))
+			}
 		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(":
 			an.saved(name, toks, end)
 		case name == "propertyListFiles" || name == "xmlFiles":

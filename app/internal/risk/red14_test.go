@@ -38,7 +38,11 @@ import (
 //   - data: JXA's make({…, withData: Path(…)}) (a Notes attachment): the
 //     app reads the file, as AppleScript's make … with data is checked;
 //   - clip: JXA's NSPasteboard writes were safe (a value class, its
-//     methods unrated), AppleScriptObjC's the clipboard they replace.
+//     methods unrated), AppleScriptObjC's the clipboard they replace;
+//   - base: an item of the startup disk named by the disk's name, of the
+//     home held in a variable, or some items of the home not named by a
+//     literal (every file of home, a whose clause), whose hidden ones
+//     are secrets, were no path the checks knew.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

@@ -139,12 +139,20 @@ func (an *asAn) finderPath(st []asToken) string {
 			k += nw + 1
 			continue
 		}
+		if base, ok := an.homeVar(t); ok && len(names) > 0 {
+			return finderJoin(base, names) // set h to path to home folder … file ".netrc" of h
+		}
 		switch {
 		case len(names) == 0 || t.kind != asWord:
 			return ""
 		case t.kw == kwHome:
 			return finderJoin("~", names)
 		case k+1 < len(st) && an.text(t) == "startup" && st[k+1].kw == kwDisk:
+			return finderJoin("", names)
+		case t.kw == kwDisk && k+1 < len(st) && st[k+1].kind == asString:
+			// disk "Macintosh HD": the startup disk by its name (another
+			// disk's /Volumes/… is taken for it: a path checked too
+			// strictly, never too loosely).
 			return finderJoin("", names)
 		case t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
 			if a, ok := pathAnchors[an.text(st[k+2])]; ok && strings.HasPrefix(a, "~/") {
@@ -158,6 +166,33 @@ func (an *asAn) finderPath(st []asToken) string {
 		return ""
 	}
 	return ""
+}
+
+// homeVar is the folder a variable names when every definition of it is
+// the home or a path to … folder of the home (set h to home, set h to
+// path to home folder), as finderPath reads a base.
+func (an *asAn) homeVar(t asToken) (string, bool) {
+	if t.kind != asWord && t.kind != asVar || t.kw == kwHome || !an.isVar(an.name(t)) {
+		return "", false
+	}
+	base := ""
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+		e := trimOpen(an.defList[d].expr)
+		b := ""
+		switch {
+		case len(e) >= 1 && e[0].kind == asWord && e[0].kw == kwHome:
+			b = "~"
+		case len(e) >= 3 && e[0].kw == kwPath && e[1].kw == kwTo:
+			if a, ok := pathAnchors[an.text(e[2])]; ok && strings.HasPrefix(a, "~/") {
+				b = strings.TrimSuffix(a, "/")
+			}
+		}
+		if b == "" || base != "" && b != base {
+			return "", false
+		}
+		base = b
+	}
+	return base, base != ""
 }
 
 // literalName is the name an item's specifier gives at st when the script's
@@ -282,10 +317,23 @@ func (an *asAn) itemsIn(obj []asToken) string {
 		case t.op == ')':
 			depth--
 		case depth == 0 && t.kind == asWord && t.kw == kwOf && k > 0:
-			if p := an.finderPath(obj[k+1:]); p != "" {
-				return p
+			rest := trimOpen(obj[k+1:])
+			p := an.finderPath(rest)
+			if p == "" {
+				p = an.foldPath(rest, 0)
 			}
-			return an.foldPath(obj[k+1:], 0)
+			if len(rest) > 0 && p == "" {
+				if b, ok := an.homeVar(rest[0]); ok {
+					p = b // every file of h, h the home
+				} else if rest[0].kind == asWord && rest[0].kw == kwHome {
+					p = "~"
+				}
+			}
+			if p == "~" || p == "~/" {
+				// Some items of the home: its hidden ones among them.
+				return "~/.…"
+			}
+			return p
 		}
 	}
 	return ""

@@ -117,6 +117,29 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 				}
 				return bases
 			}
+			if m == "disks" && isApp {
+				// F.disks['Macintosh HD'], F.disks[0]: the startup disk by
+				// its name or place (another disk's /Volumes/… is taken
+				// for it: a path checked too strictly, never too loosely).
+				switch {
+				case k < len(expr) && expr[k].text == "[":
+					c := jsMatch(expr, k)
+					if c < 0 {
+						return nil
+					}
+					k = c + 1
+				case k+2 < len(expr) && expr[k].text == "." && expr[k+1].text == "byName" && expr[k+2].text == "(":
+					c := jsMatch(expr, k+2)
+					if c < 0 {
+						return nil
+					}
+					k = c + 1
+				default:
+					return nil
+				}
+				bases, isApp = []string{""}, false
+				continue
+			}
 			if m == "entireContents" && !isApp {
 				// Everything in the folder, at any depth: some items in it.
 				next := make([]string, len(bases))
@@ -173,7 +196,11 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 					return nil
 				default:
 					for _, b := range bases {
-						next = append(next, b+"/"+strings.Trim(s, "/"))
+						name := strings.Trim(s, "/")
+						if s == rate.HoleUnquoted && b == "~" {
+							name = "." + s // some items of the home: its hidden ones among them
+						}
+						next = append(next, b+"/"+name)
 					}
 				}
 			}

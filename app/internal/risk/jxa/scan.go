@@ -599,6 +599,7 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 				an.add(effect.Of(effect.Overwrite, effect.Session), "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
 			case !write:
 				if what, ok := z.SecretRead(); ok {
+					what = strings.ReplaceAll(what, rate.HoleUnquoted, "…")
 					an.add(effect.Of(effect.ReadSecret), "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
 				}
 			}

@@ -2,7 +2,18 @@
 
 package execute_test
 
-import "testing"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/execute"
+	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
+)
 
 // A fourteenth red team's attacks from inside an unasked action, at the
 // default level with no approval ever given. Each payload is in
@@ -108,4 +119,68 @@ func TestRed14EnvironmentFilesLookalikes(t *testing.T) {
 	r := envRig(t)
 	name := "environment files of everyday settings, round 14"
 	r.lookalikesLand(t, name, payloadIn(t, "red14.json", name))
+}
+
+// red14Script is one case of testdata/review/red14-scripts.json: a script
+// whose {{HOME}} is the rig's home.
+type red14Script struct{ Name, Kind, Src string }
+
+// red14Scripts runs each script of the list key unasked in a home whose
+// roots hold secrets the sandbox hides though their names say nothing,
+// and returns each case's error.
+func red14Scripts(t *testing.T, key string) map[string]error {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "review", "red14-scripts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string][]red14Script
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, map[string]redFile{
+		"Downloads/myproj-3f2a1b4c5d6e.json":         {"{\n  \"type\": \"service_account\",\n  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQCS3CRETscript14\\n-----END PRIVATE KEY-----\\n\"\n}\n", 0o600},
+		"Downloads/prod.pem":                         {"-----BEGIN RSA PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDS3CRETscript14\n-----END RSA PRIVATE KEY-----\n", 0o600},
+		"Downloads/cert.pem":                         {"-----BEGIN CERTIFICATE-----\nMIIDpublicCertificateBodyReadable14\n-----END CERTIFICATE-----\n", 0o644},
+		"Documents/old-laptop/home/ann/.kube/config": {"apiVersion: v1\nusers:\n- name: admin\n  user:\n    token: S3CRETkubeScript14\n", 0o600},
+	})
+	errs := map[string]error{}
+	for _, c := range all[key] {
+		src := strings.ReplaceAll(c.Src, "{{HOME}}", r.home)
+		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, src, nil, "", ossandbox.Grant{})
+		if res.Release != nil {
+			res.Release()
+		}
+		t.Logf("%s: %v", c.Name, err)
+		errs[c.Name] = err
+	}
+	return errs
+}
+
+// TestRed14ScriptHandsHiddenSecretToApp: an AppleScript or JXA script run
+// unasked does not see the files the sandbox hides, but the apps it
+// drives do: TextEdit opens the path it is given outside every sandbox
+// and answers text of document 1, Mail attaches it, the Finder copies
+// it. The analyzer checks such paths by their names; a file hidden for
+// its content (a private key known by its first bytes, a service
+// account's key under its project's name) or for where it lies (a home's
+// credential store copied into the roots) it cannot know. A script run
+// unasked that names one is not started (it was; Linux then answered
+// that it needs macOS, a Mac ran it).
+func TestRed14ScriptHandsHiddenSecretToApp(t *testing.T) {
+	for name, err := range red14Scripts(t, "hidden") {
+		if !errors.Is(err, execute.ErrShowsSecret) {
+			t.Errorf("HOLE: %s: started unasked (%v)", name, err)
+		}
+	}
+}
+
+// TestRed14ScriptHandsHiddenSecretLookalikes: scripts that name a
+// certificate beside the keys, or the folder they lie in, are started.
+func TestRed14ScriptHandsHiddenSecretLookalikes(t *testing.T) {
+	for name, err := range red14Scripts(t, "lookalikes") {
+		if errors.Is(err, execute.ErrShowsSecret) {
+			t.Errorf("%s: not started: %v", name, err)
+		}
+	}
 }

@@ -42,7 +42,11 @@ import (
 //   - base: an item of the startup disk named by the disk's name, of the
 //     home held in a variable, or some items of the home not named by a
 //     literal (every file of home, a whose clause), whose hidden ones
-//     are secrets, were no path the checks knew.
+//     are secrets, were no path the checks knew;
+//   - to: a Finder duplicate whose source says path to home folder took
+//     that to for the command's, so the destination (LaunchAgents) and
+//     the source were never checked; Mail's file name: built the same
+//     way was not folded.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

@@ -20,8 +20,17 @@ import (
 // rates the place after to as a written path: the literal and anchored
 // paths pathArgs folds, and the specifier chain finderPath reads.
 func (an *asAn) destination(st []asToken, i int) {
+	depth := 0
 	for j := i + 1; j < len(st); j++ {
-		if st[j].kind != asWord || st[j].kw != kwTo {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+		}
+		// The to of the command, not one inside what it is given
+		// (POSIX path of (path to home folder) & ".netrc").
+		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
 			continue
 		}
 		dest := st[j+1:]

@@ -691,7 +691,19 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	// read (by Mail, outside every sandbox) and goes with the message;
 	// anything else made at a path is written there (make new property
 	// list file at "~/Library/LaunchAgents/…").
-	an.pathArgs(st[i+1:], !an.hasText(st[i+1:min(len(st), i+4)], "attachment"))
+	attachment := an.hasText(st[i+1:min(len(st), i+4)], "attachment")
+	an.pathArgs(st[i+1:], !attachment)
+	for k := i + 1; attachment && k+3 < len(st); k++ {
+		// {file name:(POSIX file (POSIX path of (path to home folder) &
+		// ".netrc"))}: the path the value folds to, which the record's
+		// other words keep pathArgs from folding.
+		if st[k].kw == kwFile && st[k+1].kw == kwName && st[k+2].isOp(':') {
+			val := st[k+3:]
+			if p := an.foldPath(val[:exprEnd(val)], 0); p != "" {
+				an.pathLit(p, tokSpan(st[k+3]), false, false)
+			}
+		}
+	}
 	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
 		if st[j].kind == asWord && st[j].kw == kwAt {
 			// at folder ((path to library folder as text) & "LaunchAgents")

@@ -577,8 +577,15 @@ func (an *asAn) aliasTo(st []asToken, i int, app *asApp) {
 	if !hasWord(head, kwAlias) {
 		return
 	}
+	depth := 0
 	for j := i + 1; j+1 < len(st); j++ {
-		if st[j].kind != asWord || st[j].kw != kwTo {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+		}
+		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
 			continue
 		}
 		target := st[j+1:]

@@ -46,7 +46,10 @@ import (
 //   - to: a Finder duplicate whose source says path to home folder took
 //     that to for the command's, so the destination (LaunchAgents) and
 //     the source were never checked; Mail's file name: built the same
-//     way was not folded.
+//     way was not folded;
+//   - jxa: System Events' diskItems given an HFS path or one under a
+//     folder computed at run time, and for (x of items) … open(x), were
+//     no items the checks knew.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

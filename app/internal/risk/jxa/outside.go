@@ -182,6 +182,16 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 			}
 			var next []string
 			for _, s := range an.strs(v) {
+				if isApp {
+					// System Events' diskItems['Macintosh HD:Users:…'], and
+					// byName(h + '/.aws/credentials') with h computed: a
+					// folder taken for the home, as pathArgs takes it.
+					if rest, ok := strings.CutPrefix(s, rate.HoleUnquoted+"/"); ok {
+						s = "~/" + rest
+					} else if !strings.Contains(s, "/") && strings.Contains(s, ":") {
+						s = rate.HFSToPOSIX(s)
+					}
+				}
 				if s == "" || strings.Contains(s, rate.HoleUnquoted) {
 					if isApp {
 						return nil
@@ -248,7 +258,8 @@ func (an *jsAn) varItems(key jsKey, depth int) jsItems {
 			break
 		}
 		e := jsStripParens(d.expr)
-		if d.hole || d.self || d.elems || len(d.plus) > 0 || len(e) == 0 {
+		// for (x of items): x is one of the items, some item where they lie.
+		if d.hole || d.self || len(d.plus) > 0 || len(e) == 0 {
 			continue
 		}
 		if e[0].kind == jsIdent && e[0].text == "Application" && len(e) > 1 && e[1].text == "(" && jsMatch(e, 1) == len(e)-1 {

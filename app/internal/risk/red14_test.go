@@ -49,7 +49,12 @@ import (
 //     way was not folded;
 //   - jxa: System Events' diskItems given an HFS path or one under a
 //     folder computed at run time, and for (x of items) … open(x), were
-//     no items the checks knew.
+//     no items the checks knew;
+//   - argv: an app's open given item 1 of argv (argv[0]), the agent's
+//     text, which the app takes as a path: safe or Caution, the file
+//     never checked;
+//   - var: a variable or a repeat variable holding items of a credential
+//     store (every file of folder ".ssh" of home), copied or renamed.
 func TestRed14WhatAppsDoForTheScript(t *testing.T) {
 	env := fixtureEnv(t)
 	for _, c := range loadCases(t, "red14-outside.jsonl") {

@@ -278,6 +278,15 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 		// a copy of f, under f's name.
 		for d := an.firstDef(an.name(o[0])); d >= 0; d = an.defList[d].next {
 			e := an.defList[d].expr
+			// set f to file 1 of folder ".aws" of home, repeat with x in
+			// (every file of folder ".ssh" of home): the items it holds.
+			if te := trimOpen(e); len(o) == 1 && len(te) > 0 && an.text(te[0]) != "duplicate" && an.text(te[0]) != "move" {
+				if p := an.finderPath(e); p != "" {
+					paths = append(paths, p)
+				} else if p := an.itemsIn(e); p != "" {
+					paths = append(paths, p)
+				}
+			}
 			if len(e) < 2 || e[0].kind != asWord || an.text(e[0]) != "duplicate" && an.text(e[0]) != "move" {
 				continue
 			}

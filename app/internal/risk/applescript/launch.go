@@ -370,7 +370,12 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 		w == "files" || w == "items" || w == "document" && word(1) == "files" || w == "disk" && word(1) == "item" ||
 		w == "disk" && word(1) == "items":
 		if w == "item" && !every && len(t) > 2 && t[1].kind == asNumber && !an.finderItems(t) {
-			return objUnknown, nil // item 1 of argv, of a list
+			if len(t) > 3 && t[2].kw == kwOf && an.text(t[3]) == "argv" {
+				// item 1 of argv: text the agent gives, which an app's open
+				// takes as a path ("/Users/me/.ssh/id_rsa").
+				return objFile, []launchVal{{s: "…"}}
+			}
+			return objUnknown, nil // item 1 of a list
 		}
 		return objFile, an.itemName(t)
 	case w == "application" && word(1) == "file":

@@ -123,7 +123,10 @@ func TestRed14EnvironmentFilesLookalikes(t *testing.T) {
 
 // red14Script is one case of testdata/review/red14-scripts.json: a script
 // whose {{HOME}} is the rig's home.
-type red14Script struct{ Name, Kind, Src string }
+type red14Script struct {
+	Name, Kind, Src string
+	Argv            []string
+}
 
 // red14Scripts runs each script of the list key unasked in a home whose
 // roots hold secrets the sandbox hides though their names say nothing,
@@ -147,7 +150,11 @@ func red14Scripts(t *testing.T, key string) map[string]error {
 	errs := map[string]error{}
 	for _, c := range all[key] {
 		src := strings.ReplaceAll(c.Src, "{{HOME}}", r.home)
-		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, src, nil, "", ossandbox.Grant{})
+		var argv []string
+		for _, a := range c.Argv {
+			argv = append(argv, strings.ReplaceAll(a, "{{HOME}}", r.home))
+		}
+		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, src, argv, "", ossandbox.Grant{})
 		if res.Release != nil {
 			res.Release()
 		}

@@ -86,7 +86,14 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 	}
 	if e.Sandbox != nil && !g.Approved && (kind == KindAppleScript || kind == KindJXA) {
-		if p := namesHidden(src, g.Secrets, e.Paths); p != "" {
+		p := namesHidden(src, g.Secrets, e.Paths)
+		for _, a := range argv {
+			// The agent's argv, which the script's apps take as paths.
+			if q := literalPath(a, e.Paths); p == "" && q != "" && isHidden(q, g.Secrets) {
+				p = q
+			}
+		}
+		if p != "" {
 			return Result{}, fmt.Errorf("%s: not started: %w: it names %s, which unasked actions do not see; the app it is handed to reads it outside every sandbox", kind, ErrShowsSecret, e.short(p))
 		}
 	}
@@ -268,12 +275,8 @@ func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 		if j > len(src) {
 			j = len(src)
 		}
-		if p := literalPath(src[i+1:j], paths); p != "" {
-			for _, h := range hidden {
-				if p == h || inside(p, h) {
-					return p
-				}
-			}
+		if p := literalPath(src[i+1:j], paths); p != "" && isHidden(p, hidden) {
+			return p
 		}
 		i = j
 	}
@@ -299,4 +302,14 @@ func literalPath(s string, paths *sanitize.Config) string {
 		return ""
 	}
 	return filepath.Clean(s)
+}
+
+// isHidden reports whether p is one of hidden or lies in one.
+func isHidden(p string, hidden []string) bool {
+	for _, h := range hidden {
+		if p == h || inside(p, h) {
+			return true
+		}
+	}
+	return false
 }

@@ -78,14 +78,25 @@ var envCodeVars = []string{
 	"OBJCFLAGS", "FFLAGS", "CGO_", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "GOENV", "GOTOOLCHAIN",
 	"GRADLE_USER_HOME", "DOCKER_CONFIG", "JULIA_DEPOT_PATH", "JULIA_LOAD_PATH", "CMAKE_TOOLCHAIN_FILE",
 	"PHPRC", "PHP_INI_SCAN_DIR", "HGRCPATH", "IRBRC", "TCLLIBPATH", "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE",
+	// The fourteenth team's (TestRed14EnvironmentFilesLoadCodeBySourcesAndCommands):
+	// where packages come from, beside pip's, uv's and npm's (Go's proxy
+	// and its checksum database turned off, bun's registry, Homebrew's
+	// API and bottles, Poetry's repositories, the composer.json Composer
+	// runs the scripts of), settings files whose entries run commands
+	// (ripgrep's --pre, starship's custom modules at every prompt), and
+	// where xdg-open and the desktop find the programs they start.
+	"GOPROXY", "GONOPROXY", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE", "GOINSECURE",
+	"BUN_CONFIG_REGISTRY", "HOMEBREW_", "POETRY_REPOSITORIES_", "POETRY_SOURCE_", "COMPOSER", "COMPOSER_HOME",
+	"RIPGREP_CONFIG_PATH", "STARSHIP_CONFIG", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS",
 }
 
 // envCodeSuffixes end the names of families of variables that make a
 // program load or run what they name, whatever tool starts them: a JVM
 // tool's options (KAFKA_OPTS, ES_JAVA_OPTS, CATALINA_OPTS: -javaagent), an
 // editor, pager, remote shell or password prompt a tool runs
-// (SVN_EDITOR, RSYNC_RSH, CVS_RSH), a library preloaded.
-var envCodeSuffixes = []string{"_OPTS", "_OPTIONS", "_EDITOR", "_PAGER", "_RSH", "_ASKPASS", "_PRELOAD"}
+// (SVN_EDITOR, RSYNC_RSH, CVS_RSH), a library preloaded, a command a tool
+// runs (FZF_DEFAULT_COMMAND, FZF_CTRL_T_COMMAND, as GIT_SSH_COMMAND).
+var envCodeSuffixes = []string{"_OPTS", "_OPTIONS", "_EDITOR", "_PAGER", "_RSH", "_ASKPASS", "_PRELOAD", "_COMMAND"}
 
 // envFileWhy says why c, a new version of a file, plants code as an
 // environment file ("" when it is none, or sets only everyday settings).

@@ -54,6 +54,9 @@ func (r resolver) URLHandler(u string) (facts.Handler, error) {
 // rated is the one started (Desktop.Launch), so no later choice of the OS
 // can put the file in another program.
 func (e *Executor) launchFile(ctx context.Context, d Desktop, path, app string, assessed level.Level) (string, error) {
+	if err := e.hiddenFromLaunch(ctx, path); err != nil {
+		return "", err
+	}
 	h, err := d.FileHandler(path, app)
 	if err != nil {
 		return "", err
@@ -135,4 +138,32 @@ func nameOf(h bridge.Handler) string {
 		return h.Name
 	}
 	return h.ID
+}
+
+// hiddenFromLaunch fails, wrapping ErrShowsSecret, for a launch the person
+// did not approve of a file the sandbox hides from unasked actions
+// (rootsecrets.go: a private key known by its first bytes, a service
+// account's key under its project's name, a home's credential store
+// copied into the roots), or of one in a folder it hides: the app reads
+// it outside every sandbox, and a later script asks the app for its text
+// (text of document 1), as opening a file whose name says secret is
+// rated (a red team's find, TestRed14OpenHiddenSecretInViewer).
+func (e *Executor) hiddenFromLaunch(ctx context.Context, path string) error {
+	if approvedIn(ctx) || outerRoot(e.Paths.Roots, path) == "" {
+		return nil
+	}
+	all, _, err := e.links.secretFiles(e.Paths.Roots)
+	if err != nil {
+		return fmt.Errorf("open %s: %w: %w", e.short(path), ErrShowsSecret, err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	for _, f := range all {
+		if f == path || f == real || inside(path, f) || inside(real, f) {
+			return fmt.Errorf("open %s: %w: the app would read outside the sandbox a file unasked actions do not see", e.short(path), ErrShowsSecret)
+		}
+	}
+	return nil
 }

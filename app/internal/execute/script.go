@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -82,6 +83,18 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		// home, nor the object stores whose history names one.
 		if hidden, err = e.hideSecrets(&g); err != nil {
 			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+		}
+	}
+	if e.Sandbox != nil && !g.Approved && (kind == KindAppleScript || kind == KindJXA) {
+		p := namesHidden(src, g.Secrets, e.Paths)
+		for _, a := range argv {
+			// The agent's argv, which the script's apps take as paths.
+			if q := literalPath(a, e.Paths); p == "" && q != "" && isHidden(q, g.Secrets) {
+				p = q
+			}
+		}
+		if p != "" {
+			return Result{}, fmt.Errorf("%s: not started: %w: it names %s, which unasked actions do not see; the app it is handed to reads it outside every sandbox", kind, ErrShowsSecret, e.short(p))
 		}
 	}
 	note := e.storesNote(hidden, dir)
@@ -233,4 +246,72 @@ func (e *Executor) roots() []string {
 		return nil
 	}
 	return e.Paths.Roots
+}
+
+// namesHidden returns the first path a script's string literals name
+// (POSIX, "~/…", HFS "Macintosh HD:Users:…", a file: URL) that is one of
+// hidden, the files and folders the sandbox hides from an unasked action,
+// or lies in one ("" for none). Such a script does not read the file
+// itself, but the app it hands the path to (TextEdit's open, Mail's
+// attachment, the Finder's duplicate) does, outside every sandbox, and
+// answers the script with its text: the files the analyzer cannot know
+// (a private key known by its first bytes, a home's credential store
+// copied into the roots) are checked here (a red team's find,
+// TestRed14ScriptHandsHiddenSecretToApp).
+func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
+	if len(hidden) == 0 {
+		return ""
+	}
+	for i := 0; i < len(src); i++ {
+		q := src[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		j := i + 1
+		for j < len(src) && src[j] != q {
+			if src[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j > len(src) {
+			j = len(src)
+		}
+		if p := literalPath(src[i+1:j], paths); p != "" && isHidden(p, hidden) {
+			return p
+		}
+		i = j
+	}
+	return ""
+}
+
+// literalPath is the absolute path the text s names, if it names one.
+func literalPath(s string, paths *sanitize.Config) string {
+	if rest, ok := strings.CutPrefix(s, "file://"); ok {
+		u, err := url.PathUnescape(rest)
+		if err != nil {
+			return ""
+		}
+		s = u
+	}
+	switch {
+	case strings.HasPrefix(s, "~/") && paths != nil:
+		s = filepath.Join(paths.Home, s[2:])
+	case !strings.Contains(s, "/") && strings.Contains(s, ":"):
+		s = rate.HFSToPOSIX(s)
+	}
+	if !filepath.IsAbs(s) {
+		return ""
+	}
+	return filepath.Clean(s)
+}
+
+// isHidden reports whether p is one of hidden or lies in one.
+func isHidden(p string, hidden []string) bool {
+	for _, h := range hidden {
+		if p == h || inside(p, h) {
+			return true
+		}
+	}
+	return false
 }

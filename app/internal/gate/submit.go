@@ -330,9 +330,11 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 		switch s.Kind {
 		case KindAppleScript:
 			v, err = risk.AssessContext(ctx, risk.KindAppleScript, s.Plan, env)
+			risk.ScriptArgs(&v, s.Argv, env)
 			preview = "Run AppleScript"
 		case KindJXA:
 			v, err = risk.AssessContext(ctx, risk.KindJXA, s.Plan, env)
+			risk.ScriptArgs(&v, s.Argv, env)
 			preview = "Run JavaScript for Automation"
 		case KindCommand:
 			if s.Plan != "" {
@@ -398,9 +400,13 @@ func (sub *submission) prepare(ctx context.Context) (risk.Verdict, []string, err
 			case KindCommand:
 				return risk.ShellArgvIn(ctx, argv, dir, env)
 			case KindJXA:
-				return risk.AssessContext(ctx, risk.KindJXA, src, env)
+				v, err := risk.AssessContext(ctx, risk.KindJXA, src, env)
+				risk.ScriptArgs(&v, argv, env)
+				return v, err
 			}
-			return risk.AssessContext(ctx, risk.KindAppleScript, src, env)
+			v, err := risk.AssessContext(ctx, risk.KindAppleScript, src, env)
+			risk.ScriptArgs(&v, argv, env)
+			return v, err
 		}
 		return v, nil, nil
 	default:

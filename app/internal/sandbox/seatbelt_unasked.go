@@ -300,7 +300,8 @@ func (sb *sbpl) unasked(p Profile) error {
 // A name is also refused as a copy or backup of a secret file's
 // (rate.OriginalName): "Copy of " before it, a copy's mark before its
 // extension ("key copy.pem"), and backups' ends and copies' marks after
-// it (".env~", "server.key.bak", ".env copy 2", "id_rsa (1)").
+// it (".env~", "server.key.bak", ".env copy 2", "id_rsa (1)", ".env.~1~",
+// Vim's ".env.swp"), and one dot before it (Vim's swap file .id_rsa.swp).
 func secretNameRegexes() (deny, allow []string, err error) {
 	pats, exc := rate.SecretFilePatterns()
 	twin, err := twinRegexes()
@@ -346,7 +347,7 @@ func secretNameRegexes() (deny, allow []string, err error) {
 			}
 			re = "(" + re + "|" + stem + "(" + twin.mark + ")+" + rest + "[^/.]+" + end + ")"
 		}
-		deny = append(deny, "/("+twin.copyOf+")*"+re+"("+twin.end+")*$")
+		deny = append(deny, `/\.?(`+twin.copyOf+")*"+re+"("+twin.end+")*$")
 	}
 
 	for _, name := range exc {
@@ -427,7 +428,7 @@ func twinRegexes() (twinParts, error) {
 		marks = append(marks, re)
 	}
 	t.mark = strings.Join(append(marks, ` \([0-9]+\)`), "|")
-	ends := []string{`\.[0-9]+`, t.mark}
+	ends := []string{`\.[0-9]+`, `\.~[0-9]+~`, t.mark} // .1, a numbered backup's .~1~ (rate.NumberedBackup)
 	for _, e := range rate.BackupEnds {
 		re, err := foldName(e)
 		if err != nil {

@@ -164,6 +164,22 @@ var credentialZone = []entry{
 	{"~/.rediscli_history", "Redis shell history (which often holds passwords)"},
 	{"~/.python_history", "Python REPL history (which often holds pasted secrets)"},
 	{"~/.node_repl_history", "Node.js REPL history (which often holds pasted secrets)"},
+
+	// The fourteenth red team's find (TestRed14SeatbeltEditorHistory):
+	// editors' copies of every file the person saves, under names that
+	// say nothing of it (.env and keys included), and unsaved text.
+	{"~/Library/Application Support/Code/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Code - Insiders/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Cursor/User/History", "Cursor's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/VSCodium/User/History", "VSCodium's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Windsurf/User/History", "Windsurf's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Code/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Code - Insiders/User/History", "VS Code's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Cursor/User/History", "Cursor's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/VSCodium/User/History", "VSCodium's local history (a copy of every file saved, secrets included)"},
+	{"~/.config/Windsurf/User/History", "Windsurf's local history (a copy of every file saved, secrets included)"},
+	{"~/Library/Application Support/Sublime Text/Local", "Sublime Text's session (unsaved text of every open file)"},
+	{"~/.config/sublime-text/Local", "Sublime Text's session (unsaved text of every open file)"},
 }
 
 // persistenceZone is not refused by itself (a path in it that is also
@@ -583,6 +599,29 @@ var persistenceZone = []entry{
 	{"~/.p10k.zsh", "powerlevel10k's settings, sourced by the usual .zshrc"},
 	{"~/.config/zsh", "zsh's start-up files where ZDOTDIR points, as people usually set it"},
 	{"~/.config/ranger", "ranger's commands.py and rc.conf, run at every start"},
+	// A fourteenth red team's finds (TestRed14PlantsByOtherNames,
+	// TestRed14WhatAppsDoForTheScript): tool settings that start programs
+	// by names the table did not list, in a project (where an unasked
+	// action writes) and in the home (where the Finder or an app writes
+	// for a script): pnpm's settings beside .npmrc's, another agent's
+	// project settings, the IDE's build server connections, a linter that
+	// loads code as pylint's init-hook does, and the start-up scripts and
+	// files of build tools and shells whose every run reads them.
+	{"**/pnpm-workspace.yaml", "pnpm's workspace settings, whose build approvals, node options and script shell run code at every pnpm install and run"},
+	{"**/.continuerc.json", "Continue's project settings, applied over its own: MCP servers and commands its agent starts in the folder"},
+	{"**/.bsp", "Build Server Protocol connection files, whose argv the IDE starts on opening the project"},
+	{"**/.rubocop.yml", "RuboCop's settings, whose require loads Ruby at every check (editors check on opening a file)"},
+	{"~/.config/pnpm", "pnpm's settings, whose node options and script shell run at every pnpm run"},
+	{"~/Library/Preferences/pnpm", "pnpm's settings, whose node options and script shell run at every pnpm run"},
+	{"~/.gradle/init.gradle", "Gradle's init script, run at every Gradle build of every project"},
+	{"~/.gradle/init.gradle.kts", "Gradle's init script, run at every Gradle build of every project"},
+	{"~/.gradle/init.d", "Gradle's init scripts, run at every Gradle build of every project"},
+	{"~/.sbt/1.0", "sbt's global settings and plugins, Scala run at every sbt start"},
+	{"~/.julia/config", "Julia's start-up file, run at every julia start"},
+	{"~/.config/nushell", "nushell's configuration, run at every nu start"},
+	{"~/.xonshrc", "xonsh's start-up file, run at every xonsh start"},
+	{"~/.config/xonsh", "xonsh's start-up files, run at every xonsh start"},
+	{"~/.config/powershell", "PowerShell's profiles, run at every pwsh start"},
 }
 
 // gitDataZone names, inside a repository's .git folder, what git keeps as

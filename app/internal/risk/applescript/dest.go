@@ -20,8 +20,17 @@ import (
 // rates the place after to as a written path: the literal and anchored
 // paths pathArgs folds, and the specifier chain finderPath reads.
 func (an *asAn) destination(st []asToken, i int) {
+	depth := 0
 	for j := i + 1; j < len(st); j++ {
-		if st[j].kind != asWord || st[j].kw != kwTo {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+		}
+		// The to of the command, not one inside what it is given
+		// (POSIX path of (path to home folder) & ".netrc").
+		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
 			continue
 		}
 		dest := st[j+1:]
@@ -131,12 +140,16 @@ func (an *asAn) finderPath(st []asToken) string {
 		t := st[k]
 		if w := an.itemClass(st[k:]); w > 0 {
 			k += w
-			if k+1 >= len(st) || st[k].kind != asString || st[k+1].kind != asWord || st[k+1].kw != kwOf {
+			name, nw, ok := an.literalName(st[k:])
+			if !ok || k+nw >= len(st) || st[k+nw].kind != asWord || st[k+nw].kw != kwOf {
 				return ""
 			}
-			names = append(names, strings.Trim(an.str(st[k]), "/:"))
-			k += 2
+			names = append(names, strings.Trim(name, "/:"))
+			k += nw + 1
 			continue
+		}
+		if base, ok := an.homeVar(t); ok && len(names) > 0 {
+			return finderJoin(base, names) // set h to path to home folder … file ".netrc" of h
 		}
 		switch {
 		case len(names) == 0 || t.kind != asWord:
@@ -144,6 +157,11 @@ func (an *asAn) finderPath(st []asToken) string {
 		case t.kw == kwHome:
 			return finderJoin("~", names)
 		case k+1 < len(st) && an.text(t) == "startup" && st[k+1].kw == kwDisk:
+			return finderJoin("", names)
+		case t.kw == kwDisk && k+1 < len(st) && st[k+1].kind == asString:
+			// disk "Macintosh HD": the startup disk by its name (another
+			// disk's /Volumes/… is taken for it: a path checked too
+			// strictly, never too loosely).
 			return finderJoin("", names)
 		case t.kw == kwPath && k+2 < len(st) && st[k+1].kw == kwTo:
 			if a, ok := pathAnchors[an.text(st[k+2])]; ok && strings.HasPrefix(a, "~/") {
@@ -157,6 +175,61 @@ func (an *asAn) finderPath(st []asToken) string {
 		return ""
 	}
 	return ""
+}
+
+// homeVar is the folder a variable names when every definition of it is
+// the home or a path to … folder of the home (set h to home, set h to
+// path to home folder), as finderPath reads a base.
+func (an *asAn) homeVar(t asToken) (string, bool) {
+	if t.kind != asWord && t.kind != asVar || t.kw == kwHome || !an.isVar(an.name(t)) {
+		return "", false
+	}
+	base := ""
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+		e := trimOpen(an.defList[d].expr)
+		b := ""
+		switch {
+		case len(e) >= 1 && e[0].kind == asWord && e[0].kw == kwHome:
+			b = "~"
+		case len(e) >= 3 && e[0].kw == kwPath && e[1].kw == kwTo:
+			if a, ok := pathAnchors[an.text(e[2])]; ok && strings.HasPrefix(a, "~/") {
+				b = strings.TrimSuffix(a, "/")
+			}
+		}
+		if b == "" || base != "" && b != base {
+			return "", false
+		}
+		base = b
+	}
+	return base, base != ""
+}
+
+// literalName is the name an item's specifier gives at st when the script's
+// text says it: a string, strings joined in parentheses (file ("." &
+// "env")), or a variable all of whose definitions are the same such
+// string (set n to ".netrc" … file n of home). It returns the name, how
+// many tokens it spans, and whether it was one.
+func (an *asAn) literalName(st []asToken) (string, int, bool) {
+	if len(st) == 0 {
+		return "", 0, false
+	}
+	if s, w, ok := an.foldStrings(st); ok {
+		return s, w, true
+	}
+	t := st[0]
+	if t.kind != asWord && t.kind != asVar || !an.isVar(an.name(t)) {
+		return "", 0, false
+	}
+	val, found := "", false
+	for d := an.firstDef(an.name(t)); d >= 0; d = an.defList[d].next {
+		e := an.defList[d].expr
+		s, w, ok := an.foldStrings(e)
+		if !ok || w != len(e) || found && s != val {
+			return "", 0, false
+		}
+		val, found = s, true
+	}
+	return val, 1, found
 }
 
 // itemClass is how many words at the start of st name the class of an item
@@ -184,12 +257,20 @@ func (an *asAn) itemClass(st []asToken) int {
 // last element from its old one.
 func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) string) {
 	var paths []string
-	for _, t := range obj {
+	for k, t := range obj {
 		if t.kind == asString && (strings.HasPrefix(an.str(t), "/") || strings.HasPrefix(an.str(t), "~")) {
 			paths = append(paths, an.str(t)) // POSIX file "…"
 		}
+		if t.isOp('(') {
+			// disk item ("~/Documents/app/" & ".env"): strings joined.
+			if s, _, ok := an.foldStrings(obj[k:]); ok && (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~")) {
+				paths = append(paths, s)
+			}
+		}
 	}
 	if p := an.foldPath(obj, 0); p != "" {
+		paths = append(paths, p)
+	} else if p := an.itemsIn(obj); p != "" {
 		paths = append(paths, p)
 	}
 	if o := trimOpen(obj); len(o) > 0 && (o[0].kind == asWord || o[0].kind == asVar) {
@@ -197,6 +278,15 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 		// a copy of f, under f's name.
 		for d := an.firstDef(an.name(o[0])); d >= 0; d = an.defList[d].next {
 			e := an.defList[d].expr
+			// set f to file 1 of folder ".aws" of home, repeat with x in
+			// (every file of folder ".ssh" of home): the items it holds.
+			if te := trimOpen(e); len(o) == 1 && len(te) > 0 && an.text(te[0]) != "duplicate" && an.text(te[0]) != "move" {
+				if p := an.finderPath(e); p != "" {
+					paths = append(paths, p)
+				} else if p := an.itemsIn(e); p != "" {
+					paths = append(paths, p)
+				}
+			}
 			if len(e) < 2 || e[0].kind != asWord || an.text(e[0]) != "duplicate" && an.text(e[0]) != "move" {
 				continue
 			}
@@ -228,6 +318,43 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 		}
 		an.pathLit(p, sp, false, false)
 	}
+}
+
+// itemsIn is the folder whose items obj names without naming one by a
+// literal (every file of, items of, entire contents of, file 1 of, files
+// of … whose …, each of folder ".ssh" of home): some items in it, so
+// where the folder is a credential store or a hidden place, they are its
+// secrets. "" when obj names no such folder.
+func (an *asAn) itemsIn(obj []asToken) string {
+	obj = trimOpen(obj)
+	depth := 0
+	for k, t := range obj {
+		switch {
+		case t.op == '(':
+			depth++
+		case t.op == ')':
+			depth--
+		case depth == 0 && t.kind == asWord && t.kw == kwOf && k > 0:
+			rest := trimOpen(obj[k+1:])
+			p := an.finderPath(rest)
+			if p == "" {
+				p = an.foldPath(rest, 0)
+			}
+			if len(rest) > 0 && p == "" {
+				if b, ok := an.homeVar(rest[0]); ok {
+					p = b // every file of h, h the home
+				} else if rest[0].kind == asWord && rest[0].kw == kwHome {
+					p = "~"
+				}
+			}
+			if p == "~" || p == "~/" {
+				// Some items of the home: its hidden ones among them.
+				return "~/.…"
+			}
+			return p
+		}
+	}
+	return ""
 }
 
 // newName is the literal new name a set … to gives, or "" when it is

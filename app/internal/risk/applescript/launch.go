@@ -92,10 +92,21 @@ func verbOpen(an *asAn, st []asToken, i, n int, app *asApp) {
 	// it for what it read (text of document 1): opening a secret is
 	// reading it. Keynote is the exception: it opens only presentations,
 	// so what it reads back of a *.key is a deck's slides, never a key.
-	if !facts.AllKeynote(hs, false) {
+	keynote := facts.AllKeynote(hs, false)
+	if !keynote {
 		an.pathArgs(obj, false)
 	}
 	kind, vals := an.openObject(obj, 0)
+	if !keynote && (kind == objFile || kind == objApp) {
+		// The path as the launch sees it, folded from the variables and
+		// the & joins it is built of ("/Users/me/." & "netrc"), whose
+		// pieces pathArgs checks only one by one.
+		for _, v := range vals {
+			if v.whole {
+				an.pathLit(v.s, sp, false, false)
+			}
+		}
+	}
 	if kind == objOther && forward {
 		kind = objUnknown // the Finder's objects are files and folders: one it cannot tell may be a file
 	}
@@ -359,7 +370,12 @@ func (an *asAn) openObject(obj []asToken, depth int) (objKind, []launchVal) {
 		w == "files" || w == "items" || w == "document" && word(1) == "files" || w == "disk" && word(1) == "item" ||
 		w == "disk" && word(1) == "items":
 		if w == "item" && !every && len(t) > 2 && t[1].kind == asNumber && !an.finderItems(t) {
-			return objUnknown, nil // item 1 of argv, of a list
+			if len(t) > 3 && t[2].kw == kwOf && an.text(t[3]) == "argv" {
+				// item 1 of argv: text the agent gives, which an app's open
+				// takes as a path ("/Users/me/.ssh/id_rsa").
+				return objFile, []launchVal{{s: "…"}}
+			}
+			return objUnknown, nil // item 1 of a list
 		}
 		return objFile, an.itemName(t)
 	case w == "application" && word(1) == "file":

@@ -563,6 +563,49 @@ func verbMake(an *asAn, st []asToken, i, n int, app *asApp) {
 	makeDetails(an, st, i, n, app)
 }
 
+// aliasTo rates make new alias file … to X (the Finder) and make new alias
+// … to X (System Events): a file that stands for X, under the alias's
+// name (with properties {name: …}, or X's name and " alias"), which an
+// app given it (open, Quick Look, an attachment) follows to X, outside
+// every sandbox: a secret's alias is the secret under a name that may say
+// nothing, checked as a copy of it is (secretItems).
+func (an *asAn) aliasTo(st []asToken, i int, app *asApp) {
+	if app == nil || app.known == nil || app.known.Title != "Finder" && app.known.Title != "System Events" {
+		return
+	}
+	head := st[i+1 : min(len(st), i+4)]
+	if !hasWord(head, kwAlias) {
+		return
+	}
+	depth := 0
+	for j := i + 1; j+1 < len(st); j++ {
+		switch {
+		case st[j].isOp('(') || st[j].isOp('{'):
+			depth++
+		case st[j].isOp(')') || st[j].isOp('}'):
+			depth--
+		}
+		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
+			continue
+		}
+		target := st[j+1:]
+		target = target[:exprEnd(target)]
+		name := ""
+		for k := i + 1; k+2 < len(st); k++ {
+			if st[k].kind == asWord && st[k].kw == kwName && st[k+1].isOp(':') && st[k+2].kind == asString {
+				name = an.str(st[k+2])
+			}
+		}
+		an.secretItems(target, tokSpan(st[i]), func(old string) string {
+			if name != "" {
+				return name
+			}
+			return old + " alias"
+		})
+		return
+	}
+}
+
 // makesFile reports `make [new] file …` (a file, text file, property list
 // file …) outside the applications whose "file" is no file on disk (a
 // Calendar file alarm).
@@ -655,7 +698,19 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	// read (by Mail, outside every sandbox) and goes with the message;
 	// anything else made at a path is written there (make new property
 	// list file at "~/Library/LaunchAgents/…").
-	an.pathArgs(st[i+1:], !an.hasText(st[i+1:min(len(st), i+4)], "attachment"))
+	attachment := an.hasText(st[i+1:min(len(st), i+4)], "attachment")
+	an.pathArgs(st[i+1:], !attachment)
+	for k := i + 1; attachment && k+3 < len(st); k++ {
+		// {file name:(POSIX file (POSIX path of (path to home folder) &
+		// ".netrc"))}: the path the value folds to, which the record's
+		// other words keep pathArgs from folding.
+		if st[k].kw == kwFile && st[k+1].kw == kwName && st[k+2].isOp(':') {
+			val := st[k+3:]
+			if p := an.foldPath(val[:exprEnd(val)], 0); p != "" {
+				an.pathLit(p, tokSpan(st[k+3]), false, false)
+			}
+		}
+	}
 	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
 		if st[j].kind == asWord && st[j].kw == kwAt {
 			// at folder ((path to library folder as text) & "LaunchAgents")
@@ -666,6 +721,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 		}
 	}
 	an.urlProps(st[i+1:], span2(st, i, 1))
+	an.aliasTo(st, i, app)
 	if app != nil && app.known != nil && app.known.Title == "Mail" && hasWord(st[i:min(len(st), i+4)], kwRule) {
 		if hasWord(st, kwForward) || hasWord(st, kwRedirect) {
 			an.add(effect.Of(effect.Persist), "as.mail-rule", span2(st, i, 1), "MAIL RULE: forwards every incoming message from now on (persistent exfiltration)")

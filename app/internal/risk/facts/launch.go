@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -529,10 +530,30 @@ func DefaultHandler(platform string) Handler {
 // /System/Applications and the system's own CoreServices.
 func InstalledApp(low string) bool {
 	p := strings.TrimPrefix(low, "file://")
+	if p != low {
+		u, err := url.PathUnescape(p) // file:///Applications/%2E%2E/Users/…
+		if err != nil {
+			return false
+		}
+		p = u
+	}
 	if !strings.Contains(p, "/") { // Macintosh HD:Applications:Foo.app
-		if _, rest, ok := strings.Cut(p, ":"); ok {
+		_, rest, ok := strings.Cut(p, ":")
+		if ok && strings.Contains(rest, "::") {
+			return false // an HFS path's :: is its parent folder: Applications::Users:…
+		}
+		if ok {
 			p = "/" + strings.ReplaceAll(rest, ":", "/")
 		}
+	}
+	// Judged by where the path leads: /Applications/../Users/me/X.app is
+	// in the home.
+	if strings.HasPrefix(p, "/") {
+		c := path.Clean(p)
+		if strings.HasSuffix(p, "/") && c != "/" {
+			c += "/"
+		}
+		p = c
 	}
 	return strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
 		strings.HasPrefix(p, "/system/library/coreservices/")

@@ -26,6 +26,11 @@ func (an *jsAn) bridgeMember(toks []jsToken, i int) {
 		return // a property, or a method that changes nothing: no chain to follow
 	}
 	class, ok := an.bridgeClass(toks, i)
+	if !ok && known && m.Effect == facts.ObjCClipboard && i >= 1 && toks[i-1].text == "." {
+		// NSPasteboard is a value class, but its writes replace the
+		// clipboard, a way out, as AppleScriptObjC's are rated.
+		class, ok = "NSPasteboard", true
+	}
 	if !ok {
 		return
 	}

@@ -447,14 +447,7 @@ func (an *jsAn) appPath(args []jsToken, sp rate.Span) {
 		if !strings.Contains(low, "/") && !strings.Contains(low, ":") {
 			continue // a name LaunchServices finds among installed applications
 		}
-		p := strings.TrimPrefix(low, "file://")
-		if !strings.Contains(p, "/") { // an HFS path: Macintosh HD:Applications:Foo.app
-			if _, rest, ok := strings.Cut(p, ":"); ok {
-				p = "/" + strings.ReplaceAll(rest, ":", "/")
-			}
-		}
-		if strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
-			strings.HasPrefix(p, "/system/library/coreservices/") {
+		if facts.InstalledApp(low) {
 			continue
 		}
 		an.add(effect.Of(effect.RunUnseen), "jxa.app-path", sp, "launches the application at %s, outside /Applications: code Airlock knows nothing of", rate.Display(n))

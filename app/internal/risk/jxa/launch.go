@@ -171,6 +171,10 @@ func (an *jsAn) launchComputed(sp rate.Span, h *facts.Handler, target []jsToken,
 		switch {
 		case t.text == "Path" && k+1 < len(target) && target[k+1].text == "(":
 			isPath = true
+		case t.text == "argv":
+			// argv[0]: text the agent gives, which an app's open takes
+			// as a path ('/Users/me/.ssh/id_rsa').
+			isPath = true
 		case fileSpecs[t.text]:
 			isFile, isFolder = true, false
 		case folderSpecs[t.text]:

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
 	"github.com/airlockhq/airlock/app/internal/risk/facts"
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
@@ -116,6 +117,38 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 				}
 				return bases
 			}
+			if m == "disks" && isApp {
+				// F.disks['Macintosh HD'], F.disks[0]: the startup disk by
+				// its name or place (another disk's /Volumes/… is taken
+				// for it: a path checked too strictly, never too loosely).
+				switch {
+				case k < len(expr) && expr[k].text == "[":
+					c := jsMatch(expr, k)
+					if c < 0 {
+						return nil
+					}
+					k = c + 1
+				case k+2 < len(expr) && expr[k].text == "." && expr[k+1].text == "byName" && expr[k+2].text == "(":
+					c := jsMatch(expr, k+2)
+					if c < 0 {
+						return nil
+					}
+					k = c + 1
+				default:
+					return nil
+				}
+				bases, isApp = []string{""}, false
+				continue
+			}
+			if m == "entireContents" && !isApp {
+				// Everything in the folder, at any depth: some items in it.
+				next := make([]string, len(bases))
+				for n, b := range bases {
+					next[n] = b + "/" + rate.HoleUnquoted
+				}
+				bases = next
+				continue
+			}
 			if !itemCollections[m] {
 				return nil // a property or a command: not an item named in full
 			}
@@ -149,6 +182,16 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 			}
 			var next []string
 			for _, s := range an.strs(v) {
+				if isApp {
+					// System Events' diskItems['Macintosh HD:Users:…'], and
+					// byName(h + '/.aws/credentials') with h computed: a
+					// folder taken for the home, as pathArgs takes it.
+					if rest, ok := strings.CutPrefix(s, rate.HoleUnquoted+"/"); ok {
+						s = "~/" + rest
+					} else if !strings.Contains(s, "/") && strings.Contains(s, ":") {
+						s = rate.HFSToPOSIX(s)
+					}
+				}
 				if s == "" || strings.Contains(s, rate.HoleUnquoted) {
 					if isApp {
 						return nil
@@ -163,7 +206,11 @@ func (an *jsAn) itemPaths(expr []jsToken, depth int) []string {
 					return nil
 				default:
 					for _, b := range bases {
-						next = append(next, b+"/"+strings.Trim(s, "/"))
+						name := strings.Trim(s, "/")
+						if s == rate.HoleUnquoted && b == "~" {
+							name = "." + s // some items of the home: its hidden ones among them
+						}
+						next = append(next, b+"/"+name)
 					}
 				}
 			}
@@ -211,7 +258,8 @@ func (an *jsAn) varItems(key jsKey, depth int) jsItems {
 			break
 		}
 		e := jsStripParens(d.expr)
-		if d.hole || d.self || d.elems || len(d.plus) > 0 || len(e) == 0 {
+		// for (x of items): x is one of the items, some item where they lie.
+		if d.hole || d.self || len(d.plus) > 0 || len(e) == 0 {
 			continue
 		}
 		if e[0].kind == jsIdent && e[0].text == "Application" && len(e) > 1 && e[1].text == "(" && jsMatch(e, 1) == len(e)-1 {
@@ -254,6 +302,14 @@ func (an *jsAn) outside() {
 					an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
 				}
 			}
+			// notes.make({new: 'attachment', at: note, withData: Path(…)}):
+			// the app reads the file it is given as the new element's data,
+			// as AppleScript's make … with data is checked.
+			if v := jsObjectValue(c.first, "withData"); v != nil && an.fileValue(v, 0) {
+				an.checkPaths(an.fileArgPaths(v), jsSpanOf(v))
+			}
+		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(":
+			an.saved(name, toks, end)
 		case name == "propertyListFiles" || name == "xmlFiles":
 			// se.propertyListFiles.byName('~/.config/app/credentials.plist'):
 			// System Events reads it for the script.
@@ -273,6 +329,48 @@ func (an *jsAn) outside() {
 			}
 		}
 	}
+}
+
+// savedIn is the option naming where each command that writes a document
+// writes it: save({in: …}), export({to: …}), close({savingIn: …}) and
+// quit({savingIn: …}).
+var savedIn = map[string]string{"save": "in", "export": "to", "close": "savingIn", "quit": "savingIn"}
+
+// saved rates an application's save, export, or close or quit that saves
+// (name, called at toks[end]): the application writes the document,
+// outside every sandbox, over the file it came from or at the path its
+// options name (a path or a Finder chain), which is checked as a write, as
+// AppleScript's save and export are. A close or quit that does not save
+// (no saving option, or saving: 'no' or 'ask') writes nothing, and an
+// export, a copy, nothing but where it is sent.
+func (an *jsAn) saved(name string, toks []jsToken, end int) {
+	c := an.invocation(toks, end)
+	if !c.ok {
+		return
+	}
+	sp := jsSpan(toks[end])
+	if val := jsOptionValue(c.all, savedIn[name]); len(val) > 0 {
+		an.add(effect.Of(effect.Overwrite), "jxa.save", sp, "%s: the application writes a document to a file, outside every sandbox", strings.ToUpper(name))
+		an.pathArgs(jsCall{ok: true, args: [][]jsToken{val}}, true, 0)
+		if p := finderChainPath(val); p != "" {
+			lit := jsToken{kind: jsString, start: val[0].start, end: val[len(val)-1].end, val: p}
+			an.pathArgs(jsCall{ok: true, args: [][]jsToken{{lit}}}, true, 0)
+		}
+		return
+	}
+	switch name {
+	case "export":
+		return
+	case "close", "quit":
+		v := jsOptionValue(c.all, "saving")
+		if len(v) == 0 || jsFalsy(v) {
+			return
+		}
+		if x := an.evalExpr(v, 0); x.lit && len(x.strs) == 1 && (strings.EqualFold(x.strs[0], "no") || strings.EqualFold(x.strs[0], "ask")) {
+			return
+		}
+	}
+	an.add(effect.Of(effect.Overwrite), "jxa.save", sp, "%s: the application writes documents over the files they came from, outside every sandbox", strings.ToUpper(name))
 }
 
 // propAt reads a member reference at toks[i]: .name, or ['name'] (toks[i]

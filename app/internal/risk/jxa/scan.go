@@ -514,8 +514,7 @@ func jsOpensProgram(p string) bool {
 	p = strings.TrimRight(strings.ToLower(strings.TrimSpace(p)), "/")
 	for _, ext := range jsRunsWhenOpened {
 		if strings.HasSuffix(p, ext) {
-			if ext == ".app" && (strings.HasPrefix(p, "/applications/") || strings.HasPrefix(p, "/system/applications/") ||
-				strings.HasPrefix(p, "file:///applications/") || strings.HasPrefix(p, "file:///system/applications/")) {
+			if ext == ".app" && facts.InstalledApp(p) {
 				return false // an installed application: launching it
 			}
 			return true
@@ -600,6 +599,7 @@ func (an *jsAn) pathArgs(c jsCall, write bool, which ...int) {
 				an.add(effect.Of(effect.Overwrite, effect.Session), "jxa.protected-write", sp, "writes %s, inside %s", shown, z.Detail)
 			case !write:
 				if what, ok := z.SecretRead(); ok {
+					what = strings.ReplaceAll(what, rate.HoleUnquoted, "…")
 					an.add(effect.Of(effect.ReadSecret), "secret.jxa.read", sp, "reads %s, inside %s", shown, what)
 				}
 			}

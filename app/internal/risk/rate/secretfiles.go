@@ -198,6 +198,18 @@ func SecretFile(p string) (what string, ok bool) {
 			return what + ", kept under a copy's or backup's name", true
 		}
 	}
+	// A dot before the name: Vim's swap file of id_rsa is .id_rsa.swp
+	// (it adds the dot to a name without one), and a hidden twin of a
+	// secret's name is as much one. The exceptions are names as they are
+	// (.env.example), not with a dot before them.
+	if rest, ok := strings.CutPrefix(base, "."); ok && rest != "" {
+		if what, ok := secretPattern(rest); ok {
+			return what + ", kept under a hidden twin's name", true
+		}
+		if what, ok := secretPattern(OriginalName(rest)); ok {
+			return what + ", kept under a copy's or backup's name", true
+		}
+	}
 	return "", false
 }
 
@@ -206,6 +218,12 @@ func secretName(base string) (string, bool) {
 	if slices.Contains(notSecretFiles, base) {
 		return "", false
 	}
+	return secretPattern(base)
+}
+
+// secretPattern is what the table's pattern that base matches says it
+// holds, its exceptions aside.
+func secretPattern(base string) (string, bool) {
 	for _, f := range secretFiles {
 		if matchSecretName(f.name, base) {
 			return f.what, true
@@ -221,11 +239,35 @@ func secretName(base string) (string, bool) {
 // download ("key (1).pem") and another system's copy ("Copy of .env").
 // Each holds what the file does (a red team's find,
 // TestRed13SecretsUnderBackupNames), so SecretFile judges it by the name
-// it copies (OriginalName).
+// it copies (OriginalName). So do the numbered backups of GNU's tools and
+// Emacs (.env.~1~) and the swap files Vim keeps while a file is edited,
+// left behind when it ends unsaved (.env.swp, .id_rsa.swp: Vim adds a dot
+// before a name without one), each holding the file's text (the
+// fourteenth team's find, TestRed14SecretsUnderEditorNames).
 
 // BackupEnds are what is added at the end of a name to keep a copy of
-// the file (lower case); a "." and digits (.1, .2) are too.
-var BackupEnds = []string{"~", ".bak", ".old", ".orig", ".save", ".sav", ".backup", ".prev", ".copy", ".tmp"}
+// the file (lower case), Vim's swap files' ends among them; a "." and
+// digits (.1, .2) are too, and a numbered backup's end (NumberedBackup).
+var BackupEnds = []string{"~", ".bak", ".old", ".orig", ".save", ".sav", ".backup", ".prev", ".copy", ".tmp", ".swp", ".swo", ".swn"}
+
+// NumberedBackup is how GNU cp, mv and install (--backup=numbered) and
+// Emacs (version-control) end a numbered backup's name: ".~" digits "~"
+// (.env.~1~).
+const NumberedBackup = ".~"
+
+// cutNumbered takes a numbered backup's end (.~12~) off base, leaving
+// something.
+func cutNumbered(base string) (string, bool) {
+	rest, ok := strings.CutSuffix(base, "~")
+	if !ok {
+		return base, false
+	}
+	i := strings.LastIndex(rest, NumberedBackup)
+	if i <= 0 || !allDigits(rest[i+len(NumberedBackup):]) {
+		return base, false
+	}
+	return rest[:i], true
+}
 
 // CopyMarks are what the Finder, browsers and people put at the end of a
 // name, or before its extension, for a copy (lower case); " copy" may be
@@ -242,6 +284,9 @@ const CopyOfPrefix = "copy of "
 func OriginalName(base string) string {
 	for changed := true; changed; {
 		changed = false
+		if s, ok := cutNumbered(base); ok {
+			base, changed = s, true
+		}
 		for _, end := range BackupEnds {
 			if s, ok := strings.CutSuffix(base, end); ok && s != "" {
 				base, changed = s, true

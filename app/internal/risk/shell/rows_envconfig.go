@@ -53,6 +53,16 @@ var configVars = map[string]string{
 	"RUSTC":                   "cargo runs that program as the compiler",
 	"GIT_PROXY_COMMAND":       "git runs that command for every git:// connection",
 	"PYTHONHOME":              "python loads its standard library, code it runs, from there",
+	// The media tools' own (TestRed14MediaToolsLoadCodeByEnvironment):
+	// the Perl exiftool runs at start, ImageMagick's delegates (shell
+	// commands) and modules, and the PostScript Ghostscript starts with.
+	"EXIFTOOL_HOME":            "exiftool runs the .ExifTool_config there, Perl, at every start",
+	"MAGICK_CONFIGURE_PATH":    "ImageMagick reads delegates.xml from there, whose delegates are shell commands it runs to read and write images",
+	"MAGICK_HOME":              "ImageMagick reads its delegates (shell commands) and loads its modules from there",
+	"MAGICK_CODER_MODULE_PATH": "ImageMagick loads its format modules, code, from there",
+	"MAGICK_CODER_FILTER_PATH": "ImageMagick loads its filter modules, code, from there",
+	"GS_LIB":                   "Ghostscript (which ImageMagick runs for PDF and PostScript) runs its start-up PostScript from there",
+	"GS_OPTIONS":               "Ghostscript takes those options (-dNOSAFER lets the PostScript it runs read and write any file)",
 	// Where traffic goes and what it trusts: another machine reads and
 	// changes what the program fetches.
 	"HTTPS_PROXY":                  "the program's web traffic goes through that machine",

@@ -211,6 +211,18 @@ func openCommand(c *call) {
 	default:
 		c.add(effect.Of(effect.Launch), "open", "open: opens a file, folder or application")
 	}
+	if len(operands) == 0 && !reveal && !term {
+		// open -a App with nothing to open starts the app, outside every
+		// sandbox: one named by a path outside the folders applications
+		// are installed in is the person's own or an action's, as telling
+		// it is in AppleScript (facts.AppEffect).
+		for _, h := range l.handlers {
+			if h.UserOwned {
+				fx, why := facts.AppEffect(*h)
+				c.add(fx.On(h.Path), "open-app", "open -a %s: %s", rate.Display(h.Path), why)
+			}
+		}
+	}
 }
 
 // readsFile notes that the app given w reads it, outside every sandbox,

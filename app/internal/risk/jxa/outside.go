@@ -308,7 +308,8 @@ func (an *jsAn) outside() {
 			if v := jsObjectValue(c.first, "withData"); v != nil && an.fileValue(v, 0) {
 				an.checkPaths(an.fileArgPaths(v), jsSpanOf(v))
 			}
-		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(":
+		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(" && !an.objectVar(toks[jsChainStart(toks, end)]):
+			// Not the script's own object ({save() {…}}.save()).
 			an.saved(name, toks, end)
 		case name == "propertyListFiles" || name == "xmlFiles":
 			// se.propertyListFiles.byName('~/.config/app/credentials.plist'):

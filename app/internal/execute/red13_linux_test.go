@@ -32,9 +32,16 @@ func payload13(t *testing.T, name string) []string { return payloadIn(t, "red13.
 // its SVN_EDITOR, Tcl the packages of TCLLIBPATH. Each such file is held;
 // everyday settings land (TestRed13EnvironmentFilesLookalikes).
 func TestRed13EnvironmentFilesLoadCodeByOtherVariables(t *testing.T) {
-	r := envRig(t)
 	name := "environment files that load code, by other variables"
-	argv := payload13(t, name)
+	envFilesHeld(t, name, payload13(t, name))
+}
+
+// envFilesHeld runs the payload argv (sh -c SCRIPT, then pairs of an
+// environment file's name in Documents and its text) unasked: every file
+// it writes is held by the review, or absent.
+func envFilesHeld(t *testing.T, name string, argv []string) {
+	t.Helper()
+	r := envRig(t)
 	before := map[string]string{}
 	for i := 3; i+1 < len(argv); i += 2 {
 		if isEnvFile(argv[i]) {

@@ -33,18 +33,8 @@ import (
 // init-hook). Each is held like .npmrc, .continue/mcpServers and
 // .pylintrc.
 func TestRed14PlantsByOtherNames(t *testing.T) {
-	r := red4PlantRig(t)
 	name := "tool settings by other names that start programs"
-	argv := payloadIn(t, "red14.json", name)
-	before := map[string]string{}
-	for i := 3; i+1 < len(argv); i += 2 {
-		before["Documents/"+argv[i]] = ""
-	}
-	res, held, err := r.runArgv(t, name, argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	r.heldOrAbsent(t, held, before)
+	plantsHeld(t, red4PlantRig(t), name, payloadIn(t, "red14.json", name))
 }
 
 // TestRed14PlantsByOtherNamesLookalikes: files named like those above
@@ -93,23 +83,8 @@ func TestRed14CopiedEditorHistory(t *testing.T) {
 // (ripgrep's --pre, starship's custom modules at every prompt) and where
 // xdg-open finds the program it opens a file with. Each is held.
 func TestRed14EnvironmentFilesLoadCodeBySourcesAndCommands(t *testing.T) {
-	r := envRig(t)
 	name := "environment files that load code, by package sources and commands"
-	argv := payloadIn(t, "red14.json", name)
-	before := map[string]string{}
-	for i := 3; i+1 < len(argv); i += 2 {
-		if isEnvFile(argv[i]) {
-			before["Documents/"+argv[i]] = ""
-		}
-	}
-	if len(before) != (len(argv)-3)/2 {
-		t.Fatalf("a payload's file is not an environment file: %q", argv[3:])
-	}
-	res, held, err := r.runArgv(t, name, argv, "Documents")
-	if err != nil {
-		t.Fatalf("run: %v (%+v)", err, res)
-	}
-	r.heldOrAbsent(t, held, before)
+	envFilesHeld(t, name, payloadIn(t, "red14.json", name))
 }
 
 // TestRed14EnvironmentFilesLookalikes: environment files of everyday

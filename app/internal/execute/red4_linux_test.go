@@ -39,7 +39,14 @@ func red4PlantRig(t *testing.T) *redRig {
 // for every file it writes that lands without the person.
 func plantsOf(t *testing.T, r *redRig, name string) {
 	t.Helper()
-	argv := payload4(t, name)
+	plantsHeld(t, r, name, payload4(t, name))
+}
+
+// plantsHeld runs the payload argv (sh -c SCRIPT, then pairs of a file's
+// name in Documents and its text) unasked: every file it writes is held
+// by the review, or absent.
+func plantsHeld(t *testing.T, r *redRig, name string, argv []string) {
+	t.Helper()
 	before := map[string]string{}
 	for i := 3; i+1 < len(argv); i += 2 {
 		before["Documents/"+argv[i]] = ""

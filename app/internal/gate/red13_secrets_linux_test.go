@@ -51,8 +51,15 @@ type red13Backup struct {
 // reading it asks, as the file it copies; the test FAILS when a secret
 // comes back from an unasked command.
 func TestRed13SecretsUnderBackupNames(t *testing.T) {
+	secretTwinsHidden(t, "red13", "backups.json")
+}
+
+// secretTwinsHidden runs the payloads of testdata/<dir>/<file>
+// (red13Backup): each file is put in the project holding the .env's text
+// or the private key, and no secret may come back from its command.
+func secretTwinsHidden(t *testing.T, dir, file string) {
 	var cases []red13Backup
-	readJSON(t, &cases, "red13", "backups.json")
+	readJSON(t, &cases, dir, file)
 	r := newSecretRig(t)
 	dotenv, err := os.ReadFile(filepath.Join(r.proj, ".env"))
 	if err != nil {
@@ -81,8 +88,15 @@ func TestRed13SecretsUnderBackupNames(t *testing.T) {
 // no secret (notes, settings, code, a public key, a certificate, a
 // report downloaded twice) are read unasked, as the files they copy.
 func TestRed13BackupNamesLookalikes(t *testing.T) {
+	twinLookalikesRead(t, "red13", "backups-lookalikes.json")
+}
+
+// twinLookalikesRead runs the payloads of testdata/<dir>/<file>
+// (red13Backup): each file, holding no secret, is put in the project and
+// its command must run unasked and print it.
+func twinLookalikesRead(t *testing.T, dir, file string) {
 	var cases []red13Backup
-	readJSON(t, &cases, "red13", "backups-lookalikes.json")
+	readJSON(t, &cases, dir, file)
 	r := newSecretRig(t)
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {

@@ -20,8 +20,7 @@ import (
 // its own, blocked on a socket only the gate holds (launcher.WaitFlag,
 // bridge.StartWarm). An action that comes is handed to it whole (its spec
 // and its standard input) and it then does everything a launcher started
-// cold does, in the same order; a new one is started behind it (once the
-// action has ended; back to back, as it is handed over: take).
+// cold does, in the same order; a new one is started behind it.
 //
 // The rules it keeps:
 //   - a warm launcher confines one action, ever (bridge.Warm is claimed
@@ -32,8 +31,7 @@ import (
 //     started again until the next action;
 //   - warm launchers are siblings, each in namespaces of its own, so an
 //     action cannot reach another's (its PID namespace does not hold them,
-//     its mount namespace is its own), the one started behind it while it
-//     runs included (TestRedWarmBehind);
+//     its mount namespace is its own);
 //   - anything amiss (none waiting, one gone, stale, of another shape) and
 //     the action starts cold, as it did before there were warm ones.
 //

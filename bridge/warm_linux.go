@@ -166,17 +166,6 @@ func (w *Warm) Ready(ctx context.Context) error {
 	return nil
 }
 
-// Said reports, without waiting, whether the process has said it waits
-// for its command (or is gone): what Ready would return at once for.
-func (w *Warm) Said() bool {
-	select {
-	case <-w.ready:
-		return true
-	default:
-		return false
-	}
-}
-
 // Pid is the warm process's id.
 func (w *Warm) Pid() int { return w.p.pgid }
 

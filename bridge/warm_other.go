@@ -20,9 +20,6 @@ func StartWarm(Command, []string) (*Warm, error) { return nil, errNoWarm }
 // Ready fails: there is no warm process.
 func (*Warm) Ready(context.Context) error { return errNoWarm }
 
-// Said is false: there is no warm process.
-func (*Warm) Said() bool { return false }
-
 // Pid is 0: there is no warm process.
 func (*Warm) Pid() int { return 0 }
 

@@ -12,14 +12,6 @@ func WarmClaimed(b *Box) int {
 	return b.warm.claimed
 }
 
-// WarmEarly is how many of b's warm launchers were started as an action
-// that found none of its shape ready took one (back to back).
-func WarmEarly(b *Box) int {
-	b.warm.mu.Lock()
-	defer b.warm.mu.Unlock()
-	return b.warm.early
-}
-
 // WarmIdle is how many warm launchers b has waiting or being started.
 func WarmIdle(b *Box) int {
 	b.warm.mu.Lock()

@@ -86,7 +86,6 @@ type pool struct {
 	starting map[shape]*starting   // a start under way
 	out      map[*bridge.Warm]bool // handed to a command, not yet released
 	claimed  int                   // launchers an action ran through
-	early    int                   // launchers started as an action took one (take)
 
 	tmp tempAhead // the next action's temporary folder (tempdir.go)
 
@@ -116,15 +115,6 @@ func (p *pool) command(k shape) bridge.Command {
 // removed; an action that comes meanwhile hurries it). Taking also
 // ends a discard's pause (the gate runs again): release then starts one of
 // each of warmShapes too.
-//
-// Except back to back: where c found no launcher of its shape ready (one
-// was still starting, or had not yet said it waits), actions of that shape
-// come faster than one starts behind each, and the next one is started
-// now, as c is handed over (early), so that its start overlaps c rather
-// than the next action's wait. An action that found one ready (the first
-// of a burst, or one at a gate that had a moment) starts none beside it:
-// a launcher's start beside a short action on two processors made that
-// action take about twice as long.
 func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *bridge.Warm, release func()) {
 	k := shapeOf(c, filtered)
 	p.mu.Lock()
@@ -134,14 +124,12 @@ func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *br
 	}
 	resumed := p.paused
 	p.paused = false
-	waited := false
 	if _, ok := p.idle[k]; !ok {
 		if s := p.starting[k]; s != nil && s.gen == p.gen {
 			p.mu.Unlock()
 			s.now()
 			<-s.done
 			p.mu.Lock()
-			waited = true
 		}
 	}
 	one, ok := p.idle[k]
@@ -163,11 +151,6 @@ func (p *pool) take(c bridge.Command, filtered bool, delay time.Duration) (w *br
 	}
 	if w == nil {
 		return nil, refill
-	}
-	if (waited || !w.Said()) && p.fill(k, 0) {
-		p.mu.Lock()
-		p.early++
-		p.mu.Unlock()
 	}
 	return w, func() {
 		p.mu.Lock()
@@ -205,13 +188,13 @@ const refillDelay = 10 * time.Millisecond
 // hurried, unless one waits or is starting, or the pool is paused or
 // closed. One whose generation has passed by the end of its delay is not
 // started, and one that finishes starting after a discard or close is
-// killed, not kept. It reports whether it began a start.
-func (p *pool) fill(k shape, delay time.Duration) bool {
+// killed, not kept.
+func (p *pool) fill(k shape, delay time.Duration) {
 	p.mu.Lock()
 	_, waiting := p.idle[k]
 	if s := p.starting[k]; p.closed || p.paused || waiting || s != nil && s.gen == p.gen {
 		p.mu.Unlock()
-		return false
+		return
 	}
 	s := &starting{gen: p.gen, done: make(chan struct{}), hurry: make(chan struct{})}
 	p.starting[k] = s
@@ -254,7 +237,6 @@ func (p *pool) fill(k shape, delay time.Duration) bool {
 			w.Close()
 		}
 	}()
-	return true
 }
 
 // start starts a launcher of shape k to run argv: through the pool's

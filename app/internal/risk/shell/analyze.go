@@ -248,38 +248,41 @@ type shellAn struct {
 	depth      int
 	src        string
 	sh         *shellShared
-	own        shellShared             // sh, when the analysis is not nested in another
-	vars       map[string]string       // variables assigned exactly one literal value
-	guess      map[string]bool         // variables among vars whose value starts with a guessed home
-	dyn        map[string]bool         // variables assigned anything else
-	arrays     map[string][]string     // indexed arrays assigned once, a=(w …) of literal words, and never changed
-	ifsFrom    int                     // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
-	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
-	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
-	funcs      map[string]bool         // functions and aliases the script defines
-	alias      map[string]string       // aliases with a plain literal value: name → value
-	gitAliases map[string]gitAliasDef  // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
-	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
-	secret     *Span                   // where a secret was read, if anywhere
-	upload     *Span                   // where data left the machine, if anywhere
-	files      map[string]string       // files this input writes: path → content (or a marker)
-	cwd        string                  // the working directory after a literal cd ("" unknown)
-	cwdLost    bool                    // a cd somewhere went where the analysis cannot follow
-	pipeIns    []word                  // in a pipeline: the files its earlier stages read (sort f | uniq > f empties f)
-	selfLookup bool                    // a command looked up Airlock's process (pgrep airlock)
-	dlDirs     []string                // folders a download was extracted into ("": the unknown working directory)
-	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
-	loops      int                     // loop bodies under way: a computed word there stands for many files
-	inAlias    int                     // alias expansions under way
-	inShebang  int                     // #! lines of written scripts being run (runShebang)
-	seen       map[syntax.Node]bool    // command substitutions analysed already
-	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
-	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
-	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
-	inFunc     int                     // function bodies re-read for their input under way
-	readVars   map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
-	fwd        map[string]bool         // forwarders: functions that run their arguments ("$@"), used only as plain calls
-	fwdAt      *forwarding             // the forwarder body under analysis, if any
+	own        shellShared            // sh, when the analysis is not nested in another
+	vars       map[string]string      // variables assigned exactly one literal value
+	guess      map[string]bool        // variables among vars whose value starts with a guessed home
+	dyn        map[string]bool        // variables assigned anything else
+	arrays     map[string][]string    // indexed arrays assigned once, a=(w …) of literal words, and never changed
+	ifsFrom    int                    // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
+	loopGlobs  map[string]string      // inside for f in GLOB (one unquoted pattern): f names its matches
+	arithRun   map[string]bool        // variables whose text arithmetic was found to run (analysed once)
+	funcs      map[string]bool        // functions and aliases the script defines
+	alias      map[string]string      // aliases with a plain literal value: name → value
+	gitAliases map[string]gitAliasDef // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
+	rebind     map[string]string      // hash -p: command name → the command it now runs ("" unknown)
+	secret     *Span                  // where a secret was read, if anywhere
+	// secretCopies are variables the script gave a secret variable's value
+	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
+	secretCopies map[string]string
+	upload       *Span                   // where data left the machine, if anywhere
+	files        map[string]string       // files this input writes: path → content (or a marker)
+	cwd          string                  // the working directory after a literal cd ("" unknown)
+	cwdLost      bool                    // a cd somewhere went where the analysis cannot follow
+	pipeIns      []word                  // in a pipeline: the files its earlier stages read (sort f | uniq > f empties f)
+	selfLookup   bool                    // a command looked up Airlock's process (pgrep airlock)
+	dlDirs       []string                // folders a download was extracted into ("": the unknown working directory)
+	bins         map[string]string       // command name → a file this input wrote into a folder on the command path
+	loops        int                     // loop bodies under way: a computed word there stands for many files
+	inAlias      int                     // alias expansions under way
+	inShebang    int                     // #! lines of written scripts being run (runShebang)
+	seen         map[syntax.Node]bool    // command substitutions analysed already
+	stream       bool                    // statements analysed one at a time (quickStream): seen holds one's
+	fds          map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
+	bodies       map[string]*syntax.Stmt // the functions the script defines: name → body
+	inFunc       int                     // function bodies re-read for their input under way
+	readVars     map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
+	fwd          map[string]bool         // forwarders: functions that run their arguments ("$@"), used only as plain calls
+	fwdAt        *forwarding             // the forwarder body under analysis, if any
 
 	// Kept so that the analysis stays linear in its input.
 	homes *marks                    // where src names the home, for homeSubst (made on first use)
@@ -646,6 +649,9 @@ func (a *shellAn) collect(f *syntax.File) {
 	for name, t := range targets {
 		if count[name] > 1 || a.dyn[name] {
 			a.dyn[t] = true // p=rm through the nameref assigns its target
+		}
+		if secretName(t) {
+			a.copiesSecret(name, t) // declare -n r=GITHUB_TOKEN: $r is its value
 		}
 	}
 	for name := range loopVars {
@@ -1250,6 +1256,7 @@ type pipeCtx struct {
 	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
 	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
 	roots  []word             // for stdin "pipe": the folders whose paths the stage before lists (find DIR, fd … DIR, ls DIR)
+	secret string             // for stdin "text": a secret variable whose value is part of it (cat <<< "$GITHUB_TOKEN")
 }
 
 func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
@@ -1346,6 +1353,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 		}
 	}
 	// Printing nothing (or only blanks) over a file empties it.
+	if pc.secret != "" {
+		a.secretInput(name, ops, pc.secret, a.span(ce))
+	}
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
 	a.readsOwnOutput(name, ops, s.Redirs, rws, pc)
@@ -1380,7 +1390,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			n = r.N.Value
 		}
 		if n == "0" {
-			pc.stdin, pc.text, pc.obf = src.stdin, src.text, src.obf
+			pc.stdin, pc.text, pc.obf, pc.secret = src.stdin, src.text, src.obf, src.secret
 			return
 		}
 		if fds == nil {
@@ -1394,6 +1404,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			src := pipeCtx{stdin: "text"}
 			if r.Hdoc != nil {
 				src.text = a.docText(r.Hdoc)
+				src.secret = a.docSecret(r.Hdoc)
 			}
 			in(r, src)
 			continue
@@ -1426,7 +1437,11 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			if len(ws) == 1 && !ws[0].hole {
 				in(r, pipeCtx{stdin: "text", text: ws[0].s})
 			} else {
-				in(r, pipeCtx{stdin: "computed"})
+				src := pipeCtx{stdin: "computed"}
+				if len(ws) == 1 {
+					src.secret = ws[0].secret
+				}
+				in(r, src)
 			}
 		case syntax.RdrIn, syntax.RdrInOut:
 			if len(ws) != 1 {
@@ -1518,6 +1533,28 @@ func (a *shellAn) chdir(name string, args []word) {
 
 // docText returns a here-document's body, with a placeholder for each
 // expansion in it (which the next analyzer treats as computed text).
+// docSecret is a secret variable a here-document or an array's element
+// expands whole, in quotes or not (or "").
+func (a *shellAn) docSecret(w *syntax.Word) string {
+	return a.partsSecret(w.Parts)
+}
+
+func (a *shellAn) partsSecret(parts []syntax.WordPart) string {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if n := a.heldSecret(paramName(p)); n != "" && printsValue(p) {
+				return n
+			}
+		case *syntax.DblQuoted:
+			if n := a.partsSecret(p.Parts); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
 func (a *shellAn) docText(w *syntax.Word) string {
 	var b strings.Builder
 	for _, p := range w.Parts {
@@ -1737,6 +1774,14 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	}
 	if as.Array != nil {
 		syntax.Walk(as.Array, a.walkSubst)
+		for _, e := range as.Array.Elems {
+			// a=("$GITHUB_TOKEN"): "${a[@]}" prints it.
+			if e.Value != nil && as.Name != nil {
+				if n := a.docSecret(e.Value); n != "" {
+					a.copiesSecret(as.Name.Value, n)
+				}
+			}
+		}
 	}
 	if as.Index != nil {
 		// a[$(cmd)]=v, declare m[`cmd`]=v: the subscript is expanded
@@ -1751,6 +1796,9 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	w := word{s: "", span: a.span(as)}
 	if len(ws) == 1 {
 		w = ws[0]
+	}
+	if w.secret != "" {
+		a.copiesSecret(as.Name.Value, w.secret)
 	}
 	if strings.EqualFold(as.Name.Value, "PATH") && startsWithPATH(as.Value) {
 		return // PATH=$PATH:/more: appending

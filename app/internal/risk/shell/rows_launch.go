@@ -243,6 +243,21 @@ func (l *launch) readsFile(w word) {
 	l.c.a.outside = false
 }
 
+// qlmanageCommand rates qlmanage: Quick Look's previews (-p) and
+// thumbnails (-t, written where -o says) are made by the system's Quick
+// Look services, which read each file outside every sandbox, as an app
+// given it does: a *.key is taken for the key it may be (the sandbox's
+// test of its content does not stand between them), and a thumbnail of a
+// key's text is the key.
+func qlmanageCommand(c *call) {
+	c.add(effect.Of(effect.Launch), "qlmanage", "%s: previews files", c.name)
+	c.a.outside = true
+	for _, w := range c.operands() {
+		c.a.read(w, c.span)
+	}
+	c.a.outside = false
+}
+
 // runsCommands reports an app named with open -a that runs the command
 // --args gives it: a terminal or script runner, or one computed at run
 // time.

@@ -395,6 +395,10 @@ func (a *shellAn) collect(f *syntax.File) {
 			return
 		}
 		a.dyn[name], touched[name] = true, true
+		if interpEnv(strings.ToUpper(name)) {
+			// read NODE_OPTIONS, printf -v PYTHONPATH …, then export.
+			a.interpEnv = true
+		}
 	}
 	ints := map[string]bool{}     // names given the integer attribute (declare -i): their values are arithmetic
 	var assigned []*syntax.Assign // every assignment with a name, for the integers'
@@ -718,7 +722,14 @@ func (a *shellAn) collect(f *syntax.File) {
 			a.integer(as)
 		}
 	}
+	for _, t := range targets {
+		if interpEnv(strings.ToUpper(t)) {
+			a.interpEnv = true // declare -n r=NODE_OPTIONS; r=…
+		}
+	}
 	if lost {
+		// A name computed at run time (export "$n"=…) may be NODE_OPTIONS.
+		a.interpEnv = true
 		for name := range a.vars {
 			a.dyn[name] = true
 		}

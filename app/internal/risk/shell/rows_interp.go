@@ -610,10 +610,27 @@ func (c *call) plainCode(w word) bool {
 		case a.hole:
 			return false
 		case i+1 < len(c.args) && c.args[i+1].s == w.s && codeFlags[c.name+" "+a.s]:
-			return true
+			return interp.LangOf(c.name) != interp.JS || !nodeOptionAfter(c.args[i+2:])
 		case interp.LangOf(c.name) == interp.Python && pythonPlainFlags[a.s]:
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// nodeOptionAfter reports an option among rest, the words after node's
+// code: node reads its options after -e's code too (node -e … -r
+// ./hook.js loads the hook first; --import, --env-file), up to a "--"
+// (python -c hands what follows to the code as sys.argv). A word computed
+// at run time may be one.
+func nodeOptionAfter(rest []word) bool {
+	for _, a := range rest {
+		switch {
+		case a.s == "--" && !a.hole:
+			return false
+		case a.hole || strings.HasPrefix(a.s, "-"):
+			return true
 		}
 	}
 	return false

@@ -243,6 +243,9 @@ func (r *roReader) chain(i int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
+		if flagged[strings.Join(append([]string{head}, names[1:1+k]...), ".")] && (!called || k != len(names)-1 || !encodingOnly(ts, j)) {
+			return 0, false // fs.readFileSync(p, {flag: "w"}), or handed to reduce
+		}
 		return r.tail(names[1+k:], called, j)
 	case r.t.builtins[head]:
 		if head == "open" && (len(names) > 1 || !called || !readMode(ts, j)) {
@@ -433,7 +436,7 @@ func readMode(ts []tok, j int) bool {
 	alone := func(k int) bool {
 		return k+1 < len(ts) && (ts[k+1].is(",") || ts[k+1].is(")")) && readOnlyMode(ts[k])
 	}
-	depth, arg := 0, 0
+	depth, arg, named := 0, 0, false
 	for k := j; k < len(ts); k++ {
 		t := ts[k]
 		if depth == 1 && (k == j+1 || ts[k-1].is(",")) {
@@ -442,6 +445,11 @@ func readMode(ts []tok, j int) bool {
 			switch {
 			case t.is("*") || t.is("**"):
 				return false
+			case !kw && named:
+				return false // a positional argument after a named one: not Python
+			}
+			named = named || kw
+			switch {
 			case kw && t.text == "mode":
 				if !alone(k + 2) {
 					return false
@@ -463,6 +471,40 @@ func readMode(ts []tok, j int) bool {
 			}
 		case depth == 1 && t.is(","):
 			arg++
+		}
+	}
+	return false
+}
+
+// flagged are the readers whose options may say how the file is opened
+// (Node's {flag: "w"} empties it): called only, with a literal encoding
+// at most (encodingOnly).
+var flagged = set(`fs.readFileSync`)
+
+// encodingOnly reports whether the call whose "(" is at j has one
+// argument, or a second that is a literal string alone (an encoding), and
+// no more.
+func encodingOnly(ts []tok, j int) bool {
+	depth, arg := 0, 0
+	for k := j; k < len(ts); k++ {
+		t := ts[k]
+		if depth == 1 && arg == 1 && ts[k-1].is(",") && (t.kind != tStr || !t.lit || k+1 >= len(ts) || !ts[k+1].is(")")) {
+			return false
+		}
+		switch {
+		case depth == 1 && t.is("..."):
+			return false
+		case t.is("(") || t.is("[") || t.is("{"):
+			depth++
+		case t.is(")") || t.is("]") || t.is("}"):
+			depth--
+			if depth == 0 {
+				return true
+			}
+		case depth == 1 && t.is(","):
+			if arg++; arg > 1 {
+				return false
+			}
 		}
 	}
 	return false

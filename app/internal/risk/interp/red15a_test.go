@@ -10,7 +10,7 @@ import "testing"
 // a format text's fields reach attributes (__globals__ of a function); a
 // fullwidth name is Python's exec; a name the code sets after using it is
 // the language's global when used (help, Node's http); a tagged template
-// calls its tag.
+// calls its tag; fs.readFileSync's options may open the file to write.
 func TestReadOnlyRed15a(t *testing.T) {
 	for _, c := range []struct {
 		lang Lang
@@ -38,6 +38,10 @@ func TestReadOnlyRed15a(t *testing.T) {
 		{JS, "fetch`https://x.example/`; var fetch", false},
 		{JS, "const t = (s) => s; console.log(t`x`)", false},
 		{JS, `[1].map(http => 0); http.get("http://x.example/")`, false},
+		{JS, `const fs = require("fs"); fs.readFileSync("a", {["fl" + "ag"]: "w"})`, false},
+		{JS, `const fs = require("fs"); fs.readFileSync("a", JSON.parse("{\"flag\":\"w\"}"))`, false},
+		{JS, `const fs = require("fs"); [JSON.parse("{}")].reduce(fs.readFileSync, "a")`, false},
+		{JS, `require("fs").readFileSync(...["a", "w"])`, false},
 
 		{Python, `import os; print(os.path.join(os.path.expanduser("~"), "notes.txt"))`, true},
 		{Python, `import os.path; print(os.path.splitext("a.tar.gz")[1], os.path.getsize("setup.py"))`, true},
@@ -47,6 +51,8 @@ func TestReadOnlyRed15a(t *testing.T) {
 		{Python, `print("{0[name]}".format({"name": "x"}))`, true},
 		{Python, `x = [1, 2]; print(sum(x))`, true},
 		{JS, "console.log(`${1 + 1} items`)", true},
+		{JS, `const fs = require("fs"); console.log(fs.readFileSync("package.json", "utf8").length)`, true},
+		{JS, `console.log(require("fs").readFileSync("a").length)`, true},
 		{JS, `const fs = require("fs"); const buf = fs.readFileSync("a"); console.log(buf.length)`, true},
 		{JS, `const fs = require("fs"); const files = fs.readdirSync("."); console.log(files.map((f) => f.toUpperCase()))`, true},
 	} {

@@ -264,25 +264,28 @@ type shellAn struct {
 	// secretCopies are variables the script gave a secret variable's value
 	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
 	secretCopies map[string]string
-	upload       *Span                   // where data left the machine, if anywhere
-	files        map[string]string       // files this input writes: path → content (or a marker)
-	cwd          string                  // the working directory after a literal cd ("" unknown)
-	cwdLost      bool                    // a cd somewhere went where the analysis cannot follow
-	pipeIns      []word                  // in a pipeline: the files its earlier stages read (sort f | uniq > f empties f)
-	selfLookup   bool                    // a command looked up Airlock's process (pgrep airlock)
-	dlDirs       []string                // folders a download was extracted into ("": the unknown working directory)
-	bins         map[string]string       // command name → a file this input wrote into a folder on the command path
-	loops        int                     // loop bodies under way: a computed word there stands for many files
-	inAlias      int                     // alias expansions under way
-	inShebang    int                     // #! lines of written scripts being run (runShebang)
-	seen         map[syntax.Node]bool    // command substitutions analysed already
-	stream       bool                    // statements analysed one at a time (quickStream): seen holds one's
-	fds          map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
-	bodies       map[string]*syntax.Stmt // the functions the script defines: name → body
-	inFunc       int                     // function bodies re-read for their input under way
-	readVars     map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
-	fwd          map[string]bool         // forwarders: functions that run their arguments ("$@"), used only as plain calls
-	fwdAt        *forwarding             // the forwarder body under analysis, if any
+	// xtrace says set -x ran: each command after it is printed with its
+	// words expanded.
+	xtrace     bool
+	upload     *Span                   // where data left the machine, if anywhere
+	files      map[string]string       // files this input writes: path → content (or a marker)
+	cwd        string                  // the working directory after a literal cd ("" unknown)
+	cwdLost    bool                    // a cd somewhere went where the analysis cannot follow
+	pipeIns    []word                  // in a pipeline: the files its earlier stages read (sort f | uniq > f empties f)
+	selfLookup bool                    // a command looked up Airlock's process (pgrep airlock)
+	dlDirs     []string                // folders a download was extracted into ("": the unknown working directory)
+	bins       map[string]string       // command name → a file this input wrote into a folder on the command path
+	loops      int                     // loop bodies under way: a computed word there stands for many files
+	inAlias    int                     // alias expansions under way
+	inShebang  int                     // #! lines of written scripts being run (runShebang)
+	seen       map[syntax.Node]bool    // command substitutions analysed already
+	stream     bool                    // statements analysed one at a time (quickStream): seen holds one's
+	fds        map[string]pipeCtx      // descriptors opened for reading by exec 3<…: what they read
+	bodies     map[string]*syntax.Stmt // the functions the script defines: name → body
+	inFunc     int                     // function bodies re-read for their input under way
+	readVars   map[string]bool         // variables assigned what a data reader printed: d=$(cat notes.txt) (readInto)
+	fwd        map[string]bool         // forwarders: functions that run their arguments ("$@"), used only as plain calls
+	fwdAt      *forwarding             // the forwarder body under analysis, if any
 
 	// Kept so that the analysis stays linear in its input.
 	homes *marks                    // where src names the home, for homeSubst (made on first use)
@@ -1365,7 +1368,14 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	}
 	// Printing nothing (or only blanks) over a file empties it.
 	if pc.secret != "" {
-		a.secretInput(name, ops, pc.secret, a.span(ce))
+		n := name
+		if len(words) > 0 && commandName(words[0].s) == "xargs" {
+			n = "xargs" // xargs echo <<< "$T": the words it reads, printed
+		}
+		a.secretInput(n, ops, pc.secret, a.span(ce))
+	}
+	if a.xtrace {
+		a.xtraced(name, words, a.span(ce))
 	}
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])

@@ -40,6 +40,25 @@ func setCommand(c *call) {
 	if len(c.args) == 0 {
 		c.environmentRead("set")
 	}
+	for i, w := range c.args {
+		if !w.hole && (len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'x') ||
+			w.s == "-o" && i+1 < len(c.args) && c.args[i+1].s == "xtrace") {
+			c.a.xtrace = true
+		}
+	}
+}
+
+// xtraced rates a command run after set -x, whose words the shell prints
+// expanded before it runs them: a secret variable's value among them is
+// printed, as echo prints it.
+func (a *shellAn) xtraced(name string, words []word, sp Span) {
+	for _, w := range words {
+		if w.secret != "" {
+			c := &call{a: a, name: "set -x", span: sp}
+			c.secretPrinted(w.secret)
+			return
+		}
+	}
 }
 
 // psCommand rates ps: the environment of the processes it lists is
@@ -165,6 +184,12 @@ func (a *shellAn) secretInput(name string, ops []word, secret string, sp Span) {
 				a.copiesSecret(o.s, secret)
 			}
 		}
+	case name == "mapfile" || name == "readarray":
+		array := "MAPFILE"
+		if len(ops) > 0 && !ops[len(ops)-1].hole {
+			array = ops[len(ops)-1].s
+		}
+		a.copiesSecret(array, secret)
 	case printsInput[name]:
 		c := &call{a: a, name: name, span: sp}
 		c.secretPrinted(secret)
@@ -175,7 +200,7 @@ func (a *shellAn) secretInput(name string, ops []word, secret string, sp Span) {
 // or encoded.
 var printsInput = set(`cat tac rev tee base64 base32 basenc xxd od hexdump head tail tr sed gsed awk gawk mawk nawk
 	sort uniq cut fold nl paste column fmt expand unexpand iconv grep egrep fgrep rg jq yq less more bat strings
-	gzip bzip2 xz zstd openssl uuencode`)
+	gzip bzip2 xz zstd openssl uuencode xargs`)
 
 // secretPrinted notes that c prints the value of the variable name, whose
 // name says it holds a secret.

@@ -997,10 +997,16 @@ func (c *call) awkProgram(prog string) {
 	if strings.Contains(prog, "@") {
 		c.awkAt(prog)
 	}
-	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") {
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") && !strings.Contains(prog, "ENVIRON") {
 		return // no command, pipe, output file or file read
 	}
 	toks := awkTokens(prog)
+	for i := 0; i+3 < len(toks); i++ {
+		// print ENVIRON["GITHUB_TOKEN"]: a secret variable's value.
+		if !toks[i].str && toks[i].s == "ENVIRON" && toks[i+1].s == "[" && toks[i+2].str && secretName(toks[i+2].s) {
+			c.secretPrinted(toks[i+2].s)
+		}
+	}
 	shellRuns := false
 	run := func(cmd []awkTok, what string) {
 		text := awkText(cmd)

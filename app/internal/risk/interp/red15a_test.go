@@ -10,7 +10,8 @@ import "testing"
 // a format text's fields reach attributes (__globals__ of a function); a
 // fullwidth name is Python's exec; a name the code sets after using it is
 // the language's global when used (help, Node's http); a tagged template
-// calls its tag; fs.readFileSync's options may open the file to write.
+// calls its tag; fs.readFileSync's options may open the file to write; a
+// line comment ends at a carriage return (and in JS at U+2028, U+2029).
 func TestReadOnlyRed15a(t *testing.T) {
 	for _, c := range []struct {
 		lang Lang
@@ -42,6 +43,10 @@ func TestReadOnlyRed15a(t *testing.T) {
 		{JS, `const fs = require("fs"); fs.readFileSync("a", JSON.parse("{\"flag\":\"w\"}"))`, false},
 		{JS, `const fs = require("fs"); [JSON.parse("{}")].reduce(fs.readFileSync, "a")`, false},
 		{JS, `require("fs").readFileSync(...["a", "w"])`, false},
+		{Python, "x = 1 # c\rimport subprocess; subprocess.run(\"id\")", false},
+		{JS, "x = 1 // c\rrequire(\"child_process\").execSync(\"id\")", false},
+		{JS, "x = 1 // c\u2028require(\"child_process\").execSync(\"id\")", false},
+		{JS, "x = 1 // c\u2029require(\"child_process\").execSync(\"id\")", false},
 
 		{Python, `import os; print(os.path.join(os.path.expanduser("~"), "notes.txt"))`, true},
 		{Python, `import os.path; print(os.path.splitext("a.tar.gz")[1], os.path.getsize("setup.py"))`, true},
@@ -50,6 +55,8 @@ func TestReadOnlyRed15a(t *testing.T) {
 		{Python, `print("{} of {}: {:.2f}".format(1, 2, 0.5))`, true},
 		{Python, `print("{0[name]}".format({"name": "x"}))`, true},
 		{Python, `x = [1, 2]; print(sum(x))`, true},
+		{Python, "x = [1, 2]\r\nprint(sum(x))  # total\r\n", true},
+		{JS, "const a = [1, 2] // two\r\nconsole.log(a.length)", true},
 		{JS, "console.log(`${1 + 1} items`)", true},
 		{JS, `const fs = require("fs"); console.log(fs.readFileSync("package.json", "utf8").length)`, true},
 		{JS, `console.log(require("fs").readFileSync("a").length)`, true},

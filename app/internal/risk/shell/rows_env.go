@@ -197,10 +197,11 @@ func (a *shellAn) secretInput(name string, ops []word, secret string, sp Span) {
 }
 
 // printsInput are the filters that print what they read on stdin, whole
-// or encoded.
+// or encoded, and the interpreters, whose code may (python3 -c
+// '…print(sys.stdin.read())', read-only as it is).
 var printsInput = set(`cat tac rev tee base64 base32 basenc xxd od hexdump head tail tr sed gsed awk gawk mawk nawk
 	sort uniq cut fold nl paste column fmt expand unexpand iconv grep egrep fgrep rg jq yq less more bat strings
-	gzip bzip2 xz zstd openssl uuencode xargs`)
+	gzip bzip2 xz zstd openssl uuencode xargs python python3 node nodejs perl ruby php`)
 
 // secretPrinted notes that c prints the value of the variable name, whose
 // name says it holds a secret.

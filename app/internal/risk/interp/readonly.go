@@ -445,8 +445,8 @@ func readMode(ts []tok, j int) bool {
 			switch {
 			case t.is("*") || t.is("**"):
 				return false
-			case !kw && named:
-				return false // a positional argument after a named one: not Python
+			case !kw && named, t.is(","):
+				return false // a positional argument after a named one, an empty one: not Python
 			}
 			named = named || kw
 			switch {

@@ -76,6 +76,7 @@ type nestedCode struct {
 
 // lex reads src as lang.
 func lex(lang Lang, src string) *lexer {
+	src = lineBreaks(lang, src)
 	lx := &lexer{lang: lang, syn: syntaxes[lang], src: src}
 	if strings.HasPrefix(src, "#!") {
 		lx.skipLine()
@@ -84,6 +85,25 @@ func lex(lang Lang, src string) *lexer {
 		lx.next()
 	}
 	return lx
+}
+
+// lineBreaks is src with the other characters lang ends a line at, and
+// so a line comment, written as "\n": Python reads a lone carriage return
+// as a line break, JavaScript a carriage return and U+2028 and U+2029 too
+// (x = 1 // c<CR>require(…) runs the require). Each keeps its length, so
+// offsets stay those of src: "\r" becomes "\n", U+2028 "\n" and two
+// blanks.
+func lineBreaks(lang Lang, src string) string {
+	if lang != Python && lang != JS {
+		return src
+	}
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r", "\n")
+	}
+	if lang == JS && (strings.Contains(src, "\u2028") || strings.Contains(src, "\u2029")) {
+		src = strings.NewReplacer("\u2028", "\n  ", "\u2029", "\n  ").Replace(src)
+	}
+	return src
 }
 
 func (lx *lexer) emit(t tok) {

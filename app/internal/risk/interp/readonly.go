@@ -52,6 +52,14 @@ type roTable struct {
 	members map[string]bool
 	// binders introduce the name after them: for, as, const, let, var …
 	binders map[string]bool
+	// globals are the language's other global names (Python's builtins,
+	// Node's globals and the modules node -e gives as globals). The code
+	// may not set one: which uses a name's setting covers is not read
+	// here, so a use before it (list(map(help, …)); help = 0, or JS's
+	// hoisted var http) would reach the global (help imports a module from
+	// the working folder; http.get sends).
+	globals map[string]bool
+	tagged  bool // a string right after a name, ")" or "]" calls it (JS's tagged templates)
 }
 
 // roReader checks one program's tokens against its table.
@@ -126,7 +134,7 @@ func (r *roReader) declared() bool {
 // bind notes that the code gives name a value; false when the name is
 // one the table gives a meaning (a builtin, a module) or a forbidden one.
 func (r *roReader) bind(name string) bool {
-	if roForbidden[name] || r.t.builtins[name] || r.t.modules[name] || r.t.keywords[name] || strings.Contains(name, "__") {
+	if roForbidden[name] || r.t.builtins[name] || r.t.modules[name] || r.t.keywords[name] || r.t.globals[name] || strings.Contains(name, "__") {
 		return false
 	}
 	r.set[name] = true
@@ -143,6 +151,9 @@ func (r *roReader) read() bool {
 			if t.run {
 				return false
 			}
+			if r.t.tagged && i > 0 && (ts[i-1].kind == tIdent && !r.t.keywords[ts[i-1].text] || ts[i-1].is(")") || ts[i-1].is("]")) {
+				return false // fetch`https://…`: a tagged template calls what is before it
+			}
 			continue
 		case tNum:
 			continue
@@ -155,13 +166,13 @@ func (r *roReader) read() bool {
 			}
 			continue
 		}
-		if strings.Contains(t.text, "__") || roForbidden[t.text] {
+		if strings.Contains(t.text, "__") || roForbidden[t.text] || !plainName(t.text) {
 			return false
 		}
 		if i > 0 && ts[i-1].is(".") {
 			// A member of what an expression made: "a,b".split(","),
 			// open(p).read(), f(x).y.
-			if i+1 < len(ts) && ts[i+1].is("(") && !valueMethods[t.text] {
+			if i+1 < len(ts) && ts[i+1].is("(") && (!valueMethods[t.text] || formats[t.text] && !literalFormat(ts, i)) {
 				return false
 			}
 			continue
@@ -232,6 +243,9 @@ func (r *roReader) chain(i int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
+		if flagged[strings.Join(append([]string{head}, names[1:1+k]...), ".")] && (!called || k != len(names)-1 || !encodingOnly(ts, j)) {
+			return 0, false // fs.readFileSync(p, {flag: "w"}), or handed to reduce
+		}
 		return r.tail(names[1+k:], called, j)
 	case r.t.builtins[head]:
 		if head == "open" && (len(names) > 1 || !called || !readMode(ts, j)) {
@@ -260,7 +274,9 @@ func (r *roReader) chain(i int) (int, bool) {
 // tail checks rest, the members after a known name or value: a call of the
 // last must be of a method that computes.
 func (r *roReader) tail(rest []string, called bool, end int) (int, bool) {
-	if called && len(rest) > 0 && !valueMethods[rest[len(rest)-1]] {
+	if called && len(rest) > 0 && (!valueMethods[rest[len(rest)-1]] || formats[rest[len(rest)-1]]) {
+		// str.format(t, f), x.format(f): a format whose text is not read
+		// here (literalFormat).
 		return 0, false
 	}
 	return end, true
@@ -309,6 +325,31 @@ func hasMembers(t roTable, head string) bool {
 	return false
 }
 
+// formats are the methods that read a format text, whose fields reach
+// the arguments' attributes and items ("{0.__globals__[os].environ}").
+var formats = set(`format format_map`)
+
+// literalFormat reports whether the format method named at i is called
+// on one literal string, alone (not "{0._" "_globals__}", which Python
+// joins) and without "__" in it: only then is what its fields reach read.
+func literalFormat(ts []tok, i int) bool {
+	s := i - 2
+	return s >= 0 && ts[s].kind == tStr && ts[s].lit && !strings.Contains(ts[s].text, "__") && (s == 0 || ts[s-1].kind != tStr)
+}
+
+// plainName reports a name of ASCII letters, digits, "_" and "$" only:
+// Python reads ｅｘｅｃ as exec (it normalizes names to NFKC), and JS
+// reads \u0065val as eval.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // requireAt reports "= require(" at i.
 func requireAt(ts []tok, i int) bool {
 	return i+2 < len(ts) && ts[i].is("=") && ts[i+1].kind == tIdent && ts[i+1].text == "require" && ts[i+2].is("(")
@@ -336,9 +377,14 @@ func (r *roReader) imports(i int) (int, bool) {
 			return 0, false
 		}
 		j++
+		if j >= len(ts) || ts[j].kind != tIdent {
+			// from os import *: every name the module has, open (os.open)
+			// among them, over the builtins this reader checks.
+			return 0, false
+		}
 		for j < len(ts) && ts[j].kind == tIdent {
 			name := ts[j].text
-			if name == "*" || !r.t.members[mod+"."+name] && !r.t.members[mod+".*"] && !r.t.members[mod+"."+name+".*"] {
+			if !r.t.members[mod+"."+name] && !r.t.modules[mod+"."+name] && !r.t.members[mod+".*"] && !r.t.members[mod+"."+name+".*"] {
 				return 0, false
 			}
 			local := name
@@ -390,7 +436,7 @@ func readMode(ts []tok, j int) bool {
 	alone := func(k int) bool {
 		return k+1 < len(ts) && (ts[k+1].is(",") || ts[k+1].is(")")) && readOnlyMode(ts[k])
 	}
-	depth, arg := 0, 0
+	depth, arg, named := 0, 0, false
 	for k := j; k < len(ts); k++ {
 		t := ts[k]
 		if depth == 1 && (k == j+1 || ts[k-1].is(",")) {
@@ -399,6 +445,11 @@ func readMode(ts []tok, j int) bool {
 			switch {
 			case t.is("*") || t.is("**"):
 				return false
+			case !kw && named, t.is(","):
+				return false // a positional argument after a named one, an empty one: not Python
+			}
+			named = named || kw
+			switch {
 			case kw && t.text == "mode":
 				if !alone(k + 2) {
 					return false
@@ -420,6 +471,40 @@ func readMode(ts []tok, j int) bool {
 			}
 		case depth == 1 && t.is(","):
 			arg++
+		}
+	}
+	return false
+}
+
+// flagged are the readers whose options may say how the file is opened
+// (Node's {flag: "w"} empties it): called only, with a literal encoding
+// at most (encodingOnly).
+var flagged = set(`fs.readFileSync`)
+
+// encodingOnly reports whether the call whose "(" is at j has one
+// argument, or a second that is a literal string alone (an encoding), and
+// no more.
+func encodingOnly(ts []tok, j int) bool {
+	depth, arg := 0, 0
+	for k := j; k < len(ts); k++ {
+		t := ts[k]
+		if depth == 1 && arg == 1 && ts[k-1].is(",") && (t.kind != tStr || !t.lit || k+1 >= len(ts) || !ts[k+1].is(")")) {
+			return false
+		}
+		switch {
+		case depth == 1 && t.is("..."):
+			return false
+		case t.is("(") || t.is("[") || t.is("{"):
+			depth++
+		case t.is(")") || t.is("]") || t.is("}"):
+			depth--
+			if depth == 0 {
+				return true
+			}
+		case depth == 1 && t.is(","):
+			if arg++; arg > 1 {
+				return false
+			}
 		}
 	}
 	return false
@@ -472,13 +557,33 @@ var readOnlyTables = map[Lang]roTable{
 		// looks for every other module in the working folder first, where
 		// json.py may be anyone's.
 		modules: set(`os os.path sys`),
-		members: set(`os.path.* os.listdir os.getcwd os.cpu_count os.getpid os.getppid os.uname os.stat os.lstat
+		// os.path by its functions, not "os.path.*": posixpath also holds
+		// the modules it imports (os.path.os, os.path.sys, os.path.genericpath),
+		// and expandvars prints the environment's values.
+		members: set(`os.path.abspath os.path.basename os.path.commonpath os.path.commonprefix os.path.dirname
+			os.path.exists os.path.lexists os.path.expanduser os.path.getatime os.path.getctime os.path.getmtime
+			os.path.getsize os.path.isabs os.path.isdir os.path.isfile os.path.islink os.path.ismount
+			os.path.isjunction os.path.join os.path.normcase os.path.normpath os.path.realpath os.path.relpath
+			os.path.samefile os.path.split os.path.splitdrive os.path.splitext os.path.splitroot os.path.curdir
+			os.path.pardir os.path.sep os.path.altsep os.path.extsep os.path.pathsep os.path.devnull os.listdir os.getcwd os.cpu_count os.getpid os.getppid os.uname os.stat os.lstat
 			os.scandir os.walk os.sep os.linesep os.name os.getlogin os.getuid os.getgid os.access os.R_OK os.F_OK
 			os.X_OK os.W_OK os.pathsep os.curdir os.devnull
 			sys.version sys.version_info sys.platform sys.argv sys.stdin sys.stdin.read sys.stdin.readline
 			sys.stdin.readlines sys.stdout sys.stdout.write sys.stderr sys.stderr.write sys.exit sys.executable
 			sys.maxsize sys.byteorder sys.getrecursionlimit sys.prefix`),
 		binders: set(`for as lambda`),
+		globals: set(`aiter anext breakpoint classmethod compile complex copyright credits delattr dir eval exec exit
+			getattr globals hasattr help id input license locals memoryview property quit setattr staticmethod super
+			type vars Ellipsis NotImplemented ArithmeticError AssertionError AttributeError BaseException
+			BaseExceptionGroup BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError
+			ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError DeprecationWarning
+			EOFError EncodingWarning EnvironmentError ExceptionGroup FileExistsError FloatingPointError FutureWarning
+			GeneratorExit IOError ImportError ImportWarning IndentationError InterruptedError IsADirectoryError
+			KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError
+			NotImplementedError OverflowError PendingDeprecationWarning PermissionError ProcessLookupError
+			RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration SyntaxError
+			SyntaxWarning SystemError TabError TimeoutError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
+			UnicodeError UnicodeTranslateError UnicodeWarning UserWarning Warning ZeroDivisionError`),
 	},
 	JS: {
 		keywords: set(`const let var new typeof instanceof of in if else for while return true false null
@@ -499,5 +604,23 @@ var readOnlyTables = map[Lang]roTable{
 			path.* fs.readFileSync fs.readdirSync fs.existsSync fs.statSync fs.lstatSync fs.realpathSync
 			util.inspect util.format url.parse url.URL querystring.parse querystring.stringify`),
 		binders: set(`const let var of`),
+		tagged:  true,
+		globals: set(`AbortController AbortSignal AggregateError ArrayBuffer Atomics BigInt64Array BigUint64Array Blob
+			BroadcastChannel ByteLengthQueuingStrategy CloseEvent CompressionStream CountQueuingStrategy Crypto
+			CryptoKey CustomEvent DOMException DataView DecompressionStream EvalError Event EventSource EventTarget
+			File FinalizationRegistry Float16Array Float32Array Float64Array FormData Headers Int16Array Int32Array
+			Int8Array Iterator MessageChannel MessageEvent MessagePort Navigator Performance PerformanceEntry
+			PerformanceMark PerformanceMeasure PerformanceObserver PerformanceObserverEntryList
+			PerformanceResourceTiming Promise RangeError ReadableByteStreamController ReadableStream
+			ReadableStreamBYOBReader ReadableStreamBYOBRequest ReadableStreamDefaultController
+			ReadableStreamDefaultReader ReferenceError Request Response SharedArrayBuffer Storage SubtleCrypto
+			SyntaxError TextDecoder TextDecoderStream TextEncoder TextEncoderStream TransformStream
+			TransformStreamDefaultController URIError URL URLSearchParams Uint16Array Uint32Array Uint8Array
+			Uint8ClampedArray WeakMap WeakRef WeakSet WebSocket WritableStream WritableStreamDefaultController
+			WritableStreamDefaultWriter assert async_hooks atob btoa buffer clearImmediate clearInterval clearTimeout
+			cluster constants crypto dgram diagnostics_channel dns domain escape events fetch http http2 https
+			inspector localStorage navigator net perf_hooks performance punycode queueMicrotask readline repl
+			sessionStorage stream string_decoder structuredClone sys timers tls trace_events tty
+			unescape v8 vm wasi worker_threads zlib`),
 	},
 }

@@ -248,19 +248,25 @@ type shellAn struct {
 	depth      int
 	src        string
 	sh         *shellShared
-	own        shellShared             // sh, when the analysis is not nested in another
-	vars       map[string]string       // variables assigned exactly one literal value
-	guess      map[string]bool         // variables among vars whose value starts with a guessed home
-	dyn        map[string]bool         // variables assigned anything else
-	arrays     map[string][]string     // indexed arrays assigned once, a=(w …) of literal words, and never changed
-	ifsFrom    int                     // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
-	loopGlobs  map[string]string       // inside for f in GLOB (one unquoted pattern): f names its matches
-	arithRun   map[string]bool         // variables whose text arithmetic was found to run (analysed once)
-	funcs      map[string]bool         // functions and aliases the script defines
-	alias      map[string]string       // aliases with a plain literal value: name → value
-	gitAliases map[string]gitAliasDef  // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
-	rebind     map[string]string       // hash -p: command name → the command it now runs ("" unknown)
-	secret     *Span                   // where a secret was read, if anywhere
+	own        shellShared            // sh, when the analysis is not nested in another
+	vars       map[string]string      // variables assigned exactly one literal value
+	guess      map[string]bool        // variables among vars whose value starts with a guessed home
+	dyn        map[string]bool        // variables assigned anything else
+	arrays     map[string][]string    // indexed arrays assigned once, a=(w …) of literal words, and never changed
+	ifsFrom    int                    // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
+	loopGlobs  map[string]string      // inside for f in GLOB (one unquoted pattern): f names its matches
+	arithRun   map[string]bool        // variables whose text arithmetic was found to run (analysed once)
+	funcs      map[string]bool        // functions and aliases the script defines
+	alias      map[string]string      // aliases with a plain literal value: name → value
+	gitAliases map[string]gitAliasDef // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
+	rebind     map[string]string      // hash -p: command name → the command it now runs ("" unknown)
+	secret     *Span                  // where a secret was read, if anywhere
+	// secretCopies are variables the script gave a secret variable's value
+	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
+	secretCopies map[string]string
+	// xtrace says set -x ran: each command after it is printed with its
+	// words expanded.
+	xtrace     bool
 	upload     *Span                   // where data left the machine, if anywhere
 	files      map[string]string       // files this input writes: path → content (or a marker)
 	cwd        string                  // the working directory after a literal cd ("" unknown)
@@ -392,6 +398,10 @@ func (a *shellAn) collect(f *syntax.File) {
 			return
 		}
 		a.dyn[name], touched[name] = true, true
+		if interpEnv(strings.ToUpper(name)) {
+			// read NODE_OPTIONS, printf -v PYTHONPATH …, then export.
+			a.interpEnv = true
+		}
 	}
 	ints := map[string]bool{}     // names given the integer attribute (declare -i): their values are arithmetic
 	var assigned []*syntax.Assign // every assignment with a name, for the integers'
@@ -647,6 +657,9 @@ func (a *shellAn) collect(f *syntax.File) {
 		if count[name] > 1 || a.dyn[name] {
 			a.dyn[t] = true // p=rm through the nameref assigns its target
 		}
+		if secretName(t) {
+			a.copiesSecret(name, t) // declare -n r=GITHUB_TOKEN: $r is its value
+		}
 	}
 	for name := range loopVars {
 		if _, ref := targets[name]; ref {
@@ -712,7 +725,14 @@ func (a *shellAn) collect(f *syntax.File) {
 			a.integer(as)
 		}
 	}
+	for _, t := range targets {
+		if interpEnv(strings.ToUpper(t)) {
+			a.interpEnv = true // declare -n r=NODE_OPTIONS; r=…
+		}
+	}
 	if lost {
+		// A name computed at run time (export "$n"=…) may be NODE_OPTIONS.
+		a.interpEnv = true
 		for name := range a.vars {
 			a.dyn[name] = true
 		}
@@ -1250,6 +1270,7 @@ type pipeCtx struct {
 	inPipe bool               // part of a pipeline or run in the background (fork bomb test)
 	fds    map[string]pipeCtx // descriptors other than 0 this command's redirections open for reading: 3<<<'…'
 	roots  []word             // for stdin "pipe": the folders whose paths the stage before lists (find DIR, fd … DIR, ls DIR)
+	secret string             // for stdin "text": a secret variable whose value is part of it (cat <<< "$GITHUB_TOKEN")
 }
 
 func (a *shellAn) stmts(list []*syntax.Stmt, pc pipeCtx) {
@@ -1346,6 +1367,16 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 		}
 	}
 	// Printing nothing (or only blanks) over a file empties it.
+	if pc.secret != "" {
+		n := name
+		if len(words) > 0 && commandName(words[0].s) == "xargs" {
+			n = "xargs" // xargs echo <<< "$T": the words it reads, printed
+		}
+		a.secretInput(n, ops, pc.secret, a.span(ce))
+	}
+	if a.xtrace {
+		a.xtraced(name, words, a.span(ce))
+	}
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
 	a.readsOwnOutput(name, ops, s.Redirs, rws, pc)
@@ -1380,7 +1411,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			n = r.N.Value
 		}
 		if n == "0" {
-			pc.stdin, pc.text, pc.obf = src.stdin, src.text, src.obf
+			pc.stdin, pc.text, pc.obf, pc.secret = src.stdin, src.text, src.obf, src.secret
 			return
 		}
 		if fds == nil {
@@ -1394,6 +1425,7 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			src := pipeCtx{stdin: "text"}
 			if r.Hdoc != nil {
 				src.text = a.docText(r.Hdoc)
+				src.secret = a.docSecret(r.Hdoc)
 			}
 			in(r, src)
 			continue
@@ -1426,7 +1458,11 @@ func (a *shellAn) inputs(s *syntax.Stmt, pc pipeCtx, buf []word) (pipeCtx, [][]w
 			if len(ws) == 1 && !ws[0].hole {
 				in(r, pipeCtx{stdin: "text", text: ws[0].s})
 			} else {
-				in(r, pipeCtx{stdin: "computed"})
+				src := pipeCtx{stdin: "computed"}
+				if len(ws) == 1 {
+					src.secret = ws[0].secret
+				}
+				in(r, src)
 			}
 		case syntax.RdrIn, syntax.RdrInOut:
 			if len(ws) != 1 {
@@ -1518,6 +1554,28 @@ func (a *shellAn) chdir(name string, args []word) {
 
 // docText returns a here-document's body, with a placeholder for each
 // expansion in it (which the next analyzer treats as computed text).
+// docSecret is a secret variable a here-document or an array's element
+// expands whole, in quotes or not (or "").
+func (a *shellAn) docSecret(w *syntax.Word) string {
+	return a.partsSecret(w.Parts)
+}
+
+func (a *shellAn) partsSecret(parts []syntax.WordPart) string {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if n := a.heldSecret(paramName(p)); n != "" && printsValue(p) {
+				return n
+			}
+		case *syntax.DblQuoted:
+			if n := a.partsSecret(p.Parts); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
 func (a *shellAn) docText(w *syntax.Word) string {
 	var b strings.Builder
 	for _, p := range w.Parts {
@@ -1737,6 +1795,14 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	}
 	if as.Array != nil {
 		syntax.Walk(as.Array, a.walkSubst)
+		for _, e := range as.Array.Elems {
+			// a=("$GITHUB_TOKEN"): "${a[@]}" prints it.
+			if e.Value != nil && as.Name != nil {
+				if n := a.docSecret(e.Value); n != "" {
+					a.copiesSecret(as.Name.Value, n)
+				}
+			}
+		}
 	}
 	if as.Index != nil {
 		// a[$(cmd)]=v, declare m[`cmd`]=v: the subscript is expanded
@@ -1751,6 +1817,9 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	w := word{s: "", span: a.span(as)}
 	if len(ws) == 1 {
 		w = ws[0]
+	}
+	if w.secret != "" {
+		a.copiesSecret(as.Name.Value, w.secret)
 	}
 	if strings.EqualFold(as.Name.Value, "PATH") && startsWithPATH(as.Value) {
 		return // PATH=$PATH:/more: appending

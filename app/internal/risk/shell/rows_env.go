@@ -40,6 +40,25 @@ func setCommand(c *call) {
 	if len(c.args) == 0 {
 		c.environmentRead("set")
 	}
+	for i, w := range c.args {
+		if !w.hole && (len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'x') ||
+			w.s == "-o" && i+1 < len(c.args) && c.args[i+1].s == "xtrace") {
+			c.a.xtrace = true
+		}
+	}
+}
+
+// xtraced rates a command run after set -x, whose words the shell prints
+// expanded before it runs them: a secret variable's value among them is
+// printed, as echo prints it.
+func (a *shellAn) xtraced(name string, words []word, sp Span) {
+	for _, w := range words {
+		if w.secret != "" {
+			c := &call{a: a, name: "set -x", span: sp}
+			c.secretPrinted(w.secret)
+			return
+		}
+	}
 }
 
 // psCommand rates ps: the environment of the processes it lists is
@@ -137,12 +156,58 @@ func zmodloadCommand(c *call) {
 // script set itself holds what it was set to, and its length, a part of
 // it or ${T:+text} is no secret.
 func printsVariables(c *call) {
+	sliced := map[string]int{}
 	for _, w := range c.args {
-		if w.secret != "" {
-			c.a.add(effect.Of(effect.ReadSecret).On(w.secret), "secret.variable", c.span, "%s prints $%s, a variable that by its name holds a secret", c.name, rate.Display(w.secret))
-			c.a.secretAt(c.span)
+		name := w.secret
+		if w.sliced != "" {
+			// echo ${T:0:8} ${T:8:8}: its parts, printed side by side.
+			if sliced[w.sliced]++; sliced[w.sliced] == 2 && name == "" {
+				name = w.sliced
+			}
+		}
+		if name != "" {
+			c.secretPrinted(name)
 		}
 	}
+}
+
+// secretInput rates a command whose stdin, a here-string or here-document,
+// holds the value of the secret variable secret: a filter that prints its
+// input prints it (cat <<< "$T", tee, base64 …), as echo "$T" does, and
+// read copies it into the variables it names. A program that takes a
+// secret on stdin to use it (docker login --password-stdin) prints nothing.
+func (a *shellAn) secretInput(name string, ops []word, secret string, sp Span) {
+	switch {
+	case name == "read":
+		for _, o := range ops {
+			if !o.hole {
+				a.copiesSecret(o.s, secret)
+			}
+		}
+	case name == "mapfile" || name == "readarray":
+		array := "MAPFILE"
+		if len(ops) > 0 && !ops[len(ops)-1].hole {
+			array = ops[len(ops)-1].s
+		}
+		a.copiesSecret(array, secret)
+	case printsInput[name]:
+		c := &call{a: a, name: name, span: sp}
+		c.secretPrinted(secret)
+	}
+}
+
+// printsInput are the filters that print what they read on stdin, whole
+// or encoded, and the interpreters, whose code may (python3 -c
+// '…print(sys.stdin.read())', read-only as it is).
+var printsInput = set(`cat tac rev tee base64 base32 basenc xxd od hexdump head tail tr sed gsed awk gawk mawk nawk
+	sort uniq cut fold nl paste column fmt expand unexpand iconv grep egrep fgrep rg jq yq less more bat strings
+	gzip bzip2 xz zstd openssl uuencode xargs python python3 node nodejs perl ruby php`)
+
+// secretPrinted notes that c prints the value of the variable name, whose
+// name says it holds a secret.
+func (c *call) secretPrinted(name string) {
+	c.a.add(effect.Of(effect.ReadSecret).On(name), "secret.variable", c.span, "%s prints $%s, a variable that by its name holds a secret", c.name, rate.Display(name))
+	c.a.secretAt(c.span)
 }
 
 // printfCommand rates printf: printsVariables, unless -v assigns what it
@@ -150,7 +215,26 @@ func printsVariables(c *call) {
 // (subscriptArgs).
 func printfCommand(c *call) {
 	subscriptArgs(c)
-	if !slices.ContainsFunc(c.args, func(w word) bool { return w.s == "-v" }) {
+	i := slices.IndexFunc(c.args, func(w word) bool { return w.s == "-v" })
+	if i < 0 {
 		printsVariables(c)
+		return
 	}
+	// printf -v x %s "$T" copies the secret into x, which an echo prints.
+	if i+1 < len(c.args) && !c.args[i+1].hole {
+		for _, w := range c.args[i+2:] {
+			if w.secret != "" {
+				c.a.copiesSecret(c.args[i+1].s, w.secret)
+			}
+		}
+	}
+}
+
+// copiesSecret notes that variable name now holds the value of the
+// secret variable secret.
+func (a *shellAn) copiesSecret(name, secret string) {
+	if a.secretCopies == nil {
+		a.secretCopies = map[string]string{}
+	}
+	a.secretCopies[name] = secret
 }

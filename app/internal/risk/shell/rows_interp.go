@@ -610,10 +610,27 @@ func (c *call) plainCode(w word) bool {
 		case a.hole:
 			return false
 		case i+1 < len(c.args) && c.args[i+1].s == w.s && codeFlags[c.name+" "+a.s]:
-			return true
+			return interp.LangOf(c.name) != interp.JS || !nodeOptionAfter(c.args[i+2:])
 		case interp.LangOf(c.name) == interp.Python && pythonPlainFlags[a.s]:
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// nodeOptionAfter reports an option among rest, the words after node's
+// code: node reads its options after -e's code too (node -e … -r
+// ./hook.js loads the hook first; --import, --env-file), up to a "--"
+// (python -c hands what follows to the code as sys.argv). A word computed
+// at run time may be one.
+func nodeOptionAfter(rest []word) bool {
+	for _, a := range rest {
+		switch {
+		case a.s == "--" && !a.hole:
+			return false
+		case a.hole || strings.HasPrefix(a.s, "-"):
+			return true
 		}
 	}
 	return false
@@ -980,10 +997,16 @@ func (c *call) awkProgram(prog string) {
 	if strings.Contains(prog, "@") {
 		c.awkAt(prog)
 	}
-	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") {
+	if !strings.Contains(prog, "system") && !strings.ContainsAny(prog, "|>") && !strings.Contains(prog, "getline") && !strings.Contains(prog, "ENVIRON") {
 		return // no command, pipe, output file or file read
 	}
 	toks := awkTokens(prog)
+	for i := 0; i+3 < len(toks); i++ {
+		// print ENVIRON["GITHUB_TOKEN"]: a secret variable's value.
+		if !toks[i].str && toks[i].s == "ENVIRON" && toks[i+1].s == "[" && toks[i+2].str && secretName(toks[i+2].s) {
+			c.secretPrinted(toks[i+2].s)
+		}
+	}
 	shellRuns := false
 	run := func(cmd []awkTok, what string) {
 		text := awkText(cmd)

@@ -243,6 +243,34 @@ func (l *launch) readsFile(w word) {
 	l.c.a.outside = false
 }
 
+// qlmanageCommand rates qlmanage: Quick Look's previews (-p) and
+// thumbnails (-t, written where -o says) are made by the system's Quick
+// Look services, outside every sandbox. Quick Look picks what draws a
+// file by its name's type, so a *.key goes to Keynote's, which draws a
+// deck and nothing of a key's text, as open -a Keynote does. But -c
+// (the content type) and -g (the generator) choose another: -c
+// public.plain-text draws a key's text into a picture. With either, the
+// files are read as an app given them reads them, a *.key as the key it
+// may be.
+func qlmanageCommand(c *call) {
+	c.add(effect.Of(effect.Launch), "qlmanage", "%s: previews files", c.name)
+	chosen := hasShort(c.args, 'c') || hasShort(c.args, 'g')
+	for _, w := range c.args {
+		chosen = chosen || w.hole && strings.HasPrefix(w.s, rate.HoleMark) // an option computed at run time
+	}
+	if !chosen {
+		for _, w := range c.operands() {
+			c.a.read(w, c.span)
+		}
+		return
+	}
+	c.a.outside = true
+	for _, w := range c.operands() {
+		c.a.read(w, c.span)
+	}
+	c.a.outside = false
+}
+
 // runsCommands reports an app named with open -a that runs the command
 // --args gives it: a terminal or script runner, or one computed at run
 // time.

@@ -319,7 +319,7 @@ var commands = map[string]row{
 	"screencapture": writesTo(effect.Of(effect.Create), "takes a screenshot", "cCdiImopPsSwWxrabguvkjJ", "tTRlDBFk", "", nil),
 	"purge":         doesWith(effect.Of(effect.Setting), "flushes disk caches", "", "", ""), "mount": doesWith(effect.Of(effect.Setting), "mounts a volume", "adfFrkuvw", "ot", ""),
 	"umount": doesWith(effect.Of(effect.Setting), "unmounts a volume", "fAav", "t", ""), "code": does(effect.Of(effect.Launch), "opens VS Code"),
-	"subl": does(effect.Of(effect.Launch), "opens Sublime Text"), "qlmanage": doesWith(effect.Of(effect.Launch), "previews files", "pthxri", "socg", ""),
+	"subl": does(effect.Of(effect.Launch), "opens Sublime Text"), "qlmanage": {run: qlmanageCommand, opts: &opts{short: "pthxri", valued: "socg"}},
 	"ssh-keygen": loadsProvider(row{fx: effect.Of(effect.Create), why: "manages SSH keys", opts: &opts{short: "AaBcDeFgHiKklLMpQqRUuvXy", valued: "bCEfFGImMnNOPrsStTVwYzZJjDa",
 		effects: map[string]optEffect{"-p": optFx(effect.Overwrite, "rewrites a private key under a new passphrase (an empty one leaves the key unprotected)")}}}, "-D", "-w"),
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),

@@ -25,6 +25,9 @@ type word struct {
 	// secret names a variable that by its name holds a secret (GITHUB_TOKEN)
 	// whose value, unknown to the script, is part of the word whole.
 	secret string
+	// sliced names such a variable a slice of which (${T:0:8}), too short
+	// to be all of it, is part of the word: two are more.
+	sliced string
 	span   Span
 }
 
@@ -176,10 +179,78 @@ func (f *fields) param(p *syntax.ParamExp, glob bool) {
 	}
 	syntax.Walk(p, f.a.walkSubst)
 	f.hole(glob)
-	if n := paramName(p); n != "" && secretName(n) && !p.Length && !p.Excl && p.Slice == nil && p.Index == nil &&
-		(p.Exp == nil || p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull) {
-		f.cur.secret = n // not ${#T}, ${T:0:4}, ${T:+set}: its length, a part, another text
+	n := f.a.heldSecret(paramName(p))
+	if p.Excl && p.Names == 0 && p.Index == nil {
+		// ${!n}, n=GITHUB_TOKEN: the value of the variable n names.
+		n = ""
+		if t, ok := f.a.vars[paramName(p)]; ok {
+			n = f.a.heldSecret(t)
+		}
 	}
+	if n != "" {
+		switch {
+		case printsValue(p):
+			f.cur.secret = n
+		case p.Slice != nil && f.cur.sliced == n:
+			f.cur.secret = n // ${T:0:8}${T:8:8}…: the parts joined
+		case p.Slice != nil:
+			f.cur.sliced = n
+		}
+	}
+}
+
+// heldSecret is the secret variable name n stands for: n itself when its
+// name says it holds a secret, or the one whose value the script copied
+// into n (x=$GITHUB_TOKEN, printf -v x %s "$T", read x <<< "$T"), or "".
+func (a *shellAn) heldSecret(n string) string {
+	switch {
+	case n == "":
+		return ""
+	case secretName(n):
+		return n
+	}
+	return a.secretCopies[n]
+}
+
+// printsValue reports an expansion of a variable that prints its value,
+// or as much of it (${T[0]} and ${T[@]} are a scalar's value): not ${#T},
+// ${T:+set} (its length, another text), ${!T@} or ${!T[@]} (names and
+// keys), nor a slice of a few characters from the start
+// (${T:0:4}). A slice with no length (${T:4}) is all but the first
+// characters; one longer than a prefix, or of a length computed at run
+// time, may be all of it.
+func printsValue(p *syntax.ParamExp) bool {
+	if p.Length || p.Excl && (p.Names != 0 || p.Index != nil) || p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
+		return false
+	}
+	if p.Slice == nil {
+		return true
+	}
+	if p.Slice.Length == nil {
+		// ${T:4} is all but the first characters; ${T: -4} the last few.
+		off, ok := arithLit(p.Slice.Offset)
+		return !ok || off >= 0 || -off > maxSecretPrefix
+	}
+	n, ok := arithLit(p.Slice.Length)
+	return !ok || n < 0 || n > maxSecretPrefix
+}
+
+// maxSecretPrefix is how many of a secret's first characters a script may
+// print to show which key it holds (sk-a…): a provider's prefix.
+const maxSecretPrefix = 8
+
+// arithLit is the value of a slice's offset or length written as a number.
+func arithLit(e syntax.ArithmExpr) (int, bool) {
+	sign := 1
+	if u, ok := e.(*syntax.UnaryArithm); ok && u.Op == syntax.Minus && !u.Post {
+		sign, e = -1, u.X
+	}
+	w, ok := e.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w.Lit())
+	return sign * n, err == nil
 }
 
 // paramName is the name p expands, or "".

@@ -160,10 +160,9 @@ func (e *Executor) hiddenFromLaunch(ctx context.Context, path string) error {
 	if err != nil {
 		real = path
 	}
-	for _, f := range all {
-		if f == path || f == real || inside(path, f) || inside(real, f) {
-			return fmt.Errorf("open %s: %w: the app would read outside the sandbox a file unasked actions do not see", e.short(path), ErrShowsSecret)
-		}
+	// In any case: APFS opens server.KEY as server.key (hiddenAt).
+	if hiddenAt(path, all) != "" || hiddenAt(real, all) != "" {
+		return fmt.Errorf("open %s: %w: the app would read outside the sandbox a file unasked actions do not see", e.short(path), ErrShowsSecret)
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		p := namesHidden(src, g.Secrets, e.Paths)
 		for _, a := range argv {
 			// The agent's argv, which the script's apps take as paths.
-			if q := literalPath(a, e.Paths); p == "" && q != "" && isHidden(q, g.Secrets) {
+			if q := namedHidden(a, g.Secrets, e.Paths); p == "" && q != "" {
 				p = q
 			}
 		}
@@ -258,6 +258,12 @@ func (e *Executor) roots() []string {
 // (a private key known by its first bytes, a home's credential store
 // copied into the roots) are checked here (a red team's find,
 // TestRed14ScriptHandsHiddenSecretToApp).
+//
+// A literal that names one by its end only (its name, "Downloads/key.pem",
+// HFS "Downloads:key.pem") names it too: a script joins it to its folder
+// (path to home folder & …, file "key.pem" of folder "Downloads" of home,
+// argv[0] + '/' + argv[1]). Paths are compared in any case, as APFS opens
+// them, and where their links lead (TestRed15bScriptNamesHiddenKeyInOtherForms).
 func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 	if len(hidden) == 0 {
 		return ""
@@ -277,7 +283,7 @@ func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 		if j > len(src) {
 			j = len(src)
 		}
-		if p := literalPath(src[i+1:j], paths); p != "" && isHidden(p, hidden) {
+		if p := namedHidden(src[i+1:j], hidden, paths); p != "" {
 			return p
 		}
 		i = j
@@ -285,33 +291,67 @@ func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 	return ""
 }
 
-// literalPath is the absolute path the text s names, if it names one.
-func literalPath(s string, paths *sanitize.Config) string {
+// namedHidden returns the one of hidden that the text s (a script's
+// literal, or one of the agent's argv) names, by its path or by its end
+// (namesHidden); "" for none.
+func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
+	if p, raw := literalPath(s, paths); p != "" {
+		if h := hiddenAt(p, hidden); h != "" {
+			return h
+		}
+		if real, err := filepath.EvalSymlinks(raw); err == nil {
+			if h := hiddenAt(real, hidden); h != "" {
+				return h
+			}
+		}
+	}
+	end := strings.ToLower(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
+	if end == "" || end == "." || end == ".." || strings.ContainsAny(end, "\n\r") {
+		return ""
+	}
+	for _, h := range hidden {
+		if strings.HasSuffix(strings.ToLower(h), "/"+end) {
+			return h
+		}
+	}
+	return ""
+}
+
+// literalPath is the absolute path the text s names, if it names one,
+// cleaned, and as written (raw: a ".." after a link climbs out of where
+// the link leads, as the kernel reads it).
+func literalPath(s string, paths *sanitize.Config) (p, raw string) {
 	if rest, ok := strings.CutPrefix(s, "file://"); ok {
+		rest = strings.TrimPrefix(rest, "localhost")
 		u, err := url.PathUnescape(rest)
 		if err != nil {
-			return ""
+			return "", ""
 		}
 		s = u
 	}
 	switch {
 	case strings.HasPrefix(s, "~/") && paths != nil:
-		s = filepath.Join(paths.Home, s[2:])
+		s = paths.Home + "/" + s[2:]
 	case !strings.Contains(s, "/") && strings.Contains(s, ":"):
 		s = rate.HFSToPOSIX(s)
 	}
 	if !filepath.IsAbs(s) {
-		return ""
+		return "", ""
 	}
-	return filepath.Clean(s)
+	return filepath.Clean(s), s
 }
 
 // isHidden reports whether p is one of hidden or lies in one.
-func isHidden(p string, hidden []string) bool {
+func isHidden(p string, hidden []string) bool { return hiddenAt(p, hidden) != "" }
+
+// hiddenAt returns the one of hidden that p is or lies in, compared in any
+// case (APFS and HFS+ open a file by a name in another case); "" for none.
+func hiddenAt(p string, hidden []string) string {
+	lp := strings.ToLower(p)
 	for _, h := range hidden {
-		if p == h || inside(p, h) {
-			return true
+		if lh := strings.ToLower(h); lp == lh || inside(lp, lh) {
+			return h
 		}
 	}
-	return false
+	return ""
 }

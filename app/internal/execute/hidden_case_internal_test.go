@@ -1,0 +1,24 @@
+package execute
+
+import "testing"
+
+// TestHiddenInAnyCase: what the sandbox hides is compared in any case, as
+// APFS and HFS+ open a file by a name in another case (OPEN_FILE's
+// hiddenFromLaunch and the scripts' namesHidden share it); paths that
+// differ by more than case, or only share a prefix, are not hidden.
+func TestHiddenInAnyCase(t *testing.T) {
+	hidden := []string{"/Users/ann/Downloads/prod.pem", "/Users/ann/Documents/old/.kube"}
+	for p, want := range map[string]bool{
+		"/Users/ann/Downloads/prod.pem":         true,
+		"/Users/ann/downloads/PROD.PEM":         true,
+		"/users/ANN/Documents/OLD/.KUBE/config": true,
+		"/Users/ann/Downloads/prod.pem.txt":     false,
+		"/Users/ann/Downloads/prod":             false,
+		"/Users/ann/Documents/old/.kube2":       false,
+		"/Users/ann/Downloads":                  false,
+	} {
+		if got := isHidden(p, hidden); got != want {
+			t.Errorf("isHidden(%s) = %v, want %v", p, got, want)
+		}
+	}
+}

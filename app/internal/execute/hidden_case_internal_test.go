@@ -22,3 +22,22 @@ func TestHiddenInAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeLiteral: a script's literal is read with its escapes as
+// JavaScript reads them; broken escapes stay letters.
+func TestUnescapeLiteral(t *testing.T) {
+	for in, want := range map[string]string{
+		`\x70rod\u002epem`:     "prod.pem",
+		`\u{70}rod.pem`:        "prod.pem",
+		`a\"b\\c`:              `a"b\c`,
+		`\xZZ.pem`:             "xZZ.pem",
+		`\u12`:                 "u12",
+		`\u{110000}x`:          "u{110000}x",
+		`plain/path/no.escape`: "plain/path/no.escape",
+		`trailing\`:            `trailing\`,
+	} {
+		if got := unescape(in); got != want {
+			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

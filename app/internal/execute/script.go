@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
@@ -295,6 +297,11 @@ func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 // literal, or one of the agent's argv) names, by its path or by its end
 // (namesHidden); "" for none.
 func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
+	s = unescape(s)
+	if i := strings.LastIndexByte(s, '}'); i >= 0 && strings.Contains(s[:i], "${") {
+		// A template literal's text after what it puts in: `${home}/Downloads/key.pem`.
+		s = s[i+1:]
+	}
 	if p, raw := literalPath(s, paths); p != "" {
 		if h := hiddenAt(p, hidden); h != "" {
 			return h
@@ -315,6 +322,50 @@ func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
 		}
 	}
 	return ""
+}
+
+// unescape returns s, a string literal's text, with its escapes read as
+// JavaScript reads them (\xHH, \uHHHH, \u{H…}; any other escaped
+// character stands for itself, as AppleScript's \" and \\ do): a name
+// spelled '\x70rod\u002epem' is prod.pem.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		hex := ""
+		switch {
+		case s[i] == 'x' && i+2 < len(s):
+			hex = s[i+1 : i+3]
+		case s[i] == 'u' && i+1 < len(s) && s[i+1] == '{':
+			if j := strings.IndexByte(s[i:], '}'); j > 2 {
+				hex = s[i+2 : i+j]
+			}
+		case s[i] == 'u' && i+4 < len(s):
+			hex = s[i+1 : i+5]
+		}
+		r, err := strconv.ParseUint(hex, 16, 32)
+		if hex == "" || err != nil || !utf8.ValidRune(rune(r)) {
+			b.WriteByte(s[i]) // \n, \t … and a broken escape: the letter
+			continue
+		}
+		b.WriteRune(rune(r))
+		switch {
+		case s[i] == 'x':
+			i += 2
+		case s[i+1] == '{':
+			i += len(hex) + 2
+		default:
+			i += 4
+		}
+	}
+	return b.String()
 }
 
 // literalPath is the absolute path the text s names, if it names one,

@@ -23,6 +23,32 @@ func TestHiddenInAnyCase(t *testing.T) {
 	}
 }
 
+// TestNamedHiddenByItsEnd: a literal names a hidden file by its end (a
+// name with an extension, a path below a folder, HFS or POSIX, in any
+// case); a bare word that ends a hidden path (a hidden object store's
+// "objects", a copied store's "config") or a name only part of one
+// (".pem", "rod.pem") names none.
+func TestNamedHiddenByItsEnd(t *testing.T) {
+	hidden := []string{"/h/Downloads/prod.pem", "/h/Documents/proj/.git/objects", "/h/Documents/old/.kube/config"}
+	for s, want := range map[string]string{
+		"prod.pem":              "/h/Downloads/prod.pem",
+		"Downloads:PROD.pem":    "/h/Downloads/prod.pem",
+		"./prod.pem":            "/h/Downloads/prod.pem",
+		".git/objects":          "/h/Documents/proj/.git/objects",
+		".kube/config":          "/h/Documents/old/.kube/config",
+		"objects":               "",
+		"config":                "",
+		".pem":                  "",
+		"rod.pem":               "",
+		"/h/Documents/prod.pem": "",
+		"":                      "",
+	} {
+		if got := namedHidden(s, hidden, nil); got != want {
+			t.Errorf("namedHidden(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // TestUnescapeLiteral: a script's literal is read with its escapes as
 // JavaScript reads them; broken escapes stay letters.
 func TestUnescapeLiteral(t *testing.T) {

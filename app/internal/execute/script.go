@@ -313,7 +313,9 @@ func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
 		}
 	}
 	end := strings.ToLower(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
-	if end == "" || end == "." || end == ".." || strings.ContainsAny(end, "\n\r") {
+	if !strings.ContainsAny(end, "./") || end == "." || end == ".." || strings.ContainsAny(end, "\n\r") {
+		// A bare word ("objects", "config") is a script's own text more
+		// often than a file's name: a name with an extension, or a path.
 		return ""
 	}
 	for _, h := range hidden {

@@ -51,7 +51,7 @@ func red15bScriptsIn(t *testing.T, file, key string) map[string]error {
 	}
 	errs := map[string]error{}
 	for _, c := range all[key] {
-		src := strings.ReplaceAll(c.Src, "{{HOME}}", r.home)
+		src := strings.NewReplacer("{{HOME}}", r.home, "{{TILDEUSER}}", "~"+filepath.Base(r.home)).Replace(c.Src)
 		var argv []string
 		for _, a := range c.Argv {
 			argv = append(argv, strings.ReplaceAll(a, "{{HOME}}", r.home))

@@ -385,6 +385,9 @@ func literalPath(s string, paths *sanitize.Config) (p, raw string) {
 	switch {
 	case strings.HasPrefix(s, "~/") && paths != nil:
 		s = paths.Home + "/" + s[2:]
+	case paths != nil && strings.HasPrefix(s, "~"+filepath.Base(paths.Home)+"/"):
+		// ~ann/…, which stringByExpandingTildeInPath expands as ~/… for ann.
+		s = paths.Home + s[len(filepath.Base(paths.Home))+1:]
 	case !strings.Contains(s, "/") && strings.Contains(s, ":"):
 		s = rate.HFSToPOSIX(s)
 	}

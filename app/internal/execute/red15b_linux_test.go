@@ -43,6 +43,7 @@ func red15bScriptsIn(t *testing.T, file, key string) map[string]error {
 	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, map[string]redFile{
 		"Downloads/myproj-3f2a1b4c5d6e.json": {"{\n  \"type\": \"service_account\",\n  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQCS3CRETscript15\\n-----END PRIVATE KEY-----\\n\"\n}\n", 0o600},
 		"Downloads/prod.pem":                 {"-----BEGIN RSA PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDS3CRETscript15\n-----END RSA PRIVATE KEY-----\n", 0o600},
+		"Downloads/schl\u00fcssel.pem":       {"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBS3CRETnfcScript15\n-----END EC PRIVATE KEY-----\n", 0o600},
 		"Downloads/cert.pem":                 {"-----BEGIN CERTIFICATE-----\nMIIDpublicCertificateBodyReadable15\n-----END CERTIFICATE-----\n", 0o644},
 		"Documents/notes/prod.pem":           {"-----BEGIN CERTIFICATE-----\nMIIDpublicCertificateNamedProd15\n-----END CERTIFICATE-----\n", 0o644},
 	})

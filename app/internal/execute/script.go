@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
 	"github.com/airlockhq/airlock/app/internal/sanitize"
@@ -264,7 +266,7 @@ func (e *Executor) roots() []string {
 // A literal that names one by its end only (its name, "Downloads/key.pem",
 // HFS "Downloads:key.pem") names it too: a script joins it to its folder
 // (path to home folder & …, file "key.pem" of folder "Downloads" of home,
-// argv[0] + '/' + argv[1]). Paths are compared in any case, as APFS opens
+// argv[0] + '/' + argv[1]). Paths are compared in any case and normalisation, as APFS opens
 // them, and where their links lead (TestRed15bScriptNamesHiddenKeyInOtherForms).
 func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
 	if len(hidden) == 0 {
@@ -312,14 +314,14 @@ func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
 			}
 		}
 	}
-	end := strings.ToLower(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
+	end := fold(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
 	if !strings.ContainsAny(end, "./") || end == "." || end == ".." || strings.ContainsAny(end, "\n\r") {
 		// A bare word ("objects", "config") is a script's own text more
 		// often than a file's name: a name with an extension, or a path.
 		return ""
 	}
 	for _, h := range hidden {
-		if strings.HasSuffix(strings.ToLower(h), "/"+end) {
+		if strings.HasSuffix(fold(h), "/"+end) {
 			return h
 		}
 	}
@@ -397,15 +399,21 @@ func literalPath(s string, paths *sanitize.Config) (p, raw string) {
 	return filepath.Clean(s), s
 }
 
+// fold is p as a default APFS volume compares names: in any case and any
+// Unicode normalisation (schlu\u0308ssel.pem opens schl\u00fcssel.pem).
+func fold(p string) string {
+	return strings.ToLower(norm.NFC.String(p))
+}
+
 // isHidden reports whether p is one of hidden or lies in one.
 func isHidden(p string, hidden []string) bool { return hiddenAt(p, hidden) != "" }
 
-// hiddenAt returns the one of hidden that p is or lies in, compared in any
-// case (APFS and HFS+ open a file by a name in another case); "" for none.
+// hiddenAt returns the one of hidden that p is or lies in, compared as
+// APFS and HFS+ compare names (fold); "" for none.
 func hiddenAt(p string, hidden []string) string {
-	lp := strings.ToLower(p)
+	lp := fold(p)
 	for _, h := range hidden {
-		if lh := strings.ToLower(h); lp == lh || inside(lp, lh) {
+		if lh := fold(h); lp == lh || inside(lp, lh) {
 			return h
 		}
 	}

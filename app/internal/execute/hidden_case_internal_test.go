@@ -17,8 +17,8 @@ func TestHiddenInAnyCase(t *testing.T) {
 		"/Users/ann/Documents/old/.kube2":       false,
 		"/Users/ann/Downloads":                  false,
 	} {
-		if got := isHidden(p, hidden); got != want {
-			t.Errorf("isHidden(%s) = %v, want %v", p, got, want)
+		if got := hiddenAt(p, hidden) != ""; got != want {
+			t.Errorf("hiddenAt(%s) found one: %v, want %v", p, got, want)
 		}
 	}
 }
@@ -43,8 +43,8 @@ func TestNamedHiddenByItsEnd(t *testing.T) {
 		"/h/Documents/prod.pem": "",
 		"":                      "",
 	} {
-		if got := namedHidden(s, hidden, nil); got != want {
-			t.Errorf("namedHidden(%q) = %q, want %q", s, got, want)
+		if got := newHiddenSet(hidden).named(s, nil); got != want {
+			t.Errorf("named(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

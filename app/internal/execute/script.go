@@ -90,10 +90,11 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 	}
 	if e.Sandbox != nil && !g.Approved && (kind == KindAppleScript || kind == KindJXA) {
-		p := namesHidden(src, g.Secrets, e.Paths)
+		hs := newHiddenSet(g.Secrets)
+		p := hs.namedIn(src, e.Paths)
 		for _, a := range argv {
 			// The agent's argv, which the script's apps take as paths.
-			if q := namedHidden(a, g.Secrets, e.Paths); p == "" && q != "" {
+			if q := hs.named(a, e.Paths); p == "" && q != "" {
 				p = q
 			}
 		}
@@ -269,60 +270,84 @@ func (e *Executor) roots() []string {
 // argv[0] + '/' + argv[1]). Paths are compared in any case and normalisation, as APFS opens
 // them, and where their links lead (TestRed15bScriptNamesHiddenKeyInOtherForms).
 func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
-	if len(hidden) == 0 {
+	return newHiddenSet(hidden).namedIn(src, paths)
+}
+
+// hiddenSet is what the sandbox hides from an unasked action, each path
+// also folded (fold) once, for the many literals of a script.
+type hiddenSet struct{ paths, folded []string }
+
+func newHiddenSet(hidden []string) hiddenSet {
+	s := hiddenSet{paths: hidden}
+	for _, h := range hidden {
+		s.folded = append(s.folded, fold(h))
+	}
+	return s
+}
+
+// namedIn returns the first of s that a string literal of src names
+// (namesHidden). Every stretch of src between two quotes of one kind is
+// taken for a literal, whichever quotes they are: an apostrophe in a
+// comment (-- it's, // it's) would otherwise pair with the quote that
+// opens the path and hide it.
+func (s hiddenSet) namedIn(src string, paths *sanitize.Config) string {
+	if len(s.paths) == 0 {
 		return ""
 	}
-	for i := 0; i < len(src); i++ {
-		q := src[i]
-		if q != '"' && q != '\'' && q != '`' {
-			continue
-		}
-		j := i + 1
-		for j < len(src) && src[j] != q {
-			if src[j] == '\\' {
-				j++
+	for _, q := range []string{`"`, "'", "`"} {
+		parts := strings.Split(src, q)
+		for _, part := range parts[1:] { // what lies before the first quote is no literal
+			if p := s.named(part, paths); p != "" {
+				return p
 			}
-			j++
 		}
-		if j > len(src) {
-			j = len(src)
-		}
-		if p := namedHidden(src[i+1:j], hidden, paths); p != "" {
-			return p
-		}
-		i = j
 	}
 	return ""
 }
 
-// namedHidden returns the one of hidden that the text s (a script's
-// literal, or one of the agent's argv) names, by its path or by its end
+// named returns the one of hs that the text s (a script's literal, or
+// one of the agent's argv) names, by its path or by its end
 // (namesHidden); "" for none.
-func namedHidden(s string, hidden []string, paths *sanitize.Config) string {
+func (hs hiddenSet) named(s string, paths *sanitize.Config) string {
 	s = unescape(s)
 	if i := strings.LastIndexByte(s, '}'); i >= 0 && strings.Contains(s[:i], "${") {
 		// A template literal's text after what it puts in: `${home}/Downloads/key.pem`.
 		s = s[i+1:]
 	}
 	if p, raw := literalPath(s, paths); p != "" {
-		if h := hiddenAt(p, hidden); h != "" {
+		if h := hs.at(p); h != "" {
 			return h
 		}
 		if real, err := filepath.EvalSymlinks(raw); err == nil {
-			if h := hiddenAt(real, hidden); h != "" {
+			if h := hs.at(real); h != "" {
 				return h
 			}
 		}
 	}
+	if strings.ContainsAny(s, "\n\r") {
+		return ""
+	}
 	end := fold(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
-	if !strings.ContainsAny(end, "./") || end == "." || end == ".." || strings.ContainsAny(end, "\n\r") {
+	if !strings.ContainsAny(end, "./") || end == "." || end == ".." {
 		// A bare word ("objects", "config") is a script's own text more
 		// often than a file's name: a name with an extension, or a path.
 		return ""
 	}
-	for _, h := range hidden {
-		if strings.HasSuffix(fold(h), "/"+end) {
-			return h
+	for i, h := range hs.folded {
+		if strings.HasSuffix(h, "/"+end) {
+			return hs.paths[i]
+		}
+	}
+	return ""
+}
+
+// at returns the one of hs that p is or lies in, compared as APFS
+// compares names (fold); "" for none.
+func (hs hiddenSet) at(p string) string {
+	lp := fold(p)
+	for i, h := range hs.folded {
+		if lp == h || inside(lp, h) {
+			return hs.paths[i]
 		}
 	}
 	return ""
@@ -405,17 +430,6 @@ func fold(p string) string {
 	return strings.ToLower(norm.NFC.String(p))
 }
 
-// isHidden reports whether p is one of hidden or lies in one.
-func isHidden(p string, hidden []string) bool { return hiddenAt(p, hidden) != "" }
-
 // hiddenAt returns the one of hidden that p is or lies in, compared as
 // APFS and HFS+ compare names (fold); "" for none.
-func hiddenAt(p string, hidden []string) string {
-	lp := fold(p)
-	for _, h := range hidden {
-		if lh := fold(h); lp == lh || inside(lp, lh) {
-			return h
-		}
-	}
-	return ""
-}
+func hiddenAt(p string, hidden []string) string { return newHiddenSet(hidden).at(p) }

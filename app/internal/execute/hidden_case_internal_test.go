@@ -4,7 +4,7 @@ import "testing"
 
 // TestHiddenInAnyCase: what the sandbox hides is compared in any case, as
 // APFS and HFS+ open a file by a name in another case (OPEN_FILE's
-// hiddenFromLaunch and the scripts' namesHidden share it); paths that
+// hiddenFromLaunch and the scripts' namedIn share it); paths that
 // differ by more than case, or only share a prefix, are not hidden.
 func TestHiddenInAnyCase(t *testing.T) {
 	hidden := []string{"/Users/ann/Downloads/prod.pem", "/Users/ann/Documents/old/.kube"}

@@ -98,7 +98,7 @@ func TestRed15bScriptNamesHiddenKeyLookalikes(t *testing.T) {
 // TestRed15bScriptComputesHiddenKeysName: open (skipped unless
 // AIRLOCK_RED_OPEN=1). A script that computes the hidden key's name
 // (['p','r','o','d'].join(”) + '.pem') or takes it from the Finder's
-// listing of its folder names it in no literal, so namesHidden cannot
+// listing of its folder names it in no literal, so namedIn cannot
 // see it; the analyzer rates the JXA one Caution (a path computed at run
 // time), and on a Mac TextEdit reads the key outside every sandbox. The
 // fix: an unasked script whose app is handed a path computed at run time

@@ -253,26 +253,6 @@ func (e *Executor) roots() []string {
 	return e.Paths.Roots
 }
 
-// namesHidden returns the first path a script's string literals name
-// (POSIX, "~/…", HFS "Macintosh HD:Users:…", a file: URL) that is one of
-// hidden, the files and folders the sandbox hides from an unasked action,
-// or lies in one ("" for none). Such a script does not read the file
-// itself, but the app it hands the path to (TextEdit's open, Mail's
-// attachment, the Finder's duplicate) does, outside every sandbox, and
-// answers the script with its text: the files the analyzer cannot know
-// (a private key known by its first bytes, a home's credential store
-// copied into the roots) are checked here (a red team's find,
-// TestRed14ScriptHandsHiddenSecretToApp).
-//
-// A literal that names one by its end only (its name, "Downloads/key.pem",
-// HFS "Downloads:key.pem") names it too: a script joins it to its folder
-// (path to home folder & …, file "key.pem" of folder "Downloads" of home,
-// argv[0] + '/' + argv[1]). Paths are compared in any case and normalisation, as APFS opens
-// them, and where their links lead (TestRed15bScriptNamesHiddenKeyInOtherForms).
-func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
-	return newHiddenSet(hidden).namedIn(src, paths)
-}
-
 // hiddenSet is what the sandbox hides from an unasked action, each path
 // also folded (fold) once, for the many literals of a script.
 type hiddenSet struct{ paths, folded []string }
@@ -285,11 +265,26 @@ func newHiddenSet(hidden []string) hiddenSet {
 	return s
 }
 
-// namedIn returns the first of s that a string literal of src names
-// (namesHidden). Every stretch of src between two quotes of one kind is
-// taken for a literal, whichever quotes they are: an apostrophe in a
-// comment (-- it's, // it's) would otherwise pair with the quote that
-// opens the path and hide it.
+// namedIn returns the first path a script's string literals name
+// (POSIX, "~/…", HFS "Macintosh HD:Users:…", a file: URL) that is one of
+// hs, the files and folders the sandbox hides from an unasked action,
+// or lies in one ("" for none). Such a script does not read the file
+// itself, but the app it hands the path to (TextEdit's open, Mail's
+// attachment, the Finder's duplicate) does, outside every sandbox, and
+// answers the script with its text: the files the analyzer cannot know
+// (a private key known by its first bytes, a home's credential store
+// copied into the roots) are checked here (a red team's find,
+// TestRed14ScriptHandsHiddenSecretToApp).
+//
+// A literal that names one by its end only (its name, "Downloads/key.pem",
+// HFS "Downloads:key.pem") names it too: a script joins it to its folder
+// (path to home folder & …, file "key.pem" of folder "Downloads" of home,
+// argv[0] + '/' + argv[1]). Paths are compared in any case and
+// normalisation, as APFS opens them, and where their links lead. Every
+// stretch of src between two quotes of one kind is taken for a literal,
+// whichever quotes they are: an apostrophe in a comment (-- it's,
+// // it's) would otherwise pair with the quote that opens the path and
+// hide it (TestRed15bScriptNamesHiddenKeyInOtherForms).
 func (s hiddenSet) namedIn(src string, paths *sanitize.Config) string {
 	if len(s.paths) == 0 {
 		return ""
@@ -307,7 +302,7 @@ func (s hiddenSet) namedIn(src string, paths *sanitize.Config) string {
 
 // named returns the one of hs that the text s (a script's literal, or
 // one of the agent's argv) names, by its path or by its end
-// (namesHidden); "" for none.
+// (namedIn); "" for none.
 func (hs hiddenSet) named(s string, paths *sanitize.Config) string {
 	s = unescape(s)
 	if i := strings.LastIndexByte(s, '}'); i >= 0 && strings.Contains(s[:i], "${") {

@@ -149,8 +149,8 @@ func nameOf(h bridge.Handler) string {
 // (text of document 1), as opening a file whose name says secret is
 // rated (a red team's find, TestRed14OpenHiddenSecretInViewer).
 func (e *Executor) hiddenFromLaunch(ctx context.Context, path string) error {
-	if approvedIn(ctx) || outerRoot(e.Paths.Roots, path) == "" {
-		return nil
+	if approvedIn(ctx) || hiddenAt(path, e.Paths.Roots) == "" {
+		return nil // in no root, compared as APFS compares names (~/documents is ~/Documents there)
 	}
 	all, _, err := e.links.secretFiles(e.Paths.Roots)
 	if err != nil {
@@ -160,10 +160,9 @@ func (e *Executor) hiddenFromLaunch(ctx context.Context, path string) error {
 	if err != nil {
 		real = path
 	}
-	for _, f := range all {
-		if f == path || f == real || inside(path, f) || inside(real, f) {
-			return fmt.Errorf("open %s: %w: the app would read outside the sandbox a file unasked actions do not see", e.short(path), ErrShowsSecret)
-		}
+	// In any case: APFS opens server.KEY as server.key (hiddenAt).
+	if hiddenAt(path, all) != "" || hiddenAt(real, all) != "" {
+		return fmt.Errorf("open %s: %w: the app would read outside the sandbox a file unasked actions do not see", e.short(path), ErrShowsSecret)
 	}
 	return nil
 }

@@ -9,7 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
@@ -86,10 +90,11 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		}
 	}
 	if e.Sandbox != nil && !g.Approved && (kind == KindAppleScript || kind == KindJXA) {
-		p := namesHidden(src, g.Secrets, e.Paths)
+		hs := newHiddenSet(g.Secrets)
+		p := hs.namedIn(src, e.Paths)
 		for _, a := range argv {
 			// The agent's argv, which the script's apps take as paths.
-			if q := literalPath(a, e.Paths); p == "" && q != "" && isHidden(q, g.Secrets) {
+			if q := hs.named(a, e.Paths); p == "" && q != "" {
 				p = q
 			}
 		}
@@ -248,9 +253,21 @@ func (e *Executor) roots() []string {
 	return e.Paths.Roots
 }
 
-// namesHidden returns the first path a script's string literals name
+// hiddenSet is what the sandbox hides from an unasked action, each path
+// also folded (fold) once, for the many literals of a script.
+type hiddenSet struct{ paths, folded []string }
+
+func newHiddenSet(hidden []string) hiddenSet {
+	s := hiddenSet{paths: hidden}
+	for _, h := range hidden {
+		s.folded = append(s.folded, fold(h))
+	}
+	return s
+}
+
+// namedIn returns the first path a script's string literals name
 // (POSIX, "~/…", HFS "Macintosh HD:Users:…", a file: URL) that is one of
-// hidden, the files and folders the sandbox hides from an unasked action,
+// hs, the files and folders the sandbox hides from an unasked action,
 // or lies in one ("" for none). Such a script does not read the file
 // itself, but the app it hands the path to (TextEdit's open, Mail's
 // attachment, the Finder's duplicate) does, outside every sandbox, and
@@ -258,60 +275,156 @@ func (e *Executor) roots() []string {
 // (a private key known by its first bytes, a home's credential store
 // copied into the roots) are checked here (a red team's find,
 // TestRed14ScriptHandsHiddenSecretToApp).
-func namesHidden(src string, hidden []string, paths *sanitize.Config) string {
-	if len(hidden) == 0 {
+//
+// A literal that names one by its end only (its name, "Downloads/key.pem",
+// HFS "Downloads:key.pem") names it too: a script joins it to its folder
+// (path to home folder & …, file "key.pem" of folder "Downloads" of home,
+// argv[0] + '/' + argv[1]). Paths are compared in any case and
+// normalisation, as APFS opens them, and where their links lead. Every
+// stretch of src between two quotes of one kind is taken for a literal,
+// whichever quotes they are: an apostrophe in a comment (-- it's,
+// // it's) would otherwise pair with the quote that opens the path and
+// hide it (TestRed15bScriptNamesHiddenKeyInOtherForms).
+func (s hiddenSet) namedIn(src string, paths *sanitize.Config) string {
+	if len(s.paths) == 0 {
 		return ""
 	}
-	for i := 0; i < len(src); i++ {
-		q := src[i]
-		if q != '"' && q != '\'' && q != '`' {
-			continue
-		}
-		j := i + 1
-		for j < len(src) && src[j] != q {
-			if src[j] == '\\' {
-				j++
+	for _, q := range []string{`"`, "'", "`"} {
+		parts := strings.Split(src, q)
+		for _, part := range parts[1:] { // what lies before the first quote is no literal
+			if p := s.named(part, paths); p != "" {
+				return p
 			}
-			j++
 		}
-		if j > len(src) {
-			j = len(src)
-		}
-		if p := literalPath(src[i+1:j], paths); p != "" && isHidden(p, hidden) {
-			return p
-		}
-		i = j
 	}
 	return ""
 }
 
-// literalPath is the absolute path the text s names, if it names one.
-func literalPath(s string, paths *sanitize.Config) string {
+// named returns the one of hs that the text s (a script's literal, or
+// one of the agent's argv) names, by its path or by its end
+// (namedIn); "" for none.
+func (hs hiddenSet) named(s string, paths *sanitize.Config) string {
+	s = unescape(s)
+	if i := strings.LastIndexByte(s, '}'); i >= 0 && strings.Contains(s[:i], "${") {
+		// A template literal's text after what it puts in: `${home}/Downloads/key.pem`.
+		s = s[i+1:]
+	}
+	if p, raw := literalPath(s, paths); p != "" {
+		if h := hs.at(p); h != "" {
+			return h
+		}
+		if real, err := filepath.EvalSymlinks(raw); err == nil {
+			if h := hs.at(real); h != "" {
+				return h
+			}
+		}
+	}
+	if strings.ContainsAny(s, "\n\r") {
+		return ""
+	}
+	end := fold(strings.Trim(strings.ReplaceAll(strings.TrimPrefix(s, "./"), ":", "/"), "/"))
+	if !strings.ContainsAny(end, "./") || end == "." || end == ".." {
+		// A bare word ("objects", "config") is a script's own text more
+		// often than a file's name: a name with an extension, or a path.
+		return ""
+	}
+	for i, h := range hs.folded {
+		if strings.HasSuffix(h, "/"+end) {
+			return hs.paths[i]
+		}
+	}
+	return ""
+}
+
+// at returns the one of hs that p is or lies in, compared as APFS
+// compares names (fold); "" for none.
+func (hs hiddenSet) at(p string) string {
+	lp := fold(p)
+	for i, h := range hs.folded {
+		if lp == h || inside(lp, h) {
+			return hs.paths[i]
+		}
+	}
+	return ""
+}
+
+// unescape returns s, a string literal's text, with its escapes read as
+// JavaScript reads them (\xHH, \uHHHH, \u{H…}; any other escaped
+// character stands for itself, as AppleScript's \" and \\ do): a name
+// spelled '\x70rod\u002epem' is prod.pem.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		hex := ""
+		switch {
+		case s[i] == 'x' && i+2 < len(s):
+			hex = s[i+1 : i+3]
+		case s[i] == 'u' && i+1 < len(s) && s[i+1] == '{':
+			if j := strings.IndexByte(s[i:], '}'); j > 2 {
+				hex = s[i+2 : i+j]
+			}
+		case s[i] == 'u' && i+4 < len(s):
+			hex = s[i+1 : i+5]
+		}
+		r, err := strconv.ParseUint(hex, 16, 32)
+		if hex == "" || err != nil || !utf8.ValidRune(rune(r)) {
+			b.WriteByte(s[i]) // \n, \t … and a broken escape: the letter
+			continue
+		}
+		b.WriteRune(rune(r))
+		switch {
+		case s[i] == 'x':
+			i += 2
+		case s[i+1] == '{':
+			i += len(hex) + 2
+		default:
+			i += 4
+		}
+	}
+	return b.String()
+}
+
+// literalPath is the absolute path the text s names, if it names one,
+// cleaned, and as written (raw: a ".." after a link climbs out of where
+// the link leads, as the kernel reads it).
+func literalPath(s string, paths *sanitize.Config) (p, raw string) {
 	if rest, ok := strings.CutPrefix(s, "file://"); ok {
+		rest = strings.TrimPrefix(rest, "localhost")
 		u, err := url.PathUnescape(rest)
 		if err != nil {
-			return ""
+			return "", ""
 		}
 		s = u
 	}
 	switch {
 	case strings.HasPrefix(s, "~/") && paths != nil:
-		s = filepath.Join(paths.Home, s[2:])
+		s = paths.Home + "/" + s[2:]
+	case paths != nil && strings.HasPrefix(s, "~"+filepath.Base(paths.Home)+"/"):
+		// ~ann/…, which stringByExpandingTildeInPath expands as ~/… for ann.
+		s = paths.Home + s[len(filepath.Base(paths.Home))+1:]
 	case !strings.Contains(s, "/") && strings.Contains(s, ":"):
 		s = rate.HFSToPOSIX(s)
 	}
 	if !filepath.IsAbs(s) {
-		return ""
+		return "", ""
 	}
-	return filepath.Clean(s)
+	return filepath.Clean(s), s
 }
 
-// isHidden reports whether p is one of hidden or lies in one.
-func isHidden(p string, hidden []string) bool {
-	for _, h := range hidden {
-		if p == h || inside(p, h) {
-			return true
-		}
-	}
-	return false
+// fold is p as a default APFS volume compares names: in any case and any
+// Unicode normalisation (schlu\u0308ssel.pem opens schl\u00fcssel.pem).
+func fold(p string) string {
+	return strings.ToLower(norm.NFC.String(p))
 }
+
+// hiddenAt returns the one of hidden that p is or lies in, compared as
+// APFS and HFS+ compare names (fold); "" for none.
+func hiddenAt(p string, hidden []string) string { return newHiddenSet(hidden).at(p) }

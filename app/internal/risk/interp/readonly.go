@@ -6,9 +6,10 @@ import "strings"
 // world a one-liner of everyday use lives in: it computes, prints and
 // reads, and nothing else. Every name it calls or reaches is one the
 // language's table (readOnlyTables) knows to do no more — the builtins
-// that compute and print, open in a reading mode, the members of the
-// modules it may import (json, os.path, platform …; Node's fs, os and path
-// by require) that only read — or a variable the code itself sets, whose
+// that compute and print, open in a reading mode, the members that only
+// read of the modules it may import (Python's os and sys, loaded before
+// the code runs, so no file in the working folder stands for them; Node's
+// fs, os and path by require) — or a variable the code itself sets, whose
 // members it may call only by the names of methods that compute
 // (valueMethods). A name it does not know, an import of another module,
 // a member reached by a computed name, a name with "__" in it, code run

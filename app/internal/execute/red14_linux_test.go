@@ -108,28 +108,41 @@ type red14Script struct {
 // and returns each case's error.
 func red14Scripts(t *testing.T, key string) map[string]error {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "review", "red14-scripts.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]red14Script
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
+	cases := scriptCases(t, "red14-scripts.json", key)
 	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, map[string]redFile{
 		"Downloads/myproj-3f2a1b4c5d6e.json":         {"{\n  \"type\": \"service_account\",\n  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQCS3CRETscript14\\n-----END PRIVATE KEY-----\\n\"\n}\n", 0o600},
 		"Downloads/prod.pem":                         {"-----BEGIN RSA PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDS3CRETscript14\n-----END RSA PRIVATE KEY-----\n", 0o600},
 		"Downloads/cert.pem":                         {"-----BEGIN CERTIFICATE-----\nMIIDpublicCertificateBodyReadable14\n-----END CERTIFICATE-----\n", 0o644},
 		"Documents/old-laptop/home/ann/.kube/config": {"apiVersion: v1\nusers:\n- name: admin\n  user:\n    token: S3CRETkubeScript14\n", 0o600},
 	})
+	return r.runScripts(t, cases, strings.NewReplacer("{{HOME}}", r.home))
+}
+
+// scriptCases reads the list key of testdata/review/file.
+func scriptCases(t *testing.T, file, key string) []red14Script {
+	t.Helper()
+	var all map[string][]red14Script
+	b, err := os.ReadFile(filepath.Join("testdata", "review", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return all[key]
+}
+
+// runScripts runs each script unasked, its text through sub and its
+// arguments' {{HOME}} made the rig's home, and returns each case's error.
+func (r *redRig) runScripts(t *testing.T, cases []red14Script, sub *strings.Replacer) map[string]error {
+	t.Helper()
 	errs := map[string]error{}
-	for _, c := range all[key] {
-		src := strings.ReplaceAll(c.Src, "{{HOME}}", r.home)
+	for _, c := range cases {
 		var argv []string
 		for _, a := range c.Argv {
 			argv = append(argv, strings.ReplaceAll(a, "{{HOME}}", r.home))
 		}
-		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, src, argv, "", ossandbox.Grant{})
+		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, sub.Replace(c.Src), argv, "", ossandbox.Grant{})
 		if res.Release != nil {
 			res.Release()
 		}

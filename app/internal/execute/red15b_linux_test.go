@@ -3,8 +3,6 @@
 package execute_test
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
-	ossandbox "github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // A fifteenth red team's attacks (15b) on red14's refusal of scripts that
@@ -32,14 +29,7 @@ func red15bScripts(t *testing.T, key string) map[string]error {
 // red15bScriptsIn is red15bScripts of the list key of testdata/review/file.
 func red15bScriptsIn(t *testing.T, file, key string) map[string]error {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "review", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]red14Script
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
+	cases := scriptCases(t, file, key)
 	r := newRedRig(t, []string{"~/Documents", "~/Downloads"}, map[string]redFile{
 		"Downloads/myproj-3f2a1b4c5d6e.json": {"{\n  \"type\": \"service_account\",\n  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQCS3CRETscript15\\n-----END PRIVATE KEY-----\\n\"\n}\n", 0o600},
 		"Downloads/prod.pem":                 {"-----BEGIN RSA PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDS3CRETscript15\n-----END RSA PRIVATE KEY-----\n", 0o600},
@@ -50,21 +40,7 @@ func red15bScriptsIn(t *testing.T, file, key string) map[string]error {
 	if err := os.Symlink("../Downloads", r.p("Documents/dl")); err != nil {
 		t.Fatal(err)
 	}
-	errs := map[string]error{}
-	for _, c := range all[key] {
-		src := strings.NewReplacer("{{HOME}}", r.home, "{{TILDEUSER}}", "~"+filepath.Base(r.home)).Replace(c.Src)
-		var argv []string
-		for _, a := range c.Argv {
-			argv = append(argv, strings.ReplaceAll(a, "{{HOME}}", r.home))
-		}
-		res, err := r.ex.RunScript(execute.WithLabel(context.Background(), c.Name), c.Kind, src, argv, "", ossandbox.Grant{})
-		if res.Release != nil {
-			res.Release()
-		}
-		t.Logf("%s: %v", c.Name, err)
-		errs[c.Name] = err
-	}
-	return errs
+	return r.runScripts(t, cases, strings.NewReplacer("{{HOME}}", r.home, "{{TILDEUSER}}", "~"+filepath.Base(r.home)))
 }
 
 // TestRed15bScriptNamesHiddenKeyInOtherForms: red14 refused a script run

@@ -57,8 +57,14 @@ func TestRed14OpenHiddenSecretInViewer(t *testing.T) {
 // TestRed14OpenHiddenSecretLookalikes: files beside them that hold no
 // secret (a certificate, a project's settings) open unasked in the viewer.
 func TestRed14OpenHiddenSecretLookalikes(t *testing.T) {
+	openLookalikes(t, "red14")
+}
+
+// openLookalikes opens each look-alike of testdata/<dir>/open-hidden.json
+// unasked with OPEN_FILE: each must start in the viewer.
+func openLookalikes(t *testing.T, dir string) {
 	var cases struct{ Hidden, Lookalikes []red14Open }
-	readJSON(t, &cases, "red14", "open-hidden.json")
+	readJSON(t, &cases, dir, "open-hidden.json")
 	for _, tc := range cases.Lookalikes {
 		t.Run(tc.Name, func(t *testing.T) {
 			r := newLaunchRig(t, 1)

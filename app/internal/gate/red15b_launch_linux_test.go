@@ -2,12 +2,7 @@
 
 package gate_test
 
-import (
-	"testing"
-	"time"
-
-	"github.com/airlockhq/airlock/app/internal/gate"
-)
+import "testing"
 
 // red14 refused OPEN_FILE, unasked, of a file the sandbox hides for its
 // content, compared by the path as the walk spelled it; macOS's disks
@@ -22,15 +17,5 @@ import (
 // TestRed15bOpenHiddenSecretInAnotherCaseLookalikes: a certificate with
 // capitals in its name, beside the key, opens unasked in the viewer.
 func TestRed15bOpenHiddenSecretInAnotherCaseLookalikes(t *testing.T) {
-	var cases struct{ Hidden, Lookalikes []red14Open }
-	readJSON(t, &cases, "red15b", "open-hidden.json")
-	for _, tc := range cases.Lookalikes {
-		t.Run(tc.Name, func(t *testing.T) {
-			r := newLaunchRig(t, 1)
-			rep, started := r.openIn(t, tc, 10*time.Second)
-			if !started || rep.Status != gate.StatusOK {
-				t.Fatalf("%s did not open unasked (%s, risk %s)", tc.File, rep.Status, rep.Risk)
-			}
-		})
-	}
+	openLookalikes(t, "red15b")
 }

@@ -20,6 +20,31 @@ import (
 // rates the place after to as a written path: the literal and anchored
 // paths pathArgs folds, and the specifier chain finderPath reads.
 func (an *asAn) destination(st []asToken, i int) {
+	j := ownTo(st, i)
+	if j < 0 {
+		return
+	}
+	dest := st[j+1:]
+	an.secretItems(st[i+1:j], tokSpan(st[i]), nil)
+	an.pathArgs(dest, true)
+	if p := an.finderPath(dest); p != "" {
+		an.pathLit(p, tokSpan(st[j]), true, false)
+	}
+	an.intoFolder(st[i+1:j], dest, tokSpan(st[j]))
+	// to d, where d was set to such a specifier.
+	if len(dest) > 0 && (dest[0].kind == asWord || dest[0].kind == asVar) {
+		for d := an.firstDef(an.name(dest[0])); d >= 0; d = an.defList[d].next {
+			if p := an.finderPath(an.defList[d].expr); p != "" {
+				an.pathLit(p, tokSpan(dest[0]), true, false)
+			}
+		}
+	}
+}
+
+// ownTo returns the index of the command's own to after st[i], or -1: the
+// first to outside every bracket, not one inside what the command is given
+// (duplicate f to POSIX path of (path to home folder) & "x").
+func ownTo(st []asToken, i int) int {
 	depth := 0
 	for j := i + 1; j < len(st); j++ {
 		switch {
@@ -28,28 +53,11 @@ func (an *asAn) destination(st []asToken, i int) {
 		case st[j].isOp(')') || st[j].isOp('}'):
 			depth--
 		}
-		// The to of the command, not one inside what it is given
-		// (POSIX path of (path to home folder) & ".netrc").
-		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
-			continue
+		if depth == 0 && st[j].kind == asWord && st[j].kw == kwTo {
+			return j
 		}
-		dest := st[j+1:]
-		an.secretItems(st[i+1:j], tokSpan(st[i]), nil)
-		an.pathArgs(dest, true)
-		if p := an.finderPath(dest); p != "" {
-			an.pathLit(p, tokSpan(st[j]), true, false)
-		}
-		an.intoFolder(st[i+1:j], dest, tokSpan(st[j]))
-		// to d, where d was set to such a specifier.
-		if len(dest) > 0 && (dest[0].kind == asWord || dest[0].kind == asVar) {
-			for d := an.firstDef(an.name(dest[0])); d >= 0; d = an.defList[d].next {
-				if p := an.finderPath(an.defList[d].expr); p != "" {
-					an.pathLit(p, tokSpan(dest[0]), true, false)
-				}
-			}
-		}
-		return
 	}
+	return -1
 }
 
 // intoFolder checks what a move or duplicate puts into its destination

@@ -577,33 +577,24 @@ func (an *asAn) aliasTo(st []asToken, i int, app *asApp) {
 	if !hasWord(head, kwAlias) {
 		return
 	}
-	depth := 0
-	for j := i + 1; j+1 < len(st); j++ {
-		switch {
-		case st[j].isOp('(') || st[j].isOp('{'):
-			depth++
-		case st[j].isOp(')') || st[j].isOp('}'):
-			depth--
-		}
-		if depth != 0 || st[j].kind != asWord || st[j].kw != kwTo {
-			continue
-		}
-		target := st[j+1:]
-		target = target[:exprEnd(target)]
-		name := ""
-		for k := i + 1; k+2 < len(st); k++ {
-			if st[k].kind == asWord && st[k].kw == kwName && st[k+1].isOp(':') && st[k+2].kind == asString {
-				name = an.str(st[k+2])
-			}
-		}
-		an.secretItems(target, tokSpan(st[i]), func(old string) string {
-			if name != "" {
-				return name
-			}
-			return old + " alias"
-		})
+	j := ownTo(st, i)
+	if j < 0 || j+1 >= len(st) {
 		return
 	}
+	target := st[j+1:]
+	target = target[:exprEnd(target)]
+	name := ""
+	for k := i + 1; k+2 < len(st); k++ {
+		if st[k].kind == asWord && st[k].kw == kwName && st[k+1].isOp(':') && st[k+2].kind == asString {
+			name = an.str(st[k+2])
+		}
+	}
+	an.secretItems(target, tokSpan(st[i]), func(old string) string {
+		if name != "" {
+			return name
+		}
+		return old + " alias"
+	})
 }
 
 // makesFile reports `make [new] file …` (a file, text file, property list

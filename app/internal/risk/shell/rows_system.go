@@ -246,7 +246,7 @@ func shortcutsCommand(c *call) {
 func (c *call) sipsWrites() {
 	for i, w := range c.args {
 		if (w.s == "--out" || w.s == "-o") && i+1 < len(c.args) {
-			c.makes(c.args[i+1]) // a converter's output file: new, or replacing one that exists
+			c.a.write(c.args[i+1], c.span, "sips writes to")
 			return
 		}
 	}

@@ -84,7 +84,7 @@ func copyVerb(verb string) bool {
 // only when an app reads it outside the sandbox (a.outside), which tells
 // decks from keys by content.
 func (a *shellAn) readSource(w word, sp Span) {
-	if !w.hole && procEnviron(w.s) {
+	if procEnviron(w.s) {
 		// /proc/self/environ, /proc/$$/environ: a process's whole
 		// environment, as env prints it (environmentRead).
 		a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", sp, "reads %s: a process's whole environment, where tokens and keys are kept", rate.Display(w.s))
@@ -156,6 +156,6 @@ func procEnviron(p string) bool {
 	if !ok {
 		return false
 	}
-	parts := strings.Split(rest, "/")
-	return len(parts) >= 2 && parts[len(parts)-1] == "environ"
+	parts := strings.Split(rest, "/") // /proc/$$/environ: the pid computed
+	return len(parts) >= 2 && parts[len(parts)-1] == "environ" && !strings.Contains(parts[len(parts)-1], rate.HoleMark)
 }

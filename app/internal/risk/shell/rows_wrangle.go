@@ -106,6 +106,10 @@ func ffmpegCommand(c *call) {
 			}
 			if valued {
 				i++
+				if i < len(c.args) && ffmpegFilterReads(w.s, c.args[i]) {
+					c.unmodelled(w.s + " " + c.args[i].s)
+					return
+				}
 			}
 			continue
 		}
@@ -120,6 +124,59 @@ func ffmpegCommand(c *call) {
 			c.makes(w)
 		}
 	}
+}
+
+// ffmpegFilterReads reports a filter graph (-vf, -af, -filter:v) that
+// reads another file or loads code: movie and amovie sources, drawtext's
+// textfile, subtitles, sendcmd, zmq, and the plug-in hosts (frei0r, ladspa,
+// lv2), or one computed at run time.
+func ffmpegFilterReads(opt string, v word) bool {
+	base, _, _ := strings.Cut(opt, ":")
+	if base != "-vf" && base != "-af" && base != "-filter" {
+		return false
+	}
+	if v.hole {
+		return true
+	}
+	for _, t := range strings.FieldsFunc(strings.ToLower(v.s), func(r rune) bool { return strings.ContainsRune(",;=:[]@ '\"\\", r) }) {
+		if ffmpegFileFilters[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// ffmpegFileFilters are the filters and filter options that name a file
+// to read or a plug-in to load.
+var ffmpegFileFilters = map[string]bool{
+	"movie": true, "amovie": true, "textfile": true, "subtitles": true, "ass": true, "sendcmd": true,
+	"asendcmd": true, "zmq": true, "azmq": true, "frei0r": true, "frei0r_src": true, "ladspa": true,
+	"lv2": true, "lut3d": true, "lut1d": true, "filename": true, "file": true,
+	"sofalizer": true, "headphone": true, "afir": true, "dnn_processing": true, "sr": true, "derain": true,
+}
+
+// pandocCommand rates pandoc by pandocRow, and a PDF made by it as
+// unmodelled: pandoc runs a PDF engine (pdflatex, wkhtmltopdf …), which
+// reads what raw LaTeX or HTML in the input names into the document.
+func pandocCommand(c *call) {
+	for i, w := range c.args {
+		s := strings.ToLower(w.s)
+		to := ""
+		switch {
+		case w.hole:
+		case (s == "-o" || s == "--output" || s == "-t" || s == "-w" || s == "--to" || s == "--write") && i+1 < len(c.args):
+			to = strings.ToLower(c.args[i+1].s)
+		case strings.HasPrefix(s, "--output=") || strings.HasPrefix(s, "--to=") || strings.HasPrefix(s, "--write="):
+			_, to, _ = strings.Cut(s, "=")
+		case len(s) > 2 && (strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "-t")):
+			to = s[2:]
+		}
+		if to == "pdf" || strings.HasSuffix(to, ".pdf") || strings.HasPrefix(to, "beamer") || strings.HasPrefix(to, "context") {
+			c.unmodelled(w.s + " " + to + " (a PDF engine runs)")
+			return
+		}
+	}
+	pandocRow.run(c)
 }
 
 // pandocRow is pandoc's: it reads its operands and prints the document, or

@@ -124,17 +124,21 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 // term evaluates one operand of &: one spelling, or several (many) when
 // it names a variable assigned in several places.
 func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
+	if len(t) > 1 && t[0].isOp('(') && depth < 4 {
+		if in := unwrap(t); len(in) < len(t) {
+			if _, rest := nextConcat(in); rest != nil {
+				// ((POSIX path of (path to …)) & "LaunchAgents/x"): a join in
+				// parentheses, each of its parts.
+				vs, whole := an.template(in, depth+1)
+				if len(vs) == 1 {
+					return vs[0], nil, !whole
+				}
+				return "", vs, !whole
+			}
+		}
+	}
 	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
 		t = t[1 : len(t)-1]
-	}
-	if _, rest := nextConcat(t); rest != nil && depth < 4 {
-		// ((POSIX path of (path to …)) & "LaunchAgents/x"): a join in
-		// parentheses, each of its parts.
-		vs, whole := an.template(t, depth+1)
-		if len(vs) == 1 {
-			return vs[0], nil, !whole
-		}
-		return "", vs, !whole
 	}
 	// Trailing coercions: "…" as text.
 	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].kw == kwAs {
@@ -274,11 +278,16 @@ func (an *asAn) posixPath(t []asToken) (string, bool) {
 // joined reports an expression whose top level, inside the parentheses
 // that enclose all of it, joins operands with &.
 func joined(t []asToken) bool {
+	_, rest := nextConcat(unwrap(t))
+	return rest != nil
+}
+
+// unwrap is t without the parentheses that enclose all of it.
+func unwrap(t []asToken) []asToken {
 	for len(t) > 1 && t[0].isOp('(') && closes(t) == len(t)-1 {
 		t = t[1 : len(t)-1]
 	}
-	_, rest := nextConcat(t)
-	return rest != nil
+	return t
 }
 
 // closes is the index of the bracket that closes t[0], or -1.

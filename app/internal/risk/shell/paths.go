@@ -152,6 +152,9 @@ func homeBin(p string) bool {
 // procEnviron reports /proc/PID/environ (self, thread-self, a number, or
 // PID/task/TID/environ): the environment a process started with.
 func procEnviron(p string) bool {
+	if !strings.HasSuffix(p, "environ") {
+		return false // the common case, without cleaning the path
+	}
 	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
 	if !ok {
 		return false

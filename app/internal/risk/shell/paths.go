@@ -89,6 +89,7 @@ func (a *shellAn) readSource(w word, sp Span) {
 		// environment, as env prints it (environmentRead).
 		a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", sp, "reads %s: a process's whole environment, where tokens and keys are kept", rate.Display(w.s))
 		a.secretAt(sp)
+		a.envDumped(sp)
 		return
 	}
 	z := a.zone(w)

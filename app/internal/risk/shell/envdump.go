@@ -82,6 +82,14 @@ func envFiltered(stages []*syntax.Stmt) bool {
 			if silentCount(args) {
 				return true
 			}
+		case "awk", "gawk", "mawk", "nawk":
+			if awkNamesOnly(args) {
+				return true
+			}
+		case "sed", "gsed":
+			if len(args) == 1 && strings.ReplaceAll(args[0], " ", "") == "s/=.*//" {
+				return true // the names: everything from = removed
+			}
 		}
 	}
 	return false
@@ -254,4 +262,50 @@ func stageWords(s *syntax.Stmt) ([]string, bool) {
 		words = append(words, b.String())
 	}
 	return words, true
+}
+
+// awkNamesOnly reports awk -F= '{print $1}': the variables' names.
+func awkNamesOnly(args []string) bool {
+	sep, prog := "", ""
+	for i := 0; i < len(args); i++ {
+		switch s := args[i]; {
+		case s == "-F" && i+1 < len(args):
+			i++
+			sep = args[i]
+		case strings.HasPrefix(s, "-F"):
+			sep = s[2:]
+		case strings.HasPrefix(s, "-"):
+			return false
+		case prog == "":
+			prog = s
+		default:
+			return false // a file operand: not the pipeline's text
+		}
+	}
+	return sep == "=" && strings.Join(strings.Fields(prog), "") == "{print$1}"
+}
+
+// compgenCommand rates compgen (bash): it prints the names it completes
+// (variables, commands, files), no values, but -C runs a command, -F a
+// function, and a -W word list is expanded as the shell expands words,
+// substitutions and all.
+func compgenCommand(c *call) {
+	for i, w := range c.args {
+		s := w.s
+		switch {
+		case w.hole:
+		case s == "-W" && i+1 < len(c.args) && (c.args[i+1].hole || strings.ContainsAny(c.args[i+1].s, "$`")):
+			c.add(effect.Of(effect.RunComputed), "compgen", "compgen -W expands its word list as the shell does, substitutions included")
+		}
+	}
+}
+
+func init() {
+	if _, ok := commands["compgen"]; ok {
+		panic("shell: compgen has a row already")
+	}
+	commands["compgen"] = row{run: compgenCommand, opts: &opts{short: "abcdefgjksuv", valued: "oAGWXPSV", effects: map[string]optEffect{
+		"-C": optFx(effect.RunUnseen, "runs a command to complete"),
+		"-F": optFx(effect.RunUnseen, "runs a shell function to complete"),
+	}}}
 }

@@ -338,7 +338,10 @@ func (an *jsAn) processEnv(u use) {
 		}
 		return
 	}
-	an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, where tokens and keys are kept")
+	// Its values, every token among them, are what it gives the script
+	// (and the agent, as its result): a secret read, as the shell's env
+	// printed back is.
+	an.add(effect.Of(effect.ReadSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, with every token and key in it")
 }
 
 // evalCall: eval, Function, runScript, NSAppleScript's initWithSource and

@@ -1273,6 +1273,9 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	if an.notCommand(st, i, app) || class.has(kfRule|kfAddition) && !unknownApp {
 		return // not a command; or rated by its rule, or a scripting addition
 	}
+	if app == nil && an.recordProperty(st, i) {
+		return // short user name of (system info): a property read
+	}
 	an.checkCommand(st, i, app)
 }
 

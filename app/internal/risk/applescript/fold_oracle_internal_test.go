@@ -236,6 +236,18 @@ func (an *asAn) oldTemplate(st []asToken, depth int) (variants []string, whole b
 }
 
 func (an *asAn) oldTerm(t []asToken, depth int) (one string, many []string, literal bool) {
+	// evade9: a join in parentheses, each of its parts (as term).
+	if len(t) > 1 && t[0].isOp('(') && depth < 4 {
+		if in := unwrap(t); len(in) < len(t) {
+			if _, rest := nextConcat(in); rest != nil {
+				vs, whole := an.oldTemplate(in, depth+1)
+				if len(vs) == 1 {
+					return vs[0], nil, !whole
+				}
+				return "", vs, !whole
+			}
+		}
+	}
 	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
 		t = t[1 : len(t)-1]
 	}
@@ -257,6 +269,12 @@ func (an *asAn) oldTerm(t []asToken, depth int) (one string, many []string, lite
 		}
 		if p, ok := an.posixPath(rest); ok {
 			return shellQuotePath(p), nil, true
+		}
+		if depth < 4 { // evade9: the text it quotes, every part known (as term)
+			if vs, whole := an.oldTemplate(rest, depth+1); len(vs) == 1 && !whole && !strings.Contains(vs[0], rate.HoleQuoted) &&
+				!strings.Contains(vs[0], rate.HoleUnquoted) && !strings.Contains(vs[0], rate.HoleMark) {
+				return shellQuotePath(vs[0]), nil, true
+			}
 		}
 		return rate.HoleQuoted, nil, false
 	case len(t) > 2 && (t[0].kw == kwCharacter && t[1].kw == kwId || t[0].kw == kwAscii && t[1].kw == kwCharacter):

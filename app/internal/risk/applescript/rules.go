@@ -927,7 +927,9 @@ func verbSystemAttribute(an *asAn, st []asToken, i, n int, app *asApp) {
 	}
 	for _, name := range variants {
 		if rate.SecretVariable(name) {
-			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.as.environment", sp, "SECRET: system attribute %s reads a variable that by its name holds a secret", rate.Display(name))
+			// Its value is all it gives back: the secret itself, as the
+			// shell's printenv NAME prints it (ReadSecret there too).
+			an.add(effect.Of(effect.ReadSecret).On(name), "secret.as.environment", sp, "SECRET: system attribute %s reads a variable that by its name holds a secret", rate.Display(name))
 		}
 	}
 }

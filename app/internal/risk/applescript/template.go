@@ -124,6 +124,19 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 // term evaluates one operand of &: one spelling, or several (many) when
 // it names a variable assigned in several places.
 func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
+	if len(t) > 1 && t[0].isOp('(') && depth < 4 {
+		if in := unwrap(t); len(in) < len(t) {
+			if _, rest := nextConcat(in); rest != nil {
+				// ((POSIX path of (path to …)) & "LaunchAgents/x"): a join in
+				// parentheses, each of its parts.
+				vs, whole := an.template(in, depth+1)
+				if len(vs) == 1 {
+					return vs[0], nil, !whole
+				}
+				return "", vs, !whole
+			}
+		}
+	}
 	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
 		t = t[1 : len(t)-1]
 	}
@@ -145,6 +158,15 @@ func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal
 		}
 		if p, ok := an.posixPath(rest); ok {
 			return shellQuotePath(p), nil, true
+		}
+		if depth < 4 {
+			// quoted form of (POSIX path of (path to …) & "LaunchAgents/x"),
+			// or of a variable set so: the text it quotes, when every part
+			// of it is known.
+			if vs, whole := an.template(rest, depth+1); len(vs) == 1 && !whole && !strings.Contains(vs[0], rate.HoleQuoted) &&
+				!strings.Contains(vs[0], rate.HoleUnquoted) && !strings.Contains(vs[0], rate.HoleMark) {
+				return shellQuotePath(vs[0]), nil, true
+			}
 		}
 		return rate.HoleQuoted, nil, false
 	case len(t) > 2 && (t[0].kw == kwCharacter && t[1].kw == kwId || t[0].kw == kwAscii && t[1].kw == kwCharacter):
@@ -242,12 +264,47 @@ func (an *asAn) posixPath(t []asToken) (string, bool) {
 		}
 		t = an.defList[d].expr
 	}
+	if joined(t) {
+		return "", false // (POSIX path of (path to …)) & "LaunchAgents/x": more than the path
+	}
 	t = trimOpen(t)
 	if len(t) < 4 || t[0].kw != kwPosix || t[1].kw != kwPath || t[2].kw != kwOf {
 		return "", false
 	}
 	p := an.foldPath(t[3:], 0)
 	return p, p != ""
+}
+
+// joined reports an expression whose top level, inside the parentheses
+// that enclose all of it, joins operands with &.
+func joined(t []asToken) bool {
+	_, rest := nextConcat(unwrap(t))
+	return rest != nil
+}
+
+// unwrap is t without the parentheses that enclose all of it.
+func unwrap(t []asToken) []asToken {
+	for len(t) > 1 && t[0].isOp('(') && closes(t) == len(t)-1 {
+		t = t[1 : len(t)-1]
+	}
+	return t
+}
+
+// closes is the index of the bracket that closes t[0], or -1.
+func closes(t []asToken) int {
+	depth := 0
+	for i, x := range t {
+		switch {
+		case x.kind == asOp && (x.op == '(' || x.op == '{'):
+			depth++
+		case x.kind == asOp && (x.op == ')' || x.op == '}'):
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // posixOf is t without POSIX path of and the parentheses before it.

@@ -311,7 +311,12 @@ func (an *jsAn) envRead(u use) {
 		return
 	}
 	for _, name := range an.strs(v) {
-		if strings.Contains(name, rate.HoleUnquoted) || rate.SecretVariable(name) {
+		switch {
+		case rate.SecretVariable(name) && !strings.Contains(name, rate.HoleUnquoted):
+			// Its value is all it gives back: the secret itself, as the
+			// shell's printenv NAME prints it (ReadSecret there too).
+			an.add(effect.Of(effect.ReadSecret).On(name), "secret.jxa.environment", u.sp, "SECRET: %s(%s) reads a variable that by its name holds a secret", u.r.name, jsQuote(name))
+		case strings.Contains(name, rate.HoleUnquoted) || rate.SecretVariable(name):
 			an.add(effect.Of(effect.ReadNamedSecret).On(name), "secret.jxa.environment", u.sp, "SECRET: %s(%s) reads a variable that by its name holds a secret", u.r.name, jsQuote(name))
 		}
 	}
@@ -329,11 +334,14 @@ func (an *jsAn) processEnv(u use) {
 	if t := u.toks[i+1:]; len(t) > 4 && t[0].text == "." && (t[1].text == "objectForKey" || t[1].text == "valueForKey") &&
 		t[2].text == "(" && t[3].kind == jsString && t[4].text == ")" {
 		if rate.SecretVariable(t[3].val) {
-			an.add(effect.Of(effect.ReadNamedSecret).On(t[3].val), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment %s holds a secret by its name", jsQuote(t[3].val))
+			an.add(effect.Of(effect.ReadSecret).On(t[3].val), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment %s holds a secret by its name", jsQuote(t[3].val))
 		}
 		return
 	}
-	an.add(effect.Of(effect.ReadNamedSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, where tokens and keys are kept")
+	// Its values, every token among them, are what it gives the script
+	// (and the agent, as its result): a secret read, as the shell's env
+	// printed back is.
+	an.add(effect.Of(effect.ReadSecret), "secret.jxa.environment", u.sp, "SECRET: NSProcessInfo's environment is the whole environment, with every token and key in it")
 }
 
 // evalCall: eval, Function, runScript, NSAppleScript's initWithSource and

@@ -261,6 +261,7 @@ type shellAn struct {
 	gitAliases map[string]gitAliasDef // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
 	rebind     map[string]string      // hash -p: command name → the command it now runs ("" unknown)
 	secret     *Span                  // where a secret was read, if anywhere
+	envAt      *Span                  // where the statement being analysed printed the whole environment (envdump.go)
 	// secretCopies are variables the script gave a secret variable's value
 	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
 	secretCopies map[string]string
@@ -1298,6 +1299,13 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if s.Background {
 		pc.inPipe = true
 	}
+	envBefore := a.envAt
+	a.envAt = nil
+	defer func() {
+		if a.envAt == nil {
+			a.envAt = envBefore
+		}
+	}()
 	// The words of the redirections and of the command, and the operands
 	// among them, go into a buffer of the analysis's scratch, given back
 	// when the statement is done.
@@ -1334,6 +1342,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 			return output{kind: "pipe"}
 		}
 		a.command(s.Cmd, pc)
+		if _, decl := s.Cmd.(*syntax.DeclClause); decl && a.envAt != nil && !pc.inPipe && !stdoutRedirected(s, rws) {
+			a.envToAgent(*a.envAt, " to the agent") // declare -x, export -p, typeset
+		}
 		return output{kind: "pipe"}
 	}
 	// A simple command: its words are evaluated once, here.
@@ -1383,6 +1394,9 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	a.recordWrites(s.Redirs, rws, text, known)
 	if len(words) > 0 {
 		a.callOps(words, a.span(ce), pc, name, args, ops)
+	}
+	if a.envAt != nil && !pc.inPipe && !stdoutRedirected(s, rws) {
+		a.envToAgent(*a.envAt, " to the agent")
 	}
 	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
 		a.chdir(name, args)

@@ -23,11 +23,25 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	cwd := a.cwd
 	ins := a.pipeIns
 	a.pipeIns = make([]word, 0, 4)
-	for _, s := range stages {
+	envBefore := a.envAt
+	var dumpAt *Span
+	dump := -1
+	for i, s := range stages {
+		a.envAt = nil
 		out := a.stmt(s, feed)
+		if a.envAt != nil && dumpAt == nil {
+			dumpAt, dump = a.envAt, i
+		}
 		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf, roots: out.roots}
 	}
 	a.cwd, a.pipeIns = cwd, ins
+	if dumpAt != nil && !pc.inPipe && !stdoutRedirected(stages[len(stages)-1], nil) && !envFiltered(stages[dump+1:]) {
+		a.envToAgent(*dumpAt, " through the pipeline")
+	}
+	a.envAt = envBefore
+	if dumpAt != nil {
+		a.envAt = dumpAt
+	}
 }
 
 // appendStages appends the stages of the pipeline s to stages: s itself

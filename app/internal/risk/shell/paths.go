@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -83,6 +84,14 @@ func copyVerb(verb string) bool {
 // only when an app reads it outside the sandbox (a.outside), which tells
 // decks from keys by content.
 func (a *shellAn) readSource(w word, sp Span) {
+	if procEnviron(w.s) {
+		// /proc/self/environ, /proc/$$/environ: a process's whole
+		// environment, as env prints it (environmentRead).
+		a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", sp, "reads %s: a process's whole environment, where tokens and keys are kept", rate.Display(w.s))
+		a.secretAt(sp)
+		a.envDumped(sp)
+		return
+	}
 	z := a.zone(w)
 	what, ok := z.SecretReadConfined()
 	if a.outside {
@@ -139,4 +148,18 @@ func homeBin(p string) bool {
 	}
 	rest, ok := strings.CutPrefix(p, "~/bin")
 	return ok && (rest == "" || rest[0] == '/') && !strings.Contains(rest, "/../")
+}
+
+// procEnviron reports /proc/PID/environ (self, thread-self, a number, or
+// PID/task/TID/environ): the environment a process started with.
+func procEnviron(p string) bool {
+	if !strings.HasSuffix(p, "environ") {
+		return false // the common case, without cleaning the path
+	}
+	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rest, "/") // /proc/$$/environ: the pid computed
+	return len(parts) >= 2 && parts[len(parts)-1] == "environ" && !strings.Contains(parts[len(parts)-1], rate.HoleMark)
 }

@@ -20,6 +20,7 @@ import (
 func (c *call) environmentRead(what string) {
 	c.a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", what)
 	c.a.secretAt(c.span)
+	c.a.envDumped(c.span)
 }
 
 // variableRead notes that c prints variable name, when its name says it

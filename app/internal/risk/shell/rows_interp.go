@@ -989,6 +989,24 @@ func awkGetline(before []awkTok) bool {
 	return isGetline(n-1) || n >= 2 && !before[n-1].str && before[n-1].s != "(" && before[n-1].s != ")" && isGetline(n-2)
 }
 
+// awkWholeEnviron reports a program that goes over ENVIRON (for (k in
+// ENVIRON)) or indexes it with a key computed at run time (ENVIRON[k]):
+// every variable of the environment may be printed.
+func awkWholeEnviron(toks []awkTok) bool {
+	for i, t := range toks {
+		if t.str || t.s != "ENVIRON" {
+			continue
+		}
+		if i > 0 && !toks[i-1].str && toks[i-1].s == "in" {
+			return true
+		}
+		if i+2 < len(toks) && toks[i+1].s == "[" && !toks[i+1].str && !(toks[i+2].str && i+3 < len(toks) && toks[i+3].s == "]") {
+			return true
+		}
+	}
+	return false
+}
+
 func awkBoundary(t awkTok) bool {
 	return !t.str && (t.s == ";" || t.s == "{" || t.s == "}" || t.s == "\n" || t.s == "&&" || t.s == "||")
 }
@@ -1006,6 +1024,9 @@ func (c *call) awkProgram(prog string) {
 		if !toks[i].str && toks[i].s == "ENVIRON" && toks[i+1].s == "[" && toks[i+2].str && secretName(toks[i+2].s) {
 			c.secretPrinted(toks[i+2].s)
 		}
+	}
+	if awkWholeEnviron(toks) {
+		c.environmentRead(c.name + " ENVIRON")
 	}
 	shellRuns := false
 	run := func(cmd []awkTok, what string) {

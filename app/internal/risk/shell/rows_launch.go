@@ -65,6 +65,10 @@ func (l launch) file(w word) {
 	switch facts.OpenPath(strings.ReplaceAll(s, rate.HoleMark, "…")) {
 	case facts.TargetFolder:
 		return
+	case facts.TargetFile:
+		if len(l.handlers) == 0 && c.a.existingFolder(w) {
+			return // a folder the Finder shows (existingFolder)
+		}
 	case facts.TargetApp:
 		if len(l.handlers) == 0 {
 			// Launching an installed application, unless this script put it there.
@@ -397,4 +401,30 @@ func desktopHandler(w word) *facts.Handler {
 	id := strings.TrimSuffix(path.Base(w.s), ".desktop")
 	return &facts.Handler{Platform: facts.Linux, ID: id, Name: rate.Display(w.s), Path: w.s,
 		UserOwned: strings.HasPrefix(w.s, "~") || strings.HasPrefix(w.s, "/home/") || strings.HasPrefix(w.s, "/Users/")}
+}
+
+// existingFolder reports a literal path with no extension that names a
+// folder on the disk now, in an input that is this one command and
+// nothing else: open gives it to the Finder, which shows it (a bundle, the
+// only folder another app opens, has an extension: Tool.app, x.workflow,
+// deck.key). With any other command in the input (a list, a pipeline, a
+// loop, a substitution, a redirection), that command may have put a file
+// there first, which open would run in a terminal were it executable: it
+// is rated as a file.
+func (a *shellAn) existingFolder(w word) bool {
+	if a.depth != 0 || w.hole || w.glob || path.Ext(strings.TrimRight(w.s, "/")) != "" ||
+		strings.ContainsAny(strings.TrimSpace(a.src), ";&|\n\r`$()<>{}") {
+		return false
+	}
+	if a.presence(w) != rate.PresentFolder {
+		return false
+	}
+	p := w.s
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		if a.cwd == "" {
+			return false // relative to a folder the analysis did not follow
+		}
+		p = joinPath(a.cwd, p)
+	}
+	return a.env.PlainFolder(p)
 }

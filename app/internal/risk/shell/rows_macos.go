@@ -617,7 +617,8 @@ func (c *call) tarEffects(mode byte, archive, dir word, hasArchive, hasDir bool,
 	case 'c', 'r', 'u':
 		switch {
 		case !hasArchive || archive.s == "-" || isDevice(archive.s):
-		case mode == 'c' && c.a.presence(archive) == rate.Absent:
+		case mode == 'c' && (c.a.presence(archive) == rate.Absent || !archive.hole && scratchPath(archive.s)):
+			// A new archive, or one in a scratch folder (nobody's work).
 			c.a.write(archive, c.span, "tar creates the archive")
 		case mode == 'c':
 			c.a.replaces(archive, c.span, "tar writes the archive")

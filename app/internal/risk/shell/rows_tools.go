@@ -517,8 +517,7 @@ func printenvCommand(c *call) {
 		}
 		return
 	}
-	c.a.add(effect.Of(effect.ReadNamedSecret), "secret.environment", c.span, "%s: prints the whole environment, where tokens and keys are kept", c.name)
-	c.a.secretAt(c.span)
+	c.environmentRead(c.name)
 }
 
 // gemSource reports a local gem file or path among ops: its native

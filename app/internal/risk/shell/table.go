@@ -325,7 +325,7 @@ var commands = map[string]row{
 	"ssh-add": doesWith(effect.Of(effect.AppState), "manages the SSH agent", "cCdDkKlLqvXx", "EestTHS", "--apple-use-keychain --apple-load-keychain"),
 	"split":   {run: splitCommand, opts: &opts{short: "d", valued: "abln", long: "--suffix-length= --bytes= --line-bytes= --lines= --number= --additional-suffix= --numeric-suffixes --hex-suffixes --verbose --help --version"}},
 	"lipo":    {run: lipoCommand, opts: &opts{long: "-info -detailed_info -archs -verify_arch -output= -create -thin= -extract= -extract_family= -remove= -replace= -arch= -segalign= -hideARM64 -help"}}, "install_name_tool": does(effect.Of(effect.Change), "edits binaries"), "convert": imageMagick(outputs(row{fx: effect.Of(effect.Create), why: "converts images", opts: imageMagickOpts}, outSpec{last: true, opts: []string{"-write", "+write"}})),
-	"ffmpeg": does(effect.Of(effect.Create), "converts media"), "pandoc": does(effect.Of(effect.Create), "converts documents"),
+	"ffmpeg": custom(ffmpegCommand), "ffprobe": custom(ffmpegCommand), "pandoc": {run: pandocCommand, opts: pandocRow.opts},
 	"textutil": outputs(doesWith(effect.Of(effect.Create), "converts documents", "", "", `-help -info -convert= -cat= -extension= -output= -stdout -encoding=
 		-inputencoding= -format= -font= -fontsize= -noload -nostore -baseurl= -timeout= -strip -excludedelements=
 		-prefixspaces= -title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=`), outSpec{opts: []string{"-output"}}),

@@ -1,0 +1,311 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// The whole environment printed (env, printenv, set, declare -x, export -p,
+// ps eww, /proc/PID/environ) is a named secret read: Caution while only
+// names, a count or variables picked by a harmless pattern come out
+// (env | grep -i proxy, printenv | cut -d= -f1, env | wc -l). Its values
+// printed back to the agent, every token among them, are a secret read,
+// as jq -n env and printenv GITHUB_TOKEN are (Dangerous): the command
+// alone, or a pipeline whose later stages pass the values on (sort, cat,
+// tee, less …), or pick the secrets out (grep -i token).
+
+// envDumped notes that a command printed the whole environment at sp.
+func (a *shellAn) envDumped(sp Span) {
+	if a.envAt == nil {
+		a.envAt = &sp
+	}
+}
+
+// envToAgent rates the whole environment printed at sp reaching the agent
+// with its values.
+func (a *shellAn) envToAgent(sp Span, how string) {
+	a.add(effect.Of(effect.ReadSecret), "secret.environment-values", sp, "the whole environment's values go on%s, every token and key among them", how)
+	a.secretAt(sp)
+}
+
+// stdoutRedirected reports a redirection of s that sends stdout away from
+// the agent (to a file; /dev/stdout and /dev/stderr excepted).
+func stdoutRedirected(s *syntax.Stmt, rws [][]word) bool {
+	for i, r := range s.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+			if r.N != nil && r.N.Value != "1" {
+				continue
+			}
+			t := r.Word.Lit()
+			if i < len(rws) && len(rws[i]) == 1 {
+				t = rws[i][0].s
+			}
+			if t == "/dev/stdout" || t == "/dev/stderr" || t == "/dev/tty" {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// envFiltered reports whether a later stage of a pipeline keeps the
+// environment's values from the agent: a count (wc, grep -c, grep -q),
+// names only (cut -d= -f1), or lines picked by a pattern that does not
+// speak of secrets (grep -i proxy, grep ^LANG). A stage Airlock cannot
+// read word by word passes them on.
+func envFiltered(stages []*syntax.Stmt) bool {
+	for _, s := range stages {
+		words, ok := stageWords(s)
+		if !ok || len(words) == 0 {
+			continue
+		}
+		name := commandName(words[0])
+		args := words[1:]
+		switch name {
+		case "wc", "true", ":":
+			return true
+		case "grep", "egrep", "fgrep", "rg", "ggrep":
+			if grepHidesValues(args) {
+				return true
+			}
+		case "cut":
+			if cutNamesOnly(args) {
+				return true
+			}
+		case "head", "tail":
+			if silentCount(args) {
+				return true
+			}
+		case "awk", "gawk", "mawk", "nawk":
+			if awkNamesOnly(args) {
+				return true
+			}
+		case "sed", "gsed":
+			if len(args) == 1 && strings.ReplaceAll(args[0], " ", "") == "s/=.*//" {
+				return true // the names: everything from = removed
+			}
+		}
+	}
+	return false
+}
+
+// grepHidesValues reports a grep that prints a count, nothing, or file
+// names, or lines picked by patterns that each name something (a word of
+// three letters or more in every alternative) and none a secret. Any
+// option beyond the few that only choose how to match (-v, context lines,
+// --passthru …) lets the values through.
+func grepHidesValues(args []string) bool {
+	var pats []string
+	patNext, count := false, false
+	for _, s := range args {
+		switch {
+		case patNext:
+			pats = append(pats, s)
+			patNext = false
+		case s == "-e" || s == "--regexp":
+			patNext = true
+		case strings.HasPrefix(s, "--regexp="):
+			pats = append(pats, s[len("--regexp="):])
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && len(s) > 1:
+			flags := s[1:]
+			if strings.HasSuffix(flags, "e") {
+				patNext = true
+				flags = flags[:len(flags)-1]
+			}
+			for _, f := range flags {
+				switch {
+				case strings.ContainsRune("cqlL", f):
+					count = true // a count, nothing, or names
+				case !strings.ContainsRune("iEFGwxnhsoP", f):
+					return false // -v, -A 5, -f FILE …
+				}
+			}
+		case s == "--count" || s == "--quiet" || s == "--silent" || s == "--files-with-matches":
+			count = true
+		case s == "--ignore-case" || s == "--extended-regexp" || s == "--fixed-strings" || s == "--word-regexp" || s == "--line-regexp":
+		case strings.HasPrefix(s, "-"):
+			return false
+		default:
+			if len(pats) == 0 {
+				pats = append(pats, s)
+			}
+		}
+	}
+	if count {
+		return true
+	}
+	if len(pats) == 0 {
+		return false
+	}
+	for _, p := range pats {
+		if secretPattern(p) || !namesSomething(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesSomething reports a pattern each of whose alternatives holds a
+// word of three letters or digits or more: "." or "=" or "a|PATH" match
+// nearly every line.
+func namesSomething(p string) bool {
+	for _, alt := range strings.FieldsFunc(strings.ReplaceAll(p, `\|`, "|"), func(r rune) bool { return r == '|' }) {
+		run, long := 0, false
+		for _, r := range alt {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+				run++
+				long = long || run >= 3
+			} else {
+				run = 0
+			}
+		}
+		if !long {
+			return false
+		}
+	}
+	return strings.Trim(p, "|") != "" && !strings.Contains(p, "||") && !strings.HasPrefix(p, "|") && !strings.HasSuffix(p, "|")
+}
+
+// secretPattern reports a grep pattern that names a secret: one of its
+// words, or the whole of it, is a secret variable's name or part of one
+// (token, key, secret, pass, auth, cred).
+func secretPattern(p string) bool {
+	up := strings.ToUpper(p)
+	if rate.SecretVariable(up) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(up, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) {
+		if rate.SecretVariable(w) {
+			return true
+		}
+		for _, part := range []string{"KEY", "PASS", "CRED", "SESSION", "COOKIE", "BEARER", "JWT", "SIGNING", "PRIVATE"} {
+			if strings.Contains(w, part) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cutNamesOnly reports cut -d= -f1 (and -f1 alone): the variables' names.
+func cutNamesOnly(args []string) bool {
+	delim, fields := "", ""
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		switch {
+		case s == "-d" && i+1 < len(args):
+			i++
+			delim = args[i]
+		case strings.HasPrefix(s, "-d"):
+			delim = s[2:]
+		case strings.HasPrefix(s, "--delimiter="):
+			delim = s[len("--delimiter="):]
+		case s == "-f" && i+1 < len(args):
+			i++
+			fields = args[i]
+		case strings.HasPrefix(s, "-f"):
+			fields = s[2:]
+		case strings.HasPrefix(s, "--fields="):
+			fields = s[len("--fields="):]
+		}
+	}
+	return delim == "=" && fields == "1"
+}
+
+// silentCount reports head or tail told to print nothing (-n 0, -c 0).
+func silentCount(args []string) bool {
+	for i, s := range args {
+		if s == "-n0" || s == "-c0" || (s == "-n" || s == "-c") && i+1 < len(args) && args[i+1] == "0" {
+			return true
+		}
+	}
+	return false
+}
+
+// stageWords is the literal words of a pipeline stage that is a simple
+// command (single-quoted, double-quoted and plain text): ok is false for
+// any other stage or a word computed at run time.
+func stageWords(s *syntax.Stmt) ([]string, bool) {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil, false
+	}
+	words := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		var b strings.Builder
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				for _, q := range p.Parts {
+					l, ok := q.(*syntax.Lit)
+					if !ok {
+						return nil, false
+					}
+					b.WriteString(l.Value)
+				}
+			default:
+				return nil, false
+			}
+		}
+		words = append(words, b.String())
+	}
+	return words, true
+}
+
+// awkNamesOnly reports awk -F= '{print $1}': the variables' names.
+func awkNamesOnly(args []string) bool {
+	sep, prog := "", ""
+	for i := 0; i < len(args); i++ {
+		switch s := args[i]; {
+		case s == "-F" && i+1 < len(args):
+			i++
+			sep = args[i]
+		case strings.HasPrefix(s, "-F"):
+			sep = s[2:]
+		case strings.HasPrefix(s, "-"):
+			return false
+		case prog == "":
+			prog = s
+		default:
+			return false // a file operand: not the pipeline's text
+		}
+	}
+	return sep == "=" && strings.Join(strings.Fields(prog), "") == "{print$1}"
+}
+
+// compgenCommand rates compgen (bash): it prints the names it completes
+// (variables, commands, files), no values, but -C runs a command, -F a
+// function, and a -W word list is expanded as the shell expands words,
+// substitutions and all.
+func compgenCommand(c *call) {
+	for i, w := range c.args {
+		s := w.s
+		switch {
+		case w.hole:
+		case s == "-W" && i+1 < len(c.args) && (c.args[i+1].hole || strings.ContainsAny(c.args[i+1].s, "$`")):
+			c.add(effect.Of(effect.RunComputed), "compgen", "compgen -W expands its word list as the shell does, substitutions included")
+		}
+	}
+}
+
+func init() {
+	if _, ok := commands["compgen"]; ok {
+		panic("shell: compgen has a row already")
+	}
+	commands["compgen"] = row{run: compgenCommand, opts: &opts{short: "abcdefgjksuv", valued: "oAGWXPSV", effects: map[string]optEffect{
+		"-C": optFx(effect.RunUnseen, "runs a command to complete"),
+		"-F": optFx(effect.RunUnseen, "runs a shell function to complete"),
+	}}}
+}

@@ -1,0 +1,191 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/effect"
+)
+
+// Data wrangling and media tools an assistant runs all day (a tenth red
+// team's blind set: ffmpeg -i to a new file, ffprobe, pandoc -o, csvkit):
+// they read their inputs and print, or write the output file they are
+// given, which is rated as a converter's (makes: new, or replacing one that
+// exists). Options not listed here stay unmodelled (Dangerous): ffmpeg's
+// protocols and filters that read other files, pandoc's filters, engines,
+// templates and includes.
+
+// csvReaders are csvkit's programs that only read CSV and print it: every
+// option chooses what is printed. csvclean (writes files beside its
+// input), csvsql (writes to databases), csvpy (starts Python) and in2csv
+// (--write-sheets writes files) are not among them.
+var csvReaders = []string{"csvlook", "csvstat", "csvcut", "csvgrep", "csvsort", "csvjson", "csvformat", "csvjoin", "csvstack"}
+
+// init adds csvReaders to the table, refusing a name it already holds (as
+// the table's map literal refuses a duplicate key).
+func init() {
+	for _, n := range csvReaders {
+		if _, ok := commands[n]; ok {
+			panic("shell: csvReaders: " + n + " has a row already")
+		}
+		commands[n] = row{opts: freeWords}
+	}
+}
+
+// ffmpegValued are the ffmpeg and ffprobe options that take a value and
+// only choose what is decoded, encoded or shown (ffmpeg(1), ffprobe(1)).
+var ffmpegValued = map[string]bool{
+	"-f": true, "-c": true, "-codec": true, "-vcodec": true, "-acodec": true, "-scodec": true,
+	"-b": true, "-r": true, "-s": true, "-t": true, "-ss": true, "-sseof": true, "-to": true, "-fs": true,
+	"-crf": true, "-preset": true, "-tune": true, "-profile": true, "-level": true, "-pix_fmt": true,
+	"-ar": true, "-ac": true, "-aq": true, "-q": true, "-qscale": true, "-map": true, "-map_metadata": true,
+	"-map_chapters": true, "-movflags": true, "-vf": true, "-af": true, "-filter": true, "-aspect": true,
+	"-frames": true, "-vframes": true, "-aframes": true, "-g": true, "-loglevel": true, "-v": true,
+	"-threads": true, "-metadata": true, "-disposition": true, "-shortest_buf_duration": true,
+	"-select_streams": true, "-show_entries": true, "-of": true, "-print_format": true, "-sexagesimal_format": true,
+	"-read_intervals": true, "-analyzeduration": true, "-probesize": true, "-maxrate": true, "-bufsize": true,
+	"-tag": true, "-bsf": true, "-x264-params": true, "-x265-params": true, "-vsync": true, "-fps_mode": true,
+}
+
+// ffmpegFlags are the options without a value that only choose what is
+// done or shown; -y lets ffmpeg replace an output file, which makes rates
+// by the disk whatever the flag says.
+var ffmpegFlags = map[string]bool{
+	"-y": true, "-n": true, "-an": true, "-vn": true, "-sn": true, "-dn": true, "-hide_banner": true,
+	"-nostdin": true, "-nostats": true, "-stats": true, "-shortest": true, "-copyts": true, "-re": true,
+	"-show_format": true, "-show_streams": true, "-show_chapters": true, "-show_programs": true,
+	"-show_error": true, "-count_frames": true, "-count_packets": true, "-pretty": true, "-unit": true,
+	"-prefix": true, "-byte_binary_prefix": true, "-version": true, "-formats": true, "-codecs": true,
+	"-encoders": true, "-decoders": true, "-filters": true, "-pix_fmts": true, "-h": true, "-help": true,
+}
+
+// ffmpegOption reports whether s is an option ffmpegValued or ffmpegFlags
+// holds, with a stream specifier (-c:v, -b:a, -q:v, -filter:v, -metadata:s:a:0)
+// taken off, and whether it takes a value.
+func ffmpegOption(s string) (known, valued bool) {
+	base, _, _ := strings.Cut(s, ":")
+	switch {
+	case ffmpegValued[s] || ffmpegValued[base]:
+		return true, true
+	case ffmpegFlags[s]:
+		return true, false
+	}
+	return false, false
+}
+
+// mediaURL reports a name ffmpeg takes for a protocol rather than a file
+// (http://, rtmp://, tcp:, pipe:1 …): what it reads or sends there is not
+// modelled.
+func mediaURL(s string) bool {
+	i := strings.IndexByte(s, ':')
+	return i > 0 && !strings.ContainsRune(s[:i], '/')
+}
+
+// ffmpegCommand rates ffmpeg: it reads each -i and writes each operand (an
+// output file), and ffprobe, which writes nothing (probe set).
+func ffmpegCommand(c *call) {
+	probe := c.name == "ffprobe"
+	if !probe {
+		c.add(effect.Of(effect.Create), "ffmpeg", "ffmpeg: converts media")
+	}
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		if w.hole && strings.HasPrefix(w.s, "-") || !w.hole && strings.HasPrefix(w.s, "-") && w.s != "-" {
+			known, valued := ffmpegOption(w.s)
+			if !known && !(w.s == "-i" && i+1 < len(c.args)) {
+				c.unmodelled(w.s)
+				return
+			}
+			if w.s == "-i" {
+				i++
+				if in := c.args[i]; !in.hole && mediaURL(in.s) && !strings.HasPrefix(in.s, "/") {
+					c.unmodelled("-i " + in.s)
+					return
+				}
+				c.a.read(c.args[i], c.span)
+				continue
+			}
+			if valued {
+				i++
+				if i < len(c.args) && ffmpegFilterReads(w.s, c.args[i]) {
+					c.unmodelled(w.s + " " + c.args[i].s)
+					return
+				}
+			}
+			continue
+		}
+		switch {
+		case w.s == "-":
+		case !w.hole && mediaURL(w.s) && !strings.HasPrefix(w.s, "/"):
+			c.unmodelled(w.s)
+			return
+		case probe:
+			c.a.read(w, c.span)
+		default:
+			c.makes(w)
+		}
+	}
+}
+
+// ffmpegFilterReads reports a filter graph (-vf, -af, -filter:v) that
+// reads another file or loads code: movie and amovie sources, drawtext's
+// textfile, subtitles, sendcmd, zmq, and the plug-in hosts (frei0r, ladspa,
+// lv2), or one computed at run time.
+func ffmpegFilterReads(opt string, v word) bool {
+	base, _, _ := strings.Cut(opt, ":")
+	if base != "-vf" && base != "-af" && base != "-filter" {
+		return false
+	}
+	if v.hole {
+		return true
+	}
+	for _, t := range strings.FieldsFunc(strings.ToLower(v.s), func(r rune) bool { return strings.ContainsRune(",;=:[]@ '\"\\", r) }) {
+		if ffmpegFileFilters[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// ffmpegFileFilters are the filters and filter options that name a file
+// to read or a plug-in to load.
+var ffmpegFileFilters = map[string]bool{
+	"movie": true, "amovie": true, "textfile": true, "subtitles": true, "ass": true, "sendcmd": true,
+	"asendcmd": true, "zmq": true, "azmq": true, "frei0r": true, "frei0r_src": true, "ladspa": true,
+	"lv2": true, "lut3d": true, "lut1d": true, "filename": true, "file": true,
+	"sofalizer": true, "headphone": true, "afir": true, "dnn_processing": true, "sr": true, "derain": true,
+}
+
+// pandocCommand rates pandoc by pandocRow, and a PDF made by it as
+// unmodelled: pandoc runs a PDF engine (pdflatex, wkhtmltopdf …), which
+// reads what raw LaTeX or HTML in the input names into the document.
+func pandocCommand(c *call) {
+	for i, w := range c.args {
+		s := strings.ToLower(w.s)
+		to := ""
+		switch {
+		case w.hole:
+		case (s == "-o" || s == "--output" || s == "-t" || s == "-w" || s == "--to" || s == "--write") && i+1 < len(c.args):
+			to = strings.ToLower(c.args[i+1].s)
+		case strings.HasPrefix(s, "--output=") || strings.HasPrefix(s, "--to=") || strings.HasPrefix(s, "--write="):
+			_, to, _ = strings.Cut(s, "=")
+		case len(s) > 2 && (strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "-t")):
+			to = s[2:]
+		}
+		if to == "pdf" || strings.HasSuffix(to, ".pdf") || strings.HasPrefix(to, "beamer") || strings.HasPrefix(to, "context") {
+			c.unmodelled(w.s + " " + to + " (a PDF engine runs)")
+			return
+		}
+	}
+	pandocRow.run(c)
+}
+
+// pandocRow is pandoc's: it reads its operands and prints the document, or
+// writes it to -o; filters, engines, templates, includes and resources are
+// unmodelled (code run, other files read into the output, the network).
+var pandocRow = outputs(doesWith(effect.Of(effect.Create), "converts documents", "sNp", "ofrtwMV",
+	`--output= --from= --read= --to= --write= --standalone --toc --table-of-contents --toc-depth=
+	--metadata= --variable= --number-sections --wrap= --columns= --highlight-style= --no-highlight
+	--shift-heading-level-by= --top-level-division= --eol= --dpi= --tab-stop= --preserve-tabs --strip-comments
+	--section-divs --ascii --id-prefix= --title-prefix= --markdown-headings= --reference-links --quiet
+	--verbose --fail-if-warnings --list-input-formats --list-output-formats --list-extensions --help --version`),
+	outSpec{opts: []string{"-o", "--output"}})

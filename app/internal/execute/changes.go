@@ -14,6 +14,7 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
+	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // What an action that ran unasked changed is reviewed here before it is
@@ -586,7 +587,8 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // does not): its path is a persistence place (sanitize.Config.Plants) or
 // where a place of the home leads through a link (linked.go), a file git's
 // configuration includes (gitinclude.go), a file a start-up file loads
-// (sourced.go), an environment file that loads code (envfile.go), it is
+// (sourced.go), an environment file that loads code (envfile.go), a file
+// that runs code when the person opens it (sanitize.RunsWhenOpened), it is
 // a new .git, it lies in or makes a git folder of another name (gitdir.go), it
 // is a regular file that gains an executable bit, or it replaces a program
 // with other code without one (program.go). A removal plants when it
@@ -610,6 +612,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 	}
 	if z, ok := e.Paths.Plants(c.Path); ok {
 		return z.Detail
+	}
+	if what, ok := sanitize.RunsWhenOpened(c.Path); ok && !mode.IsDir() {
+		return what
 	}
 	if why := envFileWhy(c, mode); why != "" {
 		return why

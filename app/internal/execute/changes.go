@@ -14,7 +14,6 @@ import (
 
 	"github.com/airlockhq/airlock/app/internal/risk/rate"
 	"github.com/airlockhq/airlock/app/internal/sandbox"
-	"github.com/airlockhq/airlock/app/internal/sanitize"
 )
 
 // What an action that ran unasked changed is reviewed here before it is
@@ -613,8 +612,8 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 	if z, ok := e.Paths.Plants(c.Path); ok {
 		return z.Detail
 	}
-	if what, ok := sanitize.RunsWhenOpened(c.Path); ok && !mode.IsDir() {
-		return what
+	if why := look.openedWhy(c, mode); why != "" {
+		return why
 	}
 	if why := envFileWhy(c, mode); why != "" {
 		return why

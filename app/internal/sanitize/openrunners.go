@@ -10,8 +10,9 @@ import (
 // settings file's CommandString in a new window; a Finder, web or internet
 // location opens the file or URL it names (an app, a script, a man-page
 // URL that runs a command); Jar Launcher runs a jar. A .command, a .tool
-// and an app bundle's program need executable bits, which Seatbelt lets a
-// new file be created with (seatbelt_unasked.go). Left in the Desktop or
+// and a bundle's program (an app's, its extensions' and Quick Look
+// plug-ins', in Contents/MacOS of each) need executable bits, which
+// Seatbelt lets a new file be created with (seatbelt_unasked.go). Left in the Desktop or
 // the Downloads under a name like "Invoice", such a file runs an unasked
 // action's code at the person's next double-click (a sixteenth red team's
 // find, TestRed16DoubleClickRunners).
@@ -23,7 +24,7 @@ import (
 // (execute.plants), and Seatbelt refuses the write on a Mac.
 
 // openRunners are the entries: "*.ext" for a file of that extension, or
-// "*.ext/A/B" for what lies at A/B in a folder of that extension.
+// "*/A/B" for what lies at A/B in any folder.
 var openRunners = []entry{
 	{"*.terminal", "a Terminal settings file, whose command runs when it is opened"},
 	{"*.command", "a script Terminal runs when it is opened"},
@@ -36,7 +37,7 @@ var openRunners = []entry{
 	{"*.mailloc", "a mail location, which opens the URL it names when it is opened"},
 	{"*.newsloc", "a news location, which opens the URL it names when it is opened"},
 	{"*.jar", "a Java archive, which Jar Launcher runs when it is opened"},
-	{"*.app/Contents/MacOS", "an app bundle's programs, run when the app is opened"},
+	{"*/Contents/MacOS", "a bundle's programs: an app's, run when it is opened, and its extensions' and Quick Look plug-ins', run when the Finder shows a file"},
 }
 
 // OpenRunnerPlaces returns the places of files that run code when opened,
@@ -54,8 +55,8 @@ func OpenRunnerPlaces() []PersistencePlace {
 // RunsWhenOpened says what the file or folder at abs (an absolute clean
 // path) is when it is, or lies in, a file that runs code when opened: its
 // name's extension is one of openRunners' (in any case: a Mac's file
-// system folds it), or it lies at an app bundle's Contents/MacOS. It does
-// no I/O.
+// system folds it), or it lies in a bundle's Contents/MacOS. It does no
+// I/O.
 func RunsWhenOpened(abs string) (string, bool) {
 	els := elems(abs)
 	for i, el := range els {

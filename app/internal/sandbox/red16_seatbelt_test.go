@@ -1,6 +1,9 @@
 package sandbox_test
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/sandbox"
@@ -30,5 +33,56 @@ func TestRed16SeatbeltDoubleClickRunners(t *testing.T) {
 		if anyMatch(res, path) {
 			t.Errorf("%s is refused: opening it runs nothing", path)
 		}
+	}
+}
+
+// TestRed16SeatbeltLookedPlants: the places the executor found by looking
+// (Grant.Plants: a file a start-up file loads, a glob of them, where a
+// place of the home leads through a link) are refused to an unasked action,
+// in any case of their names, with what lies under them; a glob's "*"
+// stays within one element. An approved action is refused none of them.
+func TestRed16SeatbeltLookedPlants(t *testing.T) {
+	const d = "/Users/ann/Documents/dotfiles"
+	g := sandbox.Grant{Plants: []string{d + "/zsh.d/*.zsh", d + "/aliases.sh", d + "/fish", d + "/x?/[ab].vim"}}
+	text := mustSeatbelt(t, macProfile(t, sandbox.KindCommand, g))
+	refused := lookedRules(t, text)
+	for _, path := range []string{d + "/zsh.d/update.zsh", d + "/ZSH.D/a.Zsh", d + "/zsh.d/.zsh", d + "/aliases.sh",
+		d + "/fish", d + "/fish/conf.d/evil.fish", d + "/xy/c.vim"} {
+		if !refused(path) {
+			t.Errorf("%s is not refused", path)
+		}
+	}
+	for _, path := range []string{d + "/zsh.d/notes.txt", d + "/zsh.d/sub/a.zsh.txt", d + "/aliases.sh.txt", d + "/fishes", d + "/README.md",
+		"/Users/ann/Documents/aliases.sh", d + "/xyz/c.vim"} {
+		if refused(path) {
+			t.Errorf("%s is refused", path)
+		}
+	}
+	g.Approved = true
+	if text := mustSeatbelt(t, macProfile(t, sandbox.KindCommand, g)); strings.Contains(text, "Grant.Plants") {
+		t.Errorf("an approved action is refused the looked-at places:\n%s", text)
+	}
+}
+
+// lookedRules returns whether the rule of Grant.Plants in a Seatbelt text
+// refuses writing a path.
+func lookedRules(t *testing.T, text string) func(string) bool {
+	t.Helper()
+	_, rule, ok := strings.Cut(text, "(the executor looked: Grant.Plants).\n")
+	if !ok {
+		t.Fatalf("no rule of the looked-at places:\n%s", text)
+	}
+	var res []*regexp.Regexp
+	for _, line := range strings.Split(rule, "\n")[1:] {
+		if !strings.HasPrefix(line, "  ") {
+			break
+		}
+		// (regex #"…"), and the last one's ")" closing the rule
+		src := strings.TrimPrefix(strings.TrimSpace(line), `(regex #"`)
+		src = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(src, ")"), ")"), `"`)
+		res = append(res, regexp.MustCompile(src))
+	}
+	return func(p string) bool {
+		return slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(p) })
 	}
 }

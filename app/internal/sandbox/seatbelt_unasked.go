@@ -259,7 +259,7 @@ func (sb *sbpl) unasked(p Profile) error {
 		fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
 	}
 	sb.b.WriteString(")\n")
-	return nil
+	return sb.lookedPlants(p.Plants)
 }
 
 // Secret files by name. An unasked action reads the whole home but what is

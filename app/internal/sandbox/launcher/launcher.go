@@ -164,6 +164,11 @@ type Profile struct {
 	// but through TempDir. Linux's Landlock grants none of it anyway;
 	// macOS's Seatbelt, which reads everywhere, refuses it.
 	OtherTemps []string `json:"otherTemps,omitempty"`
+	// Plants are, for an unasked action, places in the sandbox roots
+	// where code runs later that only a look at the home finds (Grant.
+	// Plants): paths, and globs of filepath.Match. On macOS Seatbelt
+	// refuses writing there; on Linux the review finds them itself.
+	Plants []string `json:"plants,omitempty"`
 	// Env is its environment.
 	Env []string `json:"env"`
 	// Limits are the resource bounds its program starts under, and

@@ -25,16 +25,62 @@ import (
 // there; the other files of the same folders, and the rest of the roots,
 // it does not.
 func TestRed16SeatbeltStartupFilesLoad(t *testing.T) {
-	base := tempDir(t)
-	home := filepath.Join(base, "home")
-	docs := filepath.Join(home, "Documents")
-	files := map[string]string{
+	docs, refused := macUnaskedRefusals(t, map[string]string{
 		".zshrc": "for f in ~/Documents/dotfiles/zsh.d/*.zsh; do\n  source \"$f\"\ndone\n" +
 			"[ -f ~/Documents/dotfiles/aliases.sh ] && source ~/Documents/dotfiles/aliases.sh\n",
 		"Documents/dotfiles/zsh.d/prompt.zsh":      "PROMPT='%~ %# '\n",
 		"Documents/dotfiles/fish/conf.d/path.fish": "fish_add_path ~/bin\n",
 		"Documents/dotfiles/README.md":             "my dotfiles\n",
+	}, map[string]string{".config/fish": "Documents/dotfiles/fish"})
+	for _, rel := range []string{"dotfiles/zsh.d/update.zsh", "dotfiles/zsh.d/Update.ZSH", "dotfiles/aliases.sh", "dotfiles/fish/conf.d/evil.fish", "dotfiles/fish/functions/ls.fish"} {
+		if !refused(filepath.Join(docs, rel)) {
+			t.Errorf("HOLE: an unasked action may write ~/Documents/%s on a Mac, which the home's start-up files run", rel)
+		}
 	}
+	for _, rel := range []string{"dotfiles/README.md", "dotfiles/zsh.d/notes.txt", "dotfiles/zsh.d.zsh", "report.txt", "dotfiles/fishes.txt"} {
+		if refused(filepath.Join(docs, rel)) {
+			t.Errorf("~/Documents/%s is refused: nothing loads it", rel)
+		}
+	}
+}
+
+// TestRed16SeatbeltCommandSearchPath: Seatbelt lets an unasked action
+// create a new file with its executable bits set (the Linux review holds
+// every one). The home's start-up files put folders of the roots on the
+// command search path (export PATH=~/Documents/bin:$PATH, zsh's path
+// array, fish's fish_add_path): a program named git made there runs
+// instead of git at the person's next git. On a Mac the profile of an
+// unasked command refuses writing in those folders; folders of the roots
+// no start-up file puts there (a build's bin) it does not.
+func TestRed16SeatbeltCommandSearchPath(t *testing.T) {
+	docs, refused := macUnaskedRefusals(t, map[string]string{
+		".zshrc":                   "export PATH=\"$HOME/Documents/bin:$PATH\"\npath=(~/Documents/tools/bin $path)\n",
+		".config/fish/config.fish": "fish_add_path -g ~/Documents/fishbin\n",
+		"Documents/bin/hello":      "#!/bin/sh\necho hello\n",
+		"Documents/proj/bin/build": "built\n",
+	}, nil)
+	for _, rel := range []string{"bin/git", "tools/bin/ls", "fishbin/python3"} {
+		if !refused(filepath.Join(docs, rel)) {
+			t.Errorf("HOLE: an unasked action may make ~/Documents/%s on a Mac, on the person's command search path", rel)
+		}
+	}
+	for _, rel := range []string{"proj/bin/x", "binaries/git", "notes/bin.txt", "tools/readme.md"} {
+		if refused(filepath.Join(docs, rel)) {
+			t.Errorf("~/Documents/%s is refused: it is on no command search path", rel)
+		}
+	}
+}
+
+// macUnaskedRefusals makes a home in a temporary folder holding files
+// (relative to it) and links (relative name → relative target), with
+// ~/Documents the sandbox root, and returns the root and whether the
+// Seatbelt profile of an unasked command, made for a Mac from the grant
+// the executor gives it, refuses writing a path.
+func macUnaskedRefusals(t *testing.T, files, links map[string]string) (string, func(string) bool) {
+	t.Helper()
+	base := tempDir(t)
+	home := filepath.Join(base, "home")
+	docs := filepath.Join(home, "Documents")
 	for rel, body := range files {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -44,11 +90,14 @@ func TestRed16SeatbeltStartupFilesLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(docs, "dotfiles", "fish"), filepath.Join(home, ".config", "fish")); err != nil {
-		t.Fatal(err)
+	for rel, to := range links {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(home, to), p); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg, err := sanitize.NewConfig(home, []string{docs})
 	if err != nil {
@@ -72,17 +121,7 @@ func TestRed16SeatbeltStartupFilesLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused := writeDenials(t, text)
-	for _, rel := range []string{"dotfiles/zsh.d/update.zsh", "dotfiles/zsh.d/Update.ZSH", "dotfiles/aliases.sh", "dotfiles/fish/conf.d/evil.fish", "dotfiles/fish/functions/ls.fish"} {
-		if !refused(filepath.Join(docs, rel)) {
-			t.Errorf("HOLE: an unasked action may write ~/Documents/%s on a Mac, which the home's start-up files run", rel)
-		}
-	}
-	for _, rel := range []string{"dotfiles/README.md", "dotfiles/zsh.d/notes.txt", "dotfiles/zsh.d.zsh", "report.txt", "dotfiles/fishes.txt"} {
-		if refused(filepath.Join(docs, rel)) {
-			t.Errorf("~/Documents/%s is refused: nothing loads it", rel)
-		}
-	}
+	return docs, writeDenials(t, text)
 }
 
 // writeDenials returns whether a Seatbelt text's (deny file-write* …) rules

@@ -384,7 +384,7 @@ func loadsIn(text, dir, home string, shared map[string][]string, missing map[str
 			}
 			continue
 		}
-		if assignVar(vars, cmd, dir, home) {
+		if searchPathAdds(vars, cmd, dir, home) || assignVar(vars, cmd, dir, home) {
 			continue
 		}
 		kind, ok := loaders[cmd[0]]

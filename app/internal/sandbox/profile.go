@@ -96,9 +96,10 @@ type Grant struct {
 	// only a look at the home finds, for an action that runs unasked: the
 	// executor fills them (execute/lookedplants.go) with where a place of
 	// the persistence table in the home leads through a link (a
-	// ~/.config/fish linked to ~/Documents/dotfiles/fish) and the files
-	// and globs (filepath.Match's) the home's start-up files load (a
-	// .zshrc's source ~/Documents/dotfiles/zsh.d/*.zsh). Absolute. Seatbelt
+	// ~/.config/fish linked to ~/Documents/dotfiles/fish), the folders
+	// the home's start-up files put on the command search path, and the
+	// files and globs (filepath.Match's) they load (a .zshrc's source
+	// ~/Documents/dotfiles/zsh.d/*.zsh). Absolute. Seatbelt
 	// refuses writing there as it refuses the table's places by name; on
 	// Linux the review of the action's changes finds them itself, and
 	// holds a change there.

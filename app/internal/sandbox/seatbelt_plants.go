@@ -11,7 +11,9 @@ import (
 // lands as it was written. On Linux the review also finds, by looking,
 // where code runs later under a name that says nothing: a file a .zshrc
 // sources from ~/Documents/dotfiles, the folder ~/.config/fish leads to
-// through a link (execute/sourced.go, execute/linked.go). An unasked cp
+// through a link (execute/sourced.go, execute/linked.go), and it holds
+// every new executable file, where Seatbelt lets one be made in a folder
+// the start-up files put on the command search path. An unasked cp
 // of a downloaded file to ~/Documents/dotfiles/zsh.d/update.zsh ran at the
 // next zsh start on a Mac, and only there (a sixteenth red team's find,
 // TestRed16SeatbeltStartupFilesLoad). So the executor looks before the

@@ -586,7 +586,8 @@ func heldAbove(held map[string]*HeldChange, p string) *HeldChange {
 // does not): its path is a persistence place (sanitize.Config.Plants) or
 // where a place of the home leads through a link (linked.go), a file git's
 // configuration includes (gitinclude.go), a file a start-up file loads
-// (sourced.go), an environment file that loads code (envfile.go), it is
+// (sourced.go), an environment file that loads code (envfile.go), a file
+// that runs code when the person opens it (sanitize.RunsWhenOpened), it is
 // a new .git, it lies in or makes a git folder of another name (gitdir.go), it
 // is a regular file that gains an executable bit, or it replaces a program
 // with other code without one (program.go). A removal plants when it
@@ -610,6 +611,9 @@ func (e *Executor) plants(c sandbox.Change, mode fs.FileMode, look *plantLook) s
 	}
 	if z, ok := e.Paths.Plants(c.Path); ok {
 		return z.Detail
+	}
+	if why := look.openedWhy(c, mode); why != "" {
+		return why
 	}
 	if why := envFileWhy(c, mode); why != "" {
 		return why

@@ -3,6 +3,8 @@ package execute
 import (
 	"os"
 	"time"
+
+	"github.com/airlockhq/airlock/app/internal/sandbox"
 )
 
 // EscapeTrashPath is escapeTrashPath, for the tests.
@@ -57,4 +59,11 @@ func SetUnaskedTime(d time.Duration) (restore func()) {
 	old := unaskedTime
 	unaskedTime = d
 	return func() { unaskedTime = old }
+}
+
+// UnaskedGrant returns g with what e adds to the grant of an action that
+// runs unasked before it starts (hideSecrets), for the tests.
+func (e *Executor) UnaskedGrant(g sandbox.Grant) (sandbox.Grant, error) {
+	_, err := e.hideSecrets(&g)
+	return g, err
 }

@@ -122,6 +122,7 @@ func (e *Executor) checkFileOp(ctx context.Context, src, to, from string, move b
 		}
 	}
 	look := e.plantLook(changes)
+	look.movedFrom = sourceOf(from, to)
 	for _, c := range changes {
 		// A file keeps the bits it had: an executable one is the
 		// person's program moved or copied (what an action makes

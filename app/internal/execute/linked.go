@@ -46,6 +46,9 @@ type plantLook struct {
 	walked   int              // entries placeBelow looked at, for the whole list
 	includes *gitIncludes     // the files git's configuration includes (gitinclude.go), found on first need
 	sourced  *sourcing        // the files start-up files load (sourced.go), found on first need
+	// movedFrom, for a DSL move or copy, returns the source of what lands
+	// at a path (openrunners.go); nil for a command's changes.
+	movedFrom func(p string) (string, bool)
 }
 
 func (e *Executor) plantLook(changes []sandbox.Change) *plantLook {

@@ -148,16 +148,7 @@ func (l *plantLook) sourcedWhy(e *Executor, c sandbox.Change) string {
 		l.sourced = newSourcing(e, l.changes)
 	}
 	s := l.sourced
-	if !s.home {
-		s.home = true
-		s.readHome()
-		if slices.ContainsFunc(slices.Collect(maps.Keys(s.missing)), func(name string) bool { _, ok := s.vars[name]; return ok }) {
-			// a file read later assigns what one read earlier loads
-			// by: read them again, knowing it
-			s.files, s.scanned, s.missing = nil, map[string]bool{}, map[string]bool{}
-			s.readHome()
-		}
-	}
+	s.readHomeOnce()
 	for d := filepath.Dir(c.Path); ; d = filepath.Dir(d) {
 		if !s.dirs[d] {
 			s.dirs[d] = true
@@ -200,6 +191,23 @@ func newSourcing(e *Executor, changes []sandbox.Change) *sourcing {
 		}
 	}
 	return s
+}
+
+// readHomeOnce reads the home's start-up files (readHome), once, and
+// again when a file read later assigns a variable one read earlier loads
+// by.
+func (s *sourcing) readHomeOnce() {
+	if s.home {
+		return
+	}
+	s.home = true
+	s.readHome()
+	if slices.ContainsFunc(slices.Collect(maps.Keys(s.missing)), func(name string) bool { _, ok := s.vars[name]; return ok }) {
+		// a file read later assigns what one read earlier loads
+		// by: read them again, knowing it
+		s.files, s.scanned, s.missing = nil, map[string]bool{}, map[string]bool{}
+		s.readHome()
+	}
 }
 
 // readHome reads the home's start-up files: the table's places in the
@@ -376,7 +384,7 @@ func loadsIn(text, dir, home string, shared map[string][]string, missing map[str
 			}
 			continue
 		}
-		if assignVar(vars, cmd, dir, home) {
+		if searchPathAdds(vars, cmd, dir, home) || assignVar(vars, cmd, dir, home) {
 			continue
 		}
 		kind, ok := loaders[cmd[0]]

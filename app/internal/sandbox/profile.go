@@ -92,6 +92,18 @@ type Grant struct {
 	// link); the Linux sandbox hides by path only what Secrets lists, so
 	// it needs none.
 	Decks []string
+	// Plants are places in the sandbox roots where code runs later that
+	// only a look at the home finds, for an action that runs unasked: the
+	// executor fills them (execute/lookedplants.go) with where a place of
+	// the persistence table in the home leads through a link (a
+	// ~/.config/fish linked to ~/Documents/dotfiles/fish), the folders
+	// the home's start-up files put on the command search path, and the
+	// files and globs (filepath.Match's) they load (a .zshrc's source
+	// ~/Documents/dotfiles/zsh.d/*.zsh). Absolute. Seatbelt
+	// refuses writing there as it refuses the table's places by name; on
+	// Linux the review of the action's changes finds them itself, and
+	// holds a change there.
+	Plants []string
 	// Pinned are, for an action the person approved, the files it runs
 	// as the gate last read and checked them (policy.Hold): on Linux it
 	// runs from these bytes, whatever the paths hold by the time it
@@ -224,6 +236,11 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 			return Profile{}, fmt.Errorf("sandbox: the Keynote deck %q lies in no sandbox root", f)
 		}
 	}
+	for _, f := range g.Plants {
+		if err := absolute("planting place", f); err != nil {
+			return Profile{}, err
+		}
+	}
 	home, temp := filepath.Clean(s.Home), filepath.Clean(tempDir)
 	if err := checkLimits(s); err != nil {
 		return Profile{}, err
@@ -231,6 +248,9 @@ func Derive(s Settings, kind string, g Grant, tempDir string) (Profile, error) {
 	p := Profile{Kind: kind, UI: g.UI, Network: g.Network, Unasked: !g.Approved, TempDir: temp, Limits: LimitsFor(s, g)}
 	if o := otherTemps(temp); o != "" {
 		p.OtherTemps = []string{o}
+	}
+	if !g.Approved {
+		p.Plants = dedup(cleanAll(g.Plants))
 	}
 
 	p.Read = append(p.Read, sys...)

@@ -360,5 +360,8 @@ func Resolve(p Profile) Profile {
 	if len(p.OtherTemps) > 0 {
 		p.OtherTemps = resolve(p.OtherTemps)
 	}
+	if len(p.Plants) > 0 {
+		p.Plants = resolvePlants(p.Plants)
+	}
 	return p
 }

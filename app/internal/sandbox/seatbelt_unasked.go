@@ -100,7 +100,8 @@ func tempForms(p Profile) []string {
 	return out
 }
 
-// plantingRegexes are the persistence table's places as SBPL regular
+// plantingRegexes are the persistence table's places and those of files
+// that run code when opened (sanitize.OpenRunnerPlaces) as SBPL regular
 // expressions (the text between #" and "), in table order, each matching
 // the place wherever it lies (a "~/" entry in any folder: the profile does
 // not know which home an action sees, and a superset refuses more, never
@@ -108,7 +109,7 @@ func tempForms(p Profile) []string {
 // names of environment files (below), anywhere.
 func plantingRegexes() ([]string, error) {
 	var out []string
-	for _, pl := range sanitize.PersistencePlaces("") {
+	for _, pl := range append(sanitize.PersistencePlaces(""), sanitize.OpenRunnerPlaces()...) {
 		re, err := placeRegex(pl)
 		if err != nil {
 			return nil, err
@@ -258,7 +259,7 @@ func (sb *sbpl) unasked(p Profile) error {
 		fmt.Fprintf(&sb.b, "\n  (regex #\"%s\")", re)
 	}
 	sb.b.WriteString(")\n")
-	return nil
+	return sb.lookedPlants(p.Plants)
 }
 
 // Secret files by name. An unasked action reads the whole home but what is

@@ -183,12 +183,12 @@ func TestSeatbeltPlanting(t *testing.T) {
 	}
 }
 
-// TestSeatbeltPlantingTable: every place of the persistence table, spelled
-// out in a root, is refused: the rules are generated from the table, so a
-// place added to it is refused too.
+// TestSeatbeltPlantingTable: every place of the persistence table and of
+// files that run when opened, spelled out in a root, is refused: the rules
+// are generated from the tables, so a place added to one is refused too.
 func TestSeatbeltPlantingTable(t *testing.T) {
 	res := plantingRules(t, mustSeatbelt(t, macProfile(t, sandbox.KindJXA, sandbox.Grant{})))
-	places := sanitize.PersistencePlaces("")
+	places := append(sanitize.PersistencePlaces(""), sanitize.OpenRunnerPlaces()...)
 	if len(res) != len(places)+2+len(rate.EnvironmentFilePatterns()) {
 		t.Fatalf("%d rules for %d places, git's two markers (HEAD, commondir) and the environment files' names", len(res), len(places))
 	}

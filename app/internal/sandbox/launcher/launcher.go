@@ -93,8 +93,8 @@ const MaxSpecBytes = 32 << 20
 // of Spec, Profile or Layer is added, removed or means something else, or
 // the encoding changes (TestSpecVersion holds the fields it was last
 // changed for). Version 4 added Pinned; version 5: EncodeSpec's encoding,
-// no longer JSON.
-const SpecVersion = 5
+// no longer JSON; version 6 added Profile.Plants.
+const SpecVersion = 6
 
 // Spec is what the gate hands the launcher on file descriptor 3: the
 // profile and the program to run under it.
@@ -164,6 +164,12 @@ type Profile struct {
 	// but through TempDir. Linux's Landlock grants none of it anyway;
 	// macOS's Seatbelt, which reads everywhere, refuses it.
 	OtherTemps []string `json:"otherTemps,omitempty"`
+	// Plants are, for an unasked action, places in the sandbox roots
+	// where code runs later that only a look at the home finds
+	// (sandbox.Grant.Plants): paths, and globs of filepath.Match. On
+	// macOS the gate's Seatbelt text refuses writing there; on Linux the
+	// review finds them itself. The launcher applies nothing of them.
+	Plants []string `json:"plants,omitempty"`
 	// Env is its environment.
 	Env []string `json:"env"`
 	// Limits are the resource bounds its program starts under, and

@@ -40,6 +40,7 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tUnasked bool `json:\"unasked,omitempty\"`\n" +
 	"\tTempDir string `json:\"tempDir\"`\n" +
 	"\tOtherTemps []string `json:\"otherTemps,omitempty\"`\n" +
+	"\tPlants []string `json:\"plants,omitempty\"`\n" +
 	"\tEnv []string `json:\"env\"`\n" +
 	"\tLimits []launcher.Limit `json:\"limits,omitempty\"`\n" +
 	"\t\tResource string `json:\"resource\"`\n" +
@@ -64,14 +65,14 @@ const specFields = "Version int `json:\"version\"`\n" +
 	"\tModTime int64 `json:\"modTime\"`\n" +
 	"\tBytes []uint8 `json:\"bytes\"`\n"
 
-// TestSpecVersion: the fields of Spec are those SpecVersion 5 was made
+// TestSpecVersion: the fields of Spec are those SpecVersion 6 was made
 // for. A change to them fails here until SpecVersion is raised and
 // specFields says what they are now, so that a launcher of one version never
 // applies part of another's spec (ReadSpec refuses other versions).
 func TestSpecVersion(t *testing.T) {
 	var b strings.Builder
 	fields(reflect.TypeFor[Spec](), "", &b)
-	if got := b.String(); got != specFields || SpecVersion != 5 {
+	if got := b.String(); got != specFields || SpecVersion != 6 {
 		t.Errorf("Spec's fields are now:\n%s\nSpecVersion %d was made for:\n%s\nRaise SpecVersion and record the fields in specFields.",
 			got, SpecVersion, specFields)
 	}
@@ -155,8 +156,8 @@ func TestReadSpec(t *testing.T) {
 		{"good", good, ""},
 		{"probe without a program", spec(func(s *Spec) { s.Probe = true }), ""},
 		{"no program", spec(nil), "names no program"},
-		{"other version", spec(func(s *Spec) { s.Version = 1 }, "x"), "version 1 and this launcher reads version 5"},
-		{"the last version", spec(func(s *Spec) { s.Version = 4 }, "x"), "version 4 and this launcher reads version 5"},
+		{"other version", spec(func(s *Spec) { s.Version = 1 }, "x"), "version 1 and this launcher reads version 6"},
+		{"the last version", spec(func(s *Spec) { s.Version = 5 }, "x"), "version 5 and this launcher reads version 6"},
 		{"no version", spec(func(s *Spec) { s.Version = 0 }, "x"), "version 0"},
 		{"the last version's JSON", `{"version":4,"argv":["x"]}`, "the profile is JSON"},
 		{"a byte more", good + "\x00", "1 bytes after its end"},

@@ -52,6 +52,7 @@ func EncodeSpec(s Spec) []byte {
 	w.bool(p.Unasked)
 	w.str(p.TempDir)
 	w.strs(p.OtherTemps)
+	w.strs(p.Plants)
 	w.strs(p.Env)
 	w.uint(uint64(len(p.Limits)))
 	for _, l := range p.Limits {
@@ -208,6 +209,7 @@ func decodeSpec(b []byte) (Spec, error) {
 	p.Unasked = r.bool("unasked")
 	p.TempDir = r.str("the temporary folder")
 	p.OtherTemps = r.strs("the other temporary folders")
+	p.Plants = r.strs("the planting places")
 	p.Env = r.strs("the environment")
 	if n := r.count("the limits", 2); n > 0 {
 		p.Limits = make([]Limit, n)

@@ -61,9 +61,14 @@ func SetUnaskedTime(d time.Duration) (restore func()) {
 	return func() { unaskedTime = old }
 }
 
-// UnaskedGrant returns g with what e adds to the grant of an action that
-// runs unasked before it starts (hideSecrets), for the tests.
-func (e *Executor) UnaskedGrant(g sandbox.Grant) (sandbox.Grant, error) {
+// MacUnaskedGrant returns g with what e adds to the grant of an action
+// that runs unasked before it starts (hideSecrets), with the places only a
+// look finds (lookedPlants) as on a Mac, whatever this system, for the
+// tests of the Seatbelt profile made of it.
+func (e *Executor) MacUnaskedGrant(g sandbox.Grant) (sandbox.Grant, error) {
 	_, err := e.hideSecrets(&g)
+	if !lookFirst {
+		g.Plants = append(g.Plants, e.lookedPlants()...)
+	}
 	return g, err
 }

@@ -102,12 +102,13 @@ func (e *Executor) linkedPlaces() []linkedPlace {
 		return nil
 	}
 	var out []linkedPlace
+	memo := newLinkMemo()
 	for _, pl := range sanitize.PersistencePlaces(home) {
 		if pl.Under != home || slices.ContainsFunc(pl.Elems, func(s string) bool { return strings.Contains(s, "*") }) {
 			continue
 		}
 		p := filepath.Join(append([]string{home}, pl.Elems...)...)
-		r, ok := resolveExisting(p, 0)
+		r, ok := memo.resolve(p)
 		if !ok || r == p {
 			continue
 		}
@@ -157,6 +158,57 @@ func resolveExisting(p string, hops int) (string, bool) {
 			}
 			return filepath.Join(append([]string{r}, rest...)...), true
 		}
+		rest = append(rest, filepath.Base(cur))
+	}
+}
+
+// linkMemo is resolveExisting for many paths that share their folders
+// (the persistence table's places in the home): what it found of each
+// folder, resolved, and which it found missing, so that each is looked up
+// once. Without it every place looked each of its folders up again from
+// the root, most of them missing: 5 ms for a home's places, which every
+// unasked action on a Mac pays (lookedplants.go).
+type linkMemo struct {
+	found   map[string]string // a path that exists, resolved
+	missing map[string]bool   // a path that does not exist and is no link
+}
+
+func newLinkMemo() *linkMemo {
+	return &linkMemo{found: map[string]string{}, missing: map[string]bool{}}
+}
+
+// resolve is resolveExisting(p, 0), remembering what it finds. A path
+// whose folder is missing is missing too, and no link: it is not looked
+// up.
+func (m *linkMemo) resolve(p string) (string, bool) {
+	var rest []string
+	done := func(r string) (string, bool) {
+		slices.Reverse(rest)
+		return filepath.Join(append([]string{r}, rest...)...), true
+	}
+	for cur := p; ; cur = filepath.Dir(cur) {
+		if r, ok := m.found[cur]; ok {
+			return done(r)
+		}
+		if !m.missing[filepath.Dir(cur)] || cur == "/" || cur == "." {
+			r, err := filepath.EvalSymlinks(cur)
+			if err == nil {
+				m.found[cur] = r
+				return done(r)
+			}
+			if !errors.Is(err, fs.ErrNotExist) || cur == "/" || cur == "." {
+				return "", false
+			}
+			if fi, lerr := os.Lstat(cur); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				// A link to nothing yet: resolveExisting follows it.
+				r, ok := resolveExisting(cur, 0)
+				if !ok {
+					return "", false
+				}
+				return done(r)
+			}
+		}
+		m.missing[cur] = true
 		rest = append(rest, filepath.Base(cur))
 	}
 }

@@ -104,7 +104,7 @@ func macUnaskedRefusals(t *testing.T, files, links map[string]string) (string, f
 		t.Fatal(err)
 	}
 	e := &execute.Executor{Paths: cfg, Trash: execute.FreedesktopTrash(filepath.Join(home, ".local", "share"))}
-	g, err := e.UnaskedGrant(ossandbox.Grant{})
+	g, err := e.MacUnaskedGrant(ossandbox.Grant{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -199,8 +199,8 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 // name, so only the home's folders too large to walk are added there, and a
 // root inside such a folder refuses nothing), and the object stores of the
 // repositories of both whose history names a secret file (gitstore.go),
-// which it returns. It also adds the places in the roots where code runs
-// later that only a look finds (g.Plants, lookedplants.go).
+// which it returns. On a Mac it also adds the places in the roots where
+// code runs later that only a look finds (g.Plants, lookedplants.go).
 func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 	secrets, decks, repos, err := e.links.secretFilesAndDecks(e.roots())
 	if err != nil {
@@ -226,7 +226,9 @@ func (e *Executor) hideSecrets(g *sandbox.Grant) ([]hiddenStore, error) {
 	}
 	// Where code runs later that only a look finds, for the sandbox that
 	// has no review to find it (lookedplants.go).
-	g.Plants = append(g.Plants, e.lookedPlants()...)
+	if lookFirst {
+		g.Plants = append(g.Plants, e.lookedPlants()...)
+	}
 	return hidden, nil
 }
 

@@ -101,6 +101,9 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		if p != "" {
 			return Result{}, fmt.Errorf("%s: not started: %w: it names %s, which unasked actions do not see; the app it is handed to reads it outside every sandbox", kind, ErrShowsSecret, e.short(p))
 		}
+		if err := e.handedHidden(ctx, kind, src, hs); err != nil {
+			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+		}
 	}
 	note := e.storesNote(hidden, dir)
 	var confine Confine

@@ -124,12 +124,23 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 // term evaluates one operand of &: one spelling, or several (many) when
 // it names a variable assigned in several places.
 func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
-	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
+	for len(t) > 1 && t[0].isOp('(') && matchClose(t) == len(t)-1 {
+		// Only brackets that close each other: (a) & (b) is no one term.
 		t = t[1 : len(t)-1]
 	}
 	// Trailing coercions: "…" as text.
 	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].kw == kwAs {
 		t = t[:len(t)-2]
+	}
+	if _, rest := nextConcat(t); rest != nil && depth < 4 {
+		// ((POSIX path of (path to home folder)) & "Downloads/" & n),
+		// ("notes" & ".txt"): the joins inside the brackets, every term,
+		// not the first alone (the path's name was left out of it).
+		vs, whole := an.template(t, depth+1)
+		if len(vs) == 1 {
+			return vs[0], nil, !whole
+		}
+		return "", vs, !whole
 	}
 	switch {
 	case len(t) == 0:

@@ -185,6 +185,8 @@ func (f *fields) param(p *syntax.ParamExp, glob bool) {
 		n = ""
 		if t, ok := f.a.vars[paramName(p)]; ok {
 			n = f.a.heldSecret(t)
+		} else if m := f.a.prefixLoops[paramName(p)]; m != "" {
+			n = m // for n in ${!GITHUB@}: GITHUB_TOKEN among them
 		}
 	}
 	if n != "" {

@@ -1379,6 +1379,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 		a.xtraced(name, words, a.span(ce))
 	}
 	a.operandsEchoed(name, args, a.span(ce))
+	a.redirectsEchoed(s.Redirs, rws)
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
 	a.readsOwnOutput(name, ops, s.Redirs, rws, pc)

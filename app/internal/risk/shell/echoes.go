@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Commands that name a path they cannot use in their error message print
 // the word they were given: ls "$GITHUB_TOKEN" answers "ls: cannot
@@ -20,6 +24,10 @@ var echoesOperands = map[string]bool{
 	"md5sum": true, "sha256sum": true, "shasum": true, "md5": true, "cksum": true, "touch": true,
 	"mkdir": true, "rmdir": true, "chmod": true, "chown": true, "ln": true, "cp": true, "mv": true,
 	"rm": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true,
+	// type and GNU which name what they did not find; grep, rg, find,
+	// tree and jq the file they could not open.
+	"type": true, "which": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "find": true,
+	"tree": true, "jq": true,
 }
 
 // operandsEchoed rates name's operands args: one holding a secret
@@ -33,6 +41,30 @@ func (a *shellAn) operandsEchoed(name string, args []word, sp Span) {
 			c := &call{a: a, name: name, span: sp}
 			c.secretPrinted(w.secret)
 			return
+		}
+	}
+}
+
+// redirectsEchoed rates a redirection to or from a word holding a secret
+// variable (cat < "$TOKEN", echo x > "$TOKEN"): the shell names the file
+// it cannot open in its error (bash: ghp_…: No such file or directory),
+// and a file it creates is named with the secret for the next ls.
+func (a *shellAn) redirectsEchoed(rs []*syntax.Redirect, rws [][]word) {
+	for i, r := range rs {
+		if i >= len(rws) || r.Word == nil {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		default:
+			continue // here-strings and here-documents are input, not a name
+		}
+		for _, w := range rws[i] {
+			if w.secret != "" {
+				c := &call{a: a, name: "the shell's redirection", span: a.span(r)}
+				c.secretPrinted(w.secret)
+				return
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ package execute_test
 
 import (
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/airlockhq/airlock/app/internal/execute"
@@ -35,21 +34,18 @@ func TestHoles16ScriptHandsAppLookalikes(t *testing.T) {
 	}
 }
 
-// TestHoles16ScriptHandsAppFinderItemInVariable: open (skipped unless
-// AIRLOCK_RED_OPEN=1). TextEdit's open given a variable that holds a
-// Finder item of the key's folder (files[0]) is taken by the JXA analyzer
-// for the application's own object (launchComputed does not follow the
-// variable), so no Launch effect says a file named at run time is handed
-// over, and handedHidden starts it. The fix: launchComputed follows a
-// variable's definitions as itemPaths does and gives the Launch effect the
-// folder the item lies in (~/Downloads), and handedHidden refuses when a
-// hidden file lies in it. Rating such an open Computed (Dangerous) is the
-// short way, and too strict: a loop opening every note of
-// Documents/Notes in TextEdit (r14-bn-jxa-open-loop-docs) would ask.
+// TestHoles16ScriptHandsAppFinderItemInVariable: TextEdit's open given a
+// variable that holds a Finder item of the key's folder (files[0]) was
+// taken by the JXA analyzer for the application's own object, so no
+// Launch effect said a file was handed over, and handedHidden started it.
+// The analyzer now follows the variable to the folder its items lie in
+// (jxa's heldItems: a Launch effect on "~/Downloads/…", Caution as
+// before), and handedHidden refuses an item of a folder holding a hidden
+// file. Rating such an open Computed (Dangerous) would be the short way,
+// and too strict: a loop opening every note of Documents/Notes in
+// TextEdit (r14-bn-jxa-open-loop-docs) would ask; it is in the
+// look-alikes, and started.
 func TestHoles16ScriptHandsAppFinderItemInVariable(t *testing.T) {
-	if os.Getenv("AIRLOCK_RED_OPEN") == "" {
-		t.Skip("open: a Finder item in a variable handed to TextEdit is no launch the analyzer sees (AIRLOCK_RED_OPEN=1 runs it)")
-	}
 	for name, err := range red15bScriptsIn(t, "holes16-handed.json", "open") {
 		if !errors.Is(err, execute.ErrShowsSecret) {
 			t.Errorf("HOLE: %s: started unasked (%v)", name, err)

@@ -45,23 +45,72 @@ func prefixReachesSecret(p string) bool {
 // (prefixReachesSecret); the function returned undoes it.
 func (a *shellAn) bindPrefixLoop(it *syntax.WordIter) func() {
 	prefix, found := "", false
+	if lits, ok := literalItems(it); ok {
+		// for n in HOME USER GITHUB_TOKEN: the names are the words; ${!n}
+		// is a secret's value when one of them names a secret.
+		marker := ""
+		for _, l := range lits {
+			if secretName(l) {
+				marker = l
+				break
+			}
+		}
+		return a.bindLoopNames(it.Name.Value, marker)
+	}
+	names, other := false, false // ${!P@} items; items of another kind
 	for _, w := range it.Items {
+		if l := w.Lit(); l != "" {
+			if secretName(l) {
+				return a.bindLoopNames(it.Name.Value, l) // for n in ${!BASH@} GITHUB_TOKEN
+			}
+			continue
+		}
+		listed := false
 		syntax.Walk(w, func(n syntax.Node) bool {
-			if p, ok := n.(*syntax.ParamExp); ok && p.Excl && p.Names != 0 && p.Param != nil && prefixReachesSecret(p.Param.Value) {
-				prefix, found = p.Param.Value, true
+			if p, ok := n.(*syntax.ParamExp); ok && p.Excl && p.Names != 0 && p.Param != nil {
+				listed = true
+				if prefixReachesSecret(p.Param.Value) {
+					prefix, found = p.Param.Value, true
+				}
 			}
 			return !found
 		})
+		names = names || listed
+		other = other || !listed
 	}
-	if !found {
-		return func() {}
+	switch {
+	case found:
+		return a.bindLoopNames(it.Name.Value, prefix+"…")
+	case names && !other:
+		// for n in ${!BASH@}: names no secret's begins as.
+		return a.bindLoopNames(it.Name.Value, "")
 	}
-	name := it.Name.Value
+	return func() {}
+}
+
+// literalItems returns the words of a for loop when each is literal
+// text.
+func literalItems(it *syntax.WordIter) ([]string, bool) {
+	var out []string
+	for _, w := range it.Items {
+		l := w.Lit()
+		if l == "" {
+			return nil, false
+		}
+		out = append(out, l)
+	}
+	return out, len(out) > 0
+}
+
+// bindLoopNames notes that ${!name} is the variable marker stands for in
+// the loop's body ("" for names that hold no secret); the function
+// returned undoes it.
+func (a *shellAn) bindLoopNames(name, marker string) func() {
 	if a.prefixLoops == nil {
 		a.prefixLoops = map[string]string{}
 	}
 	prev, had := a.prefixLoops[name]
-	a.prefixLoops[name] = prefix + "…"
+	a.prefixLoops[name] = marker
 	return func() {
 		if had {
 			a.prefixLoops[name] = prev

@@ -25,7 +25,9 @@ type Handler struct {
 	// Terminal is a desktop file's Terminal=true.
 	Terminal bool
 	// UserOwned says the bundle, the desktop file or the program lies in
-	// the home folder.
+	// the home folder (on macOS also: Launch Services knows another copy
+	// of the app outside the install folders, which it may start instead,
+	// strayCopy).
 	UserOwned bool
 	// Type is the MIME type (Linux) or the uniform type (macOS) the
 	// handler was chosen for; "" for a named app.

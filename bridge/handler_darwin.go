@@ -63,7 +63,8 @@ func (d *Desktop) URLHandler(u string) (Handler, error) {
 }
 
 // bundleHandler describes the app bundle at p: its identifier, name and
-// executable, and whether it lies in the home folder.
+// executable, and whether it lies in the home folder or Launch Services
+// knows another copy of it outside the install folders (strayCopy).
 func bundleHandler(p string) Handler {
 	h := Handler{Path: p, Name: strings.TrimSuffix(lastElem(p), ".app")}
 	objc.WithAutoreleasePool(func() {
@@ -76,6 +77,20 @@ func bundleHandler(p string) Handler {
 	})
 	if home, err := os.UserHomeDir(); err == nil {
 		h.UserOwned = under(p, home)
+	}
+	if !h.UserOwned && h.ID != "" {
+		// Another copy of the app under its identifier, in a folder an
+		// action could have written, may be the one Launch Services
+		// starts (strayCopy): the app is taken for that one.
+		var copies []string
+		objc.WithAutoreleasePool(func() {
+			for _, u := range appkit.Workspace_SharedWorkspace().URLsForApplicationsWithBundleIdentifier(h.ID) {
+				if !u.IsNil() {
+					copies = append(copies, u.Path())
+				}
+			}
+		})
+		h.UserOwned = strayCopy(copies) != ""
 	}
 	return h
 }

@@ -20,9 +20,18 @@ var ErrLaunchChanged = fmt.Errorf("refused: what it would open or start changed 
 
 // HandlerFacts describes a bridge's resolved handler for the analyzers and
 // for the check at launch, on this platform.
+// On macOS a bundle outside the folders applications are installed in
+// (/Volumes/…, /Users/Shared, a folder of the roots) is taken for one an
+// action could have made, as one in the home is (outsideInstalled).
 func HandlerFacts(h bridge.Handler) facts.Handler {
 	return facts.Handler{Platform: platform(), ID: h.ID, Name: h.Name, Path: h.Path, Program: h.Program,
-		Terminal: h.Terminal, UserOwned: h.UserOwned}
+		Terminal: h.Terminal, UserOwned: h.UserOwned || outsideInstalled(runtime.GOOS, h.Path)}
+}
+
+// outsideInstalled reports a macOS app bundle p outside /Applications,
+// /System/Applications and the system's CoreServices (facts.InstalledApp).
+func outsideInstalled(goos, p string) bool {
+	return goos == "darwin" && p != "" && !facts.InstalledApp(strings.ToLower(p))
 }
 
 func platform() string {
@@ -42,6 +51,10 @@ func (r resolver) FileHandler(path, app string) (facts.Handler, error) {
 	h, err := r.d.FileHandler(path, app)
 	return HandlerFacts(h), err
 }
+
+// Platform is the platform whose applications r resolves (facts.Darwin,
+// facts.Linux): a macOS name resolved on Linux says nothing.
+func (r resolver) Platform() string { return platform() }
 
 func (r resolver) URLHandler(u string) (facts.Handler, error) {
 	h, err := r.d.URLHandler(u)

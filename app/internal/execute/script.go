@@ -101,6 +101,9 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		if p != "" {
 			return Result{}, fmt.Errorf("%s: not started: %w: it names %s, which unasked actions do not see; the app it is handed to reads it outside every sandbox", kind, ErrShowsSecret, e.short(p))
 		}
+		if err := e.handedHidden(ctx, kind, src, hs); err != nil {
+			return Result{}, fmt.Errorf("%s: not started: %w", kind, err)
+		}
 	}
 	note := e.storesNote(hidden, dir)
 	var confine Confine
@@ -108,6 +111,18 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		confine = func(c Command) (Command, func(), error) { return e.Sandbox.Confine(c, kind, g) }
 	}
 	unasked := e.Sandbox != nil && !g.Approved
+	if unasked && confine != nil && (kind == KindAppleScript || kind == KindJXA) {
+		// Right before the script starts, where the platform starts it:
+		// every application it tells by name must resolve to an installed
+		// one (scriptapps.go).
+		inner := confine
+		confine = func(c Command) (Command, func(), error) {
+			if err := appsInstalled(d, kind, src); err != nil {
+				return c, nil, fmt.Errorf("not started: %w", err)
+			}
+			return inner(c)
+		}
+	}
 	var out string
 	switch kind {
 	case KindAppleScript, KindJXA:

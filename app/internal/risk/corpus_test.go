@@ -3,6 +3,7 @@ package risk_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -101,6 +102,14 @@ func (fixtureLaunch) FileHandler(path, app string) (facts.Handler, error) {
 			app = "textedit"
 		}
 	}
+	switch strings.ToLower(app) {
+	case "notes helper", "com.example.noteshelper":
+		// An app an action made in the home (holes16-shell.jsonl).
+		return facts.Handler{Platform: facts.Darwin, ID: "com.example.noteshelper", Name: "Notes Helper",
+			Path: "/Users/me/Applications/Notes Helper.app", Program: "/Users/me/Applications/Notes Helper.app/Contents/MacOS/Notes Helper", UserOwned: true}, nil
+	case "acme sync":
+		return facts.Handler{}, errors.New("no application opens it") // none installed answers to it
+	}
 	h, ok := fixtureApps[strings.ToLower(strings.TrimSuffix(app, ".app"))]
 	if !ok {
 		h = facts.Handler{ID: "com.example." + strings.ToLower(app), Name: app}
@@ -108,6 +117,9 @@ func (fixtureLaunch) FileHandler(path, app string) (facts.Handler, error) {
 	h.Platform, h.Path, h.Program = facts.Darwin, "/Applications/"+h.Name+".app", "/Applications/"+h.Name+".app/Contents/MacOS/"+h.Name
 	return h, nil
 }
+
+// Platform says the fixture resolves a Mac's applications.
+func (fixtureLaunch) Platform() string { return facts.Darwin }
 
 func (f fixtureLaunch) URLHandler(u string) (facts.Handler, error) {
 	return f.FileHandler("", "safari")

@@ -61,7 +61,8 @@ func secretNameCases() []string {
 		n := strings.ReplaceAll(p, "*", "x")
 		names = append(names, n+"~", n+".BAK", n+".old.1", n+" copy", n+" Copy 2", n+" (1)", "Copy of "+n,
 			n+"~ copy", n+" copy2", n+"copy", n+" (x)", n+".bak.txt", "copy of", n+" copy (3).orig",
-			n+".~1~", n+".~12~.bak", n+".~x~", n+".~~", n+"~1~", "."+n, "."+n+".swp", n+".SWO", "."+n+".swpx", ".."+n, ".copy of "+n)
+			n+".~1~", n+".~12~.bak", n+".~x~", n+".~~", n+"~1~", "."+n, "."+n+".swp", n+".SWO", "."+n+".swpx", ".."+n, ".copy of "+n,
+			"#"+n+"#", ".#"+n, "#"+n, n+"#", "##"+n+"##", "#"+n+"~#", ".#"+n+".bak", "#"+n+".~2~#", ".#.#"+n, "#.#"+n+"#", "#copy of "+n+"#")
 		if i := strings.LastIndexByte(n, '.'); i > 0 {
 			names = append(names, n[:i]+" copy"+n[i:], n[:i]+" (2)"+n[i:], n[:i]+"-copy"+n[i:]+"~", n[:i]+" copy3"+n[i:])
 		}

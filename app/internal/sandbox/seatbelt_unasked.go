@@ -302,7 +302,9 @@ func (sb *sbpl) unasked(p Profile) error {
 // (rate.OriginalName): "Copy of " before it, a copy's mark before its
 // extension ("key copy.pem"), and backups' ends and copies' marks after
 // it (".env~", "server.key.bak", ".env copy 2", "id_rsa (1)", ".env.~1~",
-// Vim's ".env.swp"), and one dot before it (Vim's swap file .id_rsa.swp).
+// Vim's ".env.swp"), and one dot before it (Vim's swap file .id_rsa.swp);
+// Emacs's lock ".#" before it and its auto-save file's "#" around it
+// (".#.env", "#.env#").
 func secretNameRegexes() (deny, allow []string, err error) {
 	pats, exc := rate.SecretFilePatterns()
 	twin, err := twinRegexes()
@@ -348,7 +350,10 @@ func secretNameRegexes() (deny, allow []string, err error) {
 			}
 			re = "(" + re + "|" + stem + "(" + twin.mark + ")+" + rest + "[^/.]+" + end + ")"
 		}
-		deny = append(deny, `/\.?(`+twin.copyOf+")*"+re+"("+twin.end+")*$")
+		// Its copies and backups, one dot or Emacs's lock (.#) before it,
+		// or Emacs's auto-save marks around it (#.env#: rate.OriginalName).
+		named := "(" + twin.copyOf + ")*" + re + "(" + twin.end + ")*"
+		deny = append(deny, `/((\.|\.#)?`+named+"|#"+named+"#)$")
 	}
 
 	for _, name := range exc {

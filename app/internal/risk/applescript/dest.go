@@ -31,6 +31,7 @@ func (an *asAn) destination(st []asToken, i int) {
 		an.pathLit(p, tokSpan(st[j]), true, false)
 	}
 	an.intoFolder(st[i+1:j], dest, tokSpan(st[j]))
+	an.copyOut(dest, tokSpan(st[j]))
 	// to d, where d was set to such a specifier.
 	if len(dest) > 0 && (dest[0].kind == asWord || dest[0].kind == asVar) {
 		for d := an.firstDef(an.name(dest[0])); d >= 0; d = an.defList[d].next {

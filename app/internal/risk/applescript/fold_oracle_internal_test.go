@@ -236,24 +236,19 @@ func (an *asAn) oldTemplate(st []asToken, depth int) (variants []string, whole b
 }
 
 func (an *asAn) oldTerm(t []asToken, depth int) (one string, many []string, literal bool) {
-	// evade9: a join in parentheses, each of its parts (as term).
-	if len(t) > 1 && t[0].isOp('(') && depth < 4 {
-		if in := unwrap(t); len(in) < len(t) {
-			if _, rest := nextConcat(in); rest != nil {
-				vs, whole := an.oldTemplate(in, depth+1)
-				if len(vs) == 1 {
-					return vs[0], nil, !whole
-				}
-				return "", vs, !whole
-			}
-		}
-	}
-	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
+	for len(t) > 1 && t[0].isOp('(') && matchClose(t) == len(t)-1 {
 		t = t[1 : len(t)-1]
 	}
 	// Trailing coercions: "…" as text.
 	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].kw == kwAs {
 		t = t[:len(t)-2]
+	}
+	if _, rest := nextConcat(t); rest != nil && depth < 4 {
+		vs, whole := an.oldTemplate(t, depth+1)
+		if len(vs) == 1 {
+			return vs[0], nil, !whole
+		}
+		return "", vs, !whole
 	}
 	switch {
 	case len(t) == 0:

@@ -124,25 +124,23 @@ func nextConcat(st []asToken) (term, rest []asToken) {
 // term evaluates one operand of &: one spelling, or several (many) when
 // it names a variable assigned in several places.
 func (an *asAn) term(t []asToken, depth int) (one string, many []string, literal bool) {
-	if len(t) > 1 && t[0].isOp('(') && depth < 4 {
-		if in := unwrap(t); len(in) < len(t) {
-			if _, rest := nextConcat(in); rest != nil {
-				// ((POSIX path of (path to …)) & "LaunchAgents/x"): a join in
-				// parentheses, each of its parts.
-				vs, whole := an.template(in, depth+1)
-				if len(vs) == 1 {
-					return vs[0], nil, !whole
-				}
-				return "", vs, !whole
-			}
-		}
-	}
-	for len(t) > 1 && t[0].isOp('(') && t[len(t)-1].isOp(')') {
+	for len(t) > 1 && t[0].isOp('(') && matchClose(t) == len(t)-1 {
+		// Only brackets that close each other: (a) & (b) is no one term.
 		t = t[1 : len(t)-1]
 	}
 	// Trailing coercions: "…" as text.
 	for len(t) > 2 && t[len(t)-2].kind == asWord && t[len(t)-2].kw == kwAs {
 		t = t[:len(t)-2]
+	}
+	if _, rest := nextConcat(t); rest != nil && depth < 4 {
+		// ((POSIX path of (path to home folder)) & "Downloads/" & n),
+		// ("notes" & ".txt"): the joins inside the brackets, every term,
+		// not the first alone (the path's name was left out of it).
+		vs, whole := an.template(t, depth+1)
+		if len(vs) == 1 {
+			return vs[0], nil, !whole
+		}
+		return "", vs, !whole
 	}
 	switch {
 	case len(t) == 0:
@@ -284,28 +282,12 @@ func joined(t []asToken) bool {
 
 // unwrap is t without the parentheses that enclose all of it.
 func unwrap(t []asToken) []asToken {
-	for len(t) > 1 && t[0].isOp('(') && closes(t) == len(t)-1 {
+	for len(t) > 1 && t[0].isOp('(') && matchClose(t) == len(t)-1 {
 		t = t[1 : len(t)-1]
 	}
 	return t
 }
 
-// closes is the index of the bracket that closes t[0], or -1.
-func closes(t []asToken) int {
-	depth := 0
-	for i, x := range t {
-		switch {
-		case x.kind == asOp && (x.op == '(' || x.op == '{'):
-			depth++
-		case x.kind == asOp && (x.op == ')' || x.op == '}'):
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
 
 // posixOf is t without POSIX path of and the parentheses before it.
 func posixOf(t []asToken) []asToken {

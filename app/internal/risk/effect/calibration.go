@@ -26,6 +26,7 @@ var calibration = []struct {
 	{Create, 0, level.Caution, "a new item: nothing the person had is lost"},
 	{Create, Planted, level.Destructive, "persistence: code the person will run later (DESIGN.md)"},
 	{Create, Bulk | Computed, level.Dangerous, "many items at places computed at run time"},
+	{Create, Unconfined, level.Dangerous, "an application copies items outside the home and the roots, where no walk looks: what the sandbox hides among them is hidden there no longer"},
 	{Change, 0, level.Caution, "changes in place, reversibly"},
 	{Change, Bulk, level.Dangerous, "changes many items at once"},
 	{Change, Planted, level.Destructive, "persistence: changes code the person will run later"},

@@ -115,7 +115,10 @@ type ScriptOpen struct {
 // by its name: a viewer given a path whose type does not run only displays
 // it; given a runnable type or a name computed at run time it could run; a
 // runner, and a handler Airlock does not know (the default one among
-// them), get it outside the sandbox.
+// them), get it outside the sandbox. A path known whole is the effect's
+// Target, and one named at run time makes it Computed: the executor checks
+// both against what the sandbox hides from an unasked script, since the
+// app reads the file outside every sandbox (execute.handedPaths).
 func (o ScriptOpen) Effect() (effect.Effect, HandlerKind, string) {
 	k, why := Classify(o.Handler, InputFile)
 	var f *File
@@ -123,5 +126,10 @@ func (o ScriptOpen) Effect() (effect.Effect, HandlerKind, string) {
 		f = &File{Name: o.Path} // not read: LaunchEffect holds it could run
 	}
 	e, w := LaunchEffect(o.Shown, k, why, f)
+	if o.Whole {
+		e = e.On(o.Path)
+	} else {
+		e = e.With(effect.Computed)
+	}
 	return e, k, w
 }

@@ -25,6 +25,7 @@ func (an *jsAn) destination(c jsCall) {
 		an.pathArgs(jsCall{ok: true, args: [][]jsToken{{lit}}}, true, 0)
 	}
 	an.intoFolder(c, val)
+	an.copyOut(val)
 }
 
 // intoFolder checks what a Finder command puts into its destination

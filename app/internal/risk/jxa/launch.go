@@ -185,6 +185,7 @@ func (an *jsAn) launchComputed(sp rate.Span, h *facts.Handler, target []jsToken,
 	case isFolder && !isPath:
 		return
 	case kind == targetObject && !isPath && !isFile:
+		an.heldItems(sp, target)
 		return // the application's own object: a document, a message
 	case isPath || isFile || kind == targetFile && h != nil:
 		an.launchFile(sp, h, "…", false)
@@ -248,4 +249,39 @@ func (an *jsAn) launchFile(sp rate.Span, h *facts.Handler, p string, whole bool)
 		rule = "jxa.launch-" + k.String()
 	}
 	an.add(e, rule, sp, "OPEN %s: %s", rate.Display(p), why)
+}
+
+// heldItems notes the folder whose items a variable handed to an app's
+// open holds (x = F.home.folders['Downloads'].files[0]; for (x of
+// F.home.folders['Documents'].files())): a Launch effect whose Target is
+// the folder and "/…", at the level an open of the app's own object has.
+// Which item is not known, but where: the executor does not start an
+// unasked script that hands an app an item of a folder holding a file
+// the sandbox hides (execute.handedHidden).
+func (an *jsAn) heldItems(sp rate.Span, target []jsToken) {
+	t := jsStripParens(target)
+	if len(t) != 1 || t[0].kind != jsIdent {
+		return
+	}
+	for n, d := range an.defsFor(an.scopeOf(t[0].text, t[0].start)) {
+		if n >= 8 {
+			break
+		}
+		e := d.expr
+		k := len(e) - 1
+		for ; k > 0; k-- {
+			if e[k].kind == jsIdent && fileSpecs[e[k].text] && e[k-1].text == "." {
+				break
+			}
+		}
+		if k <= 0 {
+			continue
+		}
+		for _, p := range an.itemPaths(e[:k-1], 0) {
+			if p == "" || strings.Contains(p, rate.HoleUnquoted) {
+				continue
+			}
+			an.add(effect.Of(effect.Launch).On(strings.TrimRight(p, "/")+"/…"), "jxa.open-item", sp, "OPEN: hands the application an item of %s, which it reads outside every sandbox", rate.Display(p))
+		}
+	}
 }

@@ -243,7 +243,9 @@ func secretPattern(base string) (string, bool) {
 // Emacs (.env.~1~) and the swap files Vim keeps while a file is edited,
 // left behind when it ends unsaved (.env.swp, .id_rsa.swp: Vim adds a dot
 // before a name without one), each holding the file's text (the
-// fourteenth team's find, TestRed14SecretsUnderEditorNames).
+// fourteenth team's find, TestRed14SecretsUnderEditorNames), and Emacs's
+// auto-save files and locks (#.env#, .#.env: cutEmacs;
+// TestHoles16SecretsUnderEmacsNames).
 
 // BackupEnds are what is added at the end of a name to keep a copy of
 // the file (lower case), Vim's swap files' ends among them; a "." and
@@ -279,9 +281,12 @@ var CopyMarks = []string{" copy", "-copy", "_copy"}
 const CopyOfPrefix = "copy of "
 
 // OriginalName returns the name base (lower case) is a copy or backup of,
-// by BackupEnds, CopyMarks and CopyOfPrefix, all taken off, or base when
-// it is none.
+// by Emacs's lock and auto-save marks (cutEmacs), BackupEnds, CopyMarks
+// and CopyOfPrefix, all taken off, or base when it is none.
 func OriginalName(base string) string {
+	// Emacs's marks are outermost, once: it locks or auto-saves a copy
+	// or a backup (#.env~#), not the other way round.
+	base, _ = cutEmacs(base)
 	for changed := true; changed; {
 		changed = false
 		if s, ok := cutNumbered(base); ok {
@@ -308,6 +313,28 @@ func OriginalName(base string) string {
 		}
 	}
 	return base
+}
+
+// EmacsLock and EmacsAutoSave are how Emacs names the files it keeps
+// beside one being edited: its lock ".#" before the name (a link, or a
+// file where links cannot be made), and its auto-save file, "#" around
+// the name, which holds the text as typed and is left behind when Emacs
+// ends unsaved (#.env#). Its backup, name~, is among BackupEnds.
+const (
+	EmacsLock     = ".#"
+	EmacsAutoSave = "#"
+)
+
+// cutEmacs takes Emacs's lock or auto-save marks (EmacsLock,
+// EmacsAutoSave) off base, leaving something.
+func cutEmacs(base string) (string, bool) {
+	if s, ok := strings.CutPrefix(base, EmacsLock); ok && s != "" {
+		return s, true
+	}
+	if len(base) > 2 && strings.HasPrefix(base, EmacsAutoSave) && strings.HasSuffix(base, EmacsAutoSave) {
+		return base[1 : len(base)-1], true
+	}
+	return base, false
 }
 
 // cutCopyMark takes a copy's mark (CopyMarks, " copy 2", " (1)") off the

@@ -242,26 +242,27 @@ type shellAn struct {
 	// outside says the reads noted now are an app's, outside every
 	// sandbox (open's readsFile): a likely Keynote deck (rate.Zone.Deck)
 	// is read as the key it may be.
-	outside    bool
-	env        *Env
-	anchor     *Span
-	depth      int
-	src        string
-	sh         *shellShared
-	own        shellShared            // sh, when the analysis is not nested in another
-	vars       map[string]string      // variables assigned exactly one literal value
-	guess      map[string]bool        // variables among vars whose value starts with a guessed home
-	dyn        map[string]bool        // variables assigned anything else
-	arrays     map[string][]string    // indexed arrays assigned once, a=(w …) of literal words, and never changed
-	ifsFrom    int                    // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
-	loopGlobs  map[string]string      // inside for f in GLOB (one unquoted pattern): f names its matches
-	arithRun   map[string]bool        // variables whose text arithmetic was found to run (analysed once)
-	funcs      map[string]bool        // functions and aliases the script defines
-	alias      map[string]string      // aliases with a plain literal value: name → value
-	gitAliases map[string]gitAliasDef // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
-	rebind     map[string]string      // hash -p: command name → the command it now runs ("" unknown)
-	secret     *Span                  // where a secret was read, if anywhere
-	envAt      *Span                  // where the statement being analysed printed the whole environment (envdump.go)
+	outside     bool
+	env         *Env
+	anchor      *Span
+	depth       int
+	src         string
+	sh          *shellShared
+	own         shellShared            // sh, when the analysis is not nested in another
+	vars        map[string]string      // variables assigned exactly one literal value
+	guess       map[string]bool        // variables among vars whose value starts with a guessed home
+	dyn         map[string]bool        // variables assigned anything else
+	arrays      map[string][]string    // indexed arrays assigned once, a=(w …) of literal words, and never changed
+	ifsFrom     int                    // where the script's one IFS assignment, a top-level statement, has run (-1: none such)
+	loopGlobs   map[string]string      // inside for f in GLOB (one unquoted pattern): f names its matches
+	prefixLoops map[string]string      // inside for n in ${!P@}: ${!n} is a variable beginning with P ("P…"), prefixloop.go
+	arithRun    map[string]bool        // variables whose text arithmetic was found to run (analysed once)
+	funcs       map[string]bool        // functions and aliases the script defines
+	alias       map[string]string      // aliases with a plain literal value: name → value
+	gitAliases  map[string]gitAliasDef // git aliases this input set with git config: alias.x → value (rows_gitalias.go)
+	rebind      map[string]string      // hash -p: command name → the command it now runs ("" unknown)
+	secret      *Span                  // where a secret was read, if anywhere
+	envAt       *Span                  // where the statement being analysed printed the whole environment (envdump.go)
 	// secretCopies are variables the script gave a secret variable's value
 	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
 	secretCopies map[string]string
@@ -1388,6 +1389,8 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if a.xtrace {
 		a.xtraced(name, words, a.span(ce))
 	}
+	a.operandsEchoed(name, args, a.span(ce))
+	a.redirectsEchoed(s.Redirs, rws)
 	truncating := known && strings.TrimSpace(text) == "" || silent(name, args, ops, pc)
 	a.redirects(s.Redirs, rws, truncating, shells[name])
 	a.readsOwnOutput(name, ops, s.Redirs, rws, pc)
@@ -1644,6 +1647,7 @@ func (a *shellAn) command(cmd syntax.Command, pc pipeCtx) {
 				a.evalWord(w, false)
 			}
 			defer a.bindLoopGlob(it)()
+			defer a.bindPrefixLoop(it)()
 		} else {
 			syntax.Walk(c.Loop, a.walkSubst)
 			a.arith(c.Loop)
@@ -1834,6 +1838,10 @@ func (a *shellAn) assign(as *syntax.Assign) {
 	}
 	if w.secret != "" {
 		a.copiesSecret(as.Name.Value, w.secret)
+		if a.xtrace {
+			// set -x prints an assignment expanded too: + x=ghp_….
+			a.xtraced("", []word{w}, a.span(as))
+		}
 	}
 	if strings.EqualFold(as.Name.Value, "PATH") && startsWithPATH(as.Value) {
 		return // PATH=$PATH:/more: appending

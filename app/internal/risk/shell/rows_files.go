@@ -313,6 +313,7 @@ func securityCommand(c *call) {
 // shellInterp rates sh, bash, zsh …: -c strings are analysed recursively;
 // reading commands from a download or decoded data is Destructive.
 func shellInterp(c *call) {
+	xtrace := false // -x, -o xtrace: each command is printed expanded (xtraceNested)
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		s := w.s
@@ -321,6 +322,9 @@ func shellInterp(c *call) {
 		}
 		// Options with a value: -o pipefail, +O extglob.
 		if !w.hole && (s == "-o" || s == "+o" || s == "-O" || s == "+O") {
+			if s == "-o" && i+1 < len(c.args) && c.args[i+1].s == "xtrace" {
+				xtrace = true
+			}
 			i++
 			continue
 		}
@@ -335,12 +339,15 @@ func shellInterp(c *call) {
 		if len(s) > 1 && s[0] == '+' && !w.hole {
 			continue // +x, +e: options turned off
 		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], 'x') >= 0 && !w.hole {
+			xtrace = true
+		}
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], 'c') >= 0 && !w.hole {
 			if i+1 >= len(c.args) {
 				c.add(effect.Of(effect.Unknown), "sh-c", "%s -c without a command", c.name)
 				return
 			}
-			c.nested(c.args[i+1:i+2], c.name+" -c")
+			c.nested(xtraceNested(c.args[i+1:i+2], xtrace), c.name+" -c")
 			return
 		}
 		if !strings.HasPrefix(s, "-") || w.hole || w.proc {
@@ -349,6 +356,19 @@ func shellInterp(c *call) {
 		}
 	}
 	c.fromStdin()
+}
+
+// xtraceNested is the command text of sh -x -c as the shell runs it: with
+// set -x before it, so each command, its secret variables expanded, is
+// printed on stderr (bash -xc '… $TOKEN …' prints the token), as the
+// analyzer rates a script after set -x (xtraced).
+func xtraceNested(ws []word, xtrace bool) []word {
+	if !xtrace || len(ws) != 1 || ws[0].hole || ws[0].proc || ws[0].gen != "" {
+		return ws
+	}
+	w := ws[0]
+	w.s = "set -x\n" + w.s
+	return []word{w}
 }
 
 // scriptFile rates the script file a shell runs.

@@ -224,6 +224,8 @@ func openCommand(c *call) {
 			if h.UserOwned {
 				fx, why := facts.AppEffect(*h)
 				c.add(fx.On(h.Path), "open-app", "open -a %s: %s", rate.Display(h.Path), why)
+			} else if h.Path == "" {
+				c.appByName(h)
 			}
 		}
 	}
@@ -427,4 +429,39 @@ func (a *shellAn) existingFolder(w word) bool {
 		p = joinPath(a.cwd, p)
 	}
 	return a.env.PlainFolder(p)
+}
+
+// appByName rates open -a NAME (or -b ID) with nothing to open where the
+// analysis resolves applications as the executor does (env.Launch):
+// Launch Services answers a name with the bundle of that name it knows,
+// one an earlier action made (~/Applications/Notes Helper.app, a
+// project's Safari.app, a disk image's) among them, and starts it
+// outside every sandbox. A name that resolves to no application, or to
+// one outside the folders applications are installed in, is rated as
+// that application (facts.AppEffect): what would start is not known.
+// Without a resolver of macOS's applications (one with Platform Darwin;
+// Linux, the command line there) the name stands.
+func (c *call) appByName(h *facts.Handler) {
+	env := c.a.env
+	if env == nil || env.Launch == nil || strings.HasPrefix(h.Name, "an application named") {
+		return
+	}
+	if p, ok := env.Launch.(interface{ Platform() string }); !ok || p.Platform() != facts.Darwin {
+		return // open is macOS's: Linux's applications say nothing of its names
+	}
+	name := h.Name
+	if h.ID != "" && !strings.EqualFold(h.ID, facts.ViewerAppNames[strings.ToLower(h.Name)].ID) && !strings.EqualFold(h.ID, facts.RunnerAppNames[strings.ToLower(h.Name)]) {
+		name = h.ID // open -b com.example.helper
+	}
+	r, err := env.Launch.FileHandler("", name)
+	if err != nil {
+		c.add(effect.Of(effect.Launch, effect.Computed), "open-app", "open -a %s: no installed application answers to it here (%v): the system could answer the name with one an action made", rate.Display(name), err)
+		return
+	}
+	if r.Path != "" && !facts.InstalledApp(strings.ToLower(r.Path)) {
+		r.UserOwned = true
+	}
+	if fx, why := facts.AppEffect(r); fx.Mods&effect.Computed != 0 {
+		c.add(fx.On(r.Path), "open-app", "open -a %s: %s", rate.Display(name), why)
+	}
 }

@@ -185,6 +185,12 @@ func (f *fields) param(p *syntax.ParamExp, glob bool) {
 		n = ""
 		if t, ok := f.a.vars[paramName(p)]; ok {
 			n = f.a.heldSecret(t)
+		} else if m, ok := f.a.prefixLoops[paramName(p)]; ok {
+			n = m // for n in ${!GITHUB@}: GITHUB_TOKEN among them; for n in HOME USER: none
+		} else if p.Param != nil {
+			// A name chosen at run time (read n, n=$1, a substitution):
+			// any variable, a secret's among them (prefixloop.go).
+			n = "{!" + p.Param.Value + "}"
 		}
 	}
 	if n != "" {

@@ -868,7 +868,19 @@ func (an *asAn) pathVerdict(s string, write, tail bool) *pathVerdict {
 	}
 	p := s
 	guarded := p // HFS paths are read by the guard itself
-	if strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+	switch {
+	case !strings.Contains(p, ":") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~"):
+	case tail:
+		// (path to documents folder as text) & "Archive:": the end of an
+		// HFS path, whose first name is a folder, not the volume
+		// HFSToPOSIX takes it for ("Archive:" is no whole disk). It is
+		// read as a POSIX fragment is, below the home.
+		p = strings.ReplaceAll(strings.TrimPrefix(p, ":"), ":", "/")
+		if !strings.Contains(p, "/") {
+			p += "/"
+		}
+		guarded = p
+	default:
 		p = rate.HFSToPOSIX(p)
 	}
 	z := an.classify(p)

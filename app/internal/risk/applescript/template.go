@@ -288,7 +288,6 @@ func unwrap(t []asToken) []asToken {
 	return t
 }
 
-
 // posixOf is t without POSIX path of and the parentheses before it.
 func posixOf(t []asToken) []asToken {
 	for len(t) > 0 && (t[0].op == '(' || t[0].kw == kwPosix || t[0].kw == kwPath && len(t) > 1 && t[1].kw == kwOf || t[0].kw == kwOf) {

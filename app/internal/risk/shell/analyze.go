@@ -263,6 +263,7 @@ type shellAn struct {
 	rebind      map[string]string      // hash -p: command name → the command it now runs ("" unknown)
 	secret      *Span                  // where a secret was read, if anywhere
 	envAt       *Span                  // where the statement being analysed printed the whole environment (envdump.go)
+	namesAt     *Span                  // where compgen listed the variables' names, fed on from there (envdump.go)
 	// secretCopies are variables the script gave a secret variable's value
 	// (x=$GITHUB_TOKEN): x → GITHUB_TOKEN.
 	secretCopies map[string]string
@@ -1343,7 +1344,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 			return output{kind: "pipe"}
 		}
 		a.command(s.Cmd, pc)
-		if _, decl := s.Cmd.(*syntax.DeclClause); decl && a.envAt != nil && !pc.inPipe && !stdoutRedirected(s, rws) {
+		if _, decl := s.Cmd.(*syntax.DeclClause); decl && a.envAt != nil && (!pc.inPipe && !stdoutRedirected(s, rws) || stdoutToStderr(s, rws)) {
 			a.envToAgent(*a.envAt, " to the agent") // declare -x, export -p, typeset
 		}
 		return output{kind: "pipe"}
@@ -1398,7 +1399,7 @@ func (a *shellAn) stmt(s *syntax.Stmt, pc pipeCtx) output {
 	if len(words) > 0 {
 		a.callOps(words, a.span(ce), pc, name, args, ops)
 	}
-	if a.envAt != nil && !pc.inPipe && !stdoutRedirected(s, rws) {
+	if a.envAt != nil && (!pc.inPipe && !stdoutRedirected(s, rws) || stdoutToStderr(s, rws)) {
 		a.envToAgent(*a.envAt, " to the agent")
 	}
 	if (name == "cd" || name == "pushd" || name == "popd") && !pc.inPipe {
@@ -1787,8 +1788,14 @@ func (a *shellAn) subst(n syntax.Node, list []*syntax.Stmt) {
 	}
 	a.seen[n] = true
 	cwd := a.cwd
+	names := a.namesAt
+	a.namesAt = nil
 	a.stmts(list, pipeCtx{})
 	a.cwd = cwd
+	if a.namesAt != nil {
+		a.namesFed(*a.namesAt, "a command substitution")
+	}
+	a.namesAt = names
 }
 
 // maxSubstHint bounds the room made for the substitutions of one script;

@@ -54,45 +54,114 @@ func stdoutRedirected(s *syntax.Stmt, rws [][]word) bool {
 	return false
 }
 
-// envFiltered reports whether a later stage of a pipeline keeps the
-// environment's values from the agent: a count (wc, grep -c, grep -q),
-// names only (cut -d= -f1), or lines picked by a pattern that does not
-// speak of secrets (grep -i proxy, grep ^LANG). A stage Airlock cannot
-// read word by word passes them on.
-func envFiltered(stages []*syntax.Stmt) bool {
-	for _, s := range stages {
-		words, ok := stageWords(s)
-		if !ok || len(words) == 0 {
+// stdoutToStderr reports a redirection of s that sends stdout to the
+// agent another way: onto stderr (>&2, 1>&2, >/dev/stderr, >/dev/fd/2) or
+// the terminal. In a pipeline (env >&2 | wc -l) the next stage then
+// counts nothing while the values reach the agent.
+func stdoutToStderr(s *syntax.Stmt, rws [][]word) bool {
+	for i, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "1" {
 			continue
 		}
-		name := commandName(words[0])
-		args := words[1:]
-		switch name {
-		case "wc", "true", ":":
-			return true
-		case "grep", "egrep", "fgrep", "rg", "ggrep":
-			if grepHidesValues(args) {
+		t := r.Word.Lit()
+		if i < len(rws) && len(rws[i]) == 1 {
+			t = rws[i][0].s
+		}
+		switch r.Op {
+		case syntax.DplOut:
+			if t == "2" {
 				return true
 			}
-		case "cut":
-			if cutNamesOnly(args) {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+			if t == "/dev/stderr" || t == "/dev/tty" || t == "/dev/fd/2" {
 				return true
-			}
-		case "head", "tail":
-			if silentCount(args) {
-				return true
-			}
-		case "awk", "gawk", "mawk", "nawk":
-			if awkNamesOnly(args) {
-				return true
-			}
-		case "sed", "gsed":
-			if len(args) == 1 && strings.ReplaceAll(args[0], " ", "") == "s/=.*//" {
-				return true // the names: everything from = removed
 			}
 		}
 	}
 	return false
+}
+
+// envFiltered reports whether a later stage of a pipeline keeps the
+// environment's values from the agent: a count (wc, grep -c, grep -q),
+// names only (cut -d= -f1), or lines picked by a pattern that does not
+// speak of secrets (grep -i proxy, grep ^LANG). Only stages that pass the
+// text on untouched (sort, uniq, cat) may stand between the dump and that
+// filter, each with no redirection: any other (tee /dev/stderr, sort >&2,
+// xargs) may send the values elsewhere first. A stage Airlock cannot read
+// word by word passes them on.
+func envFiltered(stages []*syntax.Stmt) (filtered bool, names int) {
+	for i, s := range stages {
+		words, ok := stageWords(s)
+		if !ok || len(words) == 0 {
+			return false, -1
+		}
+		name := commandName(words[0])
+		args := words[1:]
+		switch name {
+		case "true", ":":
+			return true, -1
+		case "wc":
+			if countOnly(args) {
+				return true, -1
+			}
+		case "grep", "egrep", "fgrep", "rg", "ggrep":
+			if grepHidesValues(args) {
+				return true, -1
+			}
+		case "cut":
+			if cutNamesOnly(args) {
+				return true, i
+			}
+		case "head", "tail":
+			if silentCount(args) {
+				return true, -1
+			}
+		case "awk", "gawk", "mawk", "nawk":
+			if awkNamesOnly(args) {
+				return true, i
+			}
+		case "sed", "gsed":
+			if len(args) == 1 && strings.ReplaceAll(args[0], " ", "") == "s/=.*//" {
+				return true, i // the names: everything from = removed
+			}
+		}
+		if len(s.Redirs) > 0 || !passesOn(name, args) {
+			return false, -1
+		}
+	}
+	return false, -1
+}
+
+// passesOn reports a pipeline stage that only passes its input on to the
+// next, reordered or with repeats dropped: sort, uniq and cat with no
+// operand and no option that writes a file (sort -o).
+func passesOn(name string, args []string) bool {
+	flags := map[string]string{"sort": "bdfginrRuV", "uniq": "cdiu", "cat": ""}
+	allowed, ok := flags[name]
+	if !ok {
+		return false
+	}
+	for _, s := range args {
+		if len(s) < 2 || s[0] != '-' || strings.HasPrefix(s, "--") || strings.Trim(s[1:], allowed) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// countOnly reports wc counting its input and nothing else: -l, -w, -c,
+// -m, -L and their long forms. --files0-from reads file names from the
+// input and prints each one it cannot open, values and all.
+func countOnly(args []string) bool {
+	for _, s := range args {
+		switch {
+		case s == "--lines" || s == "--words" || s == "--bytes" || s == "--chars" || s == "--max-line-length":
+		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.Trim(s[1:], "lwcmL") == "":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // grepHidesValues reports a grep that prints a count, nothing, or file
@@ -144,7 +213,25 @@ func grepHidesValues(args []string) bool {
 		return false
 	}
 	for _, p := range pats {
-		if secretPattern(p) || !namesSomething(p) {
+		if secretPattern(p) || !namesSomething(p) || !plainPattern(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainPattern reports a pattern that is words and alternatives only:
+// letters, digits, _, -, space, = and /, an anchor at either end,
+// parentheses that group, and | or \| between alternatives. Any other
+// character is regular expression syntax that can match every line while
+// naming something: (HOME)?, HOME|[[:alpha:]], [ABC…Z], (?!HOME), or a
+// newline that starts an empty pattern.
+func plainPattern(p string) bool {
+	for _, alt := range strings.Split(strings.ReplaceAll(p, `\|`, "|"), "|") {
+		alt = strings.TrimPrefix(alt, "^")
+		alt = strings.NewReplacer("(", "", ")", "").Replace(alt) // ^(SHELL|TERM)=: grouping, no quantifier after it
+		alt = strings.TrimSuffix(alt, "$")
+		if alt == "" || strings.TrimLeft(alt, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-=/ ") != "" {
 			return false
 		}
 	}
@@ -195,12 +282,16 @@ func secretPattern(p string) bool {
 	return false
 }
 
-// cutNamesOnly reports cut -d= -f1 (and -f1 alone): the variables' names.
+// cutNamesOnly reports cut -d= -f1: the variables' names. Any option
+// beyond the delimiter, the fields, -s and the output delimiter
+// (--complement above all, which prints every field but the first) lets
+// the values through.
 func cutNamesOnly(args []string) bool {
 	delim, fields := "", ""
 	for i := 0; i < len(args); i++ {
 		s := args[i]
 		switch {
+		case s == "-s" || s == "--only-delimited" || strings.HasPrefix(s, "--output-delimiter="):
 		case s == "-d" && i+1 < len(args):
 			i++
 			delim = args[i]
@@ -215,19 +306,31 @@ func cutNamesOnly(args []string) bool {
 			fields = s[2:]
 		case strings.HasPrefix(s, "--fields="):
 			fields = s[len("--fields="):]
+		default:
+			return false
 		}
 	}
 	return delim == "=" && fields == "1"
 }
 
-// silentCount reports head or tail told to print nothing (-n 0, -c 0).
+// silentCount reports head or tail told to print nothing (-n 0, -c 0):
+// every count it is given is 0 (the last one given wins: head -n 0 -n 500
+// prints 500 lines), and it has no other option.
 func silentCount(args []string) bool {
-	for i, s := range args {
-		if s == "-n0" || s == "-c0" || (s == "-n" || s == "-c") && i+1 < len(args) && args[i+1] == "0" {
-			return true
+	zero := false
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		switch {
+		case s == "-n0" || s == "-c0" || s == "--lines=0" || s == "--bytes=0":
+			zero = true
+		case (s == "-n" || s == "-c" || s == "--lines" || s == "--bytes") && i+1 < len(args) && args[i+1] == "0":
+			zero = true
+			i++
+		default:
+			return false
 		}
 	}
-	return false
+	return zero
 }
 
 // stageWords is the literal words of a pipeline stage that is a simple
@@ -288,16 +391,53 @@ func awkNamesOnly(args []string) bool {
 // compgenCommand rates compgen (bash): it prints the names it completes
 // (variables, commands, files), no values, but -C runs a command, -F a
 // function, and a -W word list is expanded as the shell expands words,
-// substitutions and all.
+// substitutions and all. The variables' names (-v, -e, -A variable,
+// export or arrayvar) are noted (namesAt): fed on to a command, each
+// name reaches its value (${!v}, printenv "$v", declare -p "$v").
 func compgenCommand(c *call) {
 	for i, w := range c.args {
 		s := w.s
 		switch {
 		case w.hole:
+		case s == "-A" && i+1 < len(c.args) && (c.args[i+1].hole || variableAction[c.args[i+1].s]),
+			len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(strings.SplitN(s[1:], "A", 2)[0], "ve"):
+			if c.a.namesAt == nil {
+				sp := c.span
+				c.a.namesAt = &sp
+			}
 		case s == "-W" && i+1 < len(c.args) && (c.args[i+1].hole || strings.ContainsAny(c.args[i+1].s, "$`")):
 			c.add(effect.Of(effect.RunComputed), "compgen", "compgen -W expands its word list as the shell does, substitutions included")
 		}
 	}
+}
+
+// variableAction are compgen -A's actions that list variables.
+var variableAction = map[string]bool{"variable": true, "export": true, "arrayvar": true}
+
+// namesFed rates the variables' names compgen listed at sp going on to
+// a command (a loop over a substitution, xargs, while read) that can
+// print each one's value: the whole environment's values, as env's.
+func (a *shellAn) namesFed(sp Span, how string) {
+	a.add(effect.Of(effect.ReadSecret), "secret.environment-values", sp, "the variables' names go on through %s to commands that can print each one's value, every token and key among them", how)
+	a.secretAt(sp)
+}
+
+// namesKept reports later pipeline stages that only filter, count or
+// arrange the names (grep, wc, sort, head, column …): none reaches a
+// value.
+func namesKept(stages []*syntax.Stmt) bool {
+	for _, s := range stages {
+		words, ok := stageWords(s)
+		if !ok || len(words) == 0 {
+			return false
+		}
+		switch commandName(words[0]) {
+		case "grep", "egrep", "fgrep", "rg", "wc", "sort", "uniq", "head", "tail", "cut", "column", "cat", "tr", "tee", "less", "more", "fold", "pr":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func init() {

@@ -26,21 +26,42 @@ func (a *shellAn) pipeline(c *syntax.BinaryCmd, pc pipeCtx) {
 	envBefore := a.envAt
 	var dumpAt *Span
 	dump := -1
+	namesBefore := a.namesAt
+	var namesAt *Span
+	names := -1
 	for i, s := range stages {
-		a.envAt = nil
+		a.envAt, a.namesAt = nil, nil
 		out := a.stmt(s, feed)
 		if a.envAt != nil && dumpAt == nil {
 			dumpAt, dump = a.envAt, i
 		}
+		if a.namesAt != nil && namesAt == nil {
+			namesAt, names = a.namesAt, i
+		}
 		feed = pipeCtx{inPipe: true, stdin: out.kind, text: out.text, obf: out.obf, roots: out.roots}
 	}
 	a.cwd, a.pipeIns = cwd, ins
-	if dumpAt != nil && !pc.inPipe && !stdoutRedirected(stages[len(stages)-1], nil) && !envFiltered(stages[dump+1:]) {
-		a.envToAgent(*dumpAt, " through the pipeline")
+	if dumpAt != nil {
+		// The names alone (env | cut -d= -f1) are names compgen -v
+		// might have listed: fed on, each reaches its value.
+		filtered, at := envFiltered(stages[dump+1:])
+		switch {
+		case !filtered && !pc.inPipe && !stdoutRedirected(stages[len(stages)-1], nil):
+			a.envToAgent(*dumpAt, " through the pipeline")
+		case filtered && at >= 0 && namesAt == nil:
+			namesAt, names = dumpAt, dump+1+at
+		}
 	}
 	a.envAt = envBefore
 	if dumpAt != nil {
 		a.envAt = dumpAt
+	}
+	a.namesAt = namesBefore
+	if namesAt != nil {
+		if !namesKept(stages[names+1:]) {
+			a.namesFed(*namesAt, "the pipeline")
+		}
+		a.namesAt = namesAt
 	}
 }
 

@@ -57,8 +57,16 @@ func (c *call) removes(verb string, ops []word) {
 	c.add(effect.Of(effect.Remove), verb, "%s: permanently deletes (not to the Trash)", verb)
 }
 
-// scratchPath reports a path in the system's temporary folders.
+// scratchPath reports a path in the system's temporary folders, on the
+// disk too: a link there into the home (/tmp/docs → ~/Documents) makes
+// /tmp/docs/report.txt the person's report (scratchOnDisk).
 func scratchPath(p string) bool {
+	return scratchName(p) && scratchOnDisk(p)
+}
+
+// scratchName reports a path whose words put it in the system's
+// temporary folders.
+func scratchName(p string) bool {
 	for _, t := range []string{"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"} {
 		if p == t || strings.HasPrefix(p, t+"/") {
 			return !strings.Contains(p, "/../")

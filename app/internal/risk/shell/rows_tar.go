@@ -106,6 +106,12 @@ func tarCommand(c *call) {
 	if t.mode == 'x' && !t.stdout {
 		c.extracts(c.name+" -x", t.dir, t.hasDir, t.renames)
 	}
+	if t.unseen != "" && (t.mode == 'c' || t.mode == 'r' || t.mode == 'u') {
+		// What goes into the archive, a scratch one included, is read
+		// where no word names it: a secret among it is printed by the
+		// next action that lists or extracts the archive.
+		c.unmodelled(t.unseen + " (the files archived are not the ones named)")
+	}
 	c.tarEffects(t.mode, t.archive, t.dir, t.hasArchive, t.hasDir, t.files)
 }
 
@@ -122,6 +128,18 @@ type tarArgs struct {
 	hasArchive, hasDir bool
 	files, renames     []word // operands; member-renaming rules (--transform, -s)
 	stdout             bool   // -O: members to standard output
+	// unseen is an option that makes a new archive hold files the words
+	// do not name: -T and --files-from (a list read at run time), -h,
+	// --dereference and bsdtar's -L and -H (what links point to,
+	// ~/Documents/keys → ~/.ssh).
+	unseen string
+}
+
+// note records the letter l of a short option bundle: -T, -h, -L, -H.
+func (t *tarArgs) note(l byte) {
+	if strings.IndexByte("ThLH", l) >= 0 && t.unseen == "" {
+		t.unseen = "-" + string(l)
+	}
 }
 
 func (t *tarArgs) setMode(l byte) {
@@ -163,6 +181,7 @@ func (t *tarArgs) assign(l byte, v word) {
 func (t *tarArgs) bundle(letters string) {
 	for _, l := range []byte(letters) {
 		t.setMode(l)
+		t.note(l)
 		t.stdout = t.stdout || l == 'O'
 		if strings.IndexByte(tarShort, l) < 0 {
 			t.c.unmodelled(string(l))
@@ -225,7 +244,14 @@ func (t *tarArgs) long(w word) {
 		}
 	case "--to-stdout":
 		t.stdout = true
+	case "--dereference":
+		if t.unseen == "" {
+			t.unseen = name
+		}
 	case "--file", "--directory", "--files-from", "--exclude-from", "--exclude":
+		if name == "--files-from" && t.unseen == "" {
+			t.unseen = name
+		}
 		if !value() {
 			return
 		}
@@ -249,6 +275,7 @@ func (t *tarArgs) short(w word) {
 	for j := 0; j < len(letters); j++ {
 		l := letters[j]
 		t.setMode(l)
+		t.note(l)
 		switch {
 		case l == 'O':
 			t.stdout = true

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
@@ -87,6 +88,7 @@ func ffmpegCommand(c *call) {
 	if !probe {
 		c.add(effect.Of(effect.Create), "ffmpeg", "ffmpeg: converts media")
 	}
+	format := "" // the -f given for the next input or output
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		if w.hole && strings.HasPrefix(w.s, "-") || !w.hole && strings.HasPrefix(w.s, "-") && w.s != "-" {
@@ -97,17 +99,40 @@ func ffmpegCommand(c *call) {
 			}
 			if w.s == "-i" {
 				i++
-				if in := c.args[i]; !in.hole && mediaURL(in.s) && !strings.HasPrefix(in.s, "/") {
+				in := c.args[i]
+				switch {
+				case !in.hole && mediaURL(in.s) && !strings.HasPrefix(in.s, "/"):
 					c.unmodelled("-i " + in.s)
 					return
+				case format == "lavfi":
+					// The input is a filter graph, not a file.
+					if !filterGraphKnown(in) {
+						c.unmodelled("-f lavfi -i " + in.s)
+						return
+					}
+				case ffmpegListFormats[format] || format == "" && !in.hole && playlistName(in.s):
+					c.unmodelled("-f " + format + " -i " + in.s + " (reads the files the list names)")
+					return
+				default:
+					c.a.read(in, c.span)
 				}
-				c.a.read(c.args[i], c.span)
+				format = ""
 				continue
 			}
 			if valued {
 				i++
-				if i < len(c.args) && ffmpegFilterReads(w.s, c.args[i]) {
-					c.unmodelled(w.s + " " + c.args[i].s)
+				if i >= len(c.args) {
+					continue
+				}
+				v := c.args[i]
+				switch base, _, _ := strings.Cut(w.s, ":"); {
+				case w.s == "-f":
+					format = strings.ToLower(v.s)
+					if v.hole {
+						format = "?"
+					}
+				case (base == "-vf" || base == "-af" || base == "-filter") && !filterGraphKnown(v):
+					c.unmodelled(w.s + " " + v.s)
 					return
 				}
 			}
@@ -118,62 +143,101 @@ func ffmpegCommand(c *call) {
 		case !w.hole && mediaURL(w.s) && !strings.HasPrefix(w.s, "/"):
 			c.unmodelled(w.s)
 			return
+		case !probe && (format == "?" || ffmpegElsewhere[format]):
+			c.unmodelled("-f " + format + " " + w.s + " (writes where its name says, not to it)")
+			return
+		case probe && (ffmpegListFormats[format] || format == "" && !w.hole && playlistName(w.s)):
+			c.unmodelled("-f " + format + " " + w.s + " (reads the files the list names)")
+			return
+		case probe && format == "lavfi":
+			if !filterGraphKnown(w) {
+				c.unmodelled("-f lavfi " + w.s)
+				return
+			}
 		case probe:
 			c.a.read(w, c.span)
 		default:
 			c.makes(w)
 		}
+		format = ""
 	}
 }
 
-// ffmpegFilterReads reports a filter graph (-vf, -af, -filter:v) that
-// reads another file or loads code: movie and amovie sources, drawtext's
-// textfile, subtitles, sendcmd, zmq, and the plug-in hosts (frei0r, ladspa,
-// lv2), or one computed at run time.
-func ffmpegFilterReads(opt string, v word) bool {
-	base, _, _ := strings.Cut(opt, ":")
-	if base != "-vf" && base != "-af" && base != "-filter" {
-		return false
-	}
-	if v.hole {
+// ffmpegListFormats are the input formats whose file names other files
+// (a concat list, an HLS or DASH playlist): what ffmpeg then reads is
+// not in the words.
+var ffmpegListFormats = map[string]bool{"concat": true, "hls": true, "applehttp": true, "dash": true, "?": true}
+
+// playlistName reports an input ffmpeg takes for a list of other files
+// by its extension: an HLS playlist, a concat script, a DASH manifest.
+func playlistName(s string) bool {
+	switch strings.ToLower(path.Ext(s)) {
+	case ".m3u8", ".m3u", ".ffconcat", ".mpd":
 		return true
-	}
-	for _, t := range strings.FieldsFunc(strings.ToLower(v.s), func(r rune) bool { return strings.ContainsRune(",;=:[]@ '\"\\", r) }) {
-		if ffmpegFileFilters[t] {
-			return true
-		}
 	}
 	return false
 }
 
-// ffmpegFileFilters are the filters and filter options that name a file
-// to read or a plug-in to load.
-var ffmpegFileFilters = map[string]bool{
-	"movie": true, "amovie": true, "textfile": true, "subtitles": true, "ass": true, "sendcmd": true,
-	"asendcmd": true, "zmq": true, "azmq": true, "frei0r": true, "frei0r_src": true, "ladspa": true,
-	"lv2": true, "lut3d": true, "lut1d": true, "filename": true, "file": true,
-	"sofalizer": true, "headphone": true, "afir": true, "dnn_processing": true, "sr": true, "derain": true,
-}
+// ffmpegElsewhere are the output formats that write where their output
+// name's text says rather than to it: tee (out.mp4|/other/file, each with
+// options of its own) and fifo (another muxer's output).
+var ffmpegElsewhere = map[string]bool{"tee": true, "fifo": true}
 
 // pandocCommand rates pandoc by pandocRow, and a PDF made by it as
 // unmodelled: pandoc runs a PDF engine (pdflatex, wkhtmltopdf …), which
-// reads what raw LaTeX or HTML in the input names into the document.
+// reads what raw LaTeX or HTML in the input names into the document. A
+// reader or writer given as a Lua file (-f reader.lua, -t writer.lua) is
+// Lua code pandoc runs (os.execute among it). The values are read as
+// pandoc reads them: -o FILE, -oFILE, --output=FILE, --output FILE, and
+// at the end of a bundle of flags (-so out.pdf, -sto pdf).
 func pandocCommand(c *call) {
-	for i, w := range c.args {
-		s := strings.ToLower(w.s)
-		to := ""
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		s := w.s
+		opt, val, has := "", "", false
 		switch {
 		case w.hole:
-		case (s == "-o" || s == "--output" || s == "-t" || s == "-w" || s == "--to" || s == "--write") && i+1 < len(c.args):
-			to = strings.ToLower(c.args[i+1].s)
-		case strings.HasPrefix(s, "--output=") || strings.HasPrefix(s, "--to=") || strings.HasPrefix(s, "--write="):
-			_, to, _ = strings.Cut(s, "=")
-		case len(s) > 2 && (strings.HasPrefix(s, "-o") || strings.HasPrefix(s, "-t")):
-			to = s[2:]
+			continue
+		case strings.HasPrefix(s, "--"):
+			opt, val, has = strings.Cut(s, "=")
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			// A bundle: flags until the first option that takes a value,
+			// which takes the rest of the word, or the next word.
+			for j := 1; j < len(s); j++ {
+				if strings.IndexByte("ofrtwMV", s[j]) >= 0 {
+					opt, val, has = "-"+s[j:j+1], s[j+1:], j+1 < len(s)
+					break
+				}
+			}
+		default:
+			continue
 		}
-		if to == "pdf" || strings.HasSuffix(to, ".pdf") || strings.HasPrefix(to, "beamer") || strings.HasPrefix(to, "context") {
-			c.unmodelled(w.s + " " + to + " (a PDF engine runs)")
-			return
+		if opt == "" {
+			continue
+		}
+		val = strings.ToLower(val)
+		label := w.s
+		if !has && i+1 < len(c.args) {
+			if c.args[i+1].hole {
+				val = "?"
+			} else {
+				val = strings.ToLower(c.args[i+1].s)
+			}
+			label += " " + c.args[i+1].s
+		}
+		switch opt {
+		case "-o", "--output", "-t", "-w", "--to", "--write":
+			if val == "pdf" || strings.HasSuffix(val, ".pdf") || strings.HasPrefix(val, "beamer") || strings.HasPrefix(val, "context") {
+				c.unmodelled(label + " (a PDF engine runs)")
+				return
+			}
+		}
+		switch opt {
+		case "-f", "-r", "--from", "--read", "-t", "-w", "--to", "--write":
+			if val == "?" || strings.Contains(val, ".lua") || strings.Contains(val, "/") {
+				c.unmodelled(label + " (a custom reader or writer, Lua code pandoc runs)")
+				return
+			}
 		}
 	}
 	pandocRow.run(c)

@@ -43,3 +43,47 @@ func TestRed17ScratchThroughALink(t *testing.T) {
 		}
 	}
 }
+
+// TestRed17OpenBundleFolder: open of a plain folder is the Finder showing
+// it (Caution), but a folder with no extension laid out as an application
+// bundle (Contents/Info.plist, Contents/MacOS) is one Launch Services runs
+// once its bundle bit is set, which an earlier action may have done: it is
+// rated as open of an application, as Tool.app is. A folder that only
+// holds files stays plain.
+func TestRed17OpenBundleFolder(t *testing.T) {
+	env := fixtureEnv(t)
+	tool := filepath.Join(env.Paths.Home, "Documents", "Tool")
+	for _, d := range []string{"Contents/MacOS", "Contents/Resources"} {
+		if err := os.MkdirAll(filepath.Join(tool, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tool, "Contents", "Info.plist"), []byte("<plist/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tool, "Contents", "MacOS", "Tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A folder that is only a folder, holding an ordinary file.
+	photos := filepath.Join(env.Paths.Home, "Documents", "Photos")
+	if err := os.MkdirAll(photos, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(photos, "Contents.txt"), []byte("list\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		input    string
+		min, max level.Level
+	}{
+		{"open ~/Documents/Tool", level.Dangerous, level.Blocked},
+		{"open ~/Documents/Tool/", level.Dangerous, level.Blocked},
+		{"open ~/Documents/Photos", level.Safe, level.Caution},
+		{"open ~/Documents/Projects", level.Safe, level.Caution},
+	} {
+		v := risk.Assess(risk.KindShell, c.input, env)
+		if v.Level < c.min || v.Level > c.max {
+			t.Errorf("%s: got %v, want %v..%v (%v)", c.input, v.Level, c.min, c.max, v.Texts())
+		}
+	}
+}

@@ -64,6 +64,9 @@ func (l launch) file(w word) {
 	}
 	switch facts.OpenPath(strings.ReplaceAll(s, rate.HoleMark, "…")) {
 	case facts.TargetFolder:
+		if !w.hole && c.a.bundleFolder(w) {
+			break // a folder laid out as a bundle: rated as the file it may be
+		}
 		return
 	case facts.TargetFile:
 		if len(l.handlers) == 0 && c.a.existingFolder(w) {
@@ -409,7 +412,8 @@ func desktopHandler(w word) *facts.Handler {
 // folder on the disk now, in an input that is this one command and
 // nothing else: open gives it to the Finder, which shows it (a bundle, the
 // only folder another app opens, has an extension: Tool.app, x.workflow,
-// deck.key). With any other command in the input (a list, a pipeline, a
+// deck.key, or the Finder's bundle bit and a bundle's layout, which
+// rate.PlainFolder refuses). With any other command in the input (a list, a pipeline, a
 // loop, a substitution, a redirection), that command may have put a file
 // there first, which open would run in a terminal were it executable: it
 // is rated as a file.
@@ -464,4 +468,19 @@ func (c *call) appByName(h *facts.Handler) {
 	if fx, why := facts.AppEffect(r); fx.Mods&effect.Computed != 0 {
 		c.add(fx.On(r.Path), "open-app", "open -a %s: %s", rate.Display(name), why)
 	}
+}
+
+// bundleFolder reports a literal path that names a folder on the disk now
+// laid out as a bundle (Contents/Info.plist, Contents/MacOS): open of it
+// with a trailing slash, or by a folder's name, is no Finder window once
+// its bundle bit is set (rate.Env.BundleFolder).
+func (a *shellAn) bundleFolder(w word) bool {
+	p := w.s
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		if a.cwd == "" {
+			return false
+		}
+		p = joinPath(a.cwd, p)
+	}
+	return a.env.BundleFolder(p)
 }

@@ -55,8 +55,9 @@ func stdoutRedirected(s *syntax.Stmt, rws [][]word) bool {
 }
 
 // stdoutToStderr reports a redirection of s that sends stdout to the
-// agent another way: onto stderr (>&2, 1>&2, >/dev/stderr, >/dev/fd/2) or
-// the terminal. In a pipeline (env >&2 | wc -l) the next stage then
+// agent another way: onto stderr (>&2, 1>&2, >/dev/stderr, >/dev/fd/2),
+// another descriptor (>&3, which exec 3>&2 may have made stderr) or the
+// terminal. In a pipeline (env >&2 | wc -l) the next stage then
 // counts nothing while the values reach the agent.
 func stdoutToStderr(s *syntax.Stmt, rws [][]word) bool {
 	for i, r := range s.Redirs {
@@ -69,8 +70,8 @@ func stdoutToStderr(s *syntax.Stmt, rws [][]word) bool {
 		}
 		switch r.Op {
 		case syntax.DplOut:
-			if t == "2" {
-				return true
+			if t != "1" && t != "-" {
+				return true // >&2, or >&3 where exec 3>&2 put stderr
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
 			if t == "/dev/stderr" || t == "/dev/tty" || t == "/dev/fd/2" {

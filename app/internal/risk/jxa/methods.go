@@ -322,12 +322,28 @@ func (an *jsAn) envRead(u use) {
 	}
 }
 
+// holdsProcessInfo reports a variable some value of which is
+// NSProcessInfo's processInfo (var p = $.NSProcessInfo.processInfo;
+// p.environment).
+func (an *jsAn) holdsProcessInfo(t jsToken) bool {
+	if t.kind != jsIdent {
+		return false
+	}
+	for _, d := range an.defs[t.text] {
+		if n := len(d.expr); n > 0 && d.expr[n-1].text == "processInfo" ||
+			n > 2 && d.expr[n-1].text == ")" && d.expr[n-2].text == "(" && d.expr[n-3].text == "processInfo" {
+			return true
+		}
+	}
+	return false
+}
+
 // processEnv: $.NSProcessInfo.processInfo.environment is the whole
 // environment, as the shell's env prints it (another object's environment
 // property is not).
 func (an *jsAn) processEnv(u use) {
 	i := u.r.i
-	if i < 2 || u.toks[i-1].text != "." || u.toks[i-2].text != "processInfo" {
+	if i < 2 || u.toks[i-1].text != "." || u.toks[i-2].text != "processInfo" && !an.holdsProcessInfo(u.toks[i-2]) {
 		return
 	}
 	// environment.objectForKey('HOME'): one variable, by its name.

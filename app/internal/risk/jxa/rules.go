@@ -177,7 +177,7 @@ var methods = map[string]*method{
 
 	// The user interface: keys, clicks, dialogs, the clipboard.
 	"systemAttribute":         {fx: effect.Of(effect.ReadNamedSecret), rule: "secret.jxa.environment", follow: true, ref: effect.Of(effect.ReadNamedSecret), rate: rEnvRead},
-	"environment":             {fx: effect.Of(effect.ReadNamedSecret), rule: "secret.jxa.environment", elems: true, rate: rProcessEnv}, // a property: no options record to model
+	"environment":             {fx: effect.Of(effect.ReadNamedSecret), rule: "secret.jxa.environment", elems: true, rate: rProcessEnv},                                                    // a property: no options record to model
 	"getenv":                  {fx: effect.Of(effect.ReadNamedSecret), rule: "secret.jxa.environment", cfunc: true, follow: true, ref: effect.Of(effect.ReadNamedSecret), rate: rEnvRead}, // var e = $.getenv; e('GITHUB_TOKEN')
 	"keystroke":               {fx: effect.Of(effect.Input), does: []effect.Kind{effect.Shell}, rule: "jxa.keystroke", follow: true, opts: []string{"using"}, rate: rKeystroke},
 	"keyCode":                 {fx: effect.Of(effect.Input), rule: "jxa.keycode", follow: true, opts: []string{"using"}, rate: rKeyCode},

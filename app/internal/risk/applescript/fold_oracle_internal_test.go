@@ -154,6 +154,10 @@ func (an *asAn) oldFoldPath(st []asToken, depth int, more bool) string {
 		case term[0].kw == kwSystem && len(term) > 2 && term[1].kw == kwAttribute && term[2].kind == asString && an.str(term[2]) == "HOME":
 			b.WriteString("~/")
 			anchored = true
+		case len(term) > 2 && strings.EqualFold(an.text(term[0]), "home") && strings.EqualFold(an.text(term[1]), "directory") && term[2].kw == kwOf:
+			// home directory of (system info): the home folder's POSIX path.
+			b.WriteString("~/")
+			anchored = true
 		case hasWordSeq(term, kwUser, kwName):
 			b.WriteString("user") // /Users/<short user name>/…: the user's own home
 		case term[0].kw == kwPath && len(term) > 2 && term[1].kw == kwTo:

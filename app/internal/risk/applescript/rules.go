@@ -1521,6 +1521,10 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int, more bool) ([]byte
 		case term[0].kw == kwSystem && len(term) > 2 && term[1].kw == kwAttribute && term[2].kind == asString && an.str(term[2]) == "HOME":
 			b = append(b, "~/"...)
 			anchored = true
+		case len(term) > 2 && strings.EqualFold(an.text(term[0]), "home") && strings.EqualFold(an.text(term[1]), "directory") && term[2].kw == kwOf:
+			// home directory of (system info): the home folder's POSIX path.
+			b = append(b, "~/"...)
+			anchored = true
 		case hasWordSeq(term, kwUser, kwName):
 			b = append(b, "user"...) // /Users/<short user name>/…: the user's own home
 		case term[0].kw == kwPath && len(term) > 2 && term[1].kw == kwTo:

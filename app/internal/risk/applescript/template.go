@@ -266,6 +266,9 @@ func (an *asAn) posixPath(t []asToken) (string, bool) {
 		return "", false // (POSIX path of (path to …)) & "LaunchAgents/x": more than the path
 	}
 	t = trimOpen(t)
+	if len(t) > 2 && strings.EqualFold(an.text(t[0]), "home") && strings.EqualFold(an.text(t[1]), "directory") && t[2].kw == kwOf {
+		return "~", true // home directory of (system info): the home folder's POSIX path, no slash after it
+	}
 	if len(t) < 4 || t[0].kw != kwPosix || t[1].kw != kwPath || t[2].kw != kwOf {
 		return "", false
 	}

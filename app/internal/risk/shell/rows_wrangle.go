@@ -134,6 +134,9 @@ func ffmpegCommand(c *call) {
 				case (base == "-vf" || base == "-af" || base == "-filter") && !filterGraphKnown(v):
 					c.unmodelled(w.s + " " + v.s)
 					return
+				case (base == "-x264-params" || base == "-x265-params") && !encoderParamsKnown(v):
+					c.unmodelled(w.s + " " + v.s + " (the encoder reads or writes a file it names)")
+					return
 				}
 			}
 			continue
@@ -161,6 +164,25 @@ func ffmpegCommand(c *call) {
 		}
 		format = ""
 	}
+}
+
+// encoderParamsKnown reports x264's or x265's parameters (KEY=VALUE,
+// separated by :) none of which names a file the encoder reads or writes:
+// stats= and csv= (written, over a document as well), dump-yuv=, recon=,
+// analysis-save= and -load=, qpfile=, zonefile=, a Dolby Vision RPU.
+func encoderParamsKnown(v word) bool {
+	if v.hole {
+		return false
+	}
+	for _, kv := range strings.Split(v.s, ":") {
+		key, _, _ := strings.Cut(strings.ToLower(kv), "=")
+		for _, f := range []string{"stats", "csv", "dump", "recon", "analysis", "file", "rpu", "dhdr10", "scaling-list", "lambda"} {
+			if strings.Contains(key, f) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ffmpegListFormats are the input formats whose file names other files

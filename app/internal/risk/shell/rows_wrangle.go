@@ -213,12 +213,16 @@ var ffmpegElsewhere = map[string]bool{"tee": true, "fifo": true}
 // pandoc reads them: -o FILE, -oFILE, --output=FILE, --output FILE, and
 // at the end of a bundle of flags (-so out.pdf, -sto pdf).
 func pandocCommand(c *call) {
+	from, sandboxed := "", false
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		s := w.s
 		opt, val, has := "", "", false
 		switch {
 		case w.hole:
+			continue
+		case s == "--sandbox" || s == "--sandbox=true":
+			sandboxed = true
 			continue
 		case strings.HasPrefix(s, "--"):
 			opt, val, has = strings.Cut(s, "=")
@@ -254,6 +258,9 @@ func pandocCommand(c *call) {
 				return
 			}
 		}
+		if opt == "-f" || opt == "-r" || opt == "--from" || opt == "--read" {
+			from = val
+		}
 		switch opt {
 		case "-f", "-r", "--from", "--read", "-t", "-w", "--to", "--write":
 			if val == "?" || strings.Contains(val, ".lua") || strings.Contains(val, "/") {
@@ -262,7 +269,33 @@ func pandocCommand(c *call) {
 			}
 		}
 	}
+	if !sandboxed && pandocIncludes(from, operands(c.args)) {
+		c.unmodelled("(a LaTeX, reStructuredText or Org input reads the files its \\input, include and #+INCLUDE name, unless --sandbox)")
+		return
+	}
 	pandocRow.run(c)
+}
+
+// pandocIncludes reports an input read by a reader that follows the
+// input's own includes (LaTeX's \input and \include, reStructuredText's
+// include directive, Org's #+INCLUDE), by -f or else by an operand's
+// extension: what those name is read into the output, outside every word.
+func pandocIncludes(from string, ops []word) bool {
+	reader := func(f string) bool {
+		f, _, _ = strings.Cut(f, "+")
+		f, _, _ = strings.Cut(f, "-")
+		return f == "latex" || f == "rst" || f == "org" || f == "?"
+	}
+	if from != "" {
+		return reader(from)
+	}
+	for _, w := range ops {
+		switch strings.ToLower(path.Ext(w.s)) {
+		case ".tex", ".latex", ".ltx", ".rst", ".org":
+			return true
+		}
+	}
+	return false
 }
 
 // pandocRow is pandoc's: it reads its operands and prints the document, or
@@ -273,5 +306,6 @@ var pandocRow = outputs(doesWith(effect.Of(effect.Create), "converts documents",
 	--metadata= --variable= --number-sections --wrap= --columns= --highlight-style= --no-highlight
 	--shift-heading-level-by= --top-level-division= --eol= --dpi= --tab-stop= --preserve-tabs --strip-comments
 	--section-divs --ascii --id-prefix= --title-prefix= --markdown-headings= --reference-links --quiet
-	--verbose --fail-if-warnings --list-input-formats --list-output-formats --list-extensions --help --version`),
+	--verbose --fail-if-warnings --list-input-formats --list-output-formats --list-extensions --help --version
+	--sandbox --sandbox=`),
 	outSpec{opts: []string{"-o", "--output"}})

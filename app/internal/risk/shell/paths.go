@@ -98,6 +98,19 @@ func (a *shellAn) readSource(w word, sp Span) {
 		what, ok = z.SecretRead()
 	}
 	if !ok {
+		// A link on the way (~/Documents/keys/. with keys → ~/.ssh):
+		// what is read is where it leads.
+		if real, linked := a.linkTarget(w); linked && !publicByName(real) {
+			z = a.zone(word{s: real})
+			what, ok = z.SecretReadConfined()
+			if a.outside {
+				what, ok = z.SecretRead()
+			}
+			if ok {
+				a.add(effect.Of(effect.ReadSecret).On(real), "secret.file", sp, "reads %s, which leads to %s, inside %s", rate.Display(w.s), rate.Display(real), what)
+				a.secretAt(sp)
+			}
+		}
 		return
 	}
 	a.add(effect.Of(effect.ReadSecret).On(w.s), "secret.file", sp, "reads %s, inside %s", rate.Display(w.s), what)

@@ -42,6 +42,22 @@ func TestRed17LoweredVerdictsAtLevel1(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.proj, "list.txt"), []byte(".env\nserver.key\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The keys, and a link to them among the documents (~/Documents/keys
+	// → ~/.ssh), as the fixture of the analyzer's tests has.
+	home := filepath.Dir(filepath.Dir(r.proj))
+	key, err := os.ReadFile(filepath.Join(r.proj, "server.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "deploy"), key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.ssh", filepath.Join(home, "Documents", "keys")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range cases.Held {
 		t.Run(tc.Name, func(t *testing.T) {
 			rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: gate.KindCommand,

@@ -172,7 +172,7 @@ func countOnly(args []string) bool {
 // --passthru …) lets the values through.
 func grepHidesValues(args []string) bool {
 	var pats []string
-	patNext, count := false, false
+	patNext, count, fold := false, false, false
 	for _, s := range args {
 		switch {
 		case patNext:
@@ -189,6 +189,7 @@ func grepHidesValues(args []string) bool {
 				flags = flags[:len(flags)-1]
 			}
 			for _, f := range flags {
+				fold = fold || f == 'i'
 				switch {
 				case strings.ContainsRune("cqlL", f):
 					count = true // a count, nothing, or names
@@ -198,7 +199,9 @@ func grepHidesValues(args []string) bool {
 			}
 		case s == "--count" || s == "--quiet" || s == "--silent" || s == "--files-with-matches":
 			count = true
-		case s == "--ignore-case" || s == "--extended-regexp" || s == "--fixed-strings" || s == "--word-regexp" || s == "--line-regexp":
+		case s == "--ignore-case":
+			fold = true
+		case s == "--extended-regexp" || s == "--fixed-strings" || s == "--word-regexp" || s == "--line-regexp":
 		case strings.HasPrefix(s, "-"):
 			return false
 		default:
@@ -214,7 +217,7 @@ func grepHidesValues(args []string) bool {
 		return false
 	}
 	for _, p := range pats {
-		if secretPattern(p) || !namesSomething(p) || !plainPattern(p) {
+		if secretPattern(p) || !namesSomething(p) || !plainPattern(p) || picksSecretVariable(p, fold) {
 			return false
 		}
 	}
@@ -276,6 +279,38 @@ func secretPattern(p string) bool {
 		}
 		for _, part := range []string{"KEY", "PASS", "CRED", "SESSION", "COOKIE", "BEARER", "JWT", "SIGNING", "PRIVATE"} {
 			if strings.Contains(w, part) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wellKnownSecrets are variables that hold a token, a key or a password
+// under a name a harmless-looking pattern is part of: grep AWS picks
+// AWS_SECRET_ACCESS_KEY, grep URL picks DATABASE_URL and its password,
+// grep -i openai the API key.
+var wellKnownSecrets = []string{
+	"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "OPENAI_API_KEY",
+	"ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "STRIPE_SECRET_KEY",
+	"SLACK_BOT_TOKEN", "NPM_TOKEN", "DATABASE_URL", "REDIS_URL", "MONGODB_URI", "SENTRY_DSN", "DOCKER_PASSWORD",
+	"AZURE_CLIENT_SECRET", "CLOUDFLARE_API_TOKEN", "VERCEL_TOKEN", "SUPABASE_SERVICE_ROLE_KEY", "TWILIO_AUTH_TOKEN",
+}
+
+// picksSecretVariable reports a plain pattern one of whose alternatives
+// is part of a well-known secret variable's NAME=VALUE line (compared
+// without case under -i).
+func picksSecretVariable(p string, fold bool) bool {
+	for _, alt := range strings.Split(strings.ReplaceAll(p, `\|`, "|"), "|") {
+		alt = strings.NewReplacer("(", "", ")", "").Replace(alt)
+		anchored := strings.HasPrefix(alt, "^")
+		alt = strings.TrimSuffix(strings.TrimPrefix(alt, "^"), "$")
+		if fold {
+			alt = strings.ToUpper(alt)
+		}
+		for _, n := range wellKnownSecrets {
+			line := n + "="
+			if anchored && strings.HasPrefix(line, alt) || !anchored && strings.Contains(line, alt) {
 				return true
 			}
 		}

@@ -137,8 +137,7 @@ func envFiltered(stages []*syntax.Stmt) (filtered bool, names int) {
 // next, reordered or with repeats dropped: sort, uniq and cat with no
 // operand and no option that writes a file (sort -o).
 func passesOn(name string, args []string) bool {
-	flags := map[string]string{"sort": "bdfginrRuV", "uniq": "cdiu", "cat": ""}
-	allowed, ok := flags[name]
+	allowed, ok := passFlags[name]
 	if !ok {
 		return false
 	}
@@ -149,6 +148,9 @@ func passesOn(name string, args []string) bool {
 	}
 	return true
 }
+
+// passFlags are the flags of the stages passesOn lets through.
+var passFlags = map[string]string{"sort": "bdfginrRuV", "uniq": "cdiu", "cat": ""}
 
 // countOnly reports wc counting its input and nothing else: -l, -w, -c,
 // -m, -L and their long forms. --files0-from reads file names from the

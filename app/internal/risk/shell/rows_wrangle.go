@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlockhq/airlock/app/internal/risk/effect"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
 )
 
 // Data wrangling and media tools an assistant runs all day (a tenth red
@@ -219,8 +220,8 @@ func pandocCommand(c *call) {
 		s := w.s
 		opt, val, has := "", "", false
 		switch {
-		case w.hole:
-			continue
+		case w.hole && !strings.HasPrefix(s, "-"):
+			continue // an operand computed at run time
 		case s == "--sandbox" || s == "--sandbox=true":
 			sandboxed = true
 			continue
@@ -242,6 +243,9 @@ func pandocCommand(c *call) {
 			continue
 		}
 		val = strings.ToLower(val)
+		if strings.Contains(val, rate.HoleMark) {
+			val = "?" // -so"$X": computed at run time
+		}
 		label := w.s
 		if !has && i+1 < len(c.args) {
 			if c.args[i+1].hole {
@@ -253,7 +257,11 @@ func pandocCommand(c *call) {
 		}
 		switch opt {
 		case "-o", "--output", "-t", "-w", "--to", "--write":
-			if val == "pdf" || strings.HasSuffix(val, ".pdf") || strings.HasPrefix(val, "beamer") || strings.HasPrefix(val, "context") {
+			if val == "?" || val == "pdf" || strings.HasSuffix(val, ".pdf") || strings.HasPrefix(val, "beamer") || strings.HasPrefix(val, "context") {
+				if val == "?" {
+					c.unmodelled(label + " (computed at run time: a PDF engine may run)")
+					return
+				}
 				c.unmodelled(label + " (a PDF engine runs)")
 				return
 			}

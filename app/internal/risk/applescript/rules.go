@@ -223,6 +223,7 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.destination(st, i)
+	an.handed(verbObject(st, i), app)
 	bulk, what := an.bulkObject(st, i+1)
 	trash := false
 	isTrash := func(t asToken) bool {
@@ -264,6 +265,7 @@ func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.destination(st, i)
+	an.handed(verbObject(st, i), app)
 	if bulk, _ := an.bulkObject(st, i+1); bulk {
 		an.add(effect.Of(effect.Create, effect.Bulk), "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
 		return
@@ -700,6 +702,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 			if p := an.foldPath(val[:exprEnd(val)], 0); p != "" {
 				an.pathLit(p, tokSpan(st[k+3]), false, false)
 			}
+			an.handedFile(val[:exprEnd(val)])
 		}
 	}
 	for j := i + 1; j+1 < len(st) && j < i+6; j++ {

@@ -1,0 +1,41 @@
+//go:build linux
+
+package execute_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/airlockhq/airlock/app/internal/execute"
+)
+
+// TestRed18ScriptHandsAppItemToCopyOrAttach: holes16 refused an unasked
+// script whose app is handed a hidden file to open, by the Launch effects
+// the analyzer folds. An app handed a file to copy, move, attach or send
+// reads it outside every sandbox as well, and those items were not
+// checked (testdata/review/red18-handed.json, run unasked in red15b's
+// home; each rated Caution, so Level 1 runs it): Mail attaching a key by
+// a name joined at run time (Mail keeps the draft, and syncs it to the
+// mail server),
+// or a path from the clipboard; the Finder copying the keys' folder into
+// the roots, where the copy is no longer hidden, or an item of it by
+// index where it lies; the Finder moving a key named at run time into
+// the notes. None starts.
+func TestRed18ScriptHandsAppItemToCopyOrAttach(t *testing.T) {
+	for name, err := range red15bScriptsIn(t, "red18-handed.json", "copy") {
+		if !errors.Is(err, execute.ErrShowsSecret) {
+			t.Errorf("HOLE: %s: started unasked (%v)", name, err)
+		}
+	}
+}
+
+// TestRed18ScriptHandsAppItemLookalikes: the Finder copying a note or the
+// notes folder to the Desktop, Mail attaching a report, Music copying a
+// track, Preview opening a report, are started.
+func TestRed18ScriptHandsAppItemLookalikes(t *testing.T) {
+	for name, err := range red15bScriptsIn(t, "red18-handed.json", "lookalikes") {
+		if errors.Is(err, execute.ErrShowsSecret) {
+			t.Errorf("%s: not started: %v", name, err)
+		}
+	}
+}

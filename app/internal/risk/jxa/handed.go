@@ -1,0 +1,60 @@
+package jxa
+
+import (
+	"strings"
+
+	"github.com/airlockhq/airlock/app/internal/risk/facts"
+	"github.com/airlockhq/airlock/app/internal/risk/rate"
+)
+
+// What a script hands an application to copy, move, attach or send is
+// read by the app outside every sandbox; rate.Env.Handed is told each
+// such item as the path the analyzer folds it to, or "" for one it cannot
+// name (an item of a Finder listing by index, a path joined from the
+// clipboard), so the executor can check them against the files it hides,
+// which the analyzer cannot know (a private key known by its content).
+// Ratings do not depend on it.
+
+// handedItems tells env.Handed the items an application's duplicate or
+// move (u) is given, paths as moved folds them. Only the Finder's and
+// System Events' (or an application named at run time) items are files
+// when none is named: Music's duplicate copies a track.
+func (an *jsAn) handedItems(u use, paths []string) {
+	if an.env == nil || an.env.Handed == nil || an.tellHanded(paths) {
+		return
+	}
+	apps := an.chainApps(u.toks, u.r.i)
+	files := len(apps) == 0
+	for _, a := range apps {
+		key := facts.AppKey(facts.LowerName(nil, a))
+		files = files || forwarders[string(key)] || forwarders[facts.AppIDs[string(key)]]
+	}
+	if files {
+		an.env.Handed("")
+	}
+}
+
+// handedFile tells env.Handed the file v (an attachment's fileName, a
+// file sent) is: the paths it folds to, or "" for none.
+func (an *jsAn) handedFile(v []jsToken) {
+	if an.env == nil || an.env.Handed == nil {
+		return
+	}
+	if !an.tellHanded(an.argPaths(v)) {
+		an.env.Handed("")
+	}
+}
+
+// tellHanded tells env.Handed each whole path of paths, and whether there
+// was one.
+func (an *jsAn) tellHanded(paths []string) bool {
+	told := false
+	for _, p := range paths {
+		if p == "" || strings.Contains(p, rate.HoleUnquoted) || strings.Contains(p, "__AIRLOCK_") {
+			continue
+		}
+		an.env.Handed(strings.TrimPrefix(p, "file://"))
+		told = true
+	}
+	return told
+}

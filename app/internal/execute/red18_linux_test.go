@@ -20,7 +20,8 @@ import (
 // or a path from the clipboard; the Finder copying the keys' folder into
 // the roots, where the copy is no longer hidden, or an item of it by
 // index where it lies; the Finder moving a key named at run time into
-// the notes. None starts.
+// the notes; the Finder renaming an item of the keys' folder, which puts
+// it out of hiding. None starts.
 func TestRed18ScriptHandsAppItemToCopyOrAttach(t *testing.T) {
 	for name, err := range red15bScriptsIn(t, "red18-handed.json", "copy") {
 		if !errors.Is(err, execute.ErrShowsSecret) {
@@ -31,7 +32,8 @@ func TestRed18ScriptHandsAppItemToCopyOrAttach(t *testing.T) {
 
 // TestRed18ScriptHandsAppItemLookalikes: the Finder copying a note or the
 // notes folder to the Desktop, Mail attaching a report, Music copying a
-// track, Preview opening a report, are started.
+// track, Preview opening a report, the Finder renaming a note, a script
+// renaming its own object, are started.
 func TestRed18ScriptHandsAppItemLookalikes(t *testing.T) {
 	for name, err := range red15bScriptsIn(t, "red18-handed.json", "lookalikes") {
 		if errors.Is(err, execute.ErrShowsSecret) {

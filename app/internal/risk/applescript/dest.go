@@ -422,8 +422,10 @@ func (an *asAn) setObject(target, value []asToken, app *asApp) {
 			an.add(effect.Of(effect.Change, effect.Bulk), "as.move-home-folder", stmtSpan(target), "RENAME: renames %s, with everything in it", home)
 		}
 		an.secretItems(target[2:], stmtSpan(target), func(string) string { return an.newName(value) })
+		an.handed(target[2:], app)
 	}
 	if len(target) > 3 && target[0].kw == kwName && an.text(target[1]) == "extension" && target[2].kw == kwOf {
+		an.handed(target[3:], app)
 		an.secretItems(target[3:], stmtSpan(target), func(old string) string {
 			stem := strings.TrimSuffix(old, path.Ext(old))
 			if ext := an.newName(value); ext != "" {

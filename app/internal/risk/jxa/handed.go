@@ -20,11 +20,17 @@ import (
 // System Events' (or an application named at run time) items are files
 // when none is named: Music's duplicate copies a track.
 func (an *jsAn) handedItems(u use, paths []string) {
+	an.handedAt(u.toks, u.r.i, paths)
+}
+
+// handedAt is handedItems for the chain ending at toks[i]: an item renamed
+// (item.name = …) is handed to the app too.
+func (an *jsAn) handedAt(toks []jsToken, i int, paths []string) {
 	if an.env == nil || an.env.Handed == nil || an.tellHanded(paths) {
 		return
 	}
-	apps := an.chainApps(u.toks, u.r.i)
-	files := len(apps) == 0
+	apps := an.chainApps(toks, i)
+	files := len(apps) == 0 && i > 0 && an.itemChain(toks, i)
 	for _, a := range apps {
 		key := facts.AppKey(facts.LowerName(nil, a))
 		files = files || forwarders[string(key)] || forwarders[facts.AppIDs[string(key)]]
@@ -57,4 +63,16 @@ func (an *jsAn) tellHanded(paths []string) bool {
 		told = true
 	}
 	return told
+}
+
+// itemChain reports a chain ending at toks[i] that names file system
+// items by the Finder's and System Events' elements (files[0], items …)
+// when no application is seen at its root: a variable holding a listing.
+func (an *jsAn) itemChain(toks []jsToken, i int) bool {
+	for _, t := range toks[jsChainStart(toks, i) : i+1] {
+		if t.kind == jsIdent && (fileSpecs[t.text] || folderSpecs[t.text] || itemCollections[t.text]) {
+			return true
+		}
+	}
+	return false
 }

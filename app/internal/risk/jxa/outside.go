@@ -447,6 +447,7 @@ func receiver(toks []jsToken, i int) []jsToken {
 // item the Finder or System Events names (toks[end] ends the property).
 func (an *jsAn) renamed(toks []jsToken, end int, prop string) {
 	paths := an.itemPaths(receiver(toks, end), 0)
+	an.handedAt(toks, end, paths)
 	if len(paths) == 0 {
 		return
 	}

@@ -1449,11 +1449,32 @@ func codeDeletes(code string) bool {
 	return false
 }
 
+// userDomain reports path to … from user domain at term, a part of st:
+// the domain follows the term, which ends before from.
+func (an *asAn) userDomain(st, term []asToken) bool {
+	end := cap(st) - cap(term) + len(term)
+	if end < 0 || end > len(st) {
+		return true // not a part of st: taken for the home's, never an install folder
+	}
+	for k := end; k < len(st) && k < end+len(term)+4; k++ {
+		if st[k].isOp('&') {
+			break
+		}
+		if st[k].kw == kwUser || strings.EqualFold(an.text(st[k]), "user") {
+			return true
+		}
+	}
+	return false
+}
+
 // pathAnchors are the folders path to … names, as ~ paths.
 var pathAnchors = map[string]string{
 	"home": "~/", "library": "~/Library/", "desktop": "~/Desktop/", "documents": "~/Documents/",
 	"downloads": "~/Downloads/", "preferences": "~/Library/Preferences/", "application": "~/Library/Application Support/",
 	"scripts": "~/Library/Scripts/", "startup": "/", "system": "/System/", "temporary": "/tmp/", "launch": "~/Library/LaunchAgents/",
+	// Where applications are installed: an app put there is taken for an
+	// installed one (execute.appsInstalled); from user domain, the home's.
+	"applications": "/Applications/", "utilities": "/Applications/Utilities/",
 }
 
 // foldDef is foldPath(an.defList[d].expr, 0), worked out once per
@@ -1519,7 +1540,12 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int, more bool) ([]byte
 			if !ok {
 				return b[:n0], false
 			}
-			if hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem {
+			switch {
+			case !strings.HasPrefix(anchor, "~/"):
+				if strings.HasPrefix(anchor, "/Applications/") && an.userDomain(st, term) {
+					anchor = "~" + anchor // applications folder from user domain: ~/Applications
+				}
+			case hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem:
 				b = append(b, '/') // from local domain: /Library/…
 				anchor = strings.TrimPrefix(anchor, "~/")
 			}

@@ -15,10 +15,14 @@ import (
 // to; the names were read by a pattern. A script that names the same
 // planted app in a form the pattern does not read — in parentheses, by
 // «class capp», joined, in a JXA variable or template, after a comment,
-// through Application taken under another name or by apply, or through
-// NSWorkspace's launchApplication — was rated Safe or Caution and
+// through Application taken under another name or by apply, through
+// NSWorkspace's launchApplication, or in the other language's script
+// run from inside (NSAppleScript's source in JXA, run script … in
+// "JavaScript") — was rated Safe or Caution and
 // started; Launch Services would have started the planted bundle
-// outside every sandbox. Each is now not started.
+// outside every sandbox. Each is now not started. (osascript run as an
+// unasked command sends no Apple event: Seatbelt refuses them without the
+// UI grant.)
 func TestRed18ScriptTellsPlantedAppByAnotherForm(t *testing.T) {
 	var cases struct{ Plant, Launch, Lookalikes []red14Argv }
 	readJSON(t, &cases, "red18", "apps.json")

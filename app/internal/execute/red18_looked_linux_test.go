@@ -54,3 +54,34 @@ func TestRed18LinuxReviewLooksLandLookalikes(t *testing.T) {
 	name := "look-alikes of files only a look finds"
 	red18LookRig(t).lookalikesLand(t, name, payloadIn(t, "red18.json", name))
 }
+
+// TestRed18RenameMakesDoubleClickRunner: a file that runs code when the
+// person opens it (a Terminal settings file, a bundle's program) made by
+// renaming what was not one, or a folder above it: a bundle's bin folder
+// renamed MacOS, a folder renamed Contents, a note renamed .terminal, a
+// folder holding Contents/MacOS renamed to an .app. Each is held.
+func TestRed18RenameMakesDoubleClickRunner(t *testing.T) {
+	for name, made := range map[string]string{
+		"rename: a bundle's folder renamed to MacOS":         "Documents/Reader.app/Contents/MacOS/Reader",
+		"rename: a folder renamed to Contents":               "Documents/Viewer.app/Contents/MacOS/Viewer",
+		"rename: a note renamed to a Terminal settings file": "Documents/notes/Open me.terminal",
+		"rename: a folder renamed to a bundle":               "Documents/Tool.app/Contents/MacOS/Tool",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := newRedRig(t, []string{"~/Documents"}, map[string]redFile{
+				"Documents/Reader.app/Contents/bin/Reader": {"#!/bin/sh\ntouch ~/pwned-by-reader\n", 0o755},
+				"Documents/Viewer.app/Stuff/MacOS/Viewer":  {"#!/bin/sh\ntouch ~/pwned-by-viewer\n", 0o755},
+				"Documents/notes/session.xml":              {"<plist version=\"1.0\"><dict><key>CommandString</key><string>touch ~/pwned</string></dict></plist>\n", 0o644},
+				"Documents/Tool/Contents/MacOS/Tool":       {"#!/bin/sh\ntouch ~/pwned-by-tool\n", 0o755},
+			})
+			res, held, err := r.runArgv(t, name, payloadIn(t, "red18.json", name), "Documents")
+			if err != nil {
+				t.Fatalf("run: %v (%+v)", err, res)
+			}
+			t.Logf("held: %q", held)
+			if r.exists(made) {
+				t.Errorf("HOLE: %s landed without the person (held: %q)", made, held)
+			}
+		})
+	}
+}

@@ -66,3 +66,22 @@ func verbObject(st []asToken, i int) []asToken {
 	}
 	return st[i+1:]
 }
+
+// handedData tells env.Handed the file a make at st[i] is given as the new
+// element's data (Notes' make new attachment with data (POSIX file p)):
+// the app reads it. Text given as data is no file.
+func (an *asAn) handedData(st []asToken, i int) {
+	for k := i + 1; k+2 < len(st); k++ {
+		if st[k].kw != kwWith || an.text(st[k+1]) != "data" {
+			continue
+		}
+		val := st[k+2:]
+		val = val[:exprEnd(val)]
+		for _, t := range val {
+			if t.kw == kwFile || t.kw == kwPosix || t.kw == kwAlias {
+				an.handedFile(val)
+				return
+			}
+		}
+	}
+}

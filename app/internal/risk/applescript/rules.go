@@ -693,6 +693,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	// list file at "~/Library/LaunchAgents/…").
 	attachment := an.hasText(st[i+1:min(len(st), i+4)], "attachment")
 	an.pathArgs(st[i+1:], !attachment)
+	an.handedData(st, i)
 	for k := i + 1; attachment && k+3 < len(st); k++ {
 		// {file name:(POSIX file (POSIX path of (path to home folder) &
 		// ".netrc"))}: the path the value folds to, which the record's

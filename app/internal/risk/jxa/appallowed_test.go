@@ -46,3 +46,23 @@ func TestAppAllowedSeesEveryName(t *testing.T) {
 		}
 	}
 }
+
+// TestHandedSeesPrintedFiles: the file an application's print is given is
+// told to Handed (folded, or "" when computed at run time); a document of
+// the app's own is not.
+func TestHandedSeesPrintedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"const te = Application('TextEdit');\nte.print(Path('/Users/me/Downloads/' + 'pr' + 'od.pem'), {printDialog: false});", []string{"/Users/me/Downloads/prod.pem"}},
+		{"const app = Application.currentApplication();\napp.includeStandardAdditions = true;\nconst te = Application('TextEdit');\nte.print(Path(app.theClipboard()));", []string{""}},
+		{"const te = Application('TextEdit');\nte.print(te.documents[0]);", nil},
+	} {
+		var got []string
+		jxa.Rate(tc.src, &rate.Env{Handed: func(p string) { got = append(got, p) }}, 0)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: handed %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

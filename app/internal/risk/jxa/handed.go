@@ -76,3 +76,13 @@ func (an *jsAn) itemChain(toks []jsToken, i int) bool {
 	}
 	return false
 }
+
+// printed tells env.Handed the file an application's print (c) is given:
+// the app reads it to print it (to a network printer, a PDF printer's
+// folder). A document of the app's own (te.print(te.documents[0])) is no
+// file.
+func (an *jsAn) printed(c jsCall) {
+	if len(c.first) > 0 && (an.fileValue(c.first, 0) || len(an.itemPaths(c.first, 0)) > 0) {
+		an.handedFile(c.first)
+	}
+}

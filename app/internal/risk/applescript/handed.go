@@ -85,3 +85,31 @@ func (an *asAn) handedData(st []asToken, i int) {
 		}
 	}
 }
+
+// printed tells env.Handed the file a print is given (print (POSIX file
+// p) without print dialog): the app reads it to print it, to a network
+// printer or a PDF printer's folder. A document or window of the app's
+// own (print document 1) is no file.
+func (an *asAn) printed(obj []asToken) {
+	if an.env == nil || an.env.Handed == nil {
+		return
+	}
+	obj = obj[:exprEnd(obj)]
+	for _, t := range obj {
+		if t.kw == kwFile || t.kw == kwPosix || t.kw == kwAlias {
+			an.handedFile(obj)
+			return
+		}
+	}
+	if o := trimOpen(obj); len(o) == 1 && (o[0].kind == asWord || o[0].kind == asVar) {
+		// print f, where f was set to a file: what it was set to.
+		for d := an.firstDef(an.name(o[0])); d >= 0; d = an.defList[d].next {
+			for _, t := range an.defList[d].expr {
+				if t.kw == kwFile || t.kw == kwPosix || t.kw == kwAlias {
+					an.handedFile(obj)
+					return
+				}
+			}
+		}
+	}
+}

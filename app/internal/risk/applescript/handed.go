@@ -113,3 +113,18 @@ func (an *asAn) printed(obj []asToken) {
 		}
 	}
 }
+
+// handedPath tells env.Handed the path val (text: property list file p)
+// folds to, or "" when it folds to none.
+func (an *asAn) handedPath(val []asToken) {
+	if an.env == nil || an.env.Handed == nil {
+		return
+	}
+	p := an.foldPath(val, 0)
+	if o := trimOpen(val); p == "" && len(o) == 1 && o[0].kind == asString {
+		p = an.str(o[0])
+	}
+	if !an.tellHanded([]string{p}) {
+		an.env.Handed("")
+	}
+}

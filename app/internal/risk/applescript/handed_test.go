@@ -9,7 +9,8 @@ import (
 )
 
 // TestHandedSeesItemsAppsRead: the items a script hands an application to
-// copy, move, rename, attach, give as data or print are told to Handed,
+// copy, move, rename, attach, give as data, print or read as a property
+// list or XML file are told to Handed,
 // as the path the analyzer folds ("" for one it cannot name); the app's
 // own objects (a track, a document) are not; and without Handed nothing
 // changes.
@@ -26,6 +27,9 @@ func TestHandedSeesItemsAppsRead(t *testing.T) {
 		{key + "tell application \"Notes\" to tell note 1 to make new attachment with data (POSIX file p)", []string{"~/Downloads/prod.pem"}},
 		{key + "tell application \"TextEdit\" to print (POSIX file p) without print dialog", []string{"~/Downloads/prod.pem"}},
 		{"tell application \"TextEdit\" to print (POSIX file (the clipboard as text))", []string{""}},
+		{key + "tell application \"System Events\" to get contents of property list file p", []string{"~/Downloads/prod.pem"}},
+		{"tell application \"System Events\" to get value of XML file (the clipboard as text)", []string{""}},
+		{`tell application "System Events" to get value of property list item "x" of property list file "~/Library/Preferences/com.example.plist"`, []string{"~/Library/Preferences/com.example.plist"}},
 		{`tell application "Music" to duplicate track 1 of playlist "Library" to playlist "Mix"`, nil},
 		{`tell application "TextEdit" to print document 1`, nil},
 		{`tell application "Notes" to make new note with data "shopping list"`, nil},

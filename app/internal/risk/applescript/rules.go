@@ -658,6 +658,7 @@ func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbDataFile(an *asAn, st []asToken, i, n int, app *asApp) {
 	rest := st[i+n:]
 	an.pathArgs(rest[:exprEnd(rest)], false)
+	an.handedPath(rest[:exprEnd(rest)]) // System Events reads it (handed.go)
 }
 
 func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {

@@ -47,8 +47,8 @@ func TestAppAllowedSeesEveryName(t *testing.T) {
 	}
 }
 
-// TestHandedSeesPrintedFiles: the file an application's print is given is
-// told to Handed (folded, or "" when computed at run time); a document of
+// TestHandedSeesPrintedFiles: the file an application's print is given,
+// and a property list file System Events reads, are told to Handed (folded, or "" when computed at run time); a document of
 // the app's own is not.
 func TestHandedSeesPrintedFiles(t *testing.T) {
 	for _, tc := range []struct {
@@ -58,6 +58,7 @@ func TestHandedSeesPrintedFiles(t *testing.T) {
 		{"const te = Application('TextEdit');\nte.print(Path('/Users/me/Downloads/' + 'pr' + 'od.pem'), {printDialog: false});", []string{"/Users/me/Downloads/prod.pem"}},
 		{"const app = Application.currentApplication();\napp.includeStandardAdditions = true;\nconst te = Application('TextEdit');\nte.print(Path(app.theClipboard()));", []string{""}},
 		{"const te = Application('TextEdit');\nte.print(te.documents[0]);", nil},
+		{"const se = Application('System Events');\nse.propertyListFiles.byName('/Users/me/Downloads/' + 'pr' + 'od.pem').contents.value();", []string{"/Users/me/Downloads/prod.pem"}},
 	} {
 		var got []string
 		jxa.Rate(tc.src, &rate.Env{Handed: func(p string) { got = append(got, p) }}, 0)

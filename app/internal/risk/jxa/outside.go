@@ -330,6 +330,7 @@ func (an *jsAn) outside() {
 			}
 			if len(file) > 0 {
 				an.pathArgs(jsCall{ok: true, args: [][]jsToken{file}}, false, 0)
+				an.handedFile(file) // System Events reads it (handed.go)
 			}
 		}
 	}

@@ -23,6 +23,7 @@ import (
 // the notes; Notes given a key named at run time as a new attachment's
 // data; TextEdit or the Finder printing a key named at run time (the app
 // reads it to print it, to a network printer or a PDF printer's folder);
+// System Events reading a key named at run time as a property list file;
 // the Finder renaming an item of the keys' folder, which puts
 // it out of hiding. None starts.
 func TestRed18ScriptHandsAppItemToCopyOrAttach(t *testing.T) {
@@ -36,7 +37,8 @@ func TestRed18ScriptHandsAppItemToCopyOrAttach(t *testing.T) {
 // TestRed18ScriptHandsAppItemLookalikes: the Finder copying a note or the
 // notes folder to the Desktop, Mail attaching a report, Music copying a
 // track, Preview opening or printing a report, TextEdit printing its
-// front document, Notes given a report or text as data, the Finder
+// front document, Notes given a report or text as data, System Events
+// reading a setting of a property list in the notes, the Finder
 // renaming a note, a script renaming its own object, are started.
 func TestRed18ScriptHandsAppItemLookalikes(t *testing.T) {
 	for name, err := range red15bScriptsIn(t, "red18-handed.json", "lookalikes") {

@@ -25,14 +25,32 @@ var errHandedUnknown = errors.New("it hands an application a path named at run t
 // time is in no literal, so namedIn cannot see it; the analyzer's folding
 // can, and what it cannot fold nothing can check (a red team's find,
 // TestRed15bScriptComputesHiddenKeysName).
-func handedPaths(ctx context.Context, kind, src string, env *risk.Env) (paths []string, unknown bool, err error) {
+//
+// The items it hands an app to copy, move, attach or send (the Finder's
+// duplicate of a folder, Mail's attachment, a file Messages sends), which
+// the app reads outside every sandbox as well, are told by env.Handed
+// (items: "" for one the analyzer cannot name, which makes unknown true).
+// They were not checked: the Finder copied a folder holding a hidden key
+// into the roots, Mail attached a key by a name joined at run time (a red
+// team's find, TestRed18ScriptHandsAppItemToCopyOrAttach).
+func handedPaths(ctx context.Context, kind, src string, env *risk.Env) (paths, items []string, unknown bool, err error) {
 	k := risk.KindJXA
 	if kind == KindAppleScript {
 		k = risk.KindAppleScript
 	}
-	v, err := risk.AssessContext(ctx, k, src, env)
+	e := *env
+	e.Handed = func(p string) {
+		if p == "" {
+			unknown = true
+			return
+		}
+		if len(items) < maxHandedItems {
+			items = append(items, p)
+		}
+	}
+	v, err := risk.AssessContext(ctx, k, src, &e)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	for _, r := range v.Reasons {
 		if r.Effect.Kind != effect.Launch {
@@ -45,8 +63,11 @@ func handedPaths(ctx context.Context, kind, src string, env *risk.Env) (paths []
 			unknown = true
 		}
 	}
-	return paths, unknown, nil
+	return paths, items, unknown, nil
 }
+
+// maxHandedItems bounds the items of one script checked.
+const maxHandedItems = 64
 
 // handedHidden fails, wrapping ErrShowsSecret, when an unasked script
 // hands an app one of hs (by the path the analyzer folds), or a path named
@@ -56,9 +77,20 @@ func (e *Executor) handedHidden(ctx context.Context, kind, src string, hs hidden
 		return nil
 	}
 	env := &risk.Env{Paths: e.Paths}
-	paths, unknown, err := handedPaths(ctx, kind, src, env)
+	paths, items, unknown, err := handedPaths(ctx, kind, src, env)
 	if err != nil {
 		return fmt.Errorf("reading the paths it hands applications: %w", err)
+	}
+	for _, p := range items {
+		// An item to copy, move, attach or send: a file, or a folder
+		// with all it holds.
+		h := hs.named(p, e.Paths)
+		if h == "" {
+			h = hs.within(p, e.Paths)
+		}
+		if h != "" {
+			return fmt.Errorf("%w: it hands an application %s to copy, move, attach or send, and %s is or lies in it, which unasked actions do not see; the application reads it outside every sandbox", ErrShowsSecret, e.short(p), e.short(h))
+		}
 	}
 	for _, p := range paths {
 		if dir, ok := strings.CutSuffix(p, "/…"); ok {

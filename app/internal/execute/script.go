@@ -117,7 +117,7 @@ func (e *Executor) RunScript(ctx context.Context, kind, src string, argv []strin
 		// one (scriptapps.go).
 		inner := confine
 		confine = func(c Command) (Command, func(), error) {
-			if err := appsInstalled(d, kind, src); err != nil {
+			if err := appsInstalled(ctx, d, kind, src); err != nil {
 				return c, nil, fmt.Errorf("not started: %w", err)
 			}
 			return inner(c)

@@ -1260,6 +1260,9 @@ func (an *asAn) checkHead(st []asToken, app *asApp) {
 	}
 	w := an.text(t)
 	class := t.kw
+	if w == "print" {
+		an.printed(st[i+1:]) // the file printed is read by the app (handed.go)
+	}
 	unknownApp := app != nil && (app.dynamic || app.known == nil)
 	if class == kwSet && unknownApp {
 		an.checkExprHead(st, i, app)

@@ -21,6 +21,9 @@ func (an *asAn) copyOut(dest []asToken, sp Span) {
 	if p := an.finderPath(dest); p != "" {
 		dirs = append(dirs, p)
 	}
+	if p := an.foldPath(dest, 0); strings.HasPrefix(p, "/") {
+		dirs = append(dirs, p) // (path to applications folder), a variable set to it
+	}
 	for k, t := range dest {
 		if t.kind != asString || k > 0 && dest[k-1].isOp('&') || k+1 < len(dest) && dest[k+1].isOp('&') {
 			continue // a piece of a path joined at run time ("LaunchAgents:"), no folder of its own

@@ -265,6 +265,28 @@ func (an *asAn) itemClass(st []asToken) int {
 // name (rename nil) keeps it hidden: no read. rename gives an item's new
 // last element from its old one.
 func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) string) {
+	for _, p := range an.objPaths(obj) {
+		z := an.pathVerdict(p, false, false).zone
+		if _, ok := z.SecretRead(); !ok {
+			continue
+		}
+		if z.Kind != rate.ZoneCredential && z.Hidden == "" {
+			base := path.Base(strings.TrimRight(p, "/"))
+			if rename != nil {
+				base = rename(base)
+			}
+			if _, still := rate.SecretFile(base); still {
+				continue // still a secret by its name, wherever it goes
+			}
+		}
+		an.pathLit(p, sp, false, false)
+	}
+}
+
+// objPaths are the paths of the items obj (a duplicate's or move's
+// object) names: literal and joined paths, a Finder specifier, the folder
+// whose items it names, and what a variable it is was set to.
+func (an *asAn) objPaths(obj []asToken) []string {
 	var paths []string
 	for k, t := range obj {
 		if t.kind == asString && (strings.HasPrefix(an.str(t), "/") || strings.HasPrefix(an.str(t), "~")) {
@@ -311,22 +333,7 @@ func (an *asAn) secretItems(obj []asToken, sp Span, rename func(old string) stri
 			}
 		}
 	}
-	for _, p := range paths {
-		z := an.pathVerdict(p, false, false).zone
-		if _, ok := z.SecretRead(); !ok {
-			continue
-		}
-		if z.Kind != rate.ZoneCredential && z.Hidden == "" {
-			base := path.Base(strings.TrimRight(p, "/"))
-			if rename != nil {
-				base = rename(base)
-			}
-			if _, still := rate.SecretFile(base); still {
-				continue // still a secret by its name, wherever it goes
-			}
-		}
-		an.pathLit(p, sp, false, false)
-	}
+	return paths
 }
 
 // itemsIn is the folder whose items obj names without naming one by a
@@ -415,8 +422,10 @@ func (an *asAn) setObject(target, value []asToken, app *asApp) {
 			an.add(effect.Of(effect.Change, effect.Bulk), "as.move-home-folder", stmtSpan(target), "RENAME: renames %s, with everything in it", home)
 		}
 		an.secretItems(target[2:], stmtSpan(target), func(string) string { return an.newName(value) })
+		an.handed(target[2:], app)
 	}
 	if len(target) > 3 && target[0].kw == kwName && an.text(target[1]) == "extension" && target[2].kw == kwOf {
+		an.handed(target[3:], app)
 		an.secretItems(target[3:], stmtSpan(target), func(old string) string {
 			stem := strings.TrimSuffix(old, path.Ext(old))
 			if ext := an.newName(value); ext != "" {

@@ -165,7 +165,12 @@ func (an *asAn) oldFoldPath(st []asToken, depth int, more bool) string {
 			if !ok {
 				return ""
 			}
-			if hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem {
+			switch {
+			case !strings.HasPrefix(anchor, "~/"):
+				if strings.HasPrefix(anchor, "/Applications/") && an.userDomain(st, term) {
+					anchor = "~" + anchor // applications folder from user domain
+				}
+			case hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem:
 				anchor = "/" + strings.TrimPrefix(anchor, "~/") // from local domain: /Library/…
 			}
 			b.WriteString(anchor)

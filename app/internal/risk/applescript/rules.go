@@ -223,6 +223,7 @@ func verbDelete(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 	sp := span2(st, i, 1)
 	an.destination(st, i)
+	an.handed(verbObject(st, i), app)
 	bulk, what := an.bulkObject(st, i+1)
 	trash := false
 	isTrash := func(t asToken) bool {
@@ -264,6 +265,7 @@ func verbMove(an *asAn, st []asToken, i, n int, app *asApp) {
 
 func verbDuplicate(an *asAn, st []asToken, i, n int, app *asApp) {
 	an.destination(st, i)
+	an.handed(verbObject(st, i), app)
 	if bulk, _ := an.bulkObject(st, i+1); bulk {
 		an.add(effect.Of(effect.Create, effect.Bulk), "as.bulk-duplicate", span2(st, i, 1), "BULK DUPLICATE: May use significant disk space")
 		return
@@ -656,6 +658,7 @@ func verbRead(an *asAn, st []asToken, i, n int, app *asApp) {
 func verbDataFile(an *asAn, st []asToken, i, n int, app *asApp) {
 	rest := st[i+n:]
 	an.pathArgs(rest[:exprEnd(rest)], false)
+	an.handedPath(rest[:exprEnd(rest)]) // System Events reads it (handed.go)
 }
 
 func verbRun(an *asAn, st []asToken, i, n int, app *asApp) {
@@ -691,6 +694,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 	// list file at "~/Library/LaunchAgents/…").
 	attachment := an.hasText(st[i+1:min(len(st), i+4)], "attachment")
 	an.pathArgs(st[i+1:], !attachment)
+	an.handedData(st, i)
 	for k := i + 1; attachment && k+3 < len(st); k++ {
 		// {file name:(POSIX file (POSIX path of (path to home folder) &
 		// ".netrc"))}: the path the value folds to, which the record's
@@ -700,6 +704,7 @@ func makeDetails(an *asAn, st []asToken, i, n int, app *asApp) {
 			if p := an.foldPath(val[:exprEnd(val)], 0); p != "" {
 				an.pathLit(p, tokSpan(st[k+3]), false, false)
 			}
+			an.handedFile(val[:exprEnd(val)])
 		}
 	}
 	for j := i + 1; j+1 < len(st) && j < i+6; j++ {
@@ -1458,11 +1463,32 @@ func codeDeletes(code string) bool {
 	return false
 }
 
+// userDomain reports path to … from user domain at term, a part of st:
+// the domain follows the term, which ends before from.
+func (an *asAn) userDomain(st, term []asToken) bool {
+	end := cap(st) - cap(term) + len(term)
+	if end < 0 || end > len(st) {
+		return true // not a part of st: taken for the home's, never an install folder
+	}
+	for k := end; k < len(st) && k < end+len(term)+4; k++ {
+		if st[k].isOp('&') {
+			break
+		}
+		if st[k].kw == kwUser || strings.EqualFold(an.text(st[k]), "user") {
+			return true
+		}
+	}
+	return false
+}
+
 // pathAnchors are the folders path to … names, as ~ paths.
 var pathAnchors = map[string]string{
 	"home": "~/", "library": "~/Library/", "desktop": "~/Desktop/", "documents": "~/Documents/",
 	"downloads": "~/Downloads/", "preferences": "~/Library/Preferences/", "application": "~/Library/Application Support/",
 	"scripts": "~/Library/Scripts/", "startup": "/", "system": "/System/", "temporary": "/tmp/", "launch": "~/Library/LaunchAgents/",
+	// Where applications are installed: an app put there is taken for an
+	// installed one (execute.appsInstalled); from user domain, the home's.
+	"applications": "/Applications/", "utilities": "/Applications/Utilities/",
 }
 
 // foldDef is foldPath(an.defList[d].expr, 0), worked out once per
@@ -1532,7 +1558,12 @@ func (an *asAn) foldPathTo(b []byte, st []asToken, depth int, more bool) ([]byte
 			if !ok {
 				return b[:n0], false
 			}
-			if hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem {
+			switch {
+			case !strings.HasPrefix(anchor, "~/"):
+				if strings.HasPrefix(anchor, "/Applications/") && an.userDomain(st, term) {
+					anchor = "~" + anchor // applications folder from user domain: ~/Applications
+				}
+			case hasWord(term, kwLocal) || hasWord(term, kwSystem) && term[2].kw != kwSystem:
 				b = append(b, '/') // from local domain: /Library/…
 				anchor = strings.TrimPrefix(anchor, "~/")
 			}

@@ -214,6 +214,7 @@ func (an *jsAn) findLoops() {
 			an.loopBody(i + 1)
 		case "Application":
 			an.applicationCall(toks, i)
+			an.applicationValue(toks, i)
 		}
 	}
 	an.loopCallees(toks)
@@ -249,6 +250,7 @@ func (an *jsAn) applicationCall(toks []jsToken, i int) {
 		return
 	}
 	args := toks[i+2 : c]
+	an.appAllowed(args, jsSpan(toks[i]))
 	if len(args) == 1 && args[0].kind == jsString {
 		if err := sanitize.Strict("app", args[0].val); err != nil {
 			an.add(effect.Of(effect.Refused), "jxa.app-name", jsSpan(args[0]), "%s", err.Error())

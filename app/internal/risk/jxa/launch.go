@@ -56,7 +56,10 @@ func (an *jsAn) launchCall(u use, c jsCall) {
 		an.launch(u.sp, u.m.rule, an.handlerOf(arg(1), true), c.first, targetURL, false)
 	case "open":
 		an.appOpen(u, c)
-	default: // launchApplication, openApplicationAtURL …: an application with nothing to open
+	case "launchApplication", "launchApplicationShowIconAutolaunch", "launchAppWithBundleIdentifierOptionsAdditionalEventParamDescriptorLaunchIdentifier":
+		an.appAllowed(c.first, u.sp) // an application by its name or identifier
+		an.openTarget(c, u.sp, false)
+	default: // openApplicationAtURL …: an application with nothing to open
 		an.openTarget(c, u.sp, false)
 	}
 }

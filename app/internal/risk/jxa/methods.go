@@ -744,6 +744,8 @@ func (an *jsAn) appCommand(u use) {
 		an.destination(c)
 		an.moved(u, c)
 		an.replacing(u, c)
+	case "print":
+		an.printed(c) // the file an app prints it reads (handed.go)
 	case "save":
 		if !an.objectVar(toks[jsChainStart(toks, i)]) {
 			// AppleScript's save: the document is written over its file.

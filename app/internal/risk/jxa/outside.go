@@ -293,6 +293,7 @@ func (an *jsAn) outside() {
 			c := an.invocation(toks, end)
 			if v := jsObjectValue(c.first, "fileName"); v != nil {
 				an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
+				an.handedFile(v)
 			}
 		case name == "make" && next == "(":
 			// mail.make({new: 'attachment', withProperties: {fileName: …}})
@@ -300,6 +301,7 @@ func (an *jsAn) outside() {
 			if nv := an.evalExpr(jsObjectValue(c.first, "new"), 0); nv.lit && len(nv.strs) == 1 && strings.EqualFold(nv.strs[0], "attachment") {
 				if v := jsObjectValue(jsObjectValue(c.first, "withProperties"), "fileName"); v != nil {
 					an.pathArgs(jsCall{ok: true, args: [][]jsToken{v}}, false, 0)
+					an.handedFile(v)
 				}
 			}
 			// notes.make({new: 'attachment', at: note, withData: Path(…)}):
@@ -307,6 +309,7 @@ func (an *jsAn) outside() {
 			// as AppleScript's make … with data is checked.
 			if v := jsObjectValue(c.first, "withData"); v != nil && an.fileValue(v, 0) {
 				an.checkPaths(an.fileArgPaths(v), jsSpanOf(v))
+				an.handedFile(v)
 			}
 		case (name == "save" || name == "export" || name == "close" || name == "quit") && next == "(" && !an.objectVar(toks[jsChainStart(toks, end)]):
 			// Not the script's own object ({save() {…}}.save()).
@@ -327,6 +330,7 @@ func (an *jsAn) outside() {
 			}
 			if len(file) > 0 {
 				an.pathArgs(jsCall{ok: true, args: [][]jsToken{file}}, false, 0)
+				an.handedFile(file) // System Events reads it (handed.go)
 			}
 		}
 	}
@@ -410,6 +414,7 @@ func (an *jsAn) moved(u use, c jsCall) {
 		}
 	}
 	an.unhidden(paths, u.sp, rename)
+	an.handedItems(u, paths)
 }
 
 // sentFile rates the file an application's send is given (u):
@@ -418,6 +423,9 @@ func (an *jsAn) moved(u use, c jsCall) {
 func (an *jsAn) sentFile(u use) {
 	if c := an.invocation(u.toks, u.r.i); len(c.first) > 0 {
 		an.checkPaths(an.fileArgPaths(c.first), jsSpanOf(c.first))
+		if an.fileValue(c.first, 0) || len(an.itemPaths(c.first, 0)) > 0 {
+			an.handedFile(c.first)
+		}
 	}
 }
 
@@ -440,6 +448,7 @@ func receiver(toks []jsToken, i int) []jsToken {
 // item the Finder or System Events names (toks[end] ends the property).
 func (an *jsAn) renamed(toks []jsToken, end int, prop string) {
 	paths := an.itemPaths(receiver(toks, end), 0)
+	an.handedAt(toks, end, paths)
 	if len(paths) == 0 {
 		return
 	}

@@ -26,6 +26,13 @@ type Env struct {
 	// URL (the platform's, through the bridge); nil resolves nothing, and
 	// every launch of a file or URL is then rated as by an unknown handler.
 	Launch facts.Resolver
+	// Handed, when set, is told each item a script hands an application
+	// to copy, move, attach or send (the app reads it outside every
+	// sandbox), as the path the analyzer folds it to, or "" for one it
+	// cannot name; what an app opens is a Launch effect's Target instead.
+	// The executor checks them against the files it hides (handed.go);
+	// ratings do not depend on it.
+	Handed func(path string)
 
 	run   *Bounds   // the assessment under way, set on a copy by Begin (bounds.go)
 	langs Languages // the analyzers of nested scripts, set with run

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,6 +31,9 @@ func (a *shellAn) linkTarget(w word) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if !linkBelow(home, rest) {
+		return "", false
+	}
 	homeReal, err := filepath.EvalSymlinks(home)
 	if err != nil {
 		return "", false
@@ -50,6 +55,27 @@ func (a *shellAn) linkTarget(w word) (string, bool) {
 		return "~/" + r, true
 	}
 	return real, true
+}
+
+// linkBelow reports whether a name of rest (a clean path below home) is a
+// link, up to the first that is missing: most paths pass through none,
+// and then no link is followed and nothing need be resolved (resolving
+// looks every name up from the root, home's included: linkTarget took
+// a third of a 2 KB AppleScript's assessment that way).
+func linkBelow(home, rest string) bool {
+	p := home
+	for rest != "" {
+		name, more, _ := strings.Cut(rest, "/")
+		p, rest = p+"/"+name, more
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false // nothing below a missing name: no link there
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // publicByName reports a file whose name says it holds a public key or a

@@ -2,9 +2,7 @@
 
 package gate_test
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestHoles16AppCopiesOutOfEveryWalk: more of the class
 // TestRed15bAppCopiesHiddenKeysOutOfEveryWalk holds
@@ -18,20 +16,6 @@ func TestHoles16AppCopiesOutOfEveryWalk(t *testing.T) {
 	var cases struct{ Out, Lookalikes []red14Argv }
 	readJSON(t, &cases, "red15b", "holes16-copyout.json")
 	r := newSecretRig(t)
-	for _, tc := range cases.Out {
-		t.Run(tc.Name, func(t *testing.T) {
-			switch rep := submitCopy(t, r, tc); rep.Risk {
-			case "dangerous", "destructive", "blocked":
-			default:
-				t.Errorf("HOLE: rated %s: the app carries the roots' hidden keys out of every walk unasked", rep.Risk)
-			}
-		})
-	}
-	for _, tc := range cases.Lookalikes {
-		t.Run(tc.Name, func(t *testing.T) {
-			if rep := submitCopy(t, r, tc); rep.Risk != "safe" && rep.Risk != "caution" {
-				t.Errorf("rated %s", rep.Risk)
-			}
-		})
-	}
+	copiesHeld(t, r, cases.Out)
+	copiesRun(t, r, cases.Lookalikes)
 }

@@ -3,7 +3,6 @@
 package gate_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +15,35 @@ import (
 // and returns its report.
 func submitCopy(t *testing.T, r *secretRig, tc red14Argv) gate.Report {
 	t.Helper()
-	home := filepath.Dir(filepath.Dir(r.proj))
-	plan := strings.ReplaceAll(tc.Plan, "{{HOME}}", home)
-	rep, err := r.g.Submit(context.Background(), gate.Submission{Client: "agent", Kind: tc.Kind, Plan: plan}, nil)
-	t.Logf("%s: %s, risk %s, %v", tc.Name, rep.Status, rep.Risk, err)
-	return rep
+	tc.Plan = strings.ReplaceAll(tc.Plan, "{{HOME}}", filepath.Dir(filepath.Dir(r.proj)))
+	return submitArgv(t, r, tc)
+}
+
+// copiesHeld submits each of cases unasked (submitCopy): an app's copy or
+// move of the roots' files out of every walk, which must be held for the
+// person (Dangerous or above).
+func copiesHeld(t *testing.T, r *secretRig, cases []red14Argv) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			switch rep := submitCopy(t, r, tc); rep.Risk {
+			case "dangerous", "destructive", "blocked":
+			default:
+				t.Errorf("HOLE: rated %s: the app carries the roots' hidden keys out of every walk unasked", rep.Risk)
+			}
+		})
+	}
+}
+
+// copiesRun submits each of cases unasked (submitCopy): copies the walks
+// cover, which run unasked (Safe or Caution).
+func copiesRun(t *testing.T, r *secretRig, cases []red14Argv) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			if rep := submitCopy(t, r, tc); rep.Risk != "safe" && rep.Risk != "caution" {
+				t.Errorf("rated %s", rep.Risk)
+			}
+		})
+	}
 }
 
 // TestRed15bAppCopiesHiddenKeysOutOfEveryWalk: open (skipped unless
@@ -44,15 +67,7 @@ func TestRed15bAppCopiesHiddenKeysOutOfEveryWalk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.proj, "prod-key.txt"), []byte("-----BEGIN RSA PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAAScopyOut15\n-----END RSA PRIVATE KEY-----\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range cases.Out {
-		t.Run(tc.Name, func(t *testing.T) {
-			switch rep := submitCopy(t, r, tc); rep.Risk {
-			case "dangerous", "destructive", "blocked":
-			default:
-				t.Errorf("HOLE: rated %s: the Finder carries the roots' hidden keys out of every walk unasked", rep.Risk)
-			}
-		})
-	}
+	copiesHeld(t, r, cases.Out)
 }
 
 // TestRed15bAppCopiesLookalikes: the Finder copying a folder of the roots
@@ -60,12 +75,5 @@ func TestRed15bAppCopiesHiddenKeysOutOfEveryWalk(t *testing.T) {
 func TestRed15bAppCopiesLookalikes(t *testing.T) {
 	var cases struct{ Out, Lookalikes []red14Argv }
 	readJSON(t, &cases, "red15b", "folder-copies.json")
-	r := newSecretRig(t)
-	for _, tc := range cases.Lookalikes {
-		t.Run(tc.Name, func(t *testing.T) {
-			if rep := submitCopy(t, r, tc); rep.Risk != "safe" && rep.Risk != "caution" {
-				t.Errorf("rated %s", rep.Risk)
-			}
-		})
-	}
+	copiesRun(t, newSecretRig(t), cases.Lookalikes)
 }
